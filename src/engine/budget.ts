@@ -1,0 +1,41 @@
+// Resolved budgets: what each region actually gets on a given model.
+import type { RegionDecl } from './blueprint/types.ts';
+
+export interface ResolvedBudget {
+  /** Tokens the region may hold. */
+  budget: number;
+  /** `compact_at` as tokens (compacting kinds), when set. */
+  compactAt?: number;
+  /** `threshold_tokens`, when set: a hard ceiling applied as well as compact_at. */
+  threshold?: number;
+  /** The level at which the region must act: the lowest of budget, compactAt and threshold. */
+  trigger: number;
+}
+
+// Shares come from decimal percent strings; rounding away float noise keeps 29% of 100 at 29.
+function shareOf(share: number, total: number): number {
+  return Math.floor(Math.round(share * total * 1e6) / 1e6);
+}
+
+/**
+ * `budget` is a share of the window, capped by an explicit `max_tokens` and floored by `min_tokens`.
+ * Without `budget`, `max_tokens` (default 5000) is the budget.
+ */
+export function resolveBudget(region: RegionDecl, window: number): ResolvedBudget {
+  let budget: number;
+  if (region.budgetShare !== undefined) {
+    budget = shareOf(region.budgetShare, window);
+    if (region.maxTokensExplicit) budget = Math.min(budget, region.maxTokens);
+    if (region.minTokens !== undefined) budget = Math.max(budget, region.minTokens);
+  } else {
+    budget = region.maxTokens;
+  }
+  const compactAt = region.compactAtShare !== undefined ? shareOf(region.compactAtShare, budget) : undefined;
+  const threshold = region.thresholdTokens;
+  const trigger = Math.min(budget, compactAt ?? Infinity, threshold ?? Infinity);
+  return { budget, compactAt, threshold, trigger };
+}
+
+export function resolveBudgets(regions: readonly RegionDecl[], window: number): Map<string, ResolvedBudget> {
+  return new Map(regions.map((r) => [r.name, resolveBudget(r, window)]));
+}
