@@ -1,0 +1,234 @@
+// The replay's output: one step per traffic event, one request per inference.
+// This is the shape `lev replay --json` prints and the UI draws; fields are only ever added.
+import type { Diagnostic } from './diagnostics.ts';
+import type { RegionKind } from './blueprint/types.ts';
+import type { Encoding } from './tokens.ts';
+import type { TrafficEvent } from './scenario.ts';
+
+/** Which part of the request a region renders into. */
+export type Section = 'system' | 'messages';
+/** Provider cache hint for a system block: pinned content never changes, the rest until it does. */
+export type CacheHint = 'always' | 'until-changed';
+
+/** A region as the run knows it: declared, or one of the four the runtime always carries. */
+export interface RegionMeta {
+  name: string;
+  kind: RegionKind;
+  /** Resolved budget in tokens on this model (the stage that first showed the region). */
+  budget: number;
+  /** Tokens at which the region acts (lowest of budget, compact_at, threshold_tokens). */
+  trigger: number;
+  admission: 'evict' | 'reject';
+  section: Section;
+  cache: CacheHint;
+  /** False for a runtime-supplied region the blueprint did not declare. */
+  declared: boolean;
+}
+
+/** Per-step figures for one region. */
+export interface RegionFigures {
+  tokens: number;
+  budget: number;
+  entries: number;
+  /** False when the current stage's layout hides the region (its content is kept). */
+  visible: boolean;
+}
+
+export type ChangeType =
+  | 'evict' // the region's own rule dropped entries (sliding window, temporary, hashmap max_entries)
+  | 'compact' // entries folded into a summary entry
+  | 'reject' // admission = "reject" refused a write
+  | 'delete' // context_delete
+  | 'clear' // a clearable region wiped
+  | 'strip' // unpaired tool calls/results left out of the request
+  | 'cascade' // the whole request exceeded the model window and a region shed
+  | 'replace' // a hashmap key or the stage prompt overwritten
+  | 'truncate'; // a tool result capped by max_result_tokens or read_file's byte cap
+
+export interface Change {
+  type: ChangeType;
+  region: string;
+  /** Tokens removed from the region (for `reject`: tokens refused). */
+  tokens: number;
+  /** The touched entries' keys, or first lines. */
+  entries: string[];
+  /** Why, in words (e.g. "max_items 20 exceeded", "edge transform compact"). */
+  reason?: string;
+}
+
+/** What the provider would be charged under its cache rules (from cache.ts). */
+export interface CacheFigures {
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  uncachedTokens: number;
+  /** Input cost relative to sending every token uncached (1 = no saving). */
+  relativeCost: number;
+  /** Provider-specific remarks (below minimum cacheable length, ...). */
+  notes: string[];
+}
+
+/** Present only on inference (`assistant`) steps. */
+export interface RequestFigures {
+  /** 0-based inference number (what `lev test --step` takes). */
+  inference: number;
+  requestTokens: number;
+  systemTokens: number;
+  messageTokens: number;
+  /** Tokens of the leading blocks identical to the previous request's. */
+  prefixTokens: number;
+  /** prefixTokens / requestTokens (0 when the request is empty). */
+  prefixShare: number;
+  cache: CacheFigures;
+  /** Unpaired tool calls/results left out of this request. */
+  strippedBlocks: number;
+  /** The same traffic through one flat oldest-first list at the model window. */
+  baselineTokens: number;
+  taskInBaselineWindow: boolean;
+  /** Whether the task's text is in this request under the blueprint. */
+  taskInWindow: boolean;
+  /** True when the request still exceeds the window after the cascade shed all it may. */
+  overWindow: boolean;
+}
+
+export interface StepResult {
+  ok: boolean;
+  message: string;
+}
+
+export interface TimelineStep {
+  index: number;
+  event: TrafficEvent;
+  /** The stage in effect after the event. */
+  stage: string;
+  regions: Record<string, RegionFigures>;
+  changes: Change[];
+  request?: RequestFigures;
+  /** For tool results and the runtime's own tools: what the model is told. */
+  result?: StepResult;
+  warnings: string[];
+}
+
+/** Tokens charged to each region name, per stage (written while that stage ran). */
+export type StageLedger = Record<string, Record<string, number>>;
+
+export interface TimelineSummary {
+  steps: number;
+  inferences: number;
+  finalStage: string;
+  stagesEntered: string[];
+  peakRequestTokens: number;
+  /** Mean prefixShare over inferences after the first. */
+  meanPrefixShare: number;
+  /** Count and tokens per change type over the run. */
+  changes: Record<ChangeType, { count: number; tokens: number }>;
+  /** First inference index at which the flat-list baseline no longer holds the task; null if never. */
+  baselineLosesTaskAt: number | null;
+  /** First inference index at which the blueprint's request no longer holds the task; null if never. */
+  taskLostAt: number | null;
+  ledger: StageLedger;
+  warnings: number;
+}
+
+export interface Timeline {
+  scenario: string;
+  model: { id: string; window: number; encoding: Encoding; approximate: boolean };
+  /** Every region the run knew, in render order of the first stage then first appearance. */
+  regions: RegionMeta[];
+  stages: { name: string; regions: string[] }[];
+  /** Blueprint, scenario and seed findings. Any error means `steps` is empty. */
+  diagnostics: Diagnostic[];
+  /** Seed findings and other run-level warnings not tied to one step. */
+  warnings: string[];
+  steps: TimelineStep[];
+  summary: TimelineSummary;
+  /** True when the caller cancelled; `steps` holds what was done. */
+  cancelled: boolean;
+}
+
+// ---- Inspecting one step --------------------------------------------------------------------
+
+export type EntryKind = 'text' | 'user_message' | 'assistant_turn' | 'tool_result' | 'summary' | 'stub' | 'todo';
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface ChecklistState {
+  id: number;
+  state: 'open' | 'done';
+  notes: string[];
+}
+
+export interface EntryDetail {
+  /** Position as `context_list` shows it (what `context_delete { index }` takes). */
+  index: number;
+  key?: string;
+  content: string;
+  tokens: number;
+  kind: EntryKind;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  tool_name?: string;
+  is_error?: boolean;
+  checklist?: ChecklistState;
+  /** For summaries: how many entries (and tokens) were folded in. */
+  folded?: { entries: number; tokens: number };
+}
+
+export interface RegionDetail extends RegionMeta, RegionFigures {
+  entries: EntryDetail[];
+}
+
+export interface SystemBlock {
+  region: string;
+  text: string;
+  tokens: number;
+  cache: CacheHint;
+}
+
+export interface RequestMessage {
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  /** The region this message came from (not sent to a provider). */
+  region: string;
+  tokens: number;
+}
+
+/** The request exactly as it would be sent. */
+export interface AssembledRequest {
+  system: SystemBlock[];
+  messages: RequestMessage[];
+  tokens: number;
+  /** Unpaired tool calls/results left out, with the ids. */
+  stripped: { toolCalls: string[]; toolResults: string[] };
+}
+
+export interface StepDetail {
+  index: number;
+  event: TrafficEvent;
+  stage: string;
+  regions: RegionDetail[];
+  /** What this step dropped, folded, refused or stripped, and why. */
+  changes: Change[];
+  /**
+   * On an inference step, the request sent for it. On any other step, the request that would be
+   * assembled from the state after the event (a preview).
+   */
+  request: AssembledRequest;
+  inference: boolean;
+  result?: StepResult;
+  warnings: string[];
+  ledger: StageLedger;
+}
+
+export const CHANGE_TYPES: readonly ChangeType[] = [
+  'evict', 'compact', 'reject', 'delete', 'clear', 'strip', 'cascade', 'replace', 'truncate',
+];
+
+export function emptyChangeTotals(): TimelineSummary['changes'] {
+  return Object.fromEntries(CHANGE_TYPES.map((t) => [t, { count: 0, tokens: 0 }])) as TimelineSummary['changes'];
+}
