@@ -177,7 +177,9 @@ export interface EntryDetail {
   folded?: { entries: number; tokens: number };
 }
 
-export interface RegionDetail extends RegionMeta, RegionFigures {
+export interface RegionDetail extends RegionMeta {
+  tokens: number;
+  visible: boolean;
   entries: EntryDetail[];
 }
 
