@@ -1,0 +1,132 @@
+// Tool routing: which region a tool's result lands in, and how many tokens of it survive.
+import type { ToolRouting } from './blueprint/types.ts';
+import { decode, encode, countTokens, type Encoding } from './tokens.ts';
+
+/** Where a result goes when nothing routes it. */
+export const DEFAULT_TOOL_REGION = 'tool_results';
+
+/** Regions the runtime always carries: valid routing targets whatever a stage declares. */
+export const ALWAYS_VISIBLE_REGIONS: ReadonlySet<string> = new Set(['conversation', 'tool_results', 'final_output', 'stage_instructions']);
+
+/**
+ * Names for the same tool. A routing table entry written with any name of a group matches a call
+ * to any other (`bash` covers the `shell` the model actually calls, and the other way round).
+ * An entry for the exact name called always wins over one for an alias.
+ */
+export const TOOL_ALIAS_GROUPS: readonly (readonly string[])[] = [
+  ['shell', 'bash', 'sh', 'run_shell', 'exec'],
+  ['read_file', 'read', 'cat'],
+  ['write_file', 'write'],
+  ['edit_file', 'edit', 'str_replace'],
+  ['list_dir', 'ls', 'list_files'],
+  ['grep', 'search', 'rg'],
+  ['glob', 'find_files'],
+  ['web_fetch', 'fetch', 'http_get'],
+  ['web_search', 'search_web'],
+];
+
+const aliasesByName: ReadonlyMap<string, readonly string[]> = new Map(
+  TOOL_ALIAS_GROUPS.flatMap((group) => group.map((name) => [name, group.filter((other) => other !== name)] as const)),
+);
+
+/** The value for `toolName` in a table keyed by tool name: exact name first, then its aliases in TOOL_ALIAS_GROUPS order. */
+export function lookupTool<T>(table: Readonly<Record<string, T>>, toolName: string): T | undefined {
+  if (Object.hasOwn(table, toolName)) return table[toolName];
+  for (const alias of aliasesByName.get(toolName) ?? []) if (Object.hasOwn(table, alias)) return table[alias];
+  return undefined;
+}
+
+export interface ToolRoute {
+  region: string;
+  /** The ceiling on the result's tokens, when any applies. */
+  maxResultTokens?: number;
+}
+
+/**
+ * Routes one tool result. Region: the override's region, else `default_region`, else
+ * `tool_results`; a target the stage cannot see falls through to the next one (`lev validate`
+ * refuses such a blueprint, so this only guards a stage that changed under a run).
+ * Ceiling: the override's own `max_result_tokens`, else `max_result_tokens_per_tool`, else the
+ * stage-level `max_result_tokens`.
+ */
+export function routeToolResult(routing: ToolRouting | undefined, toolName: string, visible: ReadonlySet<string>): ToolRoute {
+  if (!routing) return { region: DEFAULT_TOOL_REGION };
+  const override = lookupTool(routing.overrides, toolName);
+  const canSee = (region: string | undefined): region is string =>
+    region !== undefined && (visible.has(region) || ALWAYS_VISIBLE_REGIONS.has(region));
+  const region = [override?.region, routing.defaultRegion].find(canSee) ?? DEFAULT_TOOL_REGION;
+  const maxResultTokens = override?.maxResultTokens ?? lookupTool(routing.maxResultTokensPerTool, toolName) ?? routing.maxResultTokens;
+  return maxResultTokens === undefined ? { region } : { region, maxResultTokens };
+}
+
+export interface CappedResult {
+  content: string;
+  /** Tokens of `content` as returned (marker included): store it, do not count again. */
+  tokens: number;
+  truncated: boolean;
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+export function truncationMarker(cut: number, total: number, maxTokens: number): string {
+  return `\n[truncated: ${fmt(cut)} of ${fmt(total)} tokens cut by max_result_tokens = ${fmt(maxTokens)}]`;
+}
+
+/**
+ * Caps a tool result at `maxTokens`, marker included. The content is tokenized once; a capped
+ * result is the decoded head of those tokens plus a marker saying how much was cut, and only that
+ * (bounded) text is counted again, because a token boundary can merge differently once the marker
+ * follows it.
+ */
+export function capToolResult(content: string, maxTokens: number | undefined, encoding: Encoding): CappedResult {
+  const ids = encode(content, encoding);
+  if (maxTokens === undefined || ids.length <= maxTokens) return { content, tokens: ids.length, truncated: false };
+  const total = ids.length;
+  // Size the marker for the largest possible cut; real markers are never longer.
+  let keep = Math.max(0, maxTokens - countTokens(truncationMarker(total, total, maxTokens), encoding));
+  for (;;) {
+    const head = decodeWhole(ids, keep, encoding);
+    const capped = head.text + truncationMarker(total - head.kept, total, maxTokens);
+    const tokens = countTokens(capped, encoding);
+    if (tokens <= maxTokens || head.kept === 0) return { content: capped, tokens, truncated: true };
+    keep = head.kept - (tokens - maxTokens);
+  }
+}
+
+/** Decodes the first `keep` tokens, backing off so no multi-byte character is split. */
+function decodeWhole(ids: readonly number[], keep: number, encoding: Encoding): { text: string; kept: number } {
+  for (let n = Math.max(0, keep); n > 0; n--) {
+    const text = decode(ids.slice(0, n), encoding);
+    if (!text.endsWith('\uFFFD')) return { text, kept: n };
+  }
+  return { text: '', kept: 0 };
+}
+
+/** `read_file`'s own hard cap, in UTF-8 bytes, independent of any routing ceiling. */
+export const READ_FILE_BYTE_CAP = 100_000;
+
+export interface CappedFile {
+  /** The (possibly cut) file text, without the notice. */
+  content: string;
+  /** When cut: a line to append to the tool result so the model knows it saw part of the file. */
+  notice?: string;
+}
+
+/**
+ * Cuts a file read at READ_FILE_BYTE_CAP bytes, on the last line break in the second half of the
+ * allowance when there is one (so the model sees whole lines), else on a character boundary.
+ * Callers append `notice` to the result: `content + notice`.
+ */
+export function capReadFile(content: string): CappedFile {
+  // A UTF-16 unit is at most 3 UTF-8 bytes: short strings need no encoding to be judged.
+  if (content.length * 3 <= READ_FILE_BYTE_CAP) return { content };
+  const bytes = new TextEncoder().encode(content);
+  if (bytes.length <= READ_FILE_BYTE_CAP) return { content };
+  let end = READ_FILE_BYTE_CAP;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--; // never split a character
+  const lineEnd = bytes.lastIndexOf(0x0a, end - 1);
+  if (lineEnd >= READ_FILE_BYTE_CAP / 2) end = lineEnd + 1;
+  const head = new TextDecoder().decode(bytes.subarray(0, end));
+  const notice = `\n[read_file: showing the first ${fmt(end)} of ${fmt(bytes.length)} bytes; the file is longer than read_file's ${fmt(READ_FILE_BYTE_CAP)}-byte cap]`;
+  return { content: head, notice };
+}
