@@ -1,0 +1,68 @@
+// Summaries for compacting, compact_history, sliding_window `strategy = "compact"` and edge
+// `transform = "compact"`. Deterministic and extractive, behind one interface so a real model can
+// be plugged in later without touching the regions.
+
+export interface SummaryInput {
+  content: string;
+  key?: string;
+}
+
+export interface Summarizer {
+  /** One summary entry standing for `entries`, which came from the region named `label`. */
+  summarize(entries: readonly SummaryInput[], label: string): string;
+}
+
+/** At most this many items are listed; the rest are counted, so the summary stays small. */
+export const SUMMARY_MAX_ITEMS = 24;
+/** Each listed item is cut to this many characters. */
+export const SUMMARY_ITEM_CHARS = 80;
+
+const HEADER = /^\[summary of (\d+) entr(?:y|ies) from ([^\]]*)\] ?/;
+
+/**
+ * `[summary of 4 entries from codebase] src/lib.rs; src/main.rs; grep: 3 matches (x2)`
+ *
+ * Each entry contributes its key, or else its first non-blank line, trimmed and cut. Identical
+ * items are listed once with a count. A folded summary contributes its own count and its items,
+ * so folding summaries again never loses the fact that content existed.
+ */
+export const extractiveSummarizer: Summarizer = {
+  summarize(entries, label) {
+    let count = 0;
+    const counts = new Map<string, number>();
+    const add = (item: string, n = 1) => { if (item) counts.set(item, (counts.get(item) ?? 0) + n); };
+    for (const entry of entries) {
+      const folded = entry.key === undefined ? HEADER.exec(entry.content) : null;
+      if (folded) {
+        count += Number(folded[1]);
+        for (const item of splitItems(entry.content.slice(folded[0].length))) add(item.text, item.count);
+      } else {
+        count += 1;
+        add(itemOf(entry));
+      }
+    }
+    const items = [...counts].map(([text, n]) => (n > 1 ? `${text} (x${n})` : text));
+    const shown = items.slice(0, SUMMARY_MAX_ITEMS);
+    const more = items.length - shown.length;
+    const tail = more > 0 ? `; ... and ${more} more` : '';
+    return `[summary of ${count} ${count === 1 ? 'entry' : 'entries'} from ${label}] ${shown.join('; ')}${tail}`.trimEnd();
+  },
+};
+
+export function summarize(entries: readonly SummaryInput[], label: string, summarizer: Summarizer = extractiveSummarizer): string {
+  return summarizer.summarize(entries, label);
+}
+
+function itemOf(entry: SummaryInput): string {
+  const source = entry.key ?? entry.content.split('\n').find((line) => line.trim().length > 0) ?? '';
+  const line = source.trim().replace(/\s+/g, ' ').replace(/; /g, ', ');
+  return line.length > SUMMARY_ITEM_CHARS ? `${line.slice(0, SUMMARY_ITEM_CHARS - 3)}...` : line;
+}
+
+/** Items of an earlier summary, with their `(xN)` counts and without its `... and N more` tail. */
+function splitItems(body: string): { text: string; count: number }[] {
+  return body.split('; ').filter((s) => s && !/^\.\.\. and \d+ more$/.test(s)).map((s) => {
+    const m = / \(x(\d+)\)$/.exec(s);
+    return m ? { text: s.slice(0, m.index), count: Number(m[1]) } : { text: s, count: 1 };
+  });
+}
