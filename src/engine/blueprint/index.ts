@@ -1,0 +1,194 @@
+// The blueprint compiler: `agent.leviath` TOML -> a typed Blueprint with every default applied,
+// plus diagnostics (code, severity, file, line, column, key path, what to do).
+import { parse, TomlError } from 'smol-toml';
+import type { Diagnostic } from '../diagnostics.ts';
+import type { Blueprint, RegionDecl } from './types.ts';
+import { KeyIndex, type KeyPath } from './locate.ts';
+import { boolean, describe, isTable, text, Reporter, type Table } from './report.ts';
+import { compileRegionTable, compileStage } from './stageDecl.ts';
+import { runChecks, type Layout } from './checks.ts';
+import type { ScriptChecker } from './scriptCheck.ts';
+import { z } from 'zod';
+
+export type * from './types.ts';
+export { REGION_KINDS } from './types.ts';
+export { ALWAYS_VALID_TARGETS } from './checks.ts';
+export { commandIsSafe, readPathCovering } from './policy.ts';
+export { matchGlob, normalizeRelative } from './paths.ts';
+export { parsePercent, DEFAULT_MAX_TOKENS, DEFAULT_MAX_ITEMS, DEFAULT_REQUIRED_MESSAGE } from './regions.ts';
+export type { ScriptChecker, ScriptFinding } from './scriptCheck.ts';
+
+export const AGENT_FILE = 'agent.leviath';
+/** Larger blueprints are refused before parsing: no real one comes near, and it bounds the work. */
+export const MAX_BLUEPRINT_BYTES = 1_000_000;
+/** Inline tables/arrays nested deeper than this are a syntax error (no blueprint needs more than ~5). */
+const MAX_INLINE_DEPTH = 100;
+
+export interface CompileResult {
+  blueprint?: Blueprint;
+  diagnostics: Diagnostic[];
+}
+
+export interface CompileOptions {
+  /** The run's working directory as path -> text; enables seed file/glob existence checks. */
+  workdir?: Record<string, string>;
+  /** Compile-checks custom-region scripts (the Rhai hook point; see scriptCheck.ts). */
+  checkScript?: ScriptChecker;
+}
+
+const TOP_KEYS = ['context', 'stages', 'safe_commands', 'read_paths', 'security'];
+const CONTEXT_KEYS = ['regions', 'file_tracking'];
+const SAFE_COMMAND_KEYS = ['allow', 'commands'];
+const READ_PATH_KEYS = ['paths', 'allow'];
+const SECURITY_KEYS = ['allow_seed_commands'];
+const FILE_TRACKING_KEYS = ['enabled', 'region'];
+const stringList = z.array(z.string());
+
+/**
+ * `agent` is the blueprint's directory as path -> text and must contain "agent.leviath".
+ * The blueprint is returned whenever the TOML parses, even with errors: a value that fails a check
+ * falls back to its default (an unknown kind reads as temporary), and the error says so. Callers
+ * that must honour the spec's hard errors refuse to run when any diagnostic has severity "error".
+ */
+export function compileBlueprint(agent: Record<string, string>, options: CompileOptions = {}): CompileResult {
+  const source = agent[AGENT_FILE];
+  if (source === undefined) {
+    return { diagnostics: [fileDiagnostic('agent-file-missing', 'The agent directory has no agent.leviath. Create it with a [context.regions] table.')] };
+  }
+  const size = byteLength(source);
+  if (size > MAX_BLUEPRINT_BYTES) {
+    return { diagnostics: [fileDiagnostic('blueprint-too-large', `agent.leviath is ${size.toLocaleString('en-US')} bytes; blueprints over ${MAX_BLUEPRINT_BYTES.toLocaleString('en-US')} bytes are refused. Is this the right file?`)] };
+  }
+  const parsed = parseToml(source);
+  if ('diagnostic' in parsed) return { diagnostics: [parsed.diagnostic] };
+
+  const r = new Reporter(AGENT_FILE, safeIndex(source));
+  const { blueprint, layouts } = buildBlueprint(r, parsed.doc);
+  runChecks(r, {
+    blueprint, layouts, agent, workdir: options.workdir, checkScript: options.checkScript,
+    regionsForStage: (stage) => regionsForStage(blueprint, stage),
+  });
+  return { blueprint, diagnostics: sortDiagnostics(r.diagnostics) };
+}
+
+/**
+ * The regions visible in a stage: its own layout if it declares one, else the top-level regions.
+ * A top-level `stage_instructions` region is never hidden by a stage layout that omits it: it holds
+ * the entering stage's own prompt.
+ */
+export function regionsForStage(blueprint: Blueprint, stageName: string | undefined): RegionDecl[] {
+  const stage = stageName === undefined ? undefined : blueprint.stages.find((s) => s.name === stageName);
+  if (!stage?.regions) return blueprint.regions;
+  const instructions = blueprint.regions.find((r) => r.name === 'stage_instructions');
+  if (instructions && !stage.regions.some((r) => r.name === 'stage_instructions')) return [...stage.regions, instructions];
+  return stage.regions;
+}
+
+function parseToml(source: string): { doc: Table } | { diagnostic: Diagnostic } {
+  try {
+    return { doc: parse(source, { maxDepth: MAX_INLINE_DEPTH, unsafeKeyBehaviour: 'throw' }) };
+  } catch (err) {
+    if (err instanceof TomlError) {
+      const reason = err.message.replace(/^Invalid TOML document:\s*/, '').split('\n')[0]!.trim();
+      return { diagnostic: { ...fileDiagnostic('toml-syntax', `TOML syntax error: ${reason}. Fix this line so the file is valid TOML.`), line: err.line, column: err.column } };
+    }
+    // A stack overflow or similar inside the parser: still a located, readable answer.
+    const reason = err instanceof Error ? err.message : String(err);
+    return { diagnostic: fileDiagnostic('toml-syntax', `agent.leviath could not be parsed (${reason}). Is it TOML? Simplify deeply nested tables.`) };
+  }
+}
+
+// The locator only runs on TOML the parser accepted; should it ever trip, positions fall back to 1:1.
+function safeIndex(source: string): KeyIndex | undefined {
+  try {
+    return new KeyIndex(source);
+  } catch {
+    return undefined;
+  }
+}
+
+function buildBlueprint(r: Reporter, doc: Table): { blueprint: Blueprint; layouts: Layout[] } {
+  r.unknownKeys(doc, [], TOP_KEYS, 'the blueprint', 'warning');
+  const context = tableAt(r, doc, 'context', []);
+  r.unknownKeys(context, ['context'], CONTEXT_KEYS, '[context]', 'warning');
+  const regionsPath = ['context', 'regions'];
+  const blueprint: Blueprint = {
+    regions: compileRegionTable(r, context.regions, regionsPath),
+    stages: [],
+    safeCommands: readList(r, doc, 'safe_commands', SAFE_COMMAND_KEYS, 'commands like "git log"'),
+    readPaths: readList(r, doc, 'read_paths', READ_PATH_KEYS, 'paths like "../shared"'),
+    security: readSecurity(r, doc),
+  };
+  const fileTracking = readFileTracking(r, context);
+  if (fileTracking) blueprint.fileTracking = fileTracking;
+
+  const layouts: Layout[] = [{ regions: blueprint.regions, path: regionsPath }];
+  const stages = tableAt(r, doc, 'stages', []);
+  const stageNames = Object.keys(stages);
+  for (const name of stageNames) {
+    const stage = compileStage(r, name, stages[name], stageNames);
+    if (!stage) continue;
+    blueprint.stages.push(stage);
+    if (stage.regions) layouts.push({ stage: name, regions: stage.regions, path: ['stages', name, 'context', 'regions'] });
+  }
+  return { blueprint, layouts };
+}
+
+/** `doc[key]` when it is a table; an empty table (and an error if it is something else) otherwise. */
+function tableAt(r: Reporter, parent: Table, key: string, path: KeyPath): Table {
+  const value = parent[key];
+  if (value === undefined) return {};
+  if (isTable(value)) return value;
+  r.error('invalid-value', [...path, key], `\`${[...path, key].join('.')}\` must be a table ([${[...path, key].join('.')}]), not ${describe(value)}.`, 'value');
+  return {};
+}
+
+/**
+ * `[safe_commands] allow = [...]` / `[read_paths] paths = [...]`, or the bare array form
+ * `safe_commands = [...]`. Either list key of a section is accepted and they are merged.
+ */
+function readList(r: Reporter, doc: Table, section: string, keys: readonly string[], what: string): string[] {
+  const value = doc[section];
+  if (value === undefined) return [];
+  const example = `[${section}] ${keys[0]} = [...]`;
+  if (Array.isArray(value)) return r.read(doc, section, [], stringList, `an array of ${what}, or a table: ${example}`) ?? [];
+  if (!isTable(value)) {
+    r.error('invalid-value', [section], `\`${section}\` must be written as ${example} with ${what}, not ${describe(value)}.`, 'value');
+    return [];
+  }
+  r.unknownKeys(value, [section], keys, `[${section}]`);
+  return keys.flatMap((key) => r.read(value, key, [section], stringList, `an array of ${what}`) ?? []);
+}
+
+function readSecurity(r: Reporter, doc: Table): Blueprint['security'] {
+  const security = tableAt(r, doc, 'security', []);
+  r.unknownKeys(security, ['security'], SECURITY_KEYS, '[security]');
+  return { allowSeedCommands: r.read(security, 'allow_seed_commands', ['security'], boolean, 'true or false') ?? true };
+}
+
+function readFileTracking(r: Reporter, context: Table): Blueprint['fileTracking'] {
+  if (context.file_tracking === undefined) return undefined;
+  const table = tableAt(r, context, 'file_tracking', ['context']);
+  const path = ['context', 'file_tracking'];
+  r.unknownKeys(table, path, FILE_TRACKING_KEYS, '[context.file_tracking]');
+  const tracking: NonNullable<Blueprint['fileTracking']> = { enabled: r.read(table, 'enabled', path, boolean, 'true or false') ?? true };
+  const region = r.read(table, 'region', path, text, 'the name of a hashmap region');
+  if (region !== undefined) tracking.region = region;
+  return tracking;
+}
+
+function fileDiagnostic(code: string, message: string): Diagnostic {
+  return { code, severity: 'error', message, file: AGENT_FILE, line: 1, column: 1, path: '' };
+}
+
+function byteLength(source: string): number {
+  return new TextEncoder().encode(source).length;
+}
+
+function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
+  return diagnostics
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => (a.d.file === b.d.file ? 0 : a.d.file === AGENT_FILE ? -1 : b.d.file === AGENT_FILE ? 1 : a.d.file < b.d.file ? -1 : 1) ||
+      a.d.line - b.d.line || a.d.column - b.d.column || a.i - b.i)
+    .map(({ d }) => d);
+}
