@@ -1,0 +1,36 @@
+// A long chat: user and assistant turns of varied length, with the occasional pasted document,
+// long enough that a flat message list loses its first message.
+import { z } from 'zod';
+import type { Random } from './random.ts';
+import { lines, prose } from './text.ts';
+import { TrafficBuilder } from './traffic-builder.ts';
+
+const wordRange = z.tuple([z.number().int().positive(), z.number().int().positive()])
+  .refine(([min, max]) => min <= max, { message: 'give [min, max] with min <= max' });
+
+export const LongChatParamsSchema = z.object({
+  /** Words per user turn, [min, max]. */
+  userWords: wordRange.default([8, 120]),
+  /** Words per assistant turn, [min, max]. */
+  assistantWords: wordRange.default([20, 260]),
+  /** Share of user turns that paste a long document instead. */
+  pasteShare: z.number().min(0).max(1).default(0.06),
+  /** Words per pasted document, [min, max]. */
+  pasteWords: wordRange.default([300, 900]),
+}).strict();
+export type LongChatParams = z.infer<typeof LongChatParamsSchema>;
+
+const between = (random: Random, [min, max]: readonly [number, number]) => random.int(min, max);
+
+export function longChat(random: Random, steps: number, params: LongChatParams) {
+  const traffic = new TrafficBuilder();
+  traffic.user('Let us work through the task together. I will add details as we go.');
+  traffic.assistant(prose(random, between(random, params.assistantWords)));
+  while (traffic.length < steps) {
+    traffic.user(random.chance(params.pasteShare)
+      ? `Here is the document:\n${lines(random, between(random, params.pasteWords))}`
+      : prose(random, between(random, params.userWords)));
+    traffic.assistant(prose(random, between(random, params.assistantWords)));
+  }
+  return traffic.events;
+}
