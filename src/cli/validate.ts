@@ -1,0 +1,164 @@
+// `lev validate PATH [--json] [--workdir DIR]`: check an agent directory, an agent.leviath file or a
+// scenario JSON. Exit 0 when clean (warnings and info allowed), 1 with errors, 2 on bad usage.
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { compileBlueprint, AGENT_FILE } from '../engine/blueprint/index.ts';
+import { hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
+import { ScenarioSchema } from '../engine/scenario.ts';
+import { locateJson } from '../engine/blueprint/jsonLocate.ts';
+import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
+
+const USAGE = 'usage: lev validate PATH [--json] [--workdir DIR]  (PATH: agent directory, agent.leviath or scenario .json)';
+/** Directory walks stop here: enough for any agent or project, bounded for a mistaken `lev validate /`. */
+const MAX_WALK_FILES = 20_000;
+const MAX_AGENT_FILE_BYTES = 2_000_000;
+const MAX_SCENARIO_BYTES = 64_000_000;
+const SKIPPED_DIRS = new Set(['node_modules', '.git', 'dist', '.hg', '.svn']);
+
+interface Target {
+  /** Prefix for human output so editors and terminals can open the file. */
+  displayDir: string;
+  diagnostics: Diagnostic[];
+}
+
+export const run: Command = async (args) => {
+  const parsed = parseArgs(args, ['workdir']);
+  const bad = unknownFlag(parsed, ['json', 'workdir']);
+  if (bad) return usageError(`validate: unknown option --${bad}\n${USAGE}`);
+  if (parsed.positional.length !== 1) return usageError(`validate: expected one PATH\n${USAGE}`);
+  const workdirFlag = parsed.flags.get('workdir');
+  if (workdirFlag === true) return usageError(`validate: --workdir needs a directory\n${USAGE}`);
+
+  const path = parsed.positional[0]!;
+  const stats = statOrUndefined(path);
+  if (!stats) return usageError(`validate: ${path}: no such file or directory`);
+  if (workdirFlag !== undefined && !statOrUndefined(workdirFlag)?.isDirectory()) {
+    return usageError(`validate: --workdir ${workdirFlag}: not a directory`);
+  }
+
+  let target: Target;
+  if (stats.isDirectory()) {
+    if (!statOrUndefined(join(path, AGENT_FILE))?.isFile()) {
+      return usageError(`validate: ${path} has no ${AGENT_FILE}; pass an agent directory, an ${AGENT_FILE} file or a scenario .json`);
+    }
+    target = validateAgentDir(path, readAgentDir(path), workdirFlag);
+  } else if (path.endsWith('.json')) {
+    target = validateScenario(path);
+  } else {
+    const agent = readAgentDir(dirname(path));
+    agent[AGENT_FILE] = readFileSync(path, 'utf8');
+    target = validateAgentDir(dirname(path), agent, workdirFlag);
+  }
+
+  if (parsed.flags.has('json')) console.log(JSON.stringify({ diagnostics: target.diagnostics }));
+  else printHuman(target);
+  return hasErrors(target.diagnostics) ? EXIT_FINDINGS : EXIT_OK;
+};
+
+// The working directory is where a run would start: the current directory unless --workdir says.
+function validateAgentDir(dir: string, agent: Record<string, string>, workdirFlag: string | undefined): Target {
+  const workdir = listFiles(workdirFlag ?? process.cwd());
+  return { displayDir: dir, diagnostics: compileBlueprint(agent, { workdir }).diagnostics };
+}
+
+function validateScenario(path: string): Target {
+  const display = basename(path);
+  const fail = (code: string, message: string, line = 1, column = 1, key = ''): Target =>
+    ({ displayDir: '', diagnostics: [{ code, severity: 'error', message, file: display, line, column, path: key }] });
+  if (statSync(path).size > MAX_SCENARIO_BYTES) return fail('scenario-too-large', `Scenario is over ${MAX_SCENARIO_BYTES.toLocaleString('en-US')} bytes; refusing to read it.`);
+  const source = readFileSync(path, 'utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(source);
+  } catch (err) {
+    const { line, column } = jsonErrorPosition(source, err);
+    return fail('json-syntax', `Scenario is not valid JSON: ${(err as Error).message}. Fix the JSON at this position.`, line, column);
+  }
+  const scenario = ScenarioSchema.safeParse(json);
+  if (!scenario.success) {
+    const diagnostics = scenario.error.issues.map((issue): Diagnostic => {
+      const keyPath = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+      const at = locateJson(source, keyPath);
+      const dotted = keyPath.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
+      return { code: 'scenario-invalid', severity: 'error', message: `${dotted || 'scenario'}: ${issue.message}.`, file: display, line: at.line, column: at.column, path: dotted };
+    });
+    return { displayDir: '', diagnostics };
+  }
+  const { agent, workdir } = scenario.data;
+  return { displayDir: '', diagnostics: compileBlueprint(agent, { workdir }).diagnostics };
+}
+
+function printHuman({ displayDir, diagnostics }: Target): void {
+  for (const d of diagnostics) {
+    const file = displayDir && displayDir !== '.' ? join(displayDir, d.file) : d.file;
+    console.log(`${file}:${d.line}:${d.column} ${d.severity} ${d.code}: ${d.message}`);
+  }
+  const count = (severity: Diagnostic['severity']): number => diagnostics.filter((d) => d.severity === severity).length;
+  const errors = count('error');
+  const warnings = count('warning');
+  console.log(diagnostics.length === 0 ? 'ok: no problems found'
+    : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}, ${count('info')} info`);
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every file below `dir` as relative path -> text (agent directories are small; large files skipped). */
+function readAgentDir(dir: string): Record<string, string> {
+  const agent: Record<string, string> = {};
+  for (const file of walk(dir)) {
+    const full = join(dir, file);
+    if (file === AGENT_FILE || statSync(full).size <= MAX_AGENT_FILE_BYTES) agent[file] = readFileSync(full, 'utf8');
+  }
+  return agent;
+}
+
+/**
+ * The working directory's file names (contents are not needed to validate). Over the walk limit the
+ * listing is incomplete, so undefined is returned and existence checks are skipped rather than wrong.
+ */
+function listFiles(dir: string): Record<string, string> | undefined {
+  const files = walk(dir);
+  if (files.length >= MAX_WALK_FILES) return undefined;
+  return Object.fromEntries(files.map((f) => [f, '']));
+}
+
+function walk(root: string): string[] {
+  const out: string[] = [];
+  const pending = [root];
+  while (pending.length > 0 && out.length < MAX_WALK_FILES) {
+    const dir = pending.pop()!;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue; // unreadable directories are simply not part of the listing
+    }
+    for (const entry of entries) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) pending.push(full);
+      } else if (entry.isFile()) {
+        out.push(relative(root, full).split(sep).join('/'));
+      }
+    }
+  }
+  return out;
+}
+
+// V8 says "... at position 12 (line 2 column 5)" or just "at position 12".
+function jsonErrorPosition(source: string, err: unknown): { line: number; column: number } {
+  const message = err instanceof Error ? err.message : '';
+  const lineCol = /line (\d+) column (\d+)/.exec(message);
+  if (lineCol) return { line: Number(lineCol[1]), column: Number(lineCol[2]) };
+  const position = /position (\d+)/.exec(message);
+  if (!position) return { line: 1, column: 1 };
+  const before = source.slice(0, Number(position[1]));
+  const lines = before.split('\n');
+  return { line: lines.length, column: lines[lines.length - 1]!.length + 1 };
+}
