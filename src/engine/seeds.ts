@@ -5,6 +5,10 @@
 // and a seed whose paths escape is refused before any of them is read.
 import type { Blueprint, RegionDecl, Seed } from './blueprint/types.ts';
 import type { Scenario } from './scenario.ts';
+// The blueprint compiler judges commands and paths with these same functions, so `lev validate`
+// and a run never disagree.
+import { commandIsSafe, readPathCovering } from './blueprint/policy.ts';
+import { globToRegExp } from './blueprint/paths.ts';
 
 export interface SeedEntry {
   content: string;
@@ -157,16 +161,8 @@ export function isInsideWorkdir(normalized: string): boolean {
   return !normalized.startsWith('../') && normalized !== '..' && !normalized.startsWith('/') && !/^[A-Za-z]:/.test(normalized);
 }
 
-/** True when `[read_paths]` grants the (normalized) path: it is a granted path or lies under one. */
-export function grantedByReadPaths(normalized: string, readPaths: readonly string[]): boolean {
-  return readPaths.some((granted) => {
-    const root = normalizePath(granted.replace(/\/\*\*$/, ''));
-    return normalized === root || normalized.startsWith(root.endsWith('/') ? root : `${root}/`);
-  });
-}
-
 function pathAllowed(normalized: string, blueprint: Blueprint): boolean {
-  return isInsideWorkdir(normalized) || grantedByReadPaths(normalized, blueprint.readPaths);
+  return isInsideWorkdir(normalized) || readPathCovering(normalized, blueprint.readPaths) !== undefined;
 }
 
 /** The scenario's working directory keyed by normalized path (computed once per call site). */
@@ -217,57 +213,7 @@ function fromGlob(ctx: SeedContext, glob: string): SeedEntry[] {
   return allowed.map(([path, content]) => ({ content, key: path, source: `glob:${path}` }));
 }
 
-/**
- * A glob as a RegExp over `/`-separated paths: `**` spans any number of segments (including none),
- * `*` and `?` stay within one segment, `[abc]` is a character class and `{a,b}` an alternation.
- */
-export function globToRegExp(glob: string): RegExp {
-  let source = '';
-  let braceDepth = 0;
-  for (let i = 0; i < glob.length; i++) {
-    const ch = glob[i]!;
-    if (ch === '*') {
-      if (glob[i + 1] === '*') {
-        const atSegmentStart = i === 0 || glob[i - 1] === '/';
-        const followedBySlash = glob[i + 2] === '/';
-        i++;
-        if (atSegmentStart && followedBySlash) { source += '(?:[^/]*/)*'; i++; } else source += '.*';
-      } else source += '[^/]*';
-    } else if (ch === '?') source += '[^/]';
-    else if (ch === '[') {
-      const close = glob.indexOf(']', i + 1);
-      if (close < 0) { source += '\\['; continue; }
-      const body = glob.slice(i + 1, close).replace(/\\/g, '\\\\');
-      source += body.startsWith('!') ? `[^/${body.slice(1)}]` : `[${body}]`;
-      i = close;
-    } else if (ch === '{') { source += '(?:'; braceDepth++; }
-    else if (ch === '}' && braceDepth > 0) { source += ')'; braceDepth--; }
-    else if (ch === ',' && braceDepth > 0) source += '|';
-    else source += ch.replace(/[.+^$()|\\\]{}]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`);
-}
-
 // ---- commands ----------------------------------------------------------------------------------
-
-// Shell operators that chain or redirect: with these, a safe prefix no longer bounds what runs.
-const SHELL_CONTROL = /[;&|`<>\n]|\$\(/;
-
-/**
- * `[safe_commands]` coverage: a command is covered by an entry it equals, or that it extends with
- * arguments (`git log` covers `git log --oneline -20`, not `git logx`). A trailing `*` in an entry
- * is the same as no `*`. An entry never covers a command that chains or redirects (`;`, `&&`, `|`,
- * `>`, `` ` ``, `$(`), unless the entry is that exact command.
- */
-export function isCommandSafe(command: string, safeCommands: readonly string[]): boolean {
-  const cmd = command.trim().replace(/\s+/g, ' ');
-  return safeCommands.some((entry) => {
-    const safe = entry.trim().replace(/\s*\*$/, '').replace(/\s+/g, ' ');
-    if (safe.length === 0) return false;
-    if (cmd === safe) return true;
-    return cmd.startsWith(`${safe} `) && !SHELL_CONTROL.test(cmd);
-  });
-}
 
 function fromCommand(ctx: SeedContext, command: string): SeedEntry[] {
   const why = commandRefusal(ctx, command);
@@ -286,7 +232,7 @@ function fromCommand(ctx: SeedContext, command: string): SeedEntry[] {
 function commandRefusal(ctx: SeedContext, command: string): string | undefined {
   if (!ctx.blueprint.security.allowSeedCommands) return '[security] allow_seed_commands = false refuses every command seed';
   if (ctx.options.noSeedCommands) return 'command seeds are refused for this run (--no-seed-commands)';
-  if (!isCommandSafe(command, ctx.blueprint.safeCommands)) {
+  if (!commandIsSafe(command, ctx.blueprint.safeCommands)) {
     return 'it runs at spawn, before anyone can approve it, so it must be covered by [safe_commands]; add it (or a prefix of it) there';
   }
   return undefined;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { globToRegExp, isCommandSafe, normalizePath, resolveSeeds } from '../../src/engine/seeds.ts';
+import { normalizePath, resolveSeeds } from '../../src/engine/seeds.ts';
+import { commandIsSafe as isCommandSafe } from '../../src/engine/blueprint/policy.ts';
 import { blueprint, region, scenario, seeded } from './fixtures.ts';
 
 const workdir = {
@@ -130,7 +131,7 @@ describe('resolveSeeds: files and globs', () => {
     expect(denied.seeds[0]!.entries).toEqual([]);
     expect(denied.findings[0]).toMatchObject({ severity: 'error', code: 'seed-path-escapes' });
     expect(denied.findings[0]!.message).toContain('"../docs/guide.md", "../secrets.toml" leave the working directory');
-    const granted = resolveSeeds(blueprint(regions, { readPaths: ['../docs/**'] }), regions, scenario({ workdir }));
+    const granted = resolveSeeds(blueprint(regions, { readPaths: ['../docs'] }), regions, scenario({ workdir }));
     expect(granted.seeds[0]!.entries.map((e) => e.key)).toEqual(['../docs/guide.md']);
     expect(granted.findings[0]!.message).toContain('"../secrets.toml" leaves the working directory');
   });
@@ -177,7 +178,6 @@ describe('resolveSeeds: literal, command, rhai', () => {
     expect(isCommandSafe('git log | head', ['git log'])).toBe(false);
     expect(isCommandSafe('git log $(whoami)', ['git log'])).toBe(false);
     expect(isCommandSafe('git log | head', ['git log | head'])).toBe(true);
-    expect(isCommandSafe('cargo test -q', ['cargo test *'])).toBe(true);
     expect(isCommandSafe('ls', [''])).toBe(false);
   });
 
@@ -211,20 +211,5 @@ describe('paths and globs', () => {
     expect(normalizePath('..\\..\\x')).toBe('../../x');
     expect(normalizePath('/etc/../etc/passwd')).toBe('/etc/passwd');
     expect(normalizePath('/../x')).toBe('/x');
-  });
-
-  it('globToRegExp', () => {
-    const m = (g: string, p: string) => globToRegExp(g).test(p);
-    expect(m('src/**/*.rs', 'src/lib.rs')).toBe(true);
-    expect(m('src/**/*.rs', 'src/a/b/c.rs')).toBe(true);
-    expect(m('src/*.rs', 'src/a/c.rs')).toBe(false);
-    expect(m('**', 'a/b/c')).toBe(true);
-    expect(m('file?.txt', 'file1.txt')).toBe(true);
-    expect(m('file?.txt', 'file/.txt')).toBe(false);
-    expect(m('*.{md,toml}', 'Cargo.toml')).toBe(true);
-    expect(m('[abc].md', 'b.md')).toBe(true);
-    expect(m('[!abc].md', 'b.md')).toBe(false);
-    expect(m('a.b', 'axb')).toBe(false);
-    expect(m('a+(b)', 'a+(b)')).toBe(true);
   });
 });
