@@ -1,0 +1,132 @@
+// Connects the stores to the engine worker: every edit re-validates and re-replays (stale work is
+// cancelled), and the scrubbed step is inspected. Results land in useResults.
+import { EngineClient, CancelledError } from '../worker/client.ts';
+import type { Scenario } from '../engine/scenario.ts';
+import type { StepDetail, Timeline } from '../engine/timeline.ts';
+import { useResults } from './results.ts';
+import { useScenario } from './store.ts';
+import { useUi } from './ui.ts';
+
+const EDIT_DEBOUNCE_MS = 200;
+const INSPECT_DEBOUNCE_MS = 40;
+
+function spawn(): Worker {
+  return new Worker(new URL('../worker/engine.worker.ts', import.meta.url), { type: 'module' });
+}
+
+function lane(timeLimitMs: number, cancelGraceMs: number): EngineClient {
+  return new EngineClient({
+    spawn, timeLimitMs, cancelGraceMs,
+    onRestart: (text) => useUi.getState().notify({ tone: 'error', text }),
+  });
+}
+
+// Three lanes so a long replay never holds up diagnostics or the inspector.
+const editLane = lane(10_000, 1_000);
+const replayLane = lane(20_000, 300);
+const inspectLane = lane(20_000, 2_000);
+
+/** The scenario the timeline on screen came from (the inspector must ask about that one). */
+let timelineScenario: Scenario | null = null;
+const rhaiChecked = new Map<string, string>();
+
+function ignoreCancelled(error: unknown): string | null {
+  if (error instanceof CancelledError) return null;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function validate(scenario: Scenario): void {
+  editLane.request('validate', { agent: scenario.agent, workdir: scenario.workdir, model: scenario.model })
+    .then((validation) => useResults.setState({ validation }))
+    .catch((error: unknown) => {
+      const message = ignoreCancelled(error);
+      if (message) useUi.getState().notify({ tone: 'error', text: `Validation failed: ${message}` });
+    });
+}
+
+function checkRhai(scenario: Scenario): void {
+  const files = Object.keys(scenario.agent).filter((f) => f.endsWith('.rhai'));
+  for (const file of [...rhaiChecked.keys()]) {
+    if (!files.includes(file)) {
+      rhaiChecked.delete(file);
+      useResults.setState((s) => ({ rhai: Object.fromEntries(Object.entries(s.rhai).filter(([f]) => f !== file)) }));
+    }
+  }
+  for (const file of files) {
+    const source = scenario.agent[file];
+    if (rhaiChecked.get(file) === source) continue;
+    rhaiChecked.set(file, source);
+    editLane.request('rhaiCheck', { file, source }, { key: `rhaiCheck:${file}` })
+      .then((result) => useResults.setState((s) => ({ rhai: { ...s.rhai, [file]: result.diagnostics } })))
+      .catch(() => rhaiChecked.delete(file));
+  }
+}
+
+function replay(scenario: Scenario): void {
+  useResults.setState({ replaying: { done: 0, total: 0 }, replayError: null });
+  replayLane.request('replay', { scenario }, { onProgress: (done, total) => useResults.setState({ replaying: { done, total } }) })
+    .then((result) => {
+      const timeline = result.timeline as unknown as Timeline | null;
+      const broken = !timeline || result.diagnostics.some((d) => d.severity === 'error');
+      if (broken) {
+        useResults.setState({ replaying: null, replayDiagnostics: result.diagnostics, timelineStale: useResults.getState().timeline !== null });
+        return;
+      }
+      timelineScenario = scenario;
+      const ui = useUi.getState();
+      if (ui.step >= timeline.steps.length) ui.setStep(Math.max(0, timeline.steps.length - 1));
+      useResults.setState({
+        timeline, replayDiagnostics: result.diagnostics, timelineStale: false,
+        replaying: null, replayMs: result.ms,
+      });
+      inspectSoon();
+    })
+    .catch((error: unknown) => {
+      const message = ignoreCancelled(error);
+      if (message) useResults.setState({ replaying: null, replayError: message, timelineStale: useResults.getState().timeline !== null });
+    });
+}
+
+let inspectTimer: ReturnType<typeof setTimeout> | undefined;
+function inspectSoon(): void {
+  clearTimeout(inspectTimer);
+  inspectTimer = setTimeout(() => {
+    const timeline = useResults.getState().timeline;
+    if (!timeline || !timelineScenario || timeline.steps.length === 0) {
+      useResults.setState({ detail: null });
+      return;
+    }
+    const step = Math.min(useUi.getState().step, timeline.steps.length - 1);
+    inspectLane.request('inspect', { scenario: timelineScenario, step })
+      .then((result) => useResults.setState({ detail: result.detail as unknown as StepDetail | null, detailError: result.error ?? null }))
+      .catch((error: unknown) => {
+        const message = ignoreCancelled(error);
+        if (message) useResults.setState({ detailError: message });
+      });
+  }, INSPECT_DEBOUNCE_MS);
+}
+
+let editTimer: ReturnType<typeof setTimeout> | undefined;
+function onEdit(): void {
+  clearTimeout(editTimer);
+  editTimer = setTimeout(() => {
+    const { scenario } = useScenario.getState();
+    validate(scenario);
+    checkRhai(scenario);
+    replay(scenario);
+  }, EDIT_DEBOUNCE_MS);
+}
+
+/** Starts the engine: one run for what is on screen now, then one per edit. */
+export function startEngine(): void {
+  useScenario.subscribe((s, prev) => {
+    if (s.revision !== prev.revision) onEdit();
+  });
+  useUi.subscribe((s, prev) => {
+    if (s.step !== prev.step) inspectSoon();
+  });
+  const { scenario } = useScenario.getState();
+  validate(scenario);
+  checkRhai(scenario);
+  replay(scenario);
+}

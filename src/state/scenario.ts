@@ -1,0 +1,90 @@
+// The scenario being edited: the user's work. Every edit is saved (see persist.ts).
+import { create } from 'zustand';
+import type { GeneratorSpec, ModelRef, Scenario, TrafficEvent } from '../engine/scenario.ts';
+
+export const AGENT_FILE = 'agent.leviath';
+
+export interface ScenarioStore {
+  scenario: Scenario;
+  /** Bumped on every edit; the engine controller re-runs on change. */
+  revision: number;
+  load: (scenario: Scenario) => void;
+  setFile: (path: string, text: string) => void;
+  addFile: (path: string, text?: string) => string | null;
+  renameFile: (from: string, to: string) => string | null;
+  deleteFile: (path: string) => void;
+  setModel: (model: ModelRef) => void;
+  setGenerator: (generator: GeneratorSpec | undefined) => void;
+  setTask: (task: string) => void;
+  addEvent: (event: TrafficEvent, at?: number) => void;
+  updateEvent: (index: number, event: TrafficEvent) => void;
+  deleteEvent: (index: number) => void;
+  moveEvent: (index: number, delta: number) => void;
+  setName: (name: string) => void;
+}
+
+/** Why a path cannot be an agent file, or null when it can. */
+export function checkAgentPath(path: string, existing: Record<string, string>): string | null {
+  if (!path.trim()) return 'Give the file a name, e.g. context_hooks/brain.rhai.';
+  if (path.startsWith('/') || path.split('/').some((p) => p === '..' || p === '.' || p === '')) {
+    return 'Use a relative path inside the agent directory (no leading /, no . or .. parts).';
+  }
+  if (path in existing) return `${path} already exists.`;
+  return null;
+}
+
+function edit(set: (fn: (s: ScenarioStore) => Partial<ScenarioStore>) => void, change: (s: Scenario) => Scenario) {
+  set((s) => ({ scenario: change(s.scenario), revision: s.revision + 1 }));
+}
+
+export function createScenarioStore(initial: Scenario) {
+  return create<ScenarioStore>()((set, get) => ({
+    scenario: initial,
+    revision: 0,
+    load: (scenario) => set((s) => ({ scenario, revision: s.revision + 1 })),
+    setFile: (path, text) => edit(set, (s) => ({ ...s, agent: { ...s.agent, [path]: text } })),
+    addFile: (path, text = '') => {
+      const problem = checkAgentPath(path, get().scenario.agent);
+      if (problem) return problem;
+      edit(set, (s) => ({ ...s, agent: { ...s.agent, [path]: text } }));
+      return null;
+    },
+    renameFile: (from, to) => {
+      if (from === AGENT_FILE) return `${AGENT_FILE} is the blueprint and keeps its name.`;
+      const problem = checkAgentPath(to, get().scenario.agent);
+      if (problem) return problem;
+      edit(set, (s) => ({
+        ...s,
+        agent: Object.fromEntries(Object.entries(s.agent).map(([k, v]) => [k === from ? to : k, v])),
+      }));
+      return null;
+    },
+    deleteFile: (path) => {
+      if (path === AGENT_FILE) return;
+      edit(set, (s) => {
+        const agent = { ...s.agent };
+        delete agent[path];
+        return { ...s, agent };
+      });
+    },
+    setModel: (model) => edit(set, (s) => ({ ...s, model })),
+    setGenerator: (generator) => edit(set, (s) => ({ ...s, generator })),
+    setTask: (task) => edit(set, (s) => ({ ...s, inputs: { ...s.inputs, task } })),
+    addEvent: (event, at) => edit(set, (s) => {
+      const traffic = [...s.traffic];
+      traffic.splice(at ?? traffic.length, 0, event);
+      return { ...s, traffic };
+    }),
+    updateEvent: (index, event) => edit(set, (s) => ({ ...s, traffic: s.traffic.map((e, i) => (i === index ? event : e)) })),
+    deleteEvent: (index) => edit(set, (s) => ({ ...s, traffic: s.traffic.filter((_, i) => i !== index) })),
+    moveEvent: (index, delta) => edit(set, (s) => {
+      const to = index + delta;
+      if (to < 0 || to >= s.traffic.length) return s;
+      const traffic = [...s.traffic];
+      const [moved] = traffic.splice(index, 1);
+      traffic.splice(to, 0, moved);
+      return { ...s, traffic };
+    }),
+    setName: (name) => edit(set, (s) => ({ ...s, name })),
+  }));
+}

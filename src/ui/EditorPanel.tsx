@@ -1,0 +1,168 @@
+// Left column: the agent directory's files in Monaco, their diagnostics, the model and budgets.
+import { useEffect, useRef, useState } from 'react';
+import Editor, { type OnMount } from '@monaco-editor/react';
+import { monaco, languageOf } from './monaco/setup.ts';
+import { useScenario } from '../state/store.ts';
+import { useUi } from '../state/ui.ts';
+import { AGENT_FILE } from '../state/scenario.ts';
+import { useAllDiagnostics } from './diagnostics.ts';
+import type { Diagnostic } from '../engine/diagnostics.ts';
+import { ModelPicker } from './ModelPicker.tsx';
+import { BudgetTable } from './BudgetTable.tsx';
+
+type CodeEditor = Parameters<OnMount>[0];
+
+const MARKER_OWNER = 'leviath';
+const SEVERITY = {
+  error: monaco.MarkerSeverity.Error,
+  warning: monaco.MarkerSeverity.Warning,
+  info: monaco.MarkerSeverity.Info,
+} as const;
+
+function uriOf(path: string): monaco.Uri {
+  return monaco.Uri.parse(`file:///agent/${path}`);
+}
+
+/** Puts every file's diagnostics on its Monaco model (models exist once a tab has been opened). */
+function useMarkers(diagnostics: Diagnostic[], files: string[]): void {
+  useEffect(() => {
+    for (const file of files) {
+      const model = monaco.editor.getModel(uriOf(file));
+      if (!model) continue;
+      const lines = model.getLineCount();
+      monaco.editor.setModelMarkers(model, MARKER_OWNER, diagnostics.filter((d) => d.file === file).map((d) => {
+        const line = Math.min(Math.max(1, d.line), lines);
+        return {
+          severity: SEVERITY[d.severity],
+          message: `${d.message} [${d.code}]`,
+          startLineNumber: line,
+          startColumn: Math.max(1, d.column),
+          endLineNumber: Math.min(d.endLine ?? line, lines),
+          endColumn: d.endColumn ?? model.getLineMaxColumn(line),
+        };
+      }));
+    }
+  });
+}
+
+function FileTabs({ files, errorsByFile }: { files: string[]; errorsByFile: Map<string, number> }) {
+  const selected = useUi((s) => s.selectedFile);
+  const selectFile = useUi((s) => s.selectFile);
+  const { addFile, renameFile, deleteFile } = useScenario.getState();
+  const notify = useUi((s) => s.notify);
+
+  const add = () => {
+    const path = window.prompt('New file in the agent directory (e.g. context_hooks/brain.rhai):', 'context_hooks/new.rhai');
+    if (path === null) return;
+    const starter = path.endsWith('.rhai') ? 'fn render(ctx) {\n    ""\n}\n' : '';
+    const problem = addFile(path.trim(), starter);
+    if (problem) notify({ tone: 'error', text: problem });
+    else selectFile(path.trim());
+  };
+  const rename = () => {
+    const to = window.prompt(`Rename ${selected} to:`, selected);
+    if (to === null || to.trim() === selected) return;
+    const problem = renameFile(selected, to.trim());
+    if (problem) notify({ tone: 'error', text: problem });
+    else selectFile(to.trim());
+  };
+  const remove = () => {
+    if (!window.confirm(`Delete ${selected}?`)) return;
+    deleteFile(selected);
+    selectFile(AGENT_FILE);
+  };
+
+  return (
+    <div className="tabs" role="tablist" aria-label="Agent files">
+      {files.map((f) => (
+        <button key={f} role="tab" aria-selected={f === selected} className={`tab ${f === selected ? 'active' : ''}`} onClick={() => selectFile(f)} title={f}>
+          {f.split('/').pop()}
+          {errorsByFile.get(f) ? <span className="count" aria-label={`${errorsByFile.get(f)} errors`}>{errorsByFile.get(f)}</span> : null}
+        </button>
+      ))}
+      <span className="spacer" />
+      <button className="icon" title="Add a file (a hook script, a seed script)" onClick={add}>+</button>
+      <button className="icon" title="Rename this file" onClick={rename} disabled={selected === AGENT_FILE}>✎</button>
+      <button className="icon" title="Delete this file" onClick={remove} disabled={selected === AGENT_FILE}>🗑</button>
+    </div>
+  );
+}
+
+export function DiagnosticsList({ diagnostics, onJump }: { diagnostics: Diagnostic[]; onJump: (d: Diagnostic) => void }) {
+  if (diagnostics.length === 0) {
+    return <div className="diag-list" data-testid="diagnostics"><div className="muted" style={{ padding: '3px 8px' }}>✓ No problems found.</div></div>;
+  }
+  return (
+    <div className="diag-list" data-testid="diagnostics" aria-label="Problems">
+      {diagnostics.map((d, i) => (
+        <button key={i} className="diag" onClick={() => onJump(d)} title="Jump to this line" data-code={d.code}>
+          <span className={`sev-${d.severity}`}>{d.severity === 'error' ? '✖' : d.severity === 'warning' ? '▲' : 'ℹ'}</span>
+          <span className="where">{d.file}:{d.line}:{d.column}</span>
+          <span>{d.message} <span className="muted mono">[{d.code}]</span></span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function EditorPanel() {
+  const agent = useScenario((s) => s.scenario.agent);
+  const setFile = useScenario((s) => s.setFile);
+  const selected = useUi((s) => s.selectedFile);
+  const selectFile = useUi((s) => s.selectFile);
+  const theme = useUi((s) => s.theme);
+  const diagnostics = useAllDiagnostics();
+  const editorRef = useRef<CodeEditor | null>(null);
+  const [pendingJump, setPendingJump] = useState<Diagnostic | null>(null);
+  const files = [AGENT_FILE, ...Object.keys(agent).filter((f) => f !== AGENT_FILE).sort()];
+  const current = selected in agent ? selected : AGENT_FILE;
+
+  useMarkers(diagnostics, files);
+
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!pendingJump || !editor || pendingJump.file !== current) return;
+    const position = { lineNumber: pendingJump.line, column: pendingJump.column };
+    editor.revealLineInCenter(position.lineNumber);
+    editor.setPosition(position);
+    editor.focus();
+    setPendingJump(null);
+  }, [pendingJump, current]);
+
+  const errorsByFile = new Map<string, number>();
+  for (const d of diagnostics) if (d.severity === 'error') errorsByFile.set(d.file, (errorsByFile.get(d.file) ?? 0) + 1);
+
+  const jump = (d: Diagnostic) => {
+    if (d.file in agent) selectFile(d.file);
+    setPendingJump(d);
+  };
+
+  return (
+    <section className="panel" aria-label="Blueprint editor">
+      <div className="panel-head">
+        <h2>Agent</h2>
+        <span className="muted">the blueprint and its hook scripts</span>
+      </div>
+      <FileTabs files={files} errorsByFile={errorsByFile} />
+      <div className="editor-host" data-testid="editor">
+        <Editor
+          path={uriOf(current).toString()}
+          language={languageOf(current)}
+          value={agent[current] ?? ''}
+          theme={theme === 'dark' ? 'vs-dark' : 'vs'}
+          onChange={(text) => setFile(current, text ?? '')}
+          onMount={(editor) => { editorRef.current = editor; }}
+          options={{
+            minimap: { enabled: false }, fontSize: 12, scrollBeyondLastLine: false, tabSize: 4,
+            automaticLayout: true, wordWrap: 'on', renderLineHighlight: 'line', fixedOverflowWidgets: true,
+          }}
+        />
+      </div>
+      <DiagnosticsList diagnostics={diagnostics} onJump={jump} />
+      <div className="budgets">
+        <ModelPicker />
+        <BudgetTable />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+// docs/guide.md shown in the app (the built site has no docs/ folder). Markdown is turned into
+// React elements line by line; nothing is ever inserted as HTML.
+import { Fragment, type ReactNode } from 'react';
+import { Modal } from './Modal.tsx';
+
+const guides = import.meta.glob('../../docs/guide.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const GUIDE = Object.values(guides)[0] ?? null;
+
+function inline(text: string): ReactNode[] {
+  return text.split(/(`[^`]+`|\*\*[^*]+\*\*)/g).map((part, k) => {
+    if (part.startsWith('`') && part.endsWith('`') && part.length > 1) return <code key={k}>{part.slice(1, -1)}</code>;
+    if (part.startsWith('**') && part.endsWith('**') && part.length > 3) return <b key={k}>{part.slice(2, -2)}</b>;
+    return <Fragment key={k}>{part.replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')}</Fragment>;
+  });
+}
+
+function render(markdown: string): ReactNode[] {
+  const out: ReactNode[] = [];
+  const lines = markdown.split('\n');
+  let k = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.startsWith('```')) {
+      const code: string[] = [];
+      for (i++; i < lines.length && !lines[i].startsWith('```'); i++) code.push(lines[i]);
+      out.push(<pre key={k++}>{code.join('\n')}</pre>);
+    } else if (/^#{1,4} /.test(line)) {
+      const level = line.indexOf(' ');
+      const text = inline(line.slice(level + 1));
+      out.push(level === 1 ? <h1 key={k++}>{text}</h1> : level === 2 ? <h2 key={k++}>{text}</h2> : <h3 key={k++}>{text}</h3>);
+    } else if (/^\s*[-*] /.test(line)) {
+      const items: string[] = [];
+      for (; i < lines.length && /^\s*[-*] /.test(lines[i]); i++) items.push(lines[i].replace(/^\s*[-*] /, ''));
+      i--;
+      out.push(<ul key={k++}>{items.map((t, j) => <li key={j}>{inline(t)}</li>)}</ul>);
+    } else if (line.trim() !== '') {
+      const para: string[] = [line];
+      for (i++; i < lines.length && lines[i].trim() !== '' && !/^(#|```|\s*[-*] )/.test(lines[i]); i++) para.push(lines[i]);
+      i--;
+      out.push(<p key={k++}>{inline(para.join(' '))}</p>);
+    }
+  }
+  return out;
+}
+
+export function GuideDialog({ onClose }: { onClose: () => void }) {
+  return (
+    <Modal title="Guide" onClose={onClose} testId="guide">
+      <div className="guide">
+        {GUIDE ? render(GUIDE) : (
+          <p>The guide (docs/guide.md) is not part of this build. In short: edit the blueprint on the left, pick traffic in the middle, and read the timeline on the right; scrub to any step to see every region and the exact request below.</p>
+        )}
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,79 @@
+// The bar across the top: examples, share, import/export, the guide and the theme.
+import { useRef, useState } from 'react';
+import { ScenarioSchema } from '../engine/scenario.ts';
+import { useScenario } from '../state/store.ts';
+import { useUi } from '../state/ui.ts';
+import { copyWorkToBackup } from '../state/persist.ts';
+import { restoreBackup } from './backup.ts';
+import { ExamplesGallery } from './ExamplesGallery.tsx';
+import { ShareDialog } from './ShareDialog.tsx';
+import { GuideDialog } from './Guide.tsx';
+
+const MAX_IMPORT_BYTES = 5_000_000;
+
+function exportScenario(): void {
+  const { scenario } = useScenario.getState();
+  const blob = new Blob([`${JSON.stringify(scenario, null, 2)}\n`], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${(scenario.name || 'scenario').replace(/[^\w.-]+/g, '-')}.json`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+async function importScenario(file: File): Promise<void> {
+  const { notify } = useUi.getState();
+  if (file.size > MAX_IMPORT_BYTES) {
+    notify({ tone: 'error', text: `${file.name} is ${(file.size / 1e6).toFixed(1)} MB; scenarios up to 5 MB can be imported.` });
+    return;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await file.text());
+  } catch (error) {
+    notify({ tone: 'error', text: `${file.name} is not JSON: ${error instanceof Error ? error.message : String(error)}. Nothing was changed.` });
+    return;
+  }
+  const parsed = ScenarioSchema.safeParse(raw);
+  if (!parsed.success) {
+    const where = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ');
+    notify({ tone: 'error', text: `${file.name} is not a Leviath scenario (${where}). Nothing was changed.` });
+    return;
+  }
+  copyWorkToBackup();
+  useScenario.getState().load(parsed.data);
+  useUi.getState().setStep(0);
+  notify({ tone: 'info', text: `Imported ${file.name}.`, action: { label: 'Undo', run: restoreBackup } });
+}
+
+export function Header() {
+  const [dialog, setDialog] = useState<'examples' | 'share' | 'guide' | null>(null);
+  const theme = useUi((s) => s.theme);
+  const setTheme = useUi((s) => s.setTheme);
+  const name = useScenario((s) => s.scenario.name);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const close = () => setDialog(null);
+
+  return (
+    <header className="header">
+      <h1>Leviath Playground</h1>
+      <span className="tagline">Design an agent's context window as regions; replay tool traffic through it. <span className="mono">{name}</span></span>
+      <span className="spacer" />
+      <button onClick={() => setDialog('examples')} data-testid="open-examples">Examples</button>
+      <button onClick={() => setDialog('share')} data-testid="open-share">Share</button>
+      <button onClick={() => fileInput.current?.click()} title="Open a scenario JSON file (the format lev reads)">Import</button>
+      <button onClick={exportScenario} title="Save this scenario as JSON (lev replay reads it)">Export</button>
+      <button onClick={() => setDialog('guide')} data-testid="open-guide">Guide</button>
+      <button onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label="Toggle dark mode" title="Light / dark">{theme === 'dark' ? '☀' : '☾'}</button>
+      <input ref={fileInput} type="file" accept="application/json,.json" hidden data-testid="import-file" onChange={(e) => {
+        const file = e.target.files?.[0];
+        e.target.value = '';
+        if (file) void importScenario(file);
+      }} />
+      {dialog === 'examples' && <ExamplesGallery onClose={close} />}
+      {dialog === 'share' && <ShareDialog onClose={close} />}
+      {dialog === 'guide' && <GuideDialog onClose={close} />}
+    </header>
+  );
+}

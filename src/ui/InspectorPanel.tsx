@@ -1,0 +1,151 @@
+// Below the charts: the scrubbed step in full — regions and their entries, the request exactly as
+// the provider would receive it, and the stage ledger. All text is rendered as text.
+import type { EntryDetail, RegionDetail, StepDetail } from '../engine/timeline.ts';
+import { useResults } from '../state/results.ts';
+import { useUi } from '../state/ui.ts';
+import { CHANGE_COLORS } from './ChartsPanel.tsx';
+import { summarize } from './events.ts';
+import { firstLine, fmt } from './format.ts';
+
+function Entry({ entry }: { entry: EntryDetail }) {
+  const state = entry.checklist ? `#${entry.checklist.id} ${entry.checklist.state}` : null;
+  return (
+    <details className="entry">
+      <summary>
+        <span className="muted mono">{entry.index}</span>
+        {entry.key !== undefined && <span className="badge" title="key">{entry.key}</span>}
+        {state && <span className={`badge ${entry.checklist?.state === 'open' ? 'warning-text' : 'ok-text'}`}>{state}</span>}
+        <span className="muted">{entry.kind}</span>
+        <span className="first">{firstLine(entry.content, 120)}</span>
+        <span className="mono muted">{fmt(entry.tokens)}</span>
+      </summary>
+      <pre>{entry.content}</pre>
+      {entry.tool_calls?.length ? <pre className="muted">{JSON.stringify(entry.tool_calls, null, 1)}</pre> : null}
+      {entry.checklist?.notes.length ? <div className="muted">notes: {entry.checklist.notes.join(' · ')}</div> : null}
+      {entry.folded && <div className="muted">summarizes {entry.folded.entries} entries ({fmt(entry.folded.tokens)} tokens)</div>}
+    </details>
+  );
+}
+
+function RegionBlock({ region }: { region: RegionDetail }) {
+  return (
+    <div className="region-block" data-testid={`inspect-${region.name}`}>
+      <header>
+        <code><b>{region.name}</b></code>
+        <span className="muted">{region.kind}{region.admission === 'reject' ? ', admission reject' : ''}{!region.visible ? ', hidden in this stage' : ''}</span>
+        <span className="spacer" />
+        <span className="mono" data-testid="region-tokens">{fmt(region.tokens)}</span><span className="muted">/ {fmt(region.budget)} tokens · {region.entries.length} entries</span>
+      </header>
+      <div className="entries">
+        {region.entries.length === 0 ? <div className="muted">empty</div> : region.entries.map((e) => <Entry key={e.index} entry={e} />)}
+      </div>
+    </div>
+  );
+}
+
+function StepSummary({ detail }: { detail: StepDetail }) {
+  return (
+    <div style={{ marginBottom: 6 }}>
+      <div><span className="badge">{detail.event.type}</span>{summarize(detail.event)}</div>
+      {detail.result && <div className={detail.result.ok ? 'muted' : 'error-text'}>→ {detail.result.message}</div>}
+      {detail.changes.length > 0 && (
+        <div data-testid="step-changes">
+          <b>What changed and why</b>
+          {detail.changes.map((c, k) => (
+            <div key={k} className="change">
+              <span style={{ color: CHANGE_COLORS[c.type] }}>▲</span> <b>{c.type}</b> in <code>{c.region}</code>: {fmt(c.tokens)} tokens
+              {c.entries.length ? <> ({c.entries.map((e) => firstLine(e, 40)).join(', ')})</> : null}
+              {c.reason ? <span className="muted"> — {c.reason}</span> : null}
+            </div>
+          ))}
+        </div>
+      )}
+      {detail.warnings.map((w, k) => <div key={k} className="warning-text" data-testid="step-warning">▲ {w}</div>)}
+    </div>
+  );
+}
+
+function RegionInspector({ detail }: { detail: StepDetail }) {
+  return (
+    <section className="panel" aria-label="Region inspector">
+      <div className="panel-head"><h2>Regions at step {detail.index + 1}</h2><span className="muted">stage <code>{detail.stage}</code></span></div>
+      <div className="panel-body">
+        <StepSummary detail={detail} />
+        {detail.regions.map((r) => <RegionBlock key={r.name} region={r} />)}
+      </div>
+    </section>
+  );
+}
+
+function RequestPreview({ detail }: { detail: StepDetail }) {
+  const { request } = detail;
+  const stripped = request.stripped.toolCalls.length + request.stripped.toolResults.length;
+  return (
+    <section className="panel" aria-label="Request preview">
+      <div className="panel-head">
+        <h2>Request</h2>
+        <span className="muted">{detail.inference ? 'sent at this inference' : 'preview: what the next inference would send'}</span>
+        <span className="spacer" />
+        <span className="mono" data-testid="request-tokens">{fmt(request.tokens)}</span><span className="muted">tokens</span>
+      </div>
+      <div className="panel-body" data-testid="request">
+        <h3>system ({request.system.length} blocks)</h3>
+        {request.system.map((b, k) => (
+          <div key={k} className="block" data-testid="system-block">
+            <header><code>{b.region}</code><span className="badge" title="provider cache hint">cache: {b.cache}</span><span className="spacer" /><span className="mono">{fmt(b.tokens)}</span></header>
+            <pre>{b.text}</pre>
+          </div>
+        ))}
+        <h3>messages ({request.messages.length})</h3>
+        {request.messages.map((m, k) => (
+          <div key={k} className="block" data-testid="message">
+            <header><b>{m.role}</b><span className="muted">from <code>{m.region}</code></span>{m.tool_call_id && <span className="mono muted">{m.tool_call_id}</span>}<span className="spacer" /><span className="mono">{fmt(m.tokens)}</span></header>
+            <pre>{m.content}</pre>
+            {m.tool_calls?.length ? <pre className="muted">{m.tool_calls.map((c) => `${c.name}(${JSON.stringify(c.arguments)}) #${c.id}`).join('\n')}</pre> : null}
+          </div>
+        ))}
+        {stripped > 0 && (
+          <div className="warning-text">Stripped before sending (unpaired): {[...request.stripped.toolCalls.map((id) => `call ${id}`), ...request.stripped.toolResults.map((id) => `result ${id}`)].join(', ')}</div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function StageLedger({ detail }: { detail: StepDetail }) {
+  const stages = Object.keys(detail.ledger);
+  const regions = [...new Set(stages.flatMap((s) => Object.keys(detail.ledger[s])))];
+  return (
+    <section className="panel" aria-label="Stage ledger">
+      <div className="panel-head"><h2>Stage ledger</h2><span className="muted">tokens charged per region</span></div>
+      <div className="panel-body">
+        {stages.length === 0 ? <div className="muted">Nothing charged yet.</div> : (
+          <table data-testid="ledger">
+            <thead><tr><th>Region</th>{stages.map((s) => <th key={s} className="num">{s}</th>)}</tr></thead>
+            <tbody>
+              {regions.map((r) => (
+                <tr key={r}><td><code>{r}</code></td>{stages.map((s) => <td key={s} className="num">{fmt(detail.ledger[s][r] ?? 0)}</td>)}</tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </section>
+  );
+}
+
+export function InspectorPanel() {
+  const detail = useResults((s) => s.detail);
+  const error = useResults((s) => s.detailError);
+  const step = useUi((s) => s.step);
+  if (!detail) {
+    return <div className="panel" style={{ padding: 10 }}>{error ? <span className="error-text">{error}</span> : <span className="muted">Inspecting step {step + 1}…</span>}</div>;
+  }
+  return (
+    <div className="inspector" data-testid="inspector" data-step={detail.index}>
+      <RegionInspector detail={detail} />
+      <RequestPreview detail={detail} />
+      <StageLedger detail={detail} />
+    </div>
+  );
+}

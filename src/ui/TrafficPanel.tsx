@@ -1,0 +1,171 @@
+// Middle column: the task, the generator and the explicit events, plus the replay controls.
+import { Fragment, useState } from 'react';
+import { parseGeneratorParams } from '../scenarios/generators.ts';
+import type { EventType, GeneratorSpec } from '../engine/scenario.ts';
+import { GeneratorSchema } from '../engine/scenario.ts';
+import { useScenario } from '../state/store.ts';
+import { useResults } from '../state/results.ts';
+import { useUi } from '../state/ui.ts';
+import { EventForm } from './EventForm.tsx';
+import { EVENT_TYPES, newEvent, summarize } from './events.ts';
+import { ReplayControls } from './ReplayControls.tsx';
+
+const GENERATOR_KINDS = GeneratorSchema.shape.kind.options;
+
+const PARAM_HELP: Record<string, string> = {
+  fileSizes: 'relative weights of small / medium / large file reads',
+  analyzeShare: 'share of events spent analyzing before the transition',
+  inlineResults: 'tool results as text instead of filler',
+  transitionTo: 'stage to move to (empty: none)',
+  todos: 'checklist region (empty: none)',
+};
+
+/** One generator parameter, edited in the shape its default has (number, flag, text, range, mix). */
+function ParamField({ name, value, onChange }: { name: string; value: unknown; onChange: (v: unknown) => void }) {
+  if (typeof value === 'number') {
+    return <input type="number" aria-label={name} value={value} step={Number.isInteger(value) ? 1 : 0.05} onChange={(e) => onChange(Number(e.target.value))} />;
+  }
+  if (typeof value === 'boolean') {
+    return <input type="checkbox" aria-label={name} checked={value} onChange={(e) => onChange(e.target.checked)} />;
+  }
+  if (Array.isArray(value) && value.every((v) => typeof v === 'number')) {
+    return (
+      <span className="row">
+        {value.map((v, k) => (
+          <input key={k} type="number" aria-label={`${name} ${k === 0 ? 'min' : 'max'}`} value={v} onChange={(e) => onChange(value.map((x, j) => (j === k ? Number(e.target.value) : x)))} />
+        ))}
+      </span>
+    );
+  }
+  if (value && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    return (
+      <span className="row">
+        {Object.entries(obj).map(([k, v]) => (
+          <label key={k} className="row" style={{ gap: 2 }}>{k}
+            <input type="number" aria-label={`${name} ${k}`} value={Number(v)} style={{ width: 56 }} onChange={(e) => onChange({ ...obj, [k]: Number(e.target.value) })} />
+          </label>
+        ))}
+      </span>
+    );
+  }
+  return <input aria-label={name} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)} />;
+}
+
+function GeneratorForm() {
+  const generator = useScenario((s) => s.scenario.generator);
+  const setGenerator = useScenario((s) => s.setGenerator);
+  const set = (patch: Partial<GeneratorSpec>) => generator && setGenerator({ ...generator, ...patch });
+  const parsed = generator ? parseGeneratorParams(generator.kind, generator.params) : null;
+  const shown: Record<string, unknown> = parsed?.ok ? parsed.params : { ...(generator?.params ?? {}) };
+  return (
+    <div className="section">
+      <div className="row" style={{ marginBottom: 4 }}>
+        <h3 style={{ margin: 0 }}>Generated traffic</h3>
+        <select aria-label="Generator" data-testid="generator-kind" value={generator?.kind ?? ''} onChange={(e) => {
+          const kind = e.target.value as GeneratorSpec['kind'] | '';
+          setGenerator(kind ? { kind, seed: generator?.seed ?? 1, steps: generator?.steps ?? 100 } : undefined);
+        }}>
+          <option value="">none (explicit events only)</option>
+          {GENERATOR_KINDS.map((k) => <option key={k} value={k}>{k}</option>)}
+        </select>
+      </div>
+      {generator && (
+        <div className="form-grid">
+          <label htmlFor="gen-seed">seed</label>
+          <input id="gen-seed" type="number" value={generator.seed} onChange={(e) => set({ seed: Math.trunc(Number(e.target.value)) })} />
+          <label htmlFor="gen-steps">steps</label>
+          <input id="gen-steps" type="number" min={1} max={100000} value={generator.steps} onChange={(e) => {
+            const steps = Math.trunc(Number(e.target.value));
+            if (steps >= 1 && steps <= 100_000) set({ steps });
+          }} />
+          {Object.entries(shown).map(([name, value]) => (
+            <Fragment key={`${generator.kind}.${name}`}>
+              <label title={PARAM_HELP[name]}>{name}</label>
+              <ParamField name={name} value={value} onChange={(v) => set({ params: { ...generator.params, [name]: v } })} />
+            </Fragment>
+          ))}
+          {parsed && !parsed.ok && <div className="error-text" style={{ gridColumn: '1 / -1' }}>{parsed.issues.join('; ')}</div>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function TaskInput() {
+  const task = useScenario((s) => s.scenario.inputs.task);
+  const setTask = useScenario((s) => s.setTask);
+  return (
+    <div className="section">
+      <h3>Task <span className="muted" style={{ fontWeight: 400 }}>(the caller's <code>task</code> input)</span></h3>
+      <textarea rows={2} aria-label="Task" value={task ?? ''} onChange={(e) => setTask(e.target.value)} />
+    </div>
+  );
+}
+
+function EventList() {
+  const traffic = useScenario((s) => s.scenario.traffic);
+  const { addEvent, updateEvent, deleteEvent, moveEvent } = useScenario.getState();
+  const timeline = useResults((s) => s.timeline);
+  const stale = useResults((s) => s.timelineStale);
+  const step = useUi((s) => s.step);
+  const setStep = useUi((s) => s.setStep);
+  const [open, setOpen] = useState<number | null>(null);
+  const [addType, setAddType] = useState<EventType>('tool_result');
+  const generated = timeline && !stale ? Math.max(0, timeline.steps.length - traffic.length) : null;
+
+  const add = () => {
+    const at = open !== null ? open + 1 : traffic.length;
+    addEvent(newEvent(addType, traffic, at), at);
+    setOpen(at);
+  };
+
+  return (
+    <div className="section">
+      <div className="row" style={{ marginBottom: 4 }}>
+        <h3 style={{ margin: 0 }}>Events</h3>
+        <span className="muted">{traffic.length}{generated ? `, after ${generated.toLocaleString('en-US')} generated` : ''}</span>
+        <span className="spacer" />
+        <select aria-label="New event type" value={addType} onChange={(e) => setAddType(e.target.value as EventType)}>
+          {EVENT_TYPES.map((t) => <option key={t.type} value={t.type}>{t.label}</option>)}
+        </select>
+        <button onClick={add} data-testid="add-event">Add</button>
+      </div>
+      <ol className="event-list" data-testid="events">
+        {traffic.map((event, i) => {
+          const stepIndex = generated !== null ? generated + i : null;
+          return (
+            <li key={i}>
+              <div className={`event ${stepIndex === step ? 'current' : ''}`} onClick={() => stepIndex !== null && setStep(stepIndex)} title={stepIndex !== null ? `Step ${stepIndex + 1}: click to inspect` : undefined}>
+                <span className="muted mono">{i + 1}</span>
+                <span className="summary"><span className="badge">{event.type}</span>{summarize(event)}</span>
+                <span className="actions" onClick={(e) => e.stopPropagation()}>
+                  <button className="icon" title="Edit" aria-label={`Edit event ${i + 1}`} onClick={() => setOpen(open === i ? null : i)}>✎</button>
+                  <button className="icon" title="Move up" aria-label={`Move event ${i + 1} up`} disabled={i === 0} onClick={() => { moveEvent(i, -1); setOpen(null); }}>↑</button>
+                  <button className="icon" title="Move down" aria-label={`Move event ${i + 1} down`} disabled={i === traffic.length - 1} onClick={() => { moveEvent(i, 1); setOpen(null); }}>↓</button>
+                  <button className="icon" title="Delete" aria-label={`Delete event ${i + 1}`} onClick={() => { deleteEvent(i); setOpen(null); }}>✕</button>
+                </span>
+              </div>
+              {open === i && <EventForm key={`${i}:${event.type}`} event={event} onChange={(e) => updateEvent(i, e)} />}
+            </li>
+          );
+        })}
+      </ol>
+      {traffic.length === 0 && <div className="muted">No explicit events{generated ? '; the generator makes the traffic.' : '. Add one, or pick a generator above.'}</div>}
+    </div>
+  );
+}
+
+export function TrafficPanel() {
+  return (
+    <section className="panel" aria-label="Traffic">
+      <div className="panel-head"><h2>Traffic</h2><span className="muted">what happens, event by event</span></div>
+      <ReplayControls />
+      <div className="scroll">
+        <TaskInput />
+        <GeneratorForm />
+        <EventList />
+      </div>
+    </section>
+  );
+}

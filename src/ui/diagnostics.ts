@@ -1,0 +1,22 @@
+// Which diagnostics belong to which file, in the order a person reads them.
+import type { Diagnostic } from '../engine/diagnostics.ts';
+import { useResults } from '../state/results.ts';
+
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+function sameFinding(a: Diagnostic, b: Diagnostic): boolean {
+  return a.file === b.file && a.line === b.line && a.column === b.column && a.message === b.message;
+}
+
+/** Blueprint findings, replay findings and Rhai parse errors, deduplicated. */
+export function useAllDiagnostics(): Diagnostic[] {
+  const validation = useResults((s) => s.validation);
+  const rhai = useResults((s) => s.rhai);
+  const replayDiagnostics = useResults((s) => s.replayDiagnostics);
+  const all: Diagnostic[] = [];
+  for (const d of [...(validation?.diagnostics ?? []), ...Object.values(rhai).flat(), ...replayDiagnostics]) {
+    if (!all.some((x) => sameFinding(x, d))) all.push(d);
+  }
+  return all.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]
+    || a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+}

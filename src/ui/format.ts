@@ -1,0 +1,11 @@
+// Number and text formatting shared by the panels.
+export const fmt = (n: number | undefined | null): string =>
+  n === undefined || n === null || Number.isNaN(n) ? '–' : Math.round(n).toLocaleString('en-US');
+
+export const pct = (share: number | undefined | null, digits = 0): string =>
+  share === undefined || share === null || Number.isNaN(share) ? '–' : `${(share * 100).toFixed(digits)}%`;
+
+export function firstLine(text: string, max = 90): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

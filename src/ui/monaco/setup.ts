@@ -1,0 +1,38 @@
+// Monaco, bundled (no CDN): @monaco-editor/react gets this instance, and every worker label is
+// answered with the plain editor worker (no TypeScript/JSON/CSS language services are needed).
+import * as monaco from 'monaco-editor';
+import { loader } from '@monaco-editor/react';
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import { tomlLanguageConfiguration, tomlMonarch } from './toml.ts';
+import { rhaiLanguageConfiguration, rhaiMonarch } from './rhai-language.ts';
+
+declare global {
+  interface Window {
+    MonacoEnvironment?: monaco.Environment;
+  }
+}
+
+self.MonacoEnvironment = {
+  getWorker: () => new EditorWorker(),
+};
+
+monaco.languages.register({ id: 'toml', extensions: ['.toml', '.leviath'] });
+monaco.languages.setMonarchTokensProvider('toml', tomlMonarch);
+monaco.languages.setLanguageConfiguration('toml', tomlLanguageConfiguration);
+
+monaco.languages.register({ id: 'rhai', extensions: ['.rhai'] });
+monaco.languages.setMonarchTokensProvider('rhai', rhaiMonarch);
+monaco.languages.setLanguageConfiguration('rhai', rhaiLanguageConfiguration);
+
+loader.config({ monaco });
+
+export { monaco };
+
+/** The Monaco language for a file in the agent directory. */
+export function languageOf(path: string): string {
+  if (path.endsWith('.rhai')) return 'rhai';
+  if (path.endsWith('.leviath') || path.endsWith('.toml')) return 'toml';
+  if (path.endsWith('.json')) return 'json';
+  if (path.endsWith('.md')) return 'markdown';
+  return 'plaintext';
+}
