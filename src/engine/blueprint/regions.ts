@@ -165,12 +165,12 @@ function readSliding(r: Reporter, raw: Table, path: KeyPath, region: RegionDecl)
   const overflow = r.read(raw, 'overflow', path, positiveInt, 'a positive whole number');
   const compactCount = r.read(raw, 'compact_count', path, positiveInt, 'a positive whole number');
   if (overflow !== undefined && region.strategy !== 'bulk') {
-    r.add('invalid-value', 'warning', [...path, 'overflow'],
-      `\`overflow\` only applies with strategy = "bulk", and this region uses "${region.strategy}". Set strategy = "bulk" or remove overflow.`);
+    r.add('inert-key', 'info', [...path, 'overflow'],
+      `\`overflow\` only takes effect with strategy = "bulk", and this region uses "${region.strategy}". Set strategy = "bulk" or remove overflow.`);
   }
   if (compactCount !== undefined && region.strategy !== 'compact') {
-    r.add('invalid-value', 'warning', [...path, 'compact_count'],
-      `\`compact_count\` only applies with strategy = "compact", and this region uses "${region.strategy}". Set strategy = "compact" or remove compact_count.`);
+    r.add('inert-key', 'info', [...path, 'compact_count'],
+      `\`compact_count\` only takes effect with strategy = "compact", and this region uses "${region.strategy}". Set strategy = "compact" or remove compact_count.`);
   }
   // Unset counts default to half the window of items (the spec's example pairs max_items 20 with 10).
   const half = Math.max(1, Math.floor(region.maxItems / 2));
