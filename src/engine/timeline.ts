@@ -4,6 +4,7 @@ import type { Diagnostic } from './diagnostics.ts';
 import type { RegionKind } from './blueprint/types.ts';
 import type { Encoding } from './tokens.ts';
 import type { TrafficEvent } from './scenario.ts';
+import type { ProviderView } from './cache.ts';
 
 /** Which part of the request a region renders into. */
 export type Section = 'system' | 'messages';
@@ -56,16 +57,8 @@ export interface Change {
   reason?: string;
 }
 
-/** What the provider would be charged under its cache rules (from cache.ts). */
-export interface CacheFigures {
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  uncachedTokens: number;
-  /** Input cost relative to sending every token uncached (1 = no saving). */
-  relativeCost: number;
-  /** Provider-specific remarks (below minimum cacheable length, ...). */
-  notes: string[];
-}
+/** What the provider would be charged under its cache rules (cache.ts providerView). */
+export type CacheFigures = ProviderView;
 
 /** Present only on inference (`assistant`) steps. */
 export interface RequestFigures {
@@ -139,6 +132,8 @@ export interface Timeline {
   diagnostics: Diagnostic[];
   /** Seed findings and other run-level warnings not tied to one step. */
   warnings: string[];
+  /** The regions after seeding and entering the first stage, before the first event. */
+  spawn: { regions: Record<string, RegionFigures>; changes: Change[] };
   steps: TimelineStep[];
   summary: TimelineSummary;
   /** True when the caller cancelled; `steps` holds what was done. */

@@ -1,0 +1,48 @@
+// The flat-list baseline: the same traffic through one message list with oldest-first eviction
+// at the model window, as an agent without regions would hold it. The system prompt stays; the
+// task is the first message, so it is the first thing to fall out.
+export class FlatListBaseline {
+  private readonly sizes: number[] = [];
+  private head = 0;
+  private messageTokens = 0;
+  private systemTokens = 0;
+  /** Position of the task message in `sizes`, or -1 when the run has no task. */
+  private taskAt: number;
+
+  constructor(private readonly window: number, taskTokens: number | undefined) {
+    this.taskAt = taskTokens === undefined ? -1 : 0;
+    if (taskTokens !== undefined) this.add(taskTokens);
+  }
+
+  /** The stage prompt: replaced on each stage change, never evicted. */
+  setSystem(tokens: number): void {
+    this.systemTokens = tokens;
+    this.evict();
+  }
+
+  add(tokens: number): void {
+    this.sizes.push(tokens);
+    this.messageTokens += tokens;
+    this.evict();
+  }
+
+  get tokens(): number {
+    return this.systemTokens + this.messageTokens;
+  }
+
+  get taskInWindow(): boolean {
+    return this.taskAt >= this.head;
+  }
+
+  private evict(): void {
+    while (this.head < this.sizes.length && this.systemTokens + this.messageTokens > this.window) {
+      this.messageTokens -= this.sizes[this.head++]!;
+    }
+    // Keep the array from growing without bound on long runs.
+    if (this.head > 4096 && this.head * 2 > this.sizes.length) {
+      this.sizes.splice(0, this.head);
+      this.taskAt -= this.head;
+      this.head = 0;
+    }
+  }
+}

@@ -1,0 +1,225 @@
+// What every kind shares: entry storage with running token totals, deletes, reject admission,
+// rendering cached per version. Kinds override `enforce` (their own rule when over budget),
+// `shed` (window-level cascade) and `tier`.
+import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
+import type { ResolvedBudget } from '../budget.ts';
+import type { CacheHint, Change, ChangeType, Section } from '../timeline.ts';
+import type {
+  DeleteOutcome, DeleteSelector, Entry, Region, RegionContext, RegionRender, RenderedMessage, WriteOutcome,
+} from './types.ts';
+
+export const fmt = (n: number): string => n.toLocaleString('en-US');
+
+/** How an entry is named in a change: its key, else its first line (shortened). */
+export function entryLabel(entry: Entry): string {
+  if (entry.todo) return `#${entry.todo.id} ${entry.todo.item}`;
+  if (entry.key !== undefined) return entry.key;
+  const newline = entry.content.indexOf('\n');
+  const line = (newline >= 0 ? entry.content.slice(0, newline) : entry.content.slice(0, 200)).trim();
+  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
+export function change(type: ChangeType, region: string, entries: readonly Entry[], reason?: string): Change {
+  const tokens = entries.reduce((sum, e) => sum + e.tokens, 0);
+  const c: Change = { type, region, tokens, entries: entries.map(entryLabel) };
+  if (reason !== undefined) c.reason = reason;
+  return c;
+}
+
+/** Regions rendered into the message stream rather than the system section. */
+export const MESSAGE_REGION_NAMES: ReadonlySet<string> = new Set(['conversation', 'tool_results']);
+
+const renderedMessages = new WeakMap<Entry, RenderedMessage>();
+
+/** An entry as a message; the object is reused so unchanged messages compare by identity. */
+export function entryMessage(entry: Entry): RenderedMessage {
+  let message = renderedMessages.get(entry);
+  if (message) return message;
+  const base = { seq: entry.seq, content: entry.content, tokens: entry.tokens };
+  switch (entry.kind) {
+    case 'assistant_turn':
+      message = entry.toolCalls?.length
+        ? { ...base, role: 'assistant', tool_calls: entry.toolCalls, toolCallTokens: entry.toolCallTokens }
+        : { ...base, role: 'assistant' };
+      break;
+    case 'tool_result':
+    case 'stub':
+      message = entry.toolCallId !== undefined ? { ...base, role: 'tool', tool_call_id: entry.toolCallId } : { ...base, role: 'user' };
+      break;
+    default:
+      message = { ...base, role: 'user' };
+  }
+  renderedMessages.set(entry, message);
+  return message;
+}
+
+export abstract class BaseRegion implements Region {
+  readonly name: string;
+  abstract readonly kind: RegionKind;
+  decl: RegionDecl;
+  budget: ResolvedBudget;
+  entries: Entry[] = [];
+  tokens = 0;
+  version = 0;
+  /** Cascade tier when admission is "evict"; undefined = never shed by the cascade. */
+  protected abstract readonly tier: number | undefined;
+  private rendered: { version: number; render: RegionRender } | undefined;
+
+  constructor(decl: RegionDecl, budget: ResolvedBudget) {
+    this.name = decl.name;
+    this.decl = decl;
+    this.budget = budget;
+  }
+
+  get section(): Section {
+    return this.kind === 'sliding_window' || MESSAGE_REGION_NAMES.has(this.name) ? 'messages' : 'system';
+  }
+
+  get cache(): CacheHint {
+    return this.kind === 'pinned' ? 'always' : 'until-changed';
+  }
+
+  get cascadeTier(): number | undefined {
+    return this.decl.admission === 'reject' ? undefined : this.tier;
+  }
+
+  write(entry: Entry, ctx: RegionContext): WriteOutcome {
+    const refused = this.refuse(entry, 0);
+    if (refused) return refused;
+    this.insertAt(this.entries.length, entry);
+    return { ok: true, changes: this.enforce(ctx) };
+  }
+
+  put(entry: Entry, ctx: RegionContext): WriteOutcome {
+    const at = entry.key === undefined ? -1 : this.entries.findIndex((e) => e.key === entry.key);
+    if (at < 0) return this.write(entry, ctx);
+    const old = this.entries[at]!;
+    if (old.content === entry.content) return { ok: true, changes: [] };
+    const refused = this.refuse(entry, old.tokens);
+    if (refused) return refused;
+    this.replaceAt(at, entry);
+    return { ok: true, changes: [change('replace', this.name, [old]), ...this.enforce(ctx)] };
+  }
+
+  /** admission = "reject": a write that does not fit fails and names how full the region is. */
+  protected refuse(entry: Entry, freed: number): WriteOutcome | undefined {
+    if (this.decl.admission !== 'reject') return undefined;
+    if (this.tokens - freed + entry.tokens <= this.budget.budget) return undefined;
+    const message = `${this.name} is full: ${fmt(this.tokens)} of ${fmt(this.budget.budget)} tokens; `
+      + `release something with context_delete first (this write needs ${fmt(entry.tokens)})`;
+    return { ok: false, message, changes: [change('reject', this.name, [entry], 'admission = "reject"')] };
+  }
+
+  remove(selector: DeleteSelector): DeleteOutcome {
+    const list = `${this.entries.length} entr${this.entries.length === 1 ? 'y' : 'ies'}`;
+    let removed: Entry[];
+    if ('key' in selector) {
+      const at = this.entries.findIndex((e) => e.key === selector.key);
+      if (at < 0) return { ok: false, message: `${this.name} has no entry with key "${selector.key}" (${list}; see context_list)` };
+      removed = this.removeRange(at, 1);
+    } else if ('index' in selector) {
+      if (selector.index >= this.entries.length) {
+        return { ok: false, message: `${this.name} has no entry at index ${selector.index} (${list}; indexes start at 0)` };
+      }
+      removed = this.removeRange(selector.index, 1);
+    } else {
+      if (this.entries.length === 0) return { ok: false, message: `${this.name} is empty: nothing to delete` };
+      removed = this.removeRange(0, Math.min(selector.oldest, this.entries.length));
+    }
+    return { ok: true, change: change('delete', this.name, removed, 'context_delete') };
+  }
+
+  /** Default cascade: oldest first until `needed` tokens are freed. */
+  shed(needed: number, _ctx: RegionContext): Change[] {
+    let count = 0;
+    let freed = 0;
+    while (count < this.entries.length && freed < needed) freed += this.entries[count++]!.tokens;
+    if (count === 0) return [];
+    return [change('cascade', this.name, this.removeRange(0, count), 'request exceeded the model window')];
+  }
+
+  compactAll(ctx: RegionContext, reason: string): Change[] {
+    if (!this.decl.summarizable || this.entries.length === 0) return [];
+    if (this.entries.length === 1 && this.entries[0]!.kind === 'summary') return [];
+    return [this.fold(0, this.entries.length, ctx, reason)];
+  }
+
+  redeclare(decl: RegionDecl, budget: ResolvedBudget, ctx: RegionContext): Change[] {
+    this.decl = decl;
+    this.budget = budget;
+    this.version++;
+    return this.enforce(ctx);
+  }
+
+  render(ctx: RegionContext): RegionRender {
+    if (this.rendered?.version === this.version) return this.rendered.render;
+    const render = this.section === 'messages' ? { messages: this.entries.map(entryMessage) } : this.renderSystem(ctx);
+    this.rendered = { version: this.version, render };
+    return render;
+  }
+
+  /** `[name]:` then one entry per line. Tokens add up the stored counts; the header is cached. */
+  protected renderSystem(ctx: RegionContext): RegionRender {
+    const shown = this.renderOrder();
+    if (shown.length === 0) return { messages: [] };
+    const header = `[${this.name}]:\n`;
+    let tokens = ctx.count(header) + (shown.length - 1) * ctx.count('\n');
+    for (const e of shown) tokens += e.tokens;
+    return { system: { text: header + shown.map((e) => e.content).join('\n'), tokens }, messages: [] };
+  }
+
+  protected renderOrder(): readonly Entry[] {
+    return this.entries;
+  }
+
+  /** The kind's own rule, run after every write; returns what it dropped or folded. */
+  protected abstract enforce(ctx: RegionContext): Change[];
+
+  protected over(): boolean {
+    return this.tokens > this.budget.trigger;
+  }
+
+  /** Drops oldest entries while `stillOver()`; one change for all of them. */
+  protected evictOldestWhile(stillOver: () => boolean, reason: string): Change[] {
+    const dropped: Entry[] = [];
+    while (this.entries.length > 0 && stillOver()) dropped.push(...this.removeRange(0, 1));
+    return dropped.length ? [change('evict', this.name, dropped, reason)] : [];
+  }
+
+  /** Folds entries [from, from+count) into one summary entry in their place. */
+  protected fold(from: number, count: number, ctx: RegionContext, reason: string): Change {
+    const folded = this.entries.slice(from, from + count);
+    const summary = ctx.summarize(folded, this.name, folded[0]!.seq);
+    this.removeRange(from, count);
+    this.insertAt(from, summary);
+    const c = change('compact', this.name, folded, reason);
+    c.tokens -= summary.tokens; // what the fold actually freed
+    return c;
+  }
+
+  protected overReason(): string {
+    const b = this.budget;
+    if (b.threshold !== undefined && b.trigger === b.threshold && b.threshold < b.budget) return `over threshold_tokens ${fmt(b.threshold)}`;
+    if (b.compactAt !== undefined && b.trigger === b.compactAt && b.compactAt < b.budget) return `over compact_at ${fmt(b.compactAt)}`;
+    return `over budget ${fmt(b.budget)}`;
+  }
+
+  protected insertAt(at: number, entry: Entry): void {
+    this.entries.splice(at, 0, entry);
+    this.tokens += entry.tokens;
+    this.version++;
+  }
+
+  protected replaceAt(at: number, entry: Entry): void {
+    this.tokens += entry.tokens - this.entries[at]!.tokens;
+    this.entries[at] = entry;
+    this.version++;
+  }
+
+  protected removeRange(at: number, count: number): Entry[] {
+    const removed = this.entries.splice(at, count);
+    for (const e of removed) this.tokens -= e.tokens;
+    if (removed.length) this.version++;
+    return removed;
+  }
+}

@@ -1,0 +1,105 @@
+// checklist: items with state, written through todo_add / todo_done / todo_note. Ids count up and
+// are never reused; an unknown id is an error the model can read. Rendered as one block with open
+// items first; never evicted and never shed.
+import type { Change } from '../timeline.ts';
+import { BaseRegion } from './base.ts';
+import type { Entry, RegionContext, TodoState, WriteOutcome } from './types.ts';
+
+export type TodoOutcome = { ok: true; message: string; changes: Change[]; id: number } | { ok: false; message: string; changes: Change[] };
+
+export class ChecklistRegion extends BaseRegion {
+  readonly kind = 'checklist' as const;
+  protected readonly tier = undefined;
+  private lastId = 0;
+
+  get openItems(): TodoState[] {
+    return this.entries.filter((e) => e.todo!.state === 'open').map((e) => e.todo!);
+  }
+
+  /** Free text does not belong here: the state would drift from what the model believes it wrote. */
+  override write(): WriteOutcome {
+    return { ok: false, message: `${this.name} is a checklist: write to it with todo_add, todo_done and todo_note`, changes: [] };
+  }
+
+  override put(): WriteOutcome {
+    return this.write();
+  }
+
+  add(item: string, ctx: RegionContext): TodoOutcome {
+    const todo: TodoState = { id: this.lastId + 1, item, state: 'open', notes: [] };
+    const entry = this.entryFor(todo, ctx.nextSeq(), ctx);
+    const refused = this.refuse(entry, 0);
+    if (refused && !refused.ok) return { ok: false, message: refused.message, changes: refused.changes };
+    this.lastId = todo.id;
+    this.insertAt(this.entries.length, entry);
+    this.reorder();
+    return { ok: true, id: todo.id, message: `added #${todo.id} to ${this.name}`, changes: [] };
+  }
+
+  done(id: number, ctx: RegionContext): TodoOutcome {
+    const at = this.find(id);
+    if (at < 0) return this.unknown(id);
+    const todo = this.entries[at]!.todo!;
+    if (todo.state === 'done') return { ok: true, id, message: `#${id} was already done`, changes: [] };
+    return this.update(at, { ...todo, state: 'done' }, `#${id} done: ${todo.item}`, ctx);
+  }
+
+  note(id: number, note: string, ctx: RegionContext): TodoOutcome {
+    const at = this.find(id);
+    if (at < 0) return this.unknown(id);
+    const todo = this.entries[at]!.todo!;
+    return this.update(at, { ...todo, notes: [...todo.notes, note] }, `noted on #${id} (still ${todo.state})`, ctx);
+  }
+
+  /** Open items as the gate's nudge names them. */
+  describeOpen(): string {
+    return this.openItems.map((t) => `#${t.id} ${t.item}`).join('; ');
+  }
+
+  protected enforce(): Change[] {
+    return [];
+  }
+
+  override shed(): Change[] {
+    return [];
+  }
+
+  override compactAll(): Change[] {
+    return [];
+  }
+
+  override remove() {
+    return { ok: false as const, message: `${this.name} is a checklist: close items with todo_done rather than deleting them` };
+  }
+
+  private update(at: number, todo: TodoState, message: string, ctx: RegionContext): TodoOutcome {
+    const old = this.entries[at]!;
+    const entry = this.entryFor(todo, old.seq, ctx);
+    const refused = this.refuse(entry, old.tokens);
+    if (refused && !refused.ok) return { ok: false, message: refused.message, changes: refused.changes };
+    this.replaceAt(at, entry);
+    this.reorder();
+    return { ok: true, id: todo.id, message, changes: [] };
+  }
+
+  private unknown(id: number): TodoOutcome {
+    const open = this.describeOpen();
+    const known = this.lastId === 0 ? 'it has no items yet' : `ids run from 1 to ${this.lastId}`;
+    return { ok: false, message: `${this.name} has no item #${id} (${known}; open: ${open || 'none'})`, changes: [] };
+  }
+
+  private find(id: number): number {
+    return this.entries.findIndex((e) => e.todo!.id === id);
+  }
+
+  private entryFor(todo: TodoState, seq: number, ctx: RegionContext): Entry {
+    const mark = todo.state === 'done' ? 'x' : ' ';
+    const content = [`- [${mark}] #${todo.id} ${todo.item}`, ...todo.notes.map((n) => `  note: ${n}`)].join('\n');
+    return { seq, content, tokens: ctx.count(content), kind: 'todo', todo };
+  }
+
+  /** Open items first, each group by id: the order the block renders and context_list shows. */
+  private reorder(): void {
+    this.entries.sort((a, b) => (a.todo!.state === b.todo!.state ? a.todo!.id - b.todo!.id : a.todo!.state === 'open' ? -1 : 1));
+  }
+}

@@ -1,0 +1,42 @@
+// compacting: summarizes instead of evicting. Once over its trigger (the lowest of budget,
+// compact_at and threshold_tokens) it folds the oldest entries, earlier summaries included, into
+// one summary until it is back under half the trigger. The summary keeps every folded entry's key
+// or first line and the counts, so the fact that content existed is never lost.
+import type { Change } from '../timeline.ts';
+import { BaseRegion } from './base.ts';
+import type { RegionContext } from './types.ts';
+
+export class CompactingRegion extends BaseRegion {
+  readonly kind: 'compacting' | 'compact_history' = 'compacting';
+  protected readonly tier: number = 4;
+
+  protected enforce(ctx: RegionContext): Change[] {
+    if (!this.over()) return [];
+    const target = Math.floor(this.budget.trigger / 2);
+    const reason = this.overReason();
+    const changes: Change[] = [];
+    while (this.tokens > target) {
+      const only = this.entries.length === 1 ? this.entries[0]! : undefined;
+      if (only?.kind === 'summary') break; // one summary is as small as folding gets
+      const before = this.tokens;
+      changes.push(this.fold(0, this.foldCount(target), ctx, reason));
+      if (this.tokens >= before) break; // the summarizer could not shrink it further
+    }
+    return changes;
+  }
+
+  /** The fewest oldest entries whose removal brings the region to `target` (at least one). */
+  private foldCount(target: number): number {
+    let count = 0;
+    let remaining = this.tokens;
+    while (count < this.entries.length && remaining > target) remaining -= this.entries[count++]!.tokens;
+    return Math.max(1, count);
+  }
+
+  /** Cascade: fold everything into one summary. */
+  override shed(_needed: number, ctx: RegionContext): Change[] {
+    if (this.entries.length === 0 || (this.entries.length === 1 && this.entries[0]!.kind === 'summary')) return [];
+    const c = this.fold(0, this.entries.length, ctx, 'request exceeded the model window');
+    return [{ ...c, type: 'cascade' }];
+  }
+}

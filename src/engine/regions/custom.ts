@@ -1,0 +1,271 @@
+// custom: one region handed to a Rhai script (spec: custom-regions.md). `render(ctx)` decides what
+// the model sees on every inference; `on_write(ctx)` may rewrite or drop each entry headed in;
+// `on_overflow(ctx)` picks what to drop when the region must shrink, oldest-first making up any
+// shortfall. `persistent = true` behaves pinned-like (never evicted, cache hint `always`), false
+// temporary-like. A hook that throws, returns the wrong type or runs out of operations never breaks
+// an inference: the region falls back to the built-in behaviour and warns with the script position.
+import type { RegionDecl } from '../blueprint/types.ts';
+import type { ResolvedBudget } from '../budget.ts';
+import {
+  describeFailure, loadCustomHooks, overflowCtx, readOnOverflow, readOnWrite, readRender, renderCtx, writeCtx,
+  type CustomHooks, type HookName, type RegionFacts, type ScriptMessage,
+} from '../custom-hooks.ts';
+import type { Change, ChangeType, Section, ToolCall } from '../timeline.ts';
+import { BaseRegion, change, entryMessage } from './base.ts';
+import type { Entry, RegionContext, RegionEnv, RegionRender, RenderedMessage, WriteOutcome } from './types.ts';
+
+/** The window's current fill, when the run supplies it (see docs/decisions/custom.md). */
+type RenderContext = RegionContext & { windowTokens?: number };
+
+/** Cascade tier of a non-persistent custom region: the same as temporary, which it behaves like. */
+export const CUSTOM_CASCADE_TIER = 1;
+
+export class CustomRegion extends BaseRegion {
+  readonly kind = 'custom' as const;
+  protected get tier(): number | undefined {
+    return this.decl.persistent ? undefined : CUSTOM_CASCADE_TIER;
+  }
+
+  private hooks: CustomHooks;
+  private readonly env: RegionEnv;
+  private lastRender: { key: string; render: RegionRender } | undefined;
+
+  /** Throws CustomScriptError when the script is missing, does not parse, or has no render(ctx). */
+  constructor(decl: RegionDecl, budget: ResolvedBudget, env: RegionEnv) {
+    super(decl, budget);
+    this.env = env;
+    this.hooks = loadCustomHooks(decl.script ?? '', env.agent, decl.name);
+  }
+
+  override get cache() {
+    return this.decl.persistent ? 'always' as const : 'until-changed' as const;
+  }
+
+  /** Always the system section: the script decides per render whether it emits system text, messages, or both. */
+  override get section(): Section {
+    return 'system';
+  }
+
+  private facts(): RegionFacts {
+    return { name: this.name, budget: this.budget.budget, tokens: this.tokens, entryCount: this.entries.length };
+  }
+
+  private warnFailure(ctx: RegionContext, hook: HookName, detail: string, fallback: string): void {
+    ctx.warn(`custom region ${this.name}: ${detail}; ${fallback}`);
+    void hook;
+  }
+
+  // ---- writes --------------------------------------------------------------------------------
+
+  override write(entry: Entry, ctx: RegionContext): WriteOutcome {
+    const admitted = this.onWrite(entry, ctx);
+    return admitted.entry ? super.write(admitted.entry, ctx) : { ok: true, changes: admitted.changes };
+  }
+
+  override put(entry: Entry, ctx: RegionContext): WriteOutcome {
+    const admitted = this.onWrite(entry, ctx);
+    return admitted.entry ? super.put(admitted.entry, ctx) : { ok: true, changes: admitted.changes };
+  }
+
+  /** on_write: a string replaces the content (re-counted, kind kept), true/() accepts, false drops. */
+  private onWrite(entry: Entry, ctx: RegionContext): { entry?: Entry; changes: Change[] } {
+    if (!this.hooks.has('on_write')) return { entry, changes: [] };
+    const called = this.hooks.call('on_write', writeCtx(this.facts(), entry));
+    if (!called.ok) {
+      this.warnFailure(ctx, 'on_write', describeFailure(called.failure), 'the entry was accepted unchanged');
+      return { entry, changes: [] };
+    }
+    const answer = readOnWrite(called.value);
+    if (!answer.ok) {
+      this.warnFailure(ctx, 'on_write', `${answer.error} (${this.hooks.file})`, 'the entry was accepted unchanged');
+      return { entry, changes: [] };
+    }
+    switch (answer.value.action) {
+      case 'accept': return { entry, changes: [] };
+      case 'drop': return { changes: [change('evict', this.name, [entry], 'on_write returned false')] };
+      case 'replace': {
+        const content = answer.value.content;
+        if (content === entry.content) return { entry, changes: [] };
+        const callTokens = (entry.toolCallTokens ?? []).reduce((a, b) => a + b, 0);
+        return { entry: { ...entry, content, tokens: ctx.count(content) + callTokens }, changes: [] };
+      }
+    }
+  }
+
+  // ---- shrinking -----------------------------------------------------------------------------
+
+  protected enforce(ctx: RegionContext): Change[] {
+    if (this.decl.persistent || !this.over()) return [];
+    const reason = this.overReason();
+    return this.shrink(this.tokens - this.budget.trigger, ctx, 'evict', reason);
+  }
+
+  override shed(needed: number, ctx: RegionContext): Change[] {
+    if (this.decl.persistent || this.entries.length === 0) return [];
+    return this.shrink(needed, ctx, 'cascade', 'request exceeded the model window');
+  }
+
+  override compactAll(ctx: RegionContext, reason: string): Change[] {
+    return this.decl.persistent ? [] : super.compactAll(ctx, reason);
+  }
+
+  /** on_overflow's picks first; oldest-first makes up whatever they leave short of `needed`. */
+  private shrink(needed: number, ctx: RegionContext, type: ChangeType, reason: string): Change[] {
+    const changes: Change[] = [];
+    let freed = 0;
+    const picked = this.overflowPicks(needed, ctx);
+    if (picked.length) {
+      const dropped: Entry[] = [];
+      for (let i = picked.length - 1; i >= 0; i--) dropped.unshift(...this.removeRange(picked[i]!, 1));
+      freed = dropped.reduce((sum, e) => sum + e.tokens, 0);
+      changes.push(change(type, this.name, dropped, `${reason}: chosen by on_overflow`));
+    }
+    const rest: Entry[] = [];
+    while (freed < needed && this.entries.length > 0) {
+      const [oldest] = this.removeRange(0, 1);
+      rest.push(oldest!);
+      freed += oldest!.tokens;
+    }
+    if (rest.length) changes.push(change(type, this.name, rest, picked.length ? `${reason}: oldest-first made up the difference` : reason));
+    return changes;
+  }
+
+  private overflowPicks(needed: number, ctx: RegionContext): number[] {
+    if (!this.hooks.has('on_overflow')) return [];
+    const called = this.hooks.call('on_overflow', overflowCtx(this.facts(), this.entries, needed));
+    if (!called.ok) {
+      this.warnFailure(ctx, 'on_overflow', describeFailure(called.failure), 'evicted oldest-first instead');
+      return [];
+    }
+    const answer = readOnOverflow(called.value, this.entries.length);
+    if (!answer.ok) {
+      this.warnFailure(ctx, 'on_overflow', `${answer.error} (${this.hooks.file})`, 'evicted oldest-first instead');
+      return [];
+    }
+    return answer.value;
+  }
+
+  // ---- per-stage layouts -----------------------------------------------------------------------
+
+  override redeclare(decl: RegionDecl, budget: ResolvedBudget, ctx: RegionContext): Change[] {
+    if (decl.script !== this.decl.script) this.hooks = loadCustomHooks(decl.script ?? '', this.env.agent, decl.name);
+    return super.redeclare(decl, budget, ctx);
+  }
+
+  // ---- rendering -------------------------------------------------------------------------------
+
+  /**
+   * render(ctx) runs on every inference, even when the region is empty. The answer is reused only
+   * for a ctx identical in every field the script can see (assembly asks twice per request).
+   */
+  override render(ctx: RegionContext): RegionRender {
+    const windowTokens = (ctx as RenderContext).windowTokens ?? this.tokens;
+    const key = `${this.version}\u0000${ctx.stage}\u0000${ctx.stageIterations}\u0000${ctx.model}\u0000${ctx.window}\u0000${windowTokens}`;
+    if (this.lastRender?.key === key) return this.lastRender.render;
+    const render = this.runRender(ctx, windowTokens);
+    this.lastRender = { key, render };
+    return render;
+  }
+
+  private runRender(ctx: RegionContext, windowTokens: number): RegionRender {
+    const called = this.hooks.call('render', renderCtx({
+      region: this.facts(), entries: this.entries, stage: ctx.stage, stageIterations: ctx.stageIterations,
+      model: ctx.model, windowTokens, windowMax: ctx.window,
+    }));
+    if (!called.ok) return this.fallback(ctx, describeFailure(called.failure));
+    const answer = readRender(called.value);
+    if (!answer.ok) return this.fallback(ctx, `${answer.error} (${this.hooks.file})`);
+    for (const note of answer.value.notes) ctx.warn(`custom region ${this.name}: ${note} (${this.hooks.file})`);
+    return { system: this.systemBlock(answer.value.system, ctx), messages: this.placeMessages(answer.value.messages, ctx) };
+  }
+
+  private fallback(ctx: RegionContext, detail: string): RegionRender {
+    this.warnFailure(ctx, 'render', detail, `rendered its entries plainly as [${this.name}]: instead`);
+    return this.plainRender(ctx);
+  }
+
+  /** The built-in `[name]:` rendering, cached per version like every kind's. */
+  private plain: { version: number; render: RegionRender } | undefined;
+  private plainRender(ctx: RegionContext): RegionRender {
+    if (this.plain?.version !== this.version) this.plain = { version: this.version, render: this.renderSystem(ctx) };
+    return this.plain.render;
+  }
+
+  /** Several system strings become one block joined by blank lines. Text identical to the plain render reuses its counts. */
+  private systemBlock(parts: readonly string[], ctx: RegionContext): RegionRender['system'] {
+    if (parts.length === 0) return undefined;
+    const text = parts.join('\n\n');
+    const plain = this.plainRender(ctx).system;
+    if (plain && plain.text === text) return plain;
+    const previous = this.lastRender?.render.system;
+    if (previous && previous.text === text) return previous;
+    return { text, tokens: ctx.count(text) };
+  }
+
+  /**
+   * Places the script's messages in the run's message stream, keeping the script's order. A message
+   * that is one of the region's entries unchanged is that entry's own message (same position, same
+   * counts); any other sits just after the message before it, or, first in the list, just after
+   * the region's newest entry.
+   */
+  private placeMessages(messages: readonly ScriptMessage[], ctx: RegionContext): RenderedMessage[] {
+    const out: (RenderedMessage | ScriptMessage)[] = [];
+    let cursor = 0;
+    for (const message of messages) {
+      const at = this.findEntry(message, cursor);
+      if (at >= 0) { out.push(entryMessage(this.entries[at]!)); cursor = at + 1; } else out.push(message);
+    }
+    const newest = this.entries.length ? this.entries[this.entries.length - 1]!.seq : 0;
+    const placed: RenderedMessage[] = [];
+    for (let i = 0; i < out.length; i++) {
+      const item = out[i]!;
+      if ('seq' in item) { placed.push(item); continue; }
+      // A run of unmatched messages shares the gap after the previous placed seq.
+      let runEnd = i;
+      while (runEnd + 1 < out.length && !('seq' in out[runEnd + 1]!)) runEnd++;
+      const before = placed.length ? placed[placed.length - 1]!.seq : undefined;
+      const after = runEnd + 1 < out.length ? (out[runEnd + 1] as RenderedMessage).seq : undefined;
+      const low = before ?? (after !== undefined ? after - 1 : newest);
+      const high = after ?? low + 1;
+      const count = runEnd - i + 1;
+      for (let k = 0; k < count; k++) placed.push(this.scriptMessage(out[i + k] as ScriptMessage, low + ((high - low) * (k + 1)) / (count + 1), ctx));
+      i = runEnd;
+    }
+    return placed;
+  }
+
+  private findEntry(message: ScriptMessage, from: number): number {
+    for (let i = from; i < this.entries.length; i++) {
+      const m = entryMessage(this.entries[i]!);
+      if (m.role === message.role && m.content === message.content && m.tool_call_id === message.tool_call_id && sameCalls(m.tool_calls, message.tool_calls)) return i;
+    }
+    return -1;
+  }
+
+  private messageCache = new Map<string, RenderedMessage>();
+
+  /** A message the script made up; counted once per distinct (position, content). */
+  private scriptMessage(message: ScriptMessage, seq: number, ctx: RegionContext): RenderedMessage {
+    const id = `${seq}\u0000${message.role}\u0000${message.tool_call_id ?? ''}\u0000${message.content}\u0000${message.tool_calls ? JSON.stringify(message.tool_calls) : ''}`;
+    const cached = this.messageCache.get(id);
+    if (cached) return cached;
+    const callTokens = (message.tool_calls ?? []).map((c) => ctx.count(JSON.stringify({ name: c.name, arguments: c.arguments })));
+    const rendered: RenderedMessage = { seq, role: message.role, content: message.content, tokens: ctx.count(message.content) + callTokens.reduce((a, b) => a + b, 0) };
+    if (message.tool_calls?.length) { rendered.tool_calls = message.tool_calls; rendered.toolCallTokens = callTokens; }
+    if (message.tool_call_id !== undefined) rendered.tool_call_id = message.tool_call_id;
+    if (this.messageCache.size > 1000) this.messageCache.clear();
+    this.messageCache.set(id, rendered);
+    return rendered;
+  }
+}
+
+function sameCalls(a: readonly ToolCall[] | undefined, b: readonly ToolCall[] | undefined): boolean {
+  const x = a ?? [];
+  const y = b ?? [];
+  if (x.length !== y.length) return false;
+  return x.every((c, i) => c.id === y[i]!.id && c.name === y[i]!.name && JSON.stringify(c.arguments) === JSON.stringify(y[i]!.arguments));
+}
+
+export function createCustomRegion(decl: RegionDecl, budget: ResolvedBudget, env: RegionEnv): CustomRegion {
+  return new CustomRegion(decl, budget, env);
+}

@@ -1,0 +1,35 @@
+// hashmap: keyed entries. A write to an existing key replaces it (and becomes the most recent);
+// past `max_entries` or the budget the least recently written key goes.
+import type { Change } from '../timeline.ts';
+import { BaseRegion, change, fmt } from './base.ts';
+import type { Entry, RegionContext, WriteOutcome } from './types.ts';
+
+export class HashmapRegion extends BaseRegion {
+  readonly kind = 'hashmap' as const;
+  protected readonly tier = 6;
+
+  override write(entry: Entry, ctx: RegionContext): WriteOutcome {
+    const at = this.entries.findIndex((e) => e.key === entry.key);
+    if (at < 0) return super.write(entry, ctx);
+    const old = this.entries[at]!;
+    const refused = this.refuse(entry, old.tokens);
+    if (refused) return refused;
+    this.removeRange(at, 1);
+    this.insertAt(this.entries.length, entry);
+    return { ok: true, changes: [change('replace', this.name, [old], `key "${entry.key}" rewritten`), ...this.enforce()] };
+  }
+
+  override put(entry: Entry, ctx: RegionContext): WriteOutcome {
+    return this.write(entry, ctx);
+  }
+
+  protected enforce(): Change[] {
+    const max = this.decl.maxEntries;
+    const changes: Change[] = [];
+    if (max !== undefined && this.entries.length > max) {
+      changes.push(...this.evictOldestWhile(() => this.entries.length > max, `max_entries ${fmt(max)} exceeded`));
+    }
+    if (this.over()) changes.push(...this.evictOldestWhile(() => this.over(), this.overReason()));
+    return changes;
+  }
+}

@@ -1,0 +1,76 @@
+// The registry of region kinds. The replay creates every region through `createRegion`, so a kind
+// registered here (custom regions, from the Rhai work) needs no change to the replay loop.
+import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
+import type { ResolvedBudget } from '../budget.ts';
+import type { Change } from '../timeline.ts';
+import { BaseRegion } from './base.ts';
+import { ChecklistRegion } from './checklist.ts';
+import { ClearableRegion } from './clearable.ts';
+import { CompactHistoryRegion } from './compact-history.ts';
+import { CompactingRegion } from './compacting.ts';
+import { HashmapRegion } from './hashmap.ts';
+import { PinnedRegion } from './pinned.ts';
+import { SlidingWindowRegion } from './sliding-window.ts';
+import { TemporaryRegion } from './temporary.ts';
+import type { Region, RegionEnv, RegionFactory } from './types.ts';
+
+export type { Region, RegionContext, RegionEnv, RegionFactory, Entry, RenderedMessage, RegionRender } from './types.ts';
+export { ChecklistRegion } from './checklist.ts';
+export { CompactHistoryRegion } from './compact-history.ts';
+export { entryLabel, entryMessage, change, fmt } from './base.ts';
+
+const factories = new Map<RegionKind, RegionFactory>([
+  ['temporary', (d, b) => new TemporaryRegion(d, b)],
+  ['pinned', (d, b) => new PinnedRegion(d, b)],
+  ['sliding_window', (d, b) => new SlidingWindowRegion(d, b)],
+  ['compacting', (d, b) => new CompactingRegion(d, b)],
+  ['compact_history', (d, b) => new CompactHistoryRegion(d, b)],
+  ['clearable', (d, b) => new ClearableRegion(d, b)],
+  ['hashmap', (d, b) => new HashmapRegion(d, b)],
+  ['checklist', (d, b) => new ChecklistRegion(d, b)],
+]);
+
+/** Plugs a kind in (or replaces one). `custom` is registered by the Rhai region work. */
+export function registerRegionKind(kind: RegionKind, factory: RegionFactory): void {
+  factories.set(kind, factory);
+}
+
+/**
+ * Until a custom-region implementation is registered, a custom region behaves as the DESIGN
+ * fallback says for its `persistent` flag: pinned-like when true, temporary-like when false.
+ */
+class UnscriptedCustomRegion extends BaseRegion {
+  readonly kind = 'custom' as const;
+  protected readonly tier: number | undefined;
+
+  constructor(decl: RegionDecl, budget: ResolvedBudget) {
+    super(decl, budget);
+    this.tier = decl.persistent ? undefined : 6;
+  }
+
+  override get cache() {
+    return this.decl.persistent ? 'always' as const : 'until-changed' as const;
+  }
+
+  protected enforce(): Change[] {
+    if (this.decl.persistent) return [];
+    return this.evictOldestWhile(() => this.over(), this.overReason());
+  }
+}
+
+export interface CreatedRegion {
+  region: Region;
+  /** Set when the region runs without its real behaviour (an unregistered custom kind). */
+  warning?: string;
+}
+
+export function createRegion(decl: RegionDecl, budget: ResolvedBudget, env: RegionEnv): CreatedRegion {
+  const factory = factories.get(decl.kind);
+  if (factory) return { region: factory(decl, budget, env) };
+  const as = decl.persistent ? 'pinned (persistent = true)' : 'temporary (persistent = false)';
+  return {
+    region: new UnscriptedCustomRegion(decl, budget),
+    warning: `custom region ${decl.name}: Rhai hooks are not available in this build yet, so it behaves as ${as} `
+      + 'and renders its entries plainly',
+  };
+}

@@ -1,0 +1,114 @@
+// The Region interface every kind implements, built-in or custom. The replay loop only talks to
+// regions through this, so a new kind plugs into the registry without touching the loop.
+import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
+import type { ResolvedBudget } from '../budget.ts';
+import type { Encoding } from '../tokens.ts';
+import type { CacheHint, Change, EntryKind, Section, ToolCall } from '../timeline.ts';
+
+export interface TodoState {
+  id: number;
+  item: string;
+  state: 'open' | 'done';
+  notes: string[];
+}
+
+/** One stored piece of a region. Immutable: a change makes a new Entry (same `seq` when in place). */
+export interface Entry {
+  /** Global write order. Message-section regions are merged by it into one message stream. */
+  readonly seq: number;
+  readonly content: string;
+  /** Tokens of `content` (plus serialized tool calls), counted once when the entry was made. */
+  readonly tokens: number;
+  readonly kind: EntryKind;
+  readonly key?: string;
+  readonly toolCalls?: readonly ToolCall[];
+  /** Tokens of each tool call's serialized form, so stripping one needs no recount. */
+  readonly toolCallTokens?: readonly number[];
+  readonly toolCallId?: string;
+  readonly toolName?: string;
+  readonly isError?: boolean;
+  readonly todo?: TodoState;
+  readonly folded?: { entries: number; tokens: number };
+}
+
+/** What the region needs from the run while it acts. */
+export interface RegionContext {
+  encoding: Encoding;
+  /** Next global sequence number (for entries a region makes itself, like summaries). */
+  nextSeq(): number;
+  /** Deterministic summary of `entries` as one entry, placed at `seq`. */
+  summarize(entries: readonly Entry[], label: string, seq: number): Entry;
+  /** Tokens of a short runtime string (headers, stubs): cached, so counted once. */
+  count(text: string): number;
+  /** The stage running now and how many times it has been (re)entered. */
+  stage: string;
+  stageIterations: number;
+  model: string;
+  window: number;
+  /** A runtime problem that must not break the inference (a failing hook, ...). */
+  warn(message: string): void;
+}
+
+export type WriteOutcome =
+  | { ok: true; changes: Change[] }
+  | { ok: false; message: string; changes: Change[] };
+
+export type DeleteSelector = { key: string } | { index: number } | { oldest: number };
+
+export type DeleteOutcome = { ok: true; change: Change } | { ok: false; message: string };
+
+/** A message a region contributes to the request's message stream. */
+export interface RenderedMessage {
+  seq: number;
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls?: readonly ToolCall[];
+  toolCallTokens?: readonly number[];
+  tool_call_id?: string;
+  tokens: number;
+}
+
+/** What a region puts in the request. Objects are reused while the region is unchanged. */
+export interface RegionRender {
+  system?: { text: string; tokens: number };
+  messages: readonly RenderedMessage[];
+}
+
+export interface Region {
+  readonly name: string;
+  readonly kind: RegionKind;
+  readonly decl: RegionDecl;
+  readonly budget: ResolvedBudget;
+  readonly section: Section;
+  readonly cache: CacheHint;
+  /** Entries in `context_list` order. */
+  readonly entries: readonly Entry[];
+  readonly tokens: number;
+  /** Bumped on every mutation; renders are cached against it. */
+  readonly version: number;
+  /**
+   * Window-level cascade tier (lower sheds first); undefined = exempt (pinned, checklist, reject).
+   */
+  readonly cascadeTier: number | undefined;
+  /** Admits an entry, applying the kind's own rule when it no longer fits. */
+  write(entry: Entry, ctx: RegionContext): WriteOutcome;
+  /** Replaces the entry with `key` in place, or appends it (stage prompts). */
+  put(entry: Entry, ctx: RegionContext): WriteOutcome;
+  remove(selector: DeleteSelector): DeleteOutcome;
+  /** Frees at least `needed` tokens if the kind allows; returns what it shed (type `cascade`). */
+  shed(needed: number, ctx: RegionContext): Change[];
+  /** Folds everything into one summary (edge transform = "compact"). */
+  compactAll(ctx: RegionContext, reason: string): Change[];
+  /** A new decl (a stage's own layout) on the same content; returns what re-fitting it changed. */
+  redeclare(decl: RegionDecl, budget: ResolvedBudget, ctx: RegionContext): Change[];
+  render(ctx: RegionContext): RegionRender;
+}
+
+/** What a kind's factory may need beyond its declaration (custom regions read their script). */
+export interface RegionEnv {
+  /** The blueprint's directory: `agent.leviath` and scripts, keyed by relative path. */
+  agent: Readonly<Record<string, string>>;
+  encoding: Encoding;
+}
+
+export type RegionFactory = (decl: RegionDecl, budget: ResolvedBudget, env: RegionEnv) => Region;

@@ -1,0 +1,616 @@
+// Scenario -> timeline: every event through the regions, one snapshot per event, one request per
+// inference. Deterministic: the same scenario always gives the same timeline.
+import { compileBlueprint } from './blueprint/index.ts';
+import type { Blueprint, RegionDecl, StageDecl } from './blueprint/types.ts';
+import { resolveBudget } from './budget.ts';
+import { commonPrefixTokens, providerView, type PrefixBlock } from './cache.ts';
+import type { Diagnostic } from './diagnostics.ts';
+import { fillerText } from './filler.ts';
+import { assemble, systemOrder, type Assembly } from './assemble.ts';
+import { FlatListBaseline } from './baseline.ts';
+import { resolveModel, type Model } from './models.ts';
+import { ChecklistRegion, CompactHistoryRegion, createRegion, entryLabel, fmt } from './regions/index.ts';
+import type { DeleteSelector, Entry, Region, RegionContext } from './regions/types.ts';
+import { capReadFile, capToolResult, lookupTool, routeToolResult } from './routing.ts';
+import type { Scenario, TrafficEvent } from './scenario.ts';
+import { resolveSeeds, type SeedOptions } from './seeds.ts';
+import {
+  Ledger, STAGE_PROMPT_KEY, findTransition, gateRefusals, instructionsRegion, isImplicit, maxAttempts, stageLayout, stagesOf,
+} from './stages.ts';
+import { summarize } from './summarize.ts';
+import { countTokens } from './tokens.ts';
+import {
+  emptyChangeTotals, type AssembledRequest, type Change, type RegionFigures, type RegionMeta, type RequestFigures,
+  type StepResult, type Timeline, type TimelineStep, type ToolCall,
+} from './timeline.ts';
+
+export interface ReplayOptions {
+  /** Set `cancelled` (or abort, for an AbortSignal) to stop between events; the timeline so far is returned. */
+  signal?: { cancelled?: boolean; aborted?: boolean };
+  onProgress?: (done: number, total: number) => void;
+  /** Runs `rhai` seeds (supplied once the interpreter is wired in). */
+  runRhaiSeed?: SeedOptions['runRhaiSeed'];
+  /** Makes `scenario.generator`'s events (src/scenarios); generated events come before `traffic`. */
+  generate?: (spec: NonNullable<Scenario['generator']>) => TrafficEvent[];
+}
+
+const MESSAGE_REGIONS = new Set(['conversation', 'tool_results']);
+const READ_FILE = { read_file: true };
+
+function diagnostic(code: string, message: string, file = 'scenario.json', path = ''): Diagnostic {
+  return { code, severity: 'error', message, file, line: 1, column: 1, path };
+}
+
+/** Everything a run knows after some number of events. Mutable; one per replay. */
+export class Run {
+  readonly model: Model;
+  readonly blueprint: Blueprint;
+  readonly events: readonly TrafficEvent[];
+  readonly regions = new Map<string, Region>();
+  readonly meta = new Map<string, RegionMeta>();
+  readonly ledger = new Ledger();
+  readonly runWarnings: string[] = [];
+  readonly spawnChanges: Change[] = [];
+  stage!: StageDecl;
+  /** The current stage's regions in declaration order. */
+  layout: Region[] = [];
+  stagesEntered: string[] = [];
+  position = 0;
+  inferences = 0;
+  /** The last request assembled (before the last inference). */
+  lastAssembly: Assembly | undefined;
+  private readonly stages: StageDecl[];
+  private readonly ctx: RegionContext;
+  private readonly baseline: FlatListBaseline;
+  private readonly taskEntries: { region: string; entry: Entry }[] = [];
+  private readonly calls = new Map<string, ToolCall>();
+  private readonly iterations = new Map<string, number>();
+  private attempts = 0;
+  private seq = 0;
+  private prevBlocks: PrefixBlock[] | undefined;
+  private promptHolder: string | undefined;
+  private changes: Change[] = [];
+  private warnings: string[] = [];
+
+  constructor(model: Model, blueprint: Blueprint, events: readonly TrafficEvent[], private readonly scenario: Scenario) {
+    this.model = model;
+    this.blueprint = blueprint;
+    this.events = events;
+    this.stages = stagesOf(blueprint);
+    const encoding = model.encoding;
+    this.ctx = {
+      encoding,
+      nextSeq: () => this.seq++,
+      summarize: (entries, label, seq) => this.summaryEntry(entries, label, seq),
+      count: (text) => countTokens(text, encoding),
+      stage: this.stages[0]!.name,
+      stageIterations: 1,
+      model: model.id,
+      window: model.window,
+      warn: (message) => this.warnings.push(message),
+    };
+    const task = scenario.inputs.task;
+    this.baseline = new FlatListBaseline(model.window, typeof task === 'string' ? this.ctx.count(task) : undefined);
+  }
+
+  /** Creates every region, writes the seeds, enters the first stage. Returns spawn diagnostics. */
+  spawn(options: ReplayOptions): Diagnostic[] {
+    const first = this.stages[0]!;
+    const all = new Map<string, RegionDecl>();
+    for (const decl of stageLayout(this.blueprint, first)) all.set(decl.name, decl);
+    for (const decl of this.blueprint.regions) if (!all.has(decl.name)) all.set(decl.name, decl);
+    for (const stage of this.stages) for (const decl of stageLayout(this.blueprint, stage)) if (!all.has(decl.name)) all.set(decl.name, decl);
+    for (const decl of all.values()) this.createRegion(decl);
+
+    const seeded = resolveSeeds(this.blueprint, [...all.values()].filter((d) => !isImplicit(d)), this.scenario, { runRhaiSeed: options.runRhaiSeed });
+    const errors: Diagnostic[] = [];
+    for (const f of seeded.findings) {
+      if (f.severity === 'error') errors.push(diagnostic(f.code ?? 'seed-failed', f.message, 'agent.leviath', `context.regions.${f.region}.seed`));
+      else this.runWarnings.push(`${f.region}: ${f.message}`);
+    }
+    if (seeded.taskRefused !== undefined) errors.push(diagnostic('task-not-seeded', seeded.taskRefused, 'agent.leviath', 'context.regions'));
+    if (errors.length) return errors;
+
+    for (const { region: name, entries } of seeded.seeds) {
+      const region = this.regions.get(name)!;
+      for (const seed of entries) {
+        const entry = this.textEntry(seed.content, seed.key);
+        const outcome = seed.key === undefined ? region.write(entry, this.ctx) : region.put(entry, this.ctx);
+        this.spawnChanges.push(...outcome.changes);
+        if (!outcome.ok) this.runWarnings.push(`seed ${seed.source} into ${name}: ${outcome.message}`);
+        else if (seed.source === 'task_input') this.taskEntries.push({ region: name, entry });
+        this.ledger.charge(first.name, name, outcome.ok ? entry.tokens : 0);
+      }
+    }
+    this.enterStage(first);
+    this.spawnChanges.push(...this.changes);
+    this.runWarnings.push(...this.warnings);
+    this.changes = [];
+    this.warnings = [];
+    return [];
+  }
+
+  /** Runs the next event and returns its step. */
+  step(): TimelineStep {
+    const index = this.position++;
+    const event = this.events[index]!;
+    this.changes = [];
+    this.warnings = [];
+    let request: RequestFigures | undefined;
+    let result: StepResult | undefined;
+    switch (event.type) {
+      case 'user': this.message(event.content, 'user_message'); break;
+      case 'assistant': request = this.infer(event); break;
+      case 'tool_result': result = this.toolResult(event); break;
+      case 'context_append': result = this.append(event.region, event.content, event.key); break;
+      case 'context_delete': result = this.delete(event.region, selectorOf(event)); break;
+      case 'context_list': result = this.list(event.region); break;
+      case 'todo_add': result = this.todo(event.region, (c) => c.add(event.item, this.ctx)); break;
+      case 'todo_done': result = this.todo(event.region, (c) => c.done(event.id, this.ctx)); break;
+      case 'todo_note': result = this.todo(event.region, (c) => c.note(event.id, event.note, this.ctx)); break;
+      case 'transition': result = this.transition(event.to); break;
+    }
+    const step: TimelineStep = { index, event, stage: this.stage.name, regions: this.figures(), changes: this.changes, warnings: this.warnings };
+    if (request) step.request = request;
+    if (result) step.result = result;
+    return step;
+  }
+
+  get done(): boolean {
+    return this.position >= this.events.length;
+  }
+
+  figures(): Record<string, RegionFigures> {
+    const visible = new Set(this.layout);
+    const out: Record<string, RegionFigures> = {};
+    for (const region of this.regions.values()) {
+      out[region.name] = { tokens: region.tokens, budget: region.budget.budget, entries: region.entries.length, visible: visible.has(region) };
+    }
+    return out;
+  }
+
+  /** The request the current state would send (no cascade, nothing mutated). */
+  preview(): AssembledRequest {
+    return assemble(this.layout, this.ctx).request;
+  }
+
+  // ---- events ---------------------------------------------------------------------------------
+
+  private message(content: string, kind: 'user_message'): void {
+    const entry: Entry = { seq: this.seq++, content, tokens: this.ctx.count(content), kind };
+    this.writeTo('conversation', entry);
+    this.baseline.add(entry.tokens);
+  }
+
+  private infer(event: Extract<TrafficEvent, { type: 'assistant' }>): RequestFigures {
+    const assembly = this.assembleWithCascade();
+    const prefixTokens = commonPrefixTokens(this.prevBlocks, assembly.blocks);
+    this.prevBlocks = assembly.blocks;
+    this.lastAssembly = assembly;
+    const tokens = assembly.request.tokens;
+    for (const [region, stripped] of assembly.strippedByRegion) {
+      this.changes.push({ type: 'strip', region, tokens: stripped.tokens, entries: stripped.ids, reason: 'tool call and result must be paired' });
+    }
+    const request: RequestFigures = {
+      inference: this.inferences++,
+      requestTokens: tokens,
+      systemTokens: assembly.systemTokens,
+      messageTokens: assembly.messageTokens,
+      prefixTokens,
+      prefixShare: tokens === 0 ? 0 : prefixTokens / tokens,
+      cache: providerView(this.model, assembly.blocks, prefixTokens),
+      strippedBlocks: assembly.request.stripped.toolCalls.length + assembly.request.stripped.toolResults.length,
+      baselineTokens: this.baseline.tokens,
+      taskInBaselineWindow: this.baseline.taskInWindow,
+      taskInWindow: this.taskInWindow(),
+      overWindow: tokens > this.model.window,
+    };
+    if (request.overWindow) {
+      this.warnings.push(`request is ${fmt(tokens)} tokens, over the ${fmt(this.model.window)}-token window even after the cascade: only pinned, checklist and reject regions are left`);
+    }
+    // The model's reply joins the conversation after the request that produced it.
+    const calls = event.tool_calls ?? [];
+    const callTokens = calls.map((c) => this.ctx.count(JSON.stringify({ name: c.name, arguments: c.arguments })));
+    const entry: Entry = {
+      seq: this.seq++, content: event.content, kind: 'assistant_turn',
+      tokens: this.ctx.count(event.content) + callTokens.reduce((a, b) => a + b, 0),
+      ...(calls.length ? { toolCalls: calls, toolCallTokens: callTokens } : {}),
+    };
+    for (const call of calls) this.calls.set(call.id, call);
+    this.writeTo('conversation', entry);
+    this.baseline.add(entry.tokens);
+    return request;
+  }
+
+  /** Assembles; while over the window, sheds by kind (lowest tier first, declaration order). */
+  private assembleWithCascade(): Assembly {
+    let assembly = assemble(this.layout, this.ctx);
+    const window = this.model.window;
+    if (assembly.request.tokens <= window) return assembly;
+    const tiers = [...new Set(this.layout.map((r) => r.cascadeTier).filter((t): t is number => t !== undefined))].sort((a, b) => a - b);
+    for (const tier of tiers) {
+      for (const region of this.layout) {
+        if (region.cascadeTier !== tier || region.entries.length === 0) continue;
+        const needed = assembly.request.tokens - window;
+        if (needed <= 0) return assembly;
+        const shed = region.shed(needed, this.ctx);
+        if (shed.length === 0) continue;
+        this.changes.push(...shed);
+        assembly = assemble(this.layout, this.ctx);
+      }
+    }
+    return assembly;
+  }
+
+  private toolResult(event: Extract<TrafficEvent, { type: 'tool_result' }>): StepResult {
+    const encoding = this.model.encoding;
+    let content = event.content ?? fillerText(event.size_tokens!, event.tool_name, event.tool_call_id, countTokens, encoding);
+    let knownTokens = event.content === undefined ? event.size_tokens : undefined;
+    if (lookupTool(READ_FILE, event.tool_name)) {
+      const capped = capReadFile(content);
+      if (capped.notice !== undefined) {
+        this.changes.push({ type: 'truncate', region: '(read_file)', tokens: 0, entries: [event.tool_call_id], reason: capped.notice.trim() });
+        content = capped.content + capped.notice;
+        knownTokens = undefined;
+      }
+    }
+    const route = routeToolResult(this.stage.toolRouting, event.tool_name, this.visibleNames());
+    let tokens: number;
+    if (route.maxResultTokens !== undefined && (knownTokens === undefined || knownTokens > route.maxResultTokens)) {
+      const capped = capToolResult(content, route.maxResultTokens, encoding);
+      if (capped.truncated) {
+        this.changes.push({ type: 'truncate', region: route.region, tokens: (knownTokens ?? capped.tokens) - capped.tokens, entries: [event.tool_call_id], reason: `max_result_tokens ${fmt(route.maxResultTokens)}` });
+      }
+      content = capped.content;
+      tokens = capped.tokens;
+    } else {
+      tokens = knownTokens ?? this.ctx.count(content);
+    }
+    this.baseline.add(tokens);
+    const call = this.calls.get(event.tool_call_id);
+    const path = call?.arguments.path;
+    const entry: Entry = {
+      seq: this.seq++, content, tokens, kind: 'tool_result', toolCallId: event.tool_call_id, toolName: event.tool_name,
+      key: typeof path === 'string' ? path : undefined,
+      ...(event.is_error ? { isError: true } : {}),
+    };
+    if (entry.key === undefined) delete (entry as { key?: string }).key;
+    if (MESSAGE_REGIONS.has(route.region)) {
+      const outcome = this.writeTo(route.region, entry);
+      return outcome.ok ? { ok: true, message: `${fmt(tokens)} tokens to ${route.region}` } : { ok: false, message: outcome.message };
+    }
+    // Routed away: the content lives in its region and a stub keeps the call paired.
+    const target = this.regions.get(route.region)!;
+    const placed = target.kind === 'hashmap' && entry.key === undefined ? { ...entry, key: `${event.tool_name}:${event.tool_call_id}` } : entry;
+    const outcome = this.writeTo(route.region, placed);
+    const stub = outcome.ok ? `[routed to ${route.region}: ${fmt(tokens)} tokens]` : outcome.message;
+    this.writeTo('tool_results', { seq: this.seq++, content: stub, tokens: this.ctx.count(stub), kind: 'stub', toolCallId: event.tool_call_id, toolName: event.tool_name });
+    return outcome.ok ? { ok: true, message: stub } : { ok: false, message: outcome.message };
+  }
+
+  private append(name: string, content: string, key: string | undefined): StepResult {
+    const region = this.visibleRegion(name);
+    if (typeof region === 'string') return { ok: false, message: region };
+    if (region.kind === 'hashmap' && key === undefined) {
+      return { ok: false, message: `${name} is a hashmap: give the entry a key (context_append { region: "${name}", key: "...", content })` };
+    }
+    const entry = this.textEntry(content, key);
+    const outcome = this.writeTo(name, entry, key !== undefined);
+    if (!outcome.ok) return { ok: false, message: outcome.message };
+    return { ok: true, message: `appended ${fmt(entry.tokens)} tokens to ${name}${key === undefined ? '' : ` as "${key}"`}; ${this.fullness(region)}` };
+  }
+
+  private delete(name: string, selector: DeleteSelector): StepResult {
+    const region = this.visibleRegion(name);
+    if (typeof region === 'string') return { ok: false, message: region };
+    if (region.kind === 'pinned' || name === 'stage_instructions') {
+      return { ok: false, message: `${name} is pinned: its entries are never removed` };
+    }
+    const outcome = region.remove(selector);
+    if (!outcome.ok) return { ok: false, message: outcome.message };
+    this.changes.push(outcome.change);
+    const n = outcome.change.entries.length;
+    return { ok: true, message: `deleted ${n} entr${n === 1 ? 'y' : 'ies'} (${fmt(outcome.change.tokens)} tokens) from ${name}; ${this.fullness(region)}` };
+  }
+
+  private list(name: string): StepResult {
+    const region = this.visibleRegion(name);
+    if (typeof region === 'string') return { ok: false, message: region };
+    const lines = region.entries.map((e, i) => `${i}: ${entryLabel(e)} (${fmt(e.tokens)} tokens)`);
+    return { ok: true, message: [`${name} (${region.kind}): ${region.entries.length} entries; ${this.fullness(region)}`, ...lines].join('\n') };
+  }
+
+  private todo(name: string, act: (checklist: ChecklistRegion) => { ok: boolean; message: string; changes: Change[] }): StepResult {
+    const region = this.visibleRegion(name);
+    if (typeof region === 'string') return { ok: false, message: region };
+    if (!(region instanceof ChecklistRegion)) return { ok: false, message: `${name} is a ${region.kind} region, not a checklist: todo tools only write to checklist regions` };
+    const before = region.tokens;
+    const outcome = act(region);
+    this.changes.push(...outcome.changes);
+    this.ledger.charge(this.stage.name, name, region.tokens - before);
+    return { ok: outcome.ok, message: outcome.message };
+  }
+
+  private transition(to: string): StepResult {
+    const from = this.stage;
+    const edge = findTransition(from, to);
+    if (!edge) {
+      const declared = from.transitions.map((t) => t.to).join(', ') || 'none';
+      this.warnings.push(`transition to "${to}" ignored: stage ${from.name} declares no such transition`);
+      return { ok: false, message: `stage ${from.name} has no transition to "${to}" (declared: ${declared})` };
+    }
+    const refusals = gateRefusals(from, edge, this.layout, this.regions);
+    if (refusals.length > 0) {
+      this.attempts++;
+      const max = maxAttempts(from, edge);
+      if (this.attempts < max) {
+        const nudge = `${refusals.join(' ')} (attempt ${this.attempts} of ${max})`;
+        this.message(nudge, 'user_message');
+        return { ok: false, message: nudge };
+      }
+      // The shared attempt budget is spent: move on rather than wedge the run.
+      this.warnings.push(`stage ${from.name}: gate still refused after ${max} attempts; moving on to ${to} anyway (${refusals.join(' ')})`);
+    }
+    this.carryHistory(from);
+    if (edge.transform === 'compact') {
+      for (const region of this.layout) {
+        if (region.kind === 'hashmap') continue; // keyed entries would lose their keys
+        this.changes.push(...region.compactAll(this.ctx, `edge transform compact: ${from.name} -> ${to}`));
+      }
+    }
+    this.enterStage(this.stages.find((s) => s.name === to)!);
+    const forced = refusals.length > 0 ? ' (gate not satisfied; max_attempts reached)' : '';
+    return { ok: true, message: `moved from ${from.name} to ${to}${forced}` };
+  }
+
+  // ---- stages ---------------------------------------------------------------------------------
+
+  private enterStage(stage: StageDecl): void {
+    this.stage = stage;
+    this.attempts = 0;
+    const iteration = (this.iterations.get(stage.name) ?? 0) + 1;
+    this.iterations.set(stage.name, iteration);
+    this.ctx.stage = stage.name;
+    this.ctx.stageIterations = iteration;
+    this.stagesEntered.push(stage.name);
+    const layout = stageLayout(this.blueprint, stage);
+    this.layout = layout.map((decl) => this.regionFor(decl));
+
+    // The entering stage's prompt replaces the previous one; a stage without one leaves none.
+    const target = instructionsRegion(layout);
+    const prompt = stage.systemPrompt ?? '';
+    if (this.promptHolder !== undefined && (this.promptHolder !== target || prompt.length === 0)) {
+      const holder = this.regions.get(this.promptHolder)!;
+      const at = holder.entries.findIndex((e) => e.key === STAGE_PROMPT_KEY);
+      if (at >= 0) holder.remove({ index: at });
+    }
+    this.promptHolder = undefined;
+    if (prompt.length > 0) {
+      const entry = this.textEntry(prompt, STAGE_PROMPT_KEY);
+      const region = this.regions.get(target)!;
+      const outcome = region.put(entry, this.ctx);
+      this.changes.push(...outcome.changes.filter((c) => c.type !== 'replace'));
+      if (outcome.ok) {
+        this.promptHolder = target;
+        this.ledger.charge(stage.name, target, entry.tokens);
+      } else {
+        this.warnings.push(`stage ${stage.name}'s prompt did not fit ${target}: ${outcome.message}`);
+      }
+    }
+    this.baseline.setSystem(prompt.length > 0 ? this.ctx.count(prompt) : 0);
+  }
+
+  /** The region for `decl` in the entering stage: kept (re-sized if its declaration differs) or made. */
+  private regionFor(decl: RegionDecl): Region {
+    const existing = this.regions.get(decl.name);
+    if (!existing) return this.createRegion(decl);
+    if (existing.decl === decl) return existing;
+    if (existing.kind === decl.kind) {
+      this.changes.push(...existing.redeclare(decl, resolveBudget(decl, this.model.window), this.ctx));
+      return existing;
+    }
+    // A different kind under the same name: the content moves into the new kind, by its rules.
+    const fresh = this.createRegion(decl);
+    for (const entry of existing.entries) {
+      const outcome = fresh.write(entry, this.ctx);
+      this.changes.push(...outcome.changes);
+    }
+    return fresh;
+  }
+
+  private createRegion(decl: RegionDecl): Region {
+    const budget = resolveBudget(decl, this.model.window);
+    const created = createRegion(decl, budget, { agent: this.scenario.agent, encoding: this.model.encoding });
+    if (created.warning) this.runWarnings.push(created.warning);
+    const region = created.region;
+    this.regions.set(decl.name, region);
+    if (!this.meta.has(decl.name)) {
+      this.meta.set(decl.name, {
+        name: decl.name, kind: decl.kind, budget: budget.budget, trigger: budget.trigger, admission: decl.admission,
+        section: region.section, cache: region.cache, declared: !isImplicit(decl),
+      });
+    }
+    return region;
+  }
+
+  /** compact_history regions take one summary of their source region as the stage ends. */
+  private carryHistory(from: StageDecl): void {
+    for (const region of this.regions.values()) {
+      if (!(region instanceof CompactHistoryRegion) || region.sourceRegion === undefined) continue;
+      const source = this.regions.get(region.sourceRegion);
+      if (!source || source.entries.length === 0) continue;
+      const entry = { ...this.summaryEntry(source.entries, `${source.name} in stage ${from.name}`, this.seq++), key: `${from.name}: ${source.name}` };
+      this.writeTo(region.name, entry, true);
+    }
+  }
+
+  // ---- helpers --------------------------------------------------------------------------------
+
+  private writeTo(name: string, entry: Entry, keyed = false) {
+    const region = this.regions.get(name)!;
+    const outcome = keyed ? region.put(entry, this.ctx) : region.write(entry, this.ctx);
+    this.changes.push(...outcome.changes);
+    if (outcome.ok) {
+      this.ledger.charge(this.stage.name, name, entry.tokens);
+      if (region.kind === 'pinned' && region.tokens > region.budget.budget) {
+        this.warnings.push(`${name} is pinned and over its budget: ${fmt(region.tokens)} of ${fmt(region.budget.budget)} tokens (pinned content is never evicted)`);
+      }
+    }
+    return outcome;
+  }
+
+  private visibleRegion(name: string): Region | string {
+    const region = this.layout.find((r) => r.name === name);
+    if (region) return region;
+    const names = this.layout.map((r) => r.name).join(', ');
+    if (this.regions.has(name)) return `region ${name} is not part of stage ${this.stage.name}'s layout (visible: ${names})`;
+    return `no region named "${name}" (stage ${this.stage.name} has: ${names})`;
+  }
+
+  private visibleNames(): Set<string> {
+    return new Set(this.layout.map((r) => r.name));
+  }
+
+  private fullness(region: Region): string {
+    return `${region.name} now holds ${fmt(region.tokens)} of ${fmt(region.budget.budget)} tokens`;
+  }
+
+  private textEntry(content: string, key: string | undefined): Entry {
+    const entry: Entry = { seq: this.seq++, content, tokens: this.ctx.count(content), kind: 'text' };
+    return key === undefined ? entry : { ...entry, key };
+  }
+
+  private summaryEntry(entries: readonly Entry[], label: string, seq: number): Entry {
+    const content = summarize(entries, label);
+    let folded = 0;
+    let foldedTokens = 0;
+    for (const e of entries) {
+      folded += e.folded?.entries ?? 1;
+      foldedTokens += e.folded?.tokens ?? e.tokens;
+    }
+    return { seq, content, tokens: this.ctx.count(content), kind: 'summary', folded: { entries: folded, tokens: foldedTokens } };
+  }
+
+  private taskInWindow(): boolean {
+    if (this.taskEntries.length === 0) return false;
+    const visible = this.visibleNames();
+    return this.taskEntries.every(({ region, entry }) => visible.has(region) && this.regions.get(region)!.entries.includes(entry));
+  }
+}
+
+function selectorOf(event: Extract<TrafficEvent, { type: 'context_delete' }>): DeleteSelector {
+  if (event.key !== undefined) return { key: event.key };
+  if (event.index !== undefined) return { index: event.index };
+  return { oldest: event.oldest! };
+}
+
+// ---- building a run ---------------------------------------------------------------------------
+
+export type Prepared = { run: Run; diagnostics: Diagnostic[] } | { run?: undefined; diagnostics: Diagnostic[]; model?: Model };
+
+/** Compiles, resolves the model, generates traffic and spawns. Never throws on bad input. */
+export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepared {
+  const resolved = resolveModel(scenario.model);
+  if (!resolved.ok) return { diagnostics: [diagnostic('unknown-model', resolved.error, 'scenario.json', 'model.id')] };
+  const model = resolved.model;
+  const compiled = compileBlueprint(scenario.agent, { workdir: scenario.workdir });
+  if (!compiled.blueprint || compiled.diagnostics.some((d) => d.severity === 'error')) {
+    const diagnostics = compiled.diagnostics.length ? compiled.diagnostics : [diagnostic('blueprint-invalid', 'the blueprint could not be compiled', 'agent.leviath')];
+    return { diagnostics, model };
+  }
+  let events: TrafficEvent[] = scenario.traffic;
+  if (scenario.generator) {
+    if (!options.generate) {
+      return { diagnostics: [...compiled.diagnostics, diagnostic('generator-unavailable', `scenario.generator (${scenario.generator.kind}) needs the traffic generators, which this build does not include`, 'scenario.json', 'generator')], model };
+    }
+    try {
+      events = [...options.generate(scenario.generator), ...scenario.traffic];
+    } catch (error) {
+      const message = `scenario.generator could not make traffic: ${error instanceof Error ? error.message : String(error)}`;
+      return { diagnostics: [...compiled.diagnostics, diagnostic('generator-invalid', message, 'scenario.json', 'generator')], model };
+    }
+  }
+  const run = new Run(model, compiled.blueprint, events, scenario);
+  const spawnErrors = run.spawn(options);
+  if (spawnErrors.length) return { diagnostics: [...compiled.diagnostics, ...spawnErrors], model };
+  return { run, diagnostics: compiled.diagnostics };
+}
+
+export function emptyTimeline(scenario: Scenario, diagnostics: Diagnostic[], model?: Model): Timeline {
+  return {
+    scenario: scenario.name,
+    model: model ? { id: model.id, window: model.window, encoding: model.encoding, approximate: model.approximate } : { id: 'unknown', window: 0, encoding: 'o200k_base', approximate: true },
+    regions: [], stages: [], diagnostics, warnings: [], spawn: { regions: {}, changes: [] }, steps: [],
+    summary: {
+      steps: 0, inferences: 0, finalStage: '', stagesEntered: [], peakRequestTokens: 0, meanPrefixShare: 0,
+      changes: emptyChangeTotals(), baselineLosesTaskAt: null, taskLostAt: null, ledger: {}, warnings: 0,
+    },
+    cancelled: false,
+  };
+}
+
+export function replay(scenario: Scenario, options: ReplayOptions = {}): Timeline {
+  const prepared = prepare(scenario, options);
+  if (!prepared.run) return emptyTimeline(scenario, prepared.diagnostics, prepared.model);
+  const run = prepared.run;
+  const spawn = { regions: run.figures(), changes: run.spawnChanges };
+  const steps: TimelineStep[] = [];
+  const total = run.events.length;
+  let cancelled = false;
+  while (!run.done) {
+    if (options.signal?.cancelled || options.signal?.aborted) { cancelled = true; break; }
+    steps.push(run.step());
+    if (options.onProgress && (steps.length % 100 === 0 || run.done)) options.onProgress(steps.length, total);
+  }
+  return buildTimeline(scenario, run, prepared.diagnostics, spawn, steps, cancelled);
+}
+
+function buildTimeline(scenario: Scenario, run: Run, diagnostics: Diagnostic[], spawn: Timeline['spawn'], steps: TimelineStep[], cancelled: boolean): Timeline {
+  const changes = emptyChangeTotals();
+  let inferences = 0;
+  let peak = 0;
+  let shareSum = 0;
+  let baselineLosesTaskAt: number | null = null;
+  let taskLostAt: number | null = null;
+  let warnings = run.runWarnings.length;
+  for (const step of steps) {
+    warnings += step.warnings.length;
+    for (const c of step.changes) { changes[c.type].count++; changes[c.type].tokens += c.tokens; }
+    const r = step.request;
+    if (!r) continue;
+    inferences++;
+    peak = Math.max(peak, r.requestTokens);
+    if (r.inference > 0) shareSum += r.prefixShare;
+    if (baselineLosesTaskAt === null && !r.taskInBaselineWindow && scenario.inputs.task !== undefined) baselineLosesTaskAt = r.inference;
+    if (taskLostAt === null && !r.taskInWindow && scenario.inputs.task !== undefined) taskLostAt = r.inference;
+  }
+  const regions = orderedMeta(run);
+  return {
+    scenario: scenario.name,
+    model: { id: run.model.id, window: run.model.window, encoding: run.model.encoding, approximate: run.model.approximate },
+    regions,
+    stages: stagesOf(run.blueprint).map((s) => ({ name: s.name, regions: stageLayout(run.blueprint, s).map((d) => d.name) })),
+    diagnostics,
+    warnings: run.runWarnings,
+    spawn,
+    steps,
+    summary: {
+      steps: steps.length, inferences, finalStage: run.stage.name, stagesEntered: run.stagesEntered,
+      peakRequestTokens: peak, meanPrefixShare: inferences > 1 ? shareSum / (inferences - 1) : 0,
+      changes, baselineLosesTaskAt, taskLostAt, ledger: run.ledger.byStage, warnings,
+    },
+    cancelled,
+  };
+}
+
+/** Region metadata in the first stage's send order (system blocks, then message regions), then the rest. */
+function orderedMeta(run: Run): RegionMeta[] {
+  const first = stagesOf(run.blueprint)[0]!;
+  const names: string[] = [];
+  const firstLayout = stageLayout(run.blueprint, first).map((d) => run.regions.get(d.name)!).filter(Boolean);
+  for (const r of systemOrder(firstLayout)) names.push(r.name);
+  for (const r of firstLayout) if (!names.includes(r.name)) names.push(r.name);
+  for (const name of run.meta.keys()) if (!names.includes(name)) names.push(name);
+  return names.map((n) => run.meta.get(n)!);
+}
+
