@@ -1,0 +1,320 @@
+// The built-in examples: each demonstrates one idea of the spec, with a blueprint that follows the
+// spec exactly and a generator spec (not events), so every example's share link stays short.
+import type { ScenarioInput } from '../engine/scenario.ts';
+
+export interface Example {
+  id: string;
+  title: string;
+  /** One paragraph: what to watch. */
+  summary: string;
+  scenario: ScenarioInput;
+}
+
+/** The spec's brain region, verbatim from the custom-regions page. */
+const BRAIN_RHAI = [
+  "// context_hooks/brain.rhai",
+  "",
+  "fn render(ctx) {",
+  "    let xml = \"<context>\";",
+  "    for entry in ctx.entries {",
+  "        xml += `<event kind=\"${entry.kind}\">${entry.content}</event>`;",
+  "    }",
+  "    xml += \"</context>\";",
+  "    #{ messages: [ #{ role: \"user\", content: xml } ] }",
+  "}",
+  "",
+  "fn on_write(ctx) {",
+  "    // Keep tool errors verbatim; trim chatty successes to their first line.",
+  "    let entry = ctx.entry;",
+  "    if entry.kind == \"tool_result\" && !entry.content.contains(\"ERROR\") {",
+  "        let head = entry.content.split(\"\\n\")[0];",
+  "        return head;                 // replace content (kind preserved)",
+  "    }",
+  "    ()                               // accept everything else unchanged",
+  "}",
+  "",
+  "fn on_overflow(ctx) {",
+  "    // Drop successes first; oldest-first eviction covers any shortfall.",
+  "    let drops = [];",
+  "    for (entry, i) in ctx.entries {",
+  "        if !entry.content.contains(\"ERROR\") { drops.push(i); }",
+  "    }",
+  "    drops",
+  "}",
+].join('\n') + '\n';
+
+const CODING_AGENT_LAYOUT = `# The spec's coding-agent layout: a pinned task, a compacting codebase, a sliding
+# conversation, and a history that carries codebase summaries into later stages.
+[context.regions]
+task = { kind = "pinned", budget = "12%", seed = "task_input" }
+codebase = { kind = "compacting", budget = "20%" }
+conversation = { kind = "sliding_window", budget = "33%", max_items = 20 }
+history = { kind = "compact_history", budget = "15%", source_region = "codebase" }
+
+[stages.analyze]
+system_prompt = "Read the code the task touches. Do not edit anything yet."
+
+[stages.analyze.tool_routing.overrides]
+read_file = "codebase"
+
+[stages.analyze.transitions.implement]
+
+[stages.implement]
+system_prompt = "Make the change in small steps and run the tests after each."
+
+[stages.implement.tool_routing.overrides]
+read_file = "codebase"
+`;
+
+const FLAT_VS_REGIONS = `# One long chat on a small window. The comparison panel replays the same traffic
+# through one flat list, oldest out first: the task is the first thing it drops.
+# Here the task is pinned, so it is in every request to the end.
+[context.regions]
+task = { kind = "pinned", budget = "5%", seed = "task_input" }
+conversation = { kind = "sliding_window", budget = "75%", max_items = 40 }
+`;
+
+const CHECKLIST_GATE = `# A checklist the agent writes through todo_add / todo_done / todo_note, and a gate
+# that refuses to leave the analyze stage while any item is still open.
+[context.regions]
+task = { kind = "pinned", budget = "10%", seed = "task_input" }
+todos = { kind = "checklist", budget = "3%" }
+codebase = { kind = "compacting", budget = "25%" }
+conversation = { kind = "sliding_window", budget = "35%", max_items = 20 }
+
+[stages.analyze]
+system_prompt = "Read the code the task touches and list each change it needs as a todo."
+max_attempts = 3
+
+[stages.analyze.tool_routing.overrides]
+read_file = "codebase"
+
+[stages.analyze.transitions.implement]
+gate = { require_no_open_items = "todos", message = "Finish or explicitly drop the open items first." }
+
+[stages.implement]
+system_prompt = "Work through the todos one at a time and run the tests after each."
+
+[stages.implement.tool_routing.overrides]
+read_file = "codebase"
+`;
+
+const STAGE_INSTRUCTIONS = `# Declaring stage_instructions gives each stage's prompt its own pinned block, assembled
+# after every other pinned block (wherever it is declared), so the prefix in front of
+# it stays byte-identical when the stage changes. Delete that line and replay to compare.
+[context.regions]
+stage_instructions = { kind = "pinned", budget = "3%" }
+task = { kind = "pinned", budget = "5%", seed = "task_input" }
+readme = { kind = "pinned", budget = "5%", seed = { files = ["README.md"] } }
+recent_commits = { kind = "pinned", budget = "3%", seed = { command = "git log --oneline -20" } }
+codebase = { kind = "compacting", budget = "25%" }
+conversation = { kind = "sliding_window", budget = "33%", max_items = 20 }
+
+# A command seed runs before anyone could be asked, so it must be covered here.
+[safe_commands]
+allow = ["git log"]
+
+[stages.analyze]
+system_prompt = "You are in the analyze stage. Read the files the task touches, trace how a header moves from the socket to the parser, and note every place that assumes a non-empty line. Do not edit any file in this stage; the next stage makes the change."
+
+[stages.analyze.tool_routing.overrides]
+read_file = "codebase"
+
+[stages.analyze.transitions.implement]
+
+[stages.implement]
+system_prompt = "You are in the implement stage. Make the smallest change that lets empty header lines through, add a test that fails without it, and run the whole test suite after each edit. Keep the diff readable and do not touch files the analysis did not name."
+
+[stages.implement.tool_routing.overrides]
+read_file = "codebase"
+`;
+
+const RESEARCH_REJECT = `# The agent curates its sources: a full region refuses new fetches instead of silently
+# dropping one, so the agent must release a spent source (context_delete) first.
+# Findings go to a hashmap: writing an existing key replaces it.
+[context.regions]
+task = { kind = "pinned", budget = "5%", seed = "task_input" }
+findings = { kind = "hashmap", budget = "15%", max_entries = 50 }
+sources = { kind = "temporary", budget = "30%", admission = "reject" }
+conversation = { kind = "sliding_window", budget = "30%", max_items = 20 }
+
+[stages.gather]
+system_prompt = "Fetch sources, write what matters to findings under a topic key, then release the source."
+
+[stages.gather.tool_routing.overrides]
+fetch = "sources"
+`;
+
+const TOOL_ROUTING = `# Tool output is routed by tool name: file reads land in a compacting codebase region
+# with a ceiling of their own, greps in scratch, everything else under a lower cap.
+[context.regions]
+task = { kind = "pinned", budget = "10%", seed = "task_input" }
+codebase = { kind = "compacting", budget = "30%", compact_at = "80%" }
+scratch = { kind = "clearable", budget = "10%" }
+conversation = { kind = "sliding_window", budget = "30%", max_items = 20 }
+
+[stages.analyze]
+system_prompt = "Explore the code the task touches and explain what you find."
+
+[stages.analyze.tool_routing]
+default_region = "scratch"
+max_result_tokens = 4000 # ceiling for any tool without one of its own
+
+[stages.analyze.tool_routing.overrides]
+read_file = { region = "codebase", max_result_tokens = 20000 }
+grep = "scratch"
+
+[stages.analyze.tool_routing.max_result_tokens_per_tool]
+bash = 1500 # an alias: covers the shell tool the model calls
+`;
+
+const BRAIN = `# A custom region: context_hooks/brain.rhai decides what is stored (on_write trims
+# successful tool results to their first line), what is dropped under pressure
+# (on_overflow drops successes before errors) and how it renders (one XML message).
+[context.regions]
+task = { kind = "pinned", budget = "10%", seed = "task_input" }
+
+[context.regions.brain]
+kind = "custom"
+script = "context_hooks/brain.rhai"
+persistent = false
+budget = "40%"
+min_tokens = 10000
+
+[stages.work]
+system_prompt = "Fix the failing test. Every tool result goes to the brain region."
+
+[stages.work.tool_routing]
+default_region = "brain"
+`;
+
+const README = `# headerline
+
+A small HTTP/1.1 header parser in Rust.
+
+- \`src/parser/\` reads header lines from a buffered stream.
+- \`src/engine/\` applies limits (line length, header count).
+- \`tests/\` holds the integration tests; run them with \`cargo test\`.
+
+Known issue: an empty continuation line is rejected as malformed.
+`;
+
+const GIT_LOG = `9f2c1d4 parser: reject header lines over max_len
+41be0a7 engine: count headers per request
+c03e9f1 tests: cover folded header lines
+7d5a2b8 cli: add --max-headers
+e8813c6 parser: keep the raw line for error messages
+0b7f4aa storage: flush the buffer on close
+5c6e2d1 net: retry reads on EINTR
+a1f09b3 first commit
+`;
+
+const CODING_TASK = 'Fix the failing test in src/parser/header.rs: parse_header rejects an empty continuation line. Keep the public API unchanged.';
+
+export const EXAMPLES: Example[] = [
+  {
+    id: 'coding-agent',
+    title: "The spec's coding-agent layout",
+    summary: 'Four regions sized as the spec sizes them: a pinned task (12%), a compacting codebase (20%) where every file read lands, a sliding conversation (33%, 20 items) and a compact_history (15%) fed from the codebase. Watch the codebase line climb to its budget and drop as older reads are summarized rather than lost, the conversation hold at twenty items, and the task stay flat from the first step to the last. After the transition to implement, the history region carries the codebase summaries forward.',
+    scenario: {
+      version: 1,
+      name: 'coding-agent',
+      model: { id: 'claude-sonnet-4' },
+      agent: { 'agent.leviath': CODING_AGENT_LAYOUT },
+      inputs: { task: CODING_TASK },
+      generator: { kind: 'coding-agent', seed: 7, steps: 400, params: { todos: null } },
+    },
+  },
+  {
+    id: 'flat-vs-regions',
+    title: 'Flat list vs regions',
+    summary: 'A long chat on a 32,000-token window. In the comparison panel, the flat list drops its oldest message first, so a few hundred turns in the task leaves the window and every later request is answered without it; the marker shows the step. The blueprint keeps the task in a pinned region, so it is still the first block of the last request, while the conversation slides at forty items.',
+    scenario: {
+      version: 1,
+      name: 'flat-vs-regions',
+      model: { window: 32000 },
+      agent: { 'agent.leviath': FLAT_VS_REGIONS },
+      inputs: { task: 'Plan a three-day offsite for twelve people under a budget of 6,000 euros; every plan must list the venue, the travel and the total cost.' },
+      generator: { kind: 'long-chat', seed: 3, steps: 500 },
+    },
+  },
+  {
+    id: 'checklist-gate',
+    title: 'Checklist and gate',
+    summary: 'The agent keeps its plan in a checklist region through todo_add, todo_done and todo_note, and the checklist renders open items first. The transition to implement is gated on require_no_open_items: watch the first attempt refused with a nudge that names the items still open, then the items ticked off and the second attempt pass. Both attempts count against the stage\'s max_attempts of 3, so the gate cannot wedge the run.',
+    scenario: {
+      version: 1,
+      name: 'checklist-gate',
+      model: { id: 'claude-sonnet-4' },
+      agent: { 'agent.leviath': CHECKLIST_GATE },
+      inputs: { task: CODING_TASK },
+      generator: { kind: 'coding-agent', seed: 11, steps: 300 },
+    },
+  },
+  {
+    id: 'stage-instructions-cache',
+    title: 'stage_instructions and the prompt cache',
+    summary: 'Two stages with their own system prompts, and a declared stage_instructions region. The task, the README (a files seed) and the recent commits (a command seed covered by [safe_commands]) are pinned in front of it, so at the transition the cache-prefix line keeps everything up to the instructions and only the instructions change. Delete the stage_instructions line and replay: the prompt is written into the first pinned region instead, and the prefix breaks at the head of the request.',
+    scenario: {
+      version: 1,
+      name: 'stage-instructions-cache',
+      model: { id: 'claude-sonnet-4' },
+      agent: { 'agent.leviath': STAGE_INSTRUCTIONS },
+      workdir: { 'README.md': README },
+      commands: { 'git log --oneline -20': GIT_LOG },
+      inputs: { task: CODING_TASK },
+      generator: { kind: 'coding-agent', seed: 5, steps: 200, params: { todos: null } },
+    },
+  },
+  {
+    id: 'research-reject',
+    title: 'admission = "reject" with context_delete',
+    summary: 'A research agent fetches large sources into a curated region set to admission = "reject". When a fetch does not fit, it is refused with a message naming the region and how full it is, and nothing already there is lost; the agent releases spent sources with context_delete by key, by index and by oldest, and the tokens come back at once. Findings land in a hashmap keyed by topic, so a second write to a topic replaces the first.',
+    scenario: {
+      version: 1,
+      name: 'research-reject',
+      model: { id: 'gpt-4o' },
+      agent: { 'agent.leviath': RESEARCH_REJECT },
+      inputs: { task: 'Find out how the major LLM providers price prompt caching, and when a cached prefix is invalidated.' },
+      generator: { kind: 'research-agent', seed: 2, steps: 300 },
+    },
+  },
+  {
+    id: 'tool-routing',
+    title: 'Tool routing with overrides and per-tool caps',
+    summary: 'File reads go to a compacting codebase region with their own 20,000-token ceiling, greps go to a clearable scratch region, and every other tool falls to scratch under a 4,000-token default cap; shell is capped at 1,500 through its alias bash. Watch large reads arrive truncated with a notice instead of being dropped, the message stream keep a short stub for each routed result, and scratch wipe in one shot when it fills.',
+    scenario: {
+      version: 1,
+      name: 'tool-routing',
+      model: { id: 'claude-sonnet-4' },
+      agent: { 'agent.leviath': TOOL_ROUTING },
+      inputs: { task: CODING_TASK },
+      generator: {
+        kind: 'coding-agent', seed: 4, steps: 250,
+        params: { todos: null, transitionTo: null, fileSizes: { small: 3, medium: 3, large: 4 } },
+      },
+    },
+  },
+  {
+    id: 'brain-custom',
+    title: 'A custom region: the brain',
+    summary: 'Every tool result goes to a custom region run by the spec\'s brain.rhai. on_write keeps errors verbatim and trims successful results to their first line, so the region grows slowly; render emits the whole region as one XML user message; under budget pressure on_overflow drops successes before errors. Open context_hooks/brain.rhai beside the blueprint, change a hook, and replay.',
+    scenario: {
+      version: 1,
+      name: 'brain-custom',
+      model: { id: 'claude-sonnet-4' },
+      agent: { 'agent.leviath': BRAIN, 'context_hooks/brain.rhai': BRAIN_RHAI },
+      inputs: { task: CODING_TASK },
+      generator: {
+        kind: 'coding-agent', seed: 6, steps: 150,
+        params: { todos: null, transitionTo: null, inlineResults: true, fileSizes: { small: 6, medium: 3, large: 1 } },
+      },
+    },
+  },
+];
+
+export const DEFAULT_EXAMPLE_ID = 'coding-agent';
+
+export function findExample(id: string): Example | undefined {
+  return EXAMPLES.find((example) => example.id === id);
+}
