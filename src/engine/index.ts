@@ -5,7 +5,7 @@ import type { Entry } from './regions/types.ts';
 import { emptyTimeline, prepare, replay as replayWith, type ReplayOptions, type Run } from './replay.ts';
 import type { Scenario } from './scenario.ts';
 import type { Diagnostic } from './diagnostics.ts';
-import type { AssembledRequest, EntryDetail, RegionDetail, StepDetail, Timeline, TimelineStep } from './timeline.ts';
+import type { AssembledRequest, EntryDetail, RegionDetail, RegionFigures, StepDetail, Timeline, TimelineStep } from './timeline.ts';
 
 export { compileBlueprint, regionsForStage } from './blueprint/index.ts';
 export { resolveModel, MODELS, findModel, DEFAULT_MODEL_ID } from './models.ts';
@@ -32,7 +32,7 @@ export class InspectError extends Error {}
  */
 export class Replay {
   private run: Run | undefined;
-  private last: { step: TimelineStep; request: AssembledRequest; inference: boolean } | undefined;
+  private last: { step: TimelineStep; request: AssembledRequest; inference: boolean; requestRegions?: Record<string, RegionFigures> } | undefined;
   readonly diagnostics: Diagnostic[] = [];
 
   constructor(private readonly scenario: Scenario, private readonly options: EngineOptions = {}) {}
@@ -58,10 +58,14 @@ export class Replay {
       const step = run.step();
       if (run.position === index + 1) {
         const inference = step.event.type === 'assistant';
-        this.last = { step, inference, request: inference ? run.lastAssembly!.request : run.preview() };
+        this.last = inference
+          ? { step, inference, request: run.lastAssembly!.request, requestRegions: run.lastRequestRegions! }
+          : { step, inference, request: run.preview() };
       }
     }
-    return detail(run, this.last!.step, this.last!.request, this.last!.inference);
+    const out = detail(run, this.last!.step, this.last!.request, this.last!.inference);
+    if (this.last!.requestRegions) out.requestRegions = this.last!.requestRegions;
+    return out;
   }
 
   private fresh(restart = false): Run {

@@ -57,8 +57,9 @@ export class Run {
   stagesEntered: string[] = [];
   position = 0;
   inferences = 0;
-  /** The last request assembled (before the last inference). */
+  /** The last request assembled (before the last inference), and the regions it was built from. */
   lastAssembly: Assembly | undefined;
+  lastRequestRegions: Record<string, RegionFigures> | undefined;
   private readonly stages: StageDecl[];
   private readonly ctx: RegionContext;
   private readonly baseline: FlatListBaseline;
@@ -187,6 +188,7 @@ export class Run {
     const prefixTokens = commonPrefixTokens(this.prevBlocks, assembly.blocks);
     this.prevBlocks = assembly.blocks;
     this.lastAssembly = assembly;
+    this.lastRequestRegions = this.figures();
     const tokens = assembly.request.tokens;
     for (const [region, stripped] of assembly.strippedByRegion) {
       this.changes.push({ type: 'strip', region, tokens: stripped.tokens, entries: stripped.ids, reason: 'tool call and result must be paired' });

@@ -217,6 +217,8 @@ export interface StepDetail {
    */
   request: AssembledRequest;
   inference: boolean;
+  /** On an inference step: region figures as they were when the request was assembled. */
+  requestRegions?: Record<string, RegionFigures>;
   result?: StepResult;
   warnings: string[];
   ledger: StageLedger;

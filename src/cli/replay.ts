@@ -1,0 +1,154 @@
+// `lev replay SCENARIO [--json]`: the whole timeline. Exit 0 when it ran, 1 when the scenario or
+// its blueprint has errors (nothing ran), 2 on bad usage or an unreadable file.
+import { readFileSync, statSync } from 'node:fs';
+import type { z } from 'zod';
+import { replay } from '../engine/index.ts';
+import type { Diagnostic } from '../engine/diagnostics.ts';
+import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
+import type { Timeline, TimelineStep } from '../engine/timeline.ts';
+import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
+
+const USAGE = 'usage: lev replay SCENARIO.json [--json]';
+const MAX_SCENARIO_BYTES = 64_000_000;
+
+export type LoadedScenario = { ok: true; scenario: Scenario } | { ok: false; usage?: string; diagnostics: Diagnostic[] };
+
+/** `traffic[12].tool_call_id` */
+export function issuePath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : `${out ? '.' : ''}${String(part)}`;
+  return out;
+}
+
+/** One zod issue as `path: what is wrong`, in the words a person would use. */
+export function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return 'Required';
+  if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
+    const options = (issue as { options?: unknown[] }).options ?? [];
+    return `unknown ${String(issue.discriminator)}; expected one of ${options.map((o) => JSON.stringify(o)).join(', ')}`;
+  }
+  return issue.message.replace(/^Invalid input: /, '');
+}
+
+function fail(file: string, code: string, message: string, path = ''): LoadedScenario {
+  return { ok: false, diagnostics: [{ code, severity: 'error', message, file, line: 1, column: 1, path }] };
+}
+
+/** Reads and validates a scenario file; errors name the field (`traffic[12].tool_call_id: Required`). */
+export function loadScenario(file: string): LoadedScenario {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return { ok: false, usage: `${file}: no such file`, diagnostics: [] };
+  }
+  if (size > MAX_SCENARIO_BYTES) return fail(file, 'scenario-too-large', `scenario is over ${MAX_SCENARIO_BYTES.toLocaleString('en-US')} bytes`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return fail(file, 'json-syntax', `not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = ScenarioSchema.safeParse(json);
+  if (parsed.success) return { ok: true, scenario: parsed.data };
+  return {
+    ok: false,
+    diagnostics: parsed.error.issues.map((issue) => {
+      const path = issuePath(issue.path);
+      return { code: 'scenario-invalid', severity: 'error' as const, message: `${path || '(scenario)'}: ${issueMessage(issue)}`, file, line: 1, column: 1, path };
+    }),
+  };
+}
+
+export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) {
+    const where = d.line > 1 || d.column > 1 ? `${d.file}:${d.line}:${d.column}` : d.file;
+    console.error(`${where}: ${d.severity} [${d.code}] ${d.message}`);
+  }
+}
+
+/** Common start of `lev replay` and `lev test`: flags, file, scenario. */
+export function readScenarioArgs(args: string[], name: string, usage: string, valued: string[] = []):
+  { exit: number } | { scenario: Scenario; json: boolean; flags: Map<string, string | true> } {
+  const parsed = parseArgs(args, valued);
+  const bad = unknownFlag(parsed, ['json', ...valued]);
+  if (bad) return { exit: usageError(`${name}: unknown option --${bad}\n${usage}`) };
+  if (parsed.positional.length !== 1) return { exit: usageError(`${name}: expected one SCENARIO file\n${usage}`) };
+  const json = parsed.flags.has('json');
+  const loaded = loadScenario(parsed.positional[0]!);
+  if (!loaded.ok) {
+    if (loaded.usage) return { exit: usageError(`${name}: ${loaded.usage}`) };
+    if (json) console.log(JSON.stringify({ diagnostics: loaded.diagnostics }));
+    else printDiagnostics(loaded.diagnostics);
+    return { exit: EXIT_FINDINGS };
+  }
+  return { scenario: loaded.scenario, json, flags: parsed.flags };
+}
+
+export const run: Command = async (args) => {
+  const read = readScenarioArgs(args, 'replay', USAGE);
+  if ('exit' in read) return read.exit;
+  const timeline = replay(read.scenario);
+  const failed = timeline.diagnostics.some((d) => d.severity === 'error');
+  if (read.json) console.log(JSON.stringify(timeline));
+  else if (failed) printDiagnostics(timeline.diagnostics);
+  else printTimeline(timeline);
+  return failed ? EXIT_FINDINGS : EXIT_OK;
+};
+
+// ---- human output -------------------------------------------------------------------------------
+
+const n = (v: number): string => v.toLocaleString('en-US');
+
+export function table(rows: string[][], rightAligned: ReadonlySet<number> = new Set()): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((cell, i) => (rightAligned.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+}
+
+function describeEvent(step: TimelineStep): string {
+  const e = step.event;
+  switch (e.type) {
+    case 'user': case 'assistant': return `${e.type}${e.type === 'assistant' && e.tool_calls?.length ? ` (${e.tool_calls.length} call${e.tool_calls.length > 1 ? 's' : ''})` : ''}`;
+    case 'tool_result': return `tool_result ${e.tool_name}`;
+    case 'transition': return `transition -> ${e.to}`;
+    default: return `${e.type} ${e.region}`;
+  }
+}
+
+function describeChanges(step: TimelineStep): string {
+  const parts = step.changes.map((c) => `${c.type} ${c.region} ${n(c.tokens)}t (${c.entries.length})`);
+  if (step.result && !step.result.ok) parts.push(`refused: ${step.result.message.split('\n')[0]}`);
+  return parts.join('; ');
+}
+
+export function printTimeline(t: Timeline): void {
+  console.log(`${t.scenario} on ${t.model.id} (${n(t.model.window)}-token window${t.model.approximate ? ', approximate counts' : ''})`);
+  for (const w of t.warnings) console.log(`warning: ${w}`);
+  const rows = [['step', 'event', 'stage', 'request', 'prefix', 'baseline', 'task', 'changes']];
+  for (const s of t.steps) {
+    const r = s.request;
+    rows.push([
+      String(s.index), describeEvent(s), s.stage,
+      r ? n(r.requestTokens) : '', r ? `${Math.round(r.prefixShare * 100)}%` : '', r ? n(r.baselineTokens) : '',
+      r ? `${r.taskInWindow ? 'kept' : 'LOST'}/${r.taskInBaselineWindow ? 'kept' : 'LOST'}` : '', describeChanges(s),
+    ]);
+    for (const w of s.warnings) rows.push(['', '', '', '', '', '', '', `warning: ${w}`]);
+  }
+  console.log(table(rows, new Set([0, 3, 4, 5])));
+  const last = t.steps.at(-1);
+  if (last) {
+    console.log('\nregions after the last step:');
+    const regionRows = [['region', 'kind', 'tokens', 'budget', 'entries']];
+    for (const m of t.regions) {
+      const f = last.regions[m.name];
+      if (f) regionRows.push([m.name + (f.visible ? '' : ' (hidden)'), m.kind, n(f.tokens), n(f.budget), n(f.entries)]);
+    }
+    console.log(table(regionRows, new Set([2, 3, 4])));
+  }
+  const s = t.summary;
+  const changes = Object.entries(s.changes).filter(([, v]) => v.count > 0).map(([k, v]) => `${k} ${v.count} (${n(v.tokens)} tokens)`).join(', ');
+  console.log(`\n${s.steps} steps, ${s.inferences} inferences, stages ${s.stagesEntered.join(' -> ')}; peak request ${n(s.peakRequestTokens)} tokens; mean prefix share ${Math.round(s.meanPrefixShare * 100)}%`);
+  console.log(`changes: ${changes || 'none'}`);
+  console.log(`task: ${s.taskLostAt === null ? 'kept in every request' : `lost at inference ${s.taskLostAt}`}; flat-list baseline: ${s.baselineLosesTaskAt === null ? 'kept it' : `lost it at inference ${s.baselineLosesTaskAt}`}`);
+  if (s.warnings) console.log(`${s.warnings} warning${s.warnings === 1 ? '' : 's'}`);
+}

@@ -1,0 +1,60 @@
+// `lev test SCENARIO [--step N] [--json]`: the provider request at inference N (0-based, default 0)
+// exactly as it would be sent, with every region's figures at that point.
+import { InspectError, Replay } from '../engine/index.ts';
+import type { StepDetail } from '../engine/timeline.ts';
+import { EXIT_FINDINGS, EXIT_OK, usageError, type Command } from './io.ts';
+import { printDiagnostics, readScenarioArgs, table } from './replay.ts';
+
+const USAGE = 'usage: lev test SCENARIO.json [--step N] [--json]   (N: inference number, from 0)';
+const n = (v: number): string => v.toLocaleString('en-US');
+
+export const run: Command = async (args) => {
+  const read = readScenarioArgs(args, 'test', USAGE, ['step']);
+  if ('exit' in read) return read.exit;
+  const stepFlag = read.flags.get('step') ?? '0';
+  if (stepFlag === true || !/^\d+$/.test(stepFlag)) return usageError(`test: --step takes an inference number (0, 1, ...)\n${USAGE}`);
+  const replay = new Replay(read.scenario);
+  let detail: StepDetail;
+  try {
+    detail = replay.inspectInference(Number(stepFlag));
+  } catch (error) {
+    if (!(error instanceof InspectError)) throw error;
+    const diagnostics = replay.diagnostics.filter((d) => d.severity === 'error');
+    if (diagnostics.length) {
+      if (read.json) console.log(JSON.stringify({ diagnostics: replay.diagnostics }));
+      else printDiagnostics(replay.diagnostics);
+      return EXIT_FINDINGS;
+    }
+    return usageError(`test: ${error.message}`);
+  }
+  const regions = detail.requestRegions ?? {};
+  if (read.json) {
+    console.log(JSON.stringify({
+      step: detail.index, inference: Number(stepFlag), stage: detail.stage, tokens: detail.request.tokens,
+      system: detail.request.system, messages: detail.request.messages, stripped: detail.request.stripped,
+      regions, changes: detail.changes, warnings: detail.warnings,
+    }));
+    return EXIT_OK;
+  }
+  printRequest(detail, Number(stepFlag), regions);
+  return EXIT_OK;
+};
+
+function printRequest(detail: StepDetail, inference: number, regions: NonNullable<StepDetail['requestRegions']>): void {
+  const r = detail.request;
+  console.log(`inference ${inference} (step ${detail.index}), stage ${detail.stage}: ${n(r.tokens)} tokens`);
+  for (const block of r.system) {
+    console.log(`\n--- system: ${block.region} (${n(block.tokens)} tokens, cache ${block.cache}) ---`);
+    console.log(block.text);
+  }
+  for (const m of r.messages) {
+    const extra = m.tool_call_id ? ` ${m.tool_call_id}` : m.tool_calls?.length ? ` calls ${m.tool_calls.map((c) => `${c.name}#${c.id}`).join(', ')}` : '';
+    console.log(`\n--- ${m.role}${extra} [${m.region}] (${n(m.tokens)} tokens) ---`);
+    console.log(m.content);
+  }
+  const stripped = r.stripped.toolCalls.length + r.stripped.toolResults.length;
+  if (stripped) console.log(`\nstripped ${stripped} unpaired tool block${stripped === 1 ? '' : 's'}: ${[...r.stripped.toolCalls, ...r.stripped.toolResults].join(', ')}`);
+  const rows = [['region', 'tokens', 'budget', 'entries']];
+  for (const [name, f] of Object.entries(regions)) rows.push([name + (f.visible ? '' : ' (hidden)'), n(f.tokens), n(f.budget), n(f.entries)]);
+  console.log(`\n${table(rows, new Set([1, 2, 3]))}`);
+}
