@@ -11,6 +11,9 @@ import { didYouMean } from './suggest.ts';
 /** Targets the runtime always carries, valid in every stage whatever its layout. */
 export const ALWAYS_VALID_TARGETS = ['conversation', 'tool_results', 'final_output', 'stage_instructions'] as const;
 
+/** A long list of missing seed files is summarized after this many, so the list stays readable. */
+const MAX_MISSING_REPORTED = 10;
+
 /** One `regions` table: the top-level one (no stage) or a stage's own layout. */
 export interface Layout {
   stage?: string;
@@ -71,9 +74,17 @@ function checkSeed(r: Reporter, input: CheckInput, region: RegionDecl, regionPat
       }
       return;
     }
-    case 'files':
-      seed.files.forEach((file, i) => checkSeedFile(r, input, region, file, [...seedPath, 'files', i]));
+    case 'files': {
+      const missing: string[] = [];
+      seed.files.forEach((file, i) => {
+        if (!checkSeedFile(r, input, region, file, [...seedPath, 'files', i], missing.length < MAX_MISSING_REPORTED)) missing.push(file);
+      });
+      if (missing.length > MAX_MISSING_REPORTED) {
+        r.add('seed-file-missing', 'warning', [...seedPath, 'files'],
+          `${missing.length - MAX_MISSING_REPORTED} more seed files of region "${region.name}" are not in the working directory (${missing.length} in all). Add them or fix the paths.`);
+      }
       return;
+    }
     case 'glob':
       checkSeedGlob(r, input, region, seed.glob, [...seedPath, 'glob']);
       return;
@@ -95,16 +106,19 @@ function checkSeed(r: Reporter, input: CheckInput, region: RegionDecl, regionPat
   }
 }
 
-function checkSeedFile(r: Reporter, input: CheckInput, region: RegionDecl, file: string, path: KeyPath): void {
+/** Reports an escaping path; returns false when the file is missing from the working directory. */
+function checkSeedFile(r: Reporter, input: CheckInput, region: RegionDecl, file: string, path: KeyPath, reportMissing: boolean): boolean {
   const inside = normalizeRelative(file);
   if (inside === undefined) {
     reportEscape(r, input, file, readPathCovering(file, input.blueprint.readPaths), path);
-    return;
+    return true;
   }
-  if (input.workdir && !(inside in input.workdir) && !(file in input.workdir)) {
+  if (!input.workdir || inside in input.workdir || file in input.workdir) return true;
+  if (reportMissing) {
     r.add('seed-file-missing', 'warning', path,
       `Seed file "${file}" is not in the working directory, so region "${region.name}" gets nothing from it. Add the file or fix the path.`, 'value');
   }
+  return false;
 }
 
 function checkSeedGlob(r: Reporter, input: CheckInput, region: RegionDecl, glob: string, path: KeyPath): void {

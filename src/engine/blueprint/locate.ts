@@ -74,6 +74,8 @@ class Scanner {
   constructor(private readonly src: string, private readonly out: Map<string, KeyLocation>) {}
 
   run(): void {
+    // Editors hide a byte-order mark, so columns on line 1 count from after it.
+    if (this.src.startsWith('\ufeff')) this.pos = this.lineStart = 1;
     let table: (string | number)[] = [];
     while (this.pos < this.src.length) {
       this.skipTrivia(true);
