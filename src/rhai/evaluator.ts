@@ -1,0 +1,1008 @@
+// The evaluator (src/eval/*.rs). The AST is compiled once into a tree of JS closures, so running a
+// script never re-inspects node kinds; integers stay JS numbers until they leave the safe range.
+import type { Expr, FnDef, Script, Stmt, SwitchCase, VarRef } from './ast.ts';
+import {
+  fnNotFound, innermost, isSystemError, mismatchError, RhaiError, wrapInFunctionCall, type Pos,
+} from './errors.ts';
+import { debugString, displayString } from './format.ts';
+import { assignOp, binaryOp, compareOp, containsOp, negate, valuesEqual } from './ops.ts';
+import { NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext, type NativeFn } from './packages/index.ts';
+import { checkArray, checkMap, checkString, RT, tooManyOperations } from './runtime.ts';
+import {
+  cloneValue, FnPtr, isInt, makeChar, RhaiChar, RhaiRange, toChars, typeName,
+  type Callable, type Cell, type RhaiMap, type RhaiValue,
+} from './values.ts';
+
+type Ev = (env: Env) => RhaiValue;
+
+interface LValue {
+  get: Ev;
+  set: (env: Env, v: RhaiValue) => void;
+  /** True when the root is a constant (a `const` variable, or `this` bound to one). */
+  isConst: (env: Env) => boolean;
+}
+
+export class Env {
+  readonly slots: RhaiValue[] | Cell[] | unknown[];
+  thisVal: RhaiValue = undefined;
+  hasThis = false;
+  thisConst = false;
+  constructor(size: number, readonly caps: Cell[] | null) {
+    this.slots = new Array(size);
+  }
+}
+
+export interface CompiledFn extends Callable {
+  readonly def: FnDef;
+  readonly slotCount: number;
+  readonly paramSlots: number[];
+  readonly paramCaptured: boolean[];
+  body: Ev;
+}
+
+// Control flow leaves a statement through these module-level signals rather than exceptions.
+const NONE = 0, BREAK = 1, CONTINUE = 2, RETURN = 3;
+let SIG = NONE;
+let SIGVAL: RhaiValue;
+/** `this` as the last script function left it, for writing back into the caller's variable. */
+let LAST_THIS: RhaiValue;
+/** The program whose functions `Fn("name")` pointers resolve against. */
+let PROGRAM: Program | null = null;
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const unit: Ev = () => undefined;
+
+function slotsOf(env: Env): RhaiValue[] { return env.slots as RhaiValue[]; }
+function cellsOf(env: Env): Cell[] { return env.slots as Cell[]; }
+
+function countOp(pos: Pos): void {
+  if (++RT.ops > RT.opLimit) tooManyOperations(pos);
+}
+
+function expectBool(v: RhaiValue, pos: Pos): boolean {
+  if (v === true) return true;
+  if (v === false) return false;
+  throw mismatchError('bool', typeName(v), pos);
+}
+
+function signature(name: string, args: RhaiValue[]): string {
+  return `${name} (${args.map(typeName).join(', ')})`;
+}
+
+// ---------------------------------------------------------------- calls
+
+const nativeCtx: NativeContext = {
+  pos: { line: 0, column: 0 },
+  call: (fp, args) => callFnPtr(fp, args, nativeCtx.pos),
+  arityOf: (fp) => {
+    if (fp.closure) return fp.closure.fn.arity - fp.curry.length;
+    const fns = PROGRAM?.byName.get(fp.name);
+    if (!fns) return undefined;
+    return Math.max(...fns.map((f) => f.arity)) - fp.curry.length;
+  },
+  hasScriptFn: (name, arity) => PROGRAM?.fns.has(`${name}/${arity}`) ?? false,
+  print: (text) => RT.onPrint(text),
+  debug: (text) => RT.onDebug(text),
+};
+
+function callNative(fn: NativeFn, name: string, args: RhaiValue[], pos: Pos): RhaiValue {
+  nativeCtx.pos = pos;
+  let r;
+  try {
+    r = fn(args, nativeCtx);
+  } catch (e) {
+    if (e instanceof RhaiError && !e.hasPosition()) e.setPosition(pos);
+    throw e;
+  }
+  if (r === NO_MATCH) throw fnNotFound(signature(name, args), pos);
+  return r;
+}
+
+function wrapCallError(e: unknown, fn: CompiledFn, pos: Pos): unknown {
+  SIG = NONE;
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return new RhaiError('ErrorStackOverflow', 'Stack overflow (the JS engine ran out of stack)', pos);
+  }
+  if (e instanceof RhaiError && !isSystemError(e)) return wrapInFunctionCall(fn.name, e, pos);
+  return e;
+}
+
+/** Runs a script function or closure body in a fresh frame. */
+function invoke(
+  fn: CompiledFn, args: RhaiValue[], caps: Cell[] | null,
+  hasThis: boolean, thisVal: RhaiValue, thisConst: boolean, pos: Pos,
+): RhaiValue {
+  const rt = RT;
+  if (++rt.depth > rt.maxDepth) {
+    rt.depth--;
+    throw new RhaiError('ErrorStackOverflow', `Stack overflow: function calls nested more than ${rt.maxDepth} deep`, pos);
+  }
+  try {
+    if (++rt.ops > rt.opLimit) tooManyOperations(pos);
+    const env = new Env(fn.slotCount, caps);
+    if (hasThis) { env.hasThis = true; env.thisVal = thisVal; env.thisConst = thisConst; }
+    const slots = env.slots;
+    const ps = fn.paramSlots;
+    for (let i = 0; i < ps.length; i++) slots[ps[i]!] = fn.paramCaptured[i] ? { v: args[i] } : args[i];
+    let r = fn.body(env);
+    if (SIG !== NONE) { r = SIGVAL; SIG = NONE; SIGVAL = undefined; }
+    LAST_THIS = env.thisVal;
+    return r;
+  } catch (e) {
+    throw wrapCallError(e, fn, pos);
+  } finally {
+    rt.depth--;
+  }
+}
+
+function callFnPtr(fp: FnPtr, args: RhaiValue[], pos: Pos, thisRef?: { v: RhaiValue; isConst: boolean }): RhaiValue {
+  const full = fp.curry.length ? [...fp.curry, ...args] : args;
+  if (fp.closure) {
+    const fn = fp.closure.fn as CompiledFn;
+    if (fn.arity !== full.length) throw fnNotFound(signature(fp.name, full), pos);
+    return invoke(fn, full, fp.closure.captures, thisRef !== undefined, thisRef?.v, thisRef?.isConst ?? false, pos);
+  }
+  const sfn = PROGRAM?.fns.get(`${fp.name}/${full.length}`);
+  if (sfn) return invoke(sfn, full, null, thisRef !== undefined, thisRef?.v, thisRef?.isConst ?? false, pos);
+  const nf = NATIVE_FUNCTIONS.get(fp.name);
+  if (nf) return callNative(nf, fp.name, thisRef ? [thisRef.v, ...full] : full, pos);
+  throw fnNotFound(signature(fp.name, full), pos);
+}
+
+// ---------------------------------------------------------------- value access
+
+function readProp(obj: RhaiValue, name: string, safe: boolean, pos: Pos): RhaiValue {
+  if (obj instanceof Map) return obj.get(name);
+  if (obj === undefined && safe) return undefined;
+  if (PROPERTY_GETTERS.has(name)) {
+    const r = NATIVE_FUNCTIONS.get(name)!([obj], nativeCtx);
+    if (r !== NO_MATCH) return r;
+  }
+  throw new RhaiError('ErrorDotExpr', `Unknown property '${name}' for a value of type ${typeName(obj)}`, pos);
+}
+
+function arrayIndex(len: number, idx: RhaiValue, pos: Pos, kind: string): number {
+  let i = typeof idx === 'number' ? idx : Number(idx);
+  if (i < 0) i += len;
+  if (i < 0 || i >= len) {
+    throw new RhaiError(kind, `${kind === 'ErrorStringBounds' ? 'String' : 'Array'} index ${String(idx)} out of bounds (length ${len})`, pos);
+  }
+  return i;
+}
+
+function bitIndex(idx: RhaiValue, pos: Pos): bigint {
+  let i = Number(idx);
+  if (i < 0) i += 64;
+  if (i < 0 || i >= 64) throw new RhaiError('ErrorBitFieldBounds', `Bit-field index ${String(idx)} out of bounds (64 bits)`, pos);
+  return BigInt(i);
+}
+
+function readIndex(obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): RhaiValue {
+  if (Array.isArray(obj)) {
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    return obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')];
+  }
+  if (obj instanceof Map) {
+    if (typeof idx === 'string') return obj.get(idx);
+    if (idx instanceof RhaiChar) return obj.get(idx.c);
+    throw mismatchError('string', typeName(idx), pos);
+  }
+  if (typeof obj === 'string') {
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    const chars = /[\ud800-\udfff]/.test(obj) ? toChars(obj) : null;
+    const len = chars ? chars.length : obj.length;
+    const i = arrayIndex(len, idx, pos, 'ErrorStringBounds');
+    return makeChar(chars ? chars[i]! : obj[i]!);
+  }
+  if (isInt(obj)) {
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    return ((BigInt(obj) >> bitIndex(idx, pos)) & 1n) === 1n;
+  }
+  if (obj === undefined && safe) return undefined;
+  throw new RhaiError('ErrorIndexingType', `Indexing is not supported for a value of type ${typeName(obj)}`, pos);
+}
+
+function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiValue, v: RhaiValue, pos: Pos): void {
+  if (Array.isArray(obj)) {
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')] = v;
+    return;
+  }
+  if (obj instanceof Map) {
+    const key = typeof idx === 'string' ? idx : idx instanceof RhaiChar ? idx.c : undefined;
+    if (key === undefined) throw mismatchError('string', typeName(idx), pos);
+    obj.set(key, v);
+    checkMap(obj, pos);
+    return;
+  }
+  if (typeof obj === 'string') {
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    if (!(v instanceof RhaiChar)) throw mismatchError('char', typeName(v), pos);
+    const chars = toChars(obj);
+    chars[arrayIndex(chars.length, idx, pos, 'ErrorStringBounds')] = v.c;
+    target.set(env, chars.join(''));
+    return;
+  }
+  if (isInt(obj)) {
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    if (typeof v !== 'boolean') throw mismatchError('bool', typeName(v), pos);
+    const bit = 1n << bitIndex(idx, pos);
+    const n = v ? BigInt(obj) | bit : BigInt(obj) & ~bit;
+    const r = BigInt.asIntN(64, n);
+    target.set(env, r >= -9007199254740991n && r <= 9007199254740991n ? Number(r) : r);
+    return;
+  }
+  throw new RhaiError('ErrorIndexingType', `Indexing is not supported for a value of type ${typeName(obj)}`, pos);
+}
+
+/** The value a caught error gives to `catch (e)`: the thrown value, or a map describing it. */
+function caughtValue(e: RhaiError): RhaiValue {
+  const inner = innermost(e);
+  if (inner.kind === 'ErrorRuntime') return inner.value;
+  const m: RhaiMap = new Map();
+  m.set('error', inner.kind);
+  m.set('message', inner.detail);
+  if (inner.line > 0) {
+    m.set('line', inner.line);
+    m.set('position', inner.column);
+  }
+  return m;
+}
+
+/** Values a `for` loop visits. */
+function iterationValues(v: RhaiValue, fresh: boolean, pos: Pos): RhaiValue[] | RhaiRange {
+  if (v instanceof RhaiRange) return v;
+  if (Array.isArray(v)) return fresh ? v : v.slice();
+  if (typeof v === 'string') return toChars(v).map(makeChar);
+  throw new RhaiError('ErrorFor', `For loop expects an iterable type, but gets ${typeName(v)}`, pos);
+}
+
+// ---------------------------------------------------------------- the program
+
+export class Program {
+  readonly fns = new Map<string, CompiledFn>();
+  readonly byName = new Map<string, CompiledFn[]>();
+  readonly main: Ev;
+  readonly mainSlots: number;
+
+  constructor(script: Script) {
+    for (const def of script.functions) {
+      const fn = makeCompiledFn(def);
+      this.fns.set(`${def.name}/${def.params.length}`, fn);
+      const list = this.byName.get(def.name) ?? [];
+      list.push(fn);
+      this.byName.set(def.name, list);
+    }
+    for (const fn of this.fns.values()) fn.body = new Compiler(this, true).block(fn.def.body);
+    this.main = new Compiler(this, false).block(script.body);
+    this.mainSlots = script.slotCount;
+  }
+
+  /** Runs the top-level statements; the caller has installed the Runtime. */
+  runMain(): RhaiValue {
+    return this.enter(() => {
+      const env = new Env(this.mainSlots, null);
+      let v = this.main(env);
+      if (SIG === RETURN) v = SIGVAL;
+      return v;
+    });
+  }
+
+  callFunction(name: string, args: RhaiValue[]): RhaiValue {
+    return this.enter(() => {
+      const fn = this.fns.get(`${name}/${args.length}`);
+      if (!fn) throw fnNotFound(signature(name, args));
+      return invoke(fn, args, null, false, undefined, false, fn.def.pos);
+    });
+  }
+
+  private enter<T>(body: () => T): T {
+    const saved = PROGRAM;
+    PROGRAM = this;
+    try {
+      return body();
+    } catch (e) {
+      if (e instanceof RangeError && /call stack/i.test(e.message)) {
+        throw new RhaiError('ErrorStackOverflow', 'Stack overflow (the JS engine ran out of stack)');
+      }
+      throw e;
+    } finally {
+      PROGRAM = saved;
+      SIG = NONE;
+      SIGVAL = undefined;
+    }
+  }
+}
+
+function makeCompiledFn(def: FnDef): CompiledFn {
+  return {
+    name: def.name,
+    arity: def.params.length,
+    def,
+    slotCount: def.slotCount,
+    paramSlots: def.params.map((p) => p.slot),
+    paramCaptured: def.params.map((p) => p.captured),
+    body: unit,
+  };
+}
+
+/** Expressions whose value may be shared with a variable or container, so storing it copies it. */
+function mayBeBorrowed(e: Expr, program: Program): boolean {
+  switch (e.k) {
+    case 'lit': case 'array': case 'map': case 'interp': case 'bin': case 'unary': case 'closure': return false;
+    case 'call': return program.byName.has(e.name) || e.name === 'call';
+    case 'method': return program.byName.has(e.name) || e.name === 'call' || !NATIVE_FUNCTIONS.has(e.name);
+    default: return true;
+  }
+}
+
+function isLiteralContainer(e: Expr): boolean {
+  if (e.k === 'lit') return true;
+  if (e.k === 'array') return e.items.every(isLiteralContainer);
+  if (e.k === 'map') return e.entries.every(([, v]) => isLiteralContainer(v));
+  return false;
+}
+
+class Compiler {
+  constructor(private readonly program: Program, private readonly inFunction: boolean) {}
+
+  block(stmts: Stmt[]): Ev {
+    const fns = stmts.map((s) => this.stmt(s));
+    const poss = stmts.map((s) => s.pos);
+    const n = fns.length;
+    if (n === 0) return unit;
+    if (n === 1) {
+      const f = fns[0]!;
+      const pos = poss[0]!;
+      return (env) => {
+        if (++RT.ops > RT.opLimit) tooManyOperations(pos);
+        return f(env);
+      };
+    }
+    return (env) => {
+      let v: RhaiValue;
+      for (let i = 0; i < n; i++) {
+        if (++RT.ops > RT.opLimit) tooManyOperations(poss[i]!);
+        v = fns[i]!(env);
+        if (SIG !== NONE) return v;
+      }
+      return v;
+    };
+  }
+
+  /** Compiles `e`, copying the value when it may be shared (for storing it somewhere). */
+  private owned(e: Expr): Ev {
+    const f = this.expr(e);
+    if (!mayBeBorrowed(e, this.program)) return f;
+    return (env) => {
+      const v = f(env);
+      return typeof v === 'object' ? cloneValue(v) : v;
+    };
+  }
+
+  // ---------------------------------------------------------------- statements
+
+  private stmt(s: Stmt): Ev {
+    switch (s.k) {
+      case 'expr': return this.expr(s.e);
+      case 'let': return this.letStmt(s);
+      case 'assign': return this.assign(s);
+      case 'break': {
+        const value = s.value ? this.owned(s.value) : null;
+        return (env) => {
+          SIGVAL = value ? value(env) : undefined;
+          SIG = BREAK;
+          return undefined;
+        };
+      }
+      case 'continue': return () => { SIG = CONTINUE; return undefined; };
+      case 'return': {
+        const value = s.value ? this.owned(s.value) : null;
+        return (env) => {
+          SIGVAL = value ? value(env) : undefined;
+          SIG = RETURN;
+          return undefined;
+        };
+      }
+      case 'throw': return this.throwStmt(s);
+      case 'try': return this.tryStmt(s);
+    }
+  }
+
+  private letStmt(s: Extract<Stmt, { k: 'let' }>): Ev {
+    const init = s.init ? this.owned(s.init) : unit;
+    const slot = s.decl.slot;
+    const name = s.decl.name;
+    const registerGlobal = s.decl.isConst && !this.inFunction;
+    if (s.decl.captured) {
+      return (env) => {
+        const v = init(env);
+        cellsOf(env)[slot] = { v };
+        if (registerGlobal) RT.globals.set(name, v);
+        return undefined;
+      };
+    }
+    if (registerGlobal) {
+      return (env) => {
+        const v = init(env);
+        slotsOf(env)[slot] = v;
+        RT.globals.set(name, v);
+        return undefined;
+      };
+    }
+    return (env) => {
+      slotsOf(env)[slot] = init(env);
+      return undefined;
+    };
+  }
+
+  private assign(s: Extract<Stmt, { k: 'assign' }>): Ev {
+    const value = this.owned(s.value);
+    const pos = s.pos;
+    const target = s.target;
+    // Fast path: a plain local variable.
+    if (target.k === 'var' && target.ref?.kind === 'local' && !target.ref.decl.captured) {
+      const slot = target.ref.decl.slot;
+      if (s.op === '=') return (env) => { slotsOf(env)[slot] = value(env); return undefined; };
+      const op = s.op.slice(0, -1);
+      if (op === '+' || op === '-') {
+        const plus = op === '+';
+        return (env) => {
+          const b = value(env);
+          const slots = slotsOf(env);
+          const a = slots[slot];
+          if (typeof a === 'number' && typeof b === 'number') {
+            const r = plus ? a + b : a - b;
+            if (r <= MAX_SAFE && r >= -MAX_SAFE) { slots[slot] = r; return undefined; }
+          }
+          slots[slot] = assignOp(op, a, b, pos);
+          return undefined;
+        };
+      }
+    }
+    const lv = this.lvalue(target);
+    if (s.op === '=') return (env) => { lv.set(env, value(env)); return undefined; };
+    if (s.op === '??=') {
+      return (env) => {
+        if (lv.get(env) === undefined) lv.set(env, value(env));
+        return undefined;
+      };
+    }
+    const op = s.op.slice(0, -1);
+    return (env) => {
+      const b = value(env);
+      const a = lv.get(env);
+      const r = assignOp(op, a, b, pos);
+      if (r !== a || typeof a !== 'object') lv.set(env, r);
+      return undefined;
+    };
+  }
+
+  private throwStmt(s: Extract<Stmt, { k: 'throw' }>): Ev {
+    const pos = s.pos;
+    if (s.rethrow) {
+      const slot = s.rethrow.slot;
+      return (env) => { throw slotsOf(env)[slot] as unknown as RhaiError; };
+    }
+    const value = s.value ? this.owned(s.value) : unit;
+    return (env) => {
+      const v = value(env);
+      const err = new RhaiError('ErrorRuntime', `Runtime error: ${displayString(v)}`, pos);
+      err.value = v;
+      throw err;
+    };
+  }
+
+  private tryStmt(s: Extract<Stmt, { k: 'try' }>): Ev {
+    const body = this.block(s.body);
+    const handler = this.block(s.handler);
+    const hidden = s.hidden.slot;
+    const errVar = s.errVar;
+    return (env) => {
+      try {
+        body(env);
+      } catch (e) {
+        if (!(e instanceof RhaiError) || isSystemError(e)) throw e;
+        const slots = slotsOf(env) as unknown[];
+        slots[hidden] = e;
+        if (errVar) {
+          const v = caughtValue(e);
+          slots[errVar.slot] = errVar.captured ? { v } : v;
+        }
+        handler(env);
+      }
+      return undefined;
+    };
+  }
+
+  // ---------------------------------------------------------------- lvalues
+
+  private lvalue(e: Expr): LValue {
+    const pos = e.pos;
+    switch (e.k) {
+      case 'var': return this.varLValue(e.name, e.ref, pos);
+      case 'this':
+        return {
+          get: (env) => {
+            if (!env.hasThis) throw new RhaiError('ErrorUnboundThis', "'this' is not bound", pos);
+            return env.thisVal;
+          },
+          set: (env, v) => {
+            if (!env.hasThis) throw new RhaiError('ErrorUnboundThis', "'this' is not bound", pos);
+            if (env.thisConst) throw new RhaiError('ErrorAssignmentToConstant', 'Cannot modify constant: this', pos);
+            env.thisVal = v;
+          },
+          isConst: (env) => env.thisConst,
+        };
+      case 'prop': {
+        const parent = this.lvalue(e.target);
+        const name = e.name;
+        const safe = e.safe;
+        return {
+          get: (env) => readProp(parent.get(env), name, safe, pos),
+          set: (env, v) => {
+            const obj = parent.get(env);
+            if (!(obj instanceof Map)) throw new RhaiError('ErrorDotExpr', `Cannot set property '${name}' on a value of type ${typeName(obj)}`, pos);
+            if (parent.isConst(env)) throw new RhaiError('ErrorAssignmentToConstant', `Cannot modify constant`, pos);
+            obj.set(name, v);
+            checkMap(obj, pos);
+          },
+          isConst: parent.isConst,
+        };
+      }
+      case 'index': {
+        const parent = this.lvalue(e.target);
+        const index = this.expr(e.index);
+        const safe = e.safe;
+        return {
+          get: (env) => readIndex(parent.get(env), index(env), safe, pos),
+          set: (env, v) => {
+            const obj = parent.get(env);
+            if (parent.isConst(env)) throw new RhaiError('ErrorAssignmentToConstant', `Cannot modify constant`, pos);
+            writeIndex(env, parent, obj, index(env), v, pos);
+          },
+          isConst: parent.isConst,
+        };
+      }
+      default: {
+        const get = this.expr(e);
+        return { get, set: () => {}, isConst: () => false };
+      }
+    }
+  }
+
+  private varLValue(name: string, ref: VarRef | null, pos: Pos): LValue {
+    const notFound = (): never => { throw new RhaiError('ErrorVariableNotFound', `Variable not found: ${name}`, pos); };
+    if (!ref) return { get: notFound, set: notFound, isConst: () => false };
+    if (ref.kind === 'capture') {
+      const k = ref.index;
+      return { get: (env) => env.caps![k]!.v, set: (env, v) => { env.caps![k]!.v = v; }, isConst: () => false };
+    }
+    const slot = ref.decl.slot;
+    const isConst = ref.decl.isConst;
+    if (ref.decl.captured) {
+      return { get: (env) => cellsOf(env)[slot]!.v, set: (env, v) => { cellsOf(env)[slot]!.v = v; }, isConst: () => isConst };
+    }
+    return { get: (env) => slotsOf(env)[slot], set: (env, v) => { slotsOf(env)[slot] = v; }, isConst: () => isConst };
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  expr(e: Expr): Ev {
+    const pos = e.pos;
+    switch (e.k) {
+      case 'lit': { const v = e.v; return () => v; }
+      case 'var': return this.varLValue(e.name, e.ref, pos).get;
+      case 'this': return this.lvalue(e).get;
+      case 'global': {
+        const name = e.name;
+        return () => {
+          if (!RT.globals.has(name)) throw new RhaiError('ErrorVariableNotFound', `Variable not found: global::${name}`, pos);
+          return RT.globals.get(name);
+        };
+      }
+      case 'array': {
+        const items = e.items.map((x) => this.owned(x));
+        return (env) => {
+          const out = new Array<RhaiValue>(items.length);
+          for (let i = 0; i < items.length; i++) out[i] = items[i]!(env);
+          checkArray(out, pos);
+          return out;
+        };
+      }
+      case 'map': {
+        const entries = e.entries.map(([k, v]) => [k, this.owned(v)] as const);
+        return (env) => {
+          const out: RhaiMap = new Map();
+          for (const [k, v] of entries) out.set(k, v(env));
+          checkMap(out, pos);
+          return out;
+        };
+      }
+      case 'interp': return this.interp(e);
+      case 'unary': return this.unary(e);
+      case 'bin': return this.binary(e);
+      case 'prop': {
+        const target = this.expr(e.target);
+        const name = e.name;
+        const safe = e.safe;
+        return (env) => readProp(target(env), name, safe, pos);
+      }
+      case 'index': {
+        const target = this.expr(e.target);
+        const index = this.expr(e.index);
+        const safe = e.safe;
+        return (env) => {
+          const obj = target(env);
+          if (obj === undefined && safe) return undefined;
+          return readIndex(obj, index(env), safe, pos);
+        };
+      }
+      case 'call': return this.call(e);
+      case 'method': return this.method(e);
+      case 'closure': return this.closure(e);
+      case 'block': return this.block(e.body);
+      case 'if': return this.ifExpr(e);
+      case 'switch': return this.switchExpr(e);
+      case 'while': return this.whileExpr(e);
+      case 'do': return this.doExpr(e);
+      case 'for': return this.forExpr(e);
+    }
+  }
+
+  private interp(e: Extract<Expr, { k: 'interp' }>): Ev {
+    const parts = e.parts.map((p): Ev => {
+      if (typeof p === 'string') return () => p;
+      const f = this.expr(p);
+      // Rhai's optimizer folds a literal array or map with its Debug form (chars keep quotes).
+      if ((p.k === 'array' || p.k === 'map') && isLiteralContainer(p)) return (env) => debugString(f(env));
+      return (env) => {
+        const v = f(env);
+        return typeof v === 'string' ? v : displayString(v);
+      };
+    });
+    const pos = e.pos;
+    return (env) => {
+      let s = '';
+      for (let i = 0; i < parts.length; i++) s += parts[i]!(env) as string;
+      return checkString(s, pos);
+    };
+  }
+
+  private unary(e: Extract<Expr, { k: 'unary' }>): Ev {
+    const f = this.expr(e.e);
+    const pos = e.pos;
+    switch (e.op) {
+      case '-': return (env) => negate(f(env), pos);
+      case '+': return (env) => {
+        const v = f(env);
+        if (isInt(v) || v instanceof Object && typeName(v) === 'f64') return v;
+        throw fnNotFound(`+ (${typeName(v)})`, pos);
+      };
+      default: return (env) => {
+        const v = f(env);
+        if (typeof v === 'boolean') return !v;
+        throw fnNotFound(`! (${typeName(v)})`, pos);
+      };
+    }
+  }
+
+  private binary(e: Extract<Expr, { k: 'bin' }>): Ev {
+    const L = this.expr(e.l);
+    const R = this.expr(e.r);
+    const pos = e.pos;
+    const op = e.op;
+    switch (op) {
+      case '&&': return (env) => expectBool(L(env), e.l.pos) && expectBool(R(env), e.r.pos);
+      case '||': return (env) => expectBool(L(env), e.l.pos) || expectBool(R(env), e.r.pos);
+      case '??': return (env) => { const a = L(env); return a === undefined ? R(env) : a; };
+      case 'in': return (env) => { const a = L(env); return containsOp(R(env), a, pos); };
+      case '!in': return (env) => { const a = L(env); return !containsOp(R(env), a, pos); };
+      case '..': case '..=': {
+        const inclusive = op === '..=';
+        return (env) => {
+          const a = L(env);
+          const b = R(env);
+          if (typeof a !== 'number' || typeof b !== 'number') throw fnNotFound(`${op} (${typeName(a)}, ${typeName(b)})`, pos);
+          return new RhaiRange(a, b, inclusive);
+        };
+      }
+      case '==': return (env) => {
+        const a = L(env);
+        const b = R(env);
+        return typeof a === 'number' && typeof b === 'number' ? a === b : valuesEqual(a, b);
+      };
+      case '!=': return (env) => {
+        const a = L(env);
+        const b = R(env);
+        return typeof a === 'number' && typeof b === 'number' ? a !== b : !valuesEqual(a, b);
+      };
+      case '<': return (env) => {
+        const a = L(env);
+        const b = R(env);
+        return typeof a === 'number' && typeof b === 'number' ? a < b : compareOp(op, a, b, pos);
+      };
+      case '<=': return (env) => {
+        const a = L(env);
+        const b = R(env);
+        return typeof a === 'number' && typeof b === 'number' ? a <= b : compareOp(op, a, b, pos);
+      };
+      case '>': return (env) => {
+        const a = L(env);
+        const b = R(env);
+        return typeof a === 'number' && typeof b === 'number' ? a > b : compareOp(op, a, b, pos);
+      };
+      case '>=': return (env) => {
+        const a = L(env);
+        const b = R(env);
+        return typeof a === 'number' && typeof b === 'number' ? a >= b : compareOp(op, a, b, pos);
+      };
+      case '+': return (env) => {
+        const a = L(env);
+        const b = R(env);
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a + b;
+          if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+        }
+        return binaryOp(op, a, b, pos);
+      };
+      case '-': return (env) => {
+        const a = L(env);
+        const b = R(env);
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a - b;
+          if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+        }
+        return binaryOp(op, a, b, pos);
+      };
+      case '*': return (env) => {
+        const a = L(env);
+        const b = R(env);
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a * b;
+          if (r <= MAX_SAFE && r >= -MAX_SAFE) return r === 0 ? 0 : r;
+        }
+        return binaryOp(op, a, b, pos);
+      };
+      default: return (env) => {
+        const a = L(env);
+        return binaryOp(op, a, R(env), pos);
+      };
+    }
+  }
+
+  private args(args: Expr[]): Ev[] {
+    return args.map((a) => this.owned(a));
+  }
+
+  private call(e: Extract<Expr, { k: 'call' }>): Ev {
+    const pos = e.pos;
+    const name = e.name;
+    if (name === 'is_def_var' && e.args.length === 1) {
+      const arg = this.expr(e.args[0]!);
+      const visible = new Set(e.visibleVars);
+      return (env) => {
+        const v = arg(env);
+        if (typeof v !== 'string') throw fnNotFound(`is_def_var (${typeName(v)})`, pos);
+        return visible.has(v);
+      };
+    }
+    const sfn = this.program.fns.get(`${name}/${e.args.length}`);
+    if (sfn) return this.scriptCall(sfn, this.args(e.args), pos);
+    const native = NATIVE_FUNCTIONS.get(name);
+    if (!native) {
+      const args = this.args(e.args);
+      return (env) => { throw fnNotFound(signature(name, args.map((a) => a(env))), pos); };
+    }
+    // Native functions receive the first argument by reference when it is a variable (Rhai does
+    // the same), so `push(a, 1)` changes `a`, and string changes are written back.
+    const first = e.args[0];
+    const firstLv = first && (first.k === 'var' || first.k === 'this' || first.k === 'prop' || first.k === 'index') ? this.lvalue(first) : null;
+    const rest = e.args.map((a, i) => (i === 0 && firstLv ? firstLv.get : this.owned(a)));
+    return (env) => {
+      const args = new Array<RhaiValue>(rest.length);
+      for (let i = 0; i < rest.length; i++) args[i] = rest[i]!(env);
+      const before = args[0];
+      const r = callNative(native, name, args, pos);
+      if (firstLv && args[0] !== before) firstLv.set(env, args[0]);
+      return r;
+    };
+  }
+
+  private scriptCall(fn: CompiledFn, args: Ev[], pos: Pos): Ev {
+    switch (args.length) {
+      case 0: return () => invoke(fn, [], null, false, undefined, false, pos);
+      case 1: { const a0 = args[0]!; return (env) => invoke(fn, [a0(env)], null, false, undefined, false, pos); }
+      case 2: {
+        const a0 = args[0]!;
+        const a1 = args[1]!;
+        return (env) => {
+          const x = a0(env);
+          return invoke(fn, [x, a1(env)], null, false, undefined, false, pos);
+        };
+      }
+      default: return (env) => invoke(fn, args.map((a) => a(env)), null, false, undefined, false, pos);
+    }
+  }
+
+  private method(e: Extract<Expr, { k: 'method' }>): Ev {
+    const pos = e.pos;
+    const name = e.name;
+    const target = e.target.k === 'var' || e.target.k === 'this' || e.target.k === 'prop' || e.target.k === 'index'
+      ? this.lvalue(e.target)
+      : { get: this.expr(e.target), set: () => {}, isConst: () => false };
+    const args = this.args(e.args);
+    const argc = args.length;
+    const sfn = this.program.fns.get(`${name}/${argc}`);
+    const native = NATIVE_FUNCTIONS.get(name);
+    const safe = e.safe;
+    return (env) => {
+      const obj = target.get(env);
+      if (obj === undefined && safe) return undefined;
+      const argv = new Array<RhaiValue>(argc);
+      for (let i = 0; i < argc; i++) argv[i] = args[i]!(env);
+      // `x.call(fp, ...)`: call the pointer with `this` bound to x.
+      if (name === 'call' && !(obj instanceof FnPtr) && argv[0] instanceof FnPtr) {
+        const ref = { v: obj, isConst: target.isConst(env) };
+        const r = callFnPtr(argv[0], argv.slice(1), pos, ref);
+        if (LAST_THIS !== obj) target.set(env, LAST_THIS);
+        return r;
+      }
+      // `obj.prop(...)` where the map property holds a Fn pointer: call it with `this` = obj.
+      if (obj instanceof Map) {
+        const f = obj.get(name);
+        if (f instanceof FnPtr) return callFnPtr(f, argv, pos, { v: obj, isConst: target.isConst(env) });
+      }
+      if (sfn) {
+        const r = invoke(sfn, argv, null, true, obj, target.isConst(env), pos);
+        if (LAST_THIS !== obj) target.set(env, LAST_THIS);
+        return r;
+      }
+      if (!native) throw fnNotFound(signature(name, [obj, ...argv]), pos);
+      const full = [obj, ...argv];
+      const r = callNative(native, name, full, pos);
+      if (full[0] !== obj) target.set(env, full[0]);
+      return r;
+    };
+  }
+
+  private closure(e: Extract<Expr, { k: 'closure' }>): Ev {
+    const fn = makeCompiledFn(e.fn);
+    fn.body = new Compiler(this.program, true).block(e.fn.body);
+    const getters = e.fn.captures.map((ref): ((env: Env) => Cell) => {
+      if (ref.kind === 'capture') { const k = ref.index; return (env) => env.caps![k]!; }
+      const slot = ref.decl.slot;
+      return (env) => cellsOf(env)[slot]!;
+    });
+    const name = fn.name;
+    return (env) => new FnPtr(name, [], { fn, captures: getters.map((g) => g(env)) });
+  }
+
+  private ifExpr(e: Extract<Expr, { k: 'if' }>): Ev {
+    const cond = this.expr(e.cond);
+    const then = this.block(e.then);
+    const els = e.else ? this.block(e.else) : unit;
+    const pos = e.cond.pos;
+    return (env) => {
+      const c = cond(env);
+      if (c === true) return then(env);
+      if (c === false) return els(env);
+      throw mismatchError('bool', typeName(c), pos);
+    };
+  }
+
+  private switchExpr(e: Extract<Expr, { k: 'switch' }>): Ev {
+    const subject = this.expr(e.subject);
+    const compileCase = (c: SwitchCase) => ({
+      values: c.values, range: c.range, guard: c.guard ? this.expr(c.guard) : null, body: this.expr(c.body), guardPos: c.guard?.pos,
+    });
+    const valueCases = e.cases.filter((c) => !c.range).map(compileCase);
+    const rangeCases = e.cases.filter((c) => c.range).map(compileCase);
+    const dflt = e.dflt ? this.expr(e.dflt) : unit;
+    return (env) => {
+      const v = subject(env);
+      const t = typeName(v);
+      for (const c of valueCases) {
+        if (!c.values.some((x) => typeName(x) === t && valuesEqual(x, v))) continue;
+        if (!c.guard || expectBool(c.guard(env), c.guardPos!)) return c.body(env);
+      }
+      if (isInt(v)) {
+        const n = Number(v);
+        for (const c of rangeCases) {
+          const r = c.range!;
+          if (n < r.start || (r.inclusive ? n > r.end : n >= r.end)) continue;
+          if (!c.guard || expectBool(c.guard(env), c.guardPos!)) return c.body(env);
+        }
+      }
+      return dflt(env);
+    };
+  }
+
+  /** Runs one loop body; returns true when the loop must stop (break or return). */
+  private static loopExit(): boolean {
+    if (SIG === CONTINUE) { SIG = NONE; return false; }
+    return true;
+  }
+
+  private static breakValue(): RhaiValue {
+    if (SIG === BREAK) {
+      const v = SIGVAL;
+      SIG = NONE;
+      SIGVAL = undefined;
+      return v;
+    }
+    return undefined; // RETURN keeps propagating
+  }
+
+  private whileExpr(e: Extract<Expr, { k: 'while' }>): Ev {
+    const cond = e.cond ? this.expr(e.cond) : null;
+    const condPos = e.cond?.pos ?? e.pos;
+    const body = this.block(e.body);
+    const pos = e.pos;
+    return (env) => {
+      for (;;) {
+        if (cond && !expectBool(cond(env), condPos)) return undefined;
+        countOp(pos);
+        body(env);
+        if (SIG !== NONE && Compiler.loopExit()) return Compiler.breakValue();
+      }
+    };
+  }
+
+  private doExpr(e: Extract<Expr, { k: 'do' }>): Ev {
+    const cond = this.expr(e.cond);
+    const body = this.block(e.body);
+    const until = e.until;
+    const pos = e.pos;
+    const condPos = e.cond.pos;
+    return (env) => {
+      for (;;) {
+        countOp(pos);
+        body(env);
+        if (SIG !== NONE && Compiler.loopExit()) return Compiler.breakValue();
+        if (expectBool(cond(env), condPos) === until) return undefined;
+      }
+    };
+  }
+
+  private forExpr(e: Extract<Expr, { k: 'for' }>): Ev {
+    const iter = this.expr(e.iter);
+    const fresh = !mayBeBorrowed(e.iter, this.program);
+    const body = this.block(e.body);
+    const pos = e.pos;
+    const itemSlot = e.item.slot;
+    const itemCaptured = e.item.captured;
+    const counter = e.counter;
+    return (env) => {
+      const values = iterationValues(iter(env), fresh, e.iter.pos);
+      const slots = env.slots as unknown[];
+      // A captured loop variable is one shared cell for the whole loop (as in Rhai).
+      const itemCell: Cell | null = itemCaptured ? { v: undefined } : null;
+      if (itemCell) slots[itemSlot] = itemCell;
+      const counterCell: Cell | null = counter?.captured ? { v: undefined } : null;
+      if (counter && counterCell) slots[counter.slot] = counterCell;
+      const setItem = (v: RhaiValue, i: number): void => {
+        if (itemCell) itemCell.v = v; else slots[itemSlot] = v;
+        if (counter) { if (counterCell) counterCell.v = i; else slots[counter.slot] = i; }
+      };
+      if (values instanceof RhaiRange) {
+        const end = values.inclusive ? values.end + 1 : values.end;
+        for (let x = values.start, i = 0; x < end; x++, i++) {
+          setItem(x, i);
+          countOp(pos);
+          body(env);
+          if (SIG !== NONE && Compiler.loopExit()) return Compiler.breakValue();
+        }
+        return undefined;
+      }
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i];
+        setItem(typeof v === 'object' ? cloneValue(v) : v, i);
+        countOp(pos);
+        body(env);
+        if (SIG !== NONE && Compiler.loopExit()) return Compiler.breakValue();
+      }
+      return undefined;
+    };
+  }
+}

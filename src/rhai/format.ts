@@ -1,0 +1,128 @@
+// Rhai's two text forms of a value: Debug (`format!("{:?}")`, src/types/dynamic.rs) and
+// Display (`to_string` / `print`, src/packages/string_basic.rs), including Rust's float rules.
+import { FnPtr, RhaiChar, RhaiFloat, RhaiRange, sortedKeys, type RhaiValue } from './values.ts';
+
+/** Shortest round-trip digits and decimal exponent: 1234.5 -> { digits: '12345', exp: 3 }. */
+function shortestDigits(x: number): { digits: string; exp: number } {
+  const [mantissa, e] = Math.abs(x).toExponential().split('e') as [string, string];
+  return { digits: mantissa.replace('.', ''), exp: Number(e) };
+}
+
+/** Rust `{:e}` for f64: `1e20`, `1.23456789012345e14`, `1e-15`. */
+function rustExp(x: number): string {
+  const { digits, exp } = shortestDigits(x);
+  const sign = x < 0 ? '-' : '';
+  const frac = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+  return `${sign}${frac}e${exp}`;
+}
+
+/** Rust `{}` for f64: plain decimal, never an exponent. */
+function rustPlain(x: number): string {
+  const { digits, exp } = shortestDigits(x);
+  const sign = x < 0 ? '-' : '';
+  let text: string;
+  if (exp < 0) text = `0.${'0'.repeat(-exp - 1)}${digits}`;
+  else if (digits.length <= exp + 1) text = digits + '0'.repeat(exp + 1 - digits.length);
+  else text = `${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+  return sign + text;
+}
+
+function specialFloat(x: number): string | undefined {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return 'inf';
+  if (x === -Infinity) return '-inf';
+  return undefined;
+}
+
+/** Rust f64 Debug: exponent form when abs >= 1e16 or 0 < abs < 1e-4. */
+export function floatDebug(x: number): string {
+  const special = specialFloat(x);
+  if (special) return special;
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const abs = Math.abs(x);
+  if (abs >= 1e16 || abs < 1e-4) return rustExp(x);
+  const text = rustPlain(x);
+  return text.includes('.') ? text : `${text}.0`;
+}
+
+const DISPLAY_EXP_HIGH = 9999999827968.0; // 1e13 as f32, widened
+const DISPLAY_EXP_LOW = 9.9999998245167e-14; // 1e-13 as f32, widened
+
+/** Rhai FloatWrapper Display (src/types/float.rs). */
+export function floatDisplay(x: number): string {
+  const special = specialFloat(x);
+  if (special) return special;
+  if (x === 0) return '0.0';
+  const abs = Math.abs(x);
+  if (abs > DISPLAY_EXP_HIGH || abs < DISPLAY_EXP_LOW) return rustExp(x);
+  const text = rustPlain(x);
+  return text.includes('.') ? text : `${text}.0`;
+}
+
+function escapeChar(c: string, quote: '"' | "'"): string {
+  switch (c) {
+    case '\\': return '\\\\';
+    case '\n': return '\\n';
+    case '\r': return '\\r';
+    case '\t': return '\\t';
+    case '\0': return '\\0';
+    case quote: return `\\${quote}`;
+  }
+  const code = c.codePointAt(0)!;
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return `\\u{${code.toString(16)}}`;
+  return c;
+}
+
+export function stringDebug(s: string): string {
+  // Fast path: nothing to escape.
+  if (!/[\\"\u0000-\u001f\u007f-\u009f]/.test(s)) return `"${s}"`;
+  let out = '"';
+  for (const c of s) out += escapeChar(c, '"');
+  return `${out}"`;
+}
+
+export function charDebug(c: string): string {
+  return `'${escapeChar(c, "'")}'`;
+}
+
+function fnPtrDebug(f: FnPtr): string {
+  const base = `Fn(${f.name})`;
+  return f.curry.length === 0 ? base : `${base}[${f.curry.map(debugString).join(', ')}]`;
+}
+
+/** Exactly `format!("{:?}", dynamic)`. */
+export function debugString(v: RhaiValue): string {
+  switch (typeof v) {
+    case 'undefined': return '()';
+    case 'boolean': case 'number': case 'bigint': return String(v);
+    case 'string': return stringDebug(v);
+  }
+  if (v instanceof RhaiFloat) return floatDebug(v.v);
+  if (v instanceof RhaiChar) return charDebug(v.c);
+  if (Array.isArray(v)) return `[${v.map(debugString).join(', ')}]`;
+  if (v instanceof Map) return `#{${sortedKeys(v).map((k) => `${stringDebug(k)}: ${debugString(v.get(k))}`).join(', ')}}`;
+  if (v instanceof RhaiRange) return `${v.start}..${v.inclusive ? '=' : ''}${v.end}`;
+  return fnPtrDebug(v);
+}
+
+/** Rhai's `to_debug` script function: Debug, except that a char is bare (string_basic.rs). */
+export function toDebugText(v: RhaiValue): string {
+  if (v instanceof RhaiChar) return v.c;
+  if (Array.isArray(v)) return `[${v.map(toDebugText).join(', ')}]`;
+  if (v instanceof Map) return `#{${sortedKeys(v).map((k) => `${stringDebug(k)}: ${toDebugText(v.get(k))}`).join(', ')}}`;
+  return debugString(v);
+}
+
+/** `to_string` / `print` / string `+` / interpolation form. */
+export function displayString(v: RhaiValue): string {
+  switch (typeof v) {
+    case 'undefined': return '';
+    case 'string': return v;
+    case 'boolean': case 'number': case 'bigint': return String(v);
+  }
+  if (v instanceof RhaiFloat) return floatDisplay(v.v);
+  if (v instanceof RhaiChar) return v.c;
+  if (Array.isArray(v) || v instanceof Map) return toDebugText(v);
+  if (v instanceof RhaiRange) return debugString(v);
+  return v.name;
+}

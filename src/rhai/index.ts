@@ -1,0 +1,87 @@
+// Public API of the Rhai interpreter: compile once, run or call many times.
+import { parse } from './parser.ts';
+import { Program } from './evaluator.ts';
+import { RhaiError } from './errors.ts';
+import { resolveLimits, type RhaiLimits } from './limits.ts';
+import { Runtime, withRuntime } from './runtime.ts';
+import { toRhai, fromRhai } from './convert.ts';
+import type { RhaiValue } from './values.ts';
+
+export { RhaiError } from './errors.ts';
+export { DEFAULT_LIMITS, type RhaiLimits } from './limits.ts';
+export { toRhai, fromRhai } from './convert.ts';
+export { debugString, displayString } from './format.ts';
+export type { RhaiValue, RhaiMap, RhaiArray } from './values.ts';
+export { RhaiFloat, RhaiChar, RhaiRange, FnPtr } from './values.ts';
+
+export interface RunOptions {
+  limits?: RhaiLimits;
+  onPrint?: (text: string) => void;
+  onDebug?: (text: string) => void;
+}
+
+export interface CompiledScript {
+  hasFunction(name: string, arity: number): boolean;
+  functions(): { name: string; arity: number; line: number; column: number }[];
+  /** Calls a script function; args are JS values converted with toRhai; result converted with fromRhai. Throws RhaiError. */
+  call(name: string, args: unknown[], options?: RunOptions): unknown;
+  /** Runs the script's top-level statements; returns the raw Rhai value. */
+  run(options?: RunOptions): RhaiValue;
+}
+
+function isJsStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message);
+}
+
+class Compiled implements CompiledScript {
+  constructor(private readonly program: Program, private readonly limits: RhaiLimits | undefined) {}
+
+  hasFunction(name: string, arity: number): boolean {
+    return this.program.fns.has(`${name}/${arity}`);
+  }
+
+  functions(): { name: string; arity: number; line: number; column: number }[] {
+    return [...this.program.fns.values()].map((f) => ({ name: f.name, arity: f.arity, line: f.def.pos.line, column: f.def.pos.column }));
+  }
+
+  private runtime(options: RunOptions | undefined): Runtime {
+    const limits = resolveLimits(this.limits, options?.limits);
+    return new Runtime(limits, options?.onPrint ?? (() => {}), options?.onDebug ?? (() => {}));
+  }
+
+  run(options?: RunOptions): RhaiValue {
+    return withRuntime(this.runtime(options), () => this.program.runMain());
+  }
+
+  /** Like Rhai's Engine::call_fn: the top-level statements run first, then the function. */
+  call(name: string, args: unknown[], options?: RunOptions): unknown {
+    const rhaiArgs = args.map(toRhai);
+    return withRuntime(this.runtime(options), () => {
+      this.program.runMain();
+      return fromRhai(this.program.callFunction(name, rhaiArgs));
+    });
+  }
+}
+
+/** Parses and compiles a script. Throws RhaiError kind 'ErrorParsing' with line/column. */
+export function compile(source: string, options?: { limits?: RhaiLimits }): CompiledScript {
+  const limits = resolveLimits(options?.limits);
+  try {
+    return new Compiled(new Program(parse(source, limits)), options?.limits);
+  } catch (e) {
+    if (isJsStackOverflow(e)) throw new RhaiError('ErrorParsing', 'Script is nested too deeply to parse');
+    throw e;
+  }
+}
+
+/** Compiles and runs a script, collecting `print` output (and also passing it to onPrint). */
+export function evaluate(source: string, options?: RunOptions): { value: RhaiValue; prints: string[] } {
+  const prints: string[] = [];
+  const script = compile(source, { limits: options?.limits });
+  const value = script.run({
+    ...options,
+    onPrint: (text) => { prints.push(text); options?.onPrint?.(text); },
+  });
+  return { value, prints };
+}
+

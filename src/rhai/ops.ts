@@ -1,0 +1,246 @@
+// Built-in operators (src/func/builtin.rs): exact i64 arithmetic with overflow checks, floats,
+// string concatenation, comparisons across int/float and char/string.
+import { arithmeticError, fnNotFound, RhaiError, type Pos } from './errors.ts';
+import { displayString } from './format.ts';
+import { checkArray, checkMap, checkString } from './runtime.ts';
+import {
+  cloneValue, compareStrings, FnPtr, isInt, makeChar, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange,
+  typeName, type RhaiMap, type RhaiValue,
+} from './values.ts';
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+export function opNotFound(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): RhaiError {
+  return fnNotFound(`${op} (${typeName(a)}, ${typeName(b)})`, pos);
+}
+
+function overflow(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): RhaiError {
+  return arithmeticError(`Arithmetic overflow: ${displayString(a)} ${op} ${displayString(b)}`, pos);
+}
+
+function checked(r: bigint, op: string, a: RhaiValue, b: RhaiValue, pos: Pos): number | bigint {
+  if (r > MAX_INT || r < MIN_INT) throw overflow(op, a, b, pos);
+  return normInt(r);
+}
+
+/** i64 arithmetic; `a` and `b` are INT values (number or bigint). */
+export function intArith(op: string, a: number | bigint, b: number | bigint, pos: Pos): RhaiValue {
+  if (typeof a === 'number' && typeof b === 'number') {
+    switch (op) {
+      case '+': { const r = a + b; if (r <= MAX_SAFE && r >= -MAX_SAFE) return r; break; }
+      case '-': { const r = a - b; if (r <= MAX_SAFE && r >= -MAX_SAFE) return r; break; }
+      case '*': { const r = a * b; if (r <= MAX_SAFE && r >= -MAX_SAFE) return r === 0 ? 0 : r; break; }
+      case '/':
+        if (b === 0) throw arithmeticError(`Division by zero: ${a} / ${b}`, pos);
+        if ((a | 0) === a && (b | 0) === b) { const q = Math.trunc(a / b); return q === 0 ? 0 : q; }
+        break;
+      case '%':
+        if (b === 0) throw arithmeticError(`Division by zero: ${a} % ${b}`, pos);
+        { const r = a % b; return r === 0 ? 0 : r; }
+      case '&': if ((a | 0) === a && (b | 0) === b) return a & b; break;
+      case '|': if ((a | 0) === a && (b | 0) === b) return a | b; break;
+      case '^': if ((a | 0) === a && (b | 0) === b) return a ^ b; break;
+    }
+  }
+  const x = BigInt(a);
+  const y = BigInt(b);
+  switch (op) {
+    case '+': return checked(x + y, op, a, b, pos);
+    case '-': return checked(x - y, op, a, b, pos);
+    case '*': return checked(x * y, op, a, b, pos);
+    case '/':
+      if (y === 0n) throw arithmeticError(`Division by zero: ${a} / ${b}`, pos);
+      return checked(x / y, op, a, b, pos);
+    case '%':
+      if (y === 0n) throw arithmeticError(`Division by zero: ${a} % ${b}`, pos);
+      if (x === MIN_INT && y === -1n) throw overflow(op, a, b, pos);
+      return normInt(x % y);
+    case '**': {
+      if (y < 0n) throw arithmeticError(`Integer raised to a negative power: ${a} ** ${b}`, pos);
+      if (x === 0n || x === 1n) return y === 0n ? 1 : Number(x);
+      if (x === -1n) return y % 2n === 0n ? 1 : -1;
+      if (y > 64n) throw overflow(op, a, b, pos);
+      return checked(x ** y, op, a, b, pos);
+    }
+    case '<<': case '>>': {
+      // A negative shift goes the other way; 64 bits or more is an overflow (checked_shl/shr).
+      let left = op === '<<';
+      let n = y;
+      if (n < 0n) { left = !left; n = -n; }
+      if (n >= 64n) throw overflow(op, a, b, pos);
+      return normInt(left ? BigInt.asIntN(64, x << n) : x >> n);
+    }
+    case '&': return normInt(x & y);
+    case '|': return normInt(x | y);
+    case '^': return normInt(x ^ y);
+  }
+  throw opNotFound(op, a, b, pos);
+}
+
+function floatArith(op: string, x: number, y: number): RhaiFloat | undefined {
+  switch (op) {
+    case '+': return new RhaiFloat(x + y);
+    case '-': return new RhaiFloat(x - y);
+    case '*': return new RhaiFloat(x * y);
+    case '/': return new RhaiFloat(x / y);
+    case '%': return new RhaiFloat(x % y);
+    case '**': return new RhaiFloat(Math.pow(x, y));
+  }
+  return undefined;
+}
+
+export function toFloat(v: RhaiValue): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof RhaiFloat) return v.v;
+  return undefined;
+}
+
+function isTextual(v: RhaiValue): v is string | RhaiChar {
+  return typeof v === 'string' || v instanceof RhaiChar;
+}
+
+function removeAll(s: string, part: string): string {
+  return part === '' ? s : s.split(part).join('');
+}
+
+/** Every arithmetic / bitwise operator, after the evaluator's int fast paths missed. */
+export function binaryOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): RhaiValue {
+  if (isInt(a) && isInt(b)) return intArith(op, a, b, pos);
+  if ((a instanceof RhaiFloat || isInt(a)) && (b instanceof RhaiFloat || isInt(b))) {
+    const r = floatArith(op, toFloat(a)!, toFloat(b)!);
+    if (r) return r;
+    throw opNotFound(op, a, b, pos);
+  }
+  if (op === '+') {
+    if (typeof a === 'string' || typeof b === 'string') return checkString(displayString(a) + displayString(b), pos);
+    if (a instanceof RhaiChar && b instanceof RhaiChar) return checkString(a.c + b.c, pos);
+    if (Array.isArray(a) && Array.isArray(b)) {
+      const out = a.concat(cloneValue(b) as RhaiValue[]);
+      checkArray(out, pos);
+      return out;
+    }
+    if (a instanceof Map && b instanceof Map) {
+      const out = cloneValue(a) as RhaiMap;
+      for (const [k, v] of b) out.set(k, cloneValue(v));
+      checkMap(out, pos);
+      return out;
+    }
+  }
+  if (op === '-' && typeof a === 'string' && isTextual(b)) return removeAll(a, typeof b === 'string' ? b : b.c);
+  if (typeof a === 'boolean' && typeof b === 'boolean') {
+    if (op === '&') return a && b;
+    if (op === '|') return a || b;
+    if (op === '^') return a !== b;
+  }
+  throw opNotFound(op, a, b, pos);
+}
+
+/** `x op= y`: arrays, strings and maps append in place where Rhai does. */
+export function assignOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): RhaiValue {
+  if (op === '+') {
+    if (Array.isArray(a)) {
+      if (Array.isArray(b)) for (const x of b) a.push(cloneValue(x));
+      else a.push(cloneValue(b));
+      checkArray(a, pos);
+      return a;
+    }
+    if (a instanceof Map && b instanceof Map) {
+      for (const [k, v] of b) a.set(k, cloneValue(v));
+      checkMap(a, pos);
+      return a;
+    }
+    if (typeof a === 'string') return checkString(a + displayString(b), pos);
+  }
+  return binaryOp(op, a, b, pos);
+}
+
+/** `==`: int/float and char/string compare across types; other mixed types are unequal. */
+export function valuesEqual(a: RhaiValue, b: RhaiValue): boolean {
+  if (a === b) return true;
+  switch (typeof a) {
+    case 'number': case 'bigint':
+      if (isInt(b)) return BigInt(a) === BigInt(b);
+      return b instanceof RhaiFloat && Number(a) === b.v;
+    case 'string':
+      return b instanceof RhaiChar && a === b.c;
+    case 'undefined': case 'boolean':
+      return false;
+  }
+  if (a instanceof RhaiFloat) return (b instanceof RhaiFloat && a.v === b.v) || (isInt(b) && a.v === Number(b));
+  if (a instanceof RhaiChar) return (b instanceof RhaiChar && a.c === b.c) || (typeof b === 'string' && a.c === b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!valuesEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (a instanceof Map) {
+    if (!(b instanceof Map) || a.size !== b.size) return false;
+    for (const [k, v] of a) if (!b.has(k) || !valuesEqual(v, b.get(k))) return false;
+    return true;
+  }
+  if (a instanceof RhaiRange) return b instanceof RhaiRange && a.start === b.start && a.end === b.end && a.inclusive === b.inclusive;
+  if (a instanceof FnPtr) return b instanceof FnPtr && a.name === b.name && a.closure === b.closure && a.curry.length === 0 && b.curry.length === 0;
+  return false;
+}
+
+function sameTypeOrComparable(a: RhaiValue, b: RhaiValue): boolean {
+  if ((isInt(a) || a instanceof RhaiFloat) && (isInt(b) || b instanceof RhaiFloat)) return true;
+  if (isTextual(a) && isTextual(b)) return true;
+  return typeName(a) === typeName(b);
+}
+
+/** `<`, `<=`, `>`, `>=`. */
+export function compareOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): boolean {
+  if (!sameTypeOrComparable(a, b)) return false;
+  let c: number;
+  if (isInt(a) && isInt(b)) c = typeof a === 'number' && typeof b === 'number' ? a - b : Number(BigInt(a) - BigInt(b));
+  else if (isInt(a) || a instanceof RhaiFloat) {
+    const x = toFloat(a)!;
+    const y = toFloat(b)!;
+    if (Number.isNaN(x) || Number.isNaN(y)) return false;
+    c = x < y ? -1 : x > y ? 1 : 0;
+  } else if (isTextual(a) && isTextual(b)) {
+    c = compareStrings(typeof a === 'string' ? a : a.c, typeof b === 'string' ? b : b.c);
+  } else if (typeof a === 'boolean' && typeof b === 'boolean') c = Number(a) - Number(b);
+  else if (a === undefined && b === undefined) return false;
+  else throw opNotFound(op, a, b, pos);
+  switch (op) {
+    case '<': return c < 0;
+    case '<=': return c <= 0;
+    case '>': return c > 0;
+    default: return c >= 0;
+  }
+}
+
+export function negate(v: RhaiValue, pos: Pos): RhaiValue {
+  if (typeof v === 'number') return v === 0 ? 0 : -v;
+  if (typeof v === 'bigint') {
+    if (v === MIN_INT) throw arithmeticError(`Arithmetic overflow: -(${v})`, pos);
+    return normInt(-v);
+  }
+  if (v instanceof RhaiFloat) return new RhaiFloat(-v.v);
+  throw fnNotFound(`- (${typeName(v)})`, pos);
+}
+
+/** `item in container` (Rhai calls `contains(container, item)`). */
+export function containsOp(container: RhaiValue, item: RhaiValue, pos: Pos): boolean {
+  if (Array.isArray(container)) {
+    for (const x of container) if (valuesEqual(x, item)) return true;
+    return false;
+  }
+  if (container instanceof Map) {
+    if (typeof item === 'string') return container.has(item);
+    if (item instanceof RhaiChar) return container.has(item.c);
+  }
+  if (typeof container === 'string' && isTextual(item)) return container.includes(typeof item === 'string' ? item : item.c);
+  if (container instanceof RhaiRange && isInt(item)) {
+    const n = Number(item);
+    return n >= container.start && (container.inclusive ? n <= container.end : n < container.end);
+  }
+  throw fnNotFound(`contains (${typeName(container)}, ${typeName(item)})`, pos);
+}
+
+export function charAt(s: string, i: number): RhaiChar {
+  return makeChar(s[i]!);
+}

@@ -1,0 +1,258 @@
+// Array functions (src/packages/array_basic.rs). Changing functions work in place on args[0].
+import { compareOp, valuesEqual } from '../ops.ts';
+import { checkArray } from '../runtime.ts';
+import { NO_POS } from '../errors.ts';
+import { cloneValue, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
+import {
+  callWithOptional, fnArg, intArg, isIntArg, mismatch, NO_MATCH, truthy,
+  type Library, type NativeContext, type NativeResult,
+} from './types.ts';
+
+const arr = (f: (a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext) => NativeResult) =>
+  (args: RhaiValue[], ctx: NativeContext): NativeResult => (Array.isArray(args[0]) ? f(args[0], args.slice(1), ctx) : NO_MATCH);
+
+/** Position counting from the end when negative, clamped to [0, len]. */
+function startPos(start: number, len: number): number {
+  if (start < 0) return Math.max(0, len + start);
+  return Math.min(start, len);
+}
+
+function defaultCompare(x: RhaiValue, y: RhaiValue): number {
+  const tx = typeName(x);
+  const ty = typeName(y);
+  const numeric = (t: string): boolean => t === 'i64' || t === 'f64';
+  if (tx !== ty && !(numeric(tx) && numeric(ty))) return tx < ty ? -1 : 1;
+  if (compareOp('<', x, y, NO_POS)) return -1;
+  if (compareOp('>', x, y, NO_POS)) return 1;
+  return 0;
+}
+
+function comparatorResult(v: RhaiValue): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return v < 0n ? -1 : v > 0n ? 1 : 0;
+  if (v instanceof RhaiFloat) return v.v;
+  throw mismatch('i64', v);
+}
+
+export const arrayLib: Library = {
+  push: arr((a, rest) => {
+    if (rest.length !== 1) return NO_MATCH;
+    a.push(cloneValue(rest[0]));
+    checkArray(a);
+    return undefined;
+  }),
+  append: arr((a, [b]) => {
+    if (Array.isArray(b)) for (const x of b) a.push(cloneValue(x));
+    else a.push(cloneValue(b));
+    checkArray(a);
+    return undefined;
+  }),
+  insert: arr((a, [i, x]) => {
+    if (!isIntArg(i)) return NO_MATCH;
+    const n = intArg(i);
+    const at = n < 0 ? Math.max(0, a.length + n) : Math.min(n, a.length);
+    a.splice(at, 0, cloneValue(x));
+    checkArray(a);
+    return undefined;
+  }),
+  pop: arr((a, rest) => (rest.length ? NO_MATCH : a.pop())),
+  shift: arr((a, rest) => (rest.length ? NO_MATCH : a.shift())),
+  remove: arr((a, [i]) => {
+    if (!isIntArg(i)) return NO_MATCH;
+    let n = intArg(i);
+    if (n < 0) n += a.length;
+    if (n < 0 || n >= a.length) return undefined;
+    return a.splice(n, 1)[0];
+  }),
+  reverse: arr((a, rest) => { if (rest.length) return NO_MATCH; a.reverse(); return undefined; }),
+  len: arr((a, rest) => (rest.length ? NO_MATCH : a.length)),
+  is_empty: arr((a, rest) => (rest.length ? NO_MATCH : a.length === 0)),
+  clear: arr((a, rest) => { if (rest.length) return NO_MATCH; a.length = 0; return undefined; }),
+  pad: arr((a, [n, x]) => {
+    if (!isIntArg(n)) return NO_MATCH;
+    const target = intArg(n);
+    while (a.length < target) { a.push(cloneValue(x)); checkArray(a); }
+    return undefined;
+  }),
+  truncate: arr((a, [n]) => {
+    if (!isIntArg(n)) return NO_MATCH;
+    a.length = Math.min(a.length, Math.max(0, intArg(n)));
+    return undefined;
+  }),
+  chop: arr((a, [n]) => {
+    if (!isIntArg(n)) return NO_MATCH;
+    const keep = Math.max(0, intArg(n));
+    if (a.length > keep) a.splice(0, a.length - keep);
+    return undefined;
+  }),
+  split: arr((a, [i]) => {
+    if (!isIntArg(i)) return NO_MATCH;
+    const at = startPos(intArg(i), a.length);
+    return a.splice(at);
+  }),
+  extract: arr((a, rest) => {
+    if (rest.length === 0 || !isIntArg(rest[0])) return NO_MATCH;
+    const start = startPos(intArg(rest[0]), a.length);
+    if (rest.length === 1) return cloneValue(a.slice(start));
+    if (!isIntArg(rest[1])) return NO_MATCH;
+    const count = intArg(rest[1]);
+    return count <= 0 ? [] : cloneValue(a.slice(start, start + count));
+  }),
+  get: arr((a, [i]) => {
+    if (!isIntArg(i)) return NO_MATCH;
+    let n = intArg(i);
+    if (n < 0) n += a.length;
+    return n >= 0 && n < a.length ? cloneValue(a[n]) : undefined;
+  }),
+  set: arr((a, [i, x]) => {
+    if (!isIntArg(i)) return NO_MATCH;
+    let n = intArg(i);
+    if (n < 0) n += a.length;
+    if (n >= 0 && n < a.length) a[n] = cloneValue(x);
+    return undefined;
+  }),
+  contains: arr((a, [x]) => a.some((y) => valuesEqual(y, x))),
+  index_of: arr((a, rest, ctx) => {
+    const start = rest.length > 1 && isIntArg(rest[1]) ? startPos(intArg(rest[1]), a.length) : 0;
+    const fp = rest[0];
+    if (fp !== undefined && typeof fp === 'object' && 'curry' in fp) {
+      const f = fnArg(fp)!;
+      for (let i = start; i < a.length; i++) if (truthy(callWithOptional(ctx, f, [cloneValue(a[i])], [i]), 'index_of')) return i;
+      return -1;
+    }
+    for (let i = start; i < a.length; i++) if (valuesEqual(a[i], fp)) return i;
+    return -1;
+  }),
+  filter: arr((a, [f], ctx) => {
+    const fp = fnArg(f);
+    if (!fp) return NO_MATCH;
+    const out: RhaiValue[] = [];
+    for (let i = 0; i < a.length; i++) {
+      if (truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), 'filter')) out.push(cloneValue(a[i]));
+    }
+    return out;
+  }),
+  map: arr((a, [f], ctx) => {
+    const fp = fnArg(f);
+    if (!fp) return NO_MATCH;
+    const out = new Array<RhaiValue>(a.length);
+    for (let i = 0; i < a.length; i++) out[i] = callWithOptional(ctx, fp, [cloneValue(a[i])], [i]);
+    return out;
+  }),
+  for_each: arr((a, [f], ctx) => {
+    const fp = fnArg(f);
+    if (!fp) return NO_MATCH;
+    for (let i = 0; i < a.length; i++) callWithOptional(ctx, fp, [cloneValue(a[i])], [i]);
+    return undefined;
+  }),
+  reduce: arr((a, rest, ctx) => reduce(a, rest, ctx, false)),
+  reduce_rev: arr((a, rest, ctx) => reduce(a, rest, ctx, true)),
+  some: arr((a, [f], ctx) => {
+    const fp = fnArg(f);
+    if (!fp) return NO_MATCH;
+    for (let i = 0; i < a.length; i++) if (truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), 'some')) return true;
+    return false;
+  }),
+  all: arr((a, [f], ctx) => {
+    const fp = fnArg(f);
+    if (!fp) return NO_MATCH;
+    for (let i = 0; i < a.length; i++) if (!truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), 'all')) return false;
+    return true;
+  }),
+  find: arr((a, [f], ctx) => {
+    const fp = fnArg(f);
+    if (!fp) return NO_MATCH;
+    for (let i = 0; i < a.length; i++) if (truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), 'find')) return cloneValue(a[i]);
+    return undefined;
+  }),
+  find_map: arr((a, [f], ctx) => {
+    const fp = fnArg(f);
+    if (!fp) return NO_MATCH;
+    for (let i = 0; i < a.length; i++) {
+      const r = callWithOptional(ctx, fp, [cloneValue(a[i])], [i]);
+      if (r !== undefined) return r;
+    }
+    return undefined;
+  }),
+  retain: arr((a, rest, ctx) => {
+    const fp = fnArg(rest[0]);
+    if (fp && rest.length === 1) {
+      const removed: RhaiValue[] = [];
+      const kept: RhaiValue[] = [];
+      for (let i = 0; i < a.length; i++) (truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), 'retain') ? kept : removed).push(a[i]);
+      a.length = 0;
+      a.push(...kept);
+      return removed;
+    }
+    if (!isIntArg(rest[0]) || !isIntArg(rest[1])) return NO_MATCH;
+    const start = startPos(intArg(rest[0]), a.length);
+    const count = Math.max(0, intArg(rest[1]));
+    const kept = a.slice(start, start + count);
+    const removed = [...a.slice(0, start), ...a.slice(start + count)];
+    a.length = 0;
+    a.push(...kept);
+    return removed;
+  }),
+  drain: arr((a, rest, ctx) => {
+    const fp = fnArg(rest[0]);
+    if (fp && rest.length === 1) {
+      const removed: RhaiValue[] = [];
+      const kept: RhaiValue[] = [];
+      for (let i = 0; i < a.length; i++) (truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), 'drain') ? removed : kept).push(a[i]);
+      a.length = 0;
+      a.push(...kept);
+      return removed;
+    }
+    if (!isIntArg(rest[0]) || !isIntArg(rest[1])) return NO_MATCH;
+    const start = startPos(intArg(rest[0]), a.length);
+    return a.splice(start, Math.max(0, intArg(rest[1])));
+  }),
+  splice: arr((a, [s, n, b]) => {
+    if (!isIntArg(s) || !isIntArg(n)) return NO_MATCH;
+    const start = startPos(intArg(s), a.length);
+    const items = Array.isArray(b) ? (cloneValue(b) as RhaiValue[]) : [cloneValue(b)];
+    a.splice(start, Math.max(0, intArg(n)), ...items);
+    checkArray(a);
+    return undefined;
+  }),
+  dedup: arr((a, rest, ctx) => {
+    const fp = rest.length ? fnArg(rest[0]) : undefined;
+    if (rest.length && !fp) return NO_MATCH;
+    const out: RhaiValue[] = [];
+    for (const x of a) {
+      const last = out[out.length - 1];
+      const same = out.length > 0 && (fp ? truthy(ctx.call(fp, [cloneValue(last), cloneValue(x)]), 'dedup') : valuesEqual(last, x));
+      if (!same) out.push(x);
+    }
+    a.length = 0;
+    a.push(...out);
+    return undefined;
+  }),
+  sort: arr((a, rest, ctx) => {
+    if (rest.length === 0) { a.sort(defaultCompare); return undefined; }
+    const fp = fnArg(rest[0]);
+    if (!fp) return NO_MATCH;
+    a.sort((x, y) => comparatorResult(ctx.call(fp, [cloneValue(x), cloneValue(y)])));
+    return undefined;
+  }),
+  sort_desc: arr((a, rest) => { if (rest.length) return NO_MATCH; a.sort((x, y) => defaultCompare(y, x)); return undefined; }),
+  zip: arr((a, [b, f], ctx) => {
+    const fp = fnArg(f);
+    if (!Array.isArray(b) || !fp) return NO_MATCH;
+    const n = Math.min(a.length, b.length);
+    const out: RhaiValue[] = [];
+    for (let i = 0; i < n; i++) out.push(callWithOptional(ctx, fp, [cloneValue(a[i]), cloneValue(b[i])], [i]));
+    return out;
+  }),
+};
+
+function reduce(a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext, reverse: boolean): NativeResult {
+  const fp = fnArg(rest[0]);
+  if (!fp || rest.length > 2) return NO_MATCH;
+  let acc: RhaiValue = rest.length === 2 ? rest[1] : undefined;
+  for (let k = 0; k < a.length; k++) {
+    const i = reverse ? a.length - 1 - k : k;
+    acc = callWithOptional(ctx, fp, [acc, cloneValue(a[i])], [i]);
+  }
+  return acc;
+}

@@ -1,0 +1,81 @@
+// Object map functions (src/packages/map_basic.rs). Listing functions follow the sorted key order.
+import { checkMap } from '../runtime.ts';
+import { cloneValue, sortedKeys, type RhaiMap, type RhaiValue } from '../values.ts';
+import { callWithOptional, fnArg, NO_MATCH, textArg, truthy, type Library, type NativeContext, type NativeResult } from './types.ts';
+import { debugString } from '../format.ts';
+import { stringDebug } from '../format.ts';
+
+const map = (f: (m: RhaiMap, rest: RhaiValue[], ctx: NativeContext) => NativeResult) =>
+  (args: RhaiValue[], ctx: NativeContext): NativeResult => (args[0] instanceof Map ? f(args[0], args.slice(1), ctx) : NO_MATCH);
+
+function toJson(v: RhaiValue): string {
+  if (v === undefined) return 'null';
+  if (typeof v === 'string') return stringDebug(v);
+  if (Array.isArray(v)) return `[${v.map(toJson).join(',')}]`;
+  if (v instanceof Map) return `{${sortedKeys(v).map((k) => `${stringDebug(k)}:${toJson(v.get(k))}`).join(',')}}`;
+  const t = textArg(v);
+  if (t !== undefined) return stringDebug(t);
+  return debugString(v);
+}
+
+export const mapLib: Library = {
+  keys: map((m, rest) => (rest.length ? NO_MATCH : sortedKeys(m))),
+  values: map((m, rest) => (rest.length ? NO_MATCH : sortedKeys(m).map((k) => cloneValue(m.get(k))))),
+  len: map((m, rest) => (rest.length ? NO_MATCH : m.size)),
+  is_empty: map((m, rest) => (rest.length ? NO_MATCH : m.size === 0)),
+  contains: map((m, [k]) => { const key = textArg(k); return key === undefined ? NO_MATCH : m.has(key); }),
+  get: map((m, [k]) => { const key = textArg(k); return key === undefined ? NO_MATCH : cloneValue(m.get(key)); }),
+  set: map((m, [k, v]) => {
+    const key = textArg(k);
+    if (key === undefined) return NO_MATCH;
+    m.set(key, cloneValue(v));
+    checkMap(m);
+    return undefined;
+  }),
+  remove: map((m, [k]) => {
+    const key = textArg(k);
+    if (key === undefined) return NO_MATCH;
+    const v = m.get(key);
+    m.delete(key);
+    return v;
+  }),
+  clear: map((m, rest) => { if (rest.length) return NO_MATCH; m.clear(); return undefined; }),
+  mixin: map((m, [other]) => {
+    if (!(other instanceof Map)) return NO_MATCH;
+    for (const [k, v] of other) m.set(k, cloneValue(v));
+    checkMap(m);
+    return undefined;
+  }),
+  fill_with: map((m, [other]) => {
+    if (!(other instanceof Map)) return NO_MATCH;
+    for (const [k, v] of other) if (!m.has(k)) m.set(k, cloneValue(v));
+    checkMap(m);
+    return undefined;
+  }),
+  filter: map((m, [f], ctx) => {
+    const fp = fnArg(f);
+    if (!fp) return NO_MATCH;
+    const out: RhaiMap = new Map();
+    for (const k of sortedKeys(m)) if (truthy(callWithOptional(ctx, fp, [k, cloneValue(m.get(k))], []), 'filter')) out.set(k, cloneValue(m.get(k)));
+    return out;
+  }),
+  retain: map((m, [f], ctx) => {
+    const fp = fnArg(f);
+    if (!fp) return NO_MATCH;
+    const removed: RhaiMap = new Map();
+    for (const k of sortedKeys(m)) {
+      if (!truthy(callWithOptional(ctx, fp, [k, cloneValue(m.get(k))], []), 'retain')) { removed.set(k, m.get(k)); m.delete(k); }
+    }
+    return removed;
+  }),
+  drain: map((m, [f], ctx) => {
+    const fp = fnArg(f);
+    if (!fp) return NO_MATCH;
+    const removed: RhaiMap = new Map();
+    for (const k of sortedKeys(m)) {
+      if (truthy(callWithOptional(ctx, fp, [k, cloneValue(m.get(k))], []), 'drain')) { removed.set(k, m.get(k)); m.delete(k); }
+    }
+    return removed;
+  }),
+  to_json: map((m, rest) => (rest.length ? NO_MATCH : toJson(m))),
+};

@@ -1,0 +1,74 @@
+// The native-function interface shared by every package (src/packages/*.rs).
+import { RhaiError, type Pos } from '../errors.ts';
+import { FnPtr, RhaiChar, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
+
+export const NO_MATCH: unique symbol = Symbol('no matching signature');
+export type NativeResult = RhaiValue | typeof NO_MATCH;
+
+/** What a native function may ask of the engine. */
+export interface NativeContext {
+  /** Calls a Fn pointer (closure, script function or native) with these arguments. */
+  call(fp: FnPtr, args: RhaiValue[]): RhaiValue;
+  /** Number of parameters the pointer's target takes after its curried arguments, if known. */
+  arityOf(fp: FnPtr): number | undefined;
+  hasScriptFn(name: string, arity: number): boolean;
+  print(text: string): void;
+  debug(text: string): void;
+  pos: Pos;
+}
+
+/**
+ * One native function name with all its overloads. `args[0]` is the method target, passed by
+ * reference: a function that changes a string or number in place stores the new value in `args[0]`.
+ */
+export type NativeFn = (args: RhaiValue[], ctx: NativeContext) => NativeResult;
+
+export type Library = Record<string, NativeFn>;
+
+export const isIntArg = (v: RhaiValue): v is number | bigint => typeof v === 'number' || typeof v === 'bigint';
+
+/** An INT argument as a JS number (clamped, for positions and counts). */
+export function intArg(v: number | bigint): number {
+  if (typeof v === 'number') return v;
+  return v > 0n ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
+}
+
+export function textArg(v: RhaiValue): string | undefined {
+  if (typeof v === 'string') return v;
+  if (v instanceof RhaiChar) return v.c;
+  return undefined;
+}
+
+export function floatArg(v: RhaiValue): number | undefined {
+  if (v instanceof RhaiFloat) return v.v;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  return undefined;
+}
+
+/** A callback argument: a Fn pointer, or a function name given as a string. */
+export function fnArg(v: RhaiValue): FnPtr | undefined {
+  if (v instanceof FnPtr) return v;
+  if (typeof v === 'string') return new FnPtr(v);
+  return undefined;
+}
+
+export function runtimeError(kind: string, detail: string): RhaiError {
+  return new RhaiError(kind, detail);
+}
+
+export function mismatch(expected: string, got: RhaiValue): RhaiError {
+  return new RhaiError('ErrorMismatchDataType', `Data type is incorrect: ${typeName(got)} (expecting ${expected})`);
+}
+
+/** Calls `fp` with `args`, adding `extra` arguments when the callback takes more parameters. */
+export function callWithOptional(ctx: NativeContext, fp: FnPtr, args: RhaiValue[], extra: RhaiValue[]): RhaiValue {
+  const arity = ctx.arityOf(fp);
+  if (arity !== undefined && arity > args.length) return ctx.call(fp, args.concat(extra.slice(0, arity - args.length)));
+  return ctx.call(fp, args);
+}
+
+export function truthy(v: RhaiValue, what: string): boolean {
+  if (typeof v === 'boolean') return v;
+  throw new RhaiError('ErrorMismatchDataType', `${what} must return a bool, not ${typeName(v)}`);
+}

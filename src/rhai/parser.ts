@@ -1,0 +1,757 @@
+// Rhai parser (src/parser.rs): tokens -> AST, resolving every variable to a frame slot or a closure
+// capture, and rejecting at parse time what Rhai rejects at parse time.
+import type { Expr, FnDef, Script, Stmt, SwitchCase, VarDecl, VarRef } from './ast.ts';
+import { parseError, type Pos } from './errors.ts';
+import { Lexer, RESERVED, type Token } from './lexer.ts';
+import { makeChar, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, type RhaiValue } from './values.ts';
+
+const PRECEDENCE: Record<string, number> = {
+  '||': 30, '|': 30, '^': 30,
+  '&&': 60, '&': 60,
+  '==': 90, '!=': 90,
+  'in': 110, '!in': 110,
+  '<': 130, '<=': 130, '>': 130, '>=': 130,
+  '??': 135,
+  '..': 140, '..=': 140,
+  '+': 150, '-': 150,
+  '*': 180, '/': 180, '%': 180,
+  '**': 190,
+  '<<': 210, '>>': 210,
+};
+
+const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '**=', '<<=', '>>=', '&=', '|=', '^=', '??=']);
+
+/** Statements that end in `}` and need no `;` after them. */
+const SELF_TERMINATED = new Set(['if', 'switch', 'while', 'do_block', 'for', 'block', 'try', 'loop']);
+
+class FnScope {
+  vars: VarDecl[] = [];
+  slotCount = 0;
+  captures: VarRef[] = [];
+  constructor(readonly parent: FnScope | null) {}
+}
+
+export interface ParseLimits { maxExprDepth: number; maxFunctionExprDepth: number }
+
+export function parse(source: string, limits: ParseLimits): Script {
+  return new Parser(Lexer.tokenize(source), limits).parseScript();
+}
+
+class Parser {
+  private p = 0;
+  private scope = new FnScope(null);
+  private loopDepth = 0;
+  private inFunction = false;
+  private catchVars: VarDecl[] = [];
+  private depth = 0;
+  private noPipe = false;
+  private closureCount = 0;
+  private readonly functions: FnDef[] = [];
+  private readonly fnKeys = new Set<string>();
+
+  constructor(private toks: Token[], private readonly limits: ParseLimits) {}
+
+  // ---- token helpers ----
+  private get tok(): Token { return this.toks[this.p]!; }
+  private peekTok(n = 1): Token { return this.toks[Math.min(this.p + n, this.toks.length - 1)]!; }
+  private is(text: string): boolean {
+    const t = this.tok;
+    return (t.type === 'punct' || t.type === 'keyword') && t.text === text;
+  }
+  private atEof(): boolean { return this.tok.type === 'eof'; }
+  private eat(text: string): boolean {
+    if (this.is(text)) { this.p++; return true; }
+    return false;
+  }
+  private expect(text: string, context: string): Token {
+    if (!this.is(text)) throw parseError(`Expecting '${text}' ${context}, found ${describe(this.tok)}`, this.tok.pos);
+    return this.toks[this.p++]!;
+  }
+  private identName(context: string): Token {
+    const t = this.tok;
+    if (t.type !== 'ident') {
+      if (t.type === 'keyword') throw parseError(`'${t.text}' is a keyword and cannot be used as ${context}`, t.pos);
+      throw parseError(`Expecting a name for ${context}, found ${describe(t)}`, t.pos);
+    }
+    if (RESERVED.has(t.text)) throw parseError(`'${t.text}' is a reserved keyword`, t.pos);
+    this.p++;
+    return t;
+  }
+
+  private enterDepth(pos: Pos): void {
+    const max = this.inFunction ? this.limits.maxFunctionExprDepth : this.limits.maxExprDepth;
+    if (++this.depth > max && max > 0) throw parseError('Expression exceeds maximum complexity', pos);
+  }
+
+  // ---- scopes ----
+  private declare(name: string, isConst: boolean): VarDecl {
+    const decl: VarDecl = { name, slot: this.scope.slotCount++, isConst, captured: false };
+    this.scope.vars.push(decl);
+    return decl;
+  }
+
+  private resolve(name: string, scope: FnScope = this.scope): VarRef | null {
+    for (let i = scope.vars.length - 1; i >= 0; i--) {
+      const decl = scope.vars[i]!;
+      if (decl.name === name) return { kind: 'local', decl };
+    }
+    for (let i = 0; i < scope.captures.length; i++) {
+      const c = scope.captures[i]!;
+      if ((c.kind === 'local' ? c.decl.name : c.name) === name) return { kind: 'capture', index: i, name };
+    }
+    if (!scope.parent) return null;
+    const outer = this.resolve(name, scope.parent);
+    if (!outer) return null;
+    if (outer.kind === 'local') outer.decl.captured = true;
+    scope.captures.push(outer);
+    return { kind: 'capture', index: scope.captures.length - 1, name };
+  }
+
+  private visibleNames(): string[] {
+    const names: string[] = [];
+    for (let s: FnScope | null = this.scope; s; s = s.parent) {
+      for (const v of s.vars) names.push(v.name);
+      for (const c of s.captures) names.push(c.kind === 'local' ? c.decl.name : c.name);
+    }
+    return names;
+  }
+
+  private withBlockScope<T>(body: () => T): T {
+    const mark = this.scope.vars.length;
+    try { return body(); } finally { this.scope.vars.length = mark; }
+  }
+
+  // ---- script and functions ----
+  parseScript(): Script {
+    const body: Stmt[] = [];
+    while (this.tok.type !== 'eof') {
+      if (this.is('fn') || (this.is('private') && this.peekTok().text === 'fn')) { this.parseFnDef(); continue; }
+      this.parseStmtInto(body, true);
+    }
+    return { body, slotCount: this.scope.slotCount, functions: this.functions };
+  }
+
+  private parseFnDef(): void {
+    const start = this.tok.pos;
+    this.eat('private');
+    this.expect('fn', 'to define a function');
+    const nameTok = this.identName('a function');
+    const outerScope = this.scope;
+    const outerLoop = this.loopDepth;
+    const outerCatch = this.catchVars;
+    const outerDepth = this.depth;
+    this.scope = new FnScope(null);
+    this.inFunction = true;
+    this.loopDepth = 0;
+    this.catchVars = [];
+    this.depth = 0;
+    try {
+      this.expect('(', 'after the function name');
+      const params = this.parseParams(')', 'function parameter');
+      const key = `${nameTok.text}/${params.length}`;
+      if (this.fnKeys.has(key)) throw parseError(`Function '${nameTok.text}' with ${params.length} parameter(s) is already defined`, nameTok.pos);
+      this.fnKeys.add(key);
+      if (!this.is('{')) throw parseError(`Expecting '{' to start the body of function '${nameTok.text}'`, this.tok.pos);
+      const body = this.parseBlockBody();
+      this.functions.push({ name: nameTok.text, params, body, slotCount: this.scope.slotCount, pos: start, captures: [], isClosure: false });
+    } finally {
+      this.scope = outerScope;
+      this.inFunction = false;
+      this.loopDepth = outerLoop;
+      this.catchVars = outerCatch;
+      this.depth = outerDepth;
+    }
+  }
+
+  private parseParams(close: string, what: string): VarDecl[] {
+    const params: VarDecl[] = [];
+    const seen = new Set<string>();
+    while (!this.eat(close)) {
+      const t = this.identName(`a ${what}`);
+      if (seen.has(t.text)) throw parseError(`Duplicated parameter '${t.text}'`, t.pos);
+      seen.add(t.text);
+      params.push(this.declare(t.text, false));
+      if (!this.eat(',')) { this.expect(close, `to close the ${what} list`); break; }
+    }
+    return params;
+  }
+
+  private parseClosure(): Expr {
+    const pos = this.tok.pos;
+    const outerScope = this.scope;
+    const outerLoop = this.loopDepth;
+    const outerCatch = this.catchVars;
+    this.scope = new FnScope(outerScope);
+    this.loopDepth = 0;
+    this.catchVars = [];
+    try {
+      let params: VarDecl[] = [];
+      if (!this.eat('||')) {
+        this.expect('|', 'to start a closure');
+        params = this.parseParams('|', 'closure parameter');
+      }
+      const body: Stmt[] = [];
+      if (this.is('{')) body.push({ k: 'expr', pos: this.tok.pos, e: this.parseBlockExpr() });
+      else body.push(this.parseSimpleStmt());
+      const fn: FnDef = {
+        name: `anon$${++this.closureCount}`, params, body, slotCount: this.scope.slotCount, pos,
+        captures: this.scope.captures, isClosure: true,
+      };
+      return { k: 'closure', pos, fn };
+    } finally {
+      this.scope = outerScope;
+      this.loopDepth = outerLoop;
+      this.catchVars = outerCatch;
+    }
+  }
+
+  // ---- statements ----
+  private parseBlockBody(): Stmt[] {
+    const open = this.expect('{', 'to start a block');
+    this.enterDepth(open.pos);
+    try {
+      return this.withBlockScope(() => {
+        const body: Stmt[] = [];
+        while (!this.eat('}')) {
+          if (this.tok.type === 'eof') throw parseError("Expecting '}' to close the block", this.tok.pos);
+          this.parseStmtInto(body, false);
+        }
+        return body;
+      });
+    } finally { this.depth--; }
+  }
+
+  private parseStmtInto(body: Stmt[], topLevel: boolean): void {
+    if (this.eat(';')) return;
+    if (this.is('fn') || this.is('private')) {
+      throw parseError('Functions can only be defined at the global level', this.tok.pos);
+    }
+    const [stmt, kind] = this.parseStmt();
+    body.push(stmt);
+    if (this.eat(';')) return;
+    if (SELF_TERMINATED.has(kind)) return;
+    if (this.is('}') && !topLevel) return;
+    if (this.tok.type === 'eof') return;
+    throw parseError(`Expecting ';' to terminate this statement, found ${describe(this.tok)}`, this.tok.pos);
+  }
+
+  /** Returns the statement and a kind used for the `;` rule. */
+  private parseStmt(): [Stmt, string] {
+    const t = this.tok;
+    const pos = t.pos;
+    if (t.type === 'keyword') {
+      switch (t.text) {
+        case 'let': case 'const': return [this.parseLet(), 'let'];
+        case 'if': return [{ k: 'expr', pos, e: this.parseIf() }, 'if'];
+        case 'switch': return [{ k: 'expr', pos, e: this.parseSwitch() }, 'switch'];
+        case 'while': return [{ k: 'expr', pos, e: this.parseWhile() }, 'while'];
+        case 'loop': return [{ k: 'expr', pos, e: this.parseLoop() }, 'loop'];
+        case 'do': return [{ k: 'expr', pos, e: this.parseDo() }, 'do'];
+        case 'for': return [{ k: 'expr', pos, e: this.parseFor() }, 'for'];
+        case 'try': return [this.parseTry(), 'try'];
+        case 'break': case 'continue': return [this.parseBreak(), 'break'];
+        case 'return': case 'throw': return [this.parseReturn(), 'return'];
+        case 'import': case 'export': throw parseError(`'${t.text}' (modules) is not supported`, pos);
+      }
+    }
+    if (this.is('{')) return [{ k: 'expr', pos, e: this.parseBlockExpr() }, 'block'];
+    return [this.parseSimpleStmt(), 'expr'];
+  }
+
+  /** An expression statement or an assignment. */
+  private parseSimpleStmt(): Stmt {
+    const pos = this.tok.pos;
+    const e = this.parseExpr();
+    const t = this.tok;
+    if (t.type === 'punct' && ASSIGN_OPS.has(t.text)) {
+      this.p++;
+      this.checkAssignable(e, t.pos);
+      const value = this.parseExpr();
+      return { k: 'assign', pos: t.pos, target: e, op: t.text, value };
+    }
+    return { k: 'expr', pos, e };
+  }
+
+  private checkAssignable(e: Expr, pos: Pos): void {
+    let root = e;
+    while (root.k === 'prop' || root.k === 'index') {
+      if (root.safe) throw parseError('Cannot assign through ?. or ?[', pos);
+      root = root.target;
+    }
+    if (root.k === 'var') {
+      if (root.ref?.kind === 'local' && root.ref.decl.isConst) {
+        throw parseError(`Cannot assign to constant '${root.name}'`, root.pos);
+      }
+      return;
+    }
+    if (root.k === 'this' && e !== root) return;
+    if (root.k === 'this') return;
+    throw parseError('Expecting a variable, property or index as the target of an assignment', pos);
+  }
+
+  private parseLet(): Stmt {
+    const isConst = this.tok.text === 'const';
+    const pos = this.tok.pos;
+    this.p++;
+    const nameTok = this.identName('a variable');
+    const init = this.eat('=') ? this.parseExpr() : null;
+    // Declared after the initializer so that `let x = x + 1` reads the outer x.
+    const decl = this.declare(nameTok.text, isConst);
+    return { k: 'let', pos, decl, init };
+  }
+
+  private parseBreak(): Stmt {
+    const t = this.toks[this.p++]!;
+    if (this.loopDepth === 0) throw parseError(`'${t.text}' must be inside a loop`, t.pos);
+    if (t.text === 'continue') return { k: 'continue', pos: t.pos };
+    const value = this.atStmtEnd() ? null : this.parseExpr();
+    return { k: 'break', pos: t.pos, value };
+  }
+
+  private parseReturn(): Stmt {
+    const t = this.toks[this.p++]!;
+    const value = this.atStmtEnd() ? null : this.parseExpr();
+    if (t.text === 'return') return { k: 'return', pos: t.pos, value };
+    const rethrow = value === null ? this.catchVars[this.catchVars.length - 1] ?? null : null;
+    return { k: 'throw', pos: t.pos, value, rethrow };
+  }
+
+  private atStmtEnd(): boolean {
+    return this.is(';') || this.is('}') || this.tok.type === 'eof';
+  }
+
+  private parseTry(): Stmt {
+    const pos = this.expect('try', '').pos;
+    const body = this.parseBlockBody();
+    this.expect('catch', "after the 'try' block");
+    return this.withBlockScope(() => {
+      const hidden = this.declare('$caught', false);
+      let errVar: VarDecl | null = null;
+      if (this.eat('(')) {
+        const t = this.identName('the catch variable');
+        errVar = this.declare(t.text, false);
+        this.expect(')', 'to close the catch variable');
+      }
+      this.catchVars.push(hidden);
+      try {
+        const handler = this.parseBlockBody();
+        return { k: 'try', pos, body, errVar, hidden, handler } satisfies Stmt;
+      } finally { this.catchVars.pop(); }
+    });
+  }
+
+  // ---- control-flow expressions ----
+  private parseBlockExpr(): Expr {
+    const pos = this.tok.pos;
+    return { k: 'block', pos, body: this.parseBlockBody() };
+  }
+
+  private parseCondition(what: string): Expr {
+    const cond = this.parseExpr();
+    if (cond.k === 'lit' && typeof cond.v !== 'boolean') {
+      throw parseError(`Expecting a boolean condition for '${what}'`, cond.pos);
+    }
+    return cond;
+  }
+
+  private parseIf(): Expr {
+    const pos = this.expect('if', '').pos;
+    const cond = this.parseCondition('if');
+    const then = this.parseBlockBody();
+    let els: Stmt[] | null = null;
+    if (this.eat('else')) {
+      if (this.is('if')) {
+        const p = this.tok.pos;
+        els = [{ k: 'expr', pos: p, e: this.parseIf() }];
+      } else els = this.parseBlockBody();
+    }
+    return { k: 'if', pos, cond, then, else: els };
+  }
+
+  private inLoop<T>(body: () => T): T {
+    this.loopDepth++;
+    try { return body(); } finally { this.loopDepth--; }
+  }
+
+  private parseWhile(): Expr {
+    const pos = this.expect('while', '').pos;
+    const cond = this.parseCondition('while');
+    const body = this.inLoop(() => this.parseBlockBody());
+    return { k: 'while', pos, cond, body };
+  }
+
+  private parseLoop(): Expr {
+    const pos = this.expect('loop', '').pos;
+    const body = this.inLoop(() => this.parseBlockBody());
+    return { k: 'while', pos, cond: null, body };
+  }
+
+  private parseDo(): Expr {
+    const pos = this.expect('do', '').pos;
+    const body = this.inLoop(() => this.parseBlockBody());
+    let until: boolean;
+    if (this.eat('while')) until = false;
+    else if (this.eat('until')) until = true;
+    else throw parseError("Expecting 'while' or 'until' after the 'do' block", this.tok.pos);
+    const cond = this.parseCondition(until ? 'do ... until' : 'do ... while');
+    return { k: 'do', pos, body, cond, until };
+  }
+
+  private parseFor(): Expr {
+    const pos = this.expect('for', '').pos;
+    let itemName: Token;
+    let counterName: Token | null = null;
+    if (this.eat('(')) {
+      itemName = this.identName('the loop variable');
+      this.expect(',', 'between the loop variable and the counter');
+      counterName = this.identName('the loop counter');
+      this.expect(')', 'to close the loop variables');
+    } else itemName = this.identName('the loop variable');
+    this.expect('in', "after the 'for' variable");
+    const iter = this.parseExpr();
+    if (iter.k === 'lit' && typeof iter.v !== 'string' && !(iter.v instanceof RhaiRange)) {
+      throw parseError('This value cannot be iterated in a for loop', iter.pos);
+    }
+    return this.withBlockScope(() => {
+      const item = this.declare(itemName.text, false);
+      const counter = counterName ? this.declare(counterName.text, false) : null;
+      const body = this.inLoop(() => this.parseBlockBody());
+      return { k: 'for', pos, item, counter, iter, body } satisfies Expr;
+    });
+  }
+
+  private parseSwitch(): Expr {
+    const pos = this.expect('switch', '').pos;
+    const subject = this.parseExpr();
+    this.expect('{', 'to start the switch cases');
+    const cases: SwitchCase[] = [];
+    let dflt: Expr | null = null;
+    while (!this.eat('}')) {
+      if (this.tok.type === 'eof') throw parseError("Expecting '}' to close the switch", this.tok.pos);
+      if (dflt) throw parseError("The default case '_' must be the last case", this.tok.pos);
+      if (this.tok.type === 'ident' && this.tok.text === '_') {
+        this.p++;
+        this.expect('=>', "after '_'");
+        dflt = this.parseSwitchBody();
+      } else {
+        const values: RhaiValue[] = [];
+        let range: SwitchCase['range'];
+        const outerNoPipe = this.noPipe;
+        this.noPipe = true;
+        try {
+          do {
+            const e = this.parseExpr();
+            const v = constantValue(e);
+            if (v === NOT_CONSTANT) throw parseError('A switch case must be a constant value', e.pos);
+            if (v instanceof RhaiRange) {
+              if (values.length > 0 || range) throw parseError('A range case cannot be combined with other values', e.pos);
+              range = { start: v.start, end: v.end, inclusive: v.inclusive };
+            } else values.push(v);
+          } while (this.eat('|'));
+        } finally { this.noPipe = outerNoPipe; }
+        const guard = this.eat('if') ? this.parseExpr() : undefined;
+        this.expect('=>', 'after the switch case');
+        const body = this.parseSwitchBody();
+        cases.push({ values, range, guard, body });
+      }
+      if (this.eat(',')) continue;
+      if (this.is('}')) continue;
+      if (this.toks[this.p - 1]!.text === '}') continue; // a block body needs no comma
+      throw parseError(`Expecting ',' between switch cases, found ${describe(this.tok)}`, this.tok.pos);
+    }
+    return { k: 'switch', pos, subject, cases, dflt };
+  }
+
+  private parseSwitchBody(): Expr {
+    if (this.is('{')) return this.parseBlockExpr();
+    const s = this.parseSimpleStmt();
+    if (s.k === 'expr') return s.e;
+    return { k: 'block', pos: s.pos, body: [s] };
+  }
+
+  // ---- expressions ----
+  parseExpr(): Expr {
+    this.enterDepth(this.tok.pos);
+    try { return this.parseBinary(1); } finally { this.depth--; }
+  }
+
+  private binaryOp(): string | null {
+    const t = this.tok;
+    if (t.type === 'punct' || (t.type === 'keyword' && t.text === 'in')) {
+      if (this.noPipe && t.text === '|') return null;
+      return PRECEDENCE[t.text] !== undefined ? t.text : null;
+    }
+    return null;
+  }
+
+  private parseBinary(minPrec: number): Expr {
+    let lhs = this.parseUnary();
+    for (;;) {
+      const op = this.binaryOp();
+      if (!op) return lhs;
+      const prec = PRECEDENCE[op]!;
+      if (prec < minPrec) return lhs;
+      const opTok = this.toks[this.p++]!;
+      const rhs = this.parseBinary(op === '**' ? prec : prec + 1);
+      lhs = { k: 'bin', pos: opTok.pos, op, l: lhs, r: rhs };
+    }
+  }
+
+  private parseUnary(): Expr {
+    const t = this.tok;
+    if (t.type === 'punct' && (t.text === '-' || t.text === '+' || t.text === '!')) {
+      this.p++;
+      this.enterDepth(t.pos);
+      try {
+        const next = this.tok;
+        if (t.text === '-' && next.type === 'int') {
+          this.p++;
+          const v = -next.int!;
+          if (v < MIN_INT) throw parseError(`Integer too large: -${next.text}`, next.pos);
+          return this.parsePostfix({ k: 'lit', pos: t.pos, v: normInt(v) });
+        }
+        if (t.text === '-' && next.type === 'float') {
+          this.p++;
+          return this.parsePostfix({ k: 'lit', pos: t.pos, v: new RhaiFloat(-next.float!) });
+        }
+        const e = this.parseUnary();
+        return { k: 'unary', pos: t.pos, op: t.text, e };
+      } finally { this.depth--; }
+    }
+    return this.parsePostfix(this.parsePrimary());
+  }
+
+  private parseArgs(close: string): Expr[] {
+    const args: Expr[] = [];
+    const outerNoPipe = this.noPipe;
+    this.noPipe = false;
+    try {
+      while (!this.eat(close)) {
+        args.push(this.parseExpr());
+        if (!this.eat(',')) { this.expect(close, 'to close the list'); break; }
+      }
+    } finally { this.noPipe = outerNoPipe; }
+    return args;
+  }
+
+  private parsePostfix(e: Expr): Expr {
+    for (;;) {
+      const t = this.tok;
+      if (t.type !== 'punct') return e;
+      if (t.text === '.' || t.text === '?.') {
+        this.p++;
+        const safe = t.text === '?.';
+        const nameTok = this.tok;
+        if (nameTok.type !== 'ident' && nameTok.type !== 'keyword') throw parseError(`Expecting a property or method name after '${t.text}'`, nameTok.pos);
+        this.p++;
+        if (this.is('(')) {
+          this.p++;
+          e = { k: 'method', pos: nameTok.pos, target: e, name: nameTok.text, args: this.parseArgs(')'), safe };
+        } else {
+          if (e.k === 'lit' && typeof e.v !== 'object' && typeof e.v !== 'string') {
+            // `5.a` on a literal is fine to parse; it fails at run time like Rhai.
+          }
+          e = { k: 'prop', pos: nameTok.pos, target: e, name: nameTok.text, safe };
+        }
+        continue;
+      }
+      if (t.text === '[' || t.text === '?[') {
+        this.p++;
+        const outerNoPipe = this.noPipe;
+        this.noPipe = false;
+        let index: Expr;
+        try { index = this.parseExpr(); } finally { this.noPipe = outerNoPipe; }
+        this.expect(']', 'to close the index');
+        checkLiteralIndex(e, index);
+        e = { k: 'index', pos: t.pos, target: e, index, safe: t.text === '?[' };
+        continue;
+      }
+      return e;
+    }
+  }
+
+  private parsePrimary(): Expr {
+    const t = this.tok;
+    const pos = t.pos;
+    switch (t.type) {
+      case 'int':
+        this.p++;
+        if (t.int! > MAX_INT) throw parseError(`Integer too large: ${t.text}`, pos);
+        return { k: 'lit', pos, v: normInt(t.int!) };
+      case 'float': this.p++; return { k: 'lit', pos, v: new RhaiFloat(t.float!) };
+      case 'string': this.p++; return { k: 'lit', pos, v: t.text };
+      case 'char': this.p++; return { k: 'lit', pos, v: makeChar(t.text) };
+      case 'template': this.p++; return this.parseTemplate(t);
+      case 'ident': return this.parseIdent();
+      case 'eof': throw parseError('Script is incomplete: expecting an expression', pos);
+      case 'keyword':
+        switch (t.text) {
+          case 'true': this.p++; return { k: 'lit', pos, v: true };
+          case 'false': this.p++; return { k: 'lit', pos, v: false };
+          case 'this': this.p++; return { k: 'this', pos };
+          case 'if': return this.parseIf();
+          case 'switch': return this.parseSwitch();
+          case 'while': return this.parseWhile();
+          case 'loop': return this.parseLoop();
+          case 'do': return this.parseDo();
+          case 'for': return this.parseFor();
+          case 'global': {
+            this.p++;
+            this.expect('::', "after 'global'");
+            const name = this.identName('a global constant');
+            return { k: 'global', pos, name: name.text };
+          }
+          case 'fn': throw parseError('Functions can only be defined at the global level', pos);
+          case 'try': throw parseError("'try' is a statement and cannot be used as a value", pos);
+        }
+        throw parseError(`Unexpected '${t.text}'`, pos);
+      case 'punct':
+        switch (t.text) {
+          case '(': {
+            this.p++;
+            if (this.eat(')')) return { k: 'lit', pos, v: undefined };
+            const outerNoPipe = this.noPipe;
+            this.noPipe = false;
+            try {
+              const e = this.parseExpr();
+              this.expect(')', 'to close the parenthesis');
+              return e;
+            } finally { this.noPipe = outerNoPipe; }
+          }
+          case '[': {
+            this.p++;
+            this.enterDepth(pos);
+            try { return { k: 'array', pos, items: this.parseArgs(']') }; } finally { this.depth--; }
+          }
+          case '#{': return this.parseMapLiteral();
+          case '{': return this.parseBlockExpr();
+          case '|': case '||': return this.parseClosure();
+        }
+    }
+    throw parseError(`Unexpected ${describe(t)}`, pos);
+  }
+
+  private parseIdent(): Expr {
+    const t = this.toks[this.p++]!;
+    if (RESERVED.has(t.text)) throw parseError(`'${t.text}' is a reserved keyword`, t.pos);
+    if (this.is('::')) throw parseError(`Module '${t.text}' is not supported (only global::NAME)`, this.tok.pos);
+    if (this.is('(')) {
+      this.p++;
+      const args = this.parseArgs(')');
+      const visibleVars = t.text === 'is_def_var' ? this.visibleNames() : [];
+      return { k: 'call', pos: t.pos, name: t.text, args, visibleVars };
+    }
+    if (t.text === '_') throw parseError("'_' is not a variable", t.pos);
+    return { k: 'var', pos: t.pos, name: t.text, ref: this.resolve(t.text) };
+  }
+
+  private parseMapLiteral(): Expr {
+    const pos = this.expect('#{', '').pos;
+    this.enterDepth(pos);
+    try {
+      const entries: [string, Expr][] = [];
+      const seen = new Set<string>();
+      while (!this.eat('}')) {
+        const k = this.tok;
+        let key: string;
+        if (k.type === 'string') key = k.text;
+        else if (k.type === 'ident') {
+          if (k.text.startsWith('_')) throw parseError(`Invalid property name '${k.text}' (quote it as a string)`, k.pos);
+          key = k.text;
+        } else throw parseError(`Expecting a property name in the object map, found ${describe(k)}`, k.pos);
+        this.p++;
+        if (seen.has(key)) throw parseError(`Duplicated property '${key}' in the object map`, k.pos);
+        seen.add(key);
+        this.expect(':', 'after the property name');
+        const outerNoPipe = this.noPipe;
+        this.noPipe = false;
+        try { entries.push([key, this.parseExpr()]); } finally { this.noPipe = outerNoPipe; }
+        if (!this.eat(',')) { this.expect('}', 'to close the object map'); break; }
+      }
+      return { k: 'map', pos, entries };
+    } finally { this.depth--; }
+  }
+
+  private parseTemplate(t: Token): Expr {
+    const parts: (string | Expr)[] = [];
+    for (const part of t.parts!) {
+      if (typeof part === 'string') { if (part) parts.push(part); continue; }
+      const saved = this.toks;
+      const savedP = this.p;
+      const outerNoPipe = this.noPipe;
+      this.toks = part;
+      this.p = 0;
+      this.noPipe = false;
+      try {
+        if (this.tok.type === 'eof') throw parseError('Expecting an expression inside ${...}', this.tok.pos);
+        const body: Stmt[] = [];
+        while (!this.atEof()) this.parseStmtInto(body, true);
+        const only = body[0];
+        parts.push(body.length === 1 && only!.k === 'expr' ? only.e : { k: 'block', pos: t.pos, body });
+      } finally {
+        this.toks = saved;
+        this.p = savedP;
+        this.noPipe = outerNoPipe;
+      }
+    }
+    if (parts.length === 0) return { k: 'lit', pos: t.pos, v: '' };
+    if (parts.length === 1 && typeof parts[0] === 'string') return { k: 'lit', pos: t.pos, v: parts[0] };
+    return { k: 'interp', pos: t.pos, parts };
+  }
+}
+
+function describe(t: Token): string {
+  switch (t.type) {
+    case 'eof': return 'end of script';
+    case 'string': return 'a string';
+    case 'template': return 'a string';
+    case 'char': return 'a character';
+    case 'int': case 'float': return `'${t.text}'`;
+    default: return `'${t.text}'`;
+  }
+}
+
+const NOT_CONSTANT = Symbol('not constant');
+
+/** The value of a constant expression (literals, negated literals, int ranges, constant arrays). */
+function constantValue(e: Expr): RhaiValue | typeof NOT_CONSTANT {
+  switch (e.k) {
+    case 'lit': return e.v;
+    case 'array': {
+      const out: RhaiValue[] = [];
+      for (const item of e.items) {
+        const v = constantValue(item);
+        if (v === NOT_CONSTANT) return NOT_CONSTANT;
+        out.push(v);
+      }
+      return out;
+    }
+    case 'bin': {
+      if (e.op !== '..' && e.op !== '..=') return NOT_CONSTANT;
+      const a = constantValue(e.l);
+      const b = constantValue(e.r);
+      if (typeof a !== 'number' || typeof b !== 'number') return NOT_CONSTANT;
+      return new RhaiRange(a, b, e.op === '..=');
+    }
+    default: return NOT_CONSTANT;
+  }
+}
+
+/** Index types Rhai rejects at parse time when both sides are literals (parse_index_chain). */
+function checkLiteralIndex(target: Expr, index: Expr): void {
+  const idx = index.k === 'lit' ? index.v : index.k === 'array' ? [] : index.k === 'map' ? new Map() : null;
+  if (idx === null && index.k !== 'interp') return;
+  const isStringIndex = typeof idx === 'string' || index.k === 'interp';
+  const badIndex = typeof idx === 'boolean' || idx === undefined && index.k === 'lit' || idx instanceof RhaiFloat ||
+    idx instanceof RhaiChar || Array.isArray(idx) || idx instanceof Map;
+  if (target.k === 'map') {
+    if (typeof idx === 'number' || typeof idx === 'bigint') throw parseError('Object map expects a string index', index.pos);
+    if (badIndex) throw parseError('Object map expects a string index', index.pos);
+    return;
+  }
+  const literalTarget = target.k === 'array' || target.k === 'interp' ||
+    (target.k === 'lit' && (typeof target.v === 'string' || typeof target.v === 'number' || typeof target.v === 'bigint'));
+  if (!literalTarget) return;
+  if (isStringIndex) throw parseError('Array or string expects a numeric index, not a string', index.pos);
+  if (badIndex) throw parseError('Array or string expects a numeric index', index.pos);
+}

@@ -1,0 +1,60 @@
+// Per-run state shared by the evaluator and the packages: operation counting, call depth, size
+// limits, output callbacks. One run is active at a time (runs nest: a saved state is restored).
+import { RhaiError, type Pos } from './errors.ts';
+import type { RhaiLimits } from './limits.ts';
+import { charCount, type RhaiValue } from './values.ts';
+
+export class Runtime {
+  ops = 0;
+  depth = 0;
+  readonly opLimit: number;
+  readonly maxDepth: number;
+  readonly maxString: number;
+  readonly maxArray: number;
+  readonly maxMap: number;
+  /** Values of top-level constants, for `global::NAME` inside functions. */
+  readonly globals = new Map<string, RhaiValue>();
+
+  constructor(
+    limits: Required<RhaiLimits>,
+    readonly onPrint: (text: string) => void,
+    readonly onDebug: (text: string) => void,
+  ) {
+    const unlimited = (n: number): number => (n > 0 ? n : Infinity);
+    this.opLimit = unlimited(limits.maxOperations);
+    this.maxDepth = unlimited(limits.maxCallDepth);
+    this.maxString = unlimited(limits.maxStringSize);
+    this.maxArray = unlimited(limits.maxArraySize);
+    this.maxMap = unlimited(limits.maxMapSize);
+  }
+}
+
+export let RT: Runtime = new Runtime(
+  { maxOperations: 0, maxCallDepth: 64, maxStringSize: 0, maxArraySize: 0, maxMapSize: 0, maxExprDepth: 64, maxFunctionExprDepth: 32 },
+  () => {}, () => {},
+);
+
+export function withRuntime<T>(rt: Runtime, body: () => T): T {
+  const saved = RT;
+  RT = rt;
+  try { return body(); } finally { RT = saved; }
+}
+
+export function tooManyOperations(pos?: Pos): never {
+  throw new RhaiError('ErrorTooManyOperations', 'Too many operations', pos);
+}
+
+export function checkString(s: string, pos?: Pos): string {
+  if (s.length > RT.maxString && charCount(s) > RT.maxString) {
+    throw new RhaiError('ErrorDataTooLarge', `Length of string exceeds the maximum limit (${RT.maxString})`, pos);
+  }
+  return s;
+}
+
+export function checkArray(a: RhaiValue[], pos?: Pos): void {
+  if (a.length > RT.maxArray) throw new RhaiError('ErrorDataTooLarge', `Size of array exceeds the maximum limit (${RT.maxArray})`, pos);
+}
+
+export function checkMap(m: Map<string, RhaiValue>, pos?: Pos): void {
+  if (m.size > RT.maxMap) throw new RhaiError('ErrorDataTooLarge', `Size of object map exceeds the maximum limit (${RT.maxMap})`, pos);
+}

@@ -1,0 +1,138 @@
+// Rhai's Dynamic value, mapped onto JS values:
+//   ()      -> undefined            bool   -> boolean
+//   INT     -> number (integer, always within the JS safe range) or bigint (only outside it)
+//   FLOAT   -> RhaiFloat (boxed so that 2.0 stays distinct from 2)
+//   string  -> string               char   -> RhaiChar
+//   array   -> RhaiValue[]          map    -> Map<string, RhaiValue> (key order is applied when listed)
+//   range   -> RhaiRange            Fn     -> FnPtr
+export type RhaiValue =
+  | undefined
+  | boolean
+  | number
+  | bigint
+  | string
+  | RhaiFloat
+  | RhaiChar
+  | RhaiValue[]
+  | RhaiMap
+  | RhaiRange
+  | FnPtr;
+
+export type RhaiMap = Map<string, RhaiValue>;
+export type RhaiArray = RhaiValue[];
+
+export class RhaiFloat {
+  constructor(readonly v: number) {}
+}
+
+export class RhaiChar {
+  /** `c` is one Unicode scalar value (one or two UTF-16 units). */
+  constructor(readonly c: string) {}
+}
+
+const asciiChars: RhaiChar[] = [];
+for (let i = 0; i < 128; i++) asciiChars.push(new RhaiChar(String.fromCharCode(i)));
+
+export function makeChar(c: string): RhaiChar {
+  const code = c.charCodeAt(0);
+  return c.length === 1 && code < 128 ? asciiChars[code]! : new RhaiChar(c);
+}
+
+export class RhaiRange {
+  constructor(readonly start: number, readonly end: number, readonly inclusive: boolean) {}
+}
+
+/** Anything a Fn pointer can resolve to at call time (a script function or a closure body). */
+export interface Callable {
+  readonly name: string;
+  readonly arity: number;
+}
+
+export class FnPtr {
+  constructor(
+    readonly name: string,
+    readonly curry: RhaiValue[] = [],
+    /** Set for closures and anonymous functions: the compiled body plus its captured cells. */
+    readonly closure?: { fn: Callable; captures: Cell[] },
+  ) {}
+  get isAnonymous(): boolean { return this.closure !== undefined; }
+}
+
+/** A variable shared between a scope and the closures that captured it. */
+export interface Cell { v: RhaiValue }
+
+export const MAX_INT = 9223372036854775807n;
+export const MIN_INT = -9223372036854775808n;
+
+export function isInt(v: RhaiValue): v is number | bigint {
+  return typeof v === 'number' || typeof v === 'bigint';
+}
+
+/** Brings an exact i64 back to the fast representation when it fits. */
+export function normInt(b: bigint): number | bigint {
+  return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
+}
+
+export function typeName(v: RhaiValue): string {
+  switch (typeof v) {
+    case 'undefined': return '()';
+    case 'boolean': return 'bool';
+    case 'number': case 'bigint': return 'i64';
+    case 'string': return 'string';
+  }
+  if (v instanceof RhaiFloat) return 'f64';
+  if (v instanceof RhaiChar) return 'char';
+  if (Array.isArray(v)) return 'array';
+  if (v instanceof Map) return 'map';
+  if (v instanceof RhaiRange) return v.inclusive ? 'range=' : 'range';
+  return 'Fn';
+}
+
+/** Rhai clones arrays and maps on assignment and argument passing (value semantics). */
+export function cloneValue(v: RhaiValue): RhaiValue {
+  if (typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const out = new Array<RhaiValue>(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      out[i] = typeof x === 'object' ? cloneValue(x) : x;
+    }
+    return out;
+  }
+  if (v instanceof Map) {
+    const out: RhaiMap = new Map();
+    for (const [k, x] of v) out.set(k, typeof x === 'object' ? cloneValue(x) : x);
+    return out;
+  }
+  return v;
+}
+
+/** Bytewise order of UTF-8 strings (BTreeMap<SmartString> key order) == code point order. */
+export function compareStrings(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      // Surrogates (astral code points) sort after every BMP char in code point order.
+      const xs = x >= 0xd800 && x <= 0xdfff;
+      const ys = y >= 0xd800 && y <= 0xdfff;
+      if (xs !== ys) return xs ? 1 : -1;
+      return x - y;
+    }
+  }
+  return a.length - b.length;
+}
+
+export function sortedKeys(m: RhaiMap): string[] {
+  return [...m.keys()].sort(compareStrings);
+}
+
+/** Unicode scalar values of a string (Rhai strings are char sequences). */
+export function toChars(s: string): string[] {
+  return /[\ud800-\udfff]/.test(s) ? Array.from(s) : s.split('');
+}
+
+export function charCount(s: string): number {
+  return /[\ud800-\udfff]/.test(s) ? Array.from(s).length : s.length;
+}
