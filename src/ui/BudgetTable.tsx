@@ -17,15 +17,14 @@ export function BudgetTable() {
   if (!validation) return <div className="muted" style={{ padding: '0 8px' }}>Resolving budgets…</div>;
   if (rows.length === 0) return <div className="muted" style={{ padding: '0 8px 6px' }}>No budgets: fix the blueprint's errors first.</div>;
   return (
-    <table data-testid="budgets" aria-label="Resolved budgets">
+    <table className="compact" data-testid="budgets" aria-label="Resolved budgets">
       <thead>
-        <tr><th>Region</th><th>Kind</th><th>Written as</th><th className="num">Resolved</th><th className="num">Acts at</th></tr>
+        <tr><th>Region</th><th>Budget as written</th><th className="num">Resolved</th><th className="num" title="compact_at / threshold_tokens, when lower than the budget">Acts at</th></tr>
       </thead>
       <tbody>
         {rows.map((r) => (
           <tr key={`${r.stage}/${r.region}`} data-region={r.region}>
-            <td>{r.stage ? <span className="muted">{r.stage} · </span> : null}<code>{r.region}</code></td>
-            <td className="muted">{r.kind}</td>
+            <td>{r.stage ? <span className="muted">{r.stage} · </span> : null}<code>{r.region}</code> <span className="muted small">{r.kind}</span></td>
             <td className="muted">{how(r)}</td>
             <td className="num" data-testid={`budget-${r.stage ? `${r.stage}.` : ''}${r.region}`}>{fmt(r.budget)}</td>
             <td className="num" title={[r.compactAt !== undefined ? `compact_at ${fmt(r.compactAt)}` : '', r.threshold !== undefined ? `threshold_tokens ${fmt(r.threshold)}` : ''].filter(Boolean).join(', ')}>

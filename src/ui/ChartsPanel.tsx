@@ -211,6 +211,7 @@ function ComparisonCard({ timeline, data }: { timeline: Timeline; data: RequestP
 export function ChartsPanel() {
   const timeline = useResults((s) => s.timeline);
   const stale = useResults((s) => s.timelineStale);
+  const replaying = useResults((s) => s.replaying);
   const requests = useMemo(() => (timeline ? requestSeries(timeline) : []), [timeline]);
   return (
     <section className="panel" aria-label="Charts">
@@ -219,7 +220,7 @@ export function ChartsPanel() {
         {timeline && <span className="muted">{fmt(timeline.steps.length)} steps · {fmt(timeline.summary.inferences)} inferences · {timeline.model.id}{timeline.model.approximate ? ' (approximate counts)' : ''}</span>}
       </div>
       {stale && <div className="banner" data-testid="stale-banner">Showing the last timeline that ran: the current blueprint has errors (see the problems list).</div>}
-      <div className="panel-body" data-testid="charts">
+      <div className="panel-body" data-testid="charts" data-ready={timeline && !replaying ? 'yes' : 'no'} data-steps={timeline?.steps.length ?? 0} data-scenario={timeline?.scenario}>
         {!timeline ? <div className="muted">Waiting for the first replay…</div> : (
           <>
             <RegionCharts timeline={timeline} />

@@ -83,7 +83,7 @@ function FileTabs({ files, errorsByFile }: { files: string[]; errorsByFile: Map<
       <span className="spacer" />
       <button className="icon" title="Add a file (a hook script, a seed script)" onClick={add}>+</button>
       <button className="icon" title="Rename this file" onClick={rename} disabled={selected === AGENT_FILE}>✎</button>
-      <button className="icon" title="Delete this file" onClick={remove} disabled={selected === AGENT_FILE}>🗑</button>
+      <button className="icon" title="Delete this file" onClick={remove} disabled={selected === AGENT_FILE}>✕</button>
     </div>
   );
 }

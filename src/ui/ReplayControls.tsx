@@ -60,13 +60,13 @@ export function ReplayControls() {
   return (
     <div className="controls" aria-label="Replay controls">
       <div className="row">
-        <button className="icon" title="First step (Home)" onClick={() => setStep(0)} disabled={!total}>⏮</button>
+        <button className="icon" title="First step (Home)" onClick={() => setStep(0)} disabled={!total}>|◀</button>
         <button className="icon" title="Previous step (←)" onClick={() => { setPlaying(false); setStep(step - 1); }} disabled={!total || step === 0}>◀</button>
         <button className="primary" style={{ minWidth: 64 }} title="Play / pause (space)" data-testid="play" onClick={() => setPlaying(!playing)} disabled={!total}>
-          {playing ? '❚❚ Pause' : '▶ Play'}
+          {playing ? '❙❙ Pause' : '▶ Play'}
         </button>
         <button className="icon" title="Next step (→)" onClick={() => { setPlaying(false); setStep(Math.min(last, step + 1)); }} disabled={!total || step >= last}>▶</button>
-        <button className="icon" title="Last step (End)" onClick={() => setStep(last)} disabled={!total}>⏭</button>
+        <button className="icon" title="Last step (End)" onClick={() => setStep(last)} disabled={!total}>▶|</button>
         <select aria-label="Speed (steps per second)" value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
           {SPEEDS.map((s) => <option key={s} value={s}>{s} steps/s</option>)}
         </select>

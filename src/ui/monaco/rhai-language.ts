@@ -1,5 +1,5 @@
 // Placeholder until src/rhai/monarch.ts lands; then this re-exports it.
-import type * as Monaco from 'monaco-editor';
+import type * as Monaco from 'monaco-editor/editor/editor.api';
 
 export const rhaiLanguageConfiguration: Monaco.languages.LanguageConfiguration = {
   comments: { lineComment: '//', blockComment: ['/*', '*/'] },

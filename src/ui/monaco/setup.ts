@@ -1,6 +1,8 @@
 // Monaco, bundled (no CDN): @monaco-editor/react gets this instance, and every worker label is
-// answered with the plain editor worker (no TypeScript/JSON/CSS language services are needed).
-import * as monaco from 'monaco-editor';
+// answered with the plain editor worker. Only the editor core and its features are imported, not
+// the 80 language grammars and the TypeScript/JSON/CSS/HTML services we have no use for.
+import 'monaco-editor/features/register.all';
+import * as monaco from 'monaco-editor/editor/editor.api';
 import { loader } from '@monaco-editor/react';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import { tomlLanguageConfiguration, tomlMonarch } from './toml.ts';
@@ -32,7 +34,5 @@ export { monaco };
 export function languageOf(path: string): string {
   if (path.endsWith('.rhai')) return 'rhai';
   if (path.endsWith('.leviath') || path.endsWith('.toml')) return 'toml';
-  if (path.endsWith('.json')) return 'json';
-  if (path.endsWith('.md')) return 'markdown';
   return 'plaintext';
 }

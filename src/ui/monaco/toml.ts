@@ -1,5 +1,5 @@
 // TOML highlighting for agent.leviath (Monaco ships no TOML grammar).
-import type * as Monaco from 'monaco-editor';
+import type * as Monaco from 'monaco-editor/editor/editor.api';
 
 export const tomlLanguageConfiguration: Monaco.languages.LanguageConfiguration = {
   comments: { lineComment: '#' },

@@ -1,0 +1,81 @@
+// Shared steps for the e2e suite. Expected numbers come from the engine itself, run here in Node,
+// so every assertion compares the page with what `lev replay` would print.
+import { expect, type Page } from '@playwright/test';
+import { EXAMPLES } from '../src/scenarios/examples.ts';
+import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
+import { replay, inspect } from '../src/engine/index.ts';
+import type { StepDetail, Timeline } from '../src/engine/timeline.ts';
+
+export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+export function exampleScenario(id: string): Scenario {
+  const example = EXAMPLES.find((e) => e.id === id);
+  if (!example) throw new Error(`no example ${id}`);
+  return ScenarioSchema.parse(example.scenario);
+}
+
+const timelines = new Map<string, Timeline>();
+export function engineTimeline(scenario: Scenario): Timeline {
+  const key = JSON.stringify(scenario);
+  if (!timelines.has(key)) timelines.set(key, replay(scenario));
+  return timelines.get(key)!;
+}
+
+export function engineDetail(scenario: Scenario, step: number): StepDetail {
+  return inspect(scenario, step);
+}
+
+/** Collects console errors and page errors; assert it is empty at the end of a test. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+/** Waits until the worker's latest replay is on screen (optionally of a given length). */
+export async function waitForTimeline(page: Page, steps?: number): Promise<void> {
+  const charts = page.getByTestId('charts');
+  await expect(charts).toHaveAttribute('data-ready', 'yes', { timeout: 30_000 });
+  if (steps !== undefined) await expect(charts).toHaveAttribute('data-steps', String(steps), { timeout: 30_000 });
+}
+
+/** Replaces the open file's text the way a user would: select all, then type. */
+export async function setEditorText(page: Page, text: string): Promise<void> {
+  const editor = page.getByTestId('editor').locator('.monaco-editor').first();
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+  await page.keyboard.press('ControlOrMeta+Home');
+}
+
+/** The current file's text as Monaco holds it. */
+export async function readEditor(page: Page): Promise<string> {
+  return page.getByTestId('editor').locator('.view-lines').innerText();
+}
+
+/** Token figures of the region readout table at the scrubbed step. */
+export async function readRegionReadout(page: Page): Promise<Record<string, { tokens: string; budget: string; entries: string }>> {
+  const rows = page.getByTestId('region-readout').locator('tbody tr');
+  const out: Record<string, { tokens: string; budget: string; entries: string }> = {};
+  for (const row of await rows.all()) {
+    const name = (await row.getAttribute('data-region'))!;
+    out[name] = {
+      tokens: await row.getByTestId('tokens').innerText(),
+      budget: await row.getByTestId('budget').innerText(),
+      entries: await row.getByTestId('entries').innerText(),
+    };
+  }
+  return out;
+}
+
+/** Scrubs to a step (0-based) with the keyboard, as a user would. */
+export async function goToStep(page: Page, step: number, total: number): Promise<void> {
+  await page.locator('body').click({ position: { x: 5, y: 790 } }).catch(() => undefined);
+  const scrubber = page.getByTestId('scrubber');
+  await scrubber.focus();
+  await scrubber.fill(String(step));
+  await expect(page.getByTestId('step-label')).toContainText(`Step ${step + 1} of ${fmt(total)}`);
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', String(step), { timeout: 20_000 });
+}
