@@ -25,12 +25,16 @@ export class CompactingRegion extends BaseRegion {
     return changes;
   }
 
-  /** The fewest oldest entries whose removal brings the region to `target` (at least one). */
+  /**
+   * The fewest oldest entries whose removal brings the region to `target`, and at least one that
+   * is not already a summary (re-folding a lone summary changes nothing).
+   */
   private foldCount(target: number): number {
     let count = 0;
     let remaining = this.tokens;
     while (count < this.entries.length && remaining > target) remaining -= this.entries[count++]!.tokens;
-    return Math.max(1, count);
+    const firstRaw = this.entries.findIndex((e) => e.kind !== 'summary');
+    return Math.max(count, firstRaw < 0 ? this.entries.length : firstRaw + 1);
   }
 
   /** Cascade: fold everything into one summary. */

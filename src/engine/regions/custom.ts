@@ -7,15 +7,18 @@
 import type { RegionDecl } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
 import {
-  describeFailure, loadCustomHooks, overflowCtx, readOnOverflow, readOnWrite, readRender, renderCtx, writeCtx,
-  type CustomHooks, type HookName, type RegionFacts, type ScriptMessage,
+  overflowCtx, readOnOverflow, readOnWrite, readRender, renderCtx, writeCtx, type RegionFacts, type ScriptMessage,
 } from '../custom-hooks.ts';
+import { describeFailure, loadCustomHooks, type CustomHooks } from '../custom-script.ts';
 import type { Change, ChangeType, Section, ToolCall } from '../timeline.ts';
 import { BaseRegion, change, entryMessage } from './base.ts';
 import type { Entry, RegionContext, RegionEnv, RegionRender, RenderedMessage, WriteOutcome } from './types.ts';
 
 /** The window's current fill, when the run supplies it (see docs/decisions/custom.md). */
 type RenderContext = RegionContext & { windowTokens?: number };
+
+/** Above any real write order, with room for fractions: where messages standing for the whole region go. */
+const END_OF_STREAM = 2 ** 40;
 
 /** Cascade tier of a non-persistent custom region: the same as temporary, which it behaves like. */
 export const CUSTOM_CASCADE_TIER = 1;
@@ -50,9 +53,8 @@ export class CustomRegion extends BaseRegion {
     return { name: this.name, budget: this.budget.budget, tokens: this.tokens, entryCount: this.entries.length };
   }
 
-  private warnFailure(ctx: RegionContext, hook: HookName, detail: string, fallback: string): void {
+  private warnFailure(ctx: RegionContext, detail: string, fallback: string): void {
     ctx.warn(`custom region ${this.name}: ${detail}; ${fallback}`);
-    void hook;
   }
 
   // ---- writes --------------------------------------------------------------------------------
@@ -72,12 +74,12 @@ export class CustomRegion extends BaseRegion {
     if (!this.hooks.has('on_write')) return { entry, changes: [] };
     const called = this.hooks.call('on_write', writeCtx(this.facts(), entry));
     if (!called.ok) {
-      this.warnFailure(ctx, 'on_write', describeFailure(called.failure), 'the entry was accepted unchanged');
+      this.warnFailure(ctx, describeFailure(called.failure), 'the entry was accepted unchanged');
       return { entry, changes: [] };
     }
     const answer = readOnWrite(called.value);
     if (!answer.ok) {
-      this.warnFailure(ctx, 'on_write', `${answer.error} (${this.hooks.file})`, 'the entry was accepted unchanged');
+      this.warnFailure(ctx, `${answer.error} (${this.hooks.file})`, 'the entry was accepted unchanged');
       return { entry, changes: [] };
     }
     switch (answer.value.action) {
@@ -134,12 +136,12 @@ export class CustomRegion extends BaseRegion {
     if (!this.hooks.has('on_overflow')) return [];
     const called = this.hooks.call('on_overflow', overflowCtx(this.facts(), this.entries, needed));
     if (!called.ok) {
-      this.warnFailure(ctx, 'on_overflow', describeFailure(called.failure), 'evicted oldest-first instead');
+      this.warnFailure(ctx, describeFailure(called.failure), 'evicted oldest-first instead');
       return [];
     }
     const answer = readOnOverflow(called.value, this.entries.length);
     if (!answer.ok) {
-      this.warnFailure(ctx, 'on_overflow', `${answer.error} (${this.hooks.file})`, 'evicted oldest-first instead');
+      this.warnFailure(ctx, `${answer.error} (${this.hooks.file})`, 'evicted oldest-first instead');
       return [];
     }
     return answer.value;
@@ -180,7 +182,7 @@ export class CustomRegion extends BaseRegion {
   }
 
   private fallback(ctx: RegionContext, detail: string): RegionRender {
-    this.warnFailure(ctx, 'render', detail, `rendered its entries plainly as [${this.name}]: instead`);
+    this.warnFailure(ctx, detail, `rendered its entries plainly as [${this.name}]: instead`);
     return this.plainRender(ctx);
   }
 
@@ -205,8 +207,9 @@ export class CustomRegion extends BaseRegion {
   /**
    * Places the script's messages in the run's message stream, keeping the script's order. A message
    * that is one of the region's entries unchanged is that entry's own message (same position, same
-   * counts); any other sits just after the message before it, or, first in the list, just after
-   * the region's newest entry.
+   * counts); any other sits between its neighbours in the script's list. When none is an entry (one
+   * message standing for the whole region, as brain.rhai renders), they go at the end of the stream,
+   * after every call and its result, so they never split a tool call from its result.
    */
   private placeMessages(messages: readonly ScriptMessage[], ctx: RegionContext): RenderedMessage[] {
     const out: (RenderedMessage | ScriptMessage)[] = [];
@@ -215,7 +218,6 @@ export class CustomRegion extends BaseRegion {
       const at = this.findEntry(message, cursor);
       if (at >= 0) { out.push(entryMessage(this.entries[at]!)); cursor = at + 1; } else out.push(message);
     }
-    const newest = this.entries.length ? this.entries[this.entries.length - 1]!.seq : 0;
     const placed: RenderedMessage[] = [];
     for (let i = 0; i < out.length; i++) {
       const item = out[i]!;
@@ -225,7 +227,7 @@ export class CustomRegion extends BaseRegion {
       while (runEnd + 1 < out.length && !('seq' in out[runEnd + 1]!)) runEnd++;
       const before = placed.length ? placed[placed.length - 1]!.seq : undefined;
       const after = runEnd + 1 < out.length ? (out[runEnd + 1] as RenderedMessage).seq : undefined;
-      const low = before ?? (after !== undefined ? after - 1 : newest);
+      const low = before ?? (after !== undefined ? after - 1 : END_OF_STREAM);
       const high = after ?? low + 1;
       const count = runEnd - i + 1;
       for (let k = 0; k < count; k++) placed.push(this.scriptMessage(out[i + k] as ScriptMessage, low + ((high - low) * (k + 1)) / (count + 1), ctx));

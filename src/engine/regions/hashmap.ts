@@ -9,7 +9,7 @@ export class HashmapRegion extends BaseRegion {
   protected readonly tier = 6;
 
   override write(entry: Entry, ctx: RegionContext): WriteOutcome {
-    const at = this.entries.findIndex((e) => e.key === entry.key);
+    const at = entry.key === undefined ? -1 : this.entries.findIndex((e) => e.key === entry.key);
     if (at < 0) return super.write(entry, ctx);
     const old = this.entries[at]!;
     const refused = this.refuse(entry, old.tokens);
