@@ -8,22 +8,17 @@ import { TrafficBuilder, type PlannedCall } from './traffic-builder.ts';
 const weight = z.number().nonnegative();
 
 export const CodingAgentParamsSchema = z.object({
-  /** Relative weights of small (150-1,200 tokens), medium (1,500-6,000) and large (8,000-24,000) file reads. */
   fileSizes: z.object({
     small: weight.default(5),
     medium: weight.default(3),
     large: weight.default(2),
   }).strict().refine((m) => m.small + m.medium + m.large > 0, {
     message: 'at least one of small, medium or large must be above 0',
-  }).default({ small: 5, medium: 3, large: 2 }),
-  /** The checklist region the agent keeps its todos in; null for an agent without one. */
-  todos: z.string().min(1).nullable().default('todos'),
-  /** The stage the agent moves to when analysis is done; null for a single-stage run. */
-  transitionTo: z.string().min(1).nullable().default('implement'),
-  /** Share of the events spent analyzing before the transition. */
-  analyzeShare: z.number().min(0.05).max(0.95).default(0.35),
-  /** Tool results as multi-line text instead of `size_tokens` filler (for scripts that read content). */
-  inlineResults: z.boolean().default(false),
+  }).default({ small: 5, medium: 3, large: 2 }).describe('Relative weights of small (150-1,200 tokens), medium (1,500-6,000) and large (8,000-24,000) file reads.'),
+  todos: z.string().min(1).nullable().default('todos').describe('The checklist region the agent keeps its todos in; null for an agent without one.'),
+  transitionTo: z.string().min(1).nullable().default('implement').describe('The stage the agent moves to when analysis is done; null for a single-stage run.'),
+  analyzeShare: z.number().min(0.05).max(0.95).default(0.35).describe('Share of the events spent analyzing before the transition.'),
+  inlineResults: z.boolean().default(false).describe('Tool results as multi-line text instead of `size_tokens` filler (for scripts that read content).'),
 }).strict();
 export type CodingAgentParams = z.infer<typeof CodingAgentParamsSchema>;
 
@@ -74,6 +69,7 @@ class CodingAgent {
   private readonly pools: SourceFile[][];
   private readonly classWeights: number[];
   private readonly open: number[] = [];
+  private turnsUntilDone = 4;
 
   constructor(private readonly random: Random, private readonly params: CodingAgentParams) {
     this.pools = makeFilePools(random);
@@ -119,10 +115,13 @@ class CodingAgent {
     const calls = Array.from({ length: callCount }, () => this.plannedCall(phase));
     this.traffic.toolTurn(calls.map(describeCall).join(' '), calls);
     if (!todos) return;
-    // Analysis keeps one item open so the gate has something to refuse.
+    // An item is done every few tool turns; analysis keeps one open so the gate has something to refuse.
     const keepOpen = phase === 'analyze' ? 1 : 0;
-    if (this.open.length > keepOpen && random.chance(0.09)) this.closeTodo(todos);
-    if (this.open.length < 8 && random.chance(0.05)) this.addTodo(todos);
+    if (--this.turnsUntilDone <= 0 && this.open.length > keepOpen) {
+      this.closeTodo(todos);
+      this.turnsUntilDone = random.int(3, 8);
+    }
+    if (this.open.length < 6 && random.chance(this.open.length < 3 ? 0.25 : 0.04)) this.addTodo(todos);
     if (this.open.length > 0 && random.chance(0.03)) {
       this.traffic.todoNote(todos, random.pick(this.open), `Blocked: ${prose(random, random.int(5, 15))}`);
     }

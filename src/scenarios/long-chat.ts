@@ -9,14 +9,10 @@ const wordRange = z.tuple([z.number().int().positive(), z.number().int().positiv
   .refine(([min, max]) => min <= max, { message: 'give [min, max] with min <= max' });
 
 export const LongChatParamsSchema = z.object({
-  /** Words per user turn, [min, max]. */
-  userWords: wordRange.default([8, 120]),
-  /** Words per assistant turn, [min, max]. */
-  assistantWords: wordRange.default([20, 260]),
-  /** Share of user turns that paste a long document instead. */
-  pasteShare: z.number().min(0).max(1).default(0.06),
-  /** Words per pasted document, [min, max]. */
-  pasteWords: wordRange.default([300, 900]),
+  userWords: wordRange.default([8, 120]).describe('Words per user turn, [min, max].'),
+  assistantWords: wordRange.default([20, 260]).describe('Words per assistant turn, [min, max].'),
+  pasteShare: z.number().min(0).max(1).default(0.06).describe('Share of user turns that paste a long document instead.'),
+  pasteWords: wordRange.default([300, 900]).describe('Words per pasted document, [min, max].'),
 }).strict();
 export type LongChatParams = z.infer<typeof LongChatParamsSchema>;
 

@@ -9,16 +9,11 @@ const tokenRange = z.tuple([z.number().int().positive(), z.number().int().positi
   .refine(([min, max]) => min <= max, { message: 'give [min, max] with min <= max' });
 
 export const ResearchAgentParamsSchema = z.object({
-  /** The region fetched sources are routed to, and released from. */
-  sources: z.string().min(1).default('sources'),
-  /** The hashmap region findings are written to, keyed by topic. */
-  findings: z.string().min(1).default('findings'),
-  /** Token size of each fetch result, [min, max]. */
-  fetchTokens: tokenRange.default([3_000, 14_000]),
-  /** The agent releases a source once this many are held. */
-  maxInFlight: z.number().int().min(1).max(50).default(4),
-  /** Distinct finding keys; fewer topics means more rewrites of the same key. */
-  topics: z.number().int().min(1).max(1_000).default(24),
+  sources: z.string().min(1).default('sources').describe('The region fetched sources are routed to, and released from.'),
+  findings: z.string().min(1).default('findings').describe('The hashmap region findings are written to, keyed by topic.'),
+  fetchTokens: tokenRange.default([3_000, 14_000]).describe('Token size of each fetch result, [min, max].'),
+  maxInFlight: z.number().int().min(1).max(50).default(4).describe('The agent releases a source once this many are held.'),
+  topics: z.number().int().min(1).max(1_000).default(24).describe('Distinct finding keys; fewer topics means more rewrites of the same key.'),
 }).strict();
 export type ResearchAgentParams = z.infer<typeof ResearchAgentParamsSchema>;
 

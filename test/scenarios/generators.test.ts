@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventSchema, type GeneratorSpec, type TrafficEvent } from '../../src/engine/scenario.ts';
-import { generateTraffic, GeneratorParamsError, parseGeneratorParams } from '../../src/scenarios/generators.ts';
+import { GENERATOR_PARAMS, generateTraffic, GeneratorParamsError, parseGeneratorParams } from '../../src/scenarios/generators.ts';
 
 const KINDS = ['coding-agent', 'research-agent', 'long-chat'] as const;
 
@@ -223,6 +223,12 @@ describe('params validation', () => {
       expect(() => generateTraffic(spec(kind, 1, 10, params))).toThrow(GeneratorParamsError);
     });
   }
+
+  it('describes every parameter, so the page can label its form', () => {
+    for (const schema of Object.values(GENERATOR_PARAMS)) {
+      for (const [key, field] of Object.entries(schema.shape)) expect(field.description, key).toMatch(/\w{3,}/);
+    }
+  });
 
   it('fills defaults for missing params', () => {
     const parsed = parseGeneratorParams('coding-agent', undefined);

@@ -54,7 +54,7 @@ describe('encodeScenario', () => {
 
   it('keeps every non-default value through a round trip', () => {
     const full: ScenarioInput = {
-      version: 1, name: 'mine', description: 'a test', model: { id: 'x', window: 9_000, encoding: 'cl100k_base' },
+      version: 1, name: 'mine', description: 'a test', model: { window: 9_000, encoding: 'cl100k_base' },
       agent: { 'agent.leviath': 'x = 1\n', 'context_hooks/a.rhai': 'fn render(ctx) { "" }' },
       workdir: { 'README.md': 'hi' }, commands: { ls: 'a\nb' }, inputs: { task: 'do it', caller: { brief: 'b' }, standards: 's' },
       traffic: [
