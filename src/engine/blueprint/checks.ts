@@ -3,7 +3,7 @@
 import type { Blueprint, RegionDecl, StageDecl } from './types.ts';
 import type { KeyPath } from './locate.ts';
 import type { Reporter } from './report.ts';
-import type { ScriptChecker } from './scriptCheck.ts';
+import type { ScriptChecker, ScriptFinding } from './scriptCheck.ts';
 import { globCanEscape, matchGlob, normalizeRelative } from './paths.ts';
 import { commandIsSafe, readPathCovering, readPathCoveringGlob } from './policy.ts';
 import { didYouMean } from './suggest.ts';
@@ -170,8 +170,19 @@ function checkScript(r: Reporter, input: CheckInput, region: RegionDecl, regionP
       `Script "${region.script}" for custom region "${region.name}" does not exist in the agent directory. Create it (with fn render(ctx)) or fix the path.`, 'value');
     return;
   }
-  for (const finding of input.checkScript?.(source, file) ?? []) {
+  for (const finding of runScriptCheck(input.checkScript, source, file)) {
     r.diagnostics.push({ code: finding.code, severity: 'error', message: finding.message, file, line: finding.line, column: finding.column, path: '' });
+  }
+}
+
+// A checker that throws (a parser overwhelmed by a pathological script) still yields a finding.
+function runScriptCheck(check: ScriptChecker | undefined, source: string, file: string): ScriptFinding[] {
+  if (!check) return [];
+  try {
+    return check(source, file);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return [{ code: 'custom-script-invalid', message: `${file} could not be checked (${reason}). Simplify the script.`, line: 1, column: 1 }];
   }
 }
 

@@ -32,7 +32,7 @@ export interface CompileResult {
 export interface CompileOptions {
   /** The run's working directory as path -> text; enables seed file/glob existence checks. */
   workdir?: Record<string, string>;
-  /** Compile-checks custom-region scripts (the Rhai hook point; see scriptCheck.ts). */
+  /** Compile-checks custom-region scripts (the hook point; see scriptCheck.ts). */
   checkScript?: ScriptChecker;
 }
 

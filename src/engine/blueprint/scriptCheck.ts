@@ -1,8 +1,8 @@
 // THE HOOK POINT for the Rhai compile check of custom-region scripts.
 // The blueprint compiler finds each `script` file and checks its path (custom-script-missing,
 // script-outside-agent-dir); whether it parses and defines `fn render(ctx)` is the Rhai
-// interpreter's business. Pass a ScriptChecker as `compileBlueprint(agent, { checkScript })`;
-// once src/rhai exposes a parser, make it the default in index.ts (DEFAULT_SCRIPT_CHECK).
+// interpreter's business: pass `compileBlueprint(agent, { checkScript: checkCustomScript })`
+// (src/engine/custom-script.ts) to run it.
 
 export interface ScriptFinding {
   /** `custom-script-invalid` (does not parse) or `custom-render-missing` (no `fn render(ctx)`). */
