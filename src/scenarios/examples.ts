@@ -228,7 +228,7 @@ export const EXAMPLES: Example[] = [
   {
     id: 'flat-vs-regions',
     title: 'Flat list vs regions',
-    summary: 'A long chat on a 32,000-token window. In the comparison panel, the flat list drops its oldest message first, so a few hundred turns in the task leaves the window and every later request is answered without it; the marker shows the step. The blueprint keeps the task in a pinned region, so it is still the first block of the last request, while the conversation slides at forty items.',
+    summary: 'A long chat on a 32,000-token window. In the comparison panel, the flat list drops its oldest message first, so partway through the chat the task leaves the window and every later request is answered without it; the marker shows the step. The blueprint keeps the task in a pinned region, so it is still the first block of the last request, while the conversation slides at forty items.',
     scenario: {
       version: 1,
       name: 'flat-vs-regions',
@@ -254,7 +254,7 @@ export const EXAMPLES: Example[] = [
   {
     id: 'stage-instructions-cache',
     title: 'stage_instructions and the prompt cache',
-    summary: 'Two stages with their own system prompts, and a declared stage_instructions region. The task, the README (a files seed) and the recent commits (a command seed covered by [safe_commands]) are pinned in front of it, so at the transition the cache-prefix line keeps everything up to the instructions and only the instructions change. Delete the stage_instructions line and replay: the prompt is written into the first pinned region instead, and the prefix breaks at the head of the request.',
+    summary: 'Two stages with their own system prompts, and a declared stage_instructions region. The task, the README (a files seed) and the recent commits (a command seed covered by [safe_commands]) are pinned in front of the instructions, so at the first inference after the transition the cache-prefix line still holds them: only the instructions and what follows them change. Delete the stage_instructions line and replay: the prompt is written into the first pinned region (task) instead, the prefix at the transition drops to zero, and the stage ledger charges the prompt\'s tokens to task.',
     scenario: {
       version: 1,
       name: 'stage-instructions-cache',
