@@ -16,6 +16,7 @@ export function entryLabel(entry: Entry): string {
   if (entry.key !== undefined) return entry.key;
   const newline = entry.content.indexOf('\n');
   const line = (newline >= 0 ? entry.content.slice(0, newline) : entry.content.slice(0, 200)).trim();
+  if (line.length === 0 && entry.toolCalls?.length) return `assistant: ${entry.toolCalls.map((c) => `${c.name}#${c.id}`).join(', ')}`;
   return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
 
