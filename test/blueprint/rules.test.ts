@@ -126,12 +126,18 @@ describe('unknown keys', () => {
     expect(d.message).toBe('`max_items` applies only to sliding_window regions, and region "code" is compacting. Remove it or change the kind.');
   });
 
-  it('unknown-key at the top level and in a stage is a warning', () => {
-    const result = compile(`[contxt.regions]\n${TASK}[stages.a]\nsystem_promt = "x"\n`);
+  it('unknown-key at the top level and in a stage: a near miss is an error, anything else a warning', () => {
+    const result = compile(`[contxt.regions]\n${TASK}[agent]\nname = "coder"\n[stages.a]\nsystem_promt = "x"\nmodel = "gpt-4o"\n`);
     const unknown = result.diagnostics.filter((d) => d.code === 'unknown-key');
-    expect(summary(unknown)).toEqual(['unknown-key warning 1:2 contxt', 'unknown-key warning 4:1 stages.a.system_promt']);
+    expect(summary(unknown)).toEqual([
+      'unknown-key error 1:2 contxt',
+      'unknown-key warning 3:2 agent',
+      'unknown-key error 6:1 stages.a.system_promt',
+      'unknown-key warning 7:1 stages.a.model',
+    ]);
     expect(unknown[0]!.message).toContain('Did you mean "context"?');
-    expect(unknown[1]!.message).toContain('Did you mean "system_prompt"?');
+    expect(unknown[1]!.message).toContain('The playground ignores it.');
+    expect(unknown[2]!.message).toContain('Did you mean "system_prompt"?');
   });
 
   it('unknown-key in a gate, a transition, an override table, [security] and [safe_commands]', () => {

@@ -108,9 +108,9 @@ function safeIndex(source: string): KeyIndex | undefined {
 }
 
 function buildBlueprint(r: Reporter, doc: Table): { blueprint: Blueprint; layouts: Layout[] } {
-  r.unknownKeys(doc, [], TOP_KEYS, 'the blueprint', 'warning');
+  r.unknownKeys(doc, [], TOP_KEYS, 'the blueprint', 'open');
   const context = tableAt(r, doc, 'context', []);
-  r.unknownKeys(context, ['context'], CONTEXT_KEYS, '[context]', 'warning');
+  r.unknownKeys(context, ['context'], CONTEXT_KEYS, '[context]', 'open');
   const regionsPath = ['context', 'regions'];
   const blueprint: Blueprint = {
     regions: compileRegionTable(r, context.regions, regionsPath),

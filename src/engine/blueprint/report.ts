@@ -65,13 +65,15 @@ export class Reporter {
   }
 
   /**
-   * Reports keys of `table` outside `known`. `severity` is an error in sections the spec defines
-   * completely and a warning in open sections where Leviath has settings the playground does not model.
+   * Reports keys of `table` outside `known`: errors in sections the spec defines completely ('strict');
+   * in open sections, where Leviath has settings the playground does not model, a warning, unless the
+   * key is a near miss of a known one (`[context.region]`), which is a typo and an error.
    */
-  unknownKeys(table: Table, path: KeyPath, known: readonly string[], where: string, severity: Severity = 'error', skip: readonly string[] = []): void {
+  unknownKeys(table: Table, path: KeyPath, known: readonly string[], where: string, section: 'strict' | 'open' = 'strict'): void {
     for (const key of Object.keys(table)) {
-      if (known.includes(key) || skip.includes(key)) continue;
+      if (known.includes(key)) continue;
       const hint = didYouMean(key, known);
+      const severity: Severity = section === 'strict' || hint ? 'error' : 'warning';
       const action = hint ? hint : ` Known keys: ${known.join(', ')}.`;
       const effect = severity === 'error' ? 'Remove or rename it.' : 'The playground ignores it.';
       this.add('unknown-key', severity, [...path, key], `Unknown key \`${key}\` in ${where}.${action} ${effect}`);

@@ -33,7 +33,7 @@ export function compileStage(r: Reporter, name: string, raw: unknown, stageNames
     r.error('invalid-value', path, `Stage "${name}" must be a table ([stages.${name}]), not ${describe(raw)}.`, 'value');
     return undefined;
   }
-  r.unknownKeys(raw, path, STAGE_KEYS, `stage "${name}"`, 'warning');
+  r.unknownKeys(raw, path, STAGE_KEYS, `stage "${name}"`, 'open');
   const stage: StageDecl = {
     name,
     systemPrompt: r.read(raw, 'system_prompt', path, text, 'a string'),
@@ -45,7 +45,7 @@ export function compileStage(r: Reporter, name: string, raw: unknown, stageNames
   if (context !== undefined) {
     if (!isTable(context)) r.error('invalid-value', [...path, 'context'], `\`context\` must be a table, not ${describe(context)}.`, 'value');
     else {
-      r.unknownKeys(context, [...path, 'context'], STAGE_CONTEXT_KEYS, `[stages.${name}.context]`, 'warning');
+      r.unknownKeys(context, [...path, 'context'], STAGE_CONTEXT_KEYS, `[stages.${name}.context]`, 'open');
       if (context.regions !== undefined) stage.regions = compileRegionTable(r, context.regions, [...path, 'context', 'regions']);
     }
   }
