@@ -129,6 +129,14 @@ system_prompt = "You are in the implement stage. Make the smallest change that l
 read_file = "codebase"
 `;
 
+const SLIDING_BULK = `# A sliding conversation that drops its oldest turns twenty at a time. Dropping one
+# turn per message (per_item) changes the head of the messages on every inference,
+# so nothing behind it is a cache hit; dropping in chunks keeps the prefix most of the time.
+[context.regions]
+task = { kind = "pinned", budget = "5%", seed = "task_input" }
+conversation = { kind = "sliding_window", budget = "60%", max_items = 40, strategy = "bulk", overflow = 20 }
+`;
+
 const RESEARCH_REJECT = `# The agent curates its sources: a full region refuses new fetches instead of silently
 # dropping one, so the agent must release a spent source (context_delete) first.
 # Findings go to a hashmap: writing an existing key replaces it.
@@ -264,6 +272,19 @@ export const EXAMPLES: Example[] = [
       commands: { 'git log --oneline -20': GIT_LOG },
       inputs: { task: CODING_TASK },
       generator: { kind: 'coding-agent', seed: 5, steps: 200, params: { todos: null } },
+    },
+  },
+  {
+    id: 'sliding-bulk-cache',
+    title: 'Sliding windows that evict in chunks',
+    summary: 'The conversation keeps forty items and, with strategy = "bulk" and overflow = 20, drops the oldest twenty at once when it is full. Watch the cache-prefix line: it stays high and dips only at each bulk drop, because between drops every request starts with the previous one. Change the strategy to "per_item" and replay: one turn leaves with every message, the head of the messages changes on every inference, and the prefix share collapses. strategy = "compact" with compact_count = 20 folds the twenty into a summary instead of dropping them.',
+    scenario: {
+      version: 1,
+      name: 'sliding-bulk-cache',
+      model: { id: 'claude-sonnet-4' },
+      agent: { 'agent.leviath': SLIDING_BULK },
+      inputs: { task: 'Help me write the migration guide from v1 to v2 of our HTTP client; every section must include a before/after code sample.' },
+      generator: { kind: 'long-chat', seed: 8, steps: 500 },
     },
   },
   {
