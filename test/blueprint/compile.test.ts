@@ -222,6 +222,12 @@ files = { kind = "hashmap" }
     expect(bp.readPaths).toEqual(['/etc/hosts']);
   });
 
+  it('keeps declaration order for regions and stages, even with integer-like names', () => {
+    const bp = blueprintOf('[context.regions]\ntask = {}\n"10" = {}\n"2" = {}\n[stages.b]\n[stages.1]\n');
+    expect(bp.regions.map((r) => r.name)).toEqual(['task', '10', '2']);
+    expect(bp.stages.map((s) => s.name)).toEqual(['b', '1']);
+  });
+
   it('keeps the order of diagnostics by position', () => {
     const result = compile('[context.regions]\nb = { kind = "x" }\na = { budget = "y" }\n');
     expect(summary(result.diagnostics)).toEqual([

@@ -124,7 +124,7 @@ function buildBlueprint(r: Reporter, doc: Table): { blueprint: Blueprint; layout
 
   const layouts: Layout[] = [{ regions: blueprint.regions, path: regionsPath }];
   const stages = tableAt(r, doc, 'stages', []);
-  const stageNames = Object.keys(stages);
+  const stageNames = r.inSourceOrder(stages, ['stages']);
   for (const name of stageNames) {
     const stage = compileStage(r, name, stages[name], stageNames);
     if (!stage) continue;

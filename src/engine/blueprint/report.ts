@@ -37,6 +37,17 @@ export class Reporter {
     return { file: this.file, ...(this.index ? this.index.locate(path) : { line: 1, column: 1 }) };
   }
 
+  /**
+   * Keys of a table in the order the source declares them. JavaScript objects put integer-like keys
+   * (a region named "2") first, and declaration order decides render order and the starting stage.
+   */
+  inSourceOrder(table: Table, path: KeyPath): string[] {
+    const keys = Object.keys(table);
+    if (!this.index) return keys;
+    const at = new Map(keys.map((k) => [k, this.index!.locate([...path, k])]));
+    return keys.sort((a, b) => at.get(a)!.line - at.get(b)!.line || at.get(a)!.column - at.get(b)!.column);
+  }
+
   /** Whether the source spells out this key path. */
   has(path: KeyPath): boolean {
     return this.index?.get(path) !== undefined;

@@ -20,8 +20,8 @@ export function compileRegionTable(r: Reporter, raw: unknown, path: KeyPath): Re
     return [];
   }
   const regions: RegionDecl[] = [];
-  for (const [name, decl] of Object.entries(raw)) {
-    const region = compileRegion(r, name, decl, [...path, name]);
+  for (const name of r.inSourceOrder(raw, path)) {
+    const region = compileRegion(r, name, raw[name], [...path, name]);
     if (region) regions.push(region);
   }
   return regions;
