@@ -265,7 +265,14 @@ function sameCalls(a: readonly ToolCall[] | undefined, b: readonly ToolCall[] | 
   const x = a ?? [];
   const y = b ?? [];
   if (x.length !== y.length) return false;
-  return x.every((c, i) => c.id === y[i]!.id && c.name === y[i]!.name && JSON.stringify(c.arguments) === JSON.stringify(y[i]!.arguments));
+  return x.every((c, i) => c.id === y[i]!.id && c.name === y[i]!.name && canonical(c.arguments) === canonical(y[i]!.arguments));
+}
+
+/** JSON with object keys sorted: Rhai hands maps back in its own key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : v));
 }
 
 export function createCustomRegion(decl: RegionDecl, budget: ResolvedBudget, env: RegionEnv): CustomRegion {

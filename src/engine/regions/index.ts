@@ -8,6 +8,7 @@ import { ChecklistRegion } from './checklist.ts';
 import { ClearableRegion } from './clearable.ts';
 import { CompactHistoryRegion } from './compact-history.ts';
 import { CompactingRegion } from './compacting.ts';
+import { CustomRegion } from './custom.ts';
 import { HashmapRegion } from './hashmap.ts';
 import { PinnedRegion } from './pinned.ts';
 import { SlidingWindowRegion } from './sliding-window.ts';
@@ -28,6 +29,8 @@ const factories = new Map<RegionKind, RegionFactory>([
   ['clearable', (d, b) => new ClearableRegion(d, b)],
   ['hashmap', (d, b) => new HashmapRegion(d, b)],
   ['checklist', (d, b) => new ChecklistRegion(d, b)],
+  // Throws CustomScriptError for a missing or broken script; compileBlueprint's checkScript reports it first.
+  ['custom', (d, b, env) => new CustomRegion(d, b, env)],
 ]);
 
 /** Plugs a kind in (or replaces one). `custom` is registered by the Rhai region work. */

@@ -1,0 +1,155 @@
+// Loading custom-region scripts: read and compile-check once at spawn, call hooks with limits, and
+// turn interpreter errors into positions. Also the compile check `lev validate` runs and the
+// runner for `rhai` seeds.
+import { compile, toRhai, type CompiledScript } from '../rhai/index.ts';
+import { RhaiError, innermost } from '../rhai/errors.ts';
+import { displayString } from '../rhai/format.ts';
+import type { RhaiLimits } from '../rhai/limits.ts';
+import type { RhaiMap } from '../rhai/values.ts';
+import type { RhaiValue } from '../rhai/values.ts';
+import type { ScriptChecker, ScriptFinding } from './blueprint/scriptCheck.ts';
+import { normalizeRelative } from './blueprint/paths.ts';
+
+/** DESIGN.md: every hook call runs with these limits; hitting one is an ordinary script error. */
+export const HOOK_LIMITS: RhaiLimits = {
+  maxOperations: 1_000_000,
+  maxCallDepth: 64,
+  maxStringSize: 10_000_000,
+  maxArraySize: 1_000_000,
+  maxMapSize: 100_000,
+};
+
+export type HookName = 'render' | 'on_write' | 'on_overflow';
+
+/** A load-time problem: spawn fails, and `lev validate` reports the same code. */
+export class CustomScriptError extends Error {
+  constructor(
+    readonly code: 'custom-script-missing' | 'custom-script-invalid' | 'custom-render-missing' | 'script-outside-agent-dir',
+    message: string,
+    /** The script's path inside the agent directory. */
+    readonly file: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(message);
+    this.name = 'CustomScriptError';
+  }
+}
+
+/** A runtime problem in one hook call: never breaks an inference, becomes a timeline warning. */
+export interface HookFailure {
+  hook: HookName;
+  file: string;
+  /** 1-based; 0 when the interpreter gave no position. */
+  line: number;
+  column: number;
+  detail: string;
+}
+
+export type HookCall = { ok: true; value: RhaiValue } | { ok: false; failure: HookFailure };
+
+export interface CustomHooks {
+  readonly file: string;
+  has(hook: HookName): boolean;
+  call(hook: HookName, ctx: RhaiMap): HookCall;
+}
+
+/** Where a RhaiError points: the innermost error's position (inside the hook), else the outer. */
+function errorPosition(error: RhaiError): { line: number; column: number } {
+  const inner = innermost(error);
+  return inner.line > 0 ? { line: inner.line, column: inner.column } : { line: error.line, column: error.column };
+}
+
+function errorDetail(error: RhaiError): string {
+  return innermost(error).detail;
+}
+
+export function describeFailure(failure: HookFailure): string {
+  const at = failure.line > 0 ? ` at ${failure.file} line ${failure.line}, column ${failure.column}` : ` in ${failure.file}`;
+  return `${failure.hook} failed${at}: ${failure.detail}`;
+}
+
+/** Resolves `script` inside the agent directory; scripts have no escape hatch. */
+export function resolveScriptPath(script: string): string | undefined {
+  return normalizeRelative(script);
+}
+
+/**
+ * Reads and compile-checks a custom region's script once, at spawn. Throws CustomScriptError for a
+ * missing file, a parse error (with the script's line and column) or no `fn render(ctx)`.
+ */
+export function loadCustomHooks(script: string, agent: Readonly<Record<string, string>>, region: string): CustomHooks {
+  const file = resolveScriptPath(script);
+  if (file === undefined) {
+    throw new CustomScriptError('script-outside-agent-dir', `custom region ${region}: script "${script}" leaves the agent directory; a custom-region script must live inside it`, script, 0, 0);
+  }
+  const source = findAgentFile(agent, file);
+  if (source === undefined) {
+    throw new CustomScriptError('custom-script-missing', `custom region ${region}: script "${script}" is not in the agent directory; create it with at least fn render(ctx)`, file, 0, 0);
+  }
+  const finding = checkCustomScript(source, file)[0];
+  if (finding) throw new CustomScriptError(finding.code, `custom region ${region}: ${finding.message}`, file, finding.line, finding.column);
+  return hooksOf(compile(source, { limits: HOOK_LIMITS }), file);
+}
+
+function findAgentFile(agent: Readonly<Record<string, string>>, file: string): string | undefined {
+  if (Object.hasOwn(agent, file)) return agent[file];
+  for (const [path, source] of Object.entries(agent)) if (normalizeRelative(path) === file) return source;
+  return undefined;
+}
+
+function hooksOf(compiled: CompiledScript, file: string): CustomHooks {
+  const present = new Set<HookName>((['render', 'on_write', 'on_overflow'] as const).filter((h) => compiled.hasFunction(h, 1)));
+  return {
+    file,
+    has: (hook) => present.has(hook),
+    call(hook, ctx) {
+      try {
+        // call() hands back plain JS; the readers judge Rhai values, so convert back (a float with
+        // no fraction reads as an integer, the one distinction lost on the way).
+        return { ok: true, value: toRhai(compiled.call(hook, [ctx])) };
+      } catch (error) {
+        if (!(error instanceof RhaiError)) throw error;
+        return { ok: false, failure: { hook, file, ...errorPosition(error), detail: errorDetail(error) } };
+      }
+    },
+  };
+}
+
+/** The blueprint compiler's hook (`compileBlueprint(agent, { checkScript: checkCustomScript })`). */
+export const checkCustomScript: ScriptChecker = (source, file) => {
+  let compiled: CompiledScript;
+  try {
+    compiled = compile(source, { limits: HOOK_LIMITS });
+  } catch (error) {
+    if (!(error instanceof RhaiError)) throw error;
+    const { line, column } = errorPosition(error);
+    return [{ code: 'custom-script-invalid', message: `${file} does not parse: ${errorDetail(error)} (line ${line}, column ${column})`, line: Math.max(1, line), column: Math.max(1, column) }];
+  }
+  if (compiled.hasFunction('render', 1)) return [];
+  const wrong = compiled.functions().find((f) => f.name === 'render');
+  const other = wrong ? ` (the render at line ${wrong.line} takes ${wrong.arity} parameter${wrong.arity === 1 ? '' : 's'}; it must take exactly ctx)` : '';
+  const finding: ScriptFinding = {
+    code: 'custom-render-missing', message: `${file} defines no fn render(ctx)${other}; render is the one required hook`,
+    line: wrong?.line ?? 1, column: wrong?.column ?? 1,
+  };
+  return [finding];
+};
+
+/**
+ * The runner seeds.ts takes for `seed = { rhai = "..." }`: runs the script once and uses its value.
+ * A string is the content; an array gives one line per element; () is empty; anything else is its
+ * Rhai `to_string` form. Errors are thrown with the script's position.
+ */
+export function runRhaiSeed(path: string, source: string): string {
+  try {
+    const value = compile(source, { limits: HOOK_LIMITS }).run();
+    if (Array.isArray(value)) return value.map(displayString).join('\n');
+    return displayString(value);
+  } catch (error) {
+    if (!(error instanceof RhaiError)) throw error;
+    const { line, column } = errorPosition(error);
+    throw new Error(`${path} line ${line}, column ${column}: ${errorDetail(error)}`);
+  }
+}
+
