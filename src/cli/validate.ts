@@ -84,8 +84,8 @@ function validateScenario(path: string): Target {
     });
     return { displayDir: '', diagnostics };
   }
-  const { agent, workdir } = scenario.data;
-  return { displayDir: '', diagnostics: compileBlueprint(agent, { workdir }).diagnostics };
+  const { agent, workdir, commands } = scenario.data;
+  return { displayDir: '', diagnostics: compileBlueprint(agent, { workdir, commands }).diagnostics };
 }
 
 function printHuman({ displayDir, diagnostics }: Target): void {

@@ -261,6 +261,14 @@ describe('command seeds', () => {
     expect(summary(withCode(toml, 'command-seed-not-safe'))).toEqual(['command-seed-not-safe error 5:28 context.regions.env.seed.command']);
   });
 
+  it('command-seed-no-output when a scenario records no stdout for the command', () => {
+    const toml = `[safe_commands]\nallow = ["git"]\n${R}${TASK}${env}`;
+    expect(summary(withCode(toml, 'command-seed-no-output', {}, { commands: { 'git status': 'clean' } })))
+      .toEqual(['command-seed-no-output warning 5:45 context.regions.env.seed.command']);
+    expect(withCode(toml, 'command-seed-no-output', {}, { commands: { 'git log --oneline -20': 'abc fix' } })).toEqual([]);
+    expect(withCode(toml, 'command-seed-no-output')).toEqual([]);
+  });
+
   it('command-seed-disabled when [security] allow_seed_commands = false', () => {
     const result = compile(`[security]\nallow_seed_commands = false\n${R}${TASK}${env}`);
     expect(summary(result.diagnostics)).toEqual([

@@ -26,6 +26,7 @@ export interface CheckInput {
   layouts: Layout[];
   agent: Record<string, string>;
   workdir?: Record<string, string>;
+  commands?: Record<string, string>;
   checkScript?: ScriptChecker;
   regionsForStage: (stage: string | undefined) => RegionDecl[];
 }
@@ -71,6 +72,9 @@ function checkSeed(r: Reporter, input: CheckInput, region: RegionDecl, regionPat
       } else if (!commandIsSafe(seed.command, blueprint.safeCommands)) {
         r.error('command-seed-not-safe', path,
           `Command seed \`${seed.command}\` is not covered by [safe_commands], so it does not run at all. Add it (or a prefix such as "${seed.command.trim().split(/\s+/).slice(0, 2).join(' ')}") to [safe_commands] allow = [...].`, 'value');
+      } else if (input.commands && !(seed.command in input.commands)) {
+        r.add('command-seed-no-output', 'warning', path,
+          `The scenario records no stdout for \`${seed.command}\`, so region "${region.name}" starts empty (a browser runs no shell). Add it under "commands" in the scenario.`, 'value');
       }
       return;
     }

@@ -32,6 +32,8 @@ export interface CompileResult {
 export interface CompileOptions {
   /** The run's working directory as path -> text; enables seed file/glob existence checks. */
   workdir?: Record<string, string>;
+  /** A scenario's recorded stdout per command; enables the check that every command seed has one. */
+  commands?: Record<string, string>;
   /** Compile-checks custom-region scripts (the hook point; see scriptCheck.ts). */
   checkScript?: ScriptChecker;
 }
@@ -65,7 +67,7 @@ export function compileBlueprint(agent: Record<string, string>, options: Compile
   const r = new Reporter(AGENT_FILE, safeIndex(source));
   const { blueprint, layouts } = buildBlueprint(r, parsed.doc);
   runChecks(r, {
-    blueprint, layouts, agent, workdir: options.workdir, checkScript: options.checkScript,
+    blueprint, layouts, agent, workdir: options.workdir, commands: options.commands, checkScript: options.checkScript,
     regionsForStage: (stage) => regionsForStage(blueprint, stage),
   });
   return { blueprint, diagnostics: sortDiagnostics(r.diagnostics) };
