@@ -3,6 +3,7 @@
 // The page and `lev share` both call these two functions.
 import { deflateSync } from 'fflate';
 import { GeneratorSchema, SCENARIO_VERSION, ScenarioSchema, type Scenario, type ScenarioInput, type TrafficEvent } from '../engine/scenario.ts';
+import { GENERATOR_PARAMS } from '../scenarios/generators.ts';
 import { formatIssues } from '../scenarios/issues.ts';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
 import { inflateCapped, InflateLimitError } from './inflate.ts';
@@ -121,10 +122,17 @@ export function compactScenario(scenario: Scenario): Record<string, unknown> {
       kind,
       seed: seed === GENERATOR_DEFAULTS.seed ? undefined : seed,
       steps: steps === GENERATOR_DEFAULTS.steps ? undefined : steps,
-      params,
+      params: params && compactParams(kind, params),
     };
   }
   return out;
+}
+
+/** Drops params equal to the generator's defaults; undefined when nothing else is left. */
+function compactParams(kind: keyof typeof GENERATOR_PARAMS, params: Record<string, unknown>): Record<string, unknown> | undefined {
+  const defaults: Record<string, unknown> = GENERATOR_PARAMS[kind].parse({});
+  const kept = Object.entries(params).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(defaults[key]));
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }
 
 function compactEvent(event: TrafficEvent): TrafficEvent {

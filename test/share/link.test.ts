@@ -2,6 +2,7 @@ import { deflateSync, inflateSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { ScenarioSchema, type ScenarioInput } from '../../src/engine/scenario.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
+import { generateTraffic } from '../../src/scenarios/generators.ts';
 import { fromBase64Url, toBase64Url } from '../../src/share/base64url.ts';
 import { inflateCapped, InflateLimitError } from '../../src/share/inflate.ts';
 import { compactScenario, decodeFragment, encodeScenario, MAX_INFLATED_BYTES, scenarioUrl } from '../../src/share/index.ts';
@@ -50,6 +51,15 @@ describe('encodeScenario', () => {
       version: 1, model: { window: 32_000 }, agent: minimal.agent, generator: { kind: 'long-chat' },
       traffic: [{ type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'grep' }] }],
     });
+  });
+
+  it('leaves out generator params equal to their defaults, keeping the same traffic', () => {
+    const input: ScenarioInput = { ...minimal, generator: { kind: 'coding-agent', steps: 300, params: { todos: 'todos', analyzeShare: 0.5, fileSizes: { small: 5, medium: 3, large: 2 } } } };
+    const compact = compactScenario(ScenarioSchema.parse(input));
+    expect(JSON.parse(JSON.stringify(compact)).generator).toEqual({ kind: 'coding-agent', steps: 300, params: { analyzeShare: 0.5 } });
+    const decoded = decodeFragment(encodeScenario(input));
+    if (!decoded.ok) throw new Error(decoded.error);
+    expect(generateTraffic(decoded.scenario.generator!)).toEqual(generateTraffic(ScenarioSchema.parse(input).generator!));
   });
 
   it('keeps every non-default value through a round trip', () => {
