@@ -65,12 +65,18 @@ export function compileBlueprint(agent: Record<string, string>, options: Compile
   if ('diagnostic' in parsed) return { diagnostics: [parsed.diagnostic] };
 
   const r = new Reporter(AGENT_FILE, safeIndex(source));
-  const { blueprint, layouts } = buildBlueprint(r, parsed.doc);
-  runChecks(r, {
-    blueprint, layouts, agent, workdir: options.workdir, commands: options.commands, checkScript: options.checkScript,
-    regionsForStage: (stage) => regionsForStage(blueprint, stage),
-  });
-  return { blueprint, diagnostics: sortDiagnostics(r.diagnostics) };
+  try {
+    const { blueprint, layouts } = buildBlueprint(r, parsed.doc);
+    runChecks(r, {
+      blueprint, layouts, agent, workdir: options.workdir, commands: options.commands, checkScript: options.checkScript,
+      regionsForStage: (stage) => regionsForStage(blueprint, stage),
+    });
+    return { blueprint, diagnostics: sortDiagnostics(r.diagnostics) };
+  } catch (err) {
+    // A bug here must not take the editor or the CLI down with it: report it like any finding.
+    const reason = err instanceof Error ? err.message : String(err);
+    return { diagnostics: [...r.diagnostics, fileDiagnostic('internal-error', `The blueprint compiler failed (${reason}). Please report this with the blueprint.`)] };
+  }
 }
 
 /**
