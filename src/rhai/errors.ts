@@ -53,7 +53,7 @@ export function isSystemError(e: RhaiError): boolean {
 }
 
 export function wrapInFunctionCall(fnName: string, inner: RhaiError, callPos: Pos): RhaiError {
-  const err = new RhaiError('ErrorInFunctionCall', `${inner.message}\nin call to function '${fnName}'`, callPos);
+  const err = new RhaiError('ErrorInFunctionCall', `Error in call to function '${fnName}': ${inner.message}`, callPos);
   err.inner = inner;
   err.fnName = fnName;
   err.innerKind = inner.innerKind ?? inner.kind;

@@ -6,8 +6,8 @@ import {
 } from './errors.ts';
 import { debugString, displayString } from './format.ts';
 import { assignOp, binaryOp, compareOp, containsOp, negate, valuesEqual } from './ops.ts';
-import { NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext, type NativeFn } from './packages/index.ts';
-import { checkArray, checkMap, checkString, RT, tooManyOperations } from './runtime.ts';
+import { isNonPureCall, NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext, type NativeFn } from './packages/index.ts';
+import { checkArray, checkMap, checkString, tooManyOperations, type Runtime } from './runtime.ts';
 import {
   cloneValue, FnPtr, isInt, makeChar, RhaiChar, RhaiRange, toChars, typeName,
   type Callable, type Cell, type RhaiMap, type RhaiValue,
@@ -48,15 +48,24 @@ let SIGVAL: RhaiValue;
 let LAST_THIS: RhaiValue;
 /** The program whose functions `Fn("name")` pointers resolve against. */
 let PROGRAM: Program | null = null;
+/** The active run's state. Module-local on purpose: hot paths read it on every statement. */
+let rt: Runtime;
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+/** A fast path's "no answer, take the general path". */
+const MISS: unique symbol = Symbol('miss');
+
+/** The frame slot of a plain (not captured) local variable, if `e` is one. */
+function localSlot(e: Expr): number | undefined {
+  return e.k === 'var' && e.ref?.kind === 'local' && !e.ref.decl.captured ? e.ref.decl.slot : undefined;
+}
 const unit: Ev = () => undefined;
 
 function slotsOf(env: Env): RhaiValue[] { return env.slots as RhaiValue[]; }
 function cellsOf(env: Env): Cell[] { return env.slots as Cell[]; }
 
 function countOp(pos: Pos): void {
-  if (++RT.ops > RT.opLimit) tooManyOperations(pos);
+  if (++rt.ops > rt.opLimit) tooManyOperations(pos);
 }
 
 function expectBool(v: RhaiValue, pos: Pos): boolean {
@@ -81,8 +90,8 @@ const nativeCtx: NativeContext = {
     return Math.max(...fns.map((f) => f.arity)) - fp.curry.length;
   },
   hasScriptFn: (name, arity) => PROGRAM?.fns.has(`${name}/${arity}`) ?? false,
-  print: (text) => RT.onPrint(text),
-  debug: (text) => RT.onDebug(text),
+  print: (text) => rt.onPrint(text),
+  debug: (text) => rt.onDebug(text),
 };
 
 function callNative(fn: NativeFn, name: string, args: RhaiValue[], pos: Pos): RhaiValue {
@@ -112,7 +121,6 @@ function invoke(
   fn: CompiledFn, args: RhaiValue[], caps: Cell[] | null,
   hasThis: boolean, thisVal: RhaiValue, thisConst: boolean, pos: Pos,
 ): RhaiValue {
-  const rt = RT;
   if (++rt.depth > rt.maxDepth) {
     rt.depth--;
     throw new RhaiError('ErrorStackOverflow', `Stack overflow: function calls nested more than ${rt.maxDepth} deep`, pos);
@@ -279,8 +287,8 @@ export class Program {
   }
 
   /** Runs the top-level statements; the caller has installed the Runtime. */
-  runMain(): RhaiValue {
-    return this.enter(() => {
+  runMain(runtime: Runtime): RhaiValue {
+    return this.enter(runtime, () => {
       const env = new Env(this.mainSlots, null);
       let v = this.main(env);
       if (SIG === RETURN) v = SIGVAL;
@@ -288,17 +296,19 @@ export class Program {
     });
   }
 
-  callFunction(name: string, args: RhaiValue[]): RhaiValue {
-    return this.enter(() => {
+  callFunction(runtime: Runtime, name: string, args: RhaiValue[]): RhaiValue {
+    return this.enter(runtime, () => {
       const fn = this.fns.get(`${name}/${args.length}`);
       if (!fn) throw fnNotFound(signature(name, args));
       return invoke(fn, args, null, false, undefined, false, fn.def.pos);
     });
   }
 
-  private enter<T>(body: () => T): T {
+  private enter<T>(runtime: Runtime, body: () => T): T {
     const saved = PROGRAM;
+    const savedRuntime = rt;
     PROGRAM = this;
+    rt = runtime;
     try {
       return body();
     } catch (e) {
@@ -308,6 +318,7 @@ export class Program {
       throw e;
     } finally {
       PROGRAM = saved;
+      rt = savedRuntime;
       SIG = NONE;
       SIGVAL = undefined;
     }
@@ -355,14 +366,14 @@ class Compiler {
       const f = fns[0]!;
       const pos = poss[0]!;
       return (env) => {
-        if (++RT.ops > RT.opLimit) tooManyOperations(pos);
+        if (++rt.ops > rt.opLimit) tooManyOperations(pos);
         return f(env);
       };
     }
     return (env) => {
       let v: RhaiValue;
       for (let i = 0; i < n; i++) {
-        if (++RT.ops > RT.opLimit) tooManyOperations(poss[i]!);
+        if (++rt.ops > rt.opLimit) tooManyOperations(poss[i]!);
         v = fns[i]!(env);
         if (SIG !== NONE) return v;
       }
@@ -418,7 +429,7 @@ class Compiler {
       return (env) => {
         const v = init(env);
         cellsOf(env)[slot] = { v };
-        if (registerGlobal) RT.globals.set(name, v);
+        if (registerGlobal) rt.globals.set(name, v);
         return undefined;
       };
     }
@@ -426,7 +437,7 @@ class Compiler {
       return (env) => {
         const v = init(env);
         slotsOf(env)[slot] = v;
-        RT.globals.set(name, v);
+        rt.globals.set(name, v);
         return undefined;
       };
     }
@@ -437,7 +448,8 @@ class Compiler {
   }
 
   private assign(s: Extract<Stmt, { k: 'assign' }>): Ev {
-    const value = this.owned(s.value);
+    // Compound assignment copies what it keeps itself (assignOp), so only `=` needs an owned value.
+    const value = s.op === '=' ? this.owned(s.value) : this.expr(s.value);
     const pos = s.pos;
     const target = s.target;
     // Fast path: a plain local variable.
@@ -597,8 +609,8 @@ class Compiler {
       case 'global': {
         const name = e.name;
         return () => {
-          if (!RT.globals.has(name)) throw new RhaiError('ErrorVariableNotFound', `Variable not found: global::${name}`, pos);
-          return RT.globals.get(name);
+          if (!rt.globals.has(name)) throw new RhaiError('ErrorVariableNotFound', `Variable not found: global::${name}`, pos);
+          return rt.globals.get(name);
         };
       }
       case 'array': {
@@ -707,68 +719,74 @@ class Compiler {
           return new RhaiRange(a, b, inclusive);
         };
       }
-      case '==': return (env) => {
-        const a = L(env);
-        const b = R(env);
-        return typeof a === 'number' && typeof b === 'number' ? a === b : valuesEqual(a, b);
-      };
-      case '!=': return (env) => {
-        const a = L(env);
-        const b = R(env);
-        return typeof a === 'number' && typeof b === 'number' ? a !== b : !valuesEqual(a, b);
-      };
-      case '<': return (env) => {
-        const a = L(env);
-        const b = R(env);
-        return typeof a === 'number' && typeof b === 'number' ? a < b : compareOp(op, a, b, pos);
-      };
-      case '<=': return (env) => {
-        const a = L(env);
-        const b = R(env);
-        return typeof a === 'number' && typeof b === 'number' ? a <= b : compareOp(op, a, b, pos);
-      };
-      case '>': return (env) => {
-        const a = L(env);
-        const b = R(env);
-        return typeof a === 'number' && typeof b === 'number' ? a > b : compareOp(op, a, b, pos);
-      };
-      case '>=': return (env) => {
-        const a = L(env);
-        const b = R(env);
-        return typeof a === 'number' && typeof b === 'number' ? a >= b : compareOp(op, a, b, pos);
-      };
-      case '+': return (env) => {
-        const a = L(env);
-        const b = R(env);
-        if (typeof a === 'number' && typeof b === 'number') {
-          const r = a + b;
-          if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
-        }
-        return binaryOp(op, a, b, pos);
-      };
-      case '-': return (env) => {
-        const a = L(env);
-        const b = R(env);
-        if (typeof a === 'number' && typeof b === 'number') {
-          const r = a - b;
-          if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
-        }
-        return binaryOp(op, a, b, pos);
-      };
-      case '*': return (env) => {
-        const a = L(env);
-        const b = R(env);
-        if (typeof a === 'number' && typeof b === 'number') {
-          const r = a * b;
-          if (r <= MAX_SAFE && r >= -MAX_SAFE) return r === 0 ? 0 : r;
-        }
-        return binaryOp(op, a, b, pos);
-      };
+      case '==': return this.numeric(e, L, R, (a, b) => a === b, (a, b) => valuesEqual(a, b));
+      case '!=': return this.numeric(e, L, R, (a, b) => a !== b, (a, b) => !valuesEqual(a, b));
+      case '<': return this.numeric(e, L, R, (a, b) => a < b, (a, b) => compareOp(op, a, b, pos));
+      case '<=': return this.numeric(e, L, R, (a, b) => a <= b, (a, b) => compareOp(op, a, b, pos));
+      case '>': return this.numeric(e, L, R, (a, b) => a > b, (a, b) => compareOp(op, a, b, pos));
+      case '>=': return this.numeric(e, L, R, (a, b) => a >= b, (a, b) => compareOp(op, a, b, pos));
+      case '+': return this.numeric(e, L, R, (a, b) => {
+        const r = a + b;
+        return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
+      }, (a, b) => binaryOp(op, a, b, pos));
+      case '-': return this.numeric(e, L, R, (a, b) => {
+        const r = a - b;
+        return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
+      }, (a, b) => binaryOp(op, a, b, pos));
+      case '*': return this.numeric(e, L, R, (a, b) => {
+        const r = a * b;
+        return r <= MAX_SAFE && r >= -MAX_SAFE ? (r === 0 ? 0 : r) : MISS;
+      }, (a, b) => binaryOp(op, a, b, pos));
+      case '%': return this.numeric(e, L, R, (a, b) => (b === 0 ? MISS : a % b === 0 ? 0 : a % b), (a, b) => binaryOp(op, a, b, pos));
       default: return (env) => {
         const a = L(env);
         return binaryOp(op, a, R(env), pos);
       };
     }
+  }
+
+  /**
+   * A binary operator with a fast path for two INTs held as JS numbers. `fast` returns MISS when
+   * the exact result needs the general path (overflow, BigInt). Local variables and literal
+   * operands are read inline rather than through another closure.
+   */
+  private numeric(
+    e: Extract<Expr, { k: 'bin' }>, L: Ev, R: Ev,
+    fast: (a: number, b: number) => RhaiValue | typeof MISS,
+    slow: (a: RhaiValue, b: RhaiValue) => RhaiValue,
+  ): Ev {
+    const ls = localSlot(e.l);
+    const rs = localSlot(e.r);
+    const rc = e.r.k === 'lit' && typeof e.r.v === 'number' ? e.r.v : undefined;
+    if (ls !== undefined && rc !== undefined) {
+      return (env) => {
+        const a = slotsOf(env)[ls];
+        if (typeof a === 'number') { const r = fast(a, rc); if (r !== MISS) return r; }
+        return slow(a, rc);
+      };
+    }
+    if (ls !== undefined && rs !== undefined) {
+      return (env) => {
+        const slots = slotsOf(env);
+        const a = slots[ls];
+        const b = slots[rs];
+        if (typeof a === 'number' && typeof b === 'number') { const r = fast(a, b); if (r !== MISS) return r; }
+        return slow(a, b);
+      };
+    }
+    if (rc !== undefined) {
+      return (env) => {
+        const a = L(env);
+        if (typeof a === 'number') { const r = fast(a, rc); if (r !== MISS) return r; }
+        return slow(a, rc);
+      };
+    }
+    return (env) => {
+      const a = L(env);
+      const b = R(env);
+      if (typeof a === 'number' && typeof b === 'number') { const r = fast(a, b); if (r !== MISS) return r; }
+      return slow(a, b);
+    };
   }
 
   private args(args: Expr[]): Ev[] {
@@ -803,6 +821,9 @@ class Compiler {
       const args = new Array<RhaiValue>(rest.length);
       for (let i = 0; i < rest.length; i++) args[i] = rest[i]!(env);
       const before = args[0];
+      if (firstLv && isNonPureCall(name, before) && firstLv.isConst(env)) {
+        throw new RhaiError('ErrorNonPureMethodCallOnConstant', `Non-pure method '${name}' cannot be called on a constant`, pos);
+      }
       const r = callNative(native, name, args, pos);
       if (firstLv && args[0] !== before) firstLv.set(env, args[0]);
       return r;
@@ -859,6 +880,9 @@ class Compiler {
         return r;
       }
       if (!native) throw fnNotFound(signature(name, [obj, ...argv]), pos);
+      if (isNonPureCall(name, obj) && target.isConst(env)) {
+        throw new RhaiError('ErrorNonPureMethodCallOnConstant', `Non-pure method '${name}' cannot be called on a constant`, pos);
+      }
       const full = [obj, ...argv];
       const r = callNative(native, name, full, pos);
       if (full[0] !== obj) target.set(env, full[0]);

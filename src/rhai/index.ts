@@ -50,15 +50,17 @@ class Compiled implements CompiledScript {
   }
 
   run(options?: RunOptions): RhaiValue {
-    return withRuntime(this.runtime(options), () => this.program.runMain());
+    const runtime = this.runtime(options);
+    return withRuntime(runtime, () => this.program.runMain(runtime));
   }
 
   /** Like Rhai's Engine::call_fn: the top-level statements run first, then the function. */
   call(name: string, args: unknown[], options?: RunOptions): unknown {
     const rhaiArgs = args.map(toRhai);
-    return withRuntime(this.runtime(options), () => {
-      this.program.runMain();
-      return fromRhai(this.program.callFunction(name, rhaiArgs));
+    const runtime = this.runtime(options);
+    return withRuntime(runtime, () => {
+      this.program.runMain(runtime);
+      return fromRhai(this.program.callFunction(runtime, name, rhaiArgs));
     });
   }
 }

@@ -36,3 +36,16 @@ export const NATIVE_FUNCTIONS: ReadonlyMap<string, NativeFn> = merge([coreLib, m
 
 /** Names readable as properties on non-map values (`s.len`, `fp.name`, `r.start`). */
 export const PROPERTY_GETTERS = new Set(['len', 'is_empty', 'name', 'is_anonymous', 'start', 'end', 'is_inclusive', 'is_exclusive', 'bytes']);
+
+/** Native methods that change their first argument (Rhai's non-`pure` functions). */
+const NON_PURE = new Set([
+  'push', 'append', 'insert', 'pop', 'shift', 'remove', 'reverse', 'clear', 'pad', 'truncate', 'chop', 'retain',
+  'drain', 'splice', 'dedup', 'sort', 'sort_desc', 'set', 'mixin', 'fill_with', 'make_upper', 'make_lower', 'trim',
+  'trim_start', 'trim_end', 'replace', 'crop',
+]);
+
+/** Would calling native `name` on `target` change it? (`split` changes arrays, not strings.) */
+export function isNonPureCall(name: string, target: unknown): boolean {
+  if (name === 'split') return Array.isArray(target);
+  return NON_PURE.has(name) && (Array.isArray(target) || target instanceof Map || typeof target === 'string');
+}
