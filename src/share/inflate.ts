@@ -1,9 +1,9 @@
 // Inflation with a hard output cap, enforced while inflating: the input is fed in small slices,
-// so however the data was built, no more than about `cap` + 2 MB is ever allocated.
+// so however the data was built, no more than about `cap` + 1 MB is ever allocated.
 import { Inflate } from 'fflate';
 
-/** DEFLATE expands at most ~1,032x, so one slice yields at most ~2 MB before the cap is checked. */
-const INPUT_SLICE = 2048;
+/** DEFLATE expands at most ~1,032x, so one slice yields at most ~1 MB before the cap is checked. */
+const INPUT_SLICE = 1024;
 
 export class InflateLimitError extends Error {
   constructor(readonly cap: number) {
