@@ -2,17 +2,15 @@
 // long enough that a flat message list loses its first message.
 import { z } from 'zod';
 import type { Random } from './random.ts';
+import { positiveRange } from './ranges.ts';
 import { lines, prose } from './text.ts';
 import { TrafficBuilder } from './traffic-builder.ts';
 
-const wordRange = z.tuple([z.number().int().positive(), z.number().int().positive()])
-  .refine(([min, max]) => min <= max, { message: 'give [min, max] with min <= max' });
-
 export const LongChatParamsSchema = z.object({
-  userWords: wordRange.default([8, 120]).describe('Words per user turn, [min, max].'),
-  assistantWords: wordRange.default([20, 260]).describe('Words per assistant turn, [min, max].'),
+  userWords: positiveRange.default([8, 120]).describe('Words per user turn, [min, max].'),
+  assistantWords: positiveRange.default([20, 260]).describe('Words per assistant turn, [min, max].'),
   pasteShare: z.number().min(0).max(1).default(0.06).describe('Share of user turns that paste a long document instead.'),
-  pasteWords: wordRange.default([300, 900]).describe('Words per pasted document, [min, max].'),
+  pasteWords: positiveRange.default([300, 900]).describe('Words per pasted document, [min, max].'),
 }).strict();
 export type LongChatParams = z.infer<typeof LongChatParamsSchema>;
 

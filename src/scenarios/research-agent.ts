@@ -2,16 +2,14 @@
 // matters to a keyed hashmap, and releases each source once it is spent (by key, index or oldest).
 import { z } from 'zod';
 import type { Random } from './random.ts';
+import { positiveRange } from './ranges.ts';
 import { prose } from './text.ts';
 import { TrafficBuilder } from './traffic-builder.ts';
-
-const tokenRange = z.tuple([z.number().int().positive(), z.number().int().positive()])
-  .refine(([min, max]) => min <= max, { message: 'give [min, max] with min <= max' });
 
 export const ResearchAgentParamsSchema = z.object({
   sources: z.string().min(1).default('sources').describe('The region fetched sources are routed to, and released from.'),
   findings: z.string().min(1).default('findings').describe('The hashmap region findings are written to, keyed by topic.'),
-  fetchTokens: tokenRange.default([3_000, 14_000]).describe('Token size of each fetch result, [min, max].'),
+  fetchTokens: positiveRange.default([3_000, 14_000]).describe('Token size of each fetch result, [min, max].'),
   maxInFlight: z.number().int().min(1).max(50).default(4).describe('The agent releases a source once this many are held.'),
   topics: z.number().int().min(1).max(1_000).default(24).describe('Distinct finding keys; fewer topics means more rewrites of the same key.'),
 }).strict();
