@@ -1,6 +1,6 @@
 // The engine's public surface: what the Worker, the CLI and tests call.
 import { generateTraffic } from '../scenarios/generators.ts';
-import { runRhaiSeed } from './custom-script.ts';
+import { checkCustomScript, runRhaiSeed } from './custom-script.ts';
 import { entryLabel } from './regions/index.ts';
 import type { Entry } from './regions/types.ts';
 import { emptyTimeline, prepare, replay as replayWith, type ReplayOptions, type Run } from './replay.ts';
@@ -19,7 +19,7 @@ export { entryLabel };
 export type EngineOptions = Omit<ReplayOptions, 'generate'>;
 
 /** The engine's own traffic generators and Rhai seed runner, unless the caller brings others. */
-const withGenerators = (options: EngineOptions = {}): ReplayOptions => ({ runRhaiSeed, ...options, generate: generateTraffic });
+const withGenerators = (options: EngineOptions = {}): ReplayOptions => ({ runRhaiSeed, checkScript: checkCustomScript, ...options, generate: generateTraffic });
 
 /** The whole timeline. A blueprint with errors gives diagnostics and no steps, never a throw. */
 export function replay(scenario: Scenario, options: EngineOptions = {}): Timeline {

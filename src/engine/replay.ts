@@ -1,6 +1,6 @@
 // Scenario -> timeline: every event through the regions, one snapshot per event, one request per
 // inference. Deterministic: the same scenario always gives the same timeline.
-import { compileBlueprint } from './blueprint/index.ts';
+import { compileBlueprint, type ScriptChecker } from './blueprint/index.ts';
 import type { Blueprint, RegionDecl, StageDecl } from './blueprint/types.ts';
 import { resolveBudget } from './budget.ts';
 import { commonPrefixTokens, providerView, type PrefixBlock } from './cache.ts';
@@ -30,6 +30,8 @@ export interface ReplayOptions {
   onProgress?: (done: number, total: number) => void;
   /** Runs `rhai` seeds (supplied once the interpreter is wired in). */
   runRhaiSeed?: SeedOptions['runRhaiSeed'];
+  /** Compile-checks custom-region scripts, so a broken one is a diagnostic before the run. */
+  checkScript?: ScriptChecker;
   /** Makes `scenario.generator`'s events (src/scenarios); generated events come before `traffic`. */
   generate?: (spec: NonNullable<Scenario['generator']>) => TrafficEvent[];
 }
@@ -61,7 +63,7 @@ export class Run {
   lastAssembly: Assembly | undefined;
   lastRequestRegions: Record<string, RegionFigures> | undefined;
   private readonly stages: StageDecl[];
-  private readonly ctx: RegionContext;
+  readonly ctx: RegionContext;
   private readonly baseline: FlatListBaseline;
   private readonly taskEntries: { region: string; entry: Entry }[] = [];
   private readonly calls = new Map<string, ToolCall>();
@@ -356,7 +358,8 @@ export class Run {
     this.carryHistory(from);
     if (edge.transform === 'compact') {
       for (const region of this.layout) {
-        if (region.kind === 'hashmap') continue; // keyed entries would lose their keys
+        // Keyed entries would lose their keys; a reject region only loses what the agent deletes.
+        if (region.kind === 'hashmap' || region.decl.admission === 'reject') continue;
         this.changes.push(...region.compactAll(this.ctx, `edge transform compact: ${from.name} -> ${to}`));
       }
     }
@@ -515,7 +518,7 @@ export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepar
   const resolved = resolveModel(scenario.model);
   if (!resolved.ok) return { diagnostics: [diagnostic('unknown-model', resolved.error, 'scenario.json', 'model.id')] };
   const model = resolved.model;
-  const compiled = compileBlueprint(scenario.agent, { workdir: scenario.workdir });
+  const compiled = compileBlueprint(scenario.agent, options.checkScript ? { workdir: scenario.workdir, checkScript: options.checkScript } : { workdir: scenario.workdir });
   if (!compiled.blueprint || compiled.diagnostics.some((d) => d.severity === 'error')) {
     const diagnostics = compiled.diagnostics.length ? compiled.diagnostics : [diagnostic('blueprint-invalid', 'the blueprint could not be compiled', 'agent.leviath')];
     return { diagnostics, model };

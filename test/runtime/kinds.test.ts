@@ -170,12 +170,25 @@ describe('admission = "reject"', () => {
       append('sources', words(60), 'rfc-9110'), append('sources', words(60), 'rfc-9111'),
       { type: 'context_delete', region: 'sources', key: 'rfc-9110' }, append('sources', words(60), 'rfc-9111'),
     ]);
-    expect(t.steps[1]!.result).toEqual({ ok: false, message: 'sources is full: 60 of 100 tokens; release something with context_delete first (this write needs 60)' });
+    expect(t.steps[1]!.result).toEqual({ ok: false, message: 'sources is full: 60 of 100 tokens; release something with context_delete first (this write needs 60 tokens)' });
     expect(t.steps[1]!.changes).toEqual([{ type: 'reject', region: 'sources', tokens: 60, entries: ['rfc-9111'], reason: 'admission = "reject"' }]);
     expect(figures(t.steps[1]!, 'sources')).toEqual({ sources: [60, 1] });
     expect(t.steps[2]!.result).toEqual({ ok: true, message: 'deleted 1 entry (60 tokens) from sources; sources now holds 0 of 100 tokens' });
     expect(figures(t.steps[2]!, 'sources')).toEqual({ sources: [0, 0] });
     expect(t.steps[3]!.result!.ok).toBe(true);
+  });
+});
+
+describe('admission = "reject" with item limits and compact_at', () => {
+  it('refuses past max_items instead of sliding', () => {
+    const t = run('[context.regions]\nconversation = { kind = "sliding_window", max_items = 2, admission = "reject" }', [user('a'), user('b'), user('c')]);
+    expect(t.steps[2]!.changes).toEqual([{ type: 'reject', region: 'conversation', tokens: 1, entries: ['c'], reason: 'admission = "reject"' }]);
+    expect(t.steps[2]!.regions.conversation).toMatchObject({ entries: 2, tokens: 2 });
+  });
+
+  it('refuses at compact_at instead of compacting', () => {
+    const t = run('[context.regions]\nnotes = { kind = "compacting", max_tokens = 100, compact_at = "50%", admission = "reject" }', [append('notes', words(40), 'a'), append('notes', words(20), 'b')]);
+    expect(t.steps[1]!.result).toEqual({ ok: false, message: 'notes is full: 40 of 50 tokens; release something with context_delete first (this write needs 20 tokens)' });
   });
 });
 

@@ -96,19 +96,30 @@ export abstract class BaseRegion implements Region {
     if (at < 0) return this.write(entry, ctx);
     const old = this.entries[at]!;
     if (old.content === entry.content) return { ok: true, changes: [] };
-    const refused = this.refuse(entry, old.tokens);
+    const refused = this.refuse(entry, old.tokens, 0);
     if (refused) return refused;
     this.replaceAt(at, entry);
     return { ok: true, changes: [change('replace', this.name, [old]), ...this.enforce(ctx)] };
   }
 
-  /** admission = "reject": a write that does not fit fails and names how full the region is. */
-  protected refuse(entry: Entry, freed: number): WriteOutcome | undefined {
+  /**
+   * admission = "reject": a write that would make the region act (over its trigger, or past an
+   * item limit) fails and names how full the region is, so nothing already there is displaced.
+   */
+  protected refuse(entry: Entry, freed: number, added = 1): WriteOutcome | undefined {
     if (this.decl.admission !== 'reject') return undefined;
-    if (this.tokens - freed + entry.tokens <= this.budget.budget) return undefined;
-    const message = `${this.name} is full: ${fmt(this.tokens)} of ${fmt(this.budget.budget)} tokens; `
-      + `release something with context_delete first (this write needs ${fmt(entry.tokens)})`;
+    const items = this.itemLimit();
+    let full: string | undefined;
+    if (this.tokens - freed + entry.tokens > this.budget.trigger) full = `${fmt(this.tokens)} of ${fmt(this.budget.trigger)} tokens`;
+    else if (items !== undefined && this.entries.length + added > items) full = `${fmt(this.entries.length)} of ${fmt(items)} entries`;
+    if (full === undefined) return undefined;
+    const message = `${this.name} is full: ${full}; release something with context_delete first (this write needs ${fmt(entry.tokens)} tokens)`;
     return { ok: false, message, changes: [change('reject', this.name, [entry], 'admission = "reject"')] };
+  }
+
+  /** A cap on the number of entries, for kinds that have one. */
+  protected itemLimit(): number | undefined {
+    return undefined;
   }
 
   remove(selector: DeleteSelector): DeleteOutcome {
@@ -149,7 +160,8 @@ export abstract class BaseRegion implements Region {
     this.decl = decl;
     this.budget = budget;
     this.version++;
-    return this.enforce(ctx);
+    // A reject region is never trimmed by the runtime, even when a stage gives it less room.
+    return decl.admission === 'reject' ? [] : this.enforce(ctx);
   }
 
   render(ctx: RegionContext): RegionRender {

@@ -75,7 +75,7 @@ export class ChecklistRegion extends BaseRegion {
   private update(at: number, todo: TodoState, message: string, ctx: RegionContext): TodoOutcome {
     const old = this.entries[at]!;
     const entry = this.entryFor(todo, old.seq, ctx);
-    const refused = this.refuse(entry, old.tokens);
+    const refused = this.refuse(entry, old.tokens, 0);
     if (refused && !refused.ok) return { ok: false, message: refused.message, changes: refused.changes };
     this.replaceAt(at, entry);
     this.reorder();

@@ -12,7 +12,7 @@ export class HashmapRegion extends BaseRegion {
     const at = entry.key === undefined ? -1 : this.entries.findIndex((e) => e.key === entry.key);
     if (at < 0) return super.write(entry, ctx);
     const old = this.entries[at]!;
-    const refused = this.refuse(entry, old.tokens);
+    const refused = this.refuse(entry, old.tokens, 0);
     if (refused) return refused;
     this.removeRange(at, 1);
     this.insertAt(this.entries.length, entry);
@@ -21,6 +21,10 @@ export class HashmapRegion extends BaseRegion {
 
   override put(entry: Entry, ctx: RegionContext): WriteOutcome {
     return this.write(entry, ctx);
+  }
+
+  protected override itemLimit(): number | undefined {
+    return this.decl.maxEntries;
   }
 
   protected enforce(): Change[] {

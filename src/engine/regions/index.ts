@@ -67,13 +67,24 @@ export interface CreatedRegion {
   warning?: string;
 }
 
+/**
+ * Makes the region for `decl`. A kind with no implementation, or a factory that throws (a custom
+ * script that cannot load), gives the plain fallback region and a warning rather than a crash.
+ */
 export function createRegion(decl: RegionDecl, budget: ResolvedBudget, env: RegionEnv): CreatedRegion {
   const factory = factories.get(decl.kind);
-  if (factory) return { region: factory(decl, budget, env) };
   const as = decl.persistent ? 'pinned (persistent = true)' : 'temporary (persistent = false)';
+  let why = 'Rhai hooks are not available in this build';
+  if (factory) {
+    try {
+      return { region: factory(decl, budget, env) };
+    } catch (error) {
+      if (decl.kind !== 'custom') throw error;
+      why = `its script could not be loaded (${error instanceof Error ? error.message : String(error)})`;
+    }
+  }
   return {
     region: new UnscriptedCustomRegion(decl, budget),
-    warning: `custom region ${decl.name}: Rhai hooks are not available in this build yet, so it behaves as ${as} `
-      + 'and renders its entries plainly',
+    warning: `custom region ${decl.name}: ${why}, so it behaves as ${as} and renders its entries plainly`,
   };
 }

@@ -15,6 +15,10 @@ export class SlidingWindowRegion extends BaseRegion {
     return Math.max(1, this.decl.maxItems ?? DEFAULT_MAX_ITEMS);
   }
 
+  protected override itemLimit(): number {
+    return this.maxItems;
+  }
+
   private tooMany(): boolean {
     return this.entries.length > this.maxItems;
   }
