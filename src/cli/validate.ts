@@ -2,7 +2,7 @@
 // scenario JSON. Exit 0 when clean (warnings and info allowed), 1 with errors, 2 on bad usage.
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { compileBlueprint, AGENT_FILE } from '../engine/blueprint/index.ts';
+import { compileBlueprint, normalizeRelative, AGENT_FILE, type Blueprint } from '../engine/blueprint/index.ts';
 import { hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema } from '../engine/scenario.ts';
 import { locateJson } from '../engine/blueprint/jsonLocate.ts';
@@ -45,9 +45,7 @@ export const run: Command = async (args) => {
   } else if (path.endsWith('.json')) {
     target = validateScenario(path);
   } else {
-    const agent = readAgentDir(dirname(path));
-    agent[AGENT_FILE] = readFileSync(path, 'utf8');
-    target = validateAgentDir(dirname(path), agent, workdirFlag);
+    target = validateAgentDir(dirname(path), readAgentDir(dirname(path), readFileSync(path, 'utf8')), workdirFlag);
   }
 
   if (parsed.flags.has('json')) console.log(JSON.stringify({ diagnostics: target.diagnostics }));
@@ -108,14 +106,26 @@ function statOrUndefined(path: string): Stats | undefined {
   }
 }
 
-/** Every file below `dir` as relative path -> text (agent directories are small; large files skipped). */
-function readAgentDir(dir: string): Record<string, string> {
-  const agent: Record<string, string> = {};
-  for (const file of walk(dir)) {
+/**
+ * The agent directory as path -> text. Every file is listed, but only agent.leviath and the scripts
+ * it names are read, so pointing at a large project does not load it all into memory.
+ */
+function readAgentDir(dir: string, blueprintText?: string): Record<string, string> {
+  const agent: Record<string, string> = Object.fromEntries(walk(dir).map((f) => [f, '']));
+  agent[AGENT_FILE] = blueprintText ?? readFileSync(join(dir, AGENT_FILE), 'utf8');
+  const { blueprint } = compileBlueprint(agent);
+  for (const script of blueprint ? customScripts(blueprint) : []) {
+    const file = normalizeRelative(script);
+    if (file === undefined || !(file in agent)) continue;
     const full = join(dir, file);
-    if (file === AGENT_FILE || statSync(full).size <= MAX_AGENT_FILE_BYTES) agent[file] = readFileSync(full, 'utf8');
+    if (statSync(full).size <= MAX_AGENT_FILE_BYTES) agent[file] = readFileSync(full, 'utf8');
   }
   return agent;
+}
+
+function customScripts(blueprint: Blueprint): string[] {
+  const regions = [...blueprint.regions, ...blueprint.stages.flatMap((s) => s.regions ?? [])];
+  return regions.flatMap((r) => (r.kind === 'custom' && r.script !== undefined ? [r.script] : []));
 }
 
 /**
