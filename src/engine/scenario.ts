@@ -43,13 +43,14 @@ export const EventSchema = z.discriminatedUnion('type', [
 export type TrafficEvent = z.infer<typeof EventSchema>;
 export type EventType = TrafficEvent['type'];
 
+// The custom form comes first: a union takes the first match, and `{ id }` alone would strip `window`.
 export const ModelRefSchema = z.union([
-  z.object({ id: z.string().min(1) }),
   z.object({
     id: z.string().optional(),
     window: z.number().int().positive(),
     encoding: z.enum(['o200k_base', 'cl100k_base']).default('o200k_base'),
   }),
+  z.object({ id: z.string().min(1) }),
 ]);
 export type ModelRef = z.infer<typeof ModelRefSchema>;
 
