@@ -37,7 +37,7 @@ test('an unknown kind is marked in the editor and listed; fixing it clears both'
 
   // Clicking the problem puts the cursor on its line.
   await problem.click();
-  const line = broken.split('\n').findIndex((l) => l.includes('compactin')) + 1;
+  const line = broken.split('\n').findIndex((l) => l.includes('"compactin"')) + 1;
   await expect(page.getByTestId('editor').locator('.line-numbers.active-line-number').first()).toHaveText(String(line));
 
   await setEditorText(page, blueprint);

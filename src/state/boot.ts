@@ -5,10 +5,12 @@ import { DEFAULT_EXAMPLE_ID, EXAMPLES } from '../scenarios/examples.ts';
 import { decodeFragment } from '../share/index.ts';
 import { copyWorkToBackup, loadScenario, saveScenario } from './persist.ts';
 
+export interface BootNotice { tone: 'info' | 'error'; text: string; restoreBackup?: boolean }
+
 export interface Boot {
   scenario: Scenario;
   /** Messages to show once the page is up. */
-  notices: { tone: 'info' | 'error'; text: string; restoreBackup?: boolean }[];
+  notices: BootNotice[];
 }
 
 export function defaultScenario(): Scenario {
@@ -16,31 +18,32 @@ export function defaultScenario(): Scenario {
   return ScenarioSchema.parse(example.scenario);
 }
 
-export function boot(location: Location, history: History): Boot {
-  const saved = loadScenario();
-  const notices: Boot['notices'] = [];
-  if ('problem' in saved && saved.problem) notices.push({ tone: 'error', text: saved.problem });
-  const fallback = saved.scenario ?? defaultScenario();
-
-  if (location.hash.length <= 1) return { scenario: fallback, notices };
-
-  // The fragment is read once; removing it keeps a reload on the user's (possibly edited) work.
+/**
+ * Reads a share link from the address bar (once: the fragment is removed, so a reload stays on
+ * the user's possibly edited work). Opening it keeps the earlier work aside for "restore".
+ */
+export function openSharedLink(location: Location, history: History): { scenario?: Scenario; notice?: BootNotice } {
+  if (location.hash.length <= 1) return {};
   const href = location.href;
   history.replaceState(null, '', location.pathname + location.search);
   const decoded = decodeFragment(href);
-  if (!decoded.ok) {
-    notices.push({
-      tone: 'error',
-      text: `This share link could not be opened: ${decoded.error} Your own work is unchanged.`,
-    });
-    return { scenario: fallback, notices };
-  }
-  if (saved.scenario) {
-    copyWorkToBackup();
-    notices.push({ tone: 'info', text: `Opened the shared scenario "${decoded.scenario.name}". Your previous work was kept aside.`, restoreBackup: true });
-  } else {
-    notices.push({ tone: 'info', text: `Opened the shared scenario "${decoded.scenario.name}".` });
-  }
+  if (!decoded.ok) return { notice: { tone: 'error', text: `${decoded.error} Your own work is unchanged.` } };
+  const hadWork = loadScenario().scenario !== null;
+  if (hadWork) copyWorkToBackup();
   saveScenario(decoded.scenario);
-  return { scenario: decoded.scenario, notices };
+  return {
+    scenario: decoded.scenario,
+    notice: hadWork
+      ? { tone: 'info', text: `Opened the shared scenario "${decoded.scenario.name}". Your previous work was kept aside.`, restoreBackup: true }
+      : { tone: 'info', text: `Opened the shared scenario "${decoded.scenario.name}".` },
+  };
+}
+
+export function boot(location: Location, history: History): Boot {
+  const saved = loadScenario();
+  const notices: BootNotice[] = [];
+  if ('problem' in saved && saved.problem) notices.push({ tone: 'error', text: saved.problem });
+  const shared = openSharedLink(location, history);
+  if (shared.notice) notices.push(shared.notice);
+  return { scenario: shared.scenario ?? saved.scenario ?? defaultScenario(), notices };
 }

@@ -117,7 +117,7 @@ function rhaiCheck(req: Extract<WorkerRequest, { type: 'rhaiCheck' }>): Diagnost
     return [{
       code: 'custom-script-invalid', severity: 'error',
       message: `${e.kind ? `${e.kind}: ` : ''}${e.message ?? String(error)}`,
-      file: req.file, line: e.line ?? 1, column: e.column ?? 1, path: '',
+      file: req.file, line: Math.max(1, e.line ?? 1), column: Math.max(1, e.column ?? 1), path: '',
     }];
   }
 }

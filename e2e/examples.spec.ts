@@ -1,0 +1,58 @@
+// Every built-in example opens from the gallery, and its charts and inspector show exactly the
+// numbers the engine gives for it (the engine is run here in Node for the expected values).
+import { expect, test } from '@playwright/test';
+import { EXAMPLES } from '../src/scenarios/examples.ts';
+import {
+  engineDetail, engineTimeline, exampleScenario, fmt, goToStep, readRegionReadout, waitForTimeline,
+} from './helpers.ts';
+
+for (const example of EXAMPLES) {
+  test(`example "${example.id}" shows the engine's numbers`, async ({ page }) => {
+    const scenario = exampleScenario(example.id);
+    const timeline = engineTimeline(scenario);
+    expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+
+    await page.goto('/');
+    await waitForTimeline(page);
+    await page.getByTestId('open-examples').click();
+    const card = page.getByTestId('examples').locator(`[data-example="${example.id}"]`);
+    await expect(card).toContainText(example.title);
+    await card.getByRole('button', { name: 'Open' }).click();
+    await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', scenario.name);
+    await waitForTimeline(page, timeline.steps.length);
+
+    // The step to check: the last inference, where most has happened.
+    const step = [...timeline.steps].reverse().find((s) => s.request)!.index;
+    await goToStep(page, step, timeline.steps.length);
+
+    const readout = await readRegionReadout(page);
+    const figures = timeline.steps[step].regions;
+    expect(Object.keys(readout).length).toBeGreaterThan(0);
+    for (const [region, shown] of Object.entries(readout)) {
+      expect(shown, region).toEqual({
+        tokens: fmt(figures[region].tokens), budget: fmt(figures[region].budget), entries: fmt(figures[region].entries),
+      });
+      await expect(page.getByTestId(`chart-${region}`).locator('svg path').first()).toBeAttached();
+    }
+
+    const detail = engineDetail(scenario, step);
+    for (const region of detail.regions) {
+      await expect(page.getByTestId(`inspect-${region.name}`).getByTestId('region-tokens')).toHaveText(fmt(region.tokens));
+    }
+    await expect(page.getByTestId('request-tokens')).toHaveText(fmt(detail.request.tokens));
+    await expect(page.getByTestId('system-block')).toHaveCount(detail.request.system.length);
+    await expect(page.getByTestId('message')).toHaveCount(detail.request.messages.length);
+
+    const request = timeline.steps[step].request!;
+    await expect(page.getByTestId('prefix-tokens')).toHaveText(fmt(request.prefixTokens));
+    await expect(page.getByTestId('cache-read')).toHaveText(fmt(request.cache.cacheReadTokens));
+
+    const lost = timeline.summary.baselineLosesTaskAt;
+    const verdict = page.getByTestId('comparison-verdict');
+    if (lost === null) await expect(verdict).toContainText('keeps the task in its window');
+    else {
+      const lostStep = timeline.steps.find((s) => s.request?.inference === lost)!.index;
+      await expect(verdict).toContainText(`loses the task at step ${lostStep + 1}`);
+    }
+  });
+}
