@@ -1,0 +1,98 @@
+// `npm run bench`: every benchmark in one run, one table at the end, and docs/performance.md.
+//
+// Ratios are measured side by side in the same process (Rhai vs plain JS, replay vs tokenizing
+// once), so a busy machine slows both sides alike. The longest main-thread task comes from
+// Playwright replaying the largest example in Chromium against the built app.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { benchReplay, type ReplayFigures } from './replay.ts';
+import { benchRhai, type RhaiBenchRow } from './rhai.ts';
+import { EXAMPLES } from '../src/scenarios/examples.ts';
+import { encodeScenario } from '../src/share/index.ts';
+
+interface Row { area: string; measure: string; value: string; goal: string; met: boolean | undefined }
+
+const n = (v: number, digits = 0) => v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const mb = (bytes: number) => `${n(bytes / 1_048_576, 1)} MB`;
+
+function replayRows(figures: ReplayFigures[]): Row[] {
+  const rows: Row[] = [];
+  for (const f of figures) {
+    const label = `${n(f.events)} events, ${f.inlineResults ? 'inline text' : 'size_tokens'}`;
+    rows.push({ area: 'replay', measure: `${label}: replay vs tokenize-once`, value: `${n(f.replayMs)} ms vs ${n(f.tokenizeMs)} ms = ${n(f.ratio, 2)}x`, goal: '<= 1.5x', met: f.ratio <= 1.5 });
+    rows.push({ area: 'replay', measure: `${label}: timeline memory`, value: `${mb(f.timelineBytes)} heap, ${mb(f.timelineJsonBytes)} JSON`, goal: '', met: undefined });
+  }
+  for (const inline of [true, false]) {
+    const set = figures.filter((f) => f.inlineResults === inline).sort((a, b) => a.events - b.events);
+    if (set.length < 2) continue;
+    const perEvent = set.map((f) => (f.replayMs / f.events) * 1000);
+    const growth = perEvent[perEvent.length - 1]! / perEvent[0]!;
+    rows.push({
+      area: 'replay',
+      measure: `scaling ${set.map((f) => n(f.events)).join(' / ')} events (${inline ? 'inline' : 'size_tokens'}), µs per event`,
+      value: `${perEvent.map((v) => n(v)).join(' / ')} (x${n(growth, 2)} from first to last)`,
+      goal: 'linear (per-event cost flat, < 2x)',
+      met: growth < 2,
+    });
+  }
+  return rows;
+}
+
+function rhaiRows(results: RhaiBenchRow[]): Row[] {
+  return results.map((r) => ({
+    area: 'rhai', measure: `${r.name}: Rhai vs plain JS`, value: `${n(r.rhaiMs, 1)} ms vs ${n(r.jsMs, 2)} ms = ${n(r.ratio, 1)}x`, goal: '<= 20x', met: r.ratio <= 20,
+  }));
+}
+
+function shareRows(): Row[] {
+  return EXAMPLES.map((e) => {
+    const length = encodeScenario(e.scenario).length;
+    return { area: 'share', measure: `link for example "${e.id}"`, value: `${n(length)} chars`, goal: '< 2,000', met: length < 2000 };
+  });
+}
+
+/** Runs the Playwright long-task probe when the app is built; skipped (and said so) otherwise. */
+function longTaskRows(): Row[] {
+  const spec = 'e2e/longtask.spec.ts';
+  const result = 'test-results/longtask.json';
+  if (!existsSync(spec) || !existsSync('dist/index.html')) {
+    return [{ area: 'page', measure: 'longest main-thread task while replaying', value: 'skipped: run `npm run build` first', goal: '< 200 ms', met: undefined }];
+  }
+  execFileSync('npx', ['playwright', 'test', spec], { stdio: 'inherit' });
+  const { example, longestMs, count } = JSON.parse(readFileSync(result, 'utf8')) as { example: string; longestMs: number; count: number };
+  return [{ area: 'page', measure: `longest main-thread task while replaying "${example}" (${count} long tasks)`, value: `${n(longestMs)} ms`, goal: '< 200 ms', met: longestMs < 200 }];
+}
+
+function table(rows: Row[]): string {
+  const lines = ['| area | measure | value | goal | met |', '| --- | --- | --- | --- | --- |'];
+  for (const r of rows) lines.push(`| ${r.area} | ${r.measure} | ${r.value} | ${r.goal} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} |`);
+  return lines.join('\n');
+}
+
+const rows = [...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...shareRows(), ...longTaskRows()];
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${n(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const report = table(rows);
+console.log(`\n${report}\n\nmachine: ${machine}`);
+
+writeFileSync('docs/performance.md', `# Performance
+
+The latest figures from \`npm run bench\` (${new Date().toISOString().slice(0, 10)}), on ${machine}.
+Every ratio is measured side by side in one run. Re-run \`npm run bench\` to refresh this file.
+
+${report}
+
+## What each measure means
+
+- **Rhai vs plain JS**: the same algorithm as a Rhai script (compiled once, called through the
+  interpreter) and as plain JavaScript, best of several rounds each. Details: \`bench/rhai.ts\`.
+- **Replay vs tokenize-once**: replaying a generated coding-agent scenario (the spec's layout on a
+  200k-token model) against tokenizing every piece of its text once in the same process: the floor
+  any replay pays. Details: \`bench/replay.ts\`.
+- **Timeline memory**: heap retained by the replay's timeline, and its size as JSON.
+- **Scaling**: microseconds per event at 500, 2,000 and 8,000 events; flat means linear.
+- **Share links**: the URL fragment of each built-in example (Discord cuts messages at 2,000).
+- **Longest main-thread task**: PerformanceObserver \`longtask\` entries in Chromium while the page
+  replays the largest example (the engine runs in a Web Worker).
+`);
+console.log('wrote docs/performance.md');
