@@ -1,5 +1,6 @@
 // The evaluator (src/eval/*.rs). The AST is compiled once into a tree of JS closures, so running a
 // script never re-inspects node kinds; integers stay JS numbers until they leave the safe range.
+import { mayMutate } from './analysis.ts';
 import type { Expr, FnDef, Script, Stmt, SwitchCase, VarRef } from './ast.ts';
 import {
   fnNotFound, innermost, isSystemError, mismatchError, RhaiError, wrapInFunctionCall, type Pos,
@@ -257,6 +258,12 @@ function caughtValue(e: RhaiError): RhaiValue {
   return m;
 }
 
+/** A switch value case matches only a value of the same type (`"1"` does not match `1`). */
+function switchValueMatches(values: RhaiValue[], type: string, v: RhaiValue): boolean {
+  for (const x of values) if (typeName(x) === type && valuesEqual(x, v)) return true;
+  return false;
+}
+
 /** Values a `for` loop visits. */
 function iterationValues(v: RhaiValue, fresh: boolean, pos: Pos): RhaiValue[] | RhaiRange {
   if (v instanceof RhaiRange) return v;
@@ -357,23 +364,40 @@ function isLiteralContainer(e: Expr): boolean {
 class Compiler {
   constructor(private readonly program: Program, private readonly inFunction: boolean) {}
 
+  /**
+   * A statement list. Each statement counts as one operation; the whole block is counted on entry
+   * (one limit check instead of one per statement). Short blocks are unrolled.
+   */
   block(stmts: Stmt[]): Ev {
     const fns = stmts.map((s) => this.stmt(s));
-    const poss = stmts.map((s) => s.pos);
     const n = fns.length;
     if (n === 0) return unit;
-    if (n === 1) {
-      const f = fns[0]!;
-      const pos = poss[0]!;
-      return (env) => {
-        if (++rt.ops > rt.opLimit) tooManyOperations(pos);
-        return f(env);
+    const pos = stmts[0]!.pos;
+    const [a, b, c] = fns as [Ev, Ev, Ev];
+    switch (n) {
+      case 1: return (env) => {
+        if ((rt.ops += 1) > rt.opLimit) tooManyOperations(pos);
+        return a(env);
+      };
+      case 2: return (env) => {
+        if ((rt.ops += 2) > rt.opLimit) tooManyOperations(pos);
+        const v = a(env);
+        if (SIG !== NONE) return v;
+        return b(env);
+      };
+      case 3: return (env) => {
+        if ((rt.ops += 3) > rt.opLimit) tooManyOperations(pos);
+        let v = a(env);
+        if (SIG !== NONE) return v;
+        v = b(env);
+        if (SIG !== NONE) return v;
+        return c(env);
       };
     }
     return (env) => {
+      if ((rt.ops += n) > rt.opLimit) tooManyOperations(pos);
       let v: RhaiValue;
       for (let i = 0; i < n; i++) {
-        if (++rt.ops > rt.opLimit) tooManyOperations(poss[i]!);
         v = fns[i]!(env);
         if (SIG !== NONE) return v;
       }
@@ -459,16 +483,22 @@ class Compiler {
       const op = s.op.slice(0, -1);
       if (op === '+' || op === '-') {
         const plus = op === '+';
-        return (env) => {
-          const b = value(env);
-          const slots = slotsOf(env);
-          const a = slots[slot];
+        const vs = localSlot(s.value);
+        const vc = s.value.k === 'lit' && typeof s.value.v === 'number' ? s.value.v : undefined;
+        const apply = (slots: RhaiValue[], a: RhaiValue, b: RhaiValue): undefined => {
           if (typeof a === 'number' && typeof b === 'number') {
             const r = plus ? a + b : a - b;
             if (r <= MAX_SAFE && r >= -MAX_SAFE) { slots[slot] = r; return undefined; }
           }
           slots[slot] = assignOp(op, a, b, pos);
           return undefined;
+        };
+        if (vc !== undefined) return (env) => { const slots = slotsOf(env); return apply(slots, slots[slot], vc); };
+        if (vs !== undefined) return (env) => { const slots = slotsOf(env); return apply(slots, slots[slot], slots[vs]); };
+        return (env) => {
+          const b = value(env);
+          const slots = slotsOf(env);
+          return apply(slots, slots[slot], b);
         };
       }
     }
@@ -899,7 +929,11 @@ class Compiler {
       return (env) => cellsOf(env)[slot]!;
     });
     const name = fn.name;
-    return (env) => new FnPtr(name, [], { fn, captures: getters.map((g) => g(env)) });
+    return (env) => {
+      const captures = new Array<Cell>(getters.length);
+      for (let i = 0; i < getters.length; i++) captures[i] = getters[i]!(env);
+      return new FnPtr(name, [], { fn, captures });
+    };
   }
 
   private ifExpr(e: Extract<Expr, { k: 'if' }>): Ev {
@@ -927,7 +961,7 @@ class Compiler {
       const v = subject(env);
       const t = typeName(v);
       for (const c of valueCases) {
-        if (!c.values.some((x) => typeName(x) === t && valuesEqual(x, v))) continue;
+        if (!switchValueMatches(c.values, t, v)) continue;
         if (!c.guard || expectBool(c.guard(env), c.guardPos!)) return c.body(env);
       }
       if (isInt(v)) {
@@ -996,6 +1030,8 @@ class Compiler {
     const pos = e.pos;
     const itemSlot = e.item.slot;
     const itemCaptured = e.item.captured;
+    // Items are copies in Rhai; when the body never changes the item, sharing it is invisible.
+    const copyItems = mayMutate(e.body, e.item);
     const counter = e.counter;
     return (env) => {
       const values = iterationValues(iter(env), fresh, e.iter.pos);
@@ -1021,7 +1057,7 @@ class Compiler {
       }
       for (let i = 0; i < values.length; i++) {
         const v = values[i];
-        setItem(typeof v === 'object' ? cloneValue(v) : v, i);
+        setItem(copyItems && typeof v === 'object' ? cloneValue(v) : v, i);
         countOp(pos);
         body(env);
         if (SIG !== NONE && Compiler.loopExit()) return Compiler.breakValue();

@@ -2,7 +2,7 @@
 import { compareOp, valuesEqual } from '../ops.ts';
 import { checkArray } from '../runtime.ts';
 import { NO_POS } from '../errors.ts';
-import { cloneValue, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
+import { cloneValue, compareStrings, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
 import {
   callWithOptional, fnArg, intArg, isIntArg, mismatch, NO_MATCH, truthy,
   type Library, type NativeContext, type NativeResult,
@@ -17,11 +17,15 @@ function startPos(start: number, len: number): number {
   return Math.min(start, len);
 }
 
+const isNumericType = (t: string): boolean => t === 'i64' || t === 'f64';
+
+// No closures are created per comparison: under tsx every closure creation is costly (keepNames).
 function defaultCompare(x: RhaiValue, y: RhaiValue): number {
+  if (typeof x === 'number' && typeof y === 'number') return x - y;
+  if (typeof x === 'string' && typeof y === 'string') return compareStrings(x, y);
   const tx = typeName(x);
   const ty = typeName(y);
-  const numeric = (t: string): boolean => t === 'i64' || t === 'f64';
-  if (tx !== ty && !(numeric(tx) && numeric(ty))) return tx < ty ? -1 : 1;
+  if (tx !== ty && !(isNumericType(tx) && isNumericType(ty))) return tx < ty ? -1 : 1;
   if (compareOp('<', x, y, NO_POS)) return -1;
   if (compareOp('>', x, y, NO_POS)) return 1;
   return 0;
@@ -111,7 +115,10 @@ export const arrayLib: Library = {
     if (n >= 0 && n < a.length) a[n] = cloneValue(x);
     return undefined;
   }),
-  contains: arr((a, [x]) => a.some((y) => valuesEqual(y, x))),
+  contains: arr((a, [x]) => {
+    for (const y of a) if (valuesEqual(y, x)) return true;
+    return false;
+  }),
   index_of: arr((a, rest, ctx) => {
     const start = rest.length > 1 && isIntArg(rest[1]) ? startPos(intArg(rest[1]), a.length) : 0;
     const fp = rest[0];

@@ -1,0 +1,123 @@
+// Rhai interpreter vs the same algorithm in plain JS, in the same process.
+// Each workload runs interleaved (Rhai, JS, Rhai, JS, ...) and keeps the fastest time of each, so
+// a busy machine skews both sides alike. Run directly: `npx tsx bench/rhai.ts`.
+import { compile, type CompiledScript } from '../src/rhai/index.ts';
+
+export interface RhaiBenchRow { name: string; rhaiMs: number; jsMs: number; ratio: number }
+
+interface Workload {
+  name: string;
+  rhai: () => unknown;
+  js: () => unknown;
+}
+
+function script(src: string): CompiledScript {
+  return compile(src);
+}
+
+const FIB = script('fn fib(n) { if n < 2 { n } else { fib(n - 1) + fib(n - 2) } } fib(25)');
+function fibJs(n: number): number { return n < 2 ? n : fibJs(n - 1) + fibJs(n - 2); }
+
+const LOOP = script('let sum = 0; let i = 0; while i < 1000000 { sum += i; i += 1; } sum');
+function loopJs(): number {
+  let sum = 0;
+  let i = 0;
+  while (i < 1000000) { sum += i; i += 1; }
+  return sum;
+}
+
+const STRINGS = script('let s = ""; for i in 0..20000 { s += "item " + i + ", "; } s.len()');
+function stringsJs(): number {
+  let s = '';
+  for (let i = 0; i < 20000; i++) s += 'item ' + i + ', ';
+  return s.length;
+}
+
+const SORT_MAP = script(`
+  let a = [];
+  for i in 0..10000 { a.push((i * 7919) % 10007); }
+  a.sort();
+  let b = a.map(|x| x * 2 + 1);
+  b.sort(|x, y| y - x);
+  b[0] + b[9999]
+`);
+function sortMapJs(): number {
+  const a: number[] = [];
+  for (let i = 0; i < 10000; i++) a.push((i * 7919) % 10007);
+  a.sort((x, y) => x - y);
+  const b = a.map((x) => x * 2 + 1);
+  b.sort((x, y) => y - x);
+  return b[0]! + b[9999]!;
+}
+
+const HOOK = script(`
+fn render(ctx) {
+  let out = "";
+  for e in ctx.entries {
+    if e.tokens > 10 {
+      out += \`- \${e.name} (\${e.tokens} tokens, \${e.kind})\` + "\\n";
+    }
+  }
+  out
+}`);
+interface Entry { name: string; tokens: number; kind: string }
+const CTX = { entries: Array.from({ length: 1000 }, (_, i): Entry => ({ name: `entry-${i}`, tokens: (i * 37) % 500, kind: i % 3 ? 'tool' : 'user' })) };
+function renderJs(ctx: { entries: Entry[] }): string {
+  let out = '';
+  for (const e of ctx.entries) {
+    if (e.tokens > 10) out += `- ${e.name} (${e.tokens} tokens, ${e.kind})` + '\n';
+  }
+  return out;
+}
+
+const WORKLOADS: Workload[] = [
+  { name: 'fib(25) recursive', rhai: () => FIB.run(), js: () => fibJs(25) },
+  { name: '1,000,000-iteration loop', rhai: () => LOOP.run(), js: loopJs },
+  { name: 'string building (20,000 appends)', rhai: () => STRINGS.run(), js: stringsJs },
+  { name: 'sort + map 10,000-element array', rhai: () => SORT_MAP.run(), js: sortMapJs },
+  { name: 'region hook render() over 1,000 entries', rhai: () => HOOK.call('render', [CTX]), js: () => renderJs(CTX) },
+];
+
+function timeOnce(f: () => unknown): number {
+  const start = performance.now();
+  f();
+  return performance.now() - start;
+}
+
+function check(w: Workload): void {
+  const a = w.rhai();
+  const b = w.js();
+  if (String(a) !== String(b)) throw new Error(`${w.name}: Rhai gave ${String(a)}, JS gave ${String(b)}`);
+}
+
+export async function benchRhai(rounds = 7): Promise<RhaiBenchRow[]> {
+  const rows: RhaiBenchRow[] = [];
+  for (const w of WORKLOADS) {
+    check(w);
+    for (let i = 0; i < 2; i++) { w.rhai(); w.js(); } // warm up both JITs
+    let rhaiMs = Infinity;
+    let jsMs = Infinity;
+    for (let i = 0; i < rounds; i++) {
+      rhaiMs = Math.min(rhaiMs, timeOnce(w.rhai));
+      jsMs = Math.min(jsMs, timeOnce(w.js));
+    }
+    rows.push({ name: w.name, rhaiMs: round(rhaiMs), jsMs: round(jsMs), ratio: round(rhaiMs / jsMs, 1) });
+    await new Promise((r) => setTimeout(r, 0));
+  }
+  return rows;
+}
+
+function round(x: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+export function formatTable(rows: RhaiBenchRow[]): string {
+  const lines = ['| workload | Rhai (ms) | plain JS (ms) | ratio |', '| --- | ---: | ---: | ---: |'];
+  for (const r of rows) lines.push(`| ${r.name} | ${r.rhaiMs} | ${r.jsMs} | ${r.ratio}x |`);
+  return lines.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchRhai().then((rows) => console.log(formatTable(rows)));
+}
