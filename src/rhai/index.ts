@@ -87,3 +87,14 @@ export function evaluate(source: string, options?: RunOptions): { value: RhaiVal
   return { value, prints };
 }
 
+
+/** The first syntax error of a script, for editor markers; null when it compiles. */
+export function checkSyntax(source: string, options?: { limits?: RhaiLimits }): { message: string; line: number; column: number } | null {
+  try {
+    compile(source, options);
+    return null;
+  } catch (e) {
+    if (e instanceof RhaiError) return { message: e.detail, line: e.line, column: e.column };
+    throw e;
+  }
+}
