@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { compileBlueprint, normalizeRelative, AGENT_FILE, type Blueprint } from '../engine/blueprint/index.ts';
+import { checkCustomScript } from '../engine/custom-script.ts';
 import { hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema } from '../engine/scenario.ts';
 import { locateJson } from '../engine/blueprint/jsonLocate.ts';
@@ -56,7 +57,7 @@ export const run: Command = async (args) => {
 // The working directory is where a run would start: the current directory unless --workdir says.
 function validateAgentDir(dir: string, agent: Record<string, string>, workdirFlag: string | undefined): Target {
   const workdir = listFiles(workdirFlag ?? process.cwd());
-  return { displayDir: dir, diagnostics: compileBlueprint(agent, { workdir }).diagnostics };
+  return { displayDir: dir, diagnostics: compileBlueprint(agent, { workdir, checkScript: checkCustomScript }).diagnostics };
 }
 
 function validateScenario(path: string): Target {
@@ -83,7 +84,7 @@ function validateScenario(path: string): Target {
     return { displayDir: '', diagnostics };
   }
   const { agent, workdir, commands } = scenario.data;
-  return { displayDir: '', diagnostics: compileBlueprint(agent, { workdir, commands }).diagnostics };
+  return { displayDir: '', diagnostics: compileBlueprint(agent, { workdir, commands, checkScript: checkCustomScript }).diagnostics };
 }
 
 function printHuman({ displayDir, diagnostics }: Target): void {
