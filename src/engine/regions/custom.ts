@@ -238,6 +238,7 @@ export class CustomRegion extends BaseRegion {
 
   private findEntry(message: ScriptMessage, from: number): number {
     for (let i = from; i < this.entries.length; i++) {
+      if (this.entries[i]!.content !== message.content) continue;
       const m = entryMessage(this.entries[i]!);
       if (m.role === message.role && m.content === message.content && m.tool_call_id === message.tool_call_id && sameCalls(m.tool_calls, message.tool_calls)) return i;
     }
