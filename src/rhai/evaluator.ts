@@ -117,24 +117,16 @@ function wrapCallError(e: unknown, fn: CompiledFn, pos: Pos): unknown {
   return e;
 }
 
-/** Runs a script function or closure body in a fresh frame. */
-function invoke(
-  fn: CompiledFn, args: RhaiValue[], caps: Cell[] | null,
-  hasThis: boolean, thisVal: RhaiValue, thisConst: boolean, pos: Pos,
-): RhaiValue {
+/** Runs a script function or closure body in a prepared frame. */
+function runFrame(fn: CompiledFn, env: Env, pos: Pos): RhaiValue {
   if (++rt.depth > rt.maxDepth) {
     rt.depth--;
     throw new RhaiError('ErrorStackOverflow', `Stack overflow: function calls nested more than ${rt.maxDepth} deep`, pos);
   }
   try {
     if (++rt.ops > rt.opLimit) tooManyOperations(pos);
-    const env = new Env(fn.slotCount, caps);
-    if (hasThis) { env.hasThis = true; env.thisVal = thisVal; env.thisConst = thisConst; }
-    const slots = env.slots;
-    const ps = fn.paramSlots;
-    for (let i = 0; i < ps.length; i++) slots[ps[i]!] = fn.paramCaptured[i] ? { v: args[i] } : args[i];
     let r = fn.body(env);
-    if (SIG !== NONE) { r = SIGVAL; SIG = NONE; SIGVAL = undefined; }
+    if (SIG !== NONE) { r = SIGVAL; SIG = NONE; SIGVAL = undefined; } // only `return` leaves a body
     LAST_THIS = env.thisVal;
     return r;
   } catch (e) {
@@ -142,6 +134,19 @@ function invoke(
   } finally {
     rt.depth--;
   }
+}
+
+/** Calls a script function or closure with its arguments (already copied where needed). */
+function invoke(
+  fn: CompiledFn, args: RhaiValue[], caps: Cell[] | null,
+  hasThis: boolean, thisVal: RhaiValue, thisConst: boolean, pos: Pos,
+): RhaiValue {
+  const env = new Env(fn.slotCount, caps);
+  if (hasThis) { env.hasThis = true; env.thisVal = thisVal; env.thisConst = thisConst; }
+  const slots = env.slots;
+  const ps = fn.paramSlots;
+  for (let i = 0; i < ps.length; i++) slots[ps[i]!] = fn.paramCaptured[i] ? { v: args[i] } : args[i];
+  return runFrame(fn, env, pos);
 }
 
 function callFnPtr(fp: FnPtr, args: RhaiValue[], pos: Pos, thisRef?: { v: RhaiValue; isConst: boolean }): RhaiValue {
@@ -489,6 +494,11 @@ class Compiler {
           if (typeof a === 'number' && typeof b === 'number') {
             const r = plus ? a + b : a - b;
             if (r <= MAX_SAFE && r >= -MAX_SAFE) { slots[slot] = r; return undefined; }
+          } else if (plus && typeof a === 'string' && typeof b === 'string') {
+            const r = a + b;
+            if (r.length > rt.maxString) checkString(r, pos);
+            slots[slot] = r;
+            return undefined;
           }
           slots[slot] = assignOp(op, a, b, pos);
           return undefined;
@@ -842,20 +852,20 @@ class Compiler {
       const args = this.args(e.args);
       return (env) => { throw fnNotFound(signature(name, args.map((a) => a(env))), pos); };
     }
-    // Native functions receive the first argument by reference when it is a variable (Rhai does
-    // the same), so `push(a, 1)` changes `a`, and string changes are written back.
+    // A native function receives a plain variable (or `this`) as its first argument by reference,
+    // as in Rhai (fn_call.rs: "func(x, ...) -> x.func(...)"), so `push(a, 1)` changes `a`. A
+    // constant is passed as a copy instead, so it silently stays unchanged.
     const first = e.args[0];
-    const firstLv = first && (first.k === 'var' || first.k === 'this' || first.k === 'prop' || first.k === 'index') ? this.lvalue(first) : null;
+    const firstLv = first && (first.k === 'var' || first.k === 'this') ? this.lvalue(first) : null;
     const rest = e.args.map((a, i) => (i === 0 && firstLv ? firstLv.get : this.owned(a)));
     return (env) => {
       const args = new Array<RhaiValue>(rest.length);
       for (let i = 0; i < rest.length; i++) args[i] = rest[i]!(env);
+      const byRef = firstLv !== null && !firstLv.isConst(env);
+      if (firstLv && !byRef) args[0] = cloneValue(args[0]);
       const before = args[0];
-      if (firstLv && isNonPureCall(name, before) && firstLv.isConst(env)) {
-        throw new RhaiError('ErrorNonPureMethodCallOnConstant', `Non-pure method '${name}' cannot be called on a constant`, pos);
-      }
       const r = callNative(native, name, args, pos);
-      if (firstLv && args[0] !== before) firstLv.set(env, args[0]);
+      if (byRef && args[0] !== before) firstLv.set(env, args[0]);
       return r;
     };
   }
@@ -863,7 +873,17 @@ class Compiler {
   private scriptCall(fn: CompiledFn, args: Ev[], pos: Pos): Ev {
     switch (args.length) {
       case 0: return () => invoke(fn, [], null, false, undefined, false, pos);
-      case 1: { const a0 = args[0]!; return (env) => invoke(fn, [a0(env)], null, false, undefined, false, pos); }
+      case 1: {
+        const a0 = args[0]!;
+        const p0 = fn.paramSlots[0]!;
+        const boxed = fn.paramCaptured[0]!;
+        return (env) => {
+          const frame = new Env(fn.slotCount, null);
+          const v = a0(env);
+          frame.slots[p0] = boxed ? { v } : v;
+          return runFrame(fn, frame, pos);
+        };
+      }
       case 2: {
         const a0 = args[0]!;
         const a1 = args[1]!;

@@ -85,9 +85,10 @@ export function charDebug(c: string): string {
   return `'${escapeChar(c, "'")}'`;
 }
 
+/** Rust debug_tuple form, as Rhai 1.26 prints it: `Fn("name", curried...)`, `Fn+(...)` for closures. */
 function fnPtrDebug(f: FnPtr): string {
-  const base = `Fn(${f.name})`;
-  return f.curry.length === 0 ? base : `${base}[${f.curry.map(debugString).join(', ')}]`;
+  const fields = [stringDebug(f.name), ...f.curry.map(debugString)];
+  return `${f.isAnonymous ? 'Fn+' : 'Fn'}(${fields.join(', ')})`;
 }
 
 /** Exactly `format!("{:?}", dynamic)`. */
@@ -124,5 +125,5 @@ export function displayString(v: RhaiValue): string {
   if (v instanceof RhaiChar) return v.c;
   if (Array.isArray(v) || v instanceof Map) return toDebugText(v);
   if (v instanceof RhaiRange) return debugString(v);
-  return v.name;
+  return `Fn(${v.name})`;
 }
