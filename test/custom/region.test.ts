@@ -171,6 +171,19 @@ describe('on_write', () => {
   });
 });
 
+describe('ctx is passed by value', () => {
+  it('mutating ctx in a hook changes nothing stored', () => {
+    const r = region(`fn render(ctx) { ctx.entries[0].content = "changed"; "" }
+      fn on_write(ctx) { ctx.entry.content = "changed"; () }`);
+    const ctx = testContext();
+    const entry = text('original');
+    r.write(entry, ctx);
+    r.render(ctx);
+    expect(r.entries).toEqual([entry]);
+    expect(ctx.warnings).toEqual([]);
+  });
+});
+
 describe('on_overflow and persistence', () => {
   const entries = () => [text('keep ERROR 1'), text('noise 2'), text('keep ERROR 3'), text('noise 4')];
   const size = (es: { tokens: number }[]) => es.reduce((s, e) => s + e.tokens, 0);
