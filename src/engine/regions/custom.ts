@@ -275,7 +275,3 @@ function canonical(value: unknown): string {
     ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
     : v));
 }
-
-export function createCustomRegion(decl: RegionDecl, budget: ResolvedBudget, env: RegionEnv): CustomRegion {
-  return new CustomRegion(decl, budget, env);
-}
