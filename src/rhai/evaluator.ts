@@ -861,6 +861,7 @@ class Compiler {
     return (env) => {
       const args = new Array<RhaiValue>(rest.length);
       for (let i = 0; i < rest.length; i++) args[i] = rest[i]!(env);
+      if (SIG !== NONE) return undefined;
       const byRef = firstLv !== null && !firstLv.isConst(env);
       if (firstLv && !byRef) args[0] = cloneValue(args[0]);
       const before = args[0];
@@ -873,6 +874,16 @@ class Compiler {
   private scriptCall(fn: CompiledFn, args: Ev[], pos: Pos): Ev {
     switch (args.length) {
       case 0: return () => invoke(fn, [], null, false, undefined, false, pos);
+      case 2: {
+        const a0 = args[0]!;
+        const a1 = args[1]!;
+        return (env) => {
+          const x = a0(env);
+          const y = a1(env);
+          if (SIG !== NONE) return undefined;
+          return invoke(fn, [x, y], null, false, undefined, false, pos);
+        };
+      }
       case 1: {
         const a0 = args[0]!;
         const p0 = fn.paramSlots[0]!;
@@ -880,19 +891,17 @@ class Compiler {
         return (env) => {
           const frame = new Env(fn.slotCount, null);
           const v = a0(env);
+          if (SIG !== NONE) return undefined; // a `return`/`break` inside the argument
           frame.slots[p0] = boxed ? { v } : v;
           return runFrame(fn, frame, pos);
         };
       }
-      case 2: {
-        const a0 = args[0]!;
-        const a1 = args[1]!;
-        return (env) => {
-          const x = a0(env);
-          return invoke(fn, [x, a1(env)], null, false, undefined, false, pos);
-        };
-      }
-      default: return (env) => invoke(fn, args.map((a) => a(env)), null, false, undefined, false, pos);
+      default: return (env) => {
+        const argv = new Array<RhaiValue>(args.length);
+        for (let i = 0; i < args.length; i++) argv[i] = args[i]!(env);
+        if (SIG !== NONE) return undefined;
+        return invoke(fn, argv, null, false, undefined, false, pos);
+      };
     }
   }
 
@@ -912,6 +921,7 @@ class Compiler {
       if (obj === undefined && safe) return undefined;
       const argv = new Array<RhaiValue>(argc);
       for (let i = 0; i < argc; i++) argv[i] = args[i]!(env);
+      if (SIG !== NONE) return undefined;
       // `x.call(fp, ...)`: call the pointer with `this` bound to x.
       if (name === 'call' && !(obj instanceof FnPtr) && argv[0] instanceof FnPtr) {
         const ref = { v: obj, isConst: target.isConst(env) };
