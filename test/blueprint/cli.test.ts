@@ -73,8 +73,12 @@ describe('lev validate', () => {
     expect(JSON.parse(out.stdout).diagnostics.map((d: { code: string }) => d.code)).toEqual(['task-not-seeded']);
   });
 
-  it('an agent.leviath path reads its directory (scripts included)', () => {
+  it('an agent.leviath path reads its directory; scripts are compile-checked', () => {
     expect(lev([join('custom', 'agent.leviath')]).code).toBe(0);
+    writeFileSync(join(root, 'custom/hooks/brain.rhai'), 'fn render(ctx) {\n  "unclosed\n}\n');
+    const broken = lev([join('custom', 'agent.leviath'), '--json']);
+    expect(broken.code).toBe(1);
+    expect(JSON.parse(broken.stdout).diagnostics[0]).toMatchObject({ code: 'custom-script-invalid', file: 'hooks/brain.rhai' });
     rmSync(join(root, 'custom/hooks/brain.rhai'));
     const out = lev([join('custom', 'agent.leviath'), '--json']);
     expect(out.code).toBe(1);

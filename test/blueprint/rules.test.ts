@@ -335,6 +335,19 @@ describe('custom scripts', () => {
     ]);
   });
 
+  it('by default the Rhai interpreter checks each script: custom-script-invalid and custom-render-missing', () => {
+    const toml = `${R}${TASK}a = { kind = "custom", script = "a.rhai" }\nb = { kind = "custom", script = "b.rhai" }\nc = { kind = "custom", script = "c.rhai" }\n`;
+    const result = compile(toml, {
+      'a.rhai': 'fn render(ctx) {\n  let x = ;\n}\n',
+      'b.rhai': 'fn on_write(ctx) { () }\n',
+      'c.rhai': 'fn render(ctx) { ctx.entries.len().to_string() }\n',
+    });
+    expect(result.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}:${d.column}`)).toEqual([
+      'custom-script-invalid a.rhai:2:11',
+      'custom-render-missing b.rhai:1:1',
+    ]);
+  });
+
   it('the script check hook reports in the script file', () => {
     const checkScript = (source: string, file: string) =>
       source.includes('fn render') ? [] : [{ code: 'custom-render-missing' as const, message: `${file} defines no fn render(ctx).`, line: 1, column: 1 }];

@@ -8,6 +8,7 @@ import { boolean, describe, isTable, text, Reporter, type Table } from './report
 import { compileRegionTable, compileStage } from './stageDecl.ts';
 import { runChecks, type Layout } from './checks.ts';
 import type { ScriptChecker } from './scriptCheck.ts';
+import { checkCustomScript } from '../custom-script.ts';
 import { z } from 'zod';
 
 export type * from './types.ts';
@@ -34,9 +35,12 @@ export interface CompileOptions {
   workdir?: Record<string, string>;
   /** A scenario's recorded stdout per command; enables the check that every command seed has one. */
   commands?: Record<string, string>;
-  /** Compile-checks custom-region scripts (the hook point; see scriptCheck.ts). */
+  /** Compile-checks custom-region scripts (the hook point; see scriptCheck.ts). Default: DEFAULT_SCRIPT_CHECK. */
   checkScript?: ScriptChecker;
 }
+
+/** Parses each custom-region script with the Rhai interpreter and requires `fn render(ctx)`. */
+export const DEFAULT_SCRIPT_CHECK: ScriptChecker = checkCustomScript;
 
 const TOP_KEYS = ['context', 'stages', 'safe_commands', 'read_paths', 'security'];
 const CONTEXT_KEYS = ['regions', 'file_tracking'];
@@ -68,7 +72,7 @@ export function compileBlueprint(agent: Record<string, string>, options: Compile
   try {
     const { blueprint, layouts } = buildBlueprint(r, parsed.doc);
     runChecks(r, {
-      blueprint, layouts, agent, workdir: options.workdir, commands: options.commands, checkScript: options.checkScript,
+      blueprint, layouts, agent, workdir: options.workdir, commands: options.commands, checkScript: options.checkScript ?? DEFAULT_SCRIPT_CHECK,
       regionsForStage: (stage) => regionsForStage(blueprint, stage),
     });
     return { blueprint, diagnostics: sortDiagnostics(r.diagnostics) };

@@ -1,8 +1,8 @@
 // THE HOOK POINT for the Rhai compile check of custom-region scripts.
 // The blueprint compiler finds each `script` file and checks its path (custom-script-missing,
 // script-outside-agent-dir); whether it parses and defines `fn render(ctx)` is the Rhai
-// interpreter's business: pass `compileBlueprint(agent, { checkScript: checkCustomScript })`
-// (src/engine/custom-script.ts) to run it.
+// interpreter's business: index.ts plugs in src/engine/custom-script.ts's checkCustomScript as
+// DEFAULT_SCRIPT_CHECK, and `compileBlueprint(agent, { checkScript })` can replace it.
 
 export interface ScriptFinding {
   /** `custom-script-invalid` (does not parse) or `custom-render-missing` (no `fn render(ctx)`). */
