@@ -3,17 +3,70 @@
 // Built from words that are one token each with or without a leading space, in both encodings.
 // The tokenizers' pre-split keeps every word and every line break apart, so the count is known
 // without tokenizing the text at all: the header's own count, then one per word or line break.
+//
+// The text is cut from one shared pool of lines (12 words and a line break: 13 tokens each), so
+// making a million tokens of filler is a few substring slices, not a million string pieces.
 import type { Encoding } from './tokens.ts';
 
 const WORDS = ('alpha beta gamma delta river stone cloud paper table window silver market orange yellow '
   + 'purple basket letter number answer simple common system update report value action result module '
   + 'server client buffer stream record filter vector matrix branch commit').split(' ');
 const WORDS_PER_LINE = 12;
+const TOKENS_PER_LINE = WORDS_PER_LINE + 1;
+const POOL_LINES = 8192;
+
+let pool: { text: string; lineStart: Int32Array } | undefined;
+
+/** POOL_LINES lines of pseudo-random words, each ending in a line break, built once. */
+function linePool(): { text: string; lineStart: Int32Array } {
+  if (pool) return pool;
+  let state = 2463534242;
+  const lines: string[] = [];
+  const lineStart = new Int32Array(POOL_LINES + 1);
+  let offset = 0;
+  for (let i = 0; i < POOL_LINES; i++) {
+    const words: string[] = [];
+    for (let w = 0; w < WORDS_PER_LINE; w++) {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      words.push(WORDS[(state >>> 8) % WORDS.length]!);
+    }
+    const line = `${words.join(' ')}\n`;
+    lineStart[i] = offset;
+    offset += line.length;
+    lines.push(line);
+  }
+  lineStart[POOL_LINES] = offset;
+  pool = { text: lines.join(''), lineStart };
+  return pool;
+}
 
 function hash(text: string): number {
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return h >>> 0;
+}
+
+/** `count` tokens of pool text starting at line `line` (wrapping around the pool). */
+function poolSlice(line: number, count: number): string {
+  const { text, lineStart } = linePool();
+  const parts: string[] = [];
+  let lines = Math.floor(count / TOKENS_PER_LINE);
+  const words = count % TOKENS_PER_LINE;
+  while (lines > 0) {
+    const take = Math.min(lines, POOL_LINES - line);
+    parts.push(text.slice(lineStart[line]!, lineStart[line + take]!));
+    lines -= take;
+    line = (line + take) % POOL_LINES;
+  }
+  if (words > 0) {
+    // The first `words` words of the next line, without the space after the last one.
+    const start = lineStart[line]!;
+    let end = start;
+    if (words === WORDS_PER_LINE) end = lineStart[line + 1]! - 1; // the whole line, not its break
+    else for (let w = 0; w < words; w++) end = text.indexOf(' ', end + 1);
+    parts.push(text.slice(start, end));
+  }
+  return parts.join('');
 }
 
 /**
@@ -24,22 +77,7 @@ export function fillerText(tokens: number, toolName: string, seed: string, count
   if (tokens <= 0) return '';
   const header = `${toolName.replace(/[^A-Za-z0-9_]/g, '_')} output`;
   const headerTokens = count(header, encoding);
-  const withHeader = tokens > headerTokens + 1;
-  const words = withHeader ? tokens - headerTokens - 1 : tokens;
-  let state = hash(seed) || 1;
-  const parts: string[] = withHeader ? [header, '\n'] : [];
-  let column = 0;
-  for (let slot = 0; slot < words; slot++) {
-    // Every WORDS_PER_LINE words a line break takes one token's slot (never first or last).
-    if (column === WORDS_PER_LINE && slot < words - 1) {
-      parts.push('\n');
-      column = 0;
-      continue;
-    }
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    const word = WORDS[(state >>> 8) % WORDS.length]!;
-    parts.push(column === 0 ? word : ` ${word}`);
-    column++;
-  }
-  return parts.join('');
+  const start = hash(seed) % POOL_LINES;
+  if (tokens <= headerTokens + 1) return poolSlice(start, tokens);
+  return `${header}\n${poolSlice(start, tokens - headerTokens - 1)}`;
 }

@@ -65,6 +65,9 @@ export abstract class BaseRegion implements Region {
   /** Cascade tier when admission is "evict"; undefined = never shed by the cascade. */
   protected abstract readonly tier: number | undefined;
   private rendered: { version: number; render: RegionRender } | undefined;
+  /** The last system render and the entries appended since (undefined once anything else changed). */
+  private lastSystem: RegionRender | undefined;
+  private appendedSince: Entry[] | undefined = [];
 
   constructor(decl: RegionDecl, budget: ResolvedBudget) {
     this.name = decl.name;
@@ -171,14 +174,28 @@ export abstract class BaseRegion implements Region {
     return render;
   }
 
-  /** `[name]:` then one entry per line. Tokens add up the stored counts; the header is cached. */
+  /**
+   * `[name]:` then one entry per line. Tokens add up the stored counts; the header is cached.
+   * When entries were only appended since the last render, the text grows by the new lines
+   * (a rope append) instead of being joined again, so a big region costs nothing per small write.
+   */
   protected renderSystem(ctx: RegionContext): RegionRender {
+    const previous = this.lastSystem?.system;
+    const appended = this.appendedSince;
+    this.appendedSince = [];
+    if (previous && appended && this.renderOrder === BaseRegion.prototype.renderOrder) {
+      if (appended.length === 0) return this.lastSystem!;
+      let tokens = previous.tokens + appended.length * ctx.count('\n');
+      let text = previous.text;
+      for (const e of appended) { text += `\n${e.content}`; tokens += e.tokens; }
+      return (this.lastSystem = { system: { text, tokens }, messages: [] });
+    }
     const shown = this.renderOrder();
-    if (shown.length === 0) return { messages: [] };
+    if (shown.length === 0) return (this.lastSystem = { messages: [] });
     const header = `[${this.name}]:\n`;
     let tokens = ctx.count(header) + (shown.length - 1) * ctx.count('\n');
     for (const e of shown) tokens += e.tokens;
-    return { system: { text: header + shown.map((e) => e.content).join('\n'), tokens }, messages: [] };
+    return (this.lastSystem = { system: { text: header + shown.map((e) => e.content).join('\n'), tokens }, messages: [] });
   }
 
   protected renderOrder(): readonly Entry[] {
@@ -218,12 +235,15 @@ export abstract class BaseRegion implements Region {
   }
 
   protected insertAt(at: number, entry: Entry): void {
+    if (at === this.entries.length) this.appendedSince?.push(entry);
+    else this.appendedSince = undefined;
     this.entries.splice(at, 0, entry);
     this.tokens += entry.tokens;
     this.version++;
   }
 
   protected replaceAt(at: number, entry: Entry): void {
+    this.appendedSince = undefined;
     this.tokens += entry.tokens - this.entries[at]!.tokens;
     this.entries[at] = entry;
     this.version++;
@@ -231,6 +251,7 @@ export abstract class BaseRegion implements Region {
 
   protected removeRange(at: number, count: number): Entry[] {
     const removed = this.entries.splice(at, count);
+    if (removed.length) this.appendedSince = undefined;
     for (const e of removed) this.tokens -= e.tokens;
     if (removed.length) this.version++;
     return removed;

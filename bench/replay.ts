@@ -1,0 +1,115 @@
+// Replay speed, timeline memory and scaling on generated coding-agent scenarios (issue 4).
+//
+//   npx tsx bench/replay.ts          (or through `npm run bench`, which imports benchReplay)
+//
+// Figures: replay time against tokenizing the same text once in the same process (goal <= 1.5x),
+// the timeline's retained heap, and replay time at 500 / 2,000 / 8,000 events (goal: linear).
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { replay } from '../src/engine/index.ts';
+import { fillerText } from '../src/engine/filler.ts';
+import { ScenarioSchema, type Scenario, type TrafficEvent } from '../src/engine/scenario.ts';
+import { countTokens, encode, type Encoding } from '../src/engine/tokens.ts';
+import { EXAMPLES } from '../src/scenarios/examples.ts';
+import { generateTraffic } from '../src/scenarios/generators.ts';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** The spec's coding-agent layout on a 200k-token model, with `events` generated events inlined. */
+function codingScenario(events: number, inlineResults: boolean, seed = 7): Scenario {
+  const example = EXAMPLES.find((e) => e.id === 'coding-agent')!.scenario;
+  const traffic = generateTraffic({ kind: 'coding-agent', seed, steps: events, params: { inlineResults } });
+  return ScenarioSchema.parse({ ...example, model: { id: 'claude-sonnet-4' }, generator: undefined, traffic });
+}
+
+/** Every piece of text the replay handles, materialized as the replay materializes it. */
+function trafficText(events: readonly TrafficEvent[], encoding: Encoding): string[] {
+  const texts: string[] = [];
+  for (const e of events) {
+    if (e.type === 'user' || e.type === 'assistant') texts.push(e.content);
+    if (e.type === 'assistant') for (const c of e.tool_calls ?? []) texts.push(JSON.stringify({ name: c.name, arguments: c.arguments }));
+    if (e.type === 'tool_result') texts.push(e.content ?? fillerText(e.size_tokens!, e.tool_name, e.tool_call_id, countTokens, encoding));
+    if (e.type === 'context_append') texts.push(e.content);
+    if (e.type === 'todo_add') texts.push(e.item);
+  }
+  return texts;
+}
+
+function time<T>(fn: () => T): { ms: number; value: T } {
+  const start = performance.now();
+  const value = fn();
+  return { ms: performance.now() - start, value };
+}
+
+function middle(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+export interface ReplayFigures {
+  events: number;
+  inlineResults: boolean;
+  toolTokens: number;
+  replayMs: number;
+  tokenizeMs: number;
+  ratio: number;
+  timelineBytes: number;
+  timelineJsonBytes: number;
+}
+
+function measure(events: number, inlineResults: boolean): ReplayFigures {
+  const scenario = codingScenario(events, inlineResults);
+  const encoding: Encoding = 'o200k_base';
+  const texts = trafficText(scenario.traffic, encoding);
+  // Tokenizing once: the floor any replay must pay when it sees the text for the first time.
+  // Interleaved, so both see the same machine load (the bench shares its cores with other work).
+  const runs = events > 4_000 ? 3 : 5;
+  const tokenizeRuns: number[] = [];
+  const replayRuns: number[] = [];
+  replay(scenario);
+  for (let i = 0; i < runs; i++) {
+    tokenizeRuns.push(time(() => { for (const t of texts) encode(t, encoding); }).ms);
+    replayRuns.push(time(() => replay(scenario)).ms);
+  }
+  const tokenizeMs = middle(tokenizeRuns);
+  const replayMs = middle(replayRuns);
+  let toolTokens = 0;
+  for (const e of scenario.traffic) if (e.type === 'tool_result') toolTokens += e.size_tokens ?? 0;
+  if (inlineResults) for (const e of scenario.traffic) if (e.type === 'tool_result') toolTokens += countTokens(e.content!, encoding);
+
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const timeline = replay(scenario);
+  gc();
+  const timelineBytes = process.memoryUsage().heapUsed - before;
+  const timelineJsonBytes = JSON.stringify(timeline).length;
+  return { events: scenario.traffic.length, inlineResults, toolTokens, replayMs, tokenizeMs, ratio: replayMs / tokenizeMs, timelineBytes, timelineJsonBytes };
+}
+
+const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+const n = (v: number) => v.toLocaleString('en-US');
+
+export async function benchReplay(): Promise<ReplayFigures[]> {
+  const figures: ReplayFigures[] = [];
+  for (const inline of [true, false]) {
+    for (const events of [500, 2_000, 8_000]) figures.push(measure(events, inline));
+  }
+  console.log('replay (spec coding-agent layout, claude-sonnet-4, 200k window)');
+  console.log('events  results        tool tokens  replay ms  tokenize-once ms  ratio  timeline heap  timeline JSON');
+  for (const f of figures) {
+    console.log([
+      String(f.events).padStart(6), (f.inlineResults ? 'inline text' : 'size_tokens').padEnd(13), n(f.toolTokens).padStart(12),
+      f.replayMs.toFixed(0).padStart(10), f.tokenizeMs.toFixed(0).padStart(17), f.ratio.toFixed(2).padStart(6),
+      mb(f.timelineBytes).padStart(14), mb(f.timelineJsonBytes).padStart(14),
+    ].join('  '));
+  }
+  for (const inline of [true, false]) {
+    const rows = figures.filter((f) => f.inlineResults === inline);
+    const perEvent = rows.map((f) => (f.replayMs / f.events) * 1000);
+    console.log(`${inline ? 'inline' : 'size_tokens'}: microseconds per event at ${rows.map((f) => n(f.events)).join(' / ')}: ${perEvent.map((v) => v.toFixed(0)).join(' / ')}`);
+  }
+  return figures;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchReplay();
