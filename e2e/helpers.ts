@@ -40,13 +40,17 @@ export async function waitForTimeline(page: Page, steps?: number): Promise<void>
   if (steps !== undefined) await expect(charts).toHaveAttribute('data-steps', String(steps), { timeout: 30_000 });
 }
 
-/** Replaces the open file's text the way a user would: select all, then type. */
+/**
+ * Replaces the open file's text the way a user would: select all, paste. (Typed text would be
+ * auto-indented and auto-closed by Monaco, as it is for a person typing.)
+ */
 export async function setEditorText(page: Page, text: string): Promise<void> {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
   const editor = page.getByTestId('editor').locator('.monaco-editor').first();
   await editor.locator('.view-lines').click();
   await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(text);
+  await page.keyboard.press('ControlOrMeta+V');
   await page.keyboard.press('ControlOrMeta+Home');
 }
 

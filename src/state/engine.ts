@@ -10,21 +10,21 @@ import { useUi } from './ui.ts';
 const EDIT_DEBOUNCE_MS = 200;
 const INSPECT_DEBOUNCE_MS = 40;
 
-function spawn(): Worker {
-  return new Worker(new URL('../worker/engine.worker.ts', import.meta.url), { type: 'module' });
-}
+const spawnEngine = () => new Worker(new URL('../worker/engine.worker.ts', import.meta.url), { type: 'module' });
+const spawnEdit = () => new Worker(new URL('../worker/edit.worker.ts', import.meta.url), { type: 'module' });
 
-function lane(timeLimitMs: number, cancelGraceMs: number): EngineClient {
+function lane(spawn: () => Worker, timeLimitMs: number, cancelGraceMs: number): EngineClient {
   return new EngineClient({
     spawn, timeLimitMs, cancelGraceMs,
     onRestart: (text) => useUi.getState().notify({ tone: 'error', text }),
   });
 }
 
-// Three lanes so a long replay never holds up diagnostics or the inspector.
-const editLane = lane(10_000, 1_000);
-const replayLane = lane(20_000, 300);
-const inspectLane = lane(20_000, 2_000);
+// Three lanes so a long replay never holds up diagnostics or the inspector. A replay that is
+// superseded is abandoned quickly (restart); an inspection is cheap enough to let finish.
+const editLane = lane(spawnEdit, 10_000, 1_000);
+const replayLane = lane(spawnEngine, 20_000, 300);
+const inspectLane = lane(spawnEngine, 20_000, 2_000);
 
 /** The scenario the timeline on screen came from (the inspector must ask about that one). */
 let timelineScenario: Scenario | null = null;

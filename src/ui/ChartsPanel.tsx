@@ -11,6 +11,7 @@ import {
   chartedRegions, regionSeries, requestAt, requestSeries, stepOfInference, type RegionPoint, type RequestPoint,
 } from './chartData.ts';
 import { fmt, pct } from './format.ts';
+import { WarningsBar } from './WarningsBar.tsx';
 
 export const CHANGE_COLORS: Record<ChangeType, string> = {
   evict: '#e5534b', compact: '#8957e5', reject: '#d4a72c', delete: '#768390', clear: '#db6d28',
@@ -220,6 +221,7 @@ export function ChartsPanel() {
         {timeline && <span className="muted">{fmt(timeline.steps.length)} steps · {fmt(timeline.summary.inferences)} inferences · {timeline.model.id}{timeline.model.approximate ? ' (approximate counts)' : ''}</span>}
       </div>
       {stale && <div className="banner" data-testid="stale-banner">Showing the last timeline that ran: the current blueprint has errors (see the problems list).</div>}
+      {timeline && <WarningsBar timeline={timeline} />}
       <div className="panel-body" data-testid="charts" data-ready={timeline && !replaying ? 'yes' : 'no'} data-steps={timeline?.steps.length ?? 0} data-scenario={timeline?.scenario}>
         {!timeline ? <div className="muted">Waiting for the first replay…</div> : (
           <>

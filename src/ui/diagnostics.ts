@@ -5,7 +5,7 @@ import { useResults } from '../state/results.ts';
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
 function sameFinding(a: Diagnostic, b: Diagnostic): boolean {
-  return a.file === b.file && a.line === b.line && a.column === b.column && a.message === b.message;
+  return a.file === b.file && a.line === b.line && a.column === b.column && (a.message === b.message || a.code === b.code);
 }
 
 /** Blueprint findings, replay findings and Rhai parse errors, deduplicated. */

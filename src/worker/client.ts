@@ -35,7 +35,8 @@ interface Pending {
 }
 
 export class EngineClient {
-  private worker: Worker;
+  /** Started on the first request, so lanes that are not used yet cost nothing. */
+  private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   /** Requests cancelled while the worker may still be busy with them. */
@@ -46,7 +47,11 @@ export class EngineClient {
 
   constructor(options: ClientOptions) {
     this.options = options;
-    this.worker = this.start();
+  }
+
+  private get live(): Worker {
+    this.worker ??= this.start();
+    return this.worker;
   }
 
   /**
@@ -66,7 +71,7 @@ export class EngineClient {
         id, type, key, message, startedAt: performance.now(), onProgress: options.onProgress,
         resolve: resolve as (v: unknown) => void, reject,
       });
-      this.worker.postMessage(message);
+      this.live.postMessage(message);
       this.watchTimeLimit();
     });
   }
@@ -74,7 +79,7 @@ export class EngineClient {
   dispose(): void {
     clearTimeout(this.graceTimer);
     clearInterval(this.limitTimer);
-    this.worker.terminate();
+    this.worker?.terminate();
     for (const p of this.pending.values()) p.reject(new CancelledError());
     this.pending.clear();
   }
@@ -96,7 +101,7 @@ export class EngineClient {
       this.pending.delete(p.id);
       this.stale.add(p.id);
       p.reject(new CancelledError());
-      this.worker.postMessage({ type: 'cancel', id: p.id } satisfies WorkerRequest);
+      this.worker?.postMessage({ type: 'cancel', id: p.id } satisfies WorkerRequest);
     }
     if (this.stale.size > 0 && this.graceTimer === undefined) {
       // If the worker has not let go of the stale work by now, it is mid-computation: restart it.
@@ -162,11 +167,11 @@ export class EngineClient {
     clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
     this.stale.clear();
-    this.worker.terminate();
-    this.worker = this.start();
+    this.worker?.terminate();
+    this.worker = null;
     for (const p of this.pending.values()) {
       p.startedAt = performance.now();
-      this.worker.postMessage(p.message);
+      this.live.postMessage(p.message);
     }
   }
 }

@@ -1,0 +1,59 @@
+/// <reference lib="webworker" />
+// The worker side of the protocol: parse each request, run its handler, post the answer.
+import { z } from 'zod';
+import { WorkerRequestSchema, describeIssues, type WorkerRequest, type WorkerResponse } from './protocol.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+type Request<T extends WorkerRequest['type']> = Extract<WorkerRequest, { type: T }>;
+export interface Context {
+  post: (message: WorkerResponse) => void;
+  /** Aborted when the page cancels this request (seen between events of a long computation). */
+  signal: AbortSignal;
+}
+export type Handlers = {
+  [T in Exclude<WorkerRequest['type'], 'cancel'>]?: (request: Request<T>, context: Context) => void | Promise<void>;
+};
+
+export function post(message: WorkerResponse): void {
+  self.postMessage(message);
+}
+
+export function serve(handlers: Handlers): void {
+  const controllers = new Map<number, AbortController>();
+
+  async function handle(req: WorkerRequest): Promise<void> {
+    if (req.type === 'cancel') {
+      controllers.get(req.id)?.abort();
+      return;
+    }
+    const handler = handlers[req.type] as ((r: WorkerRequest, c: Context) => void | Promise<void>) | undefined;
+    if (!handler) {
+      post({ type: 'failed', id: req.id, message: `this worker does not handle ${req.type}`, cancelled: false });
+      return;
+    }
+    const controller = new AbortController();
+    controllers.set(req.id, controller);
+    try {
+      await handler(req, { post, signal: controller.signal });
+    } finally {
+      controllers.delete(req.id);
+    }
+  }
+
+  self.onmessage = (event: MessageEvent) => {
+    const parsed = WorkerRequestSchema.safeParse(event.data);
+    if (!parsed.success) {
+      const id = z.object({ id: z.number() }).safeParse(event.data);
+      post({ type: 'failed', id: id.success ? id.data.id : 0, message: `bad request: ${describeIssues(parsed.error)}`, cancelled: false });
+      return;
+    }
+    handle(parsed.data).catch((error: unknown) => {
+      post({
+        type: 'failed', id: parsed.data.id,
+        message: error instanceof Error ? error.message : String(error), cancelled: false,
+      });
+    });
+  };
+  post({ type: 'ready' });
+}
