@@ -279,15 +279,19 @@ export class Run {
       ...(event.is_error ? { isError: true } : {}),
     };
     if (entry.key === undefined) delete (entry as { key?: string }).key;
-    if (MESSAGE_REGIONS.has(route.region)) {
-      const outcome = this.writeTo(route.region, entry);
-      return outcome.ok ? { ok: true, message: `${fmt(tokens)} tokens to ${route.region}` } : { ok: false, message: outcome.message };
+    let target = this.layout.find((r) => r.name === route.region);
+    if (!target) {
+      this.warnings.push(`${event.tool_name} result routed to ${route.region}, which stage ${this.stage.name} does not carry; it went to tool_results`);
+      target = this.regions.get('tool_results')!;
+    }
+    if (MESSAGE_REGIONS.has(target.name) || target.section === 'messages') {
+      const outcome = this.writeTo(target.name, entry);
+      return outcome.ok ? { ok: true, message: `${fmt(tokens)} tokens to ${target.name}` } : { ok: false, message: outcome.message };
     }
     // Routed away: the content lives in its region and a stub keeps the call paired.
-    const target = this.regions.get(route.region)!;
     const placed = target.kind === 'hashmap' && entry.key === undefined ? { ...entry, key: `${event.tool_name}:${event.tool_call_id}` } : entry;
-    const outcome = this.writeTo(route.region, placed);
-    const stub = outcome.ok ? `[routed to ${route.region}: ${fmt(tokens)} tokens]` : outcome.message;
+    const outcome = this.writeTo(target.name, placed);
+    const stub = outcome.ok ? `[routed to ${target.name}: ${fmt(tokens)} tokens]` : outcome.message;
     this.writeTo('tool_results', { seq: this.seq++, content: stub, tokens: this.ctx.count(stub), kind: 'stub', toolCallId: event.tool_call_id, toolName: event.tool_name });
     return outcome.ok ? { ok: true, message: stub } : { ok: false, message: outcome.message };
   }

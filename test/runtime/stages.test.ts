@@ -168,6 +168,19 @@ grep = "tool_results"
     expect(d.regions.find((r) => r.name === 'codebase')!.entries[0]!.key).toBe('src/lib.rs');
   });
 
+  it('writes a result routed to a message-section region as the tool message itself, with no stub', () => {
+    const t = run('[context.regions]\nchat = { kind = "sliding_window", max_items = 10 }\n[stages.s.tool_routing]\ndefault_region = "chat"', [...call('c1', 'grep', 20), assistant('')]);
+    expect(t.steps[1]!.result).toEqual({ ok: true, message: '20 tokens to chat' });
+    expect(t.steps[1]!.regions.tool_results!.entries).toBe(0);
+    expect(t.steps[2]!.request!.strippedBlocks).toBe(0);
+  });
+
+  it('sends a result routed to a runtime region the stage does not carry to tool_results, with a warning', () => {
+    const t = run('[context.regions]\ntask = { kind = "pinned" }\n[stages.s.tool_routing]\ndefault_region = "stage_instructions"', call('c1', 'grep', 20));
+    expect(t.steps[1]!.warnings).toEqual(['grep result routed to stage_instructions, which stage s does not carry; it went to tool_results']);
+    expect(t.steps[1]!.regions.tool_results).toMatchObject({ tokens: 20, entries: 1 });
+  });
+
   it('caps results at the per-tool and stage ceilings', () => {
     const t = run(toml, [...call('c1', 'read_file', 2500), ...call('c2', 'shell', 300)]);
     const cut1 = t.steps[1]!.changes.find((c) => c.type === 'truncate')!;
