@@ -214,7 +214,7 @@ describe('seeds', () => {
 
   it('region-seed-suspicious: a near miss of task_input reads a caller key', () => {
     const d = only(`${R}t = { kind = "pinned", seed = "task-input" }\n`, 'region-seed-suspicious');
-    expect([d.severity, d.line, d.column]).toEqual(['warning', 2, 31]);
+    expect([d.severity, d.line, d.column, d.path]).toEqual(['warning', 2, 31, 'context.regions.t.seed']);
     expect(d.message).toContain('Did you mean seed = "task_input"?');
   });
 });
@@ -368,7 +368,7 @@ describe('stages: gates, transitions, routing', () => {
 
   it('gate-region-not-checklist', () => {
     const d = only(`${R}${TASK}todos = { kind = "pinned" }\n[stages.a.transitions.b]\ngate = { require_no_open_items = "todos" }\n[stages.b]\n`, 'gate-region-not-checklist');
-    expect([d.severity, d.line, d.column]).toEqual(['error', 5, 34]);
+    expect([d.severity, d.line, d.column, d.path]).toEqual(['error', 5, 34, 'stages.a.transitions.b.gate.require_no_open_items']);
     expect(d.message).toContain('pinned region');
   });
 
