@@ -50,8 +50,8 @@ export interface RegionDecl {
   // sliding_window
   maxItems?: number; // default 10
   strategy?: SlidingStrategy; // default per_item
-  overflow?: number; // bulk: how many to drop at once
-  compactCount?: number; // compact: how many to fold into a summary
+  overflow?: number; // bulk: how many to drop at once (set with bulk; default half of maxItems, at least 1)
+  compactCount?: number; // compact: how many to fold into a summary (set with compact; default half of maxItems)
   // compacting
   compactAtShare?: number; // `compact_at = "80%"` as 0.8 of the resolved budget
   thresholdTokens?: number;
@@ -116,5 +116,6 @@ export interface Blueprint {
   /** `[read_paths]`: paths outside the working directory the agent may read. */
   readPaths: string[];
   security: { allowSeedCommands: boolean };
+  /** `[context.file_tracking]`; `region` is the hashmap it writes to (the first hashmap when not written). */
   fileTracking?: { enabled: boolean; region?: string };
 }
