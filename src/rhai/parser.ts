@@ -655,7 +655,11 @@ class Parser {
         const k = this.tok;
         let key: string;
         if (k.type === 'string') key = k.text;
-        else if (k.type === 'ident') {
+        else if (k.type === 'template') {
+          const parts = k.parts!;
+          if (parts.length !== 1) throw parseError('A property name cannot use string interpolation', k.pos);
+          key = parts[0] as string;
+        } else if (k.type === 'ident') {
           if (k.text.startsWith('_')) throw parseError(`Invalid property name '${k.text}' (quote it as a string)`, k.pos);
           key = k.text;
         } else throw parseError(`Expecting a property name in the object map, found ${describe(k)}`, k.pos);

@@ -4,7 +4,7 @@ import { checkArray } from '../runtime.ts';
 import { NO_POS } from '../errors.ts';
 import { cloneValue, compareStrings, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
 import {
-  callWithOptional, fnArg, intArg, isIntArg, mismatch, NO_MATCH, truthy,
+  callWithOptional, fnArg, intArg, isIntArg, mismatch, NO_MATCH, runtimeError, truthy,
   type Library, type NativeContext, type NativeResult,
 } from './types.ts';
 
@@ -29,6 +29,20 @@ function defaultCompare(x: RhaiValue, y: RhaiValue): number {
   if (compareOp('<', x, y, NO_POS)) return -1;
   if (compareOp('>', x, y, NO_POS)) return 1;
   return 0;
+}
+
+const SORTABLE = new Set(['i64', 'f64', 'string', 'char', 'bool', '()']);
+
+/** `sort()` without a comparator: only arrays of one comparable built-in type (array_basic.rs). */
+function sortHomogeneous(a: RhaiValue[], descending: boolean): void {
+  if (a.length <= 1) return;
+  const t = typeName(a[0]);
+  for (const x of a) {
+    if (typeName(x) !== t || !SORTABLE.has(t)) {
+      throw runtimeError('ErrorFunctionNotFound', 'sort() needs an array of items of one comparable type, or a comparer function');
+    }
+  }
+  a.sort(descending ? (x, y) => defaultCompare(y, x) : defaultCompare);
 }
 
 function comparatorResult(v: RhaiValue): number {
@@ -235,14 +249,20 @@ export const arrayLib: Library = {
     a.push(...out);
     return undefined;
   }),
+  none: arr((a, [f], ctx) => {
+    const fp = fnArg(f);
+    if (!fp) return NO_MATCH;
+    for (let i = 0; i < a.length; i++) if (truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), 'none')) return false;
+    return true;
+  }),
   sort: arr((a, rest, ctx) => {
-    if (rest.length === 0) { a.sort(defaultCompare); return undefined; }
+    if (rest.length === 0) { sortHomogeneous(a, false); return undefined; }
     const fp = fnArg(rest[0]);
     if (!fp) return NO_MATCH;
     a.sort((x, y) => comparatorResult(ctx.call(fp, [cloneValue(x), cloneValue(y)])));
     return undefined;
   }),
-  sort_desc: arr((a, rest) => { if (rest.length) return NO_MATCH; a.sort((x, y) => defaultCompare(y, x)); return undefined; }),
+  sort_desc: arr((a, rest) => { if (rest.length) return NO_MATCH; sortHomogeneous(a, true); return undefined; }),
   zip: arr((a, [b, f], ctx) => {
     const fp = fnArg(f);
     if (!Array.isArray(b) || !fp) return NO_MATCH;

@@ -144,6 +144,11 @@ export const stringLib: Library = {
     args[0] = subChars(s, start, Math.max(0, intArg(rest[1])));
     return undefined;
   }),
+  append: str((s, [x], args) => {
+    if (x === undefined && args.length < 2) return NO_MATCH;
+    args[0] = checkString(s + displayString(x));
+    return undefined;
+  }),
   clear: str((_s, rest, args) => { if (rest.length) return NO_MATCH; args[0] = ''; return undefined; }),
   to_chars: str((s, rest) => (rest.length === 0 ? toChars(s).map(makeChar) : NO_MATCH)),
   chars: str((s, rest) => (rest.length === 0 ? toChars(s).map(makeChar) : NO_MATCH)),
