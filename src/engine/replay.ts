@@ -228,6 +228,7 @@ export class Run {
 
   /** Assembles; while over the window, sheds by kind (lowest tier first, declaration order). */
   private assembleWithCascade(): Assembly {
+    this.ctx.windowTokens = this.layout.reduce((sum, r) => sum + r.tokens, 0);
     let assembly = assemble(this.layout, this.ctx);
     const window = this.model.window;
     if (assembly.request.tokens <= window) return assembly;

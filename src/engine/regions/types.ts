@@ -45,6 +45,8 @@ export interface RegionContext {
   stageIterations: number;
   model: string;
   window: number;
+  /** Tokens the stage's visible regions hold, set before each assembly (custom `ctx.window.total_tokens`). */
+  windowTokens?: number;
   /** A runtime problem that must not break the inference (a failing hook, ...). */
   warn(message: string): void;
 }
