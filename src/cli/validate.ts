@@ -117,7 +117,7 @@ function readAgentDir(dir: string, blueprintText?: string): Record<string, strin
   const { blueprint } = compileBlueprint(agent);
   for (const script of blueprint ? customScripts(blueprint) : []) {
     const file = normalizeRelative(script);
-    if (file === undefined || !(file in agent)) continue;
+    if (file === undefined || !Object.hasOwn(agent, file)) continue;
     const full = join(dir, file);
     if (statSync(full).size <= MAX_AGENT_FILE_BYTES) agent[file] = readFileSync(full, 'utf8');
   }

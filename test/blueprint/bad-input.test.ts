@@ -118,6 +118,18 @@ describe('bad input', () => {
     expect(({} as Record<string, unknown>).region).toBeUndefined();
   });
 
+  it('names that are Object.prototype members are ordinary names', () => {
+    const result = compileBlueprint(
+      { 'agent.leviath': '[context.regions]\ntask = {}\nx = { kind = "constructor", seed = { files = ["toString"] } }\ny = { kind = "custom", script = "hasOwnProperty" }\n' },
+      { workdir: {} },
+    );
+    expect(summary(result.diagnostics)).toEqual([
+      'unknown-region-kind error 3:14 context.regions.x.kind',
+      'seed-file-missing warning 3:47 context.regions.x.seed.files[0]',
+      'custom-script-missing error 4:33 context.regions.y.script',
+    ]);
+  });
+
   it('a byte-order mark does not shift columns', () => {
     const result = compile('\ufeff[context.regions]\ntask = { kind = "pined" }\n');
     expect(summary(result.diagnostics)).toEqual(['unknown-region-kind error 2:17 context.regions.task.kind']);

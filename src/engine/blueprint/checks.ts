@@ -72,7 +72,7 @@ function checkSeed(r: Reporter, input: CheckInput, region: RegionDecl, regionPat
       } else if (!commandIsSafe(seed.command, blueprint.safeCommands)) {
         r.error('command-seed-not-safe', path,
           `Command seed \`${seed.command}\` is not covered by [safe_commands], so it does not run at all. Add it (or a prefix such as "${seed.command.trim().split(/\s+/).slice(0, 2).join(' ')}") to [safe_commands] allow = [...].`, 'value');
-      } else if (input.commands && !(seed.command in input.commands)) {
+      } else if (input.commands && !Object.hasOwn(input.commands, seed.command)) {
         r.add('command-seed-no-output', 'warning', path,
           `The scenario records no stdout for \`${seed.command}\`, so region "${region.name}" starts empty (a browser runs no shell). Add it under "commands" in the scenario.`, 'value');
       }
@@ -98,8 +98,8 @@ function checkSeed(r: Reporter, input: CheckInput, region: RegionDecl, regionPat
       if (inside === undefined) {
         r.error('seed-path-escapes', path,
           `Rhai seed script "${seed.script}" leaves the working directory. Seed scripts are code, so [read_paths] does not cover them: move the script inside the working directory.`, 'value');
-      } else if (workdir && !(inside in workdir) && !(seed.script in workdir)) {
-        const inAgent = inside in input.agent;
+      } else if (workdir && !Object.hasOwn(workdir, inside) && !Object.hasOwn(workdir, seed.script)) {
+        const inAgent = Object.hasOwn(input.agent, inside);
         r.add('seed-file-missing', 'warning', path,
           `Rhai seed script "${seed.script}" is not in the working directory, so region "${region.name}" starts empty.${inAgent ? ' It is in the agent directory, but rhai seeds resolve against the working directory.' : ''} Add the file or fix the path.`, 'value');
       }
@@ -117,7 +117,7 @@ function checkSeedFile(r: Reporter, input: CheckInput, region: RegionDecl, file:
     reportEscape(r, input, file, readPathCovering(file, input.blueprint.readPaths), path);
     return true;
   }
-  if (!input.workdir || inside in input.workdir || file in input.workdir) return true;
+  if (!input.workdir || Object.hasOwn(input.workdir, inside) || Object.hasOwn(input.workdir, file)) return true;
   if (reportMissing) {
     r.add('seed-file-missing', 'warning', path,
       `Seed file "${file}" is not in the working directory, so region "${region.name}" gets nothing from it. Add the file or fix the path.`, 'value');
@@ -168,7 +168,7 @@ function checkScript(r: Reporter, input: CheckInput, region: RegionDecl, regionP
       `Script "${region.script}" is outside the agent directory. Scripts must live in the blueprint's own directory (there is no [read_paths] escape for code): move it there and use a relative path.`, 'value');
     return;
   }
-  const source = input.agent[file] ?? input.agent[region.script];
+  const source = [file, region.script].filter((f) => Object.hasOwn(input.agent, f)).map((f) => input.agent[f]!)[0];
   if (source === undefined) {
     r.error('custom-script-missing', path,
       `Script "${region.script}" for custom region "${region.name}" does not exist in the agent directory. Create it (with fn render(ctx)) or fix the path.`, 'value');

@@ -57,8 +57,8 @@ const stringList = z.array(z.string());
  * that must honour the spec's hard errors refuse to run when any diagnostic has severity "error".
  */
 export function compileBlueprint(agent: Record<string, string>, options: CompileOptions = {}): CompileResult {
-  const source = agent[AGENT_FILE];
-  if (source === undefined) {
+  const source = Object.hasOwn(agent, AGENT_FILE) ? agent[AGENT_FILE] : undefined;
+  if (typeof source !== 'string') {
     return { diagnostics: [fileDiagnostic('agent-file-missing', 'The agent directory has no agent.leviath. Create it with a [context.regions] table.')] };
   }
   const size = byteLength(source);

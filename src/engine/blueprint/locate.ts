@@ -253,7 +253,7 @@ class Scanner {
 
   private escape(): string {
     const next = this.src[this.pos + 1] ?? '';
-    if (next in SIMPLE_ESCAPES) { this.pos += 2; return SIMPLE_ESCAPES[next]!; }
+    if (Object.hasOwn(SIMPLE_ESCAPES, next)) { this.pos += 2; return SIMPLE_ESCAPES[next]!; }
     const width = next === 'u' ? 4 : next === 'U' ? 8 : next === 'x' ? 2 : 0;
     if (width) {
       const code = parseInt(this.src.slice(this.pos + 2, this.pos + 2 + width), 16);

@@ -135,7 +135,7 @@ function compileOverride(r: Reporter, tool: string, value: unknown, path: KeyPat
   if (typeof value === 'string') return value.trim() ? { region: value } : invalid('is an empty string.');
   if (!isTable(value)) return invalid(`is ${describe(value)}, which is neither a region name nor a table.`);
   r.unknownKeys(value, path, OVERRIDE_KEYS, `the override for \`${tool}\``);
-  if (!OVERRIDE_KEYS.some((k) => k in value)) return invalid('has neither `region` nor `max_result_tokens`.');
+  if (!OVERRIDE_KEYS.some((k) => Object.hasOwn(value, k))) return invalid('has neither `region` nor `max_result_tokens`.');
   const override: RouteOverride = {};
   const region = r.read(value, 'region', path, text, 'a region name');
   const cap = readCap(r, value, 'max_result_tokens', path);
