@@ -1,6 +1,6 @@
 // Rhai interpreter vs the same algorithm in plain JS, in the same process.
-// Each workload runs interleaved (Rhai, JS, Rhai, JS, ...) and keeps the fastest time of each, so
-// a busy machine skews both sides alike. Run directly: `npx tsx bench/rhai.ts`.
+// After warm-up, each workload runs interleaved (Rhai, JS, Rhai, JS, ...) and keeps the fastest of
+// 10 times of each, so a busy machine skews both sides alike. Run: `npx tsx bench/rhai.ts`.
 import { compile, type CompiledScript } from '../src/rhai/index.ts';
 
 export interface RhaiBenchRow { name: string; rhaiMs: number; jsMs: number; ratio: number }
@@ -90,11 +90,12 @@ function check(w: Workload): void {
   if (String(a) !== String(b)) throw new Error(`${w.name}: Rhai gave ${String(a)}, JS gave ${String(b)}`);
 }
 
-export async function benchRhai(rounds = 7): Promise<RhaiBenchRow[]> {
+export async function benchRhai(rounds = 10): Promise<RhaiBenchRow[]> {
   const rows: RhaiBenchRow[] = [];
   for (const w of WORKLOADS) {
     check(w);
-    for (let i = 0; i < 2; i++) { w.rhai(); w.js(); } // warm up both JITs
+    // Closure trees need more calls than plain JS before V8 optimizes them all.
+    for (let i = 0; i < 10; i++) { w.rhai(); w.js(); }
     let rhaiMs = Infinity;
     let jsMs = Infinity;
     for (let i = 0; i < rounds; i++) {

@@ -123,17 +123,18 @@ function runFrame(fn: CompiledFn, env: Env, pos: Pos): RhaiValue {
     rt.depth--;
     throw new RhaiError('ErrorStackOverflow', `Stack overflow: function calls nested more than ${rt.maxDepth} deep`, pos);
   }
+  let r: RhaiValue;
   try {
     if (++rt.ops > rt.opLimit) tooManyOperations(pos);
-    let r = fn.body(env);
-    if (SIG !== NONE) { r = SIGVAL; SIG = NONE; SIGVAL = undefined; } // only `return` leaves a body
-    LAST_THIS = env.thisVal;
-    return r;
+    r = fn.body(env);
   } catch (e) {
-    throw wrapCallError(e, fn, pos);
-  } finally {
     rt.depth--;
+    throw wrapCallError(e, fn, pos);
   }
+  rt.depth--;
+  if (SIG !== NONE) { r = SIGVAL; SIG = NONE; SIGVAL = undefined; } // only `return` leaves a body
+  LAST_THIS = env.thisVal;
+  return r;
 }
 
 /** Calls a script function or closure with its arguments (already copied where needed). */
@@ -371,7 +372,9 @@ class Compiler {
 
   /**
    * A statement list. Each statement counts as one operation; the whole block is counted on entry
-   * (one limit check instead of one per statement). Short blocks are unrolled.
+   * (one limit check instead of one per statement). Short blocks are unrolled. A one-statement
+   * block is the statement itself: every loop iteration and call is counted anyway, so a runaway
+   * script still hits the limit.
    */
   block(stmts: Stmt[]): Ev {
     const fns = stmts.map((s) => this.stmt(s));
@@ -380,10 +383,7 @@ class Compiler {
     const pos = stmts[0]!.pos;
     const [a, b, c] = fns as [Ev, Ev, Ev];
     switch (n) {
-      case 1: return (env) => {
-        if ((rt.ops += 1) > rt.opLimit) tooManyOperations(pos);
-        return a(env);
-      };
+      case 1: return a;
       case 2: return (env) => {
         if ((rt.ops += 2) > rt.opLimit) tooManyOperations(pos);
         const v = a(env);
