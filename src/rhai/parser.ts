@@ -317,7 +317,7 @@ class Parser {
   }
 
   private atStmtEnd(): boolean {
-    return this.is(';') || this.is('}') || this.tok.type === 'eof';
+    return this.is(';') || this.is('}') || this.is(',') || this.tok.type === 'eof';
   }
 
   private parseTry(): Stmt {
@@ -462,9 +462,10 @@ class Parser {
     return { k: 'switch', pos, subject, cases, dflt };
   }
 
+  /** A case body is any statement (`1 => break`, `2 => x += 1`), as in Rhai's parse_switch. */
   private parseSwitchBody(): Expr {
     if (this.is('{')) return this.parseBlockExpr();
-    const s = this.parseSimpleStmt();
+    const [s] = this.parseStmt();
     if (s.k === 'expr') return s.e;
     return { k: 'block', pos: s.pos, body: [s] };
   }
