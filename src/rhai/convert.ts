@@ -11,21 +11,32 @@ export function toRhai(js: unknown): RhaiValue {
     case 'boolean': case 'string': return js;
     case 'number': return Number.isSafeInteger(js) ? (js === 0 ? 0 : js) : new RhaiFloat(js);
     case 'bigint': return normInt(BigInt.asIntN(64, js));
+    case 'object': break;
+    default: throw new TypeError(`Cannot convert a JS ${typeof js} to a Rhai value`);
   }
   if (js === null) return undefined;
-  if (Array.isArray(js)) return js.map(toRhai);
+  if (Array.isArray(js)) {
+    const out = new Array<RhaiValue>(js.length);
+    for (let i = 0; i < js.length; i++) out[i] = toRhai(js[i]);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(js);
+  if (proto === Object.prototype || proto === null) {
+    // Plain object (the common case): checked first, keys read without building entry arrays.
+    const out: RhaiMap = new Map();
+    const obj = js as Record<string, unknown>;
+    for (const k of Object.keys(obj)) out.set(k, toRhai(obj[k]));
+    return out;
+  }
   if (js instanceof RhaiFloat || js instanceof RhaiChar || js instanceof RhaiRange || js instanceof FnPtr) return js;
   if (js instanceof Map) {
     const out: RhaiMap = new Map();
     for (const [k, v] of js) out.set(String(k), toRhai(v));
     return out;
   }
-  if (typeof js === 'object') {
-    const out: RhaiMap = new Map();
-    for (const [k, v] of Object.entries(js as Record<string, unknown>)) out.set(k, toRhai(v));
-    return out;
-  }
-  throw new TypeError(`Cannot convert a JS ${typeof js} to a Rhai value`);
+  const out: RhaiMap = new Map();
+  for (const [k, v] of Object.entries(js as Record<string, unknown>)) out.set(k, toRhai(v));
+  return out;
 }
 
 /**

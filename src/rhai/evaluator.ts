@@ -768,7 +768,11 @@ class Compiler {
       case '+': return this.numeric(e, L, R, (a, b) => {
         const r = a + b;
         return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
-      }, (a, b) => binaryOp(op, a, b, pos));
+      }, (a, b) => {
+        if (typeof a !== 'string' || typeof b !== 'string') return binaryOp(op, a, b, pos);
+        const r = a + b;
+        return r.length > rt.maxString ? checkString(r, pos) : r;
+      });
       case '-': return this.numeric(e, L, R, (a, b) => {
         const r = a - b;
         return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
