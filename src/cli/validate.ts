@@ -49,7 +49,7 @@ export const run: Command = async (args) => {
     target = validateAgentDir(dirname(path), readAgentDir(dirname(path), readFileSync(path, 'utf8')), workdirFlag);
   }
 
-  if (parsed.flags.has('json')) console.log(JSON.stringify({ diagnostics: target.diagnostics }));
+  if (parsed.flags.has('json')) console.log(JSON.stringify({ diagnostics: target.diagnostics.map(designFields) }));
   else printHuman(target);
   return hasErrors(target.diagnostics) ? EXIT_FINDINGS : EXIT_OK;
 };
@@ -85,6 +85,11 @@ function validateScenario(path: string): Target {
   }
   const { agent, workdir, commands } = scenario.data;
   return { displayDir: '', diagnostics: compileBlueprint(agent, { workdir, commands, checkScript: checkCustomScript }).diagnostics };
+}
+
+/** Exactly the fields DESIGN.md promises (the editor-only end positions are left out). */
+function designFields({ code, severity, message, file, line, column, path }: Diagnostic) {
+  return { code, severity, message, file, line, column, path };
 }
 
 function printHuman({ displayDir, diagnostics }: Target): void {

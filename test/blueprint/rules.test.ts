@@ -42,6 +42,7 @@ describe('kinds and strategies', () => {
   it('unknown-region-kind, pointing at the value, with a did-you-mean', () => {
     const d = only(`${R}${TASK}conv = { kind = "sliding-window", budget = "30%" }\n`, 'unknown-region-kind');
     expect([d.severity, d.line, d.column, d.path]).toEqual(['error', 3, 17, 'context.regions.conv.kind']);
+    expect([d.endLine, d.endColumn]).toEqual([3, 33]); // the editor underlines exactly "sliding-window"
     expect(d.message).toContain('Did you mean "sliding_window"?');
   });
 

@@ -12,8 +12,23 @@ export interface Position {
 
 export interface KeyLocation {
   key: Position;
+  /** Just past the key's last character. */
+  keyEnd?: Position;
   /** Where the value starts; absent for table headers. */
   value?: Position;
+  /** Just past the value's last character. */
+  valueEnd?: Position;
+}
+
+/** A position plus, when known, where the thing there ends (exclusive), for editor underlines. */
+export interface Span extends Position {
+  end?: Position;
+}
+
+interface Segment {
+  name: string;
+  at: Position;
+  end: Position;
 }
 
 /** Paths deeper than this are not recorded: no diagnostic points that deep, and it bounds the work. */
@@ -51,12 +66,12 @@ export class KeyIndex {
    * The best position for a diagnostic about `path`: its value (when `at` is 'value' and it has one)
    * or its key; a path the source does not spell out falls back to its nearest written ancestor.
    */
-  locate(path: KeyPath, at: 'key' | 'value' = 'key'): Position {
+  locate(path: KeyPath, at: 'key' | 'value' = 'key'): Span {
     for (let depth = path.length; depth > 0; depth--) {
       const found = this.entries.get(pathId(path.slice(0, depth)));
       if (!found) continue;
-      if (at === 'value' && depth === path.length && found.value) return found.value;
-      return found.key;
+      if (at === 'value' && depth === path.length && found.value) return { ...found.value, end: found.valueEnd };
+      return { ...found.key, end: found.keyEnd };
     }
     return { line: 1, column: 1 };
   }
@@ -81,7 +96,7 @@ class Scanner {
       this.skipTrivia(true);
       if (this.pos >= this.src.length) break;
       if (this.src[this.pos] === '[') table = this.header();
-      else this.keyValue(table);
+      else this.assignment(table, 0);
       this.skipLineRest();
     }
   }
@@ -122,44 +137,48 @@ class Scanner {
   private header(): (string | number)[] {
     const isArray = this.src.startsWith('[[', this.pos);
     this.pos += isArray ? 2 : 1;
-    const segments: { name: string; at: Position }[] = this.dottedKey();
+    const segments = this.dottedKey();
     const path: (string | number)[] = [];
-    for (const { name, at } of segments) {
+    for (const { name, at, end } of segments) {
       path.push(name);
-      this.record(path, { key: at });
+      this.record(path, { key: at, keyEnd: end });
     }
     if (isArray) {
       const id = pathId(path);
       const index = this.arrayTableCounts.get(id) ?? 0;
       this.arrayTableCounts.set(id, index + 1);
       path.push(index);
-      this.record(path, { key: segments[segments.length - 1]!.at });
+      const last = segments[segments.length - 1]!;
+      this.record(path, { key: last.at, keyEnd: last.end });
     }
     return path;
   }
 
-  private keyValue(table: (string | number)[]): void {
+  /** `a.b = value` under `base`: a table header's path, or an inline table's. */
+  private assignment(base: KeyPath, depth: number): void {
     const segments = this.dottedKey();
-    const path = [...table];
-    for (const { name, at } of segments.slice(0, -1)) {
+    const path = [...base];
+    for (const { name, at, end } of segments.slice(0, -1)) {
       path.push(name);
-      this.record(path, { key: at });
+      this.record(path, { key: at, keyEnd: end });
     }
     const last = segments[segments.length - 1]!;
     path.push(last.name);
     this.skipTrivia(false);
     if (this.src[this.pos] === '=') this.pos++;
     this.skipTrivia(false);
-    this.record(path, { key: last.at, value: this.here() });
-    this.value(path, 0);
+    const location: KeyLocation = { key: last.at, keyEnd: last.end, value: this.here() };
+    this.record(path, location);
+    location.valueEnd = this.value(path, depth);
   }
 
-  private dottedKey(): { name: string; at: Position }[] {
-    const segments: { name: string; at: Position }[] = [];
+  private dottedKey(): Segment[] {
+    const segments: Segment[] = [];
     for (;;) {
       this.skipTrivia(false);
       const at = this.here();
-      segments.push({ name: this.simpleKey(), at });
+      const name = this.simpleKey();
+      segments.push({ name, at, end: this.here() });
       this.skipTrivia(false);
       if (this.src[this.pos] !== '.') break;
       this.pos++;
@@ -178,12 +197,20 @@ class Scanner {
     return this.src.slice(start, this.pos);
   }
 
-  private value(path: KeyPath, depth: number): void {
+  /** Skips one value, recording what is inside it; returns where it ends. */
+  private value(path: KeyPath, depth: number): Position {
     const c = this.src[this.pos];
     if (c === '{') this.inlineTable(path, depth);
     else if (c === '[') this.array(path, depth);
     else if (c === '"' || c === "'") this.string();
-    else while (this.pos < this.src.length && !',]}\n#'.includes(this.src[this.pos]!)) this.pos++;
+    else {
+      const start = this.pos;
+      while (this.pos < this.src.length && !',]}\n#'.includes(this.src[this.pos]!)) this.pos++;
+      let end = this.pos;
+      while (end > start && ' \t\r'.includes(this.src[end - 1]!)) end--;
+      return { line: this.line, column: end - this.lineStart + 1 };
+    }
+    return this.here();
   }
 
   private inlineTable(path: KeyPath, depth: number): void {
@@ -194,19 +221,7 @@ class Scanner {
       if (c === undefined) return;
       if (c === '}') { this.pos++; return; }
       if (c === ',') { this.pos++; continue; }
-      const segments = this.dottedKey();
-      const keyPath = [...path];
-      for (const { name, at } of segments.slice(0, -1)) {
-        keyPath.push(name);
-        this.record(keyPath, { key: at });
-      }
-      const last = segments[segments.length - 1]!;
-      keyPath.push(last.name);
-      this.skipTrivia(false);
-      if (this.src[this.pos] === '=') this.pos++;
-      this.skipTrivia(false);
-      this.record(keyPath, { key: last.at, value: this.here() });
-      this.value(keyPath, depth + 1);
+      this.assignment(path, depth + 1);
     }
   }
 
@@ -221,8 +236,9 @@ class Scanner {
       if (c === ',') { this.pos++; continue; }
       const itemPath = [...path, index++];
       const at = this.here();
-      this.record(itemPath, { key: at, value: at });
-      this.value(itemPath, depth + 1);
+      const location: KeyLocation = { key: at, value: at };
+      this.record(itemPath, location);
+      location.keyEnd = location.valueEnd = this.value(itemPath, depth + 1);
     }
   }
 

@@ -34,7 +34,8 @@ export class Reporter {
 
   /** Where a declaration sits, for the Blueprint's `loc` fields. */
   loc(path: KeyPath): SourceLoc {
-    return { file: this.file, ...(this.index ? this.index.locate(path) : { line: 1, column: 1 }) };
+    const { line, column } = this.index ? this.index.locate(path) : { line: 1, column: 1 };
+    return { file: this.file, line, column };
   }
 
   /**
@@ -54,11 +55,12 @@ export class Reporter {
   }
 
   add(code: string, severity: Severity, path: KeyPath, message: string, at: 'key' | 'value' = 'key'): void {
-    const { line, column } = this.index ? this.index.locate(path, at) : { line: 1, column: 1 };
+    const { line, column, end } = this.index ? this.index.locate(path, at) : { line: 1, column: 1, end: undefined };
     const id = `${code}\u0000${line}:${column}\u0000${message}`;
     if (this.seen.has(id)) return; // the same finding reached by two routes is reported once
     this.seen.add(id);
-    this.diagnostics.push({ code, severity, message, file: this.file, line, column, path: dottedPath(path) });
+    const range = end ? { endLine: end.line, endColumn: end.column } : {};
+    this.diagnostics.push({ code, severity, message, file: this.file, line, column, ...range, path: dottedPath(path) });
   }
 
   error(code: string, path: KeyPath, message: string, at: 'key' | 'value' = 'key'): void {
