@@ -83,3 +83,22 @@ export async function goToStep(page: Page, step: number, total: number): Promise
   await expect(page.getByTestId('step-label')).toContainText(`Step ${step + 1} of ${fmt(total)}`);
   await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', String(step), { timeout: 20_000 });
 }
+
+/** Starts recording long tasks (PerformanceObserver) on every page load; read with longTasks(). */
+export async function recordLongTasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longtasks: number[] };
+    w.__longtasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.__longtasks.push(entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
+export async function resetLongTasks(page: Page): Promise<void> {
+  await page.evaluate(() => { (window as unknown as { __longtasks: number[] }).__longtasks = []; });
+}
+
+export async function longTasks(page: Page): Promise<number[]> {
+  return page.evaluate(() => (window as unknown as { __longtasks: number[] }).__longtasks);
+}

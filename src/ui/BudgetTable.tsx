@@ -24,7 +24,7 @@ export function BudgetTable() {
       <tbody>
         {rows.map((r) => (
           <tr key={`${r.stage}/${r.region}`} data-region={r.region}>
-            <td>{r.stage ? <span className="muted">{r.stage} · </span> : null}<code>{r.region}</code> <span className="muted small">{r.kind}</span></td>
+            <td title={`kind = "${r.kind}"`}>{r.stage ? <span className="muted">{r.stage} · </span> : null}<code>{r.region}</code></td>
             <td className="muted">{how(r)}</td>
             <td className="num" data-testid={`budget-${r.stage ? `${r.stage}.` : ''}${r.region}`}>{fmt(r.budget)}</td>
             <td className="num" title={[r.compactAt !== undefined ? `compact_at ${fmt(r.compactAt)}` : '', r.threshold !== undefined ? `threshold_tokens ${fmt(r.threshold)}` : ''].filter(Boolean).join(', ')}>

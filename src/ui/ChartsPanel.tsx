@@ -86,7 +86,7 @@ function RegionCharts({ timeline }: { timeline: Timeline }) {
   const at = timeline.steps[Math.min(step, timeline.steps.length - 1)];
   return (
     <div>
-      <div className="chart-title"><h3>Regions</h3><span className="muted">tokens (area) against the resolved budget (dashed); ▲ = a change</span></div>
+      <div className="chart-title"><h3>Regions</h3><span className="muted">area: tokens · dashed: resolved budget · ▲ a change</span></div>
       <table data-testid="region-readout" aria-label="Regions at this step">
         <thead><tr><th>Region</th><th className="num">Tokens</th><th className="num">Budget</th><th className="num">Entries</th><th className="num">Used</th></tr></thead>
         <tbody>
@@ -173,10 +173,27 @@ function CacheCard({ timeline, data }: { timeline: Timeline; data: RequestPoint[
   );
 }
 
-function ComparisonCard({ timeline, data }: { timeline: Timeline; data: RequestPoint[] }) {
-  const { baselineLosesTaskAt, taskLostAt } = timeline.summary;
+/** The run in two sentences, above the charts: what a newcomer should notice first. */
+function Verdict({ timeline }: { timeline: Timeline }) {
+  const { baselineLosesTaskAt, taskLostAt, meanPrefixShare } = timeline.summary;
   const lostStep = stepOfInference(timeline, baselineLosesTaskAt);
   const ownLostStep = stepOfInference(timeline, taskLostAt);
+  const setStep = useUi((s) => s.setStep);
+  return (
+    <div className="verdict" data-testid="comparison-verdict">
+      {lostStep !== null
+        ? <>A flat message list loses the task at <button className="link" onClick={() => setStep(lostStep)}>step {lostStep + 1}</button> (inference #{baselineLosesTaskAt}). </>
+        : <>A flat message list keeps the task in its window for the whole run. </>}
+      {ownLostStep !== null
+        ? <span className="error-text">This blueprint loses it too, at step {ownLostStep + 1}. </span>
+        : <span className="ok-text">This blueprint keeps it at every step. </span>}
+      <span className="muted">Mean stable cache prefix: {pct(meanPrefixShare)} of each request.</span>
+    </div>
+  );
+}
+
+function ComparisonCard({ timeline, data }: { timeline: Timeline; data: RequestPoint[] }) {
+  const lostStep = stepOfInference(timeline, timeline.summary.baselineLosesTaskAt);
   return (
     <div data-testid="comparison">
       <div className="chart-title"><h3>Flat list vs blueprint</h3><span className="muted">request tokens, same traffic</span></div>
@@ -197,14 +214,6 @@ function ComparisonCard({ timeline, data }: { timeline: Timeline; data: RequestP
         <span><span className="legend-dot" style={{ background: '#2f6fdb' }} />blueprint</span>
         <span>dashed: the window ({fmt(timeline.model.window)})</span>
       </div>
-      <p style={{ margin: '4px 0' }} data-testid="comparison-verdict">
-        {lostStep !== null
-          ? <>The flat list loses the task at <b>step {lostStep + 1}</b> (inference #{baselineLosesTaskAt}). </>
-          : <>The flat list keeps the task in its window for the whole run. </>}
-        {ownLostStep !== null
-          ? <span className="error-text">The blueprint loses it too, at step {ownLostStep + 1}.</span>
-          : <span className="ok-text">The blueprint keeps it at every step.</span>}
-      </p>
     </div>
   );
 }
@@ -221,6 +230,7 @@ export function ChartsPanel() {
         {timeline && <span className="muted">{fmt(timeline.steps.length)} steps · {fmt(timeline.summary.inferences)} inferences · {timeline.model.id}{timeline.model.approximate ? ' (approximate counts)' : ''}</span>}
       </div>
       {stale && <div className="banner" data-testid="stale-banner">Showing the last timeline that ran: the current blueprint has errors (see the problems list).</div>}
+      {timeline && <Verdict timeline={timeline} />}
       {timeline && <WarningsBar timeline={timeline} />}
       <div className="panel-body" data-testid="charts" data-ready={timeline && !replaying ? 'yes' : 'no'} data-steps={timeline?.steps.length ?? 0} data-scenario={timeline?.scenario}>
         {!timeline ? <div className="muted">Waiting for the first replay…</div> : (

@@ -6,7 +6,7 @@ import { resolveModel, type Model } from '../engine/models.ts';
 import { resolveBudget } from '../engine/budget.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import type { RegionDecl } from '../engine/blueprint/types.ts';
-import { compile as compileRhai } from '../rhai/index.ts';
+import { checkSyntax } from '../rhai/index.ts';
 import type { BudgetRow, ValidateResult, WorkerRequest } from './protocol.ts';
 import { post, serve } from './serve.ts';
 
@@ -40,17 +40,12 @@ function validate(req: Extract<WorkerRequest, { type: 'validate' }>): ValidateRe
 }
 
 function rhaiCheck(req: Extract<WorkerRequest, { type: 'rhaiCheck' }>): Diagnostic[] {
-  try {
-    compileRhai(req.source);
-    return [];
-  } catch (error) {
-    const e = error as { kind?: string; message?: string; line?: number; column?: number };
-    return [{
-      code: 'custom-script-invalid', severity: 'error',
-      message: `${e.kind ? `${e.kind}: ` : ''}${e.message ?? String(error)}`,
-      file: req.file, line: Math.max(1, e.line ?? 1), column: Math.max(1, e.column ?? 1), path: '',
-    }];
-  }
+  const problem = checkSyntax(req.source);
+  if (!problem) return [];
+  return [{
+    code: 'custom-script-invalid', severity: 'error', message: `${req.file} does not parse: ${problem.message}`,
+    file: req.file, line: Math.max(1, problem.line), column: Math.max(1, problem.column), path: '',
+  }];
 }
 
 serve({

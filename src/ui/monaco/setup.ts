@@ -6,7 +6,7 @@ import * as monaco from 'monaco-editor/editor/editor.api';
 import { loader } from '@monaco-editor/react';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import { tomlLanguageConfiguration, tomlMonarch } from './toml.ts';
-import { rhaiLanguageConfiguration, rhaiMonarch } from './rhai-language.ts';
+import { RHAI_LANGUAGE_ID, rhaiLanguageConfiguration, rhaiMonarch } from '../../rhai/monarch.ts';
 
 declare global {
   interface Window {
@@ -22,9 +22,9 @@ monaco.languages.register({ id: 'toml', extensions: ['.toml', '.leviath'] });
 monaco.languages.setMonarchTokensProvider('toml', tomlMonarch);
 monaco.languages.setLanguageConfiguration('toml', tomlLanguageConfiguration);
 
-monaco.languages.register({ id: 'rhai', extensions: ['.rhai'] });
-monaco.languages.setMonarchTokensProvider('rhai', rhaiMonarch);
-monaco.languages.setLanguageConfiguration('rhai', rhaiLanguageConfiguration);
+monaco.languages.register({ id: RHAI_LANGUAGE_ID, extensions: ['.rhai'] });
+monaco.languages.setMonarchTokensProvider(RHAI_LANGUAGE_ID, rhaiMonarch as monaco.languages.IMonarchLanguage);
+monaco.languages.setLanguageConfiguration(RHAI_LANGUAGE_ID, rhaiLanguageConfiguration as monaco.languages.LanguageConfiguration);
 
 loader.config({ monaco });
 
@@ -32,7 +32,7 @@ export { monaco };
 
 /** The Monaco language for a file in the agent directory. */
 export function languageOf(path: string): string {
-  if (path.endsWith('.rhai')) return 'rhai';
+  if (path.endsWith('.rhai')) return RHAI_LANGUAGE_ID;
   if (path.endsWith('.leviath') || path.endsWith('.toml')) return 'toml';
   return 'plaintext';
 }
