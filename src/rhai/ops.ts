@@ -4,7 +4,7 @@ import { arithmeticError, fnNotFound, RhaiError, type Pos } from './errors.ts';
 import { displayString } from './format.ts';
 import { checkArray, checkMap, checkString } from './runtime.ts';
 import {
-  cloneValue, compareStrings, FnPtr, isInt, makeChar, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange,
+  cloneValue, compareStrings, FnPtr, isInt, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange,
   typeName, type RhaiMap, type RhaiValue,
 } from './values.ts';
 
@@ -239,8 +239,4 @@ export function containsOp(container: RhaiValue, item: RhaiValue, pos: Pos): boo
     return n >= container.start && (container.inclusive ? n <= container.end : n < container.end);
   }
   throw fnNotFound(`contains (${typeName(container)}, ${typeName(item)})`, pos);
-}
-
-export function charAt(s: string, i: number): RhaiChar {
-  return makeChar(s[i]!);
 }
