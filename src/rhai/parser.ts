@@ -3,7 +3,7 @@
 import type { Expr, FnDef, Script, Stmt, SwitchCase, VarDecl, VarRef } from './ast.ts';
 import { parseError, type Pos } from './errors.ts';
 import { Lexer, RESERVED, type Token } from './lexer.ts';
-import { makeChar, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, type RhaiValue } from './values.ts';
+import { makeChar, MAX_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, type RhaiValue } from './values.ts';
 
 const PRECEDENCE: Record<string, number> = {
   '||': 30, '|': 30, '^': 30,
@@ -504,18 +504,13 @@ class Parser {
       this.p++;
       this.enterDepth(t.pos);
       try {
-        const next = this.tok;
-        if (t.text === '-' && next.type === 'int') {
-          this.p++;
-          const v = -next.int!;
-          if (v < MIN_INT) throw parseError(`Integer too large: -${next.text}`, next.pos);
-          return this.parsePostfix({ k: 'lit', pos: t.pos, v: normInt(v) });
-        }
-        if (t.text === '-' && next.type === 'float') {
-          this.p++;
-          return this.parsePostfix({ k: 'lit', pos: t.pos, v: new RhaiFloat(-next.float!) });
-        }
+        // As in Rhai's parse_unary: the operand includes its postfix chain (`-5.abs()` is
+        // `-(5.abs())`), and only a constant result is folded into a negative literal.
         const e = this.parseUnary();
+        if (t.text === '-' && e.k === 'lit') {
+          if (typeof e.v === 'number' || typeof e.v === 'bigint') return { k: 'lit', pos: t.pos, v: normInt(-BigInt(e.v)) };
+          if (e.v instanceof RhaiFloat) return { k: 'lit', pos: t.pos, v: new RhaiFloat(-e.v.v) };
+        }
         return { k: 'unary', pos: t.pos, op: t.text, e };
       } finally { this.depth--; }
     }
@@ -577,7 +572,8 @@ class Parser {
     switch (t.type) {
       case 'int':
         this.p++;
-        if (t.int! > MAX_INT) throw parseError(`Integer too large: ${t.text}`, pos);
+        // A decimal literal beyond i64 is read as a float, as Rhai's tokenizer does.
+        if (t.int! > MAX_INT) return { k: 'lit', pos, v: new RhaiFloat(Number(t.text.replace(/_/g, ''))) };
         return { k: 'lit', pos, v: normInt(t.int!) };
       case 'float': this.p++; return { k: 'lit', pos, v: new RhaiFloat(t.float!) };
       case 'string': this.p++; return { k: 'lit', pos, v: t.text };

@@ -47,6 +47,8 @@ describe('operator precedence', () => {
     ['2 ** 3 ** 2', '(** 2 (** 3 2))'],
     ['-2 ** 2', '(** -2 2)'],
     ['-x ** 2', '(** (-x) 2)'],
+    ['-5.abs()', '(-5.abs())'],
+    ['-(5)', '-5'],
     ['1 + 2 << 3', '(+ 1 (<< 2 3))'],
     ['a || b && c', '(|| a (&& b c))'],
     ['a | b & c', '(| a (& b c))'],
@@ -64,6 +66,11 @@ describe('operator precedence', () => {
     ['f(1, 2).len()', 'f(1, 2).len()'],
   ])('%s', (src, expected) => {
     expect(shape(src)).toBe(expected);
+  });
+
+  it('reads a decimal literal beyond i64 as a float, like Rhai', () => {
+    expect(value('[9223372036854775808, -9223372036854775808, -9223372036854775807 - 1]'))
+      .toBe('[9.223372036854776e18, -9.223372036854776e18, -9223372036854775808]');
   });
 
   it('evaluates with the same precedence', () => {
