@@ -19,5 +19,7 @@ for (const theme of ['light', 'dark'] as const) {
     await page.mouse.move(0, 0);
     await page.screenshot({ path: `docs/screenshots/playground-${theme}.png` });
     await page.screenshot({ path: `docs/screenshots/playground-${theme}-full.png`, fullPage: true });
+    // The README's picture: the light theme, one screen.
+    if (theme === 'light') await page.screenshot({ path: 'docs/screenshots/playground.png' });
   });
 }

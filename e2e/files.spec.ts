@@ -1,0 +1,49 @@
+// Import and export of scenario JSON files, and the replay keyboard shortcuts.
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { ScenarioSchema } from '../src/engine/scenario.ts';
+import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
+import { engineTimeline, exampleScenario, waitForTimeline } from './helpers.ts';
+
+test('export writes the scenario as JSON; importing it back, or a bad file, behaves', async ({ page }, info) => {
+  const scenario = exampleScenario(DEFAULT_EXAMPLE_ID);
+  await page.goto('/');
+  await waitForTimeline(page);
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export' }).click();
+  const file = info.outputPath('exported.json');
+  await (await download).saveAs(file);
+  const exported = ScenarioSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  expect(exported).toEqual(scenario);
+
+  await page.getByTestId('import-file').setInputFiles({
+    name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "agent": {}}'),
+  });
+  await expect(page.getByTestId('notice-error')).toContainText('is not a Leviath scenario');
+  await expect(page.getByTestId('notice-error')).toContainText('Nothing was changed');
+
+  const other = exampleScenario('flat-vs-regions');
+  await page.getByTestId('import-file').setInputFiles({
+    name: 'flat.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(other)),
+  });
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', other.name);
+  await waitForTimeline(page, engineTimeline(other).steps.length);
+});
+
+test('space plays and pauses, arrows step', async ({ page }) => {
+  const steps = engineTimeline(exampleScenario(DEFAULT_EXAMPLE_ID)).steps.length;
+  await page.goto('/');
+  await waitForTimeline(page, steps);
+  await page.getByRole('heading', { name: 'Traffic', exact: true }).click();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('step-label')).toContainText('Step 3 of');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('step-label')).toContainText('Step 2 of');
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('play')).toContainText('Pause');
+  await expect(page.getByTestId('step-label')).not.toContainText('Step 2 of');
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('play')).toContainText('Play');
+});
