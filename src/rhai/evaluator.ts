@@ -929,6 +929,7 @@ class Compiler {
       // `x.call(fp, ...)`: call the pointer with `this` bound to x.
       if (name === 'call' && !(obj instanceof FnPtr) && argv[0] instanceof FnPtr) {
         const ref = { v: obj, isConst: target.isConst(env) };
+        LAST_THIS = obj; // stays so when the pointer names a native function
         const r = callFnPtr(argv[0], argv.slice(1), pos, ref);
         if (LAST_THIS !== obj) target.set(env, LAST_THIS);
         return r;
