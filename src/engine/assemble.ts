@@ -104,15 +104,32 @@ function withCalls(message: RenderedMessage, keep: boolean[]): RenderedMessage {
 }
 
 /**
- * A tool call stays only when a result for it follows; a result stays only when its call came
- * before it (and only the first result for a call). An assistant turn that loses every call and has
- * no text is left out whole.
+ * A tool call stays only when a result for it follows; a result stays only when it answers a call
+ * before it. Each result answers the earliest unanswered call with its id, so a result that arrives
+ * before its call, or a second result for one call, is stripped along with the call it leaves
+ * unpaired. An assistant turn that loses every call and has no text is left out whole.
  */
 function pairToolBlocks(stream: readonly Streamed[]) {
-  const answered = new Set<string>();
-  for (const { message } of stream) if (message.role === 'tool' && message.tool_call_id !== undefined) answered.add(message.tool_call_id);
-  const called = new Set<string>();
-  const used = new Set<string>();
+  const callKept = new Map<number, boolean[]>();
+  const resultKept = new Set<number>();
+  const waiting = new Map<string, { at: number; call: number }[]>();
+  stream.forEach(({ message }, at) => {
+    if (message.role === 'assistant' && message.tool_calls?.length) {
+      callKept.set(at, message.tool_calls.map(() => false));
+      message.tool_calls.forEach((c, call) => {
+        const queue = waiting.get(c.id) ?? [];
+        queue.push({ at, call });
+        waiting.set(c.id, queue);
+      });
+    } else if (message.role === 'tool' && message.tool_call_id !== undefined) {
+      const answered = waiting.get(message.tool_call_id)?.shift();
+      if (answered) {
+        callKept.get(answered.at)![answered.call] = true;
+        resultKept.add(at);
+      }
+    }
+  });
+
   const kept: Streamed[] = [];
   const stripped = { toolCalls: [] as string[], toolResults: [] as string[] };
   const byRegion = new Map<string, { ids: string[]; tokens: number }>();
@@ -122,25 +139,25 @@ function pairToolBlocks(stream: readonly Streamed[]) {
     entry.tokens += tokens;
     byRegion.set(region, entry);
   };
-  for (const item of stream) {
+  stream.forEach((item, at) => {
     const { message, region } = item;
-    if (message.role === 'assistant' && message.tool_calls?.length) {
-      const keep = message.tool_calls.map((c) => answered.has(c.id));
-      message.tool_calls.forEach((c, i) => {
-        if (keep[i]) called.add(c.id);
-        else { stripped.toolCalls.push(c.id); note(region, c.id, message.toolCallTokens?.[i] ?? 0); }
+    const keep = callKept.get(at);
+    if (keep) {
+      message.tool_calls!.forEach((c, i) => {
+        if (!keep[i]) { stripped.toolCalls.push(c.id); note(region, c.id, message.toolCallTokens?.[i] ?? 0); }
       });
-      if (keep.every(Boolean)) { kept.push(item); continue; }
+      if (keep.every(Boolean)) { kept.push(item); return; }
       const partial = withCalls(message, keep);
       if (partial.tool_calls?.length || partial.content.length > 0) kept.push({ message: partial, region });
-      continue;
+      return;
     }
-    if (message.role === 'tool') {
-      const id = message.tool_call_id!;
-      if (!called.has(id) || used.has(id)) { stripped.toolResults.push(id); note(region, id, message.tokens); continue; }
-      used.add(id);
+    if (message.role === 'tool' && !resultKept.has(at)) {
+      const id = message.tool_call_id ?? '';
+      stripped.toolResults.push(id);
+      note(region, id, message.tokens);
+      return;
     }
     kept.push(item);
-  }
+  });
   return { kept, stripped, byRegion };
 }

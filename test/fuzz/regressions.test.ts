@@ -1,0 +1,40 @@
+// Bugs the fuzz suite found, each pinned down as the smallest scenario that showed it.
+import { describe, expect, it } from 'vitest';
+import { Replay } from '../../src/engine/index.ts';
+import { ScenarioSchema, type TrafficEvent } from '../../src/engine/scenario.ts';
+
+const BLUEPRINT = '[context.regions]\ntask = { kind = "pinned", budget = "5%" }\n';
+
+function scenario(traffic: TrafficEvent[], toml = BLUEPRINT) {
+  return ScenarioSchema.parse({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': toml }, traffic });
+}
+
+describe('tool call pairing', () => {
+  it('strips a call whose only result arrived before it (the result is stripped too)', () => {
+    const traffic: TrafficEvent[] = [
+      { type: 'tool_result', tool_call_id: 'c6', tool_name: 'grep', content: 'early' },
+      { type: 'assistant', content: 'a', tool_calls: [{ id: 'c6', name: 'grep', arguments: {} }] },
+      { type: 'user', content: 'next' },
+    ];
+    const detail = new Replay(scenario(traffic)).inspect(2);
+    expect(detail.request.stripped).toEqual({ toolCalls: ['c6'], toolResults: ['c6'] });
+    expect(detail.request.messages.map((m) => [m.role, m.content, m.tool_calls?.length ?? 0])).toEqual([
+      ['assistant', 'a', 0],
+      ['user', 'next', 0],
+    ]);
+  });
+
+  it('a second call reusing an answered id needs a result of its own', () => {
+    const traffic: TrafficEvent[] = [
+      { type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'grep', arguments: {} }] },
+      { type: 'tool_result', tool_call_id: 'c1', tool_name: 'grep', content: 'first' },
+      { type: 'assistant', content: 'again', tool_calls: [{ id: 'c1', name: 'grep', arguments: {} }] },
+      { type: 'user', content: 'next' },
+    ];
+    const detail = new Replay(scenario(traffic)).inspect(3);
+    expect(detail.request.stripped).toEqual({ toolCalls: ['c1'], toolResults: [] });
+    expect(detail.request.messages.map((m) => [m.role, m.tool_calls?.length ?? 0])).toEqual([
+      ['assistant', 1], ['tool', 0], ['assistant', 0], ['user', 0],
+    ]);
+  });
+});
