@@ -914,7 +914,7 @@ class Compiler {
     const name = e.name;
     const target = e.target.k === 'var' || e.target.k === 'this' || e.target.k === 'prop' || e.target.k === 'index'
       ? this.lvalue(e.target)
-      : { get: this.expr(e.target), set: () => {}, isConst: () => false };
+      : { get: this.owned(e.target), set: () => {}, isConst: () => false }; // a temporary: never shared
     const args = this.args(e.args);
     const argc = args.length;
     const sfn = this.program.fns.get(`${name}/${argc}`);

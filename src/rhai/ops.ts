@@ -116,7 +116,7 @@ export function binaryOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): Rhai
     if (typeof a === 'string' || typeof b === 'string') return checkString(displayString(a) + displayString(b), pos);
     if (a instanceof RhaiChar && b instanceof RhaiChar) return checkString(a.c + b.c, pos);
     if (Array.isArray(a) && Array.isArray(b)) {
-      const out = a.concat(cloneValue(b) as RhaiValue[]);
+      const out = (cloneValue(a) as RhaiValue[]).concat(cloneValue(b) as RhaiValue[]);
       checkArray(out, pos);
       return out;
     }
