@@ -102,6 +102,9 @@ threshold_tokens = 0
       'malformed-budget error 9:20 context.regions.c.threshold_tokens',
     ]);
     expect(result.diagnostics[0]!.message).toContain('like "80%"');
+    expect(result.diagnostics[0]!.message).not.toContain('Did you mean');
+    expect(only(`${R}${TASK}b = { budget = "12" }\n`, 'malformed-budget').message).toContain('Did you mean "12%"?');
+    expect(only(`${R}${TASK}b = { budget = 12 }\n`, 'malformed-budget').message).toContain('Did you mean "12%"?');
     expect(result.diagnostics[2]!.message).toBe('`max_tokens` must be a positive whole number of tokens, not "5000".');
   });
 
@@ -233,6 +236,11 @@ describe('task-not-seeded', () => {
     ['a stage layout seeding it', '[stages.a.context.regions]\ngoal = { seed = "task_input" }\n'],
   ])('is quiet for %s', (_name, toml) => {
     expect(withCode(toml, 'task-not-seeded')).toEqual([]);
+  });
+
+  it('names a region that is almost called task', () => {
+    const d = only(`${R}tsk = { kind = "pinned" }\n`, 'task-not-seeded');
+    expect(d.message).toContain('Region "tsk" would be, if it were named "task".');
   });
 
   it('is still reported when the task region has a seed that is not the task', () => {

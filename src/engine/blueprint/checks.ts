@@ -6,7 +6,7 @@ import type { Reporter } from './report.ts';
 import type { ScriptChecker, ScriptFinding } from './scriptCheck.ts';
 import { globCanEscape, matchGlob, normalizeRelative } from './paths.ts';
 import { commandIsSafe, readPathCovering, readPathCoveringGlob } from './policy.ts';
-import { didYouMean } from './suggest.ts';
+import { closest, didYouMean } from './suggest.ts';
 
 /** Targets the runtime always carries, valid in every stage whatever its layout. */
 export const ALWAYS_VALID_TARGETS = ['conversation', 'tool_results', 'final_output', 'stage_instructions'] as const;
@@ -206,10 +206,14 @@ function seedsFromTask(region: RegionDecl): boolean {
 }
 
 function checkTaskSeeded(r: Reporter, input: CheckInput): void {
-  if (allRegions(input).some(seedsFromTask)) return;
+  const regions = allRegions(input);
+  if (regions.some(seedsFromTask)) return;
   const anchor = input.layouts[0]?.path ?? ['context', 'regions'];
+  // A region named almost `task` (tsk, tasks, Task) lost its implicit seed to the typo.
+  const nearMiss = regions.find((region) => region.name !== 'task' && region.seed === undefined && closest(region.name, ['task']) !== undefined);
+  const hint = nearMiss ? ` Region "${nearMiss.name}" would be, if it were named "task".` : '';
   r.add('task-not-seeded', 'warning', anchor,
-    'No region is seeded from the task, so a run given a task is refused. Add a pinned region for it: task = { kind = "pinned", seed = "task_input" } (a region named task is seeded from the task implicitly).');
+    `No region is seeded from the task, so a run given a task is refused.${hint} Add a pinned region for it: task = { kind = "pinned", seed = "task_input" } (a region named task is seeded from the task implicitly).`);
 }
 
 function checkGates(r: Reporter, input: CheckInput, stage: StageDecl): void {

@@ -41,10 +41,12 @@ export function parsePercent(value: unknown): number | undefined {
 }
 
 function percentProblem(key: string, value: unknown): string {
+  const bare = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const hint = /^\d+(\.\d+)?$/.test(bare) && Number(bare) > 0 && Number(bare) <= 100 ? ` Did you mean "${bare}%"?` : '';
   const tail = key === 'budget'
     ? 'Write a share of the window like "20%" (more than 0, at most 100); use max_tokens for a fixed number of tokens.'
     : 'Write a share of the resolved budget like "80%" (more than 0, at most 100).';
-  return `\`${key}\` must be a percentage string, not ${describe(value)}. ${tail}`;
+  return `\`${key}\` must be a percentage string, not ${describe(value)}.${hint} ${tail}`;
 }
 
 function resolveKind(r: Reporter, raw: unknown, path: KeyPath): { kind: RegionKind; known: boolean } {
