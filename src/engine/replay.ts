@@ -64,7 +64,7 @@ export class Run {
   lastRequestRegions: Record<string, RegionFigures> | undefined;
   private readonly stages: StageDecl[];
   readonly ctx: RegionContext;
-  private readonly baseline: FlatListBaseline;
+  private baseline!: FlatListBaseline;
   private readonly taskEntries: { region: string; entry: Entry }[] = [];
   private readonly calls = new Map<string, ToolCall>();
   private readonly iterations = new Map<string, number>();
@@ -92,8 +92,6 @@ export class Run {
       window: model.window,
       warn: (message) => this.warnings.push(message),
     };
-    const task = scenario.inputs.task;
-    this.baseline = new FlatListBaseline(model.window, typeof task === 'string' ? this.ctx.count(task) : undefined);
   }
 
   /** Creates every region, writes the seeds, enters the first stage. Returns spawn diagnostics. */
@@ -125,6 +123,10 @@ export class Run {
         this.ledger.charge(first.name, name, outcome.ok ? entry.tokens : 0);
       }
     }
+    // The baseline holds the task as its first message; its count is the seeded entry's when there is one.
+    const task = this.scenario.inputs.task;
+    const taskTokens = typeof task !== 'string' ? undefined : this.taskEntries.find((t) => t.entry.content === task)?.entry.tokens ?? this.ctx.count(task);
+    this.baseline = new FlatListBaseline(this.model.window, taskTokens);
     this.enterStage(first);
     this.spawnChanges.push(...this.changes);
     this.runWarnings.push(...this.warnings);
@@ -389,6 +391,7 @@ export class Run {
     // The entering stage's prompt replaces the previous one; a stage without one leaves none.
     const target = instructionsRegion(layout);
     const prompt = stage.systemPrompt ?? '';
+    let promptTokens = 0;
     if (this.promptHolder !== undefined && (this.promptHolder !== target || prompt.length === 0)) {
       const holder = this.regions.get(this.promptHolder)!;
       const at = holder.entries.findIndex((e) => e.key === STAGE_PROMPT_KEY);
@@ -397,6 +400,7 @@ export class Run {
     this.promptHolder = undefined;
     if (prompt.length > 0) {
       const entry = this.textEntry(prompt, STAGE_PROMPT_KEY);
+      promptTokens = entry.tokens;
       const region = this.regions.get(target)!;
       const outcome = region.put(entry, this.ctx);
       this.changes.push(...outcome.changes.filter((c) => c.type !== 'replace'));
@@ -407,7 +411,7 @@ export class Run {
         this.warnings.push(`stage ${stage.name}'s prompt did not fit ${target}: ${outcome.message}`);
       }
     }
-    this.baseline.setSystem(prompt.length > 0 ? this.ctx.count(prompt) : 0);
+    this.baseline.setSystem(promptTokens);
   }
 
   /** The region for `decl` in the entering stage: kept (re-sized if its declaration differs) or made. */
