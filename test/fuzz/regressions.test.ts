@@ -38,3 +38,15 @@ describe('tool call pairing', () => {
     ]);
   });
 });
+
+describe('pinned regions', () => {
+  it('refuse a keyed append that would replace pinned content', () => {
+    const traffic: TrafficEvent[] = [
+      { type: 'context_append', region: 'task', key: 'rfc-9110', content: 'the original' },
+      { type: 'context_append', region: 'task', key: 'rfc-9110', content: 'a rewrite' },
+    ];
+    const detail = new Replay(scenario(traffic)).inspect(1);
+    expect(detail.result).toEqual({ ok: false, message: 'task is pinned: its entry "rfc-9110" is never replaced. Append under a new key instead.' });
+    expect(detail.regions.find((r) => r.name === 'task')!.entries.map((e) => e.content)).toEqual(['the original']);
+  });
+});

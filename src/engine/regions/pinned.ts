@@ -1,7 +1,9 @@
 // pinned: never evicted, never shed by the cascade, never paraphrased by an edge transform.
 // Over its budget it stays whole; the replay warns instead.
+import { STAGE_PROMPT_KEY } from '../stages.ts';
 import type { Change } from '../timeline.ts';
 import { BaseRegion } from './base.ts';
+import type { Entry, RegionContext, WriteOutcome } from './types.ts';
 
 export class PinnedRegion extends BaseRegion {
   readonly kind = 'pinned' as const;
@@ -9,6 +11,18 @@ export class PinnedRegion extends BaseRegion {
 
   protected enforce(): Change[] {
     return [];
+  }
+
+  /**
+   * A keyed write never replaces pinned content (context_delete refuses it too); only the runtime's
+   * own stage prompt is swapped when the stage changes.
+   */
+  override put(entry: Entry, ctx: RegionContext): WriteOutcome {
+    const taken = entry.key !== undefined && entry.key !== STAGE_PROMPT_KEY && this.entries.some((e) => e.key === entry.key);
+    if (taken) {
+      return { ok: false, message: `${this.name} is pinned: its entry "${entry.key}" is never replaced. Append under a new key instead.`, changes: [] };
+    }
+    return super.put(entry, ctx);
   }
 
   override shed(): Change[] {
