@@ -18,12 +18,16 @@ function readText(path: string): string | { error: string } {
   }
 }
 
+/** `Kind: message` at the failing spot, then each enclosing function call, innermost first. */
 function describeError(e: RhaiError, file: string): string {
-  const lines = [`${e.kind}: ${e.detail}`];
-  lines.push(`  at ${file}:${e.line}:${e.column}`);
-  for (let inner = e.inner; inner; inner = inner.inner) {
-    lines.push(`  caused by ${inner.kind}: ${inner.detail}`);
-    lines.push(`    at ${file}:${inner.line}:${inner.column}`);
+  const wrappers: RhaiError[] = [];
+  let inner = e;
+  while (inner.inner) { wrappers.push(inner); inner = inner.inner; }
+  const kind = inner === e ? e.kind : `${e.kind} (${inner.kind})`;
+  const lines = [`${kind}: ${inner.detail}`, `  at ${file}:${inner.line}:${inner.column}`];
+  for (const w of wrappers.reverse()) {
+    const where = w.fnName?.startsWith('anon$') ? 'in closure call' : `in call to function '${w.fnName}'`;
+    lines.push(`  ${where} at ${file}:${w.line}:${w.column}`);
   }
   return lines.join('\n');
 }
@@ -42,7 +46,7 @@ function runScript(file: string, limits: RhaiLimits, json: boolean): number {
     if (json) {
       console.log(JSON.stringify({
         prints,
-        error: { kind: e.kind, innerKind: e.innerKind, message: e.detail, file, line: e.line, column: e.column },
+        error: { kind: e.kind, innerKind: e.innerKind, message: e.message, file, line: e.line, column: e.column },
       }));
     } else console.error(describeError(e, file));
     return EXIT_FINDINGS;

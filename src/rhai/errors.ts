@@ -20,6 +20,8 @@ export class RhaiError extends Error {
   fnName?: string;
   /** The bare description, without the position suffix. */
   detail: string;
+  /** Extra fields a `catch` map shows (Rhai's dump_fields): `index`, `length`, `function`, ... */
+  fields?: Record<string, RhaiValue>;
 
   constructor(kind: string, detail: string, pos: Pos = NO_POS) {
     super(detail);
@@ -53,7 +55,8 @@ export function isSystemError(e: RhaiError): boolean {
 }
 
 export function wrapInFunctionCall(fnName: string, inner: RhaiError, callPos: Pos): RhaiError {
-  const err = new RhaiError('ErrorInFunctionCall', `Error in call to function '${fnName}': ${inner.message}`, callPos);
+  const where = fnName.startsWith('anon$') ? 'in closure call' : `in call to function '${fnName}'`;
+  const err = new RhaiError('ErrorInFunctionCall', `${inner.message}\n${where}`, callPos);
   err.inner = inner;
   err.fnName = fnName;
   err.innerKind = inner.innerKind ?? inner.kind;
@@ -68,7 +71,46 @@ export function innermost(e: RhaiError): RhaiError {
 
 export const parseError = (detail: string, pos: Pos): RhaiError => new RhaiError('ErrorParsing', detail, pos);
 export const arithmeticError = (detail: string, pos: Pos = NO_POS): RhaiError => new RhaiError('ErrorArithmetic', detail, pos);
+
+function withFields(err: RhaiError, fields: Record<string, RhaiValue>): RhaiError {
+  err.fields = fields;
+  return err;
+}
+
+// Messages follow Rhai's `impl Display for EvalAltResult` (src/types/error.rs).
 export const mismatchError = (expected: string, actual: string, pos: Pos = NO_POS): RhaiError =>
-  new RhaiError('ErrorMismatchDataType', `Data type is incorrect: ${actual} (expecting ${expected})`, pos);
+  withFields(new RhaiError('ErrorMismatchDataType', `Data type incorrect: ${actual} (expecting ${expected})`, pos),
+    { requested: expected, actual });
 export const fnNotFound = (signature: string, pos: Pos = NO_POS): RhaiError =>
-  new RhaiError('ErrorFunctionNotFound', `Function not found: ${signature}`, pos);
+  withFields(new RhaiError('ErrorFunctionNotFound', `Function not found: ${signature}`, pos), { function: signature });
+export const variableNotFound = (name: string, pos: Pos): RhaiError =>
+  withFields(new RhaiError('ErrorVariableNotFound', `Variable not found: ${name}`, pos), { variable: name });
+export const assignmentToConstant = (name: string, pos: Pos): RhaiError =>
+  withFields(new RhaiError('ErrorAssignmentToConstant', `Cannot modify constant ${name}`, pos), { variable: name });
+export const dotExprError = (property: string, detail: string, pos: Pos): RhaiError =>
+  withFields(new RhaiError('ErrorDotExpr', detail, pos), { property });
+export const indexingTypeError = (type: string, pos: Pos): RhaiError =>
+  withFields(new RhaiError('ErrorIndexingType', `Indexer unavailable: ${type}`, pos), { type });
+
+/** ErrorArrayBounds / ErrorStringBounds with Rhai's wording. */
+export function boundsError(kind: 'ErrorArrayBounds' | 'ErrorStringBounds', length: number, index: RhaiValue, pos: Pos): RhaiError {
+  const [what, unit, container] = kind === 'ErrorArrayBounds' ? ['Array', 'element', 'array'] : ['String', 'character', 'string'];
+  const detail = length === 0 ? `${what} index ${String(index)} out of bounds: ${container} is empty`
+    : `${what} index ${String(index)} out of bounds: only ${length} ${unit}${length === 1 ? '' : 's'} in ${container}`;
+  return withFields(new RhaiError(kind, detail, pos), { length, index });
+}
+
+export function bitFieldBoundsError(index: RhaiValue, pos: Pos): RhaiError {
+  return withFields(new RhaiError('ErrorBitFieldBounds', `Bit-field index ${String(index)} out of bounds: only 64 bits in bit-field`, pos),
+    { length: 64, index });
+}
+
+export const stackOverflow = (pos: Pos = NO_POS): RhaiError => new RhaiError('ErrorStackOverflow', 'Stack overflow', pos);
+
+/** ErrorDataTooLarge: `what` is 'Length of string', 'Size of array' or 'Size of object map'. */
+export const dataTooLarge = (what: string, pos?: Pos): RhaiError =>
+  withFields(new RhaiError('ErrorDataTooLarge', `${what} too large`, pos), { type: what });
+
+export function runtimeErrorMessage(text: string): string {
+  return text === '' ? 'Runtime error' : `Runtime error: ${text}`;
+}

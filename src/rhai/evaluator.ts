@@ -3,7 +3,9 @@
 import { mayMutate } from './analysis.ts';
 import type { Expr, FnDef, Script, Stmt, SwitchCase, VarRef } from './ast.ts';
 import {
-  fnNotFound, innermost, isSystemError, mismatchError, RhaiError, wrapInFunctionCall, type Pos,
+  assignmentToConstant, bitFieldBoundsError, boundsError, dotExprError, fnNotFound, indexingTypeError, innermost,
+  isSystemError, mismatchError, RhaiError, runtimeErrorMessage, stackOverflow, variableNotFound, wrapInFunctionCall,
+  type Pos,
 } from './errors.ts';
 import { debugString, displayString } from './format.ts';
 import { assignOp, binaryOp, compareOp, containsOp, negate, valuesEqual } from './ops.ts';
@@ -111,7 +113,7 @@ function callNative(fn: NativeFn, name: string, args: RhaiValue[], pos: Pos): Rh
 function wrapCallError(e: unknown, fn: CompiledFn, pos: Pos): unknown {
   SIG = NONE;
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    return new RhaiError('ErrorStackOverflow', 'Stack overflow (the JS engine ran out of stack)', pos);
+    return stackOverflow(pos);
   }
   if (e instanceof RhaiError && !isSystemError(e)) return wrapInFunctionCall(fn.name, e, pos);
   return e;
@@ -121,7 +123,7 @@ function wrapCallError(e: unknown, fn: CompiledFn, pos: Pos): unknown {
 function runFrame(fn: CompiledFn, env: Env, pos: Pos): RhaiValue {
   if (++rt.depth > rt.maxDepth) {
     rt.depth--;
-    throw new RhaiError('ErrorStackOverflow', `Stack overflow: function calls nested more than ${rt.maxDepth} deep`, pos);
+    throw stackOverflow(pos);
   }
   let r: RhaiValue;
   try {
@@ -173,22 +175,20 @@ function readProp(obj: RhaiValue, name: string, safe: boolean, pos: Pos): RhaiVa
     const r = NATIVE_FUNCTIONS.get(name)!([obj], nativeCtx);
     if (r !== NO_MATCH) return r;
   }
-  throw new RhaiError('ErrorDotExpr', `Unknown property '${name}' for a value of type ${typeName(obj)}`, pos);
+  throw dotExprError(name, `Unknown property '${name}' - a getter is not registered for type '${typeName(obj)}'`, pos);
 }
 
-function arrayIndex(len: number, idx: RhaiValue, pos: Pos, kind: string): number {
+function arrayIndex(len: number, idx: RhaiValue, pos: Pos, kind: 'ErrorArrayBounds' | 'ErrorStringBounds'): number {
   let i = typeof idx === 'number' ? idx : Number(idx);
   if (i < 0) i += len;
-  if (i < 0 || i >= len) {
-    throw new RhaiError(kind, `${kind === 'ErrorStringBounds' ? 'String' : 'Array'} index ${String(idx)} out of bounds (length ${len})`, pos);
-  }
+  if (i < 0 || i >= len) throw boundsError(kind, len, idx, pos);
   return i;
 }
 
 function bitIndex(idx: RhaiValue, pos: Pos): bigint {
   let i = Number(idx);
   if (i < 0) i += 64;
-  if (i < 0 || i >= 64) throw new RhaiError('ErrorBitFieldBounds', `Bit-field index ${String(idx)} out of bounds (64 bits)`, pos);
+  if (i < 0 || i >= 64) throw bitFieldBoundsError(idx, pos);
   return BigInt(i);
 }
 
@@ -214,7 +214,7 @@ function readIndex(obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): Rha
     return ((BigInt(obj) >> bitIndex(idx, pos)) & 1n) === 1n;
   }
   if (obj === undefined && safe) return undefined;
-  throw new RhaiError('ErrorIndexingType', `Indexing is not supported for a value of type ${typeName(obj)}`, pos);
+  throw indexingTypeError(typeName(obj), pos);
 }
 
 function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiValue, v: RhaiValue, pos: Pos): void {
@@ -247,7 +247,7 @@ function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiValue, v:
     target.set(env, r >= -9007199254740991n && r <= 9007199254740991n ? Number(r) : r);
     return;
   }
-  throw new RhaiError('ErrorIndexingType', `Indexing is not supported for a value of type ${typeName(obj)}`, pos);
+  throw indexingTypeError(typeName(obj), pos);
 }
 
 /** The value a caught error gives to `catch (e)`: the thrown value, or a map describing it. */
@@ -255,12 +255,13 @@ function caughtValue(e: RhaiError): RhaiValue {
   const inner = innermost(e);
   if (inner.kind === 'ErrorRuntime') return inner.value;
   const m: RhaiMap = new Map();
-  m.set('error', inner.kind);
   m.set('message', inner.detail);
   if (inner.line > 0) {
     m.set('line', inner.line);
     m.set('position', inner.column);
   }
+  m.set('error', inner.kind);
+  for (const [k, v] of Object.entries(inner.fields ?? {})) m.set(k, v);
   return m;
 }
 
@@ -275,7 +276,7 @@ function iterationValues(v: RhaiValue, fresh: boolean, pos: Pos): RhaiValue[] | 
   if (v instanceof RhaiRange) return v;
   if (Array.isArray(v)) return fresh ? v : v.slice();
   if (typeof v === 'string') return toChars(v).map(makeChar);
-  throw new RhaiError('ErrorFor', `For loop expects an iterable type, but gets ${typeName(v)}`, pos);
+  throw new RhaiError('ErrorFor', 'For loop expects iterable type', pos);
 }
 
 // ---------------------------------------------------------------- the program
@@ -326,7 +327,7 @@ export class Program {
       return body();
     } catch (e) {
       if (e instanceof RangeError && /call stack/i.test(e.message)) {
-        throw new RhaiError('ErrorStackOverflow', 'Stack overflow (the JS engine ran out of stack)');
+        throw stackOverflow();
       }
       throw e;
     } finally {
@@ -539,7 +540,7 @@ class Compiler {
     const value = s.value ? this.owned(s.value) : unit;
     return (env) => {
       const v = value(env);
-      const err = new RhaiError('ErrorRuntime', `Runtime error: ${displayString(v)}`, pos);
+      const err = new RhaiError('ErrorRuntime', runtimeErrorMessage(displayString(v)), pos);
       err.value = v;
       throw err;
     };
@@ -576,12 +577,12 @@ class Compiler {
       case 'this':
         return {
           get: (env) => {
-            if (!env.hasThis) throw new RhaiError('ErrorUnboundThis', "'this' is not bound", pos);
+            if (!env.hasThis) throw new RhaiError('ErrorUnboundThis', "'this' not bound", pos);
             return env.thisVal;
           },
           set: (env, v) => {
-            if (!env.hasThis) throw new RhaiError('ErrorUnboundThis', "'this' is not bound", pos);
-            if (env.thisConst) throw new RhaiError('ErrorAssignmentToConstant', 'Cannot modify constant: this', pos);
+            if (!env.hasThis) throw new RhaiError('ErrorUnboundThis', "'this' not bound", pos);
+            if (env.thisConst) throw assignmentToConstant('this', pos);
             env.thisVal = v;
           },
           isConst: (env) => env.thisConst,
@@ -594,8 +595,8 @@ class Compiler {
           get: (env) => readProp(parent.get(env), name, safe, pos),
           set: (env, v) => {
             const obj = parent.get(env);
-            if (!(obj instanceof Map)) throw new RhaiError('ErrorDotExpr', `Cannot set property '${name}' on a value of type ${typeName(obj)}`, pos);
-            if (parent.isConst(env)) throw new RhaiError('ErrorAssignmentToConstant', `Cannot modify constant`, pos);
+            if (!(obj instanceof Map)) throw dotExprError(name, `Cannot set property '${name}' - a setter is not registered for type '${typeName(obj)}'`, pos);
+            if (parent.isConst(env)) throw assignmentToConstant('', pos);
             obj.set(name, v);
             checkMap(obj, pos);
           },
@@ -610,7 +611,7 @@ class Compiler {
           get: (env) => readIndex(parent.get(env), index(env), safe, pos),
           set: (env, v) => {
             const obj = parent.get(env);
-            if (parent.isConst(env)) throw new RhaiError('ErrorAssignmentToConstant', `Cannot modify constant`, pos);
+            if (parent.isConst(env)) throw assignmentToConstant('', pos);
             writeIndex(env, parent, obj, index(env), v, pos);
           },
           isConst: parent.isConst,
@@ -624,7 +625,7 @@ class Compiler {
   }
 
   private varLValue(name: string, ref: VarRef | null, pos: Pos): LValue {
-    const notFound = (): never => { throw new RhaiError('ErrorVariableNotFound', `Variable not found: ${name}`, pos); };
+    const notFound = (): never => { throw variableNotFound(name, pos); };
     if (!ref) return { get: notFound, set: notFound, isConst: () => false };
     if (ref.kind === 'capture') {
       const k = ref.index;
@@ -649,7 +650,7 @@ class Compiler {
       case 'global': {
         const name = e.name;
         return () => {
-          if (!rt.globals.has(name)) throw new RhaiError('ErrorVariableNotFound', `Variable not found: global::${name}`, pos);
+          if (!rt.globals.has(name)) throw variableNotFound(`global::${name}`, pos);
           return rt.globals.get(name);
         };
       }
@@ -946,7 +947,7 @@ class Compiler {
       }
       if (!native) throw fnNotFound(signature(name, [obj, ...argv]), pos);
       if (isNonPureCall(name, obj) && target.isConst(env)) {
-        throw new RhaiError('ErrorNonPureMethodCallOnConstant', `Non-pure method '${name}' cannot be called on a constant`, pos);
+        throw new RhaiError('ErrorNonPureMethodCallOnConstant', `Non-pure method '${name}' cannot be called on constant`, pos);
       }
       const full = [obj, ...argv];
       const r = callNative(native, name, full, pos);

@@ -1,6 +1,6 @@
 // Per-run state shared by the evaluator and the packages: operation counting, call depth, size
 // limits, output callbacks. One run is active at a time (runs nest: a saved state is restored).
-import { RhaiError, type Pos } from './errors.ts';
+import { dataTooLarge, RhaiError, type Pos } from './errors.ts';
 import type { RhaiLimits } from './limits.ts';
 import { charCount, type RhaiValue } from './values.ts';
 
@@ -46,15 +46,15 @@ export function tooManyOperations(pos?: Pos): never {
 
 export function checkString(s: string, pos?: Pos): string {
   if (s.length > RT.maxString && charCount(s) > RT.maxString) {
-    throw new RhaiError('ErrorDataTooLarge', `Length of string exceeds the maximum limit (${RT.maxString})`, pos);
+    throw dataTooLarge('Length of string', pos);
   }
   return s;
 }
 
 export function checkArray(a: RhaiValue[], pos?: Pos): void {
-  if (a.length > RT.maxArray) throw new RhaiError('ErrorDataTooLarge', `Size of array exceeds the maximum limit (${RT.maxArray})`, pos);
+  if (a.length > RT.maxArray) throw dataTooLarge('Size of array', pos);
 }
 
 export function checkMap(m: Map<string, RhaiValue>, pos?: Pos): void {
-  if (m.size > RT.maxMap) throw new RhaiError('ErrorDataTooLarge', `Size of object map exceeds the maximum limit (${RT.maxMap})`, pos);
+  if (m.size > RT.maxMap) throw dataTooLarge('Size of object map', pos);
 }

@@ -37,6 +37,18 @@ describe('lev rhai FILE', () => {
     expect(r.err.join('\n')).toContain(`${path}:2:11`);
   });
 
+  it('shows where an error inside functions happened and the calls that led there', async () => {
+    const path = file('nested.rhai', 'fn a() { b() }\nfn b() { 1 / 0 }\na()');
+    const r = await lev([path]);
+    expect(r.code).toBe(1);
+    expect(r.err.join('\n')).toBe([
+      'ErrorInFunctionCall (ErrorArithmetic): Division by zero: 1 / 0',
+      `  at ${path}:2:12`,
+      `  in call to function 'b' at ${path}:1:10`,
+      `  in call to function 'a' at ${path}:3:1`,
+    ].join('\n'));
+  });
+
   it('reports parse errors the same way', async () => {
     const path = file('parse.rhai', 'let x = 1\nlet y = 2');
     const r = await lev([path]);

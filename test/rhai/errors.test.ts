@@ -41,7 +41,9 @@ describe('runtime errors carry kind, message and position', () => {
     expect(e.inner?.kind).toBe('ErrorInFunctionCall');
     expect(e.inner?.inner?.kind).toBe('ErrorArithmetic');
     expect([e.inner?.inner?.line, e.inner?.inner?.column]).toEqual([2, 12]);
-    expect(e.message).toContain("Error in call to function 'a'");
+    expect(e.message).toBe(
+      "Division by zero: 1 / 0 (line 2, position 12)\nin call to function 'b' (line 1, position 10)\nin call to function 'a' (line 3, position 1)",
+    );
   });
 
   it('does not wrap stack overflow', () => {
@@ -66,7 +68,8 @@ describe('catch', () => {
   it('receives a system error as a map with error, message, line and position', () => {
     const { value } = evaluate('let e2 = ();\ntry { let x = [1][5]; } catch (e) { e2 = e; }\ne2');
     expect(debugString(value)).toBe(
-      '#{"error": "ErrorArrayBounds", "line": 2, "message": "Array index 5 out of bounds (length 1)", "position": 18}',
+      '#{"error": "ErrorArrayBounds", "index": 5, "length": 1, "line": 2, ' +
+        '"message": "Array index 5 out of bounds: only 1 element in array", "position": 18}',
     );
   });
 

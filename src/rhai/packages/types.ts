@@ -1,5 +1,5 @@
 // The native-function interface shared by every package (src/packages/*.rs).
-import { RhaiError, type Pos } from '../errors.ts';
+import { mismatchError, RhaiError, type Pos } from '../errors.ts';
 import { FnPtr, RhaiChar, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
 
 export const NO_MATCH: unique symbol = Symbol('no matching signature');
@@ -58,7 +58,7 @@ export function runtimeError(kind: string, detail: string): RhaiError {
 }
 
 export function mismatch(expected: string, got: RhaiValue): RhaiError {
-  return new RhaiError('ErrorMismatchDataType', `Data type is incorrect: ${typeName(got)} (expecting ${expected})`);
+  return mismatchError(expected, typeName(got));
 }
 
 /** Calls `fp` with `args`, adding `extra` arguments when the callback takes more parameters. */
