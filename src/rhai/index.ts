@@ -91,10 +91,11 @@ export function evaluate(source: string, options?: RunOptions): { value: RhaiVal
 /** The first syntax error of a script, for editor markers; null when it compiles. */
 export function checkSyntax(source: string, options?: { limits?: RhaiLimits }): { message: string; line: number; column: number } | null {
   try {
-    compile(source, options);
+    parse(source, resolveLimits(options?.limits)); // every syntax error is found by the parser
     return null;
   } catch (e) {
     if (e instanceof RhaiError) return { message: e.detail, line: e.line, column: e.column };
+    if (isJsStackOverflow(e)) return { message: 'Script is nested too deeply to parse', line: 1, column: 1 };
     throw e;
   }
 }
