@@ -22,7 +22,7 @@ const PRECEDENCE: Record<string, number> = {
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '**=', '<<=', '>>=', '&=', '|=', '^=', '??=']);
 
 /** Statements that end in `}` and need no `;` after them. */
-const SELF_TERMINATED = new Set(['if', 'switch', 'while', 'do_block', 'for', 'block', 'try', 'loop']);
+const SELF_TERMINATED = new Set(['if', 'switch', 'while', 'for', 'block', 'try', 'loop']);
 
 class FnScope {
   vars: VarDecl[] = [];
@@ -284,7 +284,6 @@ class Parser {
       }
       return;
     }
-    if (root.k === 'this' && e !== root) return;
     if (root.k === 'this') return;
     throw parseError('Expecting a variable, property or index as the target of an assignment', pos);
   }
@@ -544,9 +543,7 @@ class Parser {
           this.p++;
           e = { k: 'method', pos: nameTok.pos, target: e, name: nameTok.text, args: this.parseArgs(')'), safe };
         } else {
-          if (e.k === 'lit' && typeof e.v !== 'object' && typeof e.v !== 'string') {
-            // `5.a` on a literal is fine to parse; it fails at run time like Rhai.
-          }
+          // A property of a non-map (`5.a`) parses; it fails at run time with ErrorDotExpr, as in Rhai.
           e = { k: 'prop', pos: nameTok.pos, target: e, name: nameTok.text, safe };
         }
         continue;
