@@ -8,14 +8,23 @@ import type { AssembledRequest, RequestMessage, SystemBlock } from './timeline.t
 
 export const STAGE_INSTRUCTIONS = 'stage_instructions';
 
+export interface StrippedBlock {
+  region: string;
+  /** The tool call id. */
+  id: string;
+  /** Write order of the message it was stripped from (with `id`, names the block across requests). */
+  seq: number;
+  tokens: number;
+}
+
 export interface Assembly {
   request: AssembledRequest;
   /** System blocks then messages, for the cache-prefix measure; unchanged parts keep identity. */
   blocks: PrefixBlock[];
   systemTokens: number;
   messageTokens: number;
-  /** Stripped items per region, for the timeline's `strip` changes. */
-  strippedByRegion: Map<string, { ids: string[]; tokens: number }>;
+  /** Each stripped call or result, for the timeline's `strip` changes. */
+  strippedBlocks: StrippedBlock[];
 }
 
 /** Visible regions in the order their system blocks are sent. */
@@ -78,7 +87,7 @@ export function assemble(regions: readonly Region[], ctx: RegionContext): Assemb
   }
   return {
     request: { system, messages, tokens: systemTokens + messageTokens, stripped: paired.stripped },
-    blocks, systemTokens, messageTokens, strippedByRegion: paired.byRegion,
+    blocks, systemTokens, messageTokens, strippedBlocks: paired.strippedBlocks,
   };
 }
 
@@ -132,19 +141,14 @@ function pairToolBlocks(stream: readonly Streamed[]) {
 
   const kept: Streamed[] = [];
   const stripped = { toolCalls: [] as string[], toolResults: [] as string[] };
-  const byRegion = new Map<string, { ids: string[]; tokens: number }>();
-  const note = (region: string, id: string, tokens: number) => {
-    const entry = byRegion.get(region) ?? { ids: [], tokens: 0 };
-    entry.ids.push(id);
-    entry.tokens += tokens;
-    byRegion.set(region, entry);
-  };
+  const strippedBlocks: StrippedBlock[] = [];
+  const note = (region: string, id: string, seq: number, tokens: number) => { strippedBlocks.push({ region, id, seq, tokens }); };
   stream.forEach((item, at) => {
     const { message, region } = item;
     const keep = callKept.get(at);
     if (keep) {
       message.tool_calls!.forEach((c, i) => {
-        if (!keep[i]) { stripped.toolCalls.push(c.id); note(region, c.id, message.toolCallTokens?.[i] ?? 0); }
+        if (!keep[i]) { stripped.toolCalls.push(c.id); note(region, c.id, message.seq, message.toolCallTokens?.[i] ?? 0); }
       });
       if (keep.every(Boolean)) { kept.push(item); return; }
       const partial = withCalls(message, keep);
@@ -154,10 +158,10 @@ function pairToolBlocks(stream: readonly Streamed[]) {
     if (message.role === 'tool' && !resultKept.has(at)) {
       const id = message.tool_call_id ?? '';
       stripped.toolResults.push(id);
-      note(region, id, message.tokens);
+      note(region, id, message.seq, message.tokens);
       return;
     }
     kept.push(item);
   });
-  return { kept, stripped, byRegion };
+  return { kept, stripped, strippedBlocks };
 }

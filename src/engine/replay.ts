@@ -74,6 +74,7 @@ export class Run {
   private promptHolder: string | undefined;
   private changes: Change[] = [];
   private warnings: string[] = [];
+  private readonly reportedStrips = new Set<string>();
 
   constructor(model: Model, blueprint: Blueprint, events: readonly TrafficEvent[], private readonly scenario: Scenario) {
     this.model = model;
@@ -194,9 +195,7 @@ export class Run {
     this.lastAssembly = assembly;
     this.lastRequestRegions = this.figures();
     const tokens = assembly.request.tokens;
-    for (const [region, stripped] of assembly.strippedByRegion) {
-      this.changes.push({ type: 'strip', region, tokens: stripped.tokens, entries: stripped.ids, reason: 'tool call and result must be paired' });
-    }
+    this.recordNewStrips(assembly);
     const request: RequestFigures = {
       inference: this.inferences++,
       requestTokens: tokens,
@@ -228,6 +227,24 @@ export class Run {
     return request;
   }
 
+  /**
+   * A block is stripped from every request after it lost its partner; the timeline records the
+   * strip once, on the first request it is left out of (each request still counts all of them).
+   */
+  private recordNewStrips(assembly: Assembly): void {
+    const byRegion = new Map<string, Change>();
+    for (const block of assembly.strippedBlocks) {
+      const key = `${block.region}\u0000${block.seq}\u0000${block.id}`;
+      if (this.reportedStrips.has(key)) continue;
+      this.reportedStrips.add(key);
+      let c = byRegion.get(block.region);
+      if (!c) byRegion.set(block.region, (c = { type: 'strip', region: block.region, tokens: 0, entries: [], reason: 'tool call and result must be paired' }));
+      c.tokens += block.tokens;
+      c.entries.push(block.id);
+    }
+    this.changes.push(...byRegion.values());
+  }
+
   /** Assembles; while over the window, sheds by kind (lowest tier first, declaration order). */
   private assembleWithCascade(): Assembly {
     this.ctx.windowTokens = this.layout.reduce((sum, r) => sum + r.tokens, 0);
@@ -253,10 +270,13 @@ export class Run {
     const encoding = this.model.encoding;
     let content = event.content ?? fillerText(event.size_tokens!, event.tool_name, event.tool_call_id, countTokens, encoding);
     let knownTokens = event.content === undefined ? event.size_tokens : undefined;
+    let byteCap: Change | undefined;
     if (lookupTool(READ_FILE, event.tool_name)) {
       const capped = capReadFile(content);
       if (capped.notice !== undefined) {
-        this.changes.push({ type: 'truncate', region: '(read_file)', tokens: 0, entries: [event.tool_call_id], reason: capped.notice.trim() });
+        // Tokens cut are known only when the size was given (the cut tail is never tokenized).
+        byteCap = { type: 'truncate', region: '(read_file)', tokens: knownTokens ?? 0, entries: [event.tool_call_id], reason: capped.notice.trim() };
+        this.changes.push(byteCap);
         content = capped.content + capped.notice;
         knownTokens = undefined;
       }
@@ -273,6 +293,7 @@ export class Run {
     } else {
       tokens = knownTokens ?? this.ctx.count(content);
     }
+    if (byteCap && byteCap.tokens > 0) byteCap.tokens = Math.max(0, byteCap.tokens - tokens);
     this.baseline.add(tokens);
     const call = this.calls.get(event.tool_call_id);
     const path = call?.arguments.path;

@@ -50,6 +50,14 @@ describe('tool call pairing', () => {
     ]);
   });
 
+  it('records a strip once, on the first request that leaves the block out, and counts it on every request', () => {
+    const toml = '[context.regions]\nconversation = { kind = "sliding_window", max_items = 2 }';
+    const t = run(toml, [...call('c1', 'grep', 30), user('a'), user('b'), assistant('one'), assistant('two')]);
+    expect(t.steps[4]!.changes[0]).toMatchObject({ type: 'strip', entries: ['c1'], tokens: 30 });
+    expect(t.steps[5]!.changes.filter((c) => c.type === 'strip')).toEqual([]);
+    expect(t.steps[5]!.request!.strippedBlocks).toBe(1);
+  });
+
   it('strips a call that never got a result, keeping the assistant text', () => {
     const d = detail('[context.regions]\nnotes = {}', [assistant('let me look', ['c1', 'grep']), user('well?'), assistant('sorry')], 2);
     expect(d.request.stripped).toEqual({ toolCalls: ['c1'], toolResults: [] });
