@@ -1,0 +1,51 @@
+// The registry seam custom regions plug into, and the inspect API the Worker calls.
+import { describe, expect, it } from 'vitest';
+import { inspect, registerRegionKind, Replay } from '../../src/engine/index.ts';
+import { replay as replayWith } from '../../src/engine/replay.ts';
+import { append, assistant, scenario, user } from './helpers.ts';
+
+describe('region registry', () => {
+  it('a custom factory that throws gives the plain fallback and a warning, not a crash', () => {
+    registerRegionKind('custom', () => { throw new Error('brain.rhai: no fn render(ctx)'); });
+    const s = scenario('[context.regions]\nbrain = { kind = "custom", script = "brain.rhai", max_tokens = 100 }', [append('brain', 'x'), assistant('')]);
+    const t = replayWith({ ...s, agent: { ...s.agent, 'brain.rhai': 'fn render(ctx) { "" }' } });
+    expect(t.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(t.warnings).toContain('custom region brain: its script could not be loaded (brain.rhai: no fn render(ctx)), so it behaves as temporary (persistent = false) and renders its entries plainly');
+    expect(t.steps[0]!.result!.ok).toBe(true);
+    expect(t.steps[1]!.request!.requestTokens).toBeGreaterThan(0);
+  });
+});
+
+describe('inspect', () => {
+  const s = scenario('[context.regions]\nnotes = { max_tokens = 50 }', [
+    append('notes', 'one', 'a'), user('hi'), assistant('first'), append('notes', 'two', 'b'), assistant('second'),
+  ]);
+
+  it('gives the same detail going forward, backward and from a fresh run', () => {
+    const r = new Replay(s);
+    const late = r.inspect(4);
+    const early = r.inspect(2);
+    expect(r.inspect(4)).toEqual(late);
+    expect(new Replay(s).inspect(2)).toEqual(early);
+    expect(inspect(s, 4)).toEqual(late);
+    expect(early.inference).toBe(true);
+    expect(early.request.system.map((b) => b.text)).toEqual(['[notes]:\none']);
+    expect(early.requestRegions!.conversation).toEqual({ tokens: 1, budget: 38400, entries: 1, visible: true });
+    expect(late.request.system.map((b) => b.text)).toEqual(['[notes]:\none\ntwo']);
+    expect(late.ledger).toEqual({ main: { notes: 2, conversation: 3 } });
+  });
+
+  it('previews the next request on a step that is not an inference', () => {
+    const d = new Replay(s).inspect(3);
+    expect(d.inference).toBe(false);
+    expect(d.result).toEqual({ ok: true, message: 'appended 1 tokens to notes as "b"; notes now holds 2 of 50 tokens' });
+    expect(d.request.system[0]!.text).toBe('[notes]:\none\ntwo');
+    expect(d.regions.find((r) => r.name === 'notes')!.entries.map((e) => [e.index, e.key, e.content, e.tokens, e.kind])).toEqual([
+      [0, 'a', 'one', 1, 'text'], [1, 'b', 'two', 1, 'text'],
+    ]);
+  });
+
+  it('names the range when a step does not exist', () => {
+    expect(() => new Replay(s).inspect(9)).toThrow('no step 9: the scenario has 5 events (numbered from 0)');
+  });
+});
