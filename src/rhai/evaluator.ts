@@ -18,9 +18,16 @@ import {
 
 type Ev = (env: Env) => RhaiValue;
 
+type Change<A> = (old: RhaiValue, arg: A, env: Env) => RhaiValue;
+
 interface LValue {
   get: Ev;
   set: (env: Env, v: RhaiValue) => void;
+  /**
+   * Read-modify-write that evaluates the container and index only once (`a[f()] += 1`).
+   * `change` is made once per call site (creating closures per execution is costly under tsx).
+   */
+  update: <A>(env: Env, change: Change<A>, arg: A) => void;
   /** True when the root is a constant (a `const` variable, or `this` bound to one). */
   isConst: (env: Env) => boolean;
 }
@@ -516,17 +523,17 @@ class Compiler {
     const lv = this.lvalue(target);
     if (s.op === '=') return (env) => { lv.set(env, value(env)); return undefined; };
     if (s.op === '??=') {
+      // The right side is evaluated only when the target is ().
+      const fill: Change<Ev> = (old, ev, env) => (old === undefined ? ev(env) : old);
       return (env) => {
-        if (lv.get(env) === undefined) lv.set(env, value(env));
+        lv.update(env, fill, value);
         return undefined;
       };
     }
     const op = s.op.slice(0, -1);
+    const combine: Change<RhaiValue> = (a, b) => assignOp(op, a, b, pos);
     return (env) => {
-      const b = value(env);
-      const a = lv.get(env);
-      const r = assignOp(op, a, b, pos);
-      if (r !== a || typeof a !== 'object') lv.set(env, r);
+      lv.update(env, combine, value(env));
       return undefined;
     };
   }
@@ -574,8 +581,8 @@ class Compiler {
     const pos = e.pos;
     switch (e.k) {
       case 'var': return this.varLValue(e.name, e.ref, pos);
-      case 'this':
-        return {
+      case 'this': {
+        const thisLv: LValue = {
           get: (env) => {
             if (!env.hasThis) throw new RhaiError('ErrorUnboundThis', "'this' not bound", pos);
             return env.thisVal;
@@ -586,19 +593,28 @@ class Compiler {
             env.thisVal = v;
           },
           isConst: (env) => env.thisConst,
+          update: (env, change, arg) => { thisLv.set(env, change(thisLv.get(env), arg, env)); },
         };
+        return thisLv;
+      }
       case 'prop': {
         const parent = this.lvalue(e.target);
         const name = e.name;
         const safe = e.safe;
+        const setOn = (env: Env, obj: RhaiValue, v: RhaiValue): void => {
+          if (!(obj instanceof Map)) {
+            throw dotExprError(name, `Cannot set property '${name}' - a setter is not registered for type '${typeName(obj)}'`, pos);
+          }
+          if (parent.isConst(env)) throw assignmentToConstant('', pos);
+          obj.set(name, v);
+          checkMap(obj, pos);
+        };
         return {
           get: (env) => readProp(parent.get(env), name, safe, pos),
-          set: (env, v) => {
+          set: (env, v) => setOn(env, parent.get(env), v),
+          update: (env, change, arg) => {
             const obj = parent.get(env);
-            if (!(obj instanceof Map)) throw dotExprError(name, `Cannot set property '${name}' - a setter is not registered for type '${typeName(obj)}'`, pos);
-            if (parent.isConst(env)) throw assignmentToConstant('', pos);
-            obj.set(name, v);
-            checkMap(obj, pos);
+            setOn(env, obj, change(readProp(obj, name, safe, pos), arg, env));
           },
           isConst: parent.isConst,
         };
@@ -614,29 +630,40 @@ class Compiler {
             if (parent.isConst(env)) throw assignmentToConstant('', pos);
             writeIndex(env, parent, obj, index(env), v, pos);
           },
+          update: (env, change, arg) => {
+            const obj = parent.get(env);
+            const i = index(env);
+            const v = change(readIndex(obj, i, safe, pos), arg, env);
+            if (parent.isConst(env)) throw assignmentToConstant('', pos);
+            writeIndex(env, parent, obj, i, v, pos);
+          },
           isConst: parent.isConst,
         };
       }
       default: {
         const get = this.expr(e);
-        return { get, set: () => {}, isConst: () => false };
+        return { get, set: () => {}, update: () => {}, isConst: () => false };
       }
     }
   }
 
   private varLValue(name: string, ref: VarRef | null, pos: Pos): LValue {
     const notFound = (): never => { throw variableNotFound(name, pos); };
-    if (!ref) return { get: notFound, set: notFound, isConst: () => false };
+    const withUpdate = (lv: Omit<LValue, 'update'>): LValue => ({
+      ...lv,
+      update: (env, change, arg) => lv.set(env, change(lv.get(env), arg, env)),
+    });
+    if (!ref) return withUpdate({ get: notFound, set: notFound, isConst: () => false });
     if (ref.kind === 'capture') {
       const k = ref.index;
-      return { get: (env) => env.caps![k]!.v, set: (env, v) => { env.caps![k]!.v = v; }, isConst: () => false };
+      return withUpdate({ get: (env) => env.caps![k]!.v, set: (env, v) => { env.caps![k]!.v = v; }, isConst: () => false });
     }
     const slot = ref.decl.slot;
     const isConst = ref.decl.isConst;
     if (ref.decl.captured) {
-      return { get: (env) => cellsOf(env)[slot]!.v, set: (env, v) => { cellsOf(env)[slot]!.v = v; }, isConst: () => isConst };
+      return withUpdate({ get: (env) => cellsOf(env)[slot]!.v, set: (env, v) => { cellsOf(env)[slot]!.v = v; }, isConst: () => isConst });
     }
-    return { get: (env) => slotsOf(env)[slot], set: (env, v) => { slotsOf(env)[slot] = v; }, isConst: () => isConst };
+    return withUpdate({ get: (env) => slotsOf(env)[slot], set: (env, v) => { slotsOf(env)[slot] = v; }, isConst: () => isConst });
   }
 
   // ---------------------------------------------------------------- expressions
@@ -915,7 +942,7 @@ class Compiler {
     const name = e.name;
     const target = e.target.k === 'var' || e.target.k === 'this' || e.target.k === 'prop' || e.target.k === 'index'
       ? this.lvalue(e.target)
-      : { get: this.owned(e.target), set: () => {}, isConst: () => false }; // a temporary: never shared
+      : { get: this.owned(e.target), set: () => {}, update: () => {}, isConst: () => false }; // a temporary
     const args = this.args(e.args);
     const argc = args.length;
     const sfn = this.program.fns.get(`${name}/${argc}`);

@@ -58,6 +58,9 @@ describe('control flow', () => {
     ['let x = 0; switch 1 { 1 => x += 5, _ => () } x', '5'],
     ['let v = loop { break; }; v', '()'],
     ['return 5; 6', '5'],
+    ['let a = [1, 2]; let i = 0; a[{ i += 1; i - 1 }] += 10; [a, i]', '[[11, 2], 1]'],
+    ['let m = #{x: 1}; m.y ??= 5; m.x ??= 100; m', '#{"x": 1, "y": 5}'],
+    ['let n = 0; let m = #{x: 1}; m.x ??= { n += 1; 9 }; n', '0'],
   ])('%s', (src, expected) => {
     expect(value(src)).toBe(expected);
   });
