@@ -1,6 +1,6 @@
 // Right column: each region against its budget with change markers, the prompt-cache prefix with
 // the provider's view, and the flat-list baseline against the blueprint.
-import { memo, useMemo } from 'react';
+import { memo, useDeferredValue, useMemo } from 'react';
 import {
   Area, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
 } from 'recharts';
@@ -219,7 +219,9 @@ function ComparisonCard({ timeline, data }: { timeline: Timeline; data: RequestP
 }
 
 export function ChartsPanel() {
-  const timeline = useResults((s) => s.timeline);
+  // Deferred: a new timeline is drawn in an interruptible, time-sliced render, so drawing a dozen
+  // charts never blocks typing or scrubbing.
+  const timeline = useDeferredValue(useResults((s) => s.timeline));
   const stale = useResults((s) => s.timelineStale);
   const replaying = useResults((s) => s.replaying);
   const requests = useMemo(() => (timeline ? requestSeries(timeline) : []), [timeline]);

@@ -1,5 +1,6 @@
 // Below the charts: the scrubbed step in full — regions and their entries, the request exactly as
 // the provider would receive it, and the stage ledger. All text is rendered as text.
+import { useDeferredValue, useState } from 'react';
 import type { EntryDetail, RegionDetail, StepDetail } from '../engine/timeline.ts';
 import { useResults } from '../state/results.ts';
 import { useUi } from '../state/ui.ts';
@@ -7,10 +8,26 @@ import { CHANGE_COLORS } from './ChartsPanel.tsx';
 import { summarize } from './events.ts';
 import { firstLine, fmt } from './format.ts';
 
+/** Long texts are cut at this many characters until the reader asks for the rest. */
+const PREVIEW_CHARS = 6000;
+
+function LongText({ text }: { text: string }) {
+  const [all, setAll] = useState(false);
+  if (all || text.length <= PREVIEW_CHARS) return <pre>{text}</pre>;
+  return (
+    <>
+      <pre>{text.slice(0, PREVIEW_CHARS)}</pre>
+      <button className="link" onClick={() => setAll(true)}>show all {fmt(text.length)} characters</button>
+    </>
+  );
+}
+
 function Entry({ entry }: { entry: EntryDetail }) {
   const state = entry.checklist ? `#${entry.checklist.id} ${entry.checklist.state}` : null;
+  // The body is only rendered once opened: a region can hold hundreds of long entries.
+  const [open, setOpen] = useState(false);
   return (
-    <details className="entry">
+    <details className="entry" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>
         <span className="muted mono">{entry.index}</span>
         {entry.key !== undefined && <span className="badge" title="key">{entry.key}</span>}
@@ -19,10 +36,14 @@ function Entry({ entry }: { entry: EntryDetail }) {
         <span className="first">{firstLine(entry.content, 120)}</span>
         <span className="mono muted">{fmt(entry.tokens)}</span>
       </summary>
-      <pre>{entry.content}</pre>
-      {entry.tool_calls?.length ? <pre className="muted">{JSON.stringify(entry.tool_calls, null, 1)}</pre> : null}
-      {entry.checklist?.notes.length ? <div className="muted">notes: {entry.checklist.notes.join(' · ')}</div> : null}
-      {entry.folded && <div className="muted">summarizes {entry.folded.entries} entries ({fmt(entry.folded.tokens)} tokens)</div>}
+      {open && (
+        <>
+          <LongText text={entry.content} />
+          {entry.tool_calls?.length ? <pre className="muted">{JSON.stringify(entry.tool_calls, null, 1)}</pre> : null}
+          {entry.checklist?.notes.length ? <div className="muted">notes: {entry.checklist.notes.join(' · ')}</div> : null}
+          {entry.folded && <div className="muted">summarizes {entry.folded.entries} entries ({fmt(entry.folded.tokens)} tokens)</div>}
+        </>
+      )}
     </details>
   );
 }
@@ -93,14 +114,14 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
         {request.system.map((b, k) => (
           <div key={k} className="block" data-testid="system-block">
             <header><code>{b.region}</code><span className="badge" title="provider cache hint">cache: {b.cache}</span><span className="spacer" /><span className="mono">{fmt(b.tokens)}</span></header>
-            <pre>{b.text}</pre>
+            <LongText text={b.text} />
           </div>
         ))}
         <h3>messages ({request.messages.length})</h3>
         {request.messages.map((m, k) => (
           <div key={k} className="block" data-testid="message">
             <header><b>{m.role}</b><span className="muted">from <code>{m.region}</code></span>{m.tool_call_id && <span className="mono muted">{m.tool_call_id}</span>}<span className="spacer" /><span className="mono">{fmt(m.tokens)}</span></header>
-            <pre>{m.content}</pre>
+            <LongText text={m.content} />
             {m.tool_calls?.length ? <pre className="muted">{m.tool_calls.map((c) => `${c.name}(${JSON.stringify(c.arguments)}) #${c.id}`).join('\n')}</pre> : null}
           </div>
         ))}
@@ -135,7 +156,7 @@ function StageLedger({ detail }: { detail: StepDetail }) {
 }
 
 export function InspectorPanel() {
-  const detail = useResults((s) => s.detail);
+  const detail = useDeferredValue(useResults((s) => s.detail));
   const error = useResults((s) => s.detailError);
   const step = useUi((s) => s.step);
   if (!detail) {

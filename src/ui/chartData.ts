@@ -3,7 +3,7 @@
 import type { Change, Timeline, TimelineStep } from '../engine/timeline.ts';
 
 /** Charts stay responsive by drawing at most this many points per series (peaks are kept). */
-export const MAX_POINTS = 500;
+export const MAX_POINTS = 300;
 
 export interface RegionPoint {
   i: number;
