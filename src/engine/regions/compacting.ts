@@ -20,7 +20,13 @@ export class CompactingRegion extends BaseRegion {
       if (only?.kind === 'summary') break; // one summary is as small as folding gets
       const before = this.tokens;
       changes.push(this.fold(0, this.foldCount(target), ctx, reason));
-      if (this.tokens >= before) break; // the summarizer could not shrink it further
+      if (this.tokens >= before) {
+        // Folding the oldest few grew them (a summary's header outweighs short entries): one summary
+        // of everything may still be smaller, so try that once before giving up.
+        const all = this.entries.length > 1 ? ctx.summarize(this.entries, this.name, 0).tokens : Infinity;
+        if (all < this.tokens) changes.push(this.fold(0, this.entries.length, ctx, reason));
+        break;
+      }
     }
     return changes;
   }
