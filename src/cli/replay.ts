@@ -124,7 +124,7 @@ function describeChanges(step: TimelineStep): string {
 export function printTimeline(t: Timeline): void {
   console.log(`${t.scenario} on ${t.model.id} (${n(t.model.window)}-token window${t.model.approximate ? ', approximate counts' : ''})`);
   for (const w of t.warnings) console.log(`warning: ${w}`);
-  const rows = [['step', 'event', 'stage', 'request', 'prefix', 'baseline', 'task', 'changes']];
+  const rows = [['step', 'event', 'stage', 'request', 'prefix', 'baseline', 'task (regions/flat)', 'changes']];
   for (const s of t.steps) {
     const r = s.request;
     rows.push([

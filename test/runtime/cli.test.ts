@@ -53,7 +53,7 @@ describe('lev replay', () => {
     const r = lev('replay', path);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('cli on gpt-4o (128,000-token window)');
-    expect(r.stdout).toMatch(/step\s+event\s+stage\s+request\s+prefix\s+baseline\s+task\s+changes/);
+    expect(r.stdout).toMatch(/step\s+event\s+stage\s+request\s+prefix\s+baseline\s+task \(regions\/flat\)\s+changes/);
     expect(r.stdout).toMatch(/4\s+tool_result read_file\s+s\s+compact codebase \d+t \(2\)/);
     expect(r.stdout).toContain('6 steps, 3 inferences');
   });
