@@ -27,7 +27,7 @@ export const RESERVED = new Set([
   'null', 'nil', 'is',
 ]);
 
-// Longest first so that `..=` wins over `..` and `<<=` over `<<`.
+// Matched longest first, so that `..=` wins over `..` and `<<=` over `<<`.
 const PUNCTS = [
   '..=', '<<=', '>>=', '**=', '??=',
   '==', '!=', '<=', '>=', '&&', '||', '<<', '>>', '**', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=',
@@ -35,6 +35,8 @@ const PUNCTS = [
   '+', '-', '*', '/', '%', '=', '<', '>', '!', '&', '|', '^', '(', ')', '[', ']', '{', '}', ',', ';', ':',
   '.', '?', '#', '@', '$', '~',
 ];
+
+const PUNCT_SET = new Set(PUNCTS);
 
 const isDigit = (c: string): boolean => c >= '0' && c <= '9';
 const isIdentStart = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
@@ -127,9 +129,10 @@ export class Lexer {
       this.advance(); this.advance(); this.advance();
       return { type: 'punct', text: '!in', pos };
     }
-    for (const p of PUNCTS) {
-      if (this.src.startsWith(p, this.i)) {
-        for (let k = 0; k < p.length; k++) this.advance();
+    for (let len = 3; len >= 1; len--) {
+      const p = this.src.substr(this.i, len);
+      if (PUNCT_SET.has(p)) {
+        for (let k = 0; k < len; k++) this.advance();
         return { type: 'punct', text: p, pos };
       }
     }
