@@ -1,0 +1,117 @@
+// EngineClient against a scripted fake worker: superseding, restarts, time limits and crashes.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CancelledError, EngineClient } from './client.ts';
+import type { WorkerRequest } from './protocol.ts';
+
+class FakeWorker {
+  static all: FakeWorker[] = [];
+  onmessage: ((e: MessageEvent) => void) | null = null;
+  onerror: ((e: ErrorEvent) => void) | null = null;
+  onmessageerror: (() => void) | null = null;
+  received: WorkerRequest[] = [];
+  terminated = false;
+  constructor() { FakeWorker.all.push(this); }
+  postMessage(message: WorkerRequest) { this.received.push(message); }
+  terminate() { this.terminated = true; }
+  reply(data: unknown) { this.onmessage?.({ data } as MessageEvent); }
+  crash(message: string) { this.onerror?.({ message, preventDefault() {} } as ErrorEvent); }
+}
+
+const validateResult = { diagnostics: [], budgets: [], model: null };
+const payload = { agent: { 'agent.leviath': '' }, workdir: {}, model: { id: 'gpt-4o' } };
+
+function client(restarts: string[] = []) {
+  return new EngineClient({
+    spawn: () => new FakeWorker() as unknown as Worker,
+    timeLimitMs: 5_000, cancelGraceMs: 300,
+    onRestart: (m) => restarts.push(m),
+  });
+}
+
+describe('EngineClient', () => {
+  beforeEach(() => { FakeWorker.all = []; vi.useFakeTimers(); });
+  afterEach(() => vi.useRealTimers());
+
+  it('starts its worker on the first request and resolves with the parsed result', async () => {
+    const c = client();
+    expect(FakeWorker.all).toHaveLength(0);
+    const result = c.request('validate', payload);
+    const worker = FakeWorker.all[0];
+    expect(worker.received[0]).toMatchObject({ id: 1, type: 'validate' });
+    worker.reply({ type: 'validate', id: 1, result: validateResult });
+    await expect(result).resolves.toEqual(validateResult);
+  });
+
+  it('a newer request of the same kind cancels the older one; a stuck worker is restarted and the new request re-sent', async () => {
+    const restarts: string[] = [];
+    const c = client(restarts);
+    const first = c.request('validate', payload);
+    const second = c.request('validate', payload);
+    await expect(first).rejects.toBeInstanceOf(CancelledError);
+    const worker = FakeWorker.all[0];
+    expect(worker.received.map((m) => m.type)).toEqual(['validate', 'cancel', 'validate']);
+    vi.advanceTimersByTime(301);
+    expect(worker.terminated).toBe(true);
+    const fresh = FakeWorker.all[1];
+    expect(fresh.received).toEqual([expect.objectContaining({ id: 2, type: 'validate' })]);
+    expect(restarts).toEqual([]); // superseding is routine, not something to tell the user
+    fresh.reply({ type: 'validate', id: 2, result: validateResult });
+    await expect(second).resolves.toEqual(validateResult);
+  });
+
+  it('a worker that lets go of stale work in time is kept', async () => {
+    const c = client();
+    void c.request('validate', payload).catch(() => undefined);
+    const second = c.request('validate', payload);
+    const worker = FakeWorker.all[0];
+    worker.reply({ type: 'failed', id: 1, message: 'cancelled', cancelled: true });
+    worker.reply({ type: 'validate', id: 2, result: validateResult });
+    vi.advanceTimersByTime(1000);
+    expect(worker.terminated).toBe(false);
+    await expect(second).resolves.toEqual(validateResult);
+  });
+
+  it('requests with different keys do not cancel each other', async () => {
+    const c = client();
+    const a = c.request('rhaiCheck', { file: 'a.rhai', source: '' }, { key: 'rhai:a' });
+    const b = c.request('rhaiCheck', { file: 'b.rhai', source: '' }, { key: 'rhai:b' });
+    const worker = FakeWorker.all[0];
+    worker.reply({ type: 'rhaiCheck', id: 2, result: { diagnostics: [] } });
+    worker.reply({ type: 'rhaiCheck', id: 1, result: { diagnostics: [] } });
+    await expect(a).resolves.toEqual({ diagnostics: [] });
+    await expect(b).resolves.toEqual({ diagnostics: [] });
+  });
+
+  it('a request past the time limit fails, the worker restarts, and the user is told', async () => {
+    const restarts: string[] = [];
+    const c = client(restarts);
+    const slow = c.request('replay', { scenario: {} });
+    vi.advanceTimersByTime(5_300);
+    await expect(slow).rejects.toThrow('took longer than 5 s');
+    expect(FakeWorker.all[0].terminated).toBe(true);
+    expect(restarts[0]).toMatch(/more than 5 s on one replay and was restarted/);
+  });
+
+  it('a crash fails what was pending, restarts, and the next request goes to the new worker', async () => {
+    const restarts: string[] = [];
+    const c = client(restarts);
+    const pending = c.request('replay', { scenario: {} });
+    FakeWorker.all[0].crash('out of memory');
+    await expect(pending).rejects.toThrow('crashed (out of memory)');
+    expect(restarts).toHaveLength(1);
+    const next = c.request('validate', payload);
+    const fresh = FakeWorker.all.at(-1)!;
+    expect(fresh).not.toBe(FakeWorker.all[0]);
+    fresh.reply({ type: 'validate', id: 2, result: validateResult });
+    await expect(next).resolves.toEqual(validateResult);
+  });
+
+  it('a malformed answer is refused at the boundary', async () => {
+    const restarts: string[] = [];
+    const c = client(restarts);
+    const pending = c.request('validate', payload);
+    FakeWorker.all[0].reply({ type: 'validate', id: 1, result: { diagnostics: 'nope' } });
+    await expect(pending).rejects.toThrow('malformed message');
+    expect(restarts[0]).toMatch(/result\.diagnostics/);
+  });
+});
