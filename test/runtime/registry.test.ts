@@ -49,3 +49,20 @@ describe('inspect', () => {
     expect(() => new Replay(s).inspect(9)).toThrow('no step 9: the scenario has 5 events (numbered from 0)');
   });
 });
+
+describe('replay options', () => {
+  it('reports progress and stops between events when cancelled', async () => {
+    const { replay } = await import('../../src/engine/index.ts');
+    const traffic = Array.from({ length: 250 }, (_, i) => user(`turn ${i}`));
+    const s = scenario('[context.regions]\nnotes = {}', traffic);
+    const seen: [number, number][] = [];
+    const signal = { cancelled: false };
+    const t = replay(s, { signal, onProgress: (done, total) => { seen.push([done, total]); if (done >= 200) signal.cancelled = true; } });
+    expect(seen).toEqual([[100, 250], [200, 250]]);
+    expect(t.cancelled).toBe(true);
+    expect(t.steps).toHaveLength(200);
+    const full = replay(s, { signal: { aborted: false } });
+    expect(full.cancelled).toBe(false);
+    expect(full.steps).toHaveLength(250);
+  });
+});
