@@ -140,7 +140,8 @@ export function binaryOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): Rhai
 export function assignOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): RhaiValue {
   if (op === '+') {
     if (Array.isArray(a)) {
-      if (Array.isArray(b)) for (const x of b) a.push(cloneValue(x));
+      // `a += a` appends a copy of what `a` held: iterating `a` while pushing onto it never ends.
+      if (Array.isArray(b)) for (const x of b === a ? [...b] : b) a.push(cloneValue(x));
       else a.push(cloneValue(b));
       checkArray(a, pos);
       return a;

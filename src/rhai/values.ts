@@ -5,6 +5,10 @@
 //   string  -> string               char   -> RhaiChar
 //   array   -> RhaiValue[]          map    -> Map<string, RhaiValue> (key order is applied when listed)
 //   range   -> RhaiRange            Fn     -> FnPtr
+import { dataTooLarge } from './errors.ts';
+// A cycle (runtime.ts imports charCount from here): RT is only read when a value is cloned.
+import { RT } from './runtime.ts';
+
 export type RhaiValue =
   | undefined
   | boolean
@@ -88,20 +92,32 @@ export function typeName(v: RhaiValue): string {
   return 'Fn';
 }
 
-/** Rhai clones arrays and maps on assignment and argument passing (value semantics). */
+/**
+ * Rhai clones arrays and maps on assignment and argument passing (value semantics). Like Rhai's
+ * data-size check, the copy counts array items and map entries at every depth against the run's
+ * limits, so `a = [a, a]` in a loop stops with ErrorDataTooLarge instead of doubling until the
+ * process runs out of memory.
+ */
 export function cloneValue(v: RhaiValue): RhaiValue {
-  if (typeof v !== 'object') return v;
+  return typeof v === 'object' ? cloneCounted(v, { items: 0, entries: 0 }) : v;
+}
+
+function cloneCounted(v: RhaiValue, size: { items: number; entries: number }): RhaiValue {
   if (Array.isArray(v)) {
+    size.items += v.length;
+    if (size.items > RT.maxArray) throw dataTooLarge('Size of array');
     const out = new Array<RhaiValue>(v.length);
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      out[i] = typeof x === 'object' ? cloneValue(x) : x;
+      out[i] = typeof x === 'object' ? cloneCounted(x, size) : x;
     }
     return out;
   }
   if (v instanceof Map) {
+    size.entries += v.size;
+    if (size.entries > RT.maxMap) throw dataTooLarge('Size of object map');
     const out: RhaiMap = new Map();
-    for (const [k, x] of v) out.set(k, typeof x === 'object' ? cloneValue(x) : x);
+    for (const [k, x] of v) out.set(k, typeof x === 'object' ? cloneCounted(x, size) : x);
     return out;
   }
   return v;

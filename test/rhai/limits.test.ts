@@ -48,6 +48,8 @@ describe('limits', () => {
   it('limits arrays and maps', () => {
     expect(errorKind('let a = []; loop { a.push(1); }', { maxArraySize: 100 })).toBe('ErrorDataTooLarge');
     expect(errorKind('let a = [1, 2, 3];', { maxArraySize: 2 })).toBe('ErrorDataTooLarge');
+    // Nested copies count every item at every depth, so doubling by nesting stops too.
+    expect(errorKind('let a = [1]; loop { a = [a, a]; }', { maxArraySize: 1000 })).toBe('ErrorDataTooLarge');
     expect(errorKind('let m = #{}; let i = 0; loop { m[`k${i}`] = i; i += 1; }', { maxMapSize: 50 })).toBe('ErrorDataTooLarge');
   });
 

@@ -14,6 +14,7 @@ describe('arrays and maps are values', () => {
     ['let a = [[1]]; for x in a { x.push(2); } a', '[[1]]'],
     ['let a = [#{n: 1}]; for x in a { x.n = 5; } a', '[#{"n": 1}]'],
     ['let a = [1]; let b = [a, a]; b[0].push(2); [a, b]', '[[1], [[1, 2], [1]]]'],
+    ['let a = [1, 2]; a += a; a', '[1, 2, 1, 2]'],
     ['let m = #{a: #{b: 1}}; m.a.b = 2; m', '#{"a": #{"b": 2}}'],
     ['let a = [[1, 2], [3, 4]]; a[1][0] = 9; a[-1][-1] += 1; a', '[[1, 2], [9, 5]]'],
   ])('%s', (src, expected) => {
@@ -23,6 +24,14 @@ describe('arrays and maps are values', () => {
   it('passes a plain variable to a native function by reference, a constant by copy', () => {
     expect(value('let b = [1]; push(b, 3); let s = " x "; trim(s); [b, s]')).toBe('[[1, 3], "x"]');
     expect(value('const A = [1]; push(A, 2); A')).toBe('[1]');
+  });
+});
+
+describe('sort with a comparer', () => {
+  it('orders only by INT results, like Rhai (anything else counts as equal)', () => {
+    expect(value('let a = [3, 1, 2]; a.sort(|x, y| x - y); a')).toBe('[1, 2, 3]');
+    expect(value('let a = [3, 1, 2]; a.sort(|x, y| x > y); a')).toBe('[3, 1, 2]');
+    expect(value('let a = [3, 1, 2]; a.sort(|x, y| x.bad()); a')).toBe('[3, 1, 2]');
   });
 });
 

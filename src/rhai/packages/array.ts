@@ -1,10 +1,10 @@
 // Array functions (src/packages/array_basic.rs). Changing functions work in place on args[0].
 import { compareOp, valuesEqual } from '../ops.ts';
 import { checkArray } from '../runtime.ts';
-import { NO_POS } from '../errors.ts';
-import { cloneValue, compareStrings, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
+import { isSystemError, NO_POS, RhaiError } from '../errors.ts';
+import { cloneValue, compareStrings, type FnPtr, typeName, type RhaiValue } from '../values.ts';
 import {
-  callWithOptional, fnArg, intArg, isIntArg, mismatch, NO_MATCH, runtimeError, truthy,
+  callWithOptional, fnArg, intArg, isIntArg, NO_MATCH, runtimeError, truthy,
   type Library, type NativeContext, type NativeResult,
 } from './types.ts';
 
@@ -45,11 +45,21 @@ function sortHomogeneous(a: RhaiValue[], descending: boolean): void {
   a.sort(descending ? (x, y) => defaultCompare(y, x) : defaultCompare);
 }
 
-function comparatorResult(v: RhaiValue): number {
+/**
+ * The comparer's answer as Rhai's `sort(fn)` reads it (array_basic.rs): only an INT orders items;
+ * any other result, or an error raised by the comparer, counts as "equal". Limit errors still stop.
+ */
+function compareWith(ctx: NativeContext, fp: FnPtr, x: RhaiValue, y: RhaiValue): number {
+  let v: RhaiValue;
+  try {
+    v = ctx.call(fp, [cloneValue(x), cloneValue(y)]);
+  } catch (e) {
+    if (e instanceof RhaiError && !isSystemError(e)) return 0;
+    throw e;
+  }
   if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return v < 0n ? -1 : v > 0n ? 1 : 0;
-  if (v instanceof RhaiFloat) return v.v;
-  throw mismatch('i64', v);
+  if (typeof v === 'bigint') return v < 0n ? -1 : 1;
+  return 0;
 }
 
 export const arrayLib: Library = {
@@ -259,7 +269,7 @@ export const arrayLib: Library = {
     if (rest.length === 0) { sortHomogeneous(a, false); return undefined; }
     const fp = fnArg(rest[0]);
     if (!fp) return NO_MATCH;
-    a.sort((x, y) => comparatorResult(ctx.call(fp, [cloneValue(x), cloneValue(y)])));
+    a.sort((x, y) => compareWith(ctx, fp, x, y));
     return undefined;
   }),
   sort_desc: arr((a, rest) => { if (rest.length) return NO_MATCH; sortHomogeneous(a, true); return undefined; }),

@@ -2,7 +2,8 @@
 // positions and lengths count Unicode scalar values. Changing functions write the new string into
 // args[0] (the caller stores it back into the variable) and return ().
 import { displayString, toDebugText } from '../format.ts';
-import { checkString } from '../runtime.ts';
+import { dataTooLarge } from '../errors.ts';
+import { checkString, RT } from '../runtime.ts';
 import { charCount, makeChar, toChars, type RhaiValue } from '../values.ts';
 import { intArg, isIntArg, NO_MATCH, textArg, type Library, type NativeResult } from './types.ts';
 
@@ -118,6 +119,8 @@ export const stringLib: Library = {
     const fill = textArg(x);
     if (!isIntArg(n) || fill === undefined) return NO_MATCH;
     const target = intArg(n);
+    // Refuse before building: padding to a huge length would exhaust memory before any check ran.
+    if (target > RT.maxString) throw dataTooLarge('Length of string');
     let out = s;
     let len = charCount(s);
     const fillLen = charCount(fill);
