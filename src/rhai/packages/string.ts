@@ -121,16 +121,12 @@ export const stringLib: Library = {
     const target = intArg(n);
     // Refuse before building: padding to a huge length would exhaust memory before any check ran.
     if (target > RT.maxString) throw dataTooLarge('Length of string');
-    let out = s;
-    let len = charCount(s);
+    const len = charCount(s);
     const fillLen = charCount(fill);
-    if (fillLen === 0) return undefined;
-    while (len < target) {
-      const piece = len + fillLen <= target ? fill : subChars(fill, 0, target - len);
-      out += piece;
-      len += charCount(piece);
-    }
-    args[0] = checkString(out);
+    if (fillLen === 0 || len >= target) return undefined;
+    const whole = Math.floor((target - len) / fillLen);
+    const rest = target - len - whole * fillLen;
+    args[0] = checkString(s + fill.repeat(whole) + subChars(fill, 0, rest));
     return undefined;
   }),
   truncate: str((s, [n], args) => {
