@@ -1,0 +1,61 @@
+// Scripts that allocate without end stop with an ordinary script error under the limits every hook
+// call runs with (HOOK_LIMITS), and a custom region whose render does so falls back with a warning.
+import { describe, expect, it } from 'vitest';
+import { evaluate, RhaiError } from '../../src/rhai/index.ts';
+import { HOOK_LIMITS } from '../../src/engine/custom-script.ts';
+import { replay } from '../../src/engine/index.ts';
+import { ScenarioSchema } from '../../src/engine/scenario.ts';
+
+function failure(source: string): { kind: string; message: string } {
+  try {
+    evaluate(source, { limits: HOOK_LIMITS });
+  } catch (e) {
+    expect(e).toBeInstanceOf(RhaiError);
+    return { kind: (e as RhaiError).kind, message: (e as RhaiError).message };
+  }
+  throw new Error(`expected ${source} to fail`);
+}
+
+describe('scripts that allocate without end (HOOK_LIMITS)', () => {
+  it('pushing forever runs out of operations first', () => {
+    expect(failure('let a = []; loop { a.push(a.len()); }')).toEqual({ kind: 'ErrorTooManyOperations', message: 'Too many operations (line 1, position 13)' });
+  });
+
+  it('doubling a string stops at the string limit', () => {
+    expect(failure('let s = "ab"; loop { s += s; }')).toEqual({ kind: 'ErrorDataTooLarge', message: 'Length of string too large (line 1, position 24)' });
+    expect(failure('let s = "ab"; loop { s = `${s}${s}`; }').kind).toBe('ErrorDataTooLarge');
+  });
+
+  it('padding to a huge length is refused before the string is built', () => {
+    expect(failure('let s = "x"; s.pad(100000000, "y");')).toEqual({ kind: 'ErrorDataTooLarge', message: 'Length of string too large (line 1, position 16)' });
+  });
+
+  it('doubling an array, flat or nested, stops at the array limit counted at every depth', () => {
+    expect(failure('let a = [1]; loop { a += a; }').kind).toBe('ErrorDataTooLarge');
+    expect(failure('let a = []; loop { a = [a, a]; }')).toEqual({ kind: 'ErrorDataTooLarge', message: 'Size of array too large' });
+    expect(failure('let a = [1]; loop { a.push(a); }').kind).toBe('ErrorDataTooLarge');
+    expect(failure('let a = [[1, 2, 3]]; for i in 0..30 { a = [a, a, a]; }').kind).toBe('ErrorDataTooLarge');
+  });
+
+  it('nesting maps in themselves stops at the map limit', () => {
+    expect(failure('let m = #{}; loop { m = #{a: m, b: m}; }')).toEqual({ kind: 'ErrorDataTooLarge', message: 'Size of object map too large' });
+  });
+
+  it('appending an array to itself appends one copy (it used to never finish)', () => {
+    expect(evaluate('let a = [1, 2]; a += a; a.len()', { limits: HOOK_LIMITS }).value).toBe(4);
+  });
+
+  it('a custom region whose render allocates forever falls back to plain rendering, with a warning naming the script', () => {
+    const toml = '[context.regions]\nbrain = { kind = "custom", script = "context_hooks/hog.rhai" }\n';
+    const script = 'fn render(ctx) {\n  let a = [];\n  loop { a = [a, a]; }\n}\n';
+    const scenario = ScenarioSchema.parse({
+      version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': toml, 'context_hooks/hog.rhai': script },
+      traffic: [{ type: 'context_append', region: 'brain', content: 'a note' }, { type: 'assistant', content: 'ok' }],
+    });
+    const timeline = replay(scenario);
+    expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const inference = timeline.steps[1]!;
+    expect(inference.request!.systemTokens).toBeGreaterThan(0);
+    expect(inference.warnings.join('\n')).toMatch(/render failed in context_hooks\/hog\.rhai: Size of array too large/);
+  });
+});
