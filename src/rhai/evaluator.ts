@@ -1109,8 +1109,9 @@ class Compiler {
         if (counter) { if (counterCell) counterCell.v = i; else slots[counter.slot] = i; }
       };
       if (values instanceof RhaiRange) {
+        const step = values.step;
         const end = values.inclusive ? values.end + 1 : values.end;
-        for (let x = values.start, i = 0; x < end; x++, i++) {
+        for (let x = values.start, i = 0; step > 0 ? x < end : x > end; x += step, i++) {
           setItem(x, i);
           countOp(pos);
           body(env);

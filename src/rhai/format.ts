@@ -102,7 +102,10 @@ export function debugString(v: RhaiValue): string {
   if (v instanceof RhaiChar) return charDebug(v.c);
   if (Array.isArray(v)) return `[${v.map(debugString).join(', ')}]`;
   if (v instanceof Map) return `#{${sortedKeys(v).map((k) => `${stringDebug(k)}: ${debugString(v.get(k))}`).join(', ')}}`;
-  if (v instanceof RhaiRange) return `${v.start}..${v.inclusive ? '=' : ''}${v.end}`;
+  if (v instanceof RhaiRange) {
+    const range = `${v.start}..${v.inclusive ? '=' : ''}${v.end}`;
+    return v.step === 1 ? range : `StepRange(${range}, step ${v.step})`;
+  }
   return fnPtrDebug(v);
 }
 

@@ -224,6 +224,12 @@ export function negate(v: RhaiValue, pos: Pos): RhaiValue {
   throw fnNotFound(`- (${typeName(v)})`, pos);
 }
 
+export function rangeContains(r: RhaiRange, n: number): boolean {
+  if (r.step === 1) return n >= r.start && (r.inclusive ? n <= r.end : n < r.end);
+  const inside = r.step > 0 ? n >= r.start && n < r.end : n <= r.start && n > r.end;
+  return inside && (n - r.start) % r.step === 0;
+}
+
 /** `item in container` (Rhai calls `contains(container, item)`). */
 export function containsOp(container: RhaiValue, item: RhaiValue, pos: Pos): boolean {
   if (Array.isArray(container)) {
@@ -235,9 +241,6 @@ export function containsOp(container: RhaiValue, item: RhaiValue, pos: Pos): boo
     if (item instanceof RhaiChar) return container.has(item.c);
   }
   if (typeof container === 'string' && isTextual(item)) return container.includes(typeof item === 'string' ? item : item.c);
-  if (container instanceof RhaiRange && isInt(item)) {
-    const n = Number(item);
-    return n >= container.start && (container.inclusive ? n <= container.end : n < container.end);
-  }
+  if (container instanceof RhaiRange && isInt(item)) return rangeContains(container, Number(item));
   throw fnNotFound(`contains (${typeName(container)}, ${typeName(item)})`, pos);
 }

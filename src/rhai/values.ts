@@ -42,8 +42,9 @@ export function makeChar(c: string): RhaiChar {
   return c.length === 1 && code < 128 ? asciiChars[code]! : new RhaiChar(c);
 }
 
+/** `a..b`, `a..=b`, and `range(from, to, step)` for INT (a step other than 1 is a StepRange). */
 export class RhaiRange {
-  constructor(readonly start: number, readonly end: number, readonly inclusive: boolean) {}
+  constructor(readonly start: number, readonly end: number, readonly inclusive: boolean, readonly step = 1) {}
 }
 
 /** Anything a Fn pointer can resolve to at call time (a script function or a closure body). */
@@ -88,7 +89,7 @@ export function typeName(v: RhaiValue): string {
   if (v instanceof RhaiChar) return 'char';
   if (Array.isArray(v)) return 'array';
   if (v instanceof Map) return 'map';
-  if (v instanceof RhaiRange) return v.inclusive ? 'range=' : 'range';
+  if (v instanceof RhaiRange) return v.step !== 1 ? 'StepRange<i64>' : v.inclusive ? 'range=' : 'range';
   return 'Fn';
 }
 

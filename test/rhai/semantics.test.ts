@@ -66,6 +66,8 @@ describe('control flow', () => {
     ['let i = 0; let n = 0; do { i += 1; if i % 2 == 0 { continue; } n += 1; } until i >= 6; [i, n]', '[6, 3]'],
     ['let x = 0; switch 1 { 1 => x += 5, _ => () } x', '5'],
     ['let v = loop { break; }; v', '()'],
+    ['let out = []; for i in range(0, 1000000000000, 3) { if i > 10 { break; } out.push(i); } out', '[0, 3, 6, 9]'],
+    ['let d = []; for i in range(10, 0, -3) { d.push(i); } [d, 6 in range(0, 10, 3), 7 in range(0, 10, 3)]', '[[10, 7, 4, 1], true, false]'],
     ['return 5; 6', '5'],
     ['let a = [1, 2]; let i = 0; a[{ i += 1; i - 1 }] += 10; [a, i]', '[[11, 2], 1]'],
     ['let m = #{x: 1}; m.y ??= 5; m.x ??= 100; m', '#{"x": 1, "y": 5}'],

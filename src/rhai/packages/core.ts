@@ -1,24 +1,23 @@
 // Language-level functions (src/packages/lang_core.rs, fn_basic.rs, iter_basic.rs).
 import { debugString, displayString, toDebugText } from '../format.ts';
 import { RhaiError } from '../errors.ts';
+import { rangeContains } from '../ops.ts';
 import { FnPtr, RhaiFloat, RhaiRange, typeName, type RhaiValue } from '../values.ts';
 import { floatArg, intArg, isIntArg, NO_MATCH, type Library } from './types.ts';
 
 const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** `range(from, to[, step])` as the list of values it yields (ints or floats). */
-function stepRange(args: RhaiValue[]): RhaiValue[] | typeof NO_MATCH {
+/**
+ * `range(from, to[, step])`. For INT it is lazy like Rhai's iterator (a RhaiRange with a step);
+ * a FLOAT range is listed as an array of the values it yields.
+ */
+function stepRange(args: RhaiValue[]): RhaiValue | typeof NO_MATCH {
   const [a, b, s] = args;
   if (args.length < 2 || args.length > 3) return NO_MATCH;
   if (isIntArg(a) && isIntArg(b) && (args.length === 2 || isIntArg(s))) {
-    const from = intArg(a);
-    const to = intArg(b);
     const step = args.length === 3 ? intArg(s as number | bigint) : 1;
     if (step === 0) throw new RhaiError('ErrorArithmetic', 'Step value cannot be zero');
-    const out: RhaiValue[] = [];
-    if (step > 0) for (let i = from; i < to; i += step) out.push(i);
-    else for (let i = from; i > to; i += step) out.push(i);
-    return out;
+    return new RhaiRange(intArg(a), intArg(b), false, step);
   }
   const from = floatArg(a);
   const to = floatArg(b);
@@ -68,7 +67,6 @@ export const coreLib: Library = {
   end: ([r]) => (r instanceof RhaiRange ? r.end : NO_MATCH),
   is_inclusive: ([r]) => (r instanceof RhaiRange ? r.inclusive : NO_MATCH),
   is_exclusive: ([r]) => (r instanceof RhaiRange ? !r.inclusive : NO_MATCH),
-  contains: ([r, x]) => (r instanceof RhaiRange && isIntArg(x)
-    ? Number(x) >= r.start && (r.inclusive ? Number(x) <= r.end : Number(x) < r.end) : NO_MATCH),
-  len: ([r]) => (r instanceof RhaiRange ? Math.max(0, r.end - r.start + (r.inclusive ? 1 : 0)) : NO_MATCH),
+  contains: ([r, x]) => (r instanceof RhaiRange && isIntArg(x) ? rangeContains(r, Number(x)) : NO_MATCH),
+  len: ([r]) => (r instanceof RhaiRange && r.step === 1 ? Math.max(0, r.end - r.start + (r.inclusive ? 1 : 0)) : NO_MATCH),
 };
