@@ -29,9 +29,14 @@ function indexOfChars(s: string, find: string, startChar: number): number {
   return at < 0 ? -1 : charCount(s.slice(0, at));
 }
 
+/** Rust's `str::split`: an empty separator also yields an empty piece at each end. */
+function splitAll(s: string, sep: string): string[] {
+  return sep === '' ? ['', ...toChars(s), ''] : s.split(sep);
+}
+
 function splitN(s: string, sep: string, n: number): string[] {
   if (n <= 0) return [];
-  const parts = s.split(sep);
+  const parts = splitAll(s, sep);
   if (parts.length <= n) return parts;
   return [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
 }
@@ -95,7 +100,7 @@ export const stringLib: Library = {
     const sep = textArg(rest[0]);
     if (sep === undefined) return NO_MATCH;
     if (rest.length === 2) return isIntArg(rest[1]) ? splitN(s, sep, intArg(rest[1])) : NO_MATCH;
-    return s.split(sep);
+    return splitAll(s, sep);
   }),
   split_rev: str((s, rest) => {
     const sep = textArg(rest[0]);
@@ -106,7 +111,8 @@ export const stringLib: Library = {
     const f = textArg(find);
     const r = textArg(sub);
     if (f === undefined || r === undefined) return NO_MATCH;
-    args[0] = checkString(s.split(f).join(r));
+    // Rust's `str::replace` with an empty pattern inserts at every char boundary, ends included.
+    args[0] = checkString(f === '' ? r + toChars(s).join(r) + r : s.split(f).join(r));
     return undefined;
   }),
   remove: str((s, [x], args) => {
