@@ -18,7 +18,10 @@ export interface StrippedBlock {
 }
 
 export interface Assembly {
-  request: AssembledRequest;
+  /** The request as sent; its message objects are built on first read (the replay only needs counts). */
+  readonly request: AssembledRequest;
+  tokens: number;
+  stripped: AssembledRequest['stripped'];
   /** System blocks then messages, for the cache-prefix measure; unchanged parts keep identity. */
   blocks: PrefixBlock[];
   systemTokens: number;
@@ -76,19 +79,27 @@ export function assemble(regions: readonly Region[], ctx: RegionContext): Assemb
   const paired = pairToolBlocks(stream);
 
   let messageTokens = 0;
-  const messages: RequestMessage[] = [];
-  for (const { message, region } of paired.kept) {
-    const out: RequestMessage = { role: message.role, content: message.content, region, tokens: message.tokens };
-    if (message.tool_calls?.length) out.tool_calls = [...message.tool_calls];
-    if (message.tool_call_id !== undefined) out.tool_call_id = message.tool_call_id;
-    messages.push(out);
+  for (const { message } of paired.kept) {
     blocks.push(messageBlock(message));
     messageTokens += message.tokens;
   }
+  const tokens = systemTokens + messageTokens;
+  let request: AssembledRequest | undefined;
   return {
-    request: { system, messages, tokens: systemTokens + messageTokens, stripped: paired.stripped },
-    blocks, systemTokens, messageTokens, strippedBlocks: paired.strippedBlocks,
+    get request() {
+      return (request ??= { system, messages: requestMessages(paired.kept), tokens, stripped: paired.stripped });
+    },
+    tokens, stripped: paired.stripped, blocks, systemTokens, messageTokens, strippedBlocks: paired.strippedBlocks,
   };
+}
+
+function requestMessages(kept: readonly Streamed[]): RequestMessage[] {
+  return kept.map(({ message, region }) => {
+    const out: RequestMessage = { role: message.role, content: message.content, region, tokens: message.tokens };
+    if (message.tool_calls?.length) out.tool_calls = [...message.tool_calls];
+    if (message.tool_call_id !== undefined) out.tool_call_id = message.tool_call_id;
+    return out;
+  });
 }
 
 type Streamed = { message: RenderedMessage; region: string };

@@ -6,7 +6,8 @@ import type { Entry } from './regions/types.ts';
 import { emptyTimeline, prepare, replay as replayWith, type ReplayOptions, type Run } from './replay.ts';
 import type { Scenario } from './scenario.ts';
 import type { Diagnostic } from './diagnostics.ts';
-import type { AssembledRequest, EntryDetail, RegionDetail, RegionFigures, StepDetail, Timeline, TimelineStep } from './timeline.ts';
+import type { Assembly } from './assemble.ts';
+import type { EntryDetail, RegionDetail, RegionFigures, RegionMeta, StageLedger, StepDetail, Timeline, TimelineStep } from './timeline.ts';
 
 export { compileBlueprint, regionsForStage } from './blueprint/index.ts';
 export { resolveModel, MODELS, findModel, DEFAULT_MODEL_ID } from './models.ts';
@@ -28,13 +29,27 @@ export function replay(scenario: Scenario, options: EngineOptions = {}): Timelin
 
 export class InspectError extends Error {}
 
+/** Everything `inspect` shows about one step, kept as references (entries are immutable). */
+interface Snapshot {
+  step: TimelineStep;
+  assembly: Assembly;
+  inference: boolean;
+  requestRegions?: Record<string, RegionFigures>;
+  regions: { meta: RegionMeta; kind: RegionMeta['kind']; budget: number; trigger: number; tokens: number; visible: boolean; entries: readonly Entry[] }[];
+  ledger: StageLedger;
+}
+
+/** Past this many events, snapshots are not kept (going back re-runs from spawn instead). */
+const MAX_SNAPSHOT_EVENTS = 20_000;
+
 /**
- * Keeps one run's state so inspecting step N, then N+k, replays only the k events between.
- * Going backwards starts again from spawn (replay is deterministic, so the state is identical).
+ * Keeps one run and a snapshot of every step it has passed, so inspecting any step already reached
+ * is a lookup and a later one replays only the events in between. Replay is deterministic, so the
+ * snapshots are exactly what a fresh run would show.
  */
 export class Replay {
   private run: Run | undefined;
-  private last: { step: TimelineStep; request: AssembledRequest; inference: boolean; requestRegions?: Record<string, RegionFigures> } | undefined;
+  private snapshots: Snapshot[] = [];
   readonly diagnostics: Diagnostic[] = [];
 
   constructor(private readonly scenario: Scenario, private readonly options: EngineOptions = {}) {}
@@ -55,19 +70,19 @@ export class Replay {
     if (index < 0 || index >= run.events.length) {
       throw new InspectError(`no step ${index}: the scenario has ${run.events.length} events (numbered from 0)`);
     }
-    if (run.position > index + 1 || (run.position === index + 1 && this.last?.step.index !== index)) run = this.fresh(true);
+    const keep = run.events.length <= MAX_SNAPSHOT_EVENTS;
+    const kept = this.snapshots[index];
+    if (kept) return detailOf(kept);
+    if (run.position > index) run = this.fresh(true);
+    let last: Snapshot | undefined;
     while (run.position <= index) {
       const step = run.step();
-      if (run.position === index + 1) {
-        const inference = step.event.type === 'assistant';
-        this.last = inference
-          ? { step, inference, request: run.lastAssembly!.request, requestRegions: run.lastRequestRegions! }
-          : { step, inference, request: run.preview() };
+      if (keep || run.position === index + 1) {
+        last = snapshot(run, step);
+        if (keep) this.snapshots[step.index] = last;
       }
     }
-    const out = detail(run, this.last!.step, this.last!.request, this.last!.inference);
-    if (this.last!.requestRegions) out.requestRegions = this.last!.requestRegions;
-    return out;
+    return detailOf(last!);
   }
 
   private fresh(restart = false): Run {
@@ -78,9 +93,28 @@ export class Replay {
       throw new InspectError(`the scenario cannot run: ${prepared.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message).join('; ')}`);
     }
     this.run = prepared.run;
-    this.last = undefined;
+    this.snapshots = [];
     return this.run;
   }
+}
+
+function snapshot(run: Run, step: TimelineStep): Snapshot {
+  const inference = step.event.type === 'assistant';
+  const visible = new Set(run.layout);
+  const out: Snapshot = {
+    step, inference,
+    assembly: inference ? run.lastAssembly! : run.previewAssembly(),
+    regions: [...run.meta.values()].map((meta) => {
+      const region = run.regions.get(meta.name)!;
+      return {
+        meta, kind: region.kind, budget: region.budget.budget, trigger: region.budget.trigger, tokens: region.tokens,
+        visible: visible.has(region), entries: region.entries.slice(),
+      };
+    }),
+    ledger: structuredClone(run.ledger.byStage),
+  };
+  if (inference) out.requestRegions = run.lastRequestRegions!;
+  return out;
 }
 
 let cached: { key: Scenario; json: string; replay: Replay } | undefined;
@@ -107,20 +141,17 @@ function entryDetail(entry: Entry, index: number): EntryDetail {
   return out;
 }
 
-function detail(run: Run, step: TimelineStep, request: AssembledRequest, inference: boolean): StepDetail {
-  const visible = new Set(run.layout);
-  const regions: RegionDetail[] = [];
-  for (const meta of run.meta.values()) {
-    const region = run.regions.get(meta.name)!;
-    regions.push({
-      ...meta, kind: region.kind, budget: region.budget.budget, trigger: region.budget.trigger, tokens: region.tokens,
-      visible: visible.has(region), entries: region.entries.map(entryDetail),
-    });
-  }
+function detailOf(snap: Snapshot): StepDetail {
+  const { step } = snap;
+  const regions: RegionDetail[] = snap.regions.map((r) => ({
+    ...r.meta, kind: r.kind, budget: r.budget, trigger: r.trigger, tokens: r.tokens, visible: r.visible,
+    entries: r.entries.map(entryDetail),
+  }));
   const out: StepDetail = {
-    index: step.index, event: step.event, stage: step.stage, regions, changes: step.changes, request, inference,
-    warnings: step.warnings, ledger: structuredClone(run.ledger.byStage),
+    index: step.index, event: step.event, stage: step.stage, regions, changes: step.changes,
+    request: snap.assembly.request, inference: snap.inference, warnings: step.warnings, ledger: structuredClone(snap.ledger),
   };
   if (step.result) out.result = step.result;
+  if (snap.requestRegions) out.requestRegions = snap.requestRegions;
   return out;
 }

@@ -177,7 +177,18 @@ export class Run {
 
   /** The request the current state would send (no cascade, nothing mutated). */
   preview(): AssembledRequest {
-    return assemble(this.layout, this.ctx).request;
+    return this.previewAssembly().request;
+  }
+
+  /** `preview` with the counts and blocks; warnings a render raises are not kept on the step. */
+  previewAssembly(): Assembly {
+    const kept = this.warnings;
+    this.warnings = [];
+    try {
+      return assemble(this.layout, this.ctx);
+    } finally {
+      this.warnings = kept;
+    }
   }
 
   // ---- events ---------------------------------------------------------------------------------
@@ -194,7 +205,7 @@ export class Run {
     this.prevBlocks = assembly.blocks;
     this.lastAssembly = assembly;
     this.lastRequestRegions = this.figures();
-    const tokens = assembly.request.tokens;
+    const tokens = assembly.tokens;
     this.recordNewStrips(assembly);
     const request: RequestFigures = {
       inference: this.inferences++,
@@ -204,7 +215,7 @@ export class Run {
       prefixTokens,
       prefixShare: tokens === 0 ? 0 : prefixTokens / tokens,
       cache: providerView(this.model, assembly.blocks, prefixTokens),
-      strippedBlocks: assembly.request.stripped.toolCalls.length + assembly.request.stripped.toolResults.length,
+      strippedBlocks: assembly.stripped.toolCalls.length + assembly.stripped.toolResults.length,
       baselineTokens: this.baseline.tokens,
       taskInBaselineWindow: this.baseline.taskInWindow,
       taskInWindow: this.taskInWindow(),
@@ -250,12 +261,12 @@ export class Run {
     this.ctx.windowTokens = this.layout.reduce((sum, r) => sum + r.tokens, 0);
     let assembly = assemble(this.layout, this.ctx);
     const window = this.model.window;
-    if (assembly.request.tokens <= window) return assembly;
+    if (assembly.tokens <= window) return assembly;
     const tiers = [...new Set(this.layout.map((r) => r.cascadeTier).filter((t): t is number => t !== undefined))].sort((a, b) => a - b);
     for (const tier of tiers) {
       for (const region of this.layout) {
         if (region.cascadeTier !== tier || region.entries.length === 0) continue;
-        const needed = assembly.request.tokens - window;
+        const needed = assembly.tokens - window;
         if (needed <= 0) return assembly;
         const shed = region.shed(needed, this.ctx);
         if (shed.length === 0) continue;

@@ -234,6 +234,12 @@ export abstract class BaseRegion implements Region {
     return `over budget ${fmt(b.budget)}`;
   }
 
+  /** For kinds that reorder `entries` in place: the next render re-joins instead of appending. */
+  protected reordered(): void {
+    this.appendedSince = undefined;
+    this.version++;
+  }
+
   protected insertAt(at: number, entry: Entry): void {
     if (at === this.entries.length) this.appendedSince?.push(entry);
     else this.appendedSince = undefined;

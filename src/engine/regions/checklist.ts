@@ -100,6 +100,7 @@ export class ChecklistRegion extends BaseRegion {
 
   /** Open items first, each group by id: the order the block renders and context_list shows. */
   private reorder(): void {
+    this.reordered();
     this.entries.sort((a, b) => (a.todo!.state === b.todo!.state ? a.todo!.id - b.todo!.id : a.todo!.state === 'open' ? -1 : 1));
   }
 }
