@@ -5,7 +5,7 @@ import { RhaiError } from './errors.ts';
 import { resolveLimits, type RhaiLimits } from './limits.ts';
 import { Runtime, withRuntime } from './runtime.ts';
 import { toRhai, fromRhai } from './convert.ts';
-import type { RhaiValue } from './values.ts';
+import { cloneValue, type RhaiValue } from './values.ts';
 
 export { RhaiError } from './errors.ts';
 export { DEFAULT_LIMITS, type RhaiLimits } from './limits.ts';
@@ -25,6 +25,8 @@ export interface CompiledScript {
   functions(): { name: string; arity: number; line: number; column: number }[];
   /** Calls a script function; args are JS values converted with toRhai; result converted with fromRhai. Throws RhaiError. */
   call(name: string, args: unknown[], options?: RunOptions): unknown;
+  /** Like call, but Rhai values in and out (no conversion, so FLOAT 2.0 stays a FLOAT). Arguments are copied. */
+  callRaw(name: string, args: RhaiValue[], options?: RunOptions): RhaiValue;
   /** Runs the script's top-level statements; returns the raw Rhai value. */
   run(options?: RunOptions): RhaiValue;
 }
@@ -56,11 +58,15 @@ class Compiled implements CompiledScript {
 
   /** Like Rhai's Engine::call_fn: the top-level statements run first, then the function. */
   call(name: string, args: unknown[], options?: RunOptions): unknown {
-    const rhaiArgs = args.map(toRhai);
+    return fromRhai(this.callRaw(name, args.map(toRhai), options));
+  }
+
+  callRaw(name: string, args: RhaiValue[], options?: RunOptions): RhaiValue {
+    const rhaiArgs = args.map(cloneValue);
     const runtime = this.runtime(options);
     return withRuntime(runtime, () => {
       this.program.runMain(runtime);
-      return fromRhai(this.program.callFunction(runtime, name, rhaiArgs));
+      return this.program.callFunction(runtime, name, rhaiArgs);
     });
   }
 }

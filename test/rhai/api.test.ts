@@ -54,6 +54,14 @@ describe('compile once, call many', () => {
     }
   });
 
+  it('callRaw takes and returns Rhai values, keeping FLOAT distinct from INT', () => {
+    const s = compile('fn half(x) { x / 2.0 } fn grow(a) { a.push(1); a.len() }');
+    expect(debugString(s.callRaw('half', [4]))).toBe('2.0');
+    const arr = toRhai([1, 2]);
+    expect(s.callRaw('grow', [arr])).toBe(3);
+    expect(debugString(arr)).toBe('[1, 2]'); // arguments are copies
+  });
+
   it('does not share state between calls', () => {
     const counter = compile('let hits = 0; fn bump(m) { m.n += 1; m }');
     expect(counter.call('bump', [{ n: 1 }])).toEqual({ n: 2 });
