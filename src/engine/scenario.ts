@@ -5,10 +5,34 @@ export const SCENARIO_VERSION = 1;
 
 const text = z.string();
 
+/**
+ * Free-form JSON (tool arguments, extra inputs) nested deeper than this is refused: serializing it
+ * later (token counts, share links) would overflow the stack, and no real value comes near.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Nesting depth of a JSON value, measured without recursion (a hostile value may be very deep). */
+function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_JSON_DEPTH) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+const shallow = <T extends z.ZodType>(schema: T) => schema.refine((v) => jsonDepth(v) <= MAX_JSON_DEPTH, {
+  message: `nested more than ${MAX_JSON_DEPTH} levels deep; flatten it`,
+});
+
 export const ToolCallSchema = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
-  arguments: z.record(z.string(), z.unknown()).default({}),
+  arguments: shallow(z.record(z.string(), z.unknown())).default({}),
 });
 
 export const EventSchema = z.discriminatedUnion('type', [
@@ -76,10 +100,10 @@ export const ScenarioSchema = z.object({
   workdir: z.record(z.string(), text).default({}),
   /** stdout of `command` seeds, since a browser runs no shell. */
   commands: z.record(z.string(), text).default({}),
-  inputs: z.object({
+  inputs: shallow(z.object({
     task: text.optional(),
     caller: z.record(z.string(), text).optional(),
-  }).catchall(z.unknown()).default({}),
+  }).catchall(z.unknown())).default({}),
   traffic: z.array(EventSchema).default([]),
   generator: GeneratorSchema.optional(),
 });
