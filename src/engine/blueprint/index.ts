@@ -101,7 +101,7 @@ function parseToml(source: string): { doc: Table } | { diagnostic: Diagnostic } 
     return { doc: parse(source, { maxDepth: MAX_INLINE_DEPTH, unsafeKeyBehaviour: 'throw' }) };
   } catch (err) {
     if (err instanceof TomlError) {
-      const reason = err.message.replace(/^Invalid TOML document:\s*/, '').split('\n')[0]!.trim();
+      const reason = err.message.replace(/^Invalid TOML document:\s*/, '').split('\n')[0]!.trim().replace(/\.+$/, '');
       return { diagnostic: { ...fileDiagnostic('toml-syntax', `TOML syntax error: ${reason}. Fix this line so the file is valid TOML.`), line: err.line, column: err.column } };
     }
     // A stack overflow or similar inside the parser: still a located, readable answer.
