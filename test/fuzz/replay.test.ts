@@ -121,7 +121,7 @@ describe('runtime invariants on random valid scenarios', () => {
             const told = event.type === 'context_delete' && event.region === region.name;
             // A keyed write replaces the entry with that key (hashmap upsert, context_append with a
             // key): the writer named what it displaces.
-            const keys = new Set(region.entries.map((e) => e.key).filter((k) => k !== undefined));
+            const keys = new Set<string | undefined>(region.entries.map((e) => e.key).filter((k) => k !== undefined));
             // Entries are immutable: an in-place change (a todo ticked off) is a new object with the same seq.
             const seqs = new Set(region.entries.map((e) => e.seq));
             const lost = (rejectHeld.get(region.name) ?? []).filter((e) => !seqs.has(e.seq) && !keys.has(e.key));
