@@ -47,3 +47,15 @@ test('space plays and pauses, arrows step', async ({ page }) => {
   await page.keyboard.press('Space');
   await expect(page.getByTestId('play')).toContainText('Play');
 });
+
+test('the guide opens in the page and its example buttons load the example', async ({ page }) => {
+  await page.goto('/');
+  await waitForTimeline(page);
+  await page.getByTestId('open-guide').click();
+  const guide = page.getByTestId('guide');
+  await expect(guide.getByRole('heading', { level: 1 })).toContainText('structured context');
+  const heading = guide.getByRole('heading', { name: /flat-vs-regions/ });
+  await heading.getByRole('button', { name: 'Open this example' }).click();
+  await expect(guide).toBeHidden();
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'flat-vs-regions');
+});
