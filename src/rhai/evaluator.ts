@@ -217,6 +217,7 @@ function readIndex(obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): Rha
     return makeChar(chars ? chars[i]! : obj[i]!);
   }
   if (isInt(obj)) {
+    if (idx instanceof RhaiRange) return callNative(NATIVE_FUNCTIONS.get('get_bits')!, 'get_bits', [obj, idx], pos);
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     return ((BigInt(obj) >> bitIndex(idx, pos)) & 1n) === 1n;
   }
@@ -246,6 +247,13 @@ function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiValue, v:
     return;
   }
   if (isInt(obj)) {
+    if (idx instanceof RhaiRange) {
+      if (!isInt(v)) throw mismatchError('i64', typeName(v), pos);
+      const args = [obj, idx, v];
+      callNative(NATIVE_FUNCTIONS.get('set_bits')!, 'set_bits', args, pos);
+      target.set(env, args[0]);
+      return;
+    }
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     if (typeof v !== 'boolean') throw mismatchError('bool', typeName(v), pos);
     const bit = 1n << bitIndex(idx, pos);

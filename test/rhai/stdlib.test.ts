@@ -115,6 +115,20 @@ describe('numbers (book: num-fn.md)', () => {
   });
 });
 
+describe('bit-fields (book: bit-fields.md)', () => {
+  it('reads and writes bits and bit ranges', () => {
+    expect(value(`
+      let v = 0b1011_0110_1010;
+      let r = [v.get_bits(0, 3), v[3], v[4..=11], v.get_bits(4..=11), v.get_bits(-4)];
+      v[4..=11] = 0xff;
+      let w = 0; w.set_bit(63, true);
+      let z = 5; z[-64] = false;
+      r + [v, w, z, 5.get_bit(0), 5.get_bit(1)]
+    `)).toBe('[2, true, 182, 182, 0, 4090, -9223372036854775808, 4, true, false]');
+    expect(() => evaluate('5.get_bit(64)')).toThrow(expect.objectContaining({ kind: 'ErrorBitFieldBounds' }));
+  });
+});
+
 describe('the spec example hook (custom-regions.md)', () => {
   const hook = compile(readFileSync(new URL('./fixtures/brain.rhai', import.meta.url), 'utf8'));
   const entries = [

@@ -1,5 +1,6 @@
 // The standard package: every native function by name, overloads tried in order.
 import { arrayLib } from './array.ts';
+import { bitsLib } from './bits.ts';
 import { coreLib } from './core.ts';
 import { mapLib } from './map.ts';
 import { mathLib } from './math.ts';
@@ -32,7 +33,7 @@ function merge(libs: Library[]): Map<string, NativeFn> {
   return out;
 }
 
-export const NATIVE_FUNCTIONS: ReadonlyMap<string, NativeFn> = merge([coreLib, mathLib, stringLib, arrayLib, mapLib]);
+export const NATIVE_FUNCTIONS: ReadonlyMap<string, NativeFn> = merge([coreLib, mathLib, bitsLib, stringLib, arrayLib, mapLib]);
 
 /** Names readable as properties on non-map values (`s.len`, `fp.name`, `r.start`). */
 export const PROPERTY_GETTERS = new Set(['len', 'is_empty', 'name', 'is_anonymous', 'start', 'end', 'is_inclusive', 'is_exclusive', 'bytes']);
@@ -41,11 +42,12 @@ export const PROPERTY_GETTERS = new Set(['len', 'is_empty', 'name', 'is_anonymou
 const NON_PURE = new Set([
   'push', 'append', 'insert', 'pop', 'shift', 'remove', 'reverse', 'clear', 'pad', 'truncate', 'chop', 'retain',
   'drain', 'splice', 'dedup', 'sort', 'sort_desc', 'set', 'mixin', 'fill_with', 'make_upper', 'make_lower', 'trim',
-  'trim_start', 'trim_end', 'replace', 'crop',
+  'trim_start', 'trim_end', 'replace', 'crop', 'set_bit', 'set_bits',
 ]);
 
 /** Would calling native `name` on `target` change it? (`split` changes arrays, not strings.) */
 export function isNonPureCall(name: string, target: unknown): boolean {
   if (name === 'split') return Array.isArray(target);
-  return NON_PURE.has(name) && (Array.isArray(target) || target instanceof Map || typeof target === 'string');
+  return NON_PURE.has(name) &&
+    (Array.isArray(target) || target instanceof Map || typeof target === 'string' || typeof target === 'number' || typeof target === 'bigint');
 }
