@@ -297,7 +297,7 @@ export class Run {
     if (route.maxResultTokens !== undefined && (knownTokens === undefined || knownTokens > route.maxResultTokens)) {
       const capped = capToolResult(content, route.maxResultTokens, encoding);
       if (capped.truncated) {
-        this.changes.push({ type: 'truncate', region: route.region, tokens: (knownTokens ?? capped.tokens) - capped.tokens, entries: [event.tool_call_id], reason: `max_result_tokens ${fmt(route.maxResultTokens)}` });
+        this.changes.push({ type: 'truncate', region: route.region, tokens: (knownTokens ?? capped.originalTokens ?? capped.tokens) - capped.tokens, entries: [event.tool_call_id], reason: `max_result_tokens ${fmt(route.maxResultTokens)}` });
       }
       content = capped.content;
       tokens = capped.tokens;

@@ -64,6 +64,8 @@ export interface CappedResult {
   /** Tokens of `content` as returned (marker included): store it, do not count again. */
   tokens: number;
   truncated: boolean;
+  /** When truncated: the tokens of the whole result before capping (so the cut can be reported). */
+  originalTokens?: number;
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
@@ -88,7 +90,7 @@ export function capToolResult(content: string, maxTokens: number | undefined, en
     const head = decodeWhole(ids, keep, encoding);
     const capped = head.text + truncationMarker(total - head.kept, total, maxTokens);
     const tokens = countTokens(capped, encoding);
-    if (tokens <= maxTokens || head.kept === 0) return { content: capped, tokens, truncated: true };
+    if (tokens <= maxTokens || head.kept === 0) return { content: capped, tokens, truncated: true, originalTokens: total };
     keep = head.kept - (tokens - maxTokens);
   }
 }
