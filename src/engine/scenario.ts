@@ -11,6 +11,12 @@ const text = z.string();
  */
 export const MAX_JSON_DEPTH = 64;
 
+/**
+ * The largest filler a `size_tokens` tool result may ask for: twice the largest model window. The
+ * filler is built in memory, so an unbounded size would exhaust it (1e9 tokens crashed the replay).
+ */
+export const MAX_RESULT_SIZE_TOKENS = 2_000_000;
+
 /** Nesting depth of a JSON value, measured without recursion (a hostile value may be very deep). */
 function jsonDepth(value: unknown): number {
   let deepest = 0;
@@ -43,7 +49,9 @@ export const EventSchema = z.discriminatedUnion('type', [
     tool_call_id: z.string().min(1),
     tool_name: z.string().min(1),
     content: text.optional(),
-    size_tokens: z.number().int().nonnegative().optional(),
+    size_tokens: z.number().int().nonnegative().max(MAX_RESULT_SIZE_TOKENS, {
+      message: `at most ${MAX_RESULT_SIZE_TOKENS.toLocaleString('en-US')} tokens (more than any model's window); use a smaller size_tokens`,
+    }).optional(),
     is_error: z.boolean().optional(),
   }).refine((e) => (e.content === undefined) !== (e.size_tokens === undefined), {
     message: 'give exactly one of content or size_tokens',

@@ -1,5 +1,11 @@
 // `[min, max]` parameters shared by the generators.
 import { z } from 'zod';
+import { MAX_RESULT_SIZE_TOKENS } from '../engine/scenario.ts';
 
-export const positiveRange = z.tuple([z.number().int().positive(), z.number().int().positive()])
+// Sizes (tokens or words per event) are built in memory: past this bound one event would exhaust it.
+const size = z.number().int().positive().max(MAX_RESULT_SIZE_TOKENS, {
+  message: `at most ${MAX_RESULT_SIZE_TOKENS.toLocaleString('en-US')} per event`,
+});
+
+export const positiveRange = z.tuple([size, size])
   .refine(([min, max]) => min <= max, { message: 'give [min, max] with min <= max' });
