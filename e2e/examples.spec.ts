@@ -32,6 +32,8 @@ for (const example of EXAMPLES) {
       expect(shown, region).toEqual({
         tokens: fmt(figures[region].tokens), budget: fmt(figures[region].budget), entries: fmt(figures[region].entries),
       });
+      // Charts are drawn once scrolled into view.
+      await page.getByTestId(`chart-${region}`).scrollIntoViewIfNeeded();
       await expect(page.getByTestId(`chart-${region}`).locator('svg path').first()).toBeAttached();
     }
 

@@ -12,6 +12,7 @@ import {
 } from './chartData.ts';
 import { fmt, pct } from './format.ts';
 import { WarningsBar } from './WarningsBar.tsx';
+import { WhenVisible } from './Visible.tsx';
 
 export const CHANGE_COLORS: Record<ChangeType, string> = {
   evict: '#e5534b', compact: '#8957e5', reject: '#d4a72c', delete: '#768390', clear: '#db6d28',
@@ -109,8 +110,10 @@ function RegionCharts({ timeline }: { timeline: Timeline }) {
         <div key={name} className="region-chart" data-testid={`chart-${name}`}>
           <div className="muted mono" style={{ fontSize: 11 }}>{name}</div>
           <div style={{ position: 'relative' }}>
-            <RegionChart data={series.get(name)!} color={REGION_COLORS[k % REGION_COLORS.length]} steps={timeline.steps.length} />
-            <Cursor timeline={timeline} />
+            <WhenVisible height={62}>
+              <RegionChart data={series.get(name)!} color={REGION_COLORS[k % REGION_COLORS.length]} steps={timeline.steps.length} />
+              <Cursor timeline={timeline} />
+            </WhenVisible>
           </div>
         </div>
       ))}
@@ -142,7 +145,7 @@ function CacheCard({ timeline, data }: { timeline: Timeline; data: RequestPoint[
   return (
     <div data-testid="cache">
       <div className="chart-title"><h3>Prompt cache</h3><span className="muted">stable prefix vs the whole request, per inference</span></div>
-      <ResponsiveContainer width="100%" height={110}>
+      <WhenVisible height={110}><ResponsiveContainer width="100%" height={110}>
         <LineChart data={data} margin={{ top: 4, right: 6, bottom: 0, left: 0 }}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis dataKey="i" type="number" domain={[0, Math.max(1, timeline.steps.length - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
@@ -153,7 +156,7 @@ function CacheCard({ timeline, data }: { timeline: Timeline; data: RequestPoint[
           <ReferenceLine x={Math.min(step, timeline.steps.length - 1)} stroke="var(--accent)" />
           <Tooltip content={RequestTooltip} isAnimationActive={false} />
         </LineChart>
-      </ResponsiveContainer>
+      </ResponsiveContainer></WhenVisible>
       <div className="row muted" style={{ fontSize: 11 }}>
         <span><span className="legend-dot" style={{ background: '#6e7781' }} />request</span>
         <span><span className="legend-dot" style={{ background: '#2da44e' }} />stable prefix</span>
@@ -197,7 +200,7 @@ function ComparisonCard({ timeline, data }: { timeline: Timeline; data: RequestP
   return (
     <div data-testid="comparison">
       <div className="chart-title"><h3>Flat list vs blueprint</h3><span className="muted">request tokens, same traffic</span></div>
-      <ResponsiveContainer width="100%" height={110}>
+      <WhenVisible height={110}><ResponsiveContainer width="100%" height={110}>
         <LineChart data={data} margin={{ top: 4, right: 6, bottom: 0, left: 0 }}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis dataKey="i" type="number" domain={[0, Math.max(1, timeline.steps.length - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
@@ -208,7 +211,7 @@ function ComparisonCard({ timeline, data }: { timeline: Timeline; data: RequestP
           {lostStep !== null && <ReferenceLine x={lostStep} stroke="#cf222e" label={{ value: 'task lost', fontSize: 10, fill: '#cf222e', position: 'insideTopLeft' }} />}
           <Tooltip content={RequestTooltip} isAnimationActive={false} />
         </LineChart>
-      </ResponsiveContainer>
+      </ResponsiveContainer></WhenVisible>
       <div className="row muted" style={{ fontSize: 11 }}>
         <span><span className="legend-dot" style={{ background: '#cf222e' }} />flat list</span>
         <span><span className="legend-dot" style={{ background: '#2f6fdb' }} />blueprint</span>
