@@ -38,7 +38,9 @@ function fail(file: string, code: string, message: string, path = ''): LoadedSce
 export function loadScenario(file: string): LoadedScenario {
   let size: number;
   try {
-    size = statSync(file).size;
+    const stats = statSync(file);
+    if (stats.isDirectory()) return { ok: false, usage: `${file} is a directory; pass a scenario .json file`, diagnostics: [] };
+    size = stats.size;
   } catch {
     return { ok: false, usage: `${file}: no such file`, diagnostics: [] };
   }
