@@ -1,0 +1,55 @@
+// `lev` on garbage: exit 1 (findings) or 2 (usage) with a message, never a stack trace. Spawning
+// the CLI is slow (tsx), so a fixed handful of generated files stands in for many random ones.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { brokenBlueprintArb, SEED } from './arbitraries.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'lev-fuzz-'));
+const [bytes] = fc.sample(fc.uint8Array({ minLength: 2_000, maxLength: 2_000 }), { numRuns: 1, seed: SEED });
+const [broken] = fc.sample(brokenBlueprintArb, { numRuns: 1, seed: SEED + 3 });
+const file = (name: string, content: string | Uint8Array) => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+};
+
+const garbage = file('garbage.json', bytes!);
+const truncated = file('truncated.json', '{"version":1,"model":{"id":"gpt-4o"},"agent":{"agent.leviath":"[context.regions]\\ntask = { kin');
+const wrongTypes = file('wrong.json', JSON.stringify({ version: 1, model: { id: 7 }, agent: [], traffic: [{ type: 'tool_result', size_tokens: -1 }] }));
+
+function lev(...args: string[]): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile('node', ['bin/lev.mjs', ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, out: `${stdout}${stderr}` });
+    });
+  });
+}
+
+const CASES: [string, string[]][] = [
+  ['validate on random bytes as an agent file', ['validate', file('agent.leviath', bytes!)]],
+  ['validate on a mutated blueprint', ['validate', file('broken.leviath', broken!)]],
+  ['replay on random bytes as a scenario', ['replay', garbage]],
+  ['test on a truncated scenario', ['test', truncated]],
+  ['replay --json on wrong types', ['replay', '--json', wrongTypes]],
+  ['rhai on random bytes', ['rhai', file('garbage.rhai', bytes!)]],
+  ['share decode on a random fragment', ['share', 'decode', `#s=1.${Buffer.from(bytes!.slice(0, 60)).toString('base64url')}`]],
+];
+
+describe('lev on garbage files', () => {
+  it.each(CASES)('%s: exit 1 or 2 with a message, no stack trace', async (_name, args) => {
+    const { code, out } = await lev(...args);
+    expect([1, 2], out).toContain(code);
+    expect(out.trim().length).toBeGreaterThan(10);
+    // A stack frame names a source file of the CLI itself (a script's own position is fine).
+    expect(out).not.toMatch(/\.(ts|js|mjs):\d+:\d+\)?$|node:internal/m);
+    expect(out).not.toMatch(/internal error|TypeError|RangeError|ReferenceError/);
+  }, 60_000);
+
+  it('replay on a directory is a usage error that says so (it read the directory as JSON)', async () => {
+    expect(await lev('replay', dir)).toEqual({ code: 2, out: `lev: replay: ${dir} is a directory; pass a scenario .json file\n` });
+  }, 60_000);
+});
