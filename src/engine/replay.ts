@@ -38,6 +38,8 @@ export interface ReplayOptions {
 
 const MESSAGE_REGIONS = new Set(['conversation', 'tool_results']);
 const READ_FILE = { read_file: true };
+/** What file tracking records a call to each file tool as. */
+const FILE_TOOLS: Record<string, string> = { read_file: 'read', write_file: 'written', edit_file: 'edited' };
 
 function diagnostic(code: string, message: string, file = 'scenario.json', path = ''): Diagnostic {
   return { code, severity: 'error', message, file, line: 1, column: 1, path };
@@ -314,6 +316,7 @@ export class Run {
       ...(event.is_error ? { isError: true } : {}),
     };
     if (entry.key === undefined) delete (entry as { key?: string }).key;
+    if (typeof path === 'string') this.trackFile(event.tool_name, path, tokens, event.is_error === true, route.region);
     let target = this.layout.find((r) => r.name === route.region);
     if (!target) {
       this.warnings.push(`${event.tool_name} result routed to ${route.region}, which stage ${this.stage.name} does not carry; it went to tool_results`);
@@ -329,6 +332,21 @@ export class Run {
     const stub = outcome.ok ? `[routed to ${target.name}: ${fmt(tokens)} tokens]` : outcome.message;
     this.writeTo('tool_results', { seq: this.seq++, content: stub, tokens: this.ctx.count(stub), kind: 'stub', toolCallId: event.tool_call_id, toolName: event.tool_name });
     return outcome.ok ? { ok: true, message: stub } : { ok: false, message: outcome.message };
+  }
+
+  /**
+   * `[context.file_tracking]`: one entry per file the agent read, wrote or edited, keyed by path,
+   * rewritten on every touch, so the hashmap says what the agent has seen without holding content.
+   */
+  private trackFile(toolName: string, path: string, tokens: number, failed: boolean, routedTo: string): void {
+    const tracking = this.blueprint.fileTracking;
+    const verb = lookupTool(FILE_TOOLS, toolName);
+    // A result routed into the tracking region is already there under its path.
+    if (!tracking?.enabled || tracking.region === undefined || verb === undefined || tracking.region === routedTo) return;
+    const region = this.regions.get(tracking.region);
+    if (!region) return;
+    const content = failed ? `${path}: ${verb} failed` : `${path}: ${verb}${verb === 'read' ? ` (${fmt(tokens)} tokens)` : ''}`;
+    this.writeTo(region.name, { seq: this.seq++, content, tokens: this.ctx.count(content), kind: 'text', key: path });
   }
 
   private append(name: string, content: string, key: string | undefined): StepResult {

@@ -229,3 +229,22 @@ describe('messages', () => {
     expect(t.steps[1]!.request!.baselineTokens).toBe(2 + 10);
   });
 });
+
+describe('file tracking', () => {
+  it('records each file touched in the tracking hashmap, keyed by path', () => {
+    const toml = '[context.regions]\nfiles = { kind = "hashmap" }\n[context.file_tracking]\nenabled = true';
+    const t = run(toml, [
+      ...call('c1', 'read_file', 120, { path: 'src/a.rs' }), ...call('c2', 'cat', 80, { path: 'src/b.rs' }),
+      ...call('c3', 'edit_file', 5, { path: 'src/a.rs' }), ...call('c4', 'grep', 5, { pattern: 'x' }),
+    ]);
+    const d = detail(toml, [
+      ...call('c1', 'read_file', 120, { path: 'src/a.rs' }), ...call('c2', 'cat', 80, { path: 'src/b.rs' }),
+      ...call('c3', 'edit_file', 5, { path: 'src/a.rs' }),
+    ], 5);
+    expect(d.regions.find((r) => r.name === 'files')!.entries.map((e) => [e.key, e.content])).toEqual([
+      ['src/b.rs', 'src/b.rs: read (80 tokens)'], ['src/a.rs', 'src/a.rs: edited'],
+    ]);
+    expect(t.steps[7]!.regions.files!.entries).toBe(2);
+    expect(t.steps[5]!.changes.map((c) => [c.type, c.entries])).toEqual([['replace', ['src/a.rs']]]);
+  });
+});
