@@ -27,13 +27,18 @@ export function decode(tokens: readonly number[], encoding: Encoding = 'o200k_ba
   return tokenizers[encoding].decode(tokens as number[]);
 }
 
+// Counting without building the token array spares the garbage collector on large tool output.
+function countUncached(text: string, encoding: Encoding): number {
+  return tokenizers[encoding].countTokens(text, PLAIN_TEXT);
+}
+
 export function countTokens(text: string, encoding: Encoding = 'o200k_base'): number {
   if (text.length === 0) return 0;
-  if (text.length > CACHEABLE_LENGTH) return encode(text, encoding).length;
+  if (text.length > CACHEABLE_LENGTH) return countUncached(text, encoding);
   const cache = caches[encoding];
   const hit = cache.get(text);
   if (hit !== undefined) return hit;
-  const n = encode(text, encoding).length;
+  const n = countUncached(text, encoding);
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(text, n);
   return n;
