@@ -49,6 +49,12 @@ for (const example of EXAMPLES) {
     await expect(page.getByTestId('prefix-tokens')).toHaveText(fmt(request.prefixTokens));
     await expect(page.getByTestId('cache-read')).toHaveText(fmt(request.cache.cacheReadTokens));
 
+    // Stage changes are marked and listed with the step the engine entered the new stage.
+    for (let k = 1; k < timeline.steps.length; k++) {
+      const [before, after] = [timeline.steps[k - 1].stage, timeline.steps[k].stage];
+      if (before !== after) await expect(page.getByTestId('change-legend')).toContainText(`stage ${before} → ${after} at step ${k + 1}`);
+    }
+
     const lost = timeline.summary.baselineLosesTaskAt;
     const verdict = page.getByTestId('comparison-verdict');
     if (lost === null) await expect(verdict).toContainText('keeps the task in its window');

@@ -8,7 +8,8 @@ import type { Change, ChangeType, Timeline } from '../engine/timeline.ts';
 import { useResults } from '../state/results.ts';
 import { useUi } from '../state/ui.ts';
 import {
-  chartedRegions, regionSeries, requestAt, requestSeries, stepOfInference, type RegionPoint, type RequestPoint,
+  chartedRegions, regionSeries, requestAt, requestSeries, stageChanges, stepOfInference,
+  type RegionPoint, type RequestPoint, type StageChange,
 } from './chartData.ts';
 import { fmt, pct } from './format.ts';
 import { WarningsBar } from './WarningsBar.tsx';
@@ -58,7 +59,7 @@ function MarkerDot(props: { cx?: number; cy?: number; payload?: RegionPoint; ind
   return <path key={index} d={`M${cx},${cy - 5} L${cx + 4},${cy + 3} L${cx - 4},${cy + 3} Z`} fill={color} stroke="var(--panel)" strokeWidth={0.5} />;
 }
 
-const RegionChart = memo(function RegionChart({ data, color, steps }: { data: RegionPoint[]; color: string; steps: number }) {
+const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { data: RegionPoint[]; color: string; steps: number; stages: StageChange[] }) {
   return (
     <ResponsiveContainer width="100%" height={62}>
       <ComposedChart data={data} margin={{ top: 6, right: 6, bottom: 0, left: 0 }}>
@@ -67,6 +68,7 @@ const RegionChart = memo(function RegionChart({ data, color, steps }: { data: Re
         <Area dataKey="tokens" type="stepAfter" stroke={color} fill={color} fillOpacity={0.2} isAnimationActive={false} dot={false} />
         <Line dataKey="budget" type="stepAfter" stroke="var(--muted)" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
         <Line dataKey="marker" stroke="none" isAnimationActive={false} dot={(p: object) => <MarkerDot {...p} />} activeDot={false} />
+        {stages.map((c) => <ReferenceLine key={c.i} x={c.i} stroke="var(--muted)" strokeDasharray="2 2" />)}
         <Tooltip content={RegionTooltip} isAnimationActive={false} />
       </ComposedChart>
     </ResponsiveContainer>
@@ -83,11 +85,12 @@ function Cursor({ timeline }: { timeline: Timeline }) {
 function RegionCharts({ timeline }: { timeline: Timeline }) {
   const regions = useMemo(() => chartedRegions(timeline), [timeline]);
   const series = useMemo(() => new Map(regions.map((r) => [r, regionSeries(timeline, r)])), [timeline, regions]);
+  const stages = useMemo(() => stageChanges(timeline), [timeline]);
   const step = useUi((s) => s.step);
   const at = timeline.steps[Math.min(step, timeline.steps.length - 1)];
   return (
     <div>
-      <div className="chart-title"><h3>Regions</h3><span className="muted">area: tokens · dashed: resolved budget · ▲ a change</span></div>
+      <div className="chart-title"><h3>Regions</h3><span className="muted">area: tokens · dashed: resolved budget · ▲ a change · dotted line: stage change</span></div>
       <table data-testid="region-readout" aria-label="Regions at this step">
         <thead><tr><th>Region</th><th className="num">Tokens</th><th className="num">Budget</th><th className="num">Entries</th><th className="num">Used</th></tr></thead>
         <tbody>
@@ -111,13 +114,18 @@ function RegionCharts({ timeline }: { timeline: Timeline }) {
           <div className="muted mono" style={{ fontSize: 11 }}>{name}</div>
           <div style={{ position: 'relative' }}>
             <WhenVisible height={62}>
-              <RegionChart data={series.get(name)!} color={REGION_COLORS[k % REGION_COLORS.length]} steps={timeline.steps.length} />
+              <RegionChart data={series.get(name)!} color={REGION_COLORS[k % REGION_COLORS.length]} steps={timeline.steps.length} stages={stages} />
               <Cursor timeline={timeline} />
             </WhenVisible>
           </div>
         </div>
       ))}
-      <div className="row" style={{ fontSize: 11, marginTop: 2 }}>
+      <div className="row" style={{ fontSize: 11, marginTop: 2 }} data-testid="change-legend">
+        {stages.map((c) => (
+          <button key={c.i} className="link" onClick={() => useUi.getState().setStep(c.i)} title="Go to this step">
+            stage {c.from} → {c.to} at step {c.i + 1}
+          </button>
+        ))}
         {(Object.keys(CHANGE_COLORS) as ChangeType[]).filter((t) => timeline.summary.changes[t]?.count).map((t) => (
           <span key={t}><span style={{ color: CHANGE_COLORS[t] }}>▲</span> {t} ×{timeline.summary.changes[t].count}</span>
         ))}

@@ -87,3 +87,20 @@ export function chartedRegions(timeline: Timeline): string[] {
     .filter((r) => r.declared || timeline.steps.some((s) => (s.regions[r.name]?.tokens ?? 0) > 0))
     .map((r) => r.name);
 }
+
+export interface StageChange {
+  i: number;
+  from: string;
+  to: string;
+}
+
+/** Steps at which the stage changed (a transition that passed its gate). */
+export function stageChanges(timeline: Timeline): StageChange[] {
+  const out: StageChange[] = [];
+  for (let k = 1; k < timeline.steps.length; k++) {
+    const from = timeline.steps[k - 1].stage;
+    const to = timeline.steps[k].stage;
+    if (from !== to) out.push({ i: timeline.steps[k].index, from, to });
+  }
+  return out;
+}
