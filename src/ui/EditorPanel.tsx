@@ -45,6 +45,22 @@ function useMarkers(diagnostics: Diagnostic[], files: string[]): void {
   });
 }
 
+/**
+ * Keeps Monaco's models in line with the store for files not on screen: a loaded example, an
+ * import or a share link replaces the files, and a deleted or renamed file's model goes away.
+ */
+function useModelsInSync(agent: Record<string, string>, current: string): void {
+  useEffect(() => {
+    for (const model of monaco.editor.getModels()) {
+      if (!model.uri.path.startsWith('/agent/')) continue;
+      const path = model.uri.path.slice('/agent/'.length);
+      if (path === current) continue;
+      if (!(path in agent)) model.dispose();
+      else if (model.getValue() !== agent[path]) model.setValue(agent[path]);
+    }
+  }, [agent, current]);
+}
+
 function FileTabs({ files, errorsByFile }: { files: string[]; errorsByFile: Map<string, number> }) {
   const selected = useUi((s) => s.selectedFile);
   const selectFile = useUi((s) => s.selectFile);
@@ -118,6 +134,7 @@ export function EditorPanel() {
   const current = selected in agent ? selected : AGENT_FILE;
 
   useMarkers(diagnostics, files);
+  useModelsInSync(agent, current);
 
   useEffect(() => {
     const editor = editorRef.current;
