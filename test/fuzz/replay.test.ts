@@ -8,8 +8,8 @@ import { generateTraffic } from '../../src/scenarios/generators.ts';
 import { checkCustomScript, runRhaiSeed } from '../../src/engine/custom-script.ts';
 import { STAGE_PROMPT_KEY } from '../../src/engine/stages.ts';
 import type { Entry, Region, RegionContext } from '../../src/engine/regions/types.ts';
-import type { AssembledRequest } from '../../src/engine/timeline.ts';
 import { scenarioArb, SEED } from './arbitraries.ts';
+import { checkRequest } from './invariants.ts';
 
 describe('replay and inspect on random scenarios', () => {
   it('never throw: problems are diagnostics, tool errors are results', () => {
@@ -65,23 +65,6 @@ function checkBudget(region: Region, ctx: RegionContext, where: string): void {
   if (region.kind === 'sliding_window') expect(entries.length).toBeLessThanOrEqual(decl.maxItems ?? 10);
   if (region.kind === 'hashmap' && decl.maxEntries !== undefined) expect(entries.length).toBeLessThanOrEqual(decl.maxEntries);
   expect(tokens, `${where}: ${region.name} tokens are the sum of its entries`).toBe(entries.reduce((sum, e) => sum + e.tokens, 0));
-}
-
-function checkRequest(request: AssembledRequest, where: string): void {
-  const blockTokens = [...request.system, ...request.messages].reduce((sum, b) => sum + b.tokens, 0);
-  expect(request.tokens, `${where}: request tokens`).toBe(blockTokens);
-  // Every call has its result after it, and every result answers one earlier call (ids may repeat
-  // in random traffic, so calls and results are matched by count).
-  const open = new Map<string, number>();
-  for (const m of request.messages) {
-    for (const c of m.tool_calls ?? []) open.set(c.id, (open.get(c.id) ?? 0) + 1);
-    if (m.role === 'tool') {
-      const waiting = open.get(m.tool_call_id!) ?? 0;
-      expect(waiting, `${where}: result ${m.tool_call_id} answers no earlier call`).toBeGreaterThan(0);
-      open.set(m.tool_call_id!, waiting - 1);
-    }
-  }
-  expect([...open].filter(([, n]) => n > 0).map(([id]) => id), `${where}: calls without results`).toEqual([]);
 }
 
 function prepared(scenario: Parameters<typeof prepare>[0]): Run | undefined {
