@@ -17,6 +17,12 @@ export const MAX_JSON_DEPTH = 64;
  */
 export const MAX_RESULT_SIZE_TOKENS = 2_000_000;
 
+/**
+ * Explicit traffic beyond this is refused, like a generator's `steps`: the timeline keeps a snapshot
+ * per event, and 100,000 events already take about 0.5 GB (1,000,000 would exhaust a tab).
+ */
+export const MAX_TRAFFIC_EVENTS = 100_000;
+
 /** Nesting depth of a JSON value, measured without recursion (a hostile value may be very deep). */
 function jsonDepth(value: unknown): number {
   let deepest = 0;
@@ -89,7 +95,7 @@ export type ModelRef = z.infer<typeof ModelRefSchema>;
 export const GeneratorSchema = z.object({
   kind: z.enum(['coding-agent', 'research-agent', 'long-chat']),
   seed: z.number().int().default(1),
-  steps: z.number().int().positive().max(100_000).default(100),
+  steps: z.number().int().positive().max(MAX_TRAFFIC_EVENTS, { message: `at most ${MAX_TRAFFIC_EVENTS.toLocaleString('en-US')} steps` }).default(100),
   /** Generator-specific knobs (file-size mix, ...); each generator validates its own. */
   params: z.record(z.string(), z.unknown()).optional(),
 });
@@ -112,7 +118,9 @@ export const ScenarioSchema = z.object({
     task: text.optional(),
     caller: z.record(z.string(), text).optional(),
   }).catchall(z.unknown())).default({}),
-  traffic: z.array(EventSchema).default([]),
+  traffic: z.array(EventSchema).max(MAX_TRAFFIC_EVENTS, {
+    message: `at most ${MAX_TRAFFIC_EVENTS.toLocaleString('en-US')} events per scenario (the timeline keeps a snapshot of every one); split it into several scenarios`,
+  }).default([]),
   generator: GeneratorSchema.optional(),
 });
 export type Scenario = z.infer<typeof ScenarioSchema>;
