@@ -96,6 +96,14 @@ describe('100,000 events', () => {
 
   it('a generator asked for more than 100,000 steps is refused with the field named', () => {
     const parsed = ScenarioSchema.safeParse({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': UNCAPPED }, generator: { kind: 'long-chat', steps: 100_001 } });
-    expect(formatIssues(parsed.error!)).toEqual(['generator.steps: Too big: expected number to be <=100000']);
+    expect(formatIssues(parsed.error!)).toEqual(['generator.steps: at most 100,000 steps']);
+  });
+
+  it('explicit traffic of more than 100,000 events is refused with the field named (a million exhausted the heap)', () => {
+    const parsed = ScenarioSchema.safeParse({
+      version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': UNCAPPED },
+      traffic: Array.from({ length: 100_001 }, () => ({ type: 'user', content: 'hi' })),
+    });
+    expect(formatIssues(parsed.error!)).toEqual(['traffic: at most 100,000 events per scenario (the timeline keeps a snapshot of every one); split it into several scenarios']);
   });
 });
