@@ -21,12 +21,26 @@ export function post(message: WorkerResponse): void {
 
 export function serve(handlers: Handlers): void {
   const controllers = new Map<number, AbortController>();
+  // Requests wait here, not in the browser's message queue, so a cancel that arrives while an
+  // earlier request runs can still stop a later one from ever starting.
+  const queue: Exclude<WorkerRequest, { type: 'cancel' }>[] = [];
+  let draining = false;
 
-  async function handle(req: WorkerRequest): Promise<void> {
-    if (req.type === 'cancel') {
-      controllers.get(req.id)?.abort();
+  function drain(): void {
+    const next = queue.shift();
+    if (!next) {
+      draining = false;
       return;
     }
+    handle(next)
+      .catch((error: unknown) => {
+        post({ type: 'failed', id: next.id, message: error instanceof Error ? error.message : String(error), cancelled: false });
+      })
+      // A macrotask between requests lets cancels that arrived meanwhile be read first.
+      .finally(() => setTimeout(drain, 0));
+  }
+
+  async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>): Promise<void> {
     const handler = handlers[req.type] as ((r: WorkerRequest, c: Context) => void | Promise<void>) | undefined;
     if (!handler) {
       post({ type: 'failed', id: req.id, message: `this worker does not handle ${req.type}`, cancelled: false });
@@ -48,12 +62,21 @@ export function serve(handlers: Handlers): void {
       post({ type: 'failed', id: id.success ? id.data.id : 0, message: `bad request: ${describeIssues(parsed.error)}`, cancelled: false });
       return;
     }
-    handle(parsed.data).catch((error: unknown) => {
-      post({
-        type: 'failed', id: parsed.data.id,
-        message: error instanceof Error ? error.message : String(error), cancelled: false,
-      });
-    });
+    const req = parsed.data;
+    if (req.type === 'cancel') {
+      controllers.get(req.id)?.abort();
+      const waiting = queue.findIndex((q) => q.id === req.id);
+      if (waiting >= 0) {
+        queue.splice(waiting, 1);
+        post({ type: 'failed', id: req.id, message: 'cancelled', cancelled: true });
+      }
+      return;
+    }
+    queue.push(req);
+    if (!draining) {
+      draining = true;
+      setTimeout(drain, 0);
+    }
   };
   post({ type: 'ready' });
 }
