@@ -235,6 +235,7 @@ export function ChartsPanel() {
   const timeline = useDeferredValue(useResults((s) => s.timeline));
   const stale = useResults((s) => s.timelineStale);
   const replaying = useResults((s) => s.replaying);
+  const replayError = useResults((s) => s.replayError);
   const requests = useMemo(() => (timeline ? requestSeries(timeline) : []), [timeline]);
   return (
     <section className="panel" aria-label="Charts">
@@ -242,7 +243,8 @@ export function ChartsPanel() {
         <h2>Timeline</h2>
         {timeline && <span className="muted">{fmt(timeline.steps.length)} steps · {fmt(timeline.summary.inferences)} inferences · {timeline.model.id}{timeline.model.approximate ? ' (approximate counts)' : ''}</span>}
       </div>
-      {stale && <div className="banner" data-testid="stale-banner">Showing the last timeline that ran: the current blueprint has errors (see the problems list).</div>}
+      {replayError && <div className="banner error-text" role="alert" data-testid="replay-error">The replay failed: {replayError}</div>}
+      {stale && !replayError && <div className="banner" data-testid="stale-banner">Showing the last timeline that ran: the current blueprint has errors (see the problems list).</div>}
       {timeline && <Verdict timeline={timeline} />}
       {timeline && <WarningsBar timeline={timeline} />}
       <div className="panel-body" data-testid="charts" data-ready={timeline && !replaying ? 'yes' : 'no'} data-steps={timeline?.steps.length ?? 0} data-scenario={timeline?.scenario}>
