@@ -37,6 +37,11 @@ export interface ReplayOptions {
 }
 
 const MESSAGE_REGIONS = new Set(['conversation', 'tool_results']);
+/**
+ * The timeline keeps every region's figures at every step (~100 bytes each), so events × regions
+ * bounds its memory; a 1 MB blueprint of 15,000 regions under 100,000 events would need ~150 GB.
+ */
+export const MAX_REGION_SNAPSHOTS = 5_000_000;
 const READ_FILE = { read_file: true };
 /** What file tracking records a call to each file tool as. */
 const FILE_TOOLS: Record<string, string> = { read_file: 'read', write_file: 'written', edit_file: 'edited' };
@@ -597,6 +602,12 @@ export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepar
   const run = new Run(model, compiled.blueprint, events, scenario);
   const spawnErrors = run.spawn(options);
   if (spawnErrors.length) return { diagnostics: [...compiled.diagnostics, ...spawnErrors], model };
+  const snapshots = events.length * run.regions.size;
+  if (snapshots > MAX_REGION_SNAPSHOTS) {
+    const message = `this run would record ${fmt(events.length)} events × ${fmt(run.regions.size)} regions = ${fmt(snapshots)} region snapshots; `
+      + `the playground records at most ${fmt(MAX_REGION_SNAPSHOTS)} (about 0.5 GB). Use fewer events or fewer regions.`;
+    return { diagnostics: [...compiled.diagnostics, diagnostic('run-too-large', message, 'scenario.json', 'traffic')], model };
+  }
   return { run, diagnostics: compiled.diagnostics };
 }
 
