@@ -94,6 +94,17 @@ describe('100,000 events', () => {
     expect(timeline.steps.at(-1)!.regions.conversation!.tokens).toBeLessThanOrEqual(timeline.steps.at(-1)!.regions.conversation!.budget);
   }, 120_000);
 
+  it('events × regions over 5,000,000 snapshots is refused before the run (a 1 MB blueprint of regions times many events exhausted the heap)', () => {
+    const regions = Array.from({ length: 1_000 }, (_, i) => `r${i} = { kind = "temporary" }`).join('\n');
+    const traffic: TrafficEvent[] = Array.from({ length: 5_000 }, () => ({ type: 'user', content: 'hi' }));
+    const timeline = replay(scenario(`${UNCAPPED}${regions}\n`, traffic));
+    expect(timeline.steps).toEqual([]);
+    expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([{
+      code: 'run-too-large', severity: 'error', file: 'scenario.json', line: 1, column: 1, path: 'traffic',
+      message: 'this run would record 5,000 events × 1,004 regions = 5,020,000 region snapshots; the playground records at most 5,000,000 (about 0.5 GB). Use fewer events or fewer regions.',
+    }]);
+  });
+
   it('a generator asked for more than 100,000 steps is refused with the field named', () => {
     const parsed = ScenarioSchema.safeParse({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': UNCAPPED }, generator: { kind: 'long-chat', steps: 100_001 } });
     expect(formatIssues(parsed.error!)).toEqual(['generator.steps: at most 100,000 steps']);
