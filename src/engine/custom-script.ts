@@ -98,19 +98,38 @@ function findAgentFile(agent: Readonly<Record<string, string>>, file: string): s
   return undefined;
 }
 
+/**
+ * A hook that hits a limit this many calls in a row is switched off for the rest of the run: each
+ * runaway call costs a full operation budget (about half a second), and a replay calls hooks on
+ * every event, so without this a `loop {}` in on_write would make a replay take minutes.
+ */
+export const RUNAWAY_STRIKES = 3;
+const LIMIT_ERRORS = new Set(['ErrorTooManyOperations', 'ErrorDataTooLarge', 'ErrorStackOverflow']);
+
 function hooksOf(compiled: CompiledScript, file: string): CustomHooks {
   const present = new Set<HookName>((['render', 'on_write', 'on_overflow'] as const).filter((h) => compiled.hasFunction(h, 1)));
+  const strikes = new Map<HookName, { count: number; failure?: HookFailure }>();
   return {
     file,
     has: (hook) => present.has(hook),
     call(hook, ctx) {
+      const record = strikes.get(hook) ?? { count: 0 };
+      if (record.count >= RUNAWAY_STRIKES && record.failure) {
+        const detail = `switched off for the rest of the run after ${RUNAWAY_STRIKES} calls in a row hit a limit (${record.failure.detail})`;
+        return { ok: false, failure: { ...record.failure, detail } };
+      }
       try {
         // call() hands back plain JS; the readers judge Rhai values, so convert back (a float with
         // no fraction reads as an integer, the one distinction lost on the way).
-        return { ok: true, value: toRhai(compiled.call(hook, [ctx])) };
+        const value = toRhai(compiled.call(hook, [ctx]));
+        strikes.delete(hook);
+        return { ok: true, value };
       } catch (error) {
         if (!(error instanceof RhaiError)) throw error;
-        return { ok: false, failure: { hook, file, ...errorPosition(error), detail: errorDetail(error) } };
+        const failure: HookFailure = { hook, file, ...errorPosition(error), detail: errorDetail(error) };
+        if (LIMIT_ERRORS.has(innermost(error).kind)) strikes.set(hook, { count: record.count + 1, failure });
+        else strikes.delete(hook);
+        return { ok: false, failure };
       }
     },
   };
