@@ -47,6 +47,7 @@ export const run: Command = async (args) => {
     target = validateScenario(path);
   } else {
     target = validateAgentDir(dirname(path), readAgentDir(dirname(path), readFileSync(path, 'utf8')), workdirFlag);
+    target = reportAs(target, basename(path));
   }
 
   if (parsed.flags.has('json')) console.log(JSON.stringify({ diagnostics: target.diagnostics.map(designFields) }));
@@ -85,6 +86,12 @@ function validateScenario(path: string): Target {
   }
   const { agent, workdir, commands } = scenario.data;
   return { displayDir: '', diagnostics: compileBlueprint(agent, { workdir, commands, checkScript: checkCustomScript }).diagnostics };
+}
+
+/** A blueprint passed under another name (`lev validate staging.leviath`) is reported under that name. */
+function reportAs(target: Target, blueprintFile: string): Target {
+  if (blueprintFile === AGENT_FILE) return target;
+  return { ...target, diagnostics: target.diagnostics.map((d) => (d.file === AGENT_FILE ? { ...d, file: blueprintFile } : d)) };
 }
 
 /** Exactly the fields DESIGN.md promises (the editor-only end positions are left out). */

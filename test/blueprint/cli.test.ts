@@ -28,6 +28,7 @@ beforeAll(() => {
   write('custom/agent.leviath', '[context.regions]\ntask = {}\nbrain = { kind = "custom", script = "hooks/brain.rhai" }\n');
   write('custom/hooks/brain.rhai', 'fn render(ctx) { "" }\n');
   write('syntax/agent.leviath', '[context.regions\n');
+  write('renamed/staging.leviath', '[context.regions]\ntask = { kind = "pinnd" }\n');
   write('empty/.keep', '');
   write('scenario.json', JSON.stringify({
     version: 1, model: { id: 'gpt-4o' },
@@ -54,6 +55,13 @@ describe('lev validate', () => {
       `${join('broken', 'agent.leviath')}:3:17 error unknown-region-kind: Unknown region kind "sliding-window". Did you mean "sliding_window"? Use one of: temporary, pinned, sliding_window, compacting, compact_history, clearable, hashmap, checklist, custom (hash_map is an alias of hashmap).`,
     );
     expect(out.stdout).toContain('1 error, 0 warnings, 0 info');
+  });
+
+  it('a blueprint file under another name is reported under that name', () => {
+    const out = lev([join('renamed', 'staging.leviath'), '--json']);
+    expect(out.code).toBe(1);
+    expect(JSON.parse(out.stdout).diagnostics[0]).toMatchObject({ code: 'unknown-region-kind', file: 'staging.leviath', line: 2, column: 17 });
+    expect(lev([join('renamed', 'staging.leviath')]).stdout.split('\n')[0]).toMatch(/^renamed\/staging\.leviath:2:17 error unknown-region-kind/);
   });
 
   it('--json prints exactly {"diagnostics":[...]} with the DESIGN.md fields', () => {
