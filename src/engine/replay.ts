@@ -51,6 +51,12 @@ function diagnostic(code: string, message: string, file = 'scenario.json', path 
 }
 
 /** Everything a run knows after some number of events. Mutable; one per replay. */
+/** A result larger than its region's whole budget is evicted on arrival; the agent should hear so. */
+function tooBigToStay(region: Region, tokens: number): string {
+  const budget = region.budget.budget;
+  return tokens > budget ? `, more than its whole budget of ${fmt(budget)}: evicted at once` : '';
+}
+
 export class Run {
   readonly model: Model;
   readonly blueprint: Blueprint;
@@ -329,7 +335,8 @@ export class Run {
     }
     if (MESSAGE_REGIONS.has(target.name) || target.section === 'messages') {
       const outcome = this.writeTo(target.name, entry);
-      return outcome.ok ? { ok: true, message: `${fmt(tokens)} tokens to ${target.name}` } : { ok: false, message: outcome.message };
+      if (!outcome.ok) return { ok: false, message: outcome.message };
+      return { ok: true, message: `${fmt(tokens)} tokens to ${target.name}${tooBigToStay(target, tokens)}` };
     }
     // Routed away: the content lives in its region and a stub keeps the call paired.
     const placed = target.kind === 'hashmap' && entry.key === undefined ? { ...entry, key: `${event.tool_name}:${event.tool_call_id}` } : entry;

@@ -52,6 +52,7 @@ describe('a 20 MB tool result', () => {
     const timeline = replay(scenario(UNCAPPED, callThen('grep', { content: TWENTY_MB })));
     const step = timeline.steps[1]!;
     expect(step.changes).toEqual([expect.objectContaining({ type: 'evict', region: 'tool_results', reason: 'over budget 38,400' })]);
+    expect(step.result!.message).toMatch(/^3,\d{3},\d{3} tokens to tool_results, more than its whole budget of 38,400: evicted at once$/);
     expect(step.changes[0]!.tokens).toBeGreaterThan(3_600_000);
     expect(step.regions.tool_results!.tokens).toBe(0);
     // The call lost its result, so the next request leaves the call out rather than send it unpaired.
