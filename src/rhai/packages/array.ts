@@ -62,6 +62,22 @@ function compareWith(ctx: NativeContext, fp: FnPtr, x: RhaiValue, y: RhaiValue):
   return 0;
 }
 
+/**
+ * Removes in place the items the predicate picks (`drain`) or does not pick (`retain`) and returns
+ * the removed ones, calling the predicate once per item in order, as Rhai does.
+ */
+function removeWhere(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, name: string, removeMatches: boolean): RhaiValue[] {
+  const removed: RhaiValue[] = [];
+  const kept: RhaiValue[] = [];
+  for (let i = 0; i < a.length; i++) {
+    const matches = truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), name);
+    (matches === removeMatches ? removed : kept).push(a[i]);
+  }
+  a.length = 0;
+  a.push(...kept);
+  return removed;
+}
+
 export const arrayLib: Library = {
   push: arr((a, rest) => {
     if (rest.length !== 1) return NO_MATCH;
@@ -207,14 +223,7 @@ export const arrayLib: Library = {
   }),
   retain: arr((a, rest, ctx) => {
     const fp = fnArg(rest[0]);
-    if (fp && rest.length === 1) {
-      const removed: RhaiValue[] = [];
-      const kept: RhaiValue[] = [];
-      for (let i = 0; i < a.length; i++) (truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), 'retain') ? kept : removed).push(a[i]);
-      a.length = 0;
-      a.push(...kept);
-      return removed;
-    }
+    if (fp && rest.length === 1) return removeWhere(a, ctx, fp, 'retain', false);
     if (!isIntArg(rest[0]) || !isIntArg(rest[1])) return NO_MATCH;
     const start = startPos(intArg(rest[0]), a.length);
     const count = Math.max(0, intArg(rest[1]));
@@ -226,14 +235,7 @@ export const arrayLib: Library = {
   }),
   drain: arr((a, rest, ctx) => {
     const fp = fnArg(rest[0]);
-    if (fp && rest.length === 1) {
-      const removed: RhaiValue[] = [];
-      const kept: RhaiValue[] = [];
-      for (let i = 0; i < a.length; i++) (truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), 'drain') ? removed : kept).push(a[i]);
-      a.length = 0;
-      a.push(...kept);
-      return removed;
-    }
+    if (fp && rest.length === 1) return removeWhere(a, ctx, fp, 'drain', true);
     if (!isIntArg(rest[0]) || !isIntArg(rest[1])) return NO_MATCH;
     const start = startPos(intArg(rest[0]), a.length);
     return a.splice(start, Math.max(0, intArg(rest[1])));
