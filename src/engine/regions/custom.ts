@@ -14,9 +14,6 @@ import type { Change, ChangeType, Section, ToolCall } from '../timeline.ts';
 import { BaseRegion, change, entryMessage } from './base.ts';
 import type { Entry, RegionContext, RegionEnv, RegionRender, RenderedMessage, WriteOutcome } from './types.ts';
 
-/** The window's current fill, when the run supplies it (see docs/decisions/custom.md). */
-type RenderContext = RegionContext & { windowTokens?: number };
-
 /** Above any real write order, with room for fractions: where messages standing for the whole region go. */
 const END_OF_STREAM = 2 ** 40;
 
@@ -161,7 +158,7 @@ export class CustomRegion extends BaseRegion {
    * for a ctx identical in every field the script can see (assembly asks twice per request).
    */
   override render(ctx: RegionContext): RegionRender {
-    const windowTokens = (ctx as RenderContext).windowTokens ?? this.tokens;
+    const windowTokens = ctx.windowTokens ?? this.tokens;
     const key = `${this.version}\u0000${ctx.stage}\u0000${ctx.stageIterations}\u0000${ctx.model}\u0000${ctx.window}\u0000${windowTokens}`;
     if (this.lastRender?.key === key) return this.lastRender.render;
     const render = this.runRender(ctx, windowTokens);
