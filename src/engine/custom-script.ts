@@ -108,13 +108,13 @@ const LIMIT_ERRORS = new Set(['ErrorTooManyOperations', 'ErrorDataTooLarge', 'Er
 
 function hooksOf(compiled: CompiledScript, file: string): CustomHooks {
   const present = new Set<HookName>((['render', 'on_write', 'on_overflow'] as const).filter((h) => compiled.hasFunction(h, 1)));
-  const strikes = new Map<HookName, { count: number; failure?: HookFailure }>();
+  const strikes = new Map<HookName, { count: number; failure: HookFailure }>();
   return {
     file,
     has: (hook) => present.has(hook),
     call(hook, ctx) {
-      const record = strikes.get(hook) ?? { count: 0 };
-      if (record.count >= RUNAWAY_STRIKES && record.failure) {
+      const record = strikes.get(hook);
+      if (record && record.count >= RUNAWAY_STRIKES) {
         const detail = `switched off for the rest of the run after ${RUNAWAY_STRIKES} calls in a row hit a limit (${record.failure.detail})`;
         return { ok: false, failure: { ...record.failure, detail } };
       }
@@ -127,7 +127,7 @@ function hooksOf(compiled: CompiledScript, file: string): CustomHooks {
       } catch (error) {
         if (!(error instanceof RhaiError)) throw error;
         const failure: HookFailure = { hook, file, ...errorPosition(error), detail: errorDetail(error) };
-        if (LIMIT_ERRORS.has(innermost(error).kind)) strikes.set(hook, { count: record.count + 1, failure });
+        if (LIMIT_ERRORS.has(innermost(error).kind)) strikes.set(hook, { count: (record?.count ?? 0) + 1, failure });
         else strikes.delete(hook);
         return { ok: false, failure };
       }
