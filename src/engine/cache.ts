@@ -7,6 +7,7 @@
 // two blocks is a reference check for unchanged regions (renders are reused while a region is
 // unchanged), so a step that changes one region does no work proportional to the others' size.
 import type { Model, Provider } from './models.ts';
+import { fmt } from './regions/base.ts';
 
 export interface PrefixBlock {
   text: string;
@@ -111,7 +112,6 @@ export interface ProviderView {
   rule: string;
 }
 
-const fmt = (n: number): string => n.toLocaleString('en-US');
 const usd = (tokens: number, perMTok: number): number => (tokens * perMTok) / 1_000_000;
 
 /**

@@ -1,6 +1,7 @@
 // Tool routing: which region a tool's result lands in, and how many tokens of it survive.
 import type { ToolRouting } from './blueprint/types.ts';
 import { decode, encode, countTokens, type Encoding } from './tokens.ts';
+import { fmt } from './regions/base.ts';
 
 /** Where a result goes when nothing routes it. */
 export const DEFAULT_TOOL_REGION = 'tool_results';
@@ -68,7 +69,6 @@ export interface CappedResult {
   originalTokens?: number;
 }
 
-const fmt = (n: number): string => n.toLocaleString('en-US');
 
 export function truncationMarker(cut: number, total: number, maxTokens: number): string {
   return `\n[truncated: ${fmt(cut)} of ${fmt(total)} tokens cut by max_result_tokens = ${fmt(maxTokens)}]`;
