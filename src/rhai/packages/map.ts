@@ -1,9 +1,8 @@
 // Object map functions (src/packages/map_basic.rs). Listing functions follow the sorted key order.
 import { checkMap } from '../runtime.ts';
-import { cloneValue, sortedKeys, type RhaiMap, type RhaiValue } from '../values.ts';
+import { cloneValue, sortedKeys, type FnPtr, type RhaiMap, type RhaiValue } from '../values.ts';
 import { callWithOptional, fnArg, NO_MATCH, textArg, truthy, type Library, type NativeContext, type NativeResult } from './types.ts';
-import { debugString } from '../format.ts';
-import { stringDebug } from '../format.ts';
+import { debugString, stringDebug } from '../format.ts';
 
 const map = (f: (m: RhaiMap, rest: RhaiValue[], ctx: NativeContext) => NativeResult) =>
   (args: RhaiValue[], ctx: NativeContext): NativeResult => (args[0] instanceof Map ? f(args[0], args.slice(1), ctx) : NO_MATCH);
@@ -16,6 +15,21 @@ function toJson(v: RhaiValue): string {
   const t = textArg(v);
   if (t !== undefined) return stringDebug(t);
   return debugString(v);
+}
+
+/**
+ * Removes the entries the predicate picks (`drain`) or does not pick (`retain`) and returns them,
+ * calling the predicate once per entry in key order.
+ */
+function removeWhere(m: RhaiMap, ctx: NativeContext, fp: FnPtr, name: string, removeMatches: boolean): RhaiMap {
+  const removed: RhaiMap = new Map();
+  for (const k of sortedKeys(m)) {
+    if (truthy(callWithOptional(ctx, fp, [k, cloneValue(m.get(k))], []), name) === removeMatches) {
+      removed.set(k, m.get(k));
+      m.delete(k);
+    }
+  }
+  return removed;
 }
 
 export const mapLib: Library = {
@@ -59,23 +73,7 @@ export const mapLib: Library = {
     for (const k of sortedKeys(m)) if (truthy(callWithOptional(ctx, fp, [k, cloneValue(m.get(k))], []), 'filter')) out.set(k, cloneValue(m.get(k)));
     return out;
   }),
-  retain: map((m, [f], ctx) => {
-    const fp = fnArg(f);
-    if (!fp) return NO_MATCH;
-    const removed: RhaiMap = new Map();
-    for (const k of sortedKeys(m)) {
-      if (!truthy(callWithOptional(ctx, fp, [k, cloneValue(m.get(k))], []), 'retain')) { removed.set(k, m.get(k)); m.delete(k); }
-    }
-    return removed;
-  }),
-  drain: map((m, [f], ctx) => {
-    const fp = fnArg(f);
-    if (!fp) return NO_MATCH;
-    const removed: RhaiMap = new Map();
-    for (const k of sortedKeys(m)) {
-      if (truthy(callWithOptional(ctx, fp, [k, cloneValue(m.get(k))], []), 'drain')) { removed.set(k, m.get(k)); m.delete(k); }
-    }
-    return removed;
-  }),
+  retain: map((m, [f], ctx) => { const fp = fnArg(f); return fp ? removeWhere(m, ctx, fp, 'retain', false) : NO_MATCH; }),
+  drain: map((m, [f], ctx) => { const fp = fnArg(f); return fp ? removeWhere(m, ctx, fp, 'drain', true) : NO_MATCH; }),
   to_json: map((m, rest) => (rest.length ? NO_MATCH : toJson(m))),
 };
