@@ -4,18 +4,12 @@ import { checkArray } from '../runtime.ts';
 import { isSystemError, NO_POS, RhaiError } from '../errors.ts';
 import { cloneValue, compareStrings, type FnPtr, typeName, type RhaiValue } from '../values.ts';
 import {
-  callWithOptional, fnArg, intArg, isIntArg, NO_MATCH, runtimeError, truthy,
+  callWithOptional, fnArg, intArg, isIntArg, NO_MATCH, runtimeError, startPos, truthy,
   type Library, type NativeContext, type NativeResult,
 } from './types.ts';
 
 const arr = (f: (a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext) => NativeResult) =>
   (args: RhaiValue[], ctx: NativeContext): NativeResult => (Array.isArray(args[0]) ? f(args[0], args.slice(1), ctx) : NO_MATCH);
-
-/** Position counting from the end when negative, clamped to [0, len]. */
-function startPos(start: number, len: number): number {
-  if (start < 0) return Math.max(0, len + start);
-  return Math.min(start, len);
-}
 
 const isNumericType = (t: string): boolean => t === 'i64' || t === 'f64';
 
@@ -93,9 +87,7 @@ export const arrayLib: Library = {
   }),
   insert: arr((a, [i, x]) => {
     if (!isIntArg(i)) return NO_MATCH;
-    const n = intArg(i);
-    const at = n < 0 ? Math.max(0, a.length + n) : Math.min(n, a.length);
-    a.splice(at, 0, cloneValue(x));
+    a.splice(startPos(intArg(i), a.length), 0, cloneValue(x));
     checkArray(a);
     return undefined;
   }),

@@ -5,16 +5,10 @@ import { displayString, toDebugText } from '../format.ts';
 import { dataTooLarge } from '../errors.ts';
 import { checkString, RT } from '../runtime.ts';
 import { charCount, makeChar, toChars, type RhaiValue } from '../values.ts';
-import { intArg, isIntArg, NO_MATCH, textArg, type Library, type NativeResult } from './types.ts';
+import { intArg, isIntArg, NO_MATCH, startPos, textArg, type Library, type NativeResult } from './types.ts';
 
 /** Char index -> UTF-16 offset helpers, with a fast path for strings without astral chars. */
 const hasAstral = (s: string): boolean => /[\ud800-\udfff]/.test(s);
-
-/** Clamp a (possibly negative, counted from the end) start position to [0, len]. */
-function startPos(start: number, len: number): number {
-  if (start < 0) return Math.max(0, len + start);
-  return Math.min(start, len);
-}
 
 function subChars(s: string, start: number, count: number): string {
   if (!hasAstral(s)) return s.substr(start, count);

@@ -1,5 +1,5 @@
 // The native-function interface shared by every package (src/packages/*.rs).
-import { mismatchError, RhaiError, type Pos } from '../errors.ts';
+import { RhaiError, type Pos } from '../errors.ts';
 import { FnPtr, RhaiChar, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
 
 export const NO_MATCH: unique symbol = Symbol('no matching signature');
@@ -33,6 +33,12 @@ export function intArg(v: number | bigint): number {
   return v > 0n ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
 }
 
+/** A position counting from the end when negative, clamped to [0, len]. */
+export function startPos(start: number, len: number): number {
+  if (start < 0) return Math.max(0, len + start);
+  return Math.min(start, len);
+}
+
 export function textArg(v: RhaiValue): string | undefined {
   if (typeof v === 'string') return v;
   if (v instanceof RhaiChar) return v.c;
@@ -55,10 +61,6 @@ export function fnArg(v: RhaiValue): FnPtr | undefined {
 
 export function runtimeError(kind: string, detail: string): RhaiError {
   return new RhaiError(kind, detail);
-}
-
-export function mismatch(expected: string, got: RhaiValue): RhaiError {
-  return mismatchError(expected, typeName(got));
 }
 
 /** Calls `fp` with `args`, adding `extra` arguments when the callback takes more parameters. */
