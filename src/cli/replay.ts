@@ -5,6 +5,8 @@ import type { z } from 'zod';
 import { replay } from '../engine/index.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
+import { fmt as n } from '../engine/regions/base.ts';
+import { issuePath } from '../scenarios/issues.ts';
 import type { Timeline, TimelineStep } from '../engine/timeline.ts';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 
@@ -13,15 +15,8 @@ const MAX_SCENARIO_BYTES = 64_000_000;
 
 export type LoadedScenario = { ok: true; scenario: Scenario } | { ok: false; usage?: string; diagnostics: Diagnostic[] };
 
-/** `traffic[12].tool_call_id` */
-export function issuePath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : `${out ? '.' : ''}${String(part)}`;
-  return out;
-}
-
 /** One zod issue as `path: what is wrong`, in the words a person would use. */
-export function issueMessage(issue: z.core.$ZodIssue): string {
+function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return 'Required';
   if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
     const options = (issue as { options?: unknown[] }).options ?? [];
@@ -99,8 +94,6 @@ export const run: Command = async (args) => {
 };
 
 // ---- human output -------------------------------------------------------------------------------
-
-const n = (v: number): string => v.toLocaleString('en-US');
 
 export function table(rows: string[][], rightAligned: ReadonlySet<number> = new Set()): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));

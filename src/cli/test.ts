@@ -2,11 +2,11 @@
 // exactly as it would be sent, with every region's figures at that point.
 import { InspectError, Replay } from '../engine/index.ts';
 import type { StepDetail } from '../engine/timeline.ts';
+import { fmt as n } from '../engine/regions/base.ts';
 import { EXIT_FINDINGS, EXIT_OK, usageError, type Command } from './io.ts';
 import { printDiagnostics, readScenarioArgs, table } from './replay.ts';
 
 const USAGE = 'usage: lev test SCENARIO.json [--step N] [--json]   (N: inference number, from 0)';
-const n = (v: number): string => v.toLocaleString('en-US');
 
 export const run: Command = async (args) => {
   const read = readScenarioArgs(args, 'test', USAGE, ['step']);

@@ -7,6 +7,7 @@ import { checkCustomScript } from '../engine/custom-script.ts';
 import { hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema } from '../engine/scenario.ts';
 import { locateJson } from '../engine/blueprint/jsonLocate.ts';
+import { issuePath } from '../scenarios/issues.ts';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 
 const USAGE = 'usage: lev validate PATH [--json] [--workdir DIR]  (PATH: agent directory, agent.leviath or scenario .json)';
@@ -79,7 +80,7 @@ function validateScenario(path: string): Target {
     const diagnostics = scenario.error.issues.map((issue): Diagnostic => {
       const keyPath = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
       const at = locateJson(source, keyPath);
-      const dotted = keyPath.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
+      const dotted = issuePath(keyPath);
       return { code: 'scenario-invalid', severity: 'error', message: `${dotted || 'scenario'}: ${issue.message}.`, file: display, line: at.line, column: at.column, path: dotted };
     });
     return { displayDir: '', diagnostics };
