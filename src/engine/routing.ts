@@ -1,4 +1,5 @@
 // Tool routing: which region a tool's result lands in, and how many tokens of it survive.
+import { ALWAYS_VALID_TARGETS } from './blueprint/checks.ts';
 import type { ToolRouting } from './blueprint/types.ts';
 import { decode, encode, countTokens, type Encoding } from './tokens.ts';
 import { fmt } from './regions/base.ts';
@@ -7,7 +8,7 @@ import { fmt } from './regions/base.ts';
 export const DEFAULT_TOOL_REGION = 'tool_results';
 
 /** Regions the runtime always carries: valid routing targets whatever a stage declares. */
-export const ALWAYS_VISIBLE_REGIONS: ReadonlySet<string> = new Set(['conversation', 'tool_results', 'final_output', 'stage_instructions']);
+const ALWAYS_VISIBLE_REGIONS: ReadonlySet<string> = new Set(ALWAYS_VALID_TARGETS);
 
 /**
  * Names for the same tool. A routing table entry written with any name of a group matches a call
