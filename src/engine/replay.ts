@@ -9,7 +9,7 @@ import { fillerText } from './filler.ts';
 import { assemble, systemOrder, type Assembly } from './assemble.ts';
 import { FlatListBaseline } from './baseline.ts';
 import { resolveModel, type Model } from './models.ts';
-import { ChecklistRegion, CompactHistoryRegion, createRegion, entryLabel, fmt } from './regions/index.ts';
+import { ChecklistRegion, CompactHistoryRegion, MESSAGE_REGION_NAMES, createRegion, entryLabel, fmt } from './regions/index.ts';
 import type { DeleteSelector, Entry, Region, RegionContext } from './regions/types.ts';
 import { capReadFile, capToolResult, lookupTool, routeToolResult } from './routing.ts';
 import type { Scenario, TrafficEvent } from './scenario.ts';
@@ -36,7 +36,6 @@ export interface ReplayOptions {
   generate?: (spec: NonNullable<Scenario['generator']>) => TrafficEvent[];
 }
 
-const MESSAGE_REGIONS = new Set(['conversation', 'tool_results']);
 /**
  * The timeline keeps every region's figures at every step (~100 bytes each), so events × regions
  * bounds its memory; a 1 MB blueprint of 15,000 regions under 100,000 events would need ~150 GB.
@@ -50,13 +49,13 @@ function diagnostic(code: string, message: string, file = 'scenario.json', path 
   return { code, severity: 'error', message, file, line: 1, column: 1, path };
 }
 
-/** Everything a run knows after some number of events. Mutable; one per replay. */
 /** A result larger than its region's whole budget is evicted on arrival; the agent should hear so. */
 function tooBigToStay(region: Region, tokens: number): string {
   const budget = region.budget.budget;
   return tokens > budget ? `, more than its whole budget of ${fmt(budget)}: evicted at once` : '';
 }
 
+/** Everything a run knows after some number of events. Mutable; one per replay. */
 export class Run {
   readonly model: Model;
   readonly blueprint: Blueprint;
@@ -333,7 +332,7 @@ export class Run {
       this.warnings.push(`${event.tool_name} result routed to ${route.region}, which stage ${this.stage.name} does not carry; it went to tool_results`);
       target = this.regions.get('tool_results')!;
     }
-    if (MESSAGE_REGIONS.has(target.name) || target.section === 'messages') {
+    if (MESSAGE_REGION_NAMES.has(target.name) || target.section === 'messages') {
       const outcome = this.writeTo(target.name, entry);
       if (!outcome.ok) return { ok: false, message: outcome.message };
       return { ok: true, message: `${fmt(tokens)} tokens to ${target.name}${tooBigToStay(target, tokens)}` };

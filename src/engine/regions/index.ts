@@ -18,7 +18,7 @@ import type { Region, RegionEnv, RegionFactory } from './types.ts';
 export type { Region, RegionContext, RegionEnv, RegionFactory, Entry, RenderedMessage, RegionRender } from './types.ts';
 export { ChecklistRegion } from './checklist.ts';
 export { CompactHistoryRegion } from './compact-history.ts';
-export { entryLabel, entryMessage, change, fmt } from './base.ts';
+export { entryLabel, entryMessage, change, fmt, MESSAGE_REGION_NAMES } from './base.ts';
 
 const factories = new Map<RegionKind, RegionFactory>([
   ['temporary', (d, b) => new TemporaryRegion(d, b)],
