@@ -89,6 +89,7 @@ function floatArith(op: string, x: number, y: number): RhaiFloat | undefined {
   return undefined;
 }
 
+/** An INT or FLOAT as a JS number; undefined for any other type. */
 export function toFloat(v: RhaiValue): number | undefined {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);

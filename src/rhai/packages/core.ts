@@ -1,9 +1,9 @@
 // Language-level functions (src/packages/lang_core.rs, fn_basic.rs, iter_basic.rs).
 import { debugString, displayString, toDebugText } from '../format.ts';
 import { RhaiError } from '../errors.ts';
-import { rangeContains } from '../ops.ts';
+import { rangeContains, toFloat } from '../ops.ts';
 import { FnPtr, RhaiFloat, RhaiRange, typeName, type RhaiValue } from '../values.ts';
-import { floatArg, intArg, isIntArg, NO_MATCH, type Library } from './types.ts';
+import { intArg, isIntArg, NO_MATCH, type Library } from './types.ts';
 
 const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -19,9 +19,9 @@ function stepRange(args: RhaiValue[]): RhaiValue | typeof NO_MATCH {
     if (step === 0) throw new RhaiError('ErrorArithmetic', 'Step value cannot be zero');
     return new RhaiRange(intArg(a), intArg(b), false, step);
   }
-  const from = floatArg(a);
-  const to = floatArg(b);
-  const step = args.length === 3 ? floatArg(s) : 1;
+  const from = toFloat(a);
+  const to = toFloat(b);
+  const step = args.length === 3 ? toFloat(s) : 1;
   if (from === undefined || to === undefined || step === undefined) return NO_MATCH;
   if (step === 0) throw new RhaiError('ErrorArithmetic', 'Step value cannot be zero');
   const out: RhaiValue[] = [];

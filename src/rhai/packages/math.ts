@@ -1,13 +1,13 @@
 // Numeric functions (src/packages/arithmetic.rs, math_basic.rs).
 import { arithmeticError } from '../errors.ts';
-import { compareOp, negate } from '../ops.ts';
+import { compareOp, negate, toFloat } from '../ops.ts';
 import { MAX_INT, MIN_INT, normInt, RhaiFloat, makeChar, type RhaiValue } from '../values.ts';
-import { floatArg, isIntArg, NO_MATCH, runtimeError, type Library, type NativeResult } from './types.ts';
+import { isIntArg, NO_MATCH, runtimeError, type Library, type NativeResult } from './types.ts';
 import { NO_POS } from '../errors.ts';
 
 const float1 = (f: (x: number) => number) => (args: RhaiValue[]): NativeResult => {
   if (args.length !== 1) return NO_MATCH;
-  const x = floatArg(args[0]);
+  const x = toFloat(args[0]);
   return x === undefined ? NO_MATCH : new RhaiFloat(f(x));
 };
 
@@ -63,23 +63,23 @@ export const mathLib: Library = {
   ln: float1(Math.log),
   log: (args) => {
     if (args.length === 1) return float1(Math.log10)(args);
-    const x = floatArg(args[0]);
-    const base = floatArg(args[1]);
+    const x = toFloat(args[0]);
+    const base = toFloat(args[1]);
     return args.length === 2 && x !== undefined && base !== undefined ? new RhaiFloat(Math.log(x) / Math.log(base)) : NO_MATCH;
   },
   sin: float1(Math.sin), cos: float1(Math.cos), tan: float1(Math.tan),
   asin: float1(Math.asin), acos: float1(Math.acos), atan: (args) => {
     if (args.length === 2) {
-      const y = floatArg(args[0]);
-      const x = floatArg(args[1]);
+      const y = toFloat(args[0]);
+      const x = toFloat(args[1]);
       return y !== undefined && x !== undefined ? new RhaiFloat(Math.atan2(y, x)) : NO_MATCH;
     }
     return float1(Math.atan)(args);
   },
   sinh: float1(Math.sinh), cosh: float1(Math.cosh), tanh: float1(Math.tanh),
   hypot: ([x, y]) => {
-    const a = floatArg(x);
-    const b = floatArg(y);
+    const a = toFloat(x);
+    const b = toFloat(y);
     return a !== undefined && b !== undefined ? new RhaiFloat(Math.hypot(a, b)) : NO_MATCH;
   },
   PI: (args) => (args.length === 0 ? new RhaiFloat(Math.PI) : NO_MATCH),
@@ -130,8 +130,8 @@ function minMax(args: RhaiValue[], keepFirstIf: '>=' | '<='): NativeResult {
   const numeric = (v: RhaiValue): boolean => isIntArg(v) || v instanceof RhaiFloat;
   if (numeric(a) && numeric(b)) {
     if (isIntArg(a) && isIntArg(b)) return compareOp(keepFirstIf, a, b, NO_POS) ? a : b;
-    const x = floatArg(a)!;
-    const y = floatArg(b)!;
+    const x = toFloat(a)!;
+    const y = toFloat(b)!;
     return new RhaiFloat(keepFirstIf === '>=' ? Math.max(x, y) : Math.min(x, y));
   }
   if (typeof a === 'string' && typeof b === 'string') return compareOp(keepFirstIf, a, b, NO_POS) ? a : b;

@@ -1,6 +1,6 @@
 // The native-function interface shared by every package (src/packages/*.rs).
 import { RhaiError, type Pos } from '../errors.ts';
-import { FnPtr, RhaiChar, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
+import { FnPtr, RhaiChar, typeName, type RhaiValue } from '../values.ts';
 
 export const NO_MATCH: unique symbol = Symbol('no matching signature');
 export type NativeResult = RhaiValue | typeof NO_MATCH;
@@ -42,13 +42,6 @@ export function startPos(start: number, len: number): number {
 export function textArg(v: RhaiValue): string | undefined {
   if (typeof v === 'string') return v;
   if (v instanceof RhaiChar) return v.c;
-  return undefined;
-}
-
-export function floatArg(v: RhaiValue): number | undefined {
-  if (v instanceof RhaiFloat) return v.v;
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
   return undefined;
 }
 
