@@ -105,6 +105,11 @@ export function bitFieldBoundsError(index: RhaiValue, pos: Pos): RhaiError {
     { length: 64, index });
 }
 
+/** A JS engine stack overflow (deep recursion in the parser or evaluator). */
+export function isJsStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message);
+}
+
 export const stackOverflow = (pos: Pos = NO_POS): RhaiError => new RhaiError('ErrorStackOverflow', 'Stack overflow', pos);
 
 /** ErrorDataTooLarge: `what` is 'Length of string', 'Size of array' or 'Size of object map'. */

@@ -4,8 +4,8 @@ import { mayMutate } from './analysis.ts';
 import type { Expr, FnDef, Script, Stmt, SwitchCase, VarRef } from './ast.ts';
 import {
   assignmentToConstant, bitFieldBoundsError, boundsError, dotExprError, fnNotFound, indexingTypeError, innermost,
-  isSystemError, mismatchError, RhaiError, runtimeErrorMessage, stackOverflow, variableNotFound, wrapInFunctionCall,
-  type Pos,
+  isJsStackOverflow, isSystemError, mismatchError, RhaiError, runtimeErrorMessage, stackOverflow, variableNotFound,
+  wrapInFunctionCall, type Pos,
 } from './errors.ts';
 import { debugString, displayString } from './format.ts';
 import { assignOp, binaryOp, compareOp, containsOp, negate, valuesEqual } from './ops.ts';
@@ -119,7 +119,7 @@ function callNative(fn: NativeFn, name: string, args: RhaiValue[], pos: Pos): Rh
 
 function wrapCallError(e: unknown, fn: CompiledFn, pos: Pos): unknown {
   SIG = NONE;
-  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+  if (isJsStackOverflow(e)) {
     return stackOverflow(pos);
   }
   if (e instanceof RhaiError && !isSystemError(e)) return wrapInFunctionCall(fn.name, e, pos);
@@ -341,7 +341,7 @@ export class Program {
     try {
       return body();
     } catch (e) {
-      if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      if (isJsStackOverflow(e)) {
         throw stackOverflow();
       }
       throw e;

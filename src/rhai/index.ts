@@ -1,7 +1,7 @@
 // Public API of the Rhai interpreter: compile once, run or call many times.
 import { parse } from './parser.ts';
 import { Program } from './evaluator.ts';
-import { RhaiError } from './errors.ts';
+import { isJsStackOverflow, RhaiError } from './errors.ts';
 import { resolveLimits, type RhaiLimits } from './limits.ts';
 import { Runtime, withRuntime } from './runtime.ts';
 import { toRhai, fromRhai } from './convert.ts';
@@ -29,10 +29,6 @@ export interface CompiledScript {
   callRaw(name: string, args: RhaiValue[], options?: RunOptions): RhaiValue;
   /** Runs the script's top-level statements; returns the raw Rhai value. */
   run(options?: RunOptions): RhaiValue;
-}
-
-function isJsStackOverflow(e: unknown): boolean {
-  return e instanceof RangeError && /call stack/i.test(e.message);
 }
 
 class Compiled implements CompiledScript {
