@@ -1,11 +1,10 @@
 // sliding_window: keeps the most recent `max_items` entries within budget. `per_item` drops the
 // oldest one at a time; `bulk` drops `overflow` at once; `compact` folds `compact_count` of the
 // oldest into one summary entry (a summary counts as an item and may be folded again).
+import { DEFAULT_MAX_ITEMS } from '../blueprint/regions.ts';
 import type { Change } from '../timeline.ts';
 import { BaseRegion, change, fmt } from './base.ts';
 import type { RegionContext } from './types.ts';
-
-export const DEFAULT_MAX_ITEMS = 10;
 
 export class SlidingWindowRegion extends BaseRegion {
   readonly kind = 'sliding_window' as const;
