@@ -1,6 +1,6 @@
 // Stages: which regions a stage sees, where its instructions go, and whether a transition may
 // pass its gates. The replay loop owns the region state; this module owns the rules.
-import { regionsForStage } from './blueprint/index.ts';
+import { DEFAULT_MAX_TOKENS, regionsForStage } from './blueprint/index.ts';
 import type { Blueprint, RegionDecl, RegionKind, StageDecl, TransitionDecl } from './blueprint/types.ts';
 import type { ChecklistRegion } from './regions/checklist.ts';
 import type { Region } from './regions/types.ts';
@@ -23,7 +23,7 @@ export const IMPLICIT_REGIONS: readonly { name: string; kind: RegionKind; budget
 
 export function implicitDecl(name: string, kind: RegionKind, extra: Partial<RegionDecl> = {}): RegionDecl {
   return {
-    name, kind, maxTokens: 5000, maxTokensExplicit: false, seedImplicit: false, required: false,
+    name, kind, maxTokens: DEFAULT_MAX_TOKENS, maxTokensExplicit: false, seedImplicit: false, required: false,
     requiredMessage: '', summarizable: true, admission: 'evict',
     loc: { file: '(runtime)', line: 0, column: 0 }, ...extra,
   };
