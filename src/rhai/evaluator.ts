@@ -9,6 +9,7 @@ import {
 } from './errors.ts';
 import { debugString, displayString } from './format.ts';
 import { assignOp, binaryOp, compareOp, containsOp, negate, valuesEqual } from './ops.ts';
+import { getBits, setBits } from './packages/bits.ts';
 import { isNonPureCall, NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext, type NativeFn } from './packages/index.ts';
 import { checkArray, checkMap, checkString, tooManyOperations, type Runtime } from './runtime.ts';
 import {
@@ -192,11 +193,11 @@ function arrayIndex(len: number, idx: RhaiValue, pos: Pos, kind: 'ErrorArrayBoun
   return i;
 }
 
-function bitIndex(idx: RhaiValue, pos: Pos): bigint {
+function bitIndex(idx: RhaiValue, pos: Pos): number {
   let i = Number(idx);
   if (i < 0) i += 64;
   if (i < 0 || i >= 64) throw bitFieldBoundsError(idx, pos);
-  return BigInt(i);
+  return i;
 }
 
 function readIndex(obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): RhaiValue {
@@ -219,7 +220,7 @@ function readIndex(obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): Rha
   if (isInt(obj)) {
     if (idx instanceof RhaiRange) return callNative(NATIVE_FUNCTIONS.get('get_bits')!, 'get_bits', [obj, idx], pos);
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
-    return ((BigInt(obj) >> bitIndex(idx, pos)) & 1n) === 1n;
+    return getBits(obj, bitIndex(idx, pos), 1) === 1;
   }
   if (obj === undefined && safe) return undefined;
   throw indexingTypeError(typeName(obj), pos);
@@ -256,10 +257,7 @@ function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiValue, v:
     }
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     if (typeof v !== 'boolean') throw mismatchError('bool', typeName(v), pos);
-    const bit = 1n << bitIndex(idx, pos);
-    const n = v ? BigInt(obj) | bit : BigInt(obj) & ~bit;
-    const r = BigInt.asIntN(64, n);
-    target.set(env, r >= -9007199254740991n && r <= 9007199254740991n ? Number(r) : r);
+    target.set(env, setBits(obj, bitIndex(idx, pos), 1, v ? 1 : 0));
     return;
   }
   throw indexingTypeError(typeName(obj), pos);
