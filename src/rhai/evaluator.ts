@@ -441,26 +441,22 @@ class Compiler {
       case 'expr': return this.expr(s.e);
       case 'let': return this.letStmt(s);
       case 'assign': return this.assign(s);
-      case 'break': {
-        const value = s.value ? this.owned(s.value) : null;
-        return (env) => {
-          SIGVAL = value ? value(env) : undefined;
-          SIG = BREAK;
-          return undefined;
-        };
-      }
+      case 'break': return this.signal(BREAK, s.value);
       case 'continue': return () => { SIG = CONTINUE; return undefined; };
-      case 'return': {
-        const value = s.value ? this.owned(s.value) : null;
-        return (env) => {
-          SIGVAL = value ? value(env) : undefined;
-          SIG = RETURN;
-          return undefined;
-        };
-      }
+      case 'return': return this.signal(RETURN, s.value);
       case 'throw': return this.throwStmt(s);
       case 'try': return this.tryStmt(s);
     }
+  }
+
+  /** `break` or `return`, with the value they carry out. */
+  private signal(signal: typeof BREAK | typeof RETURN, valueExpr: Expr | null): Ev {
+    const value = valueExpr ? this.owned(valueExpr) : null;
+    return (env) => {
+      SIGVAL = value ? value(env) : undefined;
+      SIG = signal;
+      return undefined;
+    };
   }
 
   private letStmt(s: Extract<Stmt, { k: 'let' }>): Ev {
