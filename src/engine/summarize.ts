@@ -54,9 +54,20 @@ export function summarize(entries: readonly SummaryInput[], label: string, summa
 }
 
 function itemOf(entry: SummaryInput): string {
-  const source = entry.key ?? entry.content.split('\n').find((line) => line.trim().length > 0) ?? '';
+  const source = entry.key ?? firstNonBlankLine(entry.content) ?? '';
   const line = source.trim().replace(/\s+/g, ' ').replace(/; /g, ', ');
   return line.length > SUMMARY_ITEM_CHARS ? `${line.slice(0, SUMMARY_ITEM_CHARS - 3)}...` : line;
+}
+
+/** Walks line by line rather than splitting, so a large tool result is not cut into an array of every line. */
+function firstNonBlankLine(text: string): string | undefined {
+  for (let start = 0; ;) {
+    const end = text.indexOf('\n', start);
+    const line = end < 0 ? text.slice(start) : text.slice(start, end);
+    if (line.trim().length > 0) return line;
+    if (end < 0) return undefined;
+    start = end + 1;
+  }
 }
 
 /** Items of an earlier summary, with their `(xN)` counts and without its `... and N more` tail. */
