@@ -1,7 +1,7 @@
 // Decides what the page opens with: a shared link, else the saved work, else the default example.
 // A link that cannot be opened never touches the saved work.
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
-import { DEFAULT_EXAMPLE_ID, EXAMPLES } from '../scenarios/examples.ts';
+import { DEFAULT_EXAMPLE_ID, EXAMPLES, findExample } from '../scenarios/examples.ts';
 import { decodeFragment } from '../share/index.ts';
 import { copyWorkToBackup, loadScenario, saveScenario } from './persist.ts';
 
@@ -14,7 +14,7 @@ export interface Boot {
 }
 
 export function defaultScenario(): Scenario {
-  const example = EXAMPLES.find((e) => e.id === DEFAULT_EXAMPLE_ID) ?? EXAMPLES[0];
+  const example = findExample(DEFAULT_EXAMPLE_ID) ?? EXAMPLES[0];
   return ScenarioSchema.parse(example.scenario);
 }
 

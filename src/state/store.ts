@@ -1,6 +1,6 @@
 // The app's stores, created once from whatever boot() decided to open.
 import { boot } from './boot.ts';
-import { createScenarioStore } from './scenario.ts';
+import { AGENT_FILE, createScenarioStore } from './scenario.ts';
 import { debounced, loadUi, saveScenario, saveUi } from './persist.ts';
 import { useUi } from './ui.ts';
 
@@ -14,7 +14,7 @@ const prefersDark = window.matchMedia?.('(prefers-color-scheme: dark)').matches 
 useUi.setState({
   theme: savedUi.theme ?? (prefersDark ? 'dark' : 'light'),
   speed: savedUi.speed ?? useUi.getState().speed,
-  selectedFile: savedUi.selectedFile && savedUi.selectedFile in opened.scenario.agent ? savedUi.selectedFile : 'agent.leviath',
+  selectedFile: savedUi.selectedFile && savedUi.selectedFile in opened.scenario.agent ? savedUi.selectedFile : AGENT_FILE,
 });
 
 const work = debounced(() => {

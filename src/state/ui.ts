@@ -1,5 +1,6 @@
 // UI state: what is selected, scrubbed, playing, and how it looks. Engine results live in results.ts.
 import { create } from 'zustand';
+import { AGENT_FILE } from './scenario.ts';
 
 export type Theme = 'light' | 'dark';
 export type Notice = { id: number; tone: 'info' | 'error'; text: string; action?: { label: string; run: () => void } };
@@ -30,7 +31,7 @@ export interface UiStore {
 let noticeId = 1;
 
 export const useUi = create<UiStore>()((set) => ({
-  selectedFile: 'agent.leviath',
+  selectedFile: AGENT_FILE,
   step: 0,
   playing: false,
   speed: 5,

@@ -1,6 +1,7 @@
 // The built-in examples: a title, what to watch, and one click to open.
-import { EXAMPLES } from '../scenarios/examples.ts';
+import { EXAMPLES, findExample } from '../scenarios/examples.ts';
 import { ScenarioSchema } from '../engine/scenario.ts';
+import { AGENT_FILE } from '../state/scenario.ts';
 import { useScenario } from '../state/store.ts';
 import { useUi } from '../state/ui.ts';
 import { copyWorkToBackup } from '../state/persist.ts';
@@ -8,12 +9,12 @@ import { restoreBackup } from './backup.ts';
 import { Modal } from './Modal.tsx';
 
 export function openExample(id: string): void {
-  const example = EXAMPLES.find((e) => e.id === id);
+  const example = findExample(id);
   if (!example) return;
   copyWorkToBackup();
   useScenario.getState().load(ScenarioSchema.parse(example.scenario));
   const ui = useUi.getState();
-  ui.selectFile('agent.leviath');
+  ui.selectFile(AGENT_FILE);
   ui.setStep(0);
   ui.setPlaying(false);
   ui.notify({ tone: 'info', text: `Opened "${example.title}".`, action: { label: 'Undo', run: restoreBackup } });
