@@ -5,9 +5,6 @@ import { useScenario } from '../state/store.ts';
 import { Modal } from './Modal.tsx';
 import { fmt } from './format.ts';
 
-/** Discord cuts messages at 2,000 characters; links longer than this do not survive chat. */
-const CHAT_LIMIT = LONG_LINK_CHARS;
-
 export function ShareDialog({ onClose }: { onClose: () => void }) {
   const scenario = useScenario((s) => s.scenario);
   const [copied, setCopied] = useState<string | null>(null);
@@ -36,8 +33,8 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
           <textarea className="share-url" rows={4} readOnly value={link.url} data-testid="share-url" onFocus={(e) => e.target.select()} />
           <div className="row" style={{ marginTop: 6 }}>
             <button className="primary" onClick={() => copy(link.url!)}>Copy link</button>
-            <span className={link.url!.length > CHAT_LIMIT ? 'warning-text' : 'muted'}>
-              {fmt(link.url!.length)} characters{link.url!.length > CHAT_LIMIT ? ` — longer than ${fmt(CHAT_LIMIT)}, chat apps may cut it; use a generator instead of explicit events, or export the JSON` : ''}
+            <span className={link.url!.length > LONG_LINK_CHARS ? 'warning-text' : 'muted'}>
+              {fmt(link.url!.length)} characters{link.url!.length > LONG_LINK_CHARS ? ` — longer than ${fmt(LONG_LINK_CHARS)}, chat apps may cut it; use a generator instead of explicit events, or export the JSON` : ''}
             </span>
             {copied && <span className="ok-text">{copied}</span>}
           </div>

@@ -2,12 +2,13 @@
 import { Fragment, useState } from 'react';
 import { parseGeneratorParams } from '../scenarios/generators.ts';
 import type { EventType, GeneratorSpec } from '../engine/scenario.ts';
-import { GeneratorSchema } from '../engine/scenario.ts';
+import { GeneratorSchema, MAX_TRAFFIC_EVENTS } from '../engine/scenario.ts';
 import { useScenario } from '../state/store.ts';
 import { useResults } from '../state/results.ts';
 import { useUi } from '../state/ui.ts';
 import { EventForm } from './EventForm.tsx';
 import { EVENT_TYPES, newEvent, summarize } from './events.ts';
+import { fmt } from './format.ts';
 import { ReplayControls } from './ReplayControls.tsx';
 
 const GENERATOR_KINDS = GeneratorSchema.shape.kind.options;
@@ -75,9 +76,9 @@ function GeneratorForm() {
           <label htmlFor="gen-seed">seed</label>
           <input id="gen-seed" type="number" value={generator.seed} onChange={(e) => set({ seed: Math.trunc(Number(e.target.value)) })} />
           <label htmlFor="gen-steps">steps</label>
-          <input id="gen-steps" type="number" min={1} max={100000} value={generator.steps} onChange={(e) => {
+          <input id="gen-steps" type="number" min={1} max={MAX_TRAFFIC_EVENTS} value={generator.steps} onChange={(e) => {
             const steps = Math.trunc(Number(e.target.value));
-            if (steps >= 1 && steps <= 100_000) set({ steps });
+            if (steps >= 1 && steps <= MAX_TRAFFIC_EVENTS) set({ steps });
           }} />
           {Object.entries(shown).map(([name, value]) => (
             <Fragment key={`${generator.kind}.${name}`}>
@@ -124,7 +125,7 @@ function EventList() {
     <div className="section">
       <div className="row" style={{ marginBottom: 4 }}>
         <h3 style={{ margin: 0 }}>Events</h3>
-        <span className="muted">{traffic.length}{generated ? `, after ${generated.toLocaleString('en-US')} generated` : ''}</span>
+        <span className="muted">{traffic.length}{generated ? `, after ${fmt(generated)} generated` : ''}</span>
         <span className="spacer" />
         <select aria-label="New event type" value={addType} onChange={(e) => setAddType(e.target.value as EventType)}>
           {EVENT_TYPES.map((t) => <option key={t.type} value={t.type}>{t.label}</option>)}
