@@ -106,15 +106,17 @@ function inspectSoon(): void {
   }, INSPECT_DEBOUNCE_MS);
 }
 
+function runAll(): void {
+  const { scenario } = useScenario.getState();
+  validate(scenario);
+  checkRhai(scenario);
+  replay(scenario);
+}
+
 let editTimer: ReturnType<typeof setTimeout> | undefined;
 function onEdit(): void {
   clearTimeout(editTimer);
-  editTimer = setTimeout(() => {
-    const { scenario } = useScenario.getState();
-    validate(scenario);
-    checkRhai(scenario);
-    replay(scenario);
-  }, EDIT_DEBOUNCE_MS);
+  editTimer = setTimeout(runAll, EDIT_DEBOUNCE_MS);
 }
 
 /** Starts the engine: one run for what is on screen now, then one per edit. */
@@ -125,8 +127,5 @@ export function startEngine(): void {
   useUi.subscribe((s, prev) => {
     if (s.step !== prev.step) inspectSoon();
   });
-  const { scenario } = useScenario.getState();
-  validate(scenario);
-  checkRhai(scenario);
-  replay(scenario);
+  runAll();
 }
