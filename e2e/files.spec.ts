@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { ScenarioSchema } from '../src/engine/scenario.ts';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
-import { engineTimeline, exampleScenario, setEditorText, waitForTimeline } from './helpers.ts';
+import { addAgentFile, engineTimeline, exampleScenario, waitForTimeline } from './helpers.ts';
 
 test('export writes the scenario as JSON; importing it back, or a bad file, behaves', async ({ page }, info) => {
   const scenario = exampleScenario(DEFAULT_EXAMPLE_ID);
@@ -63,10 +63,7 @@ test('the guide opens in the page and its example buttons load the example', asy
 test('hook scripts can be added, renamed and deleted; a Rhai error is marked live', async ({ page }) => {
   await page.goto('/');
   await waitForTimeline(page);
-  page.once('dialog', (d) => d.accept('context_hooks/notes.rhai'));
-  await page.getByTitle('Add a file (a hook script, a seed script)').click();
-  await expect(page.getByRole('tab', { name: 'notes.rhai' })).toHaveAttribute('aria-selected', 'true');
-  await setEditorText(page, 'fn render(ctx) {\n    let x = ;\n}\n');
+  await addAgentFile(page, 'context_hooks/notes.rhai', 'fn render(ctx) {\n    let x = ;\n}\n');
   const problem = page.getByTestId('diagnostics').locator('[data-code="custom-script-invalid"]');
   await expect(problem).toContainText('context_hooks/notes.rhai:2');
 

@@ -1,7 +1,7 @@
 // Shared steps for the e2e suite. Expected numbers come from the engine itself, run here in Node,
 // so every assertion compares the page with what `lev replay` would print.
 import { expect, type Page } from '@playwright/test';
-import { EXAMPLES } from '../src/scenarios/examples.ts';
+import { findExample } from '../src/scenarios/examples.ts';
 import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
 import { replay, inspect } from '../src/engine/index.ts';
 import type { StepDetail, Timeline } from '../src/engine/timeline.ts';
@@ -9,7 +9,7 @@ import type { StepDetail, Timeline } from '../src/engine/timeline.ts';
 export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 export function exampleScenario(id: string): Scenario {
-  const example = EXAMPLES.find((e) => e.id === id);
+  const example = findExample(id);
   if (!example) throw new Error(`no example ${id}`);
   return ScenarioSchema.parse(example.scenario);
 }
@@ -54,9 +54,12 @@ export async function setEditorText(page: Page, text: string): Promise<void> {
   await page.keyboard.press('ControlOrMeta+Home');
 }
 
-/** The current file's text as Monaco holds it. */
-export async function readEditor(page: Page): Promise<string> {
-  return page.getByTestId('editor').locator('.view-lines').innerText();
+/** Adds a file to the agent directory through the + button's prompt, opens it and sets its text. */
+export async function addAgentFile(page: Page, path: string, text: string): Promise<void> {
+  page.once('dialog', (d) => d.accept(path));
+  await page.getByTitle('Add a file (a hook script, a seed script)').click();
+  await expect(page.getByRole('tab', { name: path.split('/').pop() })).toHaveAttribute('aria-selected', 'true');
+  await setEditorText(page, text);
 }
 
 /** Token figures of the region readout table at the scrubbed step. */

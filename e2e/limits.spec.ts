@@ -2,10 +2,9 @@
 // warning, and replaying the largest example never blocks the main thread for long.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { EXAMPLES } from '../src/scenarios/examples.ts';
-import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
+import { DEFAULT_EXAMPLE_ID, EXAMPLES } from '../src/scenarios/examples.ts';
 import {
-  engineTimeline, exampleScenario, longTasks, recordLongTasks, resetLongTasks, setEditorText, waitForTimeline,
+  addAgentFile, engineTimeline, exampleScenario, longTasks, recordLongTasks, resetLongTasks, setEditorText, waitForTimeline,
 } from './helpers.ts';
 
 test('a loop {} hook in a custom region hits the limit with a message; the page stays responsive', async ({ page }) => {
@@ -14,10 +13,7 @@ test('a loop {} hook in a custom region hits the limit with a message; the page 
   await page.goto('/');
   await waitForTimeline(page);
 
-  page.once('dialog', (d) => d.accept('context_hooks/spin.rhai'));
-  await page.getByTitle('Add a file (a hook script, a seed script)').click();
-  await expect(page.getByRole('tab', { name: 'spin.rhai' })).toHaveAttribute('aria-selected', 'true');
-  await setEditorText(page, 'fn render(ctx) {\n    loop {}\n}\n');
+  await addAgentFile(page, 'context_hooks/spin.rhai', 'fn render(ctx) {\n    loop {}\n}\n');
 
   await page.getByRole('tab', { name: 'agent.leviath' }).click();
   const withSpin = scenario.agent['agent.leviath'].replace(
