@@ -13,7 +13,7 @@ import { getBits, setBits } from './packages/bits.ts';
 import { isNonPureCall, NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext, type NativeFn } from './packages/index.ts';
 import { checkArray, checkMap, checkString, tooManyOperations, type Runtime } from './runtime.ts';
 import {
-  cloneValue, FnPtr, isInt, makeChar, RhaiChar, RhaiRange, toChars, typeName,
+  cloneValue, FnPtr, hasAstral, isInt, makeChar, RhaiChar, RhaiRange, toChars, typeName,
   type Callable, type Cell, type RhaiMap, type RhaiValue,
 } from './values.ts';
 
@@ -212,7 +212,7 @@ function readIndex(obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): Rha
   }
   if (typeof obj === 'string') {
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
-    const chars = /[\ud800-\udfff]/.test(obj) ? toChars(obj) : null;
+    const chars = hasAstral(obj) ? Array.from(obj) : null;
     const len = chars ? chars.length : obj.length;
     const i = arrayIndex(len, idx, pos, 'ErrorStringBounds');
     return makeChar(chars ? chars[i]! : obj[i]!);

@@ -145,11 +145,16 @@ export function sortedKeys(m: RhaiMap): string[] {
   return [...m.keys()].sort(compareStrings);
 }
 
+/** Does `s` hold a char outside the BMP (two UTF-16 units)? Without one, chars are UTF-16 units. */
+export function hasAstral(s: string): boolean {
+  return /[\ud800-\udfff]/.test(s);
+}
+
 /** Unicode scalar values of a string (Rhai strings are char sequences). */
 export function toChars(s: string): string[] {
-  return /[\ud800-\udfff]/.test(s) ? Array.from(s) : s.split('');
+  return hasAstral(s) ? Array.from(s) : s.split('');
 }
 
 export function charCount(s: string): number {
-  return /[\ud800-\udfff]/.test(s) ? Array.from(s).length : s.length;
+  return hasAstral(s) ? Array.from(s).length : s.length;
 }

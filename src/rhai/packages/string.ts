@@ -4,20 +4,18 @@
 import { displayString, toDebugText } from '../format.ts';
 import { dataTooLarge } from '../errors.ts';
 import { checkString, RT } from '../runtime.ts';
-import { charCount, makeChar, toChars, type RhaiValue } from '../values.ts';
+import { charCount, hasAstral, makeChar, toChars, type RhaiValue } from '../values.ts';
 import { intArg, isIntArg, NO_MATCH, startPos, textArg, type Library, type NativeResult } from './types.ts';
 
-/** Char index -> UTF-16 offset helpers, with a fast path for strings without astral chars. */
-const hasAstral = (s: string): boolean => /[\ud800-\udfff]/.test(s);
-
+// Char index -> UTF-16 offset helpers, with a fast path for strings without astral chars.
 function subChars(s: string, start: number, count: number): string {
   if (!hasAstral(s)) return s.substr(start, count);
-  return toChars(s).slice(start, start + count).join('');
+  return Array.from(s).slice(start, start + count).join('');
 }
 
 function indexOfChars(s: string, find: string, startChar: number): number {
   if (!hasAstral(s)) return s.indexOf(find, startChar);
-  const chars = toChars(s);
+  const chars = Array.from(s);
   const offset = chars.slice(0, startChar).join('').length;
   const at = s.indexOf(find, offset);
   return at < 0 ? -1 : charCount(s.slice(0, at));
