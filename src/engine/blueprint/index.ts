@@ -197,10 +197,8 @@ function byteLength(source: string): number {
   return new TextEncoder().encode(source).length;
 }
 
+/** By file (agent.leviath first), line, column; ties keep report order (sort is stable). */
 function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
-  return diagnostics
-    .map((d, i) => ({ d, i }))
-    .sort((a, b) => (a.d.file === b.d.file ? 0 : a.d.file === AGENT_FILE ? -1 : b.d.file === AGENT_FILE ? 1 : a.d.file < b.d.file ? -1 : 1) ||
-      a.d.line - b.d.line || a.d.column - b.d.column || a.i - b.i)
-    .map(({ d }) => d);
+  return [...diagnostics].sort((a, b) => (a.file === b.file ? 0 : a.file === AGENT_FILE ? -1 : b.file === AGENT_FILE ? 1 : a.file < b.file ? -1 : 1) ||
+    a.line - b.line || a.column - b.column);
 }
