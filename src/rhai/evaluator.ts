@@ -11,7 +11,7 @@ import { debugString, displayString } from './format.ts';
 import { assignOp, binaryOp, compareOp, containsOp, negate, valuesEqual } from './ops.ts';
 import { getBits, setBits } from './packages/bits.ts';
 import { isNonPureCall, NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext, type NativeFn } from './packages/index.ts';
-import { checkArray, checkMap, checkString, tooManyOperations, type Runtime } from './runtime.ts';
+import { checkArray, checkMap, checkString, tooManyOperations, withRuntime, type Runtime } from './runtime.ts';
 import {
   cloneValue, FnPtr, hasAstral, isInt, makeChar, RhaiChar, RhaiRange, toChars, typeName,
   type Callable, type Cell, type RhaiMap, type RhaiValue,
@@ -313,7 +313,7 @@ export class Program {
     this.mainSlots = script.slotCount;
   }
 
-  /** Runs the top-level statements; the caller has installed the Runtime. */
+  /** Runs the top-level statements. */
   runMain(runtime: Runtime): RhaiValue {
     return this.enter(runtime, () => {
       const env = new Env(this.mainSlots, null);
@@ -331,13 +331,14 @@ export class Program {
     });
   }
 
+  /** Installs this program and `runtime` (here and, for the packages, in runtime.ts) around `body`. */
   private enter<T>(runtime: Runtime, body: () => T): T {
     const saved = PROGRAM;
     const savedRuntime = rt;
     PROGRAM = this;
     rt = runtime;
     try {
-      return body();
+      return withRuntime(runtime, body);
     } catch (e) {
       if (isJsStackOverflow(e)) {
         throw stackOverflow();

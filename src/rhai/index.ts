@@ -3,7 +3,7 @@ import { parse } from './parser.ts';
 import { Program } from './evaluator.ts';
 import { isJsStackOverflow, RhaiError } from './errors.ts';
 import { resolveLimits, type RhaiLimits } from './limits.ts';
-import { Runtime, withRuntime } from './runtime.ts';
+import { Runtime } from './runtime.ts';
 import { toRhai, fromRhai } from './convert.ts';
 import { cloneValue, type RhaiValue } from './values.ts';
 
@@ -48,8 +48,7 @@ class Compiled implements CompiledScript {
   }
 
   run(options?: RunOptions): RhaiValue {
-    const runtime = this.runtime(options);
-    return withRuntime(runtime, () => this.program.runMain(runtime));
+    return this.program.runMain(this.runtime(options));
   }
 
   /** Like Rhai's Engine::call_fn: the top-level statements run first, then the function. */
@@ -60,10 +59,8 @@ class Compiled implements CompiledScript {
   callRaw(name: string, args: RhaiValue[], options?: RunOptions): RhaiValue {
     const rhaiArgs = args.map(cloneValue);
     const runtime = this.runtime(options);
-    return withRuntime(runtime, () => {
-      this.program.runMain(runtime);
-      return this.program.callFunction(runtime, name, rhaiArgs);
-    });
+    this.program.runMain(runtime);
+    return this.program.callFunction(runtime, name, rhaiArgs);
   }
 }
 
