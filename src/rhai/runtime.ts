@@ -1,7 +1,7 @@
 // Per-run state shared by the evaluator and the packages: operation counting, call depth, size
 // limits, output callbacks. One run is active at a time (runs nest: a saved state is restored).
 import { dataTooLarge, RhaiError, type Pos } from './errors.ts';
-import type { RhaiLimits } from './limits.ts';
+import { DEFAULT_LIMITS, type RhaiLimits } from './limits.ts';
 import { charCount, type RhaiValue } from './values.ts';
 
 export class Runtime {
@@ -29,10 +29,7 @@ export class Runtime {
   }
 }
 
-export let RT: Runtime = new Runtime(
-  { maxOperations: 0, maxCallDepth: 64, maxStringSize: 0, maxArraySize: 0, maxMapSize: 0, maxExprDepth: 64, maxFunctionExprDepth: 32 },
-  () => {}, () => {},
-);
+export let RT: Runtime = new Runtime(DEFAULT_LIMITS, () => {}, () => {});
 
 export function withRuntime<T>(rt: Runtime, body: () => T): T {
   const saved = RT;
