@@ -322,10 +322,9 @@ export class Run {
     const path = call?.arguments.path;
     const entry: Entry = {
       seq: this.seq++, content, tokens, kind: 'tool_result', toolCallId: event.tool_call_id, toolName: event.tool_name,
-      key: typeof path === 'string' ? path : undefined,
+      ...(typeof path === 'string' ? { key: path } : {}),
       ...(event.is_error ? { isError: true } : {}),
     };
-    if (entry.key === undefined) delete (entry as { key?: string }).key;
     if (typeof path === 'string') this.trackFile(event.tool_name, path, tokens, event.is_error === true, route.region);
     let target = this.layout.find((r) => r.name === route.region);
     if (!target) {
