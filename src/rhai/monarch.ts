@@ -1,6 +1,8 @@
 // Monaco Monarch tokenizer and language configuration for Rhai, as plain data (no monaco import:
 // the UI registers them with monaco.languages.setMonarchTokensProvider / setLanguageConfiguration).
 
+import { KEYWORDS, RESERVED } from './lexer.ts';
+
 export const RHAI_LANGUAGE_ID = 'rhai';
 
 export const rhaiLanguageConfiguration = {
@@ -30,17 +32,11 @@ export const rhaiLanguageConfiguration = {
 export const rhaiMonarch = {
   defaultToken: '',
   tokenPostfix: '.rhai',
-  keywords: [
-    'let', 'const', 'if', 'else', 'switch', 'while', 'loop', 'do', 'until', 'for', 'in', 'break', 'continue',
-    'return', 'throw', 'try', 'catch', 'fn', 'private', 'import', 'export', 'as', 'global',
-  ],
+  // The lexer's words: true/false are shown as constants and `this` as a builtin.
+  keywords: [...KEYWORDS].filter((k) => k !== 'true' && k !== 'false' && k !== 'this'),
   constants: ['true', 'false'],
   builtins: ['this', 'Fn', 'call', 'curry', 'type_of', 'print', 'debug', 'is_def_var', 'is_def_fn', 'eval'],
-  reserved: [
-    'var', 'static', 'shared', 'goto', 'exit', 'match', 'case', 'public', 'protected', 'new', 'use', 'with',
-    'module', 'package', 'super', 'spawn', 'thread', 'go', 'sync', 'async', 'await', 'yield', 'default', 'void',
-    'null', 'nil', 'is',
-  ],
+  reserved: [...RESERVED],
   operators: [
     '=', '+=', '-=', '*=', '/=', '%=', '**=', '<<=', '>>=', '&=', '|=', '^=', '??=',
     '==', '!=', '<', '<=', '>', '>=', '&&', '||', '!', '+', '-', '*', '/', '%', '**', '<<', '>>', '&', '|', '^',
