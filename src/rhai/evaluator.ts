@@ -493,8 +493,8 @@ class Compiler {
     const pos = s.pos;
     const target = s.target;
     // Fast path: a plain local variable.
-    if (target.k === 'var' && target.ref?.kind === 'local' && !target.ref.decl.captured) {
-      const slot = target.ref.decl.slot;
+    const slot = localSlot(target);
+    if (slot !== undefined) {
       if (s.op === '=') return (env) => { slotsOf(env)[slot] = value(env); return undefined; };
       const op = s.op.slice(0, -1);
       if (op === '+' || op === '-') {
