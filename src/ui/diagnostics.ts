@@ -1,4 +1,5 @@
 // Which diagnostics belong to which file, in the order a person reads them.
+import { useMemo } from 'react';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { useResults } from '../state/results.ts';
 
@@ -8,15 +9,25 @@ function sameFinding(a: Diagnostic, b: Diagnostic): boolean {
   return a.file === b.file && a.line === b.line && a.column === b.column && (a.message === b.message || a.code === b.code);
 }
 
-/** Blueprint findings, replay findings and Rhai parse errors, deduplicated. */
-export function useAllDiagnostics(): Diagnostic[] {
-  const validation = useResults((s) => s.validation);
-  const rhai = useResults((s) => s.rhai);
-  const replayDiagnostics = useResults((s) => s.replayDiagnostics);
+function mergeDiagnostics(lists: readonly (readonly Diagnostic[])[]): Diagnostic[] {
   const all: Diagnostic[] = [];
-  for (const d of [...(validation?.diagnostics ?? []), ...Object.values(rhai).flat(), ...replayDiagnostics]) {
+  for (const d of lists.flat()) {
     if (!all.some((x) => sameFinding(x, d))) all.push(d);
   }
   return all.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]
     || a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+}
+
+/**
+ * Blueprint findings, replay findings and Rhai parse errors, deduplicated. Merged only when one
+ * of them changes, not on every keystroke's render of the editor.
+ */
+export function useAllDiagnostics(): Diagnostic[] {
+  const validation = useResults((s) => s.validation);
+  const rhai = useResults((s) => s.rhai);
+  const replayDiagnostics = useResults((s) => s.replayDiagnostics);
+  return useMemo(
+    () => mergeDiagnostics([validation?.diagnostics ?? [], ...Object.values(rhai), replayDiagnostics]),
+    [validation, rhai, replayDiagnostics],
+  );
 }
