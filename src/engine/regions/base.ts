@@ -216,10 +216,10 @@ export abstract class BaseRegion implements Region {
     return dropped.length ? [change('evict', this.name, dropped, reason)] : [];
   }
 
-  /** Folds entries [from, from+count) into one summary entry in their place. */
-  protected fold(from: number, count: number, ctx: RegionContext, reason: string): Change {
+  /** Folds entries [from, from+count) into one summary entry (`made` when already summarized) in their place. */
+  protected fold(from: number, count: number, ctx: RegionContext, reason: string, made?: Entry): Change {
     const folded = this.entries.slice(from, from + count);
-    const summary = ctx.summarize(folded, this.name, folded[0]!.seq);
+    const summary = made ?? ctx.summarize(folded, this.name, folded[0]!.seq);
     this.removeRange(from, count);
     this.insertAt(from, summary);
     const c = change('compact', this.name, folded, reason);
