@@ -367,6 +367,13 @@ class Parser {
     return { k: 'if', pos, cond, then, else: els };
   }
 
+  /** Parses `body` with `|` read as bit-or (false) or as the switch-case separator (true). */
+  private withNoPipe<T>(noPipe: boolean, body: () => T): T {
+    const outer = this.noPipe;
+    this.noPipe = noPipe;
+    try { return body(); } finally { this.noPipe = outer; }
+  }
+
   private inLoop<T>(body: () => T): T {
     this.loopDepth++;
     try { return body(); } finally { this.loopDepth--; }
@@ -435,9 +442,7 @@ class Parser {
       } else {
         const values: RhaiValue[] = [];
         let range: SwitchCase['range'];
-        const outerNoPipe = this.noPipe;
-        this.noPipe = true;
-        try {
+        this.withNoPipe(true, () => {
           do {
             const e = this.parseExpr();
             const v = constantValue(e);
@@ -447,7 +452,7 @@ class Parser {
               range = { start: v.start, end: v.end, inclusive: v.inclusive };
             } else values.push(v);
           } while (this.eat('|'));
-        } finally { this.noPipe = outerNoPipe; }
+        });
         const guard = this.eat('if') ? this.parseExpr() : undefined;
         this.expect('=>', 'after the switch case');
         const body = this.parseSwitchBody();
@@ -518,14 +523,12 @@ class Parser {
 
   private parseArgs(close: string): Expr[] {
     const args: Expr[] = [];
-    const outerNoPipe = this.noPipe;
-    this.noPipe = false;
-    try {
+    this.withNoPipe(false, () => {
       while (!this.eat(close)) {
         args.push(this.parseExpr());
         if (!this.eat(',')) { this.expect(close, 'to close the list'); break; }
       }
-    } finally { this.noPipe = outerNoPipe; }
+    });
     return args;
   }
 
@@ -550,10 +553,7 @@ class Parser {
       }
       if (t.text === '[' || t.text === '?[') {
         this.p++;
-        const outerNoPipe = this.noPipe;
-        this.noPipe = false;
-        let index: Expr;
-        try { index = this.parseExpr(); } finally { this.noPipe = outerNoPipe; }
+        const index = this.withNoPipe(false, () => this.parseExpr());
         this.expect(']', 'to close the index');
         checkLiteralIndex(e, index);
         e = { k: 'index', pos: t.pos, target: e, index, safe: t.text === '?[' };
@@ -604,13 +604,11 @@ class Parser {
           case '(': {
             this.p++;
             if (this.eat(')')) return { k: 'lit', pos, v: undefined };
-            const outerNoPipe = this.noPipe;
-            this.noPipe = false;
-            try {
+            return this.withNoPipe(false, () => {
               const e = this.parseExpr();
               this.expect(')', 'to close the parenthesis');
               return e;
-            } finally { this.noPipe = outerNoPipe; }
+            });
           }
           case '[': {
             this.p++;
@@ -661,9 +659,7 @@ class Parser {
         if (seen.has(key)) throw parseError(`Duplicated property '${key}' in the object map`, k.pos);
         seen.add(key);
         this.expect(':', 'after the property name');
-        const outerNoPipe = this.noPipe;
-        this.noPipe = false;
-        try { entries.push([key, this.parseExpr()]); } finally { this.noPipe = outerNoPipe; }
+        entries.push([key, this.withNoPipe(false, () => this.parseExpr())]);
         if (!this.eat(',')) { this.expect('}', 'to close the object map'); break; }
       }
       return { k: 'map', pos, entries };
