@@ -27,7 +27,7 @@ export const RESERVED = new Set([
   'null', 'nil', 'is',
 ]);
 
-// Matched longest first, so that `..=` wins over `..` and `<<=` over `<<`.
+// Looked up longest first (see next()), so that `..=` wins over `..` and `<<=` over `<<`.
 const PUNCTS = [
   '..=', '<<=', '>>=', '**=', '??=',
   '==', '!=', '<=', '>=', '&&', '||', '<<', '>>', '**', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=',

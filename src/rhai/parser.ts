@@ -697,10 +697,8 @@ class Parser {
 function describe(t: Token): string {
   switch (t.type) {
     case 'eof': return 'end of script';
-    case 'string': return 'a string';
-    case 'template': return 'a string';
+    case 'string': case 'template': return 'a string';
     case 'char': return 'a character';
-    case 'int': case 'float': return `'${t.text}'`;
     default: return `'${t.text}'`;
   }
 }
@@ -739,8 +737,7 @@ function checkLiteralIndex(target: Expr, index: Expr): void {
   const badIndex = typeof idx === 'boolean' || idx === undefined && index.k === 'lit' || idx instanceof RhaiFloat ||
     idx instanceof RhaiChar || Array.isArray(idx) || idx instanceof Map;
   if (target.k === 'map') {
-    if (typeof idx === 'number' || typeof idx === 'bigint') throw parseError('Object map expects a string index', index.pos);
-    if (badIndex) throw parseError('Object map expects a string index', index.pos);
+    if (typeof idx === 'number' || typeof idx === 'bigint' || badIndex) throw parseError('Object map expects a string index', index.pos);
     return;
   }
   const literalTarget = target.k === 'array' || target.k === 'interp' ||
