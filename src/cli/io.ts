@@ -5,6 +5,9 @@ export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
 export const EXIT_USAGE = 2;
 
+/** Scenario files larger than this are refused before reading (`lev validate`, `replay`, `test`). */
+export const MAX_SCENARIO_BYTES = 64_000_000;
+
 export function usageError(message: string): number {
   console.error(`lev: ${message}`);
   return EXIT_USAGE;

@@ -8,10 +8,9 @@ import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import { fmt as n } from '../engine/regions/base.ts';
 import { issuePath } from '../scenarios/issues.ts';
 import type { Timeline, TimelineStep } from '../engine/timeline.ts';
-import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
+import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 
 const USAGE = 'usage: lev replay SCENARIO.json [--json]';
-const MAX_SCENARIO_BYTES = 64_000_000;
 
 export type LoadedScenario = { ok: true; scenario: Scenario } | { ok: false; usage?: string; diagnostics: Diagnostic[] };
 
@@ -39,7 +38,7 @@ export function loadScenario(file: string): LoadedScenario {
   } catch {
     return { ok: false, usage: `${file}: no such file`, diagnostics: [] };
   }
-  if (size > MAX_SCENARIO_BYTES) return fail(file, 'scenario-too-large', `scenario is over ${MAX_SCENARIO_BYTES.toLocaleString('en-US')} bytes`);
+  if (size > MAX_SCENARIO_BYTES) return fail(file, 'scenario-too-large', `scenario is over ${n(MAX_SCENARIO_BYTES)} bytes`);
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));

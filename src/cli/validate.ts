@@ -7,14 +7,14 @@ import { checkCustomScript } from '../engine/custom-script.ts';
 import { hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema } from '../engine/scenario.ts';
 import { locateJson } from '../engine/blueprint/jsonLocate.ts';
+import { fmt } from '../engine/regions/base.ts';
 import { issuePath } from '../scenarios/issues.ts';
-import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
+import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 
 const USAGE = 'usage: lev validate PATH [--json] [--workdir DIR]  (PATH: agent directory, agent.leviath or scenario .json)';
 /** Directory walks stop here: enough for any agent or project, bounded for a mistaken `lev validate /`. */
 const MAX_WALK_FILES = 20_000;
 const MAX_AGENT_FILE_BYTES = 2_000_000;
-const MAX_SCENARIO_BYTES = 64_000_000;
 const SKIPPED_DIRS = new Set(['node_modules', '.git', 'dist', '.hg', '.svn']);
 
 interface Target {
@@ -66,7 +66,7 @@ function validateScenario(path: string): Target {
   const display = basename(path);
   const fail = (code: string, message: string, line = 1, column = 1, key = ''): Target =>
     ({ displayDir: '', diagnostics: [{ code, severity: 'error', message, file: display, line, column, path: key }] });
-  if (statSync(path).size > MAX_SCENARIO_BYTES) return fail('scenario-too-large', `Scenario is over ${MAX_SCENARIO_BYTES.toLocaleString('en-US')} bytes; refusing to read it.`);
+  if (statSync(path).size > MAX_SCENARIO_BYTES) return fail('scenario-too-large', `Scenario is over ${fmt(MAX_SCENARIO_BYTES)} bytes; refusing to read it.`);
   const source = readFileSync(path, 'utf8');
   let json: unknown;
   try {
