@@ -2,6 +2,7 @@
 // `lev rhai --cases CASES.json` runs a conformance file and ends with `N passed, M failed`.
 import { readFileSync } from 'node:fs';
 import { debugString, evaluate, RhaiError, type RhaiLimits } from '../rhai/index.ts';
+import { callSiteLabel } from '../rhai/errors.ts';
 import { runCase, validateCases, type CaseResult, type ConformanceCase } from '../rhai/conformance.ts';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 
@@ -26,8 +27,7 @@ function describeError(e: RhaiError, file: string): string {
   const kind = inner === e ? e.kind : `${e.kind} (${inner.kind})`;
   const lines = [`${kind}: ${inner.detail}`, `  at ${file}:${inner.line}:${inner.column}`];
   for (const w of wrappers.reverse()) {
-    const where = w.fnName?.startsWith('anon$') ? 'in closure call' : `in call to function '${w.fnName}'`;
-    lines.push(`  ${where} at ${file}:${w.line}:${w.column}`);
+    lines.push(`  ${callSiteLabel(w.fnName!)} at ${file}:${w.line}:${w.column}`);
   }
   return lines.join('\n');
 }

@@ -54,9 +54,13 @@ export function isSystemError(e: RhaiError): boolean {
   return SYSTEM_KINDS.has(e.kind);
 }
 
+/** How an error names the call it passed through: `in call to function 'f'` or `in closure call`. */
+export function callSiteLabel(fnName: string): string {
+  return fnName.startsWith('anon$') ? 'in closure call' : `in call to function '${fnName}'`;
+}
+
 export function wrapInFunctionCall(fnName: string, inner: RhaiError, callPos: Pos): RhaiError {
-  const where = fnName.startsWith('anon$') ? 'in closure call' : `in call to function '${fnName}'`;
-  const err = new RhaiError('ErrorInFunctionCall', `${inner.message}\n${where}`, callPos);
+  const err = new RhaiError('ErrorInFunctionCall', `${inner.message}\n${callSiteLabel(fnName)}`, callPos);
   err.inner = inner;
   err.fnName = fnName;
   err.innerKind = inner.innerKind ?? inner.kind;
