@@ -1,9 +1,7 @@
 // Editing the blueprint: diagnostics appear and go, budgets move the charts, a broken blueprint
 // keeps the last good timeline, and work survives a reload.
 import { expect, test } from '@playwright/test';
-import {
-  DEFAULT_EXAMPLE_ID, EXAMPLES,
-} from '../src/scenarios/examples.ts';
+import { DEFAULT_EXAMPLE_ID, findExample } from '../src/scenarios/examples.ts';
 import {
   engineTimeline, exampleScenario, fmt, readRegionReadout, setEditorText, waitForTimeline, watchErrors,
 } from './helpers.ts';
@@ -17,7 +15,7 @@ test('the page opens on the default example with no console errors', async ({ pa
   await page.goto('/');
   await waitForTimeline(page, expected.steps.length);
   await expect(page.getByTestId('diagnostics')).toContainText('No problems found');
-  const title = EXAMPLES.find((e) => e.id === DEFAULT_EXAMPLE_ID)!.scenario.name!;
+  const title = findExample(DEFAULT_EXAMPLE_ID)!.scenario.name!;
   await expect(page.locator('header.header')).toContainText(title);
   await expect(page.getByTestId('inspector')).toBeVisible();
   expect(errors).toEqual([]);
