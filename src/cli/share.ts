@@ -3,7 +3,7 @@
 // Exit 0 on success, 1 when the scenario or link is bad, 2 on bad usage.
 import { readFileSync } from 'node:fs';
 import { fmt } from '../engine/regions/base.ts';
-import { decodeFragment, encodeScenario, LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
+import { decodeFragment, encodeScenario, isLongLink, LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 
 const USAGE = `usage: lev share encode SCENARIO.json [--url PAGE_URL] [--json]   (SCENARIO "-" reads stdin)
@@ -62,7 +62,7 @@ function encode(path: string, json: boolean, pageUrl: string | undefined): numbe
   }
   if (json) console.log(JSON.stringify({ ok: true, link, characters: link.length }));
   else console.log(link);
-  if (link.length >= LONG_LINK_CHARS) {
+  if (isLongLink(link)) {
     console.error(`lev: share encode: note: the link is ${fmt(link.length)} characters; chat apps such as Discord cut messages at ${fmt(LONG_LINK_CHARS)}. Share the JSON file instead, or use a generator rather than explicit traffic.`);
   }
   return EXIT_OK;

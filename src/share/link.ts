@@ -13,6 +13,11 @@ export const SHARE_FORMAT_VERSION = 1;
 export const MAX_INFLATED_BYTES = 2 * 1024 * 1024;
 /** Discord cuts messages at 2,000 characters; links beyond this are flagged as long. */
 export const LONG_LINK_CHARS = 2_000;
+
+/** The one rule the page and `lev share` use to warn that a link is too long for chat. */
+export function isLongLink(link: string): boolean {
+  return link.length > LONG_LINK_CHARS;
+}
 const PARAM = 's';
 
 export type DecodeResult = { ok: true; scenario: Scenario } | { ok: false; error: string };

@@ -1,6 +1,6 @@
 // The whole scenario as a link: compressed into the URL fragment, with a copy button.
 import { useMemo, useState } from 'react';
-import { LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
+import { isLongLink, LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
 import { useScenario } from '../state/store.ts';
 import { Modal } from './Modal.tsx';
 import { fmt } from './format.ts';
@@ -33,8 +33,8 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
           <textarea className="share-url" rows={4} readOnly value={link.url} data-testid="share-url" onFocus={(e) => e.target.select()} />
           <div className="row" style={{ marginTop: 6 }}>
             <button className="primary" onClick={() => copy(link.url!)}>Copy link</button>
-            <span className={link.url!.length > LONG_LINK_CHARS ? 'warning-text' : 'muted'}>
-              {fmt(link.url!.length)} characters{link.url!.length > LONG_LINK_CHARS ? ` — longer than ${fmt(LONG_LINK_CHARS)}, chat apps may cut it; use a generator instead of explicit events, or export the JSON` : ''}
+            <span className={isLongLink(link.url!) ? 'warning-text' : 'muted'}>
+              {fmt(link.url!.length)} characters{isLongLink(link.url!) ? ` — longer than ${fmt(LONG_LINK_CHARS)}, chat apps may cut it; use a generator instead of explicit events, or export the JSON` : ''}
             </span>
             {copied && <span className="ok-text">{copied}</span>}
           </div>

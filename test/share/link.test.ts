@@ -5,7 +5,7 @@ import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { generateTraffic } from '../../src/scenarios/generators.ts';
 import { fromBase64Url, toBase64Url } from '../../src/share/base64url.ts';
 import { inflateCapped, InflateLimitError } from '../../src/share/inflate.ts';
-import { compactScenario, decodeFragment, encodeScenario, MAX_INFLATED_BYTES, scenarioUrl } from '../../src/share/index.ts';
+import { compactScenario, decodeFragment, encodeScenario, isLongLink, LONG_LINK_CHARS, MAX_INFLATED_BYTES, scenarioUrl } from '../../src/share/index.ts';
 import { deflateBomb } from './bomb.ts';
 
 /** A link made by hand from any JSON value, the way a tampered or foreign link would be. */
@@ -198,5 +198,12 @@ describe('base64url', () => {
 
   it('refuses an impossible length', () => {
     expect(fromBase64Url('abcde')).toEqual({ ok: false, error: 'its length (5) is not a possible base64url length' });
+  });
+});
+
+describe('isLongLink', () => {
+  it('flags a link only beyond LONG_LINK_CHARS, for the page and lev share alike', () => {
+    expect(isLongLink('x'.repeat(LONG_LINK_CHARS))).toBe(false);
+    expect(isLongLink('x'.repeat(LONG_LINK_CHARS + 1))).toBe(true);
   });
 });
