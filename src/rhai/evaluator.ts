@@ -33,7 +33,7 @@ interface LValue {
   isConst: (env: Env) => boolean;
 }
 
-export class Env {
+class Env {
   readonly slots: RhaiValue[] | Cell[] | unknown[];
   thisVal: RhaiValue = undefined;
   hasThis = false;
@@ -43,7 +43,7 @@ export class Env {
   }
 }
 
-export interface CompiledFn extends Callable {
+interface CompiledFn extends Callable {
   readonly def: FnDef;
   readonly slotCount: number;
   readonly paramSlots: number[];

@@ -35,7 +35,7 @@ function specialFloat(x: number): string | undefined {
 }
 
 /** Rust f64 Debug: exponent form when abs >= 1e16 or 0 < abs < 1e-4. */
-export function floatDebug(x: number): string {
+function floatDebug(x: number): string {
   const special = specialFloat(x);
   if (special) return special;
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
@@ -49,7 +49,7 @@ const DISPLAY_EXP_HIGH = 9999999827968.0; // 1e13 as f32, widened
 const DISPLAY_EXP_LOW = 9.9999998245167e-14; // 1e-13 as f32, widened
 
 /** Rhai FloatWrapper Display (src/types/float.rs). */
-export function floatDisplay(x: number): string {
+function floatDisplay(x: number): string {
   const special = specialFloat(x);
   if (special) return special;
   if (x === 0) return '0.0';
@@ -81,7 +81,7 @@ export function stringDebug(s: string): string {
   return `${out}"`;
 }
 
-export function charDebug(c: string): string {
+function charDebug(c: string): string {
   return `'${escapeChar(c, "'")}'`;
 }
 

@@ -10,7 +10,7 @@ import {
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
-export function opNotFound(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): RhaiError {
+function opNotFound(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): RhaiError {
   return fnNotFound(`${op} (${typeName(a)}, ${typeName(b)})`, pos);
 }
 
@@ -24,7 +24,7 @@ function checked(r: bigint, op: string, a: RhaiValue, b: RhaiValue, pos: Pos): n
 }
 
 /** i64 arithmetic; `a` and `b` are INT values (number or bigint). */
-export function intArith(op: string, a: number | bigint, b: number | bigint, pos: Pos): RhaiValue {
+function intArith(op: string, a: number | bigint, b: number | bigint, pos: Pos): RhaiValue {
   if (typeof a === 'number' && typeof b === 'number') {
     switch (op) {
       case '+': { const r = a + b; if (r <= MAX_SAFE && r >= -MAX_SAFE) return r; break; }
