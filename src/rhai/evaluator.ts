@@ -96,9 +96,8 @@ const nativeCtx: NativeContext = {
   call: (fp, args) => callFnPtr(fp, args, nativeCtx.pos),
   arityOf: (fp) => {
     if (fp.closure) return fp.closure.fn.arity - fp.curry.length;
-    const fns = PROGRAM?.byName.get(fp.name);
-    if (!fns) return undefined;
-    return Math.max(...fns.map((f) => f.arity)) - fp.curry.length;
+    const arity = PROGRAM?.maxArity.get(fp.name);
+    return arity === undefined ? undefined : arity - fp.curry.length;
   },
   hasScriptFn: (name, arity) => PROGRAM?.fns.has(`${name}/${arity}`) ?? false,
   print: (text) => rt.onPrint(text),
@@ -296,7 +295,8 @@ function iterationValues(v: RhaiValue, fresh: boolean, pos: Pos): RhaiValue[] | 
 
 export class Program {
   readonly fns = new Map<string, CompiledFn>();
-  readonly byName = new Map<string, CompiledFn[]>();
+  /** The most parameters any script function of each name takes (read on every callback call). */
+  readonly maxArity = new Map<string, number>();
   readonly main: Ev;
   readonly mainSlots: number;
 
@@ -304,9 +304,7 @@ export class Program {
     for (const def of script.functions) {
       const fn = makeCompiledFn(def);
       this.fns.set(`${def.name}/${def.params.length}`, fn);
-      const list = this.byName.get(def.name) ?? [];
-      list.push(fn);
-      this.byName.set(def.name, list);
+      this.maxArity.set(def.name, Math.max(fn.arity, this.maxArity.get(def.name) ?? 0));
     }
     for (const fn of this.fns.values()) fn.body = new Compiler(this, true).block(fn.def.body);
     this.main = new Compiler(this, false).block(script.body);
@@ -369,8 +367,8 @@ function makeCompiledFn(def: FnDef): CompiledFn {
 function mayBeBorrowed(e: Expr, program: Program): boolean {
   switch (e.k) {
     case 'lit': case 'array': case 'map': case 'interp': case 'bin': case 'unary': case 'closure': return false;
-    case 'call': return program.byName.has(e.name) || e.name === 'call';
-    case 'method': return program.byName.has(e.name) || e.name === 'call' || !NATIVE_FUNCTIONS.has(e.name);
+    case 'call': return program.maxArity.has(e.name) || e.name === 'call';
+    case 'method': return program.maxArity.has(e.name) || e.name === 'call' || !NATIVE_FUNCTIONS.has(e.name);
     default: return true;
   }
 }
