@@ -1,5 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
+// PREVIEW_PORT lets several checkouts run their e2e suites side by side.
+const port = Number(process.env.PREVIEW_PORT ?? 4173);
+
 // Debian's Chromium: Playwright cannot download its own browsers on these machines.
 export default defineConfig({
   testDir: 'e2e',
@@ -7,7 +10,7 @@ export default defineConfig({
   workers: 2,
   reporter: [['list']],
   use: {
-    baseURL: 'http://localhost:4173',
+    baseURL: `http://localhost:${port}`,
     viewport: { width: 1280, height: 800 },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -18,8 +21,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npm run preview',
-    url: 'http://localhost:4173',
+    command: `npx vite preview --port ${port} --strictPort`,
+    url: `http://localhost:${port}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },
