@@ -10,7 +10,7 @@ import { issuePath } from '../scenarios/issues.ts';
 import type { Timeline, TimelineStep } from '../engine/timeline.ts';
 import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 
-const USAGE = 'usage: lev replay SCENARIO.json [--json]';
+export const USAGE = 'usage: lev replay SCENARIO.json [--json]';
 
 export type LoadedScenario = { ok: true; scenario: Scenario } | { ok: false; usage?: string; diagnostics: Diagnostic[] };
 

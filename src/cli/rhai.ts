@@ -6,7 +6,7 @@ import { callSiteLabel } from '../rhai/errors.ts';
 import { runCase, validateCases, type CaseResult, type ConformanceCase } from '../rhai/conformance.ts';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 
-const USAGE = 'usage: lev rhai FILE.rhai [--max-operations N] [--json]\n       lev rhai --cases CASES.json [--max-operations N] [--json]';
+export const USAGE = 'usage: lev rhai FILE.rhai [--max-operations N] [--json]\n       lev rhai --cases CASES.json [--max-operations N] [--json]';
 
 function readText(path: string): string | { error: string } {
   try {

@@ -6,7 +6,7 @@ import { fmt } from '../engine/regions/base.ts';
 import { decodeFragment, encodeScenario, isLongLink, LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 
-const USAGE = `usage: lev share encode SCENARIO.json [--url PAGE_URL] [--json]   (SCENARIO "-" reads stdin)
+export const USAGE = `usage: lev share encode SCENARIO.json [--url PAGE_URL] [--json]   (SCENARIO "-" reads stdin)
        lev share decode FRAGMENT|URL [--json]   (quote URLs: the shell treats # and & specially)`;
 
 export const run: Command = async (args) => {

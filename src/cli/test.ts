@@ -6,7 +6,7 @@ import { fmt as n } from '../engine/regions/base.ts';
 import { EXIT_FINDINGS, EXIT_OK, usageError, type Command } from './io.ts';
 import { printDiagnostics, readScenarioArgs, table } from './replay.ts';
 
-const USAGE = 'usage: lev test SCENARIO.json [--step N] [--json]   (N: inference number, from 0)';
+export const USAGE = 'usage: lev test SCENARIO.json [--step N] [--json]   (N: inference number, from 0)';
 
 export const run: Command = async (args) => {
   const read = readScenarioArgs(args, 'test', USAGE, ['step']);

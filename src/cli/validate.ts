@@ -11,7 +11,7 @@ import { fmt } from '../engine/regions/base.ts';
 import { issuePath } from '../scenarios/issues.ts';
 import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 
-const USAGE = 'usage: lev validate PATH [--json] [--workdir DIR]  (PATH: agent directory, agent.leviath or scenario .json)';
+export const USAGE = 'usage: lev validate PATH [--json] [--workdir DIR]  (PATH: agent directory, agent.leviath or scenario .json)';
 /** Directory walks stop here: enough for any agent or project, bounded for a mistaken `lev validate /`. */
 const MAX_WALK_FILES = 20_000;
 const MAX_AGENT_FILE_BYTES = 2_000_000;
