@@ -11,6 +11,7 @@ const COMMANDS = new Map<string, () => Promise<CommandModule>>([
   ['replay', () => import('./replay.ts')],
   ['rhai', () => import('./rhai.ts')],
   ['share', () => import('./share.ts')],
+  ['import', () => import('./import.ts')],
 ]);
 
 export const USAGE = `usage: lev <command> [options]   (lev <command> --help for its options)
@@ -21,7 +22,8 @@ commands:
   replay SCENARIO [--json]          the whole timeline
   rhai FILE.rhai | --cases FILE     run a Rhai script, or a conformance case file
   share encode SCENARIO             print the URL fragment for a scenario
-  share decode FRAGMENT|URL         print the scenario JSON a link holds`;
+  share decode FRAGMENT|URL         print the scenario JSON a link holds
+  import TRACE [-o FILE]            an agent's real run (API body, Claude Code or Codex log) as a scenario`;
 
 const HELP = new Set(['--help', '-h']);
 

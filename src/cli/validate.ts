@@ -6,7 +6,7 @@ import { compileBlueprint, normalizeRelative, AGENT_FILE, type Blueprint } from 
 import { checkCustomScript } from '../engine/custom-script.ts';
 import { hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema } from '../engine/scenario.ts';
-import { locateJson } from '../engine/blueprint/jsonLocate.ts';
+import { jsonErrorPosition, locateJson } from '../engine/blueprint/jsonLocate.ts';
 import { fmt } from '../engine/regions/base.ts';
 import { issuePath } from '../scenarios/issues.ts';
 import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
@@ -124,7 +124,7 @@ function statOrUndefined(path: string): Stats | undefined {
  * The agent directory as path -> text. Every file is listed, but only agent.leviath and the scripts
  * it names are read, so pointing at a large project does not load it all into memory.
  */
-function readAgentDir(dir: string, blueprintText?: string): Record<string, string> {
+export function readAgentDir(dir: string, blueprintText?: string): Record<string, string> {
   const agent: Record<string, string> = Object.fromEntries(walk(dir).map((f) => [f, '']));
   agent[AGENT_FILE] = blueprintText ?? readFileSync(join(dir, AGENT_FILE), 'utf8');
   const { blueprint } = compileBlueprint(agent);
@@ -173,16 +173,4 @@ function walk(root: string): string[] {
     }
   }
   return out;
-}
-
-// V8 says "... at position 12 (line 2 column 5)" or just "at position 12".
-function jsonErrorPosition(source: string, err: unknown): { line: number; column: number } {
-  const message = err instanceof Error ? err.message : '';
-  const lineCol = /line (\d+) column (\d+)/.exec(message);
-  if (lineCol) return { line: Number(lineCol[1]), column: Number(lineCol[2]) };
-  const position = /position (\d+)/.exec(message);
-  if (!position) return { line: 1, column: 1 };
-  const before = source.slice(0, Number(position[1]));
-  const lines = before.split('\n');
-  return { line: lines.length, column: lines[lines.length - 1]!.length + 1 };
 }

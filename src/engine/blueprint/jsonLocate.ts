@@ -83,3 +83,15 @@ function positionOf(src: string, offset: number): Position {
   }
   return { line, column: offset - lineStart + 1 };
 }
+
+// V8 says "... at position 12 (line 2 column 5)" or just "at position 12".
+export function jsonErrorPosition(source: string, err: unknown): { line: number; column: number } {
+  const message = err instanceof Error ? err.message : '';
+  const lineCol = /line (\d+) column (\d+)/.exec(message);
+  if (lineCol) return { line: Number(lineCol[1]), column: Number(lineCol[2]) };
+  const position = /position (\d+)/.exec(message);
+  if (!position) return { line: 1, column: 1 };
+  const before = source.slice(0, Number(position[1]));
+  const lines = before.split('\n');
+  return { line: lines.length, column: lines[lines.length - 1]!.length + 1 };
+}

@@ -1,0 +1,103 @@
+// `lev import TRACE [--agent DIR|agent.leviath] [--format NAME] [--tool-map A=B,...] [-o FILE] [--json]`:
+// an agent's real run (an API body or a session log) as a scenario. The scenario goes to stdout
+// (or FILE); what was imported and what was left out goes to stderr, so stdout stays a clean file.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname } from 'node:path';
+import { AGENT_FILE } from '../engine/blueprint/index.ts';
+import { fmt as n } from '../engine/regions/base.ts';
+import { FORMAT_NAMES, ImportError, importTrace, MAX_TRACE_BYTES, parseToolMap, type FormatName, type ImportReport } from '../import/index.ts';
+import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
+import { readAgentDir } from './validate.ts';
+
+export const USAGE = `usage: lev import TRACE [--agent DIR|agent.leviath] [--format NAME] [--tool-map A=B,...] [-o scenario.json] [--json]
+
+  TRACE        an Anthropic Messages or OpenAI Chat Completions body (or message array), an OpenAI
+               Responses input-item list, a Claude Code session .jsonl or a Codex CLI rollout .jsonl
+  --agent      the blueprint to replay the run through (default: a starting layout to edit)
+  --format     force the format instead of detecting it: ${FORMAT_NAMES.join(', ')}
+  --tool-map   trace tool names -> blueprint tool names, added to the defaults (Read=read_file, Bash=shell, ...)
+  -o FILE      write the scenario to FILE instead of stdout
+  --json       print {"report", "scenario"} (or diagnostics) as JSON`;
+
+const VALUED = ['agent', 'format', 'tool-map', 'output'];
+
+export const run: Command = async (rawArgs) => {
+  const args = rawArgs.map((a) => (a === '-o' ? '--output' : a));
+  const parsed = parseArgs(args, VALUED);
+  const bad = unknownFlag(parsed, ['json', ...VALUED]);
+  if (bad) return usageError(`import: unknown option --${bad}\n${USAGE}`);
+  if (parsed.positional.length !== 1) return usageError(`import: expected one TRACE file\n${USAGE}`);
+  for (const name of VALUED) if (parsed.flags.get(name) === true) return usageError(`import: --${name} needs a value\n${USAGE}`);
+  const flag = (name: string) => parsed.flags.get(name) as string | undefined;
+  const json = parsed.flags.has('json');
+
+  const format = flag('format');
+  if (format !== undefined && !FORMAT_NAMES.includes(format as FormatName)) return usageError(`import: unknown --format "${format}"; use one of ${FORMAT_NAMES.join(', ')}`);
+  let toolMap;
+  try {
+    toolMap = flag('tool-map') === undefined ? undefined : parseToolMap(flag('tool-map')!);
+  } catch (error) {
+    return usageError(`import: ${(error as Error).message}`);
+  }
+  const agent = flag('agent') === undefined ? undefined : readAgent(flag('agent')!);
+  if (typeof agent === 'string') return usageError(`import: ${agent}`);
+
+  const file = parsed.positional[0]!;
+  const text = readTrace(file);
+  if (typeof text !== 'string') return usageError(`import: ${text.error}`);
+  let result;
+  try {
+    result = importTrace(text, { ...(format ? { format: format as FormatName } : {}), ...(toolMap ? { toolMap } : {}), ...(agent ? { agent } : {}), name: basename(file, extname(file)) });
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    if (json) console.log(JSON.stringify({ diagnostics: [{ code: 'trace-invalid', severity: 'error', message: `${error.problem}; expected ${error.expected}`, file, line: error.where.line ?? 1, column: 1, path: error.where.path }] }));
+    else console.error(`${file}: error [trace-invalid] ${error.message}`);
+    return EXIT_FINDINGS;
+  }
+  const scenarioText = `${JSON.stringify(result.scenario, null, 2)}\n`;
+  const output = flag('output');
+  if (output !== undefined) writeFileSync(output, scenarioText);
+  if (json) console.log(JSON.stringify(output === undefined ? { report: result.report, scenario: result.scenario } : { report: result.report, output }));
+  else {
+    if (output === undefined) process.stdout.write(scenarioText);
+    console.error(describeReport(result.report, output));
+  }
+  return EXIT_OK;
+};
+
+function readTrace(file: string): string | { error: string } {
+  try {
+    const stats = statSync(file);
+    if (stats.isDirectory()) return { error: `${file} is a directory; pass a trace file` };
+    if (stats.size > MAX_TRACE_BYTES) return { error: `${file} is over ${n(MAX_TRACE_BYTES)} bytes; split the trace` };
+  } catch {
+    return { error: `${file}: no such file` };
+  }
+  return readFileSync(file, 'utf8');
+}
+
+/** An agent directory, or an agent.leviath file (its directory holds the scripts). */
+function readAgent(path: string): Record<string, string> | string {
+  try {
+    const stats = statSync(path);
+    if (stats.isDirectory()) {
+      if (!statSync(`${path}/${AGENT_FILE}`, { throwIfNoEntry: false })?.isFile()) return `--agent ${path} has no ${AGENT_FILE}`;
+      return readAgentDir(path);
+    }
+    return readAgentDir(dirname(path), readFileSync(path, 'utf8'));
+  } catch {
+    return `--agent ${path}: no such file or directory`;
+  }
+}
+
+export function describeReport(r: ImportReport, output?: string): string {
+  const lines = [`imported a ${r.format} trace${output ? ` to ${output}` : ''}: ${n(r.events)} events (${n(r.inferences)} inferences, ${n(r.toolResults)} tool results, ${n(r.userMessages)} user messages); model ${r.model.used}${r.model.trace ? ` (trace: ${r.model.trace})` : ''}`];
+  lines.push(r.task ? 'task: the first user message (inputs.task)' : 'task: none found (no user text before the first assistant turn)');
+  if (r.notes) lines.push(`kept aside: ${r.notes} harness text${r.notes === 1 ? '' : 's'} (system prompt, instructions) in inputs.harness_system_prompt, not replayed`);
+  const mapped = r.tools.filter((t) => t.mappedTo !== t.name);
+  if (mapped.length) lines.push(`tools mapped: ${mapped.map((t) => `${t.name} -> ${t.mappedTo}`).join(', ')}`);
+  const skipped = Object.entries(r.skipped);
+  if (skipped.length) lines.push(`skipped (the scenario format cannot hold them yet): ${skipped.map(([kind, count]) => `${count} ${kind}`).join(', ')}`);
+  if (r.unansweredCalls.length) lines.push(`${r.unansweredCalls.length} tool call${r.unansweredCalls.length === 1 ? '' : 's'} without a result (the replay strips them): ${r.unansweredCalls.join(', ')}`);
+  return lines.join('\n');
+}

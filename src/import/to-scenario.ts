@@ -1,0 +1,55 @@
+// A transcript -> scenario traffic. The first user text (before any assistant turn) is the task;
+// each assistant turn is one `assistant` event (one inference); each tool result names the tool its
+// call named (after the tool map) and answers a call made before it, or the import stops.
+import type { TrafficEvent } from '../engine/scenario.ts';
+import { mapToolName, normalizeArguments, type ToolMap } from './tool-map.ts';
+import { ImportError, type Transcript } from './trace.ts';
+
+export interface MappedTraffic {
+  task?: string;
+  traffic: TrafficEvent[];
+  /** Calls no result answers (the trace ended, or the harness dropped them); the replay strips them. */
+  unansweredCalls: string[];
+  /** Each trace tool name: what it became and how often it was called. */
+  tools: { name: string; mappedTo: string; calls: number }[];
+}
+
+export function toTraffic(transcript: Transcript, toolMap: ToolMap): MappedTraffic {
+  const traffic: TrafficEvent[] = [];
+  const calls = new Map<string, { name: string; answered: boolean }>();
+  const tools = new Map<string, { name: string; mappedTo: string; calls: number }>();
+  let task: string | undefined;
+  let started = false;
+  for (const turn of transcript.turns) {
+    if (turn.kind === 'user') {
+      if (!started && task === undefined) task = turn.text;
+      else traffic.push({ type: 'user', content: turn.text });
+      continue;
+    }
+    started = true;
+    if (turn.kind === 'assistant') {
+      const toolCalls = turn.calls.map((call) => {
+        const name = mapToolName(toolMap, call.name);
+        const seen = tools.get(call.name) ?? { name: call.name, mappedTo: name, calls: 0 };
+        seen.calls++;
+        tools.set(call.name, seen);
+        calls.set(call.id, { name, answered: false });
+        return { id: call.id, name, arguments: normalizeArguments(call.arguments) };
+      });
+      traffic.push(toolCalls.length ? { type: 'assistant', content: turn.text, tool_calls: toolCalls } : { type: 'assistant', content: turn.text });
+      continue;
+    }
+    const call = calls.get(turn.callId);
+    if (!call) {
+      throw new ImportError(turn.where, `a tool result for call "${turn.callId}", but no earlier tool call has that id`,
+        `the assistant turn that made call "${turn.callId}" before its result (was the trace cut at the start, or an id mistyped?)`);
+    }
+    if (call.answered) {
+      throw new ImportError(turn.where, `a second tool result for call "${turn.callId}"`, 'one result per tool call');
+    }
+    call.answered = true;
+    traffic.push({ type: 'tool_result', tool_call_id: turn.callId, tool_name: call.name, content: turn.content, ...(turn.isError ? { is_error: true } : {}) });
+  }
+  const unansweredCalls = [...calls].filter(([, c]) => !c.answered).map(([id]) => id);
+  return { ...(task === undefined ? {} : { task }), traffic, unansweredCalls, tools: [...tools.values()] };
+}

@@ -1,0 +1,106 @@
+// Bad traces stop the import with where (line, JSON path) and what was expected there.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { importTrace, ImportError, parseToolMap, DEFAULT_TOOL_MAP } from '../../src/import/index.ts';
+import { detectFormat } from '../../src/import/detect.ts';
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+
+function failure(text: string, options: Parameters<typeof importTrace>[1] = {}): ImportError {
+  try {
+    importTrace(text, options);
+  } catch (error) {
+    if (error instanceof ImportError) return error;
+    throw error;
+  }
+  throw new Error('imported without an error');
+}
+
+describe('format detection', () => {
+  it('tells every fixture apart by content alone', () => {
+    expect(Object.fromEntries([
+      'anthropic-request.json', 'anthropic-response.json', 'anthropic-messages.json', 'openai-chat.json', 'openai-responses.json',
+      'claude-code-session.jsonl', 'rollout-2026-11-30T10-01-00-0199a8f2.jsonl',
+    ].map((f) => [f, detectFormat(fixture(f)).format]))).toEqual({
+      'anthropic-request.json': 'anthropic', 'anthropic-response.json': 'anthropic', 'anthropic-messages.json': 'anthropic',
+      'openai-chat.json': 'openai-chat', 'openai-responses.json': 'openai-responses',
+      'claude-code-session.jsonl': 'claude-code', 'rollout-2026-11-30T10-01-00-0199a8f2.jsonl': 'codex',
+    });
+  });
+
+  it('a JSON document that matches no format says what it is and what is expected', () => {
+    const e = failure('{"name": "x", "steps": [1, 2]}');
+    expect(e.message).toBe('(top level): this JSON matches no trace format (an object with keys "name", "steps"); expected an Anthropic Messages body or message array, an OpenAI Chat Completions body or message array, an OpenAI Responses input-item list, a Claude Code session .jsonl or a Codex CLI rollout .jsonl (or force one with --format)');
+  });
+
+  it('an empty file, and text that is not JSON, name line and column', () => {
+    expect(failure('  \n').message).toMatch(/^line 1, \(top level\): the file is empty; expected an Anthropic/);
+    expect(failure('\nhello world\nmore').message).toMatch(/^line 2, \(top level\): not valid JSON at column 1 /);
+  });
+
+  it('--format forces a format: a Chat body read as Responses fails on the missing input', () => {
+    expect(failure(fixture('openai-chat.json'), { format: 'openai-responses' }).message)
+      .toBe('input: missing; expected the input as a string or an array of items');
+  });
+});
+
+describe('broken traces', () => {
+  it('a JSON Lines file with a broken line names the line and column, and nothing is imported', () => {
+    const lines = fixture('claude-code-session.jsonl').split('\n');
+    lines[6] = lines[6]!.slice(0, 50);
+    const e = failure(lines.join('\n'));
+    expect(e.where).toEqual({ line: 7, path: '' });
+    expect(e.message).toMatch(/^line 7, \(top level\): not valid JSON at column 51 \(.*\); expected one complete JSON object per line \(a truncated or hand-edited line\?\)$/);
+  });
+
+  it('a tool result whose call is missing names the line and path of the result', () => {
+    const lines = fixture('rollout-2026-11-30T10-01-00-0199a8f2.jsonl').split('\n').filter((l) => !l.includes('"call_id":"call_A3","name"') && !(l.includes('"function_call"') && l.includes('call_A3')));
+    const e = failure(lines.join('\n'));
+    expect(e.message).toBe('line 14, payload: a tool result for call "call_A3", but no earlier tool call has that id; expected the assistant turn that made call "call_A3" before its result (was the trace cut at the start, or an id mistyped?)');
+  });
+
+  it('in a JSON body, the path of the result block', () => {
+    const e = failure(JSON.stringify({ messages: [{ role: 'user', content: 'go' }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'x' }] }] }));
+    expect(e.where).toEqual({ path: 'messages[1].content[0]' });
+    expect(e.problem).toBe('a tool result for call "toolu_9", but no earlier tool call has that id');
+  });
+
+  it('a second result for one call', () => {
+    const e = failure(JSON.stringify([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }], content: null },
+      { role: 'tool', tool_call_id: 'c1', content: 'a' },
+      { role: 'tool', tool_call_id: 'c1', content: 'b' },
+    ]));
+    expect(e.message).toBe('[3]: a second tool result for call "c1"; expected one result per tool call');
+  });
+
+  it('malformed pieces: arguments that are not JSON, a role the format does not have, a block without a type', () => {
+    expect(failure(JSON.stringify({ messages: [{ role: 'system', content: 's' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"a":' } }] }] })).message)
+      .toMatch(/^messages\[1\]\.tool_calls\[0\]\.function\.arguments: the arguments are not valid JSON \(.*\); expected the call's arguments as a JSON object encoded in a string$/);
+    expect(failure(JSON.stringify({ system: 's', messages: [{ role: 'tool', content: 'x' }] })).message)
+      .toBe('messages[0].role: found role "tool"; expected "user" or "assistant" (the system prompt goes in the top-level "system")');
+    expect(failure(JSON.stringify({ system: 's', messages: [{ role: 'user', content: [{ text: 'hi' }] }] })).message)
+      .toBe('messages[0].content[0].type: missing; expected a block type such as "text", "tool_use" or "tool_result"');
+  });
+
+  it('a trace with no conversation at all', () => {
+    expect(failure(JSON.stringify({ system: 'only a prompt', messages: [] })).message)
+      .toBe('(top level): the anthropic trace holds no conversation (no user, assistant or tool turns); expected at least one message');
+  });
+});
+
+describe('the tool map', () => {
+  it('adds to and overrides the defaults; Name= keeps a name', () => {
+    const map = parseToolMap('Task=delegate, Read=cat_file,Bash=');
+    expect(map).toEqual({ ...DEFAULT_TOOL_MAP, Task: 'delegate', Read: 'cat_file', Bash: 'Bash' });
+    const { scenario, report } = importTrace(fixture('claude-code-session.jsonl'), { toolMap: map });
+    expect(report.tools.map((t) => `${t.name}->${t.mappedTo}`)).toEqual(['Read->cat_file', 'Grep->grep', 'Bash->Bash', 'Task->delegate', 'Edit->edit_file']);
+    expect(scenario.traffic.filter((e) => e.type === 'tool_result').map((e) => e.type === 'tool_result' && e.tool_name))
+      .toEqual(['cat_file', 'grep', 'Bash', 'delegate', 'edit_file', 'cat_file', 'Bash']);
+  });
+
+  it('a malformed entry says which and what is expected', () => {
+    expect(() => parseToolMap('Read=read_file,Bash')).toThrow('--tool-map entry 2 "Bash": expected TRACE_NAME=BLUEPRINT_NAME (e.g. Read=read_file), or TRACE_NAME= to keep the name');
+  });
+});

@@ -1,0 +1,71 @@
+// `lev import` as a user runs it: a real process on the fixture files.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importTrace } from '../../src/import/index.ts';
+
+const LEV = resolve(import.meta.dirname, '../../bin/lev.mjs');
+const FIXTURES = resolve(import.meta.dirname, 'fixtures');
+const CLAUDE = join(FIXTURES, 'claude-code-session.jsonl');
+
+function lev(...args: string[]) {
+  const r = spawnSync(process.execPath, [LEV, 'import', ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('lev import', () => {
+  it('writes the scenario to stdout and the report to stderr', () => {
+    const r = lev(CLAUDE);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(importTrace(readFileSync(CLAUDE, 'utf8'), { name: 'claude-code-session' }).scenario)));
+    expect(r.stderr).toBe([
+      'imported a claude-code trace: 15 events (7 inferences, 7 tool results, 1 user messages); model claude-sonnet-4 (trace: claude-sonnet-4-5-20250929)',
+      'task: the first user message (inputs.task)',
+      'kept aside: 2 harness texts (system prompt, instructions) in inputs.harness_system_prompt, not replayed',
+      'tools mapped: Read -> read_file, Grep -> grep, Bash -> shell, Edit -> edit_file',
+      'skipped (the scenario format cannot hold them yet): 1 thinking, 2 sidechain message',
+      '',
+    ].join('\n'));
+  });
+
+  it('-o writes a file, --agent takes an agent directory, --tool-map changes names, --json prints the report', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lev-import-'));
+    mkdirSync(join(dir, 'agent'));
+    writeFileSync(join(dir, 'agent', 'agent.leviath'), '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\n');
+    const out = join(dir, 'run.json');
+    const r = lev(CLAUDE, '-o', out, '--agent', join(dir, 'agent'), '--tool-map', 'Task=delegate', '--json');
+    expect(r.code).toBe(0);
+    const { report, output } = JSON.parse(r.stdout);
+    expect(output).toBe(out);
+    expect(report.tools.find((t: { name: string }) => t.name === 'Task').mappedTo).toBe('delegate');
+    const scenario = JSON.parse(readFileSync(out, 'utf8'));
+    expect(scenario.agent).toEqual({ 'agent.leviath': '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\n' });
+    const replay = spawnSync(process.execPath, [LEV, 'replay', out, '--json'], { encoding: 'utf8', timeout: 60_000 });
+    expect(replay.status).toBe(0);
+    expect(JSON.parse(replay.stdout).summary.inferences).toBe(7);
+  });
+
+  it('bad input exits 1 with the line and what was expected; --json gives a diagnostic', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lev-import-'));
+    const broken = join(dir, 'broken.jsonl');
+    const lines = readFileSync(CLAUDE, 'utf8').split('\n');
+    lines[4] = '{"type":"assistant",';
+    writeFileSync(broken, lines.join('\n'));
+    const r = lev(broken);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(/^.*broken\.jsonl: error \[trace-invalid\] line 5, \(top level\): not valid JSON at column 21 .*; expected one complete JSON object per line/);
+    const j = lev(broken, '--json');
+    expect(JSON.parse(j.stdout).diagnostics[0]).toMatchObject({ code: 'trace-invalid', severity: 'error', file: broken, line: 5, path: '' });
+  });
+
+  it('usage errors exit 2', () => {
+    expect(lev().code).toBe(2);
+    expect(lev(CLAUDE, '--format', 'gemini').stderr).toBe('lev: import: unknown --format "gemini"; use one of anthropic, openai-chat, openai-responses, claude-code, codex\n');
+    expect(lev(CLAUDE, '--tool-map', 'Read').code).toBe(2);
+    expect(lev(CLAUDE, '--agent', '/nonexistent/dir').stderr).toBe('lev: import: --agent /nonexistent/dir: no such file or directory\n');
+    const help = lev('--help');
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'usage: lev import TRACE [--agent DIR|agent.leviath] [--format NAME] [--tool-map A=B,...] [-o scenario.json] [--json]']);
+  });
+});

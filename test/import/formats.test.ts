@@ -1,0 +1,168 @@
+// Each format's fixture imports to exactly these events: the same run, written by each harness.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { HARNESS_PROMPT_INPUT, importTrace } from '../../src/import/index.ts';
+import type { TrafficEvent } from '../../src/engine/scenario.ts';
+import { DONE, EDIT_ARGS, EDIT_OK, GREP_OUTPUT, HANDOFF, HEADER_RS, PLAN, SYSTEM_PROMPT, TASK, TEST_FAIL, TEST_PASS, TESTS_RS } from './run.ts';
+import { APPLY_PATCH, codexShell, ENVIRONMENT_CONTEXT, fixtureFiles, numbered } from './fixture-files.ts';
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+const READ_TEXT = "I'll read the parser and search for the error.";
+const TEST_TEXT = 'Running the parser tests to see the failure.';
+
+const call = (id: string, name: string, args: Record<string, unknown>) => ({ id, name, arguments: args });
+const result = (id: string, name: string, content: string, isError = false): TrafficEvent =>
+  ({ type: 'tool_result', tool_call_id: id, tool_name: name, content, ...(isError ? { is_error: true } : {}) });
+
+/** The API formats' events, with that format's call ids; `errorFlag`: whether the format can say a result failed. */
+function apiEvents(id: (n: number) => string, errorFlag: boolean, final: boolean): TrafficEvent[] {
+  const events: TrafficEvent[] = [
+    { type: 'assistant', content: READ_TEXT, tool_calls: [call(id(1), 'read_file', { path: 'src/parser/header.rs' }), call(id(2), 'grep', { pattern: 'EmptyValue', path: 'src' })] },
+    result(id(1), 'read_file', HEADER_RS),
+    result(id(2), 'grep', GREP_OUTPUT),
+    { type: 'assistant', content: TEST_TEXT, tool_calls: [call(id(3), 'shell', { command: 'cargo test parser' })] },
+    result(id(3), 'shell', TEST_FAIL, errorFlag),
+    { type: 'assistant', content: PLAN },
+    { type: 'user', content: HANDOFF },
+    { type: 'assistant', content: '', tool_calls: [call(id(4), 'edit_file', EDIT_ARGS), call(id(5), 'read_file', { path: 'tests/header.rs' })] },
+    result(id(4), 'edit_file', EDIT_OK),
+    result(id(5), 'read_file', TESTS_RS),
+    { type: 'assistant', content: '', tool_calls: [call(id(6), 'shell', { command: 'cargo test parser' })] },
+    result(id(6), 'shell', TEST_PASS),
+  ];
+  if (final) events.push({ type: 'assistant', content: DONE });
+  return events;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+describe('the committed fixtures', () => {
+  it('are what build-fixtures.ts writes (rerun: npx tsx test/import/build-fixtures.ts)', () => {
+    for (const [name, text] of Object.entries(fixtureFiles())) expect(fixture(name), name).toBe(text);
+  });
+});
+
+describe('Anthropic Messages', () => {
+  it('a request body: system kept as a note, thinking and image counted, is_error kept', () => {
+    const { scenario, report } = importTrace(fixture('anthropic-request.json'));
+    expect(scenario.inputs).toEqual({ task: TASK, [HARNESS_PROMPT_INPUT]: SYSTEM_PROMPT });
+    expect(scenario.traffic).toEqual(apiEvents((n) => `toolu_${two(n)}`, true, false));
+    expect(scenario.model).toEqual({ id: 'claude-sonnet-4' });
+    expect(report).toMatchObject({ format: 'anthropic', events: 12, inferences: 5, toolResults: 6, userMessages: 1, task: true, notes: 1, skipped: { thinking: 1, image: 1 }, unansweredCalls: [] });
+  });
+
+  it('a bare message array', () => {
+    const { scenario, report } = importTrace(fixture('anthropic-messages.json'));
+    expect(scenario.inputs).toEqual({ task: TASK });
+    expect(scenario.traffic).toEqual(apiEvents((n) => `toolu_${two(n)}`, true, true));
+    expect(report.tools).toEqual([
+      { name: 'read_file', mappedTo: 'read_file', calls: 2 }, { name: 'grep', mappedTo: 'grep', calls: 1 },
+      { name: 'shell', mappedTo: 'shell', calls: 2 }, { name: 'edit_file', mappedTo: 'edit_file', calls: 1 },
+    ]);
+  });
+
+  it('a response body is one inference', () => {
+    const { scenario, report } = importTrace(fixture('anthropic-response.json'));
+    expect(scenario.traffic).toEqual([{ type: 'assistant', content: DONE }]);
+    expect(report.task).toBe(false);
+  });
+
+  it('consecutive assistant messages are one turn, as the API joins them', () => {
+    const { scenario } = importTrace(JSON.stringify({ messages: [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'one' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'shell', input: { command: 'ls' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1' }, { type: 'text', text: 'and then?' }] },
+    ] }));
+    expect(scenario.traffic).toEqual([
+      { type: 'assistant', content: 'one', tool_calls: [call('t1', 'shell', { command: 'ls' })] },
+      result('t1', 'shell', ''),
+      { type: 'user', content: 'and then?' },
+    ]);
+  });
+});
+
+describe('OpenAI', () => {
+  it('Chat Completions: system and developer are notes, tool messages pair by tool_call_id', () => {
+    const { scenario, report } = importTrace(fixture('openai-chat.json'));
+    expect(scenario.inputs).toEqual({ task: TASK, [HARNESS_PROMPT_INPUT]: `${SYSTEM_PROMPT}\n\nAnswer in English.` });
+    expect(scenario.traffic).toEqual(apiEvents((n) => `call_${two(n)}`, false, true));
+    expect(scenario.model).toEqual({ id: 'gpt-4o' });
+    expect(report).toMatchObject({ format: 'openai-chat', skipped: { image: 1 }, notes: 2 });
+  });
+
+  it('Responses input items: message, function_call and function_call_output; reasoning counted', () => {
+    const { scenario, report } = importTrace(fixture('openai-responses.json'));
+    expect(scenario.inputs).toEqual({ task: TASK, [HARNESS_PROMPT_INPUT]: SYSTEM_PROMPT });
+    expect(scenario.traffic).toEqual(apiEvents((n) => `call_${two(n)}`, false, false));
+    expect(scenario.model).toEqual({ id: 'gpt-5' });
+    expect(report).toMatchObject({ format: 'openai-responses', skipped: { thinking: 1, image: 1 } });
+  });
+
+  it('a Chat Completions response and a Responses string input', () => {
+    expect(importTrace(JSON.stringify({ object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'hi', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '' } }] } }] })).scenario.traffic)
+      .toEqual([{ type: 'assistant', content: 'hi', tool_calls: [call('c', 'f', {})] }]);
+    const responses = importTrace(JSON.stringify({ model: 'o3', input: 'Summarize the repo.' }));
+    expect([responses.scenario.inputs.task, responses.scenario.traffic, responses.scenario.model]).toEqual(['Summarize the repo.', [], { id: 'o3' }]);
+  });
+});
+
+describe('coding-agent session logs', () => {
+  it('Claude Code: split assistant lines joined by message.id, tools mapped, file_path becomes path, side chain and meta left out', () => {
+    const { scenario, report } = importTrace(fixture('claude-code-session.jsonl'));
+    const file = (p: string) => `/home/dev/parser/${p}`;
+    const bash = (id: string) => call(id, 'shell', { command: 'cargo test parser', description: 'Run the parser tests' });
+    const callers = 'parse_header is called from src/parser/request.rs:88 and src/parser/response.rs:41.';
+    expect(scenario.inputs.task).toBe(TASK);
+    expect(String(scenario.inputs[HARNESS_PROMPT_INPUT])).toMatch(/^Caveat: The messages below[^\n]*\n\n<command-name>\/clear<\/command-name>/);
+    expect(scenario.traffic).toEqual([
+      { type: 'assistant', content: READ_TEXT, tool_calls: [call('toolu_01', 'read_file', { path: file('src/parser/header.rs') }), call('toolu_02', 'grep', { pattern: 'EmptyValue', path: file('src'), output_mode: 'content' })] },
+      result('toolu_01', 'read_file', numbered(HEADER_RS)),
+      result('toolu_02', 'grep', GREP_OUTPUT),
+      { type: 'assistant', content: TEST_TEXT, tool_calls: [bash('toolu_03')] },
+      result('toolu_03', 'shell', `Exit code 101\n${TEST_FAIL}`, true),
+      { type: 'assistant', content: PLAN },
+      { type: 'user', content: HANDOFF },
+      { type: 'assistant', content: '', tool_calls: [call('toolu_07', 'Task', { description: 'Find callers', prompt: 'List every caller of parse_header.', subagent_type: 'general-purpose' })] },
+      result('toolu_07', 'Task', callers),
+      { type: 'assistant', content: '', tool_calls: [call('toolu_04', 'edit_file', { path: file('src/parser/header.rs'), old_string: EDIT_ARGS.old_string, new_string: EDIT_ARGS.new_string }), call('toolu_05', 'read_file', { path: file('tests/header.rs') })] },
+      result('toolu_04', 'edit_file', EDIT_OK),
+      result('toolu_05', 'read_file', numbered(TESTS_RS)),
+      { type: 'assistant', content: '', tool_calls: [bash('toolu_06')] },
+      result('toolu_06', 'shell', TEST_PASS),
+      { type: 'assistant', content: DONE },
+    ]);
+    expect(report).toMatchObject({ format: 'claude-code', skipped: { thinking: 1, 'sidechain message': 2 }, notes: 2, model: { trace: 'claude-sonnet-4-5-20250929', used: 'claude-sonnet-4' } });
+  });
+
+  it('Codex CLI rollout: environment context and instructions are notes, exit codes mark errors, event_msg echoes ignored', () => {
+    const { scenario, report } = importTrace(fixture('rollout-2026-11-30T10-01-00-0199a8f2.jsonl'));
+    const shell = (id: string, script: string) => call(id, 'shell', codexShell(script));
+    expect(scenario.inputs).toEqual({ task: TASK, [HARNESS_PROMPT_INPUT]: `${SYSTEM_PROMPT}\n\n${ENVIRONMENT_CONTEXT}` });
+    expect(scenario.traffic).toEqual([
+      { type: 'assistant', content: READ_TEXT, tool_calls: [shell('call_A1', "sed -n '1,400p' src/parser/header.rs"), shell('call_A2', 'rg -n EmptyValue src')] },
+      result('call_A1', 'shell', HEADER_RS),
+      result('call_A2', 'shell', GREP_OUTPUT),
+      { type: 'assistant', content: TEST_TEXT, tool_calls: [shell('call_A3', 'cargo test parser')] },
+      result('call_A3', 'shell', TEST_FAIL, true),
+      { type: 'assistant', content: PLAN },
+      { type: 'user', content: HANDOFF },
+      { type: 'assistant', content: '', tool_calls: [call('call_A4', 'apply_patch', { input: APPLY_PATCH }), shell('call_A5', 'cat tests/header.rs')] },
+      result('call_A4', 'apply_patch', 'Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess. Updated the following files:\nM src/parser/header.rs\n'),
+      result('call_A5', 'shell', `Exit code: 0\nWall time: 0.1 seconds\nOutput:\n${TESTS_RS}`),
+      { type: 'assistant', content: '', tool_calls: [shell('call_A6', 'cargo test parser')] },
+      result('call_A6', 'shell', TEST_PASS),
+      { type: 'assistant', content: DONE },
+    ]);
+    expect(report).toMatchObject({ format: 'codex', skipped: { thinking: 1 }, model: { trace: 'gpt-5-codex', used: 'gpt-5' } });
+  });
+
+  it('"Exit code: N" text marks a failure when N is not 0', () => {
+    const lines = [
+      { type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'run it' }] } },
+      { type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: '{"command":["make"]}', call_id: 'c1' } },
+      { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output: 'Exit code: 2\nOutput:\nmake: *** No targets.' } },
+    ];
+    expect(importTrace(lines.map((l) => JSON.stringify(l)).join('\n')).scenario.traffic[1]).toEqual(result('c1', 'shell', 'Exit code: 2\nOutput:\nmake: *** No targets.', true));
+  });
+});
