@@ -6,6 +6,7 @@ import type { StepDetail, Timeline } from '../engine/timeline.ts';
 import { useResults } from './results.ts';
 import { useScenario } from './store.ts';
 import { useUi } from './ui.ts';
+import { replayGuard } from './replayGuard.ts';
 
 const EDIT_DEBOUNCE_MS = 200;
 const INSPECT_DEBOUNCE_MS = 40;
@@ -63,9 +64,11 @@ function checkRhai(scenario: Scenario): void {
 }
 
 function replay(scenario: Scenario): void {
-  useResults.setState({ replaying: { done: 0, total: 0 }, replayError: null });
+  useResults.setState({ replaying: { done: 0, total: 0 }, replayError: null, replayHeld: null });
+  replayGuard.started(scenario);
   replayLane.request('replay', { scenario }, { onProgress: (done, total) => useResults.setState({ replaying: { done, total } }) })
     .then((result) => {
+      replayGuard.finished(scenario);
       const timeline = result.timeline as unknown as Timeline | null;
       const broken = !timeline || result.diagnostics.some((d) => d.severity === 'error');
       if (broken) {
@@ -83,6 +86,8 @@ function replay(scenario: Scenario): void {
     })
     .catch((error: unknown) => {
       const message = ignoreCancelled(error);
+      if (message) replayGuard.failed(scenario, message);
+      else replayGuard.finished(scenario);
       if (message) useResults.setState({ replaying: null, replayError: message, timelineStale: useResults.getState().timeline !== null });
     });
 }
@@ -119,7 +124,15 @@ function onEdit(): void {
   editTimer = setTimeout(runAll, EDIT_DEBOUNCE_MS);
 }
 
-/** Starts the engine: one run for what is on screen now, then one per edit. */
+/** The Run button of a scenario whose last replay failed: replays it once more, on request. */
+export function replayNow(): void {
+  replay(useScenario.getState().scenario);
+}
+
+/**
+ * Starts the engine: one run for what is on screen now, then one per edit. A scenario whose last
+ * replay failed, timed out or never finished is checked but not replayed until Run is pressed.
+ */
 export function startEngine(): void {
   useScenario.subscribe((s, prev) => {
     if (s.revision !== prev.revision) onEdit();
@@ -127,5 +140,14 @@ export function startEngine(): void {
   useUi.subscribe((s, prev) => {
     if (s.step !== prev.step) inspectSoon();
   });
-  runAll();
+  window.addEventListener('pagehide', replayGuard.leaving);
+  const { scenario } = useScenario.getState();
+  const held = replayGuard.heldReason(scenario);
+  if (held === null) {
+    runAll();
+    return;
+  }
+  validate(scenario);
+  checkRhai(scenario);
+  useResults.setState({ replayHeld: held, timelineStale: true });
 }

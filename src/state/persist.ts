@@ -1,13 +1,11 @@
-// Keeps the user's work in localStorage: saved a moment after every edit, restored on load.
+// localStorage: the UI preferences, and the single-slot work of earlier versions of the page
+// (moved into the library once, then removed). Scenarios themselves live in the library.
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import type { Theme } from './ui.ts';
 
-export const WORK_KEY = 'leviath.work.v1';
-export const BACKUP_KEY = 'leviath.backup.v1';
+/** Where the page kept the user's work before the library existed. */
+export const EARLIER_WORK_KEYS = ['leviath.work.v1', 'leviath.backup.v1'] as const;
 export const UI_KEY = 'leviath.ui.v1';
-const SAVE_DELAY_MS = 250;
-
-export type Loaded = { scenario: Scenario } | { scenario: null; problem?: string };
 
 function read(key: string): string | null {
   try {
@@ -17,36 +15,26 @@ function read(key: string): string | null {
   }
 }
 
-export function loadScenario(key = WORK_KEY): Loaded {
-  const text = read(key);
-  if (text === null) return { scenario: null };
-  try {
-    const parsed = ScenarioSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return { scenario: parsed.data };
-    return { scenario: null, problem: 'Your saved work could not be read back (it does not match the scenario format), so the default example is shown.' };
-  } catch {
-    return { scenario: null, problem: 'Your saved work was not valid JSON, so the default example is shown.' };
-  }
-}
-
-/** Returns an error message when the browser refused (quota, private mode). */
-export function saveScenario(scenario: Scenario, key = WORK_KEY): string | null {
-  try {
-    localStorage.setItem(key, JSON.stringify(scenario));
-    return null;
-  } catch (error) {
-    return `Could not save your work in this browser: ${error instanceof Error ? error.message : String(error)}`;
-  }
-}
-
-export function copyWorkToBackup(): void {
-  const text = read(WORK_KEY);
-  if (text !== null) {
+/** The earlier page's saved work and backup that still parse as scenarios. */
+export function loadEarlierWork(): Scenario[] {
+  const found: Scenario[] = [];
+  for (const key of EARLIER_WORK_KEYS) {
     try {
-      localStorage.setItem(BACKUP_KEY, text);
+      const parsed = ScenarioSchema.safeParse(JSON.parse(read(key) ?? 'null'));
+      if (parsed.success) found.push(parsed.data);
     } catch {
-      // A backup that cannot be written only means "restore" is unavailable.
+      // Not JSON: there is nothing to keep.
     }
+  }
+  return found;
+}
+
+/** Called once the earlier work is in the library. */
+export function forgetEarlierWork(): void {
+  try {
+    for (const key of EARLIER_WORK_KEYS) localStorage.removeItem(key);
+  } catch {
+    // Storage refused: the keys were not readable either.
   }
 }
 
@@ -67,22 +55,4 @@ export function saveUi(ui: SavedUi): void {
   } catch {
     // Preferences are a convenience; losing them is harmless.
   }
-}
-
-/** Calls `save` at most once per SAVE_DELAY_MS after changes, and once more before the page goes. */
-export function debounced(save: () => void, delay = SAVE_DELAY_MS): { schedule: () => void; flush: () => void } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const flush = () => {
-    if (timer === undefined) return;
-    clearTimeout(timer);
-    timer = undefined;
-    save();
-  };
-  return {
-    schedule: () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => { timer = undefined; save(); }, delay);
-    },
-    flush,
-  };
 }

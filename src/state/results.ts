@@ -17,6 +17,8 @@ export interface ResultsStore {
   replaying: { done: number; total: number } | null;
   replayMs: number | null;
   replayError: string | null;
+  /** Why the scenario on screen was not replayed on load: its last replay failed or never ended. */
+  replayHeld: string | null;
   detail: StepDetail | null;
   detailError: string | null;
 }
@@ -30,6 +32,7 @@ export const useResults = create<ResultsStore>()(() => ({
   replaying: null,
   replayMs: null,
   replayError: null,
+  replayHeld: null,
   detail: null,
   detailError: null,
 }));

@@ -1,6 +1,7 @@
-// The scenario being edited: the user's work. Every edit is saved (see persist.ts).
+// The scenario being edited: the user's work. Every edit is saved to the library (see session.ts).
 import { create } from 'zustand';
-import type { GeneratorSpec, ModelRef, Scenario, TrafficEvent } from '../engine/scenario.ts';
+import { ScenarioSchema, type GeneratorSpec, type ModelRef, type Scenario, type TrafficEvent } from '../engine/scenario.ts';
+import { DEFAULT_EXAMPLE_ID, EXAMPLES, findExample } from '../scenarios/examples.ts';
 
 export const AGENT_FILE = 'agent.leviath';
 
@@ -87,4 +88,29 @@ export function createScenarioStore(initial: Scenario) {
     }),
     setName: (name) => edit(set, (s) => ({ ...s, name })),
   }));
+}
+
+/** A built-in example's content, as a scenario. */
+export function exampleContent(id: string): Scenario | undefined {
+  const example = findExample(id);
+  return example && ScenarioSchema.parse(example.scenario);
+}
+
+export function defaultScenario(): Scenario {
+  return exampleContent(DEFAULT_EXAMPLE_ID) ?? ScenarioSchema.parse(EXAMPLES[0].scenario);
+}
+
+const BLANK_BLUEPRINT = `# A blank blueprint: a pinned task and a sliding conversation. Add regions under [context.regions].
+[context.regions]
+task = { kind = "pinned", budget = "10%", seed = "task_input" }
+conversation = { kind = "sliding_window", budget = "60%", max_items = 30 }
+`;
+
+/** What "New blank" opens: the smallest blueprint that shows something, over a short chat. */
+export function blankScenario(): Scenario {
+  return ScenarioSchema.parse({
+    version: 1, name: 'untitled', model: { id: 'gpt-4o' },
+    agent: { [AGENT_FILE]: BLANK_BLUEPRINT }, inputs: { task: 'Describe the task here.' },
+    generator: { kind: 'long-chat', steps: 100 },
+  });
 }

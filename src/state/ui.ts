@@ -3,7 +3,8 @@ import { create } from 'zustand';
 import { AGENT_FILE } from './scenario.ts';
 
 export type Theme = 'light' | 'dark';
-export type Notice = { id: number; tone: 'info' | 'error'; text: string; action?: { label: string; run: () => void } };
+/** `sticky` (and any notice with an action) stays until dismissed: its Undo must not expire. */
+export type Notice = { id: number; tone: 'info' | 'error'; text: string; sticky?: boolean; action?: { label: string; run: () => void } };
 
 export const SPEEDS = [1, 2, 5, 10, 25] as const;
 

@@ -14,6 +14,7 @@ import {
 import { fmt, pct } from './format.ts';
 import { WarningsBar } from './WarningsBar.tsx';
 import { WhenVisible } from './Visible.tsx';
+import { HeldReplayBanner } from './HeldReplayBanner.tsx';
 
 export const CHANGE_COLORS: Record<ChangeType, string> = {
   evict: '#e5534b', compact: '#8957e5', reject: '#d4a72c', delete: '#768390', clear: '#db6d28',
@@ -243,6 +244,7 @@ export function ChartsPanel() {
         <h2>Timeline</h2>
         {timeline && <span className="muted">{fmt(timeline.steps.length)} steps · {fmt(timeline.summary.inferences)} inferences · {timeline.model.id}{timeline.model.approximate ? ' (approximate counts)' : ''}</span>}
       </div>
+      <HeldReplayBanner />
       {replayError && <div className="banner error-text" role="alert" data-testid="replay-error">The replay failed: {replayError}</div>}
       {stale && !replayError && <div className="banner" data-testid="stale-banner">Showing the last timeline that ran: the current blueprint has errors (see the problems list).</div>}
       {timeline && <Verdict timeline={timeline} />}

@@ -3,24 +3,14 @@ import { useRef, useState } from 'react';
 import { ScenarioSchema } from '../engine/scenario.ts';
 import { useScenario } from '../state/store.ts';
 import { useUi } from '../state/ui.ts';
-import { copyWorkToBackup } from '../state/persist.ts';
-import { restoreBackup } from './backup.ts';
+import { openImported } from '../state/session.ts';
+import { exportScenario } from './backup.ts';
 import { ExamplesGallery } from './ExamplesGallery.tsx';
+import { ScenariosMenu } from './ScenariosMenu.tsx';
 import { ShareDialog } from './ShareDialog.tsx';
 import { GuideDialog } from './Guide.tsx';
 
 const MAX_IMPORT_BYTES = 5_000_000;
-
-function exportScenario(): void {
-  const { scenario } = useScenario.getState();
-  const blob = new Blob([`${JSON.stringify(scenario, null, 2)}\n`], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `${(scenario.name || 'scenario').replace(/[^\w.-]+/g, '-')}.json`;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 async function importScenario(file: File): Promise<void> {
   const { notify } = useUi.getState();
@@ -41,14 +31,11 @@ async function importScenario(file: File): Promise<void> {
     notify({ tone: 'error', text: `${file.name} is not a Leviath scenario (${where}). Nothing was changed.` });
     return;
   }
-  copyWorkToBackup();
-  useScenario.getState().load(parsed.data);
-  useUi.getState().setStep(0);
-  notify({ tone: 'info', text: `Imported ${file.name}.`, action: { label: 'Undo', run: restoreBackup } });
+  await openImported(parsed.data, file.name);
 }
 
 export function Header() {
-  const [dialog, setDialog] = useState<'examples' | 'share' | 'guide' | null>(null);
+  const [dialog, setDialog] = useState<'scenarios' | 'examples' | 'share' | 'guide' | null>(null);
   const theme = useUi((s) => s.theme);
   const setTheme = useUi((s) => s.setTheme);
   const name = useScenario((s) => s.scenario.name);
@@ -60,6 +47,7 @@ export function Header() {
       <h1>Leviath Playground</h1>
       <span className="tagline">Design an agent's context window as regions; replay tool traffic through it. <span className="mono">{name}</span></span>
       <span className="spacer" />
+      <button onClick={() => setDialog('scenarios')} data-testid="open-scenarios">Scenarios</button>
       <button onClick={() => setDialog('examples')} data-testid="open-examples">Examples</button>
       <button onClick={() => setDialog('share')} data-testid="open-share">Share</button>
       <button onClick={() => fileInput.current?.click()} title="Open a scenario JSON file (the format lev reads)">Import</button>
@@ -71,6 +59,7 @@ export function Header() {
         e.target.value = '';
         if (file) void importScenario(file);
       }} />
+      {dialog === 'scenarios' && <ScenariosMenu onClose={close} />}
       {dialog === 'examples' && <ExamplesGallery onClose={close} />}
       {dialog === 'share' && <ShareDialog onClose={close} />}
       {dialog === 'guide' && <GuideDialog onClose={close} />}

@@ -1,4 +1,5 @@
 // Messages that need the user's eye: a restarted worker, a link that could not open, an undo.
+// Plain information fades; a notice with an action (Undo, Export) or marked sticky stays until dismissed.
 import { useEffect } from 'react';
 import { useUi, type Notice } from '../state/ui.ts';
 
@@ -7,7 +8,7 @@ const INFO_LIFETIME_MS = 8000;
 function NoticeItem({ notice }: { notice: Notice }) {
   const dismiss = useUi((s) => s.dismiss);
   useEffect(() => {
-    if (notice.tone !== 'info') return;
+    if (notice.tone !== 'info' || notice.sticky || notice.action) return;
     const timer = setTimeout(() => dismiss(notice.id), INFO_LIFETIME_MS);
     return () => clearTimeout(timer);
   }, [notice, dismiss]);

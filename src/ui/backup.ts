@@ -1,15 +1,14 @@
-// "Undo" after opening an example or a shared link: the work from before comes back.
-import { BACKUP_KEY, loadScenario } from '../state/persist.ts';
+// A copy outside the browser: the scenario as a JSON file (the format `lev replay` reads). Offered
+// wherever the browser will not keep the work (storage refused, a link too long to share).
 import { useScenario } from '../state/store.ts';
-import { useUi } from '../state/ui.ts';
 
-export function restoreBackup(): void {
-  const backup = loadScenario(BACKUP_KEY);
-  if (!backup.scenario) {
-    useUi.getState().notify({ tone: 'error', text: 'There is no earlier work to restore.' });
-    return;
-  }
-  useScenario.getState().load(backup.scenario);
-  useUi.getState().setStep(0);
-  useUi.getState().notify({ tone: 'info', text: 'Your earlier work is back.' });
+export function exportScenario(): void {
+  const { scenario } = useScenario.getState();
+  const blob = new Blob([`${JSON.stringify(scenario, null, 2)}\n`], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${(scenario.name || 'scenario').replace(/[^\w.-]+/g, '-')}.json`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

@@ -1,0 +1,140 @@
+// Nothing is ever lost: opening examples, links and files keeps the work in the library, reloads
+// find every scenario again, and a browser that refuses storage still works.
+import { expect, test, type Page } from '@playwright/test';
+import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
+import { encodeScenario } from '../src/share/index.ts';
+import { engineTimeline, exampleScenario, waitForTimeline } from './helpers.ts';
+import { libraryEntries, menuNames } from './library.ts';
+
+const EDITED_TASK = 'Fix the flaky login test — my own words';
+
+async function editTask(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Task', { exact: true }).fill(text);
+  await expect.poll(async () => (await libraryEntries(page)).some((e) => e.scenario.inputs.task === text)).toBe(true);
+}
+
+async function openExample(page: Page, id: string): Promise<void> {
+  await page.getByTestId('open-examples').click();
+  await page.getByTestId('examples').locator(`[data-example="${id}"]`).getByRole('button', { name: 'Open' }).click();
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', id, { timeout: 30_000 });
+}
+
+test('edit, open an example, open another, Undo on the older notice: the edited work is back', async ({ page }) => {
+  await page.goto('/');
+  await waitForTimeline(page);
+  await editTask(page, EDITED_TASK);
+
+  await openExample(page, 'flat-vs-regions');
+  const older = page.getByTestId('notice-info').filter({ hasText: 'Opened the example "Flat list vs regions"' });
+  await expect(older).toContainText(`Your work "${DEFAULT_EXAMPLE_ID}" is saved in Scenarios.`);
+  await openExample(page, 'checklist-gate');
+  await expect(page.getByTestId('notice-info').filter({ hasText: 'checklist' }).first()).toBeVisible();
+
+  // Well past the old 8-second lifetime, the older notice and its Undo are still there.
+  await page.waitForTimeout(8_500);
+  await older.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByLabel('Task', { exact: true })).toHaveValue(EDITED_TASK);
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', DEFAULT_EXAMPLE_ID);
+  expect(await menuNames(page)).toEqual([DEFAULT_EXAMPLE_ID]);
+});
+
+test('a reload after opening an example, a link and a file keeps every scenario in the library', async ({ page }) => {
+  await page.goto('/');
+  await waitForTimeline(page);
+  await editTask(page, EDITED_TASK);
+
+  await openExample(page, 'flat-vs-regions');
+  await page.reload();
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'flat-vs-regions', { timeout: 30_000 });
+  expect(await menuNames(page)).toEqual([DEFAULT_EXAMPLE_ID]);
+
+  const linked = { ...exampleScenario('tool-routing'), name: 'from-a-colleague' };
+  await page.goto(`/${encodeScenario(linked)}`);
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'from-a-colleague', { timeout: 30_000 });
+  await page.reload();
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'from-a-colleague', { timeout: 30_000 });
+  expect((await menuNames(page)).sort()).toEqual([DEFAULT_EXAMPLE_ID, 'from-a-colleague']);
+
+  const imported = { ...exampleScenario('research-reject'), name: 'imported-one' };
+  await page.getByTestId('import-file').setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(imported)) });
+  await expect(page.getByTestId('notice-info').filter({ hasText: 'Imported mine.json as "imported-one" in Scenarios' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'imported-one', { timeout: 30_000 });
+  expect((await menuNames(page)).sort()).toEqual([DEFAULT_EXAMPLE_ID, 'from-a-colleague', 'imported-one']);
+
+  // Each is still whole: opening the edited one brings back the edit.
+  await page.getByTestId('open-scenarios').click();
+  await page.getByTestId('scenarios').locator(`[data-entry="${DEFAULT_EXAMPLE_ID}"]`).getByRole('button', { name: 'Open' }).click();
+  await expect(page.getByLabel('Task', { exact: true })).toHaveValue(EDITED_TASK);
+});
+
+test('the address bar after an edit opens the same scenario in a fresh browser', async ({ page, browser }) => {
+  await page.goto('/');
+  await waitForTimeline(page);
+  const historyLength = await page.evaluate(() => history.length);
+  await page.getByLabel('Task', { exact: true }).fill('Fix');
+  await page.getByLabel('Task', { exact: true }).fill(EDITED_TASK);
+  const expected = encodeScenario({ ...exampleScenario(DEFAULT_EXAMPLE_ID), inputs: { ...exampleScenario(DEFAULT_EXAMPLE_ID).inputs, task: EDITED_TASK } });
+  await expect.poll(() => new URL(page.url()).hash).toBe(expected);
+  // Typing replaced the address, it did not add history entries.
+  expect(await page.evaluate(() => history.length)).toBe(historyLength);
+
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(page.url());
+  await waitForTimeline(other);
+  await expect(other.getByLabel('Task', { exact: true })).toHaveValue(EDITED_TASK);
+  expect(new URL(other.url()).hash).toBe(expected);
+  await fresh.close();
+});
+
+test('Back returns to the scenario before an open, not through keystrokes; Ctrl+S saves and copies the link', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/');
+  await waitForTimeline(page);
+  await page.getByLabel('Task', { exact: true }).fill('one');
+  await page.getByLabel('Task', { exact: true }).fill('one two');
+  await page.getByLabel('Task', { exact: true }).fill('one two three');
+  await openExample(page, 'flat-vs-regions');
+  await page.goBack();
+  await expect(page.getByLabel('Task', { exact: true })).toHaveValue('one two three');
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', DEFAULT_EXAMPLE_ID);
+  await page.goForward();
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'flat-vs-regions', { timeout: 30_000 });
+
+  await page.getByRole('heading', { name: 'Traffic', exact: true }).click();
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(page.getByTestId('notice-info').filter({ hasText: 'Saved "flat-vs-regions" in Scenarios; its link is copied.' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url());
+  const saved = (await libraryEntries(page)).find((e) => e.name === 'flat-vs-regions');
+  expect(saved?.versions).toHaveLength(1);
+});
+
+test('when the browser refuses storage the page works, says so and offers Export', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript(() => {
+    Object.defineProperty(window, 'indexedDB', {
+      get() {
+        return { open() { throw new DOMException('The user denied permission to access the database.', 'SecurityError'); } };
+      },
+    });
+  });
+  const steps = engineTimeline(exampleScenario(DEFAULT_EXAMPLE_ID)).steps.length;
+  await page.goto('/');
+  await waitForTimeline(page, steps);
+  const notice = page.getByTestId('notice-error').filter({ hasText: 'cannot be stored in this browser' });
+  await expect(notice).toContainText('private mode or a privacy setting');
+  await expect(notice).toContainText('nothing will survive a reload');
+  const download = page.waitForEvent('download');
+  await notice.getByRole('button', { name: 'Export' }).click();
+  expect((await download).suggestedFilename()).toBe(`${DEFAULT_EXAMPLE_ID}.json`);
+
+  // Editing and opening examples still work, and the work is kept for this tab.
+  await page.getByLabel('Task', { exact: true }).fill(EDITED_TASK);
+  await openExample(page, 'flat-vs-regions');
+  await expect(page.getByTestId('notice-info').filter({ hasText: 'flat' })).toContainText('kept for this tab in Scenarios');
+  await page.getByTestId('notice-info').filter({ hasText: 'flat' }).getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByLabel('Task', { exact: true })).toHaveValue(EDITED_TASK);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,201 @@
+// The user's saved scenarios: each with its name, when it last changed and its recent versions.
+// Pure logic over a KeyValueStorage (IndexedDB in the page, a Map in tests); no DOM, no React.
+import type { Scenario } from '../engine/scenario.ts';
+import type { KeyValueStorage } from './storage.ts';
+
+/** How many earlier versions each scenario keeps (older ones are dropped). */
+export const MAX_VERSIONS = 10;
+/** Automatic versions are at least this far apart, so a working session is not a version per keystroke. */
+export const VERSION_INTERVAL_MS = 5 * 60_000;
+
+export type Origin =
+  | { kind: 'example'; exampleId: string }
+  | { kind: 'link' }
+  | { kind: 'import'; file: string }
+  | { kind: 'blank' }
+  | { kind: 'copy'; of: string }
+  | { kind: 'earlier-work' };
+
+export interface Version { savedAt: number; scenario: Scenario }
+
+export interface LibraryEntry {
+  id: string;
+  /** Unique in the library ("coding-agent (2)"); renaming also renames the scenario. */
+  name: string;
+  createdAt: number;
+  changedAt: number;
+  origin: Origin;
+  /** The current content. */
+  scenario: Scenario;
+  /** Earlier contents, newest first, at most MAX_VERSIONS. */
+  versions: Version[];
+  /** When the newest version was taken (createdAt before the first). */
+  versionedAt: number;
+  /** Bumped by every write: a save based on an older revision was made without seeing it. */
+  revision: number;
+}
+
+export type SaveResult = { ok: true; entry: LibraryEntry } | { ok: false; conflict: LibraryEntry };
+
+const ENTRY = 'entry:';
+const TRASH_KEY = 'trash';
+const LAST_OPENED_KEY = 'last-opened';
+
+export interface LibraryOptions {
+  storage: KeyValueStorage;
+  now?: () => number;
+  newId?: () => string;
+}
+
+/** JSON with sorted keys: two scenarios with the same content compare equal whatever the key order. */
+export function contentKey(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : v));
+}
+
+/** `base`, or `base (2)`, `base (3)`… whichever is not taken. */
+export function uniqueName(base: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base} (${n})`)) return `${base} (${n})`;
+}
+
+function randomId(): string {
+  return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+export type Library = ReturnType<typeof createLibrary>;
+
+export function createLibrary({ storage, now = Date.now, newId = randomId }: LibraryOptions) {
+  const read = (id: string) => storage.get<LibraryEntry>(ENTRY + id);
+  const write = (entry: LibraryEntry) => storage.set(ENTRY + entry.id, entry);
+
+  async function list(): Promise<LibraryEntry[]> {
+    const all = (await storage.entries<LibraryEntry>(ENTRY)).map(([, entry]) => entry);
+    return all.sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
+  }
+
+  async function takenNames(): Promise<Set<string>> {
+    return new Set((await list()).map((e) => e.name));
+  }
+
+  /** A new entry, named after the scenario but unique in the library ("coding-agent (2)"). */
+  async function create(scenario: Scenario, origin: Origin, name = scenario.name): Promise<LibraryEntry> {
+    const at = now();
+    const entry: LibraryEntry = {
+      id: newId(), name: uniqueName(name, await takenNames()), createdAt: at, changedAt: at, origin,
+      scenario, versions: [], versionedAt: at, revision: 1,
+    };
+    await write(entry);
+    return entry;
+  }
+
+  function withVersion(entry: LibraryEntry, scenario: Scenario, at: number): Version[] {
+    const newest = entry.versions[0];
+    if (newest && contentKey(newest.scenario) === contentKey(scenario)) return entry.versions;
+    return [{ savedAt: at, scenario }, ...entry.versions].slice(0, MAX_VERSIONS);
+  }
+
+  /** The entry after `scenario` replaced its content: an automatic version is kept when due. */
+  function advance(entry: LibraryEntry, scenario: Scenario, checkpoint: boolean): LibraryEntry {
+    const at = now();
+    const changed = contentKey(entry.scenario) !== contentKey(scenario);
+    let { versions, versionedAt } = entry;
+    if (changed && at - entry.versionedAt >= VERSION_INTERVAL_MS) {
+      versions = withVersion({ ...entry, versions }, entry.scenario, entry.changedAt);
+      versionedAt = at;
+    }
+    if (checkpoint) {
+      versions = withVersion({ ...entry, versions }, scenario, at);
+      versionedAt = at;
+    }
+    return { ...entry, scenario, versions, versionedAt, changedAt: changed ? at : entry.changedAt, revision: entry.revision + 1 };
+  }
+
+  /**
+   * Saves `scenario` as the entry's content if nobody wrote it since `baseRevision`; otherwise
+   * leaves it alone and returns what is stored (another tab saved it). `checkpoint` (Ctrl+S) also
+   * keeps this content as a version. An entry deleted meanwhile is written back: the work is here.
+   */
+  async function save(id: string, scenario: Scenario, baseRevision: number, { checkpoint = false } = {}): Promise<SaveResult> {
+    let result: SaveResult | undefined;
+    await storage.update<LibraryEntry>(ENTRY + id, (old) => {
+      if (old && old.revision !== baseRevision) {
+        result = { ok: false, conflict: old };
+        return old;
+      }
+      const base = old ?? { id, name: scenario.name, createdAt: now(), changedAt: now(), origin: { kind: 'earlier-work' }, scenario, versions: [], versionedAt: now(), revision: baseRevision };
+      const entry = advance(base, scenario, checkpoint);
+      result = { ok: true, entry };
+      return entry;
+    });
+    return result!;
+  }
+
+  /** Applies `change` to a stored entry (bumping its revision); undefined when there is none. */
+  async function change(id: string, fn: (entry: LibraryEntry) => LibraryEntry): Promise<LibraryEntry | undefined> {
+    let out: LibraryEntry | undefined;
+    await storage.update<LibraryEntry | undefined>(ENTRY + id, (old) => {
+      if (!old) return undefined;
+      out = { ...fn(old), revision: old.revision + 1 };
+      return out;
+    });
+    if (!out) await storage.del(ENTRY + id);
+    return out;
+  }
+
+  async function rename(id: string, name: string): Promise<LibraryEntry | undefined> {
+    const trimmed = name.trim();
+    if (!trimmed) return read(id);
+    return change(id, (e) => ({ ...e, name: trimmed, scenario: { ...e.scenario, name: trimmed }, changedAt: now() }));
+  }
+
+  async function duplicate(id: string): Promise<LibraryEntry | undefined> {
+    const entry = await read(id);
+    if (!entry) return undefined;
+    return create(entry.scenario, { kind: 'copy', of: entry.name }, `${entry.name} copy`);
+  }
+
+  /** Moves the entry to the trash, which holds one entry: the previous one there is gone for good. */
+  async function remove(id: string): Promise<LibraryEntry | undefined> {
+    const entry = await read(id);
+    if (!entry) return undefined;
+    await storage.set(TRASH_KEY, entry);
+    await storage.del(ENTRY + id);
+    return entry;
+  }
+
+  const trash = () => storage.get<LibraryEntry>(TRASH_KEY);
+
+  /** Puts the trashed entry back (under a new id if its id was taken again meanwhile). */
+  async function undoRemove(): Promise<LibraryEntry | undefined> {
+    const entry = await trash();
+    if (!entry) return undefined;
+    const restored = (await read(entry.id)) ? { ...entry, id: newId() } : entry;
+    await write(restored);
+    await storage.del(TRASH_KEY);
+    return restored;
+  }
+
+  /** Makes a version the current content; the content it replaces is kept as a version first. */
+  async function restoreVersion(id: string, savedAt: number): Promise<LibraryEntry | undefined> {
+    return change(id, (e) => {
+      const version = e.versions.find((v) => v.savedAt === savedAt);
+      if (!version) return e;
+      const at = now();
+      return { ...e, versions: withVersion(e, e.scenario, at), versionedAt: at, changedAt: at, scenario: version.scenario };
+    });
+  }
+
+  /** The most recently changed entry whose content equals `scenario` (whatever its name). */
+  async function findByContent(scenario: Scenario): Promise<LibraryEntry | undefined> {
+    const wanted = contentKey({ ...scenario, name: '' });
+    return (await list()).find((e) => contentKey({ ...e.scenario, name: '' }) === wanted);
+  }
+
+  return {
+    list, get: read, create, save, rename, duplicate, remove, trash, undoRemove, restoreVersion, findByContent,
+    lastOpened: () => storage.get<string>(LAST_OPENED_KEY),
+    setLastOpened: (id: string) => storage.set(LAST_OPENED_KEY, id),
+  };
+}

@@ -1,0 +1,77 @@
+// Remembers replays that failed, timed out or never finished (the tab crashed or hung), so a
+// reload does not run the same scenario straight into the same wall: it opens it marked out of
+// date with a Run button. Kept in localStorage (synchronous, read before the first replay).
+import type { Scenario } from '../engine/scenario.ts';
+import { contentKey } from './library.ts';
+
+export const REPLAY_GUARD_KEY = 'leviath.replays.v1';
+/** Only the most recent few scenarios are remembered. */
+const MAX_REMEMBERED = 20;
+
+type Mark = { state: 'running' | 'failed'; message: string; at: number };
+type Marks = Record<string, Mark>;
+
+/** FNV-1a (32-bit) over the scenario's content: a short, stable key for "this exact scenario". */
+export function fingerprint(scenario: Scenario): string {
+  const text = contentKey(scenario);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return `${(hash >>> 0).toString(16).padStart(8, '0')}-${text.length.toString(36)}`;
+}
+
+export interface ReplayGuard {
+  started: (scenario: Scenario) => void;
+  /** Forgets the scenario: its replay ended (or was superseded) without failing. */
+  finished: (scenario: Scenario) => void;
+  failed: (scenario: Scenario, message: string) => void;
+  /** Forgets replays still running: the page is going away normally (pagehide). */
+  leaving: () => void;
+  /** Why this scenario should not be replayed automatically, or null. */
+  heldReason: (scenario: Scenario) => string | null;
+}
+
+export function createReplayGuard(storage: Pick<Storage, 'getItem' | 'setItem'> | null, now = Date.now): ReplayGuard {
+  const read = (): Marks => {
+    try {
+      const value: unknown = JSON.parse(storage?.getItem(REPLAY_GUARD_KEY) ?? '{}');
+      return value && typeof value === 'object' ? value as Marks : {};
+    } catch {
+      return {};
+    }
+  };
+  const write = (marks: Marks) => {
+    const kept = Object.entries(marks).sort(([, a], [, b]) => b.at - a.at).slice(0, MAX_REMEMBERED);
+    try {
+      storage?.setItem(REPLAY_GUARD_KEY, JSON.stringify(Object.fromEntries(kept)));
+    } catch {
+      // Without storage the guard only forgets; replays still run.
+    }
+  };
+  const set = (scenario: Scenario, mark: Mark | null) => {
+    const marks = read();
+    const key = fingerprint(scenario);
+    if (mark) marks[key] = mark;
+    else delete marks[key];
+    write(marks);
+  };
+  return {
+    started: (scenario) => set(scenario, { state: 'running', message: 'the page closed or crashed before it finished', at: now() }),
+    finished: (scenario) => set(scenario, null),
+    failed: (scenario, message) => set(scenario, { state: 'failed', message, at: now() }),
+    leaving: () => write(Object.fromEntries(Object.entries(read()).filter(([, m]) => m.state !== 'running'))),
+    heldReason: (scenario) => read()[fingerprint(scenario)]?.message ?? null,
+  };
+}
+
+function browserStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+export const replayGuard = typeof window === 'undefined' ? createReplayGuard(null) : createReplayGuard(browserStorage());

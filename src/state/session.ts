@@ -1,0 +1,408 @@
+// What is on screen and where it lives: the open scenario is a library entry (or an example or a
+// blank page not changed yet), every edit is saved to the library, and the address bar holds the
+// scenario's link. Opening anything keeps the current work in the library first.
+import { create } from 'zustand';
+import type { Scenario } from '../engine/scenario.ts';
+import { DEFAULT_EXAMPLE_ID, EXAMPLES, findExample } from '../scenarios/examples.ts';
+import { decodeFragment, encodeScenario } from '../share/index.ts';
+import { contentKey, createLibrary, type Library, type LibraryEntry, type Origin } from './library.ts';
+import { forgetEarlierWork, loadEarlierWork } from './persist.ts';
+import { AGENT_FILE, blankScenario, defaultScenario, exampleContent } from './scenario.ts';
+import { memoryStorage, describeStorageError, type OpenedStorage } from './storage.ts';
+import { useScenario } from './store.ts';
+import { useUi, type Notice } from './ui.ts';
+
+const SAVE_DELAY_MS = 300;
+const ADDRESS_DELAY_MS = 400;
+
+export interface SessionStore {
+  /** The library entry on screen; null while an example or a blank page is unchanged. */
+  entryId: string | null;
+  /** Where the content on screen came from. */
+  origin: Origin;
+  /** The library, newest change first (for the Scenarios menu). */
+  entries: LibraryEntry[];
+  /** The last deleted entry, until the next delete. */
+  trash: LibraryEntry | null;
+  /** False when the browser refused storage: work lives only in this tab. */
+  persistent: boolean;
+  storageProblem: string | null;
+}
+
+export const useSession = create<SessionStore>()(() => ({
+  entryId: null, origin: { kind: 'blank' }, entries: [], trash: null, persistent: true, storageProblem: null,
+}));
+
+let library: Library = createLibrary({ storage: memoryStorage() });
+/** The entry revision this tab last read or wrote (see library.save). */
+let baseRevision = 0;
+/** The scenario store revision that is in the library (or is the unchanged example). */
+let savedRevision = 0;
+/** The fragment this tab last put in the address bar. */
+let addressFragment = '';
+let exportAction: Notice['action'];
+
+export function attachLibrary(opened: OpenedStorage, onExport: () => void): void {
+  library = createLibrary({ storage: opened.storage });
+  exportAction = { label: 'Export', run: onExport };
+  if (!opened.persistent) storageRefused(opened.problem);
+}
+
+function storageRefused(problem: string): void {
+  const first = useSession.getState().persistent;
+  useSession.setState({ persistent: false, storageProblem: problem });
+  if (first) {
+    useUi.getState().notify({
+      tone: 'error', sticky: true, action: exportAction,
+      text: `Your work cannot be stored in this browser (${problem}). The page keeps working, but nothing will survive a reload: use Export to keep a copy.`,
+    });
+  }
+}
+
+/** Runs a storage write; a refusal is reported once and never thrown. */
+async function guarded<T>(write: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await write();
+  } catch (error) {
+    storageRefused(describeStorageError(error));
+    return undefined;
+  }
+}
+
+async function refresh(): Promise<void> {
+  const [entries, trash] = await Promise.all([guarded(library.list), guarded(library.trash)]);
+  useSession.setState({ entries: entries ?? useSession.getState().entries, trash: trash ?? null });
+}
+
+// ---- Saving -------------------------------------------------------------------------------------
+
+let queue: Promise<unknown> = Promise.resolve();
+/** Saves run one after another, so a flush waits for one already in flight. */
+function serial<T>(task: () => Promise<T>): Promise<T> {
+  const next = queue.then(task, task);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+async function saveNow(checkpoint: boolean): Promise<void> {
+  const { scenario, revision } = useScenario.getState();
+  if (revision === savedRevision && !checkpoint) return;
+  const { entryId, origin } = useSession.getState();
+  if (entryId === null) {
+    const entry = await guarded(() => library.create(scenario, origin));
+    if (!entry) return;
+    track(entry, revision);
+    if (checkpoint) await saveNow(true);
+  } else {
+    const result = await guarded(() => library.save(entryId, scenario, baseRevision, { checkpoint }));
+    if (!result) return;
+    if (result.ok) track(result.entry, revision);
+    else await keepOwnCopy(scenario, result.conflict, revision);
+  }
+  await refresh();
+}
+
+function track(entry: LibraryEntry, revision: number): void {
+  baseRevision = entry.revision;
+  savedRevision = revision;
+  useSession.setState({ entryId: entry.id, origin: entry.origin });
+  void guarded(() => library.setLastOpened(entry.id));
+}
+
+/** Another tab saved this entry since this tab read it: this tab's work becomes its own entry. */
+async function keepOwnCopy(scenario: Scenario, theirs: LibraryEntry, revision: number): Promise<void> {
+  const copy = await guarded(() => library.create(scenario, { kind: 'copy', of: theirs.name }, theirs.name));
+  if (!copy) return;
+  track(copy, revision);
+  writeAddress('replace');
+  useUi.getState().notify({
+    tone: 'info', sticky: true,
+    text: `"${theirs.name}" was also changed in another tab. Both are kept: this tab's version is now "${copy.name}" in Scenarios, the other tab's stays "${theirs.name}".`,
+  });
+}
+
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+/** Saves any pending change now (before opening something else, or when the page goes). */
+export function flushSave(): Promise<void> {
+  clearTimeout(saveTimer);
+  return serial(() => saveNow(false));
+}
+
+/** Ctrl/Cmd+S: saves, keeps this content as a version, and copies the link. */
+export async function saveAndCopyLink(): Promise<void> {
+  clearTimeout(saveTimer);
+  await serial(() => saveNow(true));
+  writeAddress('replace');
+  const name = openName();
+  const where = useSession.getState().persistent ? `Saved "${name}" in Scenarios` : `"${name}" is kept in this tab only (storage is refused)`;
+  try {
+    await navigator.clipboard.writeText(window.location.href);
+    useUi.getState().notify({ tone: 'info', text: `${where}; its link is copied.` });
+  } catch {
+    useUi.getState().notify({ tone: 'info', text: `${where}. The browser refused the clipboard: copy the link from the address bar.` });
+  }
+}
+
+// ---- The address bar ----------------------------------------------------------------------------
+
+function fragmentOf(scenario: Scenario): string {
+  try {
+    return encodeScenario(scenario);
+  } catch {
+    return '';
+  }
+}
+
+/** Puts the open scenario's link in the address bar: a new history entry only when opening. */
+function writeAddress(mode: 'push' | 'replace', fragment = fragmentOf(useScenario.getState().scenario)): void {
+  clearTimeout(addressTimer);
+  addressFragment = fragment;
+  const url = `${window.location.pathname}${window.location.search}${fragment}`;
+  const state = { entryId: useSession.getState().entryId };
+  if (mode === 'push' && window.location.hash !== fragment) window.history.pushState(state, '', url);
+  else window.history.replaceState(state, '', url);
+}
+
+let addressTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Back/Forward or a pasted link changed the address: open what it names. */
+async function onAddressChange(): Promise<void> {
+  if (window.location.hash === addressFragment) return;
+  // popstate and hashchange both arrive for one change: the second must find it handled.
+  addressFragment = window.location.hash;
+  const state = window.history.state as { entryId?: string | null } | null;
+  await flushSave();
+  const entry = state?.entryId ? await guarded(() => library.get(state.entryId!)) : undefined;
+  const decoded = decodeFragment(window.location.href);
+  if (entry && (!decoded.ok || contentKey(decoded.scenario) === contentKey(entry.scenario))) {
+    await openEntry(entry.id, { history: 'replace' });
+  } else if (decoded.ok) {
+    await openLink(decoded.scenario, window.location.hash);
+  } else if (window.location.hash.length > 1) {
+    useUi.getState().notify({ tone: 'error', text: `${decoded.error} Your own work is unchanged.` });
+    writeAddress('replace');
+  }
+}
+
+/** The library name of what is on screen (an unchanged example: its scenario name). */
+export function openName(): string {
+  const { entryId, entries } = useSession.getState();
+  return entries.find((e) => e.id === entryId)?.name ?? useScenario.getState().scenario.name;
+}
+
+// ---- Opening ------------------------------------------------------------------------------------
+
+interface OpenOptions {
+  entryId: string | null;
+  origin: Origin;
+  /** The text of the notice; the part about the work that was on screen is added. */
+  say?: string;
+  history?: 'push' | 'replace';
+  /** The fragment to show (a link keeps its own, byte for byte). */
+  fragment?: string;
+  baseRevision?: number;
+}
+
+/** What was on screen before, to say where it went and to offer going back to it. */
+function describeLeaving(): { text: string; undo: () => void } | null {
+  const { entryId, origin } = useSession.getState();
+  const name = openName();
+  if (entryId) {
+    const where = useSession.getState().persistent ? 'saved' : 'kept for this tab';
+    return { text: `Your work "${name}" is ${where} in Scenarios.`, undo: () => void openEntry(entryId) };
+  }
+  if (origin.kind === 'example') return { text: '', undo: () => void openExample(origin.exampleId) };
+  return null;
+}
+
+async function open(scenario: Scenario, options: OpenOptions): Promise<void> {
+  await flushSave();
+  const leaving = describeLeaving();
+  useScenario.getState().load(scenario);
+  savedRevision = useScenario.getState().revision;
+  baseRevision = options.baseRevision ?? 0;
+  useSession.setState({ entryId: options.entryId, origin: options.origin });
+  if (options.entryId) void guarded(() => library.setLastOpened(options.entryId!));
+  const ui = useUi.getState();
+  if (!(ui.selectedFile in scenario.agent)) ui.selectFile(AGENT_FILE);
+  ui.setStep(0);
+  ui.setPlaying(false);
+  writeAddress(options.history ?? 'push', options.fragment);
+  if (options.say) {
+    const text = [options.say, leaving?.text].filter(Boolean).join(' ');
+    ui.notify({ tone: 'info', text, sticky: leaving !== null, action: leaving ? { label: 'Undo', run: leaving.undo } : undefined });
+  }
+  await refresh();
+}
+
+export async function openEntry(id: string, { history = 'push' as 'push' | 'replace', say = true } = {}): Promise<void> {
+  await flushSave();
+  const entry = await guarded(() => library.get(id));
+  if (!entry) {
+    useUi.getState().notify({ tone: 'error', text: 'That scenario is no longer in the library (deleted in another tab?).' });
+    await refresh();
+    return;
+  }
+  if (useSession.getState().entryId === id && useScenario.getState().revision === savedRevision && baseRevision === entry.revision) return;
+  await open(entry.scenario, {
+    entryId: entry.id, origin: entry.origin, baseRevision: entry.revision, history,
+    say: say ? `Opened "${entry.name}" from Scenarios.` : undefined,
+  });
+}
+
+export async function openExample(id: string): Promise<void> {
+  const example = findExample(id);
+  const content = exampleContent(id);
+  if (!example || !content) return;
+  await open(content, { entryId: null, origin: { kind: 'example', exampleId: id }, say: `Opened the example "${example.title}".` });
+}
+
+export async function newBlank(): Promise<void> {
+  await open(blankScenario(), { entryId: null, origin: { kind: 'blank' }, say: 'Opened a blank scenario.' });
+}
+
+/** An imported file is saved to the library at once: the file may not be at hand again. */
+export async function openImported(scenario: Scenario, file: string): Promise<void> {
+  await flushSave();
+  const entry = await guarded(() => library.create(scenario, { kind: 'import', file }));
+  await open(entry?.scenario ?? scenario, {
+    entryId: entry?.id ?? null, origin: { kind: 'import', file }, baseRevision: entry?.revision,
+    say: `Imported ${file}${entry ? ` as "${entry.name}" in Scenarios` : ''}.`,
+  });
+}
+
+/**
+ * A shared link: an example's own link opens the example; a scenario already in the library opens
+ * that entry; anything else becomes a new entry. The address bar keeps the link as it came.
+ */
+export async function openLink(scenario: Scenario, fragment: string, { history = 'push' as 'push' | 'replace', preferId = null as string | null, quiet = false } = {}): Promise<void> {
+  await flushSave();
+  const key = contentKey(scenario);
+  const preferred = preferId ? await guarded(() => library.get(preferId)) : undefined;
+  if (preferred && contentKey(preferred.scenario) === key) {
+    await open(preferred.scenario, { entryId: preferred.id, origin: preferred.origin, baseRevision: preferred.revision, history, fragment });
+    return;
+  }
+  const example = EXAMPLES.find((e) => contentKey(exampleContent(e.id)) === key);
+  if (example) {
+    await open(scenario, { entryId: null, origin: { kind: 'example', exampleId: example.id }, history, fragment, say: quiet ? undefined : `Opened the example "${example.title}" from the link.` });
+    return;
+  }
+  const known = await guarded(() => library.findByContent(scenario));
+  const entry = known ?? await guarded(() => library.create(scenario, { kind: 'link' }));
+  const where = known ? `already in Scenarios as "${known.name}"` : entry ? `saved in Scenarios as "${entry.name}"` : 'kept in this tab only';
+  await open(entry?.scenario ?? scenario, {
+    entryId: entry?.id ?? null, origin: entry?.origin ?? { kind: 'link' }, baseRevision: entry?.revision, history, fragment,
+    say: quiet && known ? undefined : `Opened the shared scenario (${where}).`,
+  });
+}
+
+// ---- Library actions (the Scenarios menu) -------------------------------------------------------
+
+export async function renameEntry(id: string, name: string): Promise<void> {
+  const trimmed = name.trim();
+  if (!trimmed) return;
+  await flushSave();
+  const entry = await guarded(() => library.rename(id, trimmed));
+  if (entry && id === useSession.getState().entryId) {
+    baseRevision = entry.revision;
+    useScenario.getState().setName(trimmed);
+  }
+  await refresh();
+}
+
+export async function duplicateEntry(id: string): Promise<void> {
+  await flushSave();
+  const copy = await guarded(() => library.duplicate(id));
+  if (copy) useUi.getState().notify({ tone: 'info', text: `Duplicated as "${copy.name}".` });
+  await refresh();
+}
+
+/** The scenario on screen cannot be deleted (open another first): what is shown is always kept. */
+export async function deleteEntry(id: string): Promise<void> {
+  if (id === useSession.getState().entryId) return;
+  const gone = await guarded(() => library.remove(id));
+  if (gone) useUi.getState().notify({ tone: 'info', text: `Deleted "${gone.name}". Undo is in the Scenarios menu until the next delete.` });
+  await refresh();
+}
+
+export async function undoDelete(): Promise<void> {
+  const back = await guarded(() => library.undoRemove());
+  if (back) useUi.getState().notify({ tone: 'info', text: `"${back.name}" is back in Scenarios.` });
+  await refresh();
+}
+
+export async function restoreVersion(id: string, savedAt: number): Promise<void> {
+  await flushSave();
+  const entry = await guarded(() => library.restoreVersion(id, savedAt));
+  if (!entry) return;
+  await openEntry(id, { say: false });
+  useUi.getState().notify({ tone: 'info', text: `"${entry.name}" is back to its version of ${new Date(savedAt).toLocaleString()}; what it replaced is kept as a version.` });
+}
+
+/** "Reset this example": the example as it ships; the edited copy stays in the library. */
+export async function resetExample(): Promise<void> {
+  const { origin } = useSession.getState();
+  if (origin.kind === 'example') await openExample(origin.exampleId);
+}
+
+// ---- Start --------------------------------------------------------------------------------------
+
+/** Starts following edits: saving them, and keeping the address bar on the scenario. */
+function follow(): void {
+  useScenario.subscribe((s, prev) => {
+    if (s.revision === prev.revision || s.revision === savedRevision) return;
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => void flushSave(), SAVE_DELAY_MS);
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(() => writeAddress('replace'), ADDRESS_DELAY_MS);
+  });
+  window.addEventListener('popstate', () => void onAddressChange());
+  window.addEventListener('hashchange', () => void onAddressChange());
+  window.addEventListener('pagehide', () => void flushSave());
+  window.addEventListener('keydown', (e) => {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 's') {
+      e.preventDefault();
+      void saveAndCopyLink();
+    }
+  }, { capture: true });
+}
+
+/** Moves the earlier page's single-slot work into the library; returns the first entry. */
+async function moveEarlierWork(): Promise<LibraryEntry | undefined> {
+  const earlier = loadEarlierWork();
+  let first: LibraryEntry | undefined;
+  for (const work of earlier) {
+    const entry = await guarded(async () => (await library.findByContent(work)) ?? library.create(work, { kind: 'earlier-work' }));
+    first ??= entry;
+  }
+  if (earlier.length > 0 && useSession.getState().persistent) forgetEarlierWork();
+  return first;
+}
+
+/**
+ * Opens what the page was asked for: the link in the address bar (a reload of this tab finds its
+ * own entry through history.state), else this tab's or the last opened entry, else the earlier
+ * page's saved work, else the default example.
+ */
+export async function startSession(): Promise<void> {
+  const state = window.history.state as { entryId?: string | null } | null;
+  const hintId = state?.entryId ?? null;
+  const earlier = await moveEarlierWork();
+  const hash = window.location.hash;
+  if (hash.length > 1) {
+    const decoded = decodeFragment(window.location.href);
+    if (decoded.ok) {
+      // A state of ours means this tab's own address came back (a reload): nothing to announce.
+      await openLink(decoded.scenario, hash, { history: 'replace', preferId: hintId, quiet: state !== null });
+      follow();
+      return;
+    }
+    useUi.getState().notify({ tone: 'error', text: `${decoded.error} Your own work is unchanged.` });
+  }
+  const lastId = hintId ?? await guarded(() => library.lastOpened()) ?? earlier?.id;
+  const entry = lastId ? await guarded(() => library.get(lastId)) : undefined;
+  if (entry) await open(entry.scenario, { entryId: entry.id, origin: entry.origin, baseRevision: entry.revision, history: 'replace' });
+  else await open(defaultScenario(), { entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }, history: 'replace' });
+  follow();
+}

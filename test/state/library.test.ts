@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
+import { contentKey, createLibrary, MAX_VERSIONS, uniqueName, VERSION_INTERVAL_MS } from '../../src/state/library.ts';
+import { memoryStorage } from '../../src/state/storage.ts';
+
+function scenario(name: string, task = 'do it'): Scenario {
+  return ScenarioSchema.parse({ version: 1, name, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '[context.regions]\n' }, inputs: { task } });
+}
+
+/** A library on a fresh in-memory storage, with a clock the test moves and ids e1, e2, … */
+function setup() {
+  let clock = 1_000_000;
+  let ids = 0;
+  const storage = memoryStorage();
+  const library = createLibrary({ storage, now: () => clock, newId: () => `e${++ids}` });
+  return { library, storage, tick: (ms: number) => { clock += ms; }, now: () => clock };
+}
+
+describe('library store', () => {
+  it('creates entries with unique names and lists them newest change first', async () => {
+    const { library, tick } = setup();
+    const a = await library.create(scenario('coding-agent'), { kind: 'example', exampleId: 'coding-agent' });
+    tick(10);
+    const b = await library.create(scenario('coding-agent'), { kind: 'link' });
+    tick(10);
+    await library.create(scenario('mine'), { kind: 'blank' });
+    expect(a.name).toBe('coding-agent');
+    expect(b.name).toBe('coding-agent (2)');
+    expect(b.scenario.name).toBe('coding-agent');
+    expect((await library.list()).map((e) => e.name)).toEqual(['mine', 'coding-agent (2)', 'coding-agent']);
+    tick(10);
+    const saved = await library.save(a.id, scenario('coding-agent', 'edited'), a.revision);
+    expect(saved.ok).toBe(true);
+    expect((await library.list()).map((e) => e.id)).toEqual(['e1', 'e3', 'e2']);
+  });
+
+  it('saves only on the revision it last saw; another writer\'s save is reported, not overwritten', async () => {
+    const { library } = setup();
+    const entry = await library.create(scenario('shared'), { kind: 'link' });
+    const first = await library.save(entry.id, scenario('shared', 'tab one'), entry.revision);
+    if (!first.ok) throw new Error('first save should succeed');
+    expect(first.entry.revision).toBe(2);
+    const second = await library.save(entry.id, scenario('shared', 'tab two'), entry.revision);
+    expect(second).toEqual({ ok: false, conflict: first.entry });
+    expect((await library.get(entry.id))!.scenario.inputs.task).toBe('tab one');
+  });
+
+  it('keeps an automatic version at most every interval, a checkpoint on request, at most MAX_VERSIONS', async () => {
+    const { library, tick } = setup();
+    let entry = (await library.create(scenario('v', 'v0'), { kind: 'blank' }));
+    const saveTask = async (task: string, checkpoint = false) => {
+      const result = await library.save(entry.id, scenario('v', task), entry.revision, { checkpoint });
+      if (!result.ok) throw new Error('unexpected conflict');
+      entry = result.entry;
+    };
+    await saveTask('v1');
+    tick(VERSION_INTERVAL_MS - 1);
+    await saveTask('v2');
+    expect(entry.versions).toEqual([]);
+    tick(1);
+    await saveTask('v3');
+    expect(entry.versions.map((v) => v.scenario.inputs.task)).toEqual(['v2']);
+    await saveTask('v4', true);
+    expect(entry.versions.map((v) => v.scenario.inputs.task)).toEqual(['v4', 'v2']);
+    await saveTask('v4', true);
+    expect(entry.versions).toHaveLength(2);
+    for (let i = 5; i < 20; i++) await saveTask(`v${i}`, true);
+    expect(entry.versions).toHaveLength(MAX_VERSIONS);
+    expect(entry.versions[0].scenario.inputs.task).toBe('v19');
+    expect(entry.versions.at(-1)!.scenario.inputs.task).toBe('v10');
+  });
+
+  it('restores a version, keeping the content it replaces as a version', async () => {
+    const { library, tick } = setup();
+    const entry = await library.create(scenario('r', 'first'), { kind: 'blank' });
+    tick(5);
+    const saved = await library.save(entry.id, scenario('r', 'second'), entry.revision, { checkpoint: true });
+    if (!saved.ok) throw new Error('unexpected conflict');
+    tick(5);
+    const later = await library.save(entry.id, scenario('r', 'third'), saved.entry.revision);
+    if (!later.ok) throw new Error('unexpected conflict');
+    tick(5);
+    const restored = await library.restoreVersion(entry.id, saved.entry.versions[0].savedAt);
+    expect(restored!.scenario.inputs.task).toBe('second');
+    expect(restored!.versions.map((v) => v.scenario.inputs.task)).toEqual(['third', 'second']);
+    expect(restored!.revision).toBe(later.entry.revision + 1);
+  });
+
+  it('renames, duplicates, and deletes into a one-slot trash that undo empties', async () => {
+    const { library } = setup();
+    const a = await library.create(scenario('alpha'), { kind: 'blank' });
+    const b = await library.create(scenario('beta'), { kind: 'blank' });
+    const renamed = await library.rename(a.id, '  gamma  ');
+    expect([renamed!.name, renamed!.scenario.name]).toEqual(['gamma', 'gamma']);
+    expect((await library.rename(a.id, '   '))!.name).toBe('gamma');
+    const copy = await library.duplicate(b.id);
+    expect(copy!.name).toBe('beta copy');
+    expect(copy!.scenario).toEqual(b.scenario);
+    expect(copy!.origin).toEqual({ kind: 'copy', of: 'beta' });
+
+    await library.remove(a.id);
+    await library.remove(b.id);
+    expect((await library.trash())!.id).toBe(b.id);
+    expect((await library.list()).map((e) => e.name)).toEqual(['beta copy']);
+    const back = await library.undoRemove();
+    expect(back!.id).toBe(b.id);
+    expect(await library.trash()).toBeUndefined();
+    expect(await library.undoRemove()).toBeUndefined();
+    expect((await library.list()).map((e) => e.name).sort()).toEqual(['beta', 'beta copy']);
+  });
+
+  it('writes back an entry that was deleted while it was being edited', async () => {
+    const { library } = setup();
+    const entry = await library.create(scenario('gone'), { kind: 'blank' });
+    await library.remove(entry.id);
+    const saved = await library.save(entry.id, scenario('gone', 'still editing'), entry.revision);
+    expect(saved.ok).toBe(true);
+    expect((await library.get(entry.id))!.scenario.inputs.task).toBe('still editing');
+    const restored = await library.undoRemove();
+    expect(restored!.id).not.toBe(entry.id);
+    expect((await library.list())).toHaveLength(2);
+  });
+
+  it('finds an entry by content whatever its name and key order', async () => {
+    const { library } = setup();
+    await library.create(scenario('x', 'one'), { kind: 'blank' });
+    const two = await library.create(scenario('y', 'two'), { kind: 'blank' });
+    const reordered = Object.fromEntries(Object.entries({ ...two.scenario, name: 'other' }).reverse()) as Scenario;
+    expect((await library.findByContent(reordered))?.id).toBe(two.id);
+    expect(await library.findByContent(scenario('y', 'three'))).toBeUndefined();
+  });
+
+  it('remembers the last opened entry', async () => {
+    const { library } = setup();
+    expect(await library.lastOpened()).toBeUndefined();
+    await library.setLastOpened('e7');
+    expect(await library.lastOpened()).toBe('e7');
+  });
+});
+
+describe('helpers', () => {
+  it('uniqueName counts up from 2', () => {
+    expect(uniqueName('a', new Set())).toBe('a');
+    expect(uniqueName('a', new Set(['a', 'a (2)']))).toBe('a (3)');
+  });
+  it('contentKey ignores key order and keeps array order', () => {
+    expect(contentKey({ b: 1, a: [2, 1] })).toBe(contentKey({ a: [2, 1], b: 1 }));
+    expect(contentKey({ a: [1, 2] })).not.toBe(contentKey({ a: [2, 1] }));
+  });
+});
