@@ -25,6 +25,8 @@ export interface FnDef {
   /** For closures: where each captured cell comes from in the defining scope. */
   captures: VarRef[];
   isClosure: boolean;
+  /** For closures: an outside variable that no enclosing scope declares. */
+  missingCapture?: { name: string; pos: Pos };
 }
 
 export interface SwitchCase {

@@ -22,6 +22,11 @@ export class RhaiError extends Error {
   detail: string;
   /** Extra fields a `catch` map shows (Rhai's dump_fields): `index`, `length`, `function`, ... */
   fields?: Record<string, RhaiValue>;
+  /**
+   * False for errors raised inside native functions and operators: Rhai gives those no position,
+   * so a `catch` map has no `line`/`position` (the CLI still reports where the call was).
+   */
+  rhaiHasPosition = true;
 
   constructor(kind: string, detail: string, pos: Pos = NO_POS) {
     super(detail);
@@ -47,8 +52,8 @@ export class RhaiError extends Error {
   }
 }
 
-/** Errors that abort the whole run: not catchable by try/catch, never wrapped in ErrorInFunctionCall. */
-const SYSTEM_KINDS = new Set(['ErrorTooManyOperations', 'ErrorStackOverflow', 'ErrorDataTooLarge', 'ErrorTerminated', 'ErrorSystem', 'ErrorParsing']);
+/** Errors that abort the whole run (`ErrorExit` is `exit(value)`, which the run turns into its value): not catchable by try/catch, never wrapped in ErrorInFunctionCall. */
+const SYSTEM_KINDS = new Set(['ErrorExit', 'ErrorTooManyOperations', 'ErrorStackOverflow', 'ErrorDataTooLarge', 'ErrorTerminated', 'ErrorSystem', 'ErrorParsing']);
 
 export function isSystemError(e: RhaiError): boolean {
   return SYSTEM_KINDS.has(e.kind);
@@ -74,7 +79,11 @@ export function innermost(e: RhaiError): RhaiError {
 }
 
 export const parseError = (detail: string, pos: Pos): RhaiError => new RhaiError('ErrorParsing', detail, pos);
-export const arithmeticError = (detail: string, pos: Pos = NO_POS): RhaiError => new RhaiError('ErrorArithmetic', detail, pos);
+export function arithmeticError(detail: string, pos: Pos = NO_POS): RhaiError {
+  const err = new RhaiError('ErrorArithmetic', detail, pos);
+  err.rhaiHasPosition = false;
+  return err;
+}
 
 function withFields(err: RhaiError, fields: Record<string, RhaiValue>): RhaiError {
   err.fields = fields;

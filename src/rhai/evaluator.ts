@@ -94,6 +94,11 @@ function signature(name: string, args: RhaiValue[]): string {
 const nativeCtx: NativeContext = {
   pos: { line: 0, column: 0 },
   call: (fp, args) => callFnPtr(fp, args, nativeCtx.pos),
+  callBound: (fp, thisValue, args) => {
+    LAST_THIS = thisValue; // stays so when the pointer names a native function
+    callFnPtr(fp, args, nativeCtx.pos, { v: thisValue, isConst: false });
+    return LAST_THIS;
+  },
   arityOf: (fp) => {
     if (fp.closure) return fp.closure.fn.arity - fp.curry.length;
     const arity = PROGRAM?.maxArity.get(fp.name);
@@ -110,7 +115,10 @@ function callNative(fn: NativeFn, name: string, args: RhaiValue[], pos: Pos): Rh
   try {
     r = fn(args, nativeCtx);
   } catch (e) {
-    if (e instanceof RhaiError && !e.hasPosition()) e.setPosition(pos);
+    if (e instanceof RhaiError && !e.hasPosition()) {
+      e.setPosition(pos);
+      e.rhaiHasPosition = false;
+    }
     throw e;
   }
   if (r === NO_MATCH) throw fnNotFound(signature(name, args), pos);
@@ -268,7 +276,7 @@ function caughtValue(e: RhaiError): RhaiValue {
   if (inner.kind === 'ErrorRuntime') return inner.value;
   const m: RhaiMap = new Map();
   m.set('message', inner.detail);
-  if (inner.line > 0) {
+  if (inner.line > 0 && inner.rhaiHasPosition) {
     m.set('line', inner.line);
     m.set('position', inner.column);
   }
@@ -279,8 +287,24 @@ function caughtValue(e: RhaiError): RhaiValue {
 
 /** A switch value case matches only a value of the same type (`"1"` does not match `1`). */
 function switchValueMatches(values: RhaiValue[], type: string, v: RhaiValue): boolean {
-  for (const x of values) if (typeName(x) === type && valuesEqual(x, v)) return true;
+  for (const x of values) if (typeName(x) === type && sameTypedValue(x, v)) return true;
   return false;
+}
+
+/** Rhai looks switch cases up by hash, so items inside arrays and maps must match in type too. */
+function sameTypedValue(a: RhaiValue, b: RhaiValue): boolean {
+  if (typeName(a) !== typeName(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as RhaiValue[];
+    return a.length === other.length && a.every((x, i) => sameTypedValue(x, other[i]));
+  }
+  if (a instanceof Map) {
+    const other = b as RhaiMap;
+    if (a.size !== other.size) return false;
+    for (const [k, x] of a) if (!other.has(k) || !sameTypedValue(x, other.get(k))) return false;
+    return true;
+  }
+  return valuesEqual(a, b);
 }
 
 /** Values a `for` loop visits. */
@@ -341,6 +365,7 @@ export class Program {
       if (isJsStackOverflow(e)) {
         throw stackOverflow();
       }
+      if (e instanceof RhaiError && e.kind === 'ErrorExit') return e.value as T; // `exit(value)`
       throw e;
     } finally {
       PROGRAM = saved;
@@ -985,6 +1010,8 @@ class Compiler {
   }
 
   private closure(e: Extract<Expr, { k: 'closure' }>): Ev {
+    const missing = e.fn.missingCapture;
+    if (missing) return () => { throw variableNotFound(missing.name, missing.pos); };
     const fn = makeCompiledFn(e.fn);
     fn.body = new Compiler(this.program, true).block(e.fn.body);
     const getters = e.fn.captures.map((ref): ((env: Env) => Cell) => {

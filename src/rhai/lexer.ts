@@ -22,7 +22,7 @@ export const KEYWORDS = new Set([
 
 /** Words Rhai reserves for the future; using one as a name is a parse error. */
 export const RESERVED = new Set([
-  'var', 'static', 'shared', 'goto', 'exit', 'match', 'case', 'public', 'protected', 'new', 'use', 'with',
+  'var', 'static', 'shared', 'goto', 'match', 'case', 'public', 'protected', 'new', 'use', 'with',
   'module', 'package', 'super', 'spawn', 'thread', 'go', 'sync', 'async', 'await', 'yield', 'default', 'void',
   'null', 'nil', 'is',
 ]);
@@ -41,6 +41,26 @@ const PUNCT_SET = new Set(PUNCTS);
 const isDigit = (c: string): boolean => c >= '0' && c <= '9';
 const isIdentStart = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
 const isIdentChar = (c: string): boolean => isIdentStart(c) || isDigit(c);
+
+/** Tokens after which an operand may start (Rhai's `Token::is_next_unary`). */
+const UNARY_AFTER_PUNCT = new Set([
+  ';', ':', ',', '??', '..', '..=', '{', '(', '[', '?[', '+', '+=', '-', '-=', '*', '*=', '/', '/=', '%', '%=',
+  '**', '**=', '<<', '<<=', '>>', '>>=', '=', '==', '!=', '<', '>', '!', '<=', '>=', '|', '&', '&&', '&=', '||',
+  '|=', '^', '^=', '!in',
+]);
+const UNARY_AFTER_KEYWORD = new Set(['if', 'while', 'until', 'in', 'return', 'throw']);
+
+function unaryMayFollow(previous: Token | undefined): boolean {
+  if (!previous) return true;
+  if (previous.type === 'punct') return UNARY_AFTER_PUNCT.has(previous.text);
+  return previous.type === 'keyword' && UNARY_AFTER_KEYWORD.has(previous.text);
+}
+
+function negateLiteral(t: Token, pos: Pos): Token {
+  const text = `-${t.text}`;
+  if (t.type === 'float') return { type: 'float', text, pos, float: -t.float! };
+  return { type: 'int', text, pos, int: -t.int! };
+}
 
 export class Lexer {
   private i = 0;
@@ -78,7 +98,7 @@ export class Lexer {
       }
       const c = this.peek();
       if (insideInterpolation && c === '}' && braceDepth === 0) { this.advance(); return tokens; }
-      const tok = this.next();
+      const tok = this.next(tokens[tokens.length - 1]);
       if (tok.type === 'punct') {
         if (tok.text === '{' || tok.text === '#{') braceDepth++;
         else if (tok.text === '}') braceDepth--;
@@ -116,10 +136,16 @@ export class Lexer {
     }
   }
 
-  private next(): Token {
+  private next(previous: Token | undefined): Token {
     const pos = this.pos();
     const c = this.peek();
     if (isDigit(c)) return this.number(pos);
+    // As in Rhai's tokenizer, a `-` directly before a digit where an operand may start is part of
+    // the literal: `-5.abs()` is `(-5).abs()`, and `-9223372036854775808` is the i64 minimum.
+    if (c === '-' && isDigit(this.peek(1)) && unaryMayFollow(previous)) {
+      this.advance();
+      return negateLiteral(this.number(this.pos()), pos);
+    }
     if (isIdentStart(c)) return this.word(pos);
     if (c === '"') return { type: 'string', text: this.quotedString(pos), pos };
     if (c === '`') return this.template(pos);

@@ -62,19 +62,29 @@ function intArith(op: string, a: number | bigint, b: number | bigint, pos: Pos):
       if (y > 64n) throw overflow(op, a, b, pos);
       return checked(x ** y, op, a, b, pos);
     }
-    case '<<': case '>>': {
-      // A negative shift goes the other way; 64 bits or more is an overflow (checked_shl/shr).
-      let left = op === '<<';
-      let n = y;
-      if (n < 0n) { left = !left; n = -n; }
-      if (n >= 64n) throw overflow(op, a, b, pos);
-      return normInt(left ? BigInt.asIntN(64, x << n) : x >> n);
-    }
+    case '<<': case '>>': return shift(op, x, y, a, b, pos);
     case '&': return normInt(x & y);
     case '|': return normInt(x | y);
     case '^': return normInt(x ^ y);
   }
   throw opNotFound(op, a, b, pos);
+}
+
+const U32_MAX = 0xffffffffn;
+
+/**
+ * Rhai's shift_left/shift_right (arithmetic.rs): a negative count shifts the other way; a count of
+ * 64 or more gives 0 (or -1 when a negative number is shifted right); beyond u32 is an error.
+ */
+function shift(op: string, x: bigint, y: bigint, a: RhaiValue, b: RhaiValue, pos: Pos): RhaiValue {
+  let left = op === '<<';
+  let n = y;
+  if (n < 0n) { left = !left; n = n === MIN_INT ? MAX_INT : -n; }
+  if (n > U32_MAX) {
+    throw arithmeticError(`${left ? 'Left' : 'Right'}-shift by too many bits: ${displayString(a)} ${op} ${displayString(b)}`, pos);
+  }
+  if (n >= 64n) return left || x >= 0n ? 0 : -1;
+  return normInt(left ? BigInt.asIntN(64, x << n) : x >> n);
 }
 
 function floatArith(op: string, x: number, y: number): RhaiFloat | undefined {

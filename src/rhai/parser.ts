@@ -3,7 +3,7 @@
 import type { Expr, FnDef, Script, Stmt, SwitchCase, VarDecl, VarRef } from './ast.ts';
 import { parseError, type Pos } from './errors.ts';
 import { Lexer, RESERVED, type Token } from './lexer.ts';
-import { makeChar, MAX_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, type RhaiValue } from './values.ts';
+import { makeChar, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, type RhaiValue } from './values.ts';
 
 const PRECEDENCE: Record<string, number> = {
   '||': 30, '|': 30, '^': 30,
@@ -28,6 +28,8 @@ class FnScope {
   vars: VarDecl[] = [];
   slotCount = 0;
   captures: VarRef[] = [];
+  /** A closure's first variable found in no enclosing scope: making the closure fails on it. */
+  missingCapture: { name: string; pos: Pos } | undefined;
   constructor(readonly parent: FnScope | null) {}
 }
 
@@ -195,7 +197,7 @@ class Parser {
       else body.push(this.parseSimpleStmt());
       const fn: FnDef = {
         name: `anon$${++this.closureCount}`, params, body, slotCount: this.scope.slotCount, pos,
-        captures: this.scope.captures, isClosure: true,
+        captures: this.scope.captures, isClosure: true, missingCapture: this.scope.missingCapture,
       };
       return { k: 'closure', pos, fn };
     } finally {
@@ -279,7 +281,8 @@ class Parser {
       root = root.target;
     }
     if (root.k === 'var') {
-      if (root.ref?.kind === 'local' && root.ref.decl.isConst) {
+      // Only `A = v` is refused here; `A[0] = v` and `A.x = v` fail at run time, as in Rhai's parser.
+      if (root === e && root.ref?.kind === 'local' && root.ref.decl.isConst) {
         throw parseError(`Cannot assign to constant '${root.name}'`, root.pos);
       }
       return;
@@ -570,7 +573,7 @@ class Parser {
       case 'int':
         this.p++;
         // A decimal literal beyond i64 is read as a float, as Rhai's tokenizer does.
-        if (t.int! > MAX_INT) return { k: 'lit', pos, v: new RhaiFloat(Number(t.text.replace(/_/g, ''))) };
+        if (t.int! > MAX_INT || t.int! < MIN_INT) return { k: 'lit', pos, v: new RhaiFloat(Number(t.text.replace(/_/g, ''))) };
         return { k: 'lit', pos, v: normInt(t.int!) };
       case 'float': this.p++; return { k: 'lit', pos, v: new RhaiFloat(t.float!) };
       case 'string': this.p++; return { k: 'lit', pos, v: t.text };
@@ -634,7 +637,11 @@ class Parser {
       return { k: 'call', pos: t.pos, name: t.text, args, visibleVars };
     }
     if (t.text === '_') throw parseError("'_' is not a variable", t.pos);
-    return { k: 'var', pos: t.pos, name: t.text, ref: this.resolve(t.text) };
+    const ref = this.resolve(t.text);
+    // Rhai captures a closure's outside variables when the closure is made, so a missing one fails
+    // there (in every enclosing closure), not when the closure is called.
+    if (!ref) for (let s: FnScope | null = this.scope; s?.parent; s = s.parent) s.missingCapture ??= { name: t.text, pos: t.pos };
+    return { k: 'var', pos: t.pos, name: t.text, ref };
   }
 
   private parseMapLiteral(): Expr {
@@ -715,6 +722,15 @@ function constantValue(e: Expr): RhaiValue | typeof NOT_CONSTANT {
         const v = constantValue(item);
         if (v === NOT_CONSTANT) return NOT_CONSTANT;
         out.push(v);
+      }
+      return out;
+    }
+    case 'map': {
+      const out = new Map<string, RhaiValue>();
+      for (const [key, item] of e.entries) {
+        const v = constantValue(item);
+        if (v === NOT_CONSTANT) return NOT_CONSTANT;
+        out.set(key, v);
       }
       return out;
     }

@@ -48,8 +48,18 @@ export function checkString(s: string, pos?: Pos): string {
   return s;
 }
 
+/** Refuses a string of `chars` chars before it is built. */
+export function checkStringLength(chars: number, pos?: Pos): void {
+  if (chars > RT.maxString) throw dataTooLarge('Length of string', pos);
+}
+
 export function checkArray(a: RhaiValue[], pos?: Pos): void {
   if (a.length > RT.maxArray) throw dataTooLarge('Size of array', pos);
+}
+
+/** Refuses an array of `items` items before it is built. */
+export function checkArrayLength(items: number, pos?: Pos): void {
+  if (items > RT.maxArray) throw dataTooLarge('Size of array', pos);
 }
 
 export function checkMap(m: Map<string, RhaiValue>, pos?: Pos): void {

@@ -1,14 +1,21 @@
-// Every case in fixtures/cases.json (produced by real Rhai 1.26.0) must give the same result here.
+// Every case in fixtures/cases.json and cases-2.json (produced by real Rhai 1.26.0) must give the
+// same result here.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCase, validateCases, type ConformanceCase } from '../../src/rhai/conformance.ts';
 
-const cases = JSON.parse(readFileSync(new URL('./fixtures/cases.json', import.meta.url), 'utf8')) as ConformanceCase[];
+const load = (file: string): ConformanceCase[] =>
+  JSON.parse(readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8')) as ConformanceCase[];
+const files = { 'cases.json': load('cases.json'), 'cases-2.json': load('cases-2.json') };
+const cases = [...files['cases.json'], ...files['cases-2.json']];
 
-describe('Rhai conformance (cases.json)', () => {
-  it('has all 240 well-formed cases', () => {
-    expect(validateCases(cases)).toBeUndefined();
-    expect(cases).toHaveLength(240);
+describe('Rhai conformance (cases.json, cases-2.json)', () => {
+  it('has all 328 well-formed cases with distinct ids', () => {
+    expect(validateCases(files['cases.json'])).toBeUndefined();
+    expect(validateCases(files['cases-2.json'])).toBeUndefined();
+    expect(files['cases.json']).toHaveLength(240);
+    expect(files['cases-2.json']).toHaveLength(88);
+    expect(new Set(cases.map((c) => c.id)).size).toBe(328);
   });
 
   for (const c of cases) {

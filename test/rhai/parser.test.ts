@@ -47,7 +47,9 @@ describe('operator precedence', () => {
     ['2 ** 3 ** 2', '(** 2 (** 3 2))'],
     ['-2 ** 2', '(** -2 2)'],
     ['-x ** 2', '(** (-x) 2)'],
-    ['-5.abs()', '(-5.abs())'],
+    ['-5.abs()', '-5.abs()'],
+    ['- 5.abs()', '(-5.abs())'],
+    ['x -5', '(- x 5)'],
     ['-(5)', '-5'],
     ['1 + 2 << 3', '(+ 1 (<< 2 3))'],
     ['a || b && c', '(|| a (&& b c))'],
@@ -69,8 +71,15 @@ describe('operator precedence', () => {
   });
 
   it('reads a decimal literal beyond i64 as a float, like Rhai', () => {
-    expect(value('[9223372036854775808, -9223372036854775808, -9223372036854775807 - 1]'))
+    expect(value('[9223372036854775808, -9223372036854775809, -9223372036854775807 - 1]'))
       .toBe('[9.223372036854776e18, -9.223372036854776e18, -9223372036854775808]');
+  });
+
+  it('lexes a minus directly before a digit, where an operand starts, as part of the literal', () => {
+    expect(value('[-5.abs(), - 5.abs(), -9223372036854775808, type_of(-9223372036854775808), 10-5, 10 -5, -2.5.abs()]'))
+      .toBe('[5, -5, -9223372036854775808, "i64", 5, 5, 2.5]');
+    expect(value('let x = 3; [x-1, (x)-1, [x][0]-1, if true { -1 } else { 0 }]')).toBe('[2, 2, 2, -1]');
+    expect(value('fn f() { return -7.abs(); } f()')).toBe('7');
   });
 
   it('evaluates with the same precedence', () => {

@@ -119,7 +119,7 @@ describe('bit-fields (book: bit-fields.md)', () => {
   it('reads and writes bits and bit ranges', () => {
     expect(value(`
       let v = 0b1011_0110_1010;
-      let r = [v.get_bits(0, 3), v[3], v[4..=11], v.get_bits(4..=11), v.get_bits(-4)];
+      let r = [v.get_bits(0, 3), v[3], v[4..=11], v.get_bits(4..=11), v.get_bits(-4, 4)];
       v[4..=11] = 0xff;
       let w = 0; w.set_bit(63, true);
       let z = 5; z[-64] = false;

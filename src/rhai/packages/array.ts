@@ -1,10 +1,10 @@
 // Array functions (src/packages/array_basic.rs). Changing functions work in place on args[0].
 import { compareOp, valuesEqual } from '../ops.ts';
-import { checkArray } from '../runtime.ts';
+import { checkArray, checkArrayLength } from '../runtime.ts';
 import { isSystemError, NO_POS, RhaiError } from '../errors.ts';
-import { cloneValue, compareStrings, type FnPtr, typeName, type RhaiValue } from '../values.ts';
+import { cloneValue, compareStrings, FnPtr, typeName, type RhaiValue } from '../values.ts';
 import {
-  callWithOptional, fnArg, intArg, isIntArg, NO_MATCH, runtimeError, startPos, truthy,
+  callWithOptional, fnArg, intArg, isIntArg, NO_MATCH, runtimeError, spanArgs, startPos, truthy,
   type Library, type NativeContext, type NativeResult,
 } from './types.ts';
 
@@ -80,9 +80,9 @@ export const arrayLib: Library = {
     return undefined;
   }),
   append: arr((a, [b]) => {
-    if (Array.isArray(b)) for (const x of b) a.push(cloneValue(x));
-    else a.push(cloneValue(b));
-    checkArray(a);
+    const items = b as RhaiValue[];
+    checkArrayLength(a.length + items.length);
+    for (const x of items) a.push(cloneValue(x));
     return undefined;
   }),
   insert: arr((a, [i, x]) => {
@@ -107,7 +107,8 @@ export const arrayLib: Library = {
   pad: arr((a, [n, x]) => {
     if (!isIntArg(n)) return NO_MATCH;
     const target = intArg(n);
-    while (a.length < target) { a.push(cloneValue(x)); checkArray(a); }
+    checkArrayLength(target);
+    while (a.length < target) a.push(cloneValue(x));
     return undefined;
   }),
   truncate: arr((a, [n]) => {
@@ -127,12 +128,8 @@ export const arrayLib: Library = {
     return a.splice(at);
   }),
   extract: arr((a, rest) => {
-    if (rest.length === 0 || !isIntArg(rest[0])) return NO_MATCH;
-    const start = startPos(intArg(rest[0]), a.length);
-    if (rest.length === 1) return cloneValue(a.slice(start));
-    if (!isIntArg(rest[1])) return NO_MATCH;
-    const count = intArg(rest[1]);
-    return count <= 0 ? [] : cloneValue(a.slice(start, start + count));
+    const { start, count } = spanArgs(a.length, rest);
+    return cloneValue(a.slice(start, start + count));
   }),
   get: arr((a, [i]) => {
     if (!isIntArg(i)) return NO_MATCH;
@@ -151,15 +148,10 @@ export const arrayLib: Library = {
     for (const y of a) if (valuesEqual(y, x)) return true;
     return false;
   }),
-  index_of: arr((a, rest, ctx) => {
-    const start = rest.length > 1 && isIntArg(rest[1]) ? startPos(intArg(rest[1]), a.length) : 0;
-    const fp = rest[0];
-    if (fp !== undefined && typeof fp === 'object' && 'curry' in fp) {
-      const f = fnArg(fp)!;
-      for (let i = start; i < a.length; i++) if (truthy(callWithOptional(ctx, f, [cloneValue(a[i])], [i]), 'index_of')) return i;
-      return -1;
-    }
-    for (let i = start; i < a.length; i++) if (valuesEqual(a[i], fp)) return i;
+  index_of: arr((a, [x, from], ctx) => {
+    const start = from === undefined ? 0 : startPos(intArg(from as number | bigint), a.length);
+    if (x instanceof FnPtr) return findIndex(a, ctx, x, start, 'index_of');
+    for (let i = start; i < a.length; i++) if (valuesEqual(a[i], x)) return i;
     return -1;
   }),
   filter: arr((a, [f], ctx) => {
@@ -178,10 +170,11 @@ export const arrayLib: Library = {
     for (let i = 0; i < a.length; i++) out[i] = callWithOptional(ctx, fp, [cloneValue(a[i])], [i]);
     return out;
   }),
+  // Rhai binds `this` to each element (changes stick) and passes the index if the callback takes it.
   for_each: arr((a, [f], ctx) => {
-    const fp = fnArg(f);
-    if (!fp) return NO_MATCH;
-    for (let i = 0; i < a.length; i++) callWithOptional(ctx, fp, [cloneValue(a[i])], [i]);
+    const fp = f as FnPtr;
+    const arity = ctx.arityOf(fp);
+    for (let i = 0; i < a.length; i++) a[i] = ctx.callBound(fp, a[i], arity === 0 ? [] : [i]);
     return undefined;
   }),
   reduce: arr((a, rest, ctx) => reduce(a, rest, ctx, false)),
@@ -198,16 +191,14 @@ export const arrayLib: Library = {
     for (let i = 0; i < a.length; i++) if (!truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), 'all')) return false;
     return true;
   }),
-  find: arr((a, [f], ctx) => {
-    const fp = fnArg(f);
-    if (!fp) return NO_MATCH;
-    for (let i = 0; i < a.length; i++) if (truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), 'find')) return cloneValue(a[i]);
-    return undefined;
+  find: arr((a, [f, from], ctx) => {
+    const start = from === undefined ? 0 : startPos(intArg(from as number | bigint), a.length);
+    const i = findIndex(a, ctx, f as FnPtr, start, 'find');
+    return i < 0 ? undefined : cloneValue(a[i]);
   }),
-  find_map: arr((a, [f], ctx) => {
-    const fp = fnArg(f);
-    if (!fp) return NO_MATCH;
-    for (let i = 0; i < a.length; i++) {
+  find_map: arr((a, [f, from], ctx) => {
+    const fp = f as FnPtr;
+    for (let i = from === undefined ? 0 : startPos(intArg(from as number | bigint), a.length); i < a.length; i++) {
       const r = callWithOptional(ctx, fp, [cloneValue(a[i])], [i]);
       if (r !== undefined) return r;
     }
@@ -215,10 +206,8 @@ export const arrayLib: Library = {
   }),
   retain: arr((a, rest, ctx) => {
     const fp = fnArg(rest[0]);
-    if (fp && rest.length === 1) return removeWhere(a, ctx, fp, 'retain', false);
-    if (!isIntArg(rest[0]) || !isIntArg(rest[1])) return NO_MATCH;
-    const start = startPos(intArg(rest[0]), a.length);
-    const count = Math.max(0, intArg(rest[1]));
+    if (fp) return removeWhere(a, ctx, fp, 'retain', false);
+    const { start, count } = spanArgs(a.length, rest);
     const kept = a.slice(start, start + count);
     const removed = [...a.slice(0, start), ...a.slice(start + count)];
     a.length = 0;
@@ -227,17 +216,15 @@ export const arrayLib: Library = {
   }),
   drain: arr((a, rest, ctx) => {
     const fp = fnArg(rest[0]);
-    if (fp && rest.length === 1) return removeWhere(a, ctx, fp, 'drain', true);
-    if (!isIntArg(rest[0]) || !isIntArg(rest[1])) return NO_MATCH;
-    const start = startPos(intArg(rest[0]), a.length);
-    return a.splice(start, Math.max(0, intArg(rest[1])));
+    if (fp) return removeWhere(a, ctx, fp, 'drain', true);
+    const { start, count } = spanArgs(a.length, rest);
+    return a.splice(start, count);
   }),
-  splice: arr((a, [s, n, b]) => {
-    if (!isIntArg(s) || !isIntArg(n)) return NO_MATCH;
-    const start = startPos(intArg(s), a.length);
-    const items = Array.isArray(b) ? (cloneValue(b) as RhaiValue[]) : [cloneValue(b)];
-    a.splice(start, Math.max(0, intArg(n)), ...items);
-    checkArray(a);
+  splice: arr((a, rest) => {
+    const items = rest[rest.length - 1] as RhaiValue[];
+    const { start, count } = spanArgs(a.length, rest.slice(0, -1));
+    checkArrayLength(a.length - Math.min(count, a.length - start) + items.length);
+    a.splice(start, count, ...(cloneValue(items) as RhaiValue[]));
     return undefined;
   }),
   dedup: arr((a, rest, ctx) => {
@@ -254,8 +241,7 @@ export const arrayLib: Library = {
     return undefined;
   }),
   none: arr((a, [f], ctx) => {
-    const fp = fnArg(f);
-    if (!fp) return NO_MATCH;
+    const fp = fnArg(f)!;
     for (let i = 0; i < a.length; i++) if (truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), 'none')) return false;
     return true;
   }),
@@ -276,6 +262,11 @@ export const arrayLib: Library = {
     return out;
   }),
 };
+
+function findIndex(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, start: number, name: string): number {
+  for (let i = start; i < a.length; i++) if (truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), name)) return i;
+  return -1;
+}
 
 function reduce(a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext, reverse: boolean): NativeResult {
   const fp = fnArg(rest[0]);

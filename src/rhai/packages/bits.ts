@@ -1,12 +1,12 @@
 // Integers as bit-fields (src/packages/bit_field.rs): get_bit/set_bit/get_bits/set_bits.
 import { RhaiError } from '../errors.ts';
 import { normInt, RhaiRange, type RhaiValue } from '../values.ts';
-import { intArg, isIntArg, NO_MATCH, type Library } from './types.ts';
+import { intArg, isIntArg, NO_MATCH, rangeSpan, type Library } from './types.ts';
 
 const BITS = 64;
 
 /** A bit number counting from the MSB when negative, checked against 0..63. */
-function bitNumber(n: number): number {
+export function bitNumber(n: number): number {
   const bit = n < 0 ? BITS + n : n;
   if (bit < 0 || bit >= BITS) {
     throw new RhaiError('ErrorBitFieldBounds', `Bit-field index ${n} out of bounds: only ${BITS} bits in bit-field`);
@@ -17,15 +17,13 @@ function bitNumber(n: number): number {
 /** `(start, count)` or a range, as a start bit and a bit count clipped to the MSB. */
 function bitSpan(rest: RhaiValue[]): { start: number; count: number } | undefined {
   const [a, b] = rest;
-  if (a instanceof RhaiRange && a.step === 1) {
-    const start = bitNumber(a.start);
-    const end = a.inclusive ? a.end + 1 : a.end;
-    return { start, count: Math.max(0, Math.min(end, BITS) - start) };
+  if (a instanceof RhaiRange) {
+    const span = rangeSpan(a);
+    const start = bitNumber(span.start);
+    return { start, count: Math.min(span.count, BITS - start) };
   }
-  if (!isIntArg(a)) return undefined;
+  if (!isIntArg(a) || !isIntArg(b)) return undefined;
   const start = bitNumber(intArg(a));
-  if (b === undefined) return { start, count: BITS - start };
-  if (!isIntArg(b)) return undefined;
   return { start, count: Math.max(0, Math.min(intArg(b), BITS - start)) };
 }
 

@@ -1,9 +1,36 @@
 // Language-level functions (src/packages/lang_core.rs, fn_basic.rs, iter_basic.rs).
 import { debugString, displayString, toDebugText } from '../format.ts';
-import { RhaiError } from '../errors.ts';
+import { NO_POS, RhaiError, wrapInFunctionCall } from '../errors.ts';
+import { KEYWORDS, RESERVED } from '../lexer.ts';
+import { bitNumber } from './bits.ts';
 import { rangeContains, toFloat } from '../ops.ts';
 import { FnPtr, RhaiFloat, RhaiRange, typeName, type RhaiValue } from '../values.ts';
-import { intArg, isIntArg, NO_MATCH, type Library } from './types.ts';
+import { intArg, isIntArg, NO_MATCH, rangeSpan, type Library } from './types.ts';
+
+/** Rhai's StepRange::new reports a zero step as a failed call to `range`. */
+function checkedStep(step: number): number {
+  if (step === 0) throw wrapInFunctionCall('range', new RhaiError('ErrorArithmetic', 'step value cannot be zero'), NO_POS);
+  return step;
+}
+
+/** `bits(n[, from[, len]])` / `bits(n, range)`: the bits as bools, lowest first (iter_basic.rs). */
+function bitList(args: RhaiValue[]): RhaiValue[] {
+  const [x, from, len] = args;
+  let start = 0;
+  let count = 64;
+  if (from instanceof RhaiRange) ({ start, count } = rangeSpan(from));
+  else if (from !== undefined) {
+    start = bitNumber(intArg(from as number | bigint));
+    count = len === undefined ? 64 - start : Math.max(0, intArg(len as number | bigint));
+  }
+  const value = BigInt.asUintN(64, BigInt(x as number | bigint));
+  const out: RhaiValue[] = [];
+  for (let bit = start; bit < Math.min(64, start + count); bit++) out.push(((value >> BigInt(bit)) & 1n) === 1n);
+  return out;
+}
+
+/** Functions the language itself provides (Rhai's `is_keyword_function`); no Fn pointer may name one. */
+const KEYWORD_FUNCTIONS = new Set(['print', 'debug', 'type_of', 'eval', 'Fn', 'call', 'curry', 'is_def_var', 'is_def_fn', 'is_shared']);
 
 const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -11,19 +38,19 @@ const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * `range(from, to[, step])`. For INT it is lazy like Rhai's iterator (a RhaiRange with a step);
  * a FLOAT range is listed as an array of the values it yields.
  */
-function stepRange(args: RhaiValue[]): RhaiValue | typeof NO_MATCH {
+function stepRange(args: RhaiValue[]): RhaiValue {
   const [a, b, s] = args;
-  if (args.length < 2 || args.length > 3) return NO_MATCH;
-  if (isIntArg(a) && isIntArg(b) && (args.length === 2 || isIntArg(s))) {
-    const step = args.length === 3 ? intArg(s as number | bigint) : 1;
-    if (step === 0) throw new RhaiError('ErrorArithmetic', 'Step value cannot be zero');
-    return new RhaiRange(intArg(a), intArg(b), false, step);
+  if (a instanceof RhaiRange) { // range(from..to, step)
+    const step = checkedStep(intArg(b as number | bigint));
+    return new RhaiRange(a.start, a.inclusive ? a.end + 1 : a.end, false, step);
   }
-  const from = toFloat(a);
-  const to = toFloat(b);
-  const step = args.length === 3 ? toFloat(s) : 1;
-  if (from === undefined || to === undefined || step === undefined) return NO_MATCH;
-  if (step === 0) throw new RhaiError('ErrorArithmetic', 'Step value cannot be zero');
+  if (isIntArg(a)) {
+    const step = args.length === 3 ? checkedStep(intArg(s as number | bigint)) : 1;
+    return new RhaiRange(intArg(a), intArg(b as number | bigint), false, step);
+  }
+  const from = toFloat(a)!;
+  const to = toFloat(b)!;
+  const step = checkedStep(toFloat(s)!);
   const out: RhaiValue[] = [];
   if (step > 0) for (let x = from; x < to; x += step) out.push(new RhaiFloat(x));
   else for (let x = from; x > to; x += step) out.push(new RhaiFloat(x));
@@ -45,6 +72,10 @@ export const coreLib: Library = {
   Fn: (args) => {
     const [name] = args;
     if (args.length !== 1 || typeof name !== 'string') return NO_MATCH;
+    // FnPtr::try_from: a keyword, reserved word or keyword function is a parse error, raised at run time.
+    if (KEYWORDS.has(name) || RESERVED.has(name) || KEYWORD_FUNCTIONS.has(name)) {
+      throw new RhaiError('ErrorParsing', `'${name}' is a reserved keyword`);
+    }
     if (!IDENT_RE.test(name)) throw new RhaiError('ErrorFunctionNotFound', `Function not found: ${name} (invalid function name)`);
     return new FnPtr(name);
   },
@@ -68,5 +99,11 @@ export const coreLib: Library = {
   is_inclusive: ([r]) => (r instanceof RhaiRange ? r.inclusive : NO_MATCH),
   is_exclusive: ([r]) => (r instanceof RhaiRange ? !r.inclusive : NO_MATCH),
   contains: ([r, x]) => (r instanceof RhaiRange && isIntArg(x) ? rangeContains(r, Number(x)) : NO_MATCH),
-  len: ([r]) => (r instanceof RhaiRange && r.step === 1 ? Math.max(0, r.end - r.start + (r.inclusive ? 1 : 0)) : NO_MATCH),
+  is_empty: ([r]) => (r instanceof RhaiRange ? (r.inclusive ? r.start > r.end : r.start >= r.end) : NO_MATCH),
+  bits: bitList,
+  exit: (args) => {
+    const stop = new RhaiError('ErrorExit', 'Script terminated');
+    stop.value = args[0];
+    throw stop;
+  },
 };

@@ -5,11 +5,16 @@ import { coreLib } from './core.ts';
 import { mapLib } from './map.ts';
 import { mathLib } from './math.ts';
 import { stringLib } from './string.ts';
+import { overloadMatchers } from './signatures.ts';
 import { NO_MATCH, type Library, type NativeFn } from './types.ts';
 
 export { NO_MATCH } from './types.ts';
 export type { NativeContext, NativeFn } from './types.ts';
 
+/**
+ * One function per name: the overload check from signatures.ts first (ErrorFunctionNotFound for any
+ * argument types Rhai does not register), then each package's body in turn.
+ */
 function merge(libs: Library[]): Map<string, NativeFn> {
   const byName = new Map<string, NativeFn[]>();
   for (const lib of libs) {
@@ -19,30 +24,33 @@ function merge(libs: Library[]): Map<string, NativeFn> {
       byName.set(name, list);
     }
   }
+  const matchers = overloadMatchers();
   const out = new Map<string, NativeFn>();
   for (const [name, list] of byName) {
-    if (list.length === 1) { out.set(name, list[0]!); continue; }
-    out.set(name, (args, ctx) => {
+    const accepts = matchers.get(name);
+    if (!accepts) throw new Error(`native function '${name}' has no entry in packages/signatures.ts`);
+    const body: NativeFn = list.length === 1 ? list[0]! : (args, ctx) => {
       for (const fn of list) {
         const r = fn(args, ctx);
         if (r !== NO_MATCH) return r;
       }
       return NO_MATCH;
-    });
+    };
+    out.set(name, (args, ctx) => (accepts(args) ? body(args, ctx) : NO_MATCH));
   }
+  for (const name of matchers.keys()) if (!out.has(name)) throw new Error(`signatures.ts lists '${name}', which no package defines`);
   return out;
 }
 
 export const NATIVE_FUNCTIONS: ReadonlyMap<string, NativeFn> = merge([coreLib, mathLib, bitsLib, stringLib, arrayLib, mapLib]);
 
-/** Names readable as properties on non-map values (`s.len`, `fp.name`, `r.start`). */
-export const PROPERTY_GETTERS = new Set(['len', 'is_empty', 'name', 'is_anonymous', 'start', 'end', 'is_inclusive', 'is_exclusive', 'bytes']);
+export { PROPERTY_GETTERS } from './signatures.ts';
 
 /** Native methods that change their first argument (Rhai's non-`pure` functions). */
 const NON_PURE = new Set([
   'push', 'append', 'insert', 'pop', 'shift', 'remove', 'reverse', 'clear', 'pad', 'truncate', 'chop', 'retain',
   'drain', 'splice', 'dedup', 'sort', 'sort_desc', 'set', 'mixin', 'fill_with', 'make_upper', 'make_lower', 'trim',
-  'trim_start', 'trim_end', 'replace', 'crop', 'set_bit', 'set_bits',
+  'replace', 'crop', 'set_bit', 'set_bits', 'for_each',
 ]);
 
 /** Would calling native `name` on `target` change it? (`split` changes arrays, not strings.) */

@@ -1,27 +1,31 @@
 // Numeric functions (src/packages/arithmetic.rs, math_basic.rs).
 import { arithmeticError } from '../errors.ts';
 import { compareOp, negate, toFloat } from '../ops.ts';
-import { MAX_INT, MIN_INT, normInt, RhaiFloat, makeChar, type RhaiValue } from '../values.ts';
-import { isIntArg, NO_MATCH, runtimeError, type Library, type NativeResult } from './types.ts';
+import { MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, type RhaiValue } from '../values.ts';
+import { isIntArg, NO_MATCH, type Library, type NativeResult } from './types.ts';
 import { NO_POS } from '../errors.ts';
 
-const float1 = (f: (x: number) => number) => (args: RhaiValue[]): NativeResult => {
-  if (args.length !== 1) return NO_MATCH;
-  const x = toFloat(args[0]);
-  return x === undefined ? NO_MATCH : new RhaiFloat(f(x));
-};
+const MAX_INT_VALUE = normInt(MAX_INT);
 
-const floatOnly1 = (f: (x: number) => RhaiValue) => (args: RhaiValue[]): NativeResult =>
+/** A FLOAT-only function: Rhai never converts an INT argument to FLOAT (`16.sqrt()` is not found). */
+const float1 = (f: (x: number) => RhaiValue) => (args: RhaiValue[]): NativeResult =>
   args.length === 1 && args[0] instanceof RhaiFloat ? f(args[0].v) : NO_MATCH;
+const floatFn = (f: (x: number) => number) => float1((x) => new RhaiFloat(f(x)));
+
+const float2 = (f: (x: number, y: number) => number) => (args: RhaiValue[]): NativeResult =>
+  args.length === 2 && args[0] instanceof RhaiFloat && args[1] instanceof RhaiFloat ? new RhaiFloat(f(args[0].v, args[1].v)) : NO_MATCH;
 
 /** Rust's f64::round: half away from zero. */
 const roundHalfAway = (x: number): number => (x < 0 ? -Math.round(-x) : Math.round(x));
 
+const TWO_63 = 9223372036854775808;
+
+/** Rhai's `to_int(FLOAT)`: beyond the i64 range is an error, NaN becomes 0 (Rust's `as` cast). */
 function floatToInt(x: number): number | bigint {
+  if (x > TWO_63 || x < -TWO_63) throw arithmeticError(`Integer overflow: to_int(${x})`);
+  if (Number.isNaN(x)) return 0;
   const t = Math.trunc(x);
-  if (!Number.isFinite(t) || t > 9223372036854775807 || t < -9223372036854775808) {
-    throw arithmeticError(`Integer overflow: to_int(${x})`);
-  }
+  if (t === TWO_63) return MAX_INT_VALUE;
   return Number.isSafeInteger(t) ? (t === 0 ? 0 : t) : normInt(BigInt(t));
 }
 
@@ -53,55 +57,40 @@ export const mathLib: Library = {
   },
   max: (args) => minMax(args, '>='),
   min: (args) => minMax(args, '<='),
-  floor: floatOnly1((x) => new RhaiFloat(Math.floor(x))),
-  ceiling: floatOnly1((x) => new RhaiFloat(Math.ceil(x))),
-  round: floatOnly1((x) => new RhaiFloat(roundHalfAway(x))),
-  int: floatOnly1((x) => new RhaiFloat(Math.trunc(x))),
-  fraction: floatOnly1((x) => new RhaiFloat(x - Math.trunc(x))),
-  sqrt: float1(Math.sqrt),
-  exp: float1(Math.exp),
-  ln: float1(Math.log),
-  log: (args) => {
-    if (args.length === 1) return float1(Math.log10)(args);
-    const x = toFloat(args[0]);
-    const base = toFloat(args[1]);
-    return args.length === 2 && x !== undefined && base !== undefined ? new RhaiFloat(Math.log(x) / Math.log(base)) : NO_MATCH;
-  },
-  sin: float1(Math.sin), cos: float1(Math.cos), tan: float1(Math.tan),
-  asin: float1(Math.asin), acos: float1(Math.acos), atan: (args) => {
-    if (args.length === 2) {
-      const y = toFloat(args[0]);
-      const x = toFloat(args[1]);
-      return y !== undefined && x !== undefined ? new RhaiFloat(Math.atan2(y, x)) : NO_MATCH;
-    }
-    return float1(Math.atan)(args);
-  },
-  sinh: float1(Math.sinh), cosh: float1(Math.cosh), tanh: float1(Math.tanh),
-  hypot: ([x, y]) => {
-    const a = toFloat(x);
-    const b = toFloat(y);
-    return a !== undefined && b !== undefined ? new RhaiFloat(Math.hypot(a, b)) : NO_MATCH;
-  },
+  floor: floatFn(Math.floor),
+  ceiling: floatFn(Math.ceil),
+  round: floatFn(roundHalfAway),
+  int: floatFn(Math.trunc),
+  fraction: floatFn((x) => x - Math.trunc(x)),
+  sqrt: floatFn(Math.sqrt),
+  exp: floatFn(Math.exp),
+  ln: floatFn(Math.log),
+  log: (args) => (args.length === 1 ? floatFn(Math.log10)(args) : float2((x, base) => Math.log(x) / Math.log(base))(args)),
+  sin: floatFn(Math.sin), cos: floatFn(Math.cos), tan: floatFn(Math.tan),
+  sinh: floatFn(Math.sinh), cosh: floatFn(Math.cosh), tanh: floatFn(Math.tanh),
+  asin: floatFn(Math.asin), acos: floatFn(Math.acos),
+  atan: (args) => (args.length === 1 ? floatFn(Math.atan)(args) : float2(Math.atan2)(args)),
+  asinh: floatFn(Math.asinh), acosh: floatFn(Math.acosh), atanh: floatFn(Math.atanh),
+  hypot: float2(Math.hypot),
+  to_degrees: floatFn((x) => (x * 180) / Math.PI),
+  to_radians: floatFn((x) => (x * Math.PI) / 180),
   PI: (args) => (args.length === 0 ? new RhaiFloat(Math.PI) : NO_MATCH),
   E: (args) => (args.length === 0 ? new RhaiFloat(Math.E) : NO_MATCH),
-  is_nan: floatOnly1((x) => Number.isNaN(x)),
-  is_finite: floatOnly1((x) => Number.isFinite(x)),
-  is_infinite: floatOnly1((x) => x === Infinity || x === -Infinity),
+  is_nan: float1((x) => Number.isNaN(x)),
+  is_finite: float1((x) => Number.isFinite(x)),
+  is_infinite: float1((x) => x === Infinity || x === -Infinity),
   is_zero: ([x]) => (isIntArg(x) ? x == 0 : x instanceof RhaiFloat ? x.v === 0 : NO_MATCH),
   is_odd: ([x]) => (isIntArg(x) ? BigInt(x) % 2n !== 0n : NO_MATCH),
   is_even: ([x]) => (isIntArg(x) ? BigInt(x) % 2n === 0n : NO_MATCH),
-  to_int: ([x]) => {
+  to_int: (args) => {
+    const [x] = args;
+    if (args.length !== 1) return NO_MATCH;
     if (isIntArg(x)) return x;
     if (x instanceof RhaiFloat) return floatToInt(x.v);
+    if (x instanceof RhaiChar) return x.c.codePointAt(0)!;
     return NO_MATCH;
   },
   to_float: ([x]) => (isIntArg(x) ? new RhaiFloat(Number(x)) : x instanceof RhaiFloat ? x : NO_MATCH),
-  to_char: ([x]) => {
-    if (!isIntArg(x)) return NO_MATCH;
-    const n = Number(x);
-    if (n < 0 || n > 0x10ffff || (n >= 0xd800 && n <= 0xdfff)) throw runtimeError('ErrorArithmetic', `Invalid character code: ${n}`);
-    return makeChar(String.fromCodePoint(n));
-  },
   to_hex: ([x]) => (isIntArg(x) ? BigInt.asUintN(64, BigInt(x)).toString(16) : NO_MATCH),
   to_octal: ([x]) => (isIntArg(x) ? BigInt.asUintN(64, BigInt(x)).toString(8) : NO_MATCH),
   to_binary: ([x]) => (isIntArg(x) ? BigInt.asUintN(64, BigInt(x)).toString(2) : NO_MATCH),
@@ -134,7 +123,7 @@ function minMax(args: RhaiValue[], keepFirstIf: '>=' | '<='): NativeResult {
     const y = toFloat(b)!;
     return new RhaiFloat(keepFirstIf === '>=' ? Math.max(x, y) : Math.min(x, y));
   }
-  if (typeof a === 'string' && typeof b === 'string') return compareOp(keepFirstIf, a, b, NO_POS) ? a : b;
-  return NO_MATCH;
+  const sameText = (typeof a === 'string' && typeof b === 'string') || (a instanceof RhaiChar && b instanceof RhaiChar);
+  return sameText ? (compareOp(keepFirstIf, a, b, NO_POS) ? a : b) : NO_MATCH;
 }
 

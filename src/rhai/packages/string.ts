@@ -2,10 +2,9 @@
 // positions and lengths count Unicode scalar values. Changing functions write the new string into
 // args[0] (the caller stores it back into the variable) and return ().
 import { displayString, toDebugText } from '../format.ts';
-import { dataTooLarge } from '../errors.ts';
-import { checkString, RT } from '../runtime.ts';
-import { charCount, hasAstral, makeChar, toChars, type RhaiValue } from '../values.ts';
-import { intArg, isIntArg, NO_MATCH, startPos, textArg, type Library, type NativeResult } from './types.ts';
+import { checkStringLength } from '../runtime.ts';
+import { charCount, hasAstral, makeChar, RhaiChar, toChars, type RhaiValue } from '../values.ts';
+import { intArg, isIntArg, NO_MATCH, spanArgs, startPos, textArg, type Library, type NativeResult } from './types.ts';
 
 // Char index -> UTF-16 offset helpers, with a fast path for strings without astral chars.
 function subChars(s: string, start: number, count: number): string {
@@ -26,11 +25,20 @@ function splitAll(s: string, sep: string): string[] {
   return sep === '' ? ['', ...toChars(s), ''] : s.split(sep);
 }
 
+/** Rust's `splitn`: at most `n` pieces (at least one), the last holding the rest. */
 function splitN(s: string, sep: string, n: number): string[] {
-  if (n <= 0) return [];
   const parts = splitAll(s, sep);
-  if (parts.length <= n) return parts;
-  return [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
+  const pieces = Math.max(1, n);
+  if (parts.length <= pieces) return parts;
+  return [...parts.slice(0, pieces - 1), parts.slice(pieces - 1).join(sep)];
+}
+
+/** Rust's `rsplitn`: pieces from the end, the last holding what is left at the front. */
+function splitRevN(s: string, sep: string, n: number): string[] {
+  const parts = splitAll(s, sep).reverse();
+  const pieces = Math.max(1, n);
+  if (parts.length <= pieces) return parts;
+  return [...parts.slice(0, pieces - 1), parts.slice(pieces - 1).reverse().join(sep)];
 }
 
 /** Rust's `split(char::is_whitespace)` keeps empty pieces between adjacent spaces. */
@@ -39,124 +47,126 @@ const splitWhitespace = (s: string): string[] => s.split(/\s/);
 const str = (f: (s: string, rest: RhaiValue[], args: RhaiValue[]) => NativeResult) =>
   (args: RhaiValue[]): NativeResult => (typeof args[0] === 'string' ? f(args[0], args.slice(1), args) : NO_MATCH);
 
+/** A char index counting from the end when negative; undefined when out of bounds. */
+function charIndex(n: number, len: number): number | undefined {
+  const i = n < 0 ? len + n : n;
+  return i >= 0 && i < len ? i : undefined;
+}
+
+function caseMapped(v: RhaiValue, upper: boolean): RhaiValue {
+  if (typeof v === 'string') return upper ? v.toUpperCase() : v.toLowerCase();
+  const c = (v as RhaiChar).c;
+  const mapped = upper ? c.toUpperCase() : c.toLowerCase();
+  // A char whose case mapping is several chars ('ß' -> "SS") stays as it is, as in Rhai.
+  return makeChar(charCount(mapped) === 1 ? mapped : c);
+}
+
 export const stringLib: Library = {
-  len: str((s, rest) => (rest.length === 0 ? charCount(s) : NO_MATCH)),
-  bytes: str((s, rest) => (rest.length === 0 ? new TextEncoder().encode(s).length : NO_MATCH)),
-  is_empty: str((s, rest) => (rest.length === 0 ? s.length === 0 : NO_MATCH)),
-  to_upper: (args) => {
-    const [s] = args;
-    if (typeof s === 'string') return s.toUpperCase();
-    const c = textArg(s);
-    return c !== undefined && args.length === 1 ? makeChar(c.toUpperCase().length === c.length ? c.toUpperCase() : c) : NO_MATCH;
-  },
-  to_lower: (args) => {
-    const [s] = args;
-    if (typeof s === 'string') return s.toLowerCase();
-    const c = textArg(s);
-    return c !== undefined && args.length === 1 ? makeChar(c.toLowerCase().length === c.length ? c.toLowerCase() : c) : NO_MATCH;
-  },
-  make_upper: str((s, _r, args) => { args[0] = s.toUpperCase(); return undefined; }),
-  make_lower: str((s, _r, args) => { args[0] = s.toLowerCase(); return undefined; }),
+  len: str((s) => charCount(s)),
+  bytes: str((s) => new TextEncoder().encode(s).length),
+  is_empty: str((s) => s.length === 0),
+  to_upper: (args) => caseMapped(args[0], true),
+  to_lower: (args) => caseMapped(args[0], false),
+  make_upper: (args) => { args[0] = caseMapped(args[0], true); return undefined; },
+  make_lower: (args) => { args[0] = caseMapped(args[0], false); return undefined; },
   trim: str((s, _r, args) => { args[0] = s.trim(); return undefined; }),
-  trim_start: str((s, _r, args) => { args[0] = s.trimStart(); return undefined; }),
-  trim_end: str((s, _r, args) => { args[0] = s.trimEnd(); return undefined; }),
-  contains: str((s, [x]) => { const t = textArg(x); return t === undefined ? NO_MATCH : s.includes(t); }),
-  starts_with: str((s, [x]) => { const t = textArg(x); return t === undefined ? NO_MATCH : s.startsWith(t); }),
-  ends_with: str((s, [x]) => { const t = textArg(x); return t === undefined ? NO_MATCH : s.endsWith(t); }),
-  index_of: str((s, rest) => {
-    const t = textArg(rest[0]);
-    if (t === undefined || rest.length > 2) return NO_MATCH;
-    let start = 0;
-    if (rest.length === 2) {
-      if (!isIntArg(rest[1])) return NO_MATCH;
-      start = startPos(intArg(rest[1]), charCount(s));
-    }
-    return indexOfChars(s, t, start);
+  contains: str((s, [x]) => s.includes(textArg(x)!)),
+  starts_with: str((s, [x]) => s.startsWith(x as string)),
+  ends_with: str((s, [x]) => s.endsWith(x as string)),
+  index_of: str((s, [find, from]) => {
+    const len = charCount(s);
+    if (from === undefined) return indexOfChars(s, textArg(find)!, 0);
+    const n = intArg(from as number | bigint);
+    if (n >= len) return -1;
+    return indexOfChars(s, textArg(find)!, startPos(n, len));
   }),
   sub_string: str((s, rest) => {
-    const len = charCount(s);
-    if (rest.length === 0 || !isIntArg(rest[0])) return NO_MATCH;
-    const start = startPos(intArg(rest[0]), len);
-    if (rest.length === 1) return subChars(s, start, len - start);
-    if (!isIntArg(rest[1])) return NO_MATCH;
-    const count = intArg(rest[1]);
-    return count <= 0 ? '' : subChars(s, start, count);
+    const { start, count } = spanArgs(charCount(s), rest);
+    return subChars(s, start, count);
+  }),
+  crop: str((s, rest, args) => {
+    const { start, count } = spanArgs(charCount(s), rest);
+    args[0] = subChars(s, start, count);
+    return undefined;
+  }),
+  chars: str((s, rest) => {
+    if (rest.length === 0) return toChars(s).map(makeChar);
+    const { start, count } = spanArgs(charCount(s), rest);
+    return toChars(subChars(s, start, count)).map(makeChar);
   }),
   split: str((s, rest) => {
     if (rest.length === 0) return splitWhitespace(s);
-    if (isIntArg(rest[0]) && rest.length === 1) {
+    const [sep, n] = rest;
+    if (isIntArg(sep)) {
       const len = charCount(s);
-      const at = startPos(intArg(rest[0]), len);
+      const at = startPos(intArg(sep), len);
       return [subChars(s, 0, at), subChars(s, at, len - at)];
     }
-    const sep = textArg(rest[0]);
-    if (sep === undefined) return NO_MATCH;
-    if (rest.length === 2) return isIntArg(rest[1]) ? splitN(s, sep, intArg(rest[1])) : NO_MATCH;
-    return splitAll(s, sep);
+    const text = textArg(sep)!;
+    return n === undefined ? splitAll(s, text) : splitN(s, text, intArg(n as number | bigint));
   }),
-  split_rev: str((s, rest) => {
-    const sep = textArg(rest[0]);
-    if (sep === undefined || rest.length !== 1) return NO_MATCH;
-    return s.split(sep).reverse();
-  }),
+  split_rev: str((s, [sep, n]) => splitRevN(s, textArg(sep)!, n === undefined ? Infinity : intArg(n as number | bigint))),
   replace: str((s, [find, sub], args) => {
-    const f = textArg(find);
-    const r = textArg(sub);
-    if (f === undefined || r === undefined) return NO_MATCH;
+    const f = textArg(find)!;
+    const r = textArg(sub)!;
     // Rust's `str::replace` with an empty pattern inserts at every char boundary, ends included.
-    args[0] = checkString(f === '' ? r + toChars(s).join(r) + r : s.split(f).join(r));
+    const count = f === '' ? charCount(s) + 1 : s.split(f).length - 1;
+    checkStringLength(charCount(s) + count * (charCount(r) - charCount(f)));
+    args[0] = f === '' ? r + toChars(s).join(r) + r : s.split(f).join(r);
     return undefined;
   }),
   remove: str((s, [x], args) => {
-    const t = textArg(x);
-    if (t === undefined) return NO_MATCH;
-    args[0] = s.split(t).join('');
+    args[0] = s.split(textArg(x)!).join('');
     return undefined;
   }),
   pad: str((s, [n, x], args) => {
-    const fill = textArg(x);
-    if (!isIntArg(n) || fill === undefined) return NO_MATCH;
-    const target = intArg(n);
+    const fill = textArg(x)!;
+    const target = intArg(n as number | bigint);
     // Refuse before building: padding to a huge length would exhaust memory before any check ran.
-    if (target > RT.maxString) throw dataTooLarge('Length of string');
+    checkStringLength(target);
     const len = charCount(s);
     const fillLen = charCount(fill);
     if (fillLen === 0 || len >= target) return undefined;
     const whole = Math.floor((target - len) / fillLen);
     const rest = target - len - whole * fillLen;
-    args[0] = checkString(s + fill.repeat(whole) + subChars(fill, 0, rest));
+    args[0] = s + fill.repeat(whole) + subChars(fill, 0, rest);
     return undefined;
   }),
   truncate: str((s, [n], args) => {
-    if (!isIntArg(n)) return NO_MATCH;
-    args[0] = subChars(s, 0, Math.max(0, intArg(n)));
+    args[0] = subChars(s, 0, Math.max(0, intArg(n as number | bigint)));
     return undefined;
   }),
-  crop: str((s, rest, args) => {
-    if (!isIntArg(rest[0])) return NO_MATCH;
-    const len = charCount(s);
-    const start = startPos(intArg(rest[0]), len);
-    if (rest.length === 1) { args[0] = subChars(s, start, len - start); return undefined; }
-    if (!isIntArg(rest[1])) return NO_MATCH;
-    args[0] = subChars(s, start, Math.max(0, intArg(rest[1])));
-    return undefined;
+  pop: str((s, [n], args) => {
+    const chars = toChars(s);
+    if (n === undefined) {
+      if (chars.length === 0) return undefined;
+      const last = chars.pop()!;
+      args[0] = chars.join('');
+      return makeChar(last);
+    }
+    const count = Math.min(chars.length, Math.max(0, intArg(n as number | bigint)));
+    args[0] = chars.slice(0, chars.length - count).join('');
+    return chars.slice(chars.length - count).join('');
   }),
   append: str((s, [x], args) => {
-    if (x === undefined && args.length < 2) return NO_MATCH;
-    args[0] = checkString(s + displayString(x));
+    const added = displayString(x);
+    checkStringLength(charCount(s) + charCount(added));
+    args[0] = s + added;
     return undefined;
   }),
-  clear: str((_s, rest, args) => { if (rest.length) return NO_MATCH; args[0] = ''; return undefined; }),
-  to_chars: str((s, rest) => (rest.length === 0 ? toChars(s).map(makeChar) : NO_MATCH)),
-  chars: str((s, rest) => (rest.length === 0 ? toChars(s).map(makeChar) : NO_MATCH)),
+  clear: str((_s, _r, args) => { args[0] = ''; return undefined; }),
+  to_chars: str((s) => toChars(s).map(makeChar)),
   get: str((s, [i]) => {
-    if (!isIntArg(i)) return NO_MATCH;
     const chars = toChars(s);
-    let n = intArg(i);
-    if (n < 0) n += chars.length;
-    return n >= 0 && n < chars.length ? makeChar(chars[n]!) : undefined;
+    const at = charIndex(intArg(i as number | bigint), chars.length);
+    return at === undefined ? undefined : makeChar(chars[at]!);
   }),
-  reverse: str((s, rest, args) => { if (rest.length) return NO_MATCH; args[0] = toChars(s).reverse().join(''); return undefined; }),
-  to_string: (args) => (args.length === 1 ? displayString(args[0]) : NO_MATCH),
-  to_debug: (args) => (args.length === 1 ? toDebugText(args[0]) : NO_MATCH),
+  set: str((s, [i, c], args) => {
+    const chars = toChars(s);
+    const at = charIndex(intArg(i as number | bigint), chars.length);
+    if (at !== undefined) { chars[at] = (c as RhaiChar).c; args[0] = chars.join(''); }
+    return undefined;
+  }),
+  to_string: (args) => displayString(args[0]),
+  to_debug: (args) => toDebugText(args[0]),
 };

@@ -1,6 +1,6 @@
 // The native-function interface shared by every package (src/packages/*.rs).
 import { RhaiError, type Pos } from '../errors.ts';
-import { FnPtr, RhaiChar, typeName, type RhaiValue } from '../values.ts';
+import { FnPtr, RhaiChar, RhaiRange, typeName, type RhaiValue } from '../values.ts';
 
 export const NO_MATCH: unique symbol = Symbol('no matching signature');
 export type NativeResult = RhaiValue | typeof NO_MATCH;
@@ -9,6 +9,8 @@ export type NativeResult = RhaiValue | typeof NO_MATCH;
 export interface NativeContext {
   /** Calls a Fn pointer (closure, script function or native) with these arguments. */
   call(fp: FnPtr, args: RhaiValue[]): RhaiValue;
+  /** Calls a Fn pointer with `this` bound to `thisValue`; returns what `this` holds afterwards. */
+  callBound(fp: FnPtr, thisValue: RhaiValue, args: RhaiValue[]): RhaiValue;
   /** Number of parameters the pointer's target takes after its curried arguments, if known. */
   arityOf(fp: FnPtr): number | undefined;
   hasScriptFn(name: string, arity: number): boolean;
@@ -37,6 +39,30 @@ export function intArg(v: number | bigint): number {
 export function startPos(start: number, len: number): number {
   if (start < 0) return Math.max(0, len + start);
   return Math.min(start, len);
+}
+
+/**
+ * A range argument as Rhai's range overloads read it (`extract`, `sub_string`, `drain`, ...):
+ * the start clamped to 0, an end before the start meaning an empty span (`a..=b` one longer).
+ */
+export function rangeSpan(r: RhaiRange): { start: number; count: number } {
+  const start = Math.max(r.start, 0);
+  const end = Math.max(r.end, start);
+  return { start, count: end - start + (r.inclusive ? 1 : 0) };
+}
+
+/**
+ * The `(start[, len])` or range arguments of sub_string/crop/chars/extract/drain/retain/splice over
+ * a sequence of `length` items: a start clipped to it (negative counts from the end) and a count.
+ */
+export function spanArgs(length: number, rest: RhaiValue[]): { start: number; count: number } {
+  const [from, count] = rest;
+  if (from instanceof RhaiRange) {
+    const span = rangeSpan(from);
+    return { start: Math.min(span.start, length), count: span.count };
+  }
+  const start = startPos(intArg(from as number | bigint), length);
+  return { start, count: count === undefined ? length - start : Math.max(0, intArg(count as number | bigint)) };
 }
 
 export function textArg(v: RhaiValue): string | undefined {
