@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { benchReplay, type ReplayFigures } from './replay.ts';
 import { benchRhai, type RhaiBenchRow } from './rhai.ts';
+import { benchTokens, type TokenBenchRow } from './tokens.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 import { encodeScenario, LONG_LINK_CHARS } from '../src/share/index.ts';
 
@@ -45,6 +46,13 @@ function rhaiRows(results: RhaiBenchRow[]): Row[] {
   }));
 }
 
+function tokenRows(results: TokenBenchRow[]): Row[] {
+  return results.map((r) => ({
+    area: 'tokens', measure: `count 1 MB / 4 MB of ${r.name}`, value: `${n(r.msPerMb)} ms / ${n(r.msPer4Mb)} ms (x${n(r.msPer4Mb / r.msPerMb, 1)})`,
+    goal: 'linear (4 MB < 6x 1 MB), < 1 s per MB', met: r.msPer4Mb < 6 * r.msPerMb && r.msPerMb < 1_000,
+  }));
+}
+
 function shareRows(): Row[] {
   return EXAMPLES.map((e) => {
     const length = encodeScenario(e.scenario).length;
@@ -73,7 +81,7 @@ function table(rows: Row[]): string {
   return lines.join('\n');
 }
 
-const rows = [...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...shareRows(), ...longTaskRows()];
+const rows = [...tokenRows(benchTokens()), ...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...shareRows(), ...longTaskRows()];
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${n(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const report = table(rows);
 console.log(`\n${report}\n\nmachine: ${machine}`);
@@ -94,6 +102,9 @@ ${report}
   any replay pays. Details: \`bench/replay.ts\`.
 - **Timeline memory**: heap retained by the replay's timeline, and its size as JSON.
 - **Scaling**: microseconds per event at 500, 2,000 and 8,000 events; flat means linear.
+- **Token counting**: \`countTokens\` on 1 MB and 4 MB of one kind of text (the unit repeated),
+  including the whitespace alternations that were quadratic; 4 MB near 4x 1 MB means linear.
+  Details: \`bench/tokens.ts\`.
 - **Share links**: the URL fragment of each built-in example (Discord cuts messages at 2,000).
 - **Longest main-thread task**: PerformanceObserver \`longtask\` entries in Chromium while the page
   replays the largest example (the engine runs in a Web Worker).

@@ -5,8 +5,7 @@ import fc from 'fast-check';
 import { REGION_KINDS } from '../../src/engine/blueprint/types.ts';
 import { ScenarioSchema, type Scenario, type TrafficEvent } from '../../src/engine/scenario.ts';
 
-/** A fixed seed keeps the suite reproducible; FUZZ_SEED=<n> explores others (a failure prints its seed). */
-export const SEED = Number(process.env.FUZZ_SEED ?? 20261202);
+export { SEED } from './harness.ts';
 
 const hook = (name: string): string => readFileSync(new URL(`../../src/scenarios/hooks/${name}`, import.meta.url), 'utf8');
 export const SCRIPTS: Record<string, string> = {
