@@ -1,18 +1,22 @@
-// `lev test SCENARIO [--step N] [--json]`: the provider request at inference N (0-based, default 0)
-// exactly as it would be sent, with every region's figures at that point.
-import { InspectError, Replay } from '../engine/index.ts';
+// `lev test SCENARIO [--step N] [--json] [--format anthropic|openai]`: the provider request at
+// inference N (0-based, default 0) exactly as it would be sent, with every region's figures at that
+// point; `--format` prints it as that provider's API body instead, ready to send.
+import { InspectError, Replay, resolveModel } from '../engine/index.ts';
+import { EXPORT_FORMATS, requestBody, type ExportFormat } from '../export/index.ts';
 import type { StepDetail } from '../engine/timeline.ts';
 import { fmt as n } from '../engine/regions/base.ts';
 import { EXIT_FINDINGS, EXIT_OK, usageError, type Command } from './io.ts';
 import { printDiagnostics, readScenarioArgs, table } from './replay.ts';
 
-export const USAGE = 'usage: lev test SCENARIO.json [--step N] [--json]   (N: inference number, from 0)';
+export const USAGE = 'usage: lev test SCENARIO.json [--step N] [--json] [--format anthropic|openai]   (N: inference number, from 0; --format: the request as that API\'s body)';
 
 export const run: Command = async (args) => {
-  const read = readScenarioArgs(args, 'test', USAGE, ['step']);
+  const read = readScenarioArgs(args, 'test', USAGE, ['step', 'format']);
   if ('exit' in read) return read.exit;
   const stepFlag = read.flags.get('step') ?? '0';
   if (stepFlag === true || !/^\d+$/.test(stepFlag)) return usageError(`test: --step takes an inference number (0, 1, ...)\n${USAGE}`);
+  const format = read.flags.get('format');
+  if (format !== undefined && !EXPORT_FORMATS.includes(format as ExportFormat)) return usageError(`test: --format takes ${EXPORT_FORMATS.join(' or ')}\n${USAGE}`);
   const replay = new Replay(read.scenario);
   let detail: StepDetail;
   try {
@@ -26,6 +30,12 @@ export const run: Command = async (args) => {
       return EXIT_FINDINGS;
     }
     return usageError(`test: ${error.message}`);
+  }
+  if (format !== undefined) {
+    const model = resolveModel(read.scenario.model);
+    if (!model.ok) return usageError(`test: ${model.error}`);
+    console.log(JSON.stringify(requestBody(format as ExportFormat, detail.request, model.model), null, 2));
+    return EXIT_OK;
   }
   const regions = detail.requestRegions ?? {};
   if (read.json) {

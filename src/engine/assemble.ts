@@ -98,6 +98,7 @@ function requestMessages(kept: readonly Streamed[]): RequestMessage[] {
     const out: RequestMessage = { role: message.role, content: message.content, region, tokens: message.tokens };
     if (message.tool_calls?.length) out.tool_calls = [...message.tool_calls];
     if (message.tool_call_id !== undefined) out.tool_call_id = message.tool_call_id;
+    if (message.is_error) out.is_error = true;
     return out;
   });
 }

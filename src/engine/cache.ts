@@ -172,6 +172,18 @@ function anthropicSplit(rule: ProviderRule, price: ModelCachePrice, blocks: read
   return { read, write, uncached: 0, rule: `${why}; ${fmt(write)} written at ${rule.writeMultiplier}x (breakpoint on the last block, 5-minute TTL)` };
 }
 
+/**
+ * Where the runtime puts Anthropic `cache_control` breakpoints in a request of `blockCount` blocks
+ * (system blocks, then one per message): on the last block and every `lookbackBlocks` before it,
+ * at most `maxBreakpoints`, in ascending order. anthropicSplit prices exactly this placement.
+ */
+export function anthropicBreakpoints(blockCount: number): number[] {
+  const { maxBreakpoints = 4, lookbackBlocks = 20 } = PROVIDER_RULES.anthropic;
+  const out: number[] = [];
+  for (let i = blockCount - 1; i >= 0 && out.length < maxBreakpoints; i -= lookbackBlocks) out.unshift(i);
+  return out;
+}
+
 /** How many leading blocks `prefix` tokens cover (prefixes are whole blocks). */
 function sharedBlockCount(blocks: readonly PrefixBlock[], prefix: number): number {
   let sum = 0;

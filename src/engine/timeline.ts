@@ -190,6 +190,8 @@ export interface RequestMessage {
   content: string;
   tool_calls?: ToolCall[];
   tool_call_id?: string;
+  /** A tool result that reported a failure. */
+  is_error?: true;
   /** The region this message came from (not sent to a provider). */
   region: string;
   tokens: number;

@@ -45,7 +45,9 @@ export function entryMessage(entry: Entry): RenderedMessage {
       break;
     case 'tool_result':
     case 'stub':
-      message = entry.toolCallId !== undefined ? { ...base, role: 'tool', tool_call_id: entry.toolCallId } : { ...base, role: 'user' };
+      message = entry.toolCallId === undefined ? { ...base, role: 'user' }
+        : entry.isError && entry.kind === 'tool_result' ? { ...base, role: 'tool', tool_call_id: entry.toolCallId, is_error: true }
+          : { ...base, role: 'tool', tool_call_id: entry.toolCallId };
       break;
     default:
       message = { ...base, role: 'user' };

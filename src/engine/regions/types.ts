@@ -67,6 +67,8 @@ export interface RenderedMessage {
   tool_calls?: readonly ToolCall[];
   toolCallTokens?: readonly number[];
   tool_call_id?: string;
+  /** A tool result that reported a failure (Anthropic sends it as `is_error`). */
+  is_error?: true;
   tokens: number;
 }
 
