@@ -6,6 +6,7 @@ import { compileBlueprint, normalizeRelative, AGENT_FILE, type Blueprint } from 
 import { checkCustomScript } from '../engine/custom-script.ts';
 import { hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema } from '../engine/scenario.ts';
+import { validateScenario } from '../engine/validate.ts';
 import { jsonErrorPosition, locateJson } from '../engine/blueprint/jsonLocate.ts';
 import { fmt } from '../engine/regions/base.ts';
 import { issuePath } from '../scenarios/issues.ts';
@@ -45,7 +46,7 @@ export const run: Command = async (args) => {
     }
     target = validateAgentDir(path, readAgentDir(path), workdirFlag);
   } else if (path.endsWith('.json')) {
-    target = validateScenario(path);
+    target = validateScenarioFile(path);
   } else {
     target = validateAgentDir(dirname(path), readAgentDir(dirname(path), readFileSync(path, 'utf8')), workdirFlag);
     target = reportAs(target, basename(path));
@@ -62,7 +63,7 @@ function validateAgentDir(dir: string, agent: Record<string, string>, workdirFla
   return { displayDir: dir, diagnostics: compileBlueprint(agent, { workdir, checkScript: checkCustomScript }).diagnostics };
 }
 
-function validateScenario(path: string): Target {
+function validateScenarioFile(path: string): Target {
   const display = basename(path);
   const fail = (code: string, message: string, line = 1, column = 1, key = ''): Target =>
     ({ displayDir: '', diagnostics: [{ code, severity: 'error', message, file: display, line, column, path: key }] });
@@ -85,8 +86,7 @@ function validateScenario(path: string): Target {
     });
     return { displayDir: '', diagnostics };
   }
-  const { agent, workdir, commands } = scenario.data;
-  return { displayDir: '', diagnostics: compileBlueprint(agent, { workdir, commands, checkScript: checkCustomScript }).diagnostics };
+  return { displayDir: '', diagnostics: validateScenario(scenario.data, { checkScript: checkCustomScript }).diagnostics };
 }
 
 /** A blueprint passed under another name (`lev validate staging.leviath`) is reported under that name. */

@@ -1,6 +1,6 @@
 // Scenario -> timeline: every event through the regions, one snapshot per event, one request per
 // inference. Deterministic: the same scenario always gives the same timeline.
-import { compileBlueprint, type ScriptChecker } from './blueprint/index.ts';
+import type { ScriptChecker } from './blueprint/index.ts';
 import type { Blueprint, RegionDecl, StageDecl } from './blueprint/types.ts';
 import { resolveBudget } from './budget.ts';
 import { commonPrefixTokens, providerView, type PrefixBlock } from './cache.ts';
@@ -13,7 +13,8 @@ import { ChecklistRegion, CompactHistoryRegion, MESSAGE_REGION_NAMES, createRegi
 import type { DeleteSelector, Entry, Region, RegionContext } from './regions/types.ts';
 import { capReadFile, capToolResult, lookupTool, routeToolResult } from './routing.ts';
 import type { Scenario, TrafficEvent } from './scenario.ts';
-import { resolveSeeds, type SeedOptions } from './seeds.ts';
+import { resolveSeed, taskSeedFinding, type SeedInputs } from './seeds.ts';
+import { seedInputsOf, validateScenario } from './validate.ts';
 import {
   Ledger, STAGE_PROMPT_KEY, findTransition, gateRefusals, instructionsRegion, isImplicit, maxAttempts, stageLayout, stagesOf,
 } from './stages.ts';
@@ -29,7 +30,7 @@ export interface ReplayOptions {
   signal?: { cancelled?: boolean; aborted?: boolean };
   onProgress?: (done: number, total: number) => void;
   /** Runs `rhai` seeds (supplied once the interpreter is wired in). */
-  runRhaiSeed?: SeedOptions['runRhaiSeed'];
+  runRhaiSeed?: SeedInputs['runRhaiSeed'];
   /** Compile-checks custom-region scripts, so a broken one is a diagnostic before the run. */
   checkScript?: ScriptChecker;
   /** Makes `scenario.generator`'s events (src/scenarios); generated events come before `traffic`. */
@@ -116,16 +117,20 @@ export class Run {
     for (const stage of this.stages) for (const decl of stageLayout(this.blueprint, stage)) if (!all.has(decl.name)) all.set(decl.name, decl);
     for (const decl of all.values()) this.createRegion(decl);
 
-    const seeded = resolveSeeds(this.blueprint, [...all.values()].filter((d) => !isImplicit(d)), this.scenario, { runRhaiSeed: options.runRhaiSeed });
+    const declared = [...all.values()].filter((d) => !isImplicit(d));
+    const inputs = seedInputsOf(this.scenario, options.runRhaiSeed);
     const errors: Diagnostic[] = [];
-    for (const f of seeded.findings) {
-      if (f.severity === 'error') errors.push(diagnostic(f.code ?? 'seed-failed', f.message, 'agent.leviath', `context.regions.${f.region}.seed`));
-      else this.runWarnings.push(`${f.region}: ${f.message}`);
+    const unseededTask = taskSeedFinding(declared, this.scenario.inputs);
+    if (unseededTask?.severity === 'error') errors.push(diagnostic('task-not-seeded', unseededTask.message, 'agent.leviath', 'context.regions'));
+    const seeds = declared.map((decl) => ({ name: decl.name, ...resolveSeed(this.blueprint, decl, inputs) }));
+    for (const f of seeds.flatMap((s) => s.findings)) {
+      // The same findings validation reported; a refused seed leaves its region empty and the run goes on.
+      if (f.severity === 'error') errors.push(diagnostic(f.code, f.message, 'agent.leviath', `context.regions.${f.region}.seed`));
+      else if (f.severity === 'warning') this.runWarnings.push(`seed of ${f.region} [${f.code}]: ${f.message}`);
     }
-    if (seeded.taskRefused !== undefined) errors.push(diagnostic('task-not-seeded', seeded.taskRefused, 'agent.leviath', 'context.regions'));
     if (errors.length) return errors;
 
-    for (const { region: name, entries } of seeded.seeds) {
+    for (const { name, entries } of seeds) {
       const region = this.regions.get(name)!;
       for (const seed of entries) {
         const entry = this.textEntry(seed.content, seed.key);
@@ -587,7 +592,7 @@ export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepar
   const resolved = resolveModel(scenario.model);
   if (!resolved.ok) return { diagnostics: [diagnostic('unknown-model', resolved.error, 'scenario.json', 'model.id')] };
   const model = resolved.model;
-  const compiled = compileBlueprint(scenario.agent, options.checkScript ? { workdir: scenario.workdir, checkScript: options.checkScript } : { workdir: scenario.workdir });
+  const compiled = validateScenario(scenario, options);
   if (!compiled.blueprint || compiled.diagnostics.some((d) => d.severity === 'error')) {
     const diagnostics = compiled.diagnostics.length ? compiled.diagnostics : [diagnostic('blueprint-invalid', 'the blueprint could not be compiled', 'agent.leviath')];
     return { diagnostics, model };

@@ -1,14 +1,17 @@
-// Seeds: what each region holds before the first inference, in every form the spec lists.
+// Seeds: what each region holds before the first inference, in every form the spec lists, and every
+// finding about them. The one place seed rules live: `lev validate`, the page and a run all call
+// `resolveSeed` with the same inputs, so they report the same codes with the same words.
 //
-// Pure: reads only the scenario (its `workdir`, `commands`, `inputs`) and the agent map through
-// `runRhaiSeed`. Nothing outside the working directory is read unless `[read_paths]` grants it,
-// and a seed whose paths escape is refused before any of them is read.
+// Pure: reads only what it is given (the working directory, recorded command output, caller inputs)
+// and runs `rhai` seed scripts through the runner passed in. Nothing outside the working directory
+// is read unless `[read_paths]` grants it, and a seed whose paths escape reads nothing.
 import type { Blueprint, RegionDecl, Seed } from './blueprint/types.ts';
+import type { KeyPath } from './blueprint/locate.ts';
 import type { Scenario } from './scenario.ts';
-// The blueprint compiler judges commands and paths with these same functions, so `lev validate`
-// and a run never disagree.
+import type { Severity } from './diagnostics.ts';
 import { commandIsSafe, readPathCovering } from './blueprint/policy.ts';
-import { globToRegExp } from './blueprint/paths.ts';
+import { matchGlob, normalizeAny, normalizeRelative } from './blueprint/paths.ts';
+import { closest } from './blueprint/suggest.ts';
 
 export interface SeedEntry {
   content: string;
@@ -18,58 +21,51 @@ export interface SeedEntry {
   source: string;
 }
 
-export type SeedSeverity = 'error' | 'warning' | 'info';
-
 export interface SeedFinding {
   region: string;
-  severity: SeedSeverity;
+  severity: Severity;
+  /** A stable diagnostic code (`seed-path-escapes`, `command-seed-not-safe`, ...). */
+  code: string;
   message: string;
-  /** A DESIGN.md diagnostic code when one fits (`seed-path-escapes`, `command-seed-not-safe`, ...). */
-  code?: string;
+  /** Where in the seed the finding points, below `...regions.<name>.seed` (`['files', 1]`). */
+  at: KeyPath;
 }
 
-export interface SeedResult {
-  seeds: { region: string; entries: SeedEntry[] }[];
-  findings: SeedFinding[];
-  /** Set when the scenario gives a task but no region is seeded from it: the run must not start. */
-  taskRefused?: string;
-}
-
-export interface SeedOptions {
-  /** Runs a `rhai` seed script (path inside the agent map, and its source); returns the content. */
+/** Everything a seed can read besides the blueprint. An absent field is unknown: its checks are skipped. */
+export interface SeedInputs {
+  /** The run's working directory, path -> text. */
+  workdir?: Readonly<Record<string, string>>;
+  /** Recorded stdout per command (a browser runs no shell). */
+  commands?: Readonly<Record<string, string>>;
+  /** The caller's inputs (`task`, keys named after regions, `caller`). */
+  inputs?: Scenario['inputs'];
+  /** Runs a `rhai` seed script (its normalized path and source) and returns the content. */
   runRhaiSeed?: (path: string, source: string) => string;
-  /** `lev run --no-seed-commands`: refuse command seeds for this run only. */
-  noSeedCommands?: boolean;
 }
 
-export function resolveSeeds(
-  blueprint: Blueprint,
-  regions: readonly RegionDecl[],
-  scenario: Scenario,
-  options: SeedOptions = {},
-): SeedResult {
+export interface ResolvedSeed {
+  entries: SeedEntry[];
+  findings: SeedFinding[];
+}
+
+/** One region's seed: its entries and every finding about it. */
+export function resolveSeed(blueprint: Blueprint, region: RegionDecl, inputs: SeedInputs): ResolvedSeed {
   const findings: SeedFinding[] = [];
-  const seeds: SeedResult['seeds'] = [];
-  for (const region of regions) {
-    if (!region.seed) continue;
-    const ctx: SeedContext = { blueprint, scenario, options, region: region.name, findings };
-    const entries = resolveOne(region.seed, ctx).filter((e) => e.content.length > 0);
-    seeds.push({ region: region.name, entries });
-  }
-  const taskRefused = refuseUnseededTask(regions, scenario);
-  return taskRefused === undefined ? { seeds, findings } : { seeds, findings, taskRefused };
+  if (!region.seed) return { entries: [], findings };
+  const ctx: SeedContext = { blueprint, inputs, region: region.name, findings };
+  const entries = resolveOne(region.seed, ctx).filter((e) => e.content.length > 0);
+  return { entries, findings };
 }
 
 interface SeedContext {
   blueprint: Blueprint;
-  scenario: Scenario;
-  options: SeedOptions;
+  inputs: SeedInputs;
   region: string;
   findings: SeedFinding[];
 }
 
-function report(ctx: SeedContext, severity: SeedSeverity, message: string, code?: string): void {
-  ctx.findings.push(code === undefined ? { region: ctx.region, severity, message } : { region: ctx.region, severity, message, code });
+function report(ctx: SeedContext, severity: Severity, code: string, at: KeyPath, message: string): void {
+  ctx.findings.push({ region: ctx.region, severity, code, message, at });
 }
 
 function resolveOne(seed: Seed, ctx: SeedContext): SeedEntry[] {
@@ -89,23 +85,29 @@ function resolveOne(seed: Seed, ctx: SeedContext): SeedEntry[] {
 // ---- caller inputs -------------------------------------------------------------------------
 
 function fromInput(ctx: SeedContext, key: string, source: string): SeedEntry[] {
-  const value = ctx.scenario.inputs[key];
+  const inputs = ctx.inputs.inputs;
+  if (!inputs) return [];
+  const value = inputs[key];
+  const field = key === 'task' ? 'inputs.task' : `inputs["${key}"]`;
   if (value === undefined) {
-    const hint = key === 'task' ? 'set inputs.task (what `lev run --task` sets)' : `set inputs["${key}"]`;
-    report(ctx, 'warning', `region "${ctx.region}" is seeded from the caller key "${key}", but the scenario gives none, so it starts empty; ${hint}`);
+    report(ctx, 'warning', 'seed-input-missing', [],
+      `Region "${ctx.region}" is seeded from the caller key "${key}", but the scenario gives no ${field}, so it starts empty. Set ${field} in the scenario.`);
     return [];
   }
   if (typeof value !== 'string') {
-    report(ctx, 'error', `inputs["${key}"] must be a string to seed region "${ctx.region}", got ${describeType(value)}`);
+    report(ctx, 'error', 'seed-input-invalid', [], `${field} must be a string to seed region "${ctx.region}", not ${describeType(value)}.`);
     return [];
   }
   return [{ content: value, source }];
 }
 
 function fromCaller(ctx: SeedContext, name: string): SeedEntry[] {
-  const value = ctx.scenario.inputs.caller?.[name];
+  const inputs = ctx.inputs.inputs;
+  if (!inputs) return [];
+  const value = inputs.caller?.[name];
   if (value === undefined) {
-    report(ctx, 'warning', `region "${ctx.region}" is seeded from the parent's value "${name}", but inputs.caller has no "${name}", so it starts empty`);
+    report(ctx, 'warning', 'seed-input-missing', ['caller'],
+      `Region "${ctx.region}" is seeded from the parent's value "${name}", but inputs.caller has no "${name}", so it starts empty. Set inputs.caller["${name}"] in the scenario.`);
     return [];
   }
   return [{ content: value, source: `caller:${name}` }];
@@ -118,153 +120,171 @@ function describeType(value: unknown): string {
 }
 
 /** Regions that take the task: `task_input`, `seed = "task"`, or `seed = "input"` on a region named task. */
-function seedsFromTask(region: RegionDecl): boolean {
+export function seedsFromTask(region: RegionDecl): boolean {
   const seed = region.seed;
-  if (!seed) return false;
-  return seed.type === 'task_input' || (seed.type === 'key' && seed.key === 'task') || (seed.type === 'input' && region.name === 'task');
+  return seed?.type === 'task_input' || (seed?.type === 'key' && seed.key === 'task') || (seed?.type === 'input' && region.name === 'task');
 }
 
-function refuseUnseededTask(regions: readonly RegionDecl[], scenario: Scenario): string | undefined {
-  if (scenario.inputs.task === undefined) return undefined;
+/**
+ * No region seeded from the task: a run given a task is refused. An error when the inputs give a
+ * task (the run will not start), a warning when they do not or are unknown (a run given one would be).
+ */
+export function taskSeedFinding(regions: readonly RegionDecl[], inputs: Scenario['inputs'] | undefined): { severity: Severity; message: string } | undefined {
   if (regions.some(seedsFromTask)) return undefined;
-  return 'task refused: the scenario gives a task (inputs.task) but no region is seeded from it, so the agent would run without it; '
-    + 'add seed = "task_input" to a region (a region named "task" gets it implicitly)';
+  // A region named almost `task` (tsk, tasks, Task) lost its implicit seed to the typo.
+  const nearMiss = regions.find((region) => region.name !== 'task' && region.seed === undefined && closest(region.name, ['task']) !== undefined);
+  const hint = nearMiss ? ` Region "${nearMiss.name}" would be, if it were named "task".` : '';
+  const fix = ' Add a pinned region for it: task = { kind = "pinned", seed = "task_input" } (a region named task is seeded from the task implicitly).';
+  if (inputs?.task !== undefined) {
+    return { severity: 'error', message: `The scenario gives a task (inputs.task) but no region is seeded from it, so the run is refused rather than run without it.${hint}${fix}` };
+  }
+  return { severity: 'warning', message: `No region is seeded from the task, so a run given a task is refused.${hint}${fix}` };
 }
 
 // ---- working-directory paths -----------------------------------------------------------------
 
-/**
- * Normalizes a seed path against the working directory: `\` becomes `/`, `.` and empty segments go,
- * `..` pops. The result is relative when it stays inside (`src/lib.rs`); a path that climbs out keeps
- * its leading `../` segments (`../notes.md`), and an absolute path stays absolute.
- */
-export function normalizePath(path: string): string {
-  const unified = path.replace(/\\/g, '/');
-  const absolute = unified.startsWith('/') || /^[A-Za-z]:\//.test(unified);
-  const out: string[] = [];
-  let climbs = 0;
-  for (const segment of unified.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (out.length > 0) out.pop();
-      else if (!absolute) climbs++;
-      continue;
-    }
-    out.push(segment);
-  }
-  const body = out.join('/');
-  if (absolute) return unified.startsWith('/') ? `/${body}` : body;
-  return '../'.repeat(climbs) + body;
-}
-
-export function isInsideWorkdir(normalized: string): boolean {
-  return !normalized.startsWith('../') && normalized !== '..' && !normalized.startsWith('/') && !/^[A-Za-z]:/.test(normalized);
-}
-
 function pathAllowed(normalized: string, blueprint: Blueprint): boolean {
-  return isInsideWorkdir(normalized) || readPathCovering(normalized, blueprint.readPaths) !== undefined;
+  return normalizeRelative(normalized) !== undefined || readPathCovering(normalized, blueprint.readPaths) !== undefined;
 }
 
-/** The scenario's working directory keyed by normalized path (computed once per call site). */
-function workdirIndex(scenario: Scenario): Map<string, string> {
+/** The working directory keyed by normalized path. */
+function workdirIndex(workdir: Readonly<Record<string, string>>): Map<string, string> {
   const index = new Map<string, string>();
-  for (const [path, content] of Object.entries(scenario.workdir)) index.set(normalizePath(path), content);
+  for (const [path, content] of Object.entries(workdir)) index.set(normalizeAny(path), content);
   return index;
 }
 
-function escapeMessage(region: string, paths: readonly string[], what: string): string {
+/** A long list of missing seed files is summarized after this many, so the list stays readable. */
+const MAX_MISSING_REPORTED = 10;
+
+const READ_PATHS_HINT = 'Use a path inside it, or declare the directory under [read_paths] paths = [...]';
+
+function readPathsListed(blueprint: Blueprint): string {
+  return blueprint.readPaths.length > 0 ? ` (current entries: ${blueprint.readPaths.join(', ')})` : '';
+}
+
+function reportGranted(ctx: SeedContext, at: KeyPath, paths: readonly string[]): void {
+  if (paths.length === 0) return;
+  const entry = readPathCovering(paths[0]!, ctx.blueprint.readPaths);
   const list = paths.map((p) => `"${p}"`).join(', ');
-  return `${what} for region "${region}" refused: ${list} ${paths.length === 1 ? 'leaves' : 'leave'} the working directory; `
-    + 'nothing was read. To read there on purpose, declare the path under [read_paths]';
+  report(ctx, 'info', 'seed-path-via-read-paths', at,
+    `${list} ${paths.length === 1 ? 'is' : 'are'} outside the working directory and allowed by [read_paths] entry "${entry}". A real run also needs that path granted in your config.`);
 }
 
 function fromFiles(ctx: SeedContext, files: readonly string[]): SeedEntry[] {
-  const normalized = files.map(normalizePath);
-  const escaping = files.filter((_, i) => !pathAllowed(normalized[i]!, ctx.blueprint));
-  if (escaping.length > 0) {
-    report(ctx, 'error', escapeMessage(ctx.region, escaping, 'files seed'), 'seed-path-escapes');
-    return [];
-  }
-  const workdir = workdirIndex(ctx.scenario);
-  const entries: SeedEntry[] = [];
+  const normalized = files.map(normalizeAny);
+  let refused = false;
   normalized.forEach((path, i) => {
-    const content = workdir.get(path);
-    if (content === undefined) {
-      report(ctx, 'warning', `files seed for region "${ctx.region}": "${files[i]}" is not in the working directory (scenario.workdir), so it is skipped`);
+    if (pathAllowed(path, ctx.blueprint)) {
+      if (normalizeRelative(path) === undefined) reportGranted(ctx, ['files', i], [files[i]!]);
       return;
     }
-    entries.push({ content, key: path, source: `files:${path}` });
+    refused = true;
+    report(ctx, 'error', 'seed-path-escapes', ['files', i],
+      `Seed path "${files[i]}" leaves the working directory, so the seed of region "${ctx.region}" is refused at spawn and nothing is read. ${READ_PATHS_HINT}${readPathsListed(ctx.blueprint)}.`);
   });
-  return entries;
+  const workdir = ctx.inputs.workdir;
+  if (!workdir) return [];
+  const index = workdirIndex(workdir);
+  const entries: SeedEntry[] = [];
+  let missing = 0;
+  normalized.forEach((path, i) => {
+    if (!pathAllowed(path, ctx.blueprint)) return;
+    const content = index.get(path);
+    if (content !== undefined) entries.push({ content, key: path, source: `files:${path}` });
+    else if (++missing <= MAX_MISSING_REPORTED) {
+      report(ctx, 'warning', 'seed-file-missing', ['files', i],
+        `Seed file "${files[i]}" is not in the working directory, so region "${ctx.region}" gets nothing from it. Add the file or fix the path.`);
+    }
+  });
+  if (missing > MAX_MISSING_REPORTED) {
+    report(ctx, 'warning', 'seed-file-missing', ['files'],
+      `${missing - MAX_MISSING_REPORTED} more seed files of region "${ctx.region}" are not in the working directory (${missing} in all). Add them or fix the paths.`);
+  }
+  return refused ? [] : entries;
 }
 
+/** Expanded first, then checked per match: `../*.toml` cannot be judged before it is expanded. */
 function fromGlob(ctx: SeedContext, glob: string): SeedEntry[] {
-  const pattern = globToRegExp(normalizePath(glob));
-  const matches = [...workdirIndex(ctx.scenario)].filter(([path]) => pattern.test(path)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  // Checked per match: `../*.toml` cannot be judged before it is expanded.
-  const escaping = matches.filter(([path]) => !pathAllowed(path, ctx.blueprint)).map(([path]) => path);
-  if (escaping.length > 0) {
-    report(ctx, 'error', escapeMessage(ctx.region, escaping, `glob seed "${glob}"`), 'seed-path-escapes');
-  }
-  const allowed = matches.filter(([path]) => pathAllowed(path, ctx.blueprint));
+  const workdir = ctx.inputs.workdir;
+  if (!workdir) return [];
+  const matches = matchGlob(glob, workdir);
   if (matches.length === 0) {
-    report(ctx, 'warning', `glob seed "${glob}" for region "${ctx.region}" matches no file in the working directory, so the region starts empty`);
+    report(ctx, 'warning', 'seed-glob-no-match', ['glob'],
+      `Glob "${glob}" matches no file in the working directory, so region "${ctx.region}" starts empty. Check the pattern.`);
+    return [];
   }
-  return allowed.map(([path, content]) => ({ content, key: path, source: `glob:${path}` }));
+  const escaping = matches.filter((path) => !pathAllowed(path, ctx.blueprint));
+  for (const path of escaping) {
+    report(ctx, 'error', 'seed-path-escapes', ['glob'],
+      `Glob "${glob}" matches "${path}", which is outside the working directory, so the seed of region "${ctx.region}" is refused at spawn and nothing is read. Narrow the pattern, or declare the directory under [read_paths] paths = [...]${readPathsListed(ctx.blueprint)}.`);
+  }
+  reportGranted(ctx, ['glob'], matches.filter((path) => normalizeRelative(path) === undefined && pathAllowed(path, ctx.blueprint)));
+  if (escaping.length > 0) return [];
+  const index = workdirIndex(workdir);
+  return matches.map((path) => ({ content: index.get(path)!, key: path, source: `glob:${path}` }));
 }
 
 // ---- commands ----------------------------------------------------------------------------------
 
+/**
+ * A refused command does not run and its region starts empty; the run goes on (spec: "it does not
+ * run at all"). So every refusal is a warning, in validate and on the run's timeline alike.
+ */
 function fromCommand(ctx: SeedContext, command: string): SeedEntry[] {
-  const why = commandRefusal(ctx, command);
-  if (why !== undefined) {
-    report(ctx, 'error', `command seed "${command}" for region "${ctx.region}" did not run: ${why}`, 'command-seed-not-safe');
+  const at = ['command'];
+  report(ctx, 'info', 'command-seed', at,
+    `Region "${ctx.region}" is seeded by running \`${command}\` at spawn, before the first inference and before any approval prompt.`);
+  if (!ctx.blueprint.security.allowSeedCommands) {
+    report(ctx, 'warning', 'command-seed-disabled', at,
+      `[security] allow_seed_commands = false refuses command seeds, so \`${command}\` does not run and region "${ctx.region}" starts empty; the run goes on.`);
     return [];
   }
-  const stdout = ctx.scenario.commands[command];
-  if (stdout === undefined) {
-    report(ctx, 'warning', `command seed "${command}" for region "${ctx.region}": the scenario records no stdout for it; add it under "commands" (a browser runs no shell)`);
-    return [];
-  }
-  return [{ content: stdout, source: `command:${command}` }];
-}
-
-function commandRefusal(ctx: SeedContext, command: string): string | undefined {
-  if (!ctx.blueprint.security.allowSeedCommands) return '[security] allow_seed_commands = false refuses every command seed';
-  if (ctx.options.noSeedCommands) return 'command seeds are refused for this run (--no-seed-commands)';
   if (!commandIsSafe(command, ctx.blueprint.safeCommands)) {
-    return 'it runs at spawn, before anyone can approve it, so it must be covered by [safe_commands]; add it (or a prefix of it) there';
+    const prefix = command.trim().split(/\s+/).slice(0, 2).join(' ');
+    report(ctx, 'warning', 'command-seed-not-safe', at,
+      `Command seed \`${command}\` is not covered by [safe_commands], so it does not run at all and region "${ctx.region}" starts empty; the run goes on. It runs at spawn, before anyone can approve it: add it (or a prefix such as "${prefix}") to [safe_commands] allow = [...].`);
+    return [];
   }
-  return undefined;
+  const commands = ctx.inputs.commands;
+  if (!commands) return [];
+  if (!Object.hasOwn(commands, command)) {
+    report(ctx, 'warning', 'command-seed-no-output', at,
+      `The scenario records no stdout for \`${command}\`, so region "${ctx.region}" starts empty (a browser runs no shell). Add it under "commands" in the scenario.`);
+    return [];
+  }
+  return [{ content: commands[command]!, source: `command:${command}` }];
 }
 
 // ---- rhai --------------------------------------------------------------------------------------
 
+/**
+ * A `rhai` seed script resolves against the working directory, like every seed path. It is code,
+ * so `[read_paths]` does not let it leave (custom-region hook scripts are a different rule: they
+ * live in the agent directory).
+ */
 function fromRhai(ctx: SeedContext, script: string): SeedEntry[] {
-  const path = normalizePath(script);
-  // Scripts have no [read_paths] escape: code the agent ships lives in the agent's own directory.
-  if (!isInsideWorkdir(path)) {
-    report(ctx, 'error', `rhai seed "${script}" for region "${ctx.region}" refused: a seed script must live inside the agent directory`, 'script-outside-agent-dir');
+  const at = ['rhai'];
+  const path = normalizeRelative(script);
+  if (path === undefined) {
+    report(ctx, 'error', 'seed-path-escapes', at,
+      `Rhai seed script "${script}" leaves the working directory. Seed scripts are code, so [read_paths] does not cover them: move the script inside the working directory.`);
     return [];
   }
-  const source = agentFile(ctx.scenario, path);
+  const workdir = ctx.inputs.workdir;
+  if (!workdir) return [];
+  const source = workdirIndex(workdir).get(path);
   if (source === undefined) {
-    report(ctx, 'error', `rhai seed "${script}" for region "${ctx.region}": no such file in the agent directory`, 'custom-script-missing');
+    report(ctx, 'warning', 'seed-file-missing', at,
+      `Rhai seed script "${script}" is not in the working directory, so region "${ctx.region}" starts empty. Add the file there or fix the path (rhai seeds resolve against the working directory, not the agent directory).`);
     return [];
   }
-  if (!ctx.options.runRhaiSeed) {
-    report(ctx, 'warning', `rhai seed "${script}" for region "${ctx.region}" was not run: no Rhai runner is available here`);
-    return [];
-  }
+  if (!ctx.inputs.runRhaiSeed) return [];
   try {
-    return [{ content: ctx.options.runRhaiSeed(path, source), source: `rhai:${path}` }];
+    return [{ content: ctx.inputs.runRhaiSeed(path, source), source: `rhai:${path}` }];
   } catch (error) {
-    report(ctx, 'error', `rhai seed "${script}" for region "${ctx.region}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    report(ctx, 'warning', 'seed-script-failed', at,
+      `Rhai seed script "${script}" failed (${error instanceof Error ? error.message : String(error)}), so region "${ctx.region}" starts empty. Fix the script.`);
     return [];
   }
-}
-
-function agentFile(scenario: Scenario, normalized: string): string | undefined {
-  for (const [path, source] of Object.entries(scenario.agent)) if (normalizePath(path) === normalized) return source;
-  return undefined;
 }

@@ -37,7 +37,7 @@ function ignoreCancelled(error: unknown): string | null {
 }
 
 function validate(scenario: Scenario): void {
-  editLane.request('validate', { agent: scenario.agent, workdir: scenario.workdir, model: scenario.model })
+  editLane.request('validate', { agent: scenario.agent, workdir: scenario.workdir, commands: scenario.commands, inputs: scenario.inputs, model: scenario.model })
     .then((validation) => useResults.setState({ validation }))
     .catch((error: unknown) => {
       const message = ignoreCancelled(error);

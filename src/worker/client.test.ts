@@ -18,7 +18,7 @@ class FakeWorker {
 }
 
 const validateResult = { diagnostics: [], budgets: [], model: null };
-const payload = { agent: { 'agent.leviath': '' }, workdir: {}, model: { id: 'gpt-4o' } };
+const payload = { agent: { 'agent.leviath': '' }, workdir: {}, commands: {}, inputs: {}, model: { id: 'gpt-4o' } };
 
 function client(restarts: string[] = []) {
   return new EngineClient({

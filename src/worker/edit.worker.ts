@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 // The light worker: blueprint diagnostics, resolved budgets and Rhai parse errors. It loads no
 // tokenizer, so diagnostics arrive while the engine worker is still starting.
-import { compileBlueprint } from '../engine/blueprint/index.ts';
+import { validateScenario } from '../engine/validate.ts';
 import { resolveModel, type Model } from '../engine/models.ts';
 import { resolveBudget } from '../engine/budget.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
@@ -21,7 +21,7 @@ function budgetRow(region: RegionDecl, stage: string, window: number): BudgetRow
 }
 
 function validate(req: Extract<WorkerRequest, { type: 'validate' }>): ValidateResult {
-  const { blueprint, diagnostics } = compileBlueprint(req.agent, { workdir: req.workdir });
+  const { blueprint, diagnostics } = validateScenario(req);
   const resolved = resolveModel(req.model);
   const model: Model | undefined = resolved.ok ? resolved.model : undefined;
   const budgets: BudgetRow[] = [];

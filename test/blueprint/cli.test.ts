@@ -109,7 +109,7 @@ describe('lev validate', () => {
     const out = lev(['scenario.json', '--json']);
     expect(out.code).toBe(1);
     expect(JSON.parse(out.stdout).diagnostics.map((d: { code: string; line: number }) => `${d.code}@${d.line}`))
-      .toEqual(['seed-file-missing@3', 'unknown-region-kind@4']);
+      .toEqual(['seed-input-missing@2', 'seed-file-missing@3', 'unknown-region-kind@4']);
   });
 
   it('scenario schema errors carry the JSON path and position', () => {

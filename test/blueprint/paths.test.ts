@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { globBase, globCanEscape, matchGlob, normalizeAny, normalizeRelative } from '../../src/engine/blueprint/paths.ts';
-import { commandIsSafe, readPathCovering, readPathCoveringGlob } from '../../src/engine/blueprint/policy.ts';
+import { matchGlob, normalizeAny, normalizeRelative } from '../../src/engine/blueprint/paths.ts';
+import { commandIsSafe, readPathCovering } from '../../src/engine/blueprint/policy.ts';
 import { closest, didYouMean, editDistance } from '../../src/engine/blueprint/suggest.ts';
 
 describe('paths', () => {
@@ -21,19 +21,6 @@ describe('paths', () => {
     expect(normalizeAny('../../a')).toBe('../../a');
   });
 
-  it('globCanEscape judges a pattern before expansion', () => {
-    expect(globCanEscape('src/**/*.rs')).toBe(false);
-    expect(globCanEscape('src/*/../*.rs')).toBe(false);
-    expect(globCanEscape('../*.toml')).toBe(true);
-    expect(globCanEscape('src/**/../../x')).toBe(true);
-    expect(globCanEscape('/abs/*.md')).toBe(true);
-  });
-
-  it('globBase is the literal part before the first wildcard', () => {
-    expect(globBase('../shared/*.md')).toBe('../shared');
-    expect(globBase('src/**/*.rs')).toBe('src');
-  });
-
   it('matchGlob: *, **, ?, [..] and {a,b}', () => {
     const files = { 'README.md': '', 'src/lib.rs': '', 'src/a/b/deep.rs': '', 'src/main.ts': '', 'docs/x1.md': '', 'docs/x2.md': '' };
     expect(matchGlob('src/**/*.rs', files)).toEqual(['src/a/b/deep.rs', 'src/lib.rs']);
@@ -44,6 +31,22 @@ describe('paths', () => {
     expect(matchGlob('src/*.{rs,ts}', files)).toEqual(['src/lib.rs', 'src/main.ts']);
     expect(matchGlob('./README.md', files)).toEqual(['README.md']);
     expect(matchGlob('src/[', files)).toEqual([]);
+  });
+
+  it('matchGlob normalizes the pattern and the paths first: `src/../docs/*.md` is `docs/*.md`', () => {
+    const files = { 'docs/a.md': '', './docs/b.md': '', 'src/x/../../docs/c.md': '', 'src/a.md': '' };
+    expect(matchGlob('src/../docs/*.md', files)).toEqual(['docs/a.md', 'docs/b.md', 'docs/c.md']);
+    expect(matchGlob('./docs/../src/*.md', files)).toEqual(['src/a.md']);
+  });
+
+  it('matchGlob: no wildcard crosses `..`; only a pattern that spells out `../` reaches the parent', () => {
+    const files = { 'a.toml': '', 'src/b.toml': '', '../secrets.toml': '', '../up/c.toml': '', '../../root.toml': '' };
+    expect(matchGlob('**/*.toml', files)).toEqual(['a.toml', 'src/b.toml']);
+    expect(matchGlob('**', files)).toEqual(['a.toml', 'src/b.toml']);
+    expect(matchGlob('*/*.toml', files)).toEqual(['src/b.toml']);
+    expect(matchGlob('../*.toml', files)).toEqual(['../secrets.toml']);
+    expect(matchGlob('../**/*.toml', files)).toEqual(['../secrets.toml', '../up/c.toml']);
+    expect(matchGlob('../../*.toml', files)).toEqual(['../../root.toml']);
   });
 });
 
@@ -68,8 +71,6 @@ describe('policy', () => {
     expect(readPathCovering('../sharedx/rules.md', ['../shared'])).toBeUndefined();
     expect(readPathCovering('/etc/hosts', ['/etc/hosts'])).toBe('/etc/hosts');
     expect(readPathCovering('../a/../b/x', ['../b'])).toBe('../b');
-    expect(readPathCoveringGlob('../shared/*.md', ['../shared'])).toBe('../shared');
-    expect(readPathCoveringGlob('../*.md', ['../shared'])).toBeUndefined();
   });
 });
 

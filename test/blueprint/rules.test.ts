@@ -251,13 +251,14 @@ describe('task-not-seeded', () => {
 describe('command seeds', () => {
   const env = 'env = { kind = "pinned", seed = { command = "git log --oneline -20" } }\n';
 
-  it('command-seed (info) and command-seed-not-safe (error) without [safe_commands]', () => {
+  it('command-seed (info) and command-seed-not-safe (warning: it does not run, the run goes on) without [safe_commands]', () => {
     const result = compile(`${R}${TASK}${env}`);
     expect(summary(result.diagnostics)).toEqual([
       'command-seed info 3:45 context.regions.env.seed.command',
-      'command-seed-not-safe error 3:45 context.regions.env.seed.command',
+      'command-seed-not-safe warning 3:45 context.regions.env.seed.command',
     ]);
-    expect(result.diagnostics[1]!.message).toContain('[safe_commands] allow');
+    expect(result.diagnostics[1]!.message).toBe('Command seed `git log --oneline -20` is not covered by [safe_commands], so it does not run at all and region "env" starts empty; the run goes on. '
+      + 'It runs at spawn, before anyone can approve it: add it (or a prefix such as "git log") to [safe_commands] allow = [...].');
   });
 
   it('a [safe_commands] prefix on a word boundary covers it', () => {
@@ -267,7 +268,7 @@ describe('command seeds', () => {
 
   it('a prefix does not cover a command with shell operators', () => {
     const toml = `[safe_commands]\nallow = ["git log"]\n${R}${TASK}env = { seed = { command = "git log; rm -rf ~" } }\n`;
-    expect(summary(withCode(toml, 'command-seed-not-safe'))).toEqual(['command-seed-not-safe error 5:28 context.regions.env.seed.command']);
+    expect(summary(withCode(toml, 'command-seed-not-safe'))).toEqual(['command-seed-not-safe warning 5:28 context.regions.env.seed.command']);
   });
 
   it('command-seed-no-output when a scenario records no stdout for the command', () => {
@@ -292,17 +293,29 @@ describe('seed paths', () => {
     ['{ files = ["../secret.txt"] }', 'context.regions.r.seed.files[0]', 25],
     ['{ files = ["/etc/passwd"] }', 'context.regions.r.seed.files[0]', 25],
     ['{ files = ["src/../../x"] }', 'context.regions.r.seed.files[0]', 25],
-    ['{ glob = "../*.toml" }', 'context.regions.r.seed.glob', 23],
-    ['{ glob = "src/**/../../x" }', 'context.regions.r.seed.glob', 23],
     ['{ rhai = "../plan.rhai" }', 'context.regions.r.seed.rhai', 23],
   ])('seed-path-escapes: seed = %s', (seed, path, column) => {
     const d = only(`${R}${TASK}r = { seed = ${seed} }\n`, 'seed-path-escapes');
     expect([d.severity, d.line, d.column, d.path]).toEqual(['error', 3, column, path]);
   });
 
-  it('[read_paths] covers files and globs (info), but never a rhai script', () => {
+  it('a glob is checked per match, after expansion: escaping matches are errors, none is the no-match warning', () => {
+    const workdir = { 'Cargo.toml': '[package]', '../secrets.toml': 'token', '../shared/a.md': 'a' };
+    const toml = `${R}${TASK}r = { seed = { glob = "../*.toml" } }\n`;
+    const d = only(toml, 'seed-path-escapes', {}, { workdir });
+    expect([d.severity, d.line, d.column, d.path]).toEqual(['error', 3, 23, 'context.regions.r.seed.glob']);
+    expect(d.message).toBe('Glob "../*.toml" matches "../secrets.toml", which is outside the working directory, so the seed of region "r" is refused at spawn and nothing is read. '
+      + 'Narrow the pattern, or declare the directory under [read_paths] paths = [...].');
+    // Matches nothing outside: not an error, only the no-match warning. Matches all inside: nothing.
+    expect(summary(compile(toml, {}, { workdir: { 'Cargo.toml': '' } }).diagnostics)).toEqual(['seed-glob-no-match warning 3:23 context.regions.r.seed.glob']);
+    expect(compile(`${R}${TASK}r = { seed = { glob = "src/**/../../*.toml" } }\n`, {}, { workdir }).diagnostics).toEqual([]);
+    // Without a working directory nothing can be expanded, so nothing is judged.
+    expect(compile(toml).diagnostics).toEqual([]);
+  });
+
+  it('[read_paths] covers files and glob matches (info), but never a rhai script', () => {
     const toml = `[read_paths]\npaths = ["../shared"]\n${R}${TASK}a = { seed = { files = ["../shared/rules.md"] } }\nb = { seed = { glob = "../shared/*.md" } }\nc = { seed = { rhai = "../shared/s.rhai" } }\nd = { seed = { files = ["../other/x"] } }\n`;
-    const result = compile(toml);
+    const result = compile(toml, {}, { workdir: { '../shared/rules.md': 'r', '../shared/a.md': 'a', '../other/x': 'x' } });
     expect(summary(result.diagnostics)).toEqual([
       'seed-path-via-read-paths info 5:25 context.regions.a.seed.files[0]',
       'seed-path-via-read-paths info 6:23 context.regions.b.seed.glob',
@@ -313,7 +326,8 @@ describe('seed paths', () => {
 
   it('with a working directory: missing files, empty globs, and glob matches checked one by one', () => {
     const workdir = { 'README.md': '# hi', 'src/lib.rs': 'fn x() {}', '../outside/a.rs': 'leak' };
-    const toml = `${R}${TASK}a = { seed = { files = ["README.md", "NOPE.md"] } }\nb = { seed = { glob = "src/**/*.rs" } }\nc = { seed = { glob = "docs/*.md" } }\nd = { seed = { glob = "**/*.rs" } }\ne = { seed = { rhai = "seeds/plan.rhai" } }\n`;
+    // `**` never crosses `..`: `**/*.rs` is only src/lib.rs; `../*/a.rs` names the parent itself.
+    const toml = `${R}${TASK}a = { seed = { files = ["README.md", "NOPE.md"] } }\nb = { seed = { glob = "**/*.rs" } }\nc = { seed = { glob = "docs/*.md" } }\nd = { seed = { glob = "../*/a.rs" } }\ne = { seed = { rhai = "seeds/plan.rhai" } }\n`;
     const result = compile(toml, { 'seeds/plan.rhai': '42' }, { workdir });
     expect(summary(result.diagnostics)).toEqual([
       'seed-file-missing warning 3:38 context.regions.a.seed.files[1]',

@@ -4,15 +4,12 @@ import type { Blueprint, RegionDecl, StageDecl } from './types.ts';
 import type { KeyPath } from './locate.ts';
 import type { Reporter } from './report.ts';
 import type { ScriptChecker, ScriptFinding } from './scriptCheck.ts';
-import { globCanEscape, matchGlob, normalizeRelative } from './paths.ts';
-import { commandIsSafe, readPathCovering, readPathCoveringGlob } from './policy.ts';
-import { closest, didYouMean } from './suggest.ts';
+import { normalizeRelative } from './paths.ts';
+import { didYouMean } from './suggest.ts';
+import { resolveSeed, taskSeedFinding, type SeedInputs } from '../seeds.ts';
 
 /** Targets the runtime always carries, valid in every stage whatever its layout. */
 export const ALWAYS_VALID_TARGETS = ['conversation', 'tool_results', 'final_output', 'stage_instructions'] as const;
-
-/** A long list of missing seed files is summarized after this many, so the list stays readable. */
-const MAX_MISSING_REPORTED = 10;
 
 /** One `regions` table: the top-level one (no stage) or a stage's own layout. */
 export interface Layout {
@@ -25,8 +22,7 @@ export interface CheckInput {
   blueprint: Blueprint;
   layouts: Layout[];
   agent: Record<string, string>;
-  workdir?: Record<string, string>;
-  commands?: Record<string, string>;
+  seedInputs: SeedInputs;
   checkScript?: ScriptChecker;
   regionsForStage: (stage: string | undefined) => RegionDecl[];
 }
@@ -56,103 +52,15 @@ function declaredNames(input: CheckInput): string[] {
   return [...new Set(allRegions(input).map((r) => r.name))];
 }
 
+/** Every finding about a region's seed, from seeds.ts: the same function a run seeds with. */
 function checkSeed(r: Reporter, input: CheckInput, region: RegionDecl, regionPath: KeyPath): void {
-  const seed = region.seed;
-  if (!seed) return;
-  const { blueprint, workdir } = input;
+  if (!region.seed) return;
   const seedPath = [...regionPath, 'seed'];
-  switch (seed.type) {
-    case 'command': {
-      const path = [...seedPath, 'command'];
-      r.add('command-seed', 'info', path,
-        `Region "${region.name}" is seeded by running \`${seed.command}\` at spawn, before the first inference and before any approval prompt.`, 'value');
-      if (!blueprint.security.allowSeedCommands) {
-        r.add('command-seed-disabled', 'warning', path,
-          `[security] allow_seed_commands = false refuses command seeds, so \`${seed.command}\` will not run and region "${region.name}" starts empty.`, 'value');
-      } else if (!commandIsSafe(seed.command, blueprint.safeCommands)) {
-        r.error('command-seed-not-safe', path,
-          `Command seed \`${seed.command}\` is not covered by [safe_commands], so it does not run at all. Add it (or a prefix such as "${seed.command.trim().split(/\s+/).slice(0, 2).join(' ')}") to [safe_commands] allow = [...].`, 'value');
-      } else if (input.commands && !Object.hasOwn(input.commands, seed.command)) {
-        r.add('command-seed-no-output', 'warning', path,
-          `The scenario records no stdout for \`${seed.command}\`, so region "${region.name}" starts empty (a browser runs no shell). Add it under "commands" in the scenario.`, 'value');
-      }
-      return;
-    }
-    case 'files': {
-      const missing: string[] = [];
-      seed.files.forEach((file, i) => {
-        if (!checkSeedFile(r, input, region, file, [...seedPath, 'files', i], missing.length < MAX_MISSING_REPORTED)) missing.push(file);
-      });
-      if (missing.length > MAX_MISSING_REPORTED) {
-        r.add('seed-file-missing', 'warning', [...seedPath, 'files'],
-          `${missing.length - MAX_MISSING_REPORTED} more seed files of region "${region.name}" are not in the working directory (${missing.length} in all). Add them or fix the paths.`);
-      }
-      return;
-    }
-    case 'glob':
-      checkSeedGlob(r, input, region, seed.glob, [...seedPath, 'glob']);
-      return;
-    case 'rhai': {
-      const path = [...seedPath, 'rhai'];
-      const inside = normalizeRelative(seed.script);
-      if (inside === undefined) {
-        r.error('seed-path-escapes', path,
-          `Rhai seed script "${seed.script}" leaves the working directory. Seed scripts are code, so [read_paths] does not cover them: move the script inside the working directory.`, 'value');
-      } else if (workdir && !Object.hasOwn(workdir, inside) && !Object.hasOwn(workdir, seed.script)) {
-        const inAgent = Object.hasOwn(input.agent, inside);
-        r.add('seed-file-missing', 'warning', path,
-          `Rhai seed script "${seed.script}" is not in the working directory, so region "${region.name}" starts empty.${inAgent ? ' It is in the agent directory, but rhai seeds resolve against the working directory.' : ''} Add the file or fix the path.`, 'value');
-      }
-      return;
-    }
-    default:
-      return;
+  for (const finding of resolveSeed(input.blueprint, region, input.seedInputs).findings) {
+    const at = [...seedPath, ...finding.at];
+    // A string seed has no sub-key to point at: the finding sits on the seed itself.
+    r.add(finding.code, finding.severity, r.has(at) || finding.at.length === 0 ? at : seedPath, finding.message, 'value');
   }
-}
-
-/** Reports an escaping path; returns false when the file is missing from the working directory. */
-function checkSeedFile(r: Reporter, input: CheckInput, region: RegionDecl, file: string, path: KeyPath, reportMissing: boolean): boolean {
-  const inside = normalizeRelative(file);
-  if (inside === undefined) {
-    reportEscape(r, input, file, readPathCovering(file, input.blueprint.readPaths), path);
-    return true;
-  }
-  if (!input.workdir || Object.hasOwn(input.workdir, inside) || Object.hasOwn(input.workdir, file)) return true;
-  if (reportMissing) {
-    r.add('seed-file-missing', 'warning', path,
-      `Seed file "${file}" is not in the working directory, so region "${region.name}" gets nothing from it. Add the file or fix the path.`, 'value');
-  }
-  return false;
-}
-
-function checkSeedGlob(r: Reporter, input: CheckInput, region: RegionDecl, glob: string, path: KeyPath): void {
-  if (globCanEscape(glob)) {
-    reportEscape(r, input, glob, readPathCoveringGlob(glob, input.blueprint.readPaths), path);
-    return;
-  }
-  if (!input.workdir) return;
-  const matches = matchGlob(glob, input.workdir);
-  // Matches are checked one by one: a working-directory map may itself name paths like `../x`.
-  const escaping = matches.filter((m) => normalizeRelative(m) === undefined && !readPathCovering(m, input.blueprint.readPaths));
-  for (const match of escaping) {
-    r.error('seed-path-escapes', path,
-      `Glob "${glob}" matches "${match}", which is outside the working directory. Narrow the pattern, or declare the directory under [read_paths] paths = [...].`, 'value');
-  }
-  if (matches.length === 0) {
-    r.add('seed-glob-no-match', 'warning', path,
-      `Glob "${glob}" matches no file in the working directory, so region "${region.name}" starts empty. Check the pattern.`, 'value');
-  }
-}
-
-function reportEscape(r: Reporter, input: CheckInput, target: string, coveredBy: string | undefined, path: KeyPath): void {
-  if (coveredBy !== undefined) {
-    r.add('seed-path-via-read-paths', 'info', path,
-      `"${target}" is outside the working directory and allowed by [read_paths] entry "${coveredBy}". A real run also needs that path granted in your config.`, 'value');
-    return;
-  }
-  const declared = input.blueprint.readPaths.length > 0 ? ` (current entries: ${input.blueprint.readPaths.join(', ')})` : '';
-  r.error('seed-path-escapes', path,
-    `Seed path "${target}" leaves the working directory and is refused at spawn. Use a path inside it, or declare the directory under [read_paths] paths = [...]${declared}.`, 'value');
 }
 
 function checkScript(r: Reporter, input: CheckInput, region: RegionDecl, regionPath: KeyPath): void {
@@ -197,23 +105,9 @@ function checkSourceRegion(r: Reporter, input: CheckInput, region: RegionDecl, r
     `source_region "${region.sourceRegion}" names no declared region.${didYouMean(region.sourceRegion!, names)} Name the region whose summaries roll forward.`, 'value');
 }
 
-// What the spec's "seeds a region from the task" means: task_input, the caller's `task` key by name,
-// or `input` on a region named task (the caller key named after the region).
-function seedsFromTask(region: RegionDecl): boolean {
-  const seed = region.seed;
-  return seed?.type === 'task_input' || (seed?.type === 'key' && seed.key === 'task') ||
-    (seed?.type === 'input' && region.name === 'task');
-}
-
 function checkTaskSeeded(r: Reporter, input: CheckInput): void {
-  const regions = allRegions(input);
-  if (regions.some(seedsFromTask)) return;
-  const anchor = input.layouts[0]?.path ?? ['context', 'regions'];
-  // A region named almost `task` (tsk, tasks, Task) lost its implicit seed to the typo.
-  const nearMiss = regions.find((region) => region.name !== 'task' && region.seed === undefined && closest(region.name, ['task']) !== undefined);
-  const hint = nearMiss ? ` Region "${nearMiss.name}" would be, if it were named "task".` : '';
-  r.add('task-not-seeded', 'warning', anchor,
-    `No region is seeded from the task, so a run given a task is refused.${hint} Add a pinned region for it: task = { kind = "pinned", seed = "task_input" } (a region named task is seeded from the task implicitly).`);
+  const finding = taskSeedFinding(allRegions(input), input.seedInputs.inputs);
+  if (finding) r.add('task-not-seeded', finding.severity, input.layouts[0]?.path ?? ['context', 'regions'], finding.message);
 }
 
 function checkGates(r: Reporter, input: CheckInput, stage: StageDecl): void {

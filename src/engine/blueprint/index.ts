@@ -10,6 +10,7 @@ import { runChecks, type Layout } from './checks.ts';
 import type { ScriptChecker } from './scriptCheck.ts';
 import { checkCustomScript } from '../custom-script.ts';
 import { z } from 'zod';
+import type { SeedInputs } from '../seeds.ts';
 
 export type * from './types.ts';
 export { REGION_KINDS } from './types.ts';
@@ -30,11 +31,7 @@ export interface CompileResult {
   diagnostics: Diagnostic[];
 }
 
-export interface CompileOptions {
-  /** The run's working directory as path -> text; enables seed file/glob existence checks. */
-  workdir?: Record<string, string>;
-  /** A scenario's recorded stdout per command; enables the check that every command seed has one. */
-  commands?: Record<string, string>;
+export interface CompileOptions extends SeedInputs {
   /** Compile-checks custom-region scripts (the hook point; see scriptCheck.ts). Default: DEFAULT_SCRIPT_CHECK. */
   checkScript?: ScriptChecker;
 }
@@ -71,8 +68,9 @@ export function compileBlueprint(agent: Record<string, string>, options: Compile
   const r = new Reporter(AGENT_FILE, safeIndex(source));
   try {
     const { blueprint, layouts } = buildBlueprint(r, parsed.doc);
+    const { checkScript = DEFAULT_SCRIPT_CHECK, ...seedInputs } = options;
     runChecks(r, {
-      blueprint, layouts, agent, workdir: options.workdir, commands: options.commands, checkScript: options.checkScript ?? DEFAULT_SCRIPT_CHECK,
+      blueprint, layouts, agent, seedInputs, checkScript,
       regionsForStage: (stage) => regionsForStage(blueprint, stage),
     });
     return { blueprint, diagnostics: sortDiagnostics(r.diagnostics) };

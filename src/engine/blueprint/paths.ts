@@ -43,50 +43,31 @@ export function isWithin(path: string, base: string): boolean {
   return b === '' || path === b || path.startsWith(`${b}/`);
 }
 
-const GLOB_CHARS = /[*?[{]/;
+/** Zero or more whole directories, none of them `..`. */
+const NOT_PARENT_DIRS = '(?:(?!\\.\\./)[^/]+/)*';
+/** Asserts that no `..` segment follows (for a trailing `**`). */
+const NOT_PARENT_REST = '(?!(?:[^]*/)?\\.\\.(?:/|$))';
+/** Asserts that this segment is not `..` (for a `*` opening a segment). */
+const NOT_PARENT_SEGMENT = '(?!\\.\\.(?:/|$))';
 
 /**
- * Whether any expansion of a glob could leave its root. `*` stands for one directory and `**` for
- * none (the worst case), so `../*.toml` and `src/**\/../../x` are caught before expansion.
+ * `*` within a segment, `**` across segments, `?`, `[abc]` and `{a,b}`, on a pattern already
+ * normalized (see matchGlob). No wildcard ever matches a `..` segment: `**\/*.toml` does not reach
+ * `../secrets.toml`, only a pattern that spells out its leading `../` does.
  */
-export function globCanEscape(pattern: string): boolean {
-  if (ABSOLUTE.test(pattern)) return true;
-  let depth = 0;
-  for (const segment of pattern.split(/[\\/]+/)) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (--depth < 0) return true;
-    } else if (segment !== '**') depth++;
-  }
-  return false;
-}
-
-/** The part of a glob before its first wildcard segment: `../shared/*.md` -> `../shared`. */
-export function globBase(pattern: string): string {
-  const segments = pattern.split(/[\\/]+/);
-  const literal: string[] = [];
-  for (const segment of segments) {
-    if (GLOB_CHARS.test(segment)) break;
-    literal.push(segment);
-  }
-  return literal.join('/');
-}
-
-/** `*` within a segment, `**` across segments, `?`, `[abc]` and `{a,b}`. */
-export function globToRegExp(pattern: string): RegExp {
+export function globToRegExp(normalized: string): RegExp {
   let re = '';
   let i = 0;
   let braces = 0;
-  const normalized = pattern.replace(/\\/g, '/').replace(/^\.\//, '');
   while (i < normalized.length) {
     const c = normalized[i]!;
     if (c === '*' && normalized[i + 1] === '*') {
       const slashAfter = normalized[i + 2] === '/';
-      re += slashAfter ? '(?:.*/)?' : '.*';
+      re += slashAfter ? NOT_PARENT_DIRS : `${NOT_PARENT_REST}.*`;
       i += slashAfter ? 3 : 2;
       continue;
     }
-    if (c === '*') re += '[^/]*';
+    if (c === '*') re += i === 0 || normalized[i - 1] === '/' ? `${NOT_PARENT_SEGMENT}[^/]*` : '[^/]*';
     else if (c === '?') re += '[^/]';
     else if (c === '[') {
       const end = normalized.indexOf(']', i + 1);
@@ -110,8 +91,21 @@ export function globToRegExp(pattern: string): RegExp {
   }
 }
 
-/** Files of a directory map matching a glob, sorted for determinism. */
-export function matchGlob(pattern: string, files: Record<string, string>): string[] {
-  const re = globToRegExp(pattern);
-  return Object.keys(files).filter((f) => re.test(f.replace(/\\/g, '/').replace(/^\.\//, ''))).sort();
+/**
+ * The one glob matcher validate and a run share. The pattern and every path of the directory map
+ * are normalized first (`src/../docs/*.md` is `docs/*.md`; a map key `./a/../b.md` is `b.md`), so
+ * both see the same matches. Returns the matching paths normalized, sorted, without duplicates.
+ */
+export function matchGlob(pattern: string, files: Readonly<Record<string, string>>): string[] {
+  const re = globToRegExp(normalizeAny(pattern));
+  const matches = new Set<string>();
+  for (const file of Object.keys(files)) {
+    const path = normalizeAny(file);
+    if (re.test(path)) matches.add(path);
+  }
+  return [...matches].sort(byPath);
+}
+
+export function byPath(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 // The two permission lists a blueprint carries, and how a command or path is judged against them.
 // The runtime's seeding uses these same functions, so `lev validate` and a run never disagree.
-import { globBase, isWithin, normalizeAny } from './paths.ts';
+import { isWithin, normalizeAny } from './paths.ts';
 
 // A command that chains, pipes, redirects or substitutes is more than the prefix it starts with.
 const SHELL_OPERATORS = /[;&|<>`$()\n\r]/;
@@ -26,9 +26,4 @@ export function commandIsSafe(command: string, allow: readonly string[]): boolea
 export function readPathCovering(path: string, readPaths: readonly string[]): string | undefined {
   const target = normalizeAny(path);
   return readPaths.find((entry) => isWithin(target, normalizeAny(entry)));
-}
-
-/** For a glob, the entry that covers its literal base (`../shared/*.md` needs `../shared`). */
-export function readPathCoveringGlob(pattern: string, readPaths: readonly string[]): string | undefined {
-  return readPathCovering(globBase(pattern), readPaths);
 }

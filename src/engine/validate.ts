@@ -1,0 +1,26 @@
+// One validation for a scenario. The page, `lev validate` and `lev replay` all call this with the
+// scenario's own working directory, command output and inputs, so the same file gets the same
+// findings everywhere, and a run seeds from exactly what was validated.
+import { compileBlueprint, type CompileResult, type ScriptChecker } from './blueprint/index.ts';
+import { runRhaiSeed as defaultRhaiSeedRunner } from './custom-script.ts';
+import type { Scenario } from './scenario.ts';
+import type { SeedInputs } from './seeds.ts';
+
+/** The parts of a scenario its blueprint is judged against. */
+export type ScenarioFiles = Pick<Scenario, 'agent' | 'workdir' | 'commands' | 'inputs'>;
+
+export interface ValidateOptions {
+  checkScript?: ScriptChecker;
+  /** Runs `rhai` seeds; the engine's own interpreter unless a caller brings another. */
+  runRhaiSeed?: SeedInputs['runRhaiSeed'];
+}
+
+/** What seeds read in a run of this scenario (and so what validation checks them against). */
+export function seedInputsOf(scenario: ScenarioFiles, runRhaiSeed: NonNullable<SeedInputs['runRhaiSeed']> = defaultRhaiSeedRunner): SeedInputs {
+  return { workdir: scenario.workdir, commands: scenario.commands, inputs: scenario.inputs, runRhaiSeed };
+}
+
+export function validateScenario(scenario: ScenarioFiles, options: ValidateOptions = {}): CompileResult {
+  const inputs = seedInputsOf(scenario, options.runRhaiSeed);
+  return compileBlueprint(scenario.agent, options.checkScript ? { ...inputs, checkScript: options.checkScript } : inputs);
+}
