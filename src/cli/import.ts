@@ -5,7 +5,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { AGENT_FILE } from '../engine/blueprint/index.ts';
 import { fmt as n } from '../engine/regions/base.ts';
-import { FORMAT_NAMES, ImportError, importTrace, MAX_TRACE_BYTES, parseToolMap, type FormatName, type ImportReport } from '../import/index.ts';
+import { describeReport, FORMAT_NAMES, ImportError, importTrace, MAX_TRACE_BYTES, parseToolMap, type FormatName } from '../import/index.ts';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 import { readAgentDir } from './validate.ts';
 
@@ -60,7 +60,7 @@ export const run: Command = async (rawArgs) => {
   if (json) console.log(JSON.stringify(output === undefined ? { report: result.report, scenario: result.scenario } : { report: result.report, output }));
   else {
     if (output === undefined) process.stdout.write(scenarioText);
-    console.error(describeReport(result.report, output));
+    console.error(describeReport(result.report, output).join('\n'));
   }
   return EXIT_OK;
 };
@@ -88,16 +88,4 @@ function readAgent(path: string): Record<string, string> | string {
   } catch {
     return `--agent ${path}: no such file or directory`;
   }
-}
-
-export function describeReport(r: ImportReport, output?: string): string {
-  const lines = [`imported a ${r.format} trace${output ? ` to ${output}` : ''}: ${n(r.events)} events (${n(r.inferences)} inferences, ${n(r.toolResults)} tool results, ${n(r.userMessages)} user messages); model ${r.model.used}${r.model.trace ? ` (trace: ${r.model.trace})` : ''}`];
-  lines.push(r.task ? 'task: the first user message (inputs.task)' : 'task: none found (no user text before the first assistant turn)');
-  if (r.notes) lines.push(`kept aside: ${r.notes} harness text${r.notes === 1 ? '' : 's'} (system prompt, instructions) in inputs.harness_system_prompt, not replayed`);
-  const mapped = r.tools.filter((t) => t.mappedTo !== t.name);
-  if (mapped.length) lines.push(`tools mapped: ${mapped.map((t) => `${t.name} -> ${t.mappedTo}`).join(', ')}`);
-  const skipped = Object.entries(r.skipped);
-  if (skipped.length) lines.push(`skipped (the scenario format cannot hold them yet): ${skipped.map(([kind, count]) => `${count} ${kind}`).join(', ')}`);
-  if (r.unansweredCalls.length) lines.push(`${r.unansweredCalls.length} tool call${r.unansweredCalls.length === 1 ? '' : 's'} without a result (the replay strips them): ${r.unansweredCalls.join(', ')}`);
-  return lines.join('\n');
 }

@@ -16,6 +16,7 @@ import { FORMAT_NAMES, ImportError, type FormatName, type Progress, type Transcr
 
 export { FORMAT_NAMES, ImportError, type FormatName } from './trace.ts';
 export { DEFAULT_TOOL_MAP, parseToolMap, type ToolMap } from './tool-map.ts';
+export { describeReport } from './report.ts';
 
 /** Traces larger than this are refused before reading (the page and `lev import`). */
 export const MAX_TRACE_BYTES = 200_000_000;

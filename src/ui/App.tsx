@@ -6,6 +6,7 @@ import { ChartsPanel } from './ChartsPanel.tsx';
 import { InspectorPanel } from './InspectorPanel.tsx';
 import { Header } from './Header.tsx';
 import { Notices } from './Notices.tsx';
+import { TraceImport } from './import/TraceImport.tsx';
 import { PanelBoundary } from './ErrorBoundary.tsx';
 import { useScenario } from '../state/store.ts';
 import { useResults } from '../state/results.ts';
@@ -39,6 +40,7 @@ export function App() {
       </main>
       <div className="bottom"><Inspector /></div>
       <Notices />
+      <TraceImport />
     </div>
   );
 }

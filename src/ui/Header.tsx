@@ -9,6 +9,7 @@ import { ExamplesGallery } from './ExamplesGallery.tsx';
 import { ScenariosMenu } from './ScenariosMenu.tsx';
 import { ShareDialog } from './ShareDialog.tsx';
 import { GuideDialog } from './Guide.tsx';
+import { importAnyFile, setScenarioOpener } from './import/TraceImport.tsx';
 
 const MAX_IMPORT_BYTES = 5_000_000;
 
@@ -34,6 +35,8 @@ async function importScenario(file: File): Promise<void> {
   await openImported(parsed.data, file.name);
 }
 
+setScenarioOpener((file) => void importScenario(file));
+
 export function Header() {
   const [dialog, setDialog] = useState<'scenarios' | 'examples' | 'share' | 'guide' | null>(null);
   const theme = useUi((s) => s.theme);
@@ -50,14 +53,14 @@ export function Header() {
       <button onClick={() => setDialog('scenarios')} data-testid="open-scenarios">Scenarios</button>
       <button onClick={() => setDialog('examples')} data-testid="open-examples">Examples</button>
       <button onClick={() => setDialog('share')} data-testid="open-share">Share</button>
-      <button onClick={() => fileInput.current?.click()} title="Open a scenario JSON file (the format lev reads)">Import</button>
+      <button onClick={() => fileInput.current?.click()} title="Open a scenario JSON file, or an agent's real run: an Anthropic or OpenAI body, a Claude Code or Codex session (.jsonl)">Import</button>
       <button onClick={exportScenario} title="Save this scenario as JSON (lev replay reads it)">Export</button>
       <button onClick={() => setDialog('guide')} data-testid="open-guide">Guide</button>
       <button onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label="Toggle dark mode" title="Light / dark">{theme === 'dark' ? '☀' : '☾'}</button>
-      <input ref={fileInput} type="file" accept="application/json,.json" hidden data-testid="import-file" onChange={(e) => {
+      <input ref={fileInput} type="file" accept="application/json,.json,.jsonl" hidden data-testid="import-file" onChange={(e) => {
         const file = e.target.files?.[0];
         e.target.value = '';
-        if (file) void importScenario(file);
+        if (file) importAnyFile(file);
       }} />
       {dialog === 'scenarios' && <ScenariosMenu onClose={close} />}
       {dialog === 'examples' && <ExamplesGallery onClose={close} />}

@@ -7,6 +7,7 @@ import { useUi } from '../state/ui.ts';
 import { CHANGE_COLORS } from './ChartsPanel.tsx';
 import { summarize } from './events.ts';
 import { firstLine, fmt } from './format.ts';
+import { RequestExport } from './import/RequestExport.tsx';
 
 /** Long texts are cut at this many characters until the reader asks for the rest. */
 const PREVIEW_CHARS = 6000;
@@ -107,6 +108,7 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
         <h2>Request</h2>
         <span className="muted">{detail.inference ? 'sent at this inference' : 'preview: what the next inference would send'}</span>
         <span className="spacer" />
+        <RequestExport request={request} step={detail.index} />
         <span className="mono" data-testid="request-tokens">{fmt(request.tokens)}</span><span className="muted">tokens</span>
       </div>
       <div className="panel-body" data-testid="request">

@@ -1,0 +1,85 @@
+// Bringing a real run: drop a trace on the page, see its timeline; copy the request as an API body.
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { importTrace } from '../src/import/index.ts';
+import { anthropicBody } from '../src/export/index.ts';
+import { resolveModel } from '../src/engine/models.ts';
+import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
+import { engineDetail, engineTimeline, exampleScenario, fmt, waitForTimeline, watchErrors } from './helpers.ts';
+
+const FIXTURE = 'claude-code-session.jsonl';
+const trace = readFileSync(new URL(`../test/import/fixtures/${FIXTURE}`, import.meta.url), 'utf8');
+
+/** What the page should show: the trace imported through the blueprint in the editor (the default example's). */
+function expected() {
+  return importTrace(trace, { agent: exampleScenario(DEFAULT_EXAMPLE_ID).agent, name: 'claude-code-session' }).scenario;
+}
+
+async function drop(page: Page, name: string, text: string): Promise<void> {
+  const transfer = await page.evaluateHandle(({ name, text }) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], name, { type: 'application/x-ndjson' }));
+    return dt;
+  }, { name, text });
+  await page.dispatchEvent('body', 'dragover', { dataTransfer: transfer });
+  await expect(page.getByTestId('drop-overlay')).toBeVisible();
+  await page.dispatchEvent('body', 'drop', { dataTransfer: transfer });
+}
+
+test('a dropped Claude Code session opens as its own timeline, with the report and the tool-name table', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/');
+  await waitForTimeline(page);
+  await drop(page, FIXTURE, trace);
+  const dialog = page.getByTestId('trace-import');
+  await expect(dialog.getByTestId('import-report')).toContainText('imported a claude-code trace: 15 events (7 inferences, 7 tool results, 1 user messages)');
+  await expect(dialog.getByTestId('import-report')).toContainText('skipped (the scenario format cannot hold them yet): 1 thinking, 2 sidechain message');
+  await expect(dialog.getByTestId('tool-map').locator('tbody tr')).toHaveCount(5);
+  await expect(dialog.getByLabel('blueprint name for Read')).toHaveValue('read_file');
+  await dialog.getByTestId('import-open').click();
+
+  const scenario = expected();
+  const timeline = engineTimeline(scenario);
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'claude-code-session');
+  await waitForTimeline(page, timeline.steps.length);
+  expect(timeline.steps.length).toBe(15);
+  // The last step's request, as the engine in Node computes it.
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', '14');
+  await expect(page.getByTestId('request-tokens')).toHaveText(fmt(engineDetail(scenario, 14).request.tokens));
+  expect(errors).toEqual([]);
+});
+
+test('the tool-name table changes the names the run replays with', async ({ page }) => {
+  await page.goto('/');
+  await waitForTimeline(page);
+  await page.getByTestId('import-file').setInputFiles({ name: FIXTURE, mimeType: 'application/x-ndjson', buffer: Buffer.from(trace) });
+  const dialog = page.getByTestId('trace-import');
+  await dialog.getByLabel('blueprint name for Task').fill('delegate');
+  await dialog.getByTestId('import-apply').click();
+  await expect(dialog.getByTestId('import-report')).toContainText('Task -> delegate');
+});
+
+test('a broken trace says where and imports nothing', async ({ page }) => {
+  await page.goto('/');
+  await waitForTimeline(page);
+  const lines = trace.split('\n');
+  lines[6] = lines[6]!.slice(0, 50);
+  await drop(page, 'broken.jsonl', lines.join('\n'));
+  await expect(page.getByTestId('import-error')).toContainText('broken.jsonl: line 7, (top level): not valid JSON at column 51');
+  await expect(page.getByTestId('import-error')).toContainText('Nothing was changed.');
+});
+
+test('the request at the inspected step copies as an Anthropic body', async ({ page }) => {
+  const scenario = exampleScenario(DEFAULT_EXAMPLE_ID);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/');
+  await waitForTimeline(page);
+  const step = Number(await page.getByTestId('inspector').getAttribute('data-step'));
+  await page.getByTestId('copy-anthropic').click();
+  await expect(page.getByTestId('request-export-said')).toHaveText('Copied the Anthropic body.');
+  const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
+  const model = resolveModel(scenario.model);
+  if (!model.ok) throw new Error(model.error);
+  expect(copied).toEqual(anthropicBody(engineDetail(scenario, step).request, model.model));
+});

@@ -1,0 +1,16 @@
+// What an import brought in and what it left out, in words (lev import's stderr, the page's dialog).
+import { fmt as n } from '../engine/regions/base.ts';
+import type { ImportReport } from './index.ts';
+
+/** One line per fact; `output` names the file the scenario went to. */
+export function describeReport(r: ImportReport, output?: string): string[] {
+  const lines = [`imported a ${r.format} trace${output ? ` to ${output}` : ''}: ${n(r.events)} events (${n(r.inferences)} inferences, ${n(r.toolResults)} tool results, ${n(r.userMessages)} user messages); model ${r.model.used}${r.model.trace ? ` (trace: ${r.model.trace})` : ''}`];
+  lines.push(r.task ? 'task: the first user message (inputs.task)' : 'task: none found (no user text before the first assistant turn)');
+  if (r.notes) lines.push(`kept aside: ${r.notes} harness text${r.notes === 1 ? '' : 's'} (system prompt, instructions) in inputs.harness_system_prompt, not replayed`);
+  const mapped = r.tools.filter((t) => t.mappedTo !== t.name);
+  if (mapped.length) lines.push(`tools mapped: ${mapped.map((t) => `${t.name} -> ${t.mappedTo}`).join(', ')}`);
+  const skipped = Object.entries(r.skipped);
+  if (skipped.length) lines.push(`skipped (the scenario format cannot hold them yet): ${skipped.map(([kind, count]) => `${count} ${kind}`).join(', ')}`);
+  if (r.unansweredCalls.length) lines.push(`${r.unansweredCalls.length} tool call${r.unansweredCalls.length === 1 ? '' : 's'} without a result (the replay strips them): ${r.unansweredCalls.join(', ')}`);
+  return lines;
+}

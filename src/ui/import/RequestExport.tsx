@@ -1,0 +1,48 @@
+// "Copy the request as an Anthropic / OpenAI body", and download it: the inspected step's request
+// in the shape the provider's API takes (src/export, the same code as `lev test --format`).
+import { useState } from 'react';
+import { resolveModel } from '../../engine/models.ts';
+import type { AssembledRequest } from '../../engine/timeline.ts';
+import { EXPORT_FORMATS, requestBody, type ExportFormat } from '../../export/index.ts';
+import { useScenario } from '../../state/store.ts';
+
+const LABEL: Record<ExportFormat, string> = { anthropic: 'Anthropic', openai: 'OpenAI' };
+
+export function RequestExport({ request, step }: { request: AssembledRequest; step: number }) {
+  const modelRef = useScenario((s) => s.scenario.model);
+  const [said, setSaid] = useState<string | null>(null);
+  const body = (format: ExportFormat): string | null => {
+    const model = resolveModel(modelRef);
+    return model.ok ? JSON.stringify(requestBody(format, request, model.model), null, 2) : null;
+  };
+  const copy = async (format: ExportFormat) => {
+    const text = body(format);
+    if (text === null) { setSaid('The model is not known: pick one first.'); return; }
+    try {
+      await navigator.clipboard.writeText(text);
+      setSaid(`Copied the ${LABEL[format]} body.`);
+    } catch {
+      setSaid('The browser refused the clipboard: use Download.');
+    }
+  };
+  const download = (format: ExportFormat) => {
+    const text = body(format);
+    if (text === null) return;
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    link.download = `request-step-${step + 1}-${format}.json`;
+    link.click();
+    URL.revokeObjectURL(link.href);
+  };
+  return (
+    <span className="row" data-testid="request-export">
+      {EXPORT_FORMATS.map((f) => (
+        <span key={f}>
+          <button onClick={() => void copy(f)} data-testid={`copy-${f}`} title={`Copy this request as an ${LABEL[f]} API body`}>Copy as {LABEL[f]}</button>
+          <button className="icon" onClick={() => download(f)} aria-label={`Download the ${LABEL[f]} body`} title={`Download the ${LABEL[f]} body`}>⤓</button>
+        </span>
+      ))}
+      {said && <span className="muted" data-testid="request-export-said">{said}</span>}
+    </span>
+  );
+}

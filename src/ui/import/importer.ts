@@ -1,0 +1,55 @@
+// The page's side of trace import: one worker, one import at a time (a new file replaces the one
+// being read), and the state the Import dialog draws.
+import { create } from 'zustand';
+import { DEFAULT_TOOL_MAP, type ImportReport, type ToolMap } from '../../import/index.ts';
+import type { Scenario } from '../../engine/scenario.ts';
+import { useScenario } from '../../state/store.ts';
+import type { ImportRequest, ImportResponse } from './protocol.ts';
+
+export type ImportState =
+  | { status: 'idle' }
+  | { status: 'working'; file: File; share: number }
+  | { status: 'ready'; file: File; scenario: Scenario; report: ImportReport }
+  | { status: 'error'; file: File; message: string };
+
+export interface TraceImportStore {
+  state: ImportState;
+  toolMap: ToolMap;
+  /** Replay through the blueprint in the editor, or the import's starting layout. */
+  blueprint: 'editor' | 'starter';
+}
+
+export const useTraceImport = create<TraceImportStore>()(() => ({ state: { status: 'idle' }, toolMap: DEFAULT_TOOL_MAP, blueprint: 'editor' }));
+
+let worker: Worker | undefined;
+let nextId = 1;
+
+/**
+ * Imports `file`: a Leviath scenario goes to `openScenario` (the page's scenario import), anything
+ * else is read as a trace in the worker, with progress, and waits in the dialog to be opened.
+ */
+export function importFile(file: File, openScenario: (file: File) => void): void {
+  worker?.terminate();
+  worker = new Worker(new URL('./trace.worker.ts', import.meta.url), { type: 'module' });
+  const id = nextId++;
+  const { toolMap, blueprint } = useTraceImport.getState();
+  const set = (state: ImportState) => useTraceImport.setState({ state });
+  set({ status: 'working', file, share: 0 });
+  worker.onmessage = (event: MessageEvent<ImportResponse>) => {
+    const message = event.data;
+    if (message.id !== id) return;
+    if (message.type === 'progress') set({ status: 'working', file, share: message.share });
+    else if (message.type === 'scenario') { set({ status: 'idle' }); openScenario(file); }
+    else if (message.type === 'imported') set({ status: 'ready', file, scenario: message.scenario, report: message.report });
+    else set({ status: 'error', file, message: message.message });
+  };
+  worker.onerror = (event) => set({ status: 'error', file, message: `the import worker failed: ${event.message || 'unknown error'}` });
+  const request: ImportRequest = { id, file, toolMap, ...(blueprint === 'editor' ? { agent: useScenario.getState().scenario.agent } : {}) };
+  worker.postMessage(request);
+}
+
+export function closeImport(): void {
+  worker?.terminate();
+  worker = undefined;
+  useTraceImport.setState({ state: { status: 'idle' } });
+}

@@ -1,0 +1,55 @@
+/// <reference lib="webworker" />
+// Reads a dropped or chosen file and imports it as a trace, off the page's thread, reporting
+// progress while it reads (first half) and parses (second half).
+import { importTrace, ImportError, MAX_TRACE_BYTES } from '../../import/index.ts';
+import type { ImportRequest, ImportResponse } from './protocol.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
+const post = (message: ImportResponse) => self.postMessage(message);
+
+async function readText(file: File, onShare: (share: number) => void): Promise<string> {
+  const reader = file.stream().getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let read = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    read += value.byteLength;
+    parts.push(decoder.decode(value, { stream: true }));
+    onShare(file.size === 0 ? 1 : read / file.size);
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}
+
+/** A Leviath scenario has a version and an agent; the page's scenario import handles those. */
+function isScenario(text: string): boolean {
+  if (!text.trimStart().startsWith('{')) return false;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && 'version' in value && 'agent' in value;
+  } catch {
+    return false;
+  }
+}
+
+self.onmessage = async (event: MessageEvent<ImportRequest>) => {
+  const { id, file, toolMap, agent, format } = event.data;
+  try {
+    if (file.size > MAX_TRACE_BYTES) throw new Error(`${file.name} is ${(file.size / 1e6).toFixed(0)} MB; traces up to ${MAX_TRACE_BYTES / 1e6} MB can be imported`);
+    let last = 0;
+    const progress = (share: number) => {
+      if (share - last < 0.02 && share < 1) return;
+      last = share;
+      post({ id, type: 'progress', share });
+    };
+    const text = await readText(file, (s) => progress(s / 2));
+    if (!file.name.endsWith('.jsonl') && isScenario(text)) { post({ id, type: 'scenario' }); return; }
+    const { scenario, report } = importTrace(text, { toolMap, ...(agent ? { agent } : {}), ...(format ? { format } : {}), name: file.name.replace(/\.(jsonl?|json)$/, ''), progress: (s) => progress(0.5 + s / 2) });
+    post({ id, type: 'imported', scenario, report });
+  } catch (error) {
+    const message = error instanceof ImportError ? `${file.name}: ${error.message}` : error instanceof Error ? error.message : String(error);
+    post({ id, type: 'failed', message });
+  }
+};
