@@ -9,6 +9,7 @@ import { ScenarioSchema } from '../engine/scenario.ts';
 import { validateScenario } from '../engine/validate.ts';
 import { jsonErrorPosition, locateJson } from '../engine/blueprint/jsonLocate.ts';
 import { fmt } from '../engine/regions/base.ts';
+import { nameTable } from '../engine/names.ts';
 import { issuePath } from '../scenarios/issues.ts';
 import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 
@@ -125,7 +126,7 @@ function statOrUndefined(path: string): Stats | undefined {
  * it names are read, so pointing at a large project does not load it all into memory.
  */
 export function readAgentDir(dir: string, blueprintText?: string): Record<string, string> {
-  const agent: Record<string, string> = Object.fromEntries(walk(dir).map((f) => [f, '']));
+  const agent = nameTable<string>(walk(dir).map((f) => [f, '']));
   agent[AGENT_FILE] = blueprintText ?? readFileSync(join(dir, AGENT_FILE), 'utf8');
   const { blueprint } = compileBlueprint(agent);
   for (const script of blueprint ? customScripts(blueprint) : []) {
@@ -149,7 +150,7 @@ function customScripts(blueprint: Blueprint): string[] {
 function listFiles(dir: string): Record<string, string> | undefined {
   const files = walk(dir);
   if (files.length >= MAX_WALK_FILES) return undefined;
-  return Object.fromEntries(files.map((f) => [f, '']));
+  return nameTable<string>(files.map((f) => [f, '']));
 }
 
 function walk(root: string): string[] {

@@ -19,6 +19,7 @@ import {
   Ledger, STAGE_PROMPT_KEY, findTransition, gateRefusals, instructionsRegion, isImplicit, maxAttempts, stageLayout, stagesOf,
 } from './stages.ts';
 import { summarize } from './summarize.ts';
+import { nameTable } from './names.ts';
 import { countTokens } from './tokens.ts';
 import {
   emptyChangeTotals, type AssembledRequest, type Change, type RegionFigures, type RegionMeta, type RequestFigures,
@@ -185,7 +186,7 @@ export class Run {
 
   figures(): Record<string, RegionFigures> {
     const visible = new Set(this.layout);
-    const out: Record<string, RegionFigures> = {};
+    const out = nameTable<RegionFigures>();
     for (const region of this.regions.values()) {
       out[region.name] = { tokens: region.tokens, budget: region.budget.budget, entries: region.entries.length, visible: visible.has(region) };
     }
@@ -628,7 +629,7 @@ export function emptyTimeline(scenario: Scenario, diagnostics: Diagnostic[], mod
     regions: [], stages: [], diagnostics, warnings: [], spawn: { regions: {}, changes: [] }, steps: [],
     summary: {
       steps: 0, inferences: 0, finalStage: '', stagesEntered: [], peakRequestTokens: 0, meanPrefixShare: 0,
-      changes: emptyChangeTotals(), baselineLosesTaskAt: null, taskLostAt: null, ledger: {}, warnings: 0,
+      changes: emptyChangeTotals(), baselineLosesTaskAt: null, taskLostAt: null, ledger: nameTable(), warnings: 0,
     },
     cancelled: false,
   };

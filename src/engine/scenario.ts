@@ -1,5 +1,6 @@
 // The scenario: blueprint + scripts + working directory + traffic + model. What a share URL holds.
 import { z } from 'zod';
+import { nameTable } from './names.ts';
 
 export const SCENARIO_VERSION = 1;
 
@@ -23,28 +24,80 @@ export const MAX_RESULT_SIZE_TOKENS = 2_000_000;
  */
 export const MAX_TRAFFIC_EVENTS = 100_000;
 
-/** Nesting depth of a JSON value, measured without recursion (a hostile value may be very deep). */
-function jsonDepth(value: unknown): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (typeof item !== 'object' || item === null) continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest > MAX_JSON_DEPTH) return deepest;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return deepest;
+/** Keys where a scenario holds free-form JSON; their depth is counted from there. */
+const FREE_FORM = new Set(['arguments', 'inputs', 'params']);
+/** Outside free-form fields the schema itself nests at most a few levels; this is generous. */
+const MAX_STRUCTURE_DEPTH = 8;
+
+interface Node { value: unknown; key: string | number | undefined; parent: Node | undefined; depth: number; inField: boolean }
+
+function pathOf(node: Node): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let n: Node | undefined = node; n?.key !== undefined; n = n.parent) path.push(n.key);
+  return path.reverse();
 }
 
-const shallow = <T extends z.ZodType>(schema: T) => schema.refine((v) => jsonDepth(v) <= MAX_JSON_DEPTH, {
-  message: `nested more than ${MAX_JSON_DEPTH} levels deep; flatten it`,
-});
+/**
+ * The one depth check of a scenario, on the raw JSON before anything else reads it (zod, share
+ * encoding, token counting): a value nested 100,000 deep anywhere (`generator.params`, tool
+ * arguments, inputs, or a field the schema types) is refused here with its path, instead of
+ * overflowing the stack later. Iterative, so the check itself cannot overflow.
+ */
+export function tooDeep(root: unknown): { path: (string | number)[]; limit: number }[] {
+  const found: { path: (string | number)[]; limit: number }[] = [];
+  const stack: Node[] = [{ value: root, key: undefined, parent: undefined, depth: 0, inField: false }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (typeof node.value !== 'object' || node.value === null) continue;
+    const limit = node.inField ? MAX_JSON_DEPTH : MAX_STRUCTURE_DEPTH;
+    if (node.depth >= limit) {
+      let field: Node = node;
+      while (node.inField && field.parent && !(FREE_FORM.has(String(field.key)) && !field.parent.inField)) field = field.parent;
+      found.push({ path: pathOf(field), limit: MAX_JSON_DEPTH });
+      continue;
+    }
+    // Pushed last to first, so the fields are visited (and reported) in document order.
+    for (const [key, child] of Object.entries(node.value).reverse()) {
+      const startsField = !node.inField && FREE_FORM.has(key);
+      const childKey = Array.isArray(node.value) ? Number(key) : key;
+      stack.push({ value: child, key: childKey, parent: node, depth: startsField ? 0 : node.depth + 1, inField: node.inField || startsField });
+    }
+  }
+  return found;
+}
+
+/** `__proto__` cannot be a key of a JavaScript object without changing what the object is. */
+const RESERVED_KEY = '__proto__';
+
+/** The name tables a scenario holds: objects whose keys are the user's names. */
+const NAME_TABLES: (readonly string[])[] = [['agent'], ['workdir'], ['commands'], ['inputs'], ['inputs', 'caller']];
+
+function reservedKeys(root: unknown): (string | number)[][] {
+  const found: (string | number)[][] = [];
+  for (const path of NAME_TABLES) {
+    let value: unknown = root;
+    for (const key of path) value = typeof value === 'object' && value !== null && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+    if (typeof value === 'object' && value !== null && Object.hasOwn(value, RESERVED_KEY)) found.push([...path, RESERVED_KEY]);
+  }
+  return found;
+}
+
+/** Checks the raw scenario once at the boundary, so no later step meets a hostile shape. */
+function checkBoundary(raw: unknown, ctx: z.RefinementCtx): unknown {
+  for (const { path } of tooDeep(raw)) ctx.addIssue({ code: 'custom', path, message: `nested more than ${MAX_JSON_DEPTH} levels deep; flatten it` });
+  for (const path of reservedKeys(raw)) {
+    ctx.addIssue({ code: 'custom', path, message: `"${RESERVED_KEY}" is reserved here (JavaScript gives that key a special meaning, so it would be lost); rename it` });
+  }
+  return raw;
+}
+
+/** A name table parsed to an object with no prototype (`src/engine/names.ts` says why). */
+const names = <T extends z.ZodType>(value: T) => z.record(z.string(), value).transform((table) => nameTable(Object.entries(table)));
 
 export const ToolCallSchema = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
-  arguments: shallow(z.record(z.string(), z.unknown())).default({}),
+  arguments: z.record(z.string(), z.unknown()).default({}),
 });
 
 export const EventSchema = z.discriminatedUnion('type', [
@@ -101,27 +154,29 @@ export const GeneratorSchema = z.object({
 });
 export type GeneratorSpec = z.infer<typeof GeneratorSchema>;
 
-export const ScenarioSchema = z.object({
+/** The scenario's fields, without the boundary check (`ScenarioSchema` is what parses input). */
+export const ScenarioFields = z.object({
   version: z.literal(SCENARIO_VERSION),
   name: z.string().default('untitled'),
   description: z.string().optional(),
   model: ModelRefSchema,
   /** The blueprint's directory: `agent.leviath` plus scripts, paths relative to it. */
-  agent: z.record(z.string(), text).refine((a) => 'agent.leviath' in a, {
+  agent: names(text).refine((a) => Object.hasOwn(a, 'agent.leviath'), {
     message: 'agent must contain "agent.leviath"',
   }),
   /** The run's working directory (file/glob seeds, read_file). */
-  workdir: z.record(z.string(), text).default({}),
+  workdir: names(text).prefault({}),
   /** stdout of `command` seeds, since a browser runs no shell. */
-  commands: z.record(z.string(), text).default({}),
-  inputs: shallow(z.object({
+  commands: names(text).prefault({}),
+  inputs: z.object({
     task: text.optional(),
-    caller: z.record(z.string(), text).optional(),
-  }).catchall(z.unknown())).default({}),
+    caller: names(text).optional(),
+  }).catchall(z.unknown()).transform((inputs) => nameTable(Object.entries(inputs)) as typeof inputs).prefault({}),
   traffic: z.array(EventSchema).max(MAX_TRAFFIC_EVENTS, {
     message: `at most ${MAX_TRAFFIC_EVENTS.toLocaleString('en-US')} events per scenario (the timeline keeps a snapshot of every one); split it into several scenarios`,
   }).default([]),
   generator: GeneratorSchema.optional(),
 });
+export const ScenarioSchema = z.preprocess(checkBoundary, ScenarioFields);
 export type Scenario = z.infer<typeof ScenarioSchema>;
-export type ScenarioInput = z.input<typeof ScenarioSchema>;
+export type ScenarioInput = z.input<typeof ScenarioFields>;

@@ -12,6 +12,7 @@ import type { Severity } from './diagnostics.ts';
 import { commandIsSafe, readPathCovering } from './blueprint/policy.ts';
 import { matchGlob, normalizeAny, normalizeRelative } from './blueprint/paths.ts';
 import { closest } from './blueprint/suggest.ts';
+import { own } from './names.ts';
 
 export interface SeedEntry {
   content: string;
@@ -87,7 +88,7 @@ function resolveOne(seed: Seed, ctx: SeedContext): SeedEntry[] {
 function fromInput(ctx: SeedContext, key: string, source: string): SeedEntry[] {
   const inputs = ctx.inputs.inputs;
   if (!inputs) return [];
-  const value = inputs[key];
+  const value = own(inputs, key);
   const field = key === 'task' ? 'inputs.task' : `inputs["${key}"]`;
   if (value === undefined) {
     report(ctx, 'warning', 'seed-input-missing', [],
@@ -104,7 +105,7 @@ function fromInput(ctx: SeedContext, key: string, source: string): SeedEntry[] {
 function fromCaller(ctx: SeedContext, name: string): SeedEntry[] {
   const inputs = ctx.inputs.inputs;
   if (!inputs) return [];
-  const value = inputs.caller?.[name];
+  const value = inputs.caller ? own(inputs.caller, name) : undefined;
   if (value === undefined) {
     report(ctx, 'warning', 'seed-input-missing', ['caller'],
       `Region "${ctx.region}" is seeded from the parent's value "${name}", but inputs.caller has no "${name}", so it starts empty. Set inputs.caller["${name}"] in the scenario.`);

@@ -5,6 +5,7 @@ import type { Blueprint, RegionDecl, RegionKind, StageDecl, TransitionDecl } fro
 import type { ChecklistRegion } from './regions/checklist.ts';
 import type { Region } from './regions/types.ts';
 import type { StageLedger } from './timeline.ts';
+import { nameTable } from './names.ts';
 
 /** The stage a blueprint without `[stages]` runs in. */
 export const DEFAULT_STAGE = 'main';
@@ -112,11 +113,11 @@ export function gateRefusals(stage: StageDecl, edge: TransitionDecl, visible: re
 }
 
 export class Ledger {
-  readonly byStage: StageLedger = {};
+  readonly byStage: StageLedger = nameTable();
 
   charge(stage: string, region: string, tokens: number): void {
     if (tokens <= 0) return;
-    const row = (this.byStage[stage] ??= {});
+    const row = (this.byStage[stage] ??= nameTable());
     row[region] = (row[region] ?? 0) + tokens;
   }
 }

@@ -2,7 +2,7 @@
 // The `1` is the share format; a link in another format is refused with a message that says so.
 // The page and `lev share` both call these two functions.
 import { deflateSync } from 'fflate';
-import { GeneratorSchema, SCENARIO_VERSION, ScenarioSchema, type Scenario, type ScenarioInput, type TrafficEvent } from '../engine/scenario.ts';
+import { GeneratorSchema, SCENARIO_VERSION, ScenarioFields, ScenarioSchema, type Scenario, type ScenarioInput, type TrafficEvent } from '../engine/scenario.ts';
 import { GENERATOR_PARAMS } from '../scenarios/generators.ts';
 import { formatIssues } from '../scenarios/issues.ts';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
@@ -104,7 +104,7 @@ function fail(error: string): DecodeResult {
 }
 
 // The values ScenarioSchema fills in when a key is missing; leaving them out keeps links short.
-const DEFAULT_NAME = ScenarioSchema.shape.name.parse(undefined);
+const DEFAULT_NAME = ScenarioFields.shape.name.parse(undefined);
 const GENERATOR_DEFAULTS = GeneratorSchema.parse({ kind: 'coding-agent' });
 const DEFAULT_ENCODING = 'o200k_base';
 

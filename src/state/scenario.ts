@@ -30,7 +30,7 @@ export function checkAgentPath(path: string, existing: Record<string, string>): 
   if (path.startsWith('/') || path.split('/').some((p) => p === '..' || p === '.' || p === '')) {
     return 'Use a relative path inside the agent directory (no leading /, no . or .. parts).';
   }
-  if (path in existing) return `${path} already exists.`;
+  if (Object.hasOwn(existing, path)) return `${path} already exists.`;
   return null;
 }
 

@@ -4,6 +4,7 @@ import type { KeyPath } from './locate.ts';
 import { describe, isTable, positiveInt, text, type Reporter, type Table } from './report.ts';
 import { compileRegion } from './regions.ts';
 import { didYouMean } from './suggest.ts';
+import { nameTable } from '../names.ts';
 
 const STAGE_KEYS = ['system_prompt', 'context', 'transitions', 'tool_routing', 'max_attempts'];
 const STAGE_CONTEXT_KEYS = ['regions'];
@@ -114,16 +115,16 @@ function compileRouting(r: Reporter, raw: unknown, path: KeyPath): ToolRouting |
 
 function compileOverrides(r: Reporter, raw: unknown, path: KeyPath): Record<string, RouteOverride> {
   const overrides: [string, RouteOverride][] = [];
-  if (raw === undefined) return {};
+  if (raw === undefined) return nameTable();
   if (!isTable(raw)) {
     r.error('invalid-value', path, `\`overrides\` must be a table keyed by tool name, not ${describe(raw)}.`, 'value');
-    return {};
+    return nameTable();
   }
   for (const [tool, value] of Object.entries(raw)) {
     const override = compileOverride(r, tool, value, [...path, tool]);
     if (override) overrides.push([tool, override]);
   }
-  return Object.fromEntries(overrides);
+  return nameTable(overrides);
 }
 
 function compileOverride(r: Reporter, tool: string, value: unknown, path: KeyPath): RouteOverride | undefined {
@@ -145,17 +146,17 @@ function compileOverride(r: Reporter, tool: string, value: unknown, path: KeyPat
 }
 
 function compilePerToolCaps(r: Reporter, raw: unknown, path: KeyPath): Record<string, number> {
-  if (raw === undefined) return {};
+  if (raw === undefined) return nameTable();
   if (!isTable(raw)) {
     r.error('invalid-value', path, `\`max_result_tokens_per_tool\` must be a table like { read_file = 20000 }, not ${describe(raw)}.`, 'value');
-    return {};
+    return nameTable();
   }
   const caps: [string, number][] = [];
   for (const tool of Object.keys(raw)) {
     const cap = readCap(r, raw, tool, path);
     if (cap !== undefined) caps.push([tool, cap]);
   }
-  return Object.fromEntries(caps);
+  return nameTable(caps);
 }
 
 function readCap(r: Reporter, table: Table, key: string, path: KeyPath): number | undefined {
