@@ -83,15 +83,30 @@ export function compileBlueprint(agent: Record<string, string>, options: Compile
 
 /**
  * The regions visible in a stage: its own layout if it declares one, else the top-level regions.
- * A top-level `stage_instructions` region is never hidden by a stage layout that omits it: it holds
- * the entering stage's own prompt.
+ * `stage_instructions` is never hidden by a stage that omits it: it holds the entering stage's own
+ * prompt. Its first declaration (top-level, else the earliest stage layout declaring it) is carried
+ * into every stage declared from that point on whose layout leaves it out.
  */
 export function regionsForStage(blueprint: Blueprint, stageName: string | undefined): RegionDecl[] {
-  const stage = stageName === undefined ? undefined : blueprint.stages.find((s) => s.name === stageName);
-  if (!stage?.regions) return blueprint.regions;
-  const instructions = blueprint.regions.find((r) => r.name === 'stage_instructions');
-  if (instructions && !stage.regions.some((r) => r.name === 'stage_instructions')) return [...stage.regions, instructions];
-  return stage.regions;
+  const at = stageName === undefined ? -1 : blueprint.stages.findIndex((s) => s.name === stageName);
+  if (at < 0) return blueprint.regions;
+  const own = blueprint.stages[at]!.regions ?? blueprint.regions;
+  if (own.some((r) => r.name === INSTRUCTIONS)) return own;
+  const instructions = firstInstructions(blueprint, at);
+  return instructions ? [...own, instructions] : own;
+}
+
+const INSTRUCTIONS = 'stage_instructions';
+
+/** The first `stage_instructions` declaration at the top level or in a stage declared before `before`. */
+function firstInstructions(blueprint: Blueprint, before: number): RegionDecl | undefined {
+  const top = blueprint.regions.find((r) => r.name === INSTRUCTIONS);
+  if (top) return top;
+  for (const stage of blueprint.stages.slice(0, before)) {
+    const found = stage.regions?.find((r) => r.name === INSTRUCTIONS);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function parseToml(source: string): { doc: Table } | { diagnostic: Diagnostic } {
