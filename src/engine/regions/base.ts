@@ -96,15 +96,25 @@ export abstract class BaseRegion implements Region {
     return { ok: true, changes: this.enforce(ctx) };
   }
 
+  /** A keyed write: a key already present is rewritten (unchanged content changes nothing). */
   put(entry: Entry, ctx: RegionContext): WriteOutcome {
     const at = entry.key === undefined ? -1 : this.entries.findIndex((e) => e.key === entry.key);
     if (at < 0) return this.write(entry, ctx);
+    if (this.entries[at]!.content === entry.content) return { ok: true, changes: [] };
+    return this.rewrite(at, entry, ctx);
+  }
+
+  /**
+   * The entry at `at` is replaced by `entry` as the newest entry, so the kind's rule sees fresh
+   * content as fresh (a sliding window "keeps the most recent entries"); shown as a `replace`.
+   */
+  protected rewrite(at: number, entry: Entry, ctx: RegionContext): WriteOutcome {
     const old = this.entries[at]!;
-    if (old.content === entry.content) return { ok: true, changes: [] };
     const refused = this.refuse(entry, old.tokens, 0);
     if (refused) return refused;
-    this.replaceAt(at, entry);
-    return { ok: true, changes: [change('replace', this.name, [old]), ...this.enforce(ctx)] };
+    this.removeRange(at, 1);
+    this.insertAt(this.entries.length, entry);
+    return { ok: true, changes: [change('replace', this.name, [old], `key "${entry.key}" rewritten`), ...this.enforce(ctx)] };
   }
 
   /**
@@ -131,9 +141,10 @@ export abstract class BaseRegion implements Region {
     const list = `${this.entries.length} entr${this.entries.length === 1 ? 'y' : 'ies'}`;
     let removed: Entry[];
     if ('key' in selector) {
-      const at = this.entries.findIndex((e) => e.key === selector.key);
-      if (at < 0) return { ok: false, message: `${this.name} has no entry with key "${selector.key}" (${list}; see context_list)` };
-      removed = this.removeRange(at, 1);
+      // Every entry with the key: only a custom region holds more than one (it has no keyed upsert).
+      removed = [];
+      for (let at = this.entries.length - 1; at >= 0; at--) if (this.entries[at]!.key === selector.key) removed.unshift(...this.removeRange(at, 1));
+      if (removed.length === 0) return { ok: false, message: `${this.name} has no entry with key "${selector.key}" (${list}; see context_list)` };
     } else if ('index' in selector) {
       if (selector.index >= this.entries.length) {
         return { ok: false, message: `${this.name} has no entry at index ${selector.index} (${list}; indexes start at 0)` };

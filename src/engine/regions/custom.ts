@@ -61,9 +61,13 @@ export class CustomRegion extends BaseRegion {
     return admitted.entry ? super.write(admitted.entry, ctx) : { ok: true, changes: admitted.changes };
   }
 
+  /**
+   * No keyed upsert (custom-regions.md: "Keyed upsert is built-in only, because on_write cannot
+   * modify an existing entry"): a keyed write is a new entry that keeps its key, so
+   * `context_delete key` still finds it (and every other entry with that key).
+   */
   override put(entry: Entry, ctx: RegionContext): WriteOutcome {
-    const admitted = this.onWrite(entry, ctx);
-    return admitted.entry ? super.put(admitted.entry, ctx) : { ok: true, changes: admitted.changes };
+    return this.write(entry, ctx);
   }
 
   /** on_write: a string replaces the content (re-counted, kind kept), true/() accepts, false drops. */

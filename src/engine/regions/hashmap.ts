@@ -1,22 +1,17 @@
 // hashmap: keyed entries. A write to an existing key replaces it (and becomes the most recent);
 // past `max_entries` or the budget the least recently written key goes.
 import type { Change } from '../timeline.ts';
-import { BaseRegion, change, fmt } from './base.ts';
+import { BaseRegion, fmt } from './base.ts';
 import type { Entry, RegionContext, WriteOutcome } from './types.ts';
 
 export class HashmapRegion extends BaseRegion {
   readonly kind = 'hashmap' as const;
   protected readonly tier = 6;
 
+  /** Every write to an existing key rewrites it, even with the same content: it becomes the most recent. */
   override write(entry: Entry, ctx: RegionContext): WriteOutcome {
     const at = entry.key === undefined ? -1 : this.entries.findIndex((e) => e.key === entry.key);
-    if (at < 0) return super.write(entry, ctx);
-    const old = this.entries[at]!;
-    const refused = this.refuse(entry, old.tokens, 0);
-    if (refused) return refused;
-    this.removeRange(at, 1);
-    this.insertAt(this.entries.length, entry);
-    return { ok: true, changes: [change('replace', this.name, [old], `key "${entry.key}" rewritten`), ...this.enforce()] };
+    return at < 0 ? super.write(entry, ctx) : this.rewrite(at, entry, ctx);
   }
 
   override put(entry: Entry, ctx: RegionContext): WriteOutcome {
