@@ -1,0 +1,44 @@
+// "Copy as Markdown": the link and a small table of what the timeline did, for an issue or a chat.
+import type { Timeline } from '../engine/timeline.ts';
+
+const n = (value: number) => Math.round(value).toLocaleString('en-US');
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+export interface RegionRow { region: string; kind: string; budget: number; finalTokens: number; evictions: number; evictedTokens: number }
+
+/** One row per region: budget, tokens after the last step, and what its own rules evicted. */
+export function regionRows(timeline: Timeline): RegionRow[] {
+  const last = timeline.steps.at(-1)?.regions ?? timeline.spawn.regions;
+  return timeline.regions.map((meta) => {
+    let evictions = 0;
+    let evictedTokens = 0;
+    for (const step of timeline.steps) {
+      for (const change of step.changes) {
+        if (change.type === 'evict' && change.region === meta.name) {
+          evictions++;
+          evictedTokens += change.tokens;
+        }
+      }
+    }
+    return {
+      region: meta.name, kind: meta.kind, budget: last[meta.name]?.budget ?? meta.budget,
+      finalTokens: last[meta.name]?.tokens ?? 0, evictions, evictedTokens,
+    };
+  });
+}
+
+export function scenarioMarkdown(name: string, url: string, timeline: Timeline): string {
+  const rows = regionRows(timeline);
+  const lastRequest = timeline.steps.findLast((s) => s.request)?.request;
+  const lines = [
+    `[${cell(name)}](${url}) — ${n(timeline.steps.length)} steps, ${n(timeline.summary.inferences)} inferences on ${timeline.model.id}`,
+    '',
+    '| Region | Kind | Budget | Final tokens | Evictions |',
+    '|---|---|--:|--:|--:|',
+    ...rows.map((r) => `| ${cell(r.region)} | ${r.kind} | ${n(r.budget)} | ${n(r.finalTokens)} | ${r.evictions === 0 ? '0' : `${n(r.evictions)} (${n(r.evictedTokens)} tokens)`} |`),
+    '',
+    `Cache prefix: ${Math.round(timeline.summary.meanPrefixShare * 100)}% of each request on average was identical to the previous one` +
+      (lastRequest ? `; last request ${n(lastRequest.prefixTokens)} of ${n(lastRequest.requestTokens)} tokens.` : '.'),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,27 @@
+// Making a long link shorter without changing what the charts show: inline tool output becomes
+// `size_tokens` of the same count (the replay fills it with deterministic text of that size).
+import { resolveModel } from '../engine/models.ts';
+import type { Scenario } from '../engine/scenario.ts';
+import type { Encoding } from '../engine/tokens.ts';
+
+/** engine/tokens.ts countTokens, passed in so the page loads the tokenizer only when asked. */
+export type CountTokens = (text: string, encoding: Encoding) => number;
+
+/** How many tool results carry their output inline (what dropToolOutput would shrink). */
+export function inlineToolOutputs(scenario: Scenario): number {
+  return scenario.traffic.filter((e) => e.type === 'tool_result' && e.content !== undefined).length;
+}
+
+/** The scenario with every inline tool result replaced by its token count on the scenario's model. */
+export function dropToolOutput(scenario: Scenario, countTokens: CountTokens): Scenario {
+  const resolved = resolveModel(scenario.model);
+  const encoding = resolved.ok ? resolved.model.encoding : 'o200k_base';
+  return {
+    ...scenario,
+    traffic: scenario.traffic.map((event) => {
+      if (event.type !== 'tool_result' || event.content === undefined) return event;
+      const { content, ...rest } = event;
+      return { ...rest, size_tokens: countTokens(content, encoding) };
+    }),
+  };
+}
