@@ -3,6 +3,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
 import { encodeScenario } from '../src/share/index.ts';
+import { fingerprint, REPLAY_GUARD_KEY } from '../src/state/replayGuard.ts';
 import { engineTimeline, exampleScenario, waitForTimeline } from './helpers.ts';
 import { libraryEntries, menuNames } from './library.ts';
 
@@ -137,4 +138,50 @@ test('when the browser refuses storage the page works, says so and offers Export
   await page.getByTestId('notice-info').filter({ hasText: 'flat' }).getByRole('button', { name: 'Undo' }).click();
   await expect(page.getByLabel('Task', { exact: true })).toHaveValue(EDITED_TASK);
   expect(errors).toEqual([]);
+});
+
+test('two tabs editing the same scenario: neither overwrites the other, each keeps its own copy', async ({ context }) => {
+  const first = await context.newPage();
+  await first.goto('/');
+  await waitForTimeline(first);
+  await editTask(first, 'tab one, first edit');
+  await expect.poll(() => new URL(first.url()).hash).toBe(encodeScenario({ ...exampleScenario(DEFAULT_EXAMPLE_ID), inputs: { ...exampleScenario(DEFAULT_EXAMPLE_ID).inputs, task: 'tab one, first edit' } }));
+
+  const second = await context.newPage();
+  await second.goto(first.url());
+  await expect(second.getByLabel('Task', { exact: true })).toHaveValue('tab one, first edit');
+  await expect(second.getByTestId('notice-info').filter({ hasText: `already in Scenarios as "${DEFAULT_EXAMPLE_ID}"` })).toBeVisible();
+
+  await editTask(first, 'tab one, second edit');
+  await second.getByLabel('Task', { exact: true }).fill('tab two');
+  await expect(second.getByTestId('notice-info').filter({ hasText: 'was also changed in another tab' }))
+    .toContainText(`this tab's version is now "${DEFAULT_EXAMPLE_ID} (2)" in Scenarios, the other tab's stays "${DEFAULT_EXAMPLE_ID}"`);
+  await editTask(first, 'tab one, third edit');
+  await second.getByLabel('Task', { exact: true }).fill('tab two, again');
+  await expect.poll(async () => Object.fromEntries((await libraryEntries(first)).map((e) => [e.name, e.scenario.inputs.task]))).toEqual({
+    [DEFAULT_EXAMPLE_ID]: 'tab one, third edit',
+    [`${DEFAULT_EXAMPLE_ID} (2)`]: 'tab two, again',
+  });
+});
+
+test('a scenario whose last replay did not finish opens out of date with a Run button, not replayed', async ({ page }) => {
+  const scenario = exampleScenario(DEFAULT_EXAMPLE_ID);
+  const steps = engineTimeline(scenario).steps.length;
+  await page.goto('/');
+  await waitForTimeline(page, steps);
+  await page.evaluate(([key, print]) => {
+    localStorage.setItem(key, JSON.stringify({ [print]: { state: 'failed', message: 'the replay took longer than 20 s', at: Date.now() } }));
+  }, [REPLAY_GUARD_KEY, fingerprint(scenario)]);
+  await page.reload();
+  await expect(page.getByTestId('replay-held')).toContainText('Out of date: this scenario was not replayed on load because its last replay did not finish (the replay took longer than 20 s).');
+  await page.waitForTimeout(3_000);
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-steps', '0');
+  await expect(page.getByTestId('replaying')).toHaveCount(0);
+
+  await page.getByTestId('run-replay').click();
+  await waitForTimeline(page, steps);
+  await expect(page.getByTestId('replay-held')).toHaveCount(0);
+  await page.reload();
+  await waitForTimeline(page, steps);
+  await expect(page.getByTestId('replay-held')).toHaveCount(0);
 });
