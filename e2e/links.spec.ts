@@ -8,6 +8,9 @@ import { decodeFragment, encodeScenario } from '../src/share/index.ts';
 import type { LinkFixture } from '../test/share/link-fixtures.ts';
 import { engineTimeline, exampleScenario, fmt, goToStep, readRegionReadout, waitForTimeline } from './helpers.ts';
 
+// Each test opens and replays several scenarios; on a machine shared by many runs that takes minutes.
+test.describe.configure({ timeout: 180_000 });
+
 const fixtures = JSON.parse(readFileSync(new URL('../test/share/fixtures/links-2026-12-03.json', import.meta.url), 'utf8')) as LinkFixture[];
 const fixture = (name: string) => fixtures.find((f) => f.name === name)!;
 

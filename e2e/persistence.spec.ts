@@ -7,6 +7,9 @@ import { fingerprint, REPLAY_GUARD_KEY } from '../src/state/replayGuard.ts';
 import { engineTimeline, exampleScenario, waitForTimeline } from './helpers.ts';
 import { libraryEntries, menuNames } from './library.ts';
 
+// Each test opens and replays several scenarios; on a machine shared by many runs that takes minutes.
+test.describe.configure({ timeout: 180_000 });
+
 const EDITED_TASK = 'Fix the flaky login test — my own words';
 
 async function editTask(page: Page, text: string): Promise<void> {
