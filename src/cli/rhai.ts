@@ -1,12 +1,33 @@
 // `lev rhai FILE.rhai` runs a script and prints its print lines, then the Debug form of its value.
 // `lev rhai --cases CASES.json` runs a conformance file and ends with `N passed, M failed`.
 import { readFileSync } from 'node:fs';
-import { debugString, evaluate, RhaiError, type RhaiLimits } from '../rhai/index.ts';
+import {
+  debugString, DEFAULT_LIMITS, evaluate, LIMIT_DESCRIPTIONS, PLAYGROUND_LIMITS, RhaiError, type RhaiLimits,
+} from '../rhai/index.ts';
 import { callSiteLabel } from '../rhai/errors.ts';
 import { runCase, validateCases, type CaseResult, type ConformanceCase } from '../rhai/conformance.ts';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 
-export const USAGE = 'usage: lev rhai FILE.rhai [--max-operations N] [--json]\n       lev rhai --cases CASES.json [--max-operations N] [--json]';
+/** `--max-operations` for maxOperations, and so on. */
+const LIMIT_FLAGS = Object.keys(LIMIT_DESCRIPTIONS).map((key) => ({
+  key: key as keyof RhaiLimits,
+  flag: key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+}));
+
+const showLimit = (n: number): string => (n === 0 ? 'unlimited' : n.toLocaleString('en-US'));
+
+export const USAGE = [
+  'usage: lev rhai FILE.rhai [limits] [--json]',
+  '       lev rhai --cases CASES.json [limits] [--json]',
+  '',
+  'Runs with the same limits as a custom region on the page; a runaway script ends with',
+  'ErrorTooManyOperations, ErrorStackOverflow or ErrorDataTooLarge and its position.',
+  'limits (N = 0 means unlimited):',
+  ...LIMIT_FLAGS.map(({ key, flag }) =>
+    `  --${flag} N`.padEnd(34) + `${LIMIT_DESCRIPTIONS[key]} (default ${showLimit(PLAYGROUND_LIMITS[key])})`),
+  `  --no-limits`.padEnd(34) + "Rhai's own defaults instead: no operation or size limit, call depth " +
+    `${DEFAULT_LIMITS.maxCallDepth}, expression depth ${DEFAULT_LIMITS.maxExprDepth}/${DEFAULT_LIMITS.maxFunctionExprDepth}`,
+].join('\n');
 
 function readText(path: string): string | { error: string } {
   try {
@@ -32,6 +53,17 @@ function describeError(e: RhaiError, file: string): string {
   return lines.join('\n');
 }
 
+/**
+ * Never a JS stack trace: a failure of the interpreter itself (a bug, or a value too deeply nested
+ * to print) is one line naming the script.
+ */
+function interpreterFailure(file: string, e: unknown): number {
+  const what = e instanceof RangeError && /call stack/i.test(e.message) ? 'the result is nested too deeply to print'
+    : `internal error: ${e instanceof Error ? e.message : String(e)}`;
+  console.error(`lev rhai: ${file}: ${what}`);
+  return EXIT_FINDINGS;
+}
+
 function runScript(file: string, limits: RhaiLimits, json: boolean): number {
   const source = readText(file);
   if (typeof source !== 'string') { console.error(source.error); return EXIT_FINDINGS; }
@@ -42,7 +74,7 @@ function runScript(file: string, limits: RhaiLimits, json: boolean): number {
     else console.log(debugString(value));
     return EXIT_OK;
   } catch (e) {
-    if (!(e instanceof RhaiError)) throw e;
+    if (!(e instanceof RhaiError)) return interpreterFailure(file, e);
     if (json) {
       console.log(JSON.stringify({
         prints,
@@ -70,7 +102,12 @@ function runCases(file: string, limits: RhaiLimits, json: boolean): number {
   }
   const problem = validateCases(data);
   if (problem) { console.error(`lev rhai: ${file}: ${problem}`); return EXIT_FINDINGS; }
-  const results = (data as ConformanceCase[]).map((c) => runCase(c, limits));
+  let results: CaseResult[];
+  try {
+    results = (data as ConformanceCase[]).map((c) => runCase(c, limits));
+  } catch (e) {
+    return interpreterFailure(file, e);
+  }
   const failures = results.filter((r) => !r.passed);
   const summary = `${results.length - failures.length} passed, ${failures.length} failed`;
   if (json) {
@@ -88,18 +125,30 @@ function runCases(file: string, limits: RhaiLimits, json: boolean): number {
   return failures.length ? EXIT_FINDINGS : EXIT_OK;
 }
 
+/** The limits the flags ask for: the playground's (or with --no-limits Rhai's), then each override. */
+function limitsFromFlags(flags: Map<string, string | true>): RhaiLimits | string {
+  const limits: RhaiLimits = { ...(flags.has('no-limits') ? DEFAULT_LIMITS : PLAYGROUND_LIMITS) };
+  if (flags.get('no-limits') !== undefined && flags.get('no-limits') !== true) return 'rhai: --no-limits takes no value';
+  for (const { key, flag } of LIMIT_FLAGS) {
+    const raw = flags.get(flag);
+    if (raw === undefined) continue;
+    const n = Number(raw);
+    if (raw === true || raw.trim() === '' || !Number.isSafeInteger(n) || n < 0) {
+      return `rhai: --${flag} needs a whole number >= 0 (0 = unlimited), got ${raw === true ? 'nothing' : raw}`;
+    }
+    limits[key] = n;
+  }
+  return limits;
+}
+
 export const run: Command = async (args) => {
-  const parsed = parseArgs(args, ['cases', 'max-operations']);
-  const bad = unknownFlag(parsed, ['cases', 'max-operations', 'json']);
+  const valued = ['cases', ...LIMIT_FLAGS.map((f) => f.flag)];
+  const parsed = parseArgs(args, valued);
+  const bad = unknownFlag(parsed, [...valued, 'no-limits', 'json']);
   if (bad) return usageError(`rhai: unknown option --${bad}\n${USAGE}`);
   const json = parsed.flags.has('json');
-  const limits: RhaiLimits = {};
-  const maxOps = parsed.flags.get('max-operations');
-  if (maxOps !== undefined) {
-    const n = Number(maxOps);
-    if (maxOps === true || !Number.isInteger(n) || n < 0) return usageError(`rhai: --max-operations needs a whole number >= 0, got ${String(maxOps)}`);
-    limits.maxOperations = n;
-  }
+  const limits = limitsFromFlags(parsed.flags);
+  if (typeof limits === 'string') return usageError(limits);
   const cases = parsed.flags.get('cases');
   if (cases !== undefined) {
     if (cases === true) return usageError(`rhai: --cases needs a file\n${USAGE}`);

@@ -4,20 +4,14 @@
 import { compile, toRhai, type CompiledScript } from '../rhai/index.ts';
 import { RhaiError, innermost } from '../rhai/errors.ts';
 import { displayString } from '../rhai/format.ts';
-import type { RhaiLimits } from '../rhai/limits.ts';
+import { PLAYGROUND_LIMITS, type RhaiLimits } from '../rhai/limits.ts';
 import type { RhaiMap } from '../rhai/values.ts';
 import type { RhaiValue } from '../rhai/values.ts';
 import type { ScriptChecker, ScriptFinding } from './blueprint/scriptCheck.ts';
 import { normalizeRelative } from './blueprint/paths.ts';
 
-/** DESIGN.md: every hook call runs with these limits; hitting one is an ordinary script error. */
-export const HOOK_LIMITS: RhaiLimits = {
-  maxOperations: 1_000_000,
-  maxCallDepth: 64,
-  maxStringSize: 10_000_000,
-  maxArraySize: 1_000_000,
-  maxMapSize: 100_000,
-};
+/** DESIGN.md: every hook call runs with these limits (the same as `lev rhai`); hitting one is an ordinary script error. */
+export const HOOK_LIMITS: RhaiLimits = PLAYGROUND_LIMITS;
 
 export type HookName = 'render' | 'on_write' | 'on_overflow';
 

@@ -3,7 +3,7 @@
 import { mayMutate } from './analysis.ts';
 import type { Expr, FnDef, Script, Stmt, SwitchCase, VarRef } from './ast.ts';
 import {
-  assignmentToConstant, bitFieldBoundsError, boundsError, dotExprError, fnNotFound, indexingTypeError, innermost,
+  assignmentToConstant, bitFieldBoundsError, boundsError, dataTooLarge, dotExprError, fnNotFound, indexingTypeError, innermost,
   isJsStackOverflow, isSystemError, mismatchError, RhaiError, runtimeErrorMessage, stackOverflow, variableNotFound,
   wrapInFunctionCall, type Pos,
 } from './errors.ts';
@@ -11,7 +11,7 @@ import { debugString, displayString } from './format.ts';
 import { assignOp, binaryOp, compareOp, containsOp, negate, valuesEqual } from './ops.ts';
 import { getBits, setBits } from './packages/bits.ts';
 import { isNonPureCall, NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext, type NativeFn } from './packages/index.ts';
-import { checkArray, checkMap, checkString, tooManyOperations, withRuntime, type Runtime } from './runtime.ts';
+import { checkArray, checkMap, concatText, tooManyOperations, withRuntime, type Runtime } from './runtime.ts';
 import {
   cloneValue, FnPtr, hasAstral, isInt, makeChar, RhaiChar, RhaiRange, toChars, typeName,
   type Callable, type Cell, type RhaiMap, type RhaiValue,
@@ -362,11 +362,8 @@ export class Program {
     try {
       return withRuntime(runtime, body);
     } catch (e) {
-      if (isJsStackOverflow(e)) {
-        throw stackOverflow();
-      }
       if (e instanceof RhaiError && e.kind === 'ErrorExit') return e.value as T; // `exit(value)`
-      throw e;
+      throw asRhaiError(e);
     } finally {
       PROGRAM = saved;
       rt = savedRuntime;
@@ -374,6 +371,15 @@ export class Program {
       SIGVAL = undefined;
     }
   }
+}
+
+/** JS engine failures a script can provoke, as the Rhai errors they stand for. */
+function asRhaiError(e: unknown): unknown {
+  if (isJsStackOverflow(e)) return stackOverflow();
+  if (e instanceof RangeError && /invalid string length/i.test(e.message)) return dataTooLarge('Length of string');
+  if (e instanceof RangeError && /invalid array length/i.test(e.message)) return dataTooLarge('Size of array');
+  if (e instanceof RangeError && /map maximum size/i.test(e.message)) return dataTooLarge('Size of object map');
+  return e;
 }
 
 function makeCompiledFn(def: FnDef): CompiledFn {
@@ -529,9 +535,7 @@ class Compiler {
             const r = plus ? a + b : a - b;
             if (r <= MAX_SAFE && r >= -MAX_SAFE) { slots[slot] = r; return undefined; }
           } else if (plus && typeof a === 'string' && typeof b === 'string') {
-            const r = a + b;
-            if (r.length > rt.maxString) checkString(r, pos);
-            slots[slot] = r;
+            slots[slot] = concatText(a, b, pos);
             return undefined;
           }
           slots[slot] = assignOp(op, a, b, pos);
@@ -770,8 +774,8 @@ class Compiler {
     const pos = e.pos;
     return (env) => {
       let s = '';
-      for (let i = 0; i < parts.length; i++) s += parts[i]!(env) as string;
-      return checkString(s, pos);
+      for (let i = 0; i < parts.length; i++) s = concatText(s, parts[i]!(env) as string, pos);
+      return s;
     };
   }
 
@@ -824,8 +828,7 @@ class Compiler {
         return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
       }, (a, b) => {
         if (typeof a !== 'string' || typeof b !== 'string') return binaryOp(op, a, b, pos);
-        const r = a + b;
-        return r.length > rt.maxString ? checkString(r, pos) : r;
+        return concatText(a, b, pos);
       });
       case '-': return this.numeric(e, L, R, (a, b) => {
         const r = a - b;

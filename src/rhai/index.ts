@@ -8,7 +8,7 @@ import { toRhai, fromRhai } from './convert.ts';
 import { cloneValue, type RhaiValue } from './values.ts';
 
 export { RhaiError } from './errors.ts';
-export { DEFAULT_LIMITS, type RhaiLimits } from './limits.ts';
+export { DEFAULT_LIMITS, LIMIT_DESCRIPTIONS, PLAYGROUND_LIMITS, type RhaiLimits } from './limits.ts';
 export { toRhai, fromRhai } from './convert.ts';
 export { debugString, displayString } from './format.ts';
 export type { RhaiValue, RhaiMap, RhaiArray } from './values.ts';

@@ -2,7 +2,7 @@
 // string concatenation, comparisons across int/float and char/string.
 import { arithmeticError, fnNotFound, RhaiError, type Pos } from './errors.ts';
 import { displayString } from './format.ts';
-import { checkArray, checkMap, checkString } from './runtime.ts';
+import { checkArrayLength, checkMap, concatText } from './runtime.ts';
 import {
   cloneValue, compareStrings, FnPtr, isInt, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange,
   typeName, type RhaiMap, type RhaiValue,
@@ -124,12 +124,11 @@ export function binaryOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): Rhai
     throw opNotFound(op, a, b, pos);
   }
   if (op === '+') {
-    if (typeof a === 'string' || typeof b === 'string') return checkString(displayString(a) + displayString(b), pos);
-    if (a instanceof RhaiChar && b instanceof RhaiChar) return checkString(a.c + b.c, pos);
+    if (typeof a === 'string' || typeof b === 'string') return concatText(displayString(a), displayString(b), pos);
+    if (a instanceof RhaiChar && b instanceof RhaiChar) return concatText(a.c, b.c, pos);
     if (Array.isArray(a) && Array.isArray(b)) {
-      const out = (cloneValue(a) as RhaiValue[]).concat(cloneValue(b) as RhaiValue[]);
-      checkArray(out, pos);
-      return out;
+      checkArrayLength(a.length + b.length, pos);
+      return (cloneValue(a) as RhaiValue[]).concat(cloneValue(b) as RhaiValue[]);
     }
     if (a instanceof Map && b instanceof Map) {
       const out = cloneValue(a) as RhaiMap;
@@ -152,9 +151,9 @@ export function assignOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): Rhai
   if (op === '+') {
     if (Array.isArray(a)) {
       // `a += a` appends a copy of what `a` held: iterating `a` while pushing onto it never ends.
+      checkArrayLength(a.length + (Array.isArray(b) ? b.length : 1), pos);
       if (Array.isArray(b)) for (const x of b === a ? [...b] : b) a.push(cloneValue(x));
       else a.push(cloneValue(b));
-      checkArray(a, pos);
       return a;
     }
     if (a instanceof Map && b instanceof Map) {
@@ -162,7 +161,7 @@ export function assignOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): Rhai
       checkMap(a, pos);
       return a;
     }
-    if (typeof a === 'string') return checkString(a + displayString(b), pos);
+    if (typeof a === 'string') return concatText(a, displayString(b), pos);
   }
   return binaryOp(op, a, b, pos);
 }

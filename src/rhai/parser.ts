@@ -1,7 +1,7 @@
 // Rhai parser (src/parser.rs): tokens -> AST, resolving every variable to a frame slot or a closure
 // capture, and rejecting at parse time what Rhai rejects at parse time.
 import type { Expr, FnDef, Script, Stmt, SwitchCase, VarDecl, VarRef } from './ast.ts';
-import { parseError, type Pos } from './errors.ts';
+import { isJsStackOverflow, parseError, type Pos } from './errors.ts';
 import { Lexer, RESERVED, type Token } from './lexer.ts';
 import { makeChar, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, type RhaiValue } from './values.ts';
 
@@ -35,8 +35,20 @@ class FnScope {
 
 export interface ParseLimits { maxExprDepth: number; maxFunctionExprDepth: number }
 
+/**
+ * Each operator of a chain like `1 + 1 + ...` nests the tree one level deeper, and compiling and
+ * running it recurses that deep: beyond this the JS stack would overflow (Rhai itself has no cap).
+ */
+export const MAX_OPERATOR_CHAIN = 1000;
+
 export function parse(source: string, limits: ParseLimits): Script {
-  return new Parser(Lexer.tokenize(source), limits).parseScript();
+  const parser = new Parser(Lexer.tokenize(source), limits);
+  try {
+    return parser.parseScript();
+  } catch (e) {
+    if (isJsStackOverflow(e)) throw parseError('Expression is nested too deeply to parse', parser.position());
+    throw e;
+  }
 }
 
 class Parser {
@@ -60,6 +72,8 @@ class Parser {
     const t = this.tok;
     return (t.type === 'punct' || t.type === 'keyword') && t.text === text;
   }
+  /** Where parsing has got to (for errors the parser cannot place itself). */
+  position(): Pos { return this.tok.pos; }
   private atEof(): boolean { return this.tok.type === 'eof'; }
   private eat(text: string): boolean {
     if (this.is(text)) { this.p++; return true; }
@@ -494,12 +508,15 @@ class Parser {
 
   private parseBinary(minPrec: number): Expr {
     let lhs = this.parseUnary();
-    for (;;) {
+    for (let operators = 1; ; operators++) {
       const op = this.binaryOp();
       if (!op) return lhs;
       const prec = PRECEDENCE[op]!;
       if (prec < minPrec) return lhs;
       const opTok = this.toks[this.p++]!;
+      if (operators > MAX_OPERATOR_CHAIN) {
+        throw parseError(`More than ${MAX_OPERATOR_CHAIN} operators in one expression; split it into several statements`, opTok.pos);
+      }
       const rhs = this.parseBinary(op === '**' ? prec : prec + 1);
       lhs = { k: 'bin', pos: opTok.pos, op, l: lhs, r: rhs };
     }

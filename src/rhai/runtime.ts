@@ -4,6 +4,13 @@ import { dataTooLarge, RhaiError, type Pos } from './errors.ts';
 import { DEFAULT_LIMITS, type RhaiLimits } from './limits.ts';
 import { charCount, type RhaiValue } from './values.ts';
 
+/**
+ * "Unlimited" arrays and maps still stop here with ErrorDataTooLarge: a JS Map holds at most 2^24
+ * entries, and an array grown without end would exhaust the process's memory and crash it.
+ * (A string beyond what JS can hold raises a RangeError, which a run reports as ErrorDataTooLarge.)
+ */
+export const HOST_MAX_ITEMS = 2 ** 24 - 1;
+
 export class Runtime {
   ops = 0;
   depth = 0;
@@ -20,12 +27,12 @@ export class Runtime {
     readonly onPrint: (text: string) => void,
     readonly onDebug: (text: string) => void,
   ) {
-    const unlimited = (n: number): number => (n > 0 ? n : Infinity);
-    this.opLimit = unlimited(limits.maxOperations);
-    this.maxDepth = unlimited(limits.maxCallDepth);
-    this.maxString = unlimited(limits.maxStringSize);
-    this.maxArray = unlimited(limits.maxArraySize);
-    this.maxMap = unlimited(limits.maxMapSize);
+    const orElse = (n: number, unlimited: number): number => (n > 0 ? n : unlimited);
+    this.opLimit = orElse(limits.maxOperations, Infinity);
+    this.maxDepth = orElse(limits.maxCallDepth, Infinity);
+    this.maxString = orElse(limits.maxStringSize, Infinity);
+    this.maxArray = orElse(limits.maxArraySize, HOST_MAX_ITEMS);
+    this.maxMap = orElse(limits.maxMapSize, HOST_MAX_ITEMS);
   }
 }
 
@@ -46,6 +53,17 @@ export function checkString(s: string, pos?: Pos): string {
     throw dataTooLarge('Length of string', pos);
   }
   return s;
+}
+
+/** JS strings hold at most this many UTF-16 units (V8 on 64-bit); longer is a RangeError. */
+const JS_MAX_STRING = 2 ** 29 - 24;
+
+/** `a + b`, refused with ErrorDataTooLarge (at `pos`) when too long, before JS would throw. */
+export function concatText(a: string, b: string, pos?: Pos): string {
+  const length = a.length + b.length;
+  if (length > JS_MAX_STRING) throw dataTooLarge('Length of string', pos);
+  if (length <= RT.maxString) return a + b; // a char is one or two UTF-16 units
+  return checkString(a + b, pos);
 }
 
 /** Refuses a string of `chars` chars before it is built. */

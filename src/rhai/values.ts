@@ -5,7 +5,7 @@
 //   string  -> string               char   -> RhaiChar
 //   array   -> RhaiValue[]          map    -> Map<string, RhaiValue> (key order is applied when listed)
 //   range   -> RhaiRange            Fn     -> FnPtr
-import { dataTooLarge } from './errors.ts';
+import { dataTooLarge, RhaiError } from './errors.ts';
 // A cycle (runtime.ts imports charCount from here): RT is only read when a value is cloned.
 import { RT } from './runtime.ts';
 
@@ -97,10 +97,18 @@ export function typeName(v: RhaiValue): string {
  * Rhai clones arrays and maps on assignment and argument passing (value semantics). Like Rhai's
  * data-size check, the copy counts array items and map entries at every depth against the run's
  * limits, so `a = [a, a]` in a loop stops with ErrorDataTooLarge instead of doubling until the
- * process runs out of memory.
+ * process runs out of memory; and it charges operations for the items copied (Rhai does not, but
+ * otherwise copying a large value in a loop would be unbounded work per operation).
  */
 export function cloneValue(v: RhaiValue): RhaiValue {
-  return typeof v === 'object' ? cloneCounted(v, { items: 0, entries: 0 }) : v;
+  if (typeof v !== 'object') return v;
+  const size = { items: 0, entries: 0 };
+  const copy = cloneCounted(v, size);
+  // Copying costs operations (one per 16 items), so a loop that copies a big or deep value stays
+  // bounded, while the size limits still stop a value that doubles before the operations run out.
+  RT.ops += (size.items + size.entries) >> 4;
+  if (RT.ops > RT.opLimit) throw new RhaiError('ErrorTooManyOperations', 'Too many operations');
+  return copy;
 }
 
 function cloneCounted(v: RhaiValue, size: { items: number; entries: number }): RhaiValue {

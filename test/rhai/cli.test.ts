@@ -79,6 +79,73 @@ describe('lev rhai FILE', () => {
   });
 });
 
+describe('lev rhai limits', () => {
+  it('prints the default limits and every limit flag with --help', async () => {
+    const { USAGE } = await import('../../src/cli/rhai.ts');
+    for (const line of [
+      '--max-operations N', '(default 1,000,000)', '--max-call-depth N', '(default 64)', '--max-expr-depth N',
+      '--max-function-expr-depth N', '(default 32)', '--max-string-size N', '(default 10,000,000)',
+      '--max-array-size N', '--max-map-size N', '(default 100,000)', '--no-limits',
+    ]) expect(USAGE).toContain(line);
+  });
+
+  const RUNAWAYS: [string, string, string][] = [
+    ['loop.rhai', 'loop {}', 'ErrorTooManyOperations: Too many operations'],
+    ['double.rhai', 'let s = "x";\nloop { s += s }', 'ErrorDataTooLarge: Length of string too large'],
+    ['push.rhai', 'let a = [];\nloop { a.push(1) }', 'ErrorTooManyOperations: Too many operations'],
+  ];
+  for (const [name, src, message] of RUNAWAYS) {
+    it(`ends ${name} with the default limits, the Rhai error and its position`, async () => {
+      const path = file(name, src);
+      const started = Date.now();
+      const r = await lev([path]);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(r.code).toBe(1);
+      const where = name === 'loop.rhai' ? '1:1' : name === 'double.rhai' ? '2:10' : '2:1';
+      expect(r.err.join('\n')).toBe(`${message}\n  at ${path}:${where}`);
+    });
+  }
+
+  it('overrides one limit with its flag and keeps the others', async () => {
+    const deep = file('deep.rhai', 'fn d(n) { if n == 0 { 0 } else { 1 + d(n - 1) } } d(100)');
+    expect((await lev([deep])).err[0]).toContain('ErrorStackOverflow');
+    expect((await lev([deep, '--max-call-depth', '200'])).out).toEqual(['100']);
+    const long = file('long.rhai', 'let s = ""; s.pad(50, "x"); s.len()');
+    expect((await lev([long, '--max-string-size=40'])).err[0]).toContain('ErrorDataTooLarge');
+    expect((await lev([long, '--max-string-size', '0'])).out).toEqual(['50']);
+    const nested = file('nested.rhai', '((((((1))))))');
+    expect((await lev([nested, '--max-expr-depth', '3'])).err[0]).toContain('ErrorParsing');
+    const arr = file('arr.rhai', '[1, 2, 3].len()');
+    expect((await lev([arr, '--max-array-size', '2'])).err[0]).toContain('ErrorDataTooLarge');
+    const map = file('map.rhai', '#{a: 1, b: 2}.len()');
+    expect((await lev([map, '--max-map-size', '1'])).err[0]).toContain('ErrorDataTooLarge');
+  });
+
+  it("gives Rhai's unlimited defaults with --no-limits, and lets a flag set one limit again", async () => {
+    const counting = file('count.rhai', 'let i = 0; while i < 2000000 { i += 1; } i');
+    expect((await lev([counting])).err[0]).toContain('ErrorTooManyOperations');
+    expect((await lev([counting, '--no-limits'])).out).toEqual(['2000000']);
+    expect((await lev([counting, '--no-limits', '--max-operations', '1000'])).err[0]).toContain('ErrorTooManyOperations');
+  });
+
+  it('refuses a bad limit value with usage exit 2', async () => {
+    for (const args of [['--max-operations', '-1'], ['--max-call-depth', 'x'], ['--max-array-size'], ['--no-limits=yes'], ['--max-map-size', '1.5']]) {
+      const r = await lev([file('ok2.rhai', '1'), ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+  });
+
+  it('places a parse error in a 100,000-term expression', async () => {
+    const terms = Array.from({ length: 100_000 }, () => '1').join(' + ');
+    const path = file('terms.rhai', `let x = 0;\nlet y = ${terms};`);
+    const r = await lev([path]);
+    expect(r.code).toBe(1);
+    const [message, at] = r.err.join('\n').split('\n');
+    expect(message).toContain('ErrorParsing: More than 1000 operators in one expression');
+    expect(at).toBe(`  at ${path}:2:${'let y = 1 '.length + 1 + 1000 * 4}`);
+  });
+});
+
 describe('lev rhai --cases', () => {
   const cases = [
     { id: 'ok-1', script: '1 + 1', expect: { debug: '2' } },
@@ -99,10 +166,13 @@ describe('lev rhai --cases', () => {
     expect(r.out.at(-1)).toBe('2 passed, 2 failed');
   });
 
-  it('exits 0 when every case passes, and runs the project fixture cleanly', async () => {
+  it('exits 0 when every case passes, and runs both project fixtures cleanly', async () => {
     const r = await lev(['--cases', new URL('./fixtures/cases.json', import.meta.url).pathname]);
     expect(r.out.at(-1)).toBe('240 passed, 0 failed');
     expect(r.code).toBe(0);
+    const r2 = await lev(['--cases', new URL('./fixtures/cases-2.json', import.meta.url).pathname]);
+    expect(r2.out.at(-1)).toBe('88 passed, 0 failed');
+    expect(r2.code).toBe(0);
   });
 
   it('gives machine output with --json', async () => {

@@ -2,6 +2,7 @@
 import { debugString, displayString, toDebugText } from '../format.ts';
 import { NO_POS, RhaiError, wrapInFunctionCall } from '../errors.ts';
 import { KEYWORDS, RESERVED } from '../lexer.ts';
+import { checkArrayLength } from '../runtime.ts';
 import { bitNumber } from './bits.ts';
 import { rangeContains, toFloat } from '../ops.ts';
 import { FnPtr, RhaiFloat, RhaiRange, typeName, type RhaiValue } from '../values.ts';
@@ -51,6 +52,8 @@ function stepRange(args: RhaiValue[]): RhaiValue {
   const from = toFloat(a)!;
   const to = toFloat(b)!;
   const step = checkedStep(toFloat(s)!);
+  // Refused before it is listed: a FLOAT range is an array here (Rhai's is a lazy iterator).
+  checkArrayLength(Math.max(0, Math.ceil((to - from) / step)));
   const out: RhaiValue[] = [];
   if (step > 0) for (let x = from; x < to; x += step) out.push(new RhaiFloat(x));
   else for (let x = from; x > to; x += step) out.push(new RhaiFloat(x));

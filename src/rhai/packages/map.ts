@@ -1,5 +1,5 @@
 // Object map functions (src/packages/map_basic.rs). Listing functions follow the sorted key order.
-import { checkMap } from '../runtime.ts';
+import { checkMap, checkString } from '../runtime.ts';
 import { cloneValue, sortedKeys, type FnPtr, type RhaiMap, type RhaiValue } from '../values.ts';
 import { callWithOptional, fnArg, NO_MATCH, textArg, truthy, type Library, type NativeContext, type NativeResult } from './types.ts';
 import { debugString, stringDebug } from '../format.ts';
@@ -75,5 +75,5 @@ export const mapLib: Library = {
   }),
   retain: map((m, [f], ctx) => { const fp = fnArg(f); return fp ? removeWhere(m, ctx, fp, 'retain', false) : NO_MATCH; }),
   drain: map((m, [f], ctx) => { const fp = fnArg(f); return fp ? removeWhere(m, ctx, fp, 'drain', true) : NO_MATCH; }),
-  to_json: map((m, rest) => (rest.length ? NO_MATCH : toJson(m))),
+  to_json: map((m) => checkString(toJson(m))),
 };

@@ -2,7 +2,7 @@
 // positions and lengths count Unicode scalar values. Changing functions write the new string into
 // args[0] (the caller stores it back into the variable) and return ().
 import { displayString, toDebugText } from '../format.ts';
-import { checkStringLength } from '../runtime.ts';
+import { checkArrayLength, checkString, checkStringLength } from '../runtime.ts';
 import { charCount, hasAstral, makeChar, RhaiChar, toChars, type RhaiValue } from '../values.ts';
 import { intArg, isIntArg, NO_MATCH, spanArgs, startPos, textArg, type Library, type NativeResult } from './types.ts';
 
@@ -22,7 +22,23 @@ function indexOfChars(s: string, find: string, startChar: number): number {
 
 /** Rust's `str::split`: an empty separator also yields an empty piece at each end. */
 function splitAll(s: string, sep: string): string[] {
-  return sep === '' ? ['', ...toChars(s), ''] : s.split(sep);
+  if (sep === '') {
+    checkArrayLength(charCount(s) + 2);
+    return ['', ...toChars(s), ''];
+  }
+  return checked(s.split(sep));
+}
+
+/** The pieces a split produced, against the array size limit. */
+function checked(pieces: string[]): string[] {
+  checkArrayLength(pieces.length);
+  return pieces;
+}
+
+/** A string's chars as an array of chars, refused before it is built when too long. */
+function charArray(s: string): RhaiValue[] {
+  checkArrayLength(charCount(s));
+  return toChars(s).map(makeChar);
 }
 
 /** Rust's `splitn`: at most `n` pieces (at least one), the last holding the rest. */
@@ -42,7 +58,7 @@ function splitRevN(s: string, sep: string, n: number): string[] {
 }
 
 /** Rust's `split(char::is_whitespace)` keeps empty pieces between adjacent spaces. */
-const splitWhitespace = (s: string): string[] => s.split(/\s/);
+const splitWhitespace = (s: string): string[] => checked(s.split(/\s/));
 
 const str = (f: (s: string, rest: RhaiValue[], args: RhaiValue[]) => NativeResult) =>
   (args: RhaiValue[]): NativeResult => (typeof args[0] === 'string' ? f(args[0], args.slice(1), args) : NO_MATCH);
@@ -90,9 +106,9 @@ export const stringLib: Library = {
     return undefined;
   }),
   chars: str((s, rest) => {
-    if (rest.length === 0) return toChars(s).map(makeChar);
+    if (rest.length === 0) return charArray(s);
     const { start, count } = spanArgs(charCount(s), rest);
-    return toChars(subChars(s, start, count)).map(makeChar);
+    return charArray(subChars(s, start, count));
   }),
   split: str((s, rest) => {
     if (rest.length === 0) return splitWhitespace(s);
@@ -155,7 +171,7 @@ export const stringLib: Library = {
     return undefined;
   }),
   clear: str((_s, _r, args) => { args[0] = ''; return undefined; }),
-  to_chars: str((s) => toChars(s).map(makeChar)),
+  to_chars: str(charArray),
   get: str((s, [i]) => {
     const chars = toChars(s);
     const at = charIndex(intArg(i as number | bigint), chars.length);
@@ -167,6 +183,6 @@ export const stringLib: Library = {
     if (at !== undefined) { chars[at] = (c as RhaiChar).c; args[0] = chars.join(''); }
     return undefined;
   }),
-  to_string: (args) => displayString(args[0]),
-  to_debug: (args) => toDebugText(args[0]),
+  to_string: (args) => checkString(displayString(args[0])),
+  to_debug: (args) => checkString(toDebugText(args[0])),
 };
