@@ -188,3 +188,57 @@ test('a scenario whose last replay did not finish opens out of date with a Run b
   await waitForTimeline(page, steps);
   await expect(page.getByTestId('replay-held')).toHaveCount(0);
 });
+
+test('the Scenarios menu: rename, duplicate, delete with an undo that outlasts a reload, new blank, reset, versions', async ({ page }) => {
+  await page.goto('/');
+  await waitForTimeline(page);
+  await editTask(page, EDITED_TASK);
+  const menu = page.getByTestId('scenarios');
+  const row = (name: string) => menu.locator(`li.card[data-entry="${name}"]`);
+
+  await page.getByTestId('open-scenarios').click();
+  await row(DEFAULT_EXAMPLE_ID).getByRole('button', { name: 'Rename' }).click();
+  await menu.getByLabel('New name').fill('my layout');
+  await menu.getByLabel('New name').press('Enter');
+  await expect(row('my layout')).toBeVisible();
+  await expect(row('my layout').getByRole('button', { name: 'Delete' })).toBeDisabled();
+  await row('my layout').getByRole('button', { name: 'Duplicate' }).click();
+  await expect(row('my layout copy')).toBeVisible();
+  await row('my layout copy').getByRole('button', { name: 'Delete' }).click();
+  await expect(row('my layout copy')).toHaveCount(0);
+  await expect(menu.getByTestId('undo-delete')).toHaveText('Undo delete of "my layout copy"');
+
+  await page.waitForTimeout(8_500);
+  await page.reload();
+  await waitForTimeline(page);
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'my layout');
+  await page.getByTestId('open-scenarios').click();
+  await menu.getByTestId('undo-delete').click();
+  await expect(row('my layout copy')).toBeVisible();
+  await expect(menu.getByTestId('undo-delete')).toHaveCount(0);
+
+  // Ctrl+S keeps a version; restoring it brings the text of then back.
+  await menu.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('heading', { name: 'Traffic', exact: true }).click();
+  await page.keyboard.press('ControlOrMeta+S');
+  await editTask(page, 'changed after the version');
+  await page.getByTestId('open-scenarios').click();
+  await row('my layout').getByRole('button', { name: '1 earlier version' }).click();
+  await row('my layout').getByRole('button', { name: 'Restore' }).click();
+  await expect(page.getByLabel('Task', { exact: true })).toHaveValue(EDITED_TASK);
+
+  await page.getByTestId('open-scenarios').click();
+  await menu.getByRole('button', { name: 'New blank' }).click();
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'untitled', { timeout: 30_000 });
+  await expect(page.getByLabel('Task', { exact: true })).toHaveValue('Describe the task here.');
+  await page.getByTestId('open-scenarios').click();
+  await expect(menu.getByTestId('unsaved-open')).toContainText('a blank scenario, unchanged');
+  await expect(menu.getByRole('button', { name: 'Reset this example' })).toBeDisabled();
+  await row('my layout').getByRole('button', { name: 'Open' }).click();
+  await expect(page.getByLabel('Task', { exact: true })).toHaveValue(EDITED_TASK);
+
+  await page.getByTestId('open-scenarios').click();
+  await menu.getByRole('button', { name: 'Reset this example' }).click();
+  await expect(page.getByLabel('Task', { exact: true })).toHaveValue(exampleScenario(DEFAULT_EXAMPLE_ID).inputs.task!);
+  expect((await menuNames(page)).sort()).toEqual(['my layout', 'my layout copy']);
+});

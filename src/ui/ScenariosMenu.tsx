@@ -76,6 +76,11 @@ export function ScenariosMenu({ onClose }: { onClose: () => void }) {
           <button onClick={exportScenario}>Export</button>
         </p>
       )}
+      {entryId === null && (
+        <p className="muted" style={{ marginTop: 0 }} data-testid="unsaved-open">
+          On screen: {example ? `the example "${example.title}"` : 'a blank scenario'}, unchanged. It joins this list once you change it (or press Ctrl+S).
+        </p>
+      )}
       <div className="row" style={{ marginBottom: 8 }}>
         <button onClick={() => { void newBlank(); onClose(); }}>New blank</button>
         <button disabled={!example} title={example ? `Open ${example.title} as it ships; your edited copy stays here` : 'The open scenario is not an example'}
