@@ -3,10 +3,64 @@ import { create } from 'zustand';
 import { AGENT_FILE } from './scenario.ts';
 
 export type Theme = 'light' | 'dark';
+export type ThemeChoice = 'system' | Theme;
 /** `sticky` (and any notice with an action) stays until dismissed: its Undo must not expire. */
 export type Notice = { id: number; tone: 'info' | 'error'; text: string; sticky?: boolean; action?: { label: string; run: () => void } };
 
 export const SPEEDS = [1, 2, 5, 10, 25] as const;
+
+/** The workspace's panes; a maximised pane fills the workspace alone. */
+export const PANES = ['timeline', 'inspector', 'editor', 'traffic'] as const;
+export type PaneId = (typeof PANES)[number];
+
+/** Editor preferences, kept in this browser (Settings menu). */
+export interface Settings {
+  fontSize: number;
+  wordWrap: boolean;
+  minimap: boolean;
+  vim: boolean;
+  theme: ThemeChoice;
+}
+
+export const DEFAULT_SETTINGS: Settings = { fontSize: 12, wordWrap: false, minimap: false, vim: false, theme: 'system' };
+export const FONT_SIZES = [11, 12, 13, 14, 16, 18] as const;
+export const SETTINGS_KEY = 'leviath.settings.v1';
+
+/** Reads saved settings, keeping only values of the right type (an old or hand-edited entry cannot break the page). */
+export function parseSettings(text: string | null): Settings {
+  let raw: Record<string, unknown> = {};
+  try {
+    const value: unknown = JSON.parse(text ?? '{}');
+    if (value && typeof value === 'object') raw = value as Record<string, unknown>;
+  } catch {
+    // Unreadable settings fall back to the defaults.
+  }
+  const pick = <K extends keyof Settings>(key: K, ok: (v: unknown) => boolean): Settings[K] =>
+    (ok(raw[key]) ? raw[key] : DEFAULT_SETTINGS[key]) as Settings[K];
+  return {
+    fontSize: pick('fontSize', (v) => (FONT_SIZES as readonly unknown[]).includes(v)),
+    wordWrap: pick('wordWrap', (v) => typeof v === 'boolean'),
+    minimap: pick('minimap', (v) => typeof v === 'boolean'),
+    vim: pick('vim', (v) => typeof v === 'boolean'),
+    theme: pick('theme', (v) => v === 'system' || v === 'light' || v === 'dark'),
+  };
+}
+
+function loadSettings(): Settings {
+  try {
+    return parseSettings(localStorage.getItem(SETTINGS_KEY));
+  } catch {
+    return DEFAULT_SETTINGS;
+  }
+}
+
+function saveSettings(settings: Settings): void {
+  try {
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+  } catch {
+    // Preferences are a convenience; losing them is harmless.
+  }
+}
 
 export interface UiStore {
   selectedFile: string;
@@ -15,16 +69,30 @@ export interface UiStore {
   playing: boolean;
   /** Steps per second while playing. */
   speed: number;
+  /** The theme in force (Settings' "system" resolved against the browser). */
   theme: Theme;
+  settings: Settings;
   /** Region focused in the inspector; null shows all. */
   focusRegion: string | null;
+  /** The pane filling the workspace, or null for the normal layout. */
+  maximized: PaneId | null;
+  /** Open dialogs (a count, since a dialog can open another); shortcuts stay off while > 0. */
+  dialogs: number;
+  /** The `?` sheet of shortcuts is open. */
+  keysOpen: boolean;
   notices: Notice[];
   selectFile: (path: string) => void;
   setStep: (step: number) => void;
   setPlaying: (playing: boolean) => void;
   setSpeed: (speed: number) => void;
   setTheme: (theme: Theme) => void;
+  setSettings: (patch: Partial<Settings>) => void;
   setFocusRegion: (region: string | null) => void;
+  toggleMaximized: (pane: PaneId) => void;
+  setMaximized: (pane: PaneId | null) => void;
+  dialogOpened: () => void;
+  dialogClosed: () => void;
+  setKeysOpen: (open: boolean) => void;
   notify: (notice: Omit<Notice, 'id'>) => void;
   dismiss: (id: number) => void;
 }
@@ -37,14 +105,28 @@ export const useUi = create<UiStore>()((set) => ({
   playing: false,
   speed: 5,
   theme: 'light',
+  settings: loadSettings(),
   focusRegion: null,
+  maximized: null,
+  dialogs: 0,
+  keysOpen: false,
   notices: [],
   selectFile: (selectedFile) => set({ selectedFile }),
   setStep: (step) => set({ step: Math.max(0, step) }),
   setPlaying: (playing) => set({ playing }),
   setSpeed: (speed) => set({ speed }),
   setTheme: (theme) => set({ theme }),
+  setSettings: (patch) => set((s) => {
+    const settings = { ...s.settings, ...patch };
+    saveSettings(settings);
+    return { settings };
+  }),
   setFocusRegion: (focusRegion) => set({ focusRegion }),
+  toggleMaximized: (pane) => set((s) => ({ maximized: s.maximized === pane ? null : pane })),
+  setMaximized: (maximized) => set({ maximized }),
+  dialogOpened: () => set((s) => ({ dialogs: s.dialogs + 1 })),
+  dialogClosed: () => set((s) => ({ dialogs: Math.max(0, s.dialogs - 1) })),
+  setKeysOpen: (keysOpen) => set({ keysOpen }),
   notify: (notice) => set((s) => {
     // The same message twice in a row is one notice, not a stack.
     const rest = s.notices.filter((n) => n.text !== notice.text);

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useUi } from '../state/ui.ts';
+import { useUi, type PaneId } from '../state/ui.ts';
 import { EditorPanel } from './EditorPanel.tsx';
 import { TrafficPanel } from './TrafficPanel.tsx';
 import { ChartsPanel } from './ChartsPanel.tsx';
@@ -8,6 +8,8 @@ import { Header } from './Header.tsx';
 import { Notices } from './Notices.tsx';
 import { TraceImport } from './import/TraceImport.tsx';
 import { PanelBoundary } from './ErrorBoundary.tsx';
+import { Workspace } from './layout/Workspace.tsx';
+import { useGlobalShortcuts } from './shortcuts.ts';
 import { useScenario } from '../state/store.ts';
 import { useResults } from '../state/results.ts';
 
@@ -26,19 +28,36 @@ function Inspector() {
   return <PanelBoundary name="inspector" resetKey={detail}><InspectorPanel /></PanelBoundary>;
 }
 
-export function App() {
-  const theme = useUi((s) => s.theme);
+function renderPane(id: PaneId) {
+  switch (id) {
+    case 'timeline': return <Charts />;
+    case 'inspector': return <Inspector />;
+    case 'editor': return <PanelBoundary name="editor"><EditorPanel /></PanelBoundary>;
+    case 'traffic': return <Traffic />;
+  }
+}
 
+/** Settings' theme choice, with "system" following the browser as it changes. */
+function useThemeChoice(): void {
+  const choice = useUi((s) => s.settings.theme);
+  const theme = useUi((s) => s.theme);
+  useEffect(() => {
+    const media = window.matchMedia('(prefers-color-scheme: dark)');
+    const apply = () => useUi.getState().setTheme(choice === 'system' ? (media.matches ? 'dark' : 'light') : choice);
+    apply();
+    media.addEventListener('change', apply);
+    return () => media.removeEventListener('change', apply);
+  }, [choice]);
   useEffect(() => { document.documentElement.dataset.theme = theme; }, [theme]);
+}
+
+export function App() {
+  useThemeChoice();
+  useGlobalShortcuts();
   return (
     <div className="app">
       <Header />
-      <main className="workspace">
-        <PanelBoundary name="editor"><EditorPanel /></PanelBoundary>
-        <Traffic />
-        <Charts />
-      </main>
-      <div className="bottom"><Inspector /></div>
+      <Workspace render={renderPane} />
       <Notices />
       <TraceImport />
     </div>

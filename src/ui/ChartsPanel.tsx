@@ -1,46 +1,235 @@
-// Right column: each region against its budget with change markers, the prompt-cache prefix with
-// the provider's view, and the flat-list baseline against the blueprint.
-import { memo, useDeferredValue, useMemo } from 'react';
+// The timeline pane: replay controls, the verdict, run warnings, then the main chart (the whole
+// window, step by step) with the per-region charts, the prompt cache and the flat-list comparison
+// one tab away. Everything clickable on a chart jumps to its step.
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Area, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
 } from 'recharts';
-import type { Change, ChangeType, Timeline } from '../engine/timeline.ts';
+import type { Timeline } from '../engine/timeline.ts';
 import { useResults } from '../state/results.ts';
 import { useUi } from '../state/ui.ts';
 import {
-  chartedRegions, regionSeries, requestAt, requestSeries, stageChanges, stepOfInference,
-  type RegionPoint, type RequestPoint, type StageChange,
+  IMPLICIT_REGION_WHY, chartedRegions, clusterMarkers, regionColors, regionSeries, requestAt, requestSeries, stageChanges,
+  stepOfInference, timelineMarkers, windowSeries,
+  type MarkerCluster, type MarkerKind, type RegionPoint, type RequestPoint, type StageChange, type WindowPoint,
 } from './chartData.ts';
 import { fmt, pct } from './format.ts';
+import { MARKER_LABELS, MarkerGlyph } from './markers.tsx';
+import { PaneHead } from './layout/Pane.tsx';
+import { ReplayControls, ReplayStatus } from './ReplayControls.tsx';
 import { WarningsBar } from './WarningsBar.tsx';
 import { WhenVisible } from './Visible.tsx';
 import { HeldReplayBanner } from './HeldReplayBanner.tsx';
 
-export const CHANGE_COLORS: Record<ChangeType, string> = {
-  evict: '#e5534b', compact: '#8957e5', reject: '#d4a72c', delete: '#768390', clear: '#db6d28',
-  strip: '#c93c8f', cascade: '#b62324', replace: '#2f81f7', truncate: '#3fb950',
-};
-const REGION_COLORS = ['#2f6fdb', '#2da44e', '#bf8700', '#8250df', '#cf222e', '#1b7c83', '#bc4c00', '#6e7781'];
 const axisTick = { fontSize: 10, fill: 'var(--muted)' };
+const Y_AXIS_WIDTH = 44;
+const RIGHT_MARGIN = 8;
+/** A marker's width in pixels: markers closer than this become one cluster. */
+const MARKER_PX = 20;
 const usd = (n: number) => `$${n < 0.01 ? n.toFixed(4) : n.toFixed(3)}`;
 const compact = (n: number) => (n >= 1000 ? `${Math.round(n / 100) / 10}k` : String(n));
+const CACHE_COLORS = { request: '#6e7781', prefix: '#009E73', reads: '#0072B2' };
+const FLAT_COLORS = { baseline: '#D55E00', blueprint: '#0072B2' };
 
-function ChangeList({ changes }: { changes: Change[] }) {
+type TooltipProps = { active?: boolean; payload?: readonly { payload?: unknown }[] };
+
+/** Scrubs to a step and points the inspector at what changed there. */
+export function jumpTo(step: number, region?: string): void {
+  const ui = useUi.getState();
+  ui.setPlaying(false);
+  ui.setStep(step);
+  ui.setFocusRegion(region || null);
+}
+
+function useWidth<T extends HTMLElement>(): [number, React.RefObject<T | null>] {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.round(entry.contentRect.width)));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [width, ref];
+}
+
+function xShare(i: number, steps: number): number {
+  return steps > 1 ? i / (steps - 1) : 0;
+}
+
+/** The step under a click on a chart whose x axis spans the timeline (the plot's own margins known). */
+function stepAtClick(e: React.MouseEvent<HTMLElement>, steps: number): number {
+  const box = e.currentTarget.getBoundingClientRect();
+  const share = (e.clientX - box.left - Y_AXIS_WIDTH) / Math.max(1, box.width - Y_AXIS_WIDTH - RIGHT_MARGIN);
+  return Math.round(Math.min(1, Math.max(0, share)) * Math.max(0, steps - 1));
+}
+
+/** A chart area where a click inspects the step under the pointer. */
+function Clickable({ steps, className, children }: { steps: number; className?: string; children: React.ReactNode }) {
+  return <div className={`clickable-chart ${className ?? ''}`} onClick={(e) => jumpTo(stepAtClick(e, steps))}>{children}</div>;
+}
+
+function Cursor({ timeline }: { timeline: Timeline }) {
+  // Drawn as an overlay bar so scrubbing does not re-render the charts.
+  const step = useUi((s) => s.step);
+  const share = xShare(Math.min(step, timeline.steps.length - 1), timeline.steps.length);
+  return <div aria-hidden className="scrub-cursor" style={{ left: `calc(${Y_AXIS_WIDTH}px + (100% - ${Y_AXIS_WIDTH + RIGHT_MARGIN}px) * ${share})` }} />;
+}
+
+function clusterLabel(c: MarkerCluster): string {
+  const where = c.last === c.i ? `step ${c.i + 1}` : `steps ${c.i + 1}–${c.last + 1}`;
+  const kinds = c.breakdown.map(([k, n]) => `${MARKER_LABELS[k]} ×${n}`).join(', ');
+  return `${where}: ${c.count === 1 ? c.markers[0].text : `${c.count} changes (${kinds})`}`;
+}
+
+function clusterDetail(c: MarkerCluster): string {
+  const lines = c.markers.slice(0, 12).map((m) => `step ${m.i + 1}: ${m.text}`);
+  if (c.markers.length > 12) lines.push(`… and ${c.markers.length - 12} more`);
+  return `${clusterLabel(c)}\n${lines.join('\n')}\nClick to go to step ${c.i + 1}.`;
+}
+
+/** The strip of change markers above the main chart; a marker is a button that jumps to its step. */
+function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: number }) {
   return (
-    <>
-      {changes.slice(0, 6).map((c, k) => (
-        <div key={k}>
-          <span style={{ color: CHANGE_COLORS[c.type] }}>■</span> <b>{c.type}</b> {fmt(c.tokens)} tokens
-          {c.entries.length ? <> · {c.entries.length} {c.entries.length === 1 ? 'entry' : 'entries'}: <span className="mono">{c.entries.slice(0, 3).join(', ')}{c.entries.length > 3 ? '…' : ''}</span></> : null}
-          {c.reason ? <div className="muted">{c.reason}</div> : null}
-        </div>
+    <div className="marker-lane" data-testid="marker-lane" aria-label="Changes over the run">
+      {clusters.map((c) => (
+        <button
+          key={`${c.i}-${c.kind}`} type="button" className="marker" data-step={c.i} data-kind={c.kind} data-count={c.count}
+          data-kinds={c.breakdown.map(([k]) => k).join(' ')}
+          style={{ left: `calc(${Y_AXIS_WIDTH}px + (100% - ${Y_AXIS_WIDTH + RIGHT_MARGIN}px) * ${xShare(c.i, steps)} - 6px)` }}
+          aria-label={clusterLabel(c)} title={clusterDetail(c)}
+          onClick={() => jumpTo(c.i, c.markers.find((m) => m.region)?.region)}
+        >
+          <MarkerGlyph kind={c.kind} />
+          {c.count > 1 && <span className="marker-count">{c.count > 99 ? '99+' : c.count}</span>}
+        </button>
       ))}
-      {changes.length > 6 && <div className="muted">and {changes.length - 6} more</div>}
-    </>
+    </div>
   );
 }
 
-type TooltipProps = { active?: boolean; payload?: readonly { payload?: unknown }[] };
+function WindowTooltip({ active, payload, timeline, regions, colors }: TooltipProps & { timeline: Timeline; regions: string[]; colors: Map<string, string> }) {
+  if (!active || !payload?.length) return null;
+  const p = payload[0].payload as WindowPoint;
+  const step = timeline.steps[p.i];
+  return (
+    <div className="tooltip">
+      <div><b>Step {p.i + 1}</b>{step?.request ? ` · inference #${step.request.inference}` : ''} · stage <code>{step?.stage}</code></div>
+      <div>{fmt(p.total)} of {fmt(timeline.model.window)} tokens ({pct(p.total / timeline.model.window)})</div>
+      {p.prefix !== null && <div>cache prefix {fmt(p.prefix)}</div>}
+      <table className="compact"><tbody>
+        {regions.map((r, k) => ({ r, k })).reverse().filter(({ k }) => p.tokens[k] > 0).map(({ r, k }) => (
+          <tr key={r}><td><span className="legend-dot" style={{ background: colors.get(r) }} />{r}</td><td className="num">{fmt(p.tokens[k])}</td></tr>
+        ))}
+      </tbody></table>
+      {step?.changes.slice(0, 4).map((c, k) => <div key={k}>step {p.i + 1}: {c.type} in {c.region}, {fmt(c.tokens)} tokens</div>)}
+      <div className="muted">Click to inspect step {p.i + 1}.</div>
+    </div>
+  );
+}
+
+/** The main chart: every region stacked, the window, the cache prefix, and the change markers. */
+const WindowChart = memo(function WindowChart({ timeline, regions, colors, stages }: { timeline: Timeline; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
+  const [fit, setFit] = useState(false);
+  const [width, ref] = useWidth<HTMLDivElement>();
+  const data = useMemo(() => windowSeries(timeline, regions), [timeline, regions]);
+  const markers = useMemo(() => timelineMarkers(timeline), [timeline]);
+  const steps = timeline.steps.length;
+  const columns = Math.max(1, (width - Y_AXIS_WIDTH - RIGHT_MARGIN) / MARKER_PX);
+  const clusters = useMemo(() => clusterMarkers(markers, steps, columns), [markers, steps, columns]);
+  const peak = data.reduce((m, p) => Math.max(m, p.total), 0);
+  const top = fit ? Math.max(1, Math.ceil(peak * 1.1)) : Math.max(timeline.model.window, peak);
+  return (
+    <div className="window-chart" data-testid="window-chart" ref={ref}>
+      <MarkerLane clusters={clusters} steps={steps} />
+      <Clickable steps={steps} className="window-plot">
+        <ResponsiveContainer width="100%" height="100%">
+          <ComposedChart
+            data={data} margin={{ top: 6, right: RIGHT_MARGIN, bottom: 0, left: 0 }}
+           
+          >
+            <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
+            <XAxis dataKey="i" type="number" domain={[0, Math.max(1, steps - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
+            <YAxis width={Y_AXIS_WIDTH} tick={axisTick} tickFormatter={compact} domain={[0, top]} allowDataOverflow />
+            {regions.map((r, k) => (
+              <Area key={r} name={r} dataKey={(p: WindowPoint) => p.tokens[k]} stackId="window" type="stepAfter"
+                stroke={colors.get(r)} fill={colors.get(r)} fillOpacity={0.7} strokeWidth={1} isAnimationActive={false} />
+            ))}
+            <Line dataKey="prefix" name="cache prefix" type="stepAfter" stroke="var(--text)" strokeWidth={1.5} strokeDasharray="5 3" dot={false} isAnimationActive={false} connectNulls={false} />
+            <ReferenceLine y={timeline.model.window} stroke="var(--error)" strokeWidth={1.5} ifOverflow="hidden" label={{ value: `window ${fmt(timeline.model.window)}`, fontSize: 10, fill: 'var(--error)', position: 'insideTopRight' }} />
+            {stages.map((c) => <ReferenceLine key={c.i} x={c.i} stroke="var(--muted)" strokeDasharray="2 2" />)}
+            <Tooltip content={(props: TooltipProps) => <WindowTooltip {...props} timeline={timeline} regions={regions} colors={colors} />} isAnimationActive={false} />
+          </ComposedChart>
+        </ResponsiveContainer>
+        <Cursor timeline={timeline} />
+      </Clickable>
+      <div className="row chart-legend">
+        <span><span className="legend-line window" /> model window</span>
+        <span><span className="legend-line prefix" /> cache prefix (served from cache)</span>
+        <label className="row" style={{ gap: 3 }}><input type="checkbox" checked={fit} onChange={(e) => setFit(e.target.checked)} /> fit to the data</label>
+        <span className="spacer" />
+        <MarkerLegend timeline={timeline} hasStages={stages.length > 0} />
+      </div>
+    </div>
+  );
+});
+
+function MarkerLegend({ timeline, hasStages }: { timeline: Timeline; hasStages: boolean }) {
+  const kinds = (Object.keys(timeline.summary.changes) as MarkerKind[]).filter((t) => t !== 'stage' && timeline.summary.changes[t as keyof Timeline['summary']['changes']]?.count);
+  return (
+    <span className="row marker-legend" data-testid="marker-legend">
+      {kinds.map((k) => <span key={k} title={MARKER_LABELS[k]}><MarkerGlyph kind={k} size={10} /> {k} ×{timeline.summary.changes[k as keyof Timeline['summary']['changes']].count}</span>)}
+      {hasStages && <span><MarkerGlyph kind="stage" size={10} /> stage</span>}
+    </span>
+  );
+}
+
+/** The figures at the scrubbed step: the legend of the main chart, and exact numbers. */
+function RegionReadout({ timeline, regions, colors }: { timeline: Timeline; regions: string[]; colors: Map<string, string> }) {
+  const step = useUi((s) => s.step);
+  const at = timeline.steps[Math.min(step, timeline.steps.length - 1)];
+  const meta = new Map(timeline.regions.map((r) => [r.name, r]));
+  return (
+    <table data-testid="region-readout" aria-label="Regions at this step" className="compact readout">
+      <thead><tr><th>Region</th><th>Kind</th><th className="num">Tokens</th><th className="num">Budget</th><th className="num">Entries</th><th className="num">Used</th></tr></thead>
+      <tbody>
+        {[...regions].reverse().map((name) => {
+          const f = at?.regions[name];
+          const over = f ? f.tokens > f.budget : false;
+          const implicit = meta.get(name)?.declared === false;
+          return (
+            <tr key={name} data-region={name} className="clickable" onClick={() => useUi.getState().setFocusRegion(name)} title="Show this region in the inspector">
+              <td>
+                <span className="legend-dot" style={{ background: colors.get(name) }} /><code>{name}</code>
+                {implicit && <span className="badge implicit" title={IMPLICIT_REGION_WHY[name] ?? 'added by the runtime, not declared in the blueprint'}>implicit</span>}
+                {f && !f.visible ? <span className="muted"> (hidden)</span> : null}
+              </td>
+              <td className="muted">{meta.get(name)?.kind}</td>
+              <td className={`num ${over ? 'over' : ''}`} data-testid="tokens">{fmt(f?.tokens)}</td>
+              <td className="num" data-testid="budget">{fmt(f?.budget)}</td>
+              <td className="num" data-testid="entries">{fmt(f?.entries)}</td>
+              <td className="num">{f && f.budget ? pct(f.tokens / f.budget) : '–'}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function StageLinks({ stages }: { stages: StageChange[] }) {
+  if (stages.length === 0) return null;
+  return (
+    <div className="row small" data-testid="change-legend">
+      {stages.map((c) => (
+        <button key={c.i} className="link" onClick={() => jumpTo(c.i)} title="Go to this step">
+          stage {c.from} → {c.to} at step {c.i + 1}
+        </button>
+      ))}
+    </div>
+  );
+}
 
 function RegionTooltip({ active, payload }: TooltipProps) {
   if (!active || !payload?.length) return null;
@@ -48,27 +237,19 @@ function RegionTooltip({ active, payload }: TooltipProps) {
   return (
     <div className="tooltip">
       <div>Step {p.i + 1}: <b>{fmt(p.tokens)}</b> / {fmt(p.budget)} tokens</div>
-      {p.changes && <ChangeList changes={p.changes} />}
+      {p.changes?.slice(0, 6).map((c, k) => <div key={k}><b>{c.type}</b> {fmt(c.tokens)} tokens{c.reason ? <span className="muted"> — {c.reason}</span> : null}</div>)}
     </div>
   );
-}
-
-function MarkerDot(props: { cx?: number; cy?: number; payload?: RegionPoint; index?: number }) {
-  const { cx, cy, payload, index } = props;
-  if (cx === undefined || cy === undefined || !payload?.changes) return <g key={index} />;
-  const color = CHANGE_COLORS[payload.changes[0].type];
-  return <path key={index} d={`M${cx},${cy - 5} L${cx + 4},${cy + 3} L${cx - 4},${cy + 3} Z`} fill={color} stroke="var(--panel)" strokeWidth={0.5} />;
 }
 
 const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { data: RegionPoint[]; color: string; steps: number; stages: StageChange[] }) {
   return (
     <ResponsiveContainer width="100%" height={62}>
-      <ComposedChart data={data} margin={{ top: 6, right: 6, bottom: 0, left: 0 }}>
+      <ComposedChart data={data} margin={{ top: 6, right: RIGHT_MARGIN, bottom: 0, left: 0 }}>
         <XAxis dataKey="i" type="number" domain={[0, Math.max(1, steps - 1)]} hide />
-        <YAxis width={38} tick={axisTick} tickFormatter={compact} tickCount={3} />
-        <Area dataKey="tokens" type="stepAfter" stroke={color} fill={color} fillOpacity={0.2} isAnimationActive={false} dot={false} />
+        <YAxis width={Y_AXIS_WIDTH} tick={axisTick} tickFormatter={compact} tickCount={3} />
+        <Area dataKey="tokens" type="stepAfter" stroke={color} fill={color} fillOpacity={0.35} isAnimationActive={false} dot={false} />
         <Line dataKey="budget" type="stepAfter" stroke="var(--muted)" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
-        <Line dataKey="marker" stroke="none" isAnimationActive={false} dot={(p: object) => <MarkerDot {...p} />} activeDot={false} />
         {stages.map((c) => <ReferenceLine key={c.i} x={c.i} stroke="var(--muted)" strokeDasharray="2 2" />)}
         <Tooltip content={RegionTooltip} isAnimationActive={false} />
       </ComposedChart>
@@ -76,61 +257,22 @@ const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { 
   );
 });
 
-function Cursor({ timeline }: { timeline: Timeline }) {
-  // Drawn as an overlay bar so scrubbing does not re-render every chart.
-  const step = useUi((s) => s.step);
-  const share = timeline.steps.length > 1 ? Math.min(step, timeline.steps.length - 1) / (timeline.steps.length - 1) : 0;
-  return <div aria-hidden style={{ position: 'absolute', top: 0, bottom: 0, left: `calc(38px + (100% - 44px) * ${share})`, width: 1, background: 'var(--accent)', pointerEvents: 'none' }} />;
-}
-
-function RegionCharts({ timeline }: { timeline: Timeline }) {
-  const regions = useMemo(() => chartedRegions(timeline), [timeline]);
+function RegionCharts({ timeline, regions, colors, stages }: { timeline: Timeline; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
   const series = useMemo(() => new Map(regions.map((r) => [r, regionSeries(timeline, r)])), [timeline, regions]);
-  const stages = useMemo(() => stageChanges(timeline), [timeline]);
-  const step = useUi((s) => s.step);
-  const at = timeline.steps[Math.min(step, timeline.steps.length - 1)];
   return (
     <div>
-      <div className="chart-title"><h3>Regions</h3><span className="muted">area: tokens · dashed: resolved budget · ▲ a change · dotted line: stage change</span></div>
-      <table data-testid="region-readout" aria-label="Regions at this step">
-        <thead><tr><th>Region</th><th className="num">Tokens</th><th className="num">Budget</th><th className="num">Entries</th><th className="num">Used</th></tr></thead>
-        <tbody>
-          {regions.map((name, k) => {
-            const f = at?.regions[name];
-            const over = f ? f.tokens > f.budget : false;
-            return (
-              <tr key={name} data-region={name}>
-                <td><span className="legend-dot" style={{ background: REGION_COLORS[k % REGION_COLORS.length] }} /><code>{name}</code>{f && !f.visible ? <span className="muted"> (hidden)</span> : null}</td>
-                <td className={`num ${over ? 'over' : ''}`} data-testid="tokens">{fmt(f?.tokens)}</td>
-                <td className="num" data-testid="budget">{fmt(f?.budget)}</td>
-                <td className="num" data-testid="entries">{fmt(f?.entries)}</td>
-                <td className="num">{f && f.budget ? pct(f.tokens / f.budget) : '–'}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      {regions.map((name, k) => (
+      <div className="chart-title"><h3>Each region</h3><span className="muted">area: tokens · dashed: resolved budget · dotted line: stage change · click to inspect</span></div>
+      {regions.map((name) => (
         <div key={name} className="region-chart" data-testid={`chart-${name}`}>
-          <div className="muted mono" style={{ fontSize: 11 }}>{name}</div>
-          <div style={{ position: 'relative' }}>
+          <div className="muted mono small"><span className="legend-dot" style={{ background: colors.get(name) }} />{name}</div>
+          <Clickable steps={timeline.steps.length}>
             <WhenVisible height={62}>
-              <RegionChart data={series.get(name)!} color={REGION_COLORS[k % REGION_COLORS.length]} steps={timeline.steps.length} stages={stages} />
+              <RegionChart data={series.get(name)!} color={colors.get(name)!} steps={timeline.steps.length} stages={stages} />
               <Cursor timeline={timeline} />
             </WhenVisible>
-          </div>
+          </Clickable>
         </div>
       ))}
-      <div className="row" style={{ fontSize: 11, marginTop: 2 }} data-testid="change-legend">
-        {stages.map((c) => (
-          <button key={c.i} className="link" onClick={() => useUi.getState().setStep(c.i)} title="Go to this step">
-            stage {c.from} → {c.to} at step {c.i + 1}
-          </button>
-        ))}
-        {(Object.keys(CHANGE_COLORS) as ChangeType[]).filter((t) => timeline.summary.changes[t]?.count).map((t) => (
-          <span key={t}><span style={{ color: CHANGE_COLORS[t] }}>▲</span> {t} ×{timeline.summary.changes[t].count}</span>
-        ))}
-      </div>
     </div>
   );
 }
@@ -140,7 +282,7 @@ function RequestTooltip({ active, payload }: TooltipProps) {
   const p = payload[0].payload as RequestPoint;
   return (
     <div className="tooltip">
-      <div>Step {p.i + 1} · inference #{p.inference}</div>
+      <div><b>Step {p.i + 1}</b> · inference #{p.inference}</div>
       <div>Request {fmt(p.requestTokens)} · stable prefix {fmt(p.prefixTokens)} ({pct(p.prefixShare)})</div>
       <div>Cache reads {fmt(p.cacheRead)} · flat list {fmt(p.baseline)}</div>
       <div>Task in window: blueprint {p.taskInWindow ? 'yes' : 'no'}, flat list {p.taskInBaseline ? 'yes' : 'no'}</div>
@@ -148,28 +290,34 @@ function RequestTooltip({ active, payload }: TooltipProps) {
   );
 }
 
+function LegendLine({ color, dash, label }: { color: string; dash?: boolean; label: string }) {
+  return <span><svg width="18" height="8" aria-hidden><line x1="0" y1="4" x2="18" y2="4" stroke={color} strokeWidth="2.5" strokeDasharray={dash ? '4 2' : undefined} /></svg> {label}</span>;
+}
+
 function CacheCard({ timeline, data }: { timeline: Timeline; data: RequestPoint[] }) {
   const step = useUi((s) => s.step);
   const at = requestAt(timeline, step)?.request;
   return (
     <div data-testid="cache">
-      <div className="chart-title"><h3>Prompt cache</h3><span className="muted">stable prefix vs the whole request, per inference</span></div>
-      <WhenVisible height={110}><ResponsiveContainer width="100%" height={110}>
-        <LineChart data={data} margin={{ top: 4, right: 6, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
-          <XAxis dataKey="i" type="number" domain={[0, Math.max(1, timeline.steps.length - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
-          <YAxis width={38} tick={axisTick} tickFormatter={compact} />
-          <Line dataKey="requestTokens" name="request" stroke="#6e7781" dot={false} isAnimationActive={false} />
-          <Line dataKey="prefixTokens" name="stable prefix" stroke="#2da44e" dot={false} isAnimationActive={false} />
-          <Line dataKey="cacheRead" name="cache reads" stroke="#2f6fdb" strokeDasharray="3 2" dot={false} isAnimationActive={false} />
-          <ReferenceLine x={Math.min(step, timeline.steps.length - 1)} stroke="var(--accent)" />
-          <Tooltip content={RequestTooltip} isAnimationActive={false} />
-        </LineChart>
-      </ResponsiveContainer></WhenVisible>
-      <div className="row muted" style={{ fontSize: 11 }}>
-        <span><span className="legend-dot" style={{ background: '#6e7781' }} />request</span>
-        <span><span className="legend-dot" style={{ background: '#2da44e' }} />stable prefix</span>
-        <span><span className="legend-dot" style={{ background: '#2f6fdb' }} />cache reads ({timeline.model.id})</span>
+      <div className="chart-title"><h3>Prompt cache</h3><span className="muted">stable prefix vs the whole request, per inference; the provider's view of the cost below</span></div>
+      <Clickable steps={timeline.steps.length}>
+        <ResponsiveContainer width="100%" height={150}>
+          <LineChart data={data} margin={{ top: 4, right: RIGHT_MARGIN, bottom: 0, left: 0 }}>
+            <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
+            <XAxis dataKey="i" type="number" domain={[0, Math.max(1, timeline.steps.length - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
+            <YAxis width={Y_AXIS_WIDTH} tick={axisTick} tickFormatter={compact} />
+            <Line dataKey="requestTokens" name="request" stroke={CACHE_COLORS.request} strokeWidth={3} dot={false} isAnimationActive={false} />
+            <Line dataKey="prefixTokens" name="stable prefix" stroke={CACHE_COLORS.prefix} strokeWidth={2} strokeDasharray="6 3" dot={false} isAnimationActive={false} />
+            <Line dataKey="cacheRead" name="cache reads" stroke={CACHE_COLORS.reads} strokeWidth={1.5} strokeDasharray="2 2" dot={false} isAnimationActive={false} />
+            <Tooltip content={RequestTooltip} isAnimationActive={false} />
+          </LineChart>
+        </ResponsiveContainer>
+        <Cursor timeline={timeline} />
+      </Clickable>
+      <div className="row muted small">
+        <LegendLine color={CACHE_COLORS.request} label="request (thick)" />
+        <LegendLine color={CACHE_COLORS.prefix} dash label="stable prefix (dashed)" />
+        <LegendLine color={CACHE_COLORS.reads} dash label={`cache reads, ${timeline.model.id} (dotted)`} />
         <span className="spacer" />
         <span>mean prefix share {pct(timeline.summary.meanPrefixShare)}</span>
       </div>
@@ -178,7 +326,7 @@ function CacheCard({ timeline, data }: { timeline: Timeline; data: RequestPoint[
           <div className="stat"><div className="v" data-testid="prefix-tokens">{fmt(at.prefixTokens)}</div><div className="k">stable prefix tokens ({pct(at.prefixShare)})</div></div>
           <div className="stat"><div className="v" data-testid="cache-read">{fmt(at.cache.cacheReadTokens)}</div><div className="k">cache-read tokens</div></div>
           <div className="stat"><div className="v" data-testid="input-cost">{usd(at.cache.inputCostUsd)}</div><div className="k">input cost ({usd(at.cache.costWithoutCacheUsd)} uncached)</div></div>
-          <div className="muted" style={{ gridColumn: '1 / -1', fontSize: 11 }} data-testid="cache-rule">{at.cache.rule}</div>
+          <div className="muted small" style={{ gridColumn: '1 / -1' }} data-testid="cache-rule">{at.cache.rule}</div>
         </div>
       ) : <div className="muted">No inference yet at this step.</div>}
     </div>
@@ -190,14 +338,13 @@ function Verdict({ timeline }: { timeline: Timeline }) {
   const { baselineLosesTaskAt, taskLostAt, meanPrefixShare } = timeline.summary;
   const lostStep = stepOfInference(timeline, baselineLosesTaskAt);
   const ownLostStep = stepOfInference(timeline, taskLostAt);
-  const setStep = useUi((s) => s.setStep);
   return (
     <div className="verdict" data-testid="comparison-verdict">
       {lostStep !== null
-        ? <>A flat message list loses the task at <button className="link" onClick={() => setStep(lostStep)}>step {lostStep + 1}</button> (inference #{baselineLosesTaskAt}). </>
+        ? <>A flat message list loses the task at <button className="link" onClick={() => jumpTo(lostStep)}>step {lostStep + 1}</button> (inference #{baselineLosesTaskAt}). </>
         : <>A flat message list keeps the task in its window for the whole run. </>}
       {ownLostStep !== null
-        ? <span className="error-text">This blueprint loses it too, at step {ownLostStep + 1}. </span>
+        ? <span className="error-text">This blueprint loses it too, at <button className="link" onClick={() => jumpTo(ownLostStep)}>step {ownLostStep + 1}</button>. </span>
         : <span className="ok-text">This blueprint keeps it at every step. </span>}
       <span className="muted">Mean stable cache prefix: {pct(meanPrefixShare)} of each request.</span>
     </div>
@@ -208,55 +355,89 @@ function ComparisonCard({ timeline, data }: { timeline: Timeline; data: RequestP
   const lostStep = stepOfInference(timeline, timeline.summary.baselineLosesTaskAt);
   return (
     <div data-testid="comparison">
-      <div className="chart-title"><h3>Flat list vs blueprint</h3><span className="muted">request tokens, same traffic</span></div>
-      <WhenVisible height={110}><ResponsiveContainer width="100%" height={110}>
-        <LineChart data={data} margin={{ top: 4, right: 6, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
-          <XAxis dataKey="i" type="number" domain={[0, Math.max(1, timeline.steps.length - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
-          <YAxis width={38} tick={axisTick} tickFormatter={compact} />
-          <ReferenceLine y={timeline.model.window} stroke="var(--error)" strokeDasharray="4 3" />
-          <Line dataKey="baseline" name="flat list" stroke="#cf222e" dot={false} isAnimationActive={false} />
-          <Line dataKey="requestTokens" name="blueprint" stroke="#2f6fdb" dot={false} isAnimationActive={false} />
-          {lostStep !== null && <ReferenceLine x={lostStep} stroke="#cf222e" label={{ value: 'task lost', fontSize: 10, fill: '#cf222e', position: 'insideTopLeft' }} />}
-          <Tooltip content={RequestTooltip} isAnimationActive={false} />
-        </LineChart>
-      </ResponsiveContainer></WhenVisible>
-      <div className="row muted" style={{ fontSize: 11 }}>
-        <span><span className="legend-dot" style={{ background: '#cf222e' }} />flat list</span>
-        <span><span className="legend-dot" style={{ background: '#2f6fdb' }} />blueprint</span>
-        <span>dashed: the window ({fmt(timeline.model.window)})</span>
+      <div className="chart-title"><h3>Flat list vs blueprint</h3><span className="muted">request tokens for the same traffic</span></div>
+      <Clickable steps={timeline.steps.length}>
+        <ResponsiveContainer width="100%" height={170}>
+          <LineChart data={data} margin={{ top: 4, right: RIGHT_MARGIN, bottom: 0, left: 0 }}>
+            <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
+            <XAxis dataKey="i" type="number" domain={[0, Math.max(1, timeline.steps.length - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
+            <YAxis width={Y_AXIS_WIDTH} tick={axisTick} tickFormatter={compact} />
+            <ReferenceLine y={timeline.model.window} stroke="var(--error)" strokeDasharray="4 3" />
+            <Line dataKey="baseline" name="flat list" stroke={FLAT_COLORS.baseline} strokeWidth={3} dot={false} isAnimationActive={false} />
+            <Line dataKey="requestTokens" name="blueprint" stroke={FLAT_COLORS.blueprint} strokeWidth={1.5} strokeDasharray="5 2" dot={false} isAnimationActive={false} />
+            {lostStep !== null && <ReferenceLine x={lostStep} stroke={FLAT_COLORS.baseline} label={{ value: 'task lost', fontSize: 10, fill: 'var(--text)', position: 'insideTopLeft' }} />}
+            <Tooltip content={RequestTooltip} isAnimationActive={false} />
+          </LineChart>
+        </ResponsiveContainer>
+        <Cursor timeline={timeline} />
+      </Clickable>
+      <div className="row muted small">
+        <LegendLine color={FLAT_COLORS.baseline} label="flat list (thick)" />
+        <LegendLine color={FLAT_COLORS.blueprint} dash label="blueprint (dashed)" />
+        <span>red dashed: the window ({fmt(timeline.model.window)})</span>
       </div>
     </div>
   );
 }
 
+const VIEWS = [
+  { id: 'window', label: 'Window' },
+  { id: 'regions', label: 'Each region' },
+  { id: 'cache', label: 'Prompt cache' },
+  { id: 'flat', label: 'Flat list vs blueprint' },
+] as const;
+type View = (typeof VIEWS)[number]['id'];
+
+function TimelineViews({ timeline }: { timeline: Timeline }) {
+  const [view, setView] = useState<View>('window');
+  const regions = useMemo(() => chartedRegions(timeline), [timeline]);
+  const colors = useMemo(() => regionColors(regions), [regions]);
+  const stages = useMemo(() => stageChanges(timeline), [timeline]);
+  const requests = useMemo(() => requestSeries(timeline), [timeline]);
+  return (
+    <>
+      <div className="view-tabs" role="tablist" aria-label="Timeline views">
+        {VIEWS.map((v) => (
+          <button key={v.id} role="tab" id={`view-${v.id}`} aria-selected={view === v.id} aria-controls="timeline-view" className={`tab ${view === v.id ? 'active' : ''}`} data-testid={`view-${v.id}`} onClick={() => setView(v.id)}>{v.label}</button>
+        ))}
+      </div>
+      <div className={`panel-body timeline-body view-${view}`} id="timeline-view" role="tabpanel" aria-labelledby={`view-${view}`}>
+        {view === 'window' && (
+          <>
+            <WindowChart timeline={timeline} regions={regions} colors={colors} stages={stages} />
+            <StageLinks stages={stages} />
+            <RegionReadout timeline={timeline} regions={regions} colors={colors} />
+          </>
+        )}
+        {view === 'regions' && <RegionCharts timeline={timeline} regions={regions} colors={colors} stages={stages} />}
+        {view === 'cache' && <CacheCard timeline={timeline} data={requests} />}
+        {view === 'flat' && <ComparisonCard timeline={timeline} data={requests} />}
+      </div>
+    </>
+  );
+}
+
 export function ChartsPanel() {
-  // Deferred: a new timeline is drawn in an interruptible, time-sliced render, so drawing a dozen
+  // Deferred: a new timeline is drawn in an interruptible, time-sliced render, so drawing the
   // charts never blocks typing or scrubbing.
   const timeline = useDeferredValue(useResults((s) => s.timeline));
   const stale = useResults((s) => s.timelineStale);
   const replaying = useResults((s) => s.replaying);
   const replayError = useResults((s) => s.replayError);
-  const requests = useMemo(() => (timeline ? requestSeries(timeline) : []), [timeline]);
   return (
-    <section className="panel" aria-label="Charts">
-      <div className="panel-head">
-        <h2>Timeline</h2>
-        {timeline && <span className="muted">{fmt(timeline.steps.length)} steps · {fmt(timeline.summary.inferences)} inferences · {timeline.model.id}{timeline.model.approximate ? ' (approximate counts)' : ''}</span>}
-      </div>
+    <section className="panel" aria-labelledby="pane-title-timeline" data-pane="timeline">
+      <PaneHead>
+        {timeline && <span className="muted ellipsis">{fmt(timeline.steps.length)} steps · {fmt(timeline.summary.inferences)} inferences · {timeline.model.id}{timeline.model.approximate ? ' (approximate counts)' : ''}</span>}
+        <ReplayStatus />
+      </PaneHead>
+      <ReplayControls />
       <HeldReplayBanner />
-      {replayError && <div className="banner error-text" role="alert" data-testid="replay-error">The replay failed: {replayError}</div>}
-      {stale && !replayError && <div className="banner" data-testid="stale-banner">Showing the last timeline that ran: the current blueprint has errors (see the problems list).</div>}
+      {replayError && <div className="banner error-text" role="alert" data-testid="replay-error">The replay failed: {replayError}. The charts below are out of date: they show the last replay that finished.</div>}
+      {stale && !replayError && <div className="banner" data-testid="stale-banner">Out of date: the current blueprint has errors (see the problems list), so this is the last timeline that ran.</div>}
       {timeline && <Verdict timeline={timeline} />}
       {timeline && <WarningsBar timeline={timeline} />}
-      <div className="panel-body" data-testid="charts" data-ready={timeline && !replaying ? 'yes' : 'no'} data-steps={timeline?.steps.length ?? 0} data-scenario={timeline?.scenario}>
-        {!timeline ? <div className="muted">Waiting for the first replay…</div> : (
-          <>
-            <RegionCharts timeline={timeline} />
-            <CacheCard timeline={timeline} data={requests} />
-            <ComparisonCard timeline={timeline} data={requests} />
-          </>
-        )}
+      <div className="timeline-views" data-testid="charts" data-ready={timeline && !replaying ? 'yes' : 'no'} data-steps={timeline?.steps.length ?? 0} data-scenario={timeline?.scenario} data-stale={stale || !!replayError ? 'yes' : 'no'}>
+        {!timeline ? <div className="muted panel-body">Waiting for the first replay…</div> : <TimelineViews timeline={timeline} />}
       </div>
     </section>
   );

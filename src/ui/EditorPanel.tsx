@@ -1,4 +1,4 @@
-// Left column: the agent directory's files in Monaco, their diagnostics, the model and budgets.
+// The agent directory's files in Monaco, and one list of problems (diagnostics and run warnings).
 import { useEffect, useRef, useState } from 'react';
 import Editor, { type OnMount } from '@monaco-editor/react';
 import { monaco, languageOf } from './monaco/setup.ts';
@@ -7,8 +7,8 @@ import { useUi } from '../state/ui.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
 import { useAllDiagnostics } from './diagnostics.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
-import { ModelPicker } from './ModelPicker.tsx';
-import { BudgetTable } from './BudgetTable.tsx';
+import { PaneHead } from './layout/Pane.tsx';
+import { requestRun } from './shortcuts.ts';
 
 type CodeEditor = Parameters<OnMount>[0];
 
@@ -127,9 +127,11 @@ export function EditorPanel() {
   const selected = useUi((s) => s.selectedFile);
   const selectFile = useUi((s) => s.selectFile);
   const theme = useUi((s) => s.theme);
+  const settings = useUi((s) => s.settings);
   const diagnostics = useAllDiagnostics();
   const editorRef = useRef<CodeEditor | null>(null);
   const [pendingJump, setPendingJump] = useState<Diagnostic | null>(null);
+  const [columns, setColumns] = useState(0);
   const files = [AGENT_FILE, ...Object.keys(agent).filter((f) => f !== AGENT_FILE).sort()];
   const current = selected in agent ? selected : AGENT_FILE;
 
@@ -155,31 +157,32 @@ export function EditorPanel() {
   };
 
   return (
-    <section className="panel" aria-label="Blueprint editor">
-      <div className="panel-head">
-        <h2>Agent</h2>
-        <span className="muted">the blueprint and its hook scripts</span>
-      </div>
+    <section className="panel" aria-labelledby="pane-title-editor" data-pane="editor">
+      <PaneHead><span className="muted ellipsis">the blueprint and its hook scripts</span></PaneHead>
       <FileTabs files={files} errorsByFile={errorsByFile} />
-      <div className="editor-host" data-testid="editor">
+      <div className="editor-host" data-testid="editor" data-columns={columns}>
         <Editor
           path={uriOf(current).toString()}
           language={languageOf(current)}
           value={agent[current] ?? ''}
           theme={theme === 'dark' ? 'vs-dark' : 'vs'}
           onChange={(text) => setFile(current, text ?? '')}
-          onMount={(editor) => { editorRef.current = editor; }}
+          onMount={(editor) => {
+            editorRef.current = editor;
+            // How many columns fit (the layout promises at least 60 at 1024 px wide).
+            const measure = () => setColumns(editor.getLayoutInfo().viewportColumn);
+            measure();
+            editor.onDidLayoutChange(measure);
+            editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, requestRun);
+          }}
           options={{
-            minimap: { enabled: false }, fontSize: 12, scrollBeyondLastLine: false, tabSize: 4,
-            automaticLayout: true, wordWrap: 'on', renderLineHighlight: 'line', fixedOverflowWidgets: true,
+            minimap: { enabled: settings.minimap }, fontSize: settings.fontSize, scrollBeyondLastLine: false, tabSize: 4,
+            automaticLayout: true, wordWrap: settings.wordWrap ? 'on' : 'off', renderLineHighlight: 'line', fixedOverflowWidgets: true,
+            lineNumbersMinChars: 3, ariaLabel: `Editor for ${current}. Press Ctrl+M to make Tab move the focus out.`,
           }}
         />
       </div>
       <DiagnosticsList diagnostics={diagnostics} onJump={jump} />
-      <div className="budgets">
-        <ModelPicker />
-        <BudgetTable />
-      </div>
     </section>
   );
 }

@@ -10,6 +10,8 @@ import { ScenariosMenu } from './ScenariosMenu.tsx';
 import { ShareDialog } from './ShareDialog.tsx';
 import { GuideDialog } from './Guide.tsx';
 import { importAnyFile, setScenarioOpener } from './import/TraceImport.tsx';
+import { KeysSheet } from './KeysSheet.tsx';
+import { SettingsDialog } from './SettingsDialog.tsx';
 
 const MAX_IMPORT_BYTES = 5_000_000;
 
@@ -37,10 +39,29 @@ async function importScenario(file: File): Promise<void> {
 
 setScenarioOpener((file) => void importScenario(file));
 
+/** The scenario's name, renamed in place (it is what a share link and an export are called). */
+function ScenarioName({ name }: { name: string }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const commit = () => {
+    const next = draft?.trim();
+    if (next && next !== name) useScenario.getState().setName(next);
+    setDraft(null);
+  };
+  return (
+    <input
+      className="scenario-name mono" aria-label="Scenario name" data-testid="scenario-name" title="Rename this scenario"
+      value={draft ?? name} size={Math.min(40, Math.max(8, (draft ?? name).length + 1))}
+      onChange={(e) => setDraft(e.target.value)} onBlur={commit}
+      onKeyDown={(e) => { if (e.key === 'Enter') e.currentTarget.blur(); if (e.key === 'Escape') { setDraft(null); e.currentTarget.blur(); } }}
+    />
+  );
+}
+
 export function Header() {
-  const [dialog, setDialog] = useState<'scenarios' | 'examples' | 'share' | 'guide' | null>(null);
+  const [dialog, setDialog] = useState<'scenarios' | 'examples' | 'share' | 'guide' | 'settings' | null>(null);
   const theme = useUi((s) => s.theme);
-  const setTheme = useUi((s) => s.setTheme);
+  const setSettings = useUi((s) => s.setSettings);
+  const keysOpen = useUi((s) => s.keysOpen);
   const name = useScenario((s) => s.scenario.name);
   const fileInput = useRef<HTMLInputElement>(null);
   const close = () => setDialog(null);
@@ -48,7 +69,8 @@ export function Header() {
   return (
     <header className="header">
       <h1>Leviath Playground</h1>
-      <span className="tagline">Design an agent's context window as regions; replay tool traffic through it. <span className="mono">{name}</span></span>
+      <ScenarioName name={name} />
+      <span className="tagline">Design an agent's context window as regions; replay tool traffic through it.</span>
       <span className="spacer" />
       <button onClick={() => setDialog('scenarios')} data-testid="open-scenarios">Scenarios</button>
       <button onClick={() => setDialog('examples')} data-testid="open-examples">Examples</button>
@@ -56,7 +78,9 @@ export function Header() {
       <button onClick={() => fileInput.current?.click()} title="Open a scenario JSON file, or an agent's real run: an Anthropic or OpenAI body, a Claude Code or Codex session (.jsonl)">Import</button>
       <button onClick={exportScenario} title="Save this scenario as JSON (lev replay reads it)">Export</button>
       <button onClick={() => setDialog('guide')} data-testid="open-guide">Guide</button>
-      <button onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label="Toggle dark mode" title="Light / dark">{theme === 'dark' ? '☀' : '☾'}</button>
+      <button onClick={() => setDialog('settings')} data-testid="open-settings" title="Editor font, word wrap, minimap, vim mode, theme">Settings</button>
+      <button onClick={() => useUi.getState().setKeysOpen(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
+      <button onClick={() => setSettings({ theme: theme === 'dark' ? 'light' : 'dark' })} aria-label="Toggle dark mode" title="Light / dark">{theme === 'dark' ? '☀' : '☾'}</button>
       <input ref={fileInput} type="file" accept="application/json,.json,.jsonl" hidden data-testid="import-file" onChange={(e) => {
         const file = e.target.files?.[0];
         e.target.value = '';
@@ -66,6 +90,8 @@ export function Header() {
       {dialog === 'examples' && <ExamplesGallery onClose={close} />}
       {dialog === 'share' && <ShareDialog onClose={close} />}
       {dialog === 'guide' && <GuideDialog onClose={close} />}
+      {dialog === 'settings' && <SettingsDialog onClose={close} />}
+      {keysOpen && <KeysSheet onClose={() => useUi.getState().setKeysOpen(false)} />}
     </header>
   );
 }

@@ -1,10 +1,12 @@
 // Below the charts: the scrubbed step in full — regions and their entries, the request exactly as
 // the provider would receive it, and the stage ledger. All text is rendered as text.
-import { useDeferredValue, useState } from 'react';
+import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import type { EntryDetail, RegionDetail, StepDetail } from '../engine/timeline.ts';
 import { useResults } from '../state/results.ts';
 import { useUi } from '../state/ui.ts';
-import { CHANGE_COLORS } from './ChartsPanel.tsx';
+import { MarkerGlyph } from './markers.tsx';
+import { PaneHead } from './layout/Pane.tsx';
+import { jumpTo } from './ChartsPanel.tsx';
 import { summarize } from './events.ts';
 import { firstLine, fmt } from './format.ts';
 import { RequestExport } from './import/RequestExport.tsx';
@@ -50,8 +52,11 @@ function Entry({ entry }: { entry: EntryDetail }) {
 }
 
 function RegionBlock({ region }: { region: RegionDetail }) {
+  const focused = useUi((s) => s.focusRegion === region.name);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => { if (focused) ref.current?.scrollIntoView({ block: 'nearest' }); }, [focused]);
   return (
-    <div className="region-block" data-testid={`inspect-${region.name}`}>
+    <div ref={ref} className={`region-block ${focused ? 'focused' : ''}`} data-testid={`inspect-${region.name}`}>
       <header>
         <code><b>{region.name}</b></code>
         <span className="muted">{region.kind}{region.admission === 'reject' ? ', admission reject' : ''}{!region.visible ? ', hidden in this stage' : ''}</span>
@@ -75,7 +80,7 @@ function StepSummary({ detail }: { detail: StepDetail }) {
           <b>What changed and why</b>
           {detail.changes.map((c, k) => (
             <div key={k} className="change">
-              <span style={{ color: CHANGE_COLORS[c.type] }}>▲</span> <b>{c.type}</b> in <code>{c.region}</code>: {fmt(c.tokens)} tokens
+              <MarkerGlyph kind={c.type} size={10} /> <b>{c.type}</b> in <code>{c.region}</code>: {fmt(c.tokens)} tokens
               {c.entries.length ? <> ({c.entries.map((e) => firstLine(e, 40)).join(', ')})</> : null}
               {c.reason ? <span className="muted"> — {c.reason}</span> : null}
             </div>
@@ -89,8 +94,8 @@ function StepSummary({ detail }: { detail: StepDetail }) {
 
 function RegionInspector({ detail }: { detail: StepDetail }) {
   return (
-    <section className="panel" aria-label="Region inspector">
-      <div className="panel-head"><h2>Regions at step {detail.index + 1}</h2><span className="muted">stage <code>{detail.stage}</code></span></div>
+    <section className="sub-panel" aria-label="Region inspector">
+      <div className="sub-head"><h3>Regions at step {detail.index + 1}</h3><span className="muted">stage <code>{detail.stage}</code></span></div>
       <div className="panel-body">
         <StepSummary detail={detail} />
         {detail.regions.map((r) => <RegionBlock key={r.name} region={r} />)}
@@ -103,9 +108,9 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
   const { request } = detail;
   const stripped = request.stripped.toolCalls.length + request.stripped.toolResults.length;
   return (
-    <section className="panel" aria-label="Request preview">
-      <div className="panel-head">
-        <h2>Request</h2>
+    <section className="sub-panel" aria-label="Request preview">
+      <div className="sub-head">
+        <h3>Request</h3>
         <span className="muted">{detail.inference ? 'sent at this inference' : 'preview: what the next inference would send'}</span>
         <span className="spacer" />
         <RequestExport request={request} step={detail.index} />
@@ -135,19 +140,28 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
   );
 }
 
+/** The first step run in `stage`, where a click on its ledger column lands. */
+function firstStepOf(stage: string): number | undefined {
+  return useResults.getState().timeline?.steps.find((s) => s.stage === stage)?.index;
+}
+
 function StageLedger({ detail }: { detail: StepDetail }) {
   const stages = Object.keys(detail.ledger);
   const regions = [...new Set(stages.flatMap((s) => Object.keys(detail.ledger[s])))];
   return (
-    <section className="panel" aria-label="Stage ledger">
-      <div className="panel-head"><h2>Stage ledger</h2><span className="muted">tokens charged per region</span></div>
+    <section className="sub-panel" aria-label="Stage ledger">
+      <div className="sub-head"><h3>Stage ledger</h3><span className="muted">tokens charged per region</span></div>
       <div className="panel-body">
         {stages.length === 0 ? <div className="muted">Nothing charged yet.</div> : (
           <table data-testid="ledger">
             <thead><tr><th>Region</th>{stages.map((s) => <th key={s} className="num">{s}</th>)}</tr></thead>
             <tbody>
               {regions.map((r) => (
-                <tr key={r}><td><code>{r}</code></td>{stages.map((s) => <td key={s} className="num">{fmt(detail.ledger[s][r] ?? 0)}</td>)}</tr>
+                <tr key={r}><td><code>{r}</code></td>{stages.map((s) => (
+                  <td key={s} className="num">
+                    <button className="cell-link" title={`Go to the first step of stage ${s} and show ${r}`} onClick={() => { const i = firstStepOf(s); if (i !== undefined) jumpTo(i, r); }}>{fmt(detail.ledger[s][r] ?? 0)}</button>
+                  </td>
+                ))}</tr>
               ))}
             </tbody>
           </table>
@@ -160,15 +174,22 @@ function StageLedger({ detail }: { detail: StepDetail }) {
 export function InspectorPanel() {
   const detail = useDeferredValue(useResults((s) => s.detail));
   const error = useResults((s) => s.detailError);
+  const outOfDate = useResults((s) => s.timelineStale || s.replayError !== null);
   const step = useUi((s) => s.step);
-  if (!detail) {
-    return <div className="panel" style={{ padding: 10 }}>{error ? <span className="error-text">{error}</span> : <span className="muted">Inspecting step {step + 1}…</span>}</div>;
-  }
   return (
-    <div className="inspector" data-testid="inspector" data-step={detail.index}>
-      <RegionInspector detail={detail} />
-      <RequestPreview detail={detail} />
-      <StageLedger detail={detail} />
-    </div>
+    <section className="panel" aria-labelledby="pane-title-inspector" data-pane="inspector">
+      <PaneHead>
+        <span className="muted ellipsis">the scrubbed step in full{outOfDate ? ' · out of date: from the last replay that finished' : ''}</span>
+      </PaneHead>
+      {!detail
+        ? <div className="panel-body">{error ? <span className="error-text">{error}</span> : <span className="muted">Inspecting step {step + 1}…</span>}</div>
+        : (
+          <div className="inspector" data-testid="inspector" data-step={detail.index}>
+            <RegionInspector detail={detail} />
+            <RequestPreview detail={detail} />
+            <StageLedger detail={detail} />
+          </div>
+        )}
+    </section>
   );
 }

@@ -3,9 +3,48 @@ import { MODELS } from '../engine/models.ts';
 import type { ModelRef } from '../engine/scenario.ts';
 import { useScenario } from '../state/store.ts';
 import { useResults } from '../state/results.ts';
+import { useState } from 'react';
 import { fmt } from './format.ts';
 
 const CUSTOM = '__custom__';
+/** A custom window must be a whole number in this range (the largest real windows are ~2M). */
+export const MIN_CUSTOM_WINDOW = 1_000;
+export const MAX_CUSTOM_WINDOW = 10_000_000;
+
+/** Why a typed window cannot be used, or null when it can. */
+export function windowProblem(text: string): string | null {
+  const trimmed = text.replace(/[,_\s]/g, '');
+  if (trimmed === '') return 'Type the window size in tokens, e.g. 128000.';
+  if (!/^\d+$/.test(trimmed)) return `"${text}" is not a whole number of tokens.`;
+  const n = Number(trimmed);
+  if (n < MIN_CUSTOM_WINDOW) return `A window of ${fmt(n)} tokens is too small to hold a request; use at least ${fmt(MIN_CUSTOM_WINDOW)}.`;
+  if (n > MAX_CUSTOM_WINDOW) return `${fmt(n)} tokens is more than any model offers; use at most ${fmt(MAX_CUSTOM_WINDOW)}.`;
+  return null;
+}
+
+/**
+ * The custom window as typed: the text is the user's (nothing is appended to it), and the model
+ * only changes when the text is a usable window; otherwise a message says why.
+ */
+function WindowField({ window, onWindow }: { window: number; onWindow: (n: number) => void }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const text = draft ?? String(window);
+  const problem = draft === null ? null : windowProblem(draft);
+  return (
+    <>
+      <input
+        type="text" inputMode="numeric" aria-label="Custom window (tokens)" value={text} style={{ width: 100 }}
+        aria-invalid={problem ? true : undefined} aria-describedby={problem ? 'window-problem' : undefined} data-testid="custom-window"
+        onChange={(e) => {
+          setDraft(e.target.value);
+          if (!windowProblem(e.target.value)) onWindow(Number(e.target.value.replace(/[,_\s]/g, '')));
+        }}
+        onBlur={() => { if (!problem) setDraft(null); }}
+      />
+      {problem && <span id="window-problem" className="error-text small" role="alert">{problem}</span>}
+    </>
+  );
+}
 
 export function ModelPicker() {
   const model = useScenario((s) => s.scenario.model);
@@ -32,11 +71,7 @@ export function ModelPicker() {
       </select>
       {'window' in model && (
         <>
-          <input
-            type="number" aria-label="Custom window (tokens)" min={1} step={1000} value={model.window}
-            onChange={(e) => { const n = Number(e.target.value); if (Number.isInteger(n) && n > 0) setCustom({ window: n }); }}
-            style={{ width: 100 }}
-          />
+          <WindowField window={model.window} onWindow={(n) => setCustom({ window: n })} />
           <select aria-label="Tokenizer" value={model.encoding} onChange={(e) => setCustom({ encoding: e.target.value as 'o200k_base' | 'cl100k_base' })}>
             <option value="o200k_base">o200k_base</option>
             <option value="cl100k_base">cl100k_base</option>

@@ -1,6 +1,6 @@
 // Middle column: the task, the generator and the explicit events, plus the replay controls.
 import { Fragment, useState } from 'react';
-import { parseGeneratorParams } from '../scenarios/generators.ts';
+import { GENERATOR_PARAMS, parseGeneratorParams } from '../scenarios/generators.ts';
 import type { EventType, GeneratorSpec } from '../engine/scenario.ts';
 import { GeneratorSchema, MAX_TRAFFIC_EVENTS } from '../engine/scenario.ts';
 import { useScenario } from '../state/store.ts';
@@ -8,32 +8,32 @@ import { useResults } from '../state/results.ts';
 import { useUi } from '../state/ui.ts';
 import { EventForm } from './EventForm.tsx';
 import { EVENT_TYPES, newEvent, summarize } from './events.ts';
-import { fmt } from './format.ts';
-import { ReplayControls } from './ReplayControls.tsx';
+import { fmt, humanize } from './format.ts';
+import { PaneHead } from './layout/Pane.tsx';
+import { ModelPicker } from './ModelPicker.tsx';
+import { BudgetTable } from './BudgetTable.tsx';
 
 const GENERATOR_KINDS = GeneratorSchema.shape.kind.options;
 
-const PARAM_HELP: Record<string, string> = {
-  fileSizes: 'relative weights of small / medium / large file reads',
-  analyzeShare: 'share of events spent analyzing before the transition',
-  inlineResults: 'tool results as text instead of filler',
-  transitionTo: 'stage to move to (empty: none)',
-  todos: 'checklist region (empty: none)',
-};
+/** The parameter's own description from its schema (what the generator documents it as). */
+function paramHelp(kind: GeneratorSpec['kind'], name: string): string | undefined {
+  const shape = GENERATOR_PARAMS[kind].shape as Record<string, { description?: string } | undefined>;
+  return shape[name]?.description;
+}
 
 /** One generator parameter, edited in the shape its default has (number, flag, text, range, mix). */
-function ParamField({ name, value, onChange }: { name: string; value: unknown; onChange: (v: unknown) => void }) {
+function ParamField({ id, name, value, onChange }: { id: string; name: string; value: unknown; onChange: (v: unknown) => void }) {
   if (typeof value === 'number') {
-    return <input type="number" aria-label={name} value={value} step={Number.isInteger(value) ? 1 : 0.05} onChange={(e) => onChange(Number(e.target.value))} />;
+    return <input id={id} type="number" value={value} step={Number.isInteger(value) ? 1 : 0.05} onChange={(e) => onChange(Number(e.target.value))} />;
   }
   if (typeof value === 'boolean') {
-    return <input type="checkbox" aria-label={name} checked={value} onChange={(e) => onChange(e.target.checked)} />;
+    return <input id={id} type="checkbox" checked={value} onChange={(e) => onChange(e.target.checked)} />;
   }
   if (Array.isArray(value) && value.every((v) => typeof v === 'number')) {
     return (
       <span className="row">
         {value.map((v, k) => (
-          <input key={k} type="number" aria-label={`${name} ${k === 0 ? 'min' : 'max'}`} value={v} onChange={(e) => onChange(value.map((x, j) => (j === k ? Number(e.target.value) : x)))} />
+          <input key={k} id={k === 0 ? id : undefined} type="number" aria-label={`${humanize(name)}, ${k === 0 ? 'lowest' : 'highest'}`} value={v} onChange={(e) => onChange(value.map((x, j) => (j === k ? Number(e.target.value) : x)))} />
         ))}
       </span>
     );
@@ -43,14 +43,14 @@ function ParamField({ name, value, onChange }: { name: string; value: unknown; o
     return (
       <span className="row">
         {Object.entries(obj).map(([k, v]) => (
-          <label key={k} className="row" style={{ gap: 2 }}>{k}
-            <input type="number" aria-label={`${name} ${k}`} value={Number(v)} style={{ width: 56 }} onChange={(e) => onChange({ ...obj, [k]: Number(e.target.value) })} />
+          <label key={k} className="row" style={{ gap: 2 }}>{humanize(k)}
+            <input type="number" aria-label={`${humanize(name)}: ${humanize(k)}`} value={Number(v)} style={{ width: 56 }} onChange={(e) => onChange({ ...obj, [k]: Number(e.target.value) })} />
           </label>
         ))}
       </span>
     );
   }
-  return <input aria-label={name} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)} />;
+  return <input id={id} placeholder="(none)" value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)} />;
 }
 
 function GeneratorForm() {
@@ -68,22 +68,23 @@ function GeneratorForm() {
           setGenerator(kind ? { kind, seed: generator?.seed ?? 1, steps: generator?.steps ?? 100 } : undefined);
         }}>
           <option value="">none (explicit events only)</option>
-          {GENERATOR_KINDS.map((k) => <option key={k} value={k}>{k}</option>)}
+          {GENERATOR_KINDS.map((k) => <option key={k} value={k}>{humanize(k)}</option>)}
         </select>
       </div>
       {generator && (
         <div className="form-grid">
-          <label htmlFor="gen-seed">seed</label>
+          <label htmlFor="gen-seed" title="The same seed always generates the same events">Random seed</label>
           <input id="gen-seed" type="number" value={generator.seed} onChange={(e) => set({ seed: Math.trunc(Number(e.target.value)) })} />
-          <label htmlFor="gen-steps">steps</label>
+          <label htmlFor="gen-steps" title={`How many events to generate (1 to ${fmt(MAX_TRAFFIC_EVENTS)}); a turn is never split, so a few more may come`}>Events</label>
           <input id="gen-steps" type="number" min={1} max={MAX_TRAFFIC_EVENTS} value={generator.steps} onChange={(e) => {
             const steps = Math.trunc(Number(e.target.value));
             if (steps >= 1 && steps <= MAX_TRAFFIC_EVENTS) set({ steps });
           }} />
           {Object.entries(shown).map(([name, value]) => (
             <Fragment key={`${generator.kind}.${name}`}>
-              <label title={PARAM_HELP[name]}>{name}</label>
-              <ParamField name={name} value={value} onChange={(v) => set({ params: { ...generator.params, [name]: v } })} />
+              <label htmlFor={`gen-${name}`} title={paramHelp(generator.kind, name)}>{humanize(name)}</label>
+              <ParamField id={`gen-${name}`} name={name} value={value} onChange={(v) => set({ params: { ...generator.params, [name]: v } })} />
+              {paramHelp(generator.kind, name) && <span className="param-help muted small">{paramHelp(generator.kind, name)}</span>}
             </Fragment>
           ))}
           {parsed && !parsed.ok && <div className="error-text" style={{ gridColumn: '1 / -1' }}>{parsed.issues.join('; ')}</div>}
@@ -106,6 +107,7 @@ function TaskInput() {
 
 function EventList() {
   const traffic = useScenario((s) => s.scenario.traffic);
+  const hasGenerator = useScenario((s) => s.scenario.generator !== undefined);
   const { addEvent, updateEvent, deleteEvent, moveEvent } = useScenario.getState();
   const timeline = useResults((s) => s.timeline);
   const stale = useResults((s) => s.timelineStale);
@@ -152,17 +154,20 @@ function EventList() {
           );
         })}
       </ol>
-      {traffic.length === 0 && <div className="muted">No explicit events{generated ? '; the generator makes the traffic.' : '. Add one, or pick a generator above.'}</div>}
+      {traffic.length === 0 && <div className="muted">No explicit events{hasGenerator ? '; the generator above makes the traffic.' : '. Add one, or pick a generator above.'}</div>}
     </div>
   );
 }
 
 export function TrafficPanel() {
   return (
-    <section className="panel" aria-label="Traffic">
-      <div className="panel-head"><h2>Traffic</h2><span className="muted">what happens, event by event</span></div>
-      <ReplayControls />
+    <section className="panel" aria-labelledby="pane-title-traffic" data-pane="traffic">
+      <PaneHead><span className="muted ellipsis">the model, the task, and what happens event by event</span></PaneHead>
       <div className="scroll">
+        <div className="section budgets">
+          <ModelPicker />
+          <BudgetTable />
+        </div>
         <TaskInput />
         <GeneratorForm />
         <EventList />

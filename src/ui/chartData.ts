@@ -1,6 +1,6 @@
 // Shapes the engine's timeline into chart series. Only selection and downsampling happen here:
 // every number is one the engine reported.
-import type { Change, Timeline, TimelineStep } from '../engine/timeline.ts';
+import type { Change, ChangeType, Timeline, TimelineStep } from '../engine/timeline.ts';
 
 /** Charts stay responsive by drawing at most this many points per series (peaks are kept). */
 export const MAX_POINTS = 300;
@@ -104,3 +104,139 @@ export function stageChanges(timeline: Timeline): StageChange[] {
   }
   return out;
 }
+
+// ---- The main chart: the whole window, inference by inference ----------------------------------
+
+/** One point of the stacked window chart: every charted region's tokens at step `i`, exactly. */
+export interface WindowPoint {
+  i: number;
+  /** Tokens per charted region, in the order of `chartedRegions`. */
+  tokens: number[];
+  total: number;
+  /** Stable cache prefix of the request in force at this step (null before the first inference). */
+  prefix: number | null;
+}
+
+/**
+ * The stacked series, downsampled to at most MAX_POINTS: each bucket keeps its fullest step, with
+ * that step's own figures, so a tooltip always names a real step and real numbers.
+ */
+export function windowSeries(timeline: Timeline, regions: readonly string[]): WindowPoint[] {
+  const steps = timeline.steps;
+  const size = bucketSize(steps.length);
+  const prefixAt: (number | null)[] = [];
+  let prefix: number | null = null;
+  for (const s of steps) {
+    if (s.request) prefix = s.request.prefixTokens;
+    prefixAt.push(prefix);
+  }
+  const pointAt = (k: number): WindowPoint => {
+    const tokens = regions.map((r) => steps[k].regions[r]?.tokens ?? 0);
+    return { i: steps[k].index, tokens, total: tokens.reduce((a, b) => a + b, 0), prefix: prefixAt[k] };
+  };
+  const points: WindowPoint[] = [];
+  for (let start = 0; start < steps.length; start += size) {
+    let best = pointAt(start);
+    for (let k = start + 1; k < Math.min(steps.length, start + size); k++) {
+      const p = pointAt(k);
+      if (p.total > best.total) best = p;
+    }
+    points.push(best);
+  }
+  return points;
+}
+
+/** What a marker stands for: one of the engine's change types, or the stage moving on. */
+export type MarkerKind = ChangeType | 'stage';
+
+export interface Marker {
+  i: number;
+  kind: MarkerKind;
+  region: string;
+  tokens: number;
+  text: string;
+}
+
+/** Every change and stage change at its own step, in step order. */
+export function timelineMarkers(timeline: Timeline): Marker[] {
+  const out: Marker[] = [];
+  const stages = new Map(stageChanges(timeline).map((c) => [c.i, c]));
+  for (const step of timeline.steps) {
+    const stage = stages.get(step.index);
+    if (stage) out.push({ i: step.index, kind: 'stage', region: '', tokens: 0, text: `stage ${stage.from} → ${stage.to}` });
+    for (const c of step.changes) {
+      out.push({ i: step.index, kind: c.type, region: c.region, tokens: c.tokens, text: `${c.type} in ${c.region}: ${c.tokens} tokens${c.reason ? ` (${c.reason})` : ''}` });
+    }
+  }
+  return out;
+}
+
+export interface MarkerCluster {
+  /** The first step in the cluster (where a click lands). */
+  i: number;
+  /** The last step in the cluster. */
+  last: number;
+  /** The kind drawn: the most frequent in the cluster (ties: the first seen). */
+  kind: MarkerKind;
+  count: number;
+  /** Count per kind, most frequent first. */
+  breakdown: [MarkerKind, number][];
+  markers: Marker[];
+}
+
+/**
+ * Markers that would share a pixel column become one cluster. `columns` is how many marker-wide
+ * columns the plot has; `steps` the timeline's length.
+ */
+export function clusterMarkers(markers: readonly Marker[], steps: number, columns: number): MarkerCluster[] {
+  const perColumn = Math.max(1, steps / Math.max(1, columns));
+  const byColumn = new Map<number, Marker[]>();
+  for (const m of markers) {
+    const column = Math.floor(m.i / perColumn);
+    const list = byColumn.get(column);
+    if (list) list.push(m);
+    else byColumn.set(column, [m]);
+  }
+  return [...byColumn.values()].map((list) => {
+    const counts = new Map<MarkerKind, number>();
+    for (const m of list) counts.set(m.kind, (counts.get(m.kind) ?? 0) + 1);
+    const breakdown = [...counts].sort((a, b) => b[1] - a[1]);
+    return { i: list[0].i, last: list[list.length - 1].i, kind: breakdown[0][0], count: list.length, breakdown, markers: list };
+  });
+}
+
+/**
+ * Colour-blind-safe fills (Okabe–Ito, then Paul Tol's muted set). A region's colour follows its
+ * name, so adding a region before another does not repaint it; two names that land on the same
+ * colour in one timeline are told apart by moving the later one to the next free colour.
+ */
+export const REGION_PALETTE = [
+  '#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#882255',
+  '#BBBBBB', '#999933', '#332288',
+] as const;
+
+function nameHash(name: string): number {
+  let h = 2166136261;
+  for (let k = 0; k < name.length; k++) h = Math.imul(h ^ name.charCodeAt(k), 16777619);
+  return h >>> 0;
+}
+
+export function regionColors(names: readonly string[]): Map<string, string> {
+  const taken = new Set<number>();
+  const out = new Map<string, string>();
+  for (const name of names) {
+    let slot = nameHash(name) % REGION_PALETTE.length;
+    for (let tries = 0; taken.has(slot) && tries < REGION_PALETTE.length; tries++) slot = (slot + 1) % REGION_PALETTE.length;
+    taken.add(slot);
+    out.set(name, REGION_PALETTE[slot]);
+  }
+  return out;
+}
+
+/** Why the runtime carries a region the blueprint did not declare. */
+export const IMPLICIT_REGION_WHY: Record<string, string> = {
+  conversation: 'the runtime always carries it: user and assistant turns land here unless routed elsewhere',
+  tool_results: 'the runtime always carries it: tool output lands here unless tool_routing sends it elsewhere',
+  final_output: 'the runtime always carries it: it holds the stage’s final answer',
+  stage_instructions: 'the runtime always carries it: it holds the entering stage’s system_prompt',
+};

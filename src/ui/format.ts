@@ -9,3 +9,9 @@ export function firstLine(text: string, max = 90): string {
   const line = text.split('\n', 1)[0] ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
+
+/** `fileSizes`, `coding-agent`, `max_items` -> "File sizes", "Coding agent", "Max items". */
+export function humanize(name: string): string {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' ').trim().toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,83 @@
+// The workspace: timeline over inspector on the left (what the eye meets first), the editor over
+// the traffic on the right. Panes resize and collapse (sizes kept in this browser), any pane can
+// fill the workspace, and below 900 px wide they stack in one column.
+import { useEffect, useState, type ReactNode } from 'react';
+import { Group, Panel, Separator, useDefaultLayout, usePanelCallbackRef } from 'react-resizable-panels';
+import { useUi, type PaneId } from '../../state/ui.ts';
+import { PaneContext } from './Pane.tsx';
+
+/** Below this width the panes stack and the page scrolls down (never sideways). */
+export const STACK_BELOW_PX = 900;
+const LAYOUT_PREFIX = 'leviath.layout.v1.';
+
+function useNarrow(): boolean {
+  const query = `(max-width: ${STACK_BELOW_PX - 1}px)`;
+  const [narrow, setNarrow] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const list = window.matchMedia(query);
+    const onChange = () => setNarrow(list.matches);
+    list.addEventListener('change', onChange);
+    return () => list.removeEventListener('change', onChange);
+  }, [query]);
+  return narrow;
+}
+
+type Render = (id: PaneId) => ReactNode;
+
+function ResizablePane({ id, render, defaultSize, minSize }: { id: PaneId; render: Render; defaultSize: string; minSize: string }) {
+  const [handle, setHandle] = usePanelCallbackRef();
+  return (
+    <Panel id={`pane-${id}`} panelRef={setHandle} defaultSize={defaultSize} minSize={minSize} collapsible collapsedSize="31px" className="pane-slot">
+      <PaneContext.Provider value={{ id, panel: () => handle }}>{render(id)}</PaneContext.Provider>
+    </Panel>
+  );
+}
+
+function Column({ id, top, bottom, render, topSize }: { id: string; top: PaneId; bottom: PaneId; render: Render; topSize: number }) {
+  const layout = useDefaultLayout({ id: `${LAYOUT_PREFIX}${id}`, storage: localStorage });
+  return (
+    <Group id={id} orientation="vertical" defaultLayout={layout.defaultLayout} onLayoutChanged={layout.onLayoutChanged}>
+      <ResizablePane id={top} render={render} defaultSize={`${topSize}%`} minSize="120px" />
+      <Separator className="separator horizontal" />
+      <ResizablePane id={bottom} render={render} defaultSize={`${100 - topSize}%`} minSize="90px" />
+    </Group>
+  );
+}
+
+export function Workspace({ render }: { render: Render }) {
+  const narrow = useNarrow();
+  const maximized = useUi((s) => s.maximized);
+  const layout = useDefaultLayout({ id: `${LAYOUT_PREFIX}columns`, storage: localStorage });
+
+  if (maximized) {
+    return (
+      <main className="workspace maximized" data-layout="maximized">
+        <PaneContext.Provider value={{ id: maximized, panel: () => null }}>{render(maximized)}</PaneContext.Provider>
+      </main>
+    );
+  }
+  if (narrow) {
+    return (
+      <main className="workspace stacked" data-layout="stacked">
+        {(['timeline', 'editor', 'traffic', 'inspector'] as const).map((id) => (
+          <div key={id} className={`stack-slot stack-${id}`}>
+            <PaneContext.Provider value={{ id, panel: () => null }}>{render(id)}</PaneContext.Provider>
+          </div>
+        ))}
+      </main>
+    );
+  }
+  return (
+    <main className="workspace" data-layout="panes">
+      <Group id="columns" orientation="horizontal" defaultLayout={layout.defaultLayout} onLayoutChanged={layout.onLayoutChanged}>
+        <Panel id="col-main" defaultSize="56%" minSize="400px">
+          <Column id="col-main-panes" top="timeline" bottom="inspector" render={render} topSize={60} />
+        </Panel>
+        <Separator className="separator vertical" />
+        <Panel id="col-side" defaultSize="44%" minSize="520px">
+          <Column id="col-side-panes" top="editor" bottom="traffic" render={render} topSize={62} />
+        </Panel>
+      </Group>
+    </main>
+  );
+}
