@@ -16,7 +16,7 @@ test('the page opens on the default example with no console errors', async ({ pa
   await waitForTimeline(page, expected.steps.length);
   await expect(page.getByTestId('diagnostics')).toContainText('No problems found');
   const title = findExample(DEFAULT_EXAMPLE_ID)!.scenario.name!;
-  await expect(page.locator('header.header')).toContainText(title);
+  await expect(page.getByTestId('scenario-name')).toHaveValue(title);
   await expect(page.getByTestId('inspector')).toBeVisible();
   expect(errors).toEqual([]);
 });

@@ -32,7 +32,15 @@ for (const example of EXAMPLES) {
       expect(shown, region).toEqual({
         tokens: fmt(figures[region].tokens), budget: fmt(figures[region].budget), entries: fmt(figures[region].entries),
       });
-      // Charts are drawn once scrolled into view.
+    }
+    // Stage changes are marked and listed with the step the engine entered the new stage.
+    for (let k = 1; k < timeline.steps.length; k++) {
+      const [before, after] = [timeline.steps[k - 1].stage, timeline.steps[k].stage];
+      if (before !== after) await expect(page.getByTestId('change-legend')).toContainText(`stage ${before} → ${after} at step ${k + 1}`);
+    }
+    // The per-region charts are one tab away; each is drawn once scrolled into view.
+    await page.getByTestId('view-regions').click();
+    for (const region of Object.keys(readout)) {
       await page.getByTestId(`chart-${region}`).scrollIntoViewIfNeeded();
       await expect(page.getByTestId(`chart-${region}`).locator('svg path').first()).toBeAttached();
     }
@@ -46,14 +54,9 @@ for (const example of EXAMPLES) {
     await expect(page.getByTestId('message')).toHaveCount(detail.request.messages.length);
 
     const request = timeline.steps[step].request!;
+    await page.getByTestId('view-cache').click();
     await expect(page.getByTestId('prefix-tokens')).toHaveText(fmt(request.prefixTokens));
     await expect(page.getByTestId('cache-read')).toHaveText(fmt(request.cache.cacheReadTokens));
-
-    // Stage changes are marked and listed with the step the engine entered the new stage.
-    for (let k = 1; k < timeline.steps.length; k++) {
-      const [before, after] = [timeline.steps[k - 1].stage, timeline.steps[k].stage];
-      if (before !== after) await expect(page.getByTestId('change-legend')).toContainText(`stage ${before} → ${after} at step ${k + 1}`);
-    }
 
     const lost = timeline.summary.baselineLosesTaskAt;
     const verdict = page.getByTestId('comparison-verdict');

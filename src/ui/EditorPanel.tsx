@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import Editor, { type OnMount } from '@monaco-editor/react';
 import { monaco, languageOf } from './monaco/setup.ts';
+import './monaco/providers.ts';
 import { useScenario } from '../state/store.ts';
 import { useUi } from '../state/ui.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
@@ -9,6 +10,7 @@ import { useAllDiagnostics } from './diagnostics.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { PaneHead } from './layout/Pane.tsx';
 import { requestRun } from './shortcuts.ts';
+import { RUN_WARNING_CODE } from './runProblems.ts';
 
 type CodeEditor = Parameters<OnMount>[0];
 
@@ -121,6 +123,19 @@ export function DiagnosticsList({ diagnostics, onJump }: { diagnostics: Diagnost
   );
 }
 
+/** Vim keys (monaco-vim, loaded only when turned on), with its mode line under the editor. */
+function useVimMode(editor: CodeEditor | null, on: boolean, status: React.RefObject<HTMLDivElement | null>): void {
+  useEffect(() => {
+    if (!on || !editor || !status.current) return;
+    let vim: { dispose: () => void } | null = null;
+    let cancelled = false;
+    void import('monaco-vim').then(({ initVimMode }) => {
+      if (!cancelled && status.current) vim = initVimMode(editor, status.current);
+    });
+    return () => { cancelled = true; vim?.dispose(); };
+  }, [editor, on, status]);
+}
+
 export function EditorPanel() {
   const agent = useScenario((s) => s.scenario.agent);
   const setFile = useScenario((s) => s.setFile);
@@ -132,6 +147,9 @@ export function EditorPanel() {
   const editorRef = useRef<CodeEditor | null>(null);
   const [pendingJump, setPendingJump] = useState<Diagnostic | null>(null);
   const [columns, setColumns] = useState(0);
+  const [mounted, setMounted] = useState<CodeEditor | null>(null);
+  const vimStatus = useRef<HTMLDivElement>(null);
+  useVimMode(mounted, settings.vim, vimStatus);
   const files = [AGENT_FILE, ...Object.keys(agent).filter((f) => f !== AGENT_FILE).sort()];
   const current = selected in agent ? selected : AGENT_FILE;
 
@@ -154,6 +172,9 @@ export function EditorPanel() {
   const jump = (d: Diagnostic) => {
     if (d.file in agent) selectFile(d.file);
     setPendingJump(d);
+    // A run-time warning also scrubs to the step it first happened at.
+    const step = /^Replay at step (\d+)/.exec(d.message);
+    if (d.code === RUN_WARNING_CODE && step) useUi.getState().setStep(Number(step[1]) - 1);
   };
 
   return (
@@ -169,6 +190,7 @@ export function EditorPanel() {
           onChange={(text) => setFile(current, text ?? '')}
           onMount={(editor) => {
             editorRef.current = editor;
+            setMounted(editor);
             // How many columns fit (the layout promises at least 60 at 1024 px wide).
             const measure = () => setColumns(editor.getLayoutInfo().viewportColumn);
             measure();
@@ -182,6 +204,7 @@ export function EditorPanel() {
           }}
         />
       </div>
+      {settings.vim && <div ref={vimStatus} className="vim-status mono small" data-testid="vim-status" aria-live="polite" />}
       <DiagnosticsList diagnostics={diagnostics} onJump={jump} />
     </section>
   );

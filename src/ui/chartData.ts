@@ -161,11 +161,13 @@ export interface Marker {
 export function timelineMarkers(timeline: Timeline): Marker[] {
   const out: Marker[] = [];
   const stages = new Map(stageChanges(timeline).map((c) => [c.i, c]));
+  // A change can name a pseudo-region (a truncated tool's result); only real ones are focusable.
+  const regions = new Set(timeline.regions.map((r) => r.name));
   for (const step of timeline.steps) {
     const stage = stages.get(step.index);
     if (stage) out.push({ i: step.index, kind: 'stage', region: '', tokens: 0, text: `stage ${stage.from} → ${stage.to}` });
     for (const c of step.changes) {
-      out.push({ i: step.index, kind: c.type, region: c.region, tokens: c.tokens, text: `${c.type} in ${c.region}: ${c.tokens} tokens${c.reason ? ` (${c.reason})` : ''}` });
+      out.push({ i: step.index, kind: c.type, region: regions.has(c.region) ? c.region : '', tokens: c.tokens, text: `${c.type} in ${c.region}: ${c.tokens} tokens${c.reason ? ` (${c.reason})` : ''}` });
     }
   }
   return out;

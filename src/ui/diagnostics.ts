@@ -2,6 +2,8 @@
 import { useMemo } from 'react';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { useResults } from '../state/results.ts';
+import { useScenario } from '../state/store.ts';
+import { runProblems } from './runProblems.ts';
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
@@ -19,15 +21,18 @@ function mergeDiagnostics(lists: readonly (readonly Diagnostic[])[]): Diagnostic
 }
 
 /**
- * Blueprint findings, replay findings and Rhai parse errors, deduplicated. Merged only when one
- * of them changes, not on every keystroke's render of the editor.
+ * Blueprint findings, replay findings, Rhai parse errors and the timeline's run-time warnings, in
+ * one list, deduplicated. Merged only when one of them changes, not on every keystroke's render of
+ * the editor (run warnings are placed against the files of the scenario that produced them).
  */
 export function useAllDiagnostics(): Diagnostic[] {
   const validation = useResults((s) => s.validation);
   const rhai = useResults((s) => s.rhai);
   const replayDiagnostics = useResults((s) => s.replayDiagnostics);
+  const timeline = useResults((s) => s.timeline);
+  const run = useMemo(() => (timeline ? runProblems(timeline, useScenario.getState().scenario.agent) : []), [timeline]);
   return useMemo(
-    () => mergeDiagnostics([validation?.diagnostics ?? [], ...Object.values(rhai), replayDiagnostics]),
-    [validation, rhai, replayDiagnostics],
+    () => mergeDiagnostics([validation?.diagnostics ?? [], ...Object.values(rhai), replayDiagnostics, run]),
+    [validation, rhai, replayDiagnostics, run],
   );
 }

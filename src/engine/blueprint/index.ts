@@ -39,12 +39,12 @@ export interface CompileOptions extends SeedInputs {
 /** Parses each custom-region script with the Rhai interpreter and requires `fn render(ctx)`. */
 export const DEFAULT_SCRIPT_CHECK: ScriptChecker = checkCustomScript;
 
-const TOP_KEYS = ['context', 'stages', 'safe_commands', 'read_paths', 'security'];
-const CONTEXT_KEYS = ['regions', 'file_tracking'];
-const SAFE_COMMAND_KEYS = ['allow', 'commands'];
-const READ_PATH_KEYS = ['paths', 'allow'];
-const SECURITY_KEYS = ['allow_seed_commands'];
-const FILE_TRACKING_KEYS = ['enabled', 'region'];
+export const TOP_KEYS = ['context', 'stages', 'safe_commands', 'read_paths', 'security'];
+export const CONTEXT_KEYS = ['regions', 'file_tracking'];
+export const SAFE_COMMAND_KEYS = ['allow', 'commands'];
+export const READ_PATH_KEYS = ['paths', 'allow'];
+export const SECURITY_KEYS = ['allow_seed_commands'];
+export const FILE_TRACKING_KEYS = ['enabled', 'region'];
 const stringList = z.array(z.string());
 
 /**

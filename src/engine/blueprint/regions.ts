@@ -14,7 +14,7 @@ export const COMMON_KEYS = [
   'kind', 'budget', 'max_tokens', 'min_tokens', 'seed', 'required', 'summarizable', 'admission', 'required_message',
 ] as const;
 
-const KIND_KEYS: Record<RegionKind, readonly string[]> = {
+export const KIND_KEYS: Record<RegionKind, readonly string[]> = {
   temporary: [],
   pinned: [],
   sliding_window: ['max_items', 'strategy', 'overflow', 'compact_count'],
@@ -27,8 +27,8 @@ const KIND_KEYS: Record<RegionKind, readonly string[]> = {
   custom: ['script', 'persistent'],
 };
 
-const KIND_ALIASES: Record<string, RegionKind> = { hash_map: 'hashmap' };
-const STRATEGIES: readonly SlidingStrategy[] = ['per_item', 'bulk', 'compact'];
+export const KIND_ALIASES: Record<string, RegionKind> = { hash_map: 'hashmap' };
+export const STRATEGIES: readonly SlidingStrategy[] = ['per_item', 'bulk', 'compact'];
 const ALL_REGION_KEYS = [...new Set([...COMMON_KEYS, ...Object.values(KIND_KEYS).flat()])];
 
 /** `"35%"`, `"12.5 %"` -> 0.35, 0.125; undefined when not a percentage in (0, 100]. */

@@ -6,12 +6,12 @@ import { compileRegion } from './regions.ts';
 import { didYouMean } from './suggest.ts';
 import { nameTable } from '../names.ts';
 
-const STAGE_KEYS = ['system_prompt', 'context', 'transitions', 'tool_routing', 'max_attempts'];
-const STAGE_CONTEXT_KEYS = ['regions'];
-const TRANSITION_KEYS = ['gate', 'transform'];
-const GATE_KEYS = ['require_no_open_items', 'message', 'max_attempts'];
-const ROUTING_KEYS = ['default_region', 'max_result_tokens', 'overrides', 'max_result_tokens_per_tool'];
-const OVERRIDE_KEYS = ['region', 'max_result_tokens'];
+export const STAGE_KEYS = ['system_prompt', 'context', 'transitions', 'tool_routing', 'max_attempts'];
+export const STAGE_CONTEXT_KEYS = ['regions'];
+export const TRANSITION_KEYS = ['gate', 'transform'];
+export const GATE_KEYS = ['require_no_open_items', 'message', 'max_attempts'];
+export const ROUTING_KEYS = ['default_region', 'max_result_tokens', 'overrides', 'max_result_tokens_per_tool'];
+export const OVERRIDE_KEYS = ['region', 'max_result_tokens'];
 
 /** Regions of a `regions` table, in declaration order. */
 export function compileRegionTable(r: Reporter, raw: unknown, path: KeyPath): RegionDecl[] {

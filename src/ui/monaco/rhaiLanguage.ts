@@ -1,0 +1,175 @@
+// What the editor offers in .rhai hook files: the hook names with their signatures, `ctx` fields
+// for the hook the cursor is in (custom-regions.md "The three hooks"), the standard functions,
+// and hover docs for all of them. Pure functions, tested without Monaco.
+import { NATIVE_FUNCTIONS } from '../../rhai/packages/index.ts';
+import type { CompletionItem } from './leviathLanguage.ts';
+
+export type Hook = 'render' | 'on_write' | 'on_overflow';
+
+export const HOOKS: Record<Hook, { signature: string; doc: string; snippet: string }> = {
+  render: {
+    signature: 'fn render(ctx) -> string | #{ system, messages }',
+    doc: 'Required. Runs on every inference, even when the region is empty. Return a string (one system block; "" means nothing) or a map with `system` (a string or an array of strings) and `messages` (role/content maps).',
+    snippet: 'fn render(ctx) {\n    ""\n}',
+  },
+  on_write: {
+    signature: 'fn on_write(ctx) -> string | bool | ()',
+    doc: 'Optional. Sees each entry headed into the region. Return a string to replace the content (tokens re-estimated, kind kept), true or () to accept it unchanged, false to drop it.',
+    snippet: 'fn on_write(ctx) {\n    ()\n}',
+  },
+  on_overflow: {
+    signature: 'fn on_overflow(ctx) -> array of entry indices',
+    doc: 'Optional. Runs when the region must shrink. Return the indices of entries to drop; if they do not free enough, oldest-first eviction makes up the difference.',
+    snippet: 'fn on_overflow(ctx) {\n    []\n}',
+  },
+};
+
+type Fields = Record<string, string>;
+
+const REGION_FIELDS: Fields = {
+  name: 'The region\'s name.',
+  budget: 'The resolved budget in tokens (the percentage already worked out against the model).',
+  current_tokens: 'Tokens the region holds now.',
+  entry_count: 'Entries the region holds now.',
+};
+const ENTRY_FIELDS: Fields = {
+  content: 'The entry\'s text.',
+  tokens: 'Its size in tokens.',
+  timestamp: 'When it was written (seconds).',
+  key: 'Its key, or () when written without one.',
+  kind: '"text", "user_message", "assistant_turn" or "tool_result".',
+  tool_calls: 'assistant_turn only: the calls, each #{ id, name, arguments }.',
+  tool_call_id: 'tool_result only: the call it answers.',
+  tool_name: 'tool_result only: the tool\'s name.',
+  is_error: 'tool_result only: whether the tool failed.',
+};
+const WINDOW_FIELDS: Fields = {
+  total_tokens: 'Tokens in the whole request so far.',
+  max_tokens: 'The model\'s context window.',
+};
+
+/** `ctx` per hook, as custom-regions.md describes it. */
+export const CTX_FIELDS: Record<Hook, Fields> = {
+  render: {
+    region: 'The region: #{ name, budget, current_tokens, entry_count }.',
+    entries: 'The entries, oldest first: #{ content, tokens, timestamp, key, kind, … }.',
+    stage_name: 'The stage being run.',
+    stage_iterations: 'How many times this stage has run.',
+    model: 'The model id.',
+    window: 'The whole request: #{ total_tokens, max_tokens }.',
+  },
+  on_write: {
+    region: 'The region: #{ name, budget, current_tokens, entry_count }.',
+    entry: 'The entry headed in: #{ content, kind, tokens }.',
+  },
+  on_overflow: {
+    region: 'The region: #{ name, budget, current_tokens, entry_count }.',
+    entries: 'The entries, oldest first; return the indices to drop.',
+    needed_tokens: 'How many tokens must be freed.',
+  },
+};
+
+const NESTED: Record<string, Fields> = {
+  region: REGION_FIELDS,
+  window: WINDOW_FIELDS,
+  entry: { content: ENTRY_FIELDS.content!, kind: ENTRY_FIELDS.kind!, tokens: ENTRY_FIELDS.tokens! },
+};
+
+/** Short docs for the standard functions people reach for in hooks; the rest get their name. */
+export const FUNCTION_DOCS: Record<string, string> = {
+  len: 'len(x): the length of a string (in characters), an array or a map.',
+  contains: 'contains(s, x): whether a string holds a substring/char, an array an item, or a map a key.',
+  split: 'split(s, sep): the pieces of a string around a separator.',
+  trim: 's.trim(): removes leading and trailing whitespace (changes s).',
+  to_upper: 'to_upper(s): the string in upper case.',
+  to_lower: 'to_lower(s): the string in lower case.',
+  starts_with: 'starts_with(s, prefix): whether the string begins with prefix.',
+  ends_with: 'ends_with(s, suffix): whether the string ends with suffix.',
+  index_of: 'index_of(s, find): the character position of find, or -1.',
+  sub_string: 'sub_string(s, start, len): part of a string, by characters.',
+  replace: 's.replace(find, with): replaces every occurrence (changes s).',
+  push: 'a.push(x): appends x to the array (changes a).',
+  pop: 'a.pop(): removes and returns the last item.',
+  filter: 'a.filter(|x| …): the items for which the closure returns true.',
+  map: 'a.map(|x| …): the closure applied to every item.',
+  reduce: 'a.reduce(|sum, x| …, init): folds the array into one value.',
+  sort: 'a.sort() or a.sort(|a, b| …): sorts the array in place.',
+  reverse: 'a.reverse(): reverses the array in place.',
+  join: 'join(a, sep): the items as strings, joined by sep.',
+  keys: 'keys(m): the keys of a map.',
+  values: 'values(m): the values of a map.',
+  to_string: 'to_string(x): x as text.',
+  parse_int: 'parse_int(s): the integer in a string (an error when it is not one).',
+  type_of: 'type_of(x): the type name of a value ("string", "i64", "array", …).',
+  min: 'min(a, b): the smaller number.',
+  max: 'max(a, b): the larger number.',
+  abs: 'abs(n): the absolute value.',
+  floor: 'floor(f): rounds down.',
+  round: 'round(f): rounds to the nearest whole number.',
+};
+
+/** The hook whose body holds the 1-based line, or null outside any hook. */
+export function hookAt(text: string, line: number): Hook | null {
+  const lines = text.split('\n').slice(0, line);
+  for (let k = lines.length - 1; k >= 0; k--) {
+    const m = /^\s*fn\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(/.exec(lines[k]!);
+    if (m) return m[1] === 'render' || m[1] === 'on_write' || m[1] === 'on_overflow' ? m[1] : null;
+  }
+  return null;
+}
+
+function fieldItems(fields: Fields, detail: string): CompletionItem[] {
+  return Object.entries(fields).map(([name, doc]) => ({ label: name, insertText: name, kind: 'key' as const, detail, documentation: doc }));
+}
+
+export function completeRhai(text: string, line: number, column: number): CompletionItem[] {
+  const before = (text.split('\n')[line - 1] ?? '').slice(0, column - 1);
+  if (/^\s*fn\s+[A-Za-z_]*$/.test(before)) {
+    const written = new Set([...text.matchAll(/^\s*fn\s+([A-Za-z_]\w*)/gm)].map((m) => m[1]));
+    return (Object.keys(HOOKS) as Hook[]).filter((h) => !written.has(h)).map((h) => ({
+      label: h, insertText: HOOKS[h].snippet.slice(3), kind: 'snippet', detail: HOOKS[h].signature, documentation: HOOKS[h].doc,
+    }));
+  }
+  const hook = hookAt(text, line);
+  const member = /\bctx\s*\.\s*(?:([A-Za-z_]\w*)\s*\.\s*)?[A-Za-z_]*$/.exec(before);
+  if (member && hook) {
+    if (!member[1]) return fieldItems(CTX_FIELDS[hook], `ctx in ${hook}`);
+    const nested = member[1] in CTX_FIELDS[hook] ? NESTED[member[1]] : undefined;
+    return nested ? fieldItems(nested, `ctx.${member[1]}`) : [];
+  }
+  // An entry from `for entry in ctx.entries` (or any name bound that way).
+  const loopVar = [...text.split('\n').slice(0, line).join('\n').matchAll(/for\s+\(?\s*([A-Za-z_]\w*)[^)]*?\)?\s+in\s+ctx\s*\.\s*entries/g)].map((m) => m[1]);
+  const entryMember = /\b([A-Za-z_]\w*)\s*\.\s*[A-Za-z_]*$/.exec(before);
+  if (entryMember && loopVar.includes(entryMember[1])) return fieldItems(ENTRY_FIELDS, 'entry');
+  if (/\.\s*[A-Za-z_]*$/.test(before)) return functionItems();
+  if (/(^|[^\w.])[A-Za-z_]*$/.test(before)) return [...(hook ? [{ label: 'ctx', insertText: 'ctx', kind: 'value' as const, detail: `the ${hook} context` }] : []), ...functionItems()];
+  return [];
+}
+
+function functionItems(): CompletionItem[] {
+  return [...NATIVE_FUNCTIONS.keys()].filter((n) => /^[a-z_][a-z0-9_]*$/.test(n)).sort().map((name) => ({
+    label: name, insertText: name, kind: 'value' as const, detail: 'standard function', documentation: FUNCTION_DOCS[name],
+  }));
+}
+
+/** Hover docs for a hook name, a ctx field, or a standard function at the cursor. */
+export function hoverRhai(text: string, line: number, column: number): { word: string; markdown: string } | null {
+  const current = text.split('\n')[line - 1] ?? '';
+  let start = column - 1;
+  let end = column - 1;
+  while (start > 0 && /\w/.test(current[start - 1]!)) start--;
+  while (end < current.length && /\w/.test(current[end]!)) end++;
+  const word = current.slice(start, end);
+  if (!word) return null;
+  if (word in HOOKS) return { word, markdown: `\`${HOOKS[word as Hook].signature}\`\n\n${HOOKS[word as Hook].doc}` };
+  const before = current.slice(0, start);
+  const hook = hookAt(text, line);
+  const member = /\bctx\s*\.\s*(?:([A-Za-z_]\w*)\s*\.\s*)?$/.exec(before);
+  if (member && hook) {
+    const fields = member[1] ? NESTED[member[1]] : CTX_FIELDS[hook];
+    const doc = fields?.[word];
+    if (doc) return { word, markdown: `**${member[1] ? `ctx.${member[1]}.${word}` : `ctx.${word}`}** (${hook})\n\n${doc}` };
+  }
+  if (NATIVE_FUNCTIONS.has(word)) return { word, markdown: `**${word}** — standard function\n\n${FUNCTION_DOCS[word] ?? 'A Rhai standard-library function.'}` };
+  return null;
+}
