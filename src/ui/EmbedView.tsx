@@ -5,13 +5,14 @@ import { useScenario } from '../state/store.ts';
 import { useUi } from '../state/ui.ts';
 import { ChartsPanel } from './ChartsPanel.tsx';
 import { PanelBoundary } from './ErrorBoundary.tsx';
-import { ReplayControls } from './ReplayControls.tsx';
+import { useGlobalShortcuts } from './shortcuts.ts';
 import { playgroundUrl } from './embed.ts';
 
 export function EmbedView({ problem }: { problem: string | null }) {
   const theme = useUi((s) => s.theme);
   const name = useScenario((s) => s.scenario.name);
   useEffect(() => { document.documentElement.dataset.theme = theme; }, [theme]);
+  useGlobalShortcuts();
   return (
     <div className="embed" data-testid="embed">
       <header className="header">
@@ -22,10 +23,7 @@ export function EmbedView({ problem }: { problem: string | null }) {
       {problem
         ? <p className="error-text" role="alert" style={{ padding: 12 }}>{problem}</p>
         : (
-          <>
-            <ReplayControls />
-            <PanelBoundary name="timeline"><ChartsPanel /></PanelBoundary>
-          </>
+          <PanelBoundary name="timeline"><ChartsPanel /></PanelBoundary>
         )}
     </div>
   );
