@@ -372,7 +372,8 @@ export class Run {
       return { ok: false, message: `${name} is a hashmap: give the entry a key (context_append { region: "${name}", key: "...", content })` };
     }
     const entry = this.textEntry(content, key);
-    const outcome = this.writeTo(name, entry, key !== undefined);
+    // The agent's own write: a refusal is its result, which tells it the region is full.
+    const outcome = this.store(name, entry, key !== undefined);
     if (!outcome.ok) return { ok: false, message: outcome.message };
     return { ok: true, message: `appended ${fmt(entry.tokens)} tokens to ${name}${key === undefined ? '' : ` as "${key}"`}; ${this.fullness(region)}` };
   }
@@ -526,7 +527,23 @@ export class Run {
 
   // ---- helpers --------------------------------------------------------------------------------
 
+  /**
+   * A write the runtime makes (turns, results, records, carried summaries). No agent asked for it, so
+   * one a reject region refuses is a timeline warning with its size and the region's fill.
+   */
   private writeTo(name: string, entry: Entry, keyed = false) {
+    const outcome = this.store(name, entry, keyed);
+    if (!outcome.ok) {
+      const region = this.regions.get(name)!;
+      const what = `a ${entry.kind.replace('_', ' ')} of ${fmt(entry.tokens)} tokens`;
+      this.warnings.push(region.decl.admission === 'reject'
+        ? `${name} (admission = "reject") refused ${what}: it holds ${fmt(region.tokens)} of ${fmt(region.budget.trigger)} tokens in ${fmt(region.entries.length)} entries`
+        : `${name} refused ${what}: ${outcome.message}`);
+    }
+    return outcome;
+  }
+
+  private store(name: string, entry: Entry, keyed: boolean) {
     const region = this.regions.get(name)!;
     const outcome = keyed ? region.put(entry, this.ctx) : region.write(entry, this.ctx);
     this.changes.push(...outcome.changes);

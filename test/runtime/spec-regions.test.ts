@@ -1,8 +1,9 @@
-// Issue 10, points 3 and 7: a keyed rewrite in a non-hashmap built-in is the newest entry; a custom
-// region has no keyed upsert at all.
+// Issue 10, points 3, 7, 8 and 9: keyed rewrites, custom regions without upsert, reject regions that
+// never refuse silently, and what summarizable = false does.
 import { describe, expect, it } from 'vitest';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
-import { append, assistant, detail, run } from './helpers.ts';
+import { validateScenario } from '../../src/engine/validate.ts';
+import { append, assistant, detail, run, scenario, user } from './helpers.ts';
 
 const del = (region: string, key: string): TrafficEvent => ({ type: 'context_delete', region, key });
 
@@ -58,5 +59,51 @@ describe('7. custom regions have no keyed upsert', () => {
     expect(t.steps[4]!.changes).toEqual([{ type: 'delete', region: 'brain', tokens: 2, entries: ['k', 'k'], reason: 'context_delete' }]);
     expect(t.steps[4]!.result).toEqual({ ok: true, message: 'deleted 2 entries (2 tokens) from brain; brain now holds 1 of 5,000 tokens' });
     expect(detail(toml, traffic, 5, extra).request.system.map((b) => b.text)).toEqual(['j=other']);
+  });
+});
+
+describe('8. a reject region never refuses silently', () => {
+  const toml = '[context.regions]\ntask = { kind = "pinned" }\nconversation = { kind = "sliding_window", max_tokens = 6, admission = "reject" }\n';
+
+  it('validate warns that runtime writes can be refused unseen', () => {
+    const d = validateScenario(scenario(toml, [])).diagnostics.filter((x) => x.code === 'reject-runtime-writes');
+    expect(d.map((x) => [x.severity, x.line, x.column, x.path])).toEqual([['warning', 3, 71, 'context.regions.conversation.admission']]);
+    expect(d[0]!.message).toBe('Region "conversation" has admission = "reject" and receives every user turn, assistant reply and gate nudge, which the runtime writes without an agent asking. '
+      + 'One that does not fit is refused: the timeline shows a warning with its size and the region\'s fill, but nothing tells the model. Use admission = "evict" here, or give the region room.');
+  });
+
+  it('each refused runtime write is a timeline warning (and in the inspector) with its size and the region\'s fill', () => {
+    const traffic = [user('one two three'), user('four five six seven'), assistant('ok')];
+    const t = run(toml, traffic);
+    expect(t.steps[1]!.changes).toEqual([{ type: 'reject', region: 'conversation', tokens: 4, entries: ['four five six seven'], reason: 'admission = "reject"' }]);
+    expect(t.steps[1]!.warnings).toEqual(['conversation (admission = "reject") refused a user message of 4 tokens: it holds 3 of 6 tokens in 1 entries']);
+    expect(detail(toml, traffic, 1).warnings).toEqual(t.steps[1]!.warnings);
+    expect(t.steps[1]!.regions.conversation).toMatchObject({ tokens: 3, entries: 1 });
+  });
+
+  it('a tool-result region set to reject is warned about too; an agent\'s own context_append refusal is its result, not a warning', () => {
+    const routed = '[context.regions]\ntask = { kind = "pinned" }\nsources = { kind = "temporary", max_tokens = 4, admission = "reject" }\n[stages.main.tool_routing]\ndefault_region = "sources"\n';
+    expect(validateScenario(scenario(routed, [])).diagnostics.filter((x) => x.code === 'reject-runtime-writes').map((x) => x.message.slice(0, 80)))
+      .toEqual(['Region "sources" has admission = "reject" and receives tool results, which the r']);
+    const t = run(routed, [append('sources', 'one two three four five')]);
+    expect(t.steps[0]!.result).toEqual({ ok: false, message: 'sources is full: 0 of 4 tokens; release something with context_delete first (this write needs 5 tokens)' });
+    expect(t.steps[0]!.warnings).toEqual([]);
+  });
+});
+
+describe('9. summarizable = false is the spec\'s rule, and validate says what it does not stop', () => {
+  it('an info on a kind whose own rule summarizes; none on a kind that evicts', () => {
+    const toml = '[context.regions]\ntask = { kind = "pinned" }\ncode = { kind = "compacting", summarizable = false }\nchat = { kind = "sliding_window", strategy = "compact", summarizable = false }\nnotes = { kind = "temporary", summarizable = false }\n';
+    const d = validateScenario(scenario(toml, [])).diagnostics.filter((x) => x.code === 'summarizable-kind-still-summarizes');
+    expect(d.map((x) => [x.severity, x.path])).toEqual([['info', 'context.regions.code.summarizable'], ['info', 'context.regions.chat.summarizable']]);
+    expect(d[0]!.message).toBe('summarizable = false keeps an edge transform = "compact" from paraphrasing region "code"; it does not stop the region\'s own kind: '
+      + 'a compacting region still summarizes its oldest entries when it fills. To keep its content verbatim, use a kind that evicts instead (temporary, sliding_window).');
+  });
+
+  it('a compacting region with summarizable = false still compacts itself, and an edge compact leaves it alone', () => {
+    const toml = `[context.regions]\ntask = { kind = "pinned" }\ncode = { kind = "compacting", max_tokens = 8, summarizable = false }\nnotes = { kind = "temporary" }\n[stages.a.transitions.b]\ntransform = "compact"\n[stages.b]\n`;
+    const t = run(toml, [append('code', 'alpha beta gamma delta'), append('notes', 'first note'), append('notes', 'second note'), append('code', 'epsilon zeta eta theta'), { type: 'transition', to: 'b' }]);
+    expect(t.steps[3]!.changes.map((c) => [c.type, c.region])).toEqual([['compact', 'code']]);
+    expect(t.steps[4]!.changes.map((c) => [c.type, c.region])).toEqual([['compact', 'notes']]);
   });
 });

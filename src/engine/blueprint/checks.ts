@@ -28,12 +28,15 @@ export interface CheckInput {
 }
 
 export function runChecks(r: Reporter, input: CheckInput): void {
+  checkFileTracking(r, input); // first: it settles which hashmap the runtime writes records to
   for (const layout of input.layouts) {
     for (const region of layout.regions) {
       const path = [...layout.path, region.name];
       checkSeed(r, input, region, path);
       if (region.kind === 'custom') checkScript(r, input, region, path);
       if (region.sourceRegion !== undefined) checkSourceRegion(r, input, region, path);
+      if (region.admission === 'reject') checkRejectRuntimeWrites(r, input, region, path);
+      if (!region.summarizable) checkSummarizable(r, region, path);
     }
   }
   checkTaskSeeded(r, input);
@@ -41,7 +44,6 @@ export function runChecks(r: Reporter, input: CheckInput): void {
     checkGates(r, input, stage);
     checkRouting(r, input, stage);
   }
-  checkFileTracking(r, input);
 }
 
 function allRegions(input: CheckInput): RegionDecl[] {
@@ -61,6 +63,44 @@ function checkSeed(r: Reporter, input: CheckInput, region: RegionDecl, regionPat
     // A string seed has no sub-key to point at: the finding sits on the seed itself.
     r.add(finding.code, finding.severity, r.has(at) || finding.at.length === 0 ? at : seedPath, finding.message, 'value');
   }
+}
+
+/** What the runtime itself writes into a region, with no agent asking: a reject region refuses it unseen by the model. */
+function runtimeWrites(input: CheckInput, region: RegionDecl): string[] {
+  const writes: string[] = [];
+  if (region.name === 'conversation') writes.push('every user turn, assistant reply and gate nudge');
+  const routedHere = input.blueprint.stages.some((stage) => {
+    const routing = stage.toolRouting;
+    return routing?.defaultRegion === region.name || Object.values(routing?.overrides ?? {}).some((o) => o.region === region.name);
+  });
+  if (region.name === 'tool_results' || routedHere) writes.push('tool results');
+  if (region.kind === 'compact_history') writes.push('the summary carried at each transition');
+  if (input.blueprint.fileTracking?.enabled && input.blueprint.fileTracking.region === region.name) writes.push('file-tracking records');
+  return writes;
+}
+
+function checkRejectRuntimeWrites(r: Reporter, input: CheckInput, region: RegionDecl, regionPath: KeyPath): void {
+  const writes = runtimeWrites(input, region);
+  if (writes.length === 0) return;
+  r.add('reject-runtime-writes', 'warning', [...regionPath, 'admission'],
+    `Region "${region.name}" has admission = "reject" and receives ${writes.join(', ')}, which the runtime writes without an agent asking. `
+    + 'One that does not fit is refused: the timeline shows a warning with its size and the region\'s fill, but nothing tells the model. '
+    + 'Use admission = "evict" here, or give the region room.', 'value');
+}
+
+/** The kinds whose own rule summarizes, which `summarizable = false` does not stop. */
+function summarizesItself(region: RegionDecl): string | undefined {
+  if (region.kind === 'compacting' || region.kind === 'compact_history') return `a ${region.kind} region still summarizes its oldest entries when it fills`;
+  if (region.kind === 'sliding_window' && region.strategy === 'compact') return 'a sliding_window with strategy = "compact" still folds its oldest entries into a summary';
+  return undefined;
+}
+
+function checkSummarizable(r: Reporter, region: RegionDecl, regionPath: KeyPath): void {
+  const own = summarizesItself(region);
+  if (own === undefined) return;
+  r.add('summarizable-kind-still-summarizes', 'info', [...regionPath, 'summarizable'],
+    `summarizable = false keeps an edge transform = "compact" from paraphrasing region "${region.name}"; it does not stop the region's own kind: ${own}. `
+    + 'To keep its content verbatim, use a kind that evicts instead (temporary, sliding_window).', 'value');
 }
 
 function checkScript(r: Reporter, input: CheckInput, region: RegionDecl, regionPath: KeyPath): void {
