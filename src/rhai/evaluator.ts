@@ -13,9 +13,9 @@ import { getBits, setBits } from './packages/bits.ts';
 import { isNonPureCall, NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext, type NativeFn } from './packages/index.ts';
 import { checkArray, checkMap, concatText, tooManyOperations, withRuntime, type Runtime } from './runtime.ts';
 import {
-  cloneValue, FnPtr, hasAstral, isInt, makeChar, RhaiChar, RhaiRange, toChars, typeName,
-  type Callable, type Cell, type RhaiMap, type RhaiValue,
+  FnPtr, hasAstral, isInt, makeChar, RhaiChar, RhaiRange, toChars, typeName, type Callable, type Cell, type RhaiMap, type RhaiValue,
 } from './values.ts';
+import { cloneValue } from './copy.ts';
 
 type Ev = (env: Env) => RhaiValue;
 
@@ -38,7 +38,8 @@ class Env {
   thisVal: RhaiValue = undefined;
   hasThis = false;
   thisConst = false;
-  constructor(size: number, readonly caps: Cell[] | null) {
+  /** The run this frame belongs to: counters, limits, control-flow signal, output. */
+  constructor(size: number, readonly caps: Cell[] | null, readonly rt: Runtime) {
     this.slots = new Array(size);
   }
 }
@@ -51,16 +52,8 @@ interface CompiledFn extends Callable {
   body: Ev;
 }
 
-// Control flow leaves a statement through these module-level signals rather than exceptions.
+// Control flow leaves a statement through a signal on the run (`rt.signal`), not exceptions.
 const NONE = 0, BREAK = 1, CONTINUE = 2, RETURN = 3;
-let SIG = NONE;
-let SIGVAL: RhaiValue;
-/** `this` as the last script function left it, for writing back into the caller's variable. */
-let LAST_THIS: RhaiValue;
-/** The program whose functions `Fn("name")` pointers resolve against. */
-let PROGRAM: Program | null = null;
-/** The active run's state. Module-local on purpose: hot paths read it on every statement. */
-let rt: Runtime;
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 /** A fast path's "no answer, take the general path". */
@@ -75,7 +68,7 @@ const unit: Ev = () => undefined;
 function slotsOf(env: Env): RhaiValue[] { return env.slots as RhaiValue[]; }
 function cellsOf(env: Env): Cell[] { return env.slots as Cell[]; }
 
-function countOp(pos: Pos): void {
+function countOp(rt: Runtime, pos: Pos): void {
   if (++rt.ops > rt.opLimit) tooManyOperations(pos);
 }
 
@@ -91,29 +84,32 @@ function signature(name: string, args: RhaiValue[]): string {
 
 // ---------------------------------------------------------------- calls
 
-const nativeCtx: NativeContext = {
-  pos: { line: 0, column: 0 },
-  call: (fp, args) => callFnPtr(fp, args, nativeCtx.pos),
-  callBound: (fp, thisValue, args) => {
-    LAST_THIS = thisValue; // stays so when the pointer names a native function
-    callFnPtr(fp, args, nativeCtx.pos, { v: thisValue, isConst: false });
-    return LAST_THIS;
-  },
-  arityOf: (fp) => {
-    if (fp.closure) return fp.closure.fn.arity - fp.curry.length;
-    const arity = PROGRAM?.maxArity.get(fp.name);
-    return arity === undefined ? undefined : arity - fp.curry.length;
-  },
-  hasScriptFn: (name, arity) => PROGRAM?.fns.has(`${name}/${arity}`) ?? false,
-  print: (text) => rt.onPrint(text),
-  debug: (text) => rt.onDebug(text),
-};
+/** What native functions may ask of the run they are called in (made once per run). */
+function nativeContext(rt: Runtime): NativeContext {
+  const program = rt.program as Program;
+  return {
+    call: (fp, args) => callFnPtr(rt, fp, args, rt.callPos),
+    callBound: (fp, thisValue, args) => {
+      rt.lastThis = thisValue; // stays so when the pointer names a native function
+      callFnPtr(rt, fp, args, rt.callPos, { v: thisValue, isConst: false });
+      return rt.lastThis;
+    },
+    arityOf: (fp) => {
+      if (fp.closure) return fp.closure.fn.arity - fp.curry.length;
+      const arity = program.maxArity.get(fp.name);
+      return arity === undefined ? undefined : arity - fp.curry.length;
+    },
+    hasScriptFn: (name, arity) => program.fns.has(`${name}/${arity}`),
+    print: (text) => rt.onPrint(text),
+    debug: (text) => rt.onDebug(text),
+  };
+}
 
-function callNative(fn: NativeFn, name: string, args: RhaiValue[], pos: Pos): RhaiValue {
-  nativeCtx.pos = pos;
+function callNative(rt: Runtime, fn: NativeFn, name: string, args: RhaiValue[], pos: Pos): RhaiValue {
+  rt.callPos = pos;
   let r;
   try {
-    r = fn(args, nativeCtx);
+    r = fn(args, rt.native as NativeContext);
   } catch (e) {
     if (e instanceof RhaiError && !e.hasPosition()) {
       e.setPosition(pos);
@@ -125,8 +121,8 @@ function callNative(fn: NativeFn, name: string, args: RhaiValue[], pos: Pos): Rh
   return r;
 }
 
-function wrapCallError(e: unknown, fn: CompiledFn, pos: Pos): unknown {
-  SIG = NONE;
+function wrapCallError(rt: Runtime, e: unknown, fn: CompiledFn, pos: Pos): unknown {
+  rt.signal = NONE;
   if (isJsStackOverflow(e)) {
     return stackOverflow(pos);
   }
@@ -136,6 +132,7 @@ function wrapCallError(e: unknown, fn: CompiledFn, pos: Pos): unknown {
 
 /** Runs a script function or closure body in a prepared frame. */
 function runFrame(fn: CompiledFn, env: Env, pos: Pos): RhaiValue {
+  const rt = env.rt;
   if (++rt.depth > rt.maxDepth) {
     rt.depth--;
     throw stackOverflow(pos);
@@ -146,20 +143,20 @@ function runFrame(fn: CompiledFn, env: Env, pos: Pos): RhaiValue {
     r = fn.body(env);
   } catch (e) {
     rt.depth--;
-    throw wrapCallError(e, fn, pos);
+    throw wrapCallError(rt, e, fn, pos);
   }
   rt.depth--;
-  if (SIG !== NONE) { r = SIGVAL; SIG = NONE; SIGVAL = undefined; } // only `return` leaves a body
-  LAST_THIS = env.thisVal;
+  if (rt.signal !== NONE) { r = rt.signalValue; rt.signal = NONE; rt.signalValue = undefined; } // only `return` leaves a body
+  rt.lastThis = env.thisVal;
   return r;
 }
 
 /** Calls a script function or closure with its arguments (already copied where needed). */
 function invoke(
-  fn: CompiledFn, args: RhaiValue[], caps: Cell[] | null,
+  rt: Runtime, fn: CompiledFn, args: RhaiValue[], caps: Cell[] | null,
   hasThis: boolean, thisVal: RhaiValue, thisConst: boolean, pos: Pos,
 ): RhaiValue {
-  const env = new Env(fn.slotCount, caps);
+  const env = new Env(fn.slotCount, caps, rt);
   if (hasThis) { env.hasThis = true; env.thisVal = thisVal; env.thisConst = thisConst; }
   const slots = env.slots;
   const ps = fn.paramSlots;
@@ -167,27 +164,27 @@ function invoke(
   return runFrame(fn, env, pos);
 }
 
-function callFnPtr(fp: FnPtr, args: RhaiValue[], pos: Pos, thisRef?: { v: RhaiValue; isConst: boolean }): RhaiValue {
+function callFnPtr(rt: Runtime, fp: FnPtr, args: RhaiValue[], pos: Pos, thisRef?: { v: RhaiValue; isConst: boolean }): RhaiValue {
   const full = fp.curry.length ? [...fp.curry, ...args] : args;
   if (fp.closure) {
     const fn = fp.closure.fn as CompiledFn;
     if (fn.arity !== full.length) throw fnNotFound(signature(fp.name, full), pos);
-    return invoke(fn, full, fp.closure.captures, thisRef !== undefined, thisRef?.v, thisRef?.isConst ?? false, pos);
+    return invoke(rt, fn, full, fp.closure.captures, thisRef !== undefined, thisRef?.v, thisRef?.isConst ?? false, pos);
   }
-  const sfn = PROGRAM?.fns.get(`${fp.name}/${full.length}`);
-  if (sfn) return invoke(sfn, full, null, thisRef !== undefined, thisRef?.v, thisRef?.isConst ?? false, pos);
+  const sfn = (rt.program as Program).fns.get(`${fp.name}/${full.length}`);
+  if (sfn) return invoke(rt, sfn, full, null, thisRef !== undefined, thisRef?.v, thisRef?.isConst ?? false, pos);
   const nf = NATIVE_FUNCTIONS.get(fp.name);
-  if (nf) return callNative(nf, fp.name, thisRef ? [thisRef.v, ...full] : full, pos);
+  if (nf) return callNative(rt, nf, fp.name, thisRef ? [thisRef.v, ...full] : full, pos);
   throw fnNotFound(signature(fp.name, full), pos);
 }
 
 // ---------------------------------------------------------------- value access
 
-function readProp(obj: RhaiValue, name: string, safe: boolean, pos: Pos): RhaiValue {
+function readProp(rt: Runtime, obj: RhaiValue, name: string, safe: boolean, pos: Pos): RhaiValue {
   if (obj instanceof Map) return obj.get(name);
   if (obj === undefined && safe) return undefined;
   if (PROPERTY_GETTERS.has(name)) {
-    const r = NATIVE_FUNCTIONS.get(name)!([obj], nativeCtx);
+    const r = NATIVE_FUNCTIONS.get(name)!([obj], rt.native as NativeContext);
     if (r !== NO_MATCH) return r;
   }
   throw dotExprError(name, `Unknown property '${name}' - a getter is not registered for type '${typeName(obj)}'`, pos);
@@ -207,7 +204,7 @@ function bitIndex(idx: RhaiValue, pos: Pos): number {
   return i;
 }
 
-function readIndex(obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): RhaiValue {
+function readIndex(rt: Runtime, obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): RhaiValue {
   if (Array.isArray(obj)) {
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     return obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')];
@@ -225,7 +222,7 @@ function readIndex(obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): Rha
     return makeChar(chars ? chars[i]! : obj[i]!);
   }
   if (isInt(obj)) {
-    if (idx instanceof RhaiRange) return callNative(NATIVE_FUNCTIONS.get('get_bits')!, 'get_bits', [obj, idx], pos);
+    if (idx instanceof RhaiRange) return callNative(rt, NATIVE_FUNCTIONS.get('get_bits')!, 'get_bits', [obj, idx], pos);
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     return getBits(obj, bitIndex(idx, pos), 1) === 1;
   }
@@ -258,7 +255,7 @@ function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiValue, v:
     if (idx instanceof RhaiRange) {
       if (!isInt(v)) throw mismatchError('i64', typeName(v), pos);
       const args = [obj, idx, v];
-      callNative(NATIVE_FUNCTIONS.get('set_bits')!, 'set_bits', args, pos);
+      callNative(env.rt, NATIVE_FUNCTIONS.get('set_bits')!, 'set_bits', args, pos);
       target.set(env, args[0]);
       return;
     }
@@ -338,9 +335,9 @@ export class Program {
   /** Runs the top-level statements. */
   runMain(runtime: Runtime): RhaiValue {
     return this.enter(runtime, () => {
-      const env = new Env(this.mainSlots, null);
+      const env = new Env(this.mainSlots, null, runtime);
       let v = this.main(env);
-      if (SIG === RETURN) v = SIGVAL;
+      if (runtime.signal === RETURN) v = runtime.signalValue;
       return v;
     });
   }
@@ -349,26 +346,22 @@ export class Program {
     return this.enter(runtime, () => {
       const fn = this.fns.get(`${name}/${args.length}`);
       if (!fn) throw fnNotFound(signature(name, args));
-      return invoke(fn, args, null, false, undefined, false, fn.def.pos);
+      return invoke(runtime, fn, args, null, false, undefined, false, fn.def.pos);
     });
   }
 
-  /** Installs this program and `runtime` (here and, for the packages, in runtime.ts) around `body`. */
+  /** Hands `runtime` this program (and, for the packages, makes it the active run) around `body`. */
   private enter<T>(runtime: Runtime, body: () => T): T {
-    const saved = PROGRAM;
-    const savedRuntime = rt;
-    PROGRAM = this;
-    rt = runtime;
+    runtime.program = this;
+    runtime.native = nativeContext(runtime);
     try {
       return withRuntime(runtime, body);
     } catch (e) {
       if (e instanceof RhaiError && e.kind === 'ErrorExit') return e.value as T; // `exit(value)`
       throw asRhaiError(e);
     } finally {
-      PROGRAM = saved;
-      rt = savedRuntime;
-      SIG = NONE;
-      SIGVAL = undefined;
+      runtime.signal = NONE;
+      runtime.signalValue = undefined;
     }
   }
 }
@@ -429,26 +422,26 @@ class Compiler {
     switch (n) {
       case 1: return a;
       case 2: return (env) => {
-        if ((rt.ops += 2) > rt.opLimit) tooManyOperations(pos);
+        if ((env.rt.ops += 2) > env.rt.opLimit) tooManyOperations(pos);
         const v = a(env);
-        if (SIG !== NONE) return v;
+        if (env.rt.signal !== NONE) return v;
         return b(env);
       };
       case 3: return (env) => {
-        if ((rt.ops += 3) > rt.opLimit) tooManyOperations(pos);
+        if ((env.rt.ops += 3) > env.rt.opLimit) tooManyOperations(pos);
         let v = a(env);
-        if (SIG !== NONE) return v;
+        if (env.rt.signal !== NONE) return v;
         v = b(env);
-        if (SIG !== NONE) return v;
+        if (env.rt.signal !== NONE) return v;
         return c(env);
       };
     }
     return (env) => {
-      if ((rt.ops += n) > rt.opLimit) tooManyOperations(pos);
+      if ((env.rt.ops += n) > env.rt.opLimit) tooManyOperations(pos);
       let v: RhaiValue;
       for (let i = 0; i < n; i++) {
         v = fns[i]!(env);
-        if (SIG !== NONE) return v;
+        if (env.rt.signal !== NONE) return v;
       }
       return v;
     };
@@ -472,7 +465,7 @@ class Compiler {
       case 'let': return this.letStmt(s);
       case 'assign': return this.assign(s);
       case 'break': return this.signal(BREAK, s.value);
-      case 'continue': return () => { SIG = CONTINUE; return undefined; };
+      case 'continue': return (env) => { env.rt.signal = CONTINUE; return undefined; };
       case 'return': return this.signal(RETURN, s.value);
       case 'throw': return this.throwStmt(s);
       case 'try': return this.tryStmt(s);
@@ -483,8 +476,8 @@ class Compiler {
   private signal(signal: typeof BREAK | typeof RETURN, valueExpr: Expr | null): Ev {
     const value = valueExpr ? this.owned(valueExpr) : null;
     return (env) => {
-      SIGVAL = value ? value(env) : undefined;
-      SIG = signal;
+      env.rt.signalValue = value ? value(env) : undefined;
+      env.rt.signal = signal;
       return undefined;
     };
   }
@@ -498,7 +491,7 @@ class Compiler {
       return (env) => {
         const v = init(env);
         cellsOf(env)[slot] = { v };
-        if (registerGlobal) rt.globals.set(name, v);
+        if (registerGlobal) env.rt.globals.set(name, v);
         return undefined;
       };
     }
@@ -506,7 +499,7 @@ class Compiler {
       return (env) => {
         const v = init(env);
         slotsOf(env)[slot] = v;
-        rt.globals.set(name, v);
+        env.rt.globals.set(name, v);
         return undefined;
       };
     }
@@ -640,11 +633,11 @@ class Compiler {
           checkMap(obj, pos);
         };
         return {
-          get: (env) => readProp(parent.get(env), name, safe, pos),
+          get: (env) => readProp(env.rt, parent.get(env), name, safe, pos),
           set: (env, v) => setOn(env, parent.get(env), v),
           update: (env, change, arg) => {
             const obj = parent.get(env);
-            setOn(env, obj, change(readProp(obj, name, safe, pos), arg, env));
+            setOn(env, obj, change(readProp(env.rt, obj, name, safe, pos), arg, env));
           },
           isConst: parent.isConst,
         };
@@ -654,7 +647,7 @@ class Compiler {
         const index = this.expr(e.index);
         const safe = e.safe;
         return {
-          get: (env) => readIndex(parent.get(env), index(env), safe, pos),
+          get: (env) => readIndex(env.rt, parent.get(env), index(env), safe, pos),
           set: (env, v) => {
             const obj = parent.get(env);
             if (parent.isConst(env)) throw assignmentToConstant('', pos);
@@ -663,7 +656,7 @@ class Compiler {
           update: (env, change, arg) => {
             const obj = parent.get(env);
             const i = index(env);
-            const v = change(readIndex(obj, i, safe, pos), arg, env);
+            const v = change(readIndex(env.rt, obj, i, safe, pos), arg, env);
             if (parent.isConst(env)) throw assignmentToConstant('', pos);
             writeIndex(env, parent, obj, i, v, pos);
           },
@@ -706,9 +699,9 @@ class Compiler {
       case 'this': return this.lvalue(e).get;
       case 'global': {
         const name = e.name;
-        return () => {
-          if (!rt.globals.has(name)) throw variableNotFound(`global::${name}`, pos);
-          return rt.globals.get(name);
+        return (env) => {
+          if (!env.rt.globals.has(name)) throw variableNotFound(`global::${name}`, pos);
+          return env.rt.globals.get(name);
         };
       }
       case 'array': {
@@ -736,7 +729,7 @@ class Compiler {
         const target = this.expr(e.target);
         const name = e.name;
         const safe = e.safe;
-        return (env) => readProp(target(env), name, safe, pos);
+        return (env) => readProp(env.rt, target(env), name, safe, pos);
       }
       case 'index': {
         const target = this.expr(e.target);
@@ -745,7 +738,7 @@ class Compiler {
         return (env) => {
           const obj = target(env);
           if (obj === undefined && safe) return undefined;
-          return readIndex(obj, index(env), safe, pos);
+          return readIndex(env.rt, obj, index(env), safe, pos);
         };
       }
       case 'call': return this.call(e);
@@ -922,11 +915,11 @@ class Compiler {
     return (env) => {
       const args = new Array<RhaiValue>(rest.length);
       for (let i = 0; i < rest.length; i++) args[i] = rest[i]!(env);
-      if (SIG !== NONE) return undefined;
+      if (env.rt.signal !== NONE) return undefined;
       const byRef = firstLv !== null && !firstLv.isConst(env);
       if (firstLv && !byRef) args[0] = cloneValue(args[0]);
       const before = args[0];
-      const r = callNative(native, name, args, pos);
+      const r = callNative(env.rt, native, name, args, pos);
       if (byRef && args[0] !== before) firstLv.set(env, args[0]);
       return r;
     };
@@ -934,15 +927,15 @@ class Compiler {
 
   private scriptCall(fn: CompiledFn, args: Ev[], pos: Pos): Ev {
     switch (args.length) {
-      case 0: return () => invoke(fn, [], null, false, undefined, false, pos);
+      case 0: return (env) => invoke(env.rt, fn, [], null, false, undefined, false, pos);
       case 2: {
         const a0 = args[0]!;
         const a1 = args[1]!;
         return (env) => {
           const x = a0(env);
           const y = a1(env);
-          if (SIG !== NONE) return undefined;
-          return invoke(fn, [x, y], null, false, undefined, false, pos);
+          if (env.rt.signal !== NONE) return undefined;
+          return invoke(env.rt, fn, [x, y], null, false, undefined, false, pos);
         };
       }
       case 1: {
@@ -950,9 +943,9 @@ class Compiler {
         const p0 = fn.paramSlots[0]!;
         const boxed = fn.paramCaptured[0]!;
         return (env) => {
-          const frame = new Env(fn.slotCount, null);
+          const frame = new Env(fn.slotCount, null, env.rt);
           const v = a0(env);
-          if (SIG !== NONE) return undefined; // a `return`/`break` inside the argument
+          if (env.rt.signal !== NONE) return undefined; // a `return`/`break` inside the argument
           frame.slots[p0] = boxed ? { v } : v;
           return runFrame(fn, frame, pos);
         };
@@ -960,8 +953,8 @@ class Compiler {
       default: return (env) => {
         const argv = new Array<RhaiValue>(args.length);
         for (let i = 0; i < args.length; i++) argv[i] = args[i]!(env);
-        if (SIG !== NONE) return undefined;
-        return invoke(fn, argv, null, false, undefined, false, pos);
+        if (env.rt.signal !== NONE) return undefined;
+        return invoke(env.rt, fn, argv, null, false, undefined, false, pos);
       };
     }
   }
@@ -982,23 +975,23 @@ class Compiler {
       if (obj === undefined && safe) return undefined;
       const argv = new Array<RhaiValue>(argc);
       for (let i = 0; i < argc; i++) argv[i] = args[i]!(env);
-      if (SIG !== NONE) return undefined;
+      if (env.rt.signal !== NONE) return undefined;
       // `x.call(fp, ...)`: call the pointer with `this` bound to x.
       if (name === 'call' && !(obj instanceof FnPtr) && argv[0] instanceof FnPtr) {
         const ref = { v: obj, isConst: target.isConst(env) };
-        LAST_THIS = obj; // stays so when the pointer names a native function
-        const r = callFnPtr(argv[0], argv.slice(1), pos, ref);
-        if (LAST_THIS !== obj) target.set(env, LAST_THIS);
+        env.rt.lastThis = obj; // stays so when the pointer names a native function
+        const r = callFnPtr(env.rt, argv[0], argv.slice(1), pos, ref);
+        if (env.rt.lastThis !== obj) target.set(env, env.rt.lastThis);
         return r;
       }
       // `obj.prop(...)` where the map property holds a Fn pointer: call it with `this` = obj.
       if (obj instanceof Map) {
         const f = obj.get(name);
-        if (f instanceof FnPtr) return callFnPtr(f, argv, pos, { v: obj, isConst: target.isConst(env) });
+        if (f instanceof FnPtr) return callFnPtr(env.rt, f, argv, pos, { v: obj, isConst: target.isConst(env) });
       }
       if (sfn) {
-        const r = invoke(sfn, argv, null, true, obj, target.isConst(env), pos);
-        if (LAST_THIS !== obj) target.set(env, LAST_THIS);
+        const r = invoke(env.rt, sfn, argv, null, true, obj, target.isConst(env), pos);
+        if (env.rt.lastThis !== obj) target.set(env, env.rt.lastThis);
         return r;
       }
       if (!native) throw fnNotFound(signature(name, [obj, ...argv]), pos);
@@ -1006,7 +999,7 @@ class Compiler {
         throw new RhaiError('ErrorNonPureMethodCallOnConstant', `Non-pure method '${name}' cannot be called on constant`, pos);
       }
       const full = [obj, ...argv];
-      const r = callNative(native, name, full, pos);
+      const r = callNative(env.rt, native, name, full, pos);
       if (full[0] !== obj) target.set(env, full[0]);
       return r;
     };
@@ -1071,16 +1064,16 @@ class Compiler {
   }
 
   /** Runs one loop body; returns true when the loop must stop (break or return). */
-  private static loopExit(): boolean {
-    if (SIG === CONTINUE) { SIG = NONE; return false; }
+  private static loopExit(rt: Runtime): boolean {
+    if (rt.signal === CONTINUE) { rt.signal = NONE; return false; }
     return true;
   }
 
-  private static breakValue(): RhaiValue {
-    if (SIG === BREAK) {
-      const v = SIGVAL;
-      SIG = NONE;
-      SIGVAL = undefined;
+  private static breakValue(rt: Runtime): RhaiValue {
+    if (rt.signal === BREAK) {
+      const v = rt.signalValue;
+      rt.signal = NONE;
+      rt.signalValue = undefined;
       return v;
     }
     return undefined; // RETURN keeps propagating
@@ -1094,9 +1087,9 @@ class Compiler {
     return (env) => {
       for (;;) {
         if (cond && !expectBool(cond(env), condPos)) return undefined;
-        countOp(pos);
+        countOp(env.rt, pos);
         body(env);
-        if (SIG !== NONE && Compiler.loopExit()) return Compiler.breakValue();
+        if (env.rt.signal !== NONE && Compiler.loopExit(env.rt)) return Compiler.breakValue(env.rt);
       }
     };
   }
@@ -1109,9 +1102,9 @@ class Compiler {
     const condPos = e.cond.pos;
     return (env) => {
       for (;;) {
-        countOp(pos);
+        countOp(env.rt, pos);
         body(env);
-        if (SIG !== NONE && Compiler.loopExit()) return Compiler.breakValue();
+        if (env.rt.signal !== NONE && Compiler.loopExit(env.rt)) return Compiler.breakValue(env.rt);
         if (expectBool(cond(env), condPos) === until) return undefined;
       }
     };
@@ -1144,18 +1137,18 @@ class Compiler {
         const end = values.inclusive ? values.end + 1 : values.end;
         for (let x = values.start, i = 0; step > 0 ? x < end : x > end; x += step, i++) {
           setItem(x, i);
-          countOp(pos);
+          countOp(env.rt, pos);
           body(env);
-          if (SIG !== NONE && Compiler.loopExit()) return Compiler.breakValue();
+          if (env.rt.signal !== NONE && Compiler.loopExit(env.rt)) return Compiler.breakValue(env.rt);
         }
         return undefined;
       }
       for (let i = 0; i < values.length; i++) {
         const v = values[i];
         setItem(copyItems && typeof v === 'object' ? cloneValue(v) : v, i);
-        countOp(pos);
+        countOp(env.rt, pos);
         body(env);
-        if (SIG !== NONE && Compiler.loopExit()) return Compiler.breakValue();
+        if (env.rt.signal !== NONE && Compiler.loopExit(env.rt)) return Compiler.breakValue(env.rt);
       }
       return undefined;
     };

@@ -5,7 +5,8 @@ import { isJsStackOverflow, RhaiError } from './errors.ts';
 import { resolveLimits, type RhaiLimits } from './limits.ts';
 import { Runtime } from './runtime.ts';
 import { toRhai, fromRhai } from './convert.ts';
-import { cloneValue, type RhaiValue } from './values.ts';
+import type { RhaiValue } from './values.ts';
+import { cloneValue } from './copy.ts';
 
 export { RhaiError } from './errors.ts';
 export { DEFAULT_LIMITS, LIMIT_DESCRIPTIONS, PLAYGROUND_LIMITS, type RhaiLimits } from './limits.ts';

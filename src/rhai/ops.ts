@@ -4,9 +4,9 @@ import { arithmeticError, fnNotFound, RhaiError, type Pos } from './errors.ts';
 import { displayString } from './format.ts';
 import { checkArrayLength, checkMap, concatText } from './runtime.ts';
 import {
-  cloneValue, compareStrings, FnPtr, isInt, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange,
-  typeName, type RhaiMap, type RhaiValue,
+  compareStrings, FnPtr, isInt, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, typeName, type RhaiMap, type RhaiValue,
 } from './values.ts';
+import { cloneValue } from './copy.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 

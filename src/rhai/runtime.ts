@@ -1,6 +1,8 @@
-// Per-run state shared by the evaluator and the packages: operation counting, call depth, size
-// limits, output callbacks. One run is active at a time (runs nest: a saved state is restored).
-import { dataTooLarge, RhaiError, type Pos } from './errors.ts';
+// All state of one run, on one object a compiled program is handed: operation counting, call
+// depth, size limits, output callbacks, the control-flow signal, the program. The packages and
+// value copies reach the active run through RT (runs nest: a saved one is restored).
+import { dataTooLarge, NO_POS, RhaiError, type Pos } from './errors.ts';
+import type { NativeContext } from './packages/types.ts';
 import { DEFAULT_LIMITS, type RhaiLimits } from './limits.ts';
 import { charCount, type RhaiValue } from './values.ts';
 
@@ -21,6 +23,17 @@ export class Runtime {
   readonly maxMap: number;
   /** Values of top-level constants, for `global::NAME` inside functions. */
   readonly globals = new Map<string, RhaiValue>();
+  /** How control leaves a statement: none, break, continue or return (the evaluator's codes). */
+  signal = 0;
+  /** The value a `break` or `return` carries. */
+  signalValue: RhaiValue = undefined;
+  /** `this` as the last script function left it, for writing back into the caller's variable. */
+  lastThis: RhaiValue = undefined;
+  /** The compiled program whose functions `Fn("name")` pointers resolve against. */
+  program: unknown = null;
+  /** What native functions may ask of this run, and the position of the native call in progress. */
+  native: NativeContext | null = null;
+  callPos: Pos = NO_POS;
 
   constructor(
     limits: Required<RhaiLimits>,

@@ -2,7 +2,8 @@
 import { compareOp, valuesEqual } from '../ops.ts';
 import { checkArray, checkArrayLength } from '../runtime.ts';
 import { isSystemError, NO_POS, RhaiError } from '../errors.ts';
-import { cloneValue, compareStrings, FnPtr, typeName, type RhaiValue } from '../values.ts';
+import { compareStrings, FnPtr, typeName, type RhaiValue } from '../values.ts';
+import { cloneValue } from '../copy.ts';
 import {
   callWithOptional, fnArg, intArg, isIntArg, NO_MATCH, runtimeError, spanArgs, startPos, truthy,
   type Library, type NativeContext, type NativeResult,

@@ -1,6 +1,7 @@
 // Object map functions (src/packages/map_basic.rs). Listing functions follow the sorted key order.
 import { checkMap, checkString } from '../runtime.ts';
-import { cloneValue, sortedKeys, type FnPtr, type RhaiMap, type RhaiValue } from '../values.ts';
+import { sortedKeys, type FnPtr, type RhaiMap, type RhaiValue } from '../values.ts';
+import { cloneValue } from '../copy.ts';
 import { callWithOptional, fnArg, NO_MATCH, textArg, truthy, type Library, type NativeContext, type NativeResult } from './types.ts';
 import { debugString, stringDebug } from '../format.ts';
 

@@ -1,5 +1,5 @@
 // The native-function interface shared by every package (src/packages/*.rs).
-import { RhaiError, type Pos } from '../errors.ts';
+import { RhaiError } from '../errors.ts';
 import { FnPtr, RhaiChar, RhaiRange, typeName, type RhaiValue } from '../values.ts';
 
 export const NO_MATCH: unique symbol = Symbol('no matching signature');
@@ -16,7 +16,6 @@ export interface NativeContext {
   hasScriptFn(name: string, arity: number): boolean;
   print(text: string): void;
   debug(text: string): void;
-  pos: Pos;
 }
 
 /**
