@@ -401,7 +401,7 @@ function TimelineViews({ timeline }: { timeline: Timeline }) {
           <button key={v.id} role="tab" id={`view-${v.id}`} aria-selected={view === v.id} aria-controls="timeline-view" className={`tab ${view === v.id ? 'active' : ''}`} data-testid={`view-${v.id}`} onClick={() => setView(v.id)}>{v.label}</button>
         ))}
       </div>
-      <div className={`panel-body timeline-body view-${view}`} id="timeline-view" role="tabpanel" aria-labelledby={`view-${view}`}>
+      <div className={`panel-body timeline-body view-${view}`} id="timeline-view" role="tabpanel" aria-labelledby={`view-${view}`} tabIndex={0}>
         {view === 'window' && (
           <>
             <WindowChart timeline={timeline} regions={regions} colors={colors} stages={stages} />

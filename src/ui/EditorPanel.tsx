@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import Editor, { type OnMount } from '@monaco-editor/react';
 import { monaco, languageOf } from './monaco/setup.ts';
-import './monaco/providers.ts';
+import { DARK_THEME } from './monaco/providers.ts';
 import { useScenario } from '../state/store.ts';
 import { useUi } from '../state/ui.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
@@ -91,13 +91,15 @@ function FileTabs({ files, errorsByFile }: { files: string[]; errorsByFile: Map<
   };
 
   return (
-    <div className="tabs" role="tablist" aria-label="Agent files">
+    <div className="tabs">
+      <div role="tablist" aria-label="Agent files" className="tab-list">
       {files.map((f) => (
         <button key={f} role="tab" aria-selected={f === selected} className={`tab ${f === selected ? 'active' : ''}`} onClick={() => selectFile(f)} title={f}>
           {f.split('/').pop()}
           {errorsByFile.get(f) ? <span className="count" aria-label={`${errorsByFile.get(f)} errors`}>{errorsByFile.get(f)}</span> : null}
         </button>
       ))}
+      </div>
       <span className="spacer" />
       <button className="icon" title="Add a file (a hook script, a seed script)" onClick={add}>+</button>
       <button className="icon" title="Rename this file" onClick={rename} disabled={selected === AGENT_FILE}>✎</button>
@@ -186,7 +188,7 @@ export function EditorPanel() {
           path={uriOf(current).toString()}
           language={languageOf(current)}
           value={agent[current] ?? ''}
-          theme={theme === 'dark' ? 'vs-dark' : 'vs'}
+          theme={theme === 'dark' ? DARK_THEME : 'vs'}
           onChange={(text) => setFile(current, text ?? '')}
           onMount={(editor) => {
             editorRef.current = editor;

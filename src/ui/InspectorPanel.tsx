@@ -96,7 +96,7 @@ function RegionInspector({ detail }: { detail: StepDetail }) {
   return (
     <section className="sub-panel" aria-label="Region inspector">
       <div className="sub-head"><h3>Regions at step {detail.index + 1}</h3><span className="muted">stage <code>{detail.stage}</code></span></div>
-      <div className="panel-body">
+      <div className="panel-body" tabIndex={0} aria-label="Regions and their entries">
         <StepSummary detail={detail} />
         {detail.regions.map((r) => <RegionBlock key={r.name} region={r} />)}
       </div>
@@ -116,7 +116,7 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
         <RequestExport request={request} step={detail.index} />
         <span className="mono" data-testid="request-tokens">{fmt(request.tokens)}</span><span className="muted">tokens</span>
       </div>
-      <div className="panel-body" data-testid="request">
+      <div className="panel-body" data-testid="request" tabIndex={0} aria-label="The request">
         <h3>system ({request.system.length} blocks)</h3>
         {request.system.map((b, k) => (
           <div key={k} className="block" data-testid="system-block">
@@ -151,7 +151,7 @@ function StageLedger({ detail }: { detail: StepDetail }) {
   return (
     <section className="sub-panel" aria-label="Stage ledger">
       <div className="sub-head"><h3>Stage ledger</h3><span className="muted">tokens charged per region</span></div>
-      <div className="panel-body">
+      <div className="panel-body" tabIndex={0} aria-label="Tokens charged per region and stage">
         {stages.length === 0 ? <div className="muted">Nothing charged yet.</div> : (
           <table data-testid="ledger">
             <thead><tr><th>Region</th>{stages.map((s) => <th key={s} className="num">{s}</th>)}</tr></thead>

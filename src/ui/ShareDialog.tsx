@@ -94,7 +94,7 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   return (
     <Modal title="Share this scenario" onClose={onClose} testId="share">
       <p className="muted" style={{ marginTop: 0 }}>The link holds the blueprint, its scripts, the traffic and the model. Opening it reproduces this timeline; nothing is uploaded anywhere.</p>
-      <textarea className="share-url" rows={4} readOnly value={pending ? '' : link.url} data-testid="share-url" onFocus={(e) => e.target.select()} />
+      <textarea className="share-url" aria-label="Share link" rows={4} readOnly value={pending ? '' : link.url} data-testid="share-url" onFocus={(e) => e.target.select()} />
       <div className="row" style={{ marginTop: 6 }}>
         <button className="primary" disabled={pending} onClick={() => void copy(link.url, 'Link')}>Copy link</button>
         <button disabled={pending || !timeline || stale} title={timeline && !stale ? 'The link and a table of regions, budgets, final tokens, evictions and the cache prefix' : 'Wait for the replay to finish'}

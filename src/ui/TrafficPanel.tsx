@@ -163,7 +163,7 @@ export function TrafficPanel() {
   return (
     <section className="panel" aria-labelledby="pane-title-traffic" data-pane="traffic">
       <PaneHead><span className="muted ellipsis">the model, the task, and what happens event by event</span></PaneHead>
-      <div className="scroll">
+      <div className="scroll" tabIndex={0} aria-label="Model, task and events">
         <div className="section budgets">
           <ModelPicker />
           <BudgetTable />

@@ -6,6 +6,13 @@ import { useScenario } from '../../state/store.ts';
 import { completeLeviath, didYouMeanFix, hoverLeviath, type CompletionItem, type ItemKind } from './leviathLanguage.ts';
 import { completeRhai, hoverRhai } from './rhaiLanguage.ts';
 
+/** vs-dark with comments bright enough for WCAG AA contrast on its background. */
+export const DARK_THEME = 'leviath-dark';
+monaco.editor.defineTheme(DARK_THEME, {
+  base: 'vs-dark', inherit: true, colors: {},
+  rules: [{ token: 'comment', foreground: '8DBF6E' }],
+});
+
 const KIND: Record<ItemKind, monaco.languages.CompletionItemKind> = {
   table: monaco.languages.CompletionItemKind.Module,
   key: monaco.languages.CompletionItemKind.Property,
