@@ -5,7 +5,7 @@ import { importTrace } from '../src/import/index.ts';
 import { anthropicBody } from '../src/export/index.ts';
 import { resolveModel } from '../src/engine/models.ts';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
-import { engineDetail, engineTimeline, exampleScenario, fmt, waitForTimeline, watchErrors } from './helpers.ts';
+import { engineDetail, engineTimeline, exampleScenario, fmt, goToStep, waitForTimeline, watchErrors } from './helpers.ts';
 
 const FIXTURE = 'claude-code-session.jsonl';
 const trace = readFileSync(new URL(`../test/import/fixtures/${FIXTURE}`, import.meta.url), 'utf8');
@@ -82,4 +82,31 @@ test('the request at the inspected step copies as an Anthropic body', async ({ p
   const model = resolveModel(scenario.model);
   if (!model.ok) throw new Error(model.error);
   expect(copied).toEqual(anthropicBody(engineDetail(scenario, step).request, model.model));
+});
+
+test('a shape-only link of an imported run opens with the same charts and none of its text', async ({ page, browser }) => {
+  test.setTimeout(180_000); // two pages, each replaying the run
+  await page.goto('/');
+  await waitForTimeline(page);
+  await drop(page, FIXTURE, trace);
+  await page.getByTestId('trace-import').getByTestId('import-open').click();
+  const scenario = expected();
+  const steps = engineTimeline(scenario).steps.length;
+  await waitForTimeline(page, steps);
+
+  await page.getByTestId('open-share').click();
+  await expect(page.getByTestId('link-option-shape-only')).toBeChecked();
+  await expect(page.getByTestId('share-length')).not.toHaveText('Updating the link…');
+  const url = await page.getByTestId('share-url').inputValue();
+  expect(url.length).toBeLessThan(2_000);
+
+  const other = await browser.newPage();
+  await other.goto(url);
+  await waitForTimeline(other, steps);
+  await goToStep(other, steps - 1, steps);
+  await expect(other.getByTestId('request-tokens')).toHaveText(fmt(engineDetail(scenario, steps - 1).request.tokens));
+  const text = await other.locator('body').innerText();
+  for (const secret of ['header parser rejects', 'EmptyValue', 'Plan approved', 'cargo test']) expect(text).not.toContain(secret);
+  expect(text).toContain('read_file');
+  await other.close();
 });

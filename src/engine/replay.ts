@@ -163,8 +163,8 @@ export class Run {
     let request: RequestFigures | undefined;
     let result: StepResult | undefined;
     switch (event.type) {
-      case 'user': this.message(event.content, 'user_message'); break;
-      case 'assistant': request = this.infer(event); break;
+      case 'user': this.message(this.messageText(event, index), 'user_message'); break;
+      case 'assistant': request = this.infer(event, index); break;
       case 'tool_result': result = this.toolResult(event); break;
       case 'context_append': result = this.append(event.region, event.content, event.key); break;
       case 'context_delete': result = this.delete(event.region, selectorOf(event)); break;
@@ -217,7 +217,12 @@ export class Run {
     this.baseline.add(entry.tokens);
   }
 
-  private infer(event: Extract<TrafficEvent, { type: 'assistant' }>): RequestFigures {
+  /** A user or assistant message's text: its content, or filler of its `size_tokens`. */
+  private messageText(event: { type: 'user' | 'assistant'; content: string; size_tokens?: number }, index: number): string {
+    return event.size_tokens === undefined ? event.content : fillerText(event.size_tokens, event.type, `${event.type}:${index}`, countTokens, this.model.encoding);
+  }
+
+  private infer(event: Extract<TrafficEvent, { type: 'assistant' }>, index: number): RequestFigures {
     const assembly = this.assembleWithCascade();
     const prefixTokens = commonPrefixTokens(this.prevBlocks, assembly.blocks);
     this.prevBlocks = assembly.blocks;
@@ -243,11 +248,12 @@ export class Run {
       this.warnings.push(`request is ${fmt(tokens)} tokens, over the ${fmt(this.model.window)}-token window even after the cascade: only pinned, checklist and reject regions are left`);
     }
     // The model's reply joins the conversation after the request that produced it.
+    const text = this.messageText(event, index);
     const calls = event.tool_calls ?? [];
     const callTokens = calls.map((c) => this.ctx.count(JSON.stringify({ name: c.name, arguments: c.arguments })));
     const entry: Entry = {
-      seq: this.seq++, content: event.content, kind: 'assistant_turn',
-      tokens: this.ctx.count(event.content) + callTokens.reduce((a, b) => a + b, 0),
+      seq: this.seq++, content: text, kind: 'assistant_turn',
+      tokens: this.ctx.count(text) + callTokens.reduce((a, b) => a + b, 0),
       ...(calls.length ? { toolCalls: calls, toolCallTokens: callTokens } : {}),
     };
     for (const call of calls) this.calls.set(call.id, call);

@@ -100,17 +100,26 @@ export const ToolCallSchema = z.object({
   arguments: z.record(z.string(), z.unknown()).default({}),
 });
 
+const sizeTokens = z.number().int().nonnegative().max(MAX_RESULT_SIZE_TOKENS, {
+  message: `at most ${MAX_RESULT_SIZE_TOKENS.toLocaleString('en-US')} tokens (more than any model's window); use a smaller size_tokens`,
+});
+
+/**
+ * A message given as its size only (a shape-only share link): `content` is "" and the replay puts
+ * deterministic filler of `size_tokens` tokens in its place, as it does for a tool result.
+ */
+const sizedMessage = { message: 'give content, or size_tokens with content ""' };
+const isSized = (e: { content: string; size_tokens?: number }) => e.size_tokens === undefined || e.content === '';
+
 export const EventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('user'), content: text }),
-  z.object({ type: z.literal('assistant'), content: text, tool_calls: z.array(ToolCallSchema).optional() }),
+  z.object({ type: z.literal('user'), content: text, size_tokens: sizeTokens.optional() }).refine(isSized, sizedMessage),
+  z.object({ type: z.literal('assistant'), content: text, size_tokens: sizeTokens.optional(), tool_calls: z.array(ToolCallSchema).optional() }).refine(isSized, sizedMessage),
   z.object({
     type: z.literal('tool_result'),
     tool_call_id: z.string().min(1),
     tool_name: z.string().min(1),
     content: text.optional(),
-    size_tokens: z.number().int().nonnegative().max(MAX_RESULT_SIZE_TOKENS, {
-      message: `at most ${MAX_RESULT_SIZE_TOKENS.toLocaleString('en-US')} tokens (more than any model's window); use a smaller size_tokens`,
-    }).optional(),
+    size_tokens: sizeTokens.optional(),
     is_error: z.boolean().optional(),
   }).refine((e) => (e.content === undefined) !== (e.size_tokens === undefined), {
     message: 'give exactly one of content or size_tokens',

@@ -6,12 +6,13 @@ import { isLongLink, LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
 import { scenarioMarkdown } from '../share/markdown.ts';
 import { dropToolOutput, inlineToolOutputs } from '../share/shrink.ts';
 import { useResults } from '../state/results.ts';
-import { openName } from '../state/session.ts';
+import { openName, useSession } from '../state/session.ts';
 import { useScenario } from '../state/store.ts';
 import { embedUrl } from './embed.ts';
 import { exportScenario } from './backup.ts';
 import { Modal } from './Modal.tsx';
 import { fmt } from './format.ts';
+import { defaultShareOptions, MAX_FULL_LINK_CHARS, SHAPE_OPTIONS } from './import/shareOptions.ts';
 
 /** A change to what the link carries; each is offered only when it applies to the scenario. */
 interface LinkOption {
@@ -31,13 +32,16 @@ const LINK_OPTIONS: LinkOption[] = [
     // The tokenizer is loaded only now: the page itself never counts tokens otherwise.
     apply: async (s) => dropToolOutput(s, (await import('../engine/tokens.ts')).countTokens),
   },
+  ...SHAPE_OPTIONS,
 ];
 
 type Link = { url: string } | { error: string };
 
 function makeLink(scenario: Scenario): Link {
   try {
-    return { url: scenarioUrl(window.location.href, scenario) };
+    const url = scenarioUrl(window.location.href, scenario);
+    if (url.length > MAX_FULL_LINK_CHARS) return { error: `the link would be ${fmt(url.length)} characters, more than a browser's address bar takes (${fmt(MAX_FULL_LINK_CHARS)}); choose Shape only, or export the JSON` };
+    return { url };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
@@ -74,7 +78,8 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   const scenario = useScenario((s) => s.scenario);
   const timeline = useResults((s) => s.timeline);
   const stale = useResults((s) => s.timelineStale || s.replaying !== null);
-  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const origin = useSession((s) => s.origin);
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(() => defaultShareOptions(scenario, origin));
   const [copied, setCopied] = useState<string | null>(null);
   const { link, pending } = useLink(scenario, chosen);
   const options = LINK_OPTIONS.filter((o) => o.applies(scenario) || chosen.has(o.id));
@@ -88,8 +93,19 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
     setChosen(next);
   };
 
+  const optionList = options.length > 0 && (
+    <fieldset className="share-options">
+      <legend>What the link carries</legend>
+      {options.map((o) => (
+        <label key={o.id} className="row" style={{ alignItems: 'flex-start' }}>
+          <input type="checkbox" checked={chosen.has(o.id)} onChange={() => toggle(o.id)} data-testid={`link-option-${o.id}`} />
+          <span><b>{o.label}</b> <span className="muted">{o.explain}</span></span>
+        </label>
+      ))}
+    </fieldset>
+  );
   if (!link) return <Modal title="Share this scenario" onClose={onClose} testId="share"><p className="muted">Making the link…</p></Modal>;
-  if ('error' in link) return <Modal title="Share this scenario" onClose={onClose} testId="share"><p className="error-text">Could not make a link: {link.error}</p></Modal>;
+  if ('error' in link) return <Modal title="Share this scenario" onClose={onClose} testId="share"><p className="error-text">Could not make a link: {link.error}</p>{optionList}</Modal>;
   const long = isLongLink(link.url);
   return (
     <Modal title="Share this scenario" onClose={onClose} testId="share">
@@ -110,17 +126,7 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
           <button onClick={exportScenario}>Export JSON</button>
         </p>
       )}
-      {options.length > 0 && (
-        <fieldset className="share-options">
-          <legend>What the link carries</legend>
-          {options.map((o) => (
-            <label key={o.id} className="row" style={{ alignItems: 'flex-start' }}>
-              <input type="checkbox" checked={chosen.has(o.id)} onChange={() => toggle(o.id)} data-testid={`link-option-${o.id}`} />
-              <span><b>{o.label}</b> <span className="muted">{o.explain}</span></span>
-            </label>
-          ))}
-        </fieldset>
-      )}
+      {optionList}
     </Modal>
   );
 }
