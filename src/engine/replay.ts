@@ -350,7 +350,8 @@ export class Run {
     }
     // Routed away: the content lives in its region and a stub keeps the call paired.
     const placed = target.kind === 'hashmap' && entry.key === undefined ? { ...entry, key: `${event.tool_name}:${event.tool_call_id}` } : entry;
-    const outcome = this.writeTo(target.name, placed);
+    // A refusal here is what the call's result says, so the model reads it.
+    const outcome = this.store(target.name, placed, false);
     const stub = outcome.ok ? `[routed to ${target.name}: ${fmt(tokens)} tokens]` : outcome.message;
     this.writeTo('tool_results', { seq: this.seq++, content: stub, tokens: this.ctx.count(stub), kind: 'stub', toolCallId: event.tool_call_id, toolName: event.tool_name });
     return outcome.ok ? { ok: true, message: stub } : { ok: false, message: outcome.message };

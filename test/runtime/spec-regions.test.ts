@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
 import { validateScenario } from '../../src/engine/validate.ts';
-import { append, assistant, detail, run, scenario, user } from './helpers.ts';
+import { append, assistant, detail, result, run, scenario, user } from './helpers.ts';
 
 const del = (region: string, key: string): TrafficEvent => ({ type: 'context_delete', region, key });
 
@@ -82,9 +82,15 @@ describe('8. a reject region never refuses silently', () => {
   });
 
   it('a tool-result region set to reject is warned about too; an agent\'s own context_append refusal is its result, not a warning', () => {
-    const routed = '[context.regions]\ntask = { kind = "pinned" }\nsources = { kind = "temporary", max_tokens = 4, admission = "reject" }\n[stages.main.tool_routing]\ndefault_region = "sources"\n';
+    const routed = '[context.regions]\ntask = { kind = "pinned" }\nsources = { kind = "sliding_window", max_tokens = 4, admission = "reject" }\n[stages.main.tool_routing]\ndefault_region = "sources"\n';
     expect(validateScenario(scenario(routed, [])).diagnostics.filter((x) => x.code === 'reject-runtime-writes').map((x) => x.message.slice(0, 80)))
       .toEqual(['Region "sources" has admission = "reject" and receives tool results, which the r']);
+    // Routed into a system-section region, a refused result comes back as the call's result: no warning.
+    const curated = routed.replace('"sliding_window"', '"temporary"');
+    expect(validateScenario(scenario(curated, [])).diagnostics.filter((x) => x.code === 'reject-runtime-writes')).toEqual([]);
+    const fetched = run(curated, [assistant('', ['c1', 'fetch']), result('c1', 'fetch', 9)]);
+    expect(fetched.steps[1]!.result).toEqual({ ok: false, message: 'sources is full: 0 of 4 tokens; release something with context_delete first (this write needs 9 tokens)' });
+    expect(fetched.steps[1]!.warnings).toEqual([]);
     const t = run(routed, [append('sources', 'one two three four five')]);
     expect(t.steps[0]!.result).toEqual({ ok: false, message: 'sources is full: 0 of 4 tokens; release something with context_delete first (this write needs 5 tokens)' });
     expect(t.steps[0]!.warnings).toEqual([]);
@@ -105,5 +111,16 @@ describe('9. summarizable = false is the spec\'s rule, and validate says what it
     const t = run(toml, [append('code', 'alpha beta gamma delta'), append('notes', 'first note'), append('notes', 'second note'), append('code', 'epsilon zeta eta theta'), { type: 'transition', to: 'b' }]);
     expect(t.steps[3]!.changes.map((c) => [c.type, c.region])).toEqual([['compact', 'code']]);
     expect(t.steps[4]!.changes.map((c) => [c.type, c.region])).toEqual([['compact', 'notes']]);
+  });
+});
+
+describe('also seen: a tool result larger than its whole region', () => {
+  it('is dropped alone on arrival; the earlier entry that fitted stays', () => {
+    const toml = '[context.regions]\ntask = { kind = "pinned" }\ntool_results = { kind = "sliding_window", max_tokens = 40 }\n';
+    const traffic = [assistant('', ['c1', 'grep']), result('c1', 'grep', 12), assistant('', ['c2', 'read_file']), result('c2', 'read_file', 200), assistant('ok')];
+    const t = run(toml, traffic);
+    expect(t.steps[3]!.changes).toEqual([{ type: 'evict', region: 'tool_results', tokens: 200, entries: ['read_file output'], reason: 'larger than the whole budget of 40: dropped alone' }]);
+    expect(t.steps[3]!.result).toEqual({ ok: true, message: '200 tokens to tool_results, more than its whole budget of 40: evicted at once' });
+    expect(t.steps[3]!.regions.tool_results).toMatchObject({ tokens: 12, entries: 1 });
   });
 });

@@ -73,7 +73,10 @@ function runtimeWrites(input: CheckInput, region: RegionDecl): string[] {
     const routing = stage.toolRouting;
     return routing?.defaultRegion === region.name || Object.values(routing?.overrides ?? {}).some((o) => o.region === region.name);
   });
-  if (region.name === 'tool_results' || routedHere) writes.push('tool results');
+  // A result routed into a system-section region that refuses it comes back as the call's result, so
+  // the model reads the refusal; into the message stream it would leave the call unanswered.
+  const inMessages = region.kind === 'sliding_window' || region.name === 'tool_results';
+  if (region.name === 'tool_results' || (routedHere && inMessages)) writes.push('tool results');
   if (region.kind === 'compact_history') writes.push('the summary carried at each transition');
   if (input.blueprint.fileTracking?.enabled && input.blueprint.fileTracking.region === region.name) writes.push('file-tracking records');
   return writes;

@@ -92,8 +92,17 @@ export abstract class BaseRegion implements Region {
   write(entry: Entry, ctx: RegionContext): WriteOutcome {
     const refused = this.refuse(entry, 0);
     if (refused) return refused;
+    if (this.evictsOversized && entry.tokens > this.budget.trigger) {
+      // Nothing that fitted is lost to make room for something that never will.
+      return { ok: true, changes: [change('evict', this.name, [entry], `larger than the whole budget of ${fmt(this.budget.trigger)}: dropped alone`)] };
+    }
     this.insertAt(this.entries.length, entry);
     return { ok: true, changes: this.enforce(ctx) };
+  }
+
+  /** Kinds that evict to make room drop an entry bigger than the whole region alone, on arrival. */
+  protected get evictsOversized(): boolean {
+    return false;
   }
 
   /** A keyed write: a key already present is rewritten (unchanged content changes nothing). */

@@ -7,6 +7,10 @@ export class ClearableRegion extends BaseRegion {
   readonly kind = 'clearable' as const;
   protected readonly tier = 2;
 
+  protected override get evictsOversized(): boolean {
+    return true;
+  }
+
   protected enforce(): Change[] {
     if (!this.over()) return [];
     const keepNewest = this.entries[this.entries.length - 1]!.tokens <= this.budget.trigger;

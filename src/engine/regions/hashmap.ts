@@ -8,6 +8,10 @@ export class HashmapRegion extends BaseRegion {
   readonly kind = 'hashmap' as const;
   protected readonly tier = 6;
 
+  protected override get evictsOversized(): boolean {
+    return true;
+  }
+
   /** Every write to an existing key rewrites it, even with the same content: it becomes the most recent. */
   override write(entry: Entry, ctx: RegionContext): WriteOutcome {
     const at = entry.key === undefined ? -1 : this.entries.findIndex((e) => e.key === entry.key);

@@ -10,6 +10,10 @@ export class SlidingWindowRegion extends BaseRegion {
   readonly kind = 'sliding_window' as const;
   protected readonly tier = 3;
 
+  protected override get evictsOversized(): boolean {
+    return true;
+  }
+
   get maxItems(): number {
     return Math.max(1, this.decl.maxItems ?? DEFAULT_MAX_ITEMS);
   }

@@ -7,6 +7,10 @@ export class TemporaryRegion extends BaseRegion {
   readonly kind = 'temporary' as const;
   protected readonly tier = 1;
 
+  protected override get evictsOversized(): boolean {
+    return true;
+  }
+
   protected enforce(): Change[] {
     return this.evictOldestWhile(() => this.over(), this.overReason());
   }
