@@ -1,6 +1,6 @@
 // Public API of the Rhai interpreter: compile once, run or call many times.
 import { parse } from './parser.ts';
-import { Program } from './evaluator.ts';
+import { Program } from './eval/program.ts';
 import { isJsStackOverflow, RhaiError } from './errors.ts';
 import { resolveLimits, type RhaiLimits } from './limits.ts';
 import { Runtime } from './runtime.ts';

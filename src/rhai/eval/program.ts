@@ -1,318 +1,34 @@
-// The evaluator (src/eval/*.rs). The AST is compiled once into a tree of JS closures, so running a
-// script never re-inspects node kinds; integers stay JS numbers until they leave the safe range.
-import { mayMutate } from './analysis.ts';
-import type { Expr, FnDef, Script, Stmt, SwitchCase, VarRef } from './ast.ts';
+// The evaluator (src/eval/*.rs): a script's AST compiled once into a tree of JS closures, so
+// running never re-inspects node kinds; integers stay JS numbers until they leave the safe range.
+// Statements and expressions compile here; calls, property/index access and control-flow helpers
+// live beside it in eval/.
+import { mayMutate } from '../analysis.ts';
+import type { Expr, Script, Stmt, SwitchCase, VarRef } from '../ast.ts';
 import {
-  assignmentToConstant, bitFieldBoundsError, boundsError, dataTooLarge, dotExprError, fnNotFound, indexingTypeError, innermost,
-  isJsStackOverflow, isSystemError, mismatchError, RhaiError, runtimeErrorMessage, stackOverflow, variableNotFound,
-  wrapInFunctionCall, type Pos,
-} from './errors.ts';
-import { debugString, displayString } from './format.ts';
-import { assignOp, binaryOp, compareOp, containsOp, negate, valuesEqual } from './ops.ts';
-import { getBits, setBits } from './packages/bits.ts';
-import { isNonPureCall, NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext, type NativeFn } from './packages/index.ts';
-import { checkArray, checkMap, concatText, tooManyOperations, withRuntime, type Runtime } from './runtime.ts';
+  assignmentToConstant, dotExprError, fnNotFound, isSystemError, mismatchError, RhaiError,
+  runtimeErrorMessage, variableNotFound, type Pos,
+} from '../errors.ts';
+import { debugString, displayString } from '../format.ts';
+import { assignOp, binaryOp, compareOp, containsOp, negate, valuesEqual } from '../ops.ts';
+import { isNonPureCall, NATIVE_FUNCTIONS } from '../packages/index.ts';
+import { checkArray, checkMap, concatText, tooManyOperations, withRuntime, type Runtime } from '../runtime.ts';
+import { FnPtr, isInt, RhaiRange, typeName, type Cell, type RhaiMap, type RhaiValue } from '../values.ts';
+import { cloneValue } from '../copy.ts';
+import { readIndex, readProp, writeIndex } from './access.ts';
+import { callFnPtr, callNative, invoke, nativeContext, runFrame } from './calls.ts';
+import { asRhaiError, caughtValue, iterationValues, switchValueMatches } from './control.ts';
 import {
-  FnPtr, hasAstral, isInt, makeChar, RhaiChar, RhaiRange, toChars, typeName, type Callable, type Cell, type RhaiMap, type RhaiValue,
-} from './values.ts';
-import { cloneValue } from './copy.ts';
-
-type Ev = (env: Env) => RhaiValue;
-
-type Change<A> = (old: RhaiValue, arg: A, env: Env) => RhaiValue;
-
-interface LValue {
-  get: Ev;
-  set: (env: Env, v: RhaiValue) => void;
-  /**
-   * Read-modify-write that evaluates the container and index only once (`a[f()] += 1`).
-   * `change` is made once per call site (creating closures per execution is costly under tsx).
-   */
-  update: <A>(env: Env, change: Change<A>, arg: A) => void;
-  /** True when the root is a constant (a `const` variable, or `this` bound to one). */
-  isConst: (env: Env) => boolean;
-}
-
-class Env {
-  readonly slots: RhaiValue[] | Cell[] | unknown[];
-  thisVal: RhaiValue = undefined;
-  hasThis = false;
-  thisConst = false;
-  /** The run this frame belongs to: counters, limits, control-flow signal, output. */
-  constructor(size: number, readonly caps: Cell[] | null, readonly rt: Runtime) {
-    this.slots = new Array(size);
-  }
-}
-
-interface CompiledFn extends Callable {
-  readonly def: FnDef;
-  readonly slotCount: number;
-  readonly paramSlots: number[];
-  readonly paramCaptured: boolean[];
-  body: Ev;
-}
-
-// Control flow leaves a statement through a signal on the run (`rt.signal`), not exceptions.
-const NONE = 0, BREAK = 1, CONTINUE = 2, RETURN = 3;
+  BREAK, cellsOf, CONTINUE, countOp, Env, expectBool, makeCompiledFn, NONE, RETURN, signature,
+  slotsOf, unit, type Change, type CompiledFn, type Ev, type LValue,
+} from './frame.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 /** A fast path's "no answer, take the general path". */
 const MISS: unique symbol = Symbol('miss');
-
 /** The frame slot of a plain (not captured) local variable, if `e` is one. */
 function localSlot(e: Expr): number | undefined {
   return e.k === 'var' && e.ref?.kind === 'local' && !e.ref.decl.captured ? e.ref.decl.slot : undefined;
 }
-const unit: Ev = () => undefined;
-
-function slotsOf(env: Env): RhaiValue[] { return env.slots as RhaiValue[]; }
-function cellsOf(env: Env): Cell[] { return env.slots as Cell[]; }
-
-function countOp(rt: Runtime, pos: Pos): void {
-  if (++rt.ops > rt.opLimit) tooManyOperations(pos);
-}
-
-function expectBool(v: RhaiValue, pos: Pos): boolean {
-  if (v === true) return true;
-  if (v === false) return false;
-  throw mismatchError('bool', typeName(v), pos);
-}
-
-function signature(name: string, args: RhaiValue[]): string {
-  return `${name} (${args.map(typeName).join(', ')})`;
-}
-
-// ---------------------------------------------------------------- calls
-
-/** What native functions may ask of the run they are called in (made once per run). */
-function nativeContext(rt: Runtime): NativeContext {
-  const program = rt.program as Program;
-  return {
-    call: (fp, args) => callFnPtr(rt, fp, args, rt.callPos),
-    callBound: (fp, thisValue, args) => {
-      rt.lastThis = thisValue; // stays so when the pointer names a native function
-      callFnPtr(rt, fp, args, rt.callPos, { v: thisValue, isConst: false });
-      return rt.lastThis;
-    },
-    arityOf: (fp) => {
-      if (fp.closure) return fp.closure.fn.arity - fp.curry.length;
-      const arity = program.maxArity.get(fp.name);
-      return arity === undefined ? undefined : arity - fp.curry.length;
-    },
-    hasScriptFn: (name, arity) => program.fns.has(`${name}/${arity}`),
-    print: (text) => rt.onPrint(text),
-    debug: (text) => rt.onDebug(text),
-  };
-}
-
-function callNative(rt: Runtime, fn: NativeFn, name: string, args: RhaiValue[], pos: Pos): RhaiValue {
-  rt.callPos = pos;
-  let r;
-  try {
-    r = fn(args, rt.native as NativeContext);
-  } catch (e) {
-    if (e instanceof RhaiError && !e.hasPosition()) {
-      e.setPosition(pos);
-      e.rhaiHasPosition = false;
-    }
-    throw e;
-  }
-  if (r === NO_MATCH) throw fnNotFound(signature(name, args), pos);
-  return r;
-}
-
-function wrapCallError(rt: Runtime, e: unknown, fn: CompiledFn, pos: Pos): unknown {
-  rt.signal = NONE;
-  if (isJsStackOverflow(e)) {
-    return stackOverflow(pos);
-  }
-  if (e instanceof RhaiError && !isSystemError(e)) return wrapInFunctionCall(fn.name, e, pos);
-  return e;
-}
-
-/** Runs a script function or closure body in a prepared frame. */
-function runFrame(fn: CompiledFn, env: Env, pos: Pos): RhaiValue {
-  const rt = env.rt;
-  if (++rt.depth > rt.maxDepth) {
-    rt.depth--;
-    throw stackOverflow(pos);
-  }
-  let r: RhaiValue;
-  try {
-    if (++rt.ops > rt.opLimit) tooManyOperations(pos);
-    r = fn.body(env);
-  } catch (e) {
-    rt.depth--;
-    throw wrapCallError(rt, e, fn, pos);
-  }
-  rt.depth--;
-  if (rt.signal !== NONE) { r = rt.signalValue; rt.signal = NONE; rt.signalValue = undefined; } // only `return` leaves a body
-  rt.lastThis = env.thisVal;
-  return r;
-}
-
-/** Calls a script function or closure with its arguments (already copied where needed). */
-function invoke(
-  rt: Runtime, fn: CompiledFn, args: RhaiValue[], caps: Cell[] | null,
-  hasThis: boolean, thisVal: RhaiValue, thisConst: boolean, pos: Pos,
-): RhaiValue {
-  const env = new Env(fn.slotCount, caps, rt);
-  if (hasThis) { env.hasThis = true; env.thisVal = thisVal; env.thisConst = thisConst; }
-  const slots = env.slots;
-  const ps = fn.paramSlots;
-  for (let i = 0; i < ps.length; i++) slots[ps[i]!] = fn.paramCaptured[i] ? { v: args[i] } : args[i];
-  return runFrame(fn, env, pos);
-}
-
-function callFnPtr(rt: Runtime, fp: FnPtr, args: RhaiValue[], pos: Pos, thisRef?: { v: RhaiValue; isConst: boolean }): RhaiValue {
-  const full = fp.curry.length ? [...fp.curry, ...args] : args;
-  if (fp.closure) {
-    const fn = fp.closure.fn as CompiledFn;
-    if (fn.arity !== full.length) throw fnNotFound(signature(fp.name, full), pos);
-    return invoke(rt, fn, full, fp.closure.captures, thisRef !== undefined, thisRef?.v, thisRef?.isConst ?? false, pos);
-  }
-  const sfn = (rt.program as Program).fns.get(`${fp.name}/${full.length}`);
-  if (sfn) return invoke(rt, sfn, full, null, thisRef !== undefined, thisRef?.v, thisRef?.isConst ?? false, pos);
-  const nf = NATIVE_FUNCTIONS.get(fp.name);
-  if (nf) return callNative(rt, nf, fp.name, thisRef ? [thisRef.v, ...full] : full, pos);
-  throw fnNotFound(signature(fp.name, full), pos);
-}
-
-// ---------------------------------------------------------------- value access
-
-function readProp(rt: Runtime, obj: RhaiValue, name: string, safe: boolean, pos: Pos): RhaiValue {
-  if (obj instanceof Map) return obj.get(name);
-  if (obj === undefined && safe) return undefined;
-  if (PROPERTY_GETTERS.has(name)) {
-    const r = NATIVE_FUNCTIONS.get(name)!([obj], rt.native as NativeContext);
-    if (r !== NO_MATCH) return r;
-  }
-  throw dotExprError(name, `Unknown property '${name}' - a getter is not registered for type '${typeName(obj)}'`, pos);
-}
-
-function arrayIndex(len: number, idx: RhaiValue, pos: Pos, kind: 'ErrorArrayBounds' | 'ErrorStringBounds'): number {
-  let i = typeof idx === 'number' ? idx : Number(idx);
-  if (i < 0) i += len;
-  if (i < 0 || i >= len) throw boundsError(kind, len, idx, pos);
-  return i;
-}
-
-function bitIndex(idx: RhaiValue, pos: Pos): number {
-  let i = Number(idx);
-  if (i < 0) i += 64;
-  if (i < 0 || i >= 64) throw bitFieldBoundsError(idx, pos);
-  return i;
-}
-
-function readIndex(rt: Runtime, obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): RhaiValue {
-  if (Array.isArray(obj)) {
-    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
-    return obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')];
-  }
-  if (obj instanceof Map) {
-    if (typeof idx === 'string') return obj.get(idx);
-    if (idx instanceof RhaiChar) return obj.get(idx.c);
-    throw mismatchError('string', typeName(idx), pos);
-  }
-  if (typeof obj === 'string') {
-    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
-    const chars = hasAstral(obj) ? Array.from(obj) : null;
-    const len = chars ? chars.length : obj.length;
-    const i = arrayIndex(len, idx, pos, 'ErrorStringBounds');
-    return makeChar(chars ? chars[i]! : obj[i]!);
-  }
-  if (isInt(obj)) {
-    if (idx instanceof RhaiRange) return callNative(rt, NATIVE_FUNCTIONS.get('get_bits')!, 'get_bits', [obj, idx], pos);
-    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
-    return getBits(obj, bitIndex(idx, pos), 1) === 1;
-  }
-  if (obj === undefined && safe) return undefined;
-  throw indexingTypeError(typeName(obj), pos);
-}
-
-function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiValue, v: RhaiValue, pos: Pos): void {
-  if (Array.isArray(obj)) {
-    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
-    obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')] = v;
-    return;
-  }
-  if (obj instanceof Map) {
-    const key = typeof idx === 'string' ? idx : idx instanceof RhaiChar ? idx.c : undefined;
-    if (key === undefined) throw mismatchError('string', typeName(idx), pos);
-    obj.set(key, v);
-    checkMap(obj, pos);
-    return;
-  }
-  if (typeof obj === 'string') {
-    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
-    if (!(v instanceof RhaiChar)) throw mismatchError('char', typeName(v), pos);
-    const chars = toChars(obj);
-    chars[arrayIndex(chars.length, idx, pos, 'ErrorStringBounds')] = v.c;
-    target.set(env, chars.join(''));
-    return;
-  }
-  if (isInt(obj)) {
-    if (idx instanceof RhaiRange) {
-      if (!isInt(v)) throw mismatchError('i64', typeName(v), pos);
-      const args = [obj, idx, v];
-      callNative(env.rt, NATIVE_FUNCTIONS.get('set_bits')!, 'set_bits', args, pos);
-      target.set(env, args[0]);
-      return;
-    }
-    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
-    if (typeof v !== 'boolean') throw mismatchError('bool', typeName(v), pos);
-    target.set(env, setBits(obj, bitIndex(idx, pos), 1, v ? 1 : 0));
-    return;
-  }
-  throw indexingTypeError(typeName(obj), pos);
-}
-
-/** The value a caught error gives to `catch (e)`: the thrown value, or a map describing it. */
-function caughtValue(e: RhaiError): RhaiValue {
-  const inner = innermost(e);
-  if (inner.kind === 'ErrorRuntime') return inner.value;
-  const m: RhaiMap = new Map();
-  m.set('message', inner.detail);
-  if (inner.line > 0 && inner.rhaiHasPosition) {
-    m.set('line', inner.line);
-    m.set('position', inner.column);
-  }
-  m.set('error', inner.kind);
-  for (const [k, v] of Object.entries(inner.fields ?? {})) m.set(k, v);
-  return m;
-}
-
-/** A switch value case matches only a value of the same type (`"1"` does not match `1`). */
-function switchValueMatches(values: RhaiValue[], type: string, v: RhaiValue): boolean {
-  for (const x of values) if (typeName(x) === type && sameTypedValue(x, v)) return true;
-  return false;
-}
-
-/** Rhai looks switch cases up by hash, so items inside arrays and maps must match in type too. */
-function sameTypedValue(a: RhaiValue, b: RhaiValue): boolean {
-  if (typeName(a) !== typeName(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as RhaiValue[];
-    return a.length === other.length && a.every((x, i) => sameTypedValue(x, other[i]));
-  }
-  if (a instanceof Map) {
-    const other = b as RhaiMap;
-    if (a.size !== other.size) return false;
-    for (const [k, x] of a) if (!other.has(k) || !sameTypedValue(x, other.get(k))) return false;
-    return true;
-  }
-  return valuesEqual(a, b);
-}
-
-/** Values a `for` loop visits. */
-function iterationValues(v: RhaiValue, fresh: boolean, pos: Pos): RhaiValue[] | RhaiRange {
-  if (v instanceof RhaiRange) return v;
-  if (Array.isArray(v)) return fresh ? v : v.slice();
-  if (typeof v === 'string') return toChars(v).map(makeChar);
-  throw new RhaiError('ErrorFor', 'For loop expects iterable type', pos);
-}
-
-// ---------------------------------------------------------------- the program
 
 export class Program {
   readonly fns = new Map<string, CompiledFn>();
@@ -364,27 +80,6 @@ export class Program {
       runtime.signalValue = undefined;
     }
   }
-}
-
-/** JS engine failures a script can provoke, as the Rhai errors they stand for. */
-function asRhaiError(e: unknown): unknown {
-  if (isJsStackOverflow(e)) return stackOverflow();
-  if (e instanceof RangeError && /invalid string length/i.test(e.message)) return dataTooLarge('Length of string');
-  if (e instanceof RangeError && /invalid array length/i.test(e.message)) return dataTooLarge('Size of array');
-  if (e instanceof RangeError && /map maximum size/i.test(e.message)) return dataTooLarge('Size of object map');
-  return e;
-}
-
-function makeCompiledFn(def: FnDef): CompiledFn {
-  return {
-    name: def.name,
-    arity: def.params.length,
-    def,
-    slotCount: def.slotCount,
-    paramSlots: def.params.map((p) => p.slot),
-    paramCaptured: def.params.map((p) => p.captured),
-    body: unit,
-  };
 }
 
 /** Expressions whose value may be shared with a variable or container, so storing it copies it. */

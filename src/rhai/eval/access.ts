@@ -1,0 +1,95 @@
+// Reading and writing properties and indexes (src/eval/chaining.rs): maps, arrays, strings as
+// chars, integers as bit-fields, with Rhai's bounds and type errors.
+import { bitFieldBoundsError, boundsError, dotExprError, indexingTypeError, mismatchError, type Pos } from '../errors.ts';
+import { getBits, setBits } from '../packages/bits.ts';
+import { NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext } from '../packages/index.ts';
+import { checkMap, type Runtime } from '../runtime.ts';
+import { hasAstral, isInt, makeChar, RhaiChar, RhaiRange, toChars, typeName, type RhaiValue } from '../values.ts';
+import { callNative } from './calls.ts';
+import type { Env, LValue } from './frame.ts';
+
+export function readProp(rt: Runtime, obj: RhaiValue, name: string, safe: boolean, pos: Pos): RhaiValue {
+  if (obj instanceof Map) return obj.get(name);
+  if (obj === undefined && safe) return undefined;
+  if (PROPERTY_GETTERS.has(name)) {
+    const r = NATIVE_FUNCTIONS.get(name)!([obj], rt.native as NativeContext);
+    if (r !== NO_MATCH) return r;
+  }
+  throw dotExprError(name, `Unknown property '${name}' - a getter is not registered for type '${typeName(obj)}'`, pos);
+}
+export function arrayIndex(len: number, idx: RhaiValue, pos: Pos, kind: 'ErrorArrayBounds' | 'ErrorStringBounds'): number {
+  let i = typeof idx === 'number' ? idx : Number(idx);
+  if (i < 0) i += len;
+  if (i < 0 || i >= len) throw boundsError(kind, len, idx, pos);
+  return i;
+}
+export function bitIndex(idx: RhaiValue, pos: Pos): number {
+  let i = Number(idx);
+  if (i < 0) i += 64;
+  if (i < 0 || i >= 64) throw bitFieldBoundsError(idx, pos);
+  return i;
+}
+
+export function readIndex(rt: Runtime, obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): RhaiValue {
+  if (Array.isArray(obj)) {
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    return obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')];
+  }
+  if (obj instanceof Map) {
+    if (typeof idx === 'string') return obj.get(idx);
+    if (idx instanceof RhaiChar) return obj.get(idx.c);
+    throw mismatchError('string', typeName(idx), pos);
+  }
+  if (typeof obj === 'string') {
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    const chars = hasAstral(obj) ? Array.from(obj) : null;
+    const len = chars ? chars.length : obj.length;
+    const i = arrayIndex(len, idx, pos, 'ErrorStringBounds');
+    return makeChar(chars ? chars[i]! : obj[i]!);
+  }
+  if (isInt(obj)) {
+    if (idx instanceof RhaiRange) return callNative(rt, NATIVE_FUNCTIONS.get('get_bits')!, 'get_bits', [obj, idx], pos);
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    return getBits(obj, bitIndex(idx, pos), 1) === 1;
+  }
+  if (obj === undefined && safe) return undefined;
+  throw indexingTypeError(typeName(obj), pos);
+}
+
+export function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiValue, v: RhaiValue, pos: Pos): void {
+  if (Array.isArray(obj)) {
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')] = v;
+    return;
+  }
+  if (obj instanceof Map) {
+    const key = typeof idx === 'string' ? idx : idx instanceof RhaiChar ? idx.c : undefined;
+    if (key === undefined) throw mismatchError('string', typeName(idx), pos);
+    obj.set(key, v);
+    checkMap(obj, pos);
+    return;
+  }
+  if (typeof obj === 'string') {
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    if (!(v instanceof RhaiChar)) throw mismatchError('char', typeName(v), pos);
+    const chars = toChars(obj);
+    chars[arrayIndex(chars.length, idx, pos, 'ErrorStringBounds')] = v.c;
+    target.set(env, chars.join(''));
+    return;
+  }
+  if (isInt(obj)) {
+    if (idx instanceof RhaiRange) {
+      if (!isInt(v)) throw mismatchError('i64', typeName(v), pos);
+      const args = [obj, idx, v];
+      callNative(env.rt, NATIVE_FUNCTIONS.get('set_bits')!, 'set_bits', args, pos);
+      target.set(env, args[0]);
+      return;
+    }
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    if (typeof v !== 'boolean') throw mismatchError('bool', typeName(v), pos);
+    target.set(env, setBits(obj, bitIndex(idx, pos), 1, v ? 1 : 0));
+    return;
+  }
+  throw indexingTypeError(typeName(obj), pos);
+}
+

@@ -1,0 +1,103 @@
+// Calls (src/eval/fn_call.rs): native functions, script functions and closures, Fn pointers,
+// each frame counted against the call depth and wrapped in ErrorInFunctionCall on failure.
+import { fnNotFound, isJsStackOverflow, isSystemError, RhaiError, stackOverflow, wrapInFunctionCall, type Pos } from '../errors.ts';
+import { NATIVE_FUNCTIONS, NO_MATCH, type NativeContext, type NativeFn } from '../packages/index.ts';
+import { tooManyOperations, type Runtime } from '../runtime.ts';
+import { FnPtr, type Cell, type RhaiValue } from '../values.ts';
+import { Env, NONE, signature, type CompiledFn } from './frame.ts';
+import type { Program } from './program.ts';
+
+/** What native functions may ask of the run they are called in (made once per run). */
+export function nativeContext(rt: Runtime): NativeContext {
+  const program = rt.program as Program;
+  return {
+    call: (fp, args) => callFnPtr(rt, fp, args, rt.callPos),
+    callBound: (fp, thisValue, args) => {
+      rt.lastThis = thisValue; // stays so when the pointer names a native function
+      callFnPtr(rt, fp, args, rt.callPos, { v: thisValue, isConst: false });
+      return rt.lastThis;
+    },
+    arityOf: (fp) => {
+      if (fp.closure) return fp.closure.fn.arity - fp.curry.length;
+      const arity = program.maxArity.get(fp.name);
+      return arity === undefined ? undefined : arity - fp.curry.length;
+    },
+    hasScriptFn: (name, arity) => program.fns.has(`${name}/${arity}`),
+    print: (text) => rt.onPrint(text),
+    debug: (text) => rt.onDebug(text),
+  };
+}
+
+export function callNative(rt: Runtime, fn: NativeFn, name: string, args: RhaiValue[], pos: Pos): RhaiValue {
+  rt.callPos = pos;
+  let r;
+  try {
+    r = fn(args, rt.native as NativeContext);
+  } catch (e) {
+    if (e instanceof RhaiError && !e.hasPosition()) {
+      e.setPosition(pos);
+      e.rhaiHasPosition = false;
+    }
+    throw e;
+  }
+  if (r === NO_MATCH) throw fnNotFound(signature(name, args), pos);
+  return r;
+}
+
+export function wrapCallError(rt: Runtime, e: unknown, fn: CompiledFn, pos: Pos): unknown {
+  rt.signal = NONE;
+  if (isJsStackOverflow(e)) {
+    return stackOverflow(pos);
+  }
+  if (e instanceof RhaiError && !isSystemError(e)) return wrapInFunctionCall(fn.name, e, pos);
+  return e;
+}
+
+/** Runs a script function or closure body in a prepared frame. */
+export function runFrame(fn: CompiledFn, env: Env, pos: Pos): RhaiValue {
+  const rt = env.rt;
+  if (++rt.depth > rt.maxDepth) {
+    rt.depth--;
+    throw stackOverflow(pos);
+  }
+  let r: RhaiValue;
+  try {
+    if (++rt.ops > rt.opLimit) tooManyOperations(pos);
+    r = fn.body(env);
+  } catch (e) {
+    rt.depth--;
+    throw wrapCallError(rt, e, fn, pos);
+  }
+  rt.depth--;
+  if (rt.signal !== NONE) { r = rt.signalValue; rt.signal = NONE; rt.signalValue = undefined; } // only `return` leaves a body
+  rt.lastThis = env.thisVal;
+  return r;
+}
+
+/** Calls a script function or closure with its arguments (already copied where needed). */
+export function invoke(
+  rt: Runtime, fn: CompiledFn, args: RhaiValue[], caps: Cell[] | null,
+  hasThis: boolean, thisVal: RhaiValue, thisConst: boolean, pos: Pos,
+): RhaiValue {
+  const env = new Env(fn.slotCount, caps, rt);
+  if (hasThis) { env.hasThis = true; env.thisVal = thisVal; env.thisConst = thisConst; }
+  const slots = env.slots;
+  const ps = fn.paramSlots;
+  for (let i = 0; i < ps.length; i++) slots[ps[i]!] = fn.paramCaptured[i] ? { v: args[i] } : args[i];
+  return runFrame(fn, env, pos);
+}
+
+export function callFnPtr(rt: Runtime, fp: FnPtr, args: RhaiValue[], pos: Pos, thisRef?: { v: RhaiValue; isConst: boolean }): RhaiValue {
+  const full = fp.curry.length ? [...fp.curry, ...args] : args;
+  if (fp.closure) {
+    const fn = fp.closure.fn as CompiledFn;
+    if (fn.arity !== full.length) throw fnNotFound(signature(fp.name, full), pos);
+    return invoke(rt, fn, full, fp.closure.captures, thisRef !== undefined, thisRef?.v, thisRef?.isConst ?? false, pos);
+  }
+  const sfn = (rt.program as Program).fns.get(`${fp.name}/${full.length}`);
+  if (sfn) return invoke(rt, sfn, full, null, thisRef !== undefined, thisRef?.v, thisRef?.isConst ?? false, pos);
+  const nf = NATIVE_FUNCTIONS.get(fp.name);
+  if (nf) return callNative(rt, nf, fp.name, thisRef ? [thisRef.v, ...full] : full, pos);
+  throw fnNotFound(signature(fp.name, full), pos);
+}
+

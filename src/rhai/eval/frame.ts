@@ -1,0 +1,72 @@
+// Frames and the pieces every part of the evaluator shares: the compiled-closure type, the
+// control-flow signal codes, operation counting, function signatures for error messages.
+import type { FnDef } from '../ast.ts';
+import { mismatchError, type Pos } from '../errors.ts';
+import { tooManyOperations, type Runtime } from '../runtime.ts';
+import { typeName, type Callable, type Cell, type RhaiValue } from '../values.ts';
+
+export type Ev = (env: Env) => RhaiValue;
+export type Change<A> = (old: RhaiValue, arg: A, env: Env) => RhaiValue;
+export interface LValue {
+  get: Ev;
+  set: (env: Env, v: RhaiValue) => void;
+  /**
+   * Read-modify-write that evaluates the container and index only once (`a[f()] += 1`).
+   * `change` is made once per call site (creating closures per execution is costly under tsx).
+   */
+  update: <A>(env: Env, change: Change<A>, arg: A) => void;
+  /** True when the root is a constant (a `const` variable, or `this` bound to one). */
+  isConst: (env: Env) => boolean;
+}
+export class Env {
+  readonly slots: RhaiValue[] | Cell[] | unknown[];
+  thisVal: RhaiValue = undefined;
+  hasThis = false;
+  thisConst = false;
+  /** The run this frame belongs to: counters, limits, control-flow signal, output. */
+  constructor(size: number, readonly caps: Cell[] | null, readonly rt: Runtime) {
+    this.slots = new Array(size);
+  }
+}
+
+export interface CompiledFn extends Callable {
+  readonly def: FnDef;
+  readonly slotCount: number;
+  readonly paramSlots: number[];
+  readonly paramCaptured: boolean[];
+  body: Ev;
+}
+
+// Control flow leaves a statement through a signal on the run (`rt.signal`), not exceptions.
+export const NONE = 0, BREAK = 1, CONTINUE = 2, RETURN = 3;
+
+export const unit: Ev = () => undefined;
+
+export function slotsOf(env: Env): RhaiValue[] { return env.slots as RhaiValue[]; }
+export function cellsOf(env: Env): Cell[] { return env.slots as Cell[]; }
+
+export function countOp(rt: Runtime, pos: Pos): void {
+  if (++rt.ops > rt.opLimit) tooManyOperations(pos);
+}
+
+export function expectBool(v: RhaiValue, pos: Pos): boolean {
+  if (v === true) return true;
+  if (v === false) return false;
+  throw mismatchError('bool', typeName(v), pos);
+}
+
+export function signature(name: string, args: RhaiValue[]): string {
+  return `${name} (${args.map(typeName).join(', ')})`;
+}
+
+export function makeCompiledFn(def: FnDef): CompiledFn {
+  return {
+    name: def.name,
+    arity: def.params.length,
+    def,
+    slotCount: def.slotCount,
+    paramSlots: def.params.map((p) => p.slot),
+    paramCaptured: def.params.map((p) => p.captured),
+    body: unit,
+  };
+}
