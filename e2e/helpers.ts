@@ -79,7 +79,7 @@ export async function readRegionReadout(page: Page): Promise<Record<string, { to
 
 /** Scrubs to a step (0-based) with the keyboard, as a user would. */
 export async function goToStep(page: Page, step: number, total: number): Promise<void> {
-  await page.locator('body').click({ position: { x: 5, y: 790 } }).catch(() => undefined);
+  await page.locator('body').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
   const scrubber = page.getByTestId('scrubber');
   await scrubber.focus();
   await scrubber.fill(String(step));
