@@ -6,9 +6,12 @@ import type { StepDetail, Timeline } from '../engine/timeline.ts';
 import { useResults } from './results.ts';
 import { useScenario } from './store.ts';
 import { useUi } from './ui.ts';
+import { onRunRequest } from '../ui/shortcuts.ts';
 import { replayGuard } from './replayGuard.ts';
 
 const EDIT_DEBOUNCE_MS = 200;
+/** A replay slower than this switches the page from auto-run to explicit runs (Run, Ctrl+Enter). */
+export const SLOW_REPLAY_MS = 1500;
 const INSPECT_DEBOUNCE_MS = 40;
 
 const spawnEngine = () => new Worker(new URL('../worker/engine.worker.ts', import.meta.url), { type: 'module' });
@@ -64,6 +67,7 @@ function checkRhai(scenario: Scenario): void {
 }
 
 function replay(scenario: Scenario): void {
+  useUi.getState().setRunPending(false);
   useResults.setState({ replaying: { done: 0, total: 0 }, replayError: null, replayHeld: null });
   replayGuard.started(scenario);
   replayLane.request('replay', { scenario }, { onProgress: (done, total) => useResults.setState({ replaying: { done, total } }) })
@@ -82,6 +86,7 @@ function replay(scenario: Scenario): void {
         timeline, replayDiagnostics: result.diagnostics, timelineStale: false,
         replaying: null, replayMs: result.ms,
       });
+      switchToExplicitRunsIfSlow(result.ms);
       inspectSoon();
     })
     .catch((error: unknown) => {
@@ -90,6 +95,21 @@ function replay(scenario: Scenario): void {
       else replayGuard.finished(scenario);
       if (message) useResults.setState({ replaying: null, replayError: message, timelineStale: useResults.getState().timeline !== null });
     });
+}
+
+function switchToExplicitRunsIfSlow(ms: number): void {
+  const ui = useUi.getState();
+  if (ms <= SLOW_REPLAY_MS || !ui.autoRun) return;
+  const reason = `the last replay took ${(ms / 1000).toFixed(1)} s`;
+  ui.setAutoRun(false, reason);
+  ui.notify({ tone: 'info', text: `Auto-run is off because ${reason}: edits now wait for Run (Ctrl+Enter). Turn it back on beside Run.` });
+}
+
+/** Stops the replay in progress; the charts keep the last finished timeline, marked out of date. */
+export function cancelReplay(): void {
+  replayLane.cancel('replay');
+  useResults.setState((s) => ({ replaying: null, timelineStale: s.timeline !== null }));
+  useUi.getState().setRunPending(true);
 }
 
 let inspectTimer: ReturnType<typeof setTimeout> | undefined;
@@ -121,7 +141,15 @@ function runAll(): void {
 let editTimer: ReturnType<typeof setTimeout> | undefined;
 function onEdit(): void {
   clearTimeout(editTimer);
-  editTimer = setTimeout(runAll, EDIT_DEBOUNCE_MS);
+  editTimer = setTimeout(() => {
+    if (useUi.getState().autoRun) { runAll(); return; }
+    // Explicit runs: diagnostics stay live; the replay waits for Run.
+    const { scenario } = useScenario.getState();
+    validate(scenario);
+    checkRhai(scenario);
+    useUi.getState().setRunPending(true);
+    if (useResults.getState().timeline) useResults.setState({ timelineStale: true });
+  }, EDIT_DEBOUNCE_MS);
 }
 
 /** The Run button of a scenario whose last replay failed: replays it once more, on request. */
@@ -141,6 +169,7 @@ export function startEngine(): void {
     if (s.step !== prev.step) inspectSoon();
   });
   window.addEventListener('pagehide', replayGuard.leaving);
+  onRunRequest(runAll);
   const { scenario } = useScenario.getState();
   const held = replayGuard.heldReason(scenario);
   if (held === null) {

@@ -80,6 +80,12 @@ export interface UiStore {
   dialogs: number;
   /** The `?` sheet of shortcuts is open. */
   keysOpen: boolean;
+  /** Edits replay by themselves; off after a slow replay (then Run / Ctrl+Enter replays). */
+  autoRun: boolean;
+  /** Why auto-run is off, in words (null when the user turned it off). */
+  autoRunOffReason: string | null;
+  /** Edits made since the last replay that have not been replayed (auto-run off, or cancelled). */
+  runPending: boolean;
   notices: Notice[];
   selectFile: (path: string) => void;
   setStep: (step: number) => void;
@@ -93,6 +99,8 @@ export interface UiStore {
   dialogOpened: () => void;
   dialogClosed: () => void;
   setKeysOpen: (open: boolean) => void;
+  setAutoRun: (on: boolean, reason?: string) => void;
+  setRunPending: (pending: boolean) => void;
   notify: (notice: Omit<Notice, 'id'>) => void;
   dismiss: (id: number) => void;
 }
@@ -110,6 +118,9 @@ export const useUi = create<UiStore>()((set) => ({
   maximized: null,
   dialogs: 0,
   keysOpen: false,
+  autoRun: true,
+  autoRunOffReason: null,
+  runPending: false,
   notices: [],
   selectFile: (selectedFile) => set({ selectedFile }),
   setStep: (step) => set({ step: Math.max(0, step) }),
@@ -127,6 +138,8 @@ export const useUi = create<UiStore>()((set) => ({
   dialogOpened: () => set((s) => ({ dialogs: s.dialogs + 1 })),
   dialogClosed: () => set((s) => ({ dialogs: Math.max(0, s.dialogs - 1) })),
   setKeysOpen: (keysOpen) => set({ keysOpen }),
+  setAutoRun: (autoRun, reason) => set({ autoRun, autoRunOffReason: autoRun ? null : reason ?? null }),
+  setRunPending: (runPending) => set({ runPending }),
   notify: (notice) => set((s) => {
     // The same message twice in a row is one notice, not a stack.
     const rest = s.notices.filter((n) => n.text !== notice.text);

@@ -417,6 +417,18 @@ function TimelineViews({ timeline }: { timeline: Timeline }) {
   );
 }
 
+/** Edits wait for an explicit run: say so, and why. */
+function PendingBanner() {
+  const reason = useUi((s) => s.autoRunOffReason);
+  const autoRun = useUi((s) => s.autoRun);
+  return (
+    <div className="banner" role="status" data-testid="pending-banner">
+      Out of date: {autoRun ? 'the last replay was cancelled' : `your edits are not replayed yet (auto-run is off${reason ? ` because ${reason}` : ''})`}.
+      Press Run or Ctrl+Enter to replay.
+    </div>
+  );
+}
+
 export function ChartsPanel() {
   // Deferred: a new timeline is drawn in an interruptible, time-sliced render, so drawing the
   // charts never blocks typing or scrubbing.
@@ -424,6 +436,7 @@ export function ChartsPanel() {
   const stale = useResults((s) => s.timelineStale);
   const replaying = useResults((s) => s.replaying);
   const replayError = useResults((s) => s.replayError);
+  const runPending = useUi((s) => s.runPending);
   return (
     <section className="panel" aria-labelledby="pane-title-timeline" data-pane="timeline">
       <PaneHead>
@@ -433,10 +446,11 @@ export function ChartsPanel() {
       <ReplayControls />
       <HeldReplayBanner />
       {replayError && <div className="banner error-text" role="alert" data-testid="replay-error">The replay failed: {replayError}. The charts below are out of date: they show the last replay that finished.</div>}
-      {stale && !replayError && <div className="banner" data-testid="stale-banner">Out of date: the current blueprint has errors (see the problems list), so this is the last timeline that ran.</div>}
+      {runPending && !replayError && <PendingBanner />}
+      {stale && !replayError && !runPending && <div className="banner" data-testid="stale-banner">Out of date: the current blueprint has errors (see the problems list), so this is the last timeline that ran.</div>}
       {timeline && <Verdict timeline={timeline} />}
       {timeline && <WarningsBar timeline={timeline} />}
-      <div className="timeline-views" data-testid="charts" data-ready={timeline && !replaying ? 'yes' : 'no'} data-steps={timeline?.steps.length ?? 0} data-scenario={timeline?.scenario} data-stale={stale || !!replayError ? 'yes' : 'no'}>
+      <div className="timeline-views" data-testid="charts" data-ready={timeline && !replaying ? 'yes' : 'no'} data-steps={timeline?.steps.length ?? 0} data-scenario={timeline?.scenario} data-stale={stale || runPending || !!replayError ? 'yes' : 'no'}>
         {!timeline ? <div className="muted panel-body">Waiting for the first replay…</div> : <TimelineViews timeline={timeline} />}
       </div>
     </section>

@@ -3,7 +3,8 @@ import { useEffect } from 'react';
 import { useResults } from '../state/results.ts';
 import { SPEEDS, useUi } from '../state/ui.ts';
 import { fmt } from './format.ts';
-import { togglePlay } from './shortcuts.ts';
+import { requestRun, togglePlay } from './shortcuts.ts';
+import { cancelReplay } from '../state/engine.ts';
 
 function usePlayback(total: number): void {
   const playing = useUi((s) => s.playing);
@@ -19,15 +20,32 @@ function usePlayback(total: number): void {
   }, [playing, speed, total]);
 }
 
-/** How the last replay went, for the pane's title bar (fixed width: it never moves its neighbours). */
+/**
+ * How the replay stands, for the pane's title bar: progress with Cancel while it runs, the time it
+ * took, and Run with the auto-run switch (fixed width: it never moves its neighbours).
+ */
 export function ReplayStatus() {
   const replaying = useResults((s) => s.replaying);
   const replayMs = useResults((s) => s.replayMs);
+  const autoRun = useUi((s) => s.autoRun);
+  const reason = useUi((s) => s.autoRunOffReason);
+  const pending = useUi((s) => s.runPending);
   return (
     <span className="replay-status muted">
-        {replaying
-          ? <span data-testid="replaying">Replaying… {replaying.total ? `${Math.round((100 * replaying.done) / replaying.total)}%` : ''}</span>
-          : replayMs !== null ? <span title="Time the worker took for the last replay">{fmt(replayMs)} ms</span> : null}
+      {replaying
+        ? (
+          <>
+            <span data-testid="replaying">Replaying… {replaying.total ? `${Math.round((100 * replaying.done) / replaying.total)}%` : ''}</span>
+            <button className="icon" onClick={cancelReplay} data-testid="cancel-replay" title="Stop this replay; the charts keep the last one that finished">Cancel</button>
+          </>
+        )
+        : replayMs !== null ? <span title="Time the worker took for the last replay">{fmt(replayMs)} ms</span> : null}
+      <label className="auto-run" title={autoRun ? 'Every edit replays by itself' : `Edits wait for Run (Ctrl+Enter)${reason ? `: ${reason}` : ''}`}>
+        <input type="checkbox" checked={autoRun} onChange={(e) => useUi.getState().setAutoRun(e.target.checked)} data-testid="auto-run" /> auto
+      </label>
+      {(!autoRun || pending) && (
+        <button className={pending ? 'primary' : ''} onClick={requestRun} data-testid="run" title="Replay now (Ctrl+Enter)">Run</button>
+      )}
     </span>
   );
 }

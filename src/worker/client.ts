@@ -76,6 +76,11 @@ export class EngineClient {
     });
   }
 
+  /** Cancels the pending request with this key (default: its type), as a newer one would. */
+  cancel(key: string): void {
+    this.supersede(key);
+  }
+
   dispose(): void {
     clearTimeout(this.graceTimer);
     clearInterval(this.limitTimer);
