@@ -25,6 +25,14 @@ describe('bad input', () => {
     expect(summary(result.diagnostics)).toEqual(['toml-syntax error 1:6 ']);
   });
 
+  it('an unclosed inline table is reported at the end of its own line, naming the brace', () => {
+    const result = compile('[context.regions]\na = { kind = "pinned" }\nb = { kind = "pinned" }\nc = { kind = "pinned" }\ntask = { kind = "pinned"\n[stages.x]\n');
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.message])).toEqual([[
+      'toml-syntax', 5, 25,
+      'TOML syntax error: expected comma or end of structure: the `{` at line 5, column 8 is never closed. Fix this line: close it (or add the missing comma).',
+    ]]);
+  });
+
   it('JSON is a toml-syntax error', () => {
     const result = compile('{"context": {"regions": {}}}');
     expect(result.diagnostics.map((d) => d.code)).toEqual(['toml-syntax']);

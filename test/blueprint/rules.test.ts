@@ -7,10 +7,11 @@ const R = '[context.regions]\n';
 
 describe('syntax and shape', () => {
   it('toml-syntax: smol-toml position, no blueprint', () => {
-    // TOML 1.1 lets an inline table span lines, so the parser stops at `x`, where it wanted `,` or `}`.
+    // TOML 1.1 lets an inline table span lines, so the parser stops at `x`, where it wanted `,` or
+    // `}`; the missing `}` belongs at the end of line 2, which opened the table, so that is the place.
     const result = compile(`${R}task = { kind = "pinned"\nx = 1\n`);
     expect(result.blueprint).toBeUndefined();
-    expect(summary(result.diagnostics)).toEqual(['toml-syntax error 3:1 ']);
+    expect(summary(result.diagnostics)).toEqual(['toml-syntax error 2:25 ']);
     expect(result.diagnostics[0]!.message).toMatch(/^TOML syntax error: .+\. Fix this line/);
   });
 

@@ -109,13 +109,39 @@ function firstInstructions(blueprint: Blueprint, before: number): RegionDecl | u
   return undefined;
 }
 
+/**
+ * smol-toml notices an unclosed `{` or `[` only where the next line starts (TOML 1.1 lets them
+ * span lines). When the line before the error opens one and leaves it open, the missing `}` or `]`
+ * belongs at the end of that line: point there, and name the opener.
+ */
+export function syntaxFaultAt(source: string, line: number, column: number): { line: number; column: number; opener?: string } {
+  if (column !== 1 || line <= 1) return { line, column };
+  const lines = source.split('\n');
+  let k = line - 2;
+  while (k > 0 && lines[k]!.trim() === '') k--;
+  const text = (lines[k] ?? '').replace(/\r$/, '');
+  // The last bracket on that line left open (strings skipped).
+  const open: { ch: string; col: number }[] = [];
+  for (let c = 0; c < text.length; c++) {
+    const ch = text[c]!;
+    if (ch === '"' || ch === "'") { const end = text.indexOf(ch, c + 1); if (end < 0) break; c = end; continue; }
+    if (ch === '#') break;
+    if (ch === '{' || ch === '[') open.push({ ch, col: c + 1 });
+    else if ((ch === '}' || ch === ']') && open.length) open.pop();
+  }
+  const opener = open.at(-1);
+  return { line: k + 1, column: text.length + 1, opener: opener ? `the \`${opener.ch}\` at line ${k + 1}, column ${opener.col} is never closed` : undefined };
+}
+
 function parseToml(source: string): { doc: Table } | { diagnostic: Diagnostic } {
   try {
     return { doc: parse(source, { maxDepth: MAX_INLINE_DEPTH, unsafeKeyBehaviour: 'throw' }) };
   } catch (err) {
     if (err instanceof TomlError) {
       const reason = err.message.replace(/^Invalid TOML document:\s*/, '').split('\n')[0]!.trim().replace(/\.+$/, '');
-      return { diagnostic: { ...fileDiagnostic('toml-syntax', `TOML syntax error: ${reason}. Fix this line so the file is valid TOML.`), line: err.line, column: err.column } };
+      const at = syntaxFaultAt(source, err.line, err.column);
+      if (!at.opener) return { diagnostic: { ...fileDiagnostic('toml-syntax', `TOML syntax error: ${reason}. Fix this line so the file is valid TOML.`), line: err.line, column: err.column } };
+      return { diagnostic: { ...fileDiagnostic('toml-syntax', `TOML syntax error: ${reason}: ${at.opener}. Fix this line: close it (or add the missing comma).`), line: at.line, column: at.column } };
     }
     // A stack overflow or similar inside the parser: still a located, readable answer.
     const reason = err instanceof Error ? err.message : String(err);
