@@ -290,6 +290,24 @@ function RequestTooltip({ active, payload }: TooltipProps) {
   );
 }
 
+/** A per-inference line chart over the timeline's steps: grid, axes, tooltip, cursor, click to inspect. */
+function RequestChart({ timeline, data, height, children }: { timeline: Timeline; data: RequestPoint[]; height: number; children: React.ReactNode }) {
+  return (
+    <Clickable steps={timeline.steps.length}>
+      <ResponsiveContainer width="100%" height={height}>
+        <LineChart data={data} margin={{ top: 4, right: RIGHT_MARGIN, bottom: 0, left: 0 }}>
+          <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
+          <XAxis dataKey="i" type="number" domain={[0, Math.max(1, timeline.steps.length - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
+          <YAxis width={Y_AXIS_WIDTH} tick={axisTick} tickFormatter={compact} />
+          {children}
+          <Tooltip content={RequestTooltip} isAnimationActive={false} />
+        </LineChart>
+      </ResponsiveContainer>
+      <Cursor timeline={timeline} />
+    </Clickable>
+  );
+}
+
 function LegendLine({ color, dash, label }: { color: string; dash?: boolean; label: string }) {
   return <span><svg width="18" height="8" aria-hidden><line x1="0" y1="4" x2="18" y2="4" stroke={color} strokeWidth="2.5" strokeDasharray={dash ? '4 2' : undefined} /></svg> {label}</span>;
 }
@@ -300,20 +318,11 @@ function CacheCard({ timeline, data }: { timeline: Timeline; data: RequestPoint[
   return (
     <div data-testid="cache">
       <div className="chart-title"><h3>Prompt cache</h3><span className="muted">stable prefix vs the whole request, per inference; the provider's view of the cost below</span></div>
-      <Clickable steps={timeline.steps.length}>
-        <ResponsiveContainer width="100%" height={150}>
-          <LineChart data={data} margin={{ top: 4, right: RIGHT_MARGIN, bottom: 0, left: 0 }}>
-            <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
-            <XAxis dataKey="i" type="number" domain={[0, Math.max(1, timeline.steps.length - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
-            <YAxis width={Y_AXIS_WIDTH} tick={axisTick} tickFormatter={compact} />
-            <Line dataKey="requestTokens" name="request" stroke={CACHE_COLORS.request} strokeWidth={3} dot={false} isAnimationActive={false} />
-            <Line dataKey="prefixTokens" name="stable prefix" stroke={CACHE_COLORS.prefix} strokeWidth={2} strokeDasharray="6 3" dot={false} isAnimationActive={false} />
-            <Line dataKey="cacheRead" name="cache reads" stroke={CACHE_COLORS.reads} strokeWidth={1.5} strokeDasharray="2 2" dot={false} isAnimationActive={false} />
-            <Tooltip content={RequestTooltip} isAnimationActive={false} />
-          </LineChart>
-        </ResponsiveContainer>
-        <Cursor timeline={timeline} />
-      </Clickable>
+      <RequestChart timeline={timeline} data={data} height={150}>
+        <Line dataKey="requestTokens" name="request" stroke={CACHE_COLORS.request} strokeWidth={3} dot={false} isAnimationActive={false} />
+        <Line dataKey="prefixTokens" name="stable prefix" stroke={CACHE_COLORS.prefix} strokeWidth={2} strokeDasharray="6 3" dot={false} isAnimationActive={false} />
+        <Line dataKey="cacheRead" name="cache reads" stroke={CACHE_COLORS.reads} strokeWidth={1.5} strokeDasharray="2 2" dot={false} isAnimationActive={false} />
+      </RequestChart>
       <div className="row muted small">
         <LegendLine color={CACHE_COLORS.request} label="request (thick)" />
         <LegendLine color={CACHE_COLORS.prefix} dash label="stable prefix (dashed)" />
@@ -356,21 +365,12 @@ function ComparisonCard({ timeline, data }: { timeline: Timeline; data: RequestP
   return (
     <div data-testid="comparison">
       <div className="chart-title"><h3>Flat list vs blueprint</h3><span className="muted">request tokens for the same traffic</span></div>
-      <Clickable steps={timeline.steps.length}>
-        <ResponsiveContainer width="100%" height={170}>
-          <LineChart data={data} margin={{ top: 4, right: RIGHT_MARGIN, bottom: 0, left: 0 }}>
-            <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
-            <XAxis dataKey="i" type="number" domain={[0, Math.max(1, timeline.steps.length - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
-            <YAxis width={Y_AXIS_WIDTH} tick={axisTick} tickFormatter={compact} />
-            <ReferenceLine y={timeline.model.window} stroke="var(--error)" strokeDasharray="4 3" />
-            <Line dataKey="baseline" name="flat list" stroke={FLAT_COLORS.baseline} strokeWidth={3} dot={false} isAnimationActive={false} />
-            <Line dataKey="requestTokens" name="blueprint" stroke={FLAT_COLORS.blueprint} strokeWidth={1.5} strokeDasharray="5 2" dot={false} isAnimationActive={false} />
-            {lostStep !== null && <ReferenceLine x={lostStep} stroke={FLAT_COLORS.baseline} label={{ value: 'task lost', fontSize: 10, fill: 'var(--text)', position: 'insideTopLeft' }} />}
-            <Tooltip content={RequestTooltip} isAnimationActive={false} />
-          </LineChart>
-        </ResponsiveContainer>
-        <Cursor timeline={timeline} />
-      </Clickable>
+      <RequestChart timeline={timeline} data={data} height={170}>
+        <ReferenceLine y={timeline.model.window} stroke="var(--error)" strokeDasharray="4 3" />
+        <Line dataKey="baseline" name="flat list" stroke={FLAT_COLORS.baseline} strokeWidth={3} dot={false} isAnimationActive={false} />
+        <Line dataKey="requestTokens" name="blueprint" stroke={FLAT_COLORS.blueprint} strokeWidth={1.5} strokeDasharray="5 2" dot={false} isAnimationActive={false} />
+        {lostStep !== null && <ReferenceLine x={lostStep} stroke={FLAT_COLORS.baseline} label={{ value: 'task lost', fontSize: 10, fill: 'var(--text)', position: 'insideTopLeft' }} />}
+      </RequestChart>
       <div className="row muted small">
         <LegendLine color={FLAT_COLORS.baseline} label="flat list (thick)" />
         <LegendLine color={FLAT_COLORS.blueprint} dash label="blueprint (dashed)" />

@@ -3,24 +3,12 @@
 import { useMemo } from 'react';
 import type { Timeline } from '../engine/timeline.ts';
 import { useUi } from '../state/ui.ts';
+import { groupWarnings } from './runProblems.ts';
 
 const SHOWN = 4;
 
-function collect(timeline: Timeline): { text: string; steps: number[] }[] {
-  const byText = new Map<string, number[]>();
-  for (const w of timeline.warnings) byText.set(w, []);
-  for (const step of timeline.steps) {
-    for (const w of step.warnings) {
-      const steps = byText.get(w) ?? [];
-      steps.push(step.index);
-      byText.set(w, steps);
-    }
-  }
-  return [...byText].map(([text, steps]) => ({ text, steps }));
-}
-
 export function WarningsBar({ timeline }: { timeline: Timeline }) {
-  const warnings = useMemo(() => collect(timeline), [timeline]);
+  const warnings = useMemo(() => groupWarnings(timeline), [timeline]);
   const setStep = useUi((s) => s.setStep);
   if (warnings.length === 0) return null;
   return (

@@ -39,18 +39,23 @@ function locate(text: string, agent: Record<string, string>, regions: readonly s
   return { file: AGENT_FILE, line: Math.max(1, line), column: 1 };
 }
 
-export function runProblems(timeline: Timeline, agent: Record<string, string>): Diagnostic[] {
-  const steps = new Map<string, number[]>();
-  for (const w of timeline.warnings) steps.set(w, []);
+/** Each distinct warning once, with the steps it happened at (none for run-level ones). */
+export function groupWarnings(timeline: Timeline): { text: string; steps: number[] }[] {
+  const byText = new Map<string, number[]>();
+  for (const w of timeline.warnings) byText.set(w, []);
   for (const step of timeline.steps) {
     for (const w of step.warnings) {
-      const list = steps.get(w) ?? [];
-      list.push(step.index);
-      steps.set(w, list);
+      const steps = byText.get(w) ?? [];
+      steps.push(step.index);
+      byText.set(w, steps);
     }
   }
+  return [...byText].map(([text, steps]) => ({ text, steps }));
+}
+
+export function runProblems(timeline: Timeline, agent: Record<string, string>): Diagnostic[] {
   const regions = timeline.regions.map((r) => r.name);
-  return [...steps].map(([text, at]) => {
+  return groupWarnings(timeline).map(({ text, steps: at }) => {
     const when = at.length === 0 ? 'before the first step' : `at step ${at[0]! + 1}${at.length > 1 ? ` and ${at.length - 1} more` : ''}`;
     return {
       code: RUN_WARNING_CODE, severity: 'warning' as const, message: `Replay ${when}: ${text}`, path: '',
