@@ -2,7 +2,7 @@
 // custom window field, the events wording, renaming, and a generator form in words.
 import { expect, test } from '@playwright/test';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
-import { engineTimeline, exampleScenario, setEditorText, waitForTimeline } from './helpers.ts';
+import { addAgentFile, engineTimeline, exampleScenario, setEditorText, waitForTimeline } from './helpers.ts';
 
 const scenario = exampleScenario(DEFAULT_EXAMPLE_ID);
 const blueprint = scenario.agent['agent.leviath']!;
@@ -62,4 +62,17 @@ test('the generator form speaks in words, the events list never asks for a gener
   await name.fill('my coding agent');
   await name.press('Enter');
   await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'my coding agent', { timeout: 30_000 });
+});
+
+test('a hook that fails at run time is one problem at its script position, and a marker in the .rhai file', async ({ page }) => {
+  await page.goto('/');
+  await waitForTimeline(page, steps());
+  await setEditorText(page, `${blueprint}\n[context.regions.brain]\nkind = "custom"\nscript = "context_hooks/brain.rhai"\n`);
+  await addAgentFile(page, 'context_hooks/brain.rhai', 'fn render(ctx) {\n    throw "boom";\n}\n');
+  const problem = page.getByTestId('diagnostics').locator('[data-code="run-warning"]').filter({ hasText: 'render failed' }).first();
+  await expect(problem).toBeVisible({ timeout: 30_000 });
+  await expect(problem.locator('.where')).toHaveText(/^context_hooks\/brain\.rhai:2:\d+$/);
+  await expect(page.getByTestId('diagnostics')).not.toContainText('No problems found');
+  // The same finding is a squiggle in the script itself.
+  await expect(page.getByTestId('editor').locator('.squiggly-warning, .squiggly-error').first()).toBeAttached();
 });
