@@ -68,10 +68,27 @@ describe('standard package overloads', () => {
     expect(value('[max(1, 2.5), min(3.5, 2), abs(-3), sign(-2.5)]')).toBe('[2.5, 2.0, 3, -1]');
   });
 
+  // Added after the package sources most references show: map_basic's `map` and char
+  // `starts_with`/`ends_with` (Rhai 1.23.6), `sort_by`, `order`, `order_by`, `order_desc` (1.24).
+  it('has the functions Rhai 1.23 and 1.24 added', () => {
+    expect(value('let x = #{a: 1, b: 2, c: 3}; [x.map(|k| this * 2), x.map(|k, v| v + k.len()), x]'))
+      .toBe('[#{"a": 2, "b": 4, "c": 6}, #{"a": 2, "b": 3, "c": 4}, #{"a": 1, "b": 2, "c": 3}]');
+    expect(value('["abc".starts_with(\'a\'), "abc".ends_with(\'c\'), "abc".ends_with(\'b\')]')).toBe('[true, true, false]');
+    expect(value('let a = [3, 1, 2]; let r = [a.order(), a.order_desc(), a.order_by(|p, q| q - p), a]; a.sort_by(|p, q| p - q); r + [a]'))
+      .toBe('[[1, 2, 3], [3, 2, 1], [3, 2, 1], [3, 1, 2], [1, 2, 3]]');
+    expect(failure('const A = [2, 1]; A.sort_by(|p, q| p - q)').kind).toBe('ErrorNonPureMethodCallOnConstant');
+    expect(value('const A = [2, 1]; A.order()')).toBe('[1, 2]');
+  });
+
+  it('binds this to the value for a one-parameter callback on object maps, as map_basic.rs does', () => {
+    expect(value('let x = #{a: 1, b: 2, c: 3, d: 4}; [x.filter(|k| this >= 3), x.drain(|k| this < 2), x.retain(|k| k != "b"), x]'))
+      .toBe('[#{"c": 3, "d": 4}, #{"a": 1}, #{"b": 2}, #{"c": 3, "d": 4}]');
+  });
+
   it('reports functions Rhai lacks as ErrorFunctionNotFound', () => {
     for (const src of [
-      '"abc".reverse()', '"  a".trim_start()', '"a  ".trim_end()', '[1, 2].append(3)', '"ab".starts_with(\'a\')',
-      '65.to_char()', '(1..4).len()', '5.get_bits(2)', '[1, 2].max()', '#{a: 1}.map(|k, v| v)', 'abs(1, 2)', '"a" * 3',
+      '"abc".reverse()', '"  a".trim_start()', '"a  ".trim_end()', '[1, 2].append(3)', '"ab".starts_with(1)',
+      '65.to_char()', '(1..4).len()', '5.get_bits(2)', '[1, 2].max()', '#{a: 1}.map("x")', 'abs(1, 2)', '"a" * 3',
       '[1].splice(0, 1, 2)', '"abc".sub_string("a")', 'len()', '[3, 1].sort(1)',
     ]) {
       expect(failure(src), src).toEqual(notFound);

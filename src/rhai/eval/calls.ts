@@ -14,8 +14,8 @@ export function nativeContext(rt: Runtime): NativeContext {
     call: (fp, args) => callFnPtr(rt, fp, args, rt.callPos),
     callBound: (fp, thisValue, args) => {
       rt.lastThis = thisValue; // stays so when the pointer names a native function
-      callFnPtr(rt, fp, args, rt.callPos, { v: thisValue, isConst: false });
-      return rt.lastThis;
+      const result = callFnPtr(rt, fp, args, rt.callPos, { v: thisValue, isConst: false });
+      return { result, thisAfter: rt.lastThis };
     },
     arityOf: (fp) => {
       if (fp.closure) return fp.closure.fn.arity - fp.curry.length;

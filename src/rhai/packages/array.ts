@@ -57,6 +57,14 @@ function compareWith(ctx: NativeContext, fp: FnPtr, x: RhaiValue, y: RhaiValue):
   return 0;
 }
 
+/** Sorts `a` by the comparer in `rest`, or without one (descending for `sort_desc`); returns `a`. */
+function sortInPlace(a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext, descending: boolean): RhaiValue[] {
+  const fp = rest.length ? fnArg(rest[0]) : undefined;
+  if (fp) a.sort((x, y) => compareWith(ctx, fp, x, y));
+  else sortHomogeneous(a, descending);
+  return a;
+}
+
 /**
  * Removes in place the items the predicate picks (`drain`) or does not pick (`retain`) and returns
  * the removed ones, calling the predicate once per item in order, as Rhai does.
@@ -175,7 +183,7 @@ export const arrayLib: Library = {
   for_each: arr((a, [f], ctx) => {
     const fp = f as FnPtr;
     const arity = ctx.arityOf(fp);
-    for (let i = 0; i < a.length; i++) a[i] = ctx.callBound(fp, a[i], arity === 0 ? [] : [i]);
+    for (let i = 0; i < a.length; i++) a[i] = ctx.callBound(fp, a[i], arity === 0 ? [] : [i]).thisAfter;
     return undefined;
   }),
   reduce: arr((a, rest, ctx) => reduce(a, rest, ctx, false)),
@@ -246,14 +254,13 @@ export const arrayLib: Library = {
     for (let i = 0; i < a.length; i++) if (truthy(callWithOptional(ctx, fp, [cloneValue(a[i])], [i]), 'none')) return false;
     return true;
   }),
-  sort: arr((a, rest, ctx) => {
-    if (rest.length === 0) { sortHomogeneous(a, false); return undefined; }
-    const fp = fnArg(rest[0]);
-    if (!fp) return NO_MATCH;
-    a.sort((x, y) => compareWith(ctx, fp, x, y));
-    return undefined;
-  }),
-  sort_desc: arr((a, rest) => { if (rest.length) return NO_MATCH; sortHomogeneous(a, true); return undefined; }),
+  sort: arr((a, rest, ctx) => { sortInPlace(a, rest, ctx, false); return undefined; }),
+  sort_by: arr((a, rest, ctx) => { sortInPlace(a, rest, ctx, false); return undefined; }),
+  sort_desc: arr((a, rest, ctx) => { sortInPlace(a, rest, ctx, true); return undefined; }),
+  // The `order` family (Rhai 1.24) returns a sorted copy and leaves the array as it was.
+  order: arr((a, rest, ctx) => sortInPlace(cloneValue(a) as RhaiValue[], rest, ctx, false)),
+  order_by: arr((a, rest, ctx) => sortInPlace(cloneValue(a) as RhaiValue[], rest, ctx, false)),
+  order_desc: arr((a, rest, ctx) => sortInPlace(cloneValue(a) as RhaiValue[], rest, ctx, true)),
   zip: arr((a, [b, f], ctx) => {
     const fp = fnArg(f);
     if (!Array.isArray(b) || !fp) return NO_MATCH;

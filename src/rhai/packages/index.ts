@@ -49,7 +49,7 @@ export { PROPERTY_GETTERS } from './signatures.ts';
 /** Native methods that change their first argument (Rhai's non-`pure` functions). */
 const NON_PURE = new Set([
   'push', 'append', 'insert', 'pop', 'shift', 'remove', 'reverse', 'clear', 'pad', 'truncate', 'chop', 'retain',
-  'drain', 'splice', 'dedup', 'sort', 'sort_desc', 'set', 'mixin', 'fill_with', 'make_upper', 'make_lower', 'trim',
+  'drain', 'splice', 'dedup', 'sort', 'sort_by', 'sort_desc', 'set', 'mixin', 'fill_with', 'make_upper', 'make_lower', 'trim',
   'replace', 'crop', 'set_bit', 'set_bits', 'for_each',
 ]);
 

@@ -87,8 +87,8 @@ export const stringLib: Library = {
   make_lower: (args) => { args[0] = caseMapped(args[0], false); return undefined; },
   trim: str((s, _r, args) => { args[0] = s.trim(); return undefined; }),
   contains: str((s, [x]) => s.includes(textArg(x)!)),
-  starts_with: str((s, [x]) => s.startsWith(x as string)),
-  ends_with: str((s, [x]) => s.endsWith(x as string)),
+  starts_with: str((s, [x]) => s.startsWith(textArg(x)!)),
+  ends_with: str((s, [x]) => s.endsWith(textArg(x)!)),
   index_of: str((s, [find, from]) => {
     const len = charCount(s);
     if (from === undefined) return indexOfChars(s, textArg(find)!, 0);

@@ -9,8 +9,8 @@ export type NativeResult = RhaiValue | typeof NO_MATCH;
 export interface NativeContext {
   /** Calls a Fn pointer (closure, script function or native) with these arguments. */
   call(fp: FnPtr, args: RhaiValue[]): RhaiValue;
-  /** Calls a Fn pointer with `this` bound to `thisValue`; returns what `this` holds afterwards. */
-  callBound(fp: FnPtr, thisValue: RhaiValue, args: RhaiValue[]): RhaiValue;
+  /** Calls a Fn pointer with `this` bound to `thisValue`: its result and what `this` holds afterwards. */
+  callBound(fp: FnPtr, thisValue: RhaiValue, args: RhaiValue[]): { result: RhaiValue; thisAfter: RhaiValue };
   /** Number of parameters the pointer's target takes after its curried arguments, if known. */
   arityOf(fp: FnPtr): number | undefined;
   hasScriptFn(name: string, arity: number): boolean;
