@@ -85,6 +85,13 @@ describe('standard package overloads', () => {
       .toBe('[#{"c": 3, "d": 4}, #{"a": 1}, #{"b": 2}, #{"c": 3, "d": 4}]');
   });
 
+  it('binds each array item to this for a callback that takes no item parameter (Rhai 1.12)', () => {
+    expect(value('let a = [1, 2, 3]; [a.map(|| this * 2), a.filter(|| this > 1), a.index_of(|| this == 2), a.some(|| this == 3), a.find(|| this > 1), a.reduce(|acc| acc + this, 0), a.map(|i| i)]'))
+      .toBe('[[2, 4, 6], [2, 3], 1, true, 2, 6, [1, 2, 3]]');
+    expect(value('let a = [1, 2, 3]; a.map(|x, i| x * 10 + i)')).toBe('[10, 21, 32]');
+    expect(value('let a = [1, 2, 3]; let d = a.drain(|| this > 1); [a, d]')).toBe('[[1], [2, 3]]');
+  });
+
   it('reports functions Rhai lacks as ErrorFunctionNotFound', () => {
     for (const src of [
       '"abc".reverse()', '"  a".trim_start()', '"a  ".trim_end()', '[1, 2].append(3)', '"ab".starts_with(1)',

@@ -2,7 +2,7 @@
 import { checkMap, checkString } from '../runtime.ts';
 import { sortedKeys, type FnPtr, type RhaiMap, type RhaiValue } from '../values.ts';
 import { cloneValue } from '../copy.ts';
-import { fnArg, NO_MATCH, textArg, truthy, type Library, type NativeContext, type NativeResult } from './types.ts';
+import { callOnItem, fnArg, NO_MATCH, textArg, truthy, type Library, type NativeContext, type NativeResult } from './types.ts';
 import { debugString, stringDebug } from '../format.ts';
 
 const map = (f: (m: RhaiMap, rest: RhaiValue[], ctx: NativeContext) => NativeResult) =>
@@ -19,24 +19,13 @@ function toJson(v: RhaiValue): string {
 }
 
 /**
- * Calls `fp` for one entry as map_basic.rs does: `|k, v|` gets the key and a copy of the value,
- * `|k|` gets the key with `this` bound to the value itself (changes to `this` stick).
- */
-function callOnEntry(ctx: NativeContext, fp: FnPtr, m: RhaiMap, key: string): RhaiValue {
-  if (ctx.arityOf(fp) === 2) return ctx.call(fp, [key, cloneValue(m.get(key))]);
-  const { result, thisAfter } = ctx.callBound(fp, m.get(key), [key]);
-  m.set(key, thisAfter);
-  return result;
-}
-
-/**
  * Removes the entries the predicate picks (`drain`) or does not pick (`retain`) and returns them,
  * calling the predicate once per entry in key order.
  */
 function removeWhere(m: RhaiMap, ctx: NativeContext, fp: FnPtr, name: string, removeMatches: boolean): RhaiMap {
   const removed: RhaiMap = new Map();
   for (const k of sortedKeys(m)) {
-    if (truthy(callOnEntry(ctx, fp, m, k), name) === removeMatches) {
+    if (truthy(callOnItem(ctx, fp, m, k, [k], 1, []), name) === removeMatches) {
       removed.set(k, m.get(k));
       m.delete(k);
     }
@@ -82,14 +71,14 @@ export const mapLib: Library = {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
     const out: RhaiMap = new Map();
-    for (const k of sortedKeys(m)) if (truthy(callOnEntry(ctx, fp, m, k), 'filter')) out.set(k, cloneValue(m.get(k)));
+    for (const k of sortedKeys(m)) if (truthy(callOnItem(ctx, fp, m, k, [k], 1, []), 'filter')) out.set(k, cloneValue(m.get(k)));
     return out;
   }),
   map: map((m, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
     const out: RhaiMap = new Map();
-    for (const k of sortedKeys(m)) out.set(k, callOnEntry(ctx, fp, m, k));
+    for (const k of sortedKeys(m)) out.set(k, callOnItem(ctx, fp, m, k, [k], 1, []));
     return out;
   }),
   retain: map((m, [f], ctx) => { const fp = fnArg(f); return fp ? removeWhere(m, ctx, fp, 'retain', false) : NO_MATCH; }),

@@ -1,5 +1,6 @@
 // The native-function interface shared by every package (src/packages/*.rs).
 import { RhaiError } from '../errors.ts';
+import { cloneValue } from '../copy.ts';
 import { FnPtr, RhaiChar, RhaiRange, typeName, type RhaiValue } from '../values.ts';
 
 export const NO_MATCH: unique symbol = Symbol('no matching signature');
@@ -86,6 +87,28 @@ export function callWithOptional(ctx: NativeContext, fp: FnPtr, args: RhaiValue[
   const arity = ctx.arityOf(fp);
   if (arity !== undefined && arity > args.length) return ctx.call(fp, args.concat(extra.slice(0, arity - args.length)));
   return ctx.call(fp, args);
+}
+
+/**
+ * Calls a callback on one item of an array or map as Rhai's `FnPtr::call_raw_with_extra_args`
+ * does: a closure that takes only `args` gets the item as `this` (changes to `this` stick in the
+ * container); one that takes one more gets a copy of the item inserted at `itemAt` among `args`,
+ * with `extra` (the index) appended if it takes that too.
+ */
+export function callOnItem(
+  ctx: NativeContext, fp: FnPtr, container: RhaiValue[] | Map<string, RhaiValue>, key: number | string,
+  args: RhaiValue[], itemAt: number, extra: RhaiValue[],
+): RhaiValue {
+  const item = Array.isArray(container) ? container[key as number] : container.get(key as string);
+  if (ctx.arityOf(fp) === args.length) {
+    const { result, thisAfter } = ctx.callBound(fp, item, args);
+    if (Array.isArray(container)) container[key as number] = thisAfter;
+    else container.set(key as string, thisAfter);
+    return result;
+  }
+  const copy = cloneValue(item);
+  const withItem = args.length === 0 ? [copy] : [...args.slice(0, itemAt), copy, ...args.slice(itemAt)];
+  return callWithOptional(ctx, fp, withItem, extra);
 }
 
 export function truthy(v: RhaiValue, what: string): boolean {
