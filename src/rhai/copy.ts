@@ -1,7 +1,7 @@
-// Copying values (Rhai's value semantics for arrays and maps), against the active run's limits.
+// Copying values (Rhai's value semantics for arrays and maps), against the run's limits.
 // Its own module so that values.ts needs nothing from runtime.ts (which needs values.ts).
 import { dataTooLarge, RhaiError } from './errors.ts';
-import { RT } from './runtime.ts';
+import type { Runtime } from './runtime.ts';
 import type { RhaiMap, RhaiValue } from './values.ts';
 
 /**
@@ -11,33 +11,33 @@ import type { RhaiMap, RhaiValue } from './values.ts';
  * process runs out of memory; and it charges operations for the items copied (Rhai does not, but
  * otherwise copying a large value in a loop would be unbounded work per operation).
  */
-export function cloneValue(v: RhaiValue): RhaiValue {
+export function cloneValue(rt: Runtime, v: RhaiValue): RhaiValue {
   if (typeof v !== 'object') return v;
   const size = { items: 0, entries: 0 };
-  const copy = cloneCounted(v, size);
+  const copy = cloneCounted(rt, v, size);
   // Copying costs operations (one per 16 items), so a loop that copies a big or deep value stays
   // bounded, while the size limits still stop a value that doubles before the operations run out.
-  RT.ops += (size.items + size.entries) >> 4;
-  if (RT.ops > RT.opLimit) throw new RhaiError('ErrorTooManyOperations', 'Too many operations');
+  rt.ops += (size.items + size.entries) >> 4;
+  if (rt.ops > rt.opLimit) throw new RhaiError('ErrorTooManyOperations', 'Too many operations');
   return copy;
 }
 
-function cloneCounted(v: RhaiValue, size: { items: number; entries: number }): RhaiValue {
+function cloneCounted(rt: Runtime, v: RhaiValue, size: { items: number; entries: number }): RhaiValue {
   if (Array.isArray(v)) {
     size.items += v.length;
-    if (size.items > RT.maxArray) throw dataTooLarge('Size of array');
+    if (size.items > rt.maxArray) throw dataTooLarge('Size of array');
     const out = new Array<RhaiValue>(v.length);
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      out[i] = typeof x === 'object' ? cloneCounted(x, size) : x;
+      out[i] = typeof x === 'object' ? cloneCounted(rt, x, size) : x;
     }
     return out;
   }
   if (v instanceof Map) {
     size.entries += v.size;
-    if (size.entries > RT.maxMap) throw dataTooLarge('Size of object map');
+    if (size.entries > rt.maxMap) throw dataTooLarge('Size of object map');
     const out: RhaiMap = new Map();
-    for (const [k, x] of v) out.set(k, typeof x === 'object' ? cloneCounted(x, size) : x);
+    for (const [k, x] of v) out.set(k, typeof x === 'object' ? cloneCounted(rt, x, size) : x);
     return out;
   }
   return v;

@@ -58,8 +58,8 @@ class Compiled implements CompiledScript {
   }
 
   callRaw(name: string, args: RhaiValue[], options?: RunOptions): RhaiValue {
-    const rhaiArgs = args.map(cloneValue);
     const runtime = this.runtime(options);
+    const rhaiArgs = args.map((arg) => cloneValue(runtime, arg));
     this.program.runMain(runtime);
     return this.program.callFunction(runtime, name, rhaiArgs);
   }

@@ -2,7 +2,7 @@
 // string concatenation, comparisons across int/float and char/string.
 import { arithmeticError, fnNotFound, RhaiError, type Pos } from './errors.ts';
 import { displayString } from './format.ts';
-import { checkArrayLength, checkMap, concatText } from './runtime.ts';
+import { checkArrayLength, checkMap, concatText, type Runtime } from './runtime.ts';
 import {
   compareStrings, FnPtr, isInt, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, typeName, type RhaiMap, type RhaiValue,
 } from './values.ts';
@@ -116,7 +116,7 @@ function removeAll(s: string, part: string): string {
 }
 
 /** Every arithmetic / bitwise operator, after the evaluator's int fast paths missed. */
-export function binaryOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): RhaiValue {
+export function binaryOp(rt: Runtime, op: string, a: RhaiValue, b: RhaiValue, pos: Pos): RhaiValue {
   if (isInt(a) && isInt(b)) return intArith(op, a, b, pos);
   if ((a instanceof RhaiFloat || isInt(a)) && (b instanceof RhaiFloat || isInt(b))) {
     const r = floatArith(op, toFloat(a)!, toFloat(b)!);
@@ -124,16 +124,16 @@ export function binaryOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): Rhai
     throw opNotFound(op, a, b, pos);
   }
   if (op === '+') {
-    if (typeof a === 'string' || typeof b === 'string') return concatText(displayString(a), displayString(b), pos);
-    if (a instanceof RhaiChar && b instanceof RhaiChar) return concatText(a.c, b.c, pos);
+    if (typeof a === 'string' || typeof b === 'string') return concatText(rt, displayString(a), displayString(b), pos);
+    if (a instanceof RhaiChar && b instanceof RhaiChar) return concatText(rt, a.c, b.c, pos);
     if (Array.isArray(a) && Array.isArray(b)) {
-      checkArrayLength(a.length + b.length, pos);
-      return (cloneValue(a) as RhaiValue[]).concat(cloneValue(b) as RhaiValue[]);
+      checkArrayLength(rt, a.length + b.length, pos);
+      return (cloneValue(rt, a) as RhaiValue[]).concat(cloneValue(rt, b) as RhaiValue[]);
     }
     if (a instanceof Map && b instanceof Map) {
-      const out = cloneValue(a) as RhaiMap;
-      for (const [k, v] of b) out.set(k, cloneValue(v));
-      checkMap(out, pos);
+      const out = cloneValue(rt, a) as RhaiMap;
+      for (const [k, v] of b) out.set(k, cloneValue(rt, v));
+      checkMap(rt, out, pos);
       return out;
     }
   }
@@ -147,23 +147,23 @@ export function binaryOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): Rhai
 }
 
 /** `x op= y`: arrays, strings and maps append in place where Rhai does. */
-export function assignOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): RhaiValue {
+export function assignOp(rt: Runtime, op: string, a: RhaiValue, b: RhaiValue, pos: Pos): RhaiValue {
   if (op === '+') {
     if (Array.isArray(a)) {
       // `a += a` appends a copy of what `a` held: iterating `a` while pushing onto it never ends.
-      checkArrayLength(a.length + (Array.isArray(b) ? b.length : 1), pos);
-      if (Array.isArray(b)) for (const x of b === a ? [...b] : b) a.push(cloneValue(x));
-      else a.push(cloneValue(b));
+      checkArrayLength(rt, a.length + (Array.isArray(b) ? b.length : 1), pos);
+      if (Array.isArray(b)) for (const x of b === a ? [...b] : b) a.push(cloneValue(rt, x));
+      else a.push(cloneValue(rt, b));
       return a;
     }
     if (a instanceof Map && b instanceof Map) {
-      for (const [k, v] of b) a.set(k, cloneValue(v));
-      checkMap(a, pos);
+      for (const [k, v] of b) a.set(k, cloneValue(rt, v));
+      checkMap(rt, a, pos);
       return a;
     }
-    if (typeof a === 'string') return concatText(a, displayString(b), pos);
+    if (typeof a === 'string') return concatText(rt, a, displayString(b), pos);
   }
-  return binaryOp(op, a, b, pos);
+  return binaryOp(rt, op, a, b, pos);
 }
 
 /** `==`: int/float and char/string compare across types; other mixed types are unequal. */

@@ -1,9 +1,10 @@
 // All state of one run, on one object a compiled program is handed: operation counting, call
-// depth, size limits, output callbacks, the control-flow signal, the program. The packages and
-// value copies reach the active run through RT (runs nest: a saved one is restored).
+// depth, size limits, output callbacks, the control-flow signal, the program. Nothing is kept at
+// module level: the evaluator reaches the run through its frames (`env.rt`), native functions
+// through their context (`ctx.runtime`), and the size checks below are handed it.
 import { dataTooLarge, NO_POS, RhaiError, type Pos } from './errors.ts';
 import type { NativeContext } from './packages/types.ts';
-import { DEFAULT_LIMITS, type RhaiLimits } from './limits.ts';
+import type { RhaiLimits } from './limits.ts';
 import { charCount, type RhaiValue } from './values.ts';
 
 /**
@@ -49,20 +50,12 @@ export class Runtime {
   }
 }
 
-export let RT: Runtime = new Runtime(DEFAULT_LIMITS, () => {}, () => {});
-
-export function withRuntime<T>(rt: Runtime, body: () => T): T {
-  const saved = RT;
-  RT = rt;
-  try { return body(); } finally { RT = saved; }
-}
-
 export function tooManyOperations(pos?: Pos): never {
   throw new RhaiError('ErrorTooManyOperations', 'Too many operations', pos);
 }
 
-export function checkString(s: string, pos?: Pos): string {
-  if (s.length > RT.maxString && charCount(s) > RT.maxString) {
+export function checkString(rt: Runtime, s: string, pos?: Pos): string {
+  if (s.length > rt.maxString && charCount(s) > rt.maxString) {
     throw dataTooLarge('Length of string', pos);
   }
   return s;
@@ -72,27 +65,27 @@ export function checkString(s: string, pos?: Pos): string {
 const JS_MAX_STRING = 2 ** 29 - 24;
 
 /** `a + b`, refused with ErrorDataTooLarge (at `pos`) when too long, before JS would throw. */
-export function concatText(a: string, b: string, pos?: Pos): string {
+export function concatText(rt: Runtime, a: string, b: string, pos?: Pos): string {
   const length = a.length + b.length;
   if (length > JS_MAX_STRING) throw dataTooLarge('Length of string', pos);
-  if (length <= RT.maxString) return a + b; // a char is one or two UTF-16 units
-  return checkString(a + b, pos);
+  if (length <= rt.maxString) return a + b; // a char is one or two UTF-16 units
+  return checkString(rt, a + b, pos);
 }
 
 /** Refuses a string of `chars` chars before it is built. */
-export function checkStringLength(chars: number, pos?: Pos): void {
-  if (chars > RT.maxString) throw dataTooLarge('Length of string', pos);
+export function checkStringLength(rt: Runtime, chars: number, pos?: Pos): void {
+  if (chars > rt.maxString) throw dataTooLarge('Length of string', pos);
 }
 
-export function checkArray(a: RhaiValue[], pos?: Pos): void {
-  if (a.length > RT.maxArray) throw dataTooLarge('Size of array', pos);
+export function checkArray(rt: Runtime, a: RhaiValue[], pos?: Pos): void {
+  if (a.length > rt.maxArray) throw dataTooLarge('Size of array', pos);
 }
 
 /** Refuses an array of `items` items before it is built. */
-export function checkArrayLength(items: number, pos?: Pos): void {
-  if (items > RT.maxArray) throw dataTooLarge('Size of array', pos);
+export function checkArrayLength(rt: Runtime, items: number, pos?: Pos): void {
+  if (items > rt.maxArray) throw dataTooLarge('Size of array', pos);
 }
 
-export function checkMap(m: Map<string, RhaiValue>, pos?: Pos): void {
-  if (m.size > RT.maxMap) throw dataTooLarge('Size of object map', pos);
+export function checkMap(rt: Runtime, m: Map<string, RhaiValue>, pos?: Pos): void {
+  if (m.size > rt.maxMap) throw dataTooLarge('Size of object map', pos);
 }

@@ -51,4 +51,20 @@ describe('run state belongs to each program and each call', () => {
     expect(value).toBe(40);
     expect(inner).toEqual(['ok', 'ErrorStackOverflow']);
   });
+
+  it('checks each run\'s data sizes against its own limits, also inside native functions and copies', () => {
+    const small = compile('let a = []; a.pad(50, 0); let b = a; b.len()', { limits: { maxArraySize: 40 } });
+    const large = compile('let a = []; a.pad(5_000, 0); let b = [a]; b[0].len()', { limits: { maxArraySize: 10_000 } });
+    const inner: string[] = [];
+    const outer = compile('let a = []; a.pad(30, 0); print(""); let b = a; a.pad(60, 0); b.len()', { limits: { maxArraySize: 50 } });
+    expect(kindOf(() => outer.run({
+      onPrint: () => {
+        inner.push(String(large.run()));
+        inner.push(kindOf(() => small.run()));
+      },
+    }))).toBe('ErrorDataTooLarge');
+    expect(inner).toEqual(['5000', 'ErrorDataTooLarge']);
+    expect(compile('let a = []; a.pad(30, 0); let b = a; b.len()', { limits: { maxArraySize: 50 } }).run()).toBe(30);
+  });
 });
+

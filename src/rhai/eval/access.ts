@@ -66,7 +66,7 @@ export function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiVa
     const key = typeof idx === 'string' ? idx : idx instanceof RhaiChar ? idx.c : undefined;
     if (key === undefined) throw mismatchError('string', typeName(idx), pos);
     obj.set(key, v);
-    checkMap(obj, pos);
+    checkMap(env.rt, obj, pos);
     return;
   }
   if (typeof obj === 'string') {

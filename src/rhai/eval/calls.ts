@@ -11,6 +11,7 @@ import type { Program } from './program.ts';
 export function nativeContext(rt: Runtime): NativeContext {
   const program = rt.program as Program;
   return {
+    runtime: rt,
     call: (fp, args) => callFnPtr(rt, fp, args, rt.callPos),
     callBound: (fp, thisValue, args) => {
       rt.lastThis = thisValue; // stays so when the pointer names a native function

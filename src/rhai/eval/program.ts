@@ -11,7 +11,7 @@ import {
 import { debugString, displayString } from '../format.ts';
 import { assignOp, binaryOp, compareOp, containsOp, negate, valuesEqual } from '../ops.ts';
 import { isNonPureCall, NATIVE_FUNCTIONS } from '../packages/index.ts';
-import { checkArray, checkMap, concatText, tooManyOperations, withRuntime, type Runtime } from '../runtime.ts';
+import { checkArray, checkMap, concatText, tooManyOperations, type Runtime } from '../runtime.ts';
 import { FnPtr, isInt, RhaiRange, typeName, type Cell, type RhaiMap, type RhaiValue } from '../values.ts';
 import { cloneValue } from '../copy.ts';
 import { readIndex, readProp, writeIndex } from './access.ts';
@@ -66,12 +66,12 @@ export class Program {
     });
   }
 
-  /** Hands `runtime` this program (and, for the packages, makes it the active run) around `body`. */
+  /** Hands `runtime` this program and the native-call context for it, then runs `body`. */
   private enter<T>(runtime: Runtime, body: () => T): T {
     runtime.program = this;
     runtime.native = nativeContext(runtime);
     try {
-      return withRuntime(runtime, body);
+      return body();
     } catch (e) {
       if (e instanceof RhaiError && e.kind === 'ErrorExit') return e.value as T; // `exit(value)`
       throw asRhaiError(e);
@@ -148,7 +148,7 @@ class Compiler {
     if (!mayBeBorrowed(e, this.program)) return f;
     return (env) => {
       const v = f(env);
-      return typeof v === 'object' ? cloneValue(v) : v;
+      return typeof v === 'object' ? cloneValue(env.rt, v) : v;
     };
   }
 
@@ -218,23 +218,23 @@ class Compiler {
         const plus = op === '+';
         const vs = localSlot(s.value);
         const vc = s.value.k === 'lit' && typeof s.value.v === 'number' ? s.value.v : undefined;
-        const apply = (slots: RhaiValue[], a: RhaiValue, b: RhaiValue): undefined => {
+        const apply = (env: Env, slots: RhaiValue[], a: RhaiValue, b: RhaiValue): undefined => {
           if (typeof a === 'number' && typeof b === 'number') {
             const r = plus ? a + b : a - b;
             if (r <= MAX_SAFE && r >= -MAX_SAFE) { slots[slot] = r; return undefined; }
           } else if (plus && typeof a === 'string' && typeof b === 'string') {
-            slots[slot] = concatText(a, b, pos);
+            slots[slot] = concatText(env.rt, a, b, pos);
             return undefined;
           }
-          slots[slot] = assignOp(op, a, b, pos);
+          slots[slot] = assignOp(env.rt, op, a, b, pos);
           return undefined;
         };
-        if (vc !== undefined) return (env) => { const slots = slotsOf(env); return apply(slots, slots[slot], vc); };
-        if (vs !== undefined) return (env) => { const slots = slotsOf(env); return apply(slots, slots[slot], slots[vs]); };
+        if (vc !== undefined) return (env) => { const slots = slotsOf(env); return apply(env, slots, slots[slot], vc); };
+        if (vs !== undefined) return (env) => { const slots = slotsOf(env); return apply(env, slots, slots[slot], slots[vs]); };
         return (env) => {
           const b = value(env);
           const slots = slotsOf(env);
-          return apply(slots, slots[slot], b);
+          return apply(env, slots, slots[slot], b);
         };
       }
     }
@@ -249,7 +249,7 @@ class Compiler {
       };
     }
     const op = s.op.slice(0, -1);
-    const combine: Change<RhaiValue> = (a, b) => assignOp(op, a, b, pos);
+    const combine: Change<RhaiValue> = (a, b, env) => assignOp(env.rt, op, a, b, pos);
     return (env) => {
       lv.update(env, combine, value(env));
       return undefined;
@@ -325,7 +325,7 @@ class Compiler {
           }
           if (parent.isConst(env)) throw assignmentToConstant('', pos);
           obj.set(name, v);
-          checkMap(obj, pos);
+          checkMap(env.rt, obj, pos);
         };
         return {
           get: (env) => readProp(env.rt, parent.get(env), name, safe, pos),
@@ -404,7 +404,7 @@ class Compiler {
         return (env) => {
           const out = new Array<RhaiValue>(items.length);
           for (let i = 0; i < items.length; i++) out[i] = items[i]!(env);
-          checkArray(out, pos);
+          checkArray(env.rt, out, pos);
           return out;
         };
       }
@@ -413,7 +413,7 @@ class Compiler {
         return (env) => {
           const out: RhaiMap = new Map();
           for (const [k, v] of entries) out.set(k, v(env));
-          checkMap(out, pos);
+          checkMap(env.rt, out, pos);
           return out;
         };
       }
@@ -462,7 +462,7 @@ class Compiler {
     const pos = e.pos;
     return (env) => {
       let s = '';
-      for (let i = 0; i < parts.length; i++) s = concatText(s, parts[i]!(env) as string, pos);
+      for (let i = 0; i < parts.length; i++) s = concatText(env.rt, s, parts[i]!(env) as string, pos);
       return s;
     };
   }
@@ -514,22 +514,22 @@ class Compiler {
       case '+': return this.numeric(e, L, R, (a, b) => {
         const r = a + b;
         return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
-      }, (a, b) => {
-        if (typeof a !== 'string' || typeof b !== 'string') return binaryOp(op, a, b, pos);
-        return concatText(a, b, pos);
+      }, (a, b, rt) => {
+        if (typeof a !== 'string' || typeof b !== 'string') return binaryOp(rt, op, a, b, pos);
+        return concatText(rt, a, b, pos);
       });
       case '-': return this.numeric(e, L, R, (a, b) => {
         const r = a - b;
         return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
-      }, (a, b) => binaryOp(op, a, b, pos));
+      }, (a, b, rt) => binaryOp(rt, op, a, b, pos));
       case '*': return this.numeric(e, L, R, (a, b) => {
         const r = a * b;
         return r <= MAX_SAFE && r >= -MAX_SAFE ? (r === 0 ? 0 : r) : MISS;
-      }, (a, b) => binaryOp(op, a, b, pos));
-      case '%': return this.numeric(e, L, R, (a, b) => (b === 0 ? MISS : a % b === 0 ? 0 : a % b), (a, b) => binaryOp(op, a, b, pos));
+      }, (a, b, rt) => binaryOp(rt, op, a, b, pos));
+      case '%': return this.numeric(e, L, R, (a, b) => (b === 0 ? MISS : a % b === 0 ? 0 : a % b), (a, b, rt) => binaryOp(rt, op, a, b, pos));
       default: return (env) => {
         const a = L(env);
-        return binaryOp(op, a, R(env), pos);
+        return binaryOp(env.rt, op, a, R(env), pos);
       };
     }
   }
@@ -542,7 +542,7 @@ class Compiler {
   private numeric(
     e: Extract<Expr, { k: 'bin' }>, L: Ev, R: Ev,
     fast: (a: number, b: number) => RhaiValue | typeof MISS,
-    slow: (a: RhaiValue, b: RhaiValue) => RhaiValue,
+    slow: (a: RhaiValue, b: RhaiValue, rt: Runtime) => RhaiValue,
   ): Ev {
     const ls = localSlot(e.l);
     const rs = localSlot(e.r);
@@ -551,7 +551,7 @@ class Compiler {
       return (env) => {
         const a = slotsOf(env)[ls];
         if (typeof a === 'number') { const r = fast(a, rc); if (r !== MISS) return r; }
-        return slow(a, rc);
+        return slow(a, rc, env.rt);
       };
     }
     if (ls !== undefined && rs !== undefined) {
@@ -560,21 +560,21 @@ class Compiler {
         const a = slots[ls];
         const b = slots[rs];
         if (typeof a === 'number' && typeof b === 'number') { const r = fast(a, b); if (r !== MISS) return r; }
-        return slow(a, b);
+        return slow(a, b, env.rt);
       };
     }
     if (rc !== undefined) {
       return (env) => {
         const a = L(env);
         if (typeof a === 'number') { const r = fast(a, rc); if (r !== MISS) return r; }
-        return slow(a, rc);
+        return slow(a, rc, env.rt);
       };
     }
     return (env) => {
       const a = L(env);
       const b = R(env);
       if (typeof a === 'number' && typeof b === 'number') { const r = fast(a, b); if (r !== MISS) return r; }
-      return slow(a, b);
+      return slow(a, b, env.rt);
     };
   }
 
@@ -612,7 +612,7 @@ class Compiler {
       for (let i = 0; i < rest.length; i++) args[i] = rest[i]!(env);
       if (env.rt.signal !== NONE) return undefined;
       const byRef = firstLv !== null && !firstLv.isConst(env);
-      if (firstLv && !byRef) args[0] = cloneValue(args[0]);
+      if (firstLv && !byRef) args[0] = cloneValue(env.rt, args[0]);
       const before = args[0];
       const r = callNative(env.rt, native, name, args, pos);
       if (byRef && args[0] !== before) firstLv.set(env, args[0]);
@@ -840,7 +840,7 @@ class Compiler {
       }
       for (let i = 0; i < values.length; i++) {
         const v = values[i];
-        setItem(copyItems && typeof v === 'object' ? cloneValue(v) : v, i);
+        setItem(copyItems && typeof v === 'object' ? cloneValue(env.rt, v) : v, i);
         countOp(env.rt, pos);
         body(env);
         if (env.rt.signal !== NONE && Compiler.loopExit(env.rt)) return Compiler.breakValue(env.rt);

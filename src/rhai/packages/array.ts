@@ -47,7 +47,7 @@ function sortHomogeneous(a: RhaiValue[], descending: boolean): void {
 function compareWith(ctx: NativeContext, fp: FnPtr, x: RhaiValue, y: RhaiValue): number {
   let v: RhaiValue;
   try {
-    v = ctx.call(fp, [cloneValue(x), cloneValue(y)]);
+    v = ctx.call(fp, [cloneValue(ctx.runtime, x), cloneValue(ctx.runtime, y)]);
   } catch (e) {
     if (e instanceof RhaiError && !isSystemError(e)) return 0;
     throw e;
@@ -82,22 +82,22 @@ function removeWhere(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, name: string
 }
 
 export const arrayLib: Library = {
-  push: arr((a, rest) => {
+  push: arr((a, rest, ctx) => {
     if (rest.length !== 1) return NO_MATCH;
-    a.push(cloneValue(rest[0]));
-    checkArray(a);
+    a.push(cloneValue(ctx.runtime, rest[0]));
+    checkArray(ctx.runtime, a);
     return undefined;
   }),
-  append: arr((a, [b]) => {
+  append: arr((a, [b], ctx) => {
     const items = b as RhaiValue[];
-    checkArrayLength(a.length + items.length);
-    for (const x of items) a.push(cloneValue(x));
+    checkArrayLength(ctx.runtime, a.length + items.length);
+    for (const x of items) a.push(cloneValue(ctx.runtime, x));
     return undefined;
   }),
-  insert: arr((a, [i, x]) => {
+  insert: arr((a, [i, x], ctx) => {
     if (!isIntArg(i)) return NO_MATCH;
-    a.splice(startPos(intArg(i), a.length), 0, cloneValue(x));
-    checkArray(a);
+    a.splice(startPos(intArg(i), a.length), 0, cloneValue(ctx.runtime, x));
+    checkArray(ctx.runtime, a);
     return undefined;
   }),
   pop: arr((a, rest) => (rest.length ? NO_MATCH : a.pop())),
@@ -113,11 +113,11 @@ export const arrayLib: Library = {
   len: arr((a, rest) => (rest.length ? NO_MATCH : a.length)),
   is_empty: arr((a, rest) => (rest.length ? NO_MATCH : a.length === 0)),
   clear: arr((a, rest) => { if (rest.length) return NO_MATCH; a.length = 0; return undefined; }),
-  pad: arr((a, [n, x]) => {
+  pad: arr((a, [n, x], ctx) => {
     if (!isIntArg(n)) return NO_MATCH;
     const target = intArg(n);
-    checkArrayLength(target);
-    while (a.length < target) a.push(cloneValue(x));
+    checkArrayLength(ctx.runtime, target);
+    while (a.length < target) a.push(cloneValue(ctx.runtime, x));
     return undefined;
   }),
   truncate: arr((a, [n]) => {
@@ -136,21 +136,21 @@ export const arrayLib: Library = {
     const at = startPos(intArg(i), a.length);
     return a.splice(at);
   }),
-  extract: arr((a, rest) => {
+  extract: arr((a, rest, ctx) => {
     const { start, count } = spanArgs(a.length, rest);
-    return cloneValue(a.slice(start, start + count));
+    return cloneValue(ctx.runtime, a.slice(start, start + count));
   }),
-  get: arr((a, [i]) => {
+  get: arr((a, [i], ctx) => {
     if (!isIntArg(i)) return NO_MATCH;
     let n = intArg(i);
     if (n < 0) n += a.length;
-    return n >= 0 && n < a.length ? cloneValue(a[n]) : undefined;
+    return n >= 0 && n < a.length ? cloneValue(ctx.runtime, a[n]) : undefined;
   }),
-  set: arr((a, [i, x]) => {
+  set: arr((a, [i, x], ctx) => {
     if (!isIntArg(i)) return NO_MATCH;
     let n = intArg(i);
     if (n < 0) n += a.length;
-    if (n >= 0 && n < a.length) a[n] = cloneValue(x);
+    if (n >= 0 && n < a.length) a[n] = cloneValue(ctx.runtime, x);
     return undefined;
   }),
   contains: arr((a, [x]) => {
@@ -168,7 +168,7 @@ export const arrayLib: Library = {
     if (!fp) return NO_MATCH;
     const out: RhaiValue[] = [];
     for (let i = 0; i < a.length; i++) {
-      if (truthy(callOnItem(ctx, fp, a, i, [], 0, [i]), 'filter')) out.push(cloneValue(a[i]));
+      if (truthy(callOnItem(ctx, fp, a, i, [], 0, [i]), 'filter')) out.push(cloneValue(ctx.runtime, a[i]));
     }
     return out;
   }),
@@ -203,7 +203,7 @@ export const arrayLib: Library = {
   find: arr((a, [f, from], ctx) => {
     const start = from === undefined ? 0 : startPos(intArg(from as number | bigint), a.length);
     const i = findIndex(a, ctx, f as FnPtr, start, 'find');
-    return i < 0 ? undefined : cloneValue(a[i]);
+    return i < 0 ? undefined : cloneValue(ctx.runtime, a[i]);
   }),
   find_map: arr((a, [f, from], ctx) => {
     const fp = f as FnPtr;
@@ -229,11 +229,11 @@ export const arrayLib: Library = {
     const { start, count } = spanArgs(a.length, rest);
     return a.splice(start, count);
   }),
-  splice: arr((a, rest) => {
+  splice: arr((a, rest, ctx) => {
     const items = rest[rest.length - 1] as RhaiValue[];
     const { start, count } = spanArgs(a.length, rest.slice(0, -1));
-    checkArrayLength(a.length - Math.min(count, a.length - start) + items.length);
-    a.splice(start, count, ...(cloneValue(items) as RhaiValue[]));
+    checkArrayLength(ctx.runtime, a.length - Math.min(count, a.length - start) + items.length);
+    a.splice(start, count, ...(cloneValue(ctx.runtime, items) as RhaiValue[]));
     return undefined;
   }),
   dedup: arr((a, rest, ctx) => {
@@ -242,7 +242,7 @@ export const arrayLib: Library = {
     const out: RhaiValue[] = [];
     for (const x of a) {
       const last = out[out.length - 1];
-      const same = out.length > 0 && (fp ? truthy(ctx.call(fp, [cloneValue(last), cloneValue(x)]), 'dedup') : valuesEqual(last, x));
+      const same = out.length > 0 && (fp ? truthy(ctx.call(fp, [cloneValue(ctx.runtime, last), cloneValue(ctx.runtime, x)]), 'dedup') : valuesEqual(last, x));
       if (!same) out.push(x);
     }
     a.length = 0;
@@ -258,15 +258,15 @@ export const arrayLib: Library = {
   sort_by: arr((a, rest, ctx) => { sortInPlace(a, rest, ctx, false); return undefined; }),
   sort_desc: arr((a, rest, ctx) => { sortInPlace(a, rest, ctx, true); return undefined; }),
   // The `order` family (Rhai 1.24) returns a sorted copy and leaves the array as it was.
-  order: arr((a, rest, ctx) => sortInPlace(cloneValue(a) as RhaiValue[], rest, ctx, false)),
-  order_by: arr((a, rest, ctx) => sortInPlace(cloneValue(a) as RhaiValue[], rest, ctx, false)),
-  order_desc: arr((a, rest, ctx) => sortInPlace(cloneValue(a) as RhaiValue[], rest, ctx, true)),
+  order: arr((a, rest, ctx) => sortInPlace(cloneValue(ctx.runtime, a) as RhaiValue[], rest, ctx, false)),
+  order_by: arr((a, rest, ctx) => sortInPlace(cloneValue(ctx.runtime, a) as RhaiValue[], rest, ctx, false)),
+  order_desc: arr((a, rest, ctx) => sortInPlace(cloneValue(ctx.runtime, a) as RhaiValue[], rest, ctx, true)),
   zip: arr((a, [b, f], ctx) => {
     const fp = fnArg(f);
     if (!Array.isArray(b) || !fp) return NO_MATCH;
     const n = Math.min(a.length, b.length);
     const out: RhaiValue[] = [];
-    for (let i = 0; i < n; i++) out.push(callWithOptional(ctx, fp, [cloneValue(a[i]), cloneValue(b[i])], [i]));
+    for (let i = 0; i < n; i++) out.push(callWithOptional(ctx, fp, [cloneValue(ctx.runtime, a[i]), cloneValue(ctx.runtime, b[i])], [i]));
     return out;
   }),
 };

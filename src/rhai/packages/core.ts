@@ -6,7 +6,7 @@ import { checkArrayLength } from '../runtime.ts';
 import { bitNumber } from './bits.ts';
 import { rangeContains, toFloat } from '../ops.ts';
 import { FnPtr, RhaiFloat, RhaiRange, typeName, type RhaiValue } from '../values.ts';
-import { intArg, isIntArg, NO_MATCH, rangeSpan, type Library } from './types.ts';
+import { intArg, isIntArg, NO_MATCH, rangeSpan, type Library, type NativeContext } from './types.ts';
 
 /** Rhai's StepRange::new reports a zero step as a failed call to `range`. */
 function checkedStep(step: number): number {
@@ -39,7 +39,7 @@ const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * `range(from, to[, step])`. For INT it is lazy like Rhai's iterator (a RhaiRange with a step);
  * a FLOAT range is listed as an array of the values it yields.
  */
-function stepRange(args: RhaiValue[]): RhaiValue {
+function stepRange(args: RhaiValue[], ctx: NativeContext): RhaiValue {
   const [a, b, s] = args;
   if (a instanceof RhaiRange) { // range(from..to, step)
     const step = checkedStep(intArg(b as number | bigint));
@@ -53,7 +53,7 @@ function stepRange(args: RhaiValue[]): RhaiValue {
   const to = toFloat(b)!;
   const step = checkedStep(toFloat(s)!);
   // Refused before it is listed: a FLOAT range is an array here (Rhai's is a lazy iterator).
-  checkArrayLength(Math.max(0, Math.ceil((to - from) / step)));
+  checkArrayLength(ctx.runtime, Math.max(0, Math.ceil((to - from) / step)));
   const out: RhaiValue[] = [];
   if (step > 0) for (let x = from; x < to; x += step) out.push(new RhaiFloat(x));
   else for (let x = from; x > to; x += step) out.push(new RhaiFloat(x));

@@ -35,16 +35,16 @@ function removeWhere(m: RhaiMap, ctx: NativeContext, fp: FnPtr, name: string, re
 
 export const mapLib: Library = {
   keys: map((m, rest) => (rest.length ? NO_MATCH : sortedKeys(m))),
-  values: map((m, rest) => (rest.length ? NO_MATCH : sortedKeys(m).map((k) => cloneValue(m.get(k))))),
+  values: map((m, rest, ctx) => (rest.length ? NO_MATCH : sortedKeys(m).map((k) => cloneValue(ctx.runtime, m.get(k))))),
   len: map((m, rest) => (rest.length ? NO_MATCH : m.size)),
   is_empty: map((m, rest) => (rest.length ? NO_MATCH : m.size === 0)),
   contains: map((m, [k]) => { const key = textArg(k); return key === undefined ? NO_MATCH : m.has(key); }),
-  get: map((m, [k]) => { const key = textArg(k); return key === undefined ? NO_MATCH : cloneValue(m.get(key)); }),
-  set: map((m, [k, v]) => {
+  get: map((m, [k], ctx) => { const key = textArg(k); return key === undefined ? NO_MATCH : cloneValue(ctx.runtime, m.get(key)); }),
+  set: map((m, [k, v], ctx) => {
     const key = textArg(k);
     if (key === undefined) return NO_MATCH;
-    m.set(key, cloneValue(v));
-    checkMap(m);
+    m.set(key, cloneValue(ctx.runtime, v));
+    checkMap(ctx.runtime, m);
     return undefined;
   }),
   remove: map((m, [k]) => {
@@ -55,23 +55,23 @@ export const mapLib: Library = {
     return v;
   }),
   clear: map((m, rest) => { if (rest.length) return NO_MATCH; m.clear(); return undefined; }),
-  mixin: map((m, [other]) => {
+  mixin: map((m, [other], ctx) => {
     if (!(other instanceof Map)) return NO_MATCH;
-    for (const [k, v] of other) m.set(k, cloneValue(v));
-    checkMap(m);
+    for (const [k, v] of other) m.set(k, cloneValue(ctx.runtime, v));
+    checkMap(ctx.runtime, m);
     return undefined;
   }),
-  fill_with: map((m, [other]) => {
+  fill_with: map((m, [other], ctx) => {
     if (!(other instanceof Map)) return NO_MATCH;
-    for (const [k, v] of other) if (!m.has(k)) m.set(k, cloneValue(v));
-    checkMap(m);
+    for (const [k, v] of other) if (!m.has(k)) m.set(k, cloneValue(ctx.runtime, v));
+    checkMap(ctx.runtime, m);
     return undefined;
   }),
   filter: map((m, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
     const out: RhaiMap = new Map();
-    for (const k of sortedKeys(m)) if (truthy(callOnItem(ctx, fp, m, k, [k], 1, []), 'filter')) out.set(k, cloneValue(m.get(k)));
+    for (const k of sortedKeys(m)) if (truthy(callOnItem(ctx, fp, m, k, [k], 1, []), 'filter')) out.set(k, cloneValue(ctx.runtime, m.get(k)));
     return out;
   }),
   map: map((m, [f], ctx) => {
@@ -83,5 +83,5 @@ export const mapLib: Library = {
   }),
   retain: map((m, [f], ctx) => { const fp = fnArg(f); return fp ? removeWhere(m, ctx, fp, 'retain', false) : NO_MATCH; }),
   drain: map((m, [f], ctx) => { const fp = fnArg(f); return fp ? removeWhere(m, ctx, fp, 'drain', true) : NO_MATCH; }),
-  to_json: map((m) => checkString(toJson(m))),
+  to_json: map((m, _rest, ctx) => checkString(ctx.runtime, toJson(m))),
 };

@@ -2,9 +2,9 @@
 // positions and lengths count Unicode scalar values. Changing functions write the new string into
 // args[0] (the caller stores it back into the variable) and return ().
 import { displayString, toDebugText } from '../format.ts';
-import { checkArrayLength, checkString, checkStringLength } from '../runtime.ts';
+import { checkArrayLength, checkString, checkStringLength, type Runtime } from '../runtime.ts';
 import { charCount, hasAstral, makeChar, RhaiChar, toChars, type RhaiValue } from '../values.ts';
-import { intArg, isIntArg, NO_MATCH, spanArgs, startPos, textArg, type Library, type NativeResult } from './types.ts';
+import { intArg, isIntArg, NO_MATCH, spanArgs, startPos, textArg, type Library, type NativeContext, type NativeResult } from './types.ts';
 
 // Char index -> UTF-16 offset helpers, with a fast path for strings without astral chars.
 function subChars(s: string, start: number, count: number): string {
@@ -21,47 +21,47 @@ function indexOfChars(s: string, find: string, startChar: number): number {
 }
 
 /** Rust's `str::split`: an empty separator also yields an empty piece at each end. */
-function splitAll(s: string, sep: string): string[] {
+function splitAll(rt: Runtime, s: string, sep: string): string[] {
   if (sep === '') {
-    checkArrayLength(charCount(s) + 2);
+    checkArrayLength(rt, charCount(s) + 2);
     return ['', ...toChars(s), ''];
   }
-  return checked(s.split(sep));
+  return checked(rt, s.split(sep));
 }
 
 /** The pieces a split produced, against the array size limit. */
-function checked(pieces: string[]): string[] {
-  checkArrayLength(pieces.length);
+function checked(rt: Runtime, pieces: string[]): string[] {
+  checkArrayLength(rt, pieces.length);
   return pieces;
 }
 
 /** A string's chars as an array of chars, refused before it is built when too long. */
-function charArray(s: string): RhaiValue[] {
-  checkArrayLength(charCount(s));
+function charArray(rt: Runtime, s: string): RhaiValue[] {
+  checkArrayLength(rt, charCount(s));
   return toChars(s).map(makeChar);
 }
 
 /** Rust's `splitn`: at most `n` pieces (at least one), the last holding the rest. */
-function splitN(s: string, sep: string, n: number): string[] {
-  const parts = splitAll(s, sep);
+function splitN(rt: Runtime, s: string, sep: string, n: number): string[] {
+  const parts = splitAll(rt, s, sep);
   const pieces = Math.max(1, n);
   if (parts.length <= pieces) return parts;
   return [...parts.slice(0, pieces - 1), parts.slice(pieces - 1).join(sep)];
 }
 
 /** Rust's `rsplitn`: pieces from the end, the last holding what is left at the front. */
-function splitRevN(s: string, sep: string, n: number): string[] {
-  const parts = splitAll(s, sep).reverse();
+function splitRevN(rt: Runtime, s: string, sep: string, n: number): string[] {
+  const parts = splitAll(rt, s, sep).reverse();
   const pieces = Math.max(1, n);
   if (parts.length <= pieces) return parts;
   return [...parts.slice(0, pieces - 1), parts.slice(pieces - 1).reverse().join(sep)];
 }
 
 /** Rust's `split(char::is_whitespace)` keeps empty pieces between adjacent spaces. */
-const splitWhitespace = (s: string): string[] => checked(s.split(/\s/));
+const splitWhitespace = (rt: Runtime, s: string): string[] => checked(rt, s.split(/\s/));
 
-const str = (f: (s: string, rest: RhaiValue[], args: RhaiValue[]) => NativeResult) =>
-  (args: RhaiValue[]): NativeResult => (typeof args[0] === 'string' ? f(args[0], args.slice(1), args) : NO_MATCH);
+const str = (f: (s: string, rest: RhaiValue[], args: RhaiValue[], ctx: NativeContext) => NativeResult) =>
+  (args: RhaiValue[], ctx: NativeContext): NativeResult => (typeof args[0] === 'string' ? f(args[0], args.slice(1), args, ctx) : NO_MATCH);
 
 /** A char index counting from the end when negative; undefined when out of bounds. */
 function charIndex(n: number, len: number): number | undefined {
@@ -105,13 +105,13 @@ export const stringLib: Library = {
     args[0] = subChars(s, start, count);
     return undefined;
   }),
-  chars: str((s, rest) => {
-    if (rest.length === 0) return charArray(s);
+  chars: str((s, rest, _args, ctx) => {
+    if (rest.length === 0) return charArray(ctx.runtime, s);
     const { start, count } = spanArgs(charCount(s), rest);
-    return charArray(subChars(s, start, count));
+    return charArray(ctx.runtime, subChars(s, start, count));
   }),
-  split: str((s, rest) => {
-    if (rest.length === 0) return splitWhitespace(s);
+  split: str((s, rest, _args, ctx) => {
+    if (rest.length === 0) return splitWhitespace(ctx.runtime, s);
     const [sep, n] = rest;
     if (isIntArg(sep)) {
       const len = charCount(s);
@@ -119,15 +119,15 @@ export const stringLib: Library = {
       return [subChars(s, 0, at), subChars(s, at, len - at)];
     }
     const text = textArg(sep)!;
-    return n === undefined ? splitAll(s, text) : splitN(s, text, intArg(n as number | bigint));
+    return n === undefined ? splitAll(ctx.runtime, s, text) : splitN(ctx.runtime, s, text, intArg(n as number | bigint));
   }),
-  split_rev: str((s, [sep, n]) => splitRevN(s, textArg(sep)!, n === undefined ? Infinity : intArg(n as number | bigint))),
-  replace: str((s, [find, sub], args) => {
+  split_rev: str((s, [sep, n], _args, ctx) => splitRevN(ctx.runtime, s, textArg(sep)!, n === undefined ? Infinity : intArg(n as number | bigint))),
+  replace: str((s, [find, sub], args, ctx) => {
     const f = textArg(find)!;
     const r = textArg(sub)!;
     // Rust's `str::replace` with an empty pattern inserts at every char boundary, ends included.
     const count = f === '' ? charCount(s) + 1 : s.split(f).length - 1;
-    checkStringLength(charCount(s) + count * (charCount(r) - charCount(f)));
+    checkStringLength(ctx.runtime, charCount(s) + count * (charCount(r) - charCount(f)));
     args[0] = f === '' ? r + toChars(s).join(r) + r : s.split(f).join(r);
     return undefined;
   }),
@@ -135,11 +135,11 @@ export const stringLib: Library = {
     args[0] = s.split(textArg(x)!).join('');
     return undefined;
   }),
-  pad: str((s, [n, x], args) => {
+  pad: str((s, [n, x], args, ctx) => {
     const fill = textArg(x)!;
     const target = intArg(n as number | bigint);
     // Refuse before building: padding to a huge length would exhaust memory before any check ran.
-    checkStringLength(target);
+    checkStringLength(ctx.runtime, target);
     const len = charCount(s);
     const fillLen = charCount(fill);
     if (fillLen === 0 || len >= target) return undefined;
@@ -164,14 +164,14 @@ export const stringLib: Library = {
     args[0] = chars.slice(0, chars.length - count).join('');
     return chars.slice(chars.length - count).join('');
   }),
-  append: str((s, [x], args) => {
+  append: str((s, [x], args, ctx) => {
     const added = displayString(x);
-    checkStringLength(charCount(s) + charCount(added));
+    checkStringLength(ctx.runtime, charCount(s) + charCount(added));
     args[0] = s + added;
     return undefined;
   }),
   clear: str((_s, _r, args) => { args[0] = ''; return undefined; }),
-  to_chars: str(charArray),
+  to_chars: str((s, _rest, _args, ctx) => charArray(ctx.runtime, s)),
   get: str((s, [i]) => {
     const chars = toChars(s);
     const at = charIndex(intArg(i as number | bigint), chars.length);
@@ -183,6 +183,6 @@ export const stringLib: Library = {
     if (at !== undefined) { chars[at] = (c as RhaiChar).c; args[0] = chars.join(''); }
     return undefined;
   }),
-  to_string: (args) => checkString(displayString(args[0])),
-  to_debug: (args) => checkString(toDebugText(args[0])),
+  to_string: (args, ctx) => checkString(ctx.runtime, displayString(args[0])),
+  to_debug: (args, ctx) => checkString(ctx.runtime, toDebugText(args[0])),
 };

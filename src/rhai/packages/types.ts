@@ -1,6 +1,7 @@
 // The native-function interface shared by every package (src/packages/*.rs).
 import { RhaiError } from '../errors.ts';
 import { cloneValue } from '../copy.ts';
+import type { Runtime } from '../runtime.ts';
 import { FnPtr, RhaiChar, RhaiRange, typeName, type RhaiValue } from '../values.ts';
 
 export const NO_MATCH: unique symbol = Symbol('no matching signature');
@@ -8,6 +9,8 @@ export type NativeResult = RhaiValue | typeof NO_MATCH;
 
 /** What a native function may ask of the engine. */
 export interface NativeContext {
+  /** The run this call belongs to (its limits and counters). */
+  readonly runtime: Runtime;
   /** Calls a Fn pointer (closure, script function or native) with these arguments. */
   call(fp: FnPtr, args: RhaiValue[]): RhaiValue;
   /** Calls a Fn pointer with `this` bound to `thisValue`: its result and what `this` holds afterwards. */
@@ -106,7 +109,7 @@ export function callOnItem(
     else container.set(key as string, thisAfter);
     return result;
   }
-  const copy = cloneValue(item);
+  const copy = cloneValue(ctx.runtime, item);
   const withItem = args.length === 0 ? [copy] : [...args.slice(0, itemAt), copy, ...args.slice(itemAt)];
   return callWithOptional(ctx, fp, withItem, extra);
 }
