@@ -10,7 +10,7 @@ import {
 } from '../errors.ts';
 import { debugString, displayString } from '../format.ts';
 import { assignOp, binaryOp, compareOp, containsOp, negate, valuesEqual } from '../ops.ts';
-import { isNonPureCall, NATIVE_FUNCTIONS } from '../packages/index.ts';
+import { isNonPureCall, NATIVE_FUNCTIONS, type NativeFn } from '../packages/index.ts';
 import { checkArray, checkMap, concatText, tooManyOperations, type Runtime } from '../runtime.ts';
 import { FnPtr, isInt, RhaiRange, typeName, type Cell, type RhaiMap, type RhaiValue } from '../values.ts';
 import { cloneValue } from '../copy.ts';
@@ -654,6 +654,17 @@ class Compiler {
     }
   }
 
+  /** `obj.name(...)` on a native function: `full` holds the target then the arguments. */
+  private nativeMethod(env: Env, native: NativeFn, name: string, full: RhaiValue[], target: LValue, pos: Pos): RhaiValue {
+    const obj = full[0];
+    if (isNonPureCall(name, obj) && target.isConst(env)) {
+      throw new RhaiError('ErrorNonPureMethodCallOnConstant', `Non-pure method '${name}' cannot be called on constant`, pos);
+    }
+    const r = callNative(env.rt, native, name, full, pos);
+    if (full[0] !== obj) target.set(env, full[0]);
+    return r;
+  }
+
   private method(e: Extract<Expr, { k: 'method' }>): Ev {
     const pos = e.pos;
     const name = e.name;
@@ -668,9 +679,13 @@ class Compiler {
     return (env) => {
       const obj = target.get(env);
       if (obj === undefined && safe) return undefined;
-      const argv = new Array<RhaiValue>(argc);
-      for (let i = 0; i < argc; i++) argv[i] = args[i]!(env);
+      // The target and the arguments in one array, as a native function takes them.
+      const full = new Array<RhaiValue>(argc + 1);
+      full[0] = obj;
+      for (let i = 0; i < argc; i++) full[i + 1] = args[i]!(env);
       if (env.rt.signal !== NONE) return undefined;
+      if (native && !sfn && !(obj instanceof Map) && name !== 'call') return this.nativeMethod(env, native, name, full, target, pos);
+      const argv = full.slice(1);
       // `x.call(fp, ...)`: call the pointer with `this` bound to x.
       if (name === 'call' && !(obj instanceof FnPtr) && argv[0] instanceof FnPtr) {
         const ref = { v: obj, isConst: target.isConst(env) };
@@ -689,14 +704,8 @@ class Compiler {
         if (env.rt.lastThis !== obj) target.set(env, env.rt.lastThis);
         return r;
       }
-      if (!native) throw fnNotFound(signature(name, [obj, ...argv]), pos);
-      if (isNonPureCall(name, obj) && target.isConst(env)) {
-        throw new RhaiError('ErrorNonPureMethodCallOnConstant', `Non-pure method '${name}' cannot be called on constant`, pos);
-      }
-      const full = [obj, ...argv];
-      const r = callNative(env.rt, native, name, full, pos);
-      if (full[0] !== obj) target.set(env, full[0]);
-      return r;
+      if (!native) throw fnNotFound(signature(name, full), pos);
+      return this.nativeMethod(env, native, name, full, target, pos);
     };
   }
 

@@ -73,7 +73,7 @@ function removeWhere(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, name: string
   const removed: RhaiValue[] = [];
   const kept: RhaiValue[] = [];
   for (let i = 0; i < a.length; i++) {
-    const matches = truthy(callOnItem(ctx, fp, a, i, [], 0, [i]), name);
+    const matches = truthy(callOnItem(ctx, fp, a, i, [], 0, i), name);
     (matches === removeMatches ? removed : kept).push(a[i]);
   }
   a.length = 0;
@@ -168,7 +168,7 @@ export const arrayLib: Library = {
     if (!fp) return NO_MATCH;
     const out: RhaiValue[] = [];
     for (let i = 0; i < a.length; i++) {
-      if (truthy(callOnItem(ctx, fp, a, i, [], 0, [i]), 'filter')) out.push(cloneValue(ctx.runtime, a[i]));
+      if (truthy(callOnItem(ctx, fp, a, i, [], 0, i), 'filter')) out.push(cloneValue(ctx.runtime, a[i]));
     }
     return out;
   }),
@@ -176,7 +176,7 @@ export const arrayLib: Library = {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
     const out = new Array<RhaiValue>(a.length);
-    for (let i = 0; i < a.length; i++) out[i] = callOnItem(ctx, fp, a, i, [], 0, [i]);
+    for (let i = 0; i < a.length; i++) out[i] = callOnItem(ctx, fp, a, i, [], 0, i);
     return out;
   }),
   // Rhai binds `this` to each element (changes stick) and passes the index if the callback takes it.
@@ -191,13 +191,13 @@ export const arrayLib: Library = {
   some: arr((a, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
-    for (let i = 0; i < a.length; i++) if (truthy(callOnItem(ctx, fp, a, i, [], 0, [i]), 'some')) return true;
+    for (let i = 0; i < a.length; i++) if (truthy(callOnItem(ctx, fp, a, i, [], 0, i), 'some')) return true;
     return false;
   }),
   all: arr((a, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
-    for (let i = 0; i < a.length; i++) if (!truthy(callOnItem(ctx, fp, a, i, [], 0, [i]), 'all')) return false;
+    for (let i = 0; i < a.length; i++) if (!truthy(callOnItem(ctx, fp, a, i, [], 0, i), 'all')) return false;
     return true;
   }),
   find: arr((a, [f, from], ctx) => {
@@ -208,7 +208,7 @@ export const arrayLib: Library = {
   find_map: arr((a, [f, from], ctx) => {
     const fp = f as FnPtr;
     for (let i = from === undefined ? 0 : startPos(intArg(from as number | bigint), a.length); i < a.length; i++) {
-      const r = callOnItem(ctx, fp, a, i, [], 0, [i]);
+      const r = callOnItem(ctx, fp, a, i, [], 0, i);
       if (r !== undefined) return r;
     }
     return undefined;
@@ -251,7 +251,7 @@ export const arrayLib: Library = {
   }),
   none: arr((a, [f], ctx) => {
     const fp = fnArg(f)!;
-    for (let i = 0; i < a.length; i++) if (truthy(callOnItem(ctx, fp, a, i, [], 0, [i]), 'none')) return false;
+    for (let i = 0; i < a.length; i++) if (truthy(callOnItem(ctx, fp, a, i, [], 0, i), 'none')) return false;
     return true;
   }),
   sort: arr((a, rest, ctx) => { sortInPlace(a, rest, ctx, false); return undefined; }),
@@ -272,7 +272,7 @@ export const arrayLib: Library = {
 };
 
 function findIndex(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, start: number, name: string): number {
-  for (let i = start; i < a.length; i++) if (truthy(callOnItem(ctx, fp, a, i, [], 0, [i]), name)) return i;
+  for (let i = start; i < a.length; i++) if (truthy(callOnItem(ctx, fp, a, i, [], 0, i), name)) return i;
   return -1;
 }
 
@@ -282,7 +282,7 @@ function reduce(a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext, reverse: 
   let acc: RhaiValue = rest.length === 2 ? rest[1] : undefined;
   for (let k = 0; k < a.length; k++) {
     const i = reverse ? a.length - 1 - k : k;
-    acc = callOnItem(ctx, fp, a, i, [acc], 1, [i]);
+    acc = callOnItem(ctx, fp, a, i, [acc], 1, i);
   }
   return acc;
 }

@@ -25,7 +25,7 @@ function toJson(v: RhaiValue): string {
 function removeWhere(m: RhaiMap, ctx: NativeContext, fp: FnPtr, name: string, removeMatches: boolean): RhaiMap {
   const removed: RhaiMap = new Map();
   for (const k of sortedKeys(m)) {
-    if (truthy(callOnItem(ctx, fp, m, k, [k], 1, []), name) === removeMatches) {
+    if (truthy(callOnItem(ctx, fp, m, k, [k], 1), name) === removeMatches) {
       removed.set(k, m.get(k));
       m.delete(k);
     }
@@ -71,14 +71,14 @@ export const mapLib: Library = {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
     const out: RhaiMap = new Map();
-    for (const k of sortedKeys(m)) if (truthy(callOnItem(ctx, fp, m, k, [k], 1, []), 'filter')) out.set(k, cloneValue(ctx.runtime, m.get(k)));
+    for (const k of sortedKeys(m)) if (truthy(callOnItem(ctx, fp, m, k, [k], 1), 'filter')) out.set(k, cloneValue(ctx.runtime, m.get(k)));
     return out;
   }),
   map: map((m, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
     const out: RhaiMap = new Map();
-    for (const k of sortedKeys(m)) out.set(k, callOnItem(ctx, fp, m, k, [k], 1, []));
+    for (const k of sortedKeys(m)) out.set(k, callOnItem(ctx, fp, m, k, [k], 1));
     return out;
   }),
   retain: map((m, [f], ctx) => { const fp = fnArg(f); return fp ? removeWhere(m, ctx, fp, 'retain', false) : NO_MATCH; }),

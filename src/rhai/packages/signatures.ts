@@ -2,7 +2,7 @@
 // argument types match none of a name's signatures is ErrorFunctionNotFound before the function
 // body runs, so a package never accepts an overload Rhai lacks. docs/decisions/rhai.md lists this
 // table; test/rhai/fidelity.test.ts checks that the two agree.
-import { FnPtr, typeName, type RhaiValue } from '../values.ts';
+import { FnPtr, RhaiChar, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
 
 /**
  * Parameter types: Rhai's type names (`i64`, `f64`, `string`, `char`, `bool`, `array`, `map`,
@@ -162,11 +162,23 @@ const any: ParamCheck = () => true;
 const fnPointer: ParamCheck = (v) => v instanceof FnPtr;
 const fnOrName: ParamCheck = (v) => v instanceof FnPtr || typeof v === 'string';
 
+/** Direct type tests (no type-name string is built on the path of every native call). */
+const TYPE_CHECKS: Record<string, ParamCheck> = {
+  '()': (v) => v === undefined,
+  bool: (v) => typeof v === 'boolean',
+  i64: (v) => typeof v === 'number' || typeof v === 'bigint',
+  string: (v) => typeof v === 'string',
+  f64: (v) => v instanceof RhaiFloat,
+  char: (v) => v instanceof RhaiChar,
+  array: (v) => Array.isArray(v),
+  map: (v) => v instanceof Map,
+};
+
 function paramCheck(type: string): ParamCheck {
   if (type === '?') return any;
   if (type === 'Fn') return fnPointer;
   if (type === 'fn') return fnOrName;
-  return (v) => typeName(v) === type;
+  return TYPE_CHECKS[type] ?? ((v) => typeName(v) === type);
 }
 
 interface Overload { params: ParamCheck[]; variadic: boolean }

@@ -95,23 +95,25 @@ export function callWithOptional(ctx: NativeContext, fp: FnPtr, args: RhaiValue[
 /**
  * Calls a callback on one item of an array or map as Rhai's `FnPtr::call_raw_with_extra_args`
  * does: a closure that takes only `args` gets the item as `this` (changes to `this` stick in the
- * container); one that takes one more gets a copy of the item inserted at `itemAt` among `args`,
- * with `extra` (the index) appended if it takes that too.
+ * container); otherwise a copy of the item is inserted at `itemAt` among `args`, followed by
+ * `index` when the closure takes one more parameter.
  */
 export function callOnItem(
   ctx: NativeContext, fp: FnPtr, container: RhaiValue[] | Map<string, RhaiValue>, key: number | string,
-  args: RhaiValue[], itemAt: number, extra: RhaiValue[],
+  args: RhaiValue[], itemAt: number, index?: number,
 ): RhaiValue {
   const item = Array.isArray(container) ? container[key as number] : container.get(key as string);
-  if (ctx.arityOf(fp) === args.length) {
+  const arity = ctx.arityOf(fp);
+  if (arity === args.length) {
     const { result, thisAfter } = ctx.callBound(fp, item, args);
     if (Array.isArray(container)) container[key as number] = thisAfter;
     else container.set(key as string, thisAfter);
     return result;
   }
   const copy = cloneValue(ctx.runtime, item);
-  const withItem = args.length === 0 ? [copy] : [...args.slice(0, itemAt), copy, ...args.slice(itemAt)];
-  return callWithOptional(ctx, fp, withItem, extra);
+  const full = args.length === 0 ? [copy] : [...args.slice(0, itemAt), copy, ...args.slice(itemAt)];
+  if (index !== undefined && arity !== undefined && arity > full.length) full.push(index);
+  return ctx.call(fp, full);
 }
 
 export function truthy(v: RhaiValue, what: string): boolean {
