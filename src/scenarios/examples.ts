@@ -1,6 +1,8 @@
 // The built-in examples: each demonstrates one idea of the spec, with a blueprint that follows the
-// spec exactly and a generator spec (not events), so every example's share link stays short.
+// spec exactly and a generator spec (not events), so every example's share link stays short. The
+// one exception, imported-run, is a real session's events (brought in with lev import).
 import type { ScenarioInput } from '../engine/scenario.ts';
+import { IMPORTED_RUN_TASK, IMPORTED_RUN_TRAFFIC } from './imported-run.ts';
 
 export interface Example {
   id: string;
@@ -219,6 +221,25 @@ a1f09b3 first commit
 
 const CODING_TASK = 'Fix the failing test in src/parser/header.rs: parse_header rejects an empty continuation line. Keep the public API unchanged.';
 
+const IMPORTED_RUN = `# A Claude Code session, imported with lev import, replayed through a layout of its own:
+# file reads land in a small compacting codebase region, file_tracking keeps one line per file
+# touched, and the conversation slides at six items.
+[context.regions]
+task = { kind = "pinned", budget = "10%", seed = "task_input" }
+files = { kind = "hashmap", budget = "5%" }
+codebase = { kind = "compacting", budget = "4%", compact_at = "50%" }
+conversation = { kind = "sliding_window", budget = "40%", max_items = 6 }
+
+[context.file_tracking]
+region = "files"
+
+[stages.work]
+system_prompt = "Fix the task in small steps and run the tests after each."
+
+[stages.work.tool_routing.overrides]
+read_file = "codebase"
+`;
+
 export const EXAMPLES: Example[] = [
   {
     id: 'coding-agent',
@@ -330,6 +351,20 @@ export const EXAMPLES: Example[] = [
         kind: 'coding-agent', seed: 6, steps: 150,
         params: { todos: null, transitionTo: null, inlineResults: true, fileSizes: { small: 6, medium: 3, large: 1 } },
       },
+    },
+  },
+  {
+    id: 'imported-run',
+    title: 'A real run, imported',
+    summary: "Not synthetic traffic: a Claude Code session brought in with lev import (Read, Bash and Edit mapped to read_file, shell and edit_file; file_path kept as the path). Watch the 7,000-token read of the parser arrive in a codebase region that compacts at 4,000 tokens and fold to a summary at once, so each later request is a few hundred tokens where the flat baseline carries over 7,000; file_tracking rewrite its line for the edited file; the failing test run kept as an error result; and the conversation slide at six items, stripping the results it leaves unpaired, while the task stays pinned. Drop your own session file on the page to replay it through this layout.",
+    scenario: {
+      version: 1,
+      name: 'imported-run',
+      description: 'Imported from a claude-code trace (claude-sonnet-4-5-20250929); tool output kept as its size.',
+      model: { id: 'claude-sonnet-4' },
+      agent: { 'agent.leviath': IMPORTED_RUN },
+      inputs: { task: IMPORTED_RUN_TASK },
+      traffic: IMPORTED_RUN_TRAFFIC,
     },
   },
 ];

@@ -5,6 +5,7 @@ import { HARNESS_PROMPT_INPUT, importTrace } from '../../src/import/index.ts';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
 import { DONE, EDIT_ARGS, EDIT_OK, GREP_OUTPUT, HANDOFF, HEADER_RS, PLAN, SYSTEM_PROMPT, TASK, TEST_FAIL, TEST_PASS, TESTS_RS } from './run.ts';
 import { APPLY_PATCH, codexShell, ENVIRONMENT_CONTEXT, fixtureFiles, numbered } from './fixture-files.ts';
+import { IMPORTED_RUN_FILE, importedRunSource } from './imported-example.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const READ_TEXT = "I'll read the parser and search for the error.";
@@ -39,6 +40,7 @@ const two = (n: number) => String(n).padStart(2, '0');
 describe('the committed fixtures', () => {
   it('are what build-fixtures.ts writes (rerun: npx tsx test/import/build-fixtures.ts)', () => {
     for (const [name, text] of Object.entries(fixtureFiles())) expect(fixture(name), name).toBe(text);
+    expect(readFileSync(new URL(`../../${IMPORTED_RUN_FILE}`, import.meta.url), 'utf8')).toBe(importedRunSource());
   });
 });
 

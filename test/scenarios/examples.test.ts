@@ -30,7 +30,7 @@ describe('built-in examples', () => {
         const { blueprint } = compileBlueprint(scenario.agent, { workdir: scenario.workdir });
         const regions = new Set(blueprint!.regions.map((r) => r.name));
         const stages = new Set(blueprint!.stages.map((s) => s.name));
-        const events = generateTraffic(scenario.generator!);
+        const events = [...(scenario.generator ? generateTraffic(scenario.generator) : []), ...scenario.traffic];
         for (const event of events) {
           if ('region' in event) expect(regions, `${event.type} targets ${event.region}`).toContain(event.region);
           if (event.type === 'transition') expect(stages).toContain(event.to);
