@@ -3,11 +3,11 @@ import type { Expr, Stmt, VarDecl } from './ast.ts';
 
 function rootVar(e: Expr): Expr {
   let cur = e;
-  while (cur.k === 'prop' || cur.k === 'index') cur = cur.target;
+  while (cur.kind === 'property' || cur.kind === 'index') cur = cur.target;
   return cur;
 }
 
-const isVar = (e: Expr, decl: VarDecl): boolean => e.k === 'var' && e.ref?.kind === 'local' && e.ref.decl === decl;
+const isVar = (e: Expr, decl: VarDecl): boolean => e.kind === 'var' && e.ref?.kind === 'local' && e.ref.decl === decl;
 
 /**
  * Could these statements change the value held by `decl` in place? Conservative: any assignment
@@ -17,14 +17,14 @@ const isVar = (e: Expr, decl: VarDecl): boolean => e.k === 'var' && e.ref?.kind 
 export function mayMutate(stmts: Stmt[], decl: VarDecl): boolean {
   const inExpr = (e: Expr | null | undefined): boolean => {
     if (!e) return false;
-    switch (e.k) {
-      case 'lit': case 'var': case 'this': case 'global': return false;
+    switch (e.kind) {
+      case 'literal': case 'var': case 'this': case 'global': return false;
       case 'array': return e.items.some(inExpr);
       case 'map': return e.entries.some(([, v]) => inExpr(v));
-      case 'interp': return e.parts.some((p) => typeof p !== 'string' && inExpr(p));
-      case 'unary': return inExpr(e.e);
-      case 'bin': return inExpr(e.l) || inExpr(e.r);
-      case 'prop': return inExpr(e.target);
+      case 'interpolation': return e.parts.some((p) => typeof p !== 'string' && inExpr(p));
+      case 'unary': return inExpr(e.operand);
+      case 'binary': return inExpr(e.left) || inExpr(e.right);
+      case 'property': return inExpr(e.target);
       case 'index': return inExpr(e.target) || inExpr(e.index);
       case 'call': return (e.args[0] !== undefined && isVar(rootVar(e.args[0]), decl)) || e.args.some(inExpr);
       case 'method': return isVar(rootVar(e.target), decl) || inExpr(e.target) || e.args.some(inExpr);
@@ -32,16 +32,16 @@ export function mayMutate(stmts: Stmt[], decl: VarDecl): boolean {
       case 'block': return inStmts(e.body);
       case 'if': return inExpr(e.cond) || inStmts(e.then) || (e.else !== null && inStmts(e.else));
       case 'switch':
-        return inExpr(e.subject) || inExpr(e.dflt) || e.cases.some((c) => inExpr(c.guard) || inExpr(c.body));
+        return inExpr(e.subject) || inExpr(e.defaultCase) || e.cases.some((c) => inExpr(c.guard) || inExpr(c.body));
       case 'while': return inExpr(e.cond) || inStmts(e.body);
       case 'do': return inExpr(e.cond) || inStmts(e.body);
       case 'for': return inExpr(e.iter) || inStmts(e.body);
     }
   };
   const inStmt = (s: Stmt): boolean => {
-    switch (s.k) {
+    switch (s.kind) {
       case 'let': return inExpr(s.init);
-      case 'expr': return inExpr(s.e);
+      case 'expr': return inExpr(s.expr);
       case 'assign': return isVar(rootVar(s.target), decl) || inExpr(s.target) || inExpr(s.value);
       case 'break': case 'return': case 'throw': return inExpr(s.value);
       case 'continue': return false;

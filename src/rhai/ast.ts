@@ -38,36 +38,36 @@ export interface SwitchCase {
 }
 
 export type Expr =
-  | { k: 'lit'; pos: Pos; v: RhaiValue }
-  | { k: 'var'; pos: Pos; name: string; ref: VarRef | null }
-  | { k: 'this'; pos: Pos }
-  | { k: 'global'; pos: Pos; name: string }
-  | { k: 'array'; pos: Pos; items: Expr[] }
-  | { k: 'map'; pos: Pos; entries: [string, Expr][] }
-  | { k: 'interp'; pos: Pos; parts: (string | Expr)[] }
-  | { k: 'unary'; pos: Pos; op: string; e: Expr }
-  | { k: 'bin'; pos: Pos; op: string; l: Expr; r: Expr }
-  | { k: 'prop'; pos: Pos; target: Expr; name: string; safe: boolean }
-  | { k: 'index'; pos: Pos; target: Expr; index: Expr; safe: boolean }
-  | { k: 'call'; pos: Pos; name: string; args: Expr[]; visibleVars: string[] }
-  | { k: 'method'; pos: Pos; target: Expr; name: string; args: Expr[]; safe: boolean }
-  | { k: 'closure'; pos: Pos; fn: FnDef }
-  | { k: 'block'; pos: Pos; body: Stmt[] }
-  | { k: 'if'; pos: Pos; cond: Expr; then: Stmt[]; else: Stmt[] | null }
-  | { k: 'switch'; pos: Pos; subject: Expr; cases: SwitchCase[]; dflt: Expr | null }
-  | { k: 'while'; pos: Pos; cond: Expr | null; body: Stmt[] }
-  | { k: 'do'; pos: Pos; body: Stmt[]; cond: Expr; until: boolean }
-  | { k: 'for'; pos: Pos; item: VarDecl; counter: VarDecl | null; iter: Expr; body: Stmt[] };
+  | { kind: 'literal'; pos: Pos; value: RhaiValue }
+  | { kind: 'var'; pos: Pos; name: string; ref: VarRef | null }
+  | { kind: 'this'; pos: Pos }
+  | { kind: 'global'; pos: Pos; name: string }
+  | { kind: 'array'; pos: Pos; items: Expr[] }
+  | { kind: 'map'; pos: Pos; entries: [string, Expr][] }
+  | { kind: 'interpolation'; pos: Pos; parts: (string | Expr)[] }
+  | { kind: 'unary'; pos: Pos; op: string; operand: Expr }
+  | { kind: 'binary'; pos: Pos; op: string; left: Expr; right: Expr }
+  | { kind: 'property'; pos: Pos; target: Expr; name: string; safe: boolean }
+  | { kind: 'index'; pos: Pos; target: Expr; index: Expr; safe: boolean }
+  | { kind: 'call'; pos: Pos; name: string; args: Expr[]; visibleVars: string[] }
+  | { kind: 'method'; pos: Pos; target: Expr; name: string; args: Expr[]; safe: boolean }
+  | { kind: 'closure'; pos: Pos; fn: FnDef }
+  | { kind: 'block'; pos: Pos; body: Stmt[] }
+  | { kind: 'if'; pos: Pos; cond: Expr; then: Stmt[]; else: Stmt[] | null }
+  | { kind: 'switch'; pos: Pos; subject: Expr; cases: SwitchCase[]; defaultCase: Expr | null }
+  | { kind: 'while'; pos: Pos; cond: Expr | null; body: Stmt[] }
+  | { kind: 'do'; pos: Pos; body: Stmt[]; cond: Expr; until: boolean }
+  | { kind: 'for'; pos: Pos; item: VarDecl; counter: VarDecl | null; iter: Expr; body: Stmt[] };
 
 export type Stmt =
-  | { k: 'let'; pos: Pos; decl: VarDecl; init: Expr | null }
-  | { k: 'expr'; pos: Pos; e: Expr }
-  | { k: 'assign'; pos: Pos; target: Expr; op: string; value: Expr }
-  | { k: 'break'; pos: Pos; value: Expr | null }
-  | { k: 'continue'; pos: Pos }
-  | { k: 'return'; pos: Pos; value: Expr | null }
-  | { k: 'throw'; pos: Pos; value: Expr | null; rethrow: VarDecl | null }
-  | { k: 'try'; pos: Pos; body: Stmt[]; errVar: VarDecl | null; hidden: VarDecl; handler: Stmt[] };
+  | { kind: 'let'; pos: Pos; decl: VarDecl; init: Expr | null }
+  | { kind: 'expr'; pos: Pos; expr: Expr }
+  | { kind: 'assign'; pos: Pos; target: Expr; op: string; value: Expr }
+  | { kind: 'break'; pos: Pos; value: Expr | null }
+  | { kind: 'continue'; pos: Pos }
+  | { kind: 'return'; pos: Pos; value: Expr | null }
+  | { kind: 'throw'; pos: Pos; value: Expr | null; rethrow: VarDecl | null }
+  | { kind: 'try'; pos: Pos; body: Stmt[]; errVar: VarDecl | null; hidden: VarDecl; handler: Stmt[] };
 
 export interface Script {
   body: Stmt[];

@@ -207,13 +207,13 @@ class Parser {
         params = this.parseParams('|', 'closure parameter');
       }
       const body: Stmt[] = [];
-      if (this.is('{')) body.push({ k: 'expr', pos: this.tok.pos, e: this.parseBlockExpr() });
+      if (this.is('{')) body.push({ kind: 'expr', pos: this.tok.pos, expr: this.parseBlockExpr() });
       else body.push(this.parseSimpleStmt());
       const fn: FnDef = {
         name: `anon$${++this.closureCount}`, params, body, slotCount: this.scope.slotCount, pos,
         captures: this.scope.captures, isClosure: true, missingCapture: this.scope.missingCapture,
       };
-      return { k: 'closure', pos, fn };
+      return { kind: 'closure', pos, fn };
     } finally {
       this.scope = outerScope;
       this.loopDepth = outerLoop;
@@ -258,19 +258,19 @@ class Parser {
     if (t.type === 'keyword') {
       switch (t.text) {
         case 'let': case 'const': return [this.parseLet(), 'let'];
-        case 'if': return [{ k: 'expr', pos, e: this.parseIf() }, 'if'];
-        case 'switch': return [{ k: 'expr', pos, e: this.parseSwitch() }, 'switch'];
-        case 'while': return [{ k: 'expr', pos, e: this.parseWhile() }, 'while'];
-        case 'loop': return [{ k: 'expr', pos, e: this.parseLoop() }, 'loop'];
-        case 'do': return [{ k: 'expr', pos, e: this.parseDo() }, 'do'];
-        case 'for': return [{ k: 'expr', pos, e: this.parseFor() }, 'for'];
+        case 'if': return [{ kind: 'expr', pos, expr: this.parseIf() }, 'if'];
+        case 'switch': return [{ kind: 'expr', pos, expr: this.parseSwitch() }, 'switch'];
+        case 'while': return [{ kind: 'expr', pos, expr: this.parseWhile() }, 'while'];
+        case 'loop': return [{ kind: 'expr', pos, expr: this.parseLoop() }, 'loop'];
+        case 'do': return [{ kind: 'expr', pos, expr: this.parseDo() }, 'do'];
+        case 'for': return [{ kind: 'expr', pos, expr: this.parseFor() }, 'for'];
         case 'try': return [this.parseTry(), 'try'];
         case 'break': case 'continue': return [this.parseBreak(), 'break'];
         case 'return': case 'throw': return [this.parseReturn(), 'return'];
         case 'import': case 'export': throw parseError(`'${t.text}' (modules) is not supported`, pos);
       }
     }
-    if (this.is('{')) return [{ k: 'expr', pos, e: this.parseBlockExpr() }, 'block'];
+    if (this.is('{')) return [{ kind: 'expr', pos, expr: this.parseBlockExpr() }, 'block'];
     return [this.parseSimpleStmt(), 'expr'];
   }
 
@@ -283,25 +283,25 @@ class Parser {
       this.p++;
       this.checkAssignable(e, t.pos);
       const value = this.parseExpr();
-      return { k: 'assign', pos: t.pos, target: e, op: t.text, value };
+      return { kind: 'assign', pos: t.pos, target: e, op: t.text, value };
     }
-    return { k: 'expr', pos, e };
+    return { kind: 'expr', pos, expr: e };
   }
 
   private checkAssignable(e: Expr, pos: Pos): void {
     let root = e;
-    while (root.k === 'prop' || root.k === 'index') {
+    while (root.kind === 'property' || root.kind === 'index') {
       if (root.safe) throw parseError('Cannot assign through ?. or ?[', pos);
       root = root.target;
     }
-    if (root.k === 'var') {
+    if (root.kind === 'var') {
       // Only `A = v` is refused here; `A[0] = v` and `A.x = v` fail at run time, as in Rhai's parser.
       if (root === e && root.ref?.kind === 'local' && root.ref.decl.isConst) {
         throw parseError(`Cannot assign to constant '${root.name}'`, root.pos);
       }
       return;
     }
-    if (root.k === 'this') return;
+    if (root.kind === 'this') return;
     throw parseError('Expecting a variable, property or index as the target of an assignment', pos);
   }
 
@@ -313,23 +313,23 @@ class Parser {
     const init = this.eat('=') ? this.parseExpr() : null;
     // Declared after the initializer so that `let x = x + 1` reads the outer x.
     const decl = this.declare(nameTok.text, isConst);
-    return { k: 'let', pos, decl, init };
+    return { kind: 'let', pos, decl, init };
   }
 
   private parseBreak(): Stmt {
     const t = this.toks[this.p++]!;
     if (this.loopDepth === 0) throw parseError(`'${t.text}' must be inside a loop`, t.pos);
-    if (t.text === 'continue') return { k: 'continue', pos: t.pos };
+    if (t.text === 'continue') return { kind: 'continue', pos: t.pos };
     const value = this.atStmtEnd() ? null : this.parseExpr();
-    return { k: 'break', pos: t.pos, value };
+    return { kind: 'break', pos: t.pos, value };
   }
 
   private parseReturn(): Stmt {
     const t = this.toks[this.p++]!;
     const value = this.atStmtEnd() ? null : this.parseExpr();
-    if (t.text === 'return') return { k: 'return', pos: t.pos, value };
+    if (t.text === 'return') return { kind: 'return', pos: t.pos, value };
     const rethrow = value === null ? this.catchVars[this.catchVars.length - 1] ?? null : null;
-    return { k: 'throw', pos: t.pos, value, rethrow };
+    return { kind: 'throw', pos: t.pos, value, rethrow };
   }
 
   private atStmtEnd(): boolean {
@@ -351,7 +351,7 @@ class Parser {
       this.catchVars.push(hidden);
       try {
         const handler = this.parseBlockBody();
-        return { k: 'try', pos, body, errVar, hidden, handler } satisfies Stmt;
+        return { kind: 'try', pos, body, errVar, hidden, handler } satisfies Stmt;
       } finally { this.catchVars.pop(); }
     });
   }
@@ -359,12 +359,12 @@ class Parser {
   // ---- control-flow expressions ----
   private parseBlockExpr(): Expr {
     const pos = this.tok.pos;
-    return { k: 'block', pos, body: this.parseBlockBody() };
+    return { kind: 'block', pos, body: this.parseBlockBody() };
   }
 
   private parseCondition(what: string): Expr {
     const cond = this.parseExpr();
-    if (cond.k === 'lit' && typeof cond.v !== 'boolean') {
+    if (cond.kind === 'literal' && typeof cond.value !== 'boolean') {
       throw parseError(`Expecting a boolean condition for '${what}'`, cond.pos);
     }
     return cond;
@@ -378,10 +378,10 @@ class Parser {
     if (this.eat('else')) {
       if (this.is('if')) {
         const p = this.tok.pos;
-        els = [{ k: 'expr', pos: p, e: this.parseIf() }];
+        els = [{ kind: 'expr', pos: p, expr: this.parseIf() }];
       } else els = this.parseBlockBody();
     }
-    return { k: 'if', pos, cond, then, else: els };
+    return { kind: 'if', pos, cond, then, else: els };
   }
 
   /** Parses `body` with `|` read as bit-or (false) or as the switch-case separator (true). */
@@ -400,13 +400,13 @@ class Parser {
     const pos = this.expect('while', '').pos;
     const cond = this.parseCondition('while');
     const body = this.inLoop(() => this.parseBlockBody());
-    return { k: 'while', pos, cond, body };
+    return { kind: 'while', pos, cond, body };
   }
 
   private parseLoop(): Expr {
     const pos = this.expect('loop', '').pos;
     const body = this.inLoop(() => this.parseBlockBody());
-    return { k: 'while', pos, cond: null, body };
+    return { kind: 'while', pos, cond: null, body };
   }
 
   private parseDo(): Expr {
@@ -417,7 +417,7 @@ class Parser {
     else if (this.eat('until')) until = true;
     else throw parseError("Expecting 'while' or 'until' after the 'do' block", this.tok.pos);
     const cond = this.parseCondition(until ? 'do ... until' : 'do ... while');
-    return { k: 'do', pos, body, cond, until };
+    return { kind: 'do', pos, body, cond, until };
   }
 
   private parseFor(): Expr {
@@ -432,14 +432,14 @@ class Parser {
     } else itemName = this.identName('the loop variable');
     this.expect('in', "after the 'for' variable");
     const iter = this.parseExpr();
-    if (iter.k === 'lit' && typeof iter.v !== 'string' && !(iter.v instanceof RhaiRange)) {
+    if (iter.kind === 'literal' && typeof iter.value !== 'string' && !(iter.value instanceof RhaiRange)) {
       throw parseError('This value cannot be iterated in a for loop', iter.pos);
     }
     return this.withBlockScope(() => {
       const item = this.declare(itemName.text, false);
       const counter = counterName ? this.declare(counterName.text, false) : null;
       const body = this.inLoop(() => this.parseBlockBody());
-      return { k: 'for', pos, item, counter, iter, body } satisfies Expr;
+      return { kind: 'for', pos, item, counter, iter, body } satisfies Expr;
     });
   }
 
@@ -480,15 +480,15 @@ class Parser {
       if (this.toks[this.p - 1]!.text === '}') continue; // a block body needs no comma
       throw parseError(`Expecting ',' between switch cases, found ${describe(this.tok)}`, this.tok.pos);
     }
-    return { k: 'switch', pos, subject, cases, dflt };
+    return { kind: 'switch', pos, subject, cases, defaultCase: dflt };
   }
 
   /** A case body is any statement (`1 => break`, `2 => x += 1`), as in Rhai's parse_switch. */
   private parseSwitchBody(): Expr {
     if (this.is('{')) return this.parseBlockExpr();
     const [s] = this.parseStmt();
-    if (s.k === 'expr') return s.e;
-    return { k: 'block', pos: s.pos, body: [s] };
+    if (s.kind === 'expr') return s.expr;
+    return { kind: 'block', pos: s.pos, body: [s] };
   }
 
   // ---- expressions ----
@@ -518,7 +518,7 @@ class Parser {
         throw parseError(`More than ${MAX_OPERATOR_CHAIN} operators in one expression; split it into several statements`, opTok.pos);
       }
       const rhs = this.parseBinary(op === '**' ? prec : prec + 1);
-      lhs = { k: 'bin', pos: opTok.pos, op, l: lhs, r: rhs };
+      lhs = { kind: 'binary', pos: opTok.pos, op, left: lhs, right: rhs };
     }
   }
 
@@ -531,11 +531,11 @@ class Parser {
         // As in Rhai's parse_unary: the operand includes its postfix chain (`-5.abs()` is
         // `-(5.abs())`), and only a constant result is folded into a negative literal.
         const e = this.parseUnary();
-        if (t.text === '-' && e.k === 'lit') {
-          if (typeof e.v === 'number' || typeof e.v === 'bigint') return { k: 'lit', pos: t.pos, v: normInt(-BigInt(e.v)) };
-          if (e.v instanceof RhaiFloat) return { k: 'lit', pos: t.pos, v: new RhaiFloat(-e.v.v) };
+        if (t.text === '-' && e.kind === 'literal') {
+          if (typeof e.value === 'number' || typeof e.value === 'bigint') return { kind: 'literal', pos: t.pos, value: normInt(-BigInt(e.value)) };
+          if (e.value instanceof RhaiFloat) return { kind: 'literal', pos: t.pos, value: new RhaiFloat(-e.value.v) };
         }
-        return { k: 'unary', pos: t.pos, op: t.text, e };
+        return { kind: 'unary', pos: t.pos, op: t.text, operand: e };
       } finally { this.depth--; }
     }
     return this.parsePostfix(this.parsePrimary());
@@ -564,10 +564,10 @@ class Parser {
         this.p++;
         if (this.is('(')) {
           this.p++;
-          e = { k: 'method', pos: nameTok.pos, target: e, name: nameTok.text, args: this.parseArgs(')'), safe };
+          e = { kind: 'method', pos: nameTok.pos, target: e, name: nameTok.text, args: this.parseArgs(')'), safe };
         } else {
           // A property of a non-map (`5.a`) parses; it fails at run time with ErrorDotExpr, as in Rhai.
-          e = { k: 'prop', pos: nameTok.pos, target: e, name: nameTok.text, safe };
+          e = { kind: 'property', pos: nameTok.pos, target: e, name: nameTok.text, safe };
         }
         continue;
       }
@@ -576,7 +576,7 @@ class Parser {
         const index = this.withNoPipe(false, () => this.parseExpr());
         this.expect(']', 'to close the index');
         checkLiteralIndex(e, index);
-        e = { k: 'index', pos: t.pos, target: e, index, safe: t.text === '?[' };
+        e = { kind: 'index', pos: t.pos, target: e, index, safe: t.text === '?[' };
         continue;
       }
       return e;
@@ -590,19 +590,19 @@ class Parser {
       case 'int':
         this.p++;
         // A decimal literal beyond i64 is read as a float, as Rhai's tokenizer does.
-        if (t.int! > MAX_INT || t.int! < MIN_INT) return { k: 'lit', pos, v: new RhaiFloat(Number(t.text.replace(/_/g, ''))) };
-        return { k: 'lit', pos, v: normInt(t.int!) };
-      case 'float': this.p++; return { k: 'lit', pos, v: new RhaiFloat(t.float!) };
-      case 'string': this.p++; return { k: 'lit', pos, v: t.text };
-      case 'char': this.p++; return { k: 'lit', pos, v: makeChar(t.text) };
+        if (t.int! > MAX_INT || t.int! < MIN_INT) return { kind: 'literal', pos, value: new RhaiFloat(Number(t.text.replace(/_/g, ''))) };
+        return { kind: 'literal', pos, value: normInt(t.int!) };
+      case 'float': this.p++; return { kind: 'literal', pos, value: new RhaiFloat(t.float!) };
+      case 'string': this.p++; return { kind: 'literal', pos, value: t.text };
+      case 'char': this.p++; return { kind: 'literal', pos, value: makeChar(t.text) };
       case 'template': this.p++; return this.parseTemplate(t);
       case 'ident': return this.parseIdent();
       case 'eof': throw parseError('Script is incomplete: expecting an expression', pos);
       case 'keyword':
         switch (t.text) {
-          case 'true': this.p++; return { k: 'lit', pos, v: true };
-          case 'false': this.p++; return { k: 'lit', pos, v: false };
-          case 'this': this.p++; return { k: 'this', pos };
+          case 'true': this.p++; return { kind: 'literal', pos, value: true };
+          case 'false': this.p++; return { kind: 'literal', pos, value: false };
+          case 'this': this.p++; return { kind: 'this', pos };
           case 'if': return this.parseIf();
           case 'switch': return this.parseSwitch();
           case 'while': return this.parseWhile();
@@ -613,7 +613,7 @@ class Parser {
             this.p++;
             this.expect('::', "after 'global'");
             const name = this.identName('a global constant');
-            return { k: 'global', pos, name: name.text };
+            return { kind: 'global', pos, name: name.text };
           }
           case 'fn': throw parseError('Functions can only be defined at the global level', pos);
           case 'try': throw parseError("'try' is a statement and cannot be used as a value", pos);
@@ -623,7 +623,7 @@ class Parser {
         switch (t.text) {
           case '(': {
             this.p++;
-            if (this.eat(')')) return { k: 'lit', pos, v: undefined };
+            if (this.eat(')')) return { kind: 'literal', pos, value: undefined };
             return this.withNoPipe(false, () => {
               const e = this.parseExpr();
               this.expect(')', 'to close the parenthesis');
@@ -633,7 +633,7 @@ class Parser {
           case '[': {
             this.p++;
             this.enterDepth(pos);
-            try { return { k: 'array', pos, items: this.parseArgs(']') }; } finally { this.depth--; }
+            try { return { kind: 'array', pos, items: this.parseArgs(']') }; } finally { this.depth--; }
           }
           case '#{': return this.parseMapLiteral();
           case '{': return this.parseBlockExpr();
@@ -651,14 +651,14 @@ class Parser {
       this.p++;
       const args = this.parseArgs(')');
       const visibleVars = t.text === 'is_def_var' ? this.visibleNames() : [];
-      return { k: 'call', pos: t.pos, name: t.text, args, visibleVars };
+      return { kind: 'call', pos: t.pos, name: t.text, args, visibleVars };
     }
     if (t.text === '_') throw parseError("'_' is not a variable", t.pos);
     const ref = this.resolve(t.text);
     // Rhai captures a closure's outside variables when the closure is made, so a missing one fails
     // there (in every enclosing closure), not when the closure is called.
     if (!ref) for (let s: FnScope | null = this.scope; s?.parent; s = s.parent) s.missingCapture ??= { name: t.text, pos: t.pos };
-    return { k: 'var', pos: t.pos, name: t.text, ref };
+    return { kind: 'var', pos: t.pos, name: t.text, ref };
   }
 
   private parseMapLiteral(): Expr {
@@ -686,7 +686,7 @@ class Parser {
         entries.push([key, this.withNoPipe(false, () => this.parseExpr())]);
         if (!this.eat(',')) { this.expect('}', 'to close the object map'); break; }
       }
-      return { k: 'map', pos, entries };
+      return { kind: 'map', pos, entries };
     } finally { this.depth--; }
   }
 
@@ -705,16 +705,16 @@ class Parser {
         const body: Stmt[] = [];
         while (!this.atEof()) this.parseStmtInto(body, true);
         const only = body[0];
-        parts.push(body.length === 1 && only!.k === 'expr' ? only.e : { k: 'block', pos: t.pos, body });
+        parts.push(body.length === 1 && only!.kind === 'expr' ? only.expr : { kind: 'block', pos: t.pos, body });
       } finally {
         this.toks = saved;
         this.p = savedP;
         this.noPipe = outerNoPipe;
       }
     }
-    if (parts.length === 0) return { k: 'lit', pos: t.pos, v: '' };
-    if (parts.length === 1 && typeof parts[0] === 'string') return { k: 'lit', pos: t.pos, v: parts[0] };
-    return { k: 'interp', pos: t.pos, parts };
+    if (parts.length === 0) return { kind: 'literal', pos: t.pos, value: '' };
+    if (parts.length === 1 && typeof parts[0] === 'string') return { kind: 'literal', pos: t.pos, value: parts[0] };
+    return { kind: 'interpolation', pos: t.pos, parts };
   }
 }
 
@@ -731,8 +731,8 @@ const NOT_CONSTANT = Symbol('not constant');
 
 /** The value of a constant expression (literals, negated literals, int ranges, constant arrays). */
 function constantValue(e: Expr): RhaiValue | typeof NOT_CONSTANT {
-  switch (e.k) {
-    case 'lit': return e.v;
+  switch (e.kind) {
+    case 'literal': return e.value;
     case 'array': {
       const out: RhaiValue[] = [];
       for (const item of e.items) {
@@ -751,10 +751,10 @@ function constantValue(e: Expr): RhaiValue | typeof NOT_CONSTANT {
       }
       return out;
     }
-    case 'bin': {
+    case 'binary': {
       if (e.op !== '..' && e.op !== '..=') return NOT_CONSTANT;
-      const a = constantValue(e.l);
-      const b = constantValue(e.r);
+      const a = constantValue(e.left);
+      const b = constantValue(e.right);
       if (typeof a !== 'number' || typeof b !== 'number') return NOT_CONSTANT;
       return new RhaiRange(a, b, e.op === '..=');
     }
@@ -764,17 +764,17 @@ function constantValue(e: Expr): RhaiValue | typeof NOT_CONSTANT {
 
 /** Index types Rhai rejects at parse time when both sides are literals (parse_index_chain). */
 function checkLiteralIndex(target: Expr, index: Expr): void {
-  const idx = index.k === 'lit' ? index.v : index.k === 'array' ? [] : index.k === 'map' ? new Map() : null;
-  if (idx === null && index.k !== 'interp') return;
-  const isStringIndex = typeof idx === 'string' || index.k === 'interp';
-  const badIndex = typeof idx === 'boolean' || idx === undefined && index.k === 'lit' || idx instanceof RhaiFloat ||
+  const idx = index.kind === 'literal' ? index.value : index.kind === 'array' ? [] : index.kind === 'map' ? new Map() : null;
+  if (idx === null && index.kind !== 'interpolation') return;
+  const isStringIndex = typeof idx === 'string' || index.kind === 'interpolation';
+  const badIndex = typeof idx === 'boolean' || idx === undefined && index.kind === 'literal' || idx instanceof RhaiFloat ||
     idx instanceof RhaiChar || Array.isArray(idx) || idx instanceof Map;
-  if (target.k === 'map') {
+  if (target.kind === 'map') {
     if (typeof idx === 'number' || typeof idx === 'bigint' || badIndex) throw parseError('Object map expects a string index', index.pos);
     return;
   }
-  const literalTarget = target.k === 'array' || target.k === 'interp' ||
-    (target.k === 'lit' && (typeof target.v === 'string' || typeof target.v === 'number' || typeof target.v === 'bigint'));
+  const literalTarget = target.kind === 'array' || target.kind === 'interpolation' ||
+    (target.kind === 'literal' && (typeof target.value === 'string' || typeof target.value === 'number' || typeof target.value === 'bigint'));
   if (!literalTarget) return;
   if (isStringIndex) throw parseError('Array or string expects a numeric index, not a string', index.pos);
   if (badIndex) throw parseError('Array or string expects a numeric index', index.pos);

@@ -61,7 +61,7 @@ export class FnPtr {
 }
 
 /** A variable shared between a scope and the closures that captured it. */
-export interface Cell { v: RhaiValue }
+export interface Cell { value: RhaiValue }
 
 export const MAX_INT = 9223372036854775807n;
 export const MIN_INT = -9223372036854775808n;

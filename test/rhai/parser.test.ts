@@ -10,21 +10,21 @@ const parseScript = (src: string) => parse(src, DEFAULT_LIMITS);
 /** The expression tree of a one-expression script as a compact prefix form: (+ 1 (* 2 3)). */
 function shape(src: string): string {
   const stmt = parseScript(src).body[0] as Stmt;
-  if (stmt.k !== 'expr') throw new Error(`not an expression statement: ${stmt.k}`);
+  if (stmt.kind !== 'expr') throw new Error(`not an expression statement: ${stmt.kind}`);
   const show = (e: Expr): string => {
-    switch (e.k) {
-      case 'lit': return debugString(e.v);
+    switch (e.kind) {
+      case 'literal': return debugString(e.value);
       case 'var': return e.name;
-      case 'bin': return `(${e.op} ${show(e.l)} ${show(e.r)})`;
-      case 'unary': return `(${e.op}${show(e.e)})`;
-      case 'prop': return `${show(e.target)}.${e.name}`;
+      case 'binary': return `(${e.op} ${show(e.left)} ${show(e.right)})`;
+      case 'unary': return `(${e.op}${show(e.operand)})`;
+      case 'property': return `${show(e.target)}.${e.name}`;
       case 'index': return `${show(e.target)}[${show(e.index)}]`;
       case 'method': return `${show(e.target)}.${e.name}(${e.args.map(show).join(', ')})`;
       case 'call': return `${e.name}(${e.args.map(show).join(', ')})`;
-      default: return e.k;
+      default: return e.kind;
     }
   };
-  return show(stmt.e);
+  return show(stmt.expr);
 }
 
 const value = (src: string): string => debugString(evaluate(src).value);

@@ -15,7 +15,7 @@ export function nativeContext(rt: Runtime): NativeContext {
     call: (fp, args) => callFnPtr(rt, fp, args, rt.callPos),
     callBound: (fp, thisValue, args) => {
       rt.lastThis = thisValue; // stays so when the pointer names a native function
-      const result = callFnPtr(rt, fp, args, rt.callPos, { v: thisValue, isConst: false });
+      const result = callFnPtr(rt, fp, args, rt.callPos, { value: thisValue, isConst: false });
       return { result, thisAfter: rt.lastThis };
     },
     arityOf: (fp) => {
@@ -84,21 +84,21 @@ export function invoke(
   if (hasThis) { env.hasThis = true; env.thisVal = thisVal; env.thisConst = thisConst; }
   const slots = env.slots;
   const ps = fn.paramSlots;
-  for (let i = 0; i < ps.length; i++) slots[ps[i]!] = fn.paramCaptured[i] ? { v: args[i] } : args[i];
+  for (let i = 0; i < ps.length; i++) slots[ps[i]!] = fn.paramCaptured[i] ? { value: args[i] } : args[i];
   return runFrame(fn, env, pos);
 }
 
-export function callFnPtr(rt: Runtime, fp: FnPtr, args: RhaiValue[], pos: Pos, thisRef?: { v: RhaiValue; isConst: boolean }): RhaiValue {
+export function callFnPtr(rt: Runtime, fp: FnPtr, args: RhaiValue[], pos: Pos, thisRef?: { value: RhaiValue; isConst: boolean }): RhaiValue {
   const full = fp.curry.length ? [...fp.curry, ...args] : args;
   if (fp.closure) {
     const fn = fp.closure.fn as CompiledFn;
     if (fn.arity !== full.length) throw fnNotFound(signature(fp.name, full), pos);
-    return invoke(rt, fn, full, fp.closure.captures, thisRef !== undefined, thisRef?.v, thisRef?.isConst ?? false, pos);
+    return invoke(rt, fn, full, fp.closure.captures, thisRef !== undefined, thisRef?.value, thisRef?.isConst ?? false, pos);
   }
   const sfn = (rt.program as Program).fns.get(`${fp.name}/${full.length}`);
-  if (sfn) return invoke(rt, sfn, full, null, thisRef !== undefined, thisRef?.v, thisRef?.isConst ?? false, pos);
+  if (sfn) return invoke(rt, sfn, full, null, thisRef !== undefined, thisRef?.value, thisRef?.isConst ?? false, pos);
   const nf = NATIVE_FUNCTIONS.get(fp.name);
-  if (nf) return callNative(rt, nf, fp.name, thisRef ? [thisRef.v, ...full] : full, pos);
+  if (nf) return callNative(rt, nf, fp.name, thisRef ? [thisRef.value, ...full] : full, pos);
   throw fnNotFound(signature(fp.name, full), pos);
 }
 

@@ -27,7 +27,7 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const MISS: unique symbol = Symbol('miss');
 /** The frame slot of a plain (not captured) local variable, if `e` is one. */
 function localSlot(e: Expr): number | undefined {
-  return e.k === 'var' && e.ref?.kind === 'local' && !e.ref.decl.captured ? e.ref.decl.slot : undefined;
+  return e.kind === 'var' && e.ref?.kind === 'local' && !e.ref.decl.captured ? e.ref.decl.slot : undefined;
 }
 
 export class Program {
@@ -84,8 +84,8 @@ export class Program {
 
 /** Expressions whose value may be shared with a variable or container, so storing it copies it. */
 function mayBeBorrowed(e: Expr, program: Program): boolean {
-  switch (e.k) {
-    case 'lit': case 'array': case 'map': case 'interp': case 'bin': case 'unary': case 'closure': return false;
+  switch (e.kind) {
+    case 'literal': case 'array': case 'map': case 'interpolation': case 'binary': case 'unary': case 'closure': return false;
     case 'call': return program.maxArity.has(e.name) || e.name === 'call';
     case 'method': return program.maxArity.has(e.name) || e.name === 'call' || !NATIVE_FUNCTIONS.has(e.name);
     default: return true;
@@ -93,9 +93,9 @@ function mayBeBorrowed(e: Expr, program: Program): boolean {
 }
 
 function isLiteralContainer(e: Expr): boolean {
-  if (e.k === 'lit') return true;
-  if (e.k === 'array') return e.items.every(isLiteralContainer);
-  if (e.k === 'map') return e.entries.every(([, v]) => isLiteralContainer(v));
+  if (e.kind === 'literal') return true;
+  if (e.kind === 'array') return e.items.every(isLiteralContainer);
+  if (e.kind === 'map') return e.entries.every(([, v]) => isLiteralContainer(v));
   return false;
 }
 
@@ -155,8 +155,8 @@ class Compiler {
   // ---------------------------------------------------------------- statements
 
   private stmt(s: Stmt): Ev {
-    switch (s.k) {
-      case 'expr': return this.expr(s.e);
+    switch (s.kind) {
+      case 'expr': return this.expr(s.expr);
       case 'let': return this.letStmt(s);
       case 'assign': return this.assign(s);
       case 'break': return this.signal(BREAK, s.value);
@@ -177,7 +177,7 @@ class Compiler {
     };
   }
 
-  private letStmt(s: Extract<Stmt, { k: 'let' }>): Ev {
+  private letStmt(s: Extract<Stmt, { kind: 'let' }>): Ev {
     const init = s.init ? this.owned(s.init) : unit;
     const slot = s.decl.slot;
     const name = s.decl.name;
@@ -185,7 +185,7 @@ class Compiler {
     if (s.decl.captured) {
       return (env) => {
         const v = init(env);
-        cellsOf(env)[slot] = { v };
+        cellsOf(env)[slot] = { value: v };
         if (registerGlobal) env.rt.globals.set(name, v);
         return undefined;
       };
@@ -204,7 +204,7 @@ class Compiler {
     };
   }
 
-  private assign(s: Extract<Stmt, { k: 'assign' }>): Ev {
+  private assign(s: Extract<Stmt, { kind: 'assign' }>): Ev {
     // Compound assignment copies what it keeps itself (assignOp), so only `=` needs an owned value.
     const value = s.op === '=' ? this.owned(s.value) : this.expr(s.value);
     const pos = s.pos;
@@ -217,7 +217,7 @@ class Compiler {
       if (op === '+' || op === '-') {
         const plus = op === '+';
         const vs = localSlot(s.value);
-        const vc = s.value.k === 'lit' && typeof s.value.v === 'number' ? s.value.v : undefined;
+        const vc = s.value.kind === 'literal' && typeof s.value.value === 'number' ? s.value.value : undefined;
         const apply = (env: Env, slots: RhaiValue[], a: RhaiValue, b: RhaiValue): undefined => {
           if (typeof a === 'number' && typeof b === 'number') {
             const r = plus ? a + b : a - b;
@@ -256,7 +256,7 @@ class Compiler {
     };
   }
 
-  private throwStmt(s: Extract<Stmt, { k: 'throw' }>): Ev {
+  private throwStmt(s: Extract<Stmt, { kind: 'throw' }>): Ev {
     const pos = s.pos;
     if (s.rethrow) {
       const slot = s.rethrow.slot;
@@ -271,7 +271,7 @@ class Compiler {
     };
   }
 
-  private tryStmt(s: Extract<Stmt, { k: 'try' }>): Ev {
+  private tryStmt(s: Extract<Stmt, { kind: 'try' }>): Ev {
     const body = this.block(s.body);
     const handler = this.block(s.handler);
     const hidden = s.hidden.slot;
@@ -285,7 +285,7 @@ class Compiler {
         slots[hidden] = e;
         if (errVar) {
           const v = caughtValue(e);
-          slots[errVar.slot] = errVar.captured ? { v } : v;
+          slots[errVar.slot] = errVar.captured ? { value: v } : v;
         }
         handler(env);
       }
@@ -297,7 +297,7 @@ class Compiler {
 
   private lvalue(e: Expr): LValue {
     const pos = e.pos;
-    switch (e.k) {
+    switch (e.kind) {
       case 'var': return this.varLValue(e.name, e.ref, pos);
       case 'this': {
         const thisLv: LValue = {
@@ -315,7 +315,7 @@ class Compiler {
         };
         return thisLv;
       }
-      case 'prop': {
+      case 'property': {
         const parent = this.lvalue(e.target);
         const name = e.name;
         const safe = e.safe;
@@ -374,12 +374,12 @@ class Compiler {
     if (!ref) return withUpdate({ get: notFound, set: notFound, isConst: () => false });
     if (ref.kind === 'capture') {
       const k = ref.index;
-      return withUpdate({ get: (env) => env.caps![k]!.v, set: (env, v) => { env.caps![k]!.v = v; }, isConst: () => false });
+      return withUpdate({ get: (env) => env.caps![k]!.value, set: (env, v) => { env.caps![k]!.value = v; }, isConst: () => false });
     }
     const slot = ref.decl.slot;
     const isConst = ref.decl.isConst;
     if (ref.decl.captured) {
-      return withUpdate({ get: (env) => cellsOf(env)[slot]!.v, set: (env, v) => { cellsOf(env)[slot]!.v = v; }, isConst: () => isConst });
+      return withUpdate({ get: (env) => cellsOf(env)[slot]!.value, set: (env, v) => { cellsOf(env)[slot]!.value = v; }, isConst: () => isConst });
     }
     return withUpdate({ get: (env) => slotsOf(env)[slot], set: (env, v) => { slotsOf(env)[slot] = v; }, isConst: () => isConst });
   }
@@ -388,8 +388,8 @@ class Compiler {
 
   expr(e: Expr): Ev {
     const pos = e.pos;
-    switch (e.k) {
-      case 'lit': { const v = e.v; return () => v; }
+    switch (e.kind) {
+      case 'literal': { const v = e.value; return () => v; }
       case 'var': return this.varLValue(e.name, e.ref, pos).get;
       case 'this': return this.lvalue(e).get;
       case 'global': {
@@ -417,10 +417,10 @@ class Compiler {
           return out;
         };
       }
-      case 'interp': return this.interp(e);
+      case 'interpolation': return this.interp(e);
       case 'unary': return this.unary(e);
-      case 'bin': return this.binary(e);
-      case 'prop': {
+      case 'binary': return this.binary(e);
+      case 'property': {
         const target = this.expr(e.target);
         const name = e.name;
         const safe = e.safe;
@@ -448,12 +448,12 @@ class Compiler {
     }
   }
 
-  private interp(e: Extract<Expr, { k: 'interp' }>): Ev {
+  private interp(e: Extract<Expr, { kind: 'interpolation' }>): Ev {
     const parts = e.parts.map((p): Ev => {
       if (typeof p === 'string') return () => p;
       const f = this.expr(p);
       // Rhai's optimizer folds a literal array or map with its Debug form (chars keep quotes).
-      if ((p.k === 'array' || p.k === 'map') && isLiteralContainer(p)) return (env) => debugString(f(env));
+      if ((p.kind === 'array' || p.kind === 'map') && isLiteralContainer(p)) return (env) => debugString(f(env));
       return (env) => {
         const v = f(env);
         return typeof v === 'string' ? v : displayString(v);
@@ -467,8 +467,8 @@ class Compiler {
     };
   }
 
-  private unary(e: Extract<Expr, { k: 'unary' }>): Ev {
-    const f = this.expr(e.e);
+  private unary(e: Extract<Expr, { kind: 'unary' }>): Ev {
+    const f = this.expr(e.operand);
     const pos = e.pos;
     switch (e.op) {
       case '-': return (env) => negate(f(env), pos);
@@ -485,14 +485,14 @@ class Compiler {
     }
   }
 
-  private binary(e: Extract<Expr, { k: 'bin' }>): Ev {
-    const L = this.expr(e.l);
-    const R = this.expr(e.r);
+  private binary(e: Extract<Expr, { kind: 'binary' }>): Ev {
+    const L = this.expr(e.left);
+    const R = this.expr(e.right);
     const pos = e.pos;
     const op = e.op;
     switch (op) {
-      case '&&': return (env) => expectBool(L(env), e.l.pos) && expectBool(R(env), e.r.pos);
-      case '||': return (env) => expectBool(L(env), e.l.pos) || expectBool(R(env), e.r.pos);
+      case '&&': return (env) => expectBool(L(env), e.left.pos) && expectBool(R(env), e.right.pos);
+      case '||': return (env) => expectBool(L(env), e.left.pos) || expectBool(R(env), e.right.pos);
       case '??': return (env) => { const a = L(env); return a === undefined ? R(env) : a; };
       case 'in': return (env) => { const a = L(env); return containsOp(R(env), a, pos); };
       case '!in': return (env) => { const a = L(env); return !containsOp(R(env), a, pos); };
@@ -540,13 +540,13 @@ class Compiler {
    * operands are read inline rather than through another closure.
    */
   private numeric(
-    e: Extract<Expr, { k: 'bin' }>, L: Ev, R: Ev,
+    e: Extract<Expr, { kind: 'binary' }>, L: Ev, R: Ev,
     fast: (a: number, b: number) => RhaiValue | typeof MISS,
     slow: (a: RhaiValue, b: RhaiValue, rt: Runtime) => RhaiValue,
   ): Ev {
-    const ls = localSlot(e.l);
-    const rs = localSlot(e.r);
-    const rc = e.r.k === 'lit' && typeof e.r.v === 'number' ? e.r.v : undefined;
+    const ls = localSlot(e.left);
+    const rs = localSlot(e.right);
+    const rc = e.right.kind === 'literal' && typeof e.right.value === 'number' ? e.right.value : undefined;
     if (ls !== undefined && rc !== undefined) {
       return (env) => {
         const a = slotsOf(env)[ls];
@@ -582,7 +582,7 @@ class Compiler {
     return args.map((a) => this.owned(a));
   }
 
-  private call(e: Extract<Expr, { k: 'call' }>): Ev {
+  private call(e: Extract<Expr, { kind: 'call' }>): Ev {
     const pos = e.pos;
     const name = e.name;
     if (name === 'is_def_var' && e.args.length === 1) {
@@ -605,7 +605,7 @@ class Compiler {
     // as in Rhai (fn_call.rs: "func(x, ...) -> x.func(...)"), so `push(a, 1)` changes `a`. A
     // constant is passed as a copy instead, so it silently stays unchanged.
     const first = e.args[0];
-    const firstLv = first && (first.k === 'var' || first.k === 'this') ? this.lvalue(first) : null;
+    const firstLv = first && (first.kind === 'var' || first.kind === 'this') ? this.lvalue(first) : null;
     const rest = e.args.map((a, i) => (i === 0 && firstLv ? firstLv.get : this.owned(a)));
     return (env) => {
       const args = new Array<RhaiValue>(rest.length);
@@ -641,7 +641,7 @@ class Compiler {
           const frame = new Env(fn.slotCount, null, env.rt);
           const v = a0(env);
           if (env.rt.signal !== NONE) return undefined; // a `return`/`break` inside the argument
-          frame.slots[p0] = boxed ? { v } : v;
+          frame.slots[p0] = boxed ? { value: v } : v;
           return runFrame(fn, frame, pos);
         };
       }
@@ -665,10 +665,10 @@ class Compiler {
     return r;
   }
 
-  private method(e: Extract<Expr, { k: 'method' }>): Ev {
+  private method(e: Extract<Expr, { kind: 'method' }>): Ev {
     const pos = e.pos;
     const name = e.name;
-    const target = e.target.k === 'var' || e.target.k === 'this' || e.target.k === 'prop' || e.target.k === 'index'
+    const target = e.target.kind === 'var' || e.target.kind === 'this' || e.target.kind === 'property' || e.target.kind === 'index'
       ? this.lvalue(e.target)
       : { get: this.owned(e.target), set: () => {}, update: () => {}, isConst: () => false }; // a temporary
     const args = this.args(e.args);
@@ -688,7 +688,7 @@ class Compiler {
       const argv = full.slice(1);
       // `x.call(fp, ...)`: call the pointer with `this` bound to x.
       if (name === 'call' && !(obj instanceof FnPtr) && argv[0] instanceof FnPtr) {
-        const ref = { v: obj, isConst: target.isConst(env) };
+        const ref = { value: obj, isConst: target.isConst(env) };
         env.rt.lastThis = obj; // stays so when the pointer names a native function
         const r = callFnPtr(env.rt, argv[0], argv.slice(1), pos, ref);
         if (env.rt.lastThis !== obj) target.set(env, env.rt.lastThis);
@@ -697,7 +697,7 @@ class Compiler {
       // `obj.prop(...)` where the map property holds a Fn pointer: call it with `this` = obj.
       if (obj instanceof Map) {
         const f = obj.get(name);
-        if (f instanceof FnPtr) return callFnPtr(env.rt, f, argv, pos, { v: obj, isConst: target.isConst(env) });
+        if (f instanceof FnPtr) return callFnPtr(env.rt, f, argv, pos, { value: obj, isConst: target.isConst(env) });
       }
       if (sfn) {
         const r = invoke(env.rt, sfn, argv, null, true, obj, target.isConst(env), pos);
@@ -709,7 +709,7 @@ class Compiler {
     };
   }
 
-  private closure(e: Extract<Expr, { k: 'closure' }>): Ev {
+  private closure(e: Extract<Expr, { kind: 'closure' }>): Ev {
     const missing = e.fn.missingCapture;
     if (missing) return () => { throw variableNotFound(missing.name, missing.pos); };
     const fn = makeCompiledFn(e.fn);
@@ -727,7 +727,7 @@ class Compiler {
     };
   }
 
-  private ifExpr(e: Extract<Expr, { k: 'if' }>): Ev {
+  private ifExpr(e: Extract<Expr, { kind: 'if' }>): Ev {
     const cond = this.expr(e.cond);
     const then = this.block(e.then);
     const els = e.else ? this.block(e.else) : unit;
@@ -740,14 +740,14 @@ class Compiler {
     };
   }
 
-  private switchExpr(e: Extract<Expr, { k: 'switch' }>): Ev {
+  private switchExpr(e: Extract<Expr, { kind: 'switch' }>): Ev {
     const subject = this.expr(e.subject);
     const compileCase = (c: SwitchCase) => ({
       values: c.values, range: c.range, guard: c.guard ? this.expr(c.guard) : null, body: this.expr(c.body), guardPos: c.guard?.pos,
     });
     const valueCases = e.cases.filter((c) => !c.range).map(compileCase);
     const rangeCases = e.cases.filter((c) => c.range).map(compileCase);
-    const dflt = e.dflt ? this.expr(e.dflt) : unit;
+    const dflt = e.defaultCase ? this.expr(e.defaultCase) : unit;
     return (env) => {
       const v = subject(env);
       const t = typeName(v);
@@ -783,7 +783,7 @@ class Compiler {
     return undefined; // RETURN keeps propagating
   }
 
-  private whileExpr(e: Extract<Expr, { k: 'while' }>): Ev {
+  private whileExpr(e: Extract<Expr, { kind: 'while' }>): Ev {
     const cond = e.cond ? this.expr(e.cond) : null;
     const condPos = e.cond?.pos ?? e.pos;
     const body = this.block(e.body);
@@ -798,7 +798,7 @@ class Compiler {
     };
   }
 
-  private doExpr(e: Extract<Expr, { k: 'do' }>): Ev {
+  private doExpr(e: Extract<Expr, { kind: 'do' }>): Ev {
     const cond = this.expr(e.cond);
     const body = this.block(e.body);
     const until = e.until;
@@ -814,7 +814,7 @@ class Compiler {
     };
   }
 
-  private forExpr(e: Extract<Expr, { k: 'for' }>): Ev {
+  private forExpr(e: Extract<Expr, { kind: 'for' }>): Ev {
     const iter = this.expr(e.iter);
     const fresh = !mayBeBorrowed(e.iter, this.program);
     const body = this.block(e.body);
@@ -828,13 +828,13 @@ class Compiler {
       const values = iterationValues(iter(env), fresh, e.iter.pos);
       const slots = env.slots as unknown[];
       // A captured loop variable is one shared cell for the whole loop (as in Rhai).
-      const itemCell: Cell | null = itemCaptured ? { v: undefined } : null;
+      const itemCell: Cell | null = itemCaptured ? { value: undefined } : null;
       if (itemCell) slots[itemSlot] = itemCell;
-      const counterCell: Cell | null = counter?.captured ? { v: undefined } : null;
+      const counterCell: Cell | null = counter?.captured ? { value: undefined } : null;
       if (counter && counterCell) slots[counter.slot] = counterCell;
       const setItem = (v: RhaiValue, i: number): void => {
-        if (itemCell) itemCell.v = v; else slots[itemSlot] = v;
-        if (counter) { if (counterCell) counterCell.v = i; else slots[counter.slot] = i; }
+        if (itemCell) itemCell.value = v; else slots[itemSlot] = v;
+        if (counter) { if (counterCell) counterCell.value = i; else slots[counter.slot] = i; }
       };
       if (values instanceof RhaiRange) {
         const step = values.step;
