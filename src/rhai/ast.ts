@@ -1,5 +1,6 @@
-// The AST (src/ast/*.rs). Variables are resolved while parsing: every reference points at its
-// declaration (a slot in the function's frame) or at a closure capture.
+// The AST (src/ast/*.rs). The parser leaves variables unresolved (slot -1, ref null); the resolver
+// pass (resolver.ts) then points every reference at its declaration (a slot in the function's
+// frame) or at a closure capture.
 import type { Pos } from './errors.ts';
 import type { RhaiValue } from './values.ts';
 

@@ -1,8 +1,9 @@
-// Rhai parser (src/parser.rs): tokens -> AST, resolving every variable to a frame slot or a closure
-// capture, and rejecting at parse time what Rhai rejects at parse time.
-import type { Expr, FnDef, Script, Stmt, SwitchCase, VarDecl, VarRef } from './ast.ts';
+// Rhai parser (src/parser.rs): tokens -> AST, rejecting at parse time what Rhai rejects at parse
+// time. Variables are resolved to frame slots and closure captures afterwards, by resolver.ts.
+import type { Expr, FnDef, Script, Stmt, SwitchCase, VarDecl } from './ast.ts';
 import { isJsStackOverflow, parseError, type Pos } from './errors.ts';
 import { Lexer, RESERVED, type Token } from './lexer.ts';
+import { resolveScript } from './resolver.ts';
 import { makeChar, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, type RhaiValue } from './values.ts';
 
 const PRECEDENCE: Record<string, number> = {
@@ -24,15 +25,6 @@ const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '**=', '<<=', '>>
 /** Statements that end in `}` and need no `;` after them. */
 const SELF_TERMINATED = new Set(['if', 'switch', 'while', 'for', 'block', 'try', 'loop']);
 
-class FnScope {
-  vars: VarDecl[] = [];
-  slotCount = 0;
-  captures: VarRef[] = [];
-  /** A closure's first variable found in no enclosing scope: making the closure fails on it. */
-  missingCapture: { name: string; pos: Pos } | undefined;
-  constructor(readonly parent: FnScope | null) {}
-}
-
 export interface ParseLimits { maxExprDepth: number; maxFunctionExprDepth: number }
 
 /**
@@ -41,7 +33,13 @@ export interface ParseLimits { maxExprDepth: number; maxFunctionExprDepth: numbe
  */
 export const MAX_OPERATOR_CHAIN = 1000;
 
+/** Parses and resolves a script: the AST the evaluator compiles. */
 export function parse(source: string, limits: ParseLimits): Script {
+  return resolveScript(parseSyntax(source, limits));
+}
+
+/** The AST as parsed, before resolver.ts gives variables their slots and references. */
+export function parseSyntax(source: string, limits: ParseLimits): Script {
   const parser = new Parser(Lexer.tokenize(source), limits);
   try {
     return parser.parseScript();
@@ -53,7 +51,6 @@ export function parse(source: string, limits: ParseLimits): Script {
 
 class Parser {
   private p = 0;
-  private scope = new FnScope(null);
   private loopDepth = 0;
   private inFunction = false;
   private catchVars: VarDecl[] = [];
@@ -99,42 +96,9 @@ class Parser {
     if (++this.depth > max && max > 0) throw parseError('Expression exceeds maximum complexity', pos);
   }
 
-  // ---- scopes ----
+  /** A declaration; resolver.ts gives it its slot. */
   private declare(name: string, isConst: boolean): VarDecl {
-    const decl: VarDecl = { name, slot: this.scope.slotCount++, isConst, captured: false };
-    this.scope.vars.push(decl);
-    return decl;
-  }
-
-  private resolve(name: string, scope: FnScope = this.scope): VarRef | null {
-    for (let i = scope.vars.length - 1; i >= 0; i--) {
-      const decl = scope.vars[i]!;
-      if (decl.name === name) return { kind: 'local', decl };
-    }
-    for (let i = 0; i < scope.captures.length; i++) {
-      const c = scope.captures[i]!;
-      if ((c.kind === 'local' ? c.decl.name : c.name) === name) return { kind: 'capture', index: i, name };
-    }
-    if (!scope.parent) return null;
-    const outer = this.resolve(name, scope.parent);
-    if (!outer) return null;
-    if (outer.kind === 'local') outer.decl.captured = true;
-    scope.captures.push(outer);
-    return { kind: 'capture', index: scope.captures.length - 1, name };
-  }
-
-  private visibleNames(): string[] {
-    const names: string[] = [];
-    for (let s: FnScope | null = this.scope; s; s = s.parent) {
-      for (const v of s.vars) names.push(v.name);
-      for (const c of s.captures) names.push(c.kind === 'local' ? c.decl.name : c.name);
-    }
-    return names;
-  }
-
-  private withBlockScope<T>(body: () => T): T {
-    const mark = this.scope.vars.length;
-    try { return body(); } finally { this.scope.vars.length = mark; }
+    return { name, slot: -1, isConst, captured: false };
   }
 
   // ---- script and functions ----
@@ -144,7 +108,7 @@ class Parser {
       if (this.is('fn') || (this.is('private') && this.peekTok().text === 'fn')) { this.parseFnDef(); continue; }
       this.parseStmtInto(body, true);
     }
-    return { body, slotCount: this.scope.slotCount, functions: this.functions };
+    return { body, slotCount: 0, functions: this.functions };
   }
 
   private parseFnDef(): void {
@@ -152,11 +116,9 @@ class Parser {
     this.eat('private');
     this.expect('fn', 'to define a function');
     const nameTok = this.identName('a function');
-    const outerScope = this.scope;
     const outerLoop = this.loopDepth;
     const outerCatch = this.catchVars;
     const outerDepth = this.depth;
-    this.scope = new FnScope(null);
     this.inFunction = true;
     this.loopDepth = 0;
     this.catchVars = [];
@@ -169,9 +131,8 @@ class Parser {
       this.fnKeys.add(key);
       if (!this.is('{')) throw parseError(`Expecting '{' to start the body of function '${nameTok.text}'`, this.tok.pos);
       const body = this.parseBlockBody();
-      this.functions.push({ name: nameTok.text, params, body, slotCount: this.scope.slotCount, pos: start, captures: [], isClosure: false });
+      this.functions.push({ name: nameTok.text, params, body, slotCount: 0, pos: start, captures: [], isClosure: false });
     } finally {
-      this.scope = outerScope;
       this.inFunction = false;
       this.loopDepth = outerLoop;
       this.catchVars = outerCatch;
@@ -194,10 +155,8 @@ class Parser {
 
   private parseClosure(): Expr {
     const pos = this.tok.pos;
-    const outerScope = this.scope;
     const outerLoop = this.loopDepth;
     const outerCatch = this.catchVars;
-    this.scope = new FnScope(outerScope);
     this.loopDepth = 0;
     this.catchVars = [];
     try {
@@ -210,12 +169,10 @@ class Parser {
       if (this.is('{')) body.push({ kind: 'expr', pos: this.tok.pos, expr: this.parseBlockExpr() });
       else body.push(this.parseSimpleStmt());
       const fn: FnDef = {
-        name: `anon$${++this.closureCount}`, params, body, slotCount: this.scope.slotCount, pos,
-        captures: this.scope.captures, isClosure: true, missingCapture: this.scope.missingCapture,
+        name: `anon$${++this.closureCount}`, params, body, slotCount: 0, pos, captures: [], isClosure: true,
       };
       return { kind: 'closure', pos, fn };
     } finally {
-      this.scope = outerScope;
       this.loopDepth = outerLoop;
       this.catchVars = outerCatch;
     }
@@ -226,14 +183,12 @@ class Parser {
     const open = this.expect('{', 'to start a block');
     this.enterDepth(open.pos);
     try {
-      return this.withBlockScope(() => {
-        const body: Stmt[] = [];
-        while (!this.eat('}')) {
-          if (this.tok.type === 'eof') throw parseError("Expecting '}' to close the block", this.tok.pos);
-          this.parseStmtInto(body, false);
-        }
-        return body;
-      });
+      const body: Stmt[] = [];
+      while (!this.eat('}')) {
+        if (this.tok.type === 'eof') throw parseError("Expecting '}' to close the block", this.tok.pos);
+        this.parseStmtInto(body, false);
+      }
+      return body;
     } finally { this.depth--; }
   }
 
@@ -294,14 +249,7 @@ class Parser {
       if (root.safe) throw parseError('Cannot assign through ?. or ?[', pos);
       root = root.target;
     }
-    if (root.kind === 'var') {
-      // Only `A = v` is refused here; `A[0] = v` and `A.x = v` fail at run time, as in Rhai's parser.
-      if (root === e && root.ref?.kind === 'local' && root.ref.decl.isConst) {
-        throw parseError(`Cannot assign to constant '${root.name}'`, root.pos);
-      }
-      return;
-    }
-    if (root.kind === 'this') return;
+    if (root.kind === 'var' || root.kind === 'this') return; // a constant target: resolver.ts
     throw parseError('Expecting a variable, property or index as the target of an assignment', pos);
   }
 
@@ -311,9 +259,7 @@ class Parser {
     this.p++;
     const nameTok = this.identName('a variable');
     const init = this.eat('=') ? this.parseExpr() : null;
-    // Declared after the initializer so that `let x = x + 1` reads the outer x.
-    const decl = this.declare(nameTok.text, isConst);
-    return { kind: 'let', pos, decl, init };
+    return { kind: 'let', pos, decl: this.declare(nameTok.text, isConst), init };
   }
 
   private parseBreak(): Stmt {
@@ -340,20 +286,18 @@ class Parser {
     const pos = this.expect('try', '').pos;
     const body = this.parseBlockBody();
     this.expect('catch', "after the 'try' block");
-    return this.withBlockScope(() => {
-      const hidden = this.declare('$caught', false);
-      let errVar: VarDecl | null = null;
-      if (this.eat('(')) {
-        const t = this.identName('the catch variable');
-        errVar = this.declare(t.text, false);
-        this.expect(')', 'to close the catch variable');
-      }
-      this.catchVars.push(hidden);
-      try {
-        const handler = this.parseBlockBody();
-        return { kind: 'try', pos, body, errVar, hidden, handler } satisfies Stmt;
-      } finally { this.catchVars.pop(); }
-    });
+    const hidden = this.declare('$caught', false);
+    let errVar: VarDecl | null = null;
+    if (this.eat('(')) {
+      const t = this.identName('the catch variable');
+      errVar = this.declare(t.text, false);
+      this.expect(')', 'to close the catch variable');
+    }
+    this.catchVars.push(hidden);
+    try {
+      const handler = this.parseBlockBody();
+      return { kind: 'try', pos, body, errVar, hidden, handler } satisfies Stmt;
+    } finally { this.catchVars.pop(); }
   }
 
   // ---- control-flow expressions ----
@@ -435,12 +379,10 @@ class Parser {
     if (iter.kind === 'literal' && typeof iter.value !== 'string' && !(iter.value instanceof RhaiRange)) {
       throw parseError('This value cannot be iterated in a for loop', iter.pos);
     }
-    return this.withBlockScope(() => {
-      const item = this.declare(itemName.text, false);
-      const counter = counterName ? this.declare(counterName.text, false) : null;
-      const body = this.inLoop(() => this.parseBlockBody());
-      return { kind: 'for', pos, item, counter, iter, body } satisfies Expr;
-    });
+    const item = this.declare(itemName.text, false);
+    const counter = counterName ? this.declare(counterName.text, false) : null;
+    const body = this.inLoop(() => this.parseBlockBody());
+    return { kind: 'for', pos, item, counter, iter, body };
   }
 
   private parseSwitch(): Expr {
@@ -650,15 +592,10 @@ class Parser {
     if (this.is('(')) {
       this.p++;
       const args = this.parseArgs(')');
-      const visibleVars = t.text === 'is_def_var' ? this.visibleNames() : [];
-      return { kind: 'call', pos: t.pos, name: t.text, args, visibleVars };
+      return { kind: 'call', pos: t.pos, name: t.text, args, visibleVars: [] };
     }
     if (t.text === '_') throw parseError("'_' is not a variable", t.pos);
-    const ref = this.resolve(t.text);
-    // Rhai captures a closure's outside variables when the closure is made, so a missing one fails
-    // there (in every enclosing closure), not when the closure is called.
-    if (!ref) for (let s: FnScope | null = this.scope; s?.parent; s = s.parent) s.missingCapture ??= { name: t.text, pos: t.pos };
-    return { kind: 'var', pos: t.pos, name: t.text, ref };
+    return { kind: 'var', pos: t.pos, name: t.text, ref: null };
   }
 
   private parseMapLiteral(): Expr {
