@@ -92,6 +92,17 @@ describe('standard package overloads', () => {
     expect(value('let a = [1, 2, 3]; let d = a.drain(|| this > 1); [a, d]')).toBe('[[1], [2, 3]]');
   });
 
+  it('has lang_core\'s take and parse_json', () => {
+    expect(value('let x = [1, 2]; let y = take(x); let m = #{a: "s"}; let z = m.a.take(); [x, y, m, z]'))
+      .toBe('[(), [1, 2], #{"a": ()}, "s"]');
+    expect(failure('const A = [1]; A.take()').kind).toBe('ErrorNonPureMethodCallOnConstant');
+    expect(value('let m = parse_json(`{"a": 1, "b": [1.0, -2, null, true], "c": {"d": "x\\u0041"}, "e": 1e3}`); [m, type_of(m.a), type_of(m.e)]'))
+      .toBe('[#{"a": 1, "b": [1.0, -2, (), true], "c": #{"d": "xA"}, "e": 1000.0}, "i64", "f64"]');
+    expect(value('let r = (); try { parse_json("[1, 2]"); } catch (e) { r = e.error; } r')).toBe('"ErrorMismatchOutputType"');
+    expect(failure('parse_json(`{a: 1}`)').kind).toBe('ErrorParsing');
+    expect(failure('parse_json(`{"a": 99999999999999999999}`)').kind).toBe('ErrorParsing');
+  });
+
   it('reports functions Rhai lacks as ErrorFunctionNotFound', () => {
     for (const src of [
       '"abc".reverse()', '"  a".trim_start()', '"a  ".trim_end()', '[1, 2].append(3)', '"ab".starts_with(1)',

@@ -4,6 +4,7 @@ import { NO_POS, RhaiError, wrapInFunctionCall } from '../errors.ts';
 import { KEYWORDS, RESERVED } from '../lexer.ts';
 import { checkArrayLength } from '../runtime.ts';
 import { bitNumber } from './bits.ts';
+import { parseJson } from './json.ts';
 import { rangeContains, toFloat } from '../ops.ts';
 import { FnPtr, RhaiFloat, RhaiRange, typeName, type RhaiValue } from '../values.ts';
 import { intArg, isIntArg, NO_MATCH, rangeSpan, type Library, type NativeContext } from './types.ts';
@@ -104,6 +105,13 @@ export const coreLib: Library = {
   contains: ([r, x]) => (r instanceof RhaiRange && isIntArg(x) ? rangeContains(r, Number(x)) : NO_MATCH),
   is_empty: ([r]) => (r instanceof RhaiRange ? (r.inclusive ? r.start > r.end : r.start >= r.end) : NO_MATCH),
   bits: bitList,
+  // The value moves out: the variable (or property) it came from is left holding ().
+  take: (args) => {
+    const value = args[0];
+    args[0] = undefined;
+    return value;
+  },
+  parse_json: (args, ctx) => parseJson(args[0] as string, ctx.runtime),
   exit: (args) => {
     const stop = new RhaiError('ErrorExit', 'Script terminated');
     stop.value = args[0];

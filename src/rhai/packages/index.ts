@@ -50,7 +50,7 @@ export { PROPERTY_GETTERS } from './signatures.ts';
 const NON_PURE = new Set([
   'push', 'append', 'insert', 'pop', 'shift', 'remove', 'reverse', 'clear', 'pad', 'truncate', 'chop', 'retain',
   'drain', 'splice', 'dedup', 'sort', 'sort_by', 'sort_desc', 'set', 'mixin', 'fill_with', 'make_upper', 'make_lower', 'trim',
-  'replace', 'crop', 'set_bit', 'set_bits', 'for_each',
+  'replace', 'crop', 'set_bit', 'set_bits', 'for_each', 'take',
 ]);
 
 /** Would calling native `name` on `target` change it? (`split` changes arrays, not strings.) */

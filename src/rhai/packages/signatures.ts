@@ -15,6 +15,8 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
   print: { package: 'lang_core', overloads: ['?'] },
   debug: { package: 'lang_core', overloads: ['?'] },
   exit: { package: 'lang_core', overloads: ['', '?'] },
+  take: { package: 'lang_core', overloads: ['?'] },
+  parse_json: { package: 'lang_core', overloads: ['string'] },
   Fn: { package: 'fn_basic', overloads: ['string'] },
   call: { package: 'fn_basic', overloads: ['Fn, ...'] },
   curry: { package: 'fn_basic', overloads: ['Fn, ...'] },
