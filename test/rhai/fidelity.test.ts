@@ -103,6 +103,15 @@ describe('standard package overloads', () => {
     expect(failure('parse_json(`{"a": 99999999999999999999}`)').kind).toBe('ErrorParsing');
   });
 
+  it('indexes strings by range, reading and writing a slice as Rhai 1.18 does', () => {
+    expect(value('let s = "hello"; [s[1..3], s[1..=3], s[0..99], s[-3..-1], s[3..1], s[1..=1], ""[0..5], s[7..9], "héllo"[1..3]]'))
+      .toBe('["el", "ell", "hello", "ll", "", "", "", "", "él"]');
+    expect(value('let t = "hello"; t[1..3] = "ABC"; let u = "hello"; u[1..=3] = 42; let w = "hi"; w[5..9] = "!"; [t, u, w]'))
+      .toBe('["hABClo", "h42o", "hi!"]');
+    expect(failure('"hello"[-9..2]').kind).toBe('ErrorStringBounds');
+    expect(failure('[1, 2, 3][0..2]').kind).toBe('ErrorMismatchDataType'); // arrays take INT indexes only
+  });
+
   it('reports functions Rhai lacks as ErrorFunctionNotFound', () => {
     for (const src of [
       '"abc".reverse()', '"  a".trim_start()', '"a  ".trim_end()', '[1, 2].append(3)', '"ab".starts_with(1)',

@@ -3,7 +3,8 @@
 import { bitFieldBoundsError, boundsError, dotExprError, indexingTypeError, mismatchError, type Pos } from '../errors.ts';
 import { getBits, setBits } from '../packages/bits.ts';
 import { NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext } from '../packages/index.ts';
-import { checkMap, type Runtime } from '../runtime.ts';
+import { displayString } from '../format.ts';
+import { checkMap, checkString, type Runtime } from '../runtime.ts';
 import { hasAstral, isInt, makeChar, RhaiChar, RhaiRange, toChars, typeName, type RhaiValue } from '../values.ts';
 import { callNative } from './calls.ts';
 import type { Env, LValue } from './frame.ts';
@@ -30,6 +31,29 @@ export function bitIndex(idx: RhaiValue, pos: Pos): number {
   return i;
 }
 
+/**
+ * The chars `s[range]` covers, as Rhai's get_indexed_mut reads a string slice (Rhai 1.18): a
+ * negative start counts from the end (ErrorStringBounds beyond it), a negative end too (0 beyond
+ * it), and `a..=b` covers nothing when b is not after a. `keepBefore`/`keepFrom` are what a write
+ * keeps around the new text (target.rs).
+ */
+function stringSlice(chars: string[], r: RhaiRange, pos: Pos): { text: string; keepBefore: number; keepFrom: number } {
+  const n = chars.length;
+  if (n === 0) return { text: '', keepBefore: 0, keepFrom: 0 };
+  const fromEnd = (i: number): number | undefined => (-i <= n ? n + i : undefined);
+  const start = r.start >= 0 ? r.start : fromEnd(r.start);
+  if (start === undefined) throw boundsError('ErrorStringBounds', n, r.start, pos);
+  const end = r.end >= 0 ? r.end : fromEnd(r.end) ?? 0;
+  if (!r.inclusive) {
+    const text = start === 0 && end >= n ? chars.join('') : chars.slice(start, start + Math.max(0, end - start)).join('');
+    return { text, keepBefore: start, keepFrom: Math.min(end, n) };
+  }
+  const text = start === 0 && end >= n - 1 ? chars.join('') : end > start ? chars.slice(start, end + 1).join('') : '';
+  return { text, keepBefore: start, keepFrom: Math.min(end, n - 1) + 1 };
+}
+
+const isRangeIndex = (idx: RhaiValue): idx is RhaiRange => idx instanceof RhaiRange && idx.step === 1;
+
 export function readIndex(rt: Runtime, obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): RhaiValue {
   if (Array.isArray(obj)) {
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
@@ -41,6 +65,7 @@ export function readIndex(rt: Runtime, obj: RhaiValue, idx: RhaiValue, safe: boo
     throw mismatchError('string', typeName(idx), pos);
   }
   if (typeof obj === 'string') {
+    if (isRangeIndex(idx)) return stringSlice(toChars(obj), idx, pos).text;
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     const chars = hasAstral(obj) ? Array.from(obj) : null;
     const len = chars ? chars.length : obj.length;
@@ -70,6 +95,13 @@ export function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiVa
     return;
   }
   if (typeof obj === 'string') {
+    if (isRangeIndex(idx)) { // the covered chars are replaced by the new value's text
+      const chars = toChars(obj);
+      const { keepBefore, keepFrom } = stringSlice(chars, idx, pos);
+      const text = chars.slice(0, keepBefore).join('') + displayString(v) + chars.slice(keepFrom).join('');
+      target.set(env, checkString(env.rt, text, pos));
+      return;
+    }
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     if (!(v instanceof RhaiChar)) throw mismatchError('char', typeName(v), pos);
     const chars = toChars(obj);
