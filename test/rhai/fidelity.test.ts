@@ -92,6 +92,11 @@ describe('standard package overloads', () => {
     expect(value('let a = [1, 2, 3]; let d = a.drain(|| this > 1); [a, d]')).toBe('[[1], [2, 3]]');
   });
 
+  it('reads the getters arithmetic.rs and iter_basic.rs register', () => {
+    expect(value('[0.is_zero, 0.0.is_zero, 3.is_odd, 3.is_even, "ab".chars, 5.bits.len(), 5.bits[2]]'))
+      .toBe("[true, true, true, false, ['a', 'b'], 64, true]");
+  });
+
   it('has lang_core\'s take and parse_json', () => {
     expect(value('let x = [1, 2]; let y = take(x); let m = #{a: "s"}; let z = m.a.take(); [x, y, m, z]'))
       .toBe('[(), [1, 2], #{"a": ()}, "s"]');

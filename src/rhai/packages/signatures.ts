@@ -156,6 +156,7 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
 export const PROPERTY_GETTERS = new Set([
   'len', 'is_empty', 'bytes', 'name', 'is_anonymous', 'start', 'end', 'is_inclusive', 'is_exclusive',
   'floor', 'ceiling', 'round', 'int', 'fraction', 'is_nan', 'is_finite', 'is_infinite', 'bits',
+  'chars', 'is_zero', 'is_odd', 'is_even',
 ]);
 
 type ParamCheck = (v: RhaiValue) => boolean;
