@@ -51,7 +51,7 @@ describe('a 20 MB tool result', () => {
   it('with no ceiling lands whole in tool_results, which evicts it at once and says so', () => {
     const timeline = replay(scenario(UNCAPPED, callThen('grep', { content: TWENTY_MB })));
     const step = timeline.steps[1]!;
-    expect(step.changes).toEqual([expect.objectContaining({ type: 'evict', region: 'tool_results', reason: 'over budget 38,400' })]);
+    expect(step.changes).toEqual([expect.objectContaining({ type: 'evict', region: 'tool_results', reason: 'larger than the whole budget of 38,400: dropped alone' })]);
     expect(step.result!.message).toMatch(/^3,\d{3},\d{3} tokens to tool_results, more than its whole budget of 38,400: evicted at once$/);
     expect(step.changes[0]!.tokens).toBeGreaterThan(3_600_000);
     expect(step.regions.tool_results!.tokens).toBe(0);
@@ -71,7 +71,7 @@ describe('size_tokens', () => {
 
   it('generator sizes are bounded the same way', () => {
     const timeline = replay(ScenarioSchema.parse({
-      version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': UNCAPPED },
+      version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': UNCAPPED }, inputs: { task: 'Summarize the log.' },
       generator: { kind: 'research-agent', steps: 10, params: { fetchTokens: [1_000_000_000, 1_000_000_000] } },
     }));
     expect(timeline.steps).toEqual([]);
