@@ -1,5 +1,7 @@
 // Bringing a real run: drop a trace on the page, see its timeline; copy the request as an API body.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { importTrace } from '../src/import/index.ts';
 import { anthropicBody } from '../src/export/index.ts';
@@ -70,6 +72,18 @@ test('a broken trace says where and imports nothing', async ({ page }) => {
   await expect(page.getByTestId('import-error')).toContainText('Nothing was changed.');
 });
 
+test('a file that is not valid UTF-8 imports with a warning that names the byte offset', async ({ page }) => {
+  await page.goto('/');
+  await waitForTimeline(page);
+  const bytes = Buffer.from(trace);
+  const at = bytes.indexOf('Plan approved');
+  const latin1 = Buffer.concat([bytes.subarray(0, at), Buffer.from([0xe9]), bytes.subarray(at)]);
+  await page.getByTestId('import-file').setInputFiles({ name: 'latin1.jsonl', mimeType: 'application/x-ndjson', buffer: latin1 });
+  const report = page.getByTestId('trace-import').getByTestId('import-report');
+  await expect(report.locator('li').first()).toHaveText(`warning: not valid UTF-8 at byte ${at} (the first bad sequence, counted from 0): bad bytes were read as U+FFFD, so that text differs from the original; save the trace as UTF-8 to import it exactly`);
+  await expect(report).toContainText('imported a claude-code trace: 15 events');
+});
+
 test('the request at the inspected step copies as an Anthropic body', async ({ page }) => {
   const scenario = exampleScenario(DEFAULT_EXAMPLE_ID);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -109,4 +123,55 @@ test('a shape-only link of an imported run opens with the same charts and none o
   for (const secret of ['header parser rejects', 'EmptyValue', 'Plan approved', 'cargo test']) expect(text).not.toContain(secret);
   expect(text).toContain('read_file');
   await other.close();
+});
+
+/** A Claude Code session of about `bytes` bytes: one task, then read_file calls answered by ~4 KB files. */
+function bigSession(bytes: number): { text: string; turns: number } {
+  const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd: '/home/dev/p', sessionId: 'big', version: '2.0.61' };
+  const lines = [JSON.stringify({ ...base, type: 'user', uuid: 'u0', message: { role: 'user', content: 'Fix the bug.' } })];
+  const file = 'fn main() { println!("a line of a source file the agent read"); }\n'.repeat(60);
+  let size = lines[0]!.length;
+  let turns = 0;
+  while (size < bytes) {
+    turns++;
+    const call = JSON.stringify({ ...base, type: 'assistant', uuid: `a${turns}`, message: { id: `msg_${turns}`, role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${turns}`, name: 'Read', input: { file_path: `/home/dev/p/src/f${turns % 500}.rs` } }] } });
+    const result = JSON.stringify({ ...base, type: 'user', uuid: `r${turns}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${turns}`, content: `${file}${turns}` }] } });
+    lines.push(call, result);
+    size += call.length + result.length + 2;
+  }
+  return { text: `${lines.join('\n')}\n`, turns };
+}
+
+test('a 50 MB session is read in the worker with progress, and the page keeps drawing frames', async ({ page }) => {
+  test.setTimeout(180_000);
+  const { text, turns } = bigSession(50_000_000);
+  const path = join(mkdtempSync(join(tmpdir(), 'lev-e2e-import-')), 'big-session.jsonl');
+  writeFileSync(path, text);
+  await page.goto('/');
+  await waitForTimeline(page);
+  // Playwright's own transfer of the file into the page is not the import: watch from here.
+  await page.getByTestId('import-file').setInputFiles(path);
+  // The longest gap between two animation frames while the import runs: a frozen page draws none
+  // (reading and converting 50 MB on the page's thread takes several seconds).
+  await page.evaluate(() => {
+    const w = window as unknown as { longestFrameGap: number; watching: boolean };
+    w.longestFrameGap = 0;
+    w.watching = true;
+    let last = performance.now();
+    const tick = (now: number) => {
+      w.longestFrameGap = Math.max(w.longestFrameGap, now - last);
+      last = now;
+      if (w.watching) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await expect(page.getByTestId('import-progress')).toBeVisible();
+  const report = page.getByTestId('import-report');
+  await expect(report).toContainText(`imported a claude-code trace: ${fmt(turns * 2)} events (${fmt(turns)} inferences, ${fmt(turns)} tool results, 0 user messages)`, { timeout: 120_000 });
+  const gap = await page.evaluate(() => {
+    const w = window as unknown as { longestFrameGap: number; watching: boolean };
+    w.watching = false;
+    return w.longestFrameGap;
+  });
+  expect(gap).toBeLessThan(1_000);
 });

@@ -43,11 +43,11 @@ export const run: Command = async (rawArgs) => {
   if (typeof agent === 'string') return usageError(`import: ${agent}`);
 
   const file = parsed.positional[0]!;
-  const text = readTrace(file);
-  if (typeof text !== 'string') return usageError(`import: ${text.error}`);
+  const bytes = readTrace(file);
+  if (!(bytes instanceof Uint8Array)) return usageError(`import: ${bytes.error}`);
   let result;
   try {
-    result = importTrace(text, { ...(format ? { format: format as FormatName } : {}), ...(toolMap ? { toolMap } : {}), ...(agent ? { agent } : {}), name: basename(file, extname(file)) });
+    result = importTrace(bytes, { ...(format ? { format: format as FormatName } : {}), ...(toolMap ? { toolMap } : {}), ...(agent ? { agent } : {}), name: basename(file, extname(file)) });
   } catch (error) {
     if (!(error instanceof ImportError)) throw error;
     if (json) console.log(JSON.stringify({ diagnostics: [{ code: 'trace-invalid', severity: 'error', message: `${error.problem}; expected ${error.expected}`, file, line: error.where.line ?? 1, column: 1, path: error.where.path }] }));
@@ -65,7 +65,8 @@ export const run: Command = async (rawArgs) => {
   return EXIT_OK;
 };
 
-function readTrace(file: string): string | { error: string } {
+/** The file's bytes: importTrace decodes them and reports where they stop being valid UTF-8. */
+function readTrace(file: string): Uint8Array | { error: string } {
   try {
     const stats = statSync(file);
     if (stats.isDirectory()) return { error: `${file} is a directory; pass a trace file` };
@@ -73,7 +74,7 @@ function readTrace(file: string): string | { error: string } {
   } catch {
     return { error: `${file}: no such file` };
   }
-  return readFileSync(file, 'utf8');
+  return readFileSync(file);
 }
 
 /** An agent directory, or an agent.leviath file (its directory holds the scripts). */

@@ -9,9 +9,11 @@ import { parseClaudeCode } from './formats/claude-code.ts';
 import { parseCodex } from './formats/codex.ts';
 import { parseOpenAIChat } from './formats/openai-chat.ts';
 import { parseOpenAIResponses } from './formats/openai-responses.ts';
-import { jsonErrorPosition } from '../engine/blueprint/jsonLocate.ts';
+import { jsonErrorPosition, locateJson } from '../engine/blueprint/jsonLocate.ts';
 import { toTraffic } from './to-scenario.ts';
 import { DEFAULT_TOOL_MAP, type ToolMap } from './tool-map.ts';
+import { decodeTrace } from './utf8.ts';
+import { traceOf } from './report.ts';
 import { FORMAT_NAMES, ImportError, type FormatName, type Progress, type Transcript } from './trace.ts';
 
 export { FORMAT_NAMES, ImportError, type FormatName } from './trace.ts';
@@ -66,6 +68,8 @@ export interface ImportReport {
   tools: { name: string; mappedTo: string; calls: number }[];
   /** The model the trace named, and the built-in model the scenario uses. */
   model: { trace?: string; used: string };
+  /** The byte offset of the first sequence that is not valid UTF-8 (read as U+FFFD); absent when the file is valid. */
+  invalidUtf8At?: number;
 }
 
 export interface ImportResult {
@@ -88,10 +92,11 @@ export function builtInModel(traceModel: string | undefined, format: FormatName)
 
 export function parseTrace(text: string, format: FormatName | undefined, progress?: Progress): { format: FormatName; transcript: Transcript } {
   if (format !== undefined && !FORMAT_NAMES.includes(format)) throw new Error(`unknown format "${String(format)}": use one of ${FORMAT_NAMES.join(', ')}`);
-  const detected = format ?? detectFormat(text).format;
+  // Detection parses a JSON document once; a forced format parses it here.
+  const { format: detected, json } = format === undefined ? detectFormat(text) : { format, json: undefined };
   if (detected === 'claude-code') return { format: detected, transcript: parseClaudeCode(text, progress) };
   if (detected === 'codex') return { format: detected, transcript: parseCodex(text, progress) };
-  const whole = parseWhole(text);
+  const whole = json === undefined ? parseWhole(text) : { ok: true as const, json };
   if (!whole.ok) {
     const { line, column } = jsonErrorPosition(text, whole.error);
     throw new ImportError({ line, path: '' }, `not valid JSON at column ${column} (${(whole.error as Error).message})`, `one JSON document (the ${detected} format is a single JSON body or array)`);
@@ -101,10 +106,33 @@ export function parseTrace(text: string, format: FormatName | undefined, progres
   return { format: detected, transcript: parse(whole.json) };
 }
 
-/** A trace -> a scenario and a report of what was imported and what was left out. Throws ImportError on bad input. */
-export function importTrace(text: string, options: ImportOptions = {}): ImportResult {
-  const { format, transcript } = parseTrace(text, options.format, options.progress);
-  const mapped = toTraffic(transcript, options.toolMap ?? DEFAULT_TOOL_MAP);
+/** A JSON path as written in a Where (`messages[3].content[1].tool_use_id`) -> its keys and indexes. */
+function pathSegments(path: string): (string | number)[] {
+  return [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] === undefined ? m[1]! : Number(m[2])));
+}
+
+/** A JSON document's errors name a path; this adds the line the path starts on, as JSON Lines errors have. */
+function withLine(error: unknown, text: string): unknown {
+  if (!(error instanceof ImportError) || error.where.line !== undefined || error.where.path === '') return error;
+  const { line } = locateJson(text, pathSegments(error.where.path));
+  return new ImportError({ line, path: error.where.path }, error.problem, error.expected);
+}
+
+/**
+ * A trace -> a scenario and a report of what was imported and what was left out. Throws ImportError
+ * on bad input. Given the file's bytes, it also reports where they stop being valid UTF-8.
+ */
+export function importTrace(source: string | Uint8Array, options: ImportOptions = {}): ImportResult {
+  const { text, invalidUtf8At } = typeof source === 'string' ? { text: source, invalidUtf8At: undefined } : decodeTrace(source);
+  let read: ReturnType<typeof parseTrace>;
+  let mapped: ReturnType<typeof toTraffic>;
+  try {
+    read = parseTrace(text, options.format, options.progress);
+    mapped = toTraffic(read.transcript, options.toolMap ?? DEFAULT_TOOL_MAP);
+  } catch (error) {
+    throw withLine(error, text);
+  }
+  const { format, transcript } = read;
   if (mapped.traffic.length === 0 && mapped.task === undefined) {
     throw new ImportError({ path: '' }, `the ${format} trace holds no conversation (no user, assistant or tool turns)`, 'at least one message');
   }
@@ -115,7 +143,7 @@ export function importTrace(text: string, options: ImportOptions = {}): ImportRe
   const parsed = ScenarioSchema.safeParse({
     version: SCENARIO_VERSION,
     name: options.name ?? `imported-${format}`,
-    description: `Imported from a ${format} trace${transcript.model ? ` (${transcript.model})` : ''}.`,
+    description: `Imported from ${traceOf(format)}${transcript.model ? ` (${transcript.model})` : ''}.`,
     model: { id: used },
     agent: options.agent ?? { 'agent.leviath': IMPORT_BLUEPRINT },
     inputs,
@@ -133,6 +161,7 @@ export function importTrace(text: string, options: ImportOptions = {}): ImportRe
       task: mapped.task !== undefined, notes: transcript.notes.length, skipped: transcript.skipped,
       unansweredCalls: mapped.unansweredCalls, tools: mapped.tools,
       model: { ...(transcript.model ? { trace: transcript.model } : {}), used },
+      ...(invalidUtf8At === undefined ? {} : { invalidUtf8At }),
     },
   };
 }

@@ -2,9 +2,15 @@
 import { fmt as n } from '../engine/regions/base.ts';
 import type { ImportReport } from './index.ts';
 
+/** "an anthropic trace", "a codex trace". */
+export const traceOf = (format: string): string => `${/^[aeiou]/.test(format) ? 'an' : 'a'} ${format} trace`;
+
 /** One line per fact; `output` names the file the scenario went to. */
 export function describeReport(r: ImportReport, output?: string): string[] {
-  const lines = [`imported a ${r.format} trace${output ? ` to ${output}` : ''}: ${n(r.events)} events (${n(r.inferences)} inferences, ${n(r.toolResults)} tool results, ${n(r.userMessages)} user messages); model ${r.model.used}${r.model.trace ? ` (trace: ${r.model.trace})` : ''}`];
+  const lines = r.invalidUtf8At === undefined ? [] : [
+    `warning: not valid UTF-8 at byte ${r.invalidUtf8At} (the first bad sequence, counted from 0): bad bytes were read as U+FFFD, so that text differs from the original; save the trace as UTF-8 to import it exactly`,
+  ];
+  lines.push(`imported ${traceOf(r.format)}${output ? ` to ${output}` : ''}: ${n(r.events)} events (${n(r.inferences)} inferences, ${n(r.toolResults)} tool results, ${n(r.userMessages)} user messages); model ${r.model.used}${r.model.trace ? ` (trace: ${r.model.trace})` : ''}`);
   lines.push(r.task ? 'task: the first user message (inputs.task)' : 'task: none found (no user text before the first assistant turn)');
   if (r.notes) lines.push(`kept aside: ${r.notes} harness text${r.notes === 1 ? '' : 's'} (system prompt, instructions) in inputs.harness_system_prompt, not replayed`);
   const mapped = r.tools.filter((t) => t.mappedTo !== t.name);

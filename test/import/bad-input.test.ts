@@ -40,7 +40,7 @@ describe('format detection', () => {
 
   it('--format forces a format: a Chat body read as Responses fails on the missing input', () => {
     expect(failure(fixture('openai-chat.json'), { format: 'openai-responses' }).message)
-      .toBe('input: missing; expected the input as a string or an array of items');
+      .toBe('line 1, input: missing; expected the input as a string or an array of items');
   });
 });
 
@@ -59,9 +59,11 @@ describe('broken traces', () => {
     expect(e.message).toBe('line 14, payload: a tool result for call "call_A3", but no earlier tool call has that id; expected the assistant turn that made call "call_A3" before its result (was the trace cut at the start, or an id mistyped?)');
   });
 
-  it('in a JSON body, the path of the result block', () => {
-    const e = failure(JSON.stringify({ messages: [{ role: 'user', content: 'go' }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'x' }] }] }));
-    expect(e.where).toEqual({ path: 'messages[1].content[0]' });
+  it('in a JSON body, the line and path of the result block', () => {
+    const body = JSON.stringify({ messages: [{ role: 'user', content: 'go' }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'x' }] }] }, null, 2);
+    const e = failure(body);
+    expect(body.split('\n')[9]).toBe('        {');
+    expect(e.where).toEqual({ line: 10, path: 'messages[1].content[0]' });
     expect(e.problem).toBe('a tool result for call "toolu_9", but no earlier tool call has that id');
   });
 
@@ -72,16 +74,16 @@ describe('broken traces', () => {
       { role: 'tool', tool_call_id: 'c1', content: 'a' },
       { role: 'tool', tool_call_id: 'c1', content: 'b' },
     ]));
-    expect(e.message).toBe('[3]: a second tool result for call "c1"; expected one result per tool call');
+    expect(e.message).toBe('line 1, [3]: a second tool result for call "c1"; expected one result per tool call');
   });
 
   it('malformed pieces: arguments that are not JSON, a role the format does not have, a block without a type', () => {
     expect(failure(JSON.stringify({ messages: [{ role: 'system', content: 's' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"a":' } }] }] })).message)
-      .toMatch(/^messages\[1\]\.tool_calls\[0\]\.function\.arguments: the arguments are not valid JSON \(.*\); expected the call's arguments as a JSON object encoded in a string$/);
+      .toMatch(/^line 1, messages\[1\]\.tool_calls\[0\]\.function\.arguments: the arguments are not valid JSON \(.*\); expected the call's arguments as a JSON object encoded in a string$/);
     expect(failure(JSON.stringify({ system: 's', messages: [{ role: 'tool', content: 'x' }] })).message)
-      .toBe('messages[0].role: found role "tool"; expected "user" or "assistant" (the system prompt goes in the top-level "system")');
+      .toBe('line 1, messages[0].role: found role "tool"; expected "user" or "assistant" (the system prompt goes in the top-level "system")');
     expect(failure(JSON.stringify({ system: 's', messages: [{ role: 'user', content: [{ text: 'hi' }] }] })).message)
-      .toBe('messages[0].content[0].type: missing; expected a block type such as "text", "tool_use" or "tool_result"');
+      .toBe('line 1, messages[0].content[0].type: missing; expected a block type such as "text", "tool_use" or "tool_result"');
   });
 
   it('a trace with no conversation at all', () => {

@@ -60,6 +60,18 @@ describe('lev import', () => {
     expect(JSON.parse(j.stdout).diagnostics[0]).toMatchObject({ code: 'trace-invalid', severity: 'error', file: broken, line: 5, path: '' });
   });
 
+  it('a file that is not valid UTF-8 imports with a warning naming the byte offset of the first bad sequence', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lev-import-'));
+    const file = join(dir, 'latin1.jsonl');
+    const text = readFileSync(CLAUDE);
+    const at = text.indexOf('Plan approved');
+    writeFileSync(file, Buffer.concat([text.subarray(0, at), Buffer.from([0xe9]), text.subarray(at)]));
+    const r = lev(file, '-o', join(dir, 'run.json'));
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n')[0]).toBe(`warning: not valid UTF-8 at byte ${at} (the first bad sequence, counted from 0): bad bytes were read as U+FFFD, so that text differs from the original; save the trace as UTF-8 to import it exactly`);
+    expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).traffic[6]).toEqual({ type: 'user', content: '\uFFFDPlan approved. Go ahead and implement it.' });
+  });
+
   it('usage errors exit 2', () => {
     expect(lev().code).toBe(2);
     expect(lev(CLAUDE, '--format', 'gemini').stderr).toBe('lev: import: unknown --format "gemini"; use one of anthropic, openai-chat, openai-responses, claude-code, codex\n');

@@ -7,24 +7,24 @@ import type { ImportRequest, ImportResponse } from './protocol.ts';
 declare const self: DedicatedWorkerGlobalScope;
 const post = (message: ImportResponse) => self.postMessage(message);
 
-async function readText(file: File, onShare: (share: number) => void): Promise<string> {
+/** The file's bytes, read in chunks so progress can be shown; importTrace decodes them (and checks the UTF-8). */
+async function readBytes(file: File, onShare: (share: number) => void): Promise<Uint8Array> {
   const reader = file.stream().getReader();
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
+  const bytes = new Uint8Array(file.size);
   let read = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    bytes.set(value, read);
     read += value.byteLength;
-    parts.push(decoder.decode(value, { stream: true }));
     onShare(file.size === 0 ? 1 : read / file.size);
   }
-  parts.push(decoder.decode());
-  return parts.join('');
+  return bytes.subarray(0, read);
 }
 
 /** A Leviath scenario has a version and an agent; the page's scenario import handles those. */
-function isScenario(text: string): boolean {
+function isScenario(bytes: Uint8Array): boolean {
+  const text = new TextDecoder().decode(bytes);
   if (!text.trimStart().startsWith('{')) return false;
   try {
     const value: unknown = JSON.parse(text);
@@ -44,9 +44,9 @@ self.onmessage = async (event: MessageEvent<ImportRequest>) => {
       last = share;
       post({ id, type: 'progress', share });
     };
-    const text = await readText(file, (s) => progress(s / 2));
-    if (!file.name.endsWith('.jsonl') && isScenario(text)) { post({ id, type: 'scenario' }); return; }
-    const { scenario, report } = importTrace(text, { toolMap, ...(agent ? { agent } : {}), ...(format ? { format } : {}), name: file.name.replace(/\.(jsonl?|json)$/, ''), progress: (s) => progress(0.5 + s / 2) });
+    const bytes = await readBytes(file, (s) => progress(s / 2));
+    if (!file.name.endsWith('.jsonl') && isScenario(bytes)) { post({ id, type: 'scenario' }); return; }
+    const { scenario, report } = importTrace(bytes, { toolMap, ...(agent ? { agent } : {}), ...(format ? { format } : {}), name: file.name.replace(/\.(jsonl?|json)$/, ''), progress: (s) => progress(0.5 + s / 2) });
     post({ id, type: 'imported', scenario, report });
   } catch (error) {
     const message = error instanceof ImportError ? `${file.name}: ${error.message}` : error instanceof Error ? error.message : String(error);
