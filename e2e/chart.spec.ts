@@ -2,7 +2,7 @@
 // colours by name.
 import { expect, test } from '@playwright/test';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
-import { engineTimeline, exampleScenario, waitForTimeline, watchErrors } from './helpers.ts';
+import { engineTimeline, exampleScenario, setEditorText, waitForTimeline, watchErrors } from './helpers.ts';
 
 const scenario = () => exampleScenario(DEFAULT_EXAMPLE_ID);
 
@@ -59,4 +59,45 @@ test('clicking the chart, a ledger cell and the verdict jumps to a step', async 
   const column = await page.getByTestId('ledger').locator('thead th').evaluateAll((ths) => ths.findIndex((th) => th.textContent === 'implement'));
   await page.getByTestId('ledger').locator(`tbody tr:first-child td:nth-child(${column + 1}) button`).click();
   await expect(page.getByTestId('step-label')).toContainText(`Step ${firstImplement + 1} of`);
+});
+
+test('the tooltip names the exact step of a change, even where the series is downsampled', async ({ page }) => {
+  const timeline = engineTimeline(scenario());
+  const total = (k: number) => Object.values(timeline.steps[k].regions).reduce((n, f) => n + f.tokens, 0);
+  // Over 300 steps the series is downsampled in buckets of two. Pick a change whose bucket-mate is
+  // fuller: keeping only each bucket's fullest step would name the mate, one step off.
+  expect(timeline.steps.length).toBeGreaterThan(300);
+  const step = timeline.steps.find((s) => s.changes.length > 0 && (s.index ^ 1) < timeline.steps.length && total(s.index ^ 1) > total(s.index))!.index;
+  const change = timeline.steps[step].changes[0];
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/');
+  await waitForTimeline(page, timeline.steps.length);
+  // Maximised, the timeline pane gives each step over 3 px, so the pointer can sit on one step.
+  await page.locator('[data-pane="timeline"] .pane-head h2').dblclick();
+  await expect(page.locator('[data-pane]')).toHaveCount(1);
+  const plot = (await page.getByTestId('window-chart').locator('.window-plot').boundingBox())!;
+  // The plot's x axis: 44 px of y axis on the left, 8 px of margin on the right.
+  const x = plot.x + 44 + (plot.width - 52) * (step / (timeline.steps.length - 1));
+  await page.mouse.move(x, plot.y + plot.height / 2);
+  const tooltip = page.getByTestId('window-chart').locator('.tooltip');
+  await expect(tooltip).toContainText(`Step ${step + 1}`);
+  await expect(tooltip).toContainText(`step ${step + 1}: ${change.type} in ${change.region}`);
+  await page.mouse.click(x, plot.y + plot.height / 2);
+  await expect(page.getByTestId('step-label')).toContainText(`Step ${step + 1} of`);
+});
+
+test('a region keeps its colour when another is declared before it; implicit regions say why', async ({ page }) => {
+  const timeline = engineTimeline(scenario());
+  await page.goto('/');
+  await waitForTimeline(page, timeline.steps.length);
+  const colour = (region: string) => page.getByTestId('region-readout').locator(`tr[data-region="${region}"] .legend-dot`).evaluate((e) => getComputedStyle(e).backgroundColor);
+  const before = { codebase: await colour('codebase'), task: await colour('task') };
+  const agent = scenario().agent['agent.leviath'];
+  // `notes` hashes to codebase's colour: declared first, it must still not take it.
+  await setEditorText(page, agent.replace('[context.regions]\n', '[context.regions]\nnotes = { kind = "pinned", budget = "5%" }\n'));
+  await expect(page.getByTestId('region-readout').locator('tr[data-region="notes"]')).toBeVisible({ timeout: 30_000 });
+  expect({ codebase: await colour('codebase'), task: await colour('task') }).toEqual(before);
+  expect(await colour('notes')).not.toBe(before.codebase);
+  await expect(page.getByTestId('region-readout').locator('tr[data-region="tool_results"] .badge.implicit'))
+    .toHaveAttribute('title', /runtime always carries it: tool output lands here/);
 });

@@ -86,3 +86,27 @@ test('pane sizes are remembered across a reload, and a pane collapses to its tit
   await page.getByRole('button', { name: 'Collapse or expand Traffic' }).click();
   await expect.poll(async () => (await page.locator('[data-pane="traffic"]').boundingBox())!.height).toBeGreaterThan(100);
 });
+
+test('nothing moves while playing: the panes, the chart, the problems list and the step label keep their boxes', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto('/');
+  await waitForTimeline(page, steps());
+  const boxes = () => page.evaluate(() => {
+    const selectors = ['[data-pane="timeline"]', '[data-pane="inspector"]', '[data-pane="editor"]', '[data-pane="traffic"]',
+      '[data-testid="window-chart"]', '[data-testid="diagnostics"]', '[data-testid="step-label"]', '.monaco-editor'];
+    return selectors.map((s) => {
+      const r = document.querySelector(s)!.getBoundingClientRect();
+      return `${s} ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+    });
+  });
+  const before = await boxes();
+  await page.getByLabel('Speed (steps per second)').selectOption('25');
+  await page.getByTestId('play').click();
+  // Sample while the step label goes from one to three digits and the inspector follows.
+  for (let k = 0; k < 8; k++) {
+    await page.waitForTimeout(250);
+    expect(await boxes()).toEqual(before);
+  }
+  expect(Number(/Step (\d+)/.exec((await page.getByTestId('step-label').textContent())!)![1])).toBeGreaterThan(20);
+  expect(await pageScroll(page)).toEqual({ x: 0, y: 0 });
+});

@@ -62,6 +62,22 @@ function saveSettings(settings: Settings): void {
   }
 }
 
+/** The colour each region name was given (charts), kept in this browser so a name keeps its colour. */
+export const REGION_COLOURS_KEY = 'leviath.regionColours.v1';
+/** Names remembered at most; the oldest are forgotten first. */
+const REMEMBERED_COLOURS = 200;
+
+function loadRegionColours(): Map<string, string> {
+  try {
+    const value: unknown = JSON.parse(localStorage.getItem(REGION_COLOURS_KEY) ?? '[]');
+    if (!Array.isArray(value)) return new Map();
+    return new Map(value.filter((e): e is [string, string] =>
+      Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string' && /^#[0-9A-F]{6}$/i.test(e[1])));
+  } catch {
+    return new Map();
+  }
+}
+
 export interface UiStore {
   selectedFile: string;
   /** The scrubbed step (index into timeline.steps). */
@@ -87,6 +103,10 @@ export interface UiStore {
   /** Edits made since the last replay that have not been replayed (auto-run off, or cancelled). */
   runPending: boolean;
   notices: Notice[];
+  /** Region name → chart colour, as last drawn (see regionColors in ui/chartData.ts). */
+  regionColours: ReadonlyMap<string, string>;
+  /** Remembers the colours a chart drew; a no-op when nothing changed. */
+  rememberRegionColours: (colours: ReadonlyMap<string, string>) => void;
   selectFile: (path: string) => void;
   setStep: (step: number) => void;
   setPlaying: (playing: boolean) => void;
@@ -106,6 +126,7 @@ export interface UiStore {
 }
 
 let noticeId = 1;
+const MAX_NOTICES = 4;
 
 export const useUi = create<UiStore>()((set) => ({
   selectedFile: AGENT_FILE,
@@ -122,6 +143,19 @@ export const useUi = create<UiStore>()((set) => ({
   autoRunOffReason: null,
   runPending: false,
   notices: [],
+  regionColours: loadRegionColours(),
+  rememberRegionColours: (colours) => set((s) => {
+    if ([...colours].every(([name, colour]) => s.regionColours.get(name) === colour)) return s;
+    const next = new Map([...s.regionColours].filter(([name]) => !colours.has(name)));
+    for (const entry of colours) next.set(...entry);
+    const regionColours = new Map([...next].slice(-REMEMBERED_COLOURS));
+    try {
+      localStorage.setItem(REGION_COLOURS_KEY, JSON.stringify([...regionColours]));
+    } catch {
+      // Colours are a convenience; losing them only means a fresh assignment next time.
+    }
+    return { regionColours };
+  }),
   selectFile: (selectedFile) => set({ selectedFile }),
   setStep: (step) => set({ step: Math.max(0, step) }),
   setPlaying: (playing) => set({ playing }),
@@ -142,8 +176,13 @@ export const useUi = create<UiStore>()((set) => ({
   setRunPending: (runPending) => set({ runPending }),
   notify: (notice) => set((s) => {
     // The same message twice in a row is one notice, not a stack.
-    const rest = s.notices.filter((n) => n.text !== notice.text);
-    return { notices: [...rest, { ...notice, id: noticeId++ }].slice(-4) };
+    const notices = [...s.notices.filter((n) => n.text !== notice.text), { ...notice, id: noticeId++ }];
+    // At most MAX_NOTICES: passing information goes first, so an older Undo outlives it.
+    while (notices.length > MAX_NOTICES) {
+      const passing = notices.findIndex((n, i) => i < notices.length - 1 && !n.sticky && !n.action);
+      notices.splice(Math.max(passing, 0), 1);
+    }
+    return { notices };
   }),
   dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
 }));

@@ -391,7 +391,9 @@ type View = (typeof VIEWS)[number]['id'];
 function TimelineViews({ timeline }: { timeline: Timeline }) {
   const [view, setView] = useState<View>('window');
   const regions = useMemo(() => chartedRegions(timeline), [timeline]);
-  const colors = useMemo(() => regionColors(regions), [regions]);
+  // Read, not subscribed: remembering the colours below must not redraw the charts.
+  const colors = useMemo(() => regionColors(regions, useUi.getState().regionColours), [regions]);
+  useEffect(() => useUi.getState().rememberRegionColours(colors), [colors]);
   const stages = useMemo(() => stageChanges(timeline), [timeline]);
   const requests = useMemo(() => requestSeries(timeline), [timeline]);
   return (

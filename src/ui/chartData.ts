@@ -2,7 +2,7 @@
 // every number is one the engine reported.
 import type { Change, ChangeType, Timeline, TimelineStep } from '../engine/timeline.ts';
 
-/** Charts stay responsive by drawing at most this many points per series (peaks are kept). */
+/** Charts stay responsive by drawing about this many points per series (peaks and changes are kept). */
 export const MAX_POINTS = 300;
 
 export interface RegionPoint {
@@ -18,21 +18,36 @@ function bucketSize(n: number): number {
   return Math.max(1, Math.ceil(n / MAX_POINTS));
 }
 
+/**
+ * The step indices a downsampled series draws: each bucket of `bucketSize` steps keeps its fullest
+ * step, and every step where `changed` holds is kept as well, so a change is drawn (and named by the
+ * tooltip) at its own step with its own figures. Ascending, no duplicates.
+ */
+export function keptSteps(count: number, size: number, fullness: (k: number) => number, changed: (k: number) => boolean): number[] {
+  const kept: number[] = [];
+  for (let start = 0; start < count; start += size) {
+    const end = Math.min(count, start + size);
+    let peak = start;
+    for (let k = start + 1; k < end; k++) if (fullness(k) > fullness(peak)) peak = k;
+    for (let k = start; k < end; k++) if (k === peak || changed(k)) kept.push(k);
+  }
+  return kept;
+}
+
 export function regionSeries(timeline: Timeline, region: string): RegionPoint[] {
   const steps = timeline.steps;
-  const size = bucketSize(steps.length);
+  const changesAt = (k: number) => steps[k].changes.filter((c) => c.region === region);
+  const kept = keptSteps(
+    steps.length, bucketSize(steps.length),
+    (k) => steps[k].regions[region]?.tokens ?? -1,
+    (k) => steps[k].changes.some((c) => c.region === region),
+  );
   const points: RegionPoint[] = [];
-  for (let start = 0; start < steps.length; start += size) {
-    let peak: TimelineStep | undefined;
-    const changes: Change[] = [];
-    for (let i = start; i < Math.min(steps.length, start + size); i++) {
-      const figures = steps[i].regions[region];
-      if (figures && (!peak || figures.tokens > (peak.regions[region]?.tokens ?? -1))) peak = steps[i];
-      for (const c of steps[i].changes) if (c.region === region) changes.push(c);
-    }
-    const figures = (peak ?? steps[start]).regions[region];
+  for (const k of kept) {
+    const figures = steps[k].regions[region];
     if (!figures) continue;
-    const point: RegionPoint = { i: peak?.index ?? start, tokens: figures.tokens, budget: figures.budget };
+    const point: RegionPoint = { i: steps[k].index, tokens: figures.tokens, budget: figures.budget };
+    const changes = changesAt(k);
     if (changes.length) { point.marker = figures.tokens; point.changes = changes; }
     points.push(point);
   }
@@ -118,32 +133,25 @@ export interface WindowPoint {
 }
 
 /**
- * The stacked series, downsampled to at most MAX_POINTS: each bucket keeps its fullest step, with
- * that step's own figures, so a tooltip always names a real step and real numbers.
+ * The stacked series, downsampled: each bucket of steps keeps its fullest step, and every step with
+ * a change is kept too, each with that step's own figures, so a tooltip always names the real step
+ * of a change and its real numbers. At most MAX_POINTS points plus one per step with a change.
  */
 export function windowSeries(timeline: Timeline, regions: readonly string[]): WindowPoint[] {
   const steps = timeline.steps;
-  const size = bucketSize(steps.length);
   const prefixAt: (number | null)[] = [];
   let prefix: number | null = null;
   for (const s of steps) {
     if (s.request) prefix = s.request.prefixTokens;
     prefixAt.push(prefix);
   }
-  const pointAt = (k: number): WindowPoint => {
-    const tokens = regions.map((r) => steps[k].regions[r]?.tokens ?? 0);
+  const tokensAt = (k: number) => regions.map((r) => steps[k].regions[r]?.tokens ?? 0);
+  const totalAt = (k: number) => tokensAt(k).reduce((a, b) => a + b, 0);
+  const kept = keptSteps(steps.length, bucketSize(steps.length), totalAt, (k) => steps[k].changes.length > 0);
+  return kept.map((k) => {
+    const tokens = tokensAt(k);
     return { i: steps[k].index, tokens, total: tokens.reduce((a, b) => a + b, 0), prefix: prefixAt[k] };
-  };
-  const points: WindowPoint[] = [];
-  for (let start = 0; start < steps.length; start += size) {
-    let best = pointAt(start);
-    for (let k = start + 1; k < Math.min(steps.length, start + size); k++) {
-      const p = pointAt(k);
-      if (p.total > best.total) best = p;
-    }
-    points.push(best);
-  }
-  return points;
+  });
 }
 
 /** What a marker stands for: one of the engine's change types, or the stage moving on. */
@@ -209,8 +217,10 @@ export function clusterMarkers(markers: readonly Marker[], steps: number, column
 
 /**
  * Colour-blind-safe fills (Okabe–Ito, then Paul Tol's muted set). A region's colour follows its
- * name, so adding a region before another does not repaint it; two names that land on the same
- * colour in one timeline are told apart by moving the later one to the next free colour.
+ * name: a name keeps the colour it was given before (`remembered`, kept in this browser) unless
+ * another region of the same timeline already holds it, so adding a region never repaints another.
+ * A new name takes its hash's colour, or the next free one; new names are placed in name order, so
+ * the result does not depend on the order of declaration either.
  */
 export const REGION_PALETTE = [
   '#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#882255',
@@ -223,16 +233,24 @@ function nameHash(name: string): number {
   return h >>> 0;
 }
 
-export function regionColors(names: readonly string[]): Map<string, string> {
-  const taken = new Set<number>();
+export function regionColors(names: readonly string[], remembered: ReadonlyMap<string, string> = new Map()): Map<string, string> {
+  const taken = new Set<string>();
   const out = new Map<string, string>();
   for (const name of names) {
+    const colour = remembered.get(name);
+    if (colour && (REGION_PALETTE as readonly string[]).includes(colour) && !taken.has(colour)) {
+      taken.add(colour);
+      out.set(name, colour);
+    }
+  }
+  for (const name of names.filter((n) => !out.has(n)).sort()) {
     let slot = nameHash(name) % REGION_PALETTE.length;
-    for (let tries = 0; taken.has(slot) && tries < REGION_PALETTE.length; tries++) slot = (slot + 1) % REGION_PALETTE.length;
-    taken.add(slot);
+    // More regions than colours: the last ones share (the legend and tooltips still name them).
+    for (let tries = 0; taken.has(REGION_PALETTE[slot]) && tries < REGION_PALETTE.length; tries++) slot = (slot + 1) % REGION_PALETTE.length;
+    taken.add(REGION_PALETTE[slot]);
     out.set(name, REGION_PALETTE[slot]);
   }
-  return out;
+  return new Map(names.map((n) => [n, out.get(n)!]));
 }
 
 /** Why the runtime carries a region the blueprint did not declare. */
