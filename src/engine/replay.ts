@@ -57,6 +57,13 @@ function tooBigToStay(region: Region, tokens: number): string {
   return tokens > budget ? `, more than its whole budget of ${fmt(budget)}: evicted at once` : '';
 }
 
+/** The size a write left in its region, after a custom region's on_write rewrote or dropped it. */
+function storedSize(tokens: number, stored: number | undefined): string {
+  if (stored === undefined || stored === tokens) return `${fmt(tokens)} tokens`;
+  if (stored === 0) return `0 tokens (on_write dropped the ${fmt(tokens)}-token entry)`;
+  return `${fmt(stored)} tokens (on_write rewrote ${fmt(tokens)})`;
+}
+
 /** Everything a run knows after some number of events. Mutable; one per replay. */
 export class Run {
   readonly model: Model;
@@ -139,7 +146,7 @@ export class Run {
         this.spawnChanges.push(...outcome.changes);
         if (!outcome.ok) this.runWarnings.push(`seed ${seed.source} into ${name}: ${outcome.message}`);
         else if (seed.source === 'task_input') this.taskEntries.push({ region: name, entry });
-        this.ledger.charge(first.name, name, outcome.ok ? entry.tokens : 0);
+        this.ledger.charge(first.name, name, outcome.ok ? outcome.stored ?? entry.tokens : 0);
       }
     }
     // The baseline holds the task as its first message; its count is the seeded entry's when there is one.
@@ -352,7 +359,8 @@ export class Run {
     const placed = target.kind === 'hashmap' && entry.key === undefined ? { ...entry, key: `${event.tool_name}:${event.tool_call_id}` } : entry;
     // A refusal here is what the call's result says, so the model reads it.
     const outcome = this.store(target.name, placed, false);
-    const stub = outcome.ok ? `[routed to ${target.name}: ${fmt(tokens)} tokens]` : outcome.message;
+    // The size the region kept (after a custom region's on_write), in the stub's one shape.
+    const stub = outcome.ok ? `[routed to ${target.name}: ${fmt(outcome.stored ?? tokens)} tokens]` : outcome.message;
     this.writeTo('tool_results', { seq: this.seq++, content: stub, tokens: this.ctx.count(stub), kind: 'stub', toolCallId: event.tool_call_id, toolName: event.tool_name });
     return outcome.ok ? { ok: true, message: stub } : { ok: false, message: outcome.message };
   }
@@ -382,7 +390,7 @@ export class Run {
     // The agent's own write: a refusal is its result, which tells it the region is full.
     const outcome = this.store(name, entry, key !== undefined);
     if (!outcome.ok) return { ok: false, message: outcome.message };
-    return { ok: true, message: `appended ${fmt(entry.tokens)} tokens to ${name}${key === undefined ? '' : ` as "${key}"`}; ${this.fullness(region)}` };
+    return { ok: true, message: `appended ${storedSize(entry.tokens, outcome.stored)} to ${name}${key === undefined ? '' : ` as "${key}"`}; ${this.fullness(region)}` };
   }
 
   private delete(name: string, selector: DeleteSelector): StepResult {
@@ -555,7 +563,7 @@ export class Run {
     const outcome = keyed ? region.put(entry, this.ctx) : region.write(entry, this.ctx);
     this.changes.push(...outcome.changes);
     if (outcome.ok) {
-      this.ledger.charge(this.stage.name, name, entry.tokens);
+      this.ledger.charge(this.stage.name, name, outcome.stored ?? entry.tokens);
       if (region.kind === 'pinned' && region.tokens > region.budget.budget) {
         this.warnings.push(`${name} is pinned and over its budget: ${fmt(region.tokens)} of ${fmt(region.budget.budget)} tokens (pinned content is never evicted)`);
       }
@@ -660,7 +668,11 @@ export function emptyTimeline(scenario: Scenario, diagnostics: Diagnostic[], mod
 }
 
 export function replay(scenario: Scenario, options: ReplayOptions = {}): Timeline {
-  const prepared = prepare(scenario, options);
+  return replayPrepared(scenario, prepare(scenario, options), options);
+}
+
+/** Runs a prepared scenario to its end; `onStep` sees the run after each event (the page's inspector keeps what it needs). */
+export function replayPrepared(scenario: Scenario, prepared: Prepared, options: ReplayOptions, onStep?: (run: Run, step: TimelineStep) => void): Timeline {
   if (!prepared.run) return emptyTimeline(scenario, prepared.diagnostics, prepared.model);
   const run = prepared.run;
   const spawn = { regions: run.figures(), changes: run.spawnChanges };
@@ -669,7 +681,9 @@ export function replay(scenario: Scenario, options: ReplayOptions = {}): Timelin
   let cancelled = false;
   while (!run.done) {
     if (options.signal?.cancelled || options.signal?.aborted) { cancelled = true; break; }
-    steps.push(run.step());
+    const step = run.step();
+    steps.push(step);
+    onStep?.(run, step);
     if (options.onProgress && (steps.length % 100 === 0 || run.done)) options.onProgress(steps.length, total);
   }
   return buildTimeline(scenario, run, prepared.diagnostics, spawn, steps, cancelled);

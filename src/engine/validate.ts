@@ -3,11 +3,12 @@
 // findings everywhere, and a run seeds from exactly what was validated.
 import { compileBlueprint, type CompileResult, type ScriptChecker } from './blueprint/index.ts';
 import { runRhaiSeed as defaultRhaiSeedRunner } from './custom-script.ts';
+import { resolveModel } from './models.ts';
 import type { Scenario } from './scenario.ts';
 import type { SeedInputs } from './seeds.ts';
 
-/** The parts of a scenario its blueprint is judged against. */
-export type ScenarioFiles = Pick<Scenario, 'agent' | 'workdir' | 'commands' | 'inputs'>;
+/** The parts of a scenario its blueprint is judged against; budgets are judged against the model's window. */
+export type ScenarioFiles = Pick<Scenario, 'agent' | 'workdir' | 'commands' | 'inputs'> & Partial<Pick<Scenario, 'model'>>;
 
 export interface ValidateOptions {
   checkScript?: ScriptChecker;
@@ -22,5 +23,10 @@ export function seedInputsOf(scenario: ScenarioFiles, runRhaiSeed: NonNullable<S
 
 export function validateScenario(scenario: ScenarioFiles, options: ValidateOptions = {}): CompileResult {
   const inputs = seedInputsOf(scenario, options.runRhaiSeed);
-  return compileBlueprint(scenario.agent, options.checkScript ? { ...inputs, checkScript: options.checkScript } : inputs);
+  // An unknown model is its own finding (unknown-model); budgets are then judged without a window.
+  const model = scenario.model ? resolveModel(scenario.model) : undefined;
+  const window = model?.ok ? { tokens: model.model.window, model: model.model.id } : undefined;
+  return compileBlueprint(scenario.agent, {
+    ...inputs, ...(window ? { window } : {}), ...(options.checkScript ? { checkScript: options.checkScript } : {}),
+  });
 }

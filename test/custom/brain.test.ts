@@ -49,8 +49,9 @@ const sc = scenario({ 'agent.leviath': BLUEPRINT, 'context_hooks/brain.rhai': ho
 const callTokens = (c: { name: string; arguments: Record<string, unknown> }) => count(JSON.stringify({ name: c.name, arguments: c.arguments }));
 const user = (content: string) => ({ role: 'user', content, region: 'conversation', tokens: count(content) });
 const assistant = (content: string, call: ToolCall) => ({ role: 'assistant', content, region: 'conversation', tool_calls: [call], tokens: count(content) + callTokens(call) });
-const stub = (id: string, routed: string) => {
-  const content = `[routed to brain: ${count(routed)} tokens]`;
+// The stub reports what brain kept: the size after on_write, not the size that arrived.
+const stub = (id: string, kept: string) => {
+  const content = `[routed to brain: ${count(kept)} tokens]`;
   return { role: 'tool', content, tool_call_id: id, region: 'tool_results', tokens: count(content) };
 };
 const xml = (...events: string[]) => `<context>${events.map((e) => `<event kind="tool_result">${e}</event>`).join('')}</context>`;
@@ -71,7 +72,7 @@ describe('brain.rhai', () => {
     const detail = run.inspectInference(2);
     const messages = [
       user(TASK),
-      assistant('Running the tests.', calls.c1), stub('c1', SUCCESS),
+      assistant('Running the tests.', calls.c1), stub('c1', SUCCESS_HEAD),
       assistant('Reading the parser.', calls.c2), stub('c2', ERROR_READ),
       brain(xml(SUCCESS_HEAD, ERROR_READ)),
     ];
@@ -84,7 +85,7 @@ describe('brain.rhai', () => {
     const detail = run.inspectInference(3);
     const messages = [
       user(TASK),
-      assistant('Running the tests.', calls.c1), stub('c1', SUCCESS),
+      assistant('Running the tests.', calls.c1), stub('c1', SUCCESS_HEAD),
       assistant('Reading the parser.', calls.c2), stub('c2', ERROR_READ),
       assistant('Running the parser tests.', calls.c3), stub('c3', ERROR_TEST),
       brain(xml(ERROR_READ, ERROR_TEST)),

@@ -140,7 +140,8 @@ describe('on_write', () => {
     const r = region(script);
     const ctx = testContext();
     const entry = toolResult('c1', 'long output\nwith many lines and words');
-    expect(r.write(entry, ctx)).toEqual({ ok: true, changes: [] });
+    // `stored` is the size after the hook, which the call's result and the ledger report.
+    expect(r.write(entry, ctx)).toEqual({ ok: true, changes: [], stored: countTokens('short') });
     expect(r.entries).toEqual([{ ...entry, content: 'short', tokens: countTokens('short') }]);
     expect(r.tokens).toBe(countTokens('short'));
   });
@@ -151,9 +152,9 @@ describe('on_write', () => {
     const yes = text('yes');
     const unit = text('plain');
     const drop = text('drop');
-    r.write(yes, ctx);
-    r.write(unit, ctx);
-    expect(r.write(drop, ctx)).toEqual({ ok: true, changes: [{ type: 'evict', region: 'brain', tokens: drop.tokens, entries: ['drop'], reason: 'on_write returned false' }] });
+    expect(r.write(yes, ctx)).toEqual({ ok: true, changes: [] });
+    expect(r.write(unit, ctx)).toEqual({ ok: true, changes: [] });
+    expect(r.write(drop, ctx)).toEqual({ ok: true, changes: [{ type: 'evict', region: 'brain', tokens: drop.tokens, entries: ['drop'], reason: 'on_write returned false' }], stored: 0 });
     expect(r.entries).toEqual([yes, unit]);
     expect(ctx.warnings).toEqual([]);
   });

@@ -213,7 +213,7 @@ describe('params validation', () => {
     ['research-agent', { fetchTokens: [9_000, 10] }, 'generator.params.fetchTokens: give [min, max] with min <= max'],
     ['research-agent', { maxInFlight: 0 }, 'generator.params.maxInFlight: Too small'],
     ['long-chat', { pasteShare: 2 }, 'generator.params.pasteShare: Too big'],
-    ['long-chat', { userWords: 'many' }, 'generator.params.userWords: Invalid input'],
+    ['long-chat', { userWords: 'many' }, 'generator.params.userWords: expected tuple, received string'],
   ];
   for (const [kind, params, message] of cases) {
     it(`${kind} ${JSON.stringify(params)} -> ${message}`, () => {

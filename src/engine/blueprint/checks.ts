@@ -6,6 +6,7 @@ import type { Reporter } from './report.ts';
 import type { ScriptChecker, ScriptFinding } from './scriptCheck.ts';
 import { normalizeRelative } from './paths.ts';
 import { didYouMean } from './suggest.ts';
+import { fmt } from '../regions/base.ts';
 import { resolveSeed, taskSeedFinding, type SeedInputs } from '../seeds.ts';
 
 /** Targets the runtime always carries, valid in every stage whatever its layout. */
@@ -24,6 +25,8 @@ export interface CheckInput {
   agent: Record<string, string>;
   seedInputs: SeedInputs;
   checkScript?: ScriptChecker;
+  /** The model's window when known (a scenario names its model); an agent directory alone has none. */
+  window?: { tokens: number; model: string };
   regionsForStage: (stage: string | undefined) => RegionDecl[];
 }
 
@@ -37,6 +40,7 @@ export function runChecks(r: Reporter, input: CheckInput): void {
       if (region.sourceRegion !== undefined) checkSourceRegion(r, input, region, path);
       if (region.admission === 'reject') checkRejectRuntimeWrites(r, input, region, path);
       if (!region.summarizable) checkSummarizable(r, region, path);
+      if (region.minTokens !== undefined && input.window) checkMinTokensFitWindow(r, input.window, region, path);
     }
   }
   checkTaskSeeded(r, input);
@@ -104,6 +108,13 @@ function checkSummarizable(r: Reporter, region: RegionDecl, regionPath: KeyPath)
   r.add('summarizable-kind-still-summarizes', 'info', [...regionPath, 'summarizable'],
     `summarizable = false keeps an edge transform = "compact" from paraphrasing region "${region.name}"; it does not stop the region's own kind: ${own}. `
     + 'To keep its content verbatim, use a kind that evicts instead (temporary, sliding_window).', 'value');
+}
+
+function checkMinTokensFitWindow(r: Reporter, window: { tokens: number; model: string }, region: RegionDecl, regionPath: KeyPath): void {
+  if (region.minTokens! <= window.tokens) return;
+  r.add('min-tokens-over-window', 'warning', [...regionPath, 'min_tokens'],
+    `\`min_tokens\` (${fmt(region.minTokens!)}) is above the whole context window of ${window.model} (${fmt(window.tokens)} tokens), so region "${region.name}" `
+    + 'may grow past what any request can hold and the cascade sheds it to fit. Lower min_tokens below the window, or pick a model with a larger one.', 'value');
 }
 
 function checkScript(r: Reporter, input: CheckInput, region: RegionDecl, regionPath: KeyPath): void {
@@ -184,13 +195,25 @@ function checkRouting(r: Reporter, input: CheckInput, stage: StageDecl): void {
       : `no region named "${target}" is declared.${didYouMean(target, [...visible, ...ALWAYS_VALID_TARGETS])} Declare it in ${where} or route to a region stage "${stage.name}" can see.`;
     r.error('routing-target-not-visible', path, `${what} routes into "${target}", but ${reason}`, 'value');
   };
-  if (routing.defaultRegion !== undefined) check(routing.defaultRegion, [...base, 'default_region'], 'default_region');
+  // A checklist holds todo items only (todo_add), so it refuses every tool result routed into it.
+  const intoChecklist = (target: string, path: KeyPath, what: string): void => {
+    const region = input.regionsForStage(stage.name).find((x) => x.name === target);
+    if (region?.kind !== 'checklist') return;
+    r.add('routing-into-checklist', 'warning', path,
+      `${what} routes tool results into "${target}", a checklist: a checklist holds only todo items (todo_add), so every result routed there is refused. `
+      + 'Route them to tool_results or to a temporary, sliding_window or hashmap region.', 'value');
+  };
+  if (routing.defaultRegion !== undefined) {
+    check(routing.defaultRegion, [...base, 'default_region'], 'default_region');
+    intoChecklist(routing.defaultRegion, [...base, 'default_region'], 'default_region');
+  }
   for (const [tool, override] of Object.entries(routing.overrides)) {
     if (override.region === undefined) continue;
     const path = [...base, 'overrides', tool];
     // A table override points at its `region` key's value, a plain name at the value itself.
     const at = r.has([...path, 'region']) ? [...path, 'region'] : path;
     check(override.region, at, `The override for \`${tool}\``);
+    intoChecklist(override.region, at, `The override for \`${tool}\``);
   }
 }
 

@@ -34,6 +34,8 @@ export interface CompileResult {
 export interface CompileOptions extends SeedInputs {
   /** Compile-checks custom-region scripts (the hook point; see scriptCheck.ts). Default: DEFAULT_SCRIPT_CHECK. */
   checkScript?: ScriptChecker;
+  /** The model's context window, when a scenario names the model; budgets are judged against it. */
+  window?: { tokens: number; model: string };
 }
 
 /** Parses each custom-region script with the Rhai interpreter and requires `fn render(ctx)`. */
@@ -68,9 +70,9 @@ export function compileBlueprint(agent: Record<string, string>, options: Compile
   const r = new Reporter(AGENT_FILE, safeIndex(source));
   try {
     const { blueprint, layouts } = buildBlueprint(r, parsed.doc);
-    const { checkScript = DEFAULT_SCRIPT_CHECK, ...seedInputs } = options;
+    const { checkScript = DEFAULT_SCRIPT_CHECK, window, ...seedInputs } = options;
     runChecks(r, {
-      blueprint, layouts, agent, seedInputs, checkScript,
+      blueprint, layouts, agent, seedInputs, checkScript, window,
       regionsForStage: (stage) => regionsForStage(blueprint, stage),
     });
     return { blueprint, diagnostics: sortDiagnostics(r.diagnostics) };

@@ -58,7 +58,11 @@ export class CustomRegion extends BaseRegion {
 
   override write(entry: Entry, ctx: RegionContext): WriteOutcome {
     const admitted = this.onWrite(entry, ctx);
-    return admitted.entry ? super.write(admitted.entry, ctx) : { ok: true, changes: admitted.changes };
+    if (!admitted.entry) return { ok: true, changes: admitted.changes, stored: 0 };
+    if (admitted.entry === entry) return super.write(entry, ctx);
+    // Rewritten by on_write: what was stored is the new size, which the ledger and the result report.
+    const outcome = super.write(admitted.entry, ctx);
+    return outcome.ok ? { ...outcome, stored: admitted.entry.tokens } : outcome;
   }
 
   /**

@@ -52,7 +52,8 @@ export interface RegionContext {
 }
 
 export type WriteOutcome =
-  | { ok: true; changes: Change[] }
+  /** `stored`: the tokens the region kept when a hook changed the entry (0 when on_write dropped it). */
+  | { ok: true; changes: Change[]; stored?: number }
   | { ok: false; message: string; changes: Change[] };
 
 export type DeleteSelector = { key: string } | { index: number } | { oldest: number };

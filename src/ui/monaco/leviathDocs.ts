@@ -86,7 +86,7 @@ export const VALUE_DOCS: Record<string, Record<string, string>> = {
     compact: 'Paraphrase every summarizable region across the edge.',
   },
   seed: {
-    task_input: 'The caller\'s task key (what lev run --task sets).',
+    task_input: 'The caller\'s task: the scenario\'s inputs.task.',
     input: 'A caller key named after this region.',
   },
 };
