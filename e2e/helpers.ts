@@ -3,7 +3,7 @@
 import { expect, type Page } from '@playwright/test';
 import { findExample } from '../src/scenarios/examples.ts';
 import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
-import { replay, inspect } from '../src/engine/index.ts';
+import { replay, Replay } from '../src/engine/index.ts';
 import type { StepDetail, Timeline } from '../src/engine/timeline.ts';
 
 export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -22,7 +22,7 @@ export function engineTimeline(scenario: Scenario): Timeline {
 }
 
 export function engineDetail(scenario: Scenario, step: number): StepDetail {
-  return inspect(scenario, step);
+  return new Replay(scenario).inspect(step);
 }
 
 /** Collects console errors and page errors; assert it is empty at the end of a test. */

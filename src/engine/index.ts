@@ -3,7 +3,7 @@ import { generateTraffic } from '../scenarios/generators.ts';
 import { checkCustomScript, runRhaiSeed } from './custom-script.ts';
 import { entryLabel } from './regions/index.ts';
 import type { Entry } from './regions/types.ts';
-import { emptyTimeline, prepare, replay as replayWith, type ReplayOptions, type Run } from './replay.ts';
+import { emptyTimeline, prepare, replay as replayWith, replayPrepared, type ReplayOptions, type Run } from './replay.ts';
 import type { Scenario } from './scenario.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import type { Assembly } from './assemble.ts';
@@ -53,6 +53,22 @@ export class Replay {
   readonly diagnostics: Diagnostic[] = [];
 
   constructor(private readonly scenario: Scenario, private readonly options: EngineOptions = {}) {}
+
+  /**
+   * The whole timeline, keeping a snapshot of every step on the way (up to MAX_SNAPSHOT_EVENTS), so
+   * inspecting any step of this run afterwards is a lookup: the page's engine worker replays once
+   * per edit and answers every scrub from here.
+   */
+  timeline(options: Pick<EngineOptions, 'signal' | 'onProgress'> = {}): Timeline {
+    const merged = withGenerators({ ...this.options, ...options });
+    const prepared = prepare(this.scenario, merged);
+    this.diagnostics.splice(0, this.diagnostics.length, ...prepared.diagnostics);
+    this.run = prepared.run;
+    this.snapshots = [];
+    const keep = prepared.run !== undefined && prepared.run.events.length <= MAX_SNAPSHOT_EVENTS;
+    return replayPrepared(this.scenario, prepared, merged, keep ? (run, step) => { this.snapshots[step.index] = snapshot(run, step); } : undefined);
+  }
+
 
   /** The request sent at inference `n` (0-based), with the state of every region at that point. */
   inspectInference(n: number): StepDetail {
@@ -115,16 +131,6 @@ function snapshot(run: Run, step: TimelineStep): Snapshot {
   };
   if (inference) out.requestRegions = run.lastRequestRegions!;
   return out;
-}
-
-let cached: { key: Scenario; json: string; replay: Replay } | undefined;
-
-/** One step in full. Repeated calls on the same scenario reuse the run (cheap going forward). */
-export function inspect(scenario: Scenario, step: number): StepDetail {
-  const json = cached?.key === scenario ? cached.json : JSON.stringify(scenario);
-  if (!cached || cached.json !== json) cached = { key: scenario, json, replay: new Replay(scenario) };
-  cached.key = scenario;
-  return cached.replay.inspect(step);
 }
 
 export { emptyTimeline };

@@ -1,8 +1,9 @@
-// Connects the stores to the engine worker: every edit re-validates and re-replays (stale work is
-// cancelled), and the scrubbed step is inspected. Results land in useResults.
+// Connects the stores to the workers: every edit re-validates and re-replays (stale work is
+// cancelled), and the scrubbed step is inspected in the run the engine worker kept from that
+// replay (a lookup; the scenario is sent again only if the worker was restarted). Results land in
+// useResults.
 import { EngineClient, CancelledError } from '../worker/client.ts';
 import type { Scenario } from '../engine/scenario.ts';
-import type { StepDetail, Timeline } from '../engine/timeline.ts';
 import { useResults } from './results.ts';
 import { useScenario } from './store.ts';
 import { useUi } from './ui.ts';
@@ -24,14 +25,15 @@ function lane(spawn: () => Worker, timeLimitMs: number, cancelGraceMs: number): 
   });
 }
 
-// Three lanes so a long replay never holds up diagnostics or the inspector. A replay that is
-// superseded is abandoned quickly (restart); an inspection is cheap enough to let finish.
+// Diagnostics have their own light worker, so a long replay never holds them up. The engine
+// worker replays and keeps each run for the inspector; a superseded replay is abandoned quickly
+// (restart), and a run lost that way is opened again when the inspector next asks about it.
 const editLane = lane(spawnEdit, 10_000, 1_000);
-const replayLane = lane(spawnEngine, 20_000, 300);
-const inspectLane = lane(spawnEngine, 20_000, 2_000);
+const engineLane = lane(spawnEngine, 20_000, 300);
 
-/** The scenario the timeline on screen came from (the inspector must ask about that one). */
-let timelineScenario: Scenario | null = null;
+let nextRevision = 1;
+/** The run the timeline on screen came from (the inspector must ask about that one). */
+let onScreen: { revision: number; scenario: Scenario } | null = null;
 const rhaiChecked = new Map<string, string>();
 
 function ignoreCancelled(error: unknown): string | null {
@@ -70,16 +72,17 @@ function replay(scenario: Scenario): void {
   useUi.getState().setRunPending(false);
   useResults.setState({ replaying: { done: 0, total: 0 }, replayError: null, replayHeld: null });
   replayGuard.started(scenario);
-  replayLane.request('replay', { scenario }, { onProgress: (done, total) => useResults.setState({ replaying: { done, total } }) })
+  const revision = nextRevision++;
+  engineLane.request('replay', { revision, scenario }, { onProgress: (done, total) => useResults.setState({ replaying: { done, total } }) })
     .then((result) => {
       replayGuard.finished(scenario);
-      const timeline = result.timeline as unknown as Timeline | null;
+      const timeline = result.timeline;
       const broken = !timeline || result.diagnostics.some((d) => d.severity === 'error');
       if (broken) {
         useResults.setState({ replaying: null, replayDiagnostics: result.diagnostics, timelineStale: useResults.getState().timeline !== null });
         return;
       }
-      timelineScenario = scenario;
+      onScreen = { revision, scenario };
       const ui = useUi.getState();
       if (ui.step >= timeline.steps.length) ui.setStep(Math.max(0, timeline.steps.length - 1));
       useResults.setState({
@@ -107,7 +110,7 @@ function switchToExplicitRunsIfSlow(ms: number): void {
 
 /** Stops the replay in progress; the charts keep the last finished timeline, marked out of date. */
 export function cancelReplay(): void {
-  replayLane.cancel('replay');
+  engineLane.cancel('replay');
   useResults.setState((s) => ({ replaying: null, timelineStale: s.timeline !== null }));
   useUi.getState().setRunPending(true);
 }
@@ -117,18 +120,41 @@ function inspectSoon(): void {
   clearTimeout(inspectTimer);
   inspectTimer = setTimeout(() => {
     const timeline = useResults.getState().timeline;
-    if (!timeline || !timelineScenario || timeline.steps.length === 0) {
+    if (!timeline || !onScreen || timeline.steps.length === 0) {
       useResults.setState({ detail: null });
       return;
     }
     const step = Math.min(useUi.getState().step, timeline.steps.length - 1);
-    inspectLane.request('inspect', { scenario: timelineScenario, step })
-      .then((result) => useResults.setState({ detail: result.detail as unknown as StepDetail | null, detailError: result.error ?? null }))
-      .catch((error: unknown) => {
-        const message = ignoreCancelled(error);
-        if (message) useResults.setState({ detailError: message });
-      });
+    const run = onScreen;
+    // A scrub queued behind a long replay must not restart the worker (and the replay) when the next scrub supersedes it.
+    engineLane.request('inspect', { revision: run.revision, step }, { restartIfStuck: false })
+      .then((result) => {
+        // A replay on its way will bring a run the worker holds; only a run lost for good is opened again.
+        if (result.missing && useResults.getState().replaying === null) reopen(run);
+        else useResults.setState({ detail: result.detail, detailError: result.error ?? null });
+      })
+      .catch(showInspectError);
   }, INSPECT_DEBOUNCE_MS);
+}
+
+function showInspectError(error: unknown): void {
+  const message = ignoreCancelled(error);
+  if (message) useResults.setState({ detailError: message });
+}
+
+/** Revisions already opened again once: a run that keeps getting lost is not reopened forever. */
+const reopened = new Set<number>();
+
+/** The worker restarted and lost the run on screen: it replays that scenario once more, then the step is asked again. */
+function reopen(run: { revision: number; scenario: Scenario }): void {
+  if (reopened.has(run.revision)) {
+    useResults.setState({ detailError: 'The engine worker keeps losing this run; press Run to replay it.' });
+    return;
+  }
+  reopened.add(run.revision);
+  engineLane.request('open', { revision: run.revision, scenario: run.scenario }, { restartIfStuck: false })
+    .then(() => { if (onScreen === run) inspectSoon(); })
+    .catch(showInspectError);
 }
 
 function runAll(): void {
@@ -152,6 +178,19 @@ function onEdit(): void {
   }, EDIT_DEBOUNCE_MS);
 }
 
+let started = false;
+
+/**
+ * A scenario was opened (an example, a link, a file, a library entry): it is replayed at once,
+ * even with auto-run off, which holds back edits, not a different scenario. Before the engine
+ * starts, startEngine decides (it holds a replay that failed last time).
+ */
+export function replayOpened(): void {
+  if (!started) return;
+  clearTimeout(editTimer);
+  runAll();
+}
+
 /** The Run button of a scenario whose last replay failed: replays it once more, on request. */
 export function replayNow(): void {
   replay(useScenario.getState().scenario);
@@ -162,6 +201,7 @@ export function replayNow(): void {
  * replay failed, timed out or never finished is checked but not replayed until Run is pressed.
  */
 export function startEngine(): void {
+  started = true;
   useScenario.subscribe((s, prev) => {
     if (s.revision !== prev.revision) onEdit();
   });
@@ -178,5 +218,6 @@ export function startEngine(): void {
   }
   validate(scenario);
   checkRhai(scenario);
-  useResults.setState({ replayHeld: held, timelineStale: true });
+  // No timeline yet: the held banner is the whole story (not "stale", which means a broken blueprint).
+  useResults.setState({ replayHeld: held });
 }

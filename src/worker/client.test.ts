@@ -71,6 +71,26 @@ describe('EngineClient', () => {
     await expect(second).resolves.toEqual(validateResult);
   });
 
+  it('a superseded scrub queued behind a long replay never restarts the worker; its late answer is dropped', async () => {
+    const c = client();
+    const replay = c.request('replay', { revision: 1, scenario: {} });
+    const first = c.request('inspect', { revision: 1, step: 3 }, { restartIfStuck: false });
+    const second = c.request('inspect', { revision: 1, step: 4 }, { restartIfStuck: false });
+    await expect(first).rejects.toBeInstanceOf(CancelledError);
+    vi.advanceTimersByTime(2_000);
+    const worker = FakeWorker.all[0];
+    expect(worker.terminated).toBe(false);
+    expect(FakeWorker.all).toHaveLength(1);
+    expect(worker.received.map((m) => m.type)).toEqual(['replay', 'inspect', 'cancel', 'inspect']);
+    const timeline = { diagnostics: [], timeline: null, ms: 1 };
+    worker.reply({ type: 'replay', id: 1, result: timeline });
+    const detailAt = (index: number) => ({ index, regions: [], changes: [], request: { system: [], messages: [] } });
+    worker.reply({ type: 'inspect', id: 2, result: { detail: detailAt(3) } });
+    worker.reply({ type: 'inspect', id: 3, result: { detail: detailAt(4) } });
+    await expect(replay).resolves.toEqual(timeline);
+    await expect(second).resolves.toEqual({ detail: detailAt(4) });
+  });
+
   it('requests with different keys do not cancel each other', async () => {
     const c = client();
     const a = c.request('rhaiCheck', { file: 'a.rhai', source: '' }, { key: 'rhai:a' });
@@ -85,7 +105,7 @@ describe('EngineClient', () => {
   it('a request past the time limit fails, the worker restarts, and the user is told', async () => {
     const restarts: string[] = [];
     const c = client(restarts);
-    const slow = c.request('replay', { scenario: {} });
+    const slow = c.request('replay', { revision: 1, scenario: {} });
     vi.advanceTimersByTime(5_300);
     await expect(slow).rejects.toThrow('took longer than 5 s');
     expect(FakeWorker.all[0].terminated).toBe(true);
@@ -95,7 +115,7 @@ describe('EngineClient', () => {
   it('a crash fails what was pending, restarts, and the next request goes to the new worker', async () => {
     const restarts: string[] = [];
     const c = client(restarts);
-    const pending = c.request('replay', { scenario: {} });
+    const pending = c.request('replay', { revision: 1, scenario: {} });
     FakeWorker.all[0].crash('out of memory');
     await expect(pending).rejects.toThrow('crashed (out of memory)');
     expect(restarts).toHaveLength(1);

@@ -32,6 +32,8 @@ interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   onProgress?: (done: number, total: number) => void;
+  /** Superseded while the worker is busy with it: restart the worker (true), or let it finish unheard. */
+  restartIfStuck: boolean;
 }
 
 export class EngineClient {
@@ -41,6 +43,8 @@ export class EngineClient {
   private readonly pending = new Map<number, Pending>();
   /** Requests cancelled while the worker may still be busy with them. */
   private readonly stale = new Set<number>();
+  /** Cancelled requests whose answers are dropped, but which never restart the worker. */
+  private readonly unheard = new Set<number>();
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private limitTimer: ReturnType<typeof setInterval> | undefined;
   private readonly options: ClientOptions;
@@ -56,11 +60,13 @@ export class EngineClient {
 
   /**
    * Sends a request; an earlier pending request with the same `key` (default: the type) is
-   * cancelled and its promise rejects with CancelledError.
+   * cancelled and its promise rejects with CancelledError. A cheap request (`restartIfStuck:
+   * false`) that is cancelled never restarts the worker, so it cannot kill a long request queued
+   * before it.
    */
   request<T extends RequestType>(
     type: T, payload: Payload<T>,
-    options: { onProgress?: (done: number, total: number) => void; key?: string } = {},
+    options: { onProgress?: (done: number, total: number) => void; key?: string; restartIfStuck?: boolean } = {},
   ): Promise<ResultOf[T]> {
     const key = options.key ?? type;
     this.supersede(key);
@@ -69,6 +75,7 @@ export class EngineClient {
     return new Promise<ResultOf[T]>((resolve, reject) => {
       this.pending.set(id, {
         id, type, key, message, startedAt: performance.now(), onProgress: options.onProgress,
+        restartIfStuck: options.restartIfStuck ?? true,
         resolve: resolve as (v: unknown) => void, reject,
       });
       this.live.postMessage(message);
@@ -104,7 +111,7 @@ export class EngineClient {
     for (const p of [...this.pending.values()]) {
       if (p.key !== key) continue;
       this.pending.delete(p.id);
-      this.stale.add(p.id);
+      (p.restartIfStuck ? this.stale : this.unheard).add(p.id);
       p.reject(new CancelledError());
       this.worker?.postMessage({ type: 'cancel', id: p.id } satisfies WorkerRequest);
     }
@@ -125,8 +132,9 @@ export class EngineClient {
     }
     const msg: WorkerResponse = parsed.data;
     if (msg.type === 'ready') return;
-    if (this.stale.has(msg.id)) {
-      if (msg.type !== 'progress') this.stale.delete(msg.id);
+    for (const cancelled of [this.stale, this.unheard]) {
+      if (!cancelled.has(msg.id)) continue;
+      if (msg.type !== 'progress') cancelled.delete(msg.id);
       return;
     }
     const p = this.pending.get(msg.id);
@@ -172,6 +180,7 @@ export class EngineClient {
     clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
     this.stale.clear();
+    this.unheard.clear();
     this.worker?.terminate();
     this.worker = null;
     for (const p of this.pending.values()) {

@@ -2,6 +2,7 @@
 // so a malformed message is an error at the boundary, never a half-rendered screen.
 import { z } from 'zod';
 import { ModelRefSchema, ScenarioFields } from '../engine/scenario.ts';
+import type { StepDetail, Timeline } from '../engine/timeline.ts';
 
 const Files = z.record(z.string(), z.string());
 const Id = z.number().int().nonnegative();
@@ -27,12 +28,17 @@ export const ValidateRequest = z.object({
 });
 export const ReplayRequest = z.object({
   id: Id, type: z.literal('replay'),
+  /** The page's number for this run; inspect names it to ask about this run's steps. */
+  revision: Id,
   /** Checked against ScenarioSchema inside the worker, where the error can say which field. */
   scenario: z.unknown(),
 });
+/** Runs a scenario again only to answer inspects about it (the worker restarted and lost the run). */
+export const OpenRequest = z.object({ id: Id, type: z.literal('open'), revision: Id, scenario: z.unknown() });
+/** One step of a run the worker holds: a lookup, nothing is replayed. */
 export const InspectRequest = z.object({
   id: Id, type: z.literal('inspect'),
-  scenario: z.unknown(), step: z.number().int().nonnegative(),
+  revision: Id, step: z.number().int().nonnegative(),
 });
 export const RhaiCheckRequest = z.object({
   id: Id, type: z.literal('rhaiCheck'),
@@ -41,7 +47,7 @@ export const RhaiCheckRequest = z.object({
 export const CancelRequest = z.object({ id: Id, type: z.literal('cancel') });
 
 export const WorkerRequestSchema = z.discriminatedUnion('type', [
-  ValidateRequest, ReplayRequest, InspectRequest, RhaiCheckRequest, CancelRequest,
+  ValidateRequest, ReplayRequest, OpenRequest, InspectRequest, RhaiCheckRequest, CancelRequest,
 ]);
 export type WorkerRequest = z.infer<typeof WorkerRequestSchema>;
 export type RequestType = Exclude<WorkerRequest['type'], 'cancel'>;
@@ -78,16 +84,35 @@ export const ValidateResultSchema = z.object({
 });
 export type ValidateResult = z.infer<typeof ValidateResultSchema>;
 
-/** The engine's Timeline; checked shallowly here (steps can number in the thousands). */
-export const TimelineEnvelopeSchema = z.object({ steps: z.array(z.looseObject({ index: z.number() })) }).loose();
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The engine's Timeline, typed as such. Checked at its envelope (the fields the page reads first,
+ * and that every step has its index in order): a field-by-field check of thousands of steps on
+ * the main thread would itself be a long task.
+ */
+export const TimelineSchema = z.custom<Timeline>((v) => isRecord(v)
+  && Array.isArray(v.steps) && v.steps.every((step, i) => isRecord(step) && step.index === i)
+  && Array.isArray(v.regions) && isRecord(v.summary) && isRecord(v.model), 'not a timeline: expected steps numbered from 0, regions, summary and model');
+
+/** One step in full, typed as the engine's StepDetail and checked at its envelope. */
+export const StepDetailSchema = z.custom<StepDetail>((v) => isRecord(v)
+  && typeof v.index === 'number' && Array.isArray(v.regions) && Array.isArray(v.changes) && isRecord(v.request),
+'not a step detail: expected index, regions, changes and request');
 export const ReplayResultSchema = z.object({
   /** Scenario-level problems (blueprint diagnostics, schema errors); the timeline is absent when fatal. */
   diagnostics: z.array(DiagnosticSchema),
-  timeline: TimelineEnvelopeSchema.nullable(),
+  timeline: TimelineSchema.nullable(),
   ms: z.number(),
 });
 
-export const InspectResultSchema = z.object({ detail: z.looseObject({}).nullable(), error: z.string().optional() });
+export const InspectResultSchema = z.object({
+  detail: StepDetailSchema.nullable(),
+  error: z.string().optional(),
+  /** The worker no longer holds that run (it was restarted): open it again, then ask again. */
+  missing: z.boolean().optional(),
+});
+export const OpenResultSchema = z.object({ ok: z.boolean(), error: z.string().optional() });
 export const RhaiCheckResultSchema = z.object({ diagnostics: z.array(DiagnosticSchema) });
 
 export const WorkerResponseSchema = z.discriminatedUnion('type', [
@@ -96,6 +121,7 @@ export const WorkerResponseSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('validate'), id: Id, result: ValidateResultSchema }),
   z.object({ type: z.literal('replay'), id: Id, result: ReplayResultSchema }),
   z.object({ type: z.literal('inspect'), id: Id, result: InspectResultSchema }),
+  z.object({ type: z.literal('open'), id: Id, result: OpenResultSchema }),
   z.object({ type: z.literal('rhaiCheck'), id: Id, result: RhaiCheckResultSchema }),
   z.object({ type: z.literal('failed'), id: Id, message: z.string(), cancelled: z.boolean() }),
 ]);
@@ -106,6 +132,7 @@ export interface ResultOf {
   validate: ValidateResult;
   replay: z.infer<typeof ReplayResultSchema>;
   inspect: z.infer<typeof InspectResultSchema>;
+  open: z.infer<typeof OpenResultSchema>;
   rhaiCheck: z.infer<typeof RhaiCheckResultSchema>;
 }
 

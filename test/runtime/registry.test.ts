@@ -1,6 +1,6 @@
 // The registry seam custom regions plug into, and the inspect API the Worker calls.
 import { describe, expect, it } from 'vitest';
-import { inspect, registerRegionKind, Replay } from '../../src/engine/index.ts';
+import { registerRegionKind, replay, Replay } from '../../src/engine/index.ts';
 import { replay as replayWith } from '../../src/engine/replay.ts';
 import { append, assistant, scenario, user } from './helpers.ts';
 
@@ -27,7 +27,11 @@ describe('inspect', () => {
     const early = r.inspect(2);
     expect(r.inspect(4)).toEqual(late);
     expect(new Replay(s).inspect(2)).toEqual(early);
-    expect(inspect(s, 4)).toEqual(late);
+    const kept = new Replay(s);
+    // The page's worker: one replay that keeps every step, then inspects are lookups of the same detail.
+    expect(kept.timeline()).toEqual(replay(s));
+    expect(kept.inspect(4)).toEqual(late);
+    expect(kept.inspect(2)).toEqual(early);
     expect(early.inference).toBe(true);
     expect(early.request.system.map((b) => b.text)).toEqual(['[notes]:\none']);
     expect(early.requestRegions!.conversation).toEqual({ tokens: 1, budget: 38400, entries: 1, visible: true });

@@ -1,0 +1,98 @@
+// The engine worker's request handling: a replay keeps its run, inspects name it by revision and
+// are answered from it, a lost run is reported as missing and can be opened again.
+import { describe, expect, it } from 'vitest';
+import { Replay, replay } from '../engine/index.ts';
+import type { Scenario } from '../engine/scenario.ts';
+import { append, assistant, scenario, user } from '../../test/runtime/helpers.ts';
+import { engineHandlers } from './engine-handlers.ts';
+import { WorkerResponseSchema, type WorkerResponse } from './protocol.ts';
+
+const notes = (text: string): Scenario => scenario('[context.regions]\nnotes = { max_tokens = 50 }', [
+  append('notes', text, 'a'), user('hi'), assistant('first'), append('notes', 'two', 'b'), assistant('second'),
+]);
+
+function harness() {
+  const handlers = engineHandlers();
+  const posted: WorkerResponse[] = [];
+  let id = 0;
+  const context = (signal = new AbortController().signal) => ({ post: (m: WorkerResponse) => void posted.push(m), signal });
+  const last = () => posted.at(-1)!;
+  return {
+    posted,
+    replay(revision: number, s: unknown, signal?: AbortSignal) {
+      handlers.replay!({ id: ++id, type: 'replay', revision, scenario: s }, context(signal));
+      return last();
+    },
+    open(revision: number, s: unknown) {
+      handlers.open!({ id: ++id, type: 'open', revision, scenario: s }, context());
+      return last();
+    },
+    inspect(revision: number, step: number) {
+      handlers.inspect!({ id: ++id, type: 'inspect', revision, step }, context());
+      const answer = last();
+      if (answer.type !== 'inspect') throw new Error(`expected an inspect answer, got ${answer.type}`);
+      return answer.result;
+    },
+  };
+}
+
+describe('engine worker handlers', () => {
+  it('answers an inspect from the run its replay kept, exactly as a fresh inspection', () => {
+    const worker = harness();
+    const answer = worker.replay(7, notes('one'));
+    expect(answer.type).toBe('replay');
+    expect(worker.inspect(7, 2)).toEqual({ detail: new Replay(notes('one')).inspect(2) });
+    expect(worker.inspect(7, 4).detail).toMatchObject({ index: 4, inference: true });
+  });
+
+  it('keeps each revision apart, and the two newest runs only', () => {
+    const worker = harness();
+    worker.replay(1, notes('one'));
+    worker.replay(2, notes('uno'));
+    const systemText = (revision: number) =>
+      (worker.inspect(revision, 2).detail as { request: { system: { text: string }[] } }).request.system[0]!.text;
+    expect(systemText(1)).toBe('[notes]:\none');
+    expect(systemText(2)).toBe('[notes]:\nuno');
+    worker.replay(3, notes('eins'));
+    expect(worker.inspect(1, 2)).toEqual({ detail: null, missing: true });
+    expect(systemText(3)).toBe('[notes]:\neins');
+  });
+
+  it('says a run it does not hold is missing; open brings it back', () => {
+    const worker = harness();
+    expect(worker.inspect(5, 0)).toEqual({ detail: null, missing: true });
+    expect(worker.open(5, notes('one'))).toMatchObject({ type: 'open', result: { ok: true } });
+    expect(worker.inspect(5, 2)).toEqual({ detail: new Replay(notes('one')).inspect(2) });
+  });
+
+  it('keeps no run from a cancelled replay or a scenario that fails its schema', () => {
+    const worker = harness();
+    const controller = new AbortController();
+    controller.abort();
+    expect(worker.replay(1, notes('one'), controller.signal)).toEqual({ type: 'failed', id: 1, message: 'cancelled', cancelled: true });
+    expect(worker.inspect(1, 0)).toEqual({ detail: null, missing: true });
+    const refused = worker.replay(2, { version: 1 });
+    expect(refused).toMatchObject({ type: 'replay', result: { timeline: null } });
+    expect(worker.inspect(2, 0)).toEqual({ detail: null, missing: true });
+  });
+
+  it('posts what the protocol schema accepts on the page side, and the schema refuses a timeline out of order', () => {
+    const worker = harness();
+    const answer = worker.replay(1, notes('one'));
+    const parsed = WorkerResponseSchema.parse(structuredClone(answer));
+    expect(parsed).toMatchObject({ type: 'replay', result: { timeline: replay(notes('one')) } });
+    expect(WorkerResponseSchema.parse(structuredClone(worker.posted.at(-1)))).toEqual(parsed);
+    handlersInspectParses(worker);
+    const timeline = replay(notes('one'));
+    const shuffled = { ...timeline, steps: [timeline.steps[1], timeline.steps[0], ...timeline.steps.slice(2)] };
+    const refused = WorkerResponseSchema.safeParse({ type: 'replay', id: 1, result: { diagnostics: [], timeline: shuffled, ms: 1 } });
+    expect(refused.success).toBe(false);
+    expect(refused.error!.issues[0]!.message).toBe('not a timeline: expected steps numbered from 0, regions, summary and model');
+  });
+});
+
+function handlersInspectParses(worker: ReturnType<typeof harness>): void {
+  const result = worker.inspect(1, 4);
+  expect(WorkerResponseSchema.parse({ type: 'inspect', id: 9, result: structuredClone(result) })).toEqual({ type: 'inspect', id: 9, result });
+  expect(WorkerResponseSchema.safeParse({ type: 'inspect', id: 9, result: { detail: { index: 4 } } }).success).toBe(false);
+}

@@ -1,0 +1,91 @@
+// The engine worker's answers. It owns the runs: a replay keeps its run (with a snapshot of every
+// step), so inspecting a step afterwards is a lookup, never a second replay. Every number the page
+// shows about a run is computed here.
+import { Replay } from '../engine/index.ts';
+import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
+import type { Diagnostic } from '../engine/diagnostics.ts';
+import type { Handlers } from './serve.ts';
+
+const PROGRESS_INTERVAL_MS = 50;
+/** Runs kept for inspection: the one on screen and the newest (which may not be adopted yet). */
+const RUNS_KEPT = 2;
+
+function parseScenario(raw: unknown): { scenario?: Scenario; diagnostics: Diagnostic[] } {
+  const parsed = ScenarioSchema.safeParse(raw);
+  if (parsed.success) return { scenario: parsed.data, diagnostics: [] };
+  return {
+    diagnostics: parsed.error.issues.map((i) => ({
+      code: 'scenario-invalid', severity: 'error' as const, message: `${i.path.join('.') || 'scenario'}: ${i.message}`,
+      file: 'scenario.json', line: 1, column: 1, path: i.path.join('.'),
+    })),
+  };
+}
+
+/**
+ * The engine worker's answers. Each worker has its own set (and so its own kept runs); tests call
+ * them directly with a recording `post`.
+ */
+export function engineHandlers(): Handlers {
+  const runs = new Map<number, Replay>();
+  function keepRun(revision: number, run: Replay): void {
+    runs.delete(revision);
+    runs.set(revision, run);
+    for (const oldest of runs.keys()) {
+      if (runs.size <= RUNS_KEPT) break;
+      runs.delete(oldest);
+    }
+  }
+  return {
+    replay: (req, { post, signal }) => {
+      const started = performance.now();
+      const { scenario, diagnostics } = parseScenario(req.scenario);
+      if (!scenario) {
+        post({ type: 'replay', id: req.id, result: { diagnostics, timeline: null, ms: 0 } });
+        return;
+      }
+      let lastProgress = 0;
+      const run = new Replay(scenario);
+      const timeline = run.timeline({
+        signal,
+        onProgress: (done, total) => {
+          const now = performance.now();
+          if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total) return;
+          lastProgress = now;
+          post({ type: 'progress', id: req.id, done, total });
+        },
+      });
+      if (signal.aborted) {
+        post({ type: 'failed', id: req.id, message: 'cancelled', cancelled: true });
+        return;
+      }
+      if (timeline.steps.length > 0) keepRun(req.revision, run);
+      post({
+        type: 'replay', id: req.id,
+        result: { diagnostics: timeline.diagnostics, timeline, ms: performance.now() - started },
+      });
+    },
+    open: (req, { post, signal }) => {
+      const { scenario, diagnostics } = parseScenario(req.scenario);
+      if (!scenario) {
+        post({ type: 'open', id: req.id, result: { ok: false, error: diagnostics.map((d) => d.message).join('; ') } });
+        return;
+      }
+      const run = new Replay(scenario);
+      const timeline = run.timeline({ signal });
+      if (signal.aborted) {
+        post({ type: 'failed', id: req.id, message: 'cancelled', cancelled: true });
+        return;
+      }
+      keepRun(req.revision, run);
+      post({ type: 'open', id: req.id, result: { ok: timeline.steps.length > 0 } });
+    },
+    inspect: (req, { post }) => {
+      const run = runs.get(req.revision);
+      if (!run) {
+        post({ type: 'inspect', id: req.id, result: { detail: null, missing: true } });
+        return;
+      }
+      post({ type: 'inspect', id: req.id, result: { detail: run.inspect(req.step) } });
+    },
+  };
+}
