@@ -69,7 +69,24 @@ export function wrapInFunctionCall(fnName: string, inner: RhaiError, callPos: Po
   err.inner = inner;
   err.fnName = fnName;
   err.innerKind = inner.innerKind ?? inner.kind;
+  err.fields = { function: fnName, source: '' };
   return err;
+}
+
+/**
+ * The error's text as Rhai's `impl Display for EvalAltResult` writes it: a wrapper shows its
+ * inner error's text (with that error's position) then `in call to function 'f'`; `withPosition`
+ * appends ` (line L, position C)` when Rhai knows one.
+ */
+export function rhaiDisplayText(e: RhaiError, withPosition: boolean): string {
+  const body = e.kind === 'ErrorInFunctionCall' && e.inner && e.fnName !== undefined
+    ? `${rhaiDisplayText(e.inner, true)}\n${callSiteLabel(e.fnName)}`
+    : e.detail;
+  return withPosition && rhaiKnowsPosition(e) ? `${body} (line ${e.line}, position ${e.column})` : body;
+}
+
+export function rhaiKnowsPosition(e: RhaiError): boolean {
+  return e.line > 0 && e.rhaiHasPosition;
 }
 
 export function innermost(e: RhaiError): RhaiError {

@@ -28,8 +28,9 @@ const SELF_TERMINATED = new Set(['if', 'switch', 'while', 'for', 'block', 'try',
 export interface ParseLimits { maxExprDepth: number; maxFunctionExprDepth: number }
 
 /**
- * Each operator of a chain like `1 + 1 + ...` nests the tree one level deeper, and compiling and
- * running it recurses that deep: beyond this the JS stack would overflow (Rhai itself has no cap).
+ * Each operator of a chain like `1 + 1 + ...`, and each link of a chain like `x.abs().abs()...`,
+ * nests the tree one level deeper, and compiling and running it recurses that deep: beyond this
+ * the JS stack would overflow (Rhai itself has no cap).
  */
 export const MAX_OPERATOR_CHAIN = 1000;
 
@@ -495,9 +496,13 @@ class Parser {
   }
 
   private parsePostfix(e: Expr): Expr {
-    for (;;) {
+    for (let links = 1; ; links++) {
       const t = this.tok;
       if (t.type !== 'punct') return e;
+      // Like an operator chain, each `.name`, `.f()` or `[i]` nests the tree one level deeper.
+      if (links > MAX_OPERATOR_CHAIN && (t.text === '.' || t.text === '?.' || t.text === '[' || t.text === '?[')) {
+        throw parseError(`More than ${MAX_OPERATOR_CHAIN} properties, method calls and indexes in one chain; split it into several statements`, t.pos);
+      }
       if (t.text === '.' || t.text === '?.') {
         this.p++;
         const safe = t.text === '?.';

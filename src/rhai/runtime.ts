@@ -89,3 +89,24 @@ export function checkArrayLength(rt: Runtime, items: number, pos?: Pos): void {
 export function checkMap(rt: Runtime, m: Map<string, RhaiValue>, pos?: Pos): void {
   if (m.size > rt.maxMap) throw dataTooLarge('Size of object map', pos);
 }
+
+/**
+ * Rhai's data-size check on a new array or map literal (`calc_data_sizes`): items of nested arrays
+ * and entries of nested maps count at every depth, so `[[1, 2], [3, 4]]` holds 6 array items.
+ */
+export function checkNestedSizes(rt: Runtime, v: RhaiValue[] | Map<string, RhaiValue>, pos?: Pos): void {
+  const size = { items: 0, entries: 0 };
+  countNested(v, size);
+  if (size.items > rt.maxArray) throw dataTooLarge('Size of array', pos);
+  if (size.entries > rt.maxMap) throw dataTooLarge('Size of object map', pos);
+}
+
+function countNested(v: RhaiValue, size: { items: number; entries: number }): void {
+  if (Array.isArray(v)) {
+    size.items += v.length;
+    for (const x of v) if (typeof x === 'object') countNested(x, size);
+  } else if (v instanceof Map) {
+    size.entries += v.size;
+    for (const x of v.values()) if (typeof x === 'object') countNested(x, size);
+  }
+}

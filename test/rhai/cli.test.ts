@@ -144,6 +144,15 @@ describe('lev rhai limits', () => {
     expect(message).toContain('ErrorParsing: More than 1000 operators in one expression');
     expect(at).toBe(`  at ${path}:2:${'let y = 1 '.length + 1 + 1000 * 4}`);
   });
+
+  it('places a parse error in a 100,000-link method chain', async () => {
+    const path = file('chain.rhai', `let x = 0;\nlet y = x${'.abs()'.repeat(100_000)};`);
+    const r = await lev([path]);
+    expect(r.code).toBe(1);
+    const [message, at] = r.err.join('\n').split('\n');
+    expect(message).toBe('ErrorParsing: More than 1000 properties, method calls and indexes in one chain; split it into several statements');
+    expect(at).toBe(`  at ${path}:2:${'let y = x'.length + 1 + 1000 * '.abs()'.length}`);
+  });
 });
 
 describe('lev rhai --cases', () => {

@@ -24,6 +24,8 @@ const hostile: fc.Arbitrary<string> = fc.oneof(
   size.map((n) => `${repeat('`${', n)}1${repeat('}`', n)}`),
   size.map((n) => `${repeat('|| ', n)}1`),
   size.map((n) => `1${repeat(' + 1', n)}`),
+  size.map((n) => `1${repeat('.abs()', n)}`),
+  size.map((n) => `let a = [0]; a${repeat('[0]', n)}`),
   size.map((n) => `2${repeat(' ** 2', n)}`),
   size.map((n) => `"a"${repeat(' + "a"', n)}`),
   size.map((n) => `if true { ${repeat('if true { ', n)}1${repeat(' }', n)} }`),

@@ -70,6 +70,11 @@ describe('limits', () => {
     expect(errorKind('let a = [1, 2, 3];', { maxArraySize: 2 })).toBe('ErrorDataTooLarge');
     // Nested copies count every item at every depth, so doubling by nesting stops too.
     expect(errorKind('let a = [1]; loop { a = [a, a]; }', { maxArraySize: 1000 })).toBe('ErrorDataTooLarge');
+    // A literal counts nested items too, as Rhai's calc_data_sizes: [[1, 2], [3, 4]] holds 6.
+    expect(errorKind('let a = [[1, 2], [3, 4]];', { maxArraySize: 6 })).toBe('no error');
+    expect(errorKind('let a = [[1, 2], [3, 4]];', { maxArraySize: 5 })).toBe('ErrorDataTooLarge');
+    expect(errorKind('let m = #{a: #{b: 1}, c: 2};', { maxMapSize: 3 })).toBe('no error');
+    expect(errorKind('let m = #{a: #{b: 1}, c: 2};', { maxMapSize: 2 })).toBe('ErrorDataTooLarge');
     expect(errorKind('let m = #{}; let i = 0; loop { m[`k${i}`] = i; i += 1; }', { maxMapSize: 50 })).toBe('ErrorDataTooLarge');
   });
 

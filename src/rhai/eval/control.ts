@@ -1,21 +1,26 @@
 // What statements need beyond evaluation: the value a `catch` sees, switch-case matching, what a
 // `for` loop visits, and JS engine failures turned into the Rhai errors they stand for.
-import { dataTooLarge, innermost, isJsStackOverflow, RhaiError, stackOverflow, type Pos } from '../errors.ts';
+import { dataTooLarge, innermost, isJsStackOverflow, RhaiError, rhaiDisplayText, rhaiKnowsPosition, stackOverflow, type Pos } from '../errors.ts';
 import { valuesEqual } from '../ops.ts';
 import { makeChar, RhaiRange, toChars, typeName, type RhaiMap, type RhaiValue } from '../values.ts';
 
-/** The value a caught error gives to `catch (e)`: the thrown value, or a map describing it. */
+/**
+ * The value a caught error gives to `catch (e)` (Rhai's `Stmt::TryCatch`): a value thrown anywhere
+ * below, even inside called functions, as it was thrown; otherwise a map describing the error as
+ * it reached the `try`, so an error inside a script function is the `ErrorInFunctionCall` that
+ * wraps it, with the call's position and `function`/`source` fields.
+ */
 export function caughtValue(e: RhaiError): RhaiValue {
   const inner = innermost(e);
   if (inner.kind === 'ErrorRuntime') return inner.value;
   const m: RhaiMap = new Map();
-  m.set('message', inner.detail);
-  if (inner.line > 0 && inner.rhaiHasPosition) {
-    m.set('line', inner.line);
-    m.set('position', inner.column);
+  m.set('message', rhaiDisplayText(e, false));
+  if (rhaiKnowsPosition(e)) {
+    m.set('line', e.line);
+    m.set('position', e.column);
   }
-  m.set('error', inner.kind);
-  for (const [k, v] of Object.entries(inner.fields ?? {})) m.set(k, v);
+  m.set('error', e.kind);
+  for (const [k, v] of Object.entries(e.fields ?? {})) m.set(k, v);
   return m;
 }
 /** A switch value case matches only a value of the same type (`"1"` does not match `1`). */

@@ -11,7 +11,7 @@ import {
 import { debugString, displayString } from '../format.ts';
 import { assignOp, binaryOp, compareOp, containsOp, negate, valuesEqual } from '../ops.ts';
 import { isNonPureCall, NATIVE_FUNCTIONS, type NativeFn } from '../packages/index.ts';
-import { checkArray, checkMap, concatText, tooManyOperations, type Runtime } from '../runtime.ts';
+import { checkArray, checkMap, checkNestedSizes, concatText, tooManyOperations, type Runtime } from '../runtime.ts';
 import { FnPtr, isInt, RhaiRange, typeName, type Cell, type RhaiMap, type RhaiValue } from '../values.ts';
 import { cloneValue } from '../copy.ts';
 import { readIndex, readProp, writeIndex } from './access.ts';
@@ -403,8 +403,14 @@ class Compiler {
         const items = e.items.map((x) => this.owned(x));
         return (env) => {
           const out = new Array<RhaiValue>(items.length);
-          for (let i = 0; i < items.length; i++) out[i] = items[i]!(env);
-          checkArray(env.rt, out, pos);
+          let nested = false;
+          for (let i = 0; i < items.length; i++) {
+            const item = items[i]!(env);
+            out[i] = item;
+            if (typeof item === 'object') nested = true;
+          }
+          if (nested) checkNestedSizes(env.rt, out, pos);
+          else checkArray(env.rt, out, pos);
           return out;
         };
       }
@@ -412,8 +418,14 @@ class Compiler {
         const entries = e.entries.map(([k, v]) => [k, this.owned(v)] as const);
         return (env) => {
           const out: RhaiMap = new Map();
-          for (const [k, v] of entries) out.set(k, v(env));
-          checkMap(env.rt, out, pos);
+          let nested = false;
+          for (const [k, v] of entries) {
+            const item = v(env);
+            out.set(k, item);
+            if (typeof item === 'object') nested = true;
+          }
+          if (nested) checkNestedSizes(env.rt, out, pos);
+          else checkMap(env.rt, out, pos);
           return out;
         };
       }
