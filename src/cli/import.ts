@@ -4,7 +4,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { AGENT_FILE } from '../engine/blueprint/index.ts';
-import { fmt as n } from '../engine/regions/base.ts';
+import { fmt as n } from '../engine/format.ts';
 import { describeReport, FORMAT_NAMES, ImportError, importTrace, MAX_TRACE_BYTES, parseToolMap, type FormatName } from '../import/index.ts';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 import { readAgentDir } from './validate.ts';

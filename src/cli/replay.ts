@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { replay } from '../engine/index.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
-import { fmt as n } from '../engine/regions/base.ts';
+import { fmt as n } from '../engine/format.ts';
 import { issuePath } from '../scenarios/issues.ts';
 import type { Timeline, TimelineStep } from '../engine/timeline.ts';
 import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, unknownFlag, usageError, type Command } from './io.ts';

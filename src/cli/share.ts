@@ -2,7 +2,7 @@
 // `lev share decode FRAGMENT|URL` prints the scenario JSON a link holds. Same code as the page.
 // Exit 0 on success, 1 when the scenario or link is bad, 2 on bad usage.
 import { readFileSync } from 'node:fs';
-import { fmt } from '../engine/regions/base.ts';
+import { fmt } from '../engine/format.ts';
 import { decodeFragment, encodeScenario, isLongLink, LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 

@@ -4,7 +4,7 @@
 import { InspectError, Replay, resolveModel } from '../engine/index.ts';
 import { EXPORT_FORMATS, requestBody, type ExportFormat } from '../export/index.ts';
 import type { StepDetail } from '../engine/timeline.ts';
-import { fmt as n } from '../engine/regions/base.ts';
+import { fmt as n } from '../engine/format.ts';
 import { EXIT_FINDINGS, EXIT_OK, usageError, type Command } from './io.ts';
 import { printDiagnostics, readScenarioArgs, table } from './replay.ts';
 

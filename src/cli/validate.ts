@@ -8,7 +8,7 @@ import { hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema } from '../engine/scenario.ts';
 import { validateScenario } from '../engine/validate.ts';
 import { jsonErrorPosition, locateJson } from '../engine/blueprint/jsonLocate.ts';
-import { fmt } from '../engine/regions/base.ts';
+import { fmt } from '../engine/format.ts';
 import { nameTable } from '../engine/names.ts';
 import { issuePath } from '../scenarios/issues.ts';
 import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, unknownFlag, usageError, type Command } from './io.ts';

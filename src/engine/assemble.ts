@@ -34,9 +34,9 @@ export interface Assembly {
 export function systemOrder(regions: readonly Region[]): Region[] {
   const system = regions.filter((r) => r.section === 'system');
   return [
-    ...system.filter((r) => r.kind === 'pinned' && r.name !== STAGE_INSTRUCTIONS),
+    ...system.filter((r) => !r.removable && r.name !== STAGE_INSTRUCTIONS),
     ...system.filter((r) => r.name === STAGE_INSTRUCTIONS),
-    ...system.filter((r) => r.kind !== 'pinned' && r.name !== STAGE_INSTRUCTIONS),
+    ...system.filter((r) => r.removable && r.name !== STAGE_INSTRUCTIONS),
   ];
 }
 

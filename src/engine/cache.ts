@@ -7,7 +7,8 @@
 // two blocks is a reference check for unchanged regions (renders are reused while a region is
 // unchanged), so a step that changes one region does no work proportional to the others' size.
 import type { Model, Provider } from './models.ts';
-import { fmt } from './regions/base.ts';
+import { fmt } from './format.ts';
+import type { ProviderView } from './timeline.ts';
 
 export interface PrefixBlock {
   text: string;
@@ -100,17 +101,6 @@ export const PROVIDER_RULES: Readonly<Record<Exclude<Provider, 'custom'>, Provid
     checked: '2026-12-02',
   },
 };
-
-export interface ProviderView {
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  /** Input billed at the plain rate. read + write + uncached = the request's tokens. */
-  uncachedTokens: number;
-  inputCostUsd: number;
-  costWithoutCacheUsd: number;
-  /** Which rule applied, in words. */
-  rule: string;
-}
 
 const usd = (tokens: number, perMTok: number): number => (tokens * perMTok) / 1_000_000;
 

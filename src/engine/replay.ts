@@ -9,8 +9,9 @@ import { fillerText } from './filler.ts';
 import { assemble, systemOrder, type Assembly } from './assemble.ts';
 import { FlatListBaseline } from './baseline.ts';
 import { resolveModel, type Model } from './models.ts';
-import { ChecklistRegion, CompactHistoryRegion, MESSAGE_REGION_NAMES, createRegion, entryLabel, fmt } from './regions/index.ts';
-import type { DeleteSelector, Entry, Region, RegionContext } from './regions/types.ts';
+import { MESSAGE_REGION_NAMES, createRegion, entryLabel } from './regions/index.ts';
+import { fmt } from './format.ts';
+import type { Checklist, DeleteSelector, Entry, Region, RegionContext, TodoOutcome } from './regions/types.ts';
 import { capReadFile, capToolResult, lookupTool, routeToolResult } from './routing.ts';
 import type { Scenario, TrafficEvent } from './scenario.ts';
 import { resolveSeed, taskSeedFinding, type SeedInputs } from './seeds.ts';
@@ -30,7 +31,7 @@ export interface ReplayOptions {
   /** Set `cancelled` (or abort, for an AbortSignal) to stop between events; the timeline so far is returned. */
   signal?: { cancelled?: boolean; aborted?: boolean };
   onProgress?: (done: number, total: number) => void;
-  /** Runs `rhai` seeds (supplied once the interpreter is wired in). */
+  /** Runs `rhai` seeds: the interpreter is a dependency (index.ts passes src/rhai's runner). */
   runRhaiSeed?: SeedInputs['runRhaiSeed'];
   /** Compile-checks custom-region scripts, so a broken one is a diagnostic before the run. */
   checkScript?: ScriptChecker;
@@ -356,7 +357,7 @@ export class Run {
       return { ok: true, message: `${fmt(tokens)} tokens to ${target.name}${tooBigToStay(target, tokens)}` };
     }
     // Routed away: the content lives in its region and a stub keeps the call paired.
-    const placed = target.kind === 'hashmap' && entry.key === undefined ? { ...entry, key: `${event.tool_name}:${event.tool_call_id}` } : entry;
+    const placed = target.keyed && entry.key === undefined ? { ...entry, key: `${event.tool_name}:${event.tool_call_id}` } : entry;
     // A refusal here is what the call's result says, so the model reads it.
     const outcome = this.store(target.name, placed, false);
     // The size the region kept (after a custom region's on_write), in the stub's one shape.
@@ -383,8 +384,8 @@ export class Run {
   private append(name: string, content: string, key: string | undefined): StepResult {
     const region = this.visibleRegion(name);
     if (typeof region === 'string') return { ok: false, message: region };
-    if (region.kind === 'hashmap' && key === undefined) {
-      return { ok: false, message: `${name} is a hashmap: give the entry a key (context_append { region: "${name}", key: "...", content })` };
+    if (region.keyed && key === undefined) {
+      return { ok: false, message: `${name} is a ${region.kind} region whose entries are keyed: give the entry a key (context_append { region: "${name}", key: "...", content })` };
     }
     const entry = this.textEntry(content, key);
     // The agent's own write: a refusal is its result, which tells it the region is full.
@@ -396,7 +397,7 @@ export class Run {
   private delete(name: string, selector: DeleteSelector): StepResult {
     const region = this.visibleRegion(name);
     if (typeof region === 'string') return { ok: false, message: region };
-    if (region.kind === 'pinned' || name === 'stage_instructions') {
+    if (!region.removable || name === 'stage_instructions') {
       return { ok: false, message: `${name} is pinned: its entries are never removed` };
     }
     const outcome = region.remove(selector);
@@ -413,12 +414,13 @@ export class Run {
     return { ok: true, message: [`${name} (${region.kind}): ${region.entries.length} entries; ${this.fullness(region)}`, ...lines].join('\n') };
   }
 
-  private todo(name: string, act: (checklist: ChecklistRegion) => { ok: boolean; message: string; changes: Change[] }): StepResult {
+  private todo(name: string, act: (checklist: Checklist) => TodoOutcome): StepResult {
     const region = this.visibleRegion(name);
     if (typeof region === 'string') return { ok: false, message: region };
-    if (!(region instanceof ChecklistRegion)) return { ok: false, message: `${name} is a ${region.kind} region, not a checklist: todo tools only write to checklist regions` };
+    const checklist = region.checklist;
+    if (!checklist) return { ok: false, message: `${name} is a ${region.kind} region, not a checklist: todo tools only write to checklist regions` };
     const before = region.tokens;
-    const outcome = act(region);
+    const outcome = act(checklist);
     this.changes.push(...outcome.changes);
     this.ledger.charge(this.stage.name, name, region.tokens - before);
     return { ok: outcome.ok, message: outcome.message };
@@ -448,7 +450,7 @@ export class Run {
     if (edge.transform === 'compact') {
       for (const region of this.layout) {
         // Keyed entries would lose their keys; a reject region only loses what the agent deletes.
-        if (region.kind === 'hashmap' || region.decl.admission === 'reject') continue;
+        if (region.keyed || region.decl.admission === 'reject') continue;
         this.changes.push(...region.compactAll(this.ctx, `edge transform compact: ${from.name} -> ${to}`));
       }
     }
@@ -532,8 +534,8 @@ export class Run {
   /** compact_history regions take one summary of their source region as the stage ends. */
   private carryHistory(from: StageDecl): void {
     for (const region of this.regions.values()) {
-      if (!(region instanceof CompactHistoryRegion) || region.sourceRegion === undefined) continue;
-      const source = this.regions.get(region.sourceRegion);
+      if (region.historySource === undefined) continue;
+      const source = this.regions.get(region.historySource);
       if (!source || source.entries.length === 0) continue;
       const entry = { ...this.summaryEntry(source.entries, `${source.name} in stage ${from.name}`, this.seq++), key: `${from.name}: ${source.name}` };
       this.writeTo(region.name, entry, true);
@@ -564,7 +566,7 @@ export class Run {
     this.changes.push(...outcome.changes);
     if (outcome.ok) {
       this.ledger.charge(this.stage.name, name, outcome.stored ?? entry.tokens);
-      if (region.kind === 'pinned' && region.tokens > region.budget.budget) {
+      if (!region.removable && region.tokens > region.budget.budget) {
         this.warnings.push(`${name} is pinned and over its budget: ${fmt(region.tokens)} of ${fmt(region.budget.budget)} tokens (pinned content is never evicted)`);
       }
     }
@@ -633,7 +635,7 @@ export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepar
   let events: TrafficEvent[] = scenario.traffic;
   if (scenario.generator) {
     if (!options.generate) {
-      return { diagnostics: [...compiled.diagnostics, diagnostic('generator-unavailable', `scenario.generator (${scenario.generator.kind}) needs the traffic generators, which this build does not include`, 'scenario.json', 'generator')], model };
+      return { diagnostics: [...compiled.diagnostics, diagnostic('generator-unavailable', `scenario.generator (${scenario.generator.kind}) needs a traffic generator, and this replay was given none (ReplayOptions.generate)`, 'scenario.json', 'generator')], model };
     }
     try {
       events = [...options.generate(scenario.generator), ...scenario.traffic];

@@ -2,7 +2,7 @@
 import { ALWAYS_VALID_TARGETS } from './blueprint/checks.ts';
 import type { ToolRouting } from './blueprint/types.ts';
 import { decode, encode, countTokens, type Encoding } from './tokens.ts';
-import { fmt } from './regions/base.ts';
+import { fmt } from './format.ts';
 
 /** Where a result goes when nothing routes it. */
 export const DEFAULT_TOOL_REGION = 'tool_results';

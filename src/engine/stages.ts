@@ -2,7 +2,6 @@
 // pass its gates. The replay loop owns the region state; this module owns the rules.
 import { DEFAULT_MAX_TOKENS, regionsForStage } from './blueprint/index.ts';
 import type { Blueprint, RegionDecl, RegionKind, StageDecl, TransitionDecl } from './blueprint/types.ts';
-import type { ChecklistRegion } from './regions/checklist.ts';
 import type { Region } from './regions/types.ts';
 import type { StageLedger } from './timeline.ts';
 import { nameTable } from './names.ts';
@@ -102,8 +101,8 @@ export function gateRefusals(stage: StageDecl, edge: TransitionDecl, visible: re
   const gateRegion = edge.gate?.requireNoOpenItems;
   if (gateRegion !== undefined) {
     const region = regions.get(gateRegion);
-    if (region?.kind === 'checklist') {
-      const checklist = region as ChecklistRegion;
+    const checklist = region?.checklist;
+    if (checklist) {
       if (checklist.openItems.length > 0) {
         reasons.push(`${edge.gate?.message ?? DEFAULT_GATE_MESSAGE} Open in ${gateRegion}: ${checklist.describeOpen()}.`);
       }

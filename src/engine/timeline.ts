@@ -4,7 +4,6 @@ import type { Diagnostic } from './diagnostics.ts';
 import type { RegionKind } from './blueprint/types.ts';
 import type { Encoding } from './tokens.ts';
 import type { TrafficEvent } from './scenario.ts';
-import type { ProviderView } from './cache.ts';
 
 /** Which part of the request a region renders into. */
 export type Section = 'system' | 'messages';
@@ -57,7 +56,18 @@ export interface Change {
   reason?: string;
 }
 
-/** What the provider would be charged under its cache rules (cache.ts providerView). */
+/** What the provider would do with a request's cache under its rules (cache.ts providerView). */
+export interface ProviderView {
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** Input billed at the plain rate. read + write + uncached = the request's tokens. */
+  uncachedTokens: number;
+  inputCostUsd: number;
+  costWithoutCacheUsd: number;
+  /** Which rule applied, in words. */
+  rule: string;
+}
+
 export type CacheFigures = ProviderView;
 
 /** Present only on inference (`assistant`) steps. */

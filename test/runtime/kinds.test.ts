@@ -120,7 +120,7 @@ describe('hashmap', () => {
   it('asks for a key', () => {
     const t = run(toml, [append('findings', 'loose')]);
     expect(t.steps[0]!.result!.ok).toBe(false);
-    expect(t.steps[0]!.result!.message).toContain('findings is a hashmap: give the entry a key');
+    expect(t.steps[0]!.result!.message).toContain('findings is a hashmap region whose entries are keyed: give the entry a key');
   });
 });
 

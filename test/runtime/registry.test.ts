@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { registerRegionKind, replay, Replay } from '../../src/engine/index.ts';
 import { replay as replayWith } from '../../src/engine/replay.ts';
-import { append, assistant, scenario, user } from './helpers.ts';
+import { TemporaryRegion } from '../../src/engine/regions/temporary.ts';
+import { append, assistant, call, scenario, user } from './helpers.ts';
 
 describe('region registry', () => {
   it('a custom factory that throws gives the plain fallback and a warning, not a crash', () => {
@@ -51,6 +52,27 @@ describe('inspect', () => {
 
   it('names the range when a step does not exist', () => {
     expect(() => new Replay(s).inspect(9)).toThrow('no step 9: the scenario has 5 events (numbered from 0)');
+  });
+});
+
+describe('what a region can do', () => {
+  it('is asked of the region, never read off its kind: a temporary that says it is keyed is treated as keyed', () => {
+    const routed = '[context.regions]\nnotes = { kind = "temporary", max_tokens = 500 }\n\n[stages.main.tool_routing]\ndefault_region = "notes"';
+    const traffic = [append('notes', 'unkeyed'), ...call('c1', 'grep', 20), append('notes', 'keyed', 'k')];
+    const plain = replay(scenario(routed, traffic));
+    expect(plain.steps[0]!.result).toMatchObject({ ok: true });
+    registerRegionKind('temporary', (decl, budget) => new class extends TemporaryRegion {
+      override get keyed(): boolean { return true; }
+    }(decl, budget));
+    try {
+      const run = new Replay(scenario(routed, traffic));
+      run.timeline();
+      const steps = run.inspect(3);
+      expect(steps.regions.find((r) => r.name === 'notes')!.entries.map((e) => e.key)).toEqual(['grep:c1', 'k']);
+      expect(run.inspect(0).result).toEqual({ ok: false, message: 'notes is a temporary region whose entries are keyed: give the entry a key (context_append { region: "notes", key: "...", content })' });
+    } finally {
+      registerRegionKind('temporary', (decl, budget) => new TemporaryRegion(decl, budget));
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import type { Reporter } from './report.ts';
 import type { ScriptChecker, ScriptFinding } from './scriptCheck.ts';
 import { normalizeRelative } from './paths.ts';
 import { didYouMean } from './suggest.ts';
-import { fmt } from '../regions/base.ts';
+import { fmt } from '../format.ts';
 import { resolveSeed, taskSeedFinding, type SeedInputs } from '../seeds.ts';
 
 /** Targets the runtime always carries, valid in every stage whatever its layout. */

@@ -3,12 +3,11 @@
 // `shed` (window-level cascade) and `tier`.
 import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
+import { fmt } from '../format.ts';
 import type { CacheHint, Change, ChangeType, Section } from '../timeline.ts';
 import type {
-  DeleteOutcome, DeleteSelector, Entry, Region, RegionContext, RegionRender, RenderedMessage, WriteOutcome,
+  Checklist, DeleteOutcome, DeleteSelector, Entry, Region, RegionContext, RegionRender, RenderedMessage, WriteOutcome,
 } from './types.ts';
-
-export const fmt = (n: number): string => n.toLocaleString('en-US');
 
 /** How an entry is named in a change: its key, else its first line (shortened). */
 export function entryLabel(entry: Entry): string {
@@ -78,11 +77,27 @@ export abstract class BaseRegion implements Region {
   }
 
   get section(): Section {
-    return this.kind === 'sliding_window' || MESSAGE_REGION_NAMES.has(this.name) ? 'messages' : 'system';
+    return MESSAGE_REGION_NAMES.has(this.name) ? 'messages' : 'system';
   }
 
   get cache(): CacheHint {
-    return this.kind === 'pinned' ? 'always' : 'until-changed';
+    return 'until-changed';
+  }
+
+  get keyed(): boolean {
+    return false;
+  }
+
+  get removable(): boolean {
+    return true;
+  }
+
+  get checklist(): Checklist | undefined {
+    return undefined;
+  }
+
+  get historySource(): string | undefined {
+    return undefined;
   }
 
   get cascadeTier(): number | undefined {

@@ -3,14 +3,16 @@
 // items first; never evicted and never shed.
 import type { Change } from '../timeline.ts';
 import { BaseRegion } from './base.ts';
-import type { Entry, RegionContext, TodoState, WriteOutcome } from './types.ts';
+import type { Checklist, Entry, RegionContext, TodoOutcome, TodoState, WriteOutcome } from './types.ts';
 
-export type TodoOutcome = { ok: true; message: string; changes: Change[]; id: number } | { ok: false; message: string; changes: Change[] };
-
-export class ChecklistRegion extends BaseRegion {
+export class ChecklistRegion extends BaseRegion implements Checklist {
   readonly kind = 'checklist' as const;
   protected readonly tier = undefined;
   private lastId = 0;
+
+  override get checklist(): Checklist {
+    return this;
+  }
 
   get openItems(): TodoState[] {
     return this.entries.filter((e) => e.todo!.state === 'open').map((e) => e.todo!);

@@ -7,7 +7,7 @@ export class CompactHistoryRegion extends CompactingRegion {
   override readonly kind = 'compact_history' as const;
   protected override readonly tier = 5;
 
-  get sourceRegion(): string | undefined {
+  override get historySource(): string | undefined {
     return this.decl.sourceRegion;
   }
 }

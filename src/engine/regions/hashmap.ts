@@ -1,12 +1,17 @@
 // hashmap: keyed entries. A write to an existing key replaces it (and becomes the most recent);
 // past `max_entries` or the budget the least recently written key goes.
 import type { Change } from '../timeline.ts';
-import { BaseRegion, fmt } from './base.ts';
+import { BaseRegion } from './base.ts';
+import { fmt } from '../format.ts';
 import type { Entry, RegionContext, WriteOutcome } from './types.ts';
 
 export class HashmapRegion extends BaseRegion {
   readonly kind = 'hashmap' as const;
   protected readonly tier = 6;
+
+  override get keyed(): boolean {
+    return true;
+  }
 
   protected override get evictsOversized(): boolean {
     return true;

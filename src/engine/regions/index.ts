@@ -18,7 +18,7 @@ import type { Region, RegionEnv, RegionFactory } from './types.ts';
 export type { Region, RegionContext, RegionEnv, RegionFactory, Entry, RenderedMessage, RegionRender } from './types.ts';
 export { ChecklistRegion } from './checklist.ts';
 export { CompactHistoryRegion } from './compact-history.ts';
-export { entryLabel, entryMessage, change, fmt, MESSAGE_REGION_NAMES } from './base.ts';
+export { entryLabel, entryMessage, change, MESSAGE_REGION_NAMES } from './base.ts';
 
 const factories = new Map<RegionKind, RegionFactory>([
   ['temporary', (d, b) => new TemporaryRegion(d, b)],
@@ -33,14 +33,14 @@ const factories = new Map<RegionKind, RegionFactory>([
   ['custom', (d, b, env) => new CustomRegion(d, b, env)],
 ]);
 
-/** Plugs a kind in (or replaces one). `custom` is registered by the Rhai region work. */
+/** Plugs a kind in (or replaces one's behaviour): the run only asks a region what it can do, so nothing else changes. */
 export function registerRegionKind(kind: RegionKind, factory: RegionFactory): void {
   factories.set(kind, factory);
 }
 
 /**
- * Until a custom-region implementation is registered, a custom region behaves as the DESIGN
- * fallback says for its `persistent` flag: pinned-like when true, temporary-like when false.
+ * A custom region whose script cannot be loaded behaves as the DESIGN fallback says for its
+ * `persistent` flag: pinned-like when true, temporary-like when false.
  */
 class UnscriptedCustomRegion extends BaseRegion {
   readonly kind = 'custom' as const;
@@ -74,7 +74,7 @@ export interface CreatedRegion {
 export function createRegion(decl: RegionDecl, budget: ResolvedBudget, env: RegionEnv): CreatedRegion {
   const factory = factories.get(decl.kind);
   const as = decl.persistent ? 'pinned (persistent = true)' : 'temporary (persistent = false)';
-  let why = 'Rhai hooks are not available in this build';
+  let why = `no implementation of kind ${decl.kind} is registered`;
   if (factory) {
     try {
       return { region: factory(decl, budget, env) };

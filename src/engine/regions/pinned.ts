@@ -1,13 +1,21 @@
 // pinned: never evicted, never shed by the cascade, never paraphrased by an edge transform.
 // Over its budget it stays whole; the replay warns instead.
 import { STAGE_PROMPT_KEY } from '../stages.ts';
-import type { Change } from '../timeline.ts';
+import type { CacheHint, Change } from '../timeline.ts';
 import { BaseRegion } from './base.ts';
 import type { Entry, RegionContext, WriteOutcome } from './types.ts';
 
 export class PinnedRegion extends BaseRegion {
   readonly kind = 'pinned' as const;
   protected readonly tier = undefined;
+
+  override get cache(): CacheHint {
+    return 'always';
+  }
+
+  override get removable(): boolean {
+    return false;
+  }
 
   protected enforce(): Change[] {
     return [];

@@ -12,6 +12,18 @@ export interface TodoState {
   notes: string[];
 }
 
+export type TodoOutcome = { ok: true; message: string; changes: Change[]; id: number } | { ok: false; message: string; changes: Change[] };
+
+/** What the todo tools and the stage gates ask of a checklist region. */
+export interface Checklist {
+  readonly openItems: readonly TodoState[];
+  /** Open items as a gate's nudge names them. */
+  describeOpen(): string;
+  add(item: string, ctx: RegionContext): TodoOutcome;
+  done(id: number, ctx: RegionContext): TodoOutcome;
+  note(id: number, note: string, ctx: RegionContext): TodoOutcome;
+}
+
 /** One stored piece of a region. Immutable: a change makes a new Entry (same `seq` when in place). */
 export interface Entry {
   /** Global write order. Message-section regions are merged by it into one message stream. */
@@ -107,6 +119,17 @@ export interface Region {
   /** A new decl (a stage's own layout) on the same content; returns what re-fitting it changed. */
   redeclare(decl: RegionDecl, budget: ResolvedBudget, ctx: RegionContext): Change[];
   render(ctx: RegionContext): RegionRender;
+
+  // What the kind can do. The run asks these; it never checks a kind's name or class, so a new
+  // kind needs no change to the replay loop.
+  /** Every entry carries a key and a keyed write upserts (hashmap): unkeyed writes are given or refused a key, and an edge compact leaves it whole. */
+  readonly keyed: boolean;
+  /** False when entries are never removed, by a delete or by the kind's rule (pinned): over budget is then a warning, and its blocks lead the system prompt. */
+  readonly removable: boolean;
+  /** The todo tools' and the gates' view of a checklist region; undefined for every other kind. */
+  readonly checklist: Checklist | undefined;
+  /** The region whose summary this one takes as each stage ends (compact_history's `source_region`). */
+  readonly historySource: string | undefined;
 }
 
 /** What a kind's factory may need beyond its declaration (custom regions read their script). */
