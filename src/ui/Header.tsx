@@ -4,6 +4,7 @@ import { ScenarioSchema } from '../engine/scenario.ts';
 import { useScenario } from '../state/store.ts';
 import { useUi } from '../state/ui.ts';
 import { openImported } from '../state/session.ts';
+import { describeIssues } from '../worker/protocol.ts';
 import { exportScenario } from './backup.ts';
 import { ExamplesGallery } from './ExamplesGallery.tsx';
 import { ScenariosMenu } from './ScenariosMenu.tsx';
@@ -30,7 +31,7 @@ async function importScenario(file: File): Promise<void> {
   }
   const parsed = ScenarioSchema.safeParse(raw);
   if (!parsed.success) {
-    const where = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ');
+    const where = describeIssues(parsed.error);
     notify({ tone: 'error', text: `${file.name} is not a Leviath scenario (${where}). Nothing was changed.` });
     return;
   }

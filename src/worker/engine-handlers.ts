@@ -4,6 +4,7 @@
 import { Replay } from '../engine/index.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
+import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import type { Handlers } from './serve.ts';
 
 const PROGRESS_INTERVAL_MS = 50;
@@ -13,12 +14,7 @@ const RUNS_KEPT = 2;
 function parseScenario(raw: unknown): { scenario?: Scenario; diagnostics: Diagnostic[] } {
   const parsed = ScenarioSchema.safeParse(raw);
   if (parsed.success) return { scenario: parsed.data, diagnostics: [] };
-  return {
-    diagnostics: parsed.error.issues.map((i) => ({
-      code: 'scenario-invalid', severity: 'error' as const, message: `${i.path.join('.') || 'scenario'}: ${i.message}`,
-      file: 'scenario.json', line: 1, column: 1, path: i.path.join('.'),
-    })),
-  };
+  return { diagnostics: scenarioIssueDiagnostics(parsed.error, 'scenario.json') };
 }
 
 /**

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ModelRefSchema, ScenarioFields } from '../engine/scenario.ts';
 import type { StepDetail, Timeline } from '../engine/timeline.ts';
+import { formatIssues } from '../scenarios/issues.ts';
 
 const Files = z.record(z.string(), z.string());
 const Id = z.number().int().nonnegative();
@@ -136,9 +137,7 @@ export interface ResultOf {
   rhaiCheck: z.infer<typeof RhaiCheckResultSchema>;
 }
 
-/** Describes a zod failure in one line: which field, what was wrong. */
+/** Describes a zod failure in one line: which field, what was wrong (worded as everywhere else). */
 export function describeIssues(error: z.ZodError, max = 3): string {
-  return error.issues.slice(0, max)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
-    .join('; ');
+  return formatIssues(error).slice(0, max).join('; ');
 }
