@@ -42,6 +42,15 @@ export const NONE = 0, BREAK = 1, CONTINUE = 2, RETURN = 3;
 
 export const unit: Ev = () => undefined;
 
+/** `break` or `return`: sets the signal, carrying `value`'s result (or () when there is none). */
+export function leaveWith(signal: typeof BREAK | typeof RETURN, value: Ev | null): Ev {
+  return (env) => {
+    env.rt.signalValue = value ? value(env) : undefined;
+    env.rt.signal = signal;
+    return undefined;
+  };
+}
+
 export function slotsOf(env: Env): RhaiValue[] { return env.slots as RhaiValue[]; }
 export function cellsOf(env: Env): Cell[] { return env.slots as Cell[]; }
 

@@ -1,0 +1,149 @@
+// Calls as written in a script — `f(x)` and `x.f(y)` — compiled: each binds, when compiled, to
+// the script function or native function of its name and arity. Running a call (frames, depth,
+// Fn pointers) is in calls.ts.
+import type { Expr } from '../ast.ts';
+import { fnNotFound, RhaiError, type Pos } from '../errors.ts';
+import { isNonPureCall, NATIVE_FUNCTIONS, type NativeFn } from '../packages/index.ts';
+import { cloneValue } from '../copy.ts';
+import { FnPtr, typeName, type RhaiValue } from '../values.ts';
+import { lvalue } from './assignment.ts';
+import { callFnPtr, callNative, invoke, runFrame } from './calls.ts';
+import { owned, type Compiler } from './compiler.ts';
+import { Env, NONE, signature, type CompiledFn, type Ev, type LValue } from './frame.ts';
+
+function compileArgs(c: Compiler, args: Expr[]): Ev[] {
+  return args.map((a) => owned(c, a));
+}
+
+/** `f(a, b)`: a script function of that arity, else a native function. */
+export function compileCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Ev {
+  const pos = e.pos;
+  const name = e.name;
+  if (name === 'is_def_var' && e.args.length === 1) {
+    const arg = c.expr(e.args[0]!);
+    const visible = new Set(e.visibleVars);
+    return (env) => {
+      const v = arg(env);
+      if (typeof v !== 'string') throw fnNotFound(`is_def_var (${typeName(v)})`, pos);
+      return visible.has(v);
+    };
+  }
+  const sfn = c.fns.get(`${name}/${e.args.length}`);
+  if (sfn) return compileScriptCall(sfn, compileArgs(c, e.args), pos);
+  const native = NATIVE_FUNCTIONS.get(name);
+  if (!native) {
+    const args = compileArgs(c, e.args);
+    return (env) => { throw fnNotFound(signature(name, args.map((a) => a(env))), pos); };
+  }
+  // A native function receives a plain variable (or `this`) as its first argument by reference,
+  // as in Rhai (fn_call.rs: "func(x, ...) -> x.func(...)"), so `push(a, 1)` changes `a`. A
+  // constant is passed as a copy instead, so it silently stays unchanged.
+  const first = e.args[0];
+  const firstLv = first && (first.kind === 'var' || first.kind === 'this') ? lvalue(c, first) : null;
+  const rest = e.args.map((a, i) => (i === 0 && firstLv ? firstLv.get : owned(c, a)));
+  return (env) => {
+    const args = new Array<RhaiValue>(rest.length);
+    for (let i = 0; i < rest.length; i++) args[i] = rest[i]!(env);
+    if (env.rt.signal !== NONE) return undefined;
+    const byRef = firstLv !== null && !firstLv.isConst(env);
+    if (firstLv && !byRef) args[0] = cloneValue(env.rt, args[0]);
+    const before = args[0];
+    const r = callNative(env.rt, native, name, args, pos);
+    if (byRef && args[0] !== before) firstLv.set(env, args[0]);
+    return r;
+  };
+}
+
+/** A call bound to a script function; a one-argument call fills the new frame directly. */
+function compileScriptCall(fn: CompiledFn, args: Ev[], pos: Pos): Ev {
+  switch (args.length) {
+    case 0: return (env) => invoke(env.rt, fn, [], null, false, undefined, false, pos);
+    case 2: {
+      const a0 = args[0]!;
+      const a1 = args[1]!;
+      return (env) => {
+        const x = a0(env);
+        const y = a1(env);
+        if (env.rt.signal !== NONE) return undefined;
+        return invoke(env.rt, fn, [x, y], null, false, undefined, false, pos);
+      };
+    }
+    case 1: {
+      const a0 = args[0]!;
+      const p0 = fn.paramSlots[0]!;
+      const boxed = fn.paramCaptured[0]!;
+      return (env) => {
+        const frame = new Env(fn.slotCount, null, env.rt);
+        const v = a0(env);
+        if (env.rt.signal !== NONE) return undefined; // a `return`/`break` inside the argument
+        frame.slots[p0] = boxed ? { value: v } : v;
+        return runFrame(fn, frame, pos);
+      };
+    }
+    default: return (env) => {
+      const argv = new Array<RhaiValue>(args.length);
+      for (let i = 0; i < args.length; i++) argv[i] = args[i]!(env);
+      if (env.rt.signal !== NONE) return undefined;
+      return invoke(env.rt, fn, argv, null, false, undefined, false, pos);
+    };
+  }
+}
+
+/** `obj.name(...)` on a native function: `full` holds the target then the arguments. */
+function nativeMethod(env: Env, native: NativeFn, name: string, full: RhaiValue[], target: LValue, pos: Pos): RhaiValue {
+  const obj = full[0];
+  if (isNonPureCall(name, obj) && target.isConst(env)) {
+    throw new RhaiError('ErrorNonPureMethodCallOnConstant', `Non-pure method '${name}' cannot be called on constant`, pos);
+  }
+  const r = callNative(env.rt, native, name, full, pos);
+  if (full[0] !== obj) target.set(env, full[0]);
+  return r;
+}
+
+/**
+ * `obj.name(a, b)`: a native method, a Fn pointer in a map property, `x.call(fp, ...)`, or a script
+ * function with `this` bound to the target; what the call leaves in `this` is written back.
+ */
+export function compileMethodCall(c: Compiler, e: Extract<Expr, { kind: 'method' }>): Ev {
+  const pos = e.pos;
+  const name = e.name;
+  const target = e.target.kind === 'var' || e.target.kind === 'this' || e.target.kind === 'property' || e.target.kind === 'index'
+    ? lvalue(c, e.target)
+    : { get: owned(c, e.target), set: () => {}, update: () => {}, isConst: () => false }; // a temporary
+  const args = compileArgs(c, e.args);
+  const argc = args.length;
+  const sfn = c.fns.get(`${name}/${argc}`);
+  const native = NATIVE_FUNCTIONS.get(name);
+  const safe = e.safe;
+  return (env) => {
+    const obj = target.get(env);
+    if (obj === undefined && safe) return undefined;
+    // The target and the arguments in one array, as a native function takes them.
+    const full = new Array<RhaiValue>(argc + 1);
+    full[0] = obj;
+    for (let i = 0; i < argc; i++) full[i + 1] = args[i]!(env);
+    if (env.rt.signal !== NONE) return undefined;
+    if (native && !sfn && !(obj instanceof Map) && name !== 'call') return nativeMethod(env, native, name, full, target, pos);
+    const argv = full.slice(1);
+    // `x.call(fp, ...)`: call the pointer with `this` bound to x.
+    if (name === 'call' && !(obj instanceof FnPtr) && argv[0] instanceof FnPtr) {
+      const ref = { value: obj, isConst: target.isConst(env) };
+      env.rt.lastThis = obj; // stays so when the pointer names a native function
+      const r = callFnPtr(env.rt, argv[0], argv.slice(1), pos, ref);
+      if (env.rt.lastThis !== obj) target.set(env, env.rt.lastThis);
+      return r;
+    }
+    // `obj.prop(...)` where the map property holds a Fn pointer: call it with `this` = obj.
+    if (obj instanceof Map) {
+      const f = obj.get(name);
+      if (f instanceof FnPtr) return callFnPtr(env.rt, f, argv, pos, { value: obj, isConst: target.isConst(env) });
+    }
+    if (sfn) {
+      const r = invoke(env.rt, sfn, argv, null, true, obj, target.isConst(env), pos);
+      if (env.rt.lastThis !== obj) target.set(env, env.rt.lastThis);
+      return r;
+    }
+    if (!native) throw fnNotFound(signature(name, full), pos);
+    return nativeMethod(env, native, name, full, target, pos);
+  };
+}

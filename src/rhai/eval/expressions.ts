@@ -1,0 +1,251 @@
+// Expressions (src/eval/expr.rs): every expression kind dispatched to its compiler, and here
+// literals, arrays and maps, string interpolation, operators, property and index reads, closures.
+// An INT stays a JS number while it is a safe integer; operators try that fast path first.
+import type { Expr } from '../ast.ts';
+import { fnNotFound, variableNotFound } from '../errors.ts';
+import { debugString, displayString } from '../format.ts';
+import { binaryOp, compareOp, containsOp, negate, valuesEqual } from '../ops.ts';
+import { checkArray, checkMap, checkNestedSizes, concatText, type Runtime } from '../runtime.ts';
+import { FnPtr, isInt, RhaiRange, typeName, type Cell, type RhaiMap, type RhaiValue } from '../values.ts';
+import { readIndex, readProp } from './access.ts';
+import { lvalue, varLValue } from './assignment.ts';
+import { compileCall, compileMethodCall } from './call-sites.ts';
+import { localSlot, owned, type Compiler } from './compiler.ts';
+import { cellsOf, expectBool, makeCompiledFn, slotsOf, type Env, type Ev } from './frame.ts';
+import { compileDo, compileFor, compileWhile } from './loops.ts';
+import { compileIf, compileSwitch } from './statements.ts';
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+/** A fast path's "no answer, take the general path". */
+const MISS: unique symbol = Symbol('miss');
+
+export function compileExpr(c: Compiler, e: Expr): Ev {
+  const pos = e.pos;
+  switch (e.kind) {
+    case 'literal': { const v = e.value; return () => v; }
+    case 'var': return varLValue(e.name, e.ref, pos).get;
+    case 'this': return lvalue(c, e).get;
+    case 'global': {
+      const name = e.name;
+      return (env) => {
+        if (!env.rt.globals.has(name)) throw variableNotFound(`global::${name}`, pos);
+        return env.rt.globals.get(name);
+      };
+    }
+    case 'array': {
+      const items = e.items.map((x) => owned(c, x));
+      return (env) => {
+        const out = new Array<RhaiValue>(items.length);
+        let nested = false;
+        for (let i = 0; i < items.length; i++) {
+          const item = items[i]!(env);
+          out[i] = item;
+          if (typeof item === 'object') nested = true;
+        }
+        if (nested) checkNestedSizes(env.rt, out, pos);
+        else checkArray(env.rt, out, pos);
+        return out;
+      };
+    }
+    case 'map': {
+      const entries = e.entries.map(([k, v]) => [k, owned(c, v)] as const);
+      return (env) => {
+        const out: RhaiMap = new Map();
+        let nested = false;
+        for (const [k, v] of entries) {
+          const item = v(env);
+          out.set(k, item);
+          if (typeof item === 'object') nested = true;
+        }
+        if (nested) checkNestedSizes(env.rt, out, pos);
+        else checkMap(env.rt, out, pos);
+        return out;
+      };
+    }
+    case 'interpolation': return compileInterpolation(c, e);
+    case 'unary': return compileUnary(c, e);
+    case 'binary': return compileBinary(c, e);
+    case 'property': {
+      const target = c.expr(e.target);
+      const name = e.name;
+      const safe = e.safe;
+      return (env) => readProp(env.rt, target(env), name, safe, pos);
+    }
+    case 'index': {
+      const target = c.expr(e.target);
+      const index = c.expr(e.index);
+      const safe = e.safe;
+      return (env) => {
+        const obj = target(env);
+        if (obj === undefined && safe) return undefined;
+        return readIndex(env.rt, obj, index(env), safe, pos);
+      };
+    }
+    case 'call': return compileCall(c, e);
+    case 'method': return compileMethodCall(c, e);
+    case 'closure': return compileClosure(c, e);
+    case 'block': return c.block(e.body);
+    case 'if': return compileIf(c, e);
+    case 'switch': return compileSwitch(c, e);
+    case 'while': return compileWhile(c, e);
+    case 'do': return compileDo(c, e);
+    case 'for': return compileFor(c, e);
+  }
+}
+
+function isLiteralContainer(e: Expr): boolean {
+  if (e.kind === 'literal') return true;
+  if (e.kind === 'array') return e.items.every(isLiteralContainer);
+  if (e.kind === 'map') return e.entries.every(([, v]) => isLiteralContainer(v));
+  return false;
+}
+
+/** `` `text ${expr} text` ``: each part as its display string, joined under the string size limit. */
+function compileInterpolation(c: Compiler, e: Extract<Expr, { kind: 'interpolation' }>): Ev {
+  const parts = e.parts.map((p): Ev => {
+    if (typeof p === 'string') return () => p;
+    const f = c.expr(p);
+    // Rhai's optimizer folds a literal array or map with its Debug form (chars keep quotes).
+    if ((p.kind === 'array' || p.kind === 'map') && isLiteralContainer(p)) return (env) => debugString(f(env));
+    return (env) => {
+      const v = f(env);
+      return typeof v === 'string' ? v : displayString(v);
+    };
+  });
+  const pos = e.pos;
+  return (env) => {
+    let s = '';
+    for (let i = 0; i < parts.length; i++) s = concatText(env.rt, s, parts[i]!(env) as string, pos);
+    return s;
+  };
+}
+
+function compileUnary(c: Compiler, e: Extract<Expr, { kind: 'unary' }>): Ev {
+  const f = c.expr(e.operand);
+  const pos = e.pos;
+  switch (e.op) {
+    case '-': return (env) => negate(f(env), pos);
+    case '+': return (env) => {
+      const v = f(env);
+      if (isInt(v) || v instanceof Object && typeName(v) === 'f64') return v;
+      throw fnNotFound(`+ (${typeName(v)})`, pos);
+    };
+    default: return (env) => {
+      const v = f(env);
+      if (typeof v === 'boolean') return !v;
+      throw fnNotFound(`! (${typeName(v)})`, pos);
+    };
+  }
+}
+
+function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
+  const L = c.expr(e.left);
+  const R = c.expr(e.right);
+  const pos = e.pos;
+  const op = e.op;
+  switch (op) {
+    case '&&': return (env) => expectBool(L(env), e.left.pos) && expectBool(R(env), e.right.pos);
+    case '||': return (env) => expectBool(L(env), e.left.pos) || expectBool(R(env), e.right.pos);
+    case '??': return (env) => { const a = L(env); return a === undefined ? R(env) : a; };
+    case 'in': return (env) => { const a = L(env); return containsOp(R(env), a, pos); };
+    case '!in': return (env) => { const a = L(env); return !containsOp(R(env), a, pos); };
+    case '..': case '..=': {
+      const inclusive = op === '..=';
+      return (env) => {
+        const a = L(env);
+        const b = R(env);
+        if (typeof a !== 'number' || typeof b !== 'number') throw fnNotFound(`${op} (${typeName(a)}, ${typeName(b)})`, pos);
+        return new RhaiRange(a, b, inclusive);
+      };
+    }
+    case '==': return numeric(e, L, R, (a, b) => a === b, (a, b) => valuesEqual(a, b));
+    case '!=': return numeric(e, L, R, (a, b) => a !== b, (a, b) => !valuesEqual(a, b));
+    case '<': return numeric(e, L, R, (a, b) => a < b, (a, b) => compareOp(op, a, b, pos));
+    case '<=': return numeric(e, L, R, (a, b) => a <= b, (a, b) => compareOp(op, a, b, pos));
+    case '>': return numeric(e, L, R, (a, b) => a > b, (a, b) => compareOp(op, a, b, pos));
+    case '>=': return numeric(e, L, R, (a, b) => a >= b, (a, b) => compareOp(op, a, b, pos));
+    case '+': return numeric(e, L, R, (a, b) => {
+      const r = a + b;
+      return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
+    }, (a, b, rt) => {
+      if (typeof a !== 'string' || typeof b !== 'string') return binaryOp(rt, op, a, b, pos);
+      return concatText(rt, a, b, pos);
+    });
+    case '-': return numeric(e, L, R, (a, b) => {
+      const r = a - b;
+      return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
+    }, (a, b, rt) => binaryOp(rt, op, a, b, pos));
+    case '*': return numeric(e, L, R, (a, b) => {
+      const r = a * b;
+      return r <= MAX_SAFE && r >= -MAX_SAFE ? (r === 0 ? 0 : r) : MISS;
+    }, (a, b, rt) => binaryOp(rt, op, a, b, pos));
+    case '%': return numeric(e, L, R, (a, b) => (b === 0 ? MISS : a % b === 0 ? 0 : a % b), (a, b, rt) => binaryOp(rt, op, a, b, pos));
+    default: return (env) => {
+      const a = L(env);
+      return binaryOp(env.rt, op, a, R(env), pos);
+    };
+  }
+}
+
+/**
+ * A binary operator with a fast path for two INTs held as JS numbers. `fast` returns MISS when
+ * the exact result needs the general path (overflow, BigInt). Local variables and literal
+ * operands are read inline rather than through another closure.
+ */
+function numeric(
+  e: Extract<Expr, { kind: 'binary' }>, L: Ev, R: Ev,
+  fast: (a: number, b: number) => RhaiValue | typeof MISS,
+  slow: (a: RhaiValue, b: RhaiValue, rt: Runtime) => RhaiValue,
+): Ev {
+  const ls = localSlot(e.left);
+  const rs = localSlot(e.right);
+  const rc = e.right.kind === 'literal' && typeof e.right.value === 'number' ? e.right.value : undefined;
+  if (ls !== undefined && rc !== undefined) {
+    return (env) => {
+      const a = slotsOf(env)[ls];
+      if (typeof a === 'number') { const r = fast(a, rc); if (r !== MISS) return r; }
+      return slow(a, rc, env.rt);
+    };
+  }
+  if (ls !== undefined && rs !== undefined) {
+    return (env) => {
+      const slots = slotsOf(env);
+      const a = slots[ls];
+      const b = slots[rs];
+      if (typeof a === 'number' && typeof b === 'number') { const r = fast(a, b); if (r !== MISS) return r; }
+      return slow(a, b, env.rt);
+    };
+  }
+  if (rc !== undefined) {
+    return (env) => {
+      const a = L(env);
+      if (typeof a === 'number') { const r = fast(a, rc); if (r !== MISS) return r; }
+      return slow(a, rc, env.rt);
+    };
+  }
+  return (env) => {
+    const a = L(env);
+    const b = R(env);
+    if (typeof a === 'number' && typeof b === 'number') { const r = fast(a, b); if (r !== MISS) return r; }
+    return slow(a, b, env.rt);
+  };
+}
+
+/** `|x| body`: a Fn pointer holding the compiled body and the cells it captured. */
+function compileClosure(c: Compiler, e: Extract<Expr, { kind: 'closure' }>): Ev {
+  const missing = e.fn.missingCapture;
+  if (missing) return () => { throw variableNotFound(missing.name, missing.pos); };
+  const fn = makeCompiledFn(e.fn);
+  fn.body = c.functionBody(e.fn.body);
+  const getters = e.fn.captures.map((ref): ((env: Env) => Cell) => {
+    if (ref.kind === 'capture') { const k = ref.index; return (env) => env.caps![k]!; }
+    const slot = ref.decl.slot;
+    return (env) => cellsOf(env)[slot]!;
+  });
+  const name = fn.name;
+  return (env) => {
+    const captures = new Array<Cell>(getters.length);
+    for (let i = 0; i < getters.length; i++) captures[i] = getters[i]!(env);
+    return new FnPtr(name, [], { fn, captures });
+  };
+}

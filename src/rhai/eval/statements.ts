@@ -1,0 +1,170 @@
+// Statements (src/eval/stmt.rs): statement lists and blocks, `let`/`const`, `if`, `switch`,
+// `try`/`catch`, `return` and `throw`. Loops are in loops.ts, assignment in assignment.ts.
+import type { Expr, Stmt, SwitchCase } from '../ast.ts';
+import { isSystemError, mismatchError, RhaiError, runtimeErrorMessage } from '../errors.ts';
+import { displayString } from '../format.ts';
+import { tooManyOperations } from '../runtime.ts';
+import { isInt, typeName, type RhaiValue } from '../values.ts';
+import { compileAssign } from './assignment.ts';
+import { owned, type Compiler } from './compiler.ts';
+import { caughtValue, switchValueMatches } from './control.ts';
+import { cellsOf, expectBool, leaveWith, NONE, RETURN, slotsOf, unit, type Ev } from './frame.ts';
+import { compileBreak, compileContinue } from './loops.ts';
+
+/**
+ * A statement list. Each statement counts as one operation; the whole block is counted on entry
+ * (one limit check instead of one per statement). Short blocks are unrolled. A one-statement
+ * block is the statement itself: every loop iteration and call is counted anyway, so a runaway
+ * script still hits the limit.
+ */
+export function compileBlock(c: Compiler, stmts: Stmt[]): Ev {
+  const fns = stmts.map((s) => compileStmt(c, s));
+  const n = fns.length;
+  if (n === 0) return unit;
+  const pos = stmts[0]!.pos;
+  const [a, b, d] = fns as [Ev, Ev, Ev];
+  switch (n) {
+    case 1: return a;
+    case 2: return (env) => {
+      if ((env.rt.ops += 2) > env.rt.opLimit) tooManyOperations(pos);
+      const v = a(env);
+      if (env.rt.signal !== NONE) return v;
+      return b(env);
+    };
+    case 3: return (env) => {
+      if ((env.rt.ops += 3) > env.rt.opLimit) tooManyOperations(pos);
+      let v = a(env);
+      if (env.rt.signal !== NONE) return v;
+      v = b(env);
+      if (env.rt.signal !== NONE) return v;
+      return d(env);
+    };
+  }
+  return (env) => {
+    if ((env.rt.ops += n) > env.rt.opLimit) tooManyOperations(pos);
+    let v: RhaiValue;
+    for (let i = 0; i < n; i++) {
+      v = fns[i]!(env);
+      if (env.rt.signal !== NONE) return v;
+    }
+    return v;
+  };
+}
+
+function compileStmt(c: Compiler, s: Stmt): Ev {
+  switch (s.kind) {
+    case 'expr': return c.expr(s.expr);
+    case 'let': return compileLet(c, s);
+    case 'assign': return compileAssign(c, s);
+    case 'break': return compileBreak(c, s);
+    case 'continue': return compileContinue();
+    case 'return': return leaveWith(RETURN, s.value ? owned(c, s.value) : null);
+    case 'throw': return compileThrow(c, s);
+    case 'try': return compileTry(c, s);
+  }
+}
+
+/** `let` and `const`; a top-level `const` is also a `global::` constant. */
+function compileLet(c: Compiler, s: Extract<Stmt, { kind: 'let' }>): Ev {
+  const init = s.init ? owned(c, s.init) : unit;
+  const slot = s.decl.slot;
+  const name = s.decl.name;
+  const registerGlobal = s.decl.isConst && !c.inFunction;
+  if (s.decl.captured) {
+    return (env) => {
+      const v = init(env);
+      cellsOf(env)[slot] = { value: v };
+      if (registerGlobal) env.rt.globals.set(name, v);
+      return undefined;
+    };
+  }
+  if (registerGlobal) {
+    return (env) => {
+      const v = init(env);
+      slotsOf(env)[slot] = v;
+      env.rt.globals.set(name, v);
+      return undefined;
+    };
+  }
+  return (env) => {
+    slotsOf(env)[slot] = init(env);
+    return undefined;
+  };
+}
+
+function compileThrow(c: Compiler, s: Extract<Stmt, { kind: 'throw' }>): Ev {
+  const pos = s.pos;
+  if (s.rethrow) {
+    const slot = s.rethrow.slot;
+    return (env) => { throw slotsOf(env)[slot] as unknown as RhaiError; };
+  }
+  const value = s.value ? owned(c, s.value) : unit;
+  return (env) => {
+    const v = value(env);
+    const err = new RhaiError('ErrorRuntime', runtimeErrorMessage(displayString(v)), pos);
+    err.value = v;
+    throw err;
+  };
+}
+
+function compileTry(c: Compiler, s: Extract<Stmt, { kind: 'try' }>): Ev {
+  const body = c.block(s.body);
+  const handler = c.block(s.handler);
+  const hidden = s.hidden.slot;
+  const errVar = s.errVar;
+  return (env) => {
+    try {
+      body(env);
+    } catch (e) {
+      if (!(e instanceof RhaiError) || isSystemError(e)) throw e;
+      const slots = slotsOf(env) as unknown[];
+      slots[hidden] = e;
+      if (errVar) {
+        const v = caughtValue(e);
+        slots[errVar.slot] = errVar.captured ? { value: v } : v;
+      }
+      handler(env);
+    }
+    return undefined;
+  };
+}
+
+export function compileIf(c: Compiler, e: Extract<Expr, { kind: 'if' }>): Ev {
+  const cond = c.expr(e.cond);
+  const then = c.block(e.then);
+  const els = e.else ? c.block(e.else) : unit;
+  const pos = e.cond.pos;
+  return (env) => {
+    const v = cond(env);
+    if (v === true) return then(env);
+    if (v === false) return els(env);
+    throw mismatchError('bool', typeName(v), pos);
+  };
+}
+
+export function compileSwitch(c: Compiler, e: Extract<Expr, { kind: 'switch' }>): Ev {
+  const subject = c.expr(e.subject);
+  const compileCase = (sc: SwitchCase) => ({
+    values: sc.values, range: sc.range, guard: sc.guard ? c.expr(sc.guard) : null, body: c.expr(sc.body), guardPos: sc.guard?.pos,
+  });
+  const valueCases = e.cases.filter((sc) => !sc.range).map(compileCase);
+  const rangeCases = e.cases.filter((sc) => sc.range).map(compileCase);
+  const dflt = e.defaultCase ? c.expr(e.defaultCase) : unit;
+  return (env) => {
+    const v = subject(env);
+    const t = typeName(v);
+    for (const sc of valueCases) {
+      if (!switchValueMatches(sc.values, t, v)) continue;
+      if (!sc.guard || expectBool(sc.guard(env), sc.guardPos!)) return sc.body(env);
+    }
+    if (isInt(v)) {
+      const n = Number(v);
+      for (const sc of rangeCases) {
+        const r = sc.range!;
+        if (n < r.start || (r.inclusive ? n > r.end : n >= r.end)) continue;
+        if (!sc.guard || expectBool(sc.guard(env), sc.guardPos!)) return sc.body(env);
+      }
+    }
+    return dflt(env);
+  };
+}
