@@ -105,6 +105,15 @@ test('the embed view shows the chart and the replay controls only, plays, and li
   expect(await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).not.toContain('leviath');
 });
 
+test('the embed view also opens from an embed part of the fragment', async ({ page }) => {
+  const link = fixture('flat-vs-regions');
+  await page.goto(`/#embed&${link.fragment.slice(1)}`);
+  await expect(page.getByTestId('embed')).toBeVisible();
+  await waitForTimeline(page, link.opensTo.steps);
+  await expect(page.getByTestId('open-scenarios')).toHaveCount(0);
+  await expect(page.getByTestId('open-in-playground')).toHaveAttribute('href', new URL(`/${link.fragment}`, page.url()).href);
+});
+
 test('a bad embed link says what is wrong', async ({ page }) => {
   await page.goto('/?embed#s=1.broken!!');
   await expect(page.getByTestId('embed').getByRole('alert')).toContainText('This link is corrupt');

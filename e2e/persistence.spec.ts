@@ -1,8 +1,10 @@
 // Nothing is ever lost: opening examples, links and files keeps the work in the library, reloads
 // find every scenario again, and a browser that refuses storage still works.
+import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { ScenarioSchema } from '../src/engine/scenario.ts';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
-import { encodeScenario } from '../src/share/index.ts';
+import { encodeScenario, MAX_ADDRESS_CHARS } from '../src/share/index.ts';
 import { fingerprint, REPLAY_GUARD_KEY } from '../src/state/replayGuard.ts';
 import { engineTimeline, exampleScenario, waitForTimeline } from './helpers.ts';
 import { libraryEntries, menuNames } from './library.ts';
@@ -40,6 +42,18 @@ test('edit, open an example, open another, Undo on the older notice: the edited 
   await expect(page.getByLabel('Task', { exact: true })).toHaveValue(EDITED_TASK);
   await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', DEFAULT_EXAMPLE_ID);
   expect(await menuNames(page)).toEqual([DEFAULT_EXAMPLE_ID]);
+});
+
+test('with auto-run off (after a slow replay), opening an example still replays it; an edit waits for Run', async ({ page }) => {
+  await page.goto('/');
+  await waitForTimeline(page);
+  await page.getByTestId('auto-run').uncheck();
+  await openExample(page, 'flat-vs-regions');
+  const steps = engineTimeline(exampleScenario('flat-vs-regions')).steps.length;
+  await waitForTimeline(page, steps);
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-stale', 'no');
+  await page.getByLabel('Task', { exact: true }).fill(EDITED_TASK);
+  await expect(page.getByTestId('pending-banner')).toBeVisible();
 });
 
 test('a reload after opening an example, a link and a file keeps every scenario in the library', async ({ page }) => {
@@ -143,6 +157,28 @@ test('when the browser refuses storage the page works, says so and offers Export
   expect(errors).toEqual([]);
 });
 
+test('storage that fills up after load: the page says so, and opening an example still keeps the work', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await waitForTimeline(page);
+  await page.evaluate(() => {
+    IDBObjectStore.prototype.put = () => { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };
+  });
+  await page.getByLabel('Task', { exact: true }).fill(EDITED_TASK);
+  const notice = page.getByTestId('notice-error').filter({ hasText: 'cannot be stored in this browser' });
+  await expect(notice).toContainText('the browser\'s storage for this site is full');
+  await expect(notice.getByRole('button', { name: 'Export' })).toBeVisible();
+
+  await openExample(page, 'flat-vs-regions');
+  const opened = page.getByTestId('notice-info').filter({ hasText: 'Flat list vs regions' });
+  await expect(opened).toContainText(`Your work "${DEFAULT_EXAMPLE_ID}" is kept for this tab in Scenarios.`);
+  expect(await menuNames(page)).toEqual([DEFAULT_EXAMPLE_ID]);
+  await opened.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByLabel('Task', { exact: true })).toHaveValue(EDITED_TASK);
+  expect(errors).toEqual([]);
+});
+
 test('two tabs editing the same scenario: neither overwrites the other, each keeps its own copy', async ({ context }) => {
   const first = await context.newPage();
   await first.goto('/');
@@ -180,6 +216,8 @@ test('a scenario whose last replay did not finish opens out of date with a Run b
   await page.waitForTimeout(3_000);
   await expect(page.getByTestId('charts')).toHaveAttribute('data-steps', '0');
   await expect(page.getByTestId('replaying')).toHaveCount(0);
+  // The held banner alone explains it: no banner blames a blueprint error that is not there.
+  await expect(page.getByTestId('stale-banner')).toHaveCount(0);
 
   await page.getByTestId('run-replay').click();
   await waitForTimeline(page, steps);
@@ -241,4 +279,32 @@ test('the Scenarios menu: rename, duplicate, delete with an undo that outlasts a
   await menu.getByRole('button', { name: 'Reset this example' }).click();
   await expect(page.getByLabel('Task', { exact: true })).toHaveValue(exampleScenario(DEFAULT_EXAMPLE_ID).inputs.task!);
   expect((await menuNames(page)).sort()).toEqual(['my layout', 'my layout copy']);
+});
+
+test('a scenario too big for the address bar leaves it empty, still reloads, and Ctrl+S says to export', async ({ page }) => {
+  // Random text does not compress: its link is far past what an address bar takes.
+  const noise = randomBytes(90_000).toString('base64');
+  const big = ScenarioSchema.parse({
+    ...exampleScenario('flat-vs-regions'), name: 'big-run', generator: undefined,
+    traffic: [
+      { type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'dump.txt' } }] },
+      { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', content: noise },
+    ],
+  });
+  expect(encodeScenario(big).length).toBeGreaterThan(MAX_ADDRESS_CHARS);
+  await page.goto('/');
+  await waitForTimeline(page);
+  await page.getByTestId('import-file').setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(big)) });
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'big-run', { timeout: 30_000 });
+  expect(new URL(page.url()).hash).toBe('');
+
+  await page.reload();
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'big-run', { timeout: 30_000 });
+  await page.getByRole('heading', { name: 'Traffic', exact: true }).click();
+  await page.keyboard.press('ControlOrMeta+S');
+  const notice = page.getByTestId('notice-info').filter({ hasText: 'No link was copied' });
+  await expect(notice).toContainText(`Saved "big-run" in Scenarios. No link was copied: its link would be`);
+  await expect(notice).toContainText(`more than an address bar takes (${MAX_ADDRESS_CHARS.toLocaleString('en-US')})`);
+  await expect(notice.getByRole('button', { name: 'Export' })).toBeVisible();
+  expect(new URL(page.url()).hash).toBe('');
 });

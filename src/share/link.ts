@@ -14,6 +14,9 @@ export const MAX_INFLATED_BYTES = 2 * 1024 * 1024;
 /** Discord cuts messages at 2,000 characters; links beyond this are flagged as long. */
 export const LONG_LINK_CHARS = 2_000;
 
+/** Firefox's address bar stops at 65,536 characters: the page never puts a longer link there. */
+export const MAX_ADDRESS_CHARS = 65_536;
+
 /** The one rule the page and `lev share` use to warn that a link is too long for chat. */
 export function isLongLink(link: string): boolean {
   return link.length > LONG_LINK_CHARS;

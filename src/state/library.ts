@@ -144,10 +144,13 @@ export function createLibrary({ storage, now = Date.now, newId = randomId }: Lib
     return out;
   }
 
+  /** A name another entry already has gets a number ("mine (2)"), so every name stays unique. */
   async function rename(id: string, name: string): Promise<LibraryEntry | undefined> {
     const trimmed = name.trim();
     if (!trimmed) return read(id);
-    return change(id, (e) => ({ ...e, name: trimmed, scenario: { ...e.scenario, name: trimmed }, changedAt: now() }));
+    const others = new Set((await list()).filter((e) => e.id !== id).map((e) => e.name));
+    const unique = uniqueName(trimmed, others);
+    return change(id, (e) => ({ ...e, name: unique, scenario: { ...e.scenario, name: unique }, changedAt: now() }));
   }
 
   async function duplicate(id: string): Promise<LibraryEntry | undefined> {

@@ -4,11 +4,12 @@
 import { create } from 'zustand';
 import type { Scenario } from '../engine/scenario.ts';
 import { DEFAULT_EXAMPLE_ID, EXAMPLES, findExample } from '../scenarios/examples.ts';
-import { decodeFragment, encodeScenario } from '../share/index.ts';
+import { decodeFragment, encodeScenario, MAX_ADDRESS_CHARS } from '../share/index.ts';
+import { replayOpened } from './engine.ts';
 import { contentKey, createLibrary, type Library, type LibraryEntry, type Origin } from './library.ts';
 import { forgetEarlierWork, loadEarlierWork } from './persist.ts';
 import { AGENT_FILE, blankScenario, defaultScenario, exampleContent } from './scenario.ts';
-import { memoryStorage, describeStorageError, type OpenedStorage } from './storage.ts';
+import { memoryStorage, describeStorageError, type KeyValueStorage, type OpenedStorage } from './storage.ts';
 import { useScenario } from './store.ts';
 import { useUi, type Notice } from './ui.ts';
 
@@ -33,7 +34,10 @@ export const useSession = create<SessionStore>()(() => ({
   entryId: null, origin: { kind: 'blank' }, entries: [], trash: null, persistent: true, storageProblem: null,
 }));
 
-let library: Library = createLibrary({ storage: memoryStorage() });
+let storage: KeyValueStorage = memoryStorage();
+let library: Library = createLibrary({ storage });
+/** Settles once the library runs on memory (storage refused at load, or a call failed later). */
+let onMemory: Promise<void> | null = Promise.resolve();
 /** The entry revision this tab last read or wrote (see library.save). */
 let baseRevision = 0;
 /** The scenario store revision that is in the library (or is the unchanged example). */
@@ -43,7 +47,9 @@ let addressFragment = '';
 let exportAction: Notice['action'];
 
 export function attachLibrary(opened: OpenedStorage, onExport: () => void): void {
-  library = createLibrary({ storage: opened.storage });
+  storage = opened.storage;
+  library = createLibrary({ storage });
+  onMemory = opened.persistent ? null : Promise.resolve();
   exportAction = { label: 'Export', run: onExport };
   if (!opened.persistent) storageRefused(opened.problem);
 }
@@ -59,18 +65,39 @@ function storageRefused(problem: string): void {
   }
 }
 
-/** Runs a storage write; a refusal is reported once and never thrown. */
-async function guarded<T>(write: () => Promise<T>): Promise<T | undefined> {
+/**
+ * Runs a library call; a refusal is reported once and never thrown. The library then moves to
+ * memory with what could still be read, and the call is made again there, so the work on screen
+ * is kept for this tab (opening something else must not drop it because the disk is full).
+ */
+async function guarded<T>(call: () => Promise<T>): Promise<T | undefined> {
   try {
-    return await write();
+    return await call();
   } catch (error) {
     storageRefused(describeStorageError(error));
-    return undefined;
+    onMemory ??= moveToMemory();
+    await onMemory;
+    try {
+      return await call();
+    } catch {
+      return undefined;
+    }
   }
 }
 
+async function moveToMemory(): Promise<void> {
+  const memory = memoryStorage();
+  try {
+    for (const [key, value] of await storage.entries<unknown>('')) await memory.set(key, value);
+  } catch {
+    // Nothing readable either: this tab starts an empty library; the work on screen is kept.
+  }
+  storage = memory;
+  library = createLibrary({ storage });
+}
+
 async function refresh(): Promise<void> {
-  const [entries, trash] = await Promise.all([guarded(library.list), guarded(library.trash)]);
+  const [entries, trash] = await Promise.all([guarded(() => library.list()), guarded(() => library.trash())]);
   useSession.setState({ entries: entries ?? useSession.getState().entries, trash: trash ?? null });
 }
 
@@ -132,9 +159,14 @@ export function flushSave(): Promise<void> {
 export async function saveAndCopyLink(): Promise<void> {
   clearTimeout(saveTimer);
   await serial(() => saveNow(true));
-  writeAddress('replace');
+  const address = addressOf(useScenario.getState().scenario);
+  writeAddress('replace', address.fragment);
   const name = openName();
   const where = useSession.getState().persistent ? `Saved "${name}" in Scenarios` : `"${name}" is kept in this tab only (storage is refused)`;
+  if (address.problem) {
+    useUi.getState().notify({ tone: 'info', sticky: true, action: exportAction, text: `${where}. No link was copied: ${address.problem}. Export it as a file, or use Share to shorten the link.` });
+    return;
+  }
   try {
     await navigator.clipboard.writeText(window.location.href);
     useUi.getState().notify({ tone: 'info', text: `${where}; its link is copied.` });
@@ -145,40 +177,64 @@ export async function saveAndCopyLink(): Promise<void> {
 
 // ---- The address bar ----------------------------------------------------------------------------
 
-function fragmentOf(scenario: Scenario): string {
+/**
+ * The scenario's fragment for the address bar, or none (and why) when it cannot be a link or the
+ * link would be longer than an address bar takes: the tab then finds its entry through
+ * history.state on reload, and Ctrl+S says to export instead of copying a link.
+ */
+function addressOf(scenario: Scenario): { fragment: string; problem?: string } {
+  let fragment: string;
   try {
-    return encodeScenario(scenario);
-  } catch {
-    return '';
+    fragment = encodeScenario(scenario);
+  } catch (error) {
+    return { fragment: '', problem: error instanceof Error ? error.message : String(error) };
   }
+  const length = window.location.origin.length + window.location.pathname.length + window.location.search.length + fragment.length;
+  if (length > MAX_ADDRESS_CHARS) {
+    return { fragment: '', problem: `its link would be ${length.toLocaleString('en-US')} characters, more than an address bar takes (${MAX_ADDRESS_CHARS.toLocaleString('en-US')})` };
+  }
+  return { fragment };
 }
 
 /** Puts the open scenario's link in the address bar: a new history entry only when opening. */
-function writeAddress(mode: 'push' | 'replace', fragment = fragmentOf(useScenario.getState().scenario)): void {
+function writeAddress(mode: 'push' | 'replace', fragment = addressOf(useScenario.getState().scenario).fragment): void {
   clearTimeout(addressTimer);
+  addressPending = false;
   addressFragment = fragment;
   const url = `${window.location.pathname}${window.location.search}${fragment}`;
   const state = { entryId: useSession.getState().entryId };
-  if (mode === 'push' && window.location.hash !== fragment) window.history.pushState(state, '', url);
-  else window.history.replaceState(state, '', url);
+  try {
+    if (mode === 'push' && window.location.hash !== fragment) window.history.pushState(state, '', url);
+    else window.history.replaceState(state, '', url);
+  } catch {
+    // The browser refused the address (too long for it, or too many changes too fast): the
+    // scenario is still on screen and in the library; the address catches up on the next edit.
+  }
 }
 
 let addressTimer: ReturnType<typeof setTimeout> | undefined;
+/** An edit is not in the address bar yet (the debounced rewrite is waiting). */
+let addressPending = false;
 
 /** Back/Forward or a pasted link changed the address: open what it names. */
 async function onAddressChange(): Promise<void> {
-  if (window.location.hash === addressFragment) return;
+  const { hash, href } = window.location;
+  if (hash === addressFragment) return;
   // popstate and hashchange both arrive for one change: the second must find it handled.
-  addressFragment = window.location.hash;
+  addressFragment = hash;
+  // The address now names another scenario: a pending rewrite of the old one must not land on it.
+  clearTimeout(addressTimer);
+  addressPending = false;
   const state = window.history.state as { entryId?: string | null } | null;
   await flushSave();
+  // Back/Forward to a library entry reopens the entry as it is now, not the copy its address held.
   const entry = state?.entryId ? await guarded(() => library.get(state.entryId!)) : undefined;
-  const decoded = decodeFragment(window.location.href);
-  if (entry && (!decoded.ok || contentKey(decoded.scenario) === contentKey(entry.scenario))) {
+  const decoded = decodeFragment(href);
+  if (entry) {
     await openEntry(entry.id, { history: 'replace' });
   } else if (decoded.ok) {
-    await openLink(decoded.scenario, window.location.hash);
-  } else if (window.location.hash.length > 1) {
+    await openLink(decoded.scenario, hash);
+  } else if (hash.length > 1) {
     useUi.getState().notify({ tone: 'error', text: `${decoded.error} Your own work is unchanged.` });
     writeAddress('replace');
   }
@@ -217,8 +273,11 @@ function describeLeaving(): { text: string; undo: () => void } | null {
 
 async function open(scenario: Scenario, options: OpenOptions): Promise<void> {
   await flushSave();
+  // The history entry being left gets its latest edits, so Back returns to exactly them.
+  if (addressPending) writeAddress('replace');
   const leaving = describeLeaving();
   useScenario.getState().load(scenario);
+  replayOpened();
   savedRevision = useScenario.getState().revision;
   baseRevision = options.baseRevision ?? 0;
   useSession.setState({ entryId: options.entryId, origin: options.origin });
@@ -306,7 +365,7 @@ export async function renameEntry(id: string, name: string): Promise<void> {
   const entry = await guarded(() => library.rename(id, trimmed));
   if (entry && id === useSession.getState().entryId) {
     baseRevision = entry.revision;
-    useScenario.getState().setName(trimmed);
+    useScenario.getState().setName(entry.name);
   }
   await refresh();
 }
@@ -355,6 +414,7 @@ function follow(): void {
     clearTimeout(saveTimer);
     saveTimer = setTimeout(() => void flushSave(), SAVE_DELAY_MS);
     clearTimeout(addressTimer);
+    addressPending = true;
     addressTimer = setTimeout(() => writeAddress('replace'), ADDRESS_DELAY_MS);
   });
   window.addEventListener('popstate', () => void onAddressChange());

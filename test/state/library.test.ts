@@ -93,6 +93,10 @@ describe('library store', () => {
     const renamed = await library.rename(a.id, '  gamma  ');
     expect([renamed!.name, renamed!.scenario.name]).toEqual(['gamma', 'gamma']);
     expect((await library.rename(a.id, '   '))!.name).toBe('gamma');
+    const clash = await library.rename(a.id, 'beta');
+    expect([clash!.name, clash!.scenario.name]).toEqual(['beta (2)', 'beta (2)']);
+    expect((await library.rename(a.id, 'beta (2)'))!.name).toBe('beta (2)');
+    await library.rename(a.id, 'gamma');
     const copy = await library.duplicate(b.id);
     expect(copy!.name).toBe('beta copy');
     expect(copy!.scenario).toEqual(b.scenario);
