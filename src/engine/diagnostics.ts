@@ -22,3 +22,8 @@ export interface Diagnostic {
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
+
+/** An error about a whole file or field rather than a place in it (a run that cannot start), pointed at its top. */
+export function runError(code: string, message: string, file = 'scenario.json', path = ''): Diagnostic {
+  return { code, severity: 'error', message, file, line: 1, column: 1, path };
+}

@@ -1,5 +1,5 @@
 // Stages: which regions a stage sees, where its instructions go, and whether a transition may
-// pass its gates. The replay loop owns the region state; this module owns the rules.
+// pass its gates. The run (run/) owns the region state; this module owns the rules.
 import { DEFAULT_MAX_TOKENS, regionsForStage } from './blueprint/index.ts';
 import type { Blueprint, RegionDecl, RegionKind, StageDecl, TransitionDecl } from './blueprint/types.ts';
 import type { Region } from './regions/types.ts';

@@ -1,5 +1,5 @@
-// The registry of region kinds. The replay creates every region through `createRegion`, so a kind
-// registered here (custom regions, from the Rhai work) needs no change to the replay loop.
+// The registry of region kinds. The run creates every region through `createRegion`, so a kind
+// registered here (custom regions among them) needs no change to the run (../run/).
 import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
 import type { Change } from '../timeline.ts';

@@ -1,5 +1,5 @@
-// The Region interface every kind implements, built-in or custom. The replay loop only talks to
-// regions through this, so a new kind plugs into the registry without touching the loop.
+// The Region interface every kind implements, built-in or custom. The run (../run/) only talks to
+// regions through this, so a new kind plugs into the registry without touching the run.
 import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
 import type { Encoding } from '../tokens.ts';
@@ -121,7 +121,7 @@ export interface Region {
   render(ctx: RegionContext): RegionRender;
 
   // What the kind can do. The run asks these; it never checks a kind's name or class, so a new
-  // kind needs no change to the replay loop.
+  // kind needs no change to the run.
   /** Every entry carries a key and a keyed write upserts (hashmap): unkeyed writes are given or refused a key, and an edge compact leaves it whole. */
   readonly keyed: boolean;
   /** False when entries are never removed, by a delete or by the kind's rule (pinned): over budget is then a warning, and its blocks lead the system prompt. */

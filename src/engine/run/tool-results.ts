@@ -1,0 +1,94 @@
+// Where a tool result lands and how much of it: read_file's byte cap, the routing table's region
+// and token ceiling, a stub in tool_results when the result is routed away from the message stream,
+// and `[context.file_tracking]`'s record of the file the call touched.
+import { fillerText } from '../filler.ts';
+import { fmt } from '../format.ts';
+import { MESSAGE_REGION_NAMES } from '../regions/index.ts';
+import type { Entry, Region } from '../regions/types.ts';
+import { capReadFile, capToolResult, lookupTool, routeToolResult } from '../routing.ts';
+import type { TrafficEvent } from '../scenario.ts';
+import type { Change, StepResult } from '../timeline.ts';
+import { countTokens } from '../tokens.ts';
+import type { RunState } from './state.ts';
+
+const READ_FILE = { read_file: true };
+/** What file tracking records a call to each file tool as. */
+const FILE_TOOLS: Record<string, string> = { read_file: 'read', write_file: 'written', edit_file: 'edited' };
+
+export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: 'tool_result' }>): StepResult {
+  const encoding = run.model.encoding;
+  let content = event.content ?? fillerText(event.size_tokens!, event.tool_name, event.tool_call_id, countTokens, encoding);
+  let knownTokens = event.content === undefined ? event.size_tokens : undefined;
+  let byteCap: Change | undefined;
+  if (lookupTool(READ_FILE, event.tool_name)) {
+    const capped = capReadFile(content);
+    if (capped.notice !== undefined) {
+      // Tokens cut are known only when the size was given (the cut tail is never tokenized).
+      byteCap = { type: 'truncate', region: '(read_file)', tokens: knownTokens ?? 0, entries: [event.tool_call_id], reason: capped.notice.trim() };
+      run.changes.push(byteCap);
+      content = capped.content + capped.notice;
+      knownTokens = undefined;
+    }
+  }
+  const route = routeToolResult(run.stage.toolRouting, event.tool_name, run.visibleNames());
+  let tokens: number;
+  if (route.maxResultTokens !== undefined && (knownTokens === undefined || knownTokens > route.maxResultTokens)) {
+    const capped = capToolResult(content, route.maxResultTokens, encoding);
+    if (capped.truncated) {
+      run.changes.push({ type: 'truncate', region: route.region, tokens: (knownTokens ?? capped.originalTokens ?? capped.tokens) - capped.tokens, entries: [event.tool_call_id], reason: `max_result_tokens ${fmt(route.maxResultTokens)}` });
+    }
+    content = capped.content;
+    tokens = capped.tokens;
+  } else {
+    tokens = knownTokens ?? run.ctx.count(content);
+  }
+  if (byteCap && byteCap.tokens > 0) byteCap.tokens = Math.max(0, byteCap.tokens - tokens);
+  run.baseline.add(tokens);
+  const call = run.calls.get(event.tool_call_id);
+  const path = call?.arguments.path;
+  const entry: Entry = {
+    seq: run.seq++, content, tokens, kind: 'tool_result', toolCallId: event.tool_call_id, toolName: event.tool_name,
+    ...(typeof path === 'string' ? { key: path } : {}),
+    ...(event.is_error ? { isError: true } : {}),
+  };
+  if (typeof path === 'string') trackFile(run, event.tool_name, path, tokens, event.is_error === true, route.region);
+  let target = run.layout.find((r) => r.name === route.region);
+  if (!target) {
+    run.warnings.push(`${event.tool_name} result routed to ${route.region}, which stage ${run.stage.name} does not carry; it went to tool_results`);
+    target = run.regions.get('tool_results')!;
+  }
+  if (MESSAGE_REGION_NAMES.has(target.name) || target.section === 'messages') {
+    const outcome = run.writeTo(target.name, entry);
+    if (!outcome.ok) return { ok: false, message: outcome.message };
+    return { ok: true, message: `${fmt(tokens)} tokens to ${target.name}${tooBigToStay(target, tokens)}` };
+  }
+  // Routed away: the content lives in its region and a stub keeps the call paired.
+  const placed = target.keyed && entry.key === undefined ? { ...entry, key: `${event.tool_name}:${event.tool_call_id}` } : entry;
+  // A refusal here is what the call's result says, so the model reads it.
+  const outcome = run.store(target.name, placed, false);
+  // The size the region kept (after a custom region's on_write), in the stub's one shape.
+  const stub = outcome.ok ? `[routed to ${target.name}: ${fmt(outcome.stored ?? tokens)} tokens]` : outcome.message;
+  run.writeTo('tool_results', { seq: run.seq++, content: stub, tokens: run.ctx.count(stub), kind: 'stub', toolCallId: event.tool_call_id, toolName: event.tool_name });
+  return outcome.ok ? { ok: true, message: stub } : { ok: false, message: outcome.message };
+}
+
+/** A result larger than its region's whole budget is evicted on arrival; the agent should hear so. */
+function tooBigToStay(region: Region, tokens: number): string {
+  const budget = region.budget.budget;
+  return tokens > budget ? `, more than its whole budget of ${fmt(budget)}: evicted at once` : '';
+}
+
+/**
+ * `[context.file_tracking]`: one entry per file the agent read, wrote or edited, keyed by path,
+ * rewritten on every touch, so the hashmap says what the agent has seen without holding content.
+ */
+function trackFile(run: RunState, toolName: string, path: string, tokens: number, failed: boolean, routedTo: string): void {
+  const tracking = run.blueprint.fileTracking;
+  const verb = lookupTool(FILE_TOOLS, toolName);
+  // A result routed into the tracking region is already there under its path.
+  if (!tracking?.enabled || tracking.region === undefined || verb === undefined || tracking.region === routedTo) return;
+  const region = run.regions.get(tracking.region);
+  if (!region) return;
+  const content = failed ? `${path}: ${verb} failed` : `${path}: ${verb}${verb === 'read' ? ` (${fmt(tokens)} tokens)` : ''}`;
+  run.writeTo(region.name, { seq: run.seq++, content, tokens: run.ctx.count(content), kind: 'text', key: path });
+}

@@ -1,0 +1,110 @@
+// Moving between stages: a transition event passes its gates (or spends the attempt budget), the
+// stage that ends hands its history to compact_history regions, and the entering stage gets its
+// layout and its prompt. The rules (layouts, gates, where a prompt goes) are in ../stages.ts.
+import { resolveBudget } from '../budget.ts';
+import type { RegionDecl, StageDecl } from '../blueprint/types.ts';
+import type { Region } from '../regions/types.ts';
+import { STAGE_PROMPT_KEY, findTransition, gateRefusals, instructionsRegion, maxAttempts, stageLayout } from '../stages.ts';
+import type { StepResult } from '../timeline.ts';
+import type { RunState } from './state.ts';
+import { userMessage } from './turns.ts';
+
+export function transition(run: RunState, to: string): StepResult {
+  const from = run.stage;
+  const edge = findTransition(from, to);
+  if (!edge) {
+    const declared = from.transitions.map((t) => t.to).join(', ') || 'none';
+    run.warnings.push(`transition to "${to}" ignored: stage ${from.name} declares no such transition`);
+    return { ok: false, message: `stage ${from.name} has no transition to "${to}" (declared: ${declared})` };
+  }
+  const refusals = gateRefusals(from, edge, run.layout, run.regions);
+  if (refusals.length > 0) {
+    run.attempts++;
+    const max = maxAttempts(from, edge);
+    if (run.attempts < max) {
+      const nudge = `${refusals.join(' ')} (attempt ${run.attempts} of ${max})`;
+      userMessage(run, nudge);
+      return { ok: false, message: nudge };
+    }
+    // The shared attempt budget is spent: move on rather than wedge the run.
+    run.warnings.push(`stage ${from.name}: gate still refused after ${max} attempts; moving on to ${to} anyway (${refusals.join(' ')})`);
+  }
+  carryHistory(run, from);
+  if (edge.transform === 'compact') {
+    for (const region of run.layout) {
+      // Keyed entries would lose their keys; a reject region only loses what the agent deletes.
+      if (region.keyed || region.decl.admission === 'reject') continue;
+      run.changes.push(...region.compactAll(run.ctx, `edge transform compact: ${from.name} -> ${to}`));
+    }
+  }
+  enterStage(run, run.stages.find((s) => s.name === to)!);
+  const forced = refusals.length > 0 ? ' (gate not satisfied; max_attempts reached)' : '';
+  return { ok: true, message: `moved from ${from.name} to ${to}${forced}` };
+}
+
+/** Makes `stage` current: its layout, its iteration count, and its prompt in place of the last one. */
+export function enterStage(run: RunState, stage: StageDecl): void {
+  run.stage = stage;
+  run.attempts = 0;
+  const iteration = (run.iterations.get(stage.name) ?? 0) + 1;
+  run.iterations.set(stage.name, iteration);
+  run.ctx.stage = stage.name;
+  run.ctx.stageIterations = iteration;
+  run.stagesEntered.push(stage.name);
+  const layout = stageLayout(run.blueprint, stage);
+  run.layout = layout.map((decl) => regionFor(run, decl));
+
+  // The entering stage's prompt replaces the previous one; a stage without one leaves none.
+  const target = instructionsRegion(layout);
+  const prompt = stage.systemPrompt ?? '';
+  let promptTokens = 0;
+  if (run.promptHolder !== undefined && (run.promptHolder !== target || prompt.length === 0)) {
+    const holder = run.regions.get(run.promptHolder)!;
+    const at = holder.entries.findIndex((e) => e.key === STAGE_PROMPT_KEY);
+    if (at >= 0) holder.remove({ index: at });
+  }
+  run.promptHolder = undefined;
+  if (prompt.length > 0) {
+    const entry = run.textEntry(prompt, STAGE_PROMPT_KEY);
+    promptTokens = entry.tokens;
+    const region = run.regions.get(target)!;
+    const outcome = region.put(entry, run.ctx);
+    run.changes.push(...outcome.changes.filter((c) => c.type !== 'replace'));
+    if (outcome.ok) {
+      run.promptHolder = target;
+      run.ledger.charge(stage.name, target, entry.tokens);
+    } else {
+      run.warnings.push(`stage ${stage.name}'s prompt did not fit ${target}: ${outcome.message}`);
+    }
+  }
+  run.baseline.setSystem(promptTokens);
+}
+
+/** The region for `decl` in the entering stage: kept (re-sized if its declaration differs) or made. */
+function regionFor(run: RunState, decl: RegionDecl): Region {
+  const existing = run.regions.get(decl.name);
+  if (!existing) return run.createRegion(decl);
+  if (existing.decl === decl) return existing;
+  if (existing.kind === decl.kind) {
+    run.changes.push(...existing.redeclare(decl, resolveBudget(decl, run.model.window), run.ctx));
+    return existing;
+  }
+  // A different kind under the same name: the content moves into the new kind, by its rules.
+  const fresh = run.createRegion(decl);
+  for (const entry of existing.entries) {
+    const outcome = fresh.write(entry, run.ctx);
+    run.changes.push(...outcome.changes);
+  }
+  return fresh;
+}
+
+/** Regions with a history source (compact_history) take one summary of it as the stage ends. */
+function carryHistory(run: RunState, from: StageDecl): void {
+  for (const region of run.regions.values()) {
+    if (region.historySource === undefined) continue;
+    const source = run.regions.get(region.historySource);
+    if (!source || source.entries.length === 0) continue;
+    const entry = { ...run.summaryEntry(source.entries, `${source.name} in stage ${from.name}`, run.seq++), key: `${from.name}: ${source.name}` };
+    run.writeTo(region.name, entry, true);
+  }
+}

@@ -1,0 +1,110 @@
+// The conversation's turns. A user message joins the conversation. An assistant event is an
+// inference: the request is assembled from the visible regions (shedding by the cascade while it is
+// over the window), measured against the cache and the flat-list baseline, and only then does the
+// model's reply join the conversation.
+import { assemble, type Assembly } from '../assemble.ts';
+import { commonPrefixTokens, providerView } from '../cache.ts';
+import { fillerText } from '../filler.ts';
+import { fmt } from '../format.ts';
+import type { Entry } from '../regions/types.ts';
+import type { TrafficEvent } from '../scenario.ts';
+import type { Change, RequestFigures } from '../timeline.ts';
+import { countTokens } from '../tokens.ts';
+import type { RunState } from './state.ts';
+
+export function userMessage(run: RunState, content: string): void {
+  const entry: Entry = { seq: run.seq++, content, tokens: run.ctx.count(content), kind: 'user_message' };
+  run.writeTo('conversation', entry);
+  run.baseline.add(entry.tokens);
+}
+
+/** A user or assistant message's text: its content, or filler of its `size_tokens`. */
+export function messageText(run: RunState, event: { type: 'user' | 'assistant'; content: string; size_tokens?: number }, index: number): string {
+  return event.size_tokens === undefined ? event.content : fillerText(event.size_tokens, event.type, `${event.type}:${index}`, countTokens, run.model.encoding);
+}
+
+export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assistant' }>, index: number): RequestFigures {
+  const assembly = assembleWithCascade(run);
+  const prefixTokens = commonPrefixTokens(run.prevBlocks, assembly.blocks);
+  run.prevBlocks = assembly.blocks;
+  run.lastAssembly = assembly;
+  run.lastRequestRegions = run.figures();
+  const tokens = assembly.tokens;
+  recordNewStrips(run, assembly);
+  const request: RequestFigures = {
+    inference: run.inferences++,
+    requestTokens: tokens,
+    systemTokens: assembly.systemTokens,
+    messageTokens: assembly.messageTokens,
+    prefixTokens,
+    prefixShare: tokens === 0 ? 0 : prefixTokens / tokens,
+    cache: providerView(run.model, assembly.blocks, prefixTokens),
+    strippedBlocks: assembly.stripped.toolCalls.length + assembly.stripped.toolResults.length,
+    baselineTokens: run.baseline.tokens,
+    taskInBaselineWindow: run.baseline.taskInWindow,
+    taskInWindow: taskInWindow(run),
+    overWindow: tokens > run.model.window,
+  };
+  if (request.overWindow) {
+    run.warnings.push(`request is ${fmt(tokens)} tokens, over the ${fmt(run.model.window)}-token window even after the cascade: only pinned, checklist and reject regions are left`);
+  }
+  // The model's reply joins the conversation after the request that produced it.
+  const text = messageText(run, event, index);
+  const calls = event.tool_calls ?? [];
+  const callTokens = calls.map((c) => run.ctx.count(JSON.stringify({ name: c.name, arguments: c.arguments })));
+  const entry: Entry = {
+    seq: run.seq++, content: text, kind: 'assistant_turn',
+    tokens: run.ctx.count(text) + callTokens.reduce((a, b) => a + b, 0),
+    ...(calls.length ? { toolCalls: calls, toolCallTokens: callTokens } : {}),
+  };
+  for (const call of calls) run.calls.set(call.id, call);
+  run.writeTo('conversation', entry);
+  run.baseline.add(entry.tokens);
+  return request;
+}
+
+/** Assembles; while over the window, sheds by kind (lowest tier first, declaration order). */
+function assembleWithCascade(run: RunState): Assembly {
+  run.ctx.windowTokens = run.layout.reduce((sum, r) => sum + r.tokens, 0);
+  let assembly = assemble(run.layout, run.ctx);
+  const window = run.model.window;
+  if (assembly.tokens <= window) return assembly;
+  const tiers = [...new Set(run.layout.map((r) => r.cascadeTier).filter((t): t is number => t !== undefined))].sort((a, b) => a - b);
+  for (const tier of tiers) {
+    for (const region of run.layout) {
+      if (region.cascadeTier !== tier || region.entries.length === 0) continue;
+      const needed = assembly.tokens - window;
+      if (needed <= 0) return assembly;
+      const shed = region.shed(needed, run.ctx);
+      if (shed.length === 0) continue;
+      run.changes.push(...shed);
+      assembly = assemble(run.layout, run.ctx);
+    }
+  }
+  return assembly;
+}
+
+/**
+ * A block is stripped from every request after it lost its partner; the timeline records the
+ * strip once, on the first request it is left out of (each request still counts all of them).
+ */
+function recordNewStrips(run: RunState, assembly: Assembly): void {
+  const byRegion = new Map<string, Change>();
+  for (const block of assembly.strippedBlocks) {
+    const key = `${block.region}\u0000${block.seq}\u0000${block.id}`;
+    if (run.reportedStrips.has(key)) continue;
+    run.reportedStrips.add(key);
+    let c = byRegion.get(block.region);
+    if (!c) byRegion.set(block.region, (c = { type: 'strip', region: block.region, tokens: 0, entries: [], reason: 'tool call and result must be paired' }));
+    c.tokens += block.tokens;
+    c.entries.push(block.id);
+  }
+  run.changes.push(...byRegion.values());
+}
+
+/** The task is in the window while every entry it was seeded as is still in a visible region. */
+function taskInWindow(run: RunState): boolean {
+  if (run.taskEntries.length === 0) return false;
+  const visible = run.visibleNames();
+  return run.taskEntries.every(({ region, entry }) => visible.has(region) && run.regions.get(region)!.entries.includes(entry));
+}
