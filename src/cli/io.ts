@@ -1,4 +1,8 @@
-// Shared plumbing for `lev` commands: argument parsing and exit codes.
+// Shared plumbing for `lev` commands: argument parsing, exit codes, reading files, writing JSON.
+import { readFileSync } from 'node:fs';
+import { fmt } from '../engine/format.ts';
+import { firstInvalidUtf8 } from '../import/utf8.ts';
+
 export type Command = (args: string[]) => Promise<number>;
 
 export const EXIT_OK = 0;
@@ -39,3 +43,72 @@ export function unknownFlag(parsed: ParsedArgs, known: readonly string[]): strin
   for (const name of parsed.flags.keys()) if (!known.includes(name)) return name;
   return undefined;
 }
+
+/**
+ * A file (or stdin, `0`) read as UTF-8. Bytes that are not valid UTF-8 still read, as U+FFFD like
+ * every editor shows them, but `lev` says so on stderr with the byte offset of the first bad
+ * sequence, so a count or a diagnostic that differs from the editor's has its cause in view.
+ */
+export function readText(path: string | 0, display = path === 0 ? 'stdin' : path): string {
+  const bytes = readFileSync(path);
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    console.error(`lev: warning: ${display} is not valid UTF-8 from byte ${fmt(firstInvalidUtf8(bytes))} (0-based); `
+      + 'those bytes read as U+FFFD (�). Save the file as UTF-8 to keep its text as written.');
+    return new TextDecoder('utf-8').decode(bytes);
+  }
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Writes `value` as JSON exactly as JSON.stringify would, but its top-level arrays one item at a
+ * time: a long run's timeline is far longer than the longest string V8 can build (~512 MB), so
+ * stringifying it whole fails with "Invalid string length". Memory stays at one item plus a buffer.
+ */
+export async function writeJsonStreamed(value: object, out: NodeJS.WritableStream = process.stdout): Promise<void> {
+  let failure: NodeJS.ErrnoException | undefined;
+  const onError = (error: NodeJS.ErrnoException) => { failure ??= error; };
+  out.on('error', onError);
+  let buffer = '';
+  const flush = async () => {
+    const text = buffer;
+    buffer = '';
+    if (failure || out.write(text)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => { out.off('drain', done); out.off('error', done); out.off('close', done); resolve(); };
+      out.on('drain', done).on('error', done).on('close', done);
+    });
+  };
+  const push = async (text: string) => {
+    buffer += text;
+    if (buffer.length >= FLUSH_CHARACTERS) await flush();
+  };
+  try {
+    let first = true;
+    await push('{');
+    for (const [key, item] of Object.entries(value)) {
+      const prefix = `${first ? '' : ','}${JSON.stringify(key)}:`;
+      if (Array.isArray(item)) {
+        first = false;
+        await push(`${prefix}[`);
+        for (let i = 0; i < item.length && !failure; i++) await push(`${i ? ',' : ''}${JSON.stringify(item[i]) ?? 'null'}`);
+        await push(']');
+        continue;
+      }
+      const text = JSON.stringify(item);
+      if (text === undefined) continue; // JSON.stringify leaves out undefined and functions
+      first = false;
+      await push(prefix + text);
+    }
+    await push('}\n');
+    await flush();
+  } finally {
+    out.off('error', onError);
+  }
+  // The reader going away (`lev replay --json | head`) is its choice, not an error of ours.
+  if (failure && failure.code !== 'EPIPE') throw failure;
+}
+
+const FLUSH_CHARACTERS = 1 << 20;

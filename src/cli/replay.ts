@@ -1,6 +1,6 @@
 // `lev replay SCENARIO [--json]`: the whole timeline. Exit 0 when it ran, 1 when the scenario or
 // its blueprint has errors (nothing ran), 2 on bad usage or an unreadable file.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { z } from 'zod';
 import { replay } from '../engine/index.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
@@ -8,7 +8,7 @@ import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import { fmt as n } from '../engine/format.ts';
 import { issuePath } from '../scenarios/issues.ts';
 import type { Timeline, TimelineStep } from '../engine/timeline.ts';
-import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
+import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, readText, unknownFlag, usageError, writeJsonStreamed, type Command } from './io.ts';
 
 export const USAGE = 'usage: lev replay SCENARIO.json [--json]';
 
@@ -41,7 +41,7 @@ export function loadScenario(file: string): LoadedScenario {
   if (size > MAX_SCENARIO_BYTES) return fail(file, 'scenario-too-large', `scenario is over ${n(MAX_SCENARIO_BYTES)} bytes`);
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = JSON.parse(readText(file));
   } catch (error) {
     return fail(file, 'json-syntax', `not valid JSON: ${(error as Error).message}`);
   }
@@ -86,7 +86,7 @@ export const run: Command = async (args) => {
   if ('exit' in read) return read.exit;
   const timeline = replay(read.scenario);
   const failed = timeline.diagnostics.some((d) => d.severity === 'error');
-  if (read.json) console.log(JSON.stringify(timeline));
+  if (read.json) await writeJsonStreamed(timeline);
   else if (failed) printDiagnostics(timeline.diagnostics);
   else printTimeline(timeline);
   return failed ? EXIT_FINDINGS : EXIT_OK;

@@ -1,10 +1,9 @@
 // `lev share encode SCENARIO.json` prints the URL fragment that holds the scenario;
 // `lev share decode FRAGMENT|URL` prints the scenario JSON a link holds. Same code as the page.
 // Exit 0 on success, 1 when the scenario or link is bad, 2 on bad usage.
-import { readFileSync } from 'node:fs';
 import { fmt } from '../engine/format.ts';
 import { decodeFragment, encodeScenario, isLongLink, LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
-import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
+import { EXIT_FINDINGS, EXIT_OK, parseArgs, readText, unknownFlag, usageError, type Command } from './io.ts';
 
 export const USAGE = `usage: lev share encode SCENARIO.json [--url PAGE_URL] [--json]   (SCENARIO "-" reads stdin)
        lev share decode FRAGMENT|URL [--json]   (quote URLs: the shell treats # and & specially)`;
@@ -38,7 +37,7 @@ function decode(link: string, json: boolean): number {
 function encode(path: string, json: boolean, pageUrl: string | undefined): number {
   let source: string;
   try {
-    source = readFileSync(path === '-' ? 0 : path, 'utf8');
+    source = readText(path === '-' ? 0 : path);
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
     return usageError(`share encode: ${path}: ${reason}`);

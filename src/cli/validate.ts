@@ -1,6 +1,6 @@
 // `lev validate PATH [--json] [--workdir DIR]`: check an agent directory, an agent.leviath file or a
 // scenario JSON. Exit 0 when clean (warnings and info allowed), 1 with errors, 2 on bad usage.
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { compileBlueprint, normalizeRelative, AGENT_FILE, type Blueprint } from '../engine/blueprint/index.ts';
 import { checkCustomScript } from '../engine/custom-script.ts';
@@ -11,7 +11,7 @@ import { jsonErrorPosition, locateJson } from '../engine/blueprint/jsonLocate.ts
 import { fmt } from '../engine/format.ts';
 import { nameTable } from '../engine/names.ts';
 import { issuePath } from '../scenarios/issues.ts';
-import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
+import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, readText, unknownFlag, usageError, type Command } from './io.ts';
 
 export const USAGE = 'usage: lev validate PATH [--json] [--workdir DIR]  (PATH: agent directory, agent.leviath or scenario .json)';
 /** Directory walks stop here: enough for any agent or project, bounded for a mistaken `lev validate /`. */
@@ -49,7 +49,7 @@ export const run: Command = async (args) => {
   } else if (path.endsWith('.json')) {
     target = validateScenarioFile(path);
   } else {
-    target = validateAgentDir(dirname(path), readAgentDir(dirname(path), readFileSync(path, 'utf8')), workdirFlag);
+    target = validateAgentDir(dirname(path), readAgentDir(dirname(path), readText(path)), workdirFlag);
     target = reportAs(target, basename(path));
   }
 
@@ -69,7 +69,7 @@ function validateScenarioFile(path: string): Target {
   const fail = (code: string, message: string, line = 1, column = 1, key = ''): Target =>
     ({ displayDir: '', diagnostics: [{ code, severity: 'error', message, file: display, line, column, path: key }] });
   if (statSync(path).size > MAX_SCENARIO_BYTES) return fail('scenario-too-large', `Scenario is over ${fmt(MAX_SCENARIO_BYTES)} bytes; refusing to read it.`);
-  const source = readFileSync(path, 'utf8');
+  const source = readText(path);
   let json: unknown;
   try {
     json = JSON.parse(source);
@@ -127,13 +127,13 @@ function statOrUndefined(path: string): Stats | undefined {
  */
 export function readAgentDir(dir: string, blueprintText?: string): Record<string, string> {
   const agent = nameTable<string>(walk(dir).map((f) => [f, '']));
-  agent[AGENT_FILE] = blueprintText ?? readFileSync(join(dir, AGENT_FILE), 'utf8');
+  agent[AGENT_FILE] = blueprintText ?? readText(join(dir, AGENT_FILE));
   const { blueprint } = compileBlueprint(agent);
   for (const script of blueprint ? customScripts(blueprint) : []) {
     const file = normalizeRelative(script);
     if (file === undefined || !Object.hasOwn(agent, file)) continue;
     const full = join(dir, file);
-    if (statSync(full).size <= MAX_AGENT_FILE_BYTES) agent[file] = readFileSync(full, 'utf8');
+    if (statSync(full).size <= MAX_AGENT_FILE_BYTES) agent[file] = readText(full);
   }
   return agent;
 }

@@ -1,6 +1,6 @@
 // What `npm run fuzz` turns: every property's run count (FUZZ_RUNS), the seed (FUZZ_SEED), and a
 // tally per area of inputs tried, clean errors (refused with a message) and the slowest input, which
-// scripts/fuzz.ts sums up. An input over HANG_MS fails its property as a hang.
+// bench/fuzz.ts sums up. An input over HANG_MS fails its property as a hang.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
@@ -16,34 +16,42 @@ export function runs(own: number): number {
 
 export const HANG_MS = 2_000;
 
+/**
+ * Whether a property ran often enough to hold its generator to a share (`a third compile clean`):
+ * with a handful of runs (`npm run fuzz -- --runs 5`) such a share is chance, not a finding.
+ */
+export function enoughRunsToJudge(n: number): boolean {
+  return n >= 50;
+}
+
 interface Tally { inputs: number; cleanErrors: number; slowestMs: number }
 const tallies = new Map<string, Tally>();
 
-function record(area: string, result: unknown, ms: number): void {
+function record(area: string, refused: boolean, ms: number): void {
   const tally = tallies.get(area) ?? { inputs: 0, cleanErrors: 0, slowestMs: 0 };
   tally.inputs++;
-  if (result === 'error') tally.cleanErrors++;
+  if (refused) tally.cleanErrors++;
   tally.slowestMs = Math.max(tally.slowestMs, ms);
   tallies.set(area, tally);
   expect(ms, `${area}: one input took ${Math.round(ms)} ms (a hang is over ${HANG_MS} ms)`).toBeLessThan(HANG_MS);
 }
 
 /**
- * Runs one generated input, timing it. `check` returns 'error' when the input was refused with a
- * clean message, anything else when it was accepted; a throw is the property's failure.
+ * Runs one generated input, timing it. `refused` tells from the result whether the input was
+ * refused with a clean message (by default: the result is 'error'); a throw is the property's failure.
  */
-export function tried<T>(area: string, check: () => T): T {
+export function tried<T>(area: string, check: () => T, refused: (result: T) => boolean = (r) => r === 'error'): T {
   const start = performance.now();
   const result = check();
-  record(area, result, performance.now() - start);
+  record(area, refused(result), performance.now() - start);
   return result;
 }
 
 /** The async twin of `tried`, for the CLI, whose commands are async. */
-export async function triedAsync<T>(area: string, check: () => Promise<T>): Promise<T> {
+export async function triedAsync<T>(area: string, check: () => Promise<T>, refused: (result: T) => boolean = (r) => r === 'error'): Promise<T> {
   const start = performance.now();
   const result = await check();
-  record(area, result, performance.now() - start);
+  record(area, refused(result), performance.now() - start);
   return result;
 }
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluate, RhaiError } from '../../src/rhai/index.ts';
 import { HOOK_LIMITS } from '../../src/engine/custom-script.ts';
 import { SEED } from './arbitraries.ts';
+import { runs, tried } from './harness.ts';
 import { grammarScript } from './rhai-grammar.ts';
 
 /** The hook limits, with fewer operations so hundreds of runaway scripts stay quick. */
@@ -24,22 +25,28 @@ const mutatedCase = fc.tuple(
 }, script));
 
 function runScript(source: string): void {
+  tried('rhai scripts', () => evaluateOrRefuse(source));
+}
+
+function evaluateOrRefuse(source: string): 'ok' | 'error' {
   try {
     evaluate(source, { limits: LIMITS });
+    return 'ok';
   } catch (e) {
     if (!(e instanceof RhaiError)) throw new Error(`${(e as Error)?.constructor?.name}: ${(e as Error)?.message} for script:\n${source}`);
     expect(e.kind).toMatch(/^Error[A-Za-z]+$/);
     expect(e.line).toBeGreaterThanOrEqual(0);
     expect(e.message.length).toBeGreaterThan(0);
+    return 'error';
   }
 }
 
 describe('Rhai on random scripts', () => {
   it('scripts written from the grammar end in a value or a RhaiError', () => {
-    fc.assert(fc.property(grammarScript, runScript), { numRuns: 400, seed: SEED });
+    fc.assert(fc.property(grammarScript, runScript), { numRuns: runs(400), seed: SEED });
   });
 
   it('mutated conformance scripts end in a value or a RhaiError', () => {
-    fc.assert(fc.property(mutatedCase, runScript), { numRuns: 600, seed: SEED });
+    fc.assert(fc.property(mutatedCase, runScript), { numRuns: runs(600), seed: SEED });
   });
 });

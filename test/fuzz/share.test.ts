@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { decodeFragment, encodeScenario } from '../../src/share/index.ts';
 import { toBase64Url } from '../../src/share/base64url.ts';
 import { SEED } from './arbitraries.ts';
+import { runs, tried } from './harness.ts';
 
 const VALID = encodeScenario({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '[context.regions]\ntask = { kind = "pinned" }\n' } });
 
 function expectRefused(input: string): void {
-  const result = decodeFragment(input);
+  const result = tried('share links', () => decodeFragment(input), (r) => !r.ok);
   if (result.ok) return; // a mutation can land on another valid link; that is fine
   expect(result.error).toMatch(/^This link.+\.$/s);
 }
@@ -24,10 +25,10 @@ describe('decodeFragment on random input', () => {
       fc.nat().map((n) => `#s=${n}.abc`),
     );
     fc.assert(fc.property(input, (s) => {
-      const result = decodeFragment(s);
+      const result = tried('share links', () => decodeFragment(s), (r) => !r.ok);
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.error).toMatch(/^This link.+\.$/s);
-    }), { numRuns: 500, seed: SEED });
+    }), { numRuns: runs(500), seed: SEED });
   });
 
   it('random bytes, deflated or not, behind a well-formed prefix are refused with a message', () => {
@@ -39,10 +40,10 @@ describe('decodeFragment on random input', () => {
         .map((v) => deflateSync(new TextEncoder().encode(JSON.stringify(v)))),
     );
     fc.assert(fc.property(payload, (bytes) => {
-      const result = decodeFragment(`#s=1.${toBase64Url(bytes)}`);
+      const result = tried('share links', () => decodeFragment(`#s=1.${toBase64Url(bytes)}`), (r) => !r.ok);
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.error).toMatch(/^This link.+\.$/s);
-    }), { numRuns: 400, seed: SEED });
+    }), { numRuns: runs(400), seed: SEED });
   });
 
   it('a real link with characters cut, changed or added is refused (or still decodes), never throws', () => {
@@ -52,6 +53,6 @@ describe('decodeFragment on random input', () => {
         const i = at % s.length;
         return s.slice(0, i) + text + s.slice(i + cut);
       }, VALID));
-    }), { numRuns: 400, seed: SEED });
+    }), { numRuns: runs(400), seed: SEED });
   });
 });

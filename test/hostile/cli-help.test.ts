@@ -8,6 +8,7 @@ import { USAGE as TEST } from '../../src/cli/test.ts';
 import { USAGE as REPLAY } from '../../src/cli/replay.ts';
 import { USAGE as RHAI } from '../../src/cli/rhai.ts';
 import { USAGE as SHARE } from '../../src/cli/share.ts';
+import { USAGE as IMPORT } from '../../src/cli/import.ts';
 
 function capture() {
   const out: string[] = [];
@@ -27,6 +28,9 @@ describe('lev <command> --help', () => {
     [['rhai', '--help'], RHAI],
     [['share', '--help'], SHARE],
     [['share', 'encode', '--help'], SHARE],
+    [['share', 'decode', '-h'], SHARE],
+    [['import', '--help'], IMPORT],
+    [['import', 'trace.json', '-o', 'out.json', '--help'], IMPORT],
     [['replay', 'missing.json', '--json', '--help'], REPLAY],
   ])('%j prints that command\'s usage and exits 0', async (argv, usage) => {
     const { out, err } = capture();
@@ -37,7 +41,7 @@ describe('lev <command> --help', () => {
   });
 
   it('each usage names its own command', () => {
-    for (const [name, usage] of [['validate', VALIDATE], ['test', TEST], ['replay', REPLAY], ['rhai', RHAI], ['share', SHARE]] as const) {
+    for (const [name, usage] of [['validate', VALIDATE], ['test', TEST], ['replay', REPLAY], ['rhai', RHAI], ['share', SHARE], ['import', IMPORT]] as const) {
       expect(usage.startsWith(`usage: lev ${name} `)).toBe(true);
     }
   });
