@@ -1,5 +1,5 @@
 // Middle column: the task, the generator and the explicit events, plus the replay controls.
-import { Fragment, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { GENERATOR_PARAMS, parseGeneratorParams } from '../scenarios/generators.ts';
 import type { EventType, GeneratorSpec } from '../engine/scenario.ts';
 import { GeneratorSchema, MAX_TRAFFIC_EVENTS } from '../engine/scenario.ts';
@@ -105,6 +105,12 @@ function TaskInput() {
   );
 }
 
+/**
+ * Events drawn at once. An imported run can hold tens of thousands; drawing every row froze the page
+ * for seconds, so the list shows one page and follows the replay's step from page to page.
+ */
+const EVENTS_PER_PAGE = 200;
+
 function EventList() {
   const traffic = useScenario((s) => s.scenario.traffic);
   const hasGenerator = useScenario((s) => s.scenario.generator !== undefined);
@@ -116,11 +122,20 @@ function EventList() {
   const [open, setOpen] = useState<number | null>(null);
   const [addType, setAddType] = useState<EventType>('tool_result');
   const generated = timeline && !stale ? Math.max(0, timeline.steps.length - traffic.length) : null;
+  const [pageStart, setPageStart] = useState(0);
+  const currentEvent = generated !== null ? step - generated : -1;
+  useEffect(() => {
+    if (currentEvent >= 0 && currentEvent < traffic.length) setPageStart(Math.floor(currentEvent / EVENTS_PER_PAGE) * EVENTS_PER_PAGE);
+  }, [currentEvent, traffic.length]);
+  const lastPage = Math.max(0, Math.floor((traffic.length - 1) / EVENTS_PER_PAGE) * EVENTS_PER_PAGE);
+  const first = Math.min(pageStart, lastPage);
+  const shown = traffic.slice(first, first + EVENTS_PER_PAGE);
 
   const add = () => {
     const at = open !== null ? open + 1 : traffic.length;
     addEvent(newEvent(addType, traffic, at), at);
     setOpen(at);
+    setPageStart(Math.floor(at / EVENTS_PER_PAGE) * EVENTS_PER_PAGE);
   };
 
   return (
@@ -134,8 +149,16 @@ function EventList() {
         </select>
         <button onClick={add} data-testid="add-event">Add</button>
       </div>
-      <ol className="event-list" data-testid="events">
-        {traffic.map((event, i) => {
+      {traffic.length > EVENTS_PER_PAGE && (
+        <div className="row" data-testid="events-pager">
+          <button onClick={() => setPageStart(Math.max(0, first - EVENTS_PER_PAGE))} disabled={first === 0}>Previous</button>
+          <span className="muted">events {fmt(first + 1)}–{fmt(first + shown.length)} of {fmt(traffic.length)}</span>
+          <button onClick={() => setPageStart(first + EVENTS_PER_PAGE)} disabled={first >= lastPage}>Next</button>
+        </div>
+      )}
+      <ol className="event-list" data-testid="events" start={first + 1}>
+        {shown.map((event, shownIndex) => {
+          const i = first + shownIndex;
           const stepIndex = generated !== null ? generated + i : null;
           return (
             <li key={i}>
