@@ -122,7 +122,7 @@ describe('bad input', () => {
 
   it('__proto__ keys are refused rather than touching prototypes', () => {
     const result = compile('[stages.a.tool_routing.overrides]\n__proto__ = "x"\n');
-    expect(result.diagnostics.map((d) => d.code)).toEqual(['toml-syntax']);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['toml-reserved-key']);
     expect(({} as Record<string, unknown>).region).toBeUndefined();
   });
 

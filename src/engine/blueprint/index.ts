@@ -135,12 +135,24 @@ export function syntaxFaultAt(source: string, line: number, column: number): { l
   return { line: k + 1, column: text.length + 1, opener: opener ? `the \`${opener.ch}\` at line ${k + 1}, column ${opener.col} is never closed` : undefined };
 }
 
+/** Keys smol-toml refuses although the TOML is valid: JavaScript gives them a meaning on every object. */
+const RESERVED_KEYS = /__proto__|constructor/;
+
+function reservedKey(source: string, line: number, column: number): Diagnostic {
+  const text = source.split(/\r?\n/)[line - 1] ?? '';
+  const name = RESERVED_KEYS.exec(text.slice(Math.max(0, column - 1)))?.[0] ?? RESERVED_KEYS.exec(text)?.[0] ?? '__proto__';
+  const message = `The name "${name}" is reserved here: the file is valid TOML, but JavaScript gives "${name}" a special meaning on every object, `
+    + `so the playground cannot use it as a key. Rename it (for example "my_${name.replace(/_/g, '')}").`;
+  return { ...fileDiagnostic('toml-reserved-key', message), line, column };
+}
+
 function parseToml(source: string): { doc: Table } | { diagnostic: Diagnostic } {
   try {
     return { doc: parse(source, { maxDepth: MAX_INLINE_DEPTH, unsafeKeyBehaviour: 'throw' }) };
   } catch (err) {
     if (err instanceof TomlError) {
       const reason = err.message.replace(/^Invalid TOML document:\s*/, '').split('\n')[0]!.trim().replace(/\.+$/, '');
+      if (reason === 'document contains an unsafe property') return { diagnostic: reservedKey(source, err.line, err.column) };
       const at = syntaxFaultAt(source, err.line, err.column);
       if (!at.opener) return { diagnostic: { ...fileDiagnostic('toml-syntax', `TOML syntax error: ${reason}. Fix this line so the file is valid TOML.`), line: err.line, column: err.column } };
       return { diagnostic: { ...fileDiagnostic('toml-syntax', `TOML syntax error: ${reason}: ${at.opener}. Fix this line: close it (or add the missing comma).`), line: at.line, column: at.column } };
