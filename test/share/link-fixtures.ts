@@ -13,6 +13,11 @@ export interface LinkFixture {
   name: string;
   fragment: string;
   opensTo: TimelineFigures;
+  /**
+   * Deliberate engine fixes that changed what this link opens to, oldest first: the day, why, and
+   * the figures it opened to before. The link itself is never rewritten.
+   */
+  engineChanges?: { on: string; why: string; was: TimelineFigures }[];
 }
 
 /** What "the same timeline" means: every step's region tokens and request figures, and the totals. */
