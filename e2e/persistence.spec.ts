@@ -137,6 +137,10 @@ test('when the browser refuses storage the page works, says so and offers Export
         return { open() { throw new DOMException('The user denied permission to access the database.', 'SecurityError'); } };
       },
     });
+    // Site data blocked: reading localStorage itself throws (the layout's sizes used to blank the page).
+    Object.defineProperty(window, 'localStorage', {
+      get() { throw new DOMException('Access is denied for this document.', 'SecurityError'); },
+    });
   });
   const steps = engineTimeline(exampleScenario(DEFAULT_EXAMPLE_ID)).steps.length;
   await page.goto('/');

@@ -15,6 +15,21 @@ function read(key: string): string | null {
   }
 }
 
+/**
+ * localStorage for conveniences (pane sizes): when the browser refuses site data, reading it throws,
+ * and then nothing is kept rather than the page failing to draw.
+ */
+export const convenienceStorage = {
+  getItem: (key: string): string | null => read(key),
+  setItem: (key: string, value: string): void => {
+    try {
+      localStorage.setItem(key, value);
+    } catch {
+      // Refused or full: the sizes are simply not remembered.
+    }
+  },
+};
+
 /** The earlier page's saved work and backup that still parse as scenarios. */
 export function loadEarlierWork(): Scenario[] {
   const found: Scenario[] = [];

@@ -3,6 +3,7 @@
 // fill the workspace, and below 900 px wide they stack in one column.
 import { useEffect, useState, type ReactNode } from 'react';
 import { Group, Panel, Separator, useDefaultLayout, usePanelCallbackRef } from 'react-resizable-panels';
+import { convenienceStorage } from '../../state/persist.ts';
 import { useUi, type PaneId } from '../../state/ui.ts';
 import { PaneContext } from './Pane.tsx';
 
@@ -34,7 +35,7 @@ function ResizablePane({ id, render, defaultSize, minSize }: { id: PaneId; rende
 }
 
 function Column({ id, top, bottom, render, topSize }: { id: string; top: PaneId; bottom: PaneId; render: Render; topSize: number }) {
-  const layout = useDefaultLayout({ id: `${LAYOUT_PREFIX}${id}`, storage: localStorage });
+  const layout = useDefaultLayout({ id: `${LAYOUT_PREFIX}${id}`, storage: convenienceStorage });
   return (
     <Group id={id} orientation="vertical" defaultLayout={layout.defaultLayout} onLayoutChanged={layout.onLayoutChanged}>
       <ResizablePane id={top} render={render} defaultSize={`${topSize}%`} minSize="120px" />
@@ -47,7 +48,7 @@ function Column({ id, top, bottom, render, topSize }: { id: string; top: PaneId;
 export function Workspace({ render }: { render: Render }) {
   const narrow = useNarrow();
   const maximized = useUi((s) => s.maximized);
-  const layout = useDefaultLayout({ id: `${LAYOUT_PREFIX}columns`, storage: localStorage });
+  const layout = useDefaultLayout({ id: `${LAYOUT_PREFIX}columns`, storage: convenienceStorage });
 
   if (maximized) {
     return (
