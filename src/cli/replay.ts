@@ -1,28 +1,18 @@
 // `lev replay SCENARIO [--json]`: the whole timeline. Exit 0 when it ran, 1 when the scenario or
 // its blueprint has errors (nothing ran), 2 on bad usage or an unreadable file.
 import { statSync } from 'node:fs';
-import type { z } from 'zod';
 import { replay } from '../engine/index.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import { fmt as n } from '../engine/format.ts';
-import { issuePath } from '../scenarios/issues.ts';
+import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
+import { locateJson } from '../engine/blueprint/jsonLocate.ts';
 import type { Timeline, TimelineStep } from '../engine/timeline.ts';
 import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, readText, unknownFlag, usageError, writeJsonStreamed, type Command } from './io.ts';
 
 export const USAGE = 'usage: lev replay SCENARIO.json [--json]';
 
 export type LoadedScenario = { ok: true; scenario: Scenario } | { ok: false; usage?: string; diagnostics: Diagnostic[] };
-
-/** One zod issue as `path: what is wrong`, in the words a person would use. */
-function issueMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return 'Required';
-  if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
-    const options = (issue as { options?: unknown[] }).options ?? [];
-    return `unknown ${String(issue.discriminator)}; expected one of ${options.map((o) => JSON.stringify(o)).join(', ')}`;
-  }
-  return issue.message.replace(/^Invalid input: /, '');
-}
 
 function fail(file: string, code: string, message: string, path = ''): LoadedScenario {
   return { ok: false, diagnostics: [{ code, severity: 'error', message, file, line: 1, column: 1, path }] };
@@ -40,20 +30,15 @@ export function loadScenario(file: string): LoadedScenario {
   }
   if (size > MAX_SCENARIO_BYTES) return fail(file, 'scenario-too-large', `scenario is over ${n(MAX_SCENARIO_BYTES)} bytes`);
   let json: unknown;
+  const source = readText(file);
   try {
-    json = JSON.parse(readText(file));
+    json = JSON.parse(source);
   } catch (error) {
     return fail(file, 'json-syntax', `not valid JSON: ${(error as Error).message}`);
   }
   const parsed = ScenarioSchema.safeParse(json);
   if (parsed.success) return { ok: true, scenario: parsed.data };
-  return {
-    ok: false,
-    diagnostics: parsed.error.issues.map((issue) => {
-      const path = issuePath(issue.path);
-      return { code: 'scenario-invalid', severity: 'error' as const, message: `${path || '(scenario)'}: ${issueMessage(issue)}`, file, line: 1, column: 1, path };
-    }),
-  };
+  return { ok: false, diagnostics: scenarioIssueDiagnostics(parsed.error, file, (keyPath) => locateJson(source, keyPath)) };
 }
 
 export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
@@ -87,8 +72,11 @@ export const run: Command = async (args) => {
   const timeline = replay(read.scenario);
   const failed = timeline.diagnostics.some((d) => d.severity === 'error');
   if (read.json) await writeJsonStreamed(timeline);
-  else if (failed) printDiagnostics(timeline.diagnostics);
-  else printTimeline(timeline);
+  else {
+    // Warnings and info are what `lev validate` says of the same file; a run that goes on still shows them.
+    printDiagnostics(timeline.diagnostics);
+    if (!failed) printTimeline(timeline);
+  }
   return failed ? EXIT_FINDINGS : EXIT_OK;
 };
 

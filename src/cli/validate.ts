@@ -10,7 +10,7 @@ import { validateScenario } from '../engine/validate.ts';
 import { jsonErrorPosition, locateJson } from '../engine/blueprint/jsonLocate.ts';
 import { fmt } from '../engine/format.ts';
 import { nameTable } from '../engine/names.ts';
-import { issuePath } from '../scenarios/issues.ts';
+import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, readText, unknownFlag, usageError, type Command } from './io.ts';
 
 export const USAGE = 'usage: lev validate PATH [--json] [--workdir DIR]  (PATH: agent directory, agent.leviath or scenario .json)';
@@ -79,13 +79,7 @@ function validateScenarioFile(path: string): Target {
   }
   const scenario = ScenarioSchema.safeParse(json);
   if (!scenario.success) {
-    const diagnostics = scenario.error.issues.map((issue): Diagnostic => {
-      const keyPath = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
-      const at = locateJson(source, keyPath);
-      const dotted = issuePath(keyPath);
-      return { code: 'scenario-invalid', severity: 'error', message: `${dotted || 'scenario'}: ${issue.message}.`, file: display, line: at.line, column: at.column, path: dotted };
-    });
-    return { displayDir: '', diagnostics };
+    return { displayDir: '', diagnostics: scenarioIssueDiagnostics(scenario.error, display, (keyPath) => locateJson(source, keyPath)) };
   }
   return { displayDir: '', diagnostics: validateScenario(scenario.data, { checkScript: checkCustomScript }).diagnostics };
 }

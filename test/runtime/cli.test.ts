@@ -35,6 +35,18 @@ const SCENARIO = {
 describe('lev replay', () => {
   const path = file('ok.json', SCENARIO);
 
+  it('says the blueprint warnings lev validate says of the same file, and still runs', () => {
+    const warned = file('warned.json', {
+      ...SCENARIO, agent: { 'agent.leviath': '[context.regions]\ntask = { kind = "pinned" }\nnotes = { kind = "temporary", budget = "5%", min_tokens = 300000 }\n' },
+    });
+    const r = lev('replay', warned);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('agent.leviath:3:');
+    expect(r.stderr).toContain(': warning [min-tokens-over-window] `min_tokens` (300,000) is above the whole context window of gpt-4o (128,000 tokens)');
+    expect(lev('validate', warned).stdout).toContain('warning min-tokens-over-window: `min_tokens` (300,000) is above the whole context window of gpt-4o');
+    expect(r.stdout).toMatch(/^cli on gpt-4o/);
+  });
+
   it('prints the timeline as JSON in the documented shape', () => {
     const r = lev('replay', path, '--json');
     expect(r.code).toBe(0);
