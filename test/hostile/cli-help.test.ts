@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import { captureConsole } from '../capture-console.ts';
 import { USAGE as VALIDATE } from '../../src/cli/validate.ts';
 import { USAGE as TEST } from '../../src/cli/test.ts';
 import { USAGE as REPLAY } from '../../src/cli/replay.ts';
@@ -10,13 +11,6 @@ import { USAGE as RHAI } from '../../src/cli/rhai.ts';
 import { USAGE as SHARE } from '../../src/cli/share.ts';
 import { USAGE as IMPORT } from '../../src/cli/import.ts';
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => { out.push(a.join(' ')); });
-  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => { err.push(a.join(' ')); });
-  return { out, err };
-}
 
 afterEach(() => { vi.restoreAllMocks(); });
 
@@ -33,7 +27,7 @@ describe('lev <command> --help', () => {
     [['import', 'trace.json', '-o', 'out.json', '--help'], IMPORT],
     [['replay', 'missing.json', '--json', '--help'], REPLAY],
   ])('%j prints that command\'s usage and exits 0', async (argv, usage) => {
-    const { out, err } = capture();
+    const { out, err } = captureConsole();
     expect(await main(argv)).toBe(0);
     expect(out).toEqual([usage]);
     expect(err).toEqual([]);
@@ -47,7 +41,7 @@ describe('lev <command> --help', () => {
   });
 
   it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])('lev %s is an unknown command (exit 2)', async (name) => {
-    const { out, err } = capture();
+    const { out, err } = captureConsole();
     expect(await main([name])).toBe(2);
     expect(out).toEqual([]);
     expect(err[0]).toMatch(new RegExp(`^lev: unknown command "${name}"\\n`));

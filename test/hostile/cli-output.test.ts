@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import { captureConsole } from '../capture-console.ts';
 import { writeJsonStreamed } from '../../src/cli/io.ts';
 import { replay } from '../../src/engine/index.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
@@ -14,13 +15,6 @@ const BLUEPRINT = '[context.regions]\ntask = { kind = "pinned", seed = "task_inp
 const scenario = (task: string) => JSON.stringify({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': BLUEPRINT }, inputs: { task },
   traffic: [{ type: 'user', content: 'hi' }, { type: 'assistant', content: 'ok' }] });
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => { out.push(a.join(' ')); });
-  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => { err.push(a.join(' ')); });
-  return { out, err };
-}
 afterEach(() => { vi.restoreAllMocks(); });
 
 describe('a lev input that is not valid UTF-8', () => {
@@ -32,7 +26,7 @@ describe('a lev input that is not valid UTF-8', () => {
   const warning = `lev: warning: ${latin1} is not valid UTF-8 from byte ${at} (0-based); those bytes read as U+FFFD (�). Save the file as UTF-8 to keep its text as written.`;
 
   it.each([['validate'], ['replay'], ['test'], ['share', 'encode']])('lev %s warns with the byte offset of the first bad sequence, then goes on', async (...command) => {
-    const { out, err } = capture();
+    const { out, err } = captureConsole();
     expect(await main([...command, latin1])).toBe(0);
     expect(err).toEqual([warning]);
     expect(out.length).toBeGreaterThan(0);
@@ -42,7 +36,7 @@ describe('a lev input that is not valid UTF-8', () => {
     const agentDir = mkdtempSync(join(dir, 'agent-'));
     const blueprint = join(agentDir, 'agent.leviath');
     writeFileSync(blueprint, Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from(`\n${BLUEPRINT}`)]));
-    const { err } = capture();
+    const { err } = captureConsole();
     expect(await main(['validate', agentDir])).toBe(0);
     expect(err).toEqual([`lev: warning: ${blueprint} is not valid UTF-8 from byte 5 (0-based); those bytes read as U+FFFD (�). Save the file as UTF-8 to keep its text as written.`]);
   });
@@ -50,7 +44,7 @@ describe('a lev input that is not valid UTF-8', () => {
   it('valid UTF-8 (accents, CJK, emoji) reads without a warning', async () => {
     const clean = join(dir, 'clean.json');
     writeFileSync(clean, scenario('café 漢字 🧪'));
-    const { err } = capture();
+    const { err } = captureConsole();
     expect(await main(['validate', clean])).toBe(0);
     expect(err).toEqual([]);
   });
