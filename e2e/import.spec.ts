@@ -84,6 +84,18 @@ test('a file that is not valid UTF-8 imports with a warning that names the byte 
   await expect(report).toContainText('imported a claude-code trace: 15 events');
 });
 
+test('a scenario file that is not valid UTF-8 opens with a warning that names the byte offset', async ({ page }) => {
+  await page.goto('/');
+  await waitForTimeline(page);
+  const text = JSON.stringify({ ...exampleScenario('flat-vs-regions'), name: 'latin1-scenario', description: 'caf@ notes' });
+  const at = Buffer.byteLength(text.slice(0, text.indexOf('@')));
+  const [before, after] = text.split('@') as [string, string];
+  const latin1 = Buffer.concat([Buffer.from(before), Buffer.from([0xe9]), Buffer.from(after)]);
+  await page.getByTestId('import-file').setInputFiles({ name: 'latin1.json', mimeType: 'application/json', buffer: latin1 });
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'latin1-scenario', { timeout: 30_000 });
+  await expect(page.getByTestId('notice-error').filter({ hasText: 'latin1.json' })).toContainText(`latin1.json is not valid UTF-8 from byte ${fmt(at)} (0-based)`);
+});
+
 test('the request at the inspected step copies as an Anthropic body', async ({ page }) => {
   const scenario = exampleScenario(DEFAULT_EXAMPLE_ID);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);

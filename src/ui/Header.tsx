@@ -5,6 +5,7 @@ import { useScenario } from '../state/store.ts';
 import { useUi } from '../state/ui.ts';
 import { openImported } from '../state/session.ts';
 import { describeIssues } from '../worker/protocol.ts';
+import { decodeTrace } from '../import/utf8.ts';
 import { exportScenario } from './backup.ts';
 import { ExamplesGallery } from './ExamplesGallery.tsx';
 import { ScenariosMenu } from './ScenariosMenu.tsx';
@@ -22,9 +23,10 @@ async function importScenario(file: File): Promise<void> {
     notify({ tone: 'error', text: `${file.name} is ${(file.size / 1e6).toFixed(1)} MB; scenarios up to 5 MB can be imported.` });
     return;
   }
+  const { text, invalidUtf8At } = decodeTrace(new Uint8Array(await file.arrayBuffer()));
   let raw: unknown;
   try {
-    raw = JSON.parse(await file.text());
+    raw = JSON.parse(text);
   } catch (error) {
     notify({ tone: 'error', text: `${file.name} is not JSON: ${error instanceof Error ? error.message : String(error)}. Nothing was changed.` });
     return;
@@ -36,6 +38,9 @@ async function importScenario(file: File): Promise<void> {
     return;
   }
   await openImported(parsed.data, file.name);
+  if (invalidUtf8At !== undefined) {
+    notify({ tone: 'error', text: `${file.name} is not valid UTF-8 from byte ${invalidUtf8At.toLocaleString('en-US')} (0-based): those bytes read as U+FFFD (\uFFFD). Save the file as UTF-8 to keep its text as written.` });
+  }
 }
 
 setScenarioOpener((file) => void importScenario(file));
