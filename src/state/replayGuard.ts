@@ -11,8 +11,24 @@ const MAX_REMEMBERED = 20;
 type Mark = { state: 'running' | 'failed'; message: string; at: number };
 type Marks = Record<string, Mark>;
 
-/** FNV-1a (32-bit) over the scenario's content: a short, stable key for "this exact scenario". */
+/** Scenarios are replaced, never changed in place, so a fingerprint holds for the object's life. */
+const fingerprints = new WeakMap<Scenario, string>();
+
+/**
+ * FNV-1a (32-bit) over the scenario's content: a short, stable key for "this exact scenario".
+ * Computed once per scenario object: a replay's start and end both ask, and for a 50 MB imported
+ * run each pass over its text stalled the page.
+ */
 export function fingerprint(scenario: Scenario): string {
+  let known = fingerprints.get(scenario);
+  if (known === undefined) {
+    known = hashContent(scenario);
+    fingerprints.set(scenario, known);
+  }
+  return known;
+}
+
+function hashContent(scenario: Scenario): string {
   const text = contentKey(scenario);
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {

@@ -177,12 +177,20 @@ export async function saveAndCopyLink(): Promise<void> {
 
 // ---- The address bar ----------------------------------------------------------------------------
 
+/** Past this much JSON no link is made for the address bar (its link would be far past MAX_ADDRESS_CHARS anyway). */
+const MAX_ADDRESS_SOURCE_CHARS = 2_000_000;
+
 /**
  * The scenario's fragment for the address bar, or none (and why) when it cannot be a link or the
  * link would be longer than an address bar takes: the tab then finds its entry through
  * history.state on reload, and Ctrl+S says to export instead of copying a link.
  */
 function addressOf(scenario: Scenario): { fragment: string; problem?: string } {
+  // Deflating tens of MB on the page's thread stalled it for seconds, for a link no address bar takes.
+  const size = JSON.stringify(scenario).length;
+  if (size > MAX_ADDRESS_SOURCE_CHARS) {
+    return { fragment: '', problem: `it is ${size.toLocaleString('en-US')} characters of JSON, and links are made for scenarios up to ${MAX_ADDRESS_SOURCE_CHARS.toLocaleString('en-US')}` };
+  }
   let fragment: string;
   try {
     fragment = encodeScenario(scenario);
