@@ -3,7 +3,7 @@ import { generateTraffic } from '../scenarios/generators.ts';
 import { checkCustomScript, runRhaiSeed } from './custom-script.ts';
 import { entryLabel } from './regions/index.ts';
 import type { Entry } from './regions/types.ts';
-import { emptyTimeline, prepare, replay as replayWith, replayPrepared, type ReplayOptions, type Run } from './replay.ts';
+import { emptyTimeline, prepare, replay as replayWith, replayPrepared, type Prepared, type ReplayOptions, type Run } from './replay.ts';
 import type { Scenario } from './scenario.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import type { Assembly } from './assemble.ts';
@@ -61,14 +61,10 @@ export class Replay {
    */
   timeline(options: Pick<EngineOptions, 'signal' | 'onProgress'> = {}): Timeline {
     const merged = withGenerators({ ...this.options, ...options });
-    const prepared = prepare(this.scenario, merged);
-    this.diagnostics.splice(0, this.diagnostics.length, ...prepared.diagnostics);
-    this.run = prepared.run;
-    this.snapshots = [];
-    const keep = prepared.run !== undefined && prepared.run.events.length <= MAX_SNAPSHOT_EVENTS;
+    const prepared = this.start(merged);
+    const keep = prepared.run !== undefined && keepsSnapshots(prepared.run);
     return replayPrepared(this.scenario, prepared, merged, keep ? (run, step) => { this.snapshots[step.index] = snapshot(run, step); } : undefined);
   }
-
 
   /** The request sent at inference `n` (0-based), with the state of every region at that point. */
   inspectInference(n: number): StepDetail {
@@ -86,7 +82,7 @@ export class Replay {
     if (index < 0 || index >= run.events.length) {
       throw new InspectError(`no step ${index}: the scenario has ${run.events.length} events (numbered from 0)`);
     }
-    const keep = run.events.length <= MAX_SNAPSHOT_EVENTS;
+    const keep = keepsSnapshots(run);
     const kept = this.snapshots[index];
     if (kept) return detailOf(kept);
     if (run.position > index) run = this.fresh(true);
@@ -103,16 +99,24 @@ export class Replay {
 
   private fresh(restart = false): Run {
     if (this.run && !restart) return this.run;
-    const prepared = prepare(this.scenario, withGenerators(this.options));
-    this.diagnostics.splice(0, this.diagnostics.length, ...prepared.diagnostics);
+    const prepared = this.start(withGenerators(this.options));
     if (!prepared.run) {
       throw new InspectError(`the scenario cannot run: ${prepared.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message).join('; ')}`);
     }
+    return prepared.run;
+  }
+
+  /** A new run from spawn: its diagnostics, and no snapshots yet. */
+  private start(options: ReplayOptions): Prepared {
+    const prepared = prepare(this.scenario, options);
+    this.diagnostics.splice(0, this.diagnostics.length, ...prepared.diagnostics);
     this.run = prepared.run;
     this.snapshots = [];
-    return this.run;
+    return prepared;
   }
 }
+
+const keepsSnapshots = (run: Run): boolean => run.events.length <= MAX_SNAPSHOT_EVENTS;
 
 function snapshot(run: Run, step: TimelineStep): Snapshot {
   const inference = step.event.type === 'assistant';

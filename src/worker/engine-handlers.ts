@@ -5,7 +5,8 @@ import { Replay } from '../engine/index.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
-import type { Handlers } from './serve.ts';
+import type { Timeline } from '../engine/timeline.ts';
+import type { Context, Handlers } from './serve.ts';
 
 const PROGRESS_INTERVAL_MS = 50;
 /** Runs kept for inspection: the one on screen and the newest (which may not be adopted yet). */
@@ -15,6 +16,17 @@ function parseScenario(raw: unknown): { scenario?: Scenario; diagnostics: Diagno
   const parsed = ScenarioSchema.safeParse(raw);
   if (parsed.success) return { scenario: parsed.data, diagnostics: [] };
   return { diagnostics: scenarioIssueDiagnostics(parsed.error, 'scenario.json') };
+}
+
+/** Replays, keeping every step's snapshot; undefined (and `failed` posted) when cancelled. */
+function replayRun(
+  id: number, scenario: Scenario, { post, signal }: Context, onProgress?: (done: number, total: number) => void,
+): { run: Replay; timeline: Timeline } | undefined {
+  const run = new Replay(scenario);
+  const timeline = run.timeline({ signal, onProgress });
+  if (!signal.aborted) return { run, timeline };
+  post({ type: 'failed', id, message: 'cancelled', cancelled: true });
+  return undefined;
 }
 
 /**
@@ -32,7 +44,8 @@ export function engineHandlers(): Handlers {
     }
   }
   return {
-    replay: (req, { post, signal }) => {
+    replay: (req, context) => {
+      const { post } = context;
       const started = performance.now();
       const { scenario, diagnostics } = parseScenario(req.scenario);
       if (!scenario) {
@@ -40,40 +53,31 @@ export function engineHandlers(): Handlers {
         return;
       }
       let lastProgress = 0;
-      const run = new Replay(scenario);
-      const timeline = run.timeline({
-        signal,
-        onProgress: (done, total) => {
-          const now = performance.now();
-          if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total) return;
-          lastProgress = now;
-          post({ type: 'progress', id: req.id, done, total });
-        },
+      const replayed = replayRun(req.id, scenario, context, (done, total) => {
+        const now = performance.now();
+        if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total) return;
+        lastProgress = now;
+        post({ type: 'progress', id: req.id, done, total });
       });
-      if (signal.aborted) {
-        post({ type: 'failed', id: req.id, message: 'cancelled', cancelled: true });
-        return;
-      }
+      if (!replayed) return;
+      const { run, timeline } = replayed;
+      // A run with errors has no steps to inspect, and must not push the run on screen out.
       if (timeline.steps.length > 0) keepRun(req.revision, run);
       post({
         type: 'replay', id: req.id,
         result: { diagnostics: timeline.diagnostics, timeline, ms: performance.now() - started },
       });
     },
-    open: (req, { post, signal }) => {
+    open: (req, context) => {
       const { scenario, diagnostics } = parseScenario(req.scenario);
       if (!scenario) {
-        post({ type: 'open', id: req.id, result: { ok: false, error: diagnostics.map((d) => d.message).join('; ') } });
+        context.post({ type: 'open', id: req.id, result: { ok: false, error: diagnostics.map((d) => d.message).join('; ') } });
         return;
       }
-      const run = new Replay(scenario);
-      const timeline = run.timeline({ signal });
-      if (signal.aborted) {
-        post({ type: 'failed', id: req.id, message: 'cancelled', cancelled: true });
-        return;
-      }
-      keepRun(req.revision, run);
-      post({ type: 'open', id: req.id, result: { ok: timeline.steps.length > 0 } });
+      const replayed = replayRun(req.id, scenario, context);
+      if (!replayed) return;
+      keepRun(req.revision, replayed.run);
+      context.post({ type: 'open', id: req.id, result: { ok: replayed.timeline.steps.length > 0 } });
     },
     inspect: (req, { post }) => {
       const run = runs.get(req.revision);
