@@ -1,7 +1,6 @@
 // Shared plumbing for `lev` commands: argument parsing, exit codes, reading files, writing JSON.
 import { readFileSync } from 'node:fs';
-import { fmt } from '../engine/format.ts';
-import { firstInvalidUtf8 } from '../import/utf8.ts';
+import { firstInvalidUtf8, invalidUtf8Warning } from '../import/utf8.ts';
 
 export type Command = (args: string[]) => Promise<number>;
 
@@ -54,8 +53,7 @@ export function readText(path: string | 0, display = path === 0 ? 'stdin' : path
   try {
     return STRICT_UTF8.decode(bytes);
   } catch {
-    console.error(`lev: warning: ${display} is not valid UTF-8 from byte ${fmt(firstInvalidUtf8(bytes))} (0-based); `
-      + 'those bytes read as U+FFFD (�). Save the file as UTF-8 to keep its text as written.');
+    console.error(`lev: warning: ${invalidUtf8Warning(String(display), firstInvalidUtf8(bytes))}`);
     return new TextDecoder('utf-8').decode(bytes);
   }
 }

@@ -8,6 +8,12 @@ export interface DecodedTrace {
   invalidUtf8At?: number;
 }
 
+/** What `lev` and the page say of a file that is not valid UTF-8 (an import's report words its own). */
+export function invalidUtf8Warning(file: string, at: number): string {
+  return `${file} is not valid UTF-8 from byte ${at.toLocaleString('en-US')} (0-based); those bytes read as U+FFFD (\uFFFD). `
+    + 'Save the file as UTF-8 to keep its text as written.';
+}
+
 export function decodeTrace(bytes: Uint8Array): DecodedTrace {
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };

@@ -5,7 +5,7 @@ import { useScenario } from '../state/store.ts';
 import { useUi } from '../state/ui.ts';
 import { openImported } from '../state/session.ts';
 import { describeIssues } from '../worker/protocol.ts';
-import { decodeTrace } from '../import/utf8.ts';
+import { decodeTrace, invalidUtf8Warning } from '../import/utf8.ts';
 import { exportScenario } from './backup.ts';
 import { ExamplesGallery } from './ExamplesGallery.tsx';
 import { ScenariosMenu } from './ScenariosMenu.tsx';
@@ -39,7 +39,7 @@ async function importScenario(file: File): Promise<void> {
   }
   await openImported(parsed.data, file.name);
   if (invalidUtf8At !== undefined) {
-    notify({ tone: 'error', text: `${file.name} is not valid UTF-8 from byte ${invalidUtf8At.toLocaleString('en-US')} (0-based): those bytes read as U+FFFD (\uFFFD). Save the file as UTF-8 to keep its text as written.` });
+    notify({ tone: 'error', text: invalidUtf8Warning(file.name, invalidUtf8At) });
   }
 }
 

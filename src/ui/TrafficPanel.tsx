@@ -110,6 +110,8 @@ function TaskInput() {
  * for seconds, so the list shows one page and follows the replay's step from page to page.
  */
 const EVENTS_PER_PAGE = 200;
+/** The first event of the page that holds event `index`. */
+const pageOf = (index: number): number => Math.floor(index / EVENTS_PER_PAGE) * EVENTS_PER_PAGE;
 
 function EventList() {
   const traffic = useScenario((s) => s.scenario.traffic);
@@ -125,9 +127,9 @@ function EventList() {
   const [pageStart, setPageStart] = useState(0);
   const currentEvent = generated !== null ? step - generated : -1;
   useEffect(() => {
-    if (currentEvent >= 0 && currentEvent < traffic.length) setPageStart(Math.floor(currentEvent / EVENTS_PER_PAGE) * EVENTS_PER_PAGE);
+    if (currentEvent >= 0 && currentEvent < traffic.length) setPageStart(pageOf(currentEvent));
   }, [currentEvent, traffic.length]);
-  const lastPage = Math.max(0, Math.floor((traffic.length - 1) / EVENTS_PER_PAGE) * EVENTS_PER_PAGE);
+  const lastPage = pageOf(Math.max(0, traffic.length - 1));
   const first = Math.min(pageStart, lastPage);
   const shown = traffic.slice(first, first + EVENTS_PER_PAGE);
 
@@ -135,7 +137,7 @@ function EventList() {
     const at = open !== null ? open + 1 : traffic.length;
     addEvent(newEvent(addType, traffic, at), at);
     setOpen(at);
-    setPageStart(Math.floor(at / EVENTS_PER_PAGE) * EVENTS_PER_PAGE);
+    setPageStart(pageOf(at));
   };
 
   return (
