@@ -19,8 +19,6 @@ function relaxCspForDevServer(): Plugin {
 export default defineConfig({
   plugins: [react(), relaxCspForDevServer()],
   worker: { format: 'es' },
-  // monaco-vim imports `monaco-editor/esm/vs/...`, which monaco-editor 0.5x exports as `monaco-editor/...`.
-  resolve: { alias: [{ find: /^monaco-editor\/esm\/vs\/(.*)$/, replacement: 'monaco-editor/$1' }] },
   build: { chunkSizeWarningLimit: 4000 },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -1,10 +1,9 @@
-// Entry: zod without eval (the CSP forbids it), Monaco bundled, the library opened and the
-// scenario the address asks for loaded before the first draw, then the engine started.
+// Entry: zod without eval (the CSP forbids it), the library opened and the scenario the address
+// asks for loaded before the first draw, then the engine started. Monaco loads with the editor.
 // `?embed` draws the read-only embed view of the link instead, without the library.
 import './ui/zod-no-eval.ts';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './ui/monaco/setup.ts';
 import './ui/styles.css';
 import { decodeFragment } from './share/index.ts';
 import { openStorage } from './state/storage.ts';

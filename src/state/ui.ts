@@ -18,15 +18,17 @@ export interface Settings {
   fontSize: number;
   wordWrap: boolean;
   minimap: boolean;
-  vim: boolean;
   theme: ThemeChoice;
 }
 
-export const DEFAULT_SETTINGS: Settings = { fontSize: 12, wordWrap: false, minimap: false, vim: false, theme: 'system' };
+export const DEFAULT_SETTINGS: Settings = { fontSize: 12, wordWrap: false, minimap: false, theme: 'system' };
 export const FONT_SIZES = [11, 12, 13, 14, 16, 18] as const;
 export const SETTINGS_KEY = 'leviath.settings.v1';
 
-/** Reads saved settings, keeping only values of the right type (an old or hand-edited entry cannot break the page). */
+/**
+ * Reads saved settings, keeping only known keys with values of the right type: an old or hand-edited
+ * entry cannot break the page (a `vim` key from before vim mode was removed is dropped).
+ */
 export function parseSettings(text: string | null): Settings {
   let raw: Record<string, unknown> = {};
   try {
@@ -41,7 +43,6 @@ export function parseSettings(text: string | null): Settings {
     fontSize: pick('fontSize', (v) => (FONT_SIZES as readonly unknown[]).includes(v)),
     wordWrap: pick('wordWrap', (v) => typeof v === 'boolean'),
     minimap: pick('minimap', (v) => typeof v === 'boolean'),
-    vim: pick('vim', (v) => typeof v === 'boolean'),
     theme: pick('theme', (v) => v === 'system' || v === 'light' || v === 'dark'),
   };
 }

@@ -84,7 +84,7 @@ export function Header() {
       <button onClick={() => fileInput.current?.click()} title="Open a scenario JSON file, or an agent's real run: an Anthropic or OpenAI body, a Claude Code or Codex session (.jsonl)">Import</button>
       <button onClick={exportScenario} title="Save this scenario as JSON (lev replay reads it)">Export</button>
       <button onClick={() => setDialog('guide')} data-testid="open-guide">Guide</button>
-      <button onClick={() => setDialog('settings')} data-testid="open-settings" title="Editor font, word wrap, minimap, vim mode, theme">Settings</button>
+      <button onClick={() => setDialog('settings')} data-testid="open-settings" title="Editor font, word wrap, minimap, theme">Settings</button>
       <button onClick={() => useUi.getState().setKeysOpen(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
       <button onClick={() => setSettings({ theme: theme === 'dark' ? 'light' : 'dark' })} aria-label="Toggle dark mode" title="Light / dark">{theme === 'dark' ? '☀' : '☾'}</button>
       <input ref={fileInput} type="file" accept="application/json,.json,.jsonl" hidden data-testid="import-file" onChange={(e) => {

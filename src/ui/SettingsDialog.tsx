@@ -22,10 +22,6 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         <input id="set-wrap" type="checkbox" checked={settings.wordWrap} onChange={(e) => setSettings({ wordWrap: e.target.checked })} />
         <label htmlFor="set-minimap">Minimap</label>
         <input id="set-minimap" type="checkbox" checked={settings.minimap} onChange={(e) => setSettings({ minimap: e.target.checked })} />
-        <label htmlFor="set-vim">Vim mode</label>
-        <input id="set-vim" type="checkbox" checked={settings.vim} onChange={(e) => setSettings({ vim: e.target.checked })} aria-describedby="set-vim-help" />
-        <span />
-        <span id="set-vim-help" className="muted small">Vim keys in the editor (monaco-vim); the mode shows under the editor. Escape then leaves insert mode, not the editor.</span>
       </div>
     </Modal>
   );

@@ -1,7 +1,26 @@
-// Monaco, bundled (no CDN): @monaco-editor/react gets this instance, and every worker label is
-// answered with the plain editor worker. Only the editor core and its features are imported, not
-// the 80 language grammars and the TypeScript/JSON/CSS/HTML services we have no use for.
-import 'monaco-editor/features/register.all';
+// Monaco, bundled (no CDN) and loaded with the editor's chunk only: @monaco-editor/react gets this
+// instance, and every worker label is answered with the plain editor worker (no language services).
+// The editor core plus the features an editor's users expect, not the 80 grammars nor register.all
+// (diff editor, inline completions, sticky scroll, colour picker... the page uses none of them).
+import 'monaco-editor/features/codicon/register';
+import 'monaco-editor/features/find/register';
+import 'monaco-editor/features/hover/register';
+import 'monaco-editor/editor/contrib/suggest/browser/suggestController';
+import 'monaco-editor/features/snippet/register';
+import 'monaco-editor/features/codeAction/register';
+import 'monaco-editor/features/gotoError/register';
+import 'monaco-editor/features/comment/register';
+import 'monaco-editor/features/folding/register';
+import 'monaco-editor/features/bracketMatching/register';
+import 'monaco-editor/features/multicursor/register';
+import 'monaco-editor/features/linesOperations/register';
+import 'monaco-editor/features/wordOperations/register';
+import 'monaco-editor/features/cursorUndo/register';
+import 'monaco-editor/features/clipboard/register';
+import 'monaco-editor/features/contextmenu/register';
+import 'monaco-editor/features/gotoLine/register';
+import 'monaco-editor/features/quickCommand/register';
+import 'monaco-editor/features/toggleTabFocusMode/register';
 import * as monaco from 'monaco-editor/editor/editor.api';
 import { loader } from '@monaco-editor/react';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';

@@ -1,0 +1,118 @@
+// Monaco on one agent file, with every file's problems as markers. EditorPanel loads this module
+// on demand (React.lazy): Monaco is most of the page's code, so the charts and controls are drawn
+// and usable before it arrives.
+import { useEffect, useState } from 'react';
+import Editor, { type OnMount } from '@monaco-editor/react';
+import { monaco, languageOf } from './monaco/setup.ts';
+import { DARK_THEME } from './monaco/providers.ts';
+import { useScenario } from '../state/store.ts';
+import { useUi } from '../state/ui.ts';
+import type { Diagnostic } from '../engine/diagnostics.ts';
+import { requestRun } from './shortcuts.ts';
+
+type MonacoEditor = Parameters<OnMount>[0];
+
+const MARKER_OWNER = 'leviath';
+const SEVERITY = {
+  error: monaco.MarkerSeverity.Error,
+  warning: monaco.MarkerSeverity.Warning,
+  info: monaco.MarkerSeverity.Info,
+} as const;
+
+function uriOf(path: string): monaco.Uri {
+  return monaco.Uri.parse(`file:///agent/${path}`);
+}
+
+/** Puts every file's diagnostics on its Monaco model (models exist once a tab has been opened). */
+function useMarkers(diagnostics: Diagnostic[], files: string[]): void {
+  useEffect(() => {
+    for (const file of files) {
+      const model = monaco.editor.getModel(uriOf(file));
+      if (!model) continue;
+      const lines = model.getLineCount();
+      monaco.editor.setModelMarkers(model, MARKER_OWNER, diagnostics.filter((d) => d.file === file).map((d) => {
+        const line = Math.min(Math.max(1, d.line), lines);
+        return {
+          severity: SEVERITY[d.severity],
+          message: `${d.message} [${d.code}]`,
+          startLineNumber: line,
+          startColumn: Math.max(1, d.column),
+          endLineNumber: Math.min(d.endLine ?? line, lines),
+          endColumn: d.endColumn ?? model.getLineMaxColumn(line),
+        };
+      }));
+    }
+  });
+}
+
+/**
+ * Keeps Monaco's models in line with the store for files not on screen: a loaded example, an
+ * import or a share link replaces the files, and a deleted or renamed file's model goes away.
+ */
+function useModelsInSync(agent: Record<string, string>, current: string): void {
+  useEffect(() => {
+    for (const model of monaco.editor.getModels()) {
+      if (!model.uri.path.startsWith('/agent/')) continue;
+      const path = model.uri.path.slice('/agent/'.length);
+      if (path === current) continue;
+      if (!(path in agent)) model.dispose();
+      else if (model.getValue() !== agent[path]) model.setValue(agent[path]);
+    }
+  }, [agent, current]);
+}
+
+/** Moves the cursor to a diagnostic once its file is the one on screen. */
+function useJump(editor: MonacoEditor | null, jump: Diagnostic | null, current: string, onJumped: () => void): void {
+  useEffect(() => {
+    if (!jump || !editor || jump.file !== current) return;
+    editor.revealLineInCenter(jump.line);
+    editor.setPosition({ lineNumber: jump.line, column: jump.column });
+    editor.focus();
+    onJumped();
+  }, [editor, jump, current, onJumped]);
+}
+
+export interface CodeEditorProps {
+  agent: Record<string, string>;
+  files: string[];
+  current: string;
+  diagnostics: Diagnostic[];
+  /** A problem the user picked in the list; `onJumped` is called once the cursor is on it. */
+  jump: Diagnostic | null;
+  onJumped: () => void;
+  /** How many columns fit (the layout promises at least 60 at 1024 px wide). */
+  onColumns: (columns: number) => void;
+}
+
+export default function CodeEditor({ agent, files, current, diagnostics, jump, onJumped, onColumns }: CodeEditorProps) {
+  const setFile = useScenario((s) => s.setFile);
+  const theme = useUi((s) => s.theme);
+  const settings = useUi((s) => s.settings);
+  // State, not a ref: a problem picked while Monaco was still loading is jumped to once it mounts.
+  const [editor, setEditor] = useState<MonacoEditor | null>(null);
+  useMarkers(diagnostics, files);
+  useModelsInSync(agent, current);
+  useJump(editor, jump, current, onJumped);
+
+  return (
+    <Editor
+      path={uriOf(current).toString()}
+      language={languageOf(current)}
+      value={agent[current] ?? ''}
+      theme={theme === 'dark' ? DARK_THEME : 'vs'}
+      onChange={(text) => setFile(current, text ?? '')}
+      onMount={(mounted) => {
+        setEditor(mounted);
+        const measure = () => onColumns(mounted.getLayoutInfo().viewportColumn);
+        measure();
+        mounted.onDidLayoutChange(measure);
+        mounted.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, requestRun);
+      }}
+      options={{
+        minimap: { enabled: settings.minimap }, fontSize: settings.fontSize, scrollBeyondLastLine: false, tabSize: 4,
+        automaticLayout: true, wordWrap: settings.wordWrap ? 'on' : 'off', renderLineHighlight: 'line', fixedOverflowWidgets: true,
+        lineNumbersMinChars: 3, ariaLabel: `Editor for ${current}. Press Ctrl+M to make Tab move the focus out.`,
+      }}
+    />
+  );
+}
