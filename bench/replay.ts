@@ -7,7 +7,7 @@
 // events (goal: linear), and the page worker's inspect: any step of a kept run (goal p95 <= 16 ms).
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Replay, replay } from '../src/engine/index.ts';
+import { Replay, replay } from '../src/scenarios/engine.ts';
 import { ScenarioSchema, type Scenario, type TrafficEvent } from '../src/engine/scenario.ts';
 import { countTokens, type Encoding } from '../src/engine/tokens.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';

@@ -3,7 +3,7 @@
 import { expect, type Page } from '@playwright/test';
 import { findExample } from '../src/scenarios/examples.ts';
 import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
-import { replay, Replay } from '../src/engine/index.ts';
+import { replay, Replay } from '../src/scenarios/engine.ts';
 import type { StepDetail, Timeline } from '../src/engine/timeline.ts';
 
 export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');

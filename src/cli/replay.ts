@@ -1,7 +1,7 @@
 // `lev replay SCENARIO [--json]`: the whole timeline. Exit 0 when it ran, 1 when the scenario or
 // its blueprint has errors (nothing ran), 2 on bad usage or an unreadable file.
 import { statSync } from 'node:fs';
-import { replay } from '../engine/index.ts';
+import { replay } from '../scenarios/engine.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import { fmt as n } from '../engine/format.ts';

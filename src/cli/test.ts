@@ -1,7 +1,7 @@
 // `lev test SCENARIO [--step N] [--json] [--format anthropic|openai]`: the provider request at
 // inference N (0-based, default 0) exactly as it would be sent, with every region's figures at that
 // point; `--format` prints it as that provider's API body instead, ready to send.
-import { InspectError, Replay, resolveModel } from '../engine/index.ts';
+import { InspectError, Replay, resolveModel } from '../scenarios/engine.ts';
 import { EXPORT_FORMATS, requestBody, type ExportFormat } from '../export/index.ts';
 import type { StepDetail } from '../engine/timeline.ts';
 import { fmt as n } from '../engine/format.ts';

@@ -1,5 +1,6 @@
-// The engine's public surface: what the Worker, the CLI and tests call.
-import { generateTraffic } from '../scenarios/generators.ts';
+// The engine's public surface. It makes no traffic of its own: callers bring generators in
+// ReplayOptions.generators (src/scenarios/engine.ts wires the built-in ones, and is what the CLI,
+// the Worker, bench and tests import).
 import { checkCustomScript, runRhaiSeed } from './custom-script.ts';
 import { entryLabel } from './regions/index.ts';
 import type { Entry } from './regions/types.ts';
@@ -15,16 +16,15 @@ export { registerRegionKind } from './regions/index.ts';
 export type { Region, RegionContext, RegionEnv, RegionFactory, Entry } from './regions/index.ts';
 export type * from './timeline.ts';
 export type { ReplayOptions } from './replay.ts';
+export type { TrafficGenerator, TrafficGenerators } from './scenario.ts';
 export { entryLabel };
 
-export type EngineOptions = Omit<ReplayOptions, 'generate'>;
-
-/** The engine's own traffic generators and Rhai seed runner, unless the caller brings others. */
-const withGenerators = (options: EngineOptions = {}): ReplayOptions => ({ runRhaiSeed, checkScript: checkCustomScript, ...options, generate: generateTraffic });
+/** The engine's own Rhai seed runner and script check, unless the caller brings others. */
+const withRhai = (options: ReplayOptions = {}): ReplayOptions => ({ runRhaiSeed, checkScript: checkCustomScript, ...options });
 
 /** The whole timeline. A blueprint with errors gives diagnostics and no steps, never a throw. */
-export function replay(scenario: Scenario, options: EngineOptions = {}): Timeline {
-  return replayWith(scenario, withGenerators(options));
+export function replay(scenario: Scenario, options: ReplayOptions = {}): Timeline {
+  return replayWith(scenario, withRhai(options));
 }
 
 export class InspectError extends Error {}
@@ -52,15 +52,15 @@ export class Replay {
   private snapshots: Snapshot[] = [];
   readonly diagnostics: Diagnostic[] = [];
 
-  constructor(private readonly scenario: Scenario, private readonly options: EngineOptions = {}) {}
+  constructor(private readonly scenario: Scenario, private readonly options: ReplayOptions = {}) {}
 
   /**
    * The whole timeline, keeping a snapshot of every step on the way (up to MAX_SNAPSHOT_EVENTS), so
    * inspecting any step of this run afterwards is a lookup: the page's engine worker replays once
    * per edit and answers every scrub from here.
    */
-  timeline(options: Pick<EngineOptions, 'signal' | 'onProgress'> = {}): Timeline {
-    const merged = withGenerators({ ...this.options, ...options });
+  timeline(options: Pick<ReplayOptions, 'signal' | 'onProgress'> = {}): Timeline {
+    const merged = withRhai({ ...this.options, ...options });
     const prepared = this.start(merged);
     const keep = prepared.run !== undefined && keepsSnapshots(prepared.run);
     return replayPrepared(this.scenario, prepared, merged, keep ? (run, step) => { this.snapshots[step.index] = snapshot(run, step); } : undefined);
@@ -99,7 +99,7 @@ export class Replay {
 
   private fresh(restart = false): Run {
     if (this.run && !restart) return this.run;
-    const prepared = this.start(withGenerators(this.options));
+    const prepared = this.start(withRhai(this.options));
     if (!prepared.run) {
       throw new InspectError(`the scenario cannot run: ${prepared.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message).join('; ')}`);
     }

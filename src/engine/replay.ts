@@ -7,7 +7,7 @@ import { fmt } from './format.ts';
 import { resolveModel, type Model } from './models.ts';
 import { nameTable } from './names.ts';
 import { Run } from './run/run.ts';
-import type { Scenario, TrafficEvent } from './scenario.ts';
+import type { Scenario, TrafficEvent, TrafficGenerators } from './scenario.ts';
 import type { SeedInputs } from './seeds.ts';
 import { stageLayout, stagesOf } from './stages.ts';
 import { emptyChangeTotals, type RegionMeta, type Timeline, type TimelineStep } from './timeline.ts';
@@ -23,8 +23,8 @@ export interface ReplayOptions {
   runRhaiSeed?: SeedInputs['runRhaiSeed'];
   /** Compile-checks custom-region scripts, so a broken one is a diagnostic before the run. */
   checkScript?: ScriptChecker;
-  /** Makes `scenario.generator`'s events (src/scenarios); generated events come before `traffic`. */
-  generate?: (spec: NonNullable<Scenario['generator']>) => TrafficEvent[];
+  /** The generators `scenario.generator` may name (the engine has none; src/scenarios/engine.ts brings the built-in ones); generated events come before `traffic`. */
+  generators?: TrafficGenerators;
 }
 
 /**
@@ -47,11 +47,12 @@ export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepar
   }
   let events: TrafficEvent[] = scenario.traffic;
   if (scenario.generator) {
-    if (!options.generate) {
-      return { diagnostics: [...compiled.diagnostics, runError('generator-unavailable', `scenario.generator (${scenario.generator.kind}) needs a traffic generator, and this replay was given none (ReplayOptions.generate)`, 'scenario.json', 'generator')], model };
+    const generate = options.generators?.[scenario.generator.kind];
+    if (!generate) {
+      return { diagnostics: [...compiled.diagnostics, runError('generator-unavailable', generatorUnavailable(scenario.generator.kind, options.generators), 'scenario.json', 'generator')], model };
     }
     try {
-      events = [...options.generate(scenario.generator), ...scenario.traffic];
+      events = [...generate(scenario.generator), ...scenario.traffic];
     } catch (error) {
       const message = `scenario.generator could not make traffic: ${error instanceof Error ? error.message : String(error)}`;
       return { diagnostics: [...compiled.diagnostics, runError('generator-invalid', message, 'scenario.json', 'generator')], model };
@@ -67,6 +68,12 @@ export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepar
     return { diagnostics: [...compiled.diagnostics, runError('run-too-large', message, 'scenario.json', 'traffic')], model };
   }
   return { run, diagnostics: compiled.diagnostics };
+}
+
+function generatorUnavailable(kind: string, generators: TrafficGenerators = {}): string {
+  const brought = Object.keys(generators);
+  return `scenario.generator names the ${kind} generator, which this replay was not given (given: ${brought.length ? brought.join(', ') : 'none'}); `
+    + 'pass it in ReplayOptions.generators (src/scenarios/engine.ts passes the built-in ones)';
 }
 
 export function emptyTimeline(scenario: Scenario, diagnostics: Diagnostic[], model?: Model): Timeline {

@@ -162,6 +162,10 @@ export const GeneratorSchema = z.object({
   params: z.record(z.string(), z.unknown()).optional(),
 });
 export type GeneratorSpec = z.infer<typeof GeneratorSchema>;
+/** Makes a generator spec's events; throws on params it refuses. The engine has none of its own. */
+export type TrafficGenerator = (spec: GeneratorSpec) => TrafficEvent[];
+/** The generators a caller brings, by the kind a scenario names (src/scenarios brings the built-in ones). */
+export type TrafficGenerators = Partial<Record<GeneratorSpec['kind'], TrafficGenerator>>;
 
 /** The scenario's fields, without the boundary check (`ScenarioSchema` is what parses input). */
 export const ScenarioFields = z.object({

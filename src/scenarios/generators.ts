@@ -5,7 +5,7 @@
 // after it (an assistant turn and its tool results are never split), so the result is at most a
 // few events longer; the coding agent's fixed skeleton (kick-off, todos, gate) is always present.
 import type { z } from 'zod';
-import type { GeneratorSpec, TrafficEvent } from '../engine/scenario.ts';
+import type { GeneratorSpec, TrafficEvent, TrafficGenerators } from '../engine/scenario.ts';
 import { codingAgent, CodingAgentParamsSchema } from './coding-agent.ts';
 import { formatIssues } from './issues.ts';
 import { longChat, LongChatParamsSchema } from './long-chat.ts';
@@ -51,6 +51,13 @@ const GENERATE: { [K in GeneratorKind]: (random: Random, steps: number, params: 
 export function generateTraffic(spec: GeneratorSpec): TrafficEvent[] {
   return generate(spec.kind, spec.seed, spec.steps, spec.params);
 }
+
+/** Every built-in generator, by the kind a scenario names: what the engine is given (./engine.ts). */
+export const TRAFFIC_GENERATORS = {
+  'coding-agent': generateTraffic,
+  'research-agent': generateTraffic,
+  'long-chat': generateTraffic,
+} as const satisfies Required<TrafficGenerators>;
 
 function generate<K extends GeneratorKind>(kind: K, seed: number, steps: number, rawParams: unknown): TrafficEvent[] {
   const parsed = parseGeneratorParams(kind, rawParams);

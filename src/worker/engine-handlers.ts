@@ -1,7 +1,7 @@
 // The engine worker's answers. It owns the runs: a replay keeps its run (with a snapshot of every
 // step), so inspecting a step afterwards is a lookup, never a second replay. Every number the page
 // shows about a run is computed here.
-import { Replay } from '../engine/index.ts';
+import { Replay } from '../scenarios/engine.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';

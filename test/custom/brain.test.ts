@@ -1,6 +1,6 @@
 // The spec's complete example, context_hooks/brain.rhai, with the request asserted exactly.
 import { describe, expect, it } from 'vitest';
-import { Replay, replay } from '../../src/engine/index.ts';
+import { Replay, replay } from '../../src/scenarios/engine.ts';
 import { findExample } from '../../src/scenarios/examples.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { countTokens } from '../../src/engine/tokens.ts';

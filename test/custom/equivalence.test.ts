@@ -2,7 +2,7 @@
 // same traffic as the built-in kind it recreates, gives the same regions and the same request.
 import { describe, expect, it } from 'vitest';
 import type { RegionDecl } from '../../src/engine/blueprint/types.ts';
-import { Replay, replay } from '../../src/engine/index.ts';
+import { Replay, replay } from '../../src/scenarios/engine.ts';
 import { ClearableRegion } from '../../src/engine/regions/clearable.ts';
 import { CustomRegion } from '../../src/engine/regions/custom.ts';
 import { PinnedRegion } from '../../src/engine/regions/pinned.ts';

@@ -1,7 +1,7 @@
 // A custom region inside whole runs: unpaired tool blocks a script emits, per-stage scripts, and
 // what the timeline shows when a hook fails.
 import { describe, expect, it } from 'vitest';
-import { Replay, replay } from '../../src/engine/index.ts';
+import { Replay, replay } from '../../src/scenarios/engine.ts';
 import { scenario } from './support.ts';
 
 const TASK = 'task = { kind = "pinned", seed = "task_input" }';

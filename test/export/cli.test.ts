@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Replay, resolveModel } from '../../src/engine/index.ts';
+import { Replay, resolveModel } from '../../src/scenarios/engine.ts';
 import { anthropicBody, openaiChatBody } from '../../src/export/index.ts';
 import { importTrace } from '../../src/import/index.ts';
 

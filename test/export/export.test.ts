@@ -3,7 +3,7 @@
 // providers' documented shapes, and import -> replay -> export -> import giving the same events.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Replay, resolveModel } from '../../src/engine/index.ts';
+import { Replay, resolveModel } from '../../src/scenarios/engine.ts';
 import { anthropicBreakpoints } from '../../src/engine/cache.ts';
 import { ScenarioSchema, type ScenarioInput, type TrafficEvent } from '../../src/engine/scenario.ts';
 import { ANTHROPIC_LEAD_TEXT, anthropicBody, openaiChatBody } from '../../src/export/index.ts';

@@ -2,7 +2,7 @@
 // the replay never throws, every failure is a timeline warning, and the request stays well formed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { replay, Replay } from '../../src/engine/index.ts';
+import { replay, Replay } from '../../src/scenarios/engine.ts';
 import { checkRequest } from './invariants.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { SEED, TOOL_NAMES } from './arbitraries.ts';

@@ -1,6 +1,6 @@
 // Bugs the fuzz suite found, each pinned down as the smallest scenario that showed it.
 import { describe, expect, it } from 'vitest';
-import { Replay } from '../../src/engine/index.ts';
+import { Replay } from '../../src/scenarios/engine.ts';
 import { ScenarioSchema, type TrafficEvent } from '../../src/engine/scenario.ts';
 
 const BLUEPRINT = '[context.regions]\ntask = { kind = "pinned", budget = "5%" }\n';

@@ -2,9 +2,9 @@
 // and the runtime's invariants hold after every event of every scenario that runs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InspectError, replay, Replay } from '../../src/engine/index.ts';
+import { InspectError, replay, Replay } from '../../src/scenarios/engine.ts';
 import { prepare, type Run } from '../../src/engine/replay.ts';
-import { generateTraffic } from '../../src/scenarios/generators.ts';
+import { TRAFFIC_GENERATORS } from '../../src/scenarios/generators.ts';
 import { checkCustomScript, runRhaiSeed } from '../../src/engine/custom-script.ts';
 import { STAGE_PROMPT_KEY } from '../../src/engine/stages.ts';
 import type { Entry, Region, RegionContext } from '../../src/engine/regions/types.ts';
@@ -69,7 +69,7 @@ function checkBudget(region: Region, ctx: RegionContext, where: string): void {
 }
 
 function prepared(scenario: Parameters<typeof prepare>[0]): Run | undefined {
-  return prepare(scenario, { generate: generateTraffic, runRhaiSeed, checkScript: checkCustomScript }).run;
+  return prepare(scenario, { generators: TRAFFIC_GENERATORS, runRhaiSeed, checkScript: checkCustomScript }).run;
 }
 
 describe('runtime invariants on random valid scenarios', () => {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { captureConsole } from '../capture-console.ts';
 import { writeJsonStreamed } from '../../src/cli/io.ts';
-import { replay } from '../../src/engine/index.ts';
+import { replay } from '../../src/scenarios/engine.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lev-output-'));

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileBlueprint } from '../../src/engine/blueprint/index.ts';
 import { checkCustomScript } from '../../src/engine/custom-script.ts';
-import { replay } from '../../src/engine/index.ts';
+import { replay } from '../../src/scenarios/engine.ts';
 import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
 import { runs, SEED, tried } from '../fuzz/harness.ts';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, RhaiError } from '../../src/rhai/index.ts';
 import { HOOK_LIMITS } from '../../src/engine/custom-script.ts';
-import { replay } from '../../src/engine/index.ts';
+import { replay } from '../../src/scenarios/engine.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 
 function failure(source: string): { kind: string; message: string } {

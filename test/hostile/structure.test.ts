@@ -6,7 +6,7 @@ import { MAX_JSON_DEPTH, ScenarioSchema } from '../../src/engine/scenario.ts';
 import { formatIssues } from '../../src/scenarios/issues.ts';
 import { decodeFragment, encodeScenario } from '../../src/share/index.ts';
 import { deflateSync } from 'fflate';
-import { replay } from '../../src/engine/index.ts';
+import { replay } from '../../src/scenarios/engine.ts';
 import { toBase64Url } from '../../src/share/base64url.ts';
 
 const compile = (source: string) => compileBlueprint({ 'agent.leviath': source });

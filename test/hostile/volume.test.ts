@@ -1,6 +1,6 @@
 // Hostile volume: a 20 MB tool result, a filler result of a billion tokens, 100,000 events.
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/engine/index.ts';
+import { replay } from '../../src/scenarios/engine.ts';
 import { MAX_RESULT_SIZE_TOKENS, ScenarioSchema, type TrafficEvent } from '../../src/engine/scenario.ts';
 import { formatIssues } from '../../src/scenarios/issues.ts';
 

@@ -1,7 +1,7 @@
 // A shape-only scenario replays to the same figures as the original, and carries none of its text.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/engine/index.ts';
+import { replay } from '../../src/scenarios/engine.ts';
 import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
 import { importTrace } from '../../src/import/index.ts';
 import { hashPath, hashScenarioPaths, shapeOnly } from '../../src/import/shape.ts';

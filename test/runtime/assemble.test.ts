@@ -172,7 +172,7 @@ describe('runtime regions', () => {
   });
 
   it('never throws on a broken blueprint: diagnostics and no steps', async () => {
-    const { replay } = await import('../../src/engine/index.ts');
+    const { replay } = await import('../../src/scenarios/engine.ts');
     const { scenario } = await import('./helpers.ts');
     const t = replay(scenario('[context.regions]\nx = { kind = "nonsense" }', [user('hi')]));
     expect(t.steps).toEqual([]);

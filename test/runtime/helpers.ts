@@ -1,5 +1,5 @@
 // Small scenarios for runtime tests: a blueprint, traffic and a model in a few lines.
-import { replay, Replay } from '../../src/engine/index.ts';
+import { replay, Replay } from '../../src/scenarios/engine.ts';
 import { ScenarioSchema, type Scenario, type ScenarioInput, type TrafficEvent } from '../../src/engine/scenario.ts';
 import type { Timeline, TimelineStep } from '../../src/engine/timeline.ts';
 

@@ -2,7 +2,7 @@
 // from several seeds: checked after every event against the live region state.
 import { describe, expect, it } from 'vitest';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
-import { generateTraffic } from '../../src/scenarios/generators.ts';
+import { TRAFFIC_GENERATORS } from '../../src/scenarios/generators.ts';
 import { prepare, type Run } from '../../src/engine/replay.ts';
 import { systemOrder } from '../../src/engine/assemble.ts';
 import { STAGE_PROMPT_KEY } from '../../src/engine/stages.ts';
@@ -68,7 +68,7 @@ for (const kind of ['coding-agent', 'research-agent', 'long-chat'] as const) {
 }
 
 function prepared(scenario: Scenario): Run {
-  const p = prepare(scenario, { generate: generateTraffic, runRhaiSeed, checkScript: checkCustomScript });
+  const p = prepare(scenario, { generators: TRAFFIC_GENERATORS, runRhaiSeed, checkScript: checkCustomScript });
   if (!p.run) throw new Error(p.diagnostics.map((d) => d.message).join('; '));
   return p.run;
 }

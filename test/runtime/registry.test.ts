@@ -1,6 +1,6 @@
 // The registry seam custom regions plug into, and the inspect API the Worker calls.
 import { describe, expect, it } from 'vitest';
-import { registerRegionKind, replay, Replay } from '../../src/engine/index.ts';
+import { registerRegionKind, replay, Replay } from '../../src/scenarios/engine.ts';
 import { replay as replayWith } from '../../src/engine/replay.ts';
 import { TemporaryRegion } from '../../src/engine/regions/temporary.ts';
 import { append, assistant, call, scenario, user } from './helpers.ts';
@@ -78,7 +78,7 @@ describe('what a region can do', () => {
 
 describe('replay options', () => {
   it('reports progress and stops between events when cancelled', async () => {
-    const { replay } = await import('../../src/engine/index.ts');
+    const { replay } = await import('../../src/scenarios/engine.ts');
     const traffic = Array.from({ length: 250 }, (_, i) => user(`turn ${i}`));
     const s = scenario('[context.regions]\nnotes = {}', traffic);
     const seen: [number, number][] = [];

@@ -1,7 +1,7 @@
 // Issue 10, points 1, 4, 5 and 6: validate and replay judge every seed with one function, so the
 // same scenario gets the same codes from both, and the run seeds exactly what validation saw.
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/engine/index.ts';
+import { replay } from '../../src/scenarios/engine.ts';
 import { validateScenario } from '../../src/engine/validate.ts';
 import type { Scenario, ScenarioInput } from '../../src/engine/scenario.ts';
 import { assistant, detail, scenario } from './helpers.ts';

@@ -1,7 +1,7 @@
 // Links made by earlier versions of the page keep opening, to the same timeline (see link-fixtures.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/engine/index.ts';
+import { replay } from '../../src/scenarios/engine.ts';
 import { decodeFragment } from '../../src/share/index.ts';
 import { timelineFigures, type LinkFixture } from './link-fixtures.ts';
 

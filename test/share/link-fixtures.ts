@@ -3,7 +3,7 @@
 // different numbers, breaks links people have already pasted somewhere.
 //   npx tsx test/share/link-fixtures.ts   writes test/share/fixtures/links-<today>.json if absent
 import { existsSync, writeFileSync } from 'node:fs';
-import { replay } from '../../src/engine/index.ts';
+import { replay } from '../../src/scenarios/engine.ts';
 import { ScenarioSchema, type ScenarioInput } from '../../src/engine/scenario.ts';
 import type { Timeline } from '../../src/engine/timeline.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';

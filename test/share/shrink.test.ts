@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/engine/index.ts';
+import { replay } from '../../src/scenarios/engine.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { countTokens } from '../../src/engine/tokens.ts';
 import { dropToolOutput, inlineToolOutputs } from '../../src/share/shrink.ts';
