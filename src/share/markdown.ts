@@ -27,17 +27,26 @@ export function regionRows(timeline: Timeline): RegionRow[] {
   });
 }
 
-export function scenarioMarkdown(name: string, url: string, timeline: Timeline): string {
-  const rows = regionRows(timeline);
-  const lastRequest = timeline.steps.findLast((s) => s.request)?.request;
+/** What the Markdown says about a run, gathered where the run is (the engine worker). */
+export interface MarkdownFacts {
+  steps: number;
+  inferences: number;
+  modelId: string;
+  meanPrefixShare: number;
+  rows: RegionRow[];
+  lastRequest: { prefixTokens: number; requestTokens: number } | null;
+}
+
+export function scenarioMarkdown(name: string, url: string, facts: MarkdownFacts): string {
+  const { lastRequest } = facts;
   const lines = [
-    `[${cell(name)}](${url}) — ${n(timeline.steps.length)} steps, ${n(timeline.summary.inferences)} inferences on ${timeline.model.id}`,
+    `[${cell(name)}](${url}) — ${n(facts.steps)} steps, ${n(facts.inferences)} inferences on ${facts.modelId}`,
     '',
     '| Region | Kind | Budget | Final tokens | Evictions |',
     '|---|---|--:|--:|--:|',
-    ...rows.map((r) => `| ${cell(r.region)} | ${r.kind} | ${n(r.budget)} | ${n(r.finalTokens)} | ${r.evictions === 0 ? '0' : `${n(r.evictions)} (${n(r.evictedTokens)} tokens)`} |`),
+    ...facts.rows.map((r) => `| ${cell(r.region)} | ${r.kind} | ${n(r.budget)} | ${n(r.finalTokens)} | ${r.evictions === 0 ? '0' : `${n(r.evictions)} (${n(r.evictedTokens)} tokens)`} |`),
     '',
-    `Cache prefix: ${Math.round(timeline.summary.meanPrefixShare * 100)}% of each request on average was identical to the previous one` +
+    `Cache prefix: ${Math.round(facts.meanPrefixShare * 100)}% of each request on average was identical to the previous one` +
       (lastRequest ? `; last request ${n(lastRequest.prefixTokens)} of ${n(lastRequest.requestTokens)} tokens.` : '.'),
   ];
   return `${lines.join('\n')}\n`;

@@ -68,25 +68,31 @@ function checkRhai(scenario: Scenario): void {
   }
 }
 
+/** The charts' width in points (a point per pixel or so): the worker downsamples the series to it. */
+function chartPoints(): number {
+  const width = document.querySelector('[data-testid="charts"]')?.clientWidth || window.innerWidth / 2;
+  return Math.round(Math.min(2_000, Math.max(200, width)));
+}
+
 function replay(scenario: Scenario): void {
   useUi.getState().setRunPending(false);
   useResults.setState({ replaying: { done: 0, total: 0 }, replayError: null, replayHeld: null });
   replayGuard.started(scenario);
   const revision = nextRevision++;
-  engineLane.request('replay', { revision, scenario }, { onProgress: (done, total) => useResults.setState({ replaying: { done, total } }) })
+  engineLane.request('replay', { revision, scenario, points: chartPoints() }, { onProgress: (done, total) => useResults.setState({ replaying: { done, total } }) })
     .then((result) => {
       replayGuard.finished(scenario);
-      const timeline = result.timeline;
-      const broken = !timeline || result.diagnostics.some((d) => d.severity === 'error');
+      const run = result.view;
+      const broken = !run || result.diagnostics.some((d) => d.severity === 'error');
       if (broken) {
-        useResults.setState({ replaying: null, replayDiagnostics: result.diagnostics, timelineStale: useResults.getState().timeline !== null });
+        useResults.setState({ replaying: null, replayDiagnostics: result.diagnostics, timelineStale: useResults.getState().run !== null });
         return;
       }
       onScreen = { revision, scenario };
       const ui = useUi.getState();
-      if (ui.step >= timeline.steps.length) ui.setStep(Math.max(0, timeline.steps.length - 1));
+      if (ui.step >= run.steps.count) ui.setStep(Math.max(0, run.steps.count - 1));
       useResults.setState({
-        timeline, replayDiagnostics: result.diagnostics, timelineStale: false,
+        run, replayDiagnostics: result.diagnostics, timelineStale: false,
         replaying: null, replayMs: result.ms,
       });
       switchToExplicitRunsIfSlow(result.ms);
@@ -96,7 +102,7 @@ function replay(scenario: Scenario): void {
       const message = ignoreCancelled(error);
       if (message) replayGuard.failed(scenario, message);
       else replayGuard.finished(scenario);
-      if (message) useResults.setState({ replaying: null, replayError: message, timelineStale: useResults.getState().timeline !== null });
+      if (message) useResults.setState({ replaying: null, replayError: message, timelineStale: useResults.getState().run !== null });
     });
 }
 
@@ -111,7 +117,7 @@ function switchToExplicitRunsIfSlow(ms: number): void {
 /** Stops the replay in progress; the charts keep the last finished timeline, marked out of date. */
 export function cancelReplay(): void {
   engineLane.cancel('replay');
-  useResults.setState((s) => ({ replaying: null, timelineStale: s.timeline !== null }));
+  useResults.setState((s) => ({ replaying: null, timelineStale: s.run !== null }));
   useUi.getState().setRunPending(true);
 }
 
@@ -119,19 +125,19 @@ let inspectTimer: ReturnType<typeof setTimeout> | undefined;
 function inspectSoon(): void {
   clearTimeout(inspectTimer);
   inspectTimer = setTimeout(() => {
-    const timeline = useResults.getState().timeline;
-    if (!timeline || !onScreen || timeline.steps.length === 0) {
-      useResults.setState({ detail: null });
+    const count = useResults.getState().run?.steps.count ?? 0;
+    if (!onScreen || count === 0) {
+      useResults.setState({ detail: null, figures: null });
       return;
     }
-    const step = Math.min(useUi.getState().step, timeline.steps.length - 1);
+    const step = Math.min(useUi.getState().step, count - 1);
     const run = onScreen;
     // A scrub queued behind a long replay must not restart the worker (and the replay) when the next scrub supersedes it.
     engineLane.request('inspect', { revision: run.revision, step }, { restartIfStuck: false })
       .then((result) => {
         // A replay on its way will bring a run the worker holds; only a run lost for good is opened again.
         if (result.missing && useResults.getState().replaying === null) reopen(run);
-        else useResults.setState({ detail: result.detail, detailError: result.error ?? null });
+        else useResults.setState({ detail: result.detail, figures: result.figures ?? null, detailError: result.error ?? null });
       })
       .catch(showInspectError);
   }, INSPECT_DEBOUNCE_MS);
@@ -174,7 +180,7 @@ function onEdit(): void {
     validate(scenario);
     checkRhai(scenario);
     useUi.getState().setRunPending(true);
-    if (useResults.getState().timeline) useResults.setState({ timelineStale: true });
+    if (useResults.getState().run) useResults.setState({ timelineStale: true });
   }, EDIT_DEBOUNCE_MS);
 }
 

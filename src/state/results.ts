@@ -1,15 +1,16 @@
 // What the engine worker answered. The page renders these and never computes them itself.
 import { create } from 'zustand';
 import type { Diagnostic } from '../engine/diagnostics.ts';
-import type { StepDetail, Timeline } from '../engine/timeline.ts';
+import type { StepDetail } from '../engine/timeline.ts';
+import type { RunView, StepFigures } from '../worker/run-view.ts';
 import type { ValidateResult } from '../worker/protocol.ts';
 
 export interface ResultsStore {
   validation: ValidateResult | null;
   /** Parse errors per Rhai file, from rhaiCheck. */
   rhai: Record<string, Diagnostic[]>;
-  /** The last timeline that replayed without errors; kept while the blueprint is broken. */
-  timeline: Timeline | null;
+  /** What the charts draw of the last run that replayed without errors; kept while the blueprint is broken. */
+  run: RunView | null;
   /** Problems of the latest replay (a broken blueprint, a bad scenario); empty when it succeeded. */
   replayDiagnostics: Diagnostic[];
   /** True when `timeline` is older than the scenario on screen (latest replay failed). */
@@ -20,13 +21,15 @@ export interface ResultsStore {
   /** Why the scenario on screen was not replayed on load: its last replay failed or never ended. */
   replayHeld: string | null;
   detail: StepDetail | null;
+  /** The scrubbed step's region figures and the request in force, answered with its detail. */
+  figures: StepFigures | null;
   detailError: string | null;
 }
 
 export const useResults = create<ResultsStore>()(() => ({
   validation: null,
   rhai: {},
-  timeline: null,
+  run: null,
   replayDiagnostics: [],
   timelineStale: false,
   replaying: null,
@@ -34,5 +37,6 @@ export const useResults = create<ResultsStore>()(() => ({
   replayError: null,
   replayHeld: null,
   detail: null,
+  figures: null,
   detailError: null,
 }));

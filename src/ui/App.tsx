@@ -20,8 +20,8 @@ function Traffic() {
   return <PanelBoundary name="traffic panel" resetKey={revision}><TrafficPanel /></PanelBoundary>;
 }
 function Charts() {
-  const timeline = useResults((s) => s.timeline);
-  return <PanelBoundary name="timeline" resetKey={timeline}><ChartsPanel /></PanelBoundary>;
+  const run = useResults((s) => s.run);
+  return <PanelBoundary name="timeline" resetKey={run}><ChartsPanel /></PanelBoundary>;
 }
 function Inspector() {
   const detail = useResults((s) => s.detail);

@@ -5,14 +5,15 @@ import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 're
 import {
   Area, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
 } from 'recharts';
-import type { Timeline } from '../engine/timeline.ts';
+import type { RunView, StageChange } from '../worker/run-view.ts';
 import { useResults } from '../state/results.ts';
 import { useUi } from '../state/ui.ts';
 import {
-  IMPLICIT_REGION_WHY, chartedRegions, clusterMarkers, regionColors, regionSeries, requestAt, requestSeries, stageChanges,
-  stepOfInference, timelineMarkers, windowSeries,
-  type MarkerCluster, type MarkerKind, type RegionPoint, type RequestPoint, type StageChange, type WindowPoint,
+  IMPLICIT_REGION_WHY, changesAt, inferenceAt, markerClusters, regionColors, regionPoints, requestPoints, stageAt,
+  stepOfInference, windowPoints,
+  type MarkerCluster, type RegionPoint, type RequestPoint, type WindowPoint,
 } from './chartData.ts';
+import { CHANGE_TYPES } from '../engine/timeline.ts';
 import { fmt, pct } from './format.ts';
 import { MARKER_LABELS, MarkerGlyph } from './markers.tsx';
 import { PaneHead } from './layout/Pane.tsx';
@@ -70,10 +71,10 @@ function Clickable({ steps, className, children }: { steps: number; className?: 
   return <div className={`clickable-chart ${className ?? ''}`} onClick={(e) => jumpTo(stepAtClick(e, steps))}>{children}</div>;
 }
 
-function Cursor({ timeline }: { timeline: Timeline }) {
+function Cursor({ steps }: { steps: number }) {
   // Drawn as an overlay bar so scrubbing does not re-render the charts.
   const step = useUi((s) => s.step);
-  const share = xShare(Math.min(step, timeline.steps.length - 1), timeline.steps.length);
+  const share = xShare(Math.min(step, steps - 1), steps);
   return <div aria-hidden className="scrub-cursor" style={{ left: `calc(${Y_AXIS_WIDTH}px + (100% - ${Y_AXIS_WIDTH + RIGHT_MARGIN}px) * ${share})` }} />;
 }
 
@@ -84,8 +85,8 @@ function clusterLabel(c: MarkerCluster): string {
 }
 
 function clusterDetail(c: MarkerCluster): string {
-  const lines = c.markers.slice(0, 12).map((m) => `step ${m.i + 1}: ${m.text}`);
-  if (c.markers.length > 12) lines.push(`… and ${c.markers.length - 12} more`);
+  const lines = c.markers.map((m) => `step ${m.i + 1}: ${m.text}`);
+  if (c.count > c.markers.length) lines.push(`… and ${c.count - c.markers.length} more`);
   return `${clusterLabel(c)}\n${lines.join('\n')}\nClick to go to step ${c.i + 1}.`;
 }
 
@@ -99,7 +100,7 @@ function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: num
           data-kinds={c.breakdown.map(([k]) => k).join(' ')}
           style={{ left: `calc(${Y_AXIS_WIDTH}px + (100% - ${Y_AXIS_WIDTH + RIGHT_MARGIN}px) * ${xShare(c.i, steps)} - 6px)` }}
           aria-label={clusterLabel(c)} title={clusterDetail(c)}
-          onClick={() => jumpTo(c.i, c.markers.find((m) => m.region)?.region)}
+          onClick={() => jumpTo(c.i, c.region)}
         >
           <MarkerGlyph kind={c.kind} />
           {c.count > 1 && <span className="marker-count">{c.count > 99 ? '99+' : c.count}</span>}
@@ -109,37 +110,38 @@ function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: num
   );
 }
 
-function WindowTooltip({ active, payload, timeline, regions, colors }: TooltipProps & { timeline: Timeline; regions: string[]; colors: Map<string, string> }) {
+function WindowTooltip({ active, payload, run, regions, colors }: TooltipProps & { run: RunView; regions: string[]; colors: Map<string, string> }) {
   if (!active || !payload?.length) return null;
   const p = payload[0].payload as WindowPoint;
-  const step = timeline.steps[p.i];
+  const inference = inferenceAt(run, p.i);
+  const { window } = run.header.model;
   return (
     <div className="tooltip">
-      <div><b>Step {p.i + 1}</b>{step?.request ? ` · inference #${step.request.inference}` : ''} · stage <code>{step?.stage}</code></div>
-      <div>{fmt(p.total)} of {fmt(timeline.model.window)} tokens ({pct(p.total / timeline.model.window)})</div>
+      <div><b>Step {p.i + 1}</b>{inference !== null ? ` · inference #${inference}` : ''} · stage <code>{stageAt(run, p.i)}</code></div>
+      <div>{fmt(p.total)} of {fmt(window)} tokens ({pct(p.total / window)})</div>
       {p.prefix !== null && <div>cache prefix {fmt(p.prefix)}</div>}
       <table className="compact"><tbody>
         {regions.map((r, k) => ({ r, k })).reverse().filter(({ k }) => p.tokens[k] > 0).map(({ r, k }) => (
           <tr key={r}><td><span className="legend-dot" style={{ background: colors.get(r) }} />{r}</td><td className="num">{fmt(p.tokens[k])}</td></tr>
         ))}
       </tbody></table>
-      {step?.changes.slice(0, 4).map((c, k) => <div key={k}>step {p.i + 1}: {c.type} in {c.region}, {fmt(c.tokens)} tokens</div>)}
+      {changesAt(run, p.i).slice(0, 4).map((c, k) => <div key={k}>step {p.i + 1}: {c.type} in {c.region}, {fmt(c.tokens)} tokens</div>)}
       <div className="muted">Click to inspect step {p.i + 1}.</div>
     </div>
   );
 }
 
 /** The main chart: every region stacked, the window, the cache prefix, and the change markers. */
-const WindowChart = memo(function WindowChart({ timeline, regions, colors, stages }: { timeline: Timeline; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
+const WindowChart = memo(function WindowChart({ run, regions, colors, stages }: { run: RunView; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
   const [fit, setFit] = useState(false);
   const [width, ref] = useWidth<HTMLDivElement>();
-  const data = useMemo(() => windowSeries(timeline, regions), [timeline, regions]);
-  const markers = useMemo(() => timelineMarkers(timeline), [timeline]);
-  const steps = timeline.steps.length;
+  const data = useMemo(() => windowPoints(run), [run]);
+  const steps = run.steps.count;
   const columns = Math.max(1, (width - Y_AXIS_WIDTH - RIGHT_MARGIN) / MARKER_PX);
-  const clusters = useMemo(() => clusterMarkers(markers, steps, columns), [markers, steps, columns]);
+  const clusters = useMemo(() => markerClusters(run, columns), [run, columns]);
   const peak = data.reduce((m, p) => Math.max(m, p.total), 0);
-  const top = fit ? Math.max(1, Math.ceil(peak * 1.1)) : Math.max(timeline.model.window, peak);
+  const { window } = run.header.model;
+  const top = fit ? Math.max(1, Math.ceil(peak * 1.1)) : Math.max(window, peak);
   return (
     <div className="window-chart" data-testid="window-chart" ref={ref}>
       <MarkerLane clusters={clusters} steps={steps} />
@@ -157,41 +159,40 @@ const WindowChart = memo(function WindowChart({ timeline, regions, colors, stage
                 stroke={colors.get(r)} fill={colors.get(r)} fillOpacity={0.7} strokeWidth={1} isAnimationActive={false} />
             ))}
             <Line dataKey="prefix" name="cache prefix" type="stepAfter" stroke="var(--text)" strokeWidth={1.5} strokeDasharray="5 3" dot={false} isAnimationActive={false} connectNulls={false} />
-            <ReferenceLine y={timeline.model.window} stroke="var(--error)" strokeWidth={1.5} ifOverflow="hidden" label={{ value: `window ${fmt(timeline.model.window)}`, fontSize: 10, fill: 'var(--error)', position: 'insideTopRight' }} />
+            <ReferenceLine y={window} stroke="var(--error)" strokeWidth={1.5} ifOverflow="hidden" label={{ value: `window ${fmt(window)}`, fontSize: 10, fill: 'var(--error)', position: 'insideTopRight' }} />
             {stages.map((c) => <ReferenceLine key={c.i} x={c.i} stroke="var(--muted)" strokeDasharray="2 2" />)}
-            <Tooltip content={(props: TooltipProps) => <WindowTooltip {...props} timeline={timeline} regions={regions} colors={colors} />} isAnimationActive={false} />
+            <Tooltip content={(props: TooltipProps) => <WindowTooltip {...props} run={run} regions={regions} colors={colors} />} isAnimationActive={false} />
           </ComposedChart>
         </ResponsiveContainer>
-        <Cursor timeline={timeline} />
+        <Cursor steps={steps} />
       </Clickable>
       <div className="row chart-legend">
         <span><span className="legend-line window" /> model window</span>
         <span><span className="legend-line prefix" /> cache prefix (served from cache)</span>
         <label className="row" style={{ gap: 3 }}><input type="checkbox" checked={fit} onChange={(e) => setFit(e.target.checked)} /> fit to the data</label>
         <span className="spacer" />
-        <MarkerLegend timeline={timeline} hasStages={stages.length > 0} />
+        <MarkerLegend changes={run.header.summary.changes} hasStages={stages.length > 0} />
       </div>
     </div>
   );
 });
 
-function MarkerLegend({ timeline, hasStages }: { timeline: Timeline; hasStages: boolean }) {
-  const kinds = (Object.keys(timeline.summary.changes) as MarkerKind[]).filter((t) => t !== 'stage' && timeline.summary.changes[t as keyof Timeline['summary']['changes']]?.count);
+function MarkerLegend({ changes, hasStages }: { changes: RunView['header']['summary']['changes']; hasStages: boolean }) {
+  const kinds = CHANGE_TYPES.filter((t) => changes[t].count > 0);
   return (
     <span className="row marker-legend" data-testid="marker-legend">
-      {kinds.map((k) => <span key={k} title={MARKER_LABELS[k]}><MarkerGlyph kind={k} size={10} /> {k} ×{timeline.summary.changes[k as keyof Timeline['summary']['changes']].count}</span>)}
+      {kinds.map((k) => <span key={k} title={MARKER_LABELS[k]}><MarkerGlyph kind={k} size={10} /> {k} ×{changes[k].count}</span>)}
       {hasStages && <span><MarkerGlyph kind="stage" size={10} /> stage</span>}
     </span>
   );
 }
 
 /** The figures at the scrubbed step: the legend of the main chart, and exact numbers. */
-function RegionReadout({ timeline, regions, colors }: { timeline: Timeline; regions: string[]; colors: Map<string, string> }) {
-  const step = useUi((s) => s.step);
-  const at = timeline.steps[Math.min(step, timeline.steps.length - 1)];
-  const meta = new Map(timeline.regions.map((r) => [r.name, r]));
+function RegionReadout({ run, regions, colors }: { run: RunView; regions: string[]; colors: Map<string, string> }) {
+  const at = useResults((s) => s.figures);
+  const meta = new Map(run.header.regions.map((r) => [r.name, r]));
   return (
-    <table data-testid="region-readout" aria-label="Regions at this step" className="compact readout">
+    <table data-testid="region-readout" data-step={at?.index} aria-label="Regions at this step" className="compact readout">
       <thead><tr><th>Region</th><th>Kind</th><th className="num">Tokens</th><th className="num">Budget</th><th className="num">Entries</th><th className="num">Used</th></tr></thead>
       <tbody>
         {[...regions].reverse().map((name) => {
@@ -257,18 +258,19 @@ const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { 
   );
 });
 
-function RegionCharts({ timeline, regions, colors, stages }: { timeline: Timeline; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
-  const series = useMemo(() => new Map(regions.map((r) => [r, regionSeries(timeline, r)])), [timeline, regions]);
+function RegionCharts({ run, regions, colors, stages }: { run: RunView; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
+  const series = useMemo(() => new Map(regions.map((r) => [r, regionPoints(run, r)])), [run, regions]);
+  const steps = run.steps.count;
   return (
     <div>
       <div className="chart-title"><h3>Each region</h3><span className="muted">area: tokens · dashed: resolved budget · dotted line: stage change · click to inspect</span></div>
       {regions.map((name) => (
         <div key={name} className="region-chart" data-testid={`chart-${name}`}>
           <div className="muted mono small"><span className="legend-dot" style={{ background: colors.get(name) }} />{name}</div>
-          <Clickable steps={timeline.steps.length}>
+          <Clickable steps={steps}>
             <WhenVisible height={62}>
-              <RegionChart data={series.get(name)!} color={colors.get(name)!} steps={timeline.steps.length} stages={stages} />
-              <Cursor timeline={timeline} />
+              <RegionChart data={series.get(name)!} color={colors.get(name)!} steps={steps} stages={stages} />
+              <Cursor steps={steps} />
             </WhenVisible>
           </Clickable>
         </div>
@@ -291,19 +293,19 @@ function RequestTooltip({ active, payload }: TooltipProps) {
 }
 
 /** A per-inference line chart over the timeline's steps: grid, axes, tooltip, cursor, click to inspect. */
-function RequestChart({ timeline, data, height, children }: { timeline: Timeline; data: RequestPoint[]; height: number; children: React.ReactNode }) {
+function RequestChart({ steps, data, height, children }: { steps: number; data: RequestPoint[]; height: number; children: React.ReactNode }) {
   return (
-    <Clickable steps={timeline.steps.length}>
+    <Clickable steps={steps}>
       <ResponsiveContainer width="100%" height={height}>
         <LineChart data={data} margin={{ top: 4, right: RIGHT_MARGIN, bottom: 0, left: 0 }}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
-          <XAxis dataKey="i" type="number" domain={[0, Math.max(1, timeline.steps.length - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
+          <XAxis dataKey="i" type="number" domain={[0, Math.max(1, steps - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
           <YAxis width={Y_AXIS_WIDTH} tick={axisTick} tickFormatter={compact} />
           {children}
           <Tooltip content={RequestTooltip} isAnimationActive={false} />
         </LineChart>
       </ResponsiveContainer>
-      <Cursor timeline={timeline} />
+      <Cursor steps={steps} />
     </Clickable>
   );
 }
@@ -312,13 +314,12 @@ function LegendLine({ color, dash, label }: { color: string; dash?: boolean; lab
   return <span><svg width="18" height="8" aria-hidden><line x1="0" y1="4" x2="18" y2="4" stroke={color} strokeWidth="2.5" strokeDasharray={dash ? '4 2' : undefined} /></svg> {label}</span>;
 }
 
-function CacheCard({ timeline, data }: { timeline: Timeline; data: RequestPoint[] }) {
-  const step = useUi((s) => s.step);
-  const at = requestAt(timeline, step)?.request;
+function CacheCard({ run, data }: { run: RunView; data: RequestPoint[] }) {
+  const at = useResults((s) => s.figures?.request);
   return (
     <div data-testid="cache">
       <div className="chart-title"><h3>Prompt cache</h3><span className="muted">stable prefix vs the whole request, per inference; the provider's view of the cost below</span></div>
-      <RequestChart timeline={timeline} data={data} height={150}>
+      <RequestChart steps={run.steps.count} data={data} height={150}>
         <Line dataKey="requestTokens" name="request" stroke={CACHE_COLORS.request} strokeWidth={3} dot={false} isAnimationActive={false} />
         <Line dataKey="prefixTokens" name="stable prefix" stroke={CACHE_COLORS.prefix} strokeWidth={2} strokeDasharray="6 3" dot={false} isAnimationActive={false} />
         <Line dataKey="cacheRead" name="cache reads" stroke={CACHE_COLORS.reads} strokeWidth={1.5} strokeDasharray="2 2" dot={false} isAnimationActive={false} />
@@ -326,9 +327,9 @@ function CacheCard({ timeline, data }: { timeline: Timeline; data: RequestPoint[
       <div className="row muted small">
         <LegendLine color={CACHE_COLORS.request} label="request (thick)" />
         <LegendLine color={CACHE_COLORS.prefix} dash label="stable prefix (dashed)" />
-        <LegendLine color={CACHE_COLORS.reads} dash label={`cache reads, ${timeline.model.id} (dotted)`} />
+        <LegendLine color={CACHE_COLORS.reads} dash label={`cache reads, ${run.header.model.id} (dotted)`} />
         <span className="spacer" />
-        <span>mean prefix share {pct(timeline.summary.meanPrefixShare)}</span>
+        <span>mean prefix share {pct(run.header.summary.meanPrefixShare)}</span>
       </div>
       {at ? (
         <div className="stat-grid" data-testid="cache-at-step">
@@ -343,10 +344,10 @@ function CacheCard({ timeline, data }: { timeline: Timeline; data: RequestPoint[
 }
 
 /** The run in two sentences, above the charts: what a newcomer should notice first. */
-function Verdict({ timeline }: { timeline: Timeline }) {
-  const { baselineLosesTaskAt, taskLostAt, meanPrefixShare } = timeline.summary;
-  const lostStep = stepOfInference(timeline, baselineLosesTaskAt);
-  const ownLostStep = stepOfInference(timeline, taskLostAt);
+function Verdict({ run }: { run: RunView }) {
+  const { baselineLosesTaskAt, taskLostAt, meanPrefixShare } = run.header.summary;
+  const lostStep = stepOfInference(run, baselineLosesTaskAt);
+  const ownLostStep = stepOfInference(run, taskLostAt);
   return (
     <div className="verdict" data-testid="comparison-verdict">
       {lostStep !== null
@@ -360,13 +361,14 @@ function Verdict({ timeline }: { timeline: Timeline }) {
   );
 }
 
-function ComparisonCard({ timeline, data }: { timeline: Timeline; data: RequestPoint[] }) {
-  const lostStep = stepOfInference(timeline, timeline.summary.baselineLosesTaskAt);
+function ComparisonCard({ run, data }: { run: RunView; data: RequestPoint[] }) {
+  const lostStep = stepOfInference(run, run.header.summary.baselineLosesTaskAt);
+  const { window } = run.header.model;
   return (
     <div data-testid="comparison">
       <div className="chart-title"><h3>Flat list vs blueprint</h3><span className="muted">request tokens for the same traffic</span></div>
-      <RequestChart timeline={timeline} data={data} height={170}>
-        <ReferenceLine y={timeline.model.window} stroke="var(--error)" strokeDasharray="4 3" />
+      <RequestChart steps={run.steps.count} data={data} height={170}>
+        <ReferenceLine y={window} stroke="var(--error)" strokeDasharray="4 3" />
         <Line dataKey="baseline" name="flat list" stroke={FLAT_COLORS.baseline} strokeWidth={3} dot={false} isAnimationActive={false} />
         <Line dataKey="requestTokens" name="blueprint" stroke={FLAT_COLORS.blueprint} strokeWidth={1.5} strokeDasharray="5 2" dot={false} isAnimationActive={false} />
         {lostStep !== null && <ReferenceLine x={lostStep} stroke={FLAT_COLORS.baseline} label={{ value: 'task lost', fontSize: 10, fill: 'var(--text)', position: 'insideTopLeft' }} />}
@@ -374,7 +376,7 @@ function ComparisonCard({ timeline, data }: { timeline: Timeline; data: RequestP
       <div className="row muted small">
         <LegendLine color={FLAT_COLORS.baseline} label="flat list (thick)" />
         <LegendLine color={FLAT_COLORS.blueprint} dash label="blueprint (dashed)" />
-        <span>red dashed: the window ({fmt(timeline.model.window)})</span>
+        <span>red dashed: the window ({fmt(window)})</span>
       </div>
     </div>
   );
@@ -388,14 +390,14 @@ const VIEWS = [
 ] as const;
 type View = (typeof VIEWS)[number]['id'];
 
-function TimelineViews({ timeline }: { timeline: Timeline }) {
+function TimelineViews({ run }: { run: RunView }) {
   const [view, setView] = useState<View>('window');
-  const regions = useMemo(() => chartedRegions(timeline), [timeline]);
+  const regions = run.charted;
   // Read, not subscribed: remembering the colours below must not redraw the charts.
   const colors = useMemo(() => regionColors(regions, useUi.getState().regionColours), [regions]);
   useEffect(() => useUi.getState().rememberRegionColours(colors), [colors]);
-  const stages = useMemo(() => stageChanges(timeline), [timeline]);
-  const requests = useMemo(() => requestSeries(timeline), [timeline]);
+  const stages = run.stageChanges;
+  const requests = useMemo(() => requestPoints(run), [run]);
   return (
     <>
       <div className="view-tabs" role="tablist" aria-label="Timeline views">
@@ -406,14 +408,14 @@ function TimelineViews({ timeline }: { timeline: Timeline }) {
       <div className={`panel-body timeline-body view-${view}`} id="timeline-view" role="tabpanel" aria-labelledby={`view-${view}`} tabIndex={0}>
         {view === 'window' && (
           <>
-            <WindowChart timeline={timeline} regions={regions} colors={colors} stages={stages} />
+            <WindowChart run={run} regions={regions} colors={colors} stages={stages} />
             <StageLinks stages={stages} />
-            <RegionReadout timeline={timeline} regions={regions} colors={colors} />
+            <RegionReadout run={run} regions={regions} colors={colors} />
           </>
         )}
-        {view === 'regions' && <RegionCharts timeline={timeline} regions={regions} colors={colors} stages={stages} />}
-        {view === 'cache' && <CacheCard timeline={timeline} data={requests} />}
-        {view === 'flat' && <ComparisonCard timeline={timeline} data={requests} />}
+        {view === 'regions' && <RegionCharts run={run} regions={regions} colors={colors} stages={stages} />}
+        {view === 'cache' && <CacheCard run={run} data={requests} />}
+        {view === 'flat' && <ComparisonCard run={run} data={requests} />}
       </div>
     </>
   );
@@ -434,7 +436,7 @@ function PendingBanner() {
 export function ChartsPanel() {
   // Deferred: a new timeline is drawn in an interruptible, time-sliced render, so drawing the
   // charts never blocks typing or scrubbing.
-  const timeline = useDeferredValue(useResults((s) => s.timeline));
+  const run = useDeferredValue(useResults((s) => s.run));
   const stale = useResults((s) => s.timelineStale);
   const replaying = useResults((s) => s.replaying);
   const replayError = useResults((s) => s.replayError);
@@ -442,7 +444,7 @@ export function ChartsPanel() {
   return (
     <section className="panel" aria-labelledby="pane-title-timeline" data-pane="timeline">
       <PaneHead>
-        {timeline && <span className="muted ellipsis">{fmt(timeline.steps.length)} steps · {fmt(timeline.summary.inferences)} inferences · {timeline.model.id}{timeline.model.approximate ? ' (approximate counts)' : ''}</span>}
+        {run && <span className="muted ellipsis">{fmt(run.steps.count)} steps · {fmt(run.header.summary.inferences)} inferences · {run.header.model.id}{run.header.model.approximate ? ' (approximate counts)' : ''}</span>}
         <ReplayStatus />
       </PaneHead>
       <ReplayControls />
@@ -450,10 +452,10 @@ export function ChartsPanel() {
       {replayError && <div className="banner error-text" role="alert" data-testid="replay-error">The replay failed: {replayError}. The charts below are out of date: they show the last replay that finished.</div>}
       {runPending && !replayError && <PendingBanner />}
       {stale && !replayError && !runPending && <div className="banner" data-testid="stale-banner">Out of date: the current blueprint has errors (see the problems list), so this is the last timeline that ran.</div>}
-      {timeline && <Verdict timeline={timeline} />}
-      {timeline && <WarningsBar timeline={timeline} />}
-      <div className="timeline-views" data-testid="charts" data-ready={timeline && !replaying ? 'yes' : 'no'} data-steps={timeline?.steps.length ?? 0} data-scenario={timeline?.scenario} data-stale={stale || runPending || !!replayError ? 'yes' : 'no'}>
-        {!timeline ? <div className="muted panel-body">Waiting for the first replay…</div> : <TimelineViews timeline={timeline} />}
+      {run && <Verdict run={run} />}
+      {run && <WarningsBar warnings={run.warnings} />}
+      <div className="timeline-views" data-testid="charts" data-ready={run && !replaying ? 'yes' : 'no'} data-steps={run?.steps.count ?? 0} data-scenario={run?.header.scenario} data-stale={stale || runPending || !!replayError ? 'yes' : 'no'}>
+        {!run ? <div className="muted panel-body">Waiting for the first replay…</div> : <TimelineViews run={run} />}
       </div>
     </section>
   );

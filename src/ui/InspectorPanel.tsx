@@ -4,6 +4,7 @@ import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import type { EntryDetail, RegionDetail, StepDetail } from '../engine/timeline.ts';
 import { useResults } from '../state/results.ts';
 import { useUi } from '../state/ui.ts';
+import { firstStepOfStage } from './chartData.ts';
 import { MarkerGlyph } from './markers.tsx';
 import { PaneHead } from './layout/Pane.tsx';
 import { jumpTo } from './ChartsPanel.tsx';
@@ -142,7 +143,8 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
 
 /** The first step run in `stage`, where a click on its ledger column lands. */
 function firstStepOf(stage: string): number | undefined {
-  return useResults.getState().timeline?.steps.find((s) => s.stage === stage)?.index;
+  const run = useResults.getState().run;
+  return run ? firstStepOfStage(run, stage) : undefined;
 }
 
 function StageLedger({ detail }: { detail: StepDetail }) {

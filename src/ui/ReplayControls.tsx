@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useResults } from '../state/results.ts';
 import { SPEEDS, useUi } from '../state/ui.ts';
 import { fmt } from './format.ts';
+import { inferenceAt, stageAt } from './chartData.ts';
 import { requestRun, togglePlay } from './shortcuts.ts';
 import { cancelReplay } from '../state/engine.ts';
 
@@ -51,11 +52,13 @@ export function ReplayStatus() {
 }
 
 export function ReplayControls() {
-  const timeline = useResults((s) => s.timeline);
+  const run = useResults((s) => s.run);
   const { step, playing, speed, setStep, setPlaying, setSpeed } = useUi();
-  const total = timeline?.steps.length ?? 0;
+  const total = run?.steps.count ?? 0;
   const last = Math.max(0, total - 1);
-  const current = timeline?.steps[Math.min(step, last)];
+  const at = Math.min(step, last);
+  const inference = run ? inferenceAt(run, at) : null;
+  const stage = run ? stageAt(run, at) : undefined;
   usePlayback(total);
 
   return (
@@ -76,7 +79,7 @@ export function ReplayControls() {
         {SPEEDS.map((s) => <option key={s} value={s}>{s} steps/s</option>)}
       </select>
       <span className="step-label muted" data-testid="step-label">
-        {total ? <>Step <b>{Math.min(step, last) + 1}</b> of {fmt(total)}{current?.request ? <> · inference #{current.request.inference}</> : null}{current ? <> · stage <code>{current.stage}</code></> : null}</> : 'No steps yet'}
+        {total ? <>Step <b>{Math.min(step, last) + 1}</b> of {fmt(total)}{inference !== null ? <> · inference #{inference}</> : null}{stage !== undefined ? <> · stage <code>{stage}</code></> : null}</> : 'No steps yet'}
       </span>
     </div>
   );

@@ -13,6 +13,7 @@ import { exportScenario } from './backup.ts';
 import { Modal } from './Modal.tsx';
 import { fmt } from './format.ts';
 import { defaultShareOptions, MAX_FULL_LINK_CHARS, SHAPE_OPTIONS } from './import/shareOptions.ts';
+import { tokenizerFor } from './tokenizer.ts';
 
 /** A change to what the link carries; each is offered only when it applies to the scenario. */
 interface LinkOption {
@@ -29,8 +30,7 @@ const LINK_OPTIONS: LinkOption[] = [
     label: 'Drop inline tool output',
     explain: 'Each tool result keeps its size (size_tokens), so the charts stay the same; the text itself is left out (scripts that read it see filler text).',
     applies: (s) => inlineToolOutputs(s) > 0,
-    // The tokenizer is loaded only now: the page itself never counts tokens otherwise.
-    apply: async (s) => dropToolOutput(s, (await import('../engine/tokens.ts')).countTokens),
+    apply: async (s) => dropToolOutput(s, (await tokenizerFor(s)).countTokens),
   },
   ...SHAPE_OPTIONS,
 ];
@@ -76,7 +76,7 @@ async function copyText(text: string): Promise<boolean> {
 
 export function ShareDialog({ onClose }: { onClose: () => void }) {
   const scenario = useScenario((s) => s.scenario);
-  const timeline = useResults((s) => s.timeline);
+  const run = useResults((s) => s.run);
   const stale = useResults((s) => s.timelineStale || s.replaying !== null);
   const origin = useSession((s) => s.origin);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(() => defaultShareOptions(scenario, origin));
@@ -113,8 +113,8 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
       <textarea className="share-url" aria-label="Share link" rows={4} readOnly value={pending ? '' : link.url} data-testid="share-url" onFocus={(e) => e.target.select()} />
       <div className="row" style={{ marginTop: 6 }}>
         <button className="primary" disabled={pending} onClick={() => void copy(link.url, 'Link')}>Copy link</button>
-        <button disabled={pending || !timeline || stale} title={timeline && !stale ? 'The link and a table of regions, budgets, final tokens, evictions and the cache prefix' : 'Wait for the replay to finish'}
-          onClick={() => timeline && void copy(scenarioMarkdown(openName(), link.url, timeline), 'Markdown')} data-testid="copy-markdown">Copy as Markdown</button>
+        <button disabled={pending || !run || stale} title={run && !stale ? 'The link and a table of regions, budgets, final tokens, evictions and the cache prefix' : 'Wait for the replay to finish'}
+          onClick={() => run && void copy(scenarioMarkdown(openName(), link.url, run.markdown), 'Markdown')} data-testid="copy-markdown">Copy as Markdown</button>
         <button disabled={pending} onClick={() => void copy(embedUrl(link.url), 'Embed link')} title="Chart and replay controls only, read-only, for docs and teaching pages">Copy embed link</button>
         <span className={long ? 'warning-text' : 'muted'} data-testid="share-length">{pending ? 'Updating the link…' : `${fmt(link.url.length)} characters`}</span>
         {copied && <span className="ok-text">{copied}</span>}

@@ -117,13 +117,13 @@ function EventList() {
   const traffic = useScenario((s) => s.scenario.traffic);
   const hasGenerator = useScenario((s) => s.scenario.generator !== undefined);
   const { addEvent, updateEvent, deleteEvent, moveEvent } = useScenario.getState();
-  const timeline = useResults((s) => s.timeline);
+  const steps = useResults((s) => s.run?.steps.count ?? null);
   const stale = useResults((s) => s.timelineStale);
   const step = useUi((s) => s.step);
   const setStep = useUi((s) => s.setStep);
   const [open, setOpen] = useState<number | null>(null);
   const [addType, setAddType] = useState<EventType>('tool_result');
-  const generated = timeline && !stale ? Math.max(0, timeline.steps.length - traffic.length) : null;
+  const generated = steps !== null && !stale ? Math.max(0, steps - traffic.length) : null;
   const [pageStart, setPageStart] = useState(0);
   const currentEvent = generated !== null ? step - generated : -1;
   useEffect(() => {

@@ -1,14 +1,11 @@
 // Run-level and per-step warnings of the timeline (seed findings, hook scripts that failed and
 // fell back), each with the step it happened at; clicking one scrubs there.
-import { useMemo } from 'react';
-import type { Timeline } from '../engine/timeline.ts';
+import type { WarningGroup } from '../worker/run-view.ts';
 import { useUi } from '../state/ui.ts';
-import { groupWarnings } from './runProblems.ts';
 
 const SHOWN = 4;
 
-export function WarningsBar({ timeline }: { timeline: Timeline }) {
-  const warnings = useMemo(() => groupWarnings(timeline), [timeline]);
+export function WarningsBar({ warnings }: { warnings: WarningGroup[] }) {
   const setStep = useUi((s) => s.setStep);
   if (warnings.length === 0) return null;
   return (
@@ -18,9 +15,9 @@ export function WarningsBar({ timeline }: { timeline: Timeline }) {
         <div key={k} className="row" style={{ flexWrap: 'nowrap' }}>
           <span className="warning-text">▲</span>
           <span className="grow">{w.text}</span>
-          {w.steps.length > 0 && (
-            <button className="link" onClick={() => setStep(w.steps[0])}>
-              step {w.steps[0] + 1}{w.steps.length > 1 ? ` (+${w.steps.length - 1})` : ''}
+          {w.first !== null && (
+            <button className="link" onClick={() => setStep(w.first!)}>
+              step {w.first + 1}{w.count > 1 ? ` (+${w.count - 1})` : ''}
             </button>
           )}
         </div>

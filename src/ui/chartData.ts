@@ -1,9 +1,15 @@
-// Shapes the engine's timeline into chart series. Only selection and downsampling happen here:
-// every number is one the engine reported.
-import type { Change, ChangeType, Timeline, TimelineStep } from '../engine/timeline.ts';
+// Turns the run view the engine worker sent (columns of typed arrays, already downsampled) into
+// the point objects the charts draw, and answers lookups by step. Every number is one the engine
+// reported; nothing here computes a region's figures.
+import { CHANGE_TYPES, type ChangeType } from '../engine/timeline.ts';
+import type { RunView } from '../worker/run-view.ts';
 
-/** Charts stay responsive by drawing about this many points per series (peaks and changes are kept). */
-export const MAX_POINTS = 300;
+export interface ChangeRow {
+  type: ChangeType;
+  region: string;
+  tokens: number;
+  reason?: string;
+}
 
 export interface RegionPoint {
   i: number;
@@ -11,47 +17,17 @@ export interface RegionPoint {
   budget: number;
   /** Set where the region changed (evict, compact, ...); the marker's height. */
   marker?: number;
-  changes?: Change[];
+  changes?: ChangeRow[];
 }
 
-function bucketSize(n: number): number {
-  return Math.max(1, Math.ceil(n / MAX_POINTS));
-}
-
-/**
- * The step indices a downsampled series draws: each bucket of `bucketSize` steps keeps its fullest
- * step, and every step where `changed` holds is kept as well, so a change is drawn (and named by the
- * tooltip) at its own step with its own figures. Ascending, no duplicates.
- */
-export function keptSteps(count: number, size: number, fullness: (k: number) => number, changed: (k: number) => boolean): number[] {
-  const kept: number[] = [];
-  for (let start = 0; start < count; start += size) {
-    const end = Math.min(count, start + size);
-    let peak = start;
-    for (let k = start + 1; k < end; k++) if (fullness(k) > fullness(peak)) peak = k;
-    for (let k = start; k < end; k++) if (k === peak || changed(k)) kept.push(k);
-  }
-  return kept;
-}
-
-export function regionSeries(timeline: Timeline, region: string): RegionPoint[] {
-  const steps = timeline.steps;
-  const changesAt = (k: number) => steps[k].changes.filter((c) => c.region === region);
-  const kept = keptSteps(
-    steps.length, bucketSize(steps.length),
-    (k) => steps[k].regions[region]?.tokens ?? -1,
-    (k) => steps[k].changes.some((c) => c.region === region),
-  );
-  const points: RegionPoint[] = [];
-  for (const k of kept) {
-    const figures = steps[k].regions[region];
-    if (!figures) continue;
-    const point: RegionPoint = { i: steps[k].index, tokens: figures.tokens, budget: figures.budget };
-    const changes = changesAt(k);
-    if (changes.length) { point.marker = figures.tokens; point.changes = changes; }
-    points.push(point);
-  }
-  return points;
+/** One point of the stacked window chart: every charted region's tokens at step `i`, exactly. */
+export interface WindowPoint {
+  i: number;
+  /** Tokens per charted region, in the order of `run.charted`. */
+  tokens: number[];
+  total: number;
+  /** Stable cache prefix of the request in force at this step (null before the first inference). */
+  prefix: number | null;
 }
 
 export interface RequestPoint {
@@ -66,92 +42,89 @@ export interface RequestPoint {
   taskInWindow: boolean;
 }
 
-export function requestSeries(timeline: Timeline): RequestPoint[] {
-  const inferences = timeline.steps.filter((s) => s.request);
-  const size = bucketSize(inferences.length);
-  const points: RequestPoint[] = [];
-  for (let k = 0; k < inferences.length; k += size) {
-    const s = inferences[k];
-    const r = s.request!;
-    points.push({
-      i: s.index, inference: r.inference, requestTokens: r.requestTokens, prefixTokens: r.prefixTokens,
-      prefixShare: r.prefixShare, cacheRead: r.cache.cacheReadTokens, baseline: r.baselineTokens,
-      taskInBaseline: r.taskInBaselineWindow, taskInWindow: r.taskInWindow,
-    });
+function changeRow(run: RunView, row: number): ChangeRow {
+  const { changes } = run;
+  const out: ChangeRow = { type: CHANGE_TYPES[changes.type[row]!]!, region: changes.names[changes.region[row]!]!, tokens: changes.tokens[row]! };
+  const reason = changes.reason[row]!;
+  if (reason >= 0) out.reason = changes.reasons[reason]!;
+  return out;
+}
+
+/** The first row of the change table at or after `step` (the table is in step order). */
+function firstChangeRow(run: RunView, step: number): number {
+  const steps = run.changes.step;
+  let low = 0;
+  let high = steps.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (steps[mid]! < step) low = mid + 1;
+    else high = mid;
   }
-  return points;
+  return low;
 }
 
-/** The latest inference step at or before `step` (the request in force at that point). */
-export function requestAt(timeline: Timeline, step: number): TimelineStep | undefined {
-  for (let i = Math.min(step, timeline.steps.length - 1); i >= 0; i--) {
-    if (timeline.steps[i].request) return timeline.steps[i];
-  }
-  return undefined;
-}
-
-/** The step index of inference number `inference`. */
-export function stepOfInference(timeline: Timeline, inference: number | null): number | null {
-  if (inference === null) return null;
-  return timeline.steps.find((s) => s.request?.inference === inference)?.index ?? null;
-}
-
-/** Regions worth a chart: declared ones, and runtime ones that ever held something. */
-export function chartedRegions(timeline: Timeline): string[] {
-  return timeline.regions
-    .filter((r) => r.declared || timeline.steps.some((s) => (s.regions[r.name]?.tokens ?? 0) > 0))
-    .map((r) => r.name);
-}
-
-export interface StageChange {
-  i: number;
-  from: string;
-  to: string;
-}
-
-/** Steps at which the stage changed (a transition that passed its gate). */
-export function stageChanges(timeline: Timeline): StageChange[] {
-  const out: StageChange[] = [];
-  for (let k = 1; k < timeline.steps.length; k++) {
-    const from = timeline.steps[k - 1].stage;
-    const to = timeline.steps[k].stage;
-    if (from !== to) out.push({ i: timeline.steps[k].index, from, to });
+/** The changes at `step`, of one region when `region` is given. */
+export function changesAt(run: RunView, step: number, region?: string): ChangeRow[] {
+  const out: ChangeRow[] = [];
+  for (let row = firstChangeRow(run, step); row < run.changes.step.length && run.changes.step[row] === step; row++) {
+    const change = changeRow(run, row);
+    if (region === undefined || change.region === region) out.push(change);
   }
   return out;
 }
 
-// ---- The main chart: the whole window, inference by inference ----------------------------------
-
-/** One point of the stacked window chart: every charted region's tokens at step `i`, exactly. */
-export interface WindowPoint {
-  i: number;
-  /** Tokens per charted region, in the order of `chartedRegions`. */
-  tokens: number[];
-  total: number;
-  /** Stable cache prefix of the request in force at this step (null before the first inference). */
-  prefix: number | null;
+export function windowPoints(run: RunView): WindowPoint[] {
+  const { steps, tokens, prefix } = run.window;
+  return Array.from(steps, (i, p) => {
+    const at = tokens.map((column) => column[p]!);
+    return { i, tokens: at, total: at.reduce((a, b) => a + b, 0), prefix: prefix[p]! < 0 ? null : prefix[p]! };
+  });
 }
 
-/**
- * The stacked series, downsampled: each bucket of steps keeps its fullest step, and every step with
- * a change is kept too, each with that step's own figures, so a tooltip always names the real step
- * of a change and its real numbers. At most MAX_POINTS points plus one per step with a change.
- */
-export function windowSeries(timeline: Timeline, regions: readonly string[]): WindowPoint[] {
-  const steps = timeline.steps;
-  const prefixAt: (number | null)[] = [];
-  let prefix: number | null = null;
-  for (const s of steps) {
-    if (s.request) prefix = s.request.prefixTokens;
-    prefixAt.push(prefix);
-  }
-  const tokensAt = (k: number) => regions.map((r) => steps[k].regions[r]?.tokens ?? 0);
-  const totalAt = (k: number) => tokensAt(k).reduce((a, b) => a + b, 0);
-  const kept = keptSteps(steps.length, bucketSize(steps.length), totalAt, (k) => steps[k].changes.length > 0);
-  return kept.map((k) => {
-    const tokens = tokensAt(k);
-    return { i: steps[k].index, tokens, total: tokens.reduce((a, b) => a + b, 0), prefix: prefixAt[k] };
+export function regionPoints(run: RunView, region: string): RegionPoint[] {
+  const series = run.regions[region];
+  if (!series) return [];
+  return Array.from(series.steps, (i, p) => {
+    const point: RegionPoint = { i, tokens: series.tokens[p]!, budget: series.budget[p]! };
+    const changes = changesAt(run, i, region);
+    if (changes.length) { point.marker = point.tokens; point.changes = changes; }
+    return point;
   });
+}
+
+export function requestPoints(run: RunView): RequestPoint[] {
+  const r = run.requests;
+  return Array.from(r.steps, (i, p) => ({
+    i, inference: r.inference[p]!, requestTokens: r.requestTokens[p]!, prefixTokens: r.prefixTokens[p]!,
+    prefixShare: r.prefixShare[p]!, cacheRead: r.cacheRead[p]!, baseline: r.baseline[p]!,
+    taskInBaseline: r.taskInBaseline[p] === 1, taskInWindow: r.taskInWindow[p] === 1,
+  }));
+}
+
+/** The stage in effect after `step`. */
+export function stageAt(run: RunView, step: number): string | undefined {
+  const at = run.steps.stage[step];
+  return at === undefined ? undefined : run.steps.stageNames[at];
+}
+
+/** The inference number of `step`, or null when it is not an inference. */
+export function inferenceAt(run: RunView, step: number): number | null {
+  const n = run.steps.inference[step];
+  return n === undefined || n < 0 ? null : n;
+}
+
+/** The step index of inference number `inference`. */
+export function stepOfInference(run: RunView, inference: number | null): number | null {
+  if (inference === null) return null;
+  const at = run.steps.inference.indexOf(inference);
+  return at < 0 ? null : at;
+}
+
+/** The first step run in `stage`, if the run entered it. */
+export function firstStepOfStage(run: RunView, stage: string): number | undefined {
+  const index = run.steps.stageNames.indexOf(stage);
+  const at = index < 0 ? -1 : run.steps.stage.indexOf(index);
+  return at < 0 ? undefined : at;
 }
 
 /** What a marker stands for: one of the engine's change types, or the stage moving on. */
@@ -165,22 +138,6 @@ export interface Marker {
   text: string;
 }
 
-/** Every change and stage change at its own step, in step order. */
-export function timelineMarkers(timeline: Timeline): Marker[] {
-  const out: Marker[] = [];
-  const stages = new Map(stageChanges(timeline).map((c) => [c.i, c]));
-  // A change can name a pseudo-region (a truncated tool's result); only real ones are focusable.
-  const regions = new Set(timeline.regions.map((r) => r.name));
-  for (const step of timeline.steps) {
-    const stage = stages.get(step.index);
-    if (stage) out.push({ i: step.index, kind: 'stage', region: '', tokens: 0, text: `stage ${stage.from} → ${stage.to}` });
-    for (const c of step.changes) {
-      out.push({ i: step.index, kind: c.type, region: regions.has(c.region) ? c.region : '', tokens: c.tokens, text: `${c.type} in ${c.region}: ${c.tokens} tokens${c.reason ? ` (${c.reason})` : ''}` });
-    }
-  }
-  return out;
-}
-
 export interface MarkerCluster {
   /** The first step in the cluster (where a click lands). */
   i: number;
@@ -191,27 +148,65 @@ export interface MarkerCluster {
   count: number;
   /** Count per kind, most frequent first. */
   breakdown: [MarkerKind, number][];
+  /** The first markers of the cluster (at most SAMPLED_MARKERS), for its label and tooltip. */
   markers: Marker[];
+  /** The first real region a marker of the cluster names ('' if none): a click shows it. */
+  region: string;
+}
+
+/** Markers listed per cluster: a tooltip shows a dozen, and counts the rest. */
+export const SAMPLED_MARKERS = 12;
+
+/** Every change and stage change at its own step, in step order, one at a time. */
+function forEachMarker(run: RunView, visit: (i: number, marker: () => Marker, kind: MarkerKind) => void): void {
+  // A change can name a pseudo-region (a truncated tool's result); only real ones are focusable.
+  const regions = new Set(run.header.regions.map((r) => r.name));
+  const stages = run.stageChanges;
+  let next = 0;
+  const rows = run.changes.step.length;
+  for (let row = 0; row <= rows; row++) {
+    const step = row < rows ? run.changes.step[row]! : Infinity;
+    for (; next < stages.length && stages[next]!.i <= step; next++) {
+      const stage = stages[next]!;
+      visit(stage.i, () => ({ i: stage.i, kind: 'stage', region: '', tokens: 0, text: `stage ${stage.from} → ${stage.to}` }), 'stage');
+    }
+    if (row === rows) break;
+    const kind = CHANGE_TYPES[run.changes.type[row]!]!;
+    visit(step, () => {
+      const c = changeRow(run, row);
+      return { i: step, kind, region: regions.has(c.region) ? c.region : '', tokens: c.tokens, text: `${c.type} in ${c.region}: ${c.tokens} tokens${c.reason ? ` (${c.reason})` : ''}` };
+    }, kind);
+  }
 }
 
 /**
  * Markers that would share a pixel column become one cluster. `columns` is how many marker-wide
- * columns the plot has; `steps` the timeline's length.
+ * columns the plot has. Only the first markers of each cluster are made into objects, so a run
+ * with a hundred thousand changes costs a count per column, not an object per change.
  */
-export function clusterMarkers(markers: readonly Marker[], steps: number, columns: number): MarkerCluster[] {
-  const perColumn = Math.max(1, steps / Math.max(1, columns));
-  const byColumn = new Map<number, Marker[]>();
-  for (const m of markers) {
-    const column = Math.floor(m.i / perColumn);
-    const list = byColumn.get(column);
-    if (list) list.push(m);
-    else byColumn.set(column, [m]);
-  }
-  return [...byColumn.values()].map((list) => {
-    const counts = new Map<MarkerKind, number>();
-    for (const m of list) counts.set(m.kind, (counts.get(m.kind) ?? 0) + 1);
+export function markerClusters(run: RunView, columns: number): MarkerCluster[] {
+  const perColumn = Math.max(1, run.steps.count / Math.max(1, columns));
+  const byColumn = new Map<number, { cluster: MarkerCluster; counts: Map<MarkerKind, number> }>();
+  forEachMarker(run, (i, marker, kind) => {
+    const column = Math.floor(i / perColumn);
+    let entry = byColumn.get(column);
+    if (!entry) {
+      entry = { cluster: { i, last: i, kind, count: 0, breakdown: [], markers: [], region: '' }, counts: new Map() };
+      byColumn.set(column, entry);
+    }
+    const { cluster, counts } = entry;
+    cluster.last = i;
+    cluster.count++;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    if (cluster.markers.length < SAMPLED_MARKERS || !cluster.region) {
+      const m = marker();
+      if (cluster.markers.length < SAMPLED_MARKERS) cluster.markers.push(m);
+      if (!cluster.region) cluster.region = m.region;
+    }
+  });
+  return [...byColumn.values()].map(({ cluster, counts }) => {
     const breakdown = [...counts].sort((a, b) => b[1] - a[1]);
-    return { i: list[0].i, last: list[list.length - 1].i, kind: breakdown[0][0], count: list.length, breakdown, markers: list };
+    return { ...cluster, kind: breakdown[0]![0], breakdown };
   });
 }
 

@@ -29,8 +29,8 @@ export function useAllDiagnostics(): Diagnostic[] {
   const validation = useResults((s) => s.validation);
   const rhai = useResults((s) => s.rhai);
   const replayDiagnostics = useResults((s) => s.replayDiagnostics);
-  const timeline = useResults((s) => s.timeline);
-  const run = useMemo(() => (timeline ? runProblems(timeline, useScenario.getState().scenario.agent) : []), [timeline]);
+  const view = useResults((s) => s.run);
+  const run = useMemo(() => (view ? runProblems(view.warnings, view.header.regions.map((r) => r.name), useScenario.getState().scenario.agent) : []), [view]);
   return useMemo(
     () => mergeDiagnostics([validation?.diagnostics ?? [], ...Object.values(rhai), replayDiagnostics, run]),
     [validation, rhai, replayDiagnostics, run],

@@ -1,8 +1,8 @@
-// The timeline's run-time warnings as problems with a place: a hook failure points at its script
+// The run's warnings (grouped by the engine worker) as problems with a place: a hook failure points at its script
 // position, a warning naming a region at that region's declaration, anything else at the top of
 // agent.leviath. Each says the step it first happened at and how often.
 import type { Diagnostic } from '../engine/diagnostics.ts';
-import type { Timeline } from '../engine/timeline.ts';
+import type { WarningGroup } from '../worker/run-view.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
 
 /** The problems-list code of a run-time warning (stable, like every diagnostic code). */
@@ -39,24 +39,9 @@ function locate(text: string, agent: Record<string, string>, regions: readonly s
   return { file: AGENT_FILE, line: Math.max(1, line), column: 1 };
 }
 
-/** Each distinct warning once, with the steps it happened at (none for run-level ones). */
-export function groupWarnings(timeline: Timeline): { text: string; steps: number[] }[] {
-  const byText = new Map<string, number[]>();
-  for (const w of timeline.warnings) byText.set(w, []);
-  for (const step of timeline.steps) {
-    for (const w of step.warnings) {
-      const steps = byText.get(w) ?? [];
-      steps.push(step.index);
-      byText.set(w, steps);
-    }
-  }
-  return [...byText].map(([text, steps]) => ({ text, steps }));
-}
-
-export function runProblems(timeline: Timeline, agent: Record<string, string>): Diagnostic[] {
-  const regions = timeline.regions.map((r) => r.name);
-  return groupWarnings(timeline).map(({ text, steps: at }) => {
-    const when = at.length === 0 ? 'before the first step' : `at step ${at[0]! + 1}${at.length > 1 ? ` and ${at.length - 1} more` : ''}`;
+export function runProblems(warnings: readonly WarningGroup[], regions: readonly string[], agent: Record<string, string>): Diagnostic[] {
+  return warnings.map(({ text, first, count }) => {
+    const when = first === null ? 'before the first step' : `at step ${first + 1}${count > 1 ? ` and ${count - 1} more` : ''}`;
     return {
       code: RUN_WARNING_CODE, severity: 'warning' as const, message: `Replay ${when}: ${text}`, path: '',
       ...locate(text, agent, regions),

@@ -36,7 +36,7 @@ export function isTyping(target: EventTarget | null): boolean {
 /** Play from the start when already at the end, so Play is never a dead button. */
 export function togglePlay(): void {
   const ui = useUi.getState();
-  const total = useResults.getState().timeline?.steps.length ?? 0;
+  const total = useResults.getState().run?.steps.count ?? 0;
   if (ui.playing) { ui.setPlaying(false); return; }
   if (total === 0) return;
   if (ui.step >= total - 1) ui.setStep(0);
@@ -65,7 +65,7 @@ function handle(e: KeyboardEvent): boolean {
   if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return false;
   // A focused slider moves itself with the arrows and Home/End; only Space is the page's.
   if (e.target instanceof HTMLInputElement && e.key !== ' ' && e.key.length > 1 && e.key !== 'Escape') return false;
-  const total = useResults.getState().timeline?.steps.length ?? 0;
+  const total = useResults.getState().run?.steps.count ?? 0;
   const last = Math.max(0, total - 1);
   const jump = e.shiftKey ? 10 : 1;
   switch (e.key) {

@@ -82,7 +82,7 @@ describe('EngineClient', () => {
     expect(worker.terminated).toBe(false);
     expect(FakeWorker.all).toHaveLength(1);
     expect(worker.received.map((m) => m.type)).toEqual(['replay', 'inspect', 'cancel', 'inspect']);
-    const timeline = { diagnostics: [], timeline: null, ms: 1 };
+    const timeline = { diagnostics: [], view: null, ms: 1 };
     worker.reply({ type: 'replay', id: 1, result: timeline });
     const detailAt = (index: number) => ({ index, regions: [], changes: [], request: { system: [], messages: [] } });
     worker.reply({ type: 'inspect', id: 2, result: { detail: detailAt(3) } });

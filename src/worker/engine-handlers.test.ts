@@ -5,6 +5,7 @@ import { Replay, replay } from '../engine/index.ts';
 import type { Scenario } from '../engine/scenario.ts';
 import { append, assistant, scenario, user } from '../../test/runtime/helpers.ts';
 import { engineHandlers } from './engine-handlers.ts';
+import { runView, stepFigures } from './run-view.ts';
 import { WorkerResponseSchema, type WorkerResponse } from './protocol.ts';
 
 const notes = (text: string): Scenario => scenario('[context.regions]\nnotes = { max_tokens = 50 }', [
@@ -14,11 +15,16 @@ const notes = (text: string): Scenario => scenario('[context.regions]\nnotes = {
 function harness() {
   const handlers = engineHandlers();
   const posted: WorkerResponse[] = [];
+  const transferred: Transferable[][] = [];
   let id = 0;
-  const context = (signal = new AbortController().signal) => ({ post: (m: WorkerResponse) => void posted.push(m), signal });
+  const context = (signal = new AbortController().signal) => ({
+    post: (m: WorkerResponse, transfer: Transferable[] = []) => { posted.push(m); transferred.push(transfer); },
+    signal,
+  });
   const last = () => posted.at(-1)!;
   return {
     posted,
+    transferred,
     replay(revision: number, s: unknown, signal?: AbortSignal) {
       handlers.replay!({ id: ++id, type: 'replay', revision, scenario: s }, context(signal));
       return last();
@@ -41,8 +47,10 @@ describe('engine worker handlers', () => {
     const worker = harness();
     const answer = worker.replay(7, notes('one'));
     expect(answer.type).toBe('replay');
-    expect(worker.inspect(7, 2)).toEqual({ detail: new Replay(notes('one')).inspect(2) });
+    expect(worker.inspect(7, 2)).toEqual({ detail: new Replay(notes('one')).inspect(2), figures: stepFigures(replay(notes('one')), 2) });
     expect(worker.inspect(7, 4).detail).toMatchObject({ index: 4, inference: true });
+    // The readout's figures at step 3 (an append): notes holds both texts, the request in force is inference 0 at step 2.
+    expect(worker.inspect(7, 3).figures).toMatchObject({ index: 3, regions: { notes: { tokens: 2 } }, request: { step: 2, inference: 0 } });
   });
 
   it('keeps each revision apart, and the two newest runs only', () => {
@@ -62,7 +70,7 @@ describe('engine worker handlers', () => {
     const worker = harness();
     expect(worker.inspect(5, 0)).toEqual({ detail: null, missing: true });
     expect(worker.open(5, notes('one'))).toMatchObject({ type: 'open', result: { ok: true } });
-    expect(worker.inspect(5, 2)).toEqual({ detail: new Replay(notes('one')).inspect(2) });
+    expect(worker.inspect(5, 2).detail).toEqual(new Replay(notes('one')).inspect(2));
   });
 
   it('keeps no run from a cancelled replay or a scenario that fails its schema', () => {
@@ -72,22 +80,25 @@ describe('engine worker handlers', () => {
     expect(worker.replay(1, notes('one'), controller.signal)).toEqual({ type: 'failed', id: 1, message: 'cancelled', cancelled: true });
     expect(worker.inspect(1, 0)).toEqual({ detail: null, missing: true });
     const refused = worker.replay(2, { version: 1 });
-    expect(refused).toMatchObject({ type: 'replay', result: { timeline: null } });
+    expect(refused).toMatchObject({ type: 'replay', result: { view: null } });
     expect(worker.inspect(2, 0)).toEqual({ detail: null, missing: true });
   });
 
-  it('posts what the protocol schema accepts on the page side, and the schema refuses a timeline out of order', () => {
+  it('posts the run view with its columns transferred, which the page-side schema accepts; a malformed view is refused', () => {
     const worker = harness();
     const answer = worker.replay(1, notes('one'));
     const parsed = WorkerResponseSchema.parse(structuredClone(answer));
-    expect(parsed).toMatchObject({ type: 'replay', result: { timeline: replay(notes('one')) } });
-    expect(WorkerResponseSchema.parse(structuredClone(worker.posted.at(-1)))).toEqual(parsed);
+    const expected = runView(replay(notes('one'))).view;
+    expect(parsed).toMatchObject({ type: 'replay', result: { view: expected } });
+    if (answer.type !== 'replay' || !answer.result.view) throw new Error('expected a run view');
+    expect(answer.result.view.steps.count).toBe(5);
+    expect(worker.transferred.at(-1)).toContain(answer.result.view.window.steps.buffer);
+    expect(worker.transferred.at(-1)).toContain(answer.result.view.steps.stage.buffer);
     handlersInspectParses(worker);
-    const timeline = replay(notes('one'));
-    const shuffled = { ...timeline, steps: [timeline.steps[1], timeline.steps[0], ...timeline.steps.slice(2)] };
-    const refused = WorkerResponseSchema.safeParse({ type: 'replay', id: 1, result: { diagnostics: [], timeline: shuffled, ms: 1 } });
+    const short = { ...expected, steps: { ...expected.steps, stage: expected.steps.stage.slice(1) } };
+    const refused = WorkerResponseSchema.safeParse({ type: 'replay', id: 1, result: { diagnostics: [], view: short, ms: 1 } });
     expect(refused.success).toBe(false);
-    expect(refused.error!.issues[0]!.message).toBe('not a timeline: expected steps numbered from 0, regions, summary and model');
+    expect(refused.error!.issues[0]!.message).toBe('not a run view: expected the header, per-step typed columns, series and the change table');
   });
 });
 

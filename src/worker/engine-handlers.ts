@@ -6,7 +6,9 @@ import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import type { Timeline } from '../engine/timeline.ts';
+import { runView, stepFigures } from './run-view.ts';
 import type { Context, Handlers } from './serve.ts';
+import { loadingEncodingOf } from './encoding.ts';
 
 const PROGRESS_INTERVAL_MS = 50;
 /** Runs kept for inspection: the one on screen and the newest (which may not be adopted yet). */
@@ -34,24 +36,26 @@ function replayRun(
  * them directly with a recording `post`.
  */
 export function engineHandlers(): Handlers {
-  const runs = new Map<number, Replay>();
-  function keepRun(revision: number, run: Replay): void {
+  const runs = new Map<number, { run: Replay; timeline: Timeline }>();
+  function keepRun(revision: number, kept: { run: Replay; timeline: Timeline }): void {
     runs.delete(revision);
-    runs.set(revision, run);
+    runs.set(revision, kept);
     for (const oldest of runs.keys()) {
       if (runs.size <= RUNS_KEPT) break;
       runs.delete(oldest);
     }
   }
   return {
-    replay: (req, context) => {
+    replay: async (req, context) => {
       const { post } = context;
       const started = performance.now();
       const { scenario, diagnostics } = parseScenario(req.scenario);
       if (!scenario) {
-        post({ type: 'replay', id: req.id, result: { diagnostics, timeline: null, ms: 0 } });
+        post({ type: 'replay', id: req.id, result: { diagnostics, view: null, ms: 0 } });
         return;
       }
+      const loading = loadingEncodingOf(scenario);
+      if (loading) await loading;
       let lastProgress = 0;
       const replayed = replayRun(req.id, scenario, context, (done, total) => {
         const now = performance.now();
@@ -60,32 +64,35 @@ export function engineHandlers(): Handlers {
         post({ type: 'progress', id: req.id, done, total });
       });
       if (!replayed) return;
-      const { run, timeline } = replayed;
+      const { timeline } = replayed;
       // A run with errors has no steps to inspect, and must not push the run on screen out.
-      if (timeline.steps.length > 0) keepRun(req.revision, run);
+      if (timeline.steps.length > 0) keepRun(req.revision, replayed);
+      const { view, transfer } = runView(timeline, req.points);
       post({
         type: 'replay', id: req.id,
-        result: { diagnostics: timeline.diagnostics, timeline, ms: performance.now() - started },
-      });
+        result: { diagnostics: timeline.diagnostics, view, ms: performance.now() - started },
+      }, transfer);
     },
-    open: (req, context) => {
+    open: async (req, context) => {
       const { scenario, diagnostics } = parseScenario(req.scenario);
       if (!scenario) {
         context.post({ type: 'open', id: req.id, result: { ok: false, error: diagnostics.map((d) => d.message).join('; ') } });
         return;
       }
+      const loading = loadingEncodingOf(scenario);
+      if (loading) await loading;
       const replayed = replayRun(req.id, scenario, context);
       if (!replayed) return;
-      keepRun(req.revision, replayed.run);
+      keepRun(req.revision, replayed);
       context.post({ type: 'open', id: req.id, result: { ok: replayed.timeline.steps.length > 0 } });
     },
     inspect: (req, { post }) => {
-      const run = runs.get(req.revision);
-      if (!run) {
+      const kept = runs.get(req.revision);
+      if (!kept) {
         post({ type: 'inspect', id: req.id, result: { detail: null, missing: true } });
         return;
       }
-      post({ type: 'inspect', id: req.id, result: { detail: run.inspect(req.step) } });
+      post({ type: 'inspect', id: req.id, result: { detail: kept.run.inspect(req.step), figures: stepFigures(kept.timeline, req.step) } });
     },
   };
 }

@@ -2,7 +2,8 @@
 // so a malformed message is an error at the boundary, never a half-rendered screen.
 import { z } from 'zod';
 import { ModelRefSchema, ScenarioFields } from '../engine/scenario.ts';
-import type { StepDetail, Timeline } from '../engine/timeline.ts';
+import type { StepDetail } from '../engine/timeline.ts';
+import type { RunView, StepFigures } from './run-view.ts';
 import { formatIssues } from '../scenarios/issues.ts';
 
 const Files = z.record(z.string(), z.string());
@@ -33,6 +34,8 @@ export const ReplayRequest = z.object({
   revision: Id,
   /** Checked against ScenarioSchema inside the worker, where the error can say which field. */
   scenario: z.unknown(),
+  /** About how many points wide the charts are: the series are downsampled to it. */
+  points: z.number().int().positive().max(20_000).optional(),
 });
 /** Runs a scenario again only to answer inspects about it (the worker restarted and lost the run). */
 export const OpenRequest = z.object({ id: Id, type: z.literal('open'), revision: Id, scenario: z.unknown() });
@@ -87,28 +90,37 @@ export type ValidateResult = z.infer<typeof ValidateResultSchema>;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const isInt32 = (v: unknown, length?: number): boolean => v instanceof Int32Array && (length === undefined || v.length === length);
+
 /**
- * The engine's Timeline, typed as such. Checked at its envelope (the fields the page reads first,
- * and that every step has its index in order): a field-by-field check of thousands of steps on
- * the main thread would itself be a long task.
+ * What the charts draw of a run (run-view.ts), typed as such and checked at its envelope: the
+ * columns are typed arrays of one length per series, so a malformed message fails here.
  */
-export const TimelineSchema = z.custom<Timeline>((v) => isRecord(v)
-  && Array.isArray(v.steps) && v.steps.every((step, i) => isRecord(step) && step.index === i)
-  && Array.isArray(v.regions) && isRecord(v.summary) && isRecord(v.model), 'not a timeline: expected steps numbered from 0, regions, summary and model');
+export const RunViewSchema = z.custom<RunView>((v) => {
+  if (!isRecord(v) || !isRecord(v.header) || !isRecord(v.steps) || !isRecord(v.window) || !isRecord(v.regions) || !isRecord(v.changes)) return false;
+  const { steps, window, changes } = v;
+  return typeof steps.count === 'number' && steps.stage instanceof Uint16Array && steps.stage.length === steps.count
+    && isInt32(steps.inference, steps.count) && Array.isArray(v.charted) && Array.isArray(v.stageChanges) && Array.isArray(v.warnings)
+    && window.steps instanceof Int32Array && Array.isArray(window.tokens) && window.tokens.every((t) => isInt32(t, (window.steps as Int32Array).length))
+    && isInt32(changes.step) && Array.isArray(changes.names) && isRecord(v.markdown);
+}, 'not a run view: expected the header, per-step typed columns, series and the change table');
 
 /** One step in full, typed as the engine's StepDetail and checked at its envelope. */
 export const StepDetailSchema = z.custom<StepDetail>((v) => isRecord(v)
   && typeof v.index === 'number' && Array.isArray(v.regions) && Array.isArray(v.changes) && isRecord(v.request),
 'not a step detail: expected index, regions, changes and request');
+export const StepFiguresSchema = z.custom<StepFigures>((v) => isRecord(v) && typeof v.index === 'number' && isRecord(v.regions),
+  'not step figures: expected index and regions');
 export const ReplayResultSchema = z.object({
   /** Scenario-level problems (blueprint diagnostics, schema errors); the timeline is absent when fatal. */
   diagnostics: z.array(DiagnosticSchema),
-  timeline: TimelineSchema.nullable(),
+  view: RunViewSchema.nullable(),
   ms: z.number(),
 });
 
 export const InspectResultSchema = z.object({
   detail: StepDetailSchema.nullable(),
+  figures: StepFiguresSchema.nullable().optional(),
   error: z.string().optional(),
   /** The worker no longer holds that run (it was restarted): open it again, then ask again. */
   missing: z.boolean().optional(),

@@ -7,7 +7,8 @@ declare const self: DedicatedWorkerGlobalScope;
 
 type Request<T extends WorkerRequest['type']> = Extract<WorkerRequest, { type: T }>;
 export interface Context {
-  post: (message: WorkerResponse) => void;
+  /** Posts an answer; the buffers in `transfer` move to the page instead of being copied. */
+  post: (message: WorkerResponse, transfer?: Transferable[]) => void;
   /** Aborted when the page cancels this request (seen between events of a long computation). */
   signal: AbortSignal;
 }
@@ -15,8 +16,8 @@ export type Handlers = {
   [T in Exclude<WorkerRequest['type'], 'cancel'>]?: (request: Request<T>, context: Context) => void | Promise<void>;
 };
 
-export function post(message: WorkerResponse): void {
-  self.postMessage(message);
+export function post(message: WorkerResponse, transfer: Transferable[] = []): void {
+  self.postMessage(message, transfer);
 }
 
 export function serve(handlers: Handlers): void {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_POINTS, clusterMarkers, keptSteps, regionColors, regionSeries, timelineMarkers, windowSeries,
-} from '../../src/ui/chartData.ts';
+import { changesAt, markerClusters, regionColors, regionPoints, stageAt, windowPoints } from '../../src/ui/chartData.ts';
+import { DEFAULT_POINTS, keptSteps, runView } from '../../src/worker/run-view.ts';
 import type { Change, Timeline } from '../../src/engine/timeline.ts';
 
 /**
@@ -11,30 +10,34 @@ import type { Change, Timeline } from '../../src/engine/timeline.ts';
  */
 function timeline(): Timeline {
   const changeAt: Record<number, Change> = {
-    5: { type: 'evict', region: 'a', tokens: 90, entries: ['x'] },
+    5: { type: 'evict', region: 'a', tokens: 90, entries: ['x'], reason: 'max_items 2 exceeded' },
     600: { type: 'compact', region: 'b', tokens: 3, entries: ['y'] },
   };
   const steps = Array.from({ length: 900 }, (_, index) => ({
     index,
-    stage: 'main',
+    stage: index < 450 ? 'plan' : 'build',
     regions: {
       a: { tokens: index % 3 === 1 ? 100 : 10, budget: 200, entries: 1, visible: true },
       b: { tokens: 5, budget: 50, entries: 1, visible: true },
     },
     changes: changeAt[index] ? [changeAt[index]] : [],
-    request: index === 0 ? { prefixTokens: 7 } : undefined,
+    warnings: [],
+    request: index === 0 ? { inference: 0, prefixTokens: 7, requestTokens: 9, prefixShare: 0.7, cache: { cacheReadTokens: 0 }, baselineTokens: 9 } : undefined,
   }));
-  return { regions: [{ name: 'a', declared: true }, { name: 'b', declared: true }], steps } as unknown as Timeline;
+  return {
+    regions: [{ name: 'a', declared: true }, { name: 'b', declared: true }], steps, warnings: [],
+    model: { id: 'm', window: 1000 }, summary: { inferences: 1, meanPrefixShare: 0 }, spawn: { regions: {} },
+  } as unknown as Timeline;
 }
 
-describe('downsampling keeps every change at its own step', () => {
+describe('the worker downsamples and the page draws every change at its own step', () => {
   it('keptSteps keeps each bucket peak plus every changed step, in order', () => {
-    expect(keptSteps(7, 3, (k) => [1, 3, 2, 0, 0, 9, 4][k], (k) => k === 0 || k === 2)).toEqual([0, 1, 2, 5, 6]);
+    expect(keptSteps(7, 3, (k) => [1, 3, 2, 0, 0, 9, 4][k]!, (k) => k === 0 || k === 2)).toEqual([0, 1, 2, 5, 6]);
   });
 
   it('the window series has the bucket peaks and both change steps with their own figures', () => {
-    const points = windowSeries(timeline(), ['a', 'b']);
-    expect(points).toHaveLength(MAX_POINTS + 2);
+    const points = windowPoints(runView(timeline()).view);
+    expect(points).toHaveLength(DEFAULT_POINTS + 2);
     expect(points.slice(0, 3)).toEqual([
       { i: 1, tokens: [100, 5], total: 105, prefix: 7 },
       { i: 4, tokens: [100, 5], total: 105, prefix: 7 },
@@ -43,26 +46,42 @@ describe('downsampling keeps every change at its own step', () => {
     expect(points.find((p) => p.i === 600)).toEqual({ i: 600, tokens: [10, 5], total: 15, prefix: 7 });
   });
 
+  it('downsamples to the width the page asks for', () => {
+    const { view } = runView(timeline(), 90);
+    // 90 buckets of 10 steps; each keeps its peak, plus the two change steps.
+    expect(view.window.steps.length).toBe(92);
+    expect(windowPoints(view).every((p) => p.total === 105 || p.i === 5 || p.i === 600)).toBe(true);
+  });
+
   it('a region series carries a change only at the change own step, with that step tokens', () => {
-    const a = regionSeries(timeline(), 'a');
-    expect(a).toHaveLength(MAX_POINTS + 1);
+    const { view } = runView(timeline());
+    const a = regionPoints(view, 'a');
+    expect(a).toHaveLength(DEFAULT_POINTS + 1);
     expect(a.filter((p) => p.changes)).toEqual([
-      { i: 5, tokens: 10, budget: 200, marker: 10, changes: [{ type: 'evict', region: 'a', tokens: 90, entries: ['x'] }] },
+      { i: 5, tokens: 10, budget: 200, marker: 10, changes: [{ type: 'evict', region: 'a', tokens: 90, reason: 'max_items 2 exceeded' }] },
     ]);
-    const b = regionSeries(timeline(), 'b');
-    expect(b.filter((p) => p.changes).map((p) => p.i)).toEqual([600]);
+    expect(regionPoints(view, 'b').filter((p) => p.changes).map((p) => p.i)).toEqual([600]);
+  });
+
+  it('answers the changes and the stage of any step from the compact columns', () => {
+    const { view } = runView(timeline());
+    expect(changesAt(view, 600)).toEqual([{ type: 'compact', region: 'b', tokens: 3 }]);
+    expect(changesAt(view, 601)).toEqual([]);
+    expect(changesAt(view, 5, 'b')).toEqual([]);
+    expect([stageAt(view, 449), stageAt(view, 450)]).toEqual(['plan', 'build']);
+    expect(view.stageChanges).toEqual([{ i: 450, from: 'plan', to: 'build' }]);
   });
 });
 
 describe('markers', () => {
   it('changes in one pixel column become one cluster with a count and a breakdown', () => {
-    const markers = timelineMarkers(timeline());
-    expect(markers.map((m) => [m.i, m.kind, m.region])).toEqual([[5, 'evict', 'a'], [600, 'compact', 'b']]);
-    // Three columns over 900 steps: 300 steps per column; both land in different columns.
-    expect(clusterMarkers(markers, 900, 3).map((c) => [c.i, c.count])).toEqual([[5, 1], [600, 1]]);
-    // One column: one cluster at the first change, counting both kinds.
-    const [one] = clusterMarkers(markers, 900, 1);
-    expect([one.i, one.last, one.count, one.breakdown]).toEqual([5, 600, 2, [['evict', 1], ['compact', 1]]]);
+    const { view } = runView(timeline());
+    // Three columns over 900 steps: 300 steps per column; each change lands in its own, the stage change in the middle one.
+    expect(markerClusters(view, 3).map((c) => [c.i, c.count, c.kind])).toEqual([[5, 1, 'evict'], [450, 1, 'stage'], [600, 1, 'compact']]);
+    // One column: one cluster at the first change, counting every kind, focusing the first real region.
+    const [one] = markerClusters(view, 1);
+    expect([one!.i, one!.last, one!.count, one!.breakdown, one!.region]).toEqual([5, 600, 3, [['evict', 1], ['stage', 1], ['compact', 1]], 'a']);
+    expect(one!.markers.map((m) => m.text)).toEqual(['evict in a: 90 tokens (max_items 2 exceeded)', 'stage plan → build', 'compact in b: 3 tokens']);
   });
 });
 

@@ -1,0 +1,313 @@
+// What the page draws of a run, shaped in the engine worker. The page gets the timeline's header,
+// two per-step columns (stage, inference), series downsampled to the chart's width as typed arrays
+// (every change kept at its own step, with that step's figures) and every change in a compact
+// table; the typed arrays are transferred, not copied. The steps themselves stay in the worker,
+// and a step's figures and detail are asked for when they are shown.
+import {
+  CHANGE_TYPES, type ChangeType, type RegionFigures, type RequestFigures, type Timeline, type TimelineStep,
+} from '../engine/timeline.ts';
+import { regionRows, type MarkdownFacts } from '../share/markdown.ts';
+
+/** The timeline without its steps. */
+export type RunHeader = Omit<Timeline, 'steps'>;
+
+export interface StepColumns {
+  count: number;
+  /** Per step: the index in `stageNames` of the stage in effect after it. */
+  stage: Uint16Array;
+  stageNames: string[];
+  /** Per step: its inference number, or -1 when the step is not an inference. */
+  inference: Int32Array;
+}
+
+/** The stacked window chart: one token column per charted region, at the kept steps. */
+export interface WindowSeries {
+  steps: Int32Array;
+  /** `tokens[k][p]`: charted region k at kept step p. */
+  tokens: Int32Array[];
+  /** Stable cache prefix of the request in force; -1 before the first inference. */
+  prefix: Int32Array;
+}
+
+export interface RegionSeries {
+  steps: Int32Array;
+  tokens: Int32Array;
+  budget: Int32Array;
+}
+
+/** Per-inference figures, every `size`-th inference kept. */
+export interface RequestSeries {
+  steps: Int32Array;
+  inference: Int32Array;
+  requestTokens: Int32Array;
+  prefixTokens: Int32Array;
+  prefixShare: Float64Array;
+  cacheRead: Int32Array;
+  baseline: Int32Array;
+  /** 1 where the task is in the flat list's window / in the blueprint's request. */
+  taskInBaseline: Uint8Array;
+  taskInWindow: Uint8Array;
+}
+
+/** Every change of the run in step order, one row per change. */
+export interface ChangeTable {
+  step: Int32Array;
+  /** Index in CHANGE_TYPES. */
+  type: Uint8Array;
+  /** Index in `names` (a change may name a pseudo-region, such as a truncated tool's result). */
+  region: Uint16Array;
+  names: string[];
+  tokens: Int32Array;
+  /** Index in `reasons`, or -1 when the change gave none. */
+  reason: Int32Array;
+  reasons: string[];
+}
+
+export interface StageChange {
+  i: number;
+  from: string;
+  to: string;
+}
+
+/** A distinct run warning: the step it first happened at (null: before the first) and how often. */
+export interface WarningGroup {
+  text: string;
+  first: number | null;
+  count: number;
+}
+
+export interface RunView {
+  header: RunHeader;
+  steps: StepColumns;
+  /** Regions worth a chart: declared ones, and runtime ones that ever held something. */
+  charted: string[];
+  window: WindowSeries;
+  regions: Record<string, RegionSeries>;
+  requests: RequestSeries;
+  changes: ChangeTable;
+  stageChanges: StageChange[];
+  warnings: WarningGroup[];
+  markdown: MarkdownFacts;
+}
+
+/** One step's figures, answered with its detail: the readout and the cache card at the scrubbed step. */
+export interface StepFigures {
+  index: number;
+  regions: Record<string, RegionFigures>;
+  /** The request in force at this step (the latest inference at or before it), and its step. */
+  request: (RequestFigures & { step: number }) | null;
+}
+
+/** Buckets per series when the page does not say how wide its chart is. */
+export const DEFAULT_POINTS = 300;
+
+/**
+ * The step indices a downsampled series draws: each bucket of `size` steps keeps its fullest step,
+ * and every step where `changed` holds is kept as well, so a change is drawn (and named by the
+ * tooltip) at its own step with its own figures. Ascending, no duplicates.
+ */
+export function keptSteps(count: number, size: number, fullness: (k: number) => number, changed: (k: number) => boolean): number[] {
+  const kept: number[] = [];
+  for (let start = 0; start < count; start += size) {
+    const end = Math.min(count, start + size);
+    let peak = start;
+    for (let k = start + 1; k < end; k++) if (fullness(k) > fullness(peak)) peak = k;
+    for (let k = start; k < end; k++) if (k === peak || changed(k)) kept.push(k);
+  }
+  return kept;
+}
+
+function bucketSize(count: number, points: number): number {
+  return Math.max(1, Math.ceil(count / Math.max(1, points)));
+}
+
+function stepColumns(steps: readonly TimelineStep[]): StepColumns {
+  const stageNames: string[] = [];
+  const stageIndex = new Map<string, number>();
+  const stage = new Uint16Array(steps.length);
+  const inference = new Int32Array(steps.length).fill(-1);
+  steps.forEach((s, k) => {
+    let at = stageIndex.get(s.stage);
+    if (at === undefined) {
+      at = stageNames.push(s.stage) - 1;
+      stageIndex.set(s.stage, at);
+    }
+    stage[k] = at;
+    if (s.request) inference[k] = s.request.inference;
+  });
+  return { count: steps.length, stage, stageNames, inference };
+}
+
+function chartedRegions(timeline: Timeline): string[] {
+  return timeline.regions
+    .filter((r) => r.declared || timeline.steps.some((s) => (s.regions[r.name]?.tokens ?? 0) > 0))
+    .map((r) => r.name);
+}
+
+function windowSeries(steps: readonly TimelineStep[], charted: readonly string[], points: number): WindowSeries {
+  const totalAt = (k: number) => charted.reduce((sum, r) => sum + (steps[k]!.regions[r]?.tokens ?? 0), 0);
+  const kept = keptSteps(steps.length, bucketSize(steps.length, points), totalAt, (k) => steps[k]!.changes.length > 0);
+  const prefixAt = new Int32Array(steps.length);
+  let prefix = -1;
+  steps.forEach((s, k) => {
+    if (s.request) prefix = s.request.prefixTokens;
+    prefixAt[k] = prefix;
+  });
+  return {
+    steps: Int32Array.from(kept),
+    tokens: charted.map((r) => Int32Array.from(kept, (k) => steps[k]!.regions[r]?.tokens ?? 0)),
+    prefix: Int32Array.from(kept, (k) => prefixAt[k]!),
+  };
+}
+
+function regionSeries(steps: readonly TimelineStep[], region: string, points: number): RegionSeries {
+  const kept = keptSteps(
+    steps.length, bucketSize(steps.length, points),
+    (k) => steps[k]!.regions[region]?.tokens ?? -1,
+    (k) => steps[k]!.changes.some((c) => c.region === region),
+  ).filter((k) => steps[k]!.regions[region] !== undefined);
+  return {
+    steps: Int32Array.from(kept),
+    tokens: Int32Array.from(kept, (k) => steps[k]!.regions[region]!.tokens),
+    budget: Int32Array.from(kept, (k) => steps[k]!.regions[region]!.budget),
+  };
+}
+
+function requestSeries(steps: readonly TimelineStep[], points: number): RequestSeries {
+  const inferences = steps.filter((s) => s.request);
+  const size = bucketSize(inferences.length, points);
+  const kept = inferences.filter((_, k) => k % size === 0);
+  const column = <T extends Int32Array | Uint8Array | Float64Array>(make: new (n: number) => T, value: (r: RequestFigures) => number): T => {
+    const out = new make(kept.length);
+    kept.forEach((s, k) => { out[k] = value(s.request!); });
+    return out;
+  };
+  return {
+    steps: Int32Array.from(kept, (s) => s.index),
+    inference: column(Int32Array, (r) => r.inference),
+    requestTokens: column(Int32Array, (r) => r.requestTokens),
+    prefixTokens: column(Int32Array, (r) => r.prefixTokens),
+    prefixShare: column(Float64Array, (r) => r.prefixShare),
+    cacheRead: column(Int32Array, (r) => r.cache.cacheReadTokens),
+    baseline: column(Int32Array, (r) => r.baselineTokens),
+    taskInBaseline: column(Uint8Array, (r) => (r.taskInBaselineWindow ? 1 : 0)),
+    taskInWindow: column(Uint8Array, (r) => (r.taskInWindow ? 1 : 0)),
+  };
+}
+
+/** Numbers each distinct string in the order first seen. */
+function interner(): { names: string[]; index: (name: string) => number } {
+  const names: string[] = [];
+  const seen = new Map<string, number>();
+  return {
+    names,
+    index: (name) => {
+      let at = seen.get(name);
+      if (at === undefined) {
+        at = names.push(name) - 1;
+        seen.set(name, at);
+      }
+      return at;
+    },
+  };
+}
+
+function changeTable(steps: readonly TimelineStep[]): ChangeTable {
+  const count = steps.reduce((n, s) => n + s.changes.length, 0);
+  const table = {
+    step: new Int32Array(count), type: new Uint8Array(count), region: new Uint16Array(count),
+    tokens: new Int32Array(count), reason: new Int32Array(count),
+  };
+  const regions = interner();
+  const reasons = interner();
+  const typeIndex = new Map<ChangeType, number>(CHANGE_TYPES.map((t, k) => [t, k]));
+  let row = 0;
+  for (const s of steps) {
+    for (const c of s.changes) {
+      table.step[row] = s.index;
+      table.type[row] = typeIndex.get(c.type)!;
+      table.region[row] = regions.index(c.region);
+      table.tokens[row] = c.tokens;
+      table.reason[row] = c.reason ? reasons.index(c.reason) : -1;
+      row++;
+    }
+  }
+  return { ...table, names: regions.names, reasons: reasons.names };
+}
+
+function stageChanges(steps: readonly TimelineStep[]): StageChange[] {
+  const out: StageChange[] = [];
+  for (let k = 1; k < steps.length; k++) {
+    const from = steps[k - 1]!.stage;
+    const to = steps[k]!.stage;
+    if (from !== to) out.push({ i: steps[k]!.index, from, to });
+  }
+  return out;
+}
+
+/** Each distinct warning once: run-level ones first (no step), then in order of first step. */
+export function groupWarnings(timeline: Timeline): WarningGroup[] {
+  const groups = new Map<string, WarningGroup>();
+  for (const text of timeline.warnings) groups.set(text, { text, first: null, count: 0 });
+  for (const step of timeline.steps) {
+    for (const text of step.warnings) {
+      const group = groups.get(text);
+      if (!group) groups.set(text, { text, first: step.index, count: 1 });
+      else {
+        group.first ??= step.index;
+        group.count++;
+      }
+    }
+  }
+  return [...groups.values()];
+}
+
+function markdownFacts(timeline: Timeline): MarkdownFacts {
+  const last = timeline.steps.findLast((s) => s.request)?.request;
+  return {
+    steps: timeline.steps.length, inferences: timeline.summary.inferences, modelId: timeline.model.id,
+    meanPrefixShare: timeline.summary.meanPrefixShare, rows: regionRows(timeline),
+    lastRequest: last ? { prefixTokens: last.prefixTokens, requestTokens: last.requestTokens } : null,
+  };
+}
+
+/** The view of `timeline` for a chart about `points` pixels wide, and the buffers to transfer. */
+export function runView(timeline: Timeline, points = DEFAULT_POINTS): { view: RunView; transfer: ArrayBuffer[] } {
+  const { steps, ...header } = timeline;
+  const charted = chartedRegions(timeline);
+  const view: RunView = {
+    header,
+    steps: stepColumns(steps),
+    charted,
+    window: windowSeries(steps, charted, points),
+    regions: Object.fromEntries(charted.map((r) => [r, regionSeries(steps, r, points)])),
+    requests: requestSeries(steps, points),
+    changes: changeTable(steps),
+    stageChanges: stageChanges(steps),
+    warnings: groupWarnings(timeline),
+    markdown: markdownFacts(timeline),
+  };
+  return { view, transfer: buffersOf(view) };
+}
+
+function buffersOf(view: RunView): ArrayBuffer[] {
+  const arrays: ArrayBufferView[] = [
+    view.steps.stage, view.steps.inference,
+    view.window.steps, view.window.prefix, ...view.window.tokens,
+    ...Object.values(view.regions).flatMap((r) => [r.steps, r.tokens, r.budget]),
+    ...Object.values(view.requests),
+    view.changes.step, view.changes.type, view.changes.region, view.changes.tokens, view.changes.reason,
+  ];
+  return arrays.map((a) => a.buffer as ArrayBuffer);
+}
+
+/** The figures at `step`, for the readout and the cache card. */
+export function stepFigures(timeline: Timeline, step: number): StepFigures | null {
+  const at = timeline.steps[step];
+  if (!at) return null;
+  for (let k = step; k >= 0; k--) {
+    const request = timeline.steps[k]!.request;
+    if (request) return { index: step, regions: at.regions, request: { ...request, step: k } };
+  }
+  return { index: step, regions: at.regions, request: null };
+}
