@@ -22,6 +22,7 @@ export default defineConfig({
   build: { chunkSizeWarningLimit: 4000 },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    setupFiles: ['test/load-encodings.ts'],
     environment: 'node',
     testTimeout: 30_000,
   },

@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Replay, replay } from '../src/scenarios/engine.ts';
 import { ScenarioSchema, type Scenario, type TrafficEvent } from '../src/engine/scenario.ts';
-import { countTokens, type Encoding } from '../src/engine/tokens.ts';
+import { countTokens, loadEncodings, type Encoding } from '../src/engine/tokens.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 import { generateTraffic } from '../src/scenarios/generators.ts';
 
@@ -139,6 +139,7 @@ export async function benchReplay(): Promise<ReplayFigures[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  await loadEncodings();
   await benchReplay();
   benchInspect();
 }

@@ -11,6 +11,7 @@ import { benchRhai, type RhaiBenchRow } from './rhai.ts';
 import { benchTokens, type TokenBenchRow } from './tokens.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 import { encodeScenario, LONG_LINK_CHARS } from '../src/share/index.ts';
+import { loadEncodings } from '../src/engine/tokens.ts';
 
 interface Row { area: string; measure: string; value: string; goal: string; met: boolean | undefined }
 
@@ -94,6 +95,7 @@ function table(rows: Row[]): string {
   return lines.join('\n');
 }
 
+await loadEncodings();
 const rows = [...tokenRows(benchTokens()), ...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...inspectRows(benchInspect()), ...shareRows(), ...longTaskRows()];
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${n(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const report = table(rows);

@@ -5,6 +5,10 @@ import { findExample } from '../src/scenarios/examples.ts';
 import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
 import { replay, Replay } from '../src/scenarios/engine.ts';
 import type { StepDetail, Timeline } from '../src/engine/timeline.ts';
+import { loadEncodings } from '../src/engine/tokens.ts';
+
+// The engine here counts with either encoding (the page loads only the one its model needs).
+await loadEncodings();
 
 export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 

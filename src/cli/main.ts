@@ -1,6 +1,7 @@
 // `lev`: the playground's engine on the command line. Each command lives in src/cli/<name>.ts,
 // exports its USAGE and returns its exit code: 0 success, 1 findings or failures, 2 bad usage.
 import { usageError, type Command } from './io.ts';
+import { loadEncodings } from '../engine/tokens.ts';
 
 interface CommandModule { run: Command; USAGE: string }
 
@@ -41,5 +42,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.log(command.USAGE);
     return 0;
   }
+  // Either encoding may be asked for by a scenario's model; loading both costs a fraction of a second.
+  await loadEncodings();
   return command.run(rest);
 }

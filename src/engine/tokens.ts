@@ -2,13 +2,48 @@
 //
 // gpt-tokenizer is ~10x faster than js-tiktoken on this machine and yields identical token ids;
 // test/tokens.test.ts cross-checks the two on varied text.
-import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
-import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
+//
+// Each encoding's ranks are about 1 MB gzip, so they are loaded on demand: a page fetches only the
+// one its model needs. Counting stays synchronous; `loadEncoding` must have resolved first (Node
+// entry points and the test setup load both up front).
+type Tokenizer = Pick<typeof import('gpt-tokenizer/encoding/o200k_base'), 'encode' | 'decode' | 'countTokens'>;
 
 export type Encoding = 'o200k_base' | 'cl100k_base';
 export const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base'];
 
-const tokenizers = { o200k_base: o200k, cl100k_base: cl100k } as const;
+const IMPORT_ENCODING: Record<Encoding, () => Promise<Tokenizer>> = {
+  o200k_base: () => import('gpt-tokenizer/encoding/o200k_base'),
+  cl100k_base: () => import('gpt-tokenizer/encoding/cl100k_base'),
+};
+const loadedTokenizers = new Map<Encoding, Tokenizer>();
+const pendingLoads = new Map<Encoding, Promise<void>>();
+
+export function isEncodingLoaded(encoding: Encoding): boolean {
+  return loadedTokenizers.has(encoding);
+}
+
+/** Imports an encoding once; a failed import (the network) is tried again on the next call. */
+export function loadEncoding(encoding: Encoding): Promise<void> {
+  let pending = pendingLoads.get(encoding);
+  if (!pending) {
+    pending = IMPORT_ENCODING[encoding]().then(
+      (tokenizer) => { loadedTokenizers.set(encoding, tokenizer); },
+      (error: unknown) => { pendingLoads.delete(encoding); throw error; },
+    );
+    pendingLoads.set(encoding, pending);
+  }
+  return pending;
+}
+
+export async function loadEncodings(encodings: readonly Encoding[] = ENCODINGS): Promise<void> {
+  await Promise.all(encodings.map(loadEncoding));
+}
+
+function tokenizer(encoding: Encoding): Tokenizer {
+  const loaded = loadedTokenizers.get(encoding);
+  if (!loaded) throw new Error(`the ${encoding} encoding is not loaded: await loadEncoding('${encoding}') before counting with it`);
+  return loaded;
+}
 
 // Text from tools may contain "<|endoftext|>" and friends; to a model that is ordinary text.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
@@ -94,19 +129,21 @@ function cutPoint(text: string, start: number): number {
 }
 
 export function encode(text: string, encoding: Encoding = 'o200k_base'): number[] {
+  const encoder = tokenizer(encoding);
   const parts = pieces(text);
-  if (parts.length === 1) return tokenizers[encoding].encode(text, PLAIN_TEXT);
-  return parts.flatMap((part) => tokenizers[encoding].encode(part, PLAIN_TEXT));
+  if (parts.length === 1) return encoder.encode(text, PLAIN_TEXT);
+  return parts.flatMap((part) => encoder.encode(part, PLAIN_TEXT));
 }
 
 export function decode(tokens: readonly number[], encoding: Encoding = 'o200k_base'): string {
-  return tokenizers[encoding].decode(tokens as number[]);
+  return tokenizer(encoding).decode(tokens as number[]);
 }
 
 // Counting without building the token array spares the garbage collector on large tool output.
 function countUncached(text: string, encoding: Encoding): number {
+  const counter = tokenizer(encoding);
   let n = 0;
-  for (const part of pieces(text)) n += tokenizers[encoding].countTokens(part, PLAIN_TEXT);
+  for (const part of pieces(text)) n += counter.countTokens(part, PLAIN_TEXT);
   return n;
 }
 

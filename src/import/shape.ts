@@ -3,11 +3,10 @@
 // them with deterministic filler of exactly that size); tool names and file paths stay (hashed by
 // hashScenarioPaths on request), other tool arguments go and their tokens are added to the turn's
 // size; other texts (the task, workdir files, runtime-tool content) become filler of that size.
-import { resolveModel } from '../engine/models.ts';
 import { fillerText } from '../engine/filler.ts';
 import type { Scenario, TrafficEvent } from '../engine/scenario.ts';
-import { countTokens, type Encoding } from '../engine/tokens.ts';
-import { dropToolOutput } from '../share/shrink.ts';
+import { countTokens } from '../engine/tokens.ts';
+import { dropToolOutput, scenarioEncoding } from '../share/shrink.ts';
 import { HARNESS_PROMPT_INPUT } from './index.ts';
 
 /** `src/parser/header.rs` -> `path-1a2b3c4d.rs`: FNV-1a of the whole path, the extension kept. */
@@ -30,8 +29,7 @@ export function hashScenarioPaths(scenario: Scenario): Scenario {
 }
 
 export function shapeOnly(scenario: Scenario): Scenario {
-  const model = resolveModel(scenario.model);
-  const encoding: Encoding = model.ok ? model.model.encoding : 'o200k_base';
+  const encoding = scenarioEncoding(scenario);
   const count = (text: string) => countTokens(text, encoding);
   const filler = (text: string, seed: string) => fillerText(count(text), 'text', seed, countTokens, encoding);
   const fillAll = (files: Record<string, string>, seed: string) =>

@@ -12,10 +12,15 @@ export function inlineToolOutputs(scenario: Scenario): number {
   return scenario.traffic.filter((e) => e.type === 'tool_result' && e.content !== undefined).length;
 }
 
+/** The encoding the scenario's model counts with (o200k_base for a model the replay will refuse). */
+export function scenarioEncoding(scenario: Scenario): Encoding {
+  const resolved = resolveModel(scenario.model);
+  return resolved.ok ? resolved.model.encoding : 'o200k_base';
+}
+
 /** The scenario with every inline tool result replaced by its token count on the scenario's model. */
 export function dropToolOutput(scenario: Scenario, countTokens: CountTokens): Scenario {
-  const resolved = resolveModel(scenario.model);
-  const encoding = resolved.ok ? resolved.model.encoding : 'o200k_base';
+  const encoding = scenarioEncoding(scenario);
   return {
     ...scenario,
     traffic: scenario.traffic.map((event) => {
