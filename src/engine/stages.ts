@@ -2,6 +2,7 @@
 // pass its gates. The run (run/) owns the region state; this module owns the rules.
 import { DEFAULT_MAX_TOKENS, regionsForStage } from './blueprint/index.ts';
 import type { Blueprint, RegionDecl, RegionKind, StageDecl, TransitionDecl } from './blueprint/types.ts';
+import { capabilitiesOf } from './regions/capabilities.ts';
 import type { Region } from './regions/types.ts';
 import type { StageLedger } from './timeline.ts';
 import { nameTable } from './names.ts';
@@ -52,11 +53,14 @@ export function stagesOf(blueprint: Blueprint): StageDecl[] {
   return [{ name: DEFAULT_STAGE, transitions: [], loc: { file: 'agent.leviath', line: 1, column: 1 } }];
 }
 
+/** A region whose entries are never removed (pinned) keeps a stage prompt for the whole stage. */
+const holdsPrompt = (decl: RegionDecl): boolean => !capabilitiesOf(decl.kind).removable;
+
 /**
  * A stage's layout in declaration order, completed with the regions the runtime always carries:
  * a top-level declaration when the stage's own layout omits one, else the implicit default.
- * `stage_instructions` is only added implicitly when the layout has no pinned region to hold
- * the prompt.
+ * `stage_instructions` is only added implicitly when the layout has no region that can hold the
+ * prompt (one whose entries are never removed: pinned).
  */
 export function stageLayout(blueprint: Blueprint, stage: StageDecl): RegionDecl[] {
   const own = blueprint.stages.length > 0 ? regionsForStage(blueprint, stage.name) : blueprint.regions;
@@ -64,16 +68,16 @@ export function stageLayout(blueprint: Blueprint, stage: StageDecl): RegionDecl[
   const has = (name: string) => layout.some((r) => r.name === name);
   for (const { name } of IMPLICIT_REGIONS) {
     if (has(name)) continue;
-    if (name === 'stage_instructions' && layout.some((r) => r.kind === 'pinned')) continue;
+    if (name === 'stage_instructions' && layout.some(holdsPrompt)) continue;
     layout.push(blueprint.regions.find((r) => r.name === name) ?? implicitFor(name));
   }
   return layout;
 }
 
-/** Where the entering stage's prompt goes: `stage_instructions` if declared, else the first pinned region. */
+/** Where the entering stage's prompt goes: `stage_instructions` if declared, else the first region that can hold it (pinned). */
 export function instructionsRegion(layout: readonly RegionDecl[]): string {
   if (layout.some((r) => r.name === 'stage_instructions')) return 'stage_instructions';
-  return layout.find((r) => r.kind === 'pinned')?.name ?? 'stage_instructions';
+  return layout.find(holdsPrompt)?.name ?? 'stage_instructions';
 }
 
 export function findTransition(stage: StageDecl, to: string): TransitionDecl | undefined {

@@ -7,6 +7,7 @@ import type { ScriptChecker, ScriptFinding } from './scriptCheck.ts';
 import { normalizeRelative } from './paths.ts';
 import { didYouMean } from './suggest.ts';
 import { fmt } from '../format.ts';
+import { capabilitiesOf } from '../regions/capabilities.ts';
 import { resolveSeed, taskSeedFinding, type SeedInputs } from '../seeds.ts';
 
 /** Targets the runtime always carries, valid in every stage whatever its layout. */
@@ -36,7 +37,7 @@ export function runChecks(r: Reporter, input: CheckInput): void {
     for (const region of layout.regions) {
       const path = [...layout.path, region.name];
       checkSeed(r, input, region, path);
-      if (region.kind === 'custom') checkScript(r, input, region, path);
+      if (capabilitiesOf(region.kind).scripted) checkScript(r, input, region, path);
       if (region.sourceRegion !== undefined) checkSourceRegion(r, input, region, path);
       if (region.admission === 'reject') checkRejectRuntimeWrites(r, input, region, path);
       if (!region.summarizable) checkSummarizable(r, region, path);
@@ -79,9 +80,9 @@ function runtimeWrites(input: CheckInput, region: RegionDecl): string[] {
   });
   // A result routed into a system-section region that refuses it comes back as the call's result, so
   // the model reads the refusal; into the message stream it would leave the call unanswered.
-  const inMessages = region.kind === 'sliding_window' || region.name === 'tool_results';
+  const inMessages = capabilitiesOf(region.kind).alwaysMessages || region.name === 'tool_results';
   if (region.name === 'tool_results' || (routedHere && inMessages)) writes.push('tool results');
-  if (region.kind === 'compact_history') writes.push('the summary carried at each transition');
+  if (capabilitiesOf(region.kind).carriesHistory) writes.push('the summary carried at each transition');
   if (input.blueprint.fileTracking?.enabled && input.blueprint.fileTracking.region === region.name) writes.push('file-tracking records');
   return writes;
 }
@@ -97,8 +98,9 @@ function checkRejectRuntimeWrites(r: Reporter, input: CheckInput, region: Region
 
 /** The kinds whose own rule summarizes, which `summarizable = false` does not stop. */
 function summarizesItself(region: RegionDecl): string | undefined {
-  if (region.kind === 'compacting' || region.kind === 'compact_history') return `a ${region.kind} region still summarizes its oldest entries when it fills`;
-  if (region.kind === 'sliding_window' && region.strategy === 'compact') return 'a sliding_window with strategy = "compact" still folds its oldest entries into a summary';
+  if (capabilitiesOf(region.kind).summarizesWhenFull) return `a ${region.kind} region still summarizes its oldest entries when it fills`;
+  // Only a sliding_window has a strategy.
+  if (region.strategy === 'compact') return 'a sliding_window with strategy = "compact" still folds its oldest entries into a summary';
   return undefined;
 }
 
@@ -174,7 +176,7 @@ function checkGates(r: Reporter, input: CheckInput, stage: StageDecl): void {
     if (!region) {
       r.error('gate-region-undeclared', path,
         `Gate requires no open items in "${wanted}", but no stage declares a region by that name, so it would always pass.${didYouMean(wanted, names)} Declare ${wanted} = { kind = "checklist" } or fix the name.`, 'value');
-    } else if (region.kind !== 'checklist') {
+    } else if (!capabilitiesOf(region.kind).checklist) {
       r.error('gate-region-not-checklist', path,
         `Gate requires no open items in "${wanted}", which is a ${region.kind} region; only a checklist has open items, so the gate would always pass. Make ${wanted} kind = "checklist" or gate on a checklist.`, 'value');
     }
@@ -198,7 +200,7 @@ function checkRouting(r: Reporter, input: CheckInput, stage: StageDecl): void {
   // A checklist holds todo items only (todo_add), so it refuses every tool result routed into it.
   const intoChecklist = (target: string, path: KeyPath, what: string): void => {
     const region = input.regionsForStage(stage.name).find((x) => x.name === target);
-    if (region?.kind !== 'checklist') return;
+    if (!region || !capabilitiesOf(region.kind).checklist) return;
     r.add('routing-into-checklist', 'warning', path,
       `${what} routes tool results into "${target}", a checklist: a checklist holds only todo items (todo_add), so every result routed there is refused. `
       + 'Route them to tool_results or to a temporary, sliding_window or hashmap region.', 'value');
@@ -224,13 +226,13 @@ function checkFileTracking(r: Reporter, input: CheckInput): void {
   const regions = allRegions(input);
   if (tracking.region !== undefined) {
     const region = regions.find((x) => x.name === tracking.region);
-    if (region?.kind === 'hashmap') return;
+    if (region && capabilitiesOf(region.kind).keyed) return;
     const problem = region ? `"${tracking.region}" is a ${region.kind} region` : `no region named "${tracking.region}" is declared`;
     r.error('file-tracking-needs-hashmap', [...path, 'region'],
       `[context.file_tracking] needs a hashmap region, and ${problem}. Point region at a kind = "hashmap" region.`, 'value');
     return;
   }
-  const hashmap = regions.find((x) => x.kind === 'hashmap');
+  const hashmap = regions.find((x) => capabilitiesOf(x.kind).keyed);
   if (hashmap) {
     tracking.region = hashmap.name;
     return;

@@ -1,9 +1,11 @@
 // What every kind shares: entry storage with running token totals, deletes, reject admission,
 // rendering cached per version. Kinds override `enforce` (their own rule when over budget),
-// `shed` (window-level cascade) and `tier`.
+// `shed` (window-level cascade) and `tier`; what a kind can do (`keyed`, `removable`, `section`)
+// comes from its row in capabilities.ts, the table declarations are asked through too.
 import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
 import { fmt } from '../format.ts';
+import { capabilitiesOf } from './capabilities.ts';
 import type { CacheHint, Change, ChangeType, Section } from '../timeline.ts';
 import type {
   Checklist, DeleteOutcome, DeleteSelector, Entry, Region, RegionContext, RegionRender, RenderedMessage, WriteOutcome,
@@ -77,7 +79,7 @@ export abstract class BaseRegion implements Region {
   }
 
   get section(): Section {
-    return MESSAGE_REGION_NAMES.has(this.name) ? 'messages' : 'system';
+    return capabilitiesOf(this.kind).alwaysMessages || MESSAGE_REGION_NAMES.has(this.name) ? 'messages' : 'system';
   }
 
   get cache(): CacheHint {
@@ -85,11 +87,11 @@ export abstract class BaseRegion implements Region {
   }
 
   get keyed(): boolean {
-    return false;
+    return capabilitiesOf(this.kind).keyed;
   }
 
   get removable(): boolean {
-    return true;
+    return capabilitiesOf(this.kind).removable;
   }
 
   get checklist(): Checklist | undefined {

@@ -9,10 +9,6 @@ export class HashmapRegion extends BaseRegion {
   readonly kind = 'hashmap' as const;
   protected readonly tier = 6;
 
-  override get keyed(): boolean {
-    return true;
-  }
-
   protected override get evictsOversized(): boolean {
     return true;
   }

@@ -13,10 +13,6 @@ export class PinnedRegion extends BaseRegion {
     return 'always';
   }
 
-  override get removable(): boolean {
-    return false;
-  }
-
   protected enforce(): Change[] {
     return [];
   }

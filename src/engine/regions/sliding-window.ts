@@ -2,7 +2,7 @@
 // oldest one at a time; `bulk` drops `overflow` at once; `compact` folds `compact_count` of the
 // oldest into one summary entry (a summary counts as an item and may be folded again).
 import { DEFAULT_MAX_ITEMS } from '../blueprint/regions.ts';
-import type { Change, Section } from '../timeline.ts';
+import type { Change } from '../timeline.ts';
 import { BaseRegion, change } from './base.ts';
 import { fmt } from '../format.ts';
 import type { RegionContext } from './types.ts';
@@ -10,11 +10,6 @@ import type { RegionContext } from './types.ts';
 export class SlidingWindowRegion extends BaseRegion {
   readonly kind = 'sliding_window' as const;
   protected readonly tier = 3;
-
-  /** The window is recent conversation: it renders as messages whatever its name. */
-  override get section(): Section {
-    return 'messages';
-  }
 
   protected override get evictsOversized(): boolean {
     return true;
