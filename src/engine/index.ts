@@ -6,6 +6,8 @@ import { entryLabel } from './regions/index.ts';
 import type { Entry } from './regions/types.ts';
 import { emptyTimeline, prepare, replay as replayWith, replayPrepared, type Prepared, type ReplayOptions, type Run } from './replay.ts';
 import type { Scenario } from './scenario.ts';
+import type { CompileResult } from './blueprint/index.ts';
+import { validateScenario } from './validate.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import type { Assembly } from './assemble.ts';
 import type { EntryDetail, RegionDetail, RegionFigures, RegionMeta, StageLedger, StepDetail, Timeline, TimelineStep } from './timeline.ts';
@@ -21,6 +23,11 @@ export { entryLabel };
 
 /** The engine's own Rhai seed runner and script check, unless the caller brings others. */
 const withRhai = (options: ReplayOptions = {}): ReplayOptions => ({ runRhaiSeed, checkScript: checkCustomScript, ...options });
+
+/** Compiles a scenario's blueprint exactly as its replay would; pass the result as `ReplayOptions.compiled` to replay from it. */
+export function compile(scenario: Scenario, options: ReplayOptions = {}): CompileResult {
+  return validateScenario(scenario, withRhai(options));
+}
 
 /** The whole timeline. A blueprint with errors gives diagnostics and no steps, never a throw. */
 export function replay(scenario: Scenario, options: ReplayOptions = {}): Timeline {
@@ -59,7 +66,7 @@ export class Replay {
    * inspecting any step of this run afterwards is a lookup: the page's engine worker replays once
    * per edit and answers every scrub from here.
    */
-  timeline(options: Pick<ReplayOptions, 'signal' | 'onProgress'> = {}): Timeline {
+  timeline(options: Pick<ReplayOptions, 'signal' | 'onProgress' | 'compiled'> = {}): Timeline {
     const merged = withRhai({ ...this.options, ...options });
     const prepared = this.start(merged);
     const keep = prepared.run !== undefined && keepsSnapshots(prepared.run);

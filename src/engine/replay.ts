@@ -1,6 +1,6 @@
 // Scenario -> timeline: compile, spawn a Run (run/), step it through every event, and sum the steps
 // up. Deterministic: the same scenario always gives the same timeline.
-import type { ScriptChecker } from './blueprint/index.ts';
+import type { CompileResult, ScriptChecker } from './blueprint/index.ts';
 import { systemOrder } from './assemble.ts';
 import { runError, type Diagnostic } from './diagnostics.ts';
 import { fmt } from './format.ts';
@@ -25,6 +25,8 @@ export interface ReplayOptions {
   checkScript?: ScriptChecker;
   /** The generators `scenario.generator` may name (the engine has none; src/scenarios/engine.ts brings the built-in ones); generated events come before `traffic`. */
   generators?: TrafficGenerators;
+  /** This scenario's blueprint, already compiled with these options (the page's worker validates and replays from one compile). */
+  compiled?: CompileResult;
 }
 
 /**
@@ -40,7 +42,7 @@ export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepar
   const resolved = resolveModel(scenario.model);
   if (!resolved.ok) return { diagnostics: [runError('unknown-model', resolved.error, 'scenario.json', 'model.id')] };
   const model = resolved.model;
-  const compiled = validateScenario(scenario, options);
+  const compiled = options.compiled ?? validateScenario(scenario, options);
   if (!compiled.blueprint || compiled.diagnostics.some((d) => d.severity === 'error')) {
     const diagnostics = compiled.diagnostics.length ? compiled.diagnostics : [runError('blueprint-invalid', 'the blueprint could not be compiled', 'agent.leviath')];
     return { diagnostics, model };

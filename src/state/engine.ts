@@ -79,7 +79,11 @@ function replay(scenario: Scenario): void {
   useResults.setState({ replaying: { done: 0, total: 0 }, replayError: null, replayHeld: null });
   replayGuard.started(scenario);
   const revision = nextRevision++;
-  engineLane.request('replay', { revision, scenario, points: chartPoints() }, { onProgress: (done, total) => useResults.setState({ replaying: { done, total } }) })
+  engineLane.request('replay', { revision, scenario, points: chartPoints() }, {
+    onProgress: (done, total) => useResults.setState({ replaying: { done, total } }),
+    // The replay's own compile answers the validation: one compile per edit.
+    onValidated: (validation) => { editLane.cancel('validate'); useResults.setState({ validation }); },
+  })
     .then((result) => {
       replayGuard.finished(scenario);
       const run = result.view;
@@ -163,9 +167,9 @@ function reopen(run: { revision: number; scenario: Scenario }): void {
     .catch(showInspectError);
 }
 
+/** Checks and replays what is on screen; the replay's compile answers the validation. */
 function runAll(): void {
   const { scenario } = useScenario.getState();
-  validate(scenario);
   checkRhai(scenario);
   replay(scenario);
 }

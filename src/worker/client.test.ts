@@ -91,6 +91,23 @@ describe('EngineClient', () => {
     await expect(second).resolves.toEqual({ detail: detailAt(4) });
   });
 
+  it('hands a replay\'s interim validation to onValidated, and drops it once the replay is superseded', async () => {
+    const c = client();
+    const seen: unknown[] = [];
+    const first = c.request('replay', { revision: 1, scenario: {} }, { onValidated: (v) => seen.push(v) });
+    const worker = FakeWorker.all[0];
+    worker.reply({ type: 'validated', id: 1, result: validateResult });
+    expect(seen).toEqual([validateResult]);
+    const second = c.request('replay', { revision: 2, scenario: {} }, { onValidated: (v) => seen.push(v) });
+    await expect(first).rejects.toBeInstanceOf(CancelledError);
+    worker.reply({ type: 'validated', id: 1, result: { ...validateResult, modelError: 'stale' } });
+    worker.reply({ type: 'failed', id: 1, message: 'cancelled', cancelled: true });
+    worker.reply({ type: 'validated', id: 2, result: validateResult });
+    worker.reply({ type: 'replay', id: 2, result: { diagnostics: [], view: null, ms: 1 } });
+    await expect(second).resolves.toEqual({ diagnostics: [], view: null, ms: 1 });
+    expect(seen).toEqual([validateResult, validateResult]);
+  });
+
   it('requests with different keys do not cancel each other', async () => {
     const c = client();
     const a = c.request('rhaiCheck', { file: 'a.rhai', source: '' }, { key: 'rhai:a' });

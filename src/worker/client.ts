@@ -3,7 +3,7 @@
 // terminated and restarted, and the still-wanted requests are sent again.
 import {
   WorkerResponseSchema, describeIssues,
-  type RequestType, type ResultOf, type WorkerRequest, type WorkerResponse,
+  type RequestType, type ResultOf, type ValidateResult, type WorkerRequest, type WorkerResponse,
 } from './protocol.ts';
 
 export class CancelledError extends Error {
@@ -32,6 +32,7 @@ interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   onProgress?: (done: number, total: number) => void;
+  onValidated?: (result: ValidateResult) => void;
   /** Superseded while the worker is busy with it: restart the worker (true), or let it finish unheard. */
   restartIfStuck: boolean;
 }
@@ -66,7 +67,10 @@ export class EngineClient {
    */
   request<T extends RequestType>(
     type: T, payload: Payload<T>,
-    options: { onProgress?: (done: number, total: number) => void; key?: string; restartIfStuck?: boolean } = {},
+    options: {
+      onProgress?: (done: number, total: number) => void; onValidated?: (result: ValidateResult) => void;
+      key?: string; restartIfStuck?: boolean;
+    } = {},
   ): Promise<ResultOf[T]> {
     const key = options.key ?? type;
     this.supersede(key);
@@ -74,7 +78,7 @@ export class EngineClient {
     const message = { ...payload, id, type } as unknown as WorkerRequest;
     return new Promise<ResultOf[T]>((resolve, reject) => {
       this.pending.set(id, {
-        id, type, key, message, startedAt: performance.now(), onProgress: options.onProgress,
+        id, type, key, message, startedAt: performance.now(), onProgress: options.onProgress, onValidated: options.onValidated,
         restartIfStuck: options.restartIfStuck ?? true,
         resolve: resolve as (v: unknown) => void, reject,
       });
@@ -134,13 +138,17 @@ export class EngineClient {
     if (msg.type === 'ready') return;
     for (const cancelled of [this.stale, this.unheard]) {
       if (!cancelled.has(msg.id)) continue;
-      if (msg.type !== 'progress') cancelled.delete(msg.id);
+      if (msg.type !== 'progress' && msg.type !== 'validated') cancelled.delete(msg.id);
       return;
     }
     const p = this.pending.get(msg.id);
     if (!p) return;
     if (msg.type === 'progress') {
       p.onProgress?.(msg.done, msg.total);
+      return;
+    }
+    if (msg.type === 'validated') {
+      p.onValidated?.(msg.result);
       return;
     }
     this.pending.delete(msg.id);

@@ -1,11 +1,12 @@
 // The engine worker's request handling: a replay keeps its run, inspects name it by revision and
 // are answered from it, a lost run is reported as missing and can be opened again.
 import { describe, expect, it } from 'vitest';
-import { Replay, replay } from '../engine/index.ts';
+import { Replay, compile, replay } from '../scenarios/engine.ts';
 import type { Scenario } from '../engine/scenario.ts';
 import { append, assistant, scenario, user } from '../../test/runtime/helpers.ts';
 import { engineHandlers } from './engine-handlers.ts';
 import { runView, stepFigures } from './run-view.ts';
+import { validationResult } from './validation.ts';
 import { WorkerResponseSchema, type WorkerResponse } from './protocol.ts';
 
 const notes = (text: string): Scenario => scenario('[context.regions]\nnotes = { max_tokens = 50 }', [
@@ -82,6 +83,22 @@ describe('engine worker handlers', () => {
     const refused = worker.replay(2, { version: 1 });
     expect(refused).toMatchObject({ type: 'replay', result: { view: null } });
     expect(worker.inspect(2, 0)).toEqual({ detail: null, missing: true });
+  });
+
+  it('answers the validation from the compile its replay then runs on, before the replay', () => {
+    const worker = harness();
+    const s = notes('one');
+    worker.replay(1, s);
+    const [validated] = worker.posted;
+    expect(validated).toEqual({ type: 'validated', id: 1, result: validationResult(s.model, compile(s)) });
+    expect(validated!.type === 'validated' && validated.result.budgets.map((b) => [b.region, b.budget])).toEqual([['notes', 50]]);
+    expect(worker.posted.slice(1).map((m) => m.type)).toEqual(['progress', 'replay']);
+  });
+
+  it('a replay given a compile runs on it rather than compiling again', () => {
+    const other = scenario('[context.regions]\nscratch = { max_tokens = 70 }', [user('hi'), assistant('first')]);
+    const timeline = new Replay(notes('one')).timeline({ compiled: compile(other) });
+    expect(timeline.regions.filter((r) => r.declared).map((r) => [r.name, r.budget])).toEqual([['scratch', 70]]);
   });
 
   it('posts the run view with its columns transferred, which the page-side schema accepts; a malformed view is refused', () => {

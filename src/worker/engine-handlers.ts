@@ -1,12 +1,14 @@
 // The engine worker's answers. It owns the runs: a replay keeps its run (with a snapshot of every
 // step), so inspecting a step afterwards is a lookup, never a second replay. Every number the page
 // shows about a run is computed here.
-import { Replay } from '../scenarios/engine.ts';
+import { compile, Replay } from '../scenarios/engine.ts';
+import type { CompileResult } from '../engine/blueprint/index.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import type { Timeline } from '../engine/timeline.ts';
 import { runView, stepFigures } from './run-view.ts';
+import { validationResult } from './validation.ts';
 import type { Context, Handlers } from './serve.ts';
 import { loadingEncodingOf } from './encoding.ts';
 
@@ -20,12 +22,13 @@ function parseScenario(raw: unknown): { scenario?: Scenario; diagnostics: Diagno
   return { diagnostics: scenarioIssueDiagnostics(parsed.error, 'scenario.json') };
 }
 
-/** Replays, keeping every step's snapshot; undefined (and `failed` posted) when cancelled. */
+/** Replays (from `compiled` when given), keeping every step's snapshot; undefined (and `failed` posted) when cancelled. */
 function replayRun(
-  id: number, scenario: Scenario, { post, signal }: Context, onProgress?: (done: number, total: number) => void,
+  id: number, scenario: Scenario, { post, signal }: Context,
+  { onProgress, compiled }: { onProgress?: (done: number, total: number) => void; compiled?: CompileResult } = {},
 ): { run: Replay; timeline: Timeline } | undefined {
   const run = new Replay(scenario);
-  const timeline = run.timeline({ signal, onProgress });
+  const timeline = run.timeline({ signal, onProgress, compiled });
   if (!signal.aborted) return { run, timeline };
   post({ type: 'failed', id, message: 'cancelled', cancelled: true });
   return undefined;
@@ -54,15 +57,19 @@ export function engineHandlers(): Handlers {
         post({ type: 'replay', id: req.id, result: { diagnostics, view: null, ms: 0 } });
         return;
       }
+      // One compile per edit: its diagnostics and budgets go to the page now, and the replay runs on it.
+      const compiled = compile(scenario);
+      post({ type: 'validated', id: req.id, result: validationResult(scenario.model, compiled) });
       const loading = loadingEncodingOf(scenario);
       if (loading) await loading;
       let lastProgress = 0;
-      const replayed = replayRun(req.id, scenario, context, (done, total) => {
+      const onProgress = (done: number, total: number) => {
         const now = performance.now();
         if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total) return;
         lastProgress = now;
         post({ type: 'progress', id: req.id, done, total });
-      });
+      };
+      const replayed = replayRun(req.id, scenario, context, { onProgress, compiled });
       if (!replayed) return;
       const { timeline } = replayed;
       // A run with errors has no steps to inspect, and must not push the run on screen out.

@@ -131,6 +131,8 @@ export const RhaiCheckResultSchema = z.object({ diagnostics: z.array(DiagnosticS
 export const WorkerResponseSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('progress'), id: Id, done: z.number(), total: z.number() }),
+  /** A replay's compile, answered before the replay runs on it (so the page needs no separate validate). */
+  z.object({ type: z.literal('validated'), id: Id, result: ValidateResultSchema }),
   z.object({ type: z.literal('validate'), id: Id, result: ValidateResultSchema }),
   z.object({ type: z.literal('replay'), id: Id, result: ReplayResultSchema }),
   z.object({ type: z.literal('inspect'), id: Id, result: InspectResultSchema }),
