@@ -5,12 +5,13 @@ import type { Scenario } from '../engine/scenario.ts';
 import { isEncodingLoaded, loadEncoding } from '../engine/tokens.ts';
 
 /**
- * The load of the scenario's encoding, or undefined when there is nothing to wait for (loaded
- * already, or a model the replay will report as unknown), so a handler awaits only when it must
- * and otherwise answers in the same task.
+ * The load of the scenario's encoding, resolving to the milliseconds it took, or undefined when
+ * there is nothing to wait for (loaded already, or a model the replay will report as unknown), so a
+ * handler awaits only when it must and otherwise answers in the same task.
  */
-export function loadingEncodingOf(scenario: Scenario): Promise<void> | undefined {
+export function loadingEncodingOf(scenario: Scenario): Promise<number> | undefined {
   const resolved = resolveModel(scenario.model);
   if (!resolved.ok || isEncodingLoaded(resolved.model.encoding)) return undefined;
-  return loadEncoding(resolved.model.encoding);
+  const started = performance.now();
+  return loadEncoding(resolved.model.encoding).then(() => performance.now() - started);
 }
