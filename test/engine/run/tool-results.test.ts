@@ -1,0 +1,96 @@
+// run/tool-results.ts: where a tool result lands and how much of it, what the call's result says,
+// and what the step records (truncations, stubs, file-tracking records, warnings).
+import { describe, expect, it } from 'vitest';
+import type { TrafficEvent } from '../../../src/engine/scenario.ts';
+import { toolResult } from '../../../src/engine/run/tool-results.ts';
+import { infer } from '../../../src/engine/run/turns.ts';
+import type { Run } from '../../../src/engine/run/run.ts';
+import { held, spawn } from './helpers.ts';
+
+const ROUTED = `[context.regions]
+codebase = { kind = "hashmap", max_tokens = 50000 }
+scratch = { kind = "temporary", max_tokens = 500 }
+files = { kind = "hashmap" }
+rules = { kind = "pinned" }
+[context.file_tracking]
+region = "files"
+
+[stages.work.tool_routing]
+default_region = "scratch"
+max_result_tokens = 100
+[stages.work.tool_routing.overrides]
+read_file = { region = "codebase", max_result_tokens = 2000 }
+write_file = "scratch"
+grep = "tool_results"
+lint = "stage_instructions"
+`;
+
+type ToolResult = Extract<TrafficEvent, { type: 'tool_result' }>;
+const sized = (id: string, name: string, size: number): ToolResult => ({ type: 'tool_result', tool_call_id: id, tool_name: name, size_tokens: size });
+
+/** The model calls `name` (so the result finds its call's arguments), then its result arrives. */
+function callThenResult(run: Run, result: ToolResult, args: Record<string, unknown> = {}) {
+  infer(run, { type: 'assistant', content: '', tool_calls: [{ id: result.tool_call_id, name: result.tool_name, arguments: args }] }, 0);
+  run.changes = [];
+  return toolResult(run, result);
+}
+
+describe('routing a tool result', () => {
+  it('into the message stream: the result says its size, and the flat-list baseline counts it', () => {
+    const run = spawn(ROUTED);
+    const baseline = run.baseline.tokens;
+    expect(toolResult(run, sized('c1', 'grep', 80))).toEqual({ ok: true, message: '80 tokens to tool_results' });
+    expect(run.regions.get('tool_results')!.entries.map((e) => [e.kind, e.toolCallId, e.tokens])).toEqual([['tool_result', 'c1', 80]]);
+    expect(run.baseline.tokens).toBe(baseline + 80);
+  });
+
+  it('away from the stream: the content goes to its region and a stub keeps the call paired', () => {
+    const run = spawn(ROUTED);
+    expect(toolResult(run, sized('c2', 'list_dir', 50))).toEqual({ ok: true, message: '[routed to scratch: 50 tokens]' });
+    expect(run.regions.get('scratch')!.entries.map((e) => [e.kind, e.toolCallId, e.tokens])).toEqual([['tool_result', 'c2', 50]]);
+    expect(run.regions.get('tool_results')!.entries.map((e) => [e.kind, e.toolCallId, e.content])).toEqual([['stub', 'c2', '[routed to scratch: 50 tokens]']]);
+  });
+
+  // The marker counts the original tokens dropped (220); the change, what the cap saved (300 -> 100, marker included).
+  it('a result over its ceiling is cut to it, marked, and reported as a truncate change', () => {
+    const run = spawn(ROUTED);
+    expect(toolResult(run, sized('c3', 'list_dir', 300))).toEqual({ ok: true, message: '[routed to scratch: 100 tokens]' });
+    const [entry] = run.regions.get('scratch')!.entries;
+    expect(entry!.tokens).toBe(100);
+    expect(entry!.content.endsWith('\n[truncated: 220 of 300 tokens cut by max_result_tokens = 100]')).toBe(true);
+    expect(run.changes).toEqual([{ type: 'truncate', region: 'scratch', tokens: 200, entries: ['c3'], reason: 'max_result_tokens 100' }]);
+  });
+
+  it('a file read lands under its path, and file tracking records the read', () => {
+    const run = spawn(ROUTED);
+    expect(callThenResult(run, sized('c4', 'read_file', 1500), { path: 'src/lib.rs' })).toEqual({ ok: true, message: '[routed to codebase: 1,500 tokens]' });
+    expect(held(run, 'codebase')).toEqual([['src/lib.rs', 1500]]);
+    expect(run.regions.get('files')!.entries.map((e) => [e.key, e.content])).toEqual([['src/lib.rs', 'src/lib.rs: read (1,500 tokens)']]);
+  });
+
+  it('file tracking records a failed write as failed', () => {
+    const run = spawn(ROUTED);
+    callThenResult(run, { ...sized('c5', 'write_file', 5), is_error: true }, { path: 'src/main.rs' });
+    expect(run.regions.get('files')!.entries.map((e) => e.content)).toEqual(['src/main.rs: written failed']);
+  });
+
+  it('a target the stage does not carry falls back to tool_results, with a warning', () => {
+    const run = spawn(ROUTED);
+    expect(toolResult(run, sized('c6', 'lint', 30))).toEqual({ ok: true, message: '30 tokens to tool_results' });
+    expect(run.warnings).toEqual(['lint result routed to stage_instructions, which stage work does not carry; it went to tool_results']);
+  });
+});
+
+describe('read_file\'s byte cap', () => {
+  it('cuts a file over 100,000 bytes on a line break, says so in the result, and records the cut', () => {
+    const run = spawn('[context.regions]\nnotes = {}\n');
+    const line = 'const answer = 42;\n';
+    const file = line.repeat(Math.ceil(150_000 / line.length));
+    const result = toolResult(run, { type: 'tool_result', tool_call_id: 'c7', tool_name: 'read_file', content: file });
+    const notice = `[read_file: showing the first 99,997 of ${file.length.toLocaleString('en-US')} bytes; the file is longer than read_file's 100,000-byte cap]`;
+    expect(run.changes).toEqual([{ type: 'truncate', region: '(read_file)', tokens: 0, entries: ['c7'], reason: notice }]);
+    const [entry] = run.regions.get('tool_results')!.entries;
+    expect(entry!.content).toBe(`${file.slice(0, 99_997)}\n${notice}`);
+    expect(result).toEqual({ ok: true, message: `${entry!.tokens.toLocaleString('en-US')} tokens to tool_results` });
+  });
+});
