@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/engine/index.ts';
+import { replay } from '../../src/scenarios/engine.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { regionRows, scenarioMarkdown } from '../../src/share/markdown.ts';
 import { runView } from '../../src/worker/run-view.ts';
