@@ -4,7 +4,7 @@
 import type { RegionKind } from '../blueprint/types.ts';
 
 export interface KindCapabilities {
-  /** Its entries can be removed (context_delete, eviction); a pinned region's never are, so it can hold the stage prompt. */
+  /** False when its entries never leave it (pinned): context_delete is refused outright, and it can hold the stage prompt. */
   readonly removable: boolean;
   /** Entries are keyed: a write to a key already present rewrites it (file tracking needs this). */
   readonly keyed: boolean;
