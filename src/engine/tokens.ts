@@ -5,15 +5,19 @@
 //
 // Each encoding's ranks are about 1 MB gzip, so they are loaded on demand: a page fetches only the
 // one its model needs. Counting stays synchronous; `loadEncoding` must have resolved first (Node
-// entry points and the test setup load both up front).
-type Tokenizer = Pick<typeof import('gpt-tokenizer/encoding/o200k_base'), 'encode' | 'decode' | 'countTokens'>;
+// entry points and the test setup load both up front). The tokenizer's code is imported here, so a
+// ranks chunk waits for nothing else once fetched.
+import { GptEncoding } from 'gpt-tokenizer/GptEncoding';
+
+type Tokenizer = Pick<GptEncoding, 'encode' | 'decode' | 'countTokens'>;
+type Ranks = (string | number[])[];
 
 export type Encoding = 'o200k_base' | 'cl100k_base';
 export const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base'];
 
-const IMPORT_ENCODING: Record<Encoding, () => Promise<Tokenizer>> = {
-  o200k_base: () => import('gpt-tokenizer/encoding/o200k_base'),
-  cl100k_base: () => import('gpt-tokenizer/encoding/cl100k_base'),
+const IMPORT_RANKS: Record<Encoding, () => Promise<{ default: Ranks }>> = {
+  o200k_base: () => import('gpt-tokenizer/bpeRanks/o200k_base'),
+  cl100k_base: () => import('gpt-tokenizer/bpeRanks/cl100k_base'),
 };
 const loadedTokenizers = new Map<Encoding, Tokenizer>();
 const pendingLoads = new Map<Encoding, Promise<void>>();
@@ -26,8 +30,8 @@ export function isEncodingLoaded(encoding: Encoding): boolean {
 export function loadEncoding(encoding: Encoding): Promise<void> {
   let pending = pendingLoads.get(encoding);
   if (!pending) {
-    pending = IMPORT_ENCODING[encoding]().then(
-      (tokenizer) => { loadedTokenizers.set(encoding, tokenizer); },
+    pending = IMPORT_RANKS[encoding]().then(
+      ({ default: ranks }) => { loadedTokenizers.set(encoding, GptEncoding.getEncodingApi(encoding, () => ranks)); },
       (error: unknown) => { pendingLoads.delete(encoding); throw error; },
     );
     pendingLoads.set(encoding, pending);

@@ -1,7 +1,9 @@
 // The agent directory's files in Monaco, and one list of problems (diagnostics and run warnings).
-// Monaco comes in its own chunk (CodeEditor.tsx); until it arrives the file is shown read-only.
-import { lazy, Suspense, useCallback, useState } from 'react';
+// Monaco comes in its own chunk (CodeEditor.tsx), fetched once the first replay has answered so it
+// does not compete with the charts; until it arrives the file is shown read-only.
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useScenario } from '../state/store.ts';
+import { useResults } from '../state/results.ts';
 import { useUi } from '../state/ui.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
 import { useAllDiagnostics } from './diagnostics.ts';
@@ -10,6 +12,35 @@ import { PaneHead } from './layout/Pane.tsx';
 import { RUN_WARNING_CODE } from './runProblems.ts';
 
 const CodeEditor = lazy(() => import('./CodeEditor.tsx'));
+/** When no replay answers (a slow one, auto-run off), the editor is fetched anyway after this long. */
+const EDITOR_AT_LATEST_MS = 5_000;
+
+/** Runs `task` when the main thread is idle (at the latest after a second); Safari has no requestIdleCallback. */
+function requestWhenIdle(task: () => void): { cancel: () => void } {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(task, { timeout: 1_000 });
+    return { cancel: () => cancelIdleCallback(id) };
+  }
+  const id = setTimeout(task, 200);
+  return { cancel: () => clearTimeout(id) };
+}
+
+/** Whether to fetch Monaco now: the first replay has answered, the user reached for the text, or time is up. Never goes back. */
+function useEditorWanted(): [boolean, () => void] {
+  const answered = useResults((s) => s.run !== null || s.replayDiagnostics.length > 0 || s.replayError !== null || s.replayHeld !== null);
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    if (!answered) return;
+    // Idle, not at once: the charts of that answer are drawn in a time-sliced render that comes first.
+    const idle = requestWhenIdle(() => setWanted(true));
+    return () => idle.cancel();
+  }, [answered]);
+  useEffect(() => {
+    const timer = setTimeout(() => setWanted(true), EDITOR_AT_LATEST_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return [wanted, useCallback(() => setWanted(true), [])];
+}
 
 function FileTabs({ files, errorsByFile }: { files: string[]; errorsByFile: Map<string, number> }) {
   const selected = useUi((s) => s.selectedFile);
@@ -74,11 +105,11 @@ export function DiagnosticsList({ diagnostics, onJump }: { diagnostics: Diagnost
 }
 
 /** The file's text while Monaco loads: nothing the user has is hidden, nothing can be lost. */
-function EditorLoading({ path, text }: { path: string; text: string }) {
+function EditorLoading({ path, text, onFocus }: { path: string; text: string; onFocus?: () => void }) {
   return (
     <div className="editor-loading" data-testid="editor-loading">
       <div className="muted small" role="status">loading editor…</div>
-      <textarea className="mono" readOnly value={text} aria-label={`${path} (read-only until the editor has loaded)`} />
+      <textarea className="mono" readOnly value={text} onFocus={onFocus} aria-label={`${path} (read-only until the editor has loaded)`} />
     </div>
   );
 }
@@ -91,6 +122,7 @@ export function EditorPanel() {
   const [pendingJump, setPendingJump] = useState<Diagnostic | null>(null);
   const [columns, setColumns] = useState(0);
   const jumped = useCallback(() => setPendingJump(null), []);
+  const [editorWanted, wantEditor] = useEditorWanted();
   const files = [AGENT_FILE, ...Object.keys(agent).filter((f) => f !== AGENT_FILE).sort()];
   const current = selected in agent ? selected : AGENT_FILE;
 
@@ -110,12 +142,14 @@ export function EditorPanel() {
       <PaneHead><span className="muted ellipsis">the blueprint and its hook scripts</span></PaneHead>
       <FileTabs files={files} errorsByFile={errorsByFile} />
       <div className="editor-host" data-testid="editor" data-columns={columns}>
-        <Suspense fallback={<EditorLoading path={current} text={agent[current] ?? ''} />}>
-          <CodeEditor
-            agent={agent} files={files} current={current} diagnostics={diagnostics}
-            jump={pendingJump} onJumped={jumped} onColumns={setColumns}
-          />
-        </Suspense>
+        {editorWanted ? (
+          <Suspense fallback={<EditorLoading path={current} text={agent[current] ?? ''} />}>
+            <CodeEditor
+              agent={agent} files={files} current={current} diagnostics={diagnostics}
+              jump={pendingJump} onJumped={jumped} onColumns={setColumns}
+            />
+          </Suspense>
+        ) : <EditorLoading path={current} text={agent[current] ?? ''} onFocus={wantEditor} />}
       </div>
       <DiagnosticsList diagnostics={diagnostics} onJump={jump} />
     </section>
