@@ -1,19 +1,17 @@
 // `npm run bench`: every benchmark in one run, one table at the end, and docs/performance.md.
 //
 // Ratios are measured side by side in the same process (Rhai vs plain JS, replay vs tokenizing
-// once), so a busy machine slows both sides alike. The longest main-thread task comes from
-// Playwright replaying the largest example in Chromium against the built app.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// once), so a busy machine slows both sides alike. The page rows (first load, time to charts, long
+// tasks per phase, heap) come from Playwright driving Chromium against the built app (bench/page.ts).
+import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { pageRows, type Row } from './page.ts';
 import { benchInspect, benchReplay, type InspectFigures, type ReplayFigures } from './replay.ts';
 import { benchRhai, type RhaiBenchRow } from './rhai.ts';
 import { benchTokens, type TokenBenchRow } from './tokens.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 import { encodeScenario, LONG_LINK_CHARS } from '../src/share/index.ts';
 import { loadEncodings } from '../src/engine/tokens.ts';
-
-interface Row { area: string; measure: string; value: string; goal: string; met: boolean | undefined }
 
 const n = (v: number, digits = 0) => v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const mb = (bytes: number) => `${n(bytes / 1_048_576, 1)} MB`;
@@ -74,21 +72,6 @@ function shareRows(): Row[] {
   });
 }
 
-/** Runs the Playwright long-task probe (e2e/limits.spec.ts) against the built app; skipped, and said so, when unbuilt. */
-function longTaskRows(): Row[] {
-  const measure = 'longest main-thread task while replaying the largest example';
-  if (!existsSync('dist/index.html')) {
-    return [{ area: 'page', measure, value: 'skipped: run `npm run build` first', goal: '< 200 ms', met: undefined }];
-  }
-  execFileSync('npx', ['playwright', 'test', 'e2e/limits.spec.ts', '-g', 'long tasks'], { stdio: 'inherit' });
-  const probe = JSON.parse(readFileSync('test-results/longtask.json', 'utf8')) as { example: string; steps: number; longTasks: number; longestMs: number };
-  return [{
-    area: 'page',
-    measure: `${measure} ("${probe.example}", ${n(probe.steps)} steps, ${probe.longTasks} tasks over 50 ms)`,
-    value: `${n(probe.longestMs)} ms`, goal: '< 200 ms', met: probe.longestMs < 200,
-  }];
-}
-
 function table(rows: Row[]): string {
   const lines = ['| area | measure | value | goal | met |', '| --- | --- | --- | --- | --- |'];
   for (const r of rows) lines.push(`| ${r.area} | ${r.measure} | ${r.value} | ${r.goal} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} |`);
@@ -96,7 +79,7 @@ function table(rows: Row[]): string {
 }
 
 await loadEncodings();
-const rows = [...tokenRows(benchTokens()), ...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...inspectRows(benchInspect()), ...shareRows(), ...longTaskRows()];
+const rows = [...tokenRows(benchTokens()), ...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...inspectRows(benchInspect()), ...shareRows(), ...pageRows()];
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${n(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const report = table(rows);
 console.log(`\n${report}\n\nmachine: ${machine}`);
@@ -123,7 +106,13 @@ ${report}
   including the whitespace alternations that were quadratic; 4 MB near 4x 1 MB means linear.
   Details: \`bench/tokens.ts\`.
 - **Share links**: the URL fragment of each built-in example (Discord cuts messages at 2,000).
-- **Longest main-thread task**: PerformanceObserver \`longtask\` entries in Chromium while the page
-  replays the largest example (the engine runs in a Web Worker).
+- **Page** (\`bench/page.ts\`, driven by \`e2e/page.spec.ts\` with \`PAGE_PROBE=1\` against \`vite preview\`):
+  every chunk in \`dist/assets\` raw and gzip (zlib level 9; preview serves them uncompressed), and
+  which ones a cold load fetches (page and workers) before the charts are drawn, summed without and
+  with the tokenizer encoding the engine worker fetches; the time from navigation to the charts
+  beside the time the same browser takes to fetch and parse (modulepreload) the same files on a
+  blank page, in the same run, with the load average; the longest main-thread task
+  (PerformanceObserver \`longtask\`) per phase; the main thread's JS heap after garbage collection
+  (CDP \`Runtime.getHeapUsage\`) after a 20,000-event generated run.
 `);
 console.log('wrote docs/performance.md');

@@ -1,6 +1,5 @@
 // The page stays responsive: a hook stuck in `loop {}` hits the Rhai operation limit and shows a
 // warning, and replaying the largest example never blocks the main thread for long.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { DEFAULT_EXAMPLE_ID, EXAMPLES } from '../src/scenarios/examples.ts';
 import {
@@ -34,7 +33,9 @@ test('a loop {} hook in a custom region hits the limit with a message; the page 
   expect(Math.max(0, ...(await longTasks(page)))).toBeLessThan(1000);
 });
 
-test('replaying the largest example keeps long tasks short (written for bench)', async ({ page }) => {
+// A sane bound for every run of the suite; the bench's page probe (e2e/page.spec.ts) reports each
+// phase against the 50 ms goal.
+test('replaying the largest example keeps long tasks short', async ({ page }) => {
   const largest = EXAMPLES
     .map((e) => ({ id: e.id, title: e.title, size: JSON.stringify(engineTimeline(exampleScenario(e.id))).length }))
     .sort((a, b) => b.size - a.size)[0];
@@ -52,12 +53,5 @@ test('replaying the largest example keeps long tasks short (written for bench)',
   for (let k = 0; k < 5; k++) await page.keyboard.press('Shift+ArrowRight');
   await page.waitForTimeout(1000);
 
-  const tasks = await longTasks(page);
-  const longestMs = Math.round(Math.max(0, ...tasks));
-  mkdirSync('test-results', { recursive: true });
-  writeFileSync('test-results/longtask.json', `${JSON.stringify({
-    example: largest.id, timelineBytes: largest.size, steps, longTasks: tasks.length, longestMs,
-    measured: new Date().toISOString(),
-  }, null, 2)}\n`);
-  expect(longestMs).toBeLessThan(1000);
+  expect(Math.max(0, ...(await longTasks(page)))).toBeLessThan(1000);
 });
