@@ -27,9 +27,8 @@ for (const [width, height] of [[1440, 900], [1024, 768]] as const) {
     expect(verdict!.y).toBeLessThan(200);
     expect(chart!.y + chart!.height).toBeLessThan(height);
     expect(chart!.height).toBeGreaterThan(180);
-    // The editor shows at least 60 columns.
-    const columns = await page.getByTestId('editor').getAttribute('data-columns');
-    expect(Number(columns)).toBeGreaterThanOrEqual(60);
+    // The editor shows at least 60 columns (once Monaco has arrived, after the charts).
+    await expect.poll(async () => Number(await page.getByTestId('editor').getAttribute('data-columns'))).toBeGreaterThanOrEqual(60);
     if (process.env.SHOTS) await page.screenshot({ path: `/tmp/ui-shots/layout-${width}.png` });
     expect(errors).toEqual([]);
   });
@@ -91,6 +90,8 @@ test('nothing moves while playing: the panes, the chart, the problems list and t
   await page.setViewportSize({ width: 1024, height: 768 });
   await page.goto('/');
   await waitForTimeline(page, steps());
+  // Monaco arrives after the charts are drawn (src/ui/EditorPanel.tsx); its box is measured too.
+  await expect(page.getByTestId('editor').locator('.monaco-editor')).toBeVisible();
   const boxes = () => page.evaluate(() => {
     const selectors = ['[data-pane="timeline"]', '[data-pane="inspector"]', '[data-pane="editor"]', '[data-pane="traffic"]',
       '[data-testid="window-chart"]', '[data-testid="diagnostics"]', '[data-testid="step-label"]', '.monaco-editor'];
