@@ -70,12 +70,29 @@ function poolSlice(line: number, count: number): string {
 }
 
 /**
+ * Tokens of `text.slice(0, end)` when `text` is fillerText's output with its header and `end` falls
+ * just after one of its line breaks: the header, then one per word or line break, known without
+ * tokenizing. Undefined for any other text or cut.
+ */
+export function fillerHeadTokens(text: string, end: number, toolName: string, count: (text: string, encoding: Encoding) => number, encoding: Encoding): number | undefined {
+  const header = fillerHeader(toolName);
+  if (!text.startsWith(`${header}\n`) || text.charCodeAt(end - 1) !== 0x0a) return undefined;
+  let lines = 0;
+  for (let at = header.length + 1; at < end; at = text.indexOf('\n', at) + 1) lines++;
+  return count(header, encoding) + 1 + lines * TOKENS_PER_LINE;
+}
+
+function fillerHeader(toolName: string): string {
+  return `${toolName.replace(/[^A-Za-z0-9_]/g, '_')} output`;
+}
+
+/**
  * `tokens` tokens of text for a tool result; the first line names the tool so summaries and
  * change lists read sensibly. `count` measures the (short) header, cached by the caller.
  */
 export function fillerText(tokens: number, toolName: string, seed: string, count: (text: string, encoding: Encoding) => number, encoding: Encoding): string {
   if (tokens <= 0) return '';
-  const header = `${toolName.replace(/[^A-Za-z0-9_]/g, '_')} output`;
+  const header = fillerHeader(toolName);
   const headerTokens = count(header, encoding);
   const start = hash(seed) % POOL_LINES;
   if (tokens <= headerTokens + 1) return poolSlice(start, tokens);

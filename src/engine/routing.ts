@@ -123,6 +123,7 @@ export interface CappedFile {
 export function capReadFile(content: string): CappedFile {
   // A UTF-16 unit is at most 3 UTF-8 bytes: short strings need no encoding to be judged.
   if (content.length * 3 <= READ_FILE_BYTE_CAP) return { content };
+  if (ASCII.test(content)) return capAscii(content);
   const bytes = new TextEncoder().encode(content);
   if (bytes.length <= READ_FILE_BYTE_CAP) return { content };
   let end = READ_FILE_BYTE_CAP;
@@ -130,6 +131,20 @@ export function capReadFile(content: string): CappedFile {
   const lineEnd = bytes.lastIndexOf(0x0a, end - 1);
   if (lineEnd >= READ_FILE_BYTE_CAP / 2) end = lineEnd + 1;
   const head = new TextDecoder().decode(bytes.subarray(0, end));
-  const notice = `\n[read_file: showing the first ${fmt(end)} of ${fmt(bytes.length)} bytes; the file is longer than read_file's ${fmt(READ_FILE_BYTE_CAP)}-byte cap]`;
-  return { content: head, notice };
+  return { content: head, notice: readFileNotice(end, bytes.length) };
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** capReadFile for ASCII text, one byte per character: the same cut without encoding the text. */
+function capAscii(content: string): CappedFile {
+  if (content.length <= READ_FILE_BYTE_CAP) return { content };
+  let end = READ_FILE_BYTE_CAP;
+  const lineEnd = content.lastIndexOf('\n', end - 1);
+  if (lineEnd >= READ_FILE_BYTE_CAP / 2) end = lineEnd + 1;
+  return { content: content.slice(0, end), notice: readFileNotice(end, content.length) };
+}
+
+function readFileNotice(shown: number, total: number): string {
+  return `\n[read_file: showing the first ${fmt(shown)} of ${fmt(total)} bytes; the file is longer than read_file's ${fmt(READ_FILE_BYTE_CAP)}-byte cap]`;
 }
