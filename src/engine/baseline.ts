@@ -26,6 +26,16 @@ export class FlatListBaseline {
     this.evict();
   }
 
+  /** A copy that goes on independently, holding only the messages still in the window. */
+  clone(): FlatListBaseline {
+    const copy = new FlatListBaseline(this.window, undefined);
+    copy.sizes.push(...this.sizes.slice(this.head));
+    copy.messageTokens = this.messageTokens;
+    copy.systemTokens = this.systemTokens;
+    copy.taskAt = this.taskAt - this.head;
+    return copy;
+  }
+
   get tokens(): number {
     return this.systemTokens + this.messageTokens;
   }

@@ -133,7 +133,8 @@ export function providerView(model: Model, blocks: readonly PrefixBlock[], prefi
     uncachedTokens: split.uncached,
     inputCostUsd,
     costWithoutCacheUsd: usd(total, inputPerMTok),
-    rule: `${model.id}: ${split.rule}`,
+    // Joined, not a template: one flat string rather than a tree of its pieces, and the timeline keeps one per request.
+    rule: [model.id, split.rule].join(': '),
   };
 }
 

@@ -3,14 +3,13 @@
 // the Worker, bench and tests import).
 import { checkCustomScript, runRhaiSeed } from './custom-script.ts';
 import { entryLabel } from './regions/index.ts';
-import type { Entry } from './regions/types.ts';
 import { emptyTimeline, prepare, replay as replayWith, replayPrepared, type Prepared, type ReplayOptions, type Run } from './replay.ts';
 import type { Scenario } from './scenario.ts';
 import type { CompileResult } from './blueprint/index.ts';
 import { validateScenario } from './validate.ts';
 import type { Diagnostic } from './diagnostics.ts';
-import type { Assembly } from './assemble.ts';
-import type { EntryDetail, RegionDetail, RegionFigures, RegionMeta, StageLedger, StepDetail, Timeline, TimelineStep } from './timeline.ts';
+import { KeptSteps, detailOf, snapshot } from './run/kept-steps.ts';
+import type { StepDetail, Timeline } from './timeline.ts';
 
 export { compileBlueprint, regionsForStage } from './blueprint/index.ts';
 export { resolveModel, MODELS, findModel, DEFAULT_MODEL_ID } from './models.ts';
@@ -36,41 +35,27 @@ export function replay(scenario: Scenario, options: ReplayOptions = {}): Timelin
 
 export class InspectError extends Error {}
 
-/** Everything `inspect` shows about one step, kept as references (entries are immutable). */
-interface Snapshot {
-  step: TimelineStep;
-  assembly: Assembly;
-  inference: boolean;
-  requestRegions?: Record<string, RegionFigures>;
-  regions: { meta: RegionMeta; kind: RegionMeta['kind']; budget: number; trigger: number; tokens: number; visible: boolean; entries: readonly Entry[] }[];
-  ledger: StageLedger;
-}
-
-/** Past this many events, snapshots are not kept (going back re-runs from spawn instead). */
-const MAX_SNAPSHOT_EVENTS = 20_000;
-
 /**
- * Keeps one run and a snapshot of every step it has passed, so inspecting any step already reached
- * is a lookup and a later one replays only the events in between. Replay is deterministic, so the
- * snapshots are exactly what a fresh run would show.
+ * Keeps one run and what it takes to show any step it has passed (KeptSteps: a copy of the run
+ * every few events), so inspecting a step already reached re-runs at most a few events and a later
+ * one replays only the events in between. Replay is deterministic, so every step is exactly what a
+ * fresh run would show.
  */
 export class Replay {
   private run: Run | undefined;
-  private snapshots: Snapshot[] = [];
+  private kept: KeptSteps | undefined;
   readonly diagnostics: Diagnostic[] = [];
 
   constructor(private readonly scenario: Scenario, private readonly options: ReplayOptions = {}) {}
 
   /**
-   * The whole timeline, keeping a snapshot of every step on the way (up to MAX_SNAPSHOT_EVENTS), so
-   * inspecting any step of this run afterwards is a lookup: the page's engine worker replays once
-   * per edit and answers every scrub from here.
+   * The whole timeline, keeping what inspecting any step of this run afterwards needs: the page's
+   * engine worker replays once per edit and answers every scrub from here.
    */
   timeline(options: Pick<ReplayOptions, 'signal' | 'onProgress' | 'compiled'> = {}): Timeline {
     const merged = withRhai({ ...this.options, ...options });
     const prepared = this.start(merged);
-    const keep = prepared.run !== undefined && keepsSnapshots(prepared.run);
-    return replayPrepared(this.scenario, prepared, merged, keep ? (run, step) => { this.snapshots[step.index] = snapshot(run, step); } : undefined);
+    return replayPrepared(this.scenario, prepared, merged, (run, step) => this.kept!.passed(run, step));
   }
 
   /** The request sent at inference `n` (0-based), with the state of every region at that point. */
@@ -89,19 +74,14 @@ export class Replay {
     if (index < 0 || index >= run.events.length) {
       throw new InspectError(`no step ${index}: the scenario has ${run.events.length} events (numbered from 0)`);
     }
-    const keep = keepsSnapshots(run);
-    const kept = this.snapshots[index];
+    const kept = this.kept!.at(index);
     if (kept) return detailOf(kept);
     if (run.position > index) run = this.fresh(true);
-    let last: Snapshot | undefined;
-    while (run.position <= index) {
+    for (;;) {
       const step = run.step();
-      if (keep || run.position === index + 1) {
-        last = snapshot(run, step);
-        if (keep) this.snapshots[step.index] = last;
-      }
+      this.kept!.passed(run, step);
+      if (run.position > index) return detailOf(snapshot(run, step));
     }
-    return detailOf(last!);
   }
 
   private fresh(restart = false): Run {
@@ -113,62 +93,14 @@ export class Replay {
     return prepared.run;
   }
 
-  /** A new run from spawn: its diagnostics, and no snapshots yet. */
+  /** A new run from spawn: its diagnostics, and no steps kept yet. */
   private start(options: ReplayOptions): Prepared {
     const prepared = prepare(this.scenario, options);
     this.diagnostics.splice(0, this.diagnostics.length, ...prepared.diagnostics);
     this.run = prepared.run;
-    this.snapshots = [];
+    this.kept = prepared.run && new KeptSteps(prepared.run);
     return prepared;
   }
 }
 
-const keepsSnapshots = (run: Run): boolean => run.events.length <= MAX_SNAPSHOT_EVENTS;
-
-function snapshot(run: Run, step: TimelineStep): Snapshot {
-  const inference = step.event.type === 'assistant';
-  const visible = new Set(run.layout);
-  const out: Snapshot = {
-    step, inference,
-    assembly: inference ? run.lastAssembly! : run.previewAssembly(),
-    regions: [...run.meta.values()].map((meta) => {
-      const region = run.regions.get(meta.name)!;
-      return {
-        meta, kind: region.kind, budget: region.budget.budget, trigger: region.budget.trigger, tokens: region.tokens,
-        visible: visible.has(region), entries: region.entries.slice(),
-      };
-    }),
-    ledger: structuredClone(run.ledger.byStage),
-  };
-  if (inference) out.requestRegions = run.lastRequestRegions!;
-  return out;
-}
-
 export { emptyTimeline };
-
-function entryDetail(entry: Entry, index: number): EntryDetail {
-  const out: EntryDetail = { index, content: entry.content, tokens: entry.tokens, kind: entry.kind };
-  if (entry.key !== undefined) out.key = entry.key;
-  if (entry.toolCalls?.length) out.tool_calls = [...entry.toolCalls];
-  if (entry.toolCallId !== undefined) out.tool_call_id = entry.toolCallId;
-  if (entry.toolName !== undefined) out.tool_name = entry.toolName;
-  if (entry.isError) out.is_error = true;
-  if (entry.todo) out.checklist = { id: entry.todo.id, state: entry.todo.state, notes: [...entry.todo.notes] };
-  if (entry.folded) out.folded = { ...entry.folded };
-  return out;
-}
-
-function detailOf(snap: Snapshot): StepDetail {
-  const { step } = snap;
-  const regions: RegionDetail[] = snap.regions.map((r) => ({
-    ...r.meta, kind: r.kind, budget: r.budget, trigger: r.trigger, tokens: r.tokens, visible: r.visible,
-    entries: r.entries.map(entryDetail),
-  }));
-  const out: StepDetail = {
-    index: step.index, event: step.event, stage: step.stage, regions, changes: step.changes,
-    request: snap.assembly.request, inference: snap.inference, warnings: step.warnings, ledger: structuredClone(snap.ledger),
-  };
-  if (step.result) out.result = step.result;
-  if (snap.requestRegions) out.requestRegions = snap.requestRegions;
-  return out;
-}

@@ -23,9 +23,22 @@ export function entryLabel(entry: Entry): string {
 
 export function change(type: ChangeType, region: string, entries: readonly Entry[], reason?: string): Change {
   const tokens = entries.reduce((sum, e) => sum + e.tokens, 0);
-  const c: Change = { type, region, tokens, entries: entries.map(entryLabel) };
-  if (reason !== undefined) c.reason = reason;
-  return c;
+  const labels = entries.map(entryLabel);
+  // Built whole (not `c.reason = ...` later), so the object keeps its fields inline.
+  return reason === undefined ? { type, region, tokens, entries: labels } : { type, region, tokens, entries: labels, reason: sharedReason(reason) };
+}
+
+// The same few reasons recur on thousands of changes ("max_items 20 exceeded"); a timeline keeps
+// one copy of each instead of one per change.
+const REASONS_KEPT = 1_000;
+const reasons = new Map<string, string>();
+
+function sharedReason(reason: string): string {
+  const known = reasons.get(reason);
+  if (known !== undefined) return known;
+  if (reasons.size >= REASONS_KEPT) reasons.clear();
+  reasons.set(reason, reason);
+  return reason;
 }
 
 /** Regions rendered into the message stream rather than the system section. */
@@ -204,6 +217,19 @@ export abstract class BaseRegion implements Region {
     this.version++;
     // A reject region is never trimmed by the runtime, even when a stage gives it less room.
     return decl.admission === 'reject' ? [] : this.enforce(ctx);
+  }
+
+  /**
+   * A copy with the same entries (immutable, so shared). It renders afresh: a kept copy holding
+   * this region's last render would keep a large region's whole text per copy.
+   */
+  fork(): Region | undefined {
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(this) as object) as this, this);
+    copy.entries = this.entries.slice();
+    copy.rendered = undefined;
+    copy.lastSystem = undefined;
+    copy.appendedSince = undefined;
+    return copy;
   }
 
   render(ctx: RegionContext): RegionRender {

@@ -159,6 +159,11 @@ export class CustomRegion extends BaseRegion {
     return super.redeclare(decl, budget, ctx);
   }
 
+  /** Not copied: the script's hooks keep their own state (runaway strikes) through the run. */
+  override fork(): undefined {
+    return undefined;
+  }
+
   // ---- rendering -------------------------------------------------------------------------------
 
   /**

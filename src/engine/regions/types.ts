@@ -119,6 +119,8 @@ export interface Region {
   /** A new decl (a stage's own layout) on the same content; returns what re-fitting it changed. */
   redeclare(decl: RegionDecl, budget: ResolvedBudget, ctx: RegionContext): Change[];
   render(ctx: RegionContext): RegionRender;
+  /** An independent copy with the same entries (entries are immutable, so they are shared); undefined when the kind keeps state it cannot copy. */
+  fork(): Region | undefined;
 
   // What the kind can do. The run asks these; it never checks a kind's name or class, so a new
   // kind needs no change to the run.

@@ -15,6 +15,14 @@ import { toolResult } from './tool-results.ts';
 import { enterStage, transition } from './transitions.ts';
 import { infer, messageText, userMessage } from './turns.ts';
 
+/** Most steps change nothing and warn of nothing: they share one empty list. */
+const NONE: never[] = Object.freeze([]) as never;
+
+/** A step's list as the timeline keeps it: exactly its length (a list grown by push has spare room). */
+function kept<T>(list: T[]): T[] {
+  return list.length === 0 ? NONE : list.slice();
+}
+
 export class Run extends RunState {
   /** Creates every region, writes the seeds, enters the first stage. Returns spawn diagnostics. */
   spawn(options: { runRhaiSeed?: SeedInputs['runRhaiSeed'] }): Diagnostic[] {
@@ -81,10 +89,17 @@ export class Run extends RunState {
       case 'todo_note': result = todo(this, event.region, (c) => c.note(event.id, event.note, this.ctx)); break;
       case 'transition': result = transition(this, event.to); break;
     }
-    const step: TimelineStep = { index, event, stage: this.stage.name, regions: this.figures(), changes: this.changes, warnings: this.warnings };
-    if (request) step.request = request;
-    if (result) step.result = result;
-    return step;
+    const [stage, regions, changes, warnings] = [this.stage.name, this.figures(), kept(this.changes), kept(this.warnings)];
+    // One literal per shape, so each step's fields sit inside the object instead of in a grown side table.
+    if (request) return { index, event, stage, regions, changes, warnings, request };
+    if (result) return { index, event, stage, regions, changes, warnings, result };
+    return { index, event, stage, regions, changes, warnings };
+  }
+
+  /** An independent copy of this run at its position, or undefined when a region cannot be copied. */
+  fork(): Run | undefined {
+    const copy = new Run(this.model, this.blueprint, this.events, this.scenario, this.shared);
+    return this.copyInto(copy) ? copy : undefined;
   }
 
   get done(): boolean {

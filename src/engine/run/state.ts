@@ -7,14 +7,68 @@ import { resolveBudget } from '../budget.ts';
 import type { PrefixBlock } from '../cache.ts';
 import { fmt } from '../format.ts';
 import type { Model } from '../models.ts';
-import { nameTable } from '../names.ts';
 import { createRegion } from '../regions/index.ts';
 import type { Entry, Region, RegionContext } from '../regions/types.ts';
 import type { Scenario, TrafficEvent } from '../scenario.ts';
+import { nameTable } from '../names.ts';
 import { Ledger, isImplicit, stagesOf } from '../stages.ts';
 import { summarize } from '../summarize.ts';
 import type { Change, RegionFigures, RegionMeta, ToolCall } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
+
+/**
+ * A table of region figures keyed by region name. Like nameTable it inherits nothing (a region may
+ * be named `toString` or `__proto__`), but as a class instance it keeps V8's compact object layout:
+ * a prototype-less object is a hash table several times the size, and a timeline holds one per step.
+ */
+class FiguresTable {
+  [name: string]: RegionFigures;
+}
+Object.setPrototypeOf(FiguresTable.prototype, null);
+
+/**
+ * What a run and its copies (fork) share, because it does not depend on where each one is: the
+ * calls made, each with the position it was made at, and each tool result's token count once
+ * counted (a copy that re-runs an event never tokenizes its text again).
+ */
+export class SharedFacts {
+  private readonly callsById = new Map<string, { at: number; call: ToolCall }[]>();
+  private readonly resultTokens = new WeakMap<TrafficEvent, number>();
+
+  /** A call made at `position`. A copy re-running the event records it again, which changes nothing. */
+  recordCall(position: number, call: ToolCall): void {
+    let made = this.callsById.get(call.id);
+    if (!made) this.callsById.set(call.id, (made = []));
+    const last = made[made.length - 1];
+    // The same id twice in one turn: the later call stands, as it would in a map.
+    if (last?.at === position) last.call = call;
+    else if (last === undefined || last.at < position) made.push({ at: position, call });
+  }
+
+  /** The latest call with `id` made at or before `position`. */
+  callBefore(id: string, position: number): ToolCall | undefined {
+    const made = this.callsById.get(id) ?? [];
+    for (let i = made.length - 1; i >= 0; i--) if (made[i]!.at <= position) return made[i]!.call;
+    return undefined;
+  }
+
+  /** Tokens of the text a tool result event is stored as (deterministic per event), counted once. */
+  resultTokensOf(event: TrafficEvent, text: string, count: (text: string) => number): number {
+    let tokens = this.resultTokens.get(event);
+    if (tokens === undefined) this.resultTokens.set(event, (tokens = count(text)));
+    return tokens;
+  }
+}
+
+/**
+ * The reported strips a later request could meet again: a strip names a block by region, write
+ * order and call id, so one whose entry has left its region can never be stripped again.
+ */
+function liveStrips(run: RunState): string[] {
+  const held = new Set<string>();
+  for (const region of run.regions.values()) for (const entry of region.entries) held.add(`${region.name}\u0000${entry.seq}`);
+  return [...run.reportedStrips].filter((key) => held.has(key.slice(0, key.lastIndexOf('\u0000'))));
+}
 
 /** Everything a run knows after some number of events. Mutable; one per replay. */
 export class RunState {
@@ -33,6 +87,7 @@ export class RunState {
   position = 0;
   /** Write order: every entry takes the next number. */
   seq = 0;
+  private lastFigures: Record<string, RegionFigures> | undefined;
   /** The step being run: what it changed and what it warns about. */
   changes: Change[] = [];
   warnings: string[] = [];
@@ -60,14 +115,15 @@ export class RunState {
   prevBlocks: PrefixBlock[] | undefined;
   readonly reportedStrips = new Set<string>();
 
-  // Tool results (tool-results.ts): the calls made so far, by id, so a result finds its call's path.
-  readonly calls = new Map<string, ToolCall>();
+  /** Calls made and results counted: shared with this run's copies. */
+  readonly shared: SharedFacts;
 
-  constructor(model: Model, blueprint: Blueprint, events: readonly TrafficEvent[], scenario: Scenario) {
+  constructor(model: Model, blueprint: Blueprint, events: readonly TrafficEvent[], scenario: Scenario, shared = new SharedFacts()) {
     this.model = model;
     this.blueprint = blueprint;
     this.events = events;
     this.scenario = scenario;
+    this.shared = shared;
     this.stages = stagesOf(blueprint);
     const encoding = model.encoding;
     this.ctx = {
@@ -83,13 +139,63 @@ export class RunState {
     };
   }
 
-  figures(): Record<string, RegionFigures> {
-    const visible = new Set(this.layout);
-    const out = nameTable<RegionFigures>();
-    for (const region of this.regions.values()) {
-      out[region.name] = { tokens: region.tokens, budget: region.budget.budget, entries: region.entries.length, visible: visible.has(region) };
+  /**
+   * Copies this state into `copy` (a fresh run of the same scenario), so the two step on
+   * independently: the page's inspector re-runs a step from a kept copy instead of keeping every
+   * step's state. False when a region cannot be copied (a custom region's script keeps its own state).
+   */
+  protected copyInto(copy: RunState): boolean {
+    for (const [name, region] of this.regions) {
+      const forked = region.fork();
+      if (!forked) return false;
+      copy.regions.set(name, forked);
     }
-    return out;
+    for (const [name, meta] of this.meta) copy.meta.set(name, meta);
+    for (const [stage, row] of Object.entries(this.ledger.byStage)) copy.ledger.byStage[stage] = nameTable(Object.entries(row));
+    copy.runWarnings.push(...this.runWarnings);
+    copy.spawnChanges.push(...this.spawnChanges);
+    copy.position = this.position;
+    copy.seq = this.seq;
+    copy.lastFigures = this.lastFigures;
+    copy.stage = this.stage;
+    copy.layout = this.layout.map((r) => copy.regions.get(r.name)!);
+    copy.stagesEntered = [...this.stagesEntered];
+    copy.attempts = this.attempts;
+    for (const [stage, n] of this.iterations) copy.iterations.set(stage, n);
+    copy.promptHolder = this.promptHolder;
+    copy.ctx.stage = this.ctx.stage;
+    copy.ctx.stageIterations = this.ctx.stageIterations;
+    copy.ctx.windowTokens = this.ctx.windowTokens;
+    copy.baseline = this.baseline.clone();
+    copy.taskEntries.push(...this.taskEntries);
+    copy.inferences = this.inferences;
+    copy.prevBlocks = this.prevBlocks;
+    for (const key of liveStrips(this)) copy.reportedStrips.add(key);
+    return true;
+  }
+
+  /**
+   * Every region's figures now. A region whose figures did not change since the last call keeps its
+   * object, and when none changed the whole table is the last one: a timeline holds one table per
+   * step, so what does not change is stored once.
+   */
+  figures(): Record<string, RegionFigures> {
+    const previous = this.lastFigures;
+    const out = new FiguresTable();
+    let changed = previous === undefined;
+    for (const region of this.regions.values()) {
+      const visible = this.layout.includes(region);
+      const last = previous?.[region.name];
+      if (last && last.tokens === region.tokens && last.budget === region.budget.budget && last.entries === region.entries.length && last.visible === visible) {
+        out[region.name] = last;
+      } else {
+        out[region.name] = { tokens: region.tokens, budget: region.budget.budget, entries: region.entries.length, visible };
+        changed = true;
+      }
+    }
+    // Regions are never removed, so a table with no change has exactly the last one's names.
+    if (!changed) return previous!;
+    return (this.lastFigures = out);
   }
 
   createRegion(decl: RegionDecl): Region {

@@ -1,7 +1,7 @@
 // Where a tool result lands and how much of it: read_file's byte cap, the routing table's region
 // and token ceiling, a stub in tool_results when the result is routed away from the message stream,
 // and `[context.file_tracking]`'s record of the file the call touched.
-import { fillerText } from '../filler.ts';
+import { fillerHeadTokens, fillerText } from '../filler.ts';
 import { fmt } from '../format.ts';
 import { MESSAGE_REGION_NAMES } from '../regions/index.ts';
 import type { Entry, Region } from '../regions/types.ts';
@@ -27,7 +27,7 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
       byteCap = { type: 'truncate', region: '(read_file)', tokens: knownTokens ?? 0, entries: [event.tool_call_id], reason: capped.notice.trim() };
       run.changes.push(byteCap);
       content = capped.content + capped.notice;
-      knownTokens = undefined;
+      knownTokens = knownTokens === undefined ? undefined : cutFillerTokens(run, capped.content, content, event.tool_name);
     }
   }
   const route = routeToolResult(run.stage.toolRouting, event.tool_name, run.visibleNames());
@@ -40,11 +40,11 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
     content = capped.content;
     tokens = capped.tokens;
   } else {
-    tokens = knownTokens ?? run.ctx.count(content);
+    tokens = knownTokens ?? run.shared.resultTokensOf(event, content, run.ctx.count);
   }
   if (byteCap && byteCap.tokens > 0) byteCap.tokens = Math.max(0, byteCap.tokens - tokens);
   run.baseline.add(tokens);
-  const call = run.calls.get(event.tool_call_id);
+  const call = run.shared.callBefore(event.tool_call_id, run.position);
   const path = call?.arguments.path;
   const entry: Entry = {
     seq: run.seq++, content, tokens, kind: 'tool_result', toolCallId: event.tool_call_id, toolName: event.tool_name,
@@ -70,6 +70,17 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   const stub = outcome.ok ? `[routed to ${target.name}: ${fmt(outcome.stored ?? tokens)} tokens]` : outcome.message;
   run.writeTo('tool_results', { seq: run.seq++, content: stub, tokens: run.ctx.count(stub), kind: 'stub', toolCallId: event.tool_call_id, toolName: event.tool_name });
   return outcome.ok ? { ok: true, message: stub } : { ok: false, message: outcome.message };
+}
+
+/**
+ * Tokens of a cut filler read (`head` + notice) without tokenizing the head: its whole lines but the
+ * last are known from the filler's shape; only the last line and the notice are counted. Counting
+ * is additive across a line start, where the tokenizers' pre-split always cuts.
+ */
+function cutFillerTokens(run: RunState, head: string, content: string, toolName: string): number | undefined {
+  const lastLine = head.lastIndexOf('\n', head.length - 2) + 1;
+  const known = fillerHeadTokens(content, lastLine, toolName, countTokens, run.model.encoding);
+  return known === undefined ? undefined : known + run.ctx.count(content.slice(lastLine));
 }
 
 /** A result larger than its region's whole budget is evicted on arrival; the agent should hear so. */

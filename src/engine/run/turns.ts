@@ -8,7 +8,7 @@ import { fillerText } from '../filler.ts';
 import { fmt } from '../format.ts';
 import type { Entry } from '../regions/types.ts';
 import type { TrafficEvent } from '../scenario.ts';
-import type { Change, RequestFigures } from '../timeline.ts';
+import type { RequestFigures } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
 import type { RunState } from './state.ts';
 
@@ -57,7 +57,7 @@ export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assis
     tokens: run.ctx.count(text) + callTokens.reduce((a, b) => a + b, 0),
     ...(calls.length ? { toolCalls: calls, toolCallTokens: callTokens } : {}),
   };
-  for (const call of calls) run.calls.set(call.id, call);
+  for (const call of calls) run.shared.recordCall(run.position, call);
   run.writeTo('conversation', entry);
   run.baseline.add(entry.tokens);
   return request;
@@ -89,17 +89,20 @@ function assembleWithCascade(run: RunState): Assembly {
  * strip once, on the first request it is left out of (each request still counts all of them).
  */
 function recordNewStrips(run: RunState, assembly: Assembly): void {
-  const byRegion = new Map<string, Change>();
+  const byRegion = new Map<string, { tokens: number; ids: string[] }>();
   for (const block of assembly.strippedBlocks) {
     const key = `${block.region}\u0000${block.seq}\u0000${block.id}`;
     if (run.reportedStrips.has(key)) continue;
     run.reportedStrips.add(key);
-    let c = byRegion.get(block.region);
-    if (!c) byRegion.set(block.region, (c = { type: 'strip', region: block.region, tokens: 0, entries: [], reason: 'tool call and result must be paired' }));
-    c.tokens += block.tokens;
-    c.entries.push(block.id);
+    let strip = byRegion.get(block.region);
+    if (!strip) byRegion.set(block.region, (strip = { tokens: 0, ids: [] }));
+    strip.tokens += block.tokens;
+    strip.ids.push(block.id);
   }
-  run.changes.push(...byRegion.values());
+  for (const [region, { tokens, ids }] of byRegion) {
+    // A copy holds exactly the ids; the list pushed into has spare room the timeline would keep.
+    run.changes.push({ type: 'strip', region, tokens, entries: ids.slice(), reason: 'tool call and result must be paired' });
+  }
 }
 
 /** The task is in the window while every entry it was seeded as is still in a visible region. */

@@ -1,0 +1,76 @@
+// The kept run answers every step from checkpoints and a short re-run; each answer must be the
+// StepDetail a snapshot taken while the run passed that step gives.
+import { describe, expect, it } from 'vitest';
+import { checkCustomScript, runRhaiSeed } from '../../src/engine/custom-script.ts';
+import { prepare } from '../../src/engine/replay.ts';
+import { CHECKPOINT_EVERY, detailOf, snapshot } from '../../src/engine/run/kept-steps.ts';
+import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
+import type { StepDetail } from '../../src/engine/timeline.ts';
+import { Replay } from '../../src/scenarios/engine.ts';
+import { EXAMPLES } from '../../src/scenarios/examples.ts';
+import { TRAFFIC_GENERATORS } from '../../src/scenarios/generators.ts';
+
+/** Every step's detail, snapshotted as one run passes it (what the inspector kept before checkpoints). */
+function snapshotEveryStep(scenario: Scenario): StepDetail[] {
+  const run = prepareExample(scenario);
+  const details: StepDetail[] = [];
+  while (!run.done) {
+    const step = run.step();
+    details.push(detailOf(snapshot(run, step)));
+  }
+  return details;
+}
+
+const prepareExample = (scenario: Scenario) => prepare(scenario, { generators: TRAFFIC_GENERATORS, runRhaiSeed, checkScript: checkCustomScript }).run!;
+
+/** Every index once, in an order that jumps back and forth across checkpoints and steps forward within one. */
+function scrubOrder(count: number): number[] {
+  const order: number[] = [];
+  for (let i = count - 1; i >= 0; i -= 7) order.push(i);
+  for (let i = 0; i < count; i++) if (!order.includes(i)) order.push(i);
+  return order;
+}
+
+describe('a kept run inspects every step as a snapshot of it would show', () => {
+  for (const example of EXAMPLES) {
+    it(example.id, () => {
+      const scenario = ScenarioSchema.parse(example.scenario);
+      const expected = snapshotEveryStep(scenario);
+      const kept = new Replay(scenario);
+      expect(kept.timeline().steps).toHaveLength(expected.length);
+      for (const index of scrubOrder(expected.length)) expect(kept.inspect(index), `step ${index}`).toEqual(expected[index]);
+    });
+  }
+
+  it('inspects a step the run has not reached by stepping it on, without a timeline first', () => {
+    const scenario = ScenarioSchema.parse(EXAMPLES.find((e) => e.id === 'coding-agent')!.scenario);
+    const expected = snapshotEveryStep(scenario);
+    expect(expected.length).toBeGreaterThan(5 * CHECKPOINT_EVERY);
+    const kept = new Replay(scenario);
+    for (const index of [150, 3, 149, 151, expected.length - 1, 0]) expect(kept.inspect(index), `step ${index}`).toEqual(expected[index]);
+  });
+});
+
+describe('Run.fork', () => {
+  for (const example of EXAMPLES) {
+    it(`${example.id}: a copy taken every ${CHECKPOINT_EVERY} events steps on exactly as the run it was copied from`, () => {
+      const run = prepareExample(ScenarioSchema.parse(example.scenario));
+      const forks = [];
+      const steps = [];
+      while (!run.done) {
+        if (run.position % CHECKPOINT_EVERY === 0) forks.push(run.fork());
+        steps.push(run.step());
+      }
+      if (example.id === 'brain-custom') {
+        expect(forks.every((fork) => fork === undefined)).toBe(true); // its custom region's hooks keep state
+        return;
+      }
+      for (const fork of forks) {
+        const from = fork!.position;
+        const rest = [];
+        while (!fork!.done) rest.push(fork!.step());
+        expect(rest, `from event ${from}`).toEqual(steps.slice(from));
+      }
+    });
+  }
+});
