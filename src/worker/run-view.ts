@@ -103,16 +103,27 @@ export const DEFAULT_POINTS = 300;
 
 /**
  * The step indices a downsampled series draws: each bucket of `size` steps keeps its fullest step,
- * and every step where `changed` holds is kept as well, so a change is drawn (and named by the
- * tooltip) at its own step with its own figures. Ascending, no duplicates.
+ * and the steps with a change are kept too, so a change is drawn (and named by the tooltip) at its
+ * own step with its own figures. Where changes are denser than the buckets (more changed steps than
+ * buckets), a bucket keeps its first changed step only: at most two points per bucket, and every
+ * change is still in the change table (the markers) at its own step. Ascending, no duplicates.
  */
-export function keptSteps(count: number, size: number, fullness: (k: number) => number, changed: (k: number) => boolean): number[] {
+export function keptSteps(fullness: ArrayLike<number>, changed: ArrayLike<number>, size: number): number[] {
+  const count = fullness.length;
+  let changedSteps = 0;
+  for (let k = 0; k < count; k++) if (changed[k]) changedSteps++;
+  const everyChange = changedSteps <= Math.ceil(count / size);
   const kept: number[] = [];
   for (let start = 0; start < count; start += size) {
     const end = Math.min(count, start + size);
     let peak = start;
-    for (let k = start + 1; k < end; k++) if (fullness(k) > fullness(peak)) peak = k;
-    for (let k = start; k < end; k++) if (k === peak || changed(k)) kept.push(k);
+    for (let k = start + 1; k < end; k++) if (fullness[k]! > fullness[peak]!) peak = k;
+    let changeKept = false;
+    for (let k = start; k < end; k++) {
+      const keepChange = changed[k] === 1 && (everyChange || !changeKept);
+      if (k === peak || keepChange) kept.push(k);
+      if (keepChange) changeKept = true;
+    }
   }
   return kept;
 }
@@ -145,14 +156,17 @@ function chartedRegions(timeline: Timeline): string[] {
 }
 
 function windowSeries(steps: readonly TimelineStep[], charted: readonly string[], points: number): WindowSeries {
-  const totalAt = (k: number) => charted.reduce((sum, r) => sum + (steps[k]!.regions[r]?.tokens ?? 0), 0);
-  const kept = keptSteps(steps.length, bucketSize(steps.length, points), totalAt, (k) => steps[k]!.changes.length > 0);
+  const total = new Float64Array(steps.length);
+  const changed = new Uint8Array(steps.length);
   const prefixAt = new Int32Array(steps.length);
   let prefix = -1;
   steps.forEach((s, k) => {
+    for (const r of charted) total[k] += s.regions[r]?.tokens ?? 0;
+    if (s.changes.length > 0) changed[k] = 1;
     if (s.request) prefix = s.request.prefixTokens;
     prefixAt[k] = prefix;
   });
+  const kept = keptSteps(total, changed, bucketSize(steps.length, points));
   return {
     steps: Int32Array.from(kept),
     tokens: charted.map((r) => Int32Array.from(kept, (k) => steps[k]!.regions[r]?.tokens ?? 0)),
@@ -161,11 +175,13 @@ function windowSeries(steps: readonly TimelineStep[], charted: readonly string[]
 }
 
 function regionSeries(steps: readonly TimelineStep[], region: string, points: number): RegionSeries {
-  const kept = keptSteps(
-    steps.length, bucketSize(steps.length, points),
-    (k) => steps[k]!.regions[region]?.tokens ?? -1,
-    (k) => steps[k]!.changes.some((c) => c.region === region),
-  ).filter((k) => steps[k]!.regions[region] !== undefined);
+  const tokens = new Float64Array(steps.length);
+  const changed = new Uint8Array(steps.length);
+  steps.forEach((s, k) => {
+    tokens[k] = s.regions[region]?.tokens ?? -1;
+    if (s.changes.some((c) => c.region === region)) changed[k] = 1;
+  });
+  const kept = keptSteps(tokens, changed, bucketSize(steps.length, points)).filter((k) => steps[k]!.regions[region] !== undefined);
   return {
     steps: Int32Array.from(kept),
     tokens: Int32Array.from(kept, (k) => steps[k]!.regions[region]!.tokens),

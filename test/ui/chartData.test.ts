@@ -32,7 +32,20 @@ function timeline(): Timeline {
 
 describe('the worker downsamples and the page draws every change at its own step', () => {
   it('keptSteps keeps each bucket peak plus every changed step, in order', () => {
-    expect(keptSteps(7, 3, (k) => [1, 3, 2, 0, 0, 9, 4][k]!, (k) => k === 0 || k === 2)).toEqual([0, 1, 2, 5, 6]);
+    expect(keptSteps([1, 3, 2, 0, 0, 9, 4], [1, 0, 1, 0, 0, 0, 0], 3)).toEqual([0, 1, 2, 5, 6]);
+  });
+
+  it('where changes are denser than the buckets, a bucket keeps its peak and its first changed step only', () => {
+    expect(keptSteps([1, 3, 2, 0, 0, 9, 4], [1, 1, 1, 1, 1, 1, 1], 3)).toEqual([0, 1, 3, 5, 6]);
+    // A change at every step of the 900: at most two points per bucket, the changes stay in the table.
+    const dense = timeline();
+    dense.steps.forEach((step, k) => { step.changes = [{ type: 'evict', region: 'a', tokens: k, entries: [] }]; });
+    const { view } = runView(dense, 100);
+    expect(view.window.steps.length).toBeLessThanOrEqual(200);
+    expect(view.changes.step.length).toBe(900);
+    const points = windowPoints(view);
+    expect(points.slice(0, 2)).toEqual([{ i: 0, tokens: [10, 5], total: 15, prefix: 7 }, { i: 1, tokens: [100, 5], total: 105, prefix: 7 }]);
+    expect(changesAt(view, 899)).toEqual([{ type: 'evict', region: 'a', tokens: 899 }]);
   });
 
   it('the window series has the bucket peaks and both change steps with their own figures', () => {
