@@ -22,7 +22,9 @@ import { WarningsBar } from './WarningsBar.tsx';
 import { WhenVisible } from './Visible.tsx';
 import { HeldReplayBanner } from './HeldReplayBanner.tsx';
 
-const axisTick = { fontSize: 10, fill: 'var(--muted)' };
+// Every tick the scale makes is drawn (five or fewer): with `interval` 0 recharts never measures
+// label text in the DOM to thin the ticks out, which was the largest part of drawing a chart.
+const axis = { tick: { fontSize: 10, fill: 'var(--muted)' }, interval: 0 } as const;
 const Y_AXIS_WIDTH = 44;
 const RIGHT_MARGIN = 8;
 /** A marker's width in pixels: markers closer than this become one cluster. */
@@ -151,9 +153,9 @@ const WindowChart = memo(function WindowChart({ run, regions, colors, stages }: 
             data={data} margin={{ top: 6, right: RIGHT_MARGIN, bottom: 0, left: 0 }}
            
           >
-            <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
-            <XAxis dataKey="i" type="number" domain={[0, Math.max(1, steps - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
-            <YAxis width={Y_AXIS_WIDTH} tick={axisTick} tickFormatter={compact} domain={[0, top]} allowDataOverflow />
+            <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" vertical={false} />
+            <XAxis dataKey="i" type="number" domain={[0, Math.max(1, steps - 1)]} {...axis} tickFormatter={(v: number) => String(v + 1)} />
+            <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} domain={[0, top]} allowDataOverflow />
             {regions.map((r, k) => (
               <Area key={r} name={r} dataKey={(p: WindowPoint) => p.tokens[k]} stackId="window" type="stepAfter"
                 stroke={colors.get(r)} fill={colors.get(r)} fillOpacity={0.7} strokeWidth={1} isAnimationActive={false} />
@@ -248,7 +250,7 @@ const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { 
     <ResponsiveContainer width="100%" height={62}>
       <ComposedChart data={data} margin={{ top: 6, right: RIGHT_MARGIN, bottom: 0, left: 0 }}>
         <XAxis dataKey="i" type="number" domain={[0, Math.max(1, steps - 1)]} hide />
-        <YAxis width={Y_AXIS_WIDTH} tick={axisTick} tickFormatter={compact} tickCount={3} />
+        <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} tickCount={3} />
         <Area dataKey="tokens" type="stepAfter" stroke={color} fill={color} fillOpacity={0.35} isAnimationActive={false} dot={false} />
         <Line dataKey="budget" type="stepAfter" stroke="var(--muted)" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
         {stages.map((c) => <ReferenceLine key={c.i} x={c.i} stroke="var(--muted)" strokeDasharray="2 2" />)}
@@ -298,9 +300,9 @@ function RequestChart({ steps, data, height, children }: { steps: number; data: 
     <Clickable steps={steps}>
       <ResponsiveContainer width="100%" height={height}>
         <LineChart data={data} margin={{ top: 4, right: RIGHT_MARGIN, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
-          <XAxis dataKey="i" type="number" domain={[0, Math.max(1, steps - 1)]} tick={axisTick} tickFormatter={(v: number) => String(v + 1)} />
-          <YAxis width={Y_AXIS_WIDTH} tick={axisTick} tickFormatter={compact} />
+          <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" vertical={false} />
+          <XAxis dataKey="i" type="number" domain={[0, Math.max(1, steps - 1)]} {...axis} tickFormatter={(v: number) => String(v + 1)} />
+          <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} />
           {children}
           <Tooltip content={RequestTooltip} isAnimationActive={false} />
         </LineChart>
