@@ -1,14 +1,20 @@
 // What a kept run holds so the inspector can show any step: a copy of the run every
-// CHECKPOINT_EVERY events, from which a step is re-run (at most that many events, each one already
-// counted, so cheap). A snapshot of every step cost 12-20 KB per event, checkpoints about 0.1 KB;
-// a run with a region that cannot be copied (a custom region) keeps a snapshot per step instead.
+// CHECKPOINT_EVERY events (further apart past 16,000 events), from which a step is re-run (at most
+// that many events, each result already counted, so cheap). At 8,000 coding-agent events a snapshot
+// of every step cost 12-20 KB per event, the copies 1-6 KB (mostly the entries' text they hold).
+// A run with a region that cannot be copied (a custom region) keeps a snapshot per step instead.
 import type { Assembly } from '../assemble.ts';
 import type { Entry } from '../regions/types.ts';
 import type { EntryDetail, RegionDetail, RegionFigures, RegionMeta, StageLedger, StepDetail, TimelineStep } from '../timeline.ts';
 import type { Run } from './run.ts';
 
-/** Events between two checkpoints: inspecting a step re-runs at most this many. */
+/** Events between two checkpoints (in a run of up to 16,000 events): inspecting a step re-runs at most this many. */
 export const CHECKPOINT_EVERY = 32;
+/**
+ * A longer run keeps at most this many checkpoints, further apart: each holds the text of the
+ * entries in its regions, and generated filler (size_tokens) is text no one else holds.
+ */
+const MAX_CHECKPOINTS = 500;
 
 /** Past this many events a run that cannot be copied keeps no snapshots (going back re-runs from spawn). */
 const MAX_SNAPSHOT_EVENTS = 20_000;
@@ -32,11 +38,13 @@ export class KeptSteps {
   private readonly checkpoints: Run[] = [];
   private readonly snapshots: Snapshot[] = [];
   private readonly mode: 'checkpoints' | 'snapshots' | 'none';
+  private readonly every: number;
   /** The copy the last answer was stepped on, reused when the next step asked is ahead of it. */
   private cursor: Run | undefined;
 
   /** `run` at spawn, before its first event. */
   constructor(run: Run) {
+    this.every = Math.max(CHECKPOINT_EVERY, Math.ceil(run.events.length / MAX_CHECKPOINTS));
     const start = checkpointOf(run);
     if (start) this.checkpoints.push(start);
     this.mode = start ? 'checkpoints' : run.events.length <= MAX_SNAPSHOT_EVENTS ? 'snapshots' : 'none';
@@ -44,12 +52,12 @@ export class KeptSteps {
 
   passed(run: Run, step: TimelineStep): void {
     if (this.mode === 'snapshots') this.snapshots[step.index] = snapshot(run, step);
-    else if (this.mode === 'checkpoints' && run.position % CHECKPOINT_EVERY === 0) this.checkpoints[run.position / CHECKPOINT_EVERY] = checkpointOf(run)!;
+    else if (this.mode === 'checkpoints' && run.position % this.every === 0) this.checkpoints[run.position / this.every] = checkpointOf(run)!;
   }
 
   at(index: number): Snapshot | undefined {
     if (this.mode !== 'checkpoints') return this.snapshots[index];
-    const checkpoint = this.checkpoints[Math.floor(index / CHECKPOINT_EVERY)];
+    const checkpoint = this.checkpoints[Math.floor(index / this.every)];
     if (!checkpoint) return undefined;
     const cursor = this.cursor;
     const run = cursor && cursor.position <= index && cursor.position > checkpoint.position ? cursor : checkpoint.fork()!;

@@ -60,16 +60,6 @@ export class SharedFacts {
   }
 }
 
-/**
- * The reported strips a later request could meet again: a strip names a block by region, write
- * order and call id, so one whose entry has left its region can never be stripped again.
- */
-function liveStrips(run: RunState): string[] {
-  const held = new Set<string>();
-  for (const region of run.regions.values()) for (const entry of region.entries) held.add(`${region.name}\u0000${entry.seq}`);
-  return [...run.reportedStrips].filter((key) => held.has(key.slice(0, key.lastIndexOf('\u0000'))));
-}
-
 /** Everything a run knows after some number of events. Mutable; one per replay. */
 export class RunState {
   readonly model: Model;
@@ -170,8 +160,21 @@ export class RunState {
     copy.taskEntries.push(...this.taskEntries);
     copy.inferences = this.inferences;
     copy.prevBlocks = this.prevBlocks;
-    for (const key of liveStrips(this)) copy.reportedStrips.add(key);
+    this.forgetGoneStrips();
+    for (const key of this.reportedStrips) copy.reportedStrips.add(key);
     return true;
+  }
+
+  /**
+   * Drops the reported strips no later request can meet again, so the set (and each copy of it)
+   * stays as small as the regions instead of growing with the run. A strip names a block by
+   * region, write order and call id; among the kinds that can be copied, a block with a call or a
+   * result is always an entry's own message, and an entry that left its region never comes back.
+   */
+  private forgetGoneStrips(): void {
+    const held = new Set<string>();
+    for (const region of this.regions.values()) for (const entry of region.entries) held.add(`${region.name}\u0000${entry.seq}`);
+    for (const key of this.reportedStrips) if (!held.has(key.slice(0, key.lastIndexOf('\u0000')))) this.reportedStrips.delete(key);
   }
 
   /**
