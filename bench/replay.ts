@@ -1,10 +1,19 @@
-// Replay speed, timeline memory and scaling on generated coding-agent scenarios (issue 4).
+// Replay speed, the memory a run keeps, and inspect, on generated coding-agent scenarios (issue 13).
 //
-//   npx tsx bench/replay.ts          (or through `npm run bench`, which imports benchReplay)
+//   npx tsx bench/replay.ts          (or through `npm run bench`, which imports the functions below)
 //
-// Figures: replay time against counting the same text's tokens once in the same process (the
-// floor: goal <= 1.3x), the timeline's retained heap, replay time at 500 / 2,000 / 8,000 / 32,000
-// events (goal: linear), and the page worker's inspect: any step of a kept run (goal p95 <= 16 ms).
+// Figures: replay against `countTokens` on the same texts in the same process (the floor: goal
+// <= 1.3x) at 500 / 2,000 / 8,000 / 32,000 events, per-event cost from first to last size (goal
+// <= 1.2x), the size_tokens replay per event on its own (it tokenizes almost nothing, so it has no
+// floor), the heap a timeline and a kept run (what the page's engine worker holds for the
+// inspector) retain per event (goal <= 0.5 KB), inspect p95 at 8,000 events (goal <= 16 ms), and
+// `lev replay` of 100,000 generated events as a child process (goal <= 10 s).
+//
+// Times are CPU time (process.cpuUsage): on shared cores it is steadier than wall time.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Replay, replay } from '../src/scenarios/engine.ts';
@@ -16,11 +25,12 @@ import { generateTraffic } from '../src/scenarios/generators.ts';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
+const coding = () => EXAMPLES.find((e) => e.id === 'coding-agent')!.scenario;
+
 /** The spec's coding-agent layout on a 200k-token model, with `events` generated events inlined. */
 function codingScenario(events: number, inlineResults: boolean, seed = 7): Scenario {
-  const example = EXAMPLES.find((e) => e.id === 'coding-agent')!.scenario;
   const traffic = generateTraffic({ kind: 'coding-agent', seed, steps: events, params: { inlineResults } });
-  return ScenarioSchema.parse({ ...example, model: { id: 'claude-sonnet-4' }, generator: undefined, traffic });
+  return ScenarioSchema.parse({ ...coding(), model: { id: 'claude-sonnet-4' }, generator: undefined, traffic });
 }
 
 /** Every piece of text the replay tokenizes. */
@@ -37,10 +47,21 @@ function trafficText(events: readonly TrafficEvent[]): string[] {
   return texts;
 }
 
-function time<T>(fn: () => T): { ms: number; value: T } {
-  const start = performance.now();
+/** CPU milliseconds `fn` takes (user + system). */
+function cpu<T>(fn: () => T): { ms: number; value: T } {
+  const start = process.cpuUsage();
   const value = fn();
-  return { ms: performance.now() - start, value };
+  const used = process.cpuUsage(start);
+  return { ms: (used.user + used.system) / 1000, value };
+}
+
+/** Heap `make()`'s result retains: measured with it held, then released (caches it filled stay filled). */
+function retainedBytes(make: () => unknown): number {
+  const heap = () => { gc(); gc(); return process.memoryUsage().heapUsed; };
+  const holder: { value?: unknown } = { value: make() };
+  const held = heap();
+  holder.value = undefined;
+  return held - heap();
 }
 
 export interface ReplayFigures {
@@ -66,54 +87,19 @@ function measure(events: number, inlineResults: boolean): ReplayFigures {
   for (let i = 0; i < runs; i++) {
     scenario = codingScenario(events, inlineResults, 7 + i);
     const texts = trafficText(scenario.traffic);
-    tokenizeRuns.push(time(() => { for (const t of texts) countTokens(t, encoding); }).ms);
-    replayRuns.push(time(() => replay(scenario)).ms);
+    tokenizeRuns.push(cpu(() => { for (const t of texts) countTokens(t, encoding); }).ms);
+    replayRuns.push(cpu(() => replay(scenario)).ms);
   }
   // Best of N: on shared cores the fastest run is the one least disturbed by other work.
   const tokenizeMs = Math.min(...tokenizeRuns);
   const replayMs = Math.min(...replayRuns);
   let toolTokens = 0;
   for (const e of scenario.traffic) if (e.type === 'tool_result') toolTokens += e.size_tokens ?? countTokens(e.content!, encoding);
-
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  const timeline = replay(scenario);
-  gc();
-  const timelineBytes = process.memoryUsage().heapUsed - before;
-  const timelineJsonBytes = JSON.stringify(timeline).length;
-  const ratio = replayMs / tokenizeMs;
-  return { events: scenario.traffic.length, inlineResults, toolTokens, replayMs, tokenizeMs, ratio, timelineBytes, timelineJsonBytes };
+  const timelineBytes = retainedBytes(() => replay(scenario));
+  const timelineJsonBytes = JSON.stringify(replay(scenario)).length;
+  return { events: scenario.traffic.length, inlineResults, toolTokens, replayMs, tokenizeMs, ratio: replayMs / tokenizeMs, timelineBytes, timelineJsonBytes };
 }
 
-export interface InspectFigures {
-  events: number;
-  /** The page worker's replay, keeping a snapshot per step, against a plain replay. */
-  keptReplayMs: number;
-  plainReplayMs: number;
-  /** Inspecting random steps of the kept run, including the structured clone postMessage makes. */
-  p50Ms: number;
-  p95Ms: number;
-}
-
-/** What a scrub costs in the page's engine worker: a lookup in the run its replay kept. */
-export function benchInspect(events = 8_000): InspectFigures {
-  const scenario = codingScenario(events, true, 11);
-  const plainReplayMs = time(() => replay(scenario)).ms;
-  const run = new Replay(scenario);
-  const { ms: keptReplayMs, value: timeline } = time(() => run.timeline());
-  const samples: number[] = [];
-  for (let i = 0; i < 400; i++) {
-    const step = Math.floor(Math.random() * timeline.steps.length);
-    samples.push(time(() => structuredClone(run.inspect(step))).ms);
-  }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(samples.length * q))]!;
-  const figures = { events: timeline.steps.length, keptReplayMs, plainReplayMs, p50Ms: at(0.5), p95Ms: at(0.95) };
-  console.log(`inspect: ${n(figures.events)} events, replay keeping snapshots ${keptReplayMs.toFixed(0)} ms (plain ${plainReplayMs.toFixed(0)} ms); any step p50 ${figures.p50Ms.toFixed(2)} ms, p95 ${figures.p95Ms.toFixed(2)} ms`);
-  return figures;
-}
-
-const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 const n = (v: number) => v.toLocaleString('en-US');
 
 export async function benchReplay(): Promise<ReplayFigures[]> {
@@ -121,13 +107,13 @@ export async function benchReplay(): Promise<ReplayFigures[]> {
   for (const inline of [true, false]) {
     for (const events of [500, 2_000, 8_000, 32_000]) figures.push(measure(events, inline));
   }
-  console.log('replay (spec coding-agent layout, claude-sonnet-4, 200k window)');
-  console.log('events  results        tool tokens  replay ms  count-once ms  ratio  timeline heap  timeline JSON');
+  console.log('replay (spec coding-agent layout, claude-sonnet-4, 200k window), CPU ms');
+  console.log('events  results        tool tokens  replay ms  count-once ms  ratio  timeline B/event');
   for (const f of figures) {
     console.log([
       String(f.events).padStart(6), (f.inlineResults ? 'inline text' : 'size_tokens').padEnd(13), n(f.toolTokens).padStart(12),
       f.replayMs.toFixed(0).padStart(10), f.tokenizeMs.toFixed(0).padStart(14), f.ratio.toFixed(2).padStart(6),
-      mb(f.timelineBytes).padStart(14), mb(f.timelineJsonBytes).padStart(14),
+      (f.timelineBytes / f.events).toFixed(0).padStart(17),
     ].join('  '));
   }
   for (const inline of [true, false]) {
@@ -138,8 +124,95 @@ export async function benchReplay(): Promise<ReplayFigures[]> {
   return figures;
 }
 
+export interface InspectFigures {
+  events: number;
+  /** The page worker's replay, keeping what the inspector needs, against a plain replay (CPU ms). */
+  keptReplayMs: number;
+  plainReplayMs: number;
+  /** Inspecting random steps of the kept run, including the structured clone postMessage makes: CPU ms, and p95 in wall ms. */
+  p50Ms: number;
+  p95Ms: number;
+  p95WallMs: number;
+  /** Heap retained per event: the timeline alone, and the timeline with the Replay that kept it, per kind of result. */
+  memory: { inlineResults: boolean; timelineBytesPerEvent: number; keptBytesPerEvent: number }[];
+}
+
+/** What a scrub costs in the page's engine worker, and what the worker holds to answer it. */
+export function benchInspect(events = 8_000): InspectFigures {
+  const scenario = codingScenario(events, true, 11);
+  const plainReplayMs = cpu(() => replay(scenario)).ms;
+  const run = new Replay(scenario);
+  const { ms: keptReplayMs, value: timeline } = cpu(() => run.timeline());
+  const samples: number[] = [];
+  const wall: number[] = [];
+  for (let i = 0; i < 400; i++) {
+    const step = Math.floor(Math.random() * timeline.steps.length);
+    const start = performance.now();
+    samples.push(cpu(() => structuredClone(run.inspect(step))).ms);
+    wall.push(performance.now() - start);
+  }
+  const at = (q: number, of = samples) => [...of].sort((a, b) => a - b)[Math.min(of.length - 1, Math.floor(of.length * q))]!;
+  const memory = [true, false].map((inlineResults) => {
+    const kept = codingScenario(events, inlineResults, 13);
+    const steps = replay(kept).steps.length;
+    return {
+      inlineResults,
+      timelineBytesPerEvent: retainedBytes(() => replay(kept)) / steps,
+      keptBytesPerEvent: retainedBytes(() => { const r = new Replay(kept); return { r, timeline: r.timeline() }; }) / steps,
+    };
+  });
+  const figures = { events: timeline.steps.length, keptReplayMs, plainReplayMs, p50Ms: at(0.5), p95Ms: at(0.95), p95WallMs: at(0.95, wall), memory };
+  console.log(`inspect: ${n(figures.events)} events, replay keeping checkpoints ${keptReplayMs.toFixed(0)} ms (plain ${plainReplayMs.toFixed(0)} ms); any step p50 ${figures.p50Ms.toFixed(2)} ms, p95 ${figures.p95Ms.toFixed(2)} ms CPU (${figures.p95WallMs.toFixed(2)} ms wall)`);
+  for (const m of memory) {
+    console.log(`memory (${m.inlineResults ? 'inline' : 'size_tokens'}): timeline ${m.timelineBytesPerEvent.toFixed(0)} B/event, timeline + kept run ${m.keptBytesPerEvent.toFixed(0)} B/event`);
+  }
+  return figures;
+}
+
+export interface LevReplayFigures {
+  events: number;
+  wallMs: number;
+  /** Child's CPU (user + system) and peak RSS, when /usr/bin/time is there to report them. */
+  cpuMs?: number;
+  peakRssBytes?: number;
+  loadAverage: number;
+}
+
+/**
+ * `node bin/lev.mjs replay` on the coding-agent example generating `events` events (size_tokens
+ * results, as the generator makes them), as a child process: the CLI's own code, start-up included.
+ */
+export function benchLevReplay(events = 100_000): LevReplayFigures {
+  const dir = mkdtempSync(join(tmpdir(), 'lev-bench-'));
+  const file = join(dir, 'coding-agent.json');
+  const spec = coding();
+  writeFileSync(file, JSON.stringify({ ...spec, generator: { ...spec.generator!, steps: events } }));
+  const timeFile = join(dir, 'time.txt');
+  const timed = existsSync('/usr/bin/time');
+  const loadAverage = loadavg()[0]!;
+  const start = performance.now();
+  try {
+    const command = timed ? '/usr/bin/time' : process.execPath;
+    const args = timed ? ['-f', '%U %S %M', '-o', timeFile, process.execPath, 'bin/lev.mjs', 'replay', file] : ['bin/lev.mjs', 'replay', file];
+    const out = execFileSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const wallMs = performance.now() - start;
+    const steps = Number(/(\d+) steps/.exec(out)?.[1] ?? events);
+    const figures: LevReplayFigures = { events: steps, wallMs, loadAverage };
+    if (timed) {
+      const [user, system, rssKb] = readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-3).map(Number);
+      figures.cpuMs = (user! + system!) * 1000;
+      figures.peakRssBytes = rssKb! * 1024;
+    }
+    console.log(`lev replay: ${n(figures.events)} generated events in ${(wallMs / 1000).toFixed(1)} s wall${figures.cpuMs === undefined ? '' : `, ${(figures.cpuMs / 1000).toFixed(1)} s CPU, peak RSS ${(figures.peakRssBytes! / 1_048_576).toFixed(0)} MB`} (load ${loadAverage.toFixed(1)})`);
+    return figures;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   await loadEncodings();
   await benchReplay();
   benchInspect();
+  benchLevReplay();
 }
