@@ -2,7 +2,7 @@
 // asks for loaded before the first draw, then the engine started. Monaco loads with the editor.
 // `?embed` draws the read-only embed view of the link instead, without the library.
 import './ui/zod-no-eval.ts';
-import { StrictMode, type ReactNode } from 'react';
+import { StrictMode, startTransition, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './ui/styles.css';
 import { decodeFragment } from './share/index.ts';
@@ -15,8 +15,11 @@ import { isEmbed } from './ui/embed.ts';
 import { EmbedView } from './ui/EmbedView.tsx';
 import { App } from './ui/App.tsx';
 
+// The first draw is a transition, so React renders it in slices between which the browser can
+// paint and the engine's answer can land, instead of one long task.
 function draw(page: ReactNode): void {
-  createRoot(document.getElementById('root')!).render(<StrictMode>{page}</StrictMode>);
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() => root.render(<StrictMode>{page}</StrictMode>));
 }
 
 async function startPlayground(): Promise<void> {
