@@ -1,6 +1,6 @@
-// The engine worker's answers. It owns the runs: a replay keeps its run (with a snapshot of every
-// step), so inspecting a step afterwards is a lookup, never a second replay. Every number the page
-// shows about a run is computed here.
+// The engine worker's answers. It owns the runs: a replay keeps its run (its timeline, and copies
+// of the run along the way), so inspecting a step afterwards steps on from the nearest copy, never
+// a second replay. Every number the page shows about a run is computed here.
 import { compile, Replay } from '../scenarios/engine.ts';
 import type { CompileResult } from '../engine/blueprint/index.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
@@ -22,7 +22,7 @@ function parseScenario(raw: unknown): { scenario?: Scenario; diagnostics: Diagno
   return { diagnostics: scenarioIssueDiagnostics(parsed.error, 'scenario.json') };
 }
 
-/** Replays (from `compiled` when given), keeping every step's snapshot; undefined (and `failed` posted) when cancelled. */
+/** Replays (from `compiled` when given), keeping what inspect needs; undefined (and `failed` posted) when cancelled. */
 function replayRun(
   id: number, scenario: Scenario, { post, signal }: Context,
   { onProgress, compiled }: { onProgress?: (done: number, total: number) => void; compiled?: CompileResult } = {},
