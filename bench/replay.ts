@@ -21,6 +21,7 @@ import { ScenarioSchema, type Scenario, type TrafficEvent } from '../src/engine/
 import { countTokens, loadEncodings, type Encoding } from '../src/engine/tokens.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 import { generateTraffic } from '../src/scenarios/generators.ts';
+import { figureTable } from '../src/worker/run-view.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -133,8 +134,11 @@ export interface InspectFigures {
   p50Ms: number;
   p95Ms: number;
   p95WallMs: number;
-  /** Heap retained per event: the timeline alone, and the timeline with the Replay that kept it, per kind of result. */
-  memory: { inlineResults: boolean; timelineBytesPerEvent: number; keptBytesPerEvent: number }[];
+  /**
+   * Heap retained per event, per kind of result: a whole timeline; what the engine worker keeps of
+   * it once its view is sent (the figure table); and that with the Replay that answers inspects.
+   */
+  memory: { inlineResults: boolean; timelineBytesPerEvent: number; figuresBytesPerEvent: number; keptBytesPerEvent: number }[];
 }
 
 /** What a scrub costs in the page's engine worker, and what the worker holds to answer it. */
@@ -158,13 +162,14 @@ export function benchInspect(events = 8_000): InspectFigures {
     return {
       inlineResults,
       timelineBytesPerEvent: retainedBytes(() => replay(kept)) / steps,
-      keptBytesPerEvent: retainedBytes(() => { const r = new Replay(kept); return { r, timeline: r.timeline() }; }) / steps,
+      figuresBytesPerEvent: retainedBytes(() => figureTable(replay(kept))) / steps,
+      keptBytesPerEvent: retainedBytes(() => { const r = new Replay(kept); return { r, figures: figureTable(r.timeline()) }; }) / steps,
     };
   });
   const figures = { events: timeline.steps.length, keptReplayMs, plainReplayMs, p50Ms: at(0.5), p95Ms: at(0.95), p95WallMs: at(0.95, wall), memory };
   console.log(`inspect: ${n(figures.events)} events, replay keeping checkpoints ${keptReplayMs.toFixed(0)} ms (plain ${plainReplayMs.toFixed(0)} ms); any step p50 ${figures.p50Ms.toFixed(2)} ms, p95 ${figures.p95Ms.toFixed(2)} ms CPU (${figures.p95WallMs.toFixed(2)} ms wall)`);
   for (const m of memory) {
-    console.log(`memory (${m.inlineResults ? 'inline' : 'size_tokens'}): timeline ${m.timelineBytesPerEvent.toFixed(0)} B/event, timeline + kept run ${m.keptBytesPerEvent.toFixed(0)} B/event`);
+    console.log(`memory (${m.inlineResults ? 'inline' : 'size_tokens'}): timeline ${m.timelineBytesPerEvent.toFixed(0)} B/event, the worker's figure table ${m.figuresBytesPerEvent.toFixed(0)} B/event, with the kept run ${m.keptBytesPerEvent.toFixed(0)} B/event`);
   }
   return figures;
 }

@@ -5,7 +5,7 @@ import { Replay, compile, replay } from '../scenarios/engine.ts';
 import type { Scenario } from '../engine/scenario.ts';
 import { append, assistant, scenario, user } from '../../test/runtime/helpers.ts';
 import { engineHandlers } from './engine-handlers.ts';
-import { runView, stepFigures } from './run-view.ts';
+import { figureTable, runView, stepFigures } from './run-view.ts';
 import { validationResult } from './validation.ts';
 import { WorkerResponseSchema, type WorkerResponse } from './protocol.ts';
 
@@ -48,10 +48,11 @@ describe('engine worker handlers', () => {
     const worker = harness();
     const answer = worker.replay(7, notes('one'));
     expect(answer.type).toBe('replay');
-    expect(worker.inspect(7, 2)).toEqual({ detail: new Replay(notes('one')).inspect(2), figures: stepFigures(replay(notes('one')), 2) });
+    expect(worker.inspect(7, 2)).toEqual({ detail: new Replay(notes('one')).inspect(2), figures: stepFigures(figureTable(replay(notes('one'))), 2) });
     expect(worker.inspect(7, 4).detail).toMatchObject({ index: 4, inference: true });
     // The readout's figures at step 3 (an append): notes holds both texts, the request in force is inference 0 at step 2.
     expect(worker.inspect(7, 3).figures).toMatchObject({ index: 3, regions: { notes: { tokens: 2 } }, request: { step: 2, inference: 0 } });
+    expect(worker.inspect(7, 1).figures).toMatchObject({ index: 1, request: null });
   });
 
   it('keeps each revision apart, and the two newest runs only', () => {

@@ -7,7 +7,7 @@ import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import type { Timeline } from '../engine/timeline.ts';
-import { runView, stepFigures } from './run-view.ts';
+import { figureTable, runView, stepFigures, type FigureTable } from './run-view.ts';
 import { validationResult } from './validation.ts';
 import type { Context, Handlers } from './serve.ts';
 import { loadingEncodingOf } from './encoding.ts';
@@ -39,10 +39,12 @@ function replayRun(
  * them directly with a recording `post`.
  */
 export function engineHandlers(): Handlers {
-  const runs = new Map<number, { run: Replay; timeline: Timeline }>();
-  function keepRun(revision: number, kept: { run: Replay; timeline: Timeline }): void {
+  // A kept run: the Replay (a step's detail) and the figures of each step (the readout); the
+  // timeline itself is let go once its view is sent.
+  const runs = new Map<number, { run: Replay; figures: FigureTable }>();
+  function keepRun(revision: number, { run, timeline }: { run: Replay; timeline: Timeline }): void {
     runs.delete(revision);
-    runs.set(revision, kept);
+    runs.set(revision, { run, figures: figureTable(timeline) });
     for (const oldest of runs.keys()) {
       if (runs.size <= RUNS_KEPT) break;
       runs.delete(oldest);
@@ -100,7 +102,7 @@ export function engineHandlers(): Handlers {
         post({ type: 'inspect', id: req.id, result: { detail: null, missing: true } });
         return;
       }
-      post({ type: 'inspect', id: req.id, result: { detail: kept.run.inspect(req.step), figures: stepFigures(kept.timeline, req.step) } });
+      post({ type: 'inspect', id: req.id, result: { detail: kept.run.inspect(req.step), figures: stepFigures(kept.figures, req.step) } });
     },
   };
 }

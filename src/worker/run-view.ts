@@ -317,13 +317,39 @@ function buffersOf(view: RunView): ArrayBuffer[] {
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
+/**
+ * What the worker keeps of a timeline once its view is sent: each step's region figures (objects
+ * the timeline already shares between steps where nothing changed) and the inference requests.
+ * The steps' events, changes, results and warnings are let go: a step's detail comes from the kept run.
+ */
+export interface FigureTable {
+  regions: Record<string, RegionFigures>[];
+  /** The steps that are inferences, ascending, and their request figures. */
+  inferenceSteps: Int32Array;
+  requests: RequestFigures[];
+}
+
+export function figureTable(timeline: Timeline): FigureTable {
+  const inferences = timeline.steps.filter((s) => s.request);
+  return {
+    regions: timeline.steps.map((s) => s.regions),
+    inferenceSteps: Int32Array.from(inferences, (s) => s.index),
+    requests: inferences.map((s) => s.request!),
+  };
+}
+
 /** The figures at `step`, for the readout and the cache card. */
-export function stepFigures(timeline: Timeline, step: number): StepFigures | null {
-  const at = timeline.steps[step];
-  if (!at) return null;
-  for (let k = step; k >= 0; k--) {
-    const request = timeline.steps[k]!.request;
-    if (request) return { index: step, regions: at.regions, request: { ...request, step: k } };
+export function stepFigures(table: FigureTable, step: number): StepFigures | null {
+  const regions = table.regions[step];
+  if (!regions) return null;
+  // The latest inference at or before `step` (binary search over the ascending inference steps).
+  let low = 0;
+  let high = table.inferenceSteps.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (table.inferenceSteps[mid]! <= step) low = mid + 1;
+    else high = mid;
   }
-  return { index: step, regions: at.regions, request: null };
+  const at = low - 1;
+  return { index: step, regions, request: at < 0 ? null : { ...table.requests[at]!, step: table.inferenceSteps[at]! } };
 }
