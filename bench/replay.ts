@@ -2,7 +2,8 @@
 //
 //   npx tsx bench/replay.ts          (or through `npm run bench`, which imports the functions below)
 //
-// Figures: replay against `countTokens` on the same texts in the same process (the floor: goal
+// Figures: replay against `countTokens` once on each distinct text the replay counts, in the same
+// process (the floor: goal
 // <= 1.3x) at 500 / 2,000 / 8,000 / 32,000 events, per-event cost from first to last size (goal
 // <= 1.2x), the size_tokens replay per event on its own (it tokenizes almost nothing, so it has no
 // floor), the heap a timeline and a kept run (what the page's engine worker holds for the
@@ -17,8 +18,8 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Replay, replay } from '../src/scenarios/engine.ts';
-import { ScenarioSchema, type Scenario, type TrafficEvent } from '../src/engine/scenario.ts';
-import { countTokens, loadEncodings, type Encoding } from '../src/engine/tokens.ts';
+import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
+import { countTokens, loadEncodings, observeCounts, type Encoding } from '../src/engine/tokens.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 import { generateTraffic } from '../src/scenarios/generators.ts';
 import { figureTable } from '../src/worker/run-view.ts';
@@ -34,18 +35,16 @@ function codingScenario(events: number, inlineResults: boolean, seed = 7): Scena
   return ScenarioSchema.parse({ ...coding(), model: { id: 'claude-sonnet-4' }, generator: undefined, traffic });
 }
 
-/** Every piece of text the replay tokenizes. */
-function trafficText(events: readonly TrafficEvent[]): string[] {
-  const texts: string[] = [];
-  for (const e of events) {
-    if (e.type === 'user' || e.type === 'assistant') texts.push(e.content);
-    if (e.type === 'assistant') for (const c of e.tool_calls ?? []) texts.push(JSON.stringify({ name: c.name, arguments: c.arguments }));
-    // A size_tokens result's text is never tokenized by the replay, so it is no part of the floor.
-    if (e.type === 'tool_result' && e.content !== undefined) texts.push(e.content);
-    if (e.type === 'context_append') texts.push(e.content);
-    if (e.type === 'todo_add') texts.push(e.item);
+/** The distinct texts a replay of `scenario` counts (in the order first counted): the floor's texts. */
+function countedTexts(scenario: Scenario): string[] {
+  const texts = new Set<string>();
+  observeCounts((text) => texts.add(text));
+  try {
+    replay(scenario);
+  } finally {
+    observeCounts(undefined);
   }
-  return texts;
+  return [...texts];
 }
 
 /** CPU milliseconds `fn` takes (user + system). */
@@ -76,7 +75,7 @@ export interface ReplayFigures {
   timelineJsonBytes: number;
 }
 
-function measure(events: number, inlineResults: boolean): ReplayFigures {
+export function measure(events: number, inlineResults: boolean): ReplayFigures {
   const encoding: Encoding = 'o200k_base';
   // Each run replays a fresh seed, so neither side finds its text in a cache from an earlier run;
   // the two are interleaved so both see the same machine load (the cores are shared).
@@ -87,8 +86,11 @@ function measure(events: number, inlineResults: boolean): ReplayFigures {
   let scenario!: Scenario;
   for (let i = 0; i < runs; i++) {
     scenario = codingScenario(events, inlineResults, 7 + i);
-    const texts = trafficText(scenario.traffic);
+    // Both sides start with the count cache empty (observeCounts empties it).
+    const texts = countedTexts(scenario);
+    observeCounts(undefined);
     tokenizeRuns.push(cpu(() => { for (const t of texts) countTokens(t, encoding); }).ms);
+    observeCounts(undefined);
     replayRuns.push(cpu(() => replay(scenario)).ms);
   }
   // Best of N: on shared cores the fastest run is the one least disturbed by other work.

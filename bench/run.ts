@@ -120,8 +120,9 @@ ${report}
 - **Rhai vs plain JS**: the same algorithm as a Rhai script (compiled once, called through the
   interpreter) and as plain JavaScript, best of several rounds each. Details: \`bench/rhai.ts\`.
 - **Replay vs countTokens once**: CPU time replaying a generated coding-agent scenario (the spec's
-  layout on a 200k-token model) against \`countTokens\` on every piece of its text once in the same
-  process: the floor any replay pays. size_tokens rows tokenize almost nothing (a read_file result
+  layout on a 200k-token model) against \`countTokens\` once on each distinct text that replay
+  counts (recorded with \`observeCounts\`; both sides start with the count cache empty), in the
+  same process: the floor any replay pays. size_tokens rows tokenize almost nothing (a read_file result
   cut at the byte cap counts its last line and the notice; the rest is known from the filler's
   shape), so they report time per event. Details: \`bench/replay.ts\`.
 - **\`lev replay\` of 100,000 events**: the CLI as a child process on the coding-agent example with

@@ -151,8 +151,18 @@ function countUncached(text: string, encoding: Encoding): number {
   return n;
 }
 
+/** Sees every text counted, when set: the bench's floor is countTokens once on exactly the texts a replay counts. */
+let countObserver: ((text: string) => void) | undefined;
+
+/** Sets (or, with undefined, removes) the observer of counted texts, and empties the caches so the next count starts cold. For the bench. */
+export function observeCounts(observer: ((text: string) => void) | undefined): void {
+  countObserver = observer;
+  for (const cache of Object.values(caches)) cache.clear();
+}
+
 export function countTokens(text: string, encoding: Encoding = 'o200k_base'): number {
   if (text.length === 0) return 0;
+  countObserver?.(text);
   if (text.length > CACHEABLE_LENGTH) return countUncached(text, encoding);
   const cache = caches[encoding];
   const hit = cache.get(text);
