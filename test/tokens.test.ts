@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
-import { countTokens, encode, decode, type Encoding } from '../src/engine/tokens.ts';
+import { countTokens, encode, decode, observeCounts, type Encoding } from '../src/engine/tokens.ts';
 
 // The engine counts with gpt-tokenizer; js-tiktoken is the reference it must agree with.
 const reference: Record<Encoding, Tiktoken> = {
@@ -43,5 +43,18 @@ describe('token counting', () => {
   it('counts long text (past the cache) the same as the reference', () => {
     const long = samples.code!.repeat(200);
     expect(countTokens(long)).toBe(reference.o200k_base.encode(long, [], []).length);
+  });
+});
+
+describe('observeCounts (the bench floor\'s recorder)', () => {
+  it('sees every text counted, cached or not, and stops when removed', () => {
+    const seen: string[] = [];
+    observeCounts((text) => seen.push(text));
+    countTokens('hello world');
+    countTokens('hello world');
+    countTokens('');
+    observeCounts(undefined);
+    countTokens('not seen');
+    expect(seen).toEqual(['hello world', 'hello world']);
   });
 });
