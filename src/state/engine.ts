@@ -3,6 +3,7 @@
 // replay (a lookup; the scenario is sent again only if the worker was restarted). Results land in
 // useResults.
 import { EngineClient, CancelledError } from '../worker/client.ts';
+import type { Transform } from '../worker/protocol.ts';
 import type { Scenario } from '../engine/scenario.ts';
 import { useResults } from './results.ts';
 import { useScenario } from './store.ts';
@@ -116,6 +117,12 @@ function switchToExplicitRunsIfSlow(ms: number): void {
   const reason = `the last replay took ${(ms / 1000).toFixed(1)} s`;
   ui.setAutoRun(false, reason);
   ui.notify({ tone: 'info', text: `Auto-run is off because ${reason}: edits now wait for Run (Ctrl+Enter). Turn it back on beside Run.` });
+}
+
+/** A share option that counts tokens, done where the tokenizer is (the engine worker). */
+export function transformScenario(scenario: Scenario, transform: Transform): Promise<Scenario> {
+  return engineLane.request('transform', { transform, scenario }, { key: `transform:${transform}`, restartIfStuck: false })
+    .then((result) => result.scenario);
 }
 
 /** Stops the replay in progress; the charts keep the last finished timeline, marked out of date. */

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import type { Scenario } from '../engine/scenario.ts';
 import { isLongLink, LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
 import { scenarioMarkdown } from '../share/markdown.ts';
-import { dropToolOutput, inlineToolOutputs } from '../share/shrink.ts';
+import { inlineToolOutputs } from '../share/shrink.ts';
 import { useResults } from '../state/results.ts';
 import { openName, useSession } from '../state/session.ts';
 import { useScenario } from '../state/store.ts';
@@ -13,7 +13,7 @@ import { exportScenario } from './backup.ts';
 import { Modal } from './Modal.tsx';
 import { fmt } from './format.ts';
 import { defaultShareOptions, MAX_FULL_LINK_CHARS, SHAPE_OPTIONS } from './import/shareOptions.ts';
-import { tokenizerFor } from './tokenizer.ts';
+import { transformScenario } from '../state/engine.ts';
 
 /** A change to what the link carries; each is offered only when it applies to the scenario. */
 interface LinkOption {
@@ -30,7 +30,7 @@ const LINK_OPTIONS: LinkOption[] = [
     label: 'Drop inline tool output',
     explain: 'Each tool result keeps its size (size_tokens), so the charts stay the same; the text itself is left out (scripts that read it see filler text).',
     applies: (s) => inlineToolOutputs(s) > 0,
-    apply: async (s) => dropToolOutput(s, (await tokenizerFor(s)).countTokens),
+    apply: (s) => transformScenario(s, 'drop-tool-output'),
   },
   ...SHAPE_OPTIONS,
 ];

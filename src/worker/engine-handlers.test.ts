@@ -7,6 +7,9 @@ import { append, assistant, scenario, user } from '../../test/runtime/helpers.ts
 import { engineHandlers } from './engine-handlers.ts';
 import { figureTable, runView, stepFigures } from './run-view.ts';
 import { validationResult } from './validation.ts';
+import { countTokens } from '../engine/tokens.ts';
+import { shapeOnly } from '../import/shape.ts';
+import { ScenarioSchema } from '../engine/scenario.ts';
 import { WorkerResponseSchema, type WorkerResponse } from './protocol.ts';
 
 const notes = (text: string): Scenario => scenario('[context.regions]\nnotes = { max_tokens = 50 }', [
@@ -32,6 +35,10 @@ function harness() {
     },
     open(revision: number, s: unknown) {
       handlers.open!({ id: ++id, type: 'open', revision, scenario: s }, context());
+      return last();
+    },
+    async transform(transform: 'drop-tool-output' | 'shape-only', s: unknown) {
+      await handlers.transform!({ id: ++id, type: 'transform', transform, scenario: s }, context());
       return last();
     },
     inspect(revision: number, step: number) {
@@ -100,6 +107,19 @@ describe('engine worker handlers', () => {
     const other = scenario('[context.regions]\nscratch = { max_tokens = 70 }', [user('hi'), assistant('first')]);
     const timeline = new Replay(notes('one')).timeline({ compiled: compile(other) });
     expect(timeline.regions.filter((r) => r.declared).map((r) => [r.name, r.budget])).toEqual([['scratch', 70]]);
+  });
+
+  it('does the share options that count tokens, so the page never loads the tokenizer', async () => {
+    const worker = harness();
+    const withOutput = scenario('[context.regions]\nnotes = { max_tokens = 50 }', [
+      assistant('reading', ['c1', 'read_file', { path: 'a.ts' }]),
+      { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', content: 'export const answer = 42;\n' },
+    ]);
+    const dropped = await worker.transform('drop-tool-output', withOutput);
+    expect(dropped).toMatchObject({ type: 'transform', result: { scenario: { traffic: [{ type: 'assistant' }, { type: 'tool_result', size_tokens: countTokens('export const answer = 42;\n') }] } } });
+    expect(dropped.type === 'transform' && 'content' in dropped.result.scenario.traffic[1]!).toBe(false);
+    const shaped = await worker.transform('shape-only', withOutput);
+    expect(shaped).toEqual({ type: 'transform', id: 2, result: { scenario: shapeOnly(ScenarioSchema.parse(withOutput)) } });
   });
 
   it('posts the run view with its columns transferred, which the page-side schema accepts; a malformed view is refused', () => {

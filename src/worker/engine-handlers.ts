@@ -9,6 +9,9 @@ import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import type { Timeline } from '../engine/timeline.ts';
 import { figureTable, runView, stepFigures, type FigureTable } from './run-view.ts';
 import { validationResult } from './validation.ts';
+import { dropToolOutput } from '../share/shrink.ts';
+import { shapeOnly } from '../import/shape.ts';
+import { countTokens } from '../engine/tokens.ts';
 import type { Context, Handlers } from './serve.ts';
 import { loadingEncodingOf } from './encoding.ts';
 
@@ -95,6 +98,14 @@ export function engineHandlers(): Handlers {
       if (!replayed) return;
       keepRun(req.revision, replayed);
       context.post({ type: 'open', id: req.id, result: { ok: replayed.timeline.steps.length > 0 } });
+    },
+    transform: async (req, { post }) => {
+      const { scenario, diagnostics } = parseScenario(req.scenario);
+      if (!scenario) throw new Error(diagnostics.map((d) => d.message).join('; '));
+      const loading = loadingEncodingOf(scenario);
+      if (loading) await loading;
+      const transformed = req.transform === 'shape-only' ? shapeOnly(scenario) : dropToolOutput(scenario, countTokens);
+      post({ type: 'transform', id: req.id, result: { scenario: transformed } });
     },
     inspect: (req, { post }) => {
       const kept = runs.get(req.revision);

@@ -1,7 +1,7 @@
 // The page <-> engine worker protocol. Both sides parse what they receive with these schemas,
 // so a malformed message is an error at the boundary, never a half-rendered screen.
 import { z } from 'zod';
-import { ModelRefSchema, ScenarioFields } from '../engine/scenario.ts';
+import { ModelRefSchema, ScenarioFields, type Scenario } from '../engine/scenario.ts';
 import type { StepDetail } from '../engine/timeline.ts';
 import type { RunView, StepFigures } from './run-view.ts';
 import { formatIssues } from '../scenarios/issues.ts';
@@ -48,10 +48,14 @@ export const RhaiCheckRequest = z.object({
   id: Id, type: z.literal('rhaiCheck'),
   file: z.string(), source: z.string(),
 });
+/** Share options that count tokens: the worker has the tokenizer, so the page never loads it. */
+export const TRANSFORMS = ['drop-tool-output', 'shape-only'] as const;
+export type Transform = (typeof TRANSFORMS)[number];
+export const TransformRequest = z.object({ id: Id, type: z.literal('transform'), transform: z.enum(TRANSFORMS), scenario: z.unknown() });
 export const CancelRequest = z.object({ id: Id, type: z.literal('cancel') });
 
 export const WorkerRequestSchema = z.discriminatedUnion('type', [
-  ValidateRequest, ReplayRequest, OpenRequest, InspectRequest, RhaiCheckRequest, CancelRequest,
+  ValidateRequest, ReplayRequest, OpenRequest, InspectRequest, RhaiCheckRequest, TransformRequest, CancelRequest,
 ]);
 export type WorkerRequest = z.infer<typeof WorkerRequestSchema>;
 export type RequestType = Exclude<WorkerRequest['type'], 'cancel'>;
@@ -127,6 +131,10 @@ export const InspectResultSchema = z.object({
 });
 export const OpenResultSchema = z.object({ ok: z.boolean(), error: z.string().optional() });
 export const RhaiCheckResultSchema = z.object({ diagnostics: z.array(DiagnosticSchema) });
+/** The transformed scenario, checked at its envelope (the page only encodes it into a link). */
+export const TransformResultSchema = z.object({
+  scenario: z.custom<Scenario>((v) => isRecord(v) && Array.isArray(v.traffic) && isRecord(v.agent), 'not a scenario: expected agent and traffic'),
+});
 
 export const WorkerResponseSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
@@ -138,6 +146,7 @@ export const WorkerResponseSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('inspect'), id: Id, result: InspectResultSchema }),
   z.object({ type: z.literal('open'), id: Id, result: OpenResultSchema }),
   z.object({ type: z.literal('rhaiCheck'), id: Id, result: RhaiCheckResultSchema }),
+  z.object({ type: z.literal('transform'), id: Id, result: TransformResultSchema }),
   z.object({ type: z.literal('failed'), id: Id, message: z.string(), cancelled: z.boolean() }),
 ]);
 export type WorkerResponse = z.infer<typeof WorkerResponseSchema>;
@@ -149,6 +158,7 @@ export interface ResultOf {
   inspect: z.infer<typeof InspectResultSchema>;
   open: z.infer<typeof OpenResultSchema>;
   rhaiCheck: z.infer<typeof RhaiCheckResultSchema>;
+  transform: z.infer<typeof TransformResultSchema>;
 }
 
 /** Describes a zod failure in one line: which field, what was wrong (worded as everywhere else). */

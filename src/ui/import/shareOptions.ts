@@ -1,9 +1,9 @@
 // The Share dialog's options for a run that holds real content (an imported trace): "shape only"
-// (chosen by default for an import) and "hash the file paths". Their code loads only when chosen;
-// shape only also loads the scenario's encoding then (tokenizerFor).
+// (chosen by default for an import) and "hash the file paths". Shape only counts tokens, so the
+// engine worker (which has the tokenizer) does it; hashing loads its code only when chosen.
 import type { Scenario } from '../../engine/scenario.ts';
 import type { Origin } from '../../state/library.ts';
-import { tokenizerFor } from '../tokenizer.ts';
+import { transformScenario } from '../../state/engine.ts';
 
 export const SHAPE_ONLY = 'shape-only';
 
@@ -13,10 +13,7 @@ export const SHAPE_OPTIONS = [
     label: 'Shape only',
     explain: 'Every text (messages, tool output, the task) is replaced by its token count; tool names and file paths are kept. The link shows the same charts without the run\'s content.',
     applies: (s: Scenario) => holdsText(s),
-    apply: async (s: Scenario) => {
-      await tokenizerFor(s);
-      return (await import('../../import/shape.ts')).shapeOnly(s);
-    },
+    apply: (s: Scenario) => transformScenario(s, 'shape-only'),
   },
   {
     id: 'hash-paths',
