@@ -7,7 +7,7 @@ import { useUi } from '../state/ui.ts';
 import { firstStepOfStage } from './chartData.ts';
 import { MarkerGlyph } from './markers.tsx';
 import { PaneHead } from './layout/Pane.tsx';
-import { jumpTo } from './ChartsPanel.tsx';
+import { jumpTo } from './jump.ts';
 import { summarize } from './events.ts';
 import { firstLine, fmt } from './format.ts';
 import { RequestExport } from './import/RequestExport.tsx';
