@@ -36,3 +36,14 @@ export const append = (region: string, content: string, key?: string): TrafficEv
 /** An assistant turn calling `name`, then its result of `size` tokens. */
 export const call = (id: string, name: string, size: number, args: Record<string, unknown> = {}): TrafficEvent[] =>
   [assistant('', [id, name, args]), result(id, name, size)];
+
+/** A compacting codebase, a region that is not summarizable and a history of the codebase, across an edge whose transform is compact. */
+export const COMPACT_EDGE = `[context.regions]
+codebase = { kind = "compacting", max_tokens = 10000 }
+keep = { kind = "temporary", summarizable = false }
+history = { kind = "compact_history", source_region = "codebase" }
+
+[stages.explore.transitions.build]
+transform = "compact"
+[stages.build]
+`;

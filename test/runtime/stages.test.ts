@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { append, assistant, call, detail, figures, result, run, user } from './helpers.ts';
+import { COMPACT_EDGE, append, assistant, call, detail, figures, result, run, user } from './helpers.ts';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
 
 const words = (n: number, word = 'alpha') => Array.from({ length: n }, () => word).join(' ');
@@ -96,15 +96,7 @@ plan = { kind = "temporary", required = true, required_message = "Write the plan
 });
 
 describe('edge transform and compact_history', () => {
-  const toml = `[context.regions]
-codebase = { kind = "compacting", max_tokens = 10000 }
-keep = { kind = "temporary", summarizable = false }
-history = { kind = "compact_history", source_region = "codebase" }
-
-[stages.explore.transitions.build]
-transform = "compact"
-[stages.build]
-`;
+  const toml = COMPACT_EDGE;
   it('compact summarizes summarizable regions only; history carries the source forward', () => {
     const t = run(toml, [append('codebase', words(50), 'src/a.rs'), append('codebase', words(50), 'src/b.rs'), append('keep', words(20), 'k'), go('build')]);
     const step = t.steps[3]!;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { contextAppend, todo } from '../../../src/engine/run/agent-tools.ts';
 import { enterStage, transition } from '../../../src/engine/run/transitions.ts';
 import { held, spawn, words } from './helpers.ts';
+import { COMPACT_EDGE } from '../../runtime/helpers.ts';
 
 const GATED = `[context.regions]
 todos = { kind = "checklist" }
@@ -61,15 +62,7 @@ describe('a transition', () => {
 });
 
 describe('crossing an edge', () => {
-  const EDGE = `[context.regions]
-codebase = { kind = "compacting", max_tokens = 10000 }
-keep = { kind = "temporary", summarizable = false }
-history = { kind = "compact_history", source_region = "codebase" }
-
-[stages.explore.transitions.build]
-transform = "compact"
-[stages.build]
-`;
+  const EDGE = COMPACT_EDGE;
 
   it('transform = "compact" folds each summarizable region into one summary; history takes one summary of its source', () => {
     const run = spawn(EDGE);
