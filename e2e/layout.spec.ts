@@ -91,7 +91,10 @@ test('nothing moves while playing: the panes, the chart, the problems list and t
   await page.goto('/');
   await waitForTimeline(page, steps());
   // Monaco arrives after the charts are drawn (src/ui/EditorPanel.tsx); its box is measured too.
-  await expect(page.getByTestId('editor').locator('.monaco-editor')).toBeVisible();
+  const monaco = page.getByTestId('editor').locator('.monaco-editor');
+  await expect(monaco).toBeVisible();
+  // Monaco mounts at a few pixels and sizes itself to its pane on the next frames.
+  await expect.poll(async () => (await monaco.boundingBox())?.width ?? 0).toBeGreaterThan(100);
   const boxes = () => page.evaluate(() => {
     const selectors = ['[data-pane="timeline"]', '[data-pane="inspector"]', '[data-pane="editor"]', '[data-pane="traffic"]',
       '[data-testid="window-chart"]', '[data-testid="diagnostics"]', '[data-testid="step-label"]', '.monaco-editor'];
