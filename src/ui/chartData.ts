@@ -155,7 +155,7 @@ export interface MarkerCluster {
 }
 
 /** Markers listed per cluster: a tooltip shows a dozen, and counts the rest. */
-export const SAMPLED_MARKERS = 12;
+const SAMPLED_MARKERS = 12;
 
 /** Every change and stage change at its own step, in step order, one at a time. */
 function forEachMarker(run: RunView, visit: (i: number, marker: () => Marker, kind: MarkerKind) => void): void {

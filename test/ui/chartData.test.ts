@@ -46,6 +46,9 @@ describe('the worker downsamples and the page draws every change at its own step
     const points = windowPoints(view);
     expect(points.slice(0, 2)).toEqual([{ i: 0, tokens: [10, 5], total: 15, prefix: 7 }, { i: 1, tokens: [100, 5], total: 105, prefix: 7 }]);
     expect(changesAt(view, 899)).toEqual([{ type: 'evict', region: 'a', tokens: 899 }]);
+    // One column: one cluster counts all 900 changes and the stage change, and lists only the first dozen.
+    const [all] = markerClusters(view, 1);
+    expect([all!.count, all!.markers.length, all!.markers[0]!.text, all!.breakdown]).toEqual([901, 12, 'evict in a: 0 tokens', [['evict', 900], ['stage', 1]]]);
   });
 
   it('the window series has the bucket peaks and both change steps with their own figures', () => {
