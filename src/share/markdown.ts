@@ -9,22 +9,21 @@ export interface RegionRow { region: string; kind: string; budget: number; final
 /** One row per region: budget, tokens after the last step, and what its own rules evicted. */
 export function regionRows(timeline: Timeline): RegionRow[] {
   const last = timeline.steps.at(-1)?.regions ?? timeline.spawn.regions;
-  return timeline.regions.map((meta) => {
-    let evictions = 0;
-    let evictedTokens = 0;
-    for (const step of timeline.steps) {
-      for (const change of step.changes) {
-        if (change.type === 'evict' && change.region === meta.name) {
-          evictions++;
-          evictedTokens += change.tokens;
-        }
-      }
+  // One pass over the run's changes (the engine worker gathers this on every replay).
+  const evicted = new Map<string, { evictions: number; evictedTokens: number }>();
+  for (const step of timeline.steps) {
+    for (const change of step.changes) {
+      if (change.type !== 'evict') continue;
+      const sum = evicted.get(change.region) ?? { evictions: 0, evictedTokens: 0 };
+      sum.evictions++;
+      sum.evictedTokens += change.tokens;
+      evicted.set(change.region, sum);
     }
-    return {
-      region: meta.name, kind: meta.kind, budget: last[meta.name]?.budget ?? meta.budget,
-      finalTokens: last[meta.name]?.tokens ?? 0, evictions, evictedTokens,
-    };
-  });
+  }
+  return timeline.regions.map((meta) => ({
+    region: meta.name, kind: meta.kind, budget: last[meta.name]?.budget ?? meta.budget,
+    finalTokens: last[meta.name]?.tokens ?? 0, ...(evicted.get(meta.name) ?? { evictions: 0, evictedTokens: 0 }),
+  }));
 }
 
 /** What the Markdown says about a run, gathered where the run is (the engine worker). */

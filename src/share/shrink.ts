@@ -4,7 +4,7 @@ import { resolveModel } from '../engine/models.ts';
 import type { Scenario } from '../engine/scenario.ts';
 import type { Encoding } from '../engine/tokens.ts';
 
-/** engine/tokens.ts countTokens, passed in so the page loads the tokenizer only when asked. */
+/** engine/tokens.ts countTokens, passed in: the page imports this module (inlineToolOutputs) and must not bundle the tokenizer. */
 export type CountTokens = (text: string, encoding: Encoding) => number;
 
 /** How many tool results carry their output inline (what dropToolOutput would shrink). */
