@@ -91,21 +91,30 @@ export async function goToStep(page: Page, step: number, total: number): Promise
   await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', String(step), { timeout: 20_000 });
 }
 
+/** A long task: when it started (ms since navigation) and how long it took. */
+export interface LongTask { start: number; ms: number }
+
 /** Starts recording long tasks (PerformanceObserver) on every page load; read with longTasks(). */
 export async function recordLongTasks(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const w = window as unknown as { __longtasks: number[] };
+    const w = window as unknown as { __longtasks: { start: number; ms: number }[] };
     w.__longtasks = [];
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.__longtasks.push(entry.duration);
+      for (const entry of list.getEntries()) w.__longtasks.push({ start: entry.startTime, ms: entry.duration });
     }).observe({ type: 'longtask', buffered: true });
   });
 }
 
 export async function resetLongTasks(page: Page): Promise<void> {
-  await page.evaluate(() => { (window as unknown as { __longtasks: number[] }).__longtasks = []; });
+  await page.evaluate(() => { (window as unknown as { __longtasks: LongTask[] }).__longtasks = []; });
 }
 
+/** The recorded long tasks, each with its start. */
+export async function longTaskEntries(page: Page): Promise<LongTask[]> {
+  return page.evaluate(() => (window as unknown as { __longtasks: LongTask[] }).__longtasks);
+}
+
+/** The recorded long tasks' durations. */
 export async function longTasks(page: Page): Promise<number[]> {
-  return page.evaluate(() => (window as unknown as { __longtasks: number[] }).__longtasks);
+  return (await longTaskEntries(page)).map((t) => t.ms);
 }

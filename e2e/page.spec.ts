@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { expect, test, type Browser, type Page, type Request } from '@playwright/test';
 import { DEFAULT_EXAMPLE_ID, EXAMPLES } from '../src/scenarios/examples.ts';
 import { chunkName, ENCODING_CHUNK, FIRST_LOAD_GOAL_BYTES, type Chunk } from '../bench/page.ts';
-import { engineTimeline, exampleScenario, longTasks, recordLongTasks, resetLongTasks, waitForTimeline } from './helpers.ts';
+import { engineTimeline, exampleScenario, longTaskEntries, longTasks, recordLongTasks, resetLongTasks, waitForTimeline } from './helpers.ts';
 
 const ASSETS = 'dist/assets';
 const PROBE_STEPS = 20_000;
@@ -46,11 +46,7 @@ async function coldLoad(browser: Browser, after?: (page: Page) => Promise<void>)
   page.on('request', (request) => { requests.push(request); });
   await recordLongTasks(page);
   await page.addInitScript(() => {
-    const w = window as unknown as { __charts?: { ms: number; epochMs: number }; __tasks: { start: number; ms: number }[] };
-    w.__tasks = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.__tasks.push({ start: entry.startTime, ms: entry.duration });
-    }).observe({ type: 'longtask', buffered: true });
+    const w = window as unknown as { __charts?: { ms: number; epochMs: number } };
     const observer = new MutationObserver(() => {
       if (w.__charts || !document.querySelector('[data-testid=charts][data-ready=yes]')) return;
       w.__charts = { ms: performance.now(), epochMs: performance.timeOrigin + performance.now() };
@@ -62,10 +58,8 @@ async function coldLoad(browser: Browser, after?: (page: Page) => Promise<void>)
   await waitForTimeline(page);
   await expect(page.getByTestId('editor').locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
   await page.waitForTimeout(500);
-  const { charts, tasks } = await page.evaluate(() => {
-    const w = window as unknown as { __charts: { ms: number; epochMs: number }; __tasks: { start: number; ms: number }[] };
-    return { charts: w.__charts, tasks: w.__tasks };
-  });
+  const charts = await page.evaluate(() => (window as unknown as { __charts: { ms: number; epochMs: number } }).__charts);
+  const tasks = await longTaskEntries(page);
   const fetched = requests
     .filter((r) => new URL(r.url()).pathname.startsWith('/assets/') && r.timing().startTime <= charts.epochMs)
     .map((r) => new URL(r.url()).pathname.slice('/assets/'.length));
