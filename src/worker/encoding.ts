@@ -1,17 +1,18 @@
-// The engine worker loads only the encoding its scenario's model counts with (each is about 1 MB
-// gzip); the other is fetched the first time a scenario asks for it.
-import { resolveModel } from '../engine/models.ts';
+// The engine worker loads only the encoding its scenario's text is counted with (each is about
+// 1 MB gzip); the other is fetched the first time a scenario asks for it.
 import type { Scenario } from '../engine/scenario.ts';
 import { isEncodingLoaded, loadEncoding } from '../engine/tokens.ts';
+import { scenarioEncoding } from '../share/shrink.ts';
 
 /**
- * The load of the scenario's encoding, resolving to the milliseconds it took, or undefined when
- * there is nothing to wait for (loaded already, or a model the replay will report as unknown), so a
- * handler awaits only when it must and otherwise answers in the same task.
+ * The load of the encoding the scenario's text is counted with, resolving to the milliseconds it
+ * took, or undefined when it is loaded already, so a handler awaits only when it must and otherwise
+ * answers in the same task. A model the replay will report as unknown still has one: the share
+ * transforms count its text with o200k_base (scenarioEncoding).
  */
 export function loadingEncodingOf(scenario: Scenario): Promise<number> | undefined {
-  const resolved = resolveModel(scenario.model);
-  if (!resolved.ok || isEncodingLoaded(resolved.model.encoding)) return undefined;
+  const encoding = scenarioEncoding(scenario);
+  if (isEncodingLoaded(encoding)) return undefined;
   const started = performance.now();
-  return loadEncoding(resolved.model.encoding).then(() => performance.now() - started);
+  return loadEncoding(encoding).then(() => performance.now() - started);
 }
