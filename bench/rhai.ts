@@ -1,6 +1,9 @@
 // Rhai interpreter vs the same algorithm in plain JS, in the same process.
-// After warm-up, each workload runs interleaved (Rhai, JS, Rhai, JS, ...) and keeps the fastest of
-// 10 times of each, so a busy machine skews both sides alike. Run: `npx tsx bench/rhai.ts`.
+// Each side is timed over a batch of calls, the same number for both, long enough that the faster
+// side's batch is never too short to time (a render() in JS takes about 30 µs: one call timed alone
+// is at the mercy of a timer tick or a GC). After warm-up the batches run interleaved (Rhai, JS,
+// Rhai, JS, ...) and each side keeps its fastest, so a busy machine skews both sides alike.
+// Run: `npx tsx bench/rhai.ts`.
 import { compile, type CompiledScript } from '../src/rhai/index.ts';
 
 export interface RhaiBenchRow { name: string; rhaiMs: number; jsMs: number; ratio: number }
@@ -93,31 +96,49 @@ const WORKLOADS: Workload[] = [
   { name: 'region hook render() over 1,000 entries', rhai: () => HOOK.call('render', [CTX]), js: () => renderJs(CTX) },
 ];
 
-function timeOnce(f: () => unknown): number {
+/** Each side's batch lasts at least this long (for the faster side; the slower one takes longer). */
+const MIN_BATCH_MS = 5;
+
+/** Milliseconds per call over a batch of `calls`; the last result is checked, so none is unused. */
+function timeBatch(f: () => unknown, calls: number, expected: string): number {
+  let last: unknown;
   const start = performance.now();
-  f();
-  return performance.now() - start;
+  for (let i = 0; i < calls; i++) last = f();
+  const ms = (performance.now() - start) / calls;
+  if (String(last) !== expected) throw new Error(`a batch gave ${String(last)}, not ${expected}`);
+  return ms;
 }
 
-function check(w: Workload): void {
-  const a = w.rhai();
-  const b = w.js();
-  if (String(a) !== String(b)) throw new Error(`${w.name}: Rhai gave ${String(a)}, JS gave ${String(b)}`);
+/** The number of calls after which a batch of the faster side lasts at least MIN_BATCH_MS. */
+function batchSize(w: Workload, expected: string): number {
+  let calls = 1;
+  while (Math.min(timeBatch(w.rhai, calls, expected), timeBatch(w.js, calls, expected)) * calls < MIN_BATCH_MS) calls *= 2;
+  return calls;
+}
+
+/** The answer both sides must give. */
+function check(w: Workload): string {
+  const a = String(w.rhai());
+  const b = String(w.js());
+  if (a !== b) throw new Error(`${w.name}: Rhai gave ${a}, JS gave ${b}`);
+  return a;
 }
 
 export async function benchRhai(rounds = 10): Promise<RhaiBenchRow[]> {
   const rows: RhaiBenchRow[] = [];
   for (const w of WORKLOADS) {
-    check(w);
-    // Closure trees need more calls than plain JS before V8 optimizes them all.
+    const expected = check(w);
+    // Closure trees need more calls than plain JS before V8 optimizes them all; sizing the batch
+    // runs both sides many times more.
     for (let i = 0; i < 10; i++) { w.rhai(); w.js(); }
+    const calls = batchSize(w, expected);
     let rhaiMs = Infinity;
     let jsMs = Infinity;
     for (let i = 0; i < rounds; i++) {
-      rhaiMs = Math.min(rhaiMs, timeOnce(w.rhai));
-      jsMs = Math.min(jsMs, timeOnce(w.js));
+      rhaiMs = Math.min(rhaiMs, timeBatch(w.rhai, calls, expected));
+      jsMs = Math.min(jsMs, timeBatch(w.js, calls, expected));
     }
-    rows.push({ name: w.name, rhaiMs: round(rhaiMs), jsMs: round(jsMs), ratio: round(rhaiMs / jsMs, 1) });
+    rows.push({ name: w.name, rhaiMs: round(rhaiMs, 3), jsMs: round(jsMs, 3), ratio: round(rhaiMs / jsMs, 1) });
     await new Promise((r) => setTimeout(r, 0));
   }
   return rows;
