@@ -15,11 +15,27 @@ export function cloneValue(rt: Runtime, v: RhaiValue): RhaiValue {
   if (typeof v !== 'object') return v;
   const size = { items: 0, entries: 0 };
   const copy = cloneCounted(rt, v, size);
-  // Copying costs operations (one per 16 items), so a loop that copies a big or deep value stays
-  // bounded, while the size limits still stop a value that doubles before the operations run out.
+  charge(rt, size);
+  return copy;
+}
+
+/**
+ * What cloneValue checks and charges, for a value nothing else holds (fresh from toRhai), which is
+ * then used as it is: the same errors at the same point, without building a copy.
+ */
+export function adoptValue(rt: Runtime, v: RhaiValue): RhaiValue {
+  if (typeof v !== 'object') return v;
+  const size = { items: 0, entries: 0 };
+  countSized(rt, v, size);
+  charge(rt, size);
+  return v;
+}
+
+// Copying costs operations (one per 16 items), so a loop that copies a big or deep value stays
+// bounded, while the size limits still stop a value that doubles before the operations run out.
+function charge(rt: Runtime, size: { items: number; entries: number }): void {
   rt.ops += (size.items + size.entries) >> 4;
   if (rt.ops > rt.opLimit) throw new RhaiError('ErrorTooManyOperations', 'Too many operations');
-  return copy;
 }
 
 function cloneCounted(rt: Runtime, v: RhaiValue, size: { items: number; entries: number }): RhaiValue {
@@ -41,4 +57,20 @@ function cloneCounted(rt: Runtime, v: RhaiValue, size: { items: number; entries:
     return out;
   }
   return v;
+}
+
+/** cloneCounted's walk and checks, in the same order, copying nothing. */
+function countSized(rt: Runtime, v: RhaiValue, size: { items: number; entries: number }): void {
+  if (Array.isArray(v)) {
+    size.items += v.length;
+    if (size.items > rt.maxArray) throw dataTooLarge('Size of array');
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (typeof x === 'object') countSized(rt, x, size);
+    }
+  } else if (v instanceof Map) {
+    size.entries += v.size;
+    if (size.entries > rt.maxMap) throw dataTooLarge('Size of object map');
+    for (const x of v.values()) if (typeof x === 'object') countSized(rt, x, size);
+  }
 }

@@ -6,7 +6,7 @@ import { resolveLimits, type RhaiLimits } from './limits.ts';
 import { Runtime } from './runtime.ts';
 import { toRhai, fromRhai } from './convert.ts';
 import type { RhaiValue } from './values.ts';
-import { cloneValue } from './copy.ts';
+import { adoptValue, cloneValue } from './copy.ts';
 
 export { RhaiError } from './errors.ts';
 export { DEFAULT_LIMITS, LIMIT_DESCRIPTIONS, PLAYGROUND_LIMITS, type RhaiLimits } from './limits.ts';
@@ -54,12 +54,17 @@ class Compiled implements CompiledScript {
 
   /** Like Rhai's Engine::call_fn: the top-level statements run first, then the function. */
   call(name: string, args: unknown[], options?: RunOptions): unknown {
-    return fromRhai(this.callRaw(name, args.map(toRhai), options));
+    // toRhai builds new arrays and maps, so the script may have them without a copy.
+    return fromRhai(this.callWith(name, args.map(toRhai), adoptValue, options));
   }
 
   callRaw(name: string, args: RhaiValue[], options?: RunOptions): RhaiValue {
+    return this.callWith(name, args, cloneValue, options);
+  }
+
+  private callWith(name: string, args: RhaiValue[], take: (rt: Runtime, v: RhaiValue) => RhaiValue, options: RunOptions | undefined): RhaiValue {
     const runtime = this.runtime(options);
-    const rhaiArgs = args.map((arg) => cloneValue(runtime, arg));
+    const rhaiArgs = args.map((arg) => take(runtime, arg));
     this.program.runMain(runtime);
     return this.program.callFunction(runtime, name, rhaiArgs);
   }
