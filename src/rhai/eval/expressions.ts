@@ -66,9 +66,17 @@ export function compileExpr(c: Compiler, e: Expr): Ev {
     case 'unary': return compileUnary(c, e);
     case 'binary': return compileBinary(c, e);
     case 'property': {
-      const target = c.expr(e.target);
       const name = e.name;
       const safe = e.safe;
+      // `e.name` on a local variable holding a map (a hook's usual read): no closure to read the variable.
+      const slot = localSlot(e.target);
+      if (slot !== undefined) {
+        return (env) => {
+          const obj = slotsOf(env)[slot];
+          return obj instanceof Map ? obj.get(name) : readProp(env.rt, obj, name, safe, pos);
+        };
+      }
+      const target = c.expr(e.target);
       return (env) => readProp(env.rt, target(env), name, safe, pos);
     }
     case 'index': {
@@ -102,20 +110,27 @@ function isLiteralContainer(e: Expr): boolean {
 
 /** `` `text ${expr} text` ``: each part as its display string, joined under the string size limit. */
 function compileInterpolation(c: Compiler, e: Extract<Expr, { kind: 'interpolation' }>): Ev {
-  const parts = e.parts.map((p): Ev => {
-    if (typeof p === 'string') return () => p;
+  // Literal text stays a string (no closure to call for it); an expression part may give any value.
+  const parts = e.parts.map((p): string | Ev => {
+    if (typeof p === 'string') return p;
     const f = c.expr(p);
     // Rhai's optimizer folds a literal array or map with its Debug form (chars keep quotes).
     if ((p.kind === 'array' || p.kind === 'map') && isLiteralContainer(p)) return (env) => debugString(f(env));
-    return (env) => {
-      const v = f(env);
-      return typeof v === 'string' ? v : displayString(v);
-    };
+    return f;
   });
   const pos = e.pos;
   return (env) => {
     let s = '';
-    for (let i = 0; i < parts.length; i++) s = concatText(env.rt, s, parts[i]!(env) as string, pos);
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      let text: string;
+      if (typeof p === 'string') text = p;
+      else {
+        const v = p(env);
+        text = typeof v === 'string' ? v : displayString(v);
+      }
+      s = concatText(env.rt, s, text, pos);
+    }
     return s;
   };
 }
@@ -164,13 +179,23 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
     case '<=': return numeric(e, L, R, (a, b) => a <= b, (a, b) => compareOp(op, a, b, pos));
     case '>': return numeric(e, L, R, (a, b) => a > b, (a, b) => compareOp(op, a, b, pos));
     case '>=': return numeric(e, L, R, (a, b) => a >= b, (a, b) => compareOp(op, a, b, pos));
-    case '+': return numeric(e, L, R, (a, b) => {
-      const r = a + b;
-      return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
-    }, (a, b, rt) => {
-      if (typeof a !== 'string' || typeof b !== 'string') return binaryOp(rt, op, a, b, pos);
-      return concatText(rt, a, b, pos);
-    });
+    case '+': {
+      // `text + "\n"`: a literal string on the right joins a string without the numeric checks.
+      if (e.right.kind === 'literal' && typeof e.right.value === 'string') {
+        const text = e.right.value;
+        return (env) => {
+          const a = L(env);
+          return typeof a === 'string' ? concatText(env.rt, a, text, pos) : binaryOp(env.rt, op, a, text, pos);
+        };
+      }
+      return numeric(e, L, R, (a, b) => {
+        const r = a + b;
+        return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
+      }, (a, b, rt) => {
+        if (typeof a !== 'string' || typeof b !== 'string') return binaryOp(rt, op, a, b, pos);
+        return concatText(rt, a, b, pos);
+      });
+    }
     case '-': return numeric(e, L, R, (a, b) => {
       const r = a - b;
       return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
