@@ -16,8 +16,41 @@ function relaxCspForDevServer(): Plugin {
   };
 }
 
+// main.tsx imports the scenario's schemas, start.ts and App.tsx one after the other (so each is
+// evaluated in its own task); listing their files in index.html lets the browser fetch them with
+// the entry, not after it.
+const STAGED = [/\/src\/engine\/scenario\.ts$/, /\/src\/start\.ts$/, /\/src\/ui\/App\.tsx$/];
+
+function preloadStagedImports(): Plugin {
+  let base = '/';
+  return {
+    name: 'leviath-preload-staged-imports',
+    apply: 'build',
+    configResolved(config) { base = config.base; },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle, chunk }) {
+        if (!bundle || !chunk) return html;
+        const files = new Set<string>();
+        const add = (file: string) => {
+          const found = bundle[file];
+          if (found?.type !== 'chunk' || files.has(file) || file === chunk.fileName || chunk.imports.includes(file)) return;
+          files.add(file);
+          found.imports.forEach(add);
+        };
+        for (const file of chunk.dynamicImports) {
+          const found = bundle[file];
+          if (found?.type === 'chunk' && STAGED.some((re) => re.test(found.facadeModuleId ?? ''))) add(file);
+        }
+        const links = [...files].map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`).join('');
+        return html.replace('</head>', `${links}</head>`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), relaxCspForDevServer()],
+  plugins: [react(), relaxCspForDevServer(), preloadStagedImports()],
   worker: { format: 'es' },
   build: { chunkSizeWarningLimit: 4000 },
   test: {

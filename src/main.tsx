@@ -1,19 +1,16 @@
-// Entry: zod without eval (the CSP forbids it), the library opened and the scenario the address
-// asks for loaded before the first draw, then the engine started. Monaco loads with the editor.
-// `?embed` draws the read-only embed view of the link instead, without the library.
+// Entry: zod without eval (the CSP forbids it), then the page in steps, each evaluated in a task of
+// its own so that none is long: React (this module); zod's schema classes with the scenario's
+// schemas; the state and engine (start.ts, which opens the library, loads the scenario the address
+// asks for and starts the engine); then the page's components. Monaco loads with the editor. `?embed` draws the read-only embed view of the
+// link instead, without the library. vite.config.ts preloads the later steps' files with this one.
 import './ui/zod-no-eval.ts';
 import { StrictMode, startTransition, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './ui/styles.css';
-import { decodeFragment } from './share/index.ts';
-import { openStorage } from './state/storage.ts';
-import { attachLibrary, startSession } from './state/session.ts';
-import { startEngine } from './state/engine.ts';
-import { useScenario } from './state/store.ts';
-import { exportScenario } from './ui/backup.ts';
 import { isEmbed } from './ui/embed.ts';
-import { EmbedView } from './ui/EmbedView.tsx';
-import { App } from './ui/App.tsx';
+
+/** Lets the browser run other tasks (paint, the worker's messages) before going on. */
+const nextTask = () => new Promise<void>((resolve) => { setTimeout(resolve, 0); });
 
 // The first draw is a transition, so React renders it in slices between which the browser can
 // paint and the engine's answer can land, instead of one long task.
@@ -22,23 +19,27 @@ function draw(page: ReactNode): void {
   startTransition(() => root.render(<StrictMode>{page}</StrictMode>));
 }
 
+/** Evaluates the scenario's schemas (and zod with them), then start.ts, in two tasks. */
+async function importStart(): Promise<typeof import('./start.ts')> {
+  await import('./engine/scenario.ts');
+  await nextTask();
+  return import('./start.ts');
+}
+
 async function startPlayground(): Promise<void> {
-  attachLibrary(await openStorage(), exportScenario);
-  await startSession();
-  startEngine();
+  const start = await importStart();
+  await start.startPlayground();
+  await nextTask();
+  const { App } = await import('./ui/App.tsx');
   draw(<App />);
 }
 
-function startEmbed(): void {
-  const decoded = decodeFragment(window.location.href);
-  if (!decoded.ok) {
-    draw(<EmbedView problem={decoded.error} />);
-    return;
-  }
-  useScenario.getState().load(decoded.scenario);
-  startEngine();
-  draw(<EmbedView problem={null} />);
+async function startEmbed(): Promise<void> {
+  const start = await importStart();
+  const problem = start.startEmbed();
+  await nextTask();
+  const { EmbedView } = await import('./ui/EmbedView.tsx');
+  draw(<EmbedView problem={problem} />);
 }
 
-if (isEmbed(window.location)) startEmbed();
-else void startPlayground();
+void (isEmbed(window.location) ? startEmbed() : startPlayground());

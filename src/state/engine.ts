@@ -69,10 +69,14 @@ function checkRhai(scenario: Scenario): void {
   }
 }
 
-/** The charts' width in points (a point per pixel or so): the worker downsamples the series to it. */
+/**
+ * How many buckets the worker downsamples the series to: half the charts' width, since a bucket
+ * draws up to two points (its peak and its first change), so about a point per pixel. Recharts'
+ * first draw takes time in proportion to the points.
+ */
 function chartPoints(): number {
   const width = document.querySelector('[data-testid="charts"]')?.clientWidth || window.innerWidth / 2;
-  return Math.round(Math.min(2_000, Math.max(200, width)));
+  return Math.round(Math.min(1_000, Math.max(100, width / 2)));
 }
 
 function replay(scenario: Scenario): void {

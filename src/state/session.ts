@@ -224,6 +224,13 @@ let addressTimer: ReturnType<typeof setTimeout> | undefined;
 /** An edit is not in the address bar yet (the debounced rewrite is waiting). */
 let addressPending = false;
 
+/** Rewrites the address after `delay` ms, once however often it is asked meanwhile. */
+function writeAddressSoon(delay: number): void {
+  clearTimeout(addressTimer);
+  addressPending = true;
+  addressTimer = setTimeout(() => writeAddress('replace'), delay);
+}
+
 /** Back/Forward or a pasted link changed the address: open what it names. */
 async function onAddressChange(): Promise<void> {
   const { hash, href } = window.location;
@@ -261,7 +268,8 @@ interface OpenOptions {
   origin: Origin;
   /** The text of the notice; the part about the work that was on screen is added. */
   say?: string;
-  history?: 'push' | 'replace';
+  /** 'later' keeps the address for now and rewrites it in a task of its own (the page's start). */
+  history?: 'push' | 'replace' | 'later';
   /** The fragment to show (a link keeps its own, byte for byte). */
   fragment?: string;
   baseRevision?: number;
@@ -294,7 +302,8 @@ async function open(scenario: Scenario, options: OpenOptions): Promise<void> {
   if (!(ui.selectedFile in scenario.agent)) ui.selectFile(AGENT_FILE);
   ui.setStep(0);
   ui.setPlaying(false);
-  writeAddress(options.history ?? 'push', options.fragment);
+  if (options.history === 'later') writeAddressSoon(0);
+  else writeAddress(options.history ?? 'push', options.fragment);
   if (options.say) {
     const text = [options.say, leaving?.text].filter(Boolean).join(' ');
     ui.notify({ tone: 'info', text, sticky: leaving !== null, action: leaving ? { label: 'Undo', run: leaving.undo } : undefined });
@@ -421,9 +430,7 @@ function follow(): void {
     if (s.revision === prev.revision || s.revision === savedRevision) return;
     clearTimeout(saveTimer);
     saveTimer = setTimeout(() => void flushSave(), SAVE_DELAY_MS);
-    clearTimeout(addressTimer);
-    addressPending = true;
-    addressTimer = setTimeout(() => writeAddress('replace'), ADDRESS_DELAY_MS);
+    writeAddressSoon(ADDRESS_DELAY_MS);
   });
   window.addEventListener('popstate', () => void onAddressChange());
   window.addEventListener('hashchange', () => void onAddressChange());
@@ -470,7 +477,8 @@ export async function startSession(): Promise<void> {
   }
   const lastId = hintId ?? await guarded(() => library.lastOpened()) ?? earlier?.id;
   const entry = lastId ? await guarded(() => library.get(lastId)) : undefined;
-  if (entry) await open(entry.scenario, { entryId: entry.id, origin: entry.origin, baseRevision: entry.revision, history: 'replace' });
-  else await open(defaultScenario(), { entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }, history: 'replace' });
+  // Deflating the link is ~20 ms the first draw need not wait for.
+  if (entry) await open(entry.scenario, { entryId: entry.id, origin: entry.origin, baseRevision: entry.revision, history: 'later' });
+  else await open(defaultScenario(), { entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }, history: 'later' });
   follow();
 }

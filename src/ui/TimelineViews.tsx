@@ -23,6 +23,9 @@ import { WhenVisible } from './Visible.tsx';
 // Every tick the scale makes is drawn (five or fewer): with `interval` 0 recharts never measures
 // label text in the DOM to thin the ticks out, which was the largest part of drawing a chart.
 const axis = { tick: { fontSize: 10, fill: 'var(--muted)' }, interval: 0 } as const;
+// Horizontal lines only. `vertical={false}` alone still has recharts place the vertical lines,
+// measuring every x tick's label in the DOM (a third of the first draw); this places none.
+const grid = { stroke: 'var(--border)', strokeDasharray: '2 4', vertical: false, verticalCoordinatesGenerator: () => [] } as const;
 const Y_AXIS_WIDTH = 44;
 const RIGHT_MARGIN = 8;
 /** A marker's width in pixels: markers closer than this become one cluster. */
@@ -143,7 +146,7 @@ const WindowChart = memo(function WindowChart({ run, regions, colors, stages }: 
             data={data} margin={{ top: 6, right: RIGHT_MARGIN, bottom: 0, left: 0 }}
            
           >
-            <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" vertical={false} />
+            <CartesianGrid {...grid} />
             <XAxis dataKey="i" type="number" domain={[0, Math.max(1, steps - 1)]} {...axis} tickFormatter={(v: number) => String(v + 1)} />
             <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} domain={[0, top]} allowDataOverflow />
             {regions.map((r, k) => (
@@ -290,7 +293,7 @@ function RequestChart({ steps, data, height, children }: { steps: number; data: 
     <Clickable steps={steps}>
       <ResponsiveContainer width="100%" height={height}>
         <LineChart data={data} margin={{ top: 4, right: RIGHT_MARGIN, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" vertical={false} />
+          <CartesianGrid {...grid} />
           <XAxis dataKey="i" type="number" domain={[0, Math.max(1, steps - 1)]} {...axis} tickFormatter={(v: number) => String(v + 1)} />
           <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} />
           {children}
