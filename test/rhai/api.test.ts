@@ -62,6 +62,22 @@ describe('compile once, call many', () => {
     expect(debugString(arr)).toBe('[1, 2]'); // arguments are copies
   });
 
+  it('call converts its arguments without sharing them, under the same limits and charges as callRaw', () => {
+    const s = compile('fn grow(a) { a.push(1); a.len() } fn size(a) { a.len() }');
+    const list = [1, 2];
+    expect(s.call('grow', [list])).toBe(3);
+    expect(list).toEqual([1, 2]);
+    const big = Array.from({ length: 2_000 }, (_, i) => ({ i }));
+    const tooLarge = { maxArraySize: 1_999 };
+    expect(() => s.call('size', [big], { limits: tooLarge })).toThrow(expect.objectContaining({ kind: 'ErrorDataTooLarge' }));
+    expect(() => s.callRaw('size', [toRhai(big)], { limits: tooLarge })).toThrow(expect.objectContaining({ kind: 'ErrorDataTooLarge' }));
+    expect(() => s.call('size', [big], { limits: { maxMapSize: 1_999 } })).toThrow(expect.objectContaining({ kind: 'ErrorDataTooLarge' }));
+    // 2,000 items and 2,000 entries cost 250 operations, as a copy of them does.
+    expect(() => s.call('size', [big], { limits: { maxOperations: 200 } })).toThrow(expect.objectContaining({ kind: 'ErrorTooManyOperations' }));
+    expect(() => s.callRaw('size', [toRhai(big)], { limits: { maxOperations: 200 } })).toThrow(expect.objectContaining({ kind: 'ErrorTooManyOperations' }));
+    expect(s.call('size', [big], { limits: { maxOperations: 300 } })).toBe(2_000);
+  });
+
   it('does not share state between calls', () => {
     const counter = compile('let hits = 0; fn bump(m) { m.n += 1; m }');
     expect(counter.call('bump', [{ n: 1 }])).toEqual({ n: 2 });

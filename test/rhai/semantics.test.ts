@@ -27,6 +27,35 @@ describe('arrays and maps are values', () => {
   });
 });
 
+describe('the shortcuts for what hooks do most give the general answers', () => {
+  it.each([
+    // a property of a local variable: a map, a getter, `?.` on (), and the errors
+    ['let s = "abc"; s.len', '3'],
+    ['let m = #{a: 1}; m.b', '()'],
+    ['let x = (); x?.a', '()'],
+    // text + a literal string, whatever the left side holds
+    ['let n = 1; n + "a"', '"1a"'],
+    ["let c = 'c'; c + \"d\"", '"cd"'],
+    ['let a = [1, 2]; a + "x"', '"[1, 2]x"'],
+    ['let f = 1.5; f + "x"', '"1.5x"'],
+    ['let u = (); u + "x"', '"x"'],
+    ['let m = #{a: 1}; m + "!"', '"#{\\"a\\": 1}!"'],
+    // interpolation: literal text between display strings, a literal array in its Debug form
+    ['let x = 2.0; `x=${x}, ${()}|${#{b: "q"}}`', '"x=2.0, |#{\\"b\\": \\"q\\"}"'],
+    ["`${[1, 'a']}`", '"[1, \'a\']"'],
+    ["let a = [1, 'a']; `${a}`", '"[1, a]"'],
+  ])('%s', (src, expected) => {
+    expect(value(src)).toBe(expected);
+  });
+
+  it('reports a missing property and a string over the limit as before', () => {
+    expect(() => evaluate('let n = 5; n.a')).toThrow("Unknown property 'a' - a getter is not registered for type 'i64'");
+    expect(() => evaluate('let x = (); x.a')).toThrow("Unknown property 'a' - a getter is not registered for type '()'");
+    expect(() => evaluate('let s = "aaaa"; s + "b"', { limits: { maxStringSize: 4 } })).toThrow(expect.objectContaining({ kind: 'ErrorDataTooLarge' }));
+    expect(() => evaluate('let s = "aaaa"; `${s}b`', { limits: { maxStringSize: 4 } })).toThrow(expect.objectContaining({ kind: 'ErrorDataTooLarge' }));
+  });
+});
+
 describe('sort with a comparer', () => {
   it('orders only by INT results, like Rhai (anything else counts as equal)', () => {
     expect(value('let a = [3, 1, 2]; a.sort(|x, y| x - y); a')).toBe('[1, 2, 3]');
