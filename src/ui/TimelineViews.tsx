@@ -2,7 +2,7 @@
 // and the readout at the scrubbed step), the per-region charts, the prompt cache and the flat-list
 // comparison, one tab each. Its own chunk (with recharts): it is fetched while the first replay
 // runs, and evaluated in a task of its own rather than with the page's first script.
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Area, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
 } from 'recharts';
@@ -28,12 +28,23 @@ const axis = { tick: { fontSize: 10, fill: 'var(--muted)' }, interval: 0 } as co
 const grid = { stroke: 'var(--border)', strokeDasharray: '2 4', vertical: false, verticalCoordinatesGenerator: () => [] } as const;
 const Y_AXIS_WIDTH = 44;
 const RIGHT_MARGIN = 8;
+// Recharts keeps each axis's and series' props in a store and recomputes every series when one
+// changes identity; so margins, domains, accessors and tooltips keep theirs across renders.
+const WINDOW_MARGIN = { top: 6, right: RIGHT_MARGIN, bottom: 0, left: 0 };
+const REGION_MARGIN = WINDOW_MARGIN;
+const REQUEST_MARGIN = { top: 4, right: RIGHT_MARGIN, bottom: 0, left: 0 };
+const stepTick = (v: number) => String(v + 1);
+/** The x domain of a chart over `steps` steps. */
+function useStepDomain(steps: number): [number, number] {
+  return useMemo(() => [0, Math.max(1, steps - 1)], [steps]);
+}
 /** A marker's width in pixels: markers closer than this become one cluster. */
 const MARKER_PX = 20;
 const usd = (n: number) => `$${n < 0.01 ? n.toFixed(4) : n.toFixed(3)}`;
 const compact = (n: number) => (n >= 1000 ? `${Math.round(n / 100) / 10}k` : String(n));
 const CACHE_COLORS = { request: '#6e7781', prefix: '#009E73', reads: '#0072B2' };
 const FLAT_COLORS = { baseline: '#D55E00', blueprint: '#0072B2' };
+const TASK_LOST_LABEL = { value: 'task lost', fontSize: 10, fill: 'var(--text)', position: 'insideTopLeft' } as const;
 
 type TooltipProps = { active?: boolean; payload?: readonly { payload?: unknown }[] };
 
@@ -137,26 +148,28 @@ const WindowChart = memo(function WindowChart({ run, regions, colors, stages }: 
   const peak = data.reduce((m, p) => Math.max(m, p.total), 0);
   const { window } = run.header.model;
   const top = fit ? Math.max(1, Math.ceil(peak * 1.1)) : Math.max(window, peak);
+  const xDomain = useStepDomain(steps);
+  const yDomain = useMemo(() => [0, top], [top]);
+  const regionTokens = useMemo(() => regions.map((_, k) => (p: WindowPoint) => p.tokens[k]), [regions]);
+  const windowLabel = useMemo(() => ({ value: `window ${fmt(window)}`, fontSize: 10, fill: 'var(--error)', position: 'insideTopRight' as const }), [window]);
+  const tooltip = useCallback((props: TooltipProps) => <WindowTooltip {...props} run={run} regions={regions} colors={colors} />, [run, regions, colors]);
   return (
     <div className="window-chart" data-testid="window-chart" ref={ref}>
       <MarkerLane clusters={clusters} steps={steps} />
       <Clickable steps={steps} className="window-plot">
         <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart
-            data={data} margin={{ top: 6, right: RIGHT_MARGIN, bottom: 0, left: 0 }}
-           
-          >
+          <ComposedChart data={data} margin={WINDOW_MARGIN}>
             <CartesianGrid {...grid} />
-            <XAxis dataKey="i" type="number" domain={[0, Math.max(1, steps - 1)]} {...axis} tickFormatter={(v: number) => String(v + 1)} />
-            <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} domain={[0, top]} allowDataOverflow />
+            <XAxis dataKey="i" type="number" domain={xDomain} {...axis} tickFormatter={stepTick} />
+            <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} domain={yDomain} allowDataOverflow />
             {regions.map((r, k) => (
-              <Area key={r} name={r} dataKey={(p: WindowPoint) => p.tokens[k]} stackId="window" type="stepAfter"
+              <Area key={r} name={r} dataKey={regionTokens[k]} stackId="window" type="stepAfter"
                 stroke={colors.get(r)} fill={colors.get(r)} fillOpacity={0.7} strokeWidth={1} isAnimationActive={false} />
             ))}
             <Line dataKey="prefix" name="cache prefix" type="stepAfter" stroke="var(--text)" strokeWidth={1.5} strokeDasharray="5 3" dot={false} isAnimationActive={false} connectNulls={false} />
-            <ReferenceLine y={window} stroke="var(--error)" strokeWidth={1.5} ifOverflow="hidden" label={{ value: `window ${fmt(window)}`, fontSize: 10, fill: 'var(--error)', position: 'insideTopRight' }} />
+            <ReferenceLine y={window} stroke="var(--error)" strokeWidth={1.5} ifOverflow="hidden" label={windowLabel} />
             {stages.map((c) => <ReferenceLine key={c.i} x={c.i} stroke="var(--muted)" strokeDasharray="2 2" />)}
-            <Tooltip content={(props: TooltipProps) => <WindowTooltip {...props} run={run} regions={regions} colors={colors} />} isAnimationActive={false} />
+            <Tooltip content={tooltip} isAnimationActive={false} />
           </ComposedChart>
         </ResponsiveContainer>
         <Cursor steps={steps} />
@@ -239,10 +252,11 @@ function RegionTooltip({ active, payload }: TooltipProps) {
 }
 
 const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { data: RegionPoint[]; color: string; steps: number; stages: StageChange[] }) {
+  const xDomain = useStepDomain(steps);
   return (
     <ResponsiveContainer width="100%" height={62}>
-      <ComposedChart data={data} margin={{ top: 6, right: RIGHT_MARGIN, bottom: 0, left: 0 }}>
-        <XAxis dataKey="i" type="number" domain={[0, Math.max(1, steps - 1)]} hide />
+      <ComposedChart data={data} margin={REGION_MARGIN}>
+        <XAxis dataKey="i" type="number" domain={xDomain} hide />
         <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} tickCount={3} />
         <Area dataKey="tokens" type="stepAfter" stroke={color} fill={color} fillOpacity={0.35} isAnimationActive={false} dot={false} />
         <Line dataKey="budget" type="stepAfter" stroke="var(--muted)" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
@@ -289,12 +303,13 @@ function RequestTooltip({ active, payload }: TooltipProps) {
 
 /** A per-inference line chart over the timeline's steps: grid, axes, tooltip, cursor, click to inspect. */
 function RequestChart({ steps, data, height, children }: { steps: number; data: RequestPoint[]; height: number; children: React.ReactNode }) {
+  const xDomain = useStepDomain(steps);
   return (
     <Clickable steps={steps}>
       <ResponsiveContainer width="100%" height={height}>
-        <LineChart data={data} margin={{ top: 4, right: RIGHT_MARGIN, bottom: 0, left: 0 }}>
+        <LineChart data={data} margin={REQUEST_MARGIN}>
           <CartesianGrid {...grid} />
-          <XAxis dataKey="i" type="number" domain={[0, Math.max(1, steps - 1)]} {...axis} tickFormatter={(v: number) => String(v + 1)} />
+          <XAxis dataKey="i" type="number" domain={xDomain} {...axis} tickFormatter={stepTick} />
           <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} />
           {children}
           <Tooltip content={RequestTooltip} isAnimationActive={false} />
@@ -348,7 +363,7 @@ function ComparisonCard({ run, data }: { run: RunView; data: RequestPoint[] }) {
         <ReferenceLine y={window} stroke="var(--error)" strokeDasharray="4 3" />
         <Line dataKey="baseline" name="flat list" stroke={FLAT_COLORS.baseline} strokeWidth={3} dot={false} isAnimationActive={false} />
         <Line dataKey="requestTokens" name="blueprint" stroke={FLAT_COLORS.blueprint} strokeWidth={1.5} strokeDasharray="5 2" dot={false} isAnimationActive={false} />
-        {lostStep !== null && <ReferenceLine x={lostStep} stroke={FLAT_COLORS.baseline} label={{ value: 'task lost', fontSize: 10, fill: 'var(--text)', position: 'insideTopLeft' }} />}
+        {lostStep !== null && <ReferenceLine x={lostStep} stroke={FLAT_COLORS.baseline} label={TASK_LOST_LABEL} />}
       </RequestChart>
       <div className="row muted small">
         <LegendLine color={FLAT_COLORS.baseline} label="flat list (thick)" />
