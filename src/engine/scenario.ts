@@ -4,7 +4,7 @@ import { nameTable } from './names.ts';
 
 export const SCENARIO_VERSION = 1;
 
-const text = z.string();
+const text = () => z.string();
 
 /**
  * Free-form JSON (tool arguments, extra inputs) nested deeper than this is refused: serializing it
@@ -94,13 +94,17 @@ function checkBoundary(raw: unknown, ctx: z.RefinementCtx): unknown {
 /** A name table parsed to an object with no prototype (`src/engine/names.ts` says why). */
 const names = <T extends z.ZodType>(value: T) => z.record(z.string(), value).transform((table) => nameTable(Object.entries(table)));
 
-export const ToolCallSchema = z.object({
+// zod builds each schema's machinery where it is declared: tens of milliseconds for these on a
+// cold page, in the task that loads this module. So the schemas exported here are z.lazy, built on
+// their first parse instead, in the task that needs them.
+
+const toolCallSchema = () => z.object({
   id: z.string().min(1),
   name: z.string().min(1),
   arguments: z.record(z.string(), z.unknown()).default({}),
 });
 
-const sizeTokens = z.number().int().nonnegative().max(MAX_RESULT_SIZE_TOKENS, {
+const sizeTokens = () => z.number().int().nonnegative().max(MAX_RESULT_SIZE_TOKENS, {
   message: `at most ${MAX_RESULT_SIZE_TOKENS.toLocaleString('en-US')} tokens (more than any model's window); use a smaller size_tokens`,
 });
 
@@ -111,20 +115,20 @@ const sizeTokens = z.number().int().nonnegative().max(MAX_RESULT_SIZE_TOKENS, {
 const sizedMessage = { message: 'give content, or size_tokens with content ""' };
 const isSized = (e: { content: string; size_tokens?: number }) => e.size_tokens === undefined || e.content === '';
 
-export const EventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('user'), content: text, size_tokens: sizeTokens.optional() }).refine(isSized, sizedMessage),
-  z.object({ type: z.literal('assistant'), content: text, size_tokens: sizeTokens.optional(), tool_calls: z.array(ToolCallSchema).optional() }).refine(isSized, sizedMessage),
+export const EventSchema = z.lazy(() => z.discriminatedUnion('type', [
+  z.object({ type: z.literal('user'), content: text(), size_tokens: sizeTokens().optional() }).refine(isSized, sizedMessage),
+  z.object({ type: z.literal('assistant'), content: text(), size_tokens: sizeTokens().optional(), tool_calls: z.array(toolCallSchema()).optional() }).refine(isSized, sizedMessage),
   z.object({
     type: z.literal('tool_result'),
     tool_call_id: z.string().min(1),
     tool_name: z.string().min(1),
-    content: text.optional(),
-    size_tokens: sizeTokens.optional(),
+    content: text().optional(),
+    size_tokens: sizeTokens().optional(),
     is_error: z.boolean().optional(),
   }).refine((e) => (e.content === undefined) !== (e.size_tokens === undefined), {
     message: 'give exactly one of content or size_tokens',
   }),
-  z.object({ type: z.literal('context_append'), region: z.string().min(1), key: z.string().optional(), content: text }),
+  z.object({ type: z.literal('context_append'), region: z.string().min(1), key: z.string().optional(), content: text() }),
   z.object({
     type: z.literal('context_delete'),
     region: z.string().min(1),
@@ -135,61 +139,69 @@ export const EventSchema = z.discriminatedUnion('type', [
     message: 'give exactly one of key, index or oldest',
   }),
   z.object({ type: z.literal('context_list'), region: z.string().min(1) }),
-  z.object({ type: z.literal('todo_add'), region: z.string().min(1), item: text }),
+  z.object({ type: z.literal('todo_add'), region: z.string().min(1), item: text() }),
   z.object({ type: z.literal('todo_done'), region: z.string().min(1), id: z.number().int() }),
-  z.object({ type: z.literal('todo_note'), region: z.string().min(1), id: z.number().int(), note: text }),
+  z.object({ type: z.literal('todo_note'), region: z.string().min(1), id: z.number().int(), note: text() }),
   z.object({ type: z.literal('transition'), to: z.string().min(1) }),
-]);
+]));
 export type TrafficEvent = z.infer<typeof EventSchema>;
 export type EventType = TrafficEvent['type'];
 
 // The custom form comes first: a union takes the first match, and `{ id }` alone would strip `window`.
-export const ModelRefSchema = z.union([
+export const ModelRefSchema = z.lazy(() => z.union([
   z.object({
     id: z.string().optional(),
     window: z.number().int().positive(),
     encoding: z.enum(['o200k_base', 'cl100k_base']).default('o200k_base'),
   }),
   z.object({ id: z.string().min(1) }),
-]);
+]));
 export type ModelRef = z.infer<typeof ModelRefSchema>;
 
-export const GeneratorSchema = z.object({
-  kind: z.enum(['coding-agent', 'research-agent', 'long-chat']),
+export const GENERATOR_KINDS = ['coding-agent', 'research-agent', 'long-chat'] as const;
+
+export const GeneratorSchema = z.lazy(() => z.object({
+  kind: z.enum(GENERATOR_KINDS),
   seed: z.number().int().default(1),
   steps: z.number().int().positive().max(MAX_TRAFFIC_EVENTS, { message: `at most ${MAX_TRAFFIC_EVENTS.toLocaleString('en-US')} steps` }).default(100),
   /** Generator-specific knobs (file-size mix, ...); each generator validates its own. */
   params: z.record(z.string(), z.unknown()).optional(),
-});
+}));
 export type GeneratorSpec = z.infer<typeof GeneratorSchema>;
 /** Makes a generator spec's events; throws on params it refuses. The engine has none of its own. */
 export type TrafficGenerator = (spec: GeneratorSpec) => TrafficEvent[];
 /** The generators a caller brings, by the kind a scenario names (src/scenarios brings the built-in ones). */
 export type TrafficGenerators = Partial<Record<GeneratorSpec['kind'], TrafficGenerator>>;
 
+/** The inputs of a run: the task and the caller's names (and whatever else a script reads). */
+export const InputsSchema = z.lazy(() => z.object({
+  task: text().optional(),
+  caller: names(text()).optional(),
+}).catchall(z.unknown()).transform((inputs) => nameTable(Object.entries(inputs)) as typeof inputs).prefault({}));
+
+/** The name a scenario gets when it gives none. */
+export const DEFAULT_SCENARIO_NAME = 'untitled';
+
 /** The scenario's fields, without the boundary check (`ScenarioSchema` is what parses input). */
-export const ScenarioFields = z.object({
+export const ScenarioFields = z.lazy(() => z.object({
   version: z.literal(SCENARIO_VERSION),
-  name: z.string().default('untitled'),
+  name: z.string().default(DEFAULT_SCENARIO_NAME),
   description: z.string().optional(),
   model: ModelRefSchema,
   /** The blueprint's directory: `agent.leviath` plus scripts, paths relative to it. */
-  agent: names(text).refine((a) => Object.hasOwn(a, 'agent.leviath'), {
+  agent: names(text()).refine((a) => Object.hasOwn(a, 'agent.leviath'), {
     message: 'agent must contain "agent.leviath"',
   }),
   /** The run's working directory (file/glob seeds, read_file). */
-  workdir: names(text).prefault({}),
+  workdir: names(text()).prefault({}),
   /** stdout of `command` seeds, since a browser runs no shell. */
-  commands: names(text).prefault({}),
-  inputs: z.object({
-    task: text.optional(),
-    caller: names(text).optional(),
-  }).catchall(z.unknown()).transform((inputs) => nameTable(Object.entries(inputs)) as typeof inputs).prefault({}),
+  commands: names(text()).prefault({}),
+  inputs: InputsSchema,
   traffic: z.array(EventSchema).max(MAX_TRAFFIC_EVENTS, {
     message: `at most ${MAX_TRAFFIC_EVENTS.toLocaleString('en-US')} events per scenario (the timeline keeps a snapshot of every one); split it into several scenarios`,
   }).default([]),
   generator: GeneratorSchema.optional(),
-});
+}));
 export const ScenarioSchema = z.preprocess(checkBoundary, ScenarioFields);
 export type Scenario = z.infer<typeof ScenarioSchema>;
 export type ScenarioInput = z.input<typeof ScenarioFields>;

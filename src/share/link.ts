@@ -2,7 +2,7 @@
 // The `1` is the share format; a link in another format is refused with a message that says so.
 // The page and `lev share` both call these two functions.
 import { deflateSync } from 'fflate';
-import { GeneratorSchema, SCENARIO_VERSION, ScenarioFields, ScenarioSchema, type Scenario, type ScenarioInput, type TrafficEvent } from '../engine/scenario.ts';
+import { DEFAULT_SCENARIO_NAME, GeneratorSchema, SCENARIO_VERSION, ScenarioSchema, type GeneratorSpec, type Scenario, type ScenarioInput, type TrafficEvent } from '../engine/scenario.ts';
 import { GENERATOR_PARAMS } from '../scenarios/generators.ts';
 import { formatIssues } from '../scenarios/issues.ts';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
@@ -107,14 +107,14 @@ function fail(error: string): DecodeResult {
 }
 
 // The values ScenarioSchema fills in when a key is missing; leaving them out keeps links short.
-const DEFAULT_NAME = ScenarioFields.shape.name.parse(undefined);
-const GENERATOR_DEFAULTS = GeneratorSchema.parse({ kind: 'coding-agent' });
+let generatorDefaults: GeneratorSpec | undefined;
+const defaultsOfGenerator = () => (generatorDefaults ??= GeneratorSchema.parse({ kind: 'coding-agent' }));
 const DEFAULT_ENCODING = 'o200k_base';
 
 /** The scenario without the values ScenarioSchema fills in by default, so links stay short. */
 export function compactScenario(scenario: Scenario): Record<string, unknown> {
   const out: Record<string, unknown> = { version: scenario.version };
-  if (scenario.name !== DEFAULT_NAME) out.name = scenario.name;
+  if (scenario.name !== DEFAULT_SCENARIO_NAME) out.name = scenario.name;
   if (scenario.description !== undefined) out.description = scenario.description;
   out.model = 'window' in scenario.model && scenario.model.encoding === DEFAULT_ENCODING
     ? { ...scenario.model, encoding: undefined }
@@ -128,8 +128,8 @@ export function compactScenario(scenario: Scenario): Record<string, unknown> {
     const { kind, seed, steps, params } = scenario.generator;
     out.generator = {
       kind,
-      seed: seed === GENERATOR_DEFAULTS.seed ? undefined : seed,
-      steps: steps === GENERATOR_DEFAULTS.steps ? undefined : steps,
+      seed: seed === defaultsOfGenerator().seed ? undefined : seed,
+      steps: steps === defaultsOfGenerator().steps ? undefined : steps,
       params: params && compactParams(kind, params),
     };
   }

@@ -2,7 +2,7 @@
 import { Fragment, useEffect, useState } from 'react';
 import { GENERATOR_PARAMS, parseGeneratorParams } from '../scenarios/generators.ts';
 import type { EventType, GeneratorSpec } from '../engine/scenario.ts';
-import { GeneratorSchema, MAX_TRAFFIC_EVENTS } from '../engine/scenario.ts';
+import { GENERATOR_KINDS, MAX_TRAFFIC_EVENTS } from '../engine/scenario.ts';
 import { useScenario } from '../state/store.ts';
 import { useResults } from '../state/results.ts';
 import { useUi } from '../state/ui.ts';
@@ -13,7 +13,6 @@ import { PaneHead } from './layout/Pane.tsx';
 import { ModelPicker } from './ModelPicker.tsx';
 import { BudgetTable } from './BudgetTable.tsx';
 
-const GENERATOR_KINDS = GeneratorSchema.shape.kind.options;
 
 /** The parameter's own description from its schema (what the generator documents it as). */
 function paramHelp(kind: GeneratorSpec['kind'], name: string): string | undefined {

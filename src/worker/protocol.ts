@@ -1,7 +1,7 @@
 // The page <-> engine worker protocol. Both sides parse what they receive with these schemas,
 // so a malformed message is an error at the boundary, never a half-rendered screen.
 import { z } from 'zod';
-import { ModelRefSchema, ScenarioFields, type Scenario } from '../engine/scenario.ts';
+import { InputsSchema, ModelRefSchema, type Scenario } from '../engine/scenario.ts';
 import type { StepDetail } from '../engine/timeline.ts';
 import type { RunView, StepFigures } from './run-view.ts';
 import { formatIssues } from '../scenarios/issues.ts';
@@ -26,7 +26,7 @@ export const DiagnosticSchema = z.object({
 export const ValidateRequest = z.object({
   id: Id, type: z.literal('validate'),
   /** The scenario's files and inputs: validated exactly as `lev validate` and a run judge them. */
-  agent: Files, workdir: Files, commands: Files, inputs: ScenarioFields.shape.inputs, model: ModelRefSchema,
+  agent: Files, workdir: Files, commands: Files, inputs: InputsSchema, model: ModelRefSchema,
 });
 export const ReplayRequest = z.object({
   id: Id, type: z.literal('replay'),
