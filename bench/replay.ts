@@ -71,6 +71,8 @@ export interface ReplayFigures {
   replayMs: number;
   tokenizeMs: number;
   ratio: number;
+  /** Characters of distinct text the replay counts (the floor's input). */
+  countedChars: number;
   timelineBytes: number;
   timelineJsonBytes: number;
 }
@@ -84,10 +86,12 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
   const tokenizeRuns: number[] = [];
   const replayRuns: number[] = [];
   let scenario!: Scenario;
+  let countedChars = 0;
   for (let i = 0; i < runs; i++) {
     scenario = codingScenario(events, inlineResults, 7 + i);
     // Both sides start with the count cache empty (observeCounts empties it).
     const texts = countedTexts(scenario);
+    countedChars = texts.reduce((sum, t) => sum + t.length, 0);
     observeCounts(undefined);
     tokenizeRuns.push(cpu(() => { for (const t of texts) countTokens(t, encoding); }).ms);
     observeCounts(undefined);
@@ -100,7 +104,7 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
   for (const e of scenario.traffic) if (e.type === 'tool_result') toolTokens += e.size_tokens ?? countTokens(e.content!, encoding);
   const timelineBytes = retainedBytes(() => replay(scenario));
   const timelineJsonBytes = JSON.stringify(replay(scenario)).length;
-  return { events: scenario.traffic.length, inlineResults, toolTokens, replayMs, tokenizeMs, ratio: replayMs / tokenizeMs, timelineBytes, timelineJsonBytes };
+  return { events: scenario.traffic.length, inlineResults, toolTokens, replayMs, tokenizeMs, ratio: replayMs / tokenizeMs, countedChars, timelineBytes, timelineJsonBytes };
 }
 
 const n = (v: number) => v.toLocaleString('en-US');
