@@ -2,13 +2,16 @@
 // on demand (React.lazy): Monaco is most of the page's code, so the charts and controls are drawn
 // and usable before it arrives.
 import { useEffect, useState } from 'react';
-import Editor, { type OnMount } from '@monaco-editor/react';
+import Editor, { loader, type OnMount } from '@monaco-editor/react';
 import { monaco, languageOf } from './monaco/setup.ts';
 import { DARK_THEME } from './monaco/providers.ts';
 import { useScenario } from '../state/store.ts';
 import { useUi } from '../state/ui.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { requestRun } from './shortcuts.ts';
+
+// @monaco-editor/react gets the bundled instance instead of fetching one.
+loader.config({ monaco });
 
 type MonacoEditor = Parameters<OnMount>[0];
 

@@ -10,8 +10,12 @@ import { useAllDiagnostics } from './diagnostics.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { PaneHead } from './layout/Pane.tsx';
 import { RUN_WARNING_CODE } from './runProblems.ts';
+import { loadMonaco } from './monaco/load.ts';
 
-const CodeEditor = lazy(() => import('./CodeEditor.tsx'));
+const CodeEditor = lazy(async () => {
+  await loadMonaco();
+  return import('./CodeEditor.tsx');
+});
 /** When no replay answers (a slow one, auto-run off), the editor is fetched anyway after this long. */
 const EDITOR_AT_LATEST_MS = 5_000;
 

@@ -1,5 +1,5 @@
-// Monaco, bundled (no CDN) and loaded with the editor's chunk only: @monaco-editor/react gets this
-// instance, and every worker label is answered with the plain editor worker (no language services).
+// Monaco, bundled (no CDN) and loaded with the editor's chunks only (load.ts); every worker label is
+// answered with the plain editor worker (no language services).
 // The editor core plus the features an editor's users expect, not the 80 grammars nor register.all
 // (diff editor, inline completions, sticky scroll, colour picker... the page uses none of them).
 import 'monaco-editor/features/codicon/register';
@@ -22,7 +22,6 @@ import 'monaco-editor/features/gotoLine/register';
 import 'monaco-editor/features/quickCommand/register';
 import 'monaco-editor/features/toggleTabFocusMode/register';
 import * as monaco from 'monaco-editor/editor/editor.api';
-import { loader } from '@monaco-editor/react';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import { tomlLanguageConfiguration, tomlMonarch } from './toml.ts';
 import { RHAI_LANGUAGE_ID, rhaiLanguageConfiguration, rhaiMonarch } from '../../rhai/monarch.ts';
@@ -44,8 +43,6 @@ monaco.languages.setLanguageConfiguration('toml', tomlLanguageConfiguration);
 monaco.languages.register({ id: RHAI_LANGUAGE_ID, extensions: ['.rhai'] });
 monaco.languages.setMonarchTokensProvider(RHAI_LANGUAGE_ID, rhaiMonarch as monaco.languages.IMonarchLanguage);
 monaco.languages.setLanguageConfiguration(RHAI_LANGUAGE_ID, rhaiLanguageConfiguration as monaco.languages.LanguageConfiguration);
-
-loader.config({ monaco });
 
 export { monaco };
 

@@ -1,0 +1,1 @@
+import 'monaco-editor/base/browser/dom';

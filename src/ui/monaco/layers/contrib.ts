@@ -1,0 +1,1 @@
+import 'monaco-editor/editor/contrib/suggest/browser/suggestController';

@@ -1,0 +1,1 @@
+import 'monaco-editor/platform/instantiation/common/instantiation';
