@@ -1,7 +1,7 @@
 // The workspace: timeline over inspector on the left (what the eye meets first), the editor over
 // the traffic on the right. Panes resize and collapse (sizes kept in this browser), any pane can
 // fill the workspace, and below 900 px wide they stack in one column.
-import { useEffect, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { Group, Panel, Separator, useDefaultLayout, usePanelCallbackRef } from 'react-resizable-panels';
 import { convenienceStorage } from '../../state/persist.ts';
 import { useUi, type PaneId } from '../../state/ui.ts';
@@ -25,11 +25,22 @@ function useNarrow(): boolean {
 
 type Render = (id: PaneId) => ReactNode;
 
+/**
+ * Its children from the render after its first: the panels measure their frames when they mount,
+ * which forces the page's first layout, so that layout is of the empty frames, and the panes'
+ * contents are created and laid out in tasks of their own.
+ */
+function AfterFrames({ children }: { children: ReactNode }) {
+  const [shown, setShown] = useState(false);
+  useEffect(() => { startTransition(() => setShown(true)); }, []);
+  return shown ? children : null;
+}
+
 function ResizablePane({ id, render, defaultSize, minSize }: { id: PaneId; render: Render; defaultSize: string; minSize: string }) {
   const [handle, setHandle] = usePanelCallbackRef();
   return (
     <Panel id={`pane-${id}`} panelRef={setHandle} defaultSize={defaultSize} minSize={minSize} collapsible collapsedSize="31px" className="pane-slot">
-      <PaneContext.Provider value={{ id, panel: () => handle }}>{render(id)}</PaneContext.Provider>
+      <PaneContext.Provider value={{ id, panel: () => handle }}><AfterFrames>{render(id)}</AfterFrames></PaneContext.Provider>
     </Panel>
   );
 }
