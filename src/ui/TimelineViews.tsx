@@ -5,13 +5,14 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Area, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
+  useXAxisScale, useYAxisScale,
 } from 'recharts';
 import type { RunView, StageChange } from '../worker/run-view.ts';
 import { useResults } from '../state/results.ts';
 import { useUi } from '../state/ui.ts';
 import {
-  IMPLICIT_REGION_WHY, changesAt, inferenceAt, markerClusters, regionColors, regionPoints, requestPoints, stageAt,
-  stepOfInference, windowPoints,
+  IMPLICIT_REGION_WHY, changesAt, inferenceAt, markerClusters, regionColors, regionPoints, requestPoints, stackedStepBands,
+  stageAt, stepOfInference, windowPoints,
   type MarkerCluster, type RegionPoint, type RequestPoint, type WindowPoint,
 } from './chartData.ts';
 import { CHANGE_TYPES } from '../engine/timeline.ts';
@@ -137,6 +138,30 @@ function WindowTooltip({ active, payload, run, regions, colors }: TooltipProps &
   );
 }
 
+/**
+ * The regions stacked as step areas, drawn on the chart's own scales as two paths each (chartData's
+ * `stackedStepBands`). As recharts series, an Area per region, each one re-ran every selector of
+ * the chart as it registered: about half of the chart's first draw.
+ */
+function StackedRegions({ data, regions, colors }: { data: WindowPoint[]; regions: string[]; colors: Map<string, string> }) {
+  const x = useXAxisScale();
+  const y = useYAxisScale();
+  const bands = useMemo(
+    () => (x && y ? stackedStepBands(data, regions.length, (step) => x(step) ?? 0, (tokens) => y(tokens) ?? 0) : []),
+    [data, regions.length, x, y],
+  );
+  return (
+    <g className="stacked-regions">
+      {bands.map((band, k) => (
+        <g key={regions[k]}>
+          <path d={band.area} fill={colors.get(regions[k]!)} fillOpacity={0.7} stroke="none" />
+          <path d={band.top} fill="none" stroke={colors.get(regions[k]!)} strokeWidth={1} />
+        </g>
+      ))}
+    </g>
+  );
+}
+
 /** The main chart: every region stacked, the window, the cache prefix, and the change markers. */
 const WindowChart = memo(function WindowChart({ run, regions, colors, stages }: { run: RunView; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
   const [fit, setFit] = useState(false);
@@ -150,7 +175,6 @@ const WindowChart = memo(function WindowChart({ run, regions, colors, stages }: 
   const top = fit ? Math.max(1, Math.ceil(peak * 1.1)) : Math.max(window, peak);
   const xDomain = useStepDomain(steps);
   const yDomain = useMemo(() => [0, top], [top]);
-  const regionTokens = useMemo(() => regions.map((_, k) => (p: WindowPoint) => p.tokens[k]), [regions]);
   const windowLabel = useMemo(() => ({ value: `window ${fmt(window)}`, fontSize: 10, fill: 'var(--error)', position: 'insideTopRight' as const }), [window]);
   const tooltip = useCallback((props: TooltipProps) => <WindowTooltip {...props} run={run} regions={regions} colors={colors} />, [run, regions, colors]);
   return (
@@ -162,10 +186,7 @@ const WindowChart = memo(function WindowChart({ run, regions, colors, stages }: 
             <CartesianGrid {...grid} />
             <XAxis dataKey="i" type="number" domain={xDomain} {...axis} tickFormatter={stepTick} />
             <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} domain={yDomain} allowDataOverflow />
-            {regions.map((r, k) => (
-              <Area key={r} name={r} dataKey={regionTokens[k]} stackId="window" type="stepAfter"
-                stroke={colors.get(r)} fill={colors.get(r)} fillOpacity={0.7} strokeWidth={1} isAnimationActive={false} />
-            ))}
+            <StackedRegions data={data} regions={regions} colors={colors} />
             <Line dataKey="prefix" name="cache prefix" type="stepAfter" stroke="var(--text)" strokeWidth={1.5} strokeDasharray="5 3" dot={false} isAnimationActive={false} connectNulls={false} />
             <ReferenceLine y={window} stroke="var(--error)" strokeWidth={1.5} ifOverflow="hidden" label={windowLabel} />
             {stages.map((c) => <ReferenceLine key={c.i} x={c.i} stroke="var(--muted)" strokeDasharray="2 2" />)}

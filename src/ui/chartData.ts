@@ -255,3 +255,35 @@ export const IMPLICIT_REGION_WHY: Record<string, string> = {
   final_output: 'the runtime always carries it: it holds the stage’s final answer',
   stage_instructions: 'the runtime always carries it: it holds the entering stage’s system_prompt',
 };
+
+/** One region's band in the stacked window chart: the filled area, and its top edge (its line). */
+export interface StackedBand {
+  area: string;
+  top: string;
+}
+
+/**
+ * SVG paths of the regions stacked in order (the first at the bottom) as step areas: a region's
+ * value holds from its point to the next one. `x` and `y` map steps and tokens to pixels.
+ */
+export function stackedStepBands(points: readonly WindowPoint[], count: number, x: (step: number) => number, y: (tokens: number) => number): StackedBand[] {
+  if (points.length === 0) return [];
+  const xs = points.map((p) => round(x(p.i)));
+  let lower = points.map(() => round(y(0)));
+  const bands: StackedBand[] = [];
+  const sums = points.map(() => 0);
+  for (let k = 0; k < count; k++) {
+    const upper = points.map((p, j) => round(y((sums[j] = sums[j]! + p.tokens[k]!))));
+    let top = `M${xs[0]},${upper[0]}`;
+    for (let j = 1; j < points.length; j++) top += `H${xs[j]}V${upper[j]}`;
+    // Back along the band's floor, right to left: down at each step, then across the step before.
+    let area = `${top}V${lower[lower.length - 1]}`;
+    for (let j = points.length - 2; j >= 0; j--) area += `V${lower[j]}H${xs[j]}`;
+    area += 'Z';
+    bands.push({ area, top });
+    lower = upper;
+  }
+  return bands;
+}
+
+const round = (v: number) => Math.round(v * 10) / 10;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changesAt, markerClusters, regionColors, regionPoints, stageAt, windowPoints } from '../../src/ui/chartData.ts';
+import { changesAt, markerClusters, regionColors, regionPoints, stackedStepBands, stageAt, windowPoints } from '../../src/ui/chartData.ts';
 import { DEFAULT_POINTS, keptSteps, runView } from '../../src/worker/run-view.ts';
 import type { Change, Timeline } from '../../src/engine/timeline.ts';
 
@@ -121,5 +121,26 @@ describe('region colours', () => {
     const colours = regionColors(['a', 'b'], new Map([['a', '#0072B2'], ['b', '#0072B2']]));
     expect(colours.get('a')).toBe('#0072B2');
     expect(colours.get('b')).not.toBe('#0072B2');
+  });
+});
+
+describe('the stacked window chart', () => {
+  const point = (i: number, tokens: number[]) => ({ i, tokens, total: tokens.reduce((a, b) => a + b, 0), prefix: null });
+  // x: a step is 10 px; y: 100 px tall for 100 tokens, pointing down.
+  const x = (step: number) => step * 10;
+  const y = (tokens: number) => 100 - tokens;
+
+  it('stacks the regions in order as step areas, each holding its value to the next point', () => {
+    const bands = stackedStepBands([point(0, [10, 5]), point(2, [20, 5]), point(3, [0, 40])], 2, x, y);
+    expect(bands).toEqual([
+      // a: 10 from step 0, 20 from step 2, 0 at step 3; its floor is the axis.
+      { top: 'M0,90H20V80H30V100', area: 'M0,90H20V80H30V100V100V100H20V100H0Z' },
+      // b sits on a: 15, 25, 40.
+      { top: 'M0,85H20V75H30V60', area: 'M0,85H20V75H30V60V100V80H20V90H0Z' },
+    ]);
+  });
+
+  it('draws nothing without points', () => {
+    expect(stackedStepBands([], 3, x, y)).toEqual([]);
   });
 });
