@@ -1,8 +1,9 @@
 // Entry: zod without eval (the CSP forbids it), then the page in steps, each evaluated in a task of
-// its own so that none is long: React (this module); zod's schema classes with the scenario's
-// schemas; the state and engine (start.ts, which opens the library, loads the scenario the address
-// asks for and starts the engine); then the page's components. Monaco loads with the editor. `?embed` draws the read-only embed view of the
-// link instead, without the library. vite.config.ts preloads the later steps' files with this one.
+// its own so that none is long: React (this module); zod's schema classes (scenario.ts); the state
+// and engine (start.ts, which opens the library, loads the scenario the address asks for and
+// starts the engine); then the page's components. vite.config.ts preloads the later steps' files
+// with this one. Monaco loads with the editor. `?embed` draws the read-only embed view of the link
+// instead, without the library.
 import './ui/zod-no-eval.ts';
 import { StrictMode, startTransition, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -19,7 +20,7 @@ function draw(page: ReactNode): void {
   startTransition(() => root.render(<StrictMode>{page}</StrictMode>));
 }
 
-/** Evaluates the scenario's schemas (and zod with them), then start.ts, in two tasks. */
+/** Evaluates zod's schema classes (with scenario.ts, whose schemas are built on first use), then start.ts, in two tasks. */
 async function importStart(): Promise<typeof import('./start.ts')> {
   await import('./engine/scenario.ts');
   await nextTask();

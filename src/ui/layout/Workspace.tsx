@@ -25,14 +25,23 @@ function useNarrow(): boolean {
 
 type Render = (id: PaneId) => ReactNode;
 
+/** The page's first frames have been drawn: panes mounted later (after a restore) show at once. */
+let firstFramesDrawn = false;
+
 /**
- * Its children from the render after its first: the panels measure their frames when they mount,
- * which forces the page's first layout, so that layout is of the empty frames, and the panes'
- * contents are created and laid out in tasks of their own.
+ * On the page's first draw, its children from the render after its first: the panels measure their
+ * frames when they mount, which forces the page's first layout, so that layout is of the empty
+ * frames, and the panes' contents are created and laid out in tasks of their own.
  */
 function AfterFrames({ children }: { children: ReactNode }) {
-  const [shown, setShown] = useState(false);
-  useEffect(() => { startTransition(() => setShown(true)); }, []);
+  const [shown, setShown] = useState(firstFramesDrawn);
+  useEffect(() => {
+    if (shown) return;
+    startTransition(() => {
+      firstFramesDrawn = true;
+      setShown(true);
+    });
+  }, [shown]);
   return shown ? children : null;
 }
 
