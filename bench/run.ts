@@ -137,7 +137,8 @@ ${report}
 ## What each measure means
 
 - **Rhai vs plain JS**: the same algorithm as a Rhai script (compiled once, called through the
-  interpreter) and as plain JavaScript, best of several rounds each. Details: \`bench/rhai.ts\`.
+  interpreter) and as plain JavaScript: each side runs the same number of calls per batch (enough
+  that the faster side's batch lasts 5 ms) and keeps its best of 10 batches. Details: \`bench/rhai.ts\`.
 - **Replay vs countTokens once**: CPU time replaying a generated coding-agent scenario (the spec's
   layout on a 200k-token model) against \`countTokens\` once on each distinct text that replay
   counts (recorded with \`observeCounts\`; both sides start with the count cache empty), in the
