@@ -143,13 +143,18 @@ function WindowTooltip({ active, payload, run, regions, colors }: TooltipProps &
  * `stackedStepBands`). As recharts series, an Area per region, each one re-ran every selector of
  * the chart as it registered: about half of the chart's first draw.
  */
-function StackedRegions({ data, regions, colors }: { data: WindowPoint[]; regions: string[]; colors: Map<string, string> }) {
+function StackedRegions({ data, regions, colors, steps, top }: { data: WindowPoint[]; regions: string[]; colors: Map<string, string>; steps: number; top: number }) {
   const x = useXAxisScale();
   const y = useYAxisScale();
-  const bands = useMemo(
-    () => (x && y ? stackedStepBands(data, regions.length, (step) => x(step) ?? 0, (tokens) => y(tokens) ?? 0) : []),
-    [data, regions.length, x, y],
-  );
+  // The scales are new functions each time recharts' store changes (several times as the chart
+  // mounts); both are linear, so the pixels at the domain's ends say all, and the paths are built
+  // again only when those move.
+  const lastStep = Math.max(1, steps - 1);
+  const [x0, x1, y0, y1] = x && y ? [x(0), x(lastStep), y(0), y(top)] : [];
+  const bands = useMemo(() => {
+    if (x0 === undefined || x1 === undefined || y0 === undefined || y1 === undefined) return [];
+    return stackedStepBands(data, regions.length, (step) => x0 + ((x1 - x0) * step) / lastStep, (tokens) => y0 + ((y1 - y0) * tokens) / top);
+  }, [data, regions.length, lastStep, top, x0, x1, y0, y1]);
   return (
     <g className="stacked-regions">
       {bands.map((band, k) => (
@@ -186,7 +191,7 @@ const WindowChart = memo(function WindowChart({ run, regions, colors, stages }: 
             <CartesianGrid {...grid} />
             <XAxis dataKey="i" type="number" domain={xDomain} {...axis} tickFormatter={stepTick} />
             <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} domain={yDomain} allowDataOverflow />
-            <StackedRegions data={data} regions={regions} colors={colors} />
+            <StackedRegions data={data} regions={regions} colors={colors} steps={steps} top={top} />
             <Line dataKey="prefix" name="cache prefix" type="stepAfter" stroke="var(--text)" strokeWidth={1.5} strokeDasharray="5 3" dot={false} isAnimationActive={false} connectNulls={false} />
             <ReferenceLine y={window} stroke="var(--error)" strokeWidth={1.5} ifOverflow="hidden" label={windowLabel} />
             {stages.map((c) => <ReferenceLine key={c.i} x={c.i} stroke="var(--muted)" strokeDasharray="2 2" />)}
