@@ -3,10 +3,15 @@
 // and usable before it arrives.
 import { useEffect, useState } from 'react';
 import Editor, { loader, type OnMount } from '@monaco-editor/react';
+import { FontMeasurements } from 'monaco-editor/editor/browser/config/fontMeasurements';
+import { createBareFontInfoFromRawSettings } from 'monaco-editor/editor/common/config/fontInfoFromSettings';
+import { PixelRatio } from 'monaco-editor/base/browser/pixelRatio';
 import { monaco, languageOf } from './monaco/setup.ts';
+import { nextFrame, nextTask } from './monaco/load.ts';
 import { DARK_THEME } from './monaco/providers.ts';
 import { useScenario } from '../state/store.ts';
 import { useUi } from '../state/ui.ts';
+import { AGENT_FILE } from '../state/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { requestRun } from './shortcuts.ts';
 
@@ -49,19 +54,20 @@ function useMarkers(diagnostics: Diagnostic[], files: string[]): void {
 }
 
 /**
- * Keeps Monaco's models in line with the store for files not on screen: a loaded example, an
- * import or a share link replaces the files, and a deleted or renamed file's model goes away.
+ * Keeps Monaco's models in line with the store for files not in the editor: a loaded example, an
+ * import or a share link replaces the files, and a deleted or renamed file's model goes away. The
+ * file on screen is the editor's once it has mounted (its value).
  */
-function useModelsInSync(agent: Record<string, string>, current: string): void {
+function useModelsInSync(agent: Record<string, string>, current: string, mounted: boolean): void {
   useEffect(() => {
     for (const model of monaco.editor.getModels()) {
       if (!model.uri.path.startsWith('/agent/')) continue;
       const path = model.uri.path.slice('/agent/'.length);
-      if (path === current) continue;
+      if (path === current && mounted) continue;
       if (!(path in agent)) model.dispose();
       else if (model.getValue() !== agent[path]) model.setValue(agent[path]);
     }
-  }, [agent, current]);
+  }, [agent, current, mounted]);
 }
 
 /** Moves the cursor to a diagnostic once its file is the one on screen. */
@@ -73,6 +79,25 @@ function useJump(editor: MonacoEditor | null, jump: Diagnostic | null, current: 
     editor.focus();
     onJumped();
   }, [editor, jump, current, onJumped]);
+}
+
+/**
+ * What creating the editor would do in its one long task, done before it in tasks of their own: the
+ * model of the file on screen (kept in line with the store until the editor mounts: useModelsInSync);
+ * Monaco's theme stylesheet, after which the next style recalculation covers the whole page (left to
+ * the next frame); measuring the font (a forced layout; Monaco keeps the measurement for the editor).
+ */
+export async function prepareEditor(): Promise<void> {
+  const agent = useScenario.getState().scenario.agent;
+  const { selectedFile, settings } = useUi.getState();
+  const path = selectedFile in agent ? selectedFile : AGENT_FILE;
+  if (!monaco.editor.getModel(uriOf(path))) monaco.editor.createModel(agent[path] ?? '', languageOf(path), uriOf(path));
+  await nextTask();
+  void monaco.editor.colorize('', 'plaintext', {});
+  await nextFrame();
+  const pixelRatio = PixelRatio.getInstance(window).value;
+  FontMeasurements.readFontInfo(window, createBareFontInfoFromRawSettings({ fontSize: settings.fontSize }, pixelRatio));
+  await nextTask();
 }
 
 export interface CodeEditorProps {
@@ -94,7 +119,7 @@ export default function CodeEditor({ agent, files, current, diagnostics, jump, o
   // State, not a ref: a problem picked while Monaco was still loading is jumped to once it mounts.
   const [editor, setEditor] = useState<MonacoEditor | null>(null);
   useMarkers(diagnostics, files);
-  useModelsInSync(agent, current);
+  useModelsInSync(agent, current, editor !== null);
   useJump(editor, jump, current, onJumped);
 
   return (

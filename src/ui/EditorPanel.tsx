@@ -1,6 +1,7 @@
 // The agent directory's files in Monaco, and one list of problems (diagnostics and run warnings).
-// Monaco comes in its own chunk (CodeEditor.tsx), fetched once the first replay has answered so it
-// does not compete with the charts; until it arrives the file is shown read-only.
+// Monaco comes in chunks of its own (monaco/load.ts, then CodeEditor.tsx), fetched once the first
+// replay has answered so it does not compete with the charts; until it arrives the file is shown
+// read-only.
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useScenario } from '../state/store.ts';
 import { useResults } from '../state/results.ts';
@@ -14,7 +15,9 @@ import { loadMonaco } from './monaco/load.ts';
 
 const CodeEditor = lazy(async () => {
   await loadMonaco();
-  return import('./CodeEditor.tsx');
+  const editor = await import('./CodeEditor.tsx');
+  await editor.prepareEditor();
+  return editor;
 });
 /** When no replay answers (a slow one, auto-run off), the editor is fetched anyway after this long. */
 const EDITOR_AT_LATEST_MS = 5_000;

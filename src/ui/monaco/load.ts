@@ -15,7 +15,9 @@ const STEPS = [
   () => import('./setup.ts'),
 ];
 
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
+export const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
+/** Resolves after the next frame has been rendered. */
+export const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
 
 /** Evaluates Monaco and the page's languages in it, one task per step. */
 export async function loadMonaco(): Promise<void> {
