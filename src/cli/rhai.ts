@@ -7,6 +7,7 @@ import {
 import { callSiteLabel } from '../rhai/errors.ts';
 import { runCase, validateCases, type CaseResult, type ConformanceCase } from '../rhai/conformance.ts';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
+import { fmt } from '../engine/format.ts';
 
 /** `--max-operations` for maxOperations, and so on. */
 const LIMIT_FLAGS = Object.keys(LIMIT_DESCRIPTIONS).map((key) => ({
@@ -14,7 +15,7 @@ const LIMIT_FLAGS = Object.keys(LIMIT_DESCRIPTIONS).map((key) => ({
   flag: key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
 }));
 
-const showLimit = (n: number): string => (n === 0 ? 'unlimited' : n.toLocaleString('en-US'));
+const showLimit = (n: number): string => (n === 0 ? 'unlimited' : fmt(n));
 
 export const USAGE = [
   'usage: lev rhai FILE.rhai [limits] [--json]',

@@ -2,6 +2,7 @@
 // Models without a public tokenizer are counted with o200k_base and flagged `approximate`.
 import type { Encoding } from './tokens.ts';
 import type { ModelRef } from './scenario.ts';
+import { fmt } from './format.ts';
 
 export type Provider = 'openai' | 'anthropic' | 'google' | 'custom';
 
@@ -51,7 +52,7 @@ export function resolveModel(ref: ModelRef): ModelResult {
   if ('window' in ref) {
     const id = ref.id ?? `custom-${ref.window}`;
     const encoding = ref.encoding ?? 'o200k_base';
-    return { ok: true, model: { id, label: `Custom (${ref.window.toLocaleString('en-US')} tokens)`, provider: 'custom', window: ref.window, encoding, approximate: false } };
+    return { ok: true, model: { id, label: `Custom (${fmt(ref.window)} tokens)`, provider: 'custom', window: ref.window, encoding, approximate: false } };
   }
   const model = findModel(ref.id);
   if (model) return { ok: true, model };

@@ -1,6 +1,7 @@
 // The scenario: blueprint + scripts + working directory + traffic + model. What a share URL holds.
 import { z } from 'zod';
 import { nameTable } from './names.ts';
+import { fmt } from './format.ts';
 
 export const SCENARIO_VERSION = 1;
 
@@ -105,7 +106,7 @@ const toolCallSchema = () => z.object({
 });
 
 const sizeTokens = () => z.number().int().nonnegative().max(MAX_RESULT_SIZE_TOKENS, {
-  message: `at most ${MAX_RESULT_SIZE_TOKENS.toLocaleString('en-US')} tokens (more than any model's window); use a smaller size_tokens`,
+  message: `at most ${fmt(MAX_RESULT_SIZE_TOKENS)} tokens (more than any model's window); use a smaller size_tokens`,
 });
 
 /**
@@ -163,7 +164,7 @@ export const GENERATOR_KINDS = ['coding-agent', 'research-agent', 'long-chat'] a
 export const GeneratorSchema = z.lazy(() => z.object({
   kind: z.enum(GENERATOR_KINDS),
   seed: z.number().int().default(1),
-  steps: z.number().int().positive().max(MAX_TRAFFIC_EVENTS, { message: `at most ${MAX_TRAFFIC_EVENTS.toLocaleString('en-US')} steps` }).default(100),
+  steps: z.number().int().positive().max(MAX_TRAFFIC_EVENTS, { message: `at most ${fmt(MAX_TRAFFIC_EVENTS)} steps` }).default(100),
   /** Generator-specific knobs (file-size mix, ...); each generator validates its own. */
   params: z.record(z.string(), z.unknown()).optional(),
 }));
@@ -198,7 +199,7 @@ export const ScenarioFields = z.lazy(() => z.object({
   commands: names(text()).prefault({}),
   inputs: InputsSchema,
   traffic: z.array(EventSchema).max(MAX_TRAFFIC_EVENTS, {
-    message: `at most ${MAX_TRAFFIC_EVENTS.toLocaleString('en-US')} events per scenario (the timeline keeps a snapshot of every one); split it into several scenarios`,
+    message: `at most ${fmt(MAX_TRAFFIC_EVENTS)} events per scenario (the timeline keeps a snapshot of every one); split it into several scenarios`,
   }).default([]),
   generator: GeneratorSchema.optional(),
 }));

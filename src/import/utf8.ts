@@ -1,6 +1,7 @@
 // A trace file's bytes -> text. Bytes that are not valid UTF-8 still decode (as U+FFFD, as every
 // reader does), but the import says so, with the byte offset of the first bad sequence, instead of
 // replaying silently altered text. A leading byte-order mark is dropped (JSON.parse refuses it).
+import { fmt } from '../engine/format.ts';
 
 export interface DecodedTrace {
   text: string;
@@ -10,7 +11,7 @@ export interface DecodedTrace {
 
 /** What `lev` and the page say of a file that is not valid UTF-8 (an import's report words its own). */
 export function invalidUtf8Warning(file: string, at: number): string {
-  return `${file} is not valid UTF-8 from byte ${at.toLocaleString('en-US')} (0-based); those bytes read as U+FFFD (\uFFFD). `
+  return `${file} is not valid UTF-8 from byte ${fmt(at)} (0-based); those bytes read as U+FFFD (\uFFFD). `
     + 'Save the file as UTF-8 to keep its text as written.';
 }
 

@@ -1,10 +1,11 @@
 // `[min, max]` parameters shared by the generators.
 import { z } from 'zod';
 import { MAX_RESULT_SIZE_TOKENS } from '../engine/scenario.ts';
+import { fmt } from '../engine/format.ts';
 
 // Sizes (tokens or words per event) are built in memory: past this bound one event would exhaust it.
 const size = z.number().int().positive().max(MAX_RESULT_SIZE_TOKENS, {
-  message: `at most ${MAX_RESULT_SIZE_TOKENS.toLocaleString('en-US')} per event`,
+  message: `at most ${fmt(MAX_RESULT_SIZE_TOKENS)} per event`,
 });
 
 export const positiveRange = z.tuple([size, size])

@@ -1,13 +1,14 @@
 // Inflation with a hard output cap, enforced while inflating: the input is fed in small slices,
 // so however the data was built, no more than about `cap` + 1 MB is ever allocated.
 import { Inflate } from 'fflate';
+import { fmt } from '../engine/format.ts';
 
 /** DEFLATE expands at most ~1,032x, so one slice yields at most ~1 MB before the cap is checked. */
 const INPUT_SLICE = 1024;
 
 export class InflateLimitError extends Error {
   constructor(readonly cap: number) {
-    super(`inflates past ${cap.toLocaleString('en-US')} bytes`);
+    super(`inflates past ${fmt(cap)} bytes`);
     this.name = 'InflateLimitError';
   }
 }

@@ -1,7 +1,8 @@
 // "Copy as Markdown": the link and a small table of what the timeline did, for an issue or a chat.
 import type { Timeline } from '../engine/timeline.ts';
+import { fmt } from '../engine/format.ts';
 
-const n = (value: number) => Math.round(value).toLocaleString('en-US');
+const n = (value: number) => fmt(Math.round(value));
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 export interface RegionRow { region: string; kind: string; budget: number; finalTokens: number; evictions: number; evictedTokens: number }

@@ -12,6 +12,7 @@ import { AGENT_FILE, blankScenario, defaultScenario, exampleContent } from './sc
 import { memoryStorage, describeStorageError, type KeyValueStorage, type OpenedStorage } from './storage.ts';
 import { useScenario } from './store.ts';
 import { useUi, type Notice } from './ui.ts';
+import { fmt } from '../engine/format.ts';
 
 const SAVE_DELAY_MS = 300;
 const ADDRESS_DELAY_MS = 400;
@@ -189,7 +190,7 @@ function addressOf(scenario: Scenario): { fragment: string; problem?: string } {
   // Deflating tens of MB on the page's thread stalled it for seconds, for a link no address bar takes.
   const size = JSON.stringify(scenario).length;
   if (size > MAX_ADDRESS_SOURCE_CHARS) {
-    return { fragment: '', problem: `it is ${size.toLocaleString('en-US')} characters of JSON, and links are made for scenarios up to ${MAX_ADDRESS_SOURCE_CHARS.toLocaleString('en-US')}` };
+    return { fragment: '', problem: `it is ${fmt(size)} characters of JSON, and links are made for scenarios up to ${fmt(MAX_ADDRESS_SOURCE_CHARS)}` };
   }
   let fragment: string;
   try {
@@ -199,7 +200,7 @@ function addressOf(scenario: Scenario): { fragment: string; problem?: string } {
   }
   const length = window.location.origin.length + window.location.pathname.length + window.location.search.length + fragment.length;
   if (length > MAX_ADDRESS_CHARS) {
-    return { fragment: '', problem: `its link would be ${length.toLocaleString('en-US')} characters, more than an address bar takes (${MAX_ADDRESS_CHARS.toLocaleString('en-US')})` };
+    return { fragment: '', problem: `its link would be ${fmt(length)} characters, more than an address bar takes (${fmt(MAX_ADDRESS_CHARS)})` };
   }
   return { fragment };
 }

@@ -1,6 +1,7 @@
 // Traffic events: one-line summaries and sensible new events for the "add" menu.
 import type { EventType, TrafficEvent } from '../engine/scenario.ts';
 import { firstLine } from './format.ts';
+import { fmt } from '../engine/format.ts';
 
 export const EVENT_TYPES: { type: EventType; label: string }[] = [
   { type: 'user', label: 'user message' },
@@ -23,7 +24,7 @@ export function summarize(e: TrafficEvent): string {
       return [firstLine(e.content, 50), calls ? `→ ${calls}` : ''].filter(Boolean).join(' ');
     }
     case 'tool_result':
-      return `${e.tool_name}${e.is_error ? ' (error)' : ''}: ${e.size_tokens !== undefined ? `${e.size_tokens.toLocaleString('en-US')} tokens` : firstLine(e.content ?? '', 50)}`;
+      return `${e.tool_name}${e.is_error ? ' (error)' : ''}: ${e.size_tokens !== undefined ? `${fmt(e.size_tokens)} tokens` : firstLine(e.content ?? '', 50)}`;
     case 'context_append': return `${e.region}${e.key ? `[${e.key}]` : ''}: ${firstLine(e.content, 50)}`;
     case 'context_delete':
       return `${e.region}: ${e.key !== undefined ? `key ${e.key}` : e.index !== undefined ? `index ${e.index}` : `oldest ${e.oldest}`}`;

@@ -1,6 +1,8 @@
 // Number and text formatting shared by the panels.
+import { fmt as fmtInt } from '../engine/format.ts';
+
 export const fmt = (n: number | undefined | null): string =>
-  n === undefined || n === null || Number.isNaN(n) ? '–' : Math.round(n).toLocaleString('en-US');
+  n === undefined || n === null || Number.isNaN(n) ? '–' : fmtInt(Math.round(n));
 
 export const pct = (share: number | undefined | null, digits = 0): string =>
   share === undefined || share === null || Number.isNaN(share) ? '–' : `${(share * 100).toFixed(digits)}%`;

@@ -11,6 +11,7 @@ import type { ScriptChecker } from './scriptCheck.ts';
 import { checkCustomScript } from '../custom-script.ts';
 import { z } from 'zod';
 import type { SeedInputs } from '../seeds.ts';
+import { fmt } from '../format.ts';
 
 export type * from './types.ts';
 export { REGION_KINDS } from './types.ts';
@@ -62,7 +63,7 @@ export function compileBlueprint(agent: Record<string, string>, options: Compile
   }
   const size = byteLength(source);
   if (size > MAX_BLUEPRINT_BYTES) {
-    return { diagnostics: [fileDiagnostic('blueprint-too-large', `agent.leviath is ${size.toLocaleString('en-US')} bytes; blueprints over ${MAX_BLUEPRINT_BYTES.toLocaleString('en-US')} bytes are refused. Is this the right file?`)] };
+    return { diagnostics: [fileDiagnostic('blueprint-too-large', `agent.leviath is ${fmt(size)} bytes; blueprints over ${fmt(MAX_BLUEPRINT_BYTES)} bytes are refused. Is this the right file?`)] };
   }
   const parsed = parseToml(source);
   if ('diagnostic' in parsed) return { diagnostics: [parsed.diagnostic] };
