@@ -62,6 +62,8 @@ export function ChartsPanel() {
   const replayError = useResults((s) => s.replayError);
   const runPending = useUi((s) => s.runPending);
   const viewsLoaded = useViewsLoaded();
+  // Ready means drawn: the window chart draws its plot a task after the views mount (once measured).
+  const [drawn, setDrawn] = useState<RunView | null>(null);
   return (
     <section className="panel" aria-labelledby="pane-title-timeline" data-pane="timeline">
       <PaneHead>
@@ -75,9 +77,9 @@ export function ChartsPanel() {
       {stale && !replayError && !runPending && <div className="banner" data-testid="stale-banner">Out of date: the current blueprint has errors (see the problems list), so this is the last timeline that ran.</div>}
       {run && <Verdict run={run} />}
       {run && <WarningsBar warnings={run.warnings} />}
-      <div className="timeline-views" data-testid="charts" data-ready={run && !replaying && viewsLoaded ? 'yes' : 'no'} data-steps={run?.steps.count ?? 0} data-scenario={run?.header.scenario} data-stale={stale || runPending || !!replayError ? 'yes' : 'no'}>
+      <div className="timeline-views" data-testid="charts" data-ready={run && !replaying && viewsLoaded && drawn === run ? 'yes' : 'no'} data-steps={run?.steps.count ?? 0} data-scenario={run?.header.scenario} data-stale={stale || runPending || !!replayError ? 'yes' : 'no'}>
         {!run ? <div className="muted panel-body">Waiting for the first replay…</div> : (
-          <Suspense fallback={<div className="muted panel-body">Drawing the charts…</div>}><TimelineViews run={run} /></Suspense>
+          <Suspense fallback={<div className="muted panel-body">Drawing the charts…</div>}><TimelineViews run={run} onDrawn={setDrawn} /></Suspense>
         )}
       </div>
     </section>

@@ -49,17 +49,29 @@ const TASK_LOST_LABEL = { value: 'task lost', fontSize: 10, fill: 'var(--text)',
 
 type TooltipProps = { active?: boolean; payload?: readonly { payload?: unknown }[] };
 
-function useWidth<T extends HTMLElement>(): [number, React.RefObject<T | null>] {
+interface Size { width: number; height: number }
+
+const UNMEASURED: Size = { width: 0, height: 0 };
+
+/**
+ * The element's content box in whole pixels, as a ResizeObserver reports it (measuring never
+ * forces a layout); UNMEASURED until its first report.
+ */
+function useSize<T extends HTMLElement>(): [Size, React.RefObject<T | null>] {
   const ref = useRef<T>(null);
-  const [width, setWidth] = useState(0);
+  const [size, setSize] = useState<Size>(UNMEASURED);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.round(entry.contentRect.width)));
+    const observer = new ResizeObserver(([entry]) => {
+      const width = Math.round(entry.contentRect.width);
+      const height = Math.round(entry.contentRect.height);
+      setSize((old) => (old.width === width && old.height === height ? old : { width, height }));
+    });
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
-  return [width, ref];
+  return [size, ref];
 }
 
 function xShare(i: number, steps: number): number {
@@ -168,9 +180,15 @@ function StackedRegions({ data, regions, colors, steps, top }: { data: WindowPoi
 }
 
 /** The main chart: every region stacked, the window, the cache prefix, and the change markers. */
-const WindowChart = memo(function WindowChart({ run, regions, colors, stages }: { run: RunView; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
+const WindowChart = memo(function WindowChart({ run, regions, colors, stages, onDrawn }: { run: RunView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (run: RunView) => void }) {
   const [fit, setFit] = useState(false);
-  const [width, ref] = useWidth<HTMLDivElement>();
+  const [{ width }, ref] = useSize<HTMLDivElement>();
+  // The plot is drawn at the size the observer reports, in a task after the layout that gave it:
+  // ResponsiveContainer measured it in the commit, forcing that layout, and drew the chart in the
+  // same task.
+  const [plot, plotRef] = useSize<HTMLDivElement>();
+  const measured = plot !== UNMEASURED;
+  useEffect(() => { if (measured) onDrawn(run); }, [measured, run, onDrawn]);
   const data = useMemo(() => windowPoints(run), [run]);
   const steps = run.steps.count;
   const columns = Math.max(1, (width - Y_AXIS_WIDTH - RIGHT_MARGIN) / MARKER_PX);
@@ -186,18 +204,20 @@ const WindowChart = memo(function WindowChart({ run, regions, colors, stages }: 
     <div className="window-chart" data-testid="window-chart" ref={ref}>
       <MarkerLane clusters={clusters} steps={steps} />
       <Clickable steps={steps} className="window-plot">
-        <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart data={data} margin={WINDOW_MARGIN}>
-            <CartesianGrid {...grid} />
-            <XAxis dataKey="i" type="number" domain={xDomain} {...axis} tickFormatter={stepTick} />
-            <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} domain={yDomain} allowDataOverflow />
-            <StackedRegions data={data} regions={regions} colors={colors} steps={steps} top={top} />
-            <Line dataKey="prefix" name="cache prefix" type="stepAfter" stroke="var(--text)" strokeWidth={1.5} strokeDasharray="5 3" dot={false} isAnimationActive={false} connectNulls={false} />
-            <ReferenceLine y={window} stroke="var(--error)" strokeWidth={1.5} ifOverflow="hidden" label={windowLabel} />
-            {stages.map((c) => <ReferenceLine key={c.i} x={c.i} stroke="var(--muted)" strokeDasharray="2 2" />)}
-            <Tooltip content={tooltip} isAnimationActive={false} />
-          </ComposedChart>
-        </ResponsiveContainer>
+        <div className="plot-box" ref={plotRef}>
+          {plot.width > 0 && plot.height > 0 && (
+            <ComposedChart width={plot.width} height={plot.height} data={data} margin={WINDOW_MARGIN}>
+              <CartesianGrid {...grid} />
+              <XAxis dataKey="i" type="number" domain={xDomain} {...axis} tickFormatter={stepTick} />
+              <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} domain={yDomain} allowDataOverflow />
+              <StackedRegions data={data} regions={regions} colors={colors} steps={steps} top={top} />
+              <Line dataKey="prefix" name="cache prefix" type="stepAfter" stroke="var(--text)" strokeWidth={1.5} strokeDasharray="5 3" dot={false} isAnimationActive={false} connectNulls={false} />
+              <ReferenceLine y={window} stroke="var(--error)" strokeWidth={1.5} ifOverflow="hidden" label={windowLabel} />
+              {stages.map((c) => <ReferenceLine key={c.i} x={c.i} stroke="var(--muted)" strokeDasharray="2 2" />)}
+              <Tooltip content={tooltip} isAnimationActive={false} />
+            </ComposedChart>
+          )}
+        </div>
         <Cursor steps={steps} />
       </Clickable>
       <div className="row chart-legend">
@@ -408,8 +428,11 @@ const VIEWS = [
 ] as const;
 type View = (typeof VIEWS)[number]['id'];
 
-export default function TimelineViews({ run }: { run: RunView }) {
+/** `onDrawn` hears which run the charts on screen show, once they are drawn. */
+export default function TimelineViews({ run, onDrawn }: { run: RunView; onDrawn: (run: RunView) => void }) {
   const [view, setView] = useState<View>('window');
+  // The other views draw with their first render; the window chart once its plot is measured.
+  useEffect(() => { if (view !== 'window') onDrawn(run); }, [view, run, onDrawn]);
   const regions = run.charted;
   // Read, not subscribed: remembering the colours below must not redraw the charts.
   const colors = useMemo(() => regionColors(regions, useUi.getState().regionColours), [regions]);
@@ -426,7 +449,7 @@ export default function TimelineViews({ run }: { run: RunView }) {
       <div className={`panel-body timeline-body view-${view}`} id="timeline-view" role="tabpanel" aria-labelledby={`view-${view}`} tabIndex={0}>
         {view === 'window' && (
           <>
-            <WindowChart run={run} regions={regions} colors={colors} stages={stages} />
+            <WindowChart run={run} regions={regions} colors={colors} stages={stages} onDrawn={onDrawn} />
             <StageLinks stages={stages} />
             <RegionReadout run={run} regions={regions} colors={colors} />
           </>
