@@ -11,6 +11,8 @@ export interface ResultsStore {
   rhai: Record<string, Diagnostic[]>;
   /** What the charts draw of the last run that replayed without errors; kept while the blueprint is broken. */
   run: RunView | null;
+  /** The run the charts on screen show, once they are drawn for it (the page's own drawing, not an engine answer). */
+  drawnRun: RunView | null;
   /** Problems of the latest replay (a broken blueprint, a bad scenario); empty when it succeeded. */
   replayDiagnostics: Diagnostic[];
   /** True when `timeline` is older than the scenario on screen (latest replay failed). */
@@ -30,6 +32,7 @@ export const useResults = create<ResultsStore>()(() => ({
   validation: null,
   rhai: {},
   run: null,
+  drawnRun: null,
   replayDiagnostics: [],
   timelineStale: false,
   replaying: null,

@@ -53,6 +53,8 @@ function PendingBanner() {
   );
 }
 
+const chartsDrawn = (run: RunView) => useResults.setState({ drawnRun: run });
+
 export function ChartsPanel() {
   // Deferred: a new timeline is drawn in an interruptible, time-sliced render, so drawing the
   // charts never blocks typing or scrubbing.
@@ -63,7 +65,7 @@ export function ChartsPanel() {
   const runPending = useUi((s) => s.runPending);
   const viewsLoaded = useViewsLoaded();
   // Ready means drawn: the window chart draws its plot a task after the views mount (once measured).
-  const [drawn, setDrawn] = useState<RunView | null>(null);
+  const drawn = useResults((s) => s.drawnRun);
   return (
     <section className="panel" aria-labelledby="pane-title-timeline" data-pane="timeline">
       <PaneHead>
@@ -79,7 +81,7 @@ export function ChartsPanel() {
       {run && <WarningsBar warnings={run.warnings} />}
       <div className="timeline-views" data-testid="charts" data-ready={run && !replaying && viewsLoaded && drawn === run ? 'yes' : 'no'} data-steps={run?.steps.count ?? 0} data-scenario={run?.header.scenario} data-stale={stale || runPending || !!replayError ? 'yes' : 'no'}>
         {!run ? <div className="muted panel-body">Waiting for the first replay…</div> : (
-          <Suspense fallback={<div className="muted panel-body">Drawing the charts…</div>}><TimelineViews run={run} onDrawn={setDrawn} /></Suspense>
+          <Suspense fallback={<div className="muted panel-body">Drawing the charts…</div>}><TimelineViews run={run} onDrawn={chartsDrawn} /></Suspense>
         )}
       </div>
     </section>

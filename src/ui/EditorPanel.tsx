@@ -1,6 +1,6 @@
 // The agent directory's files in Monaco, and one list of problems (diagnostics and run warnings).
 // Monaco comes in chunks of its own (monaco/load.ts, then CodeEditor.tsx), fetched once the first
-// replay has answered so it does not compete with the charts; until it arrives the file is shown
+// replay's charts are drawn so it does not compete with the charts; until it arrives the file is shown
 // read-only.
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useScenario } from '../state/store.ts';
@@ -32,13 +32,16 @@ function requestWhenIdle(task: () => void): { cancel: () => void } {
   return { cancel: () => clearTimeout(id) };
 }
 
-/** Whether to fetch Monaco now: the first replay has answered, the user reached for the text, or time is up. Never goes back. */
+/**
+ * Whether to fetch Monaco now: the first replay's charts are drawn (or it answered with no charts to
+ * draw), the user reached for the text, or time is up. Never goes back.
+ */
 function useEditorWanted(): [boolean, () => void] {
-  const answered = useResults((s) => s.run !== null || s.replayDiagnostics.length > 0 || s.replayError !== null || s.replayHeld !== null);
+  const answered = useResults((s) => s.drawnRun !== null || s.replayDiagnostics.length > 0 || s.replayError !== null || s.replayHeld !== null);
   const [wanted, setWanted] = useState(false);
   useEffect(() => {
     if (!answered) return;
-    // Idle, not at once: the charts of that answer are drawn in a time-sliced render that comes first.
+    // Idle, not at once: what the charts set off as they draw (the tooltip's, the readout's) goes first.
     const idle = requestWhenIdle(() => setWanted(true));
     return () => idle.cancel();
   }, [answered]);
