@@ -1,6 +1,8 @@
 // The scenario being edited: the user's work. Every edit is saved to the library (see session.ts).
 import { create } from 'zustand';
-import { ScenarioSchema, type GeneratorSpec, type ModelRef, type Scenario, type TrafficEvent } from '../engine/scenario.ts';
+import { DEFAULT_SCENARIO_NAME, SCENARIO_VERSION, ScenarioSchema, type GeneratorSpec, type ModelRef, type Scenario, type TrafficEvent } from '../engine/scenario.ts';
+import { DEFAULT_MODEL_ID } from '../engine/models.ts';
+import { nameTable } from '../engine/names.ts';
 import { DEFAULT_EXAMPLE_ID, EXAMPLES, findExample } from '../scenarios/examples.ts';
 
 export const AGENT_FILE = 'agent.leviath';
@@ -94,6 +96,18 @@ export function createScenarioStore(initial: Scenario) {
 export function exampleContent(id: string): Scenario | undefined {
   const example = findExample(id);
   return example && ScenarioSchema.parse(example.scenario);
+}
+
+/**
+ * The scenario store's value until the page opens one, which it does before anything is drawn.
+ * Written out rather than parsed: the first parse builds zod's schemas, which the page's start does
+ * in a task of its own (startSession), not while its modules load.
+ */
+export function placeholderScenario(): Scenario {
+  return {
+    version: SCENARIO_VERSION, name: DEFAULT_SCENARIO_NAME, model: { id: DEFAULT_MODEL_ID },
+    agent: nameTable([[AGENT_FILE, '']]), workdir: nameTable(), commands: nameTable(), inputs: nameTable(), traffic: [],
+  };
 }
 
 export function defaultScenario(): Scenario {

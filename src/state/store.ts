@@ -1,10 +1,10 @@
-// The app's stores. The scenario store starts on the default example; startSession (session.ts)
-// then opens what the page was asked for before anything is drawn.
-import { AGENT_FILE, createScenarioStore, defaultScenario } from './scenario.ts';
+// The app's stores. The scenario store starts on a placeholder; startSession (session.ts) then
+// opens what the page was asked for before anything is drawn.
+import { AGENT_FILE, createScenarioStore, placeholderScenario } from './scenario.ts';
 import { loadUi, saveUi } from './persist.ts';
 import { useUi } from './ui.ts';
 
-export const useScenario = createScenarioStore(defaultScenario());
+export const useScenario = createScenarioStore(placeholderScenario());
 
 const savedUi = loadUi();
 const prefersDark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
