@@ -9,9 +9,7 @@ import { StrictMode, startTransition, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './ui/styles.css';
 import { isEmbed } from './ui/embed.ts';
-
-/** Lets the browser run other tasks (paint, the worker's messages) before going on. */
-const nextTask = () => new Promise<void>((resolve) => { setTimeout(resolve, 0); });
+import { nextTask } from './ui/tasks.ts';
 
 // The first draw is a transition, so React renders it in slices between which the browser can
 // paint and the engine's answer can land, instead of one long task.

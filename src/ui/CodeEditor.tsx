@@ -7,7 +7,7 @@ import { FontMeasurements } from 'monaco-editor/editor/browser/config/fontMeasur
 import { createBareFontInfoFromRawSettings } from 'monaco-editor/editor/common/config/fontInfoFromSettings';
 import { PixelRatio } from 'monaco-editor/base/browser/pixelRatio';
 import { monaco, languageOf } from './monaco/setup.ts';
-import { nextFrame, nextTask } from './monaco/load.ts';
+import { nextFrame, nextTask } from './tasks.ts';
 import { DARK_THEME } from './monaco/providers.ts';
 import { useScenario } from '../state/store.ts';
 import { useUi } from '../state/ui.ts';

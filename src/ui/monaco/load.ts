@@ -3,6 +3,8 @@
 // chunk is evaluated in a task of its own and the page stays responsive while the editor arrives.
 // Each step imports a file of ./layers, which only imports its layer: a dynamic import of a Monaco
 // module itself would make Rolldown split its runtime helpers into a chunk the first load fetches.
+import { nextTask } from '../tasks.ts';
+
 const STEPS = [
   () => import('./layers/base-common.ts'),
   () => import('./layers/base-browser.ts'),
@@ -14,10 +16,6 @@ const STEPS = [
   // Registering the languages creates Monaco's theme service (building its CSS): a task of its own.
   () => import('./setup.ts'),
 ];
-
-export const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
-/** Resolves after the next frame has been rendered. */
-export const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
 
 /** Evaluates Monaco and the page's languages in it, one task per step. */
 export async function loadMonaco(): Promise<void> {
