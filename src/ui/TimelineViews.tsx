@@ -32,7 +32,6 @@ const RIGHT_MARGIN = 8;
 // Recharts keeps each axis's and series' props in a store and recomputes every series when one
 // changes identity; so margins, domains, accessors and tooltips keep theirs across renders.
 const WINDOW_MARGIN = { top: 6, right: RIGHT_MARGIN, bottom: 0, left: 0 };
-const REGION_MARGIN = WINDOW_MARGIN;
 const REQUEST_MARGIN = { top: 4, right: RIGHT_MARGIN, bottom: 0, left: 0 };
 const stepTick = (v: number) => String(v + 1);
 /** The x domain of a chart over `steps` steps. */
@@ -182,11 +181,11 @@ function StackedRegions({ data, regions, colors, steps, top }: { data: WindowPoi
 /** The main chart: every region stacked, the window, the cache prefix, and the change markers. */
 const WindowChart = memo(function WindowChart({ run, regions, colors, stages, onDrawn }: { run: RunView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (run: RunView) => void }) {
   const [fit, setFit] = useState(false);
-  const [{ width }, ref] = useSize<HTMLDivElement>();
   // The plot is drawn at the size the observer reports, in a task after the layout that gave it:
   // ResponsiveContainer measured it in the commit, forcing that layout, and drew the chart in the
-  // same task.
+  // same task. The plot spans the chart's width, which the marker lane's clusters follow too.
   const [plot, plotRef] = useSize<HTMLDivElement>();
+  const { width } = plot;
   const measured = plot !== UNMEASURED;
   useEffect(() => { if (measured) onDrawn(run); }, [measured, run, onDrawn]);
   const data = useMemo(() => windowPoints(run), [run]);
@@ -201,7 +200,7 @@ const WindowChart = memo(function WindowChart({ run, regions, colors, stages, on
   const windowLabel = useMemo(() => ({ value: `window ${fmt(window)}`, fontSize: 10, fill: 'var(--error)', position: 'insideTopRight' as const }), [window]);
   const tooltip = useCallback((props: TooltipProps) => <WindowTooltip {...props} run={run} regions={regions} colors={colors} />, [run, regions, colors]);
   return (
-    <div className="window-chart" data-testid="window-chart" ref={ref}>
+    <div className="window-chart" data-testid="window-chart">
       <MarkerLane clusters={clusters} steps={steps} />
       <Clickable steps={steps} className="window-plot">
         <div className="plot-box" ref={plotRef}>
@@ -301,7 +300,7 @@ const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { 
   const xDomain = useStepDomain(steps);
   return (
     <ResponsiveContainer width="100%" height={62}>
-      <ComposedChart data={data} margin={REGION_MARGIN}>
+      <ComposedChart data={data} margin={WINDOW_MARGIN}>
         <XAxis dataKey="i" type="number" domain={xDomain} hide />
         <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} tickCount={3} />
         <Area dataKey="tokens" type="stepAfter" stroke={color} fill={color} fillOpacity={0.35} isAnimationActive={false} dot={false} />
