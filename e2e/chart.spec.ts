@@ -101,3 +101,26 @@ test('a region keeps its colour when another is declared before it; implicit reg
   await expect(page.getByTestId('region-readout').locator('tr[data-region="tool_results"] .badge.implicit'))
     .toHaveAttribute('title', /runtime always carries it: tool output lands here/);
 });
+
+test('the window chart draws every region against the window; "fit to the data" scales to the peak', async ({ page }) => {
+  const timeline = engineTimeline(scenario());
+  const { window } = timeline.model;
+  const peak = Math.max(...timeline.steps.map((s) => Object.values(s.regions).reduce((n, f) => n + f.tokens, 0)));
+  expect(peak * 1.1).toBeLessThan(window);
+  await page.goto('/');
+  await waitForTimeline(page, timeline.steps.length);
+  const chart = page.getByTestId('window-chart');
+  const regions = await page.getByTestId('region-readout').locator('tbody tr').count();
+  // Each region is a band: its area and its top edge.
+  await expect(chart.locator('.stacked-regions path')).toHaveCount(2 * regions);
+  const yLabels = () => chart.locator('.y-axis text').allTextContents();
+  expect((await yLabels()).at(-1)).toBe(`${window / 1000}k`);
+  await expect(chart.locator('.window-line text')).toHaveText(`window ${window.toLocaleString('en-US')}`);
+  await chart.getByLabel('fit to the data').check();
+  await expect(chart.locator('.window-line')).toHaveCount(0);
+  const top = Number((await yLabels()).at(-1)!.replace('k', '')) * 1000;
+  expect(top).toBeLessThanOrEqual(peak * 1.1);
+  expect(top).toBeGreaterThanOrEqual(peak * 1.1 / 2);
+  // The x axis ends on the run's last step.
+  expect((await chart.locator('.x-axis text').allTextContents()).at(-1)).toBe(String(timeline.steps.length));
+});

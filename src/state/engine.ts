@@ -71,8 +71,8 @@ function checkRhai(scenario: Scenario): void {
 
 /**
  * How many buckets the worker downsamples the series to: half the charts' width, since a bucket
- * draws up to two points (its peak and its first change), so about a point per pixel. Recharts'
- * first draw takes time in proportion to the points.
+ * draws up to two points (its peak and its first change), so about a point per pixel. A chart's
+ * draw takes time in proportion to its points.
  */
 function chartPoints(): number {
   const width = document.querySelector('[data-testid="charts"]')?.clientWidth || window.innerWidth / 2;

@@ -287,3 +287,19 @@ export function stackedStepBands(points: readonly WindowPoint[], count: number, 
 }
 
 const round = (v: number) => Math.round(v * 10) / 10;
+
+/**
+ * The SVG path of a step line through `points` (a value holds from its point to the next one),
+ * broken where `value` is null: the cache prefix before the first inference.
+ */
+export function stepLinePath<P extends { i: number }>(points: readonly P[], value: (p: P) => number | null, x: (step: number) => number, y: (v: number) => number): string {
+  let path = '';
+  let drawing = false;
+  for (const p of points) {
+    const v = value(p);
+    if (v === null) { drawing = false; continue; }
+    path += drawing ? `H${round(x(p.i))}V${round(y(v))}` : `M${round(x(p.i))},${round(y(v))}`;
+    drawing = true;
+  }
+  return path;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changesAt, markerClusters, regionColors, regionPoints, stackedStepBands, stageAt, windowPoints } from '../../src/ui/chartData.ts';
+import { changesAt, markerClusters, regionColors, regionPoints, stackedStepBands, stageAt, stepLinePath, windowPoints } from '../../src/ui/chartData.ts';
 import { DEFAULT_POINTS, keptSteps, runView } from '../../src/worker/run-view.ts';
 import type { Change, Timeline } from '../../src/engine/timeline.ts';
 
@@ -142,5 +142,18 @@ describe('the stacked window chart', () => {
 
   it('draws nothing without points', () => {
     expect(stackedStepBands([], 3, x, y)).toEqual([]);
+  });
+});
+
+describe('stepLinePath', () => {
+  const x = (step: number) => step * 10;
+  const y = (v: number) => 100 - v;
+  const at = (i: number, v: number | null) => ({ i, v });
+  it('holds each value to the next point and breaks the line where the value is missing', () => {
+    const points = [at(0, null), at(1, 20), at(2, 30), at(4, null), at(5, 10), at(7, 15)];
+    expect(stepLinePath(points, (p) => p.v, x, y)).toBe('M10,80H20V70M50,90H70V85');
+  });
+  it('is empty when no point has a value', () => {
+    expect(stepLinePath([at(0, null)], (p) => p.v, x, y)).toBe('');
   });
 });

@@ -1,0 +1,178 @@
+// The timeline's other views, drawn with recharts: each region's own chart, the prompt cache and
+// the flat-list comparison. A chunk of its own, fetched when one of their tabs is pointed at or
+// opened: the window chart, the view every visit starts on, is drawn without recharts.
+import { memo, useEffect, useMemo } from 'react';
+import { Area, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { RunView, StageChange } from '../worker/run-view.ts';
+import { useResults } from '../state/results.ts';
+import { regionPoints, requestPoints, stepOfInference, type RegionPoint, type RequestPoint } from './chartData.ts';
+import { Clickable, Cursor, RIGHT_MARGIN, Y_AXIS_WIDTH, compact, stepTick } from './chartFrame.tsx';
+import { fmt, pct } from './format.ts';
+import { WhenVisible } from './Visible.tsx';
+
+// Every tick the scale makes is drawn (five or fewer): with `interval` 0 recharts never measures
+// label text in the DOM to thin the ticks out, which was the largest part of drawing a chart.
+const axis = { tick: { fontSize: 10, fill: 'var(--muted)' }, interval: 0 } as const;
+// Horizontal lines only. `vertical={false}` alone still has recharts place the vertical lines,
+// measuring every x tick's label in the DOM; this places none.
+const grid = { stroke: 'var(--border)', strokeDasharray: '2 4', vertical: false, verticalCoordinatesGenerator: () => [] } as const;
+// Recharts keeps each axis's and series' props in a store and recomputes every series when one
+// changes identity; so margins, domains, accessors and tooltips keep theirs across renders.
+const REGION_MARGIN = { top: 6, right: RIGHT_MARGIN, bottom: 0, left: 0 };
+const REQUEST_MARGIN = { top: 4, right: RIGHT_MARGIN, bottom: 0, left: 0 };
+/** The x domain of a chart over `steps` steps. */
+function useStepDomain(steps: number): [number, number] {
+  return useMemo(() => [0, Math.max(1, steps - 1)], [steps]);
+}
+const usd = (n: number) => `$${n < 0.01 ? n.toFixed(4) : n.toFixed(3)}`;
+const CACHE_COLORS = { request: '#6e7781', prefix: '#009E73', reads: '#0072B2' };
+const FLAT_COLORS = { baseline: '#D55E00', blueprint: '#0072B2' };
+const TASK_LOST_LABEL = { value: 'task lost', fontSize: 10, fill: 'var(--text)', position: 'insideTopLeft' } as const;
+
+type TooltipProps = { active?: boolean; payload?: readonly { payload?: unknown }[] };
+
+function RegionTooltip({ active, payload }: TooltipProps) {
+  if (!active || !payload?.length) return null;
+  const p = payload[0].payload as RegionPoint;
+  return (
+    <div className="tooltip">
+      <div>Step {p.i + 1}: <b>{fmt(p.tokens)}</b> / {fmt(p.budget)} tokens</div>
+      {p.changes?.slice(0, 6).map((c, k) => <div key={k}><b>{c.type}</b> {fmt(c.tokens)} tokens{c.reason ? <span className="muted"> — {c.reason}</span> : null}</div>)}
+    </div>
+  );
+}
+
+const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { data: RegionPoint[]; color: string; steps: number; stages: StageChange[] }) {
+  const xDomain = useStepDomain(steps);
+  return (
+    <ResponsiveContainer width="100%" height={62}>
+      <ComposedChart data={data} margin={REGION_MARGIN}>
+        <XAxis dataKey="i" type="number" domain={xDomain} hide />
+        <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} tickCount={3} />
+        <Area dataKey="tokens" type="stepAfter" stroke={color} fill={color} fillOpacity={0.35} isAnimationActive={false} dot={false} />
+        <Line dataKey="budget" type="stepAfter" stroke="var(--muted)" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
+        {stages.map((c) => <ReferenceLine key={c.i} x={c.i} stroke="var(--muted)" strokeDasharray="2 2" />)}
+        <Tooltip content={RegionTooltip} isAnimationActive={false} />
+      </ComposedChart>
+    </ResponsiveContainer>
+  );
+});
+
+function RegionCharts({ run, regions, colors, stages }: { run: RunView; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
+  const series = useMemo(() => new Map(regions.map((r) => [r, regionPoints(run, r)])), [run, regions]);
+  const steps = run.steps.count;
+  return (
+    <div>
+      <div className="chart-title"><h3>Each region</h3><span className="muted">area: tokens · dashed: resolved budget · dotted line: stage change · click to inspect</span></div>
+      {regions.map((name) => (
+        <div key={name} className="region-chart" data-testid={`chart-${name}`}>
+          <div className="muted mono small"><span className="legend-dot" style={{ background: colors.get(name) }} />{name}</div>
+          <Clickable steps={steps}>
+            <WhenVisible height={62}>
+              <RegionChart data={series.get(name)!} color={colors.get(name)!} steps={steps} stages={stages} />
+              <Cursor steps={steps} />
+            </WhenVisible>
+          </Clickable>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function RequestTooltip({ active, payload }: TooltipProps) {
+  if (!active || !payload?.length) return null;
+  const p = payload[0].payload as RequestPoint;
+  return (
+    <div className="tooltip">
+      <div><b>Step {p.i + 1}</b> · inference #{p.inference}</div>
+      <div>Request {fmt(p.requestTokens)} · stable prefix {fmt(p.prefixTokens)} ({pct(p.prefixShare)})</div>
+      <div>Cache reads {fmt(p.cacheRead)} · flat list {fmt(p.baseline)}</div>
+      <div>Task in window: blueprint {p.taskInWindow ? 'yes' : 'no'}, flat list {p.taskInBaseline ? 'yes' : 'no'}</div>
+    </div>
+  );
+}
+
+/** A per-inference line chart over the timeline's steps: grid, axes, tooltip, cursor, click to inspect. */
+function RequestChart({ steps, data, height, children }: { steps: number; data: RequestPoint[]; height: number; children: React.ReactNode }) {
+  const xDomain = useStepDomain(steps);
+  return (
+    <Clickable steps={steps}>
+      <ResponsiveContainer width="100%" height={height}>
+        <LineChart data={data} margin={REQUEST_MARGIN}>
+          <CartesianGrid {...grid} />
+          <XAxis dataKey="i" type="number" domain={xDomain} {...axis} tickFormatter={stepTick} />
+          <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} />
+          {children}
+          <Tooltip content={RequestTooltip} isAnimationActive={false} />
+        </LineChart>
+      </ResponsiveContainer>
+      <Cursor steps={steps} />
+    </Clickable>
+  );
+}
+
+function LegendLine({ color, dash, label }: { color: string; dash?: boolean; label: string }) {
+  return <span><svg width="18" height="8" aria-hidden><line x1="0" y1="4" x2="18" y2="4" stroke={color} strokeWidth="2.5" strokeDasharray={dash ? '4 2' : undefined} /></svg> {label}</span>;
+}
+
+function CacheCard({ run, data }: { run: RunView; data: RequestPoint[] }) {
+  const at = useResults((s) => s.figures?.request);
+  return (
+    <div data-testid="cache">
+      <div className="chart-title"><h3>Prompt cache</h3><span className="muted">stable prefix vs the whole request, per inference; the provider's view of the cost below</span></div>
+      <RequestChart steps={run.steps.count} data={data} height={150}>
+        <Line dataKey="requestTokens" name="request" stroke={CACHE_COLORS.request} strokeWidth={3} dot={false} isAnimationActive={false} />
+        <Line dataKey="prefixTokens" name="stable prefix" stroke={CACHE_COLORS.prefix} strokeWidth={2} strokeDasharray="6 3" dot={false} isAnimationActive={false} />
+        <Line dataKey="cacheRead" name="cache reads" stroke={CACHE_COLORS.reads} strokeWidth={1.5} strokeDasharray="2 2" dot={false} isAnimationActive={false} />
+      </RequestChart>
+      <div className="row muted small">
+        <LegendLine color={CACHE_COLORS.request} label="request (thick)" />
+        <LegendLine color={CACHE_COLORS.prefix} dash label="stable prefix (dashed)" />
+        <LegendLine color={CACHE_COLORS.reads} dash label={`cache reads, ${run.header.model.id} (dotted)`} />
+        <span className="spacer" />
+        <span>mean prefix share {pct(run.header.summary.meanPrefixShare)}</span>
+      </div>
+      {at ? (
+        <div className="stat-grid" data-testid="cache-at-step">
+          <div className="stat"><div className="v" data-testid="prefix-tokens">{fmt(at.prefixTokens)}</div><div className="k">stable prefix tokens ({pct(at.prefixShare)})</div></div>
+          <div className="stat"><div className="v" data-testid="cache-read">{fmt(at.cache.cacheReadTokens)}</div><div className="k">cache-read tokens</div></div>
+          <div className="stat"><div className="v" data-testid="input-cost">{usd(at.cache.inputCostUsd)}</div><div className="k">input cost ({usd(at.cache.costWithoutCacheUsd)} uncached)</div></div>
+          <div className="muted small" style={{ gridColumn: '1 / -1' }} data-testid="cache-rule">{at.cache.rule}</div>
+        </div>
+      ) : <div className="muted">No inference yet at this step.</div>}
+    </div>
+  );
+}
+
+function ComparisonCard({ run, data }: { run: RunView; data: RequestPoint[] }) {
+  const lostStep = stepOfInference(run, run.header.summary.baselineLosesTaskAt);
+  const { window } = run.header.model;
+  return (
+    <div data-testid="comparison">
+      <div className="chart-title"><h3>Flat list vs blueprint</h3><span className="muted">request tokens for the same traffic</span></div>
+      <RequestChart steps={run.steps.count} data={data} height={170}>
+        <ReferenceLine y={window} stroke="var(--error)" strokeDasharray="4 3" />
+        <Line dataKey="baseline" name="flat list" stroke={FLAT_COLORS.baseline} strokeWidth={3} dot={false} isAnimationActive={false} />
+        <Line dataKey="requestTokens" name="blueprint" stroke={FLAT_COLORS.blueprint} strokeWidth={1.5} strokeDasharray="5 2" dot={false} isAnimationActive={false} />
+        {lostStep !== null && <ReferenceLine x={lostStep} stroke={FLAT_COLORS.baseline} label={TASK_LOST_LABEL} />}
+      </RequestChart>
+      <div className="row muted small">
+        <LegendLine color={FLAT_COLORS.baseline} label="flat list (thick)" />
+        <LegendLine color={FLAT_COLORS.blueprint} dash label="blueprint (dashed)" />
+        <span>red dashed: the window ({fmt(window)})</span>
+      </div>
+    </div>
+  );
+}
+
+export type DetailView = 'regions' | 'cache' | 'flat';
+
+/** One of the recharts views; `onDrawn` hears the run it shows once drawn. */
+export default function DetailCharts({ view, run, regions, colors, stages, onDrawn }: {
+  view: DetailView; run: RunView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (run: RunView) => void;
+}) {
+  useEffect(() => onDrawn(run), [view, run, onDrawn]);
+  const requests = useMemo(() => requestPoints(run), [run]);
+  if (view === 'regions') return <RegionCharts run={run} regions={regions} colors={colors} stages={stages} />;
+  return view === 'cache' ? <CacheCard run={run} data={requests} /> : <ComparisonCard run={run} data={requests} />;
+}

@@ -1,0 +1,260 @@
+// The main chart: every region stacked step by step against the model's window, the cache prefix,
+// the stage changes, and the change markers above it. Drawn as plain SVG from the engine's figures:
+// it is the chart every visitor sees first, and recharts' first draw of it was one main-thread task
+// of 80 to 160 ms. The other views (each region, the cache, the flat list) keep recharts.
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { RunView, StageChange } from '../worker/run-view.ts';
+import { changesAt, inferenceAt, markerClusters, stackedStepBands, stageAt, stepLinePath, windowPoints, type MarkerCluster, type WindowPoint } from './chartData.ts';
+import { CHANGE_TYPES } from '../engine/timeline.ts';
+import { Clickable, Cursor, RIGHT_MARGIN, Y_AXIS_WIDTH, compact, plotLeft, stepAtX, stepTick, xShare } from './chartFrame.tsx';
+import { fmt, pct } from './format.ts';
+import { jumpTo } from './jump.ts';
+import { MARKER_LABELS, MarkerGlyph } from './markers.tsx';
+import { linearScale, nearestPoint, niceTicks, stepTicks } from './plotScale.ts';
+
+/** A marker's width in pixels: markers closer than this become one cluster. */
+const MARKER_PX = 20;
+const TOP_MARGIN = 6;
+/** The x axis's height under the plot: tick marks and step labels. */
+const X_AXIS_HEIGHT = 30;
+const TICK_SIZE = 6;
+const TICK_COUNT = 5;
+const TICK_TEXT = { fontSize: 10, fill: 'var(--muted)' } as const;
+
+interface Size { width: number; height: number }
+
+const UNMEASURED: Size = { width: 0, height: 0 };
+
+/** The element's content box in whole pixels, as a ResizeObserver reports it (measuring never forces a layout). */
+function useSize<T extends HTMLElement>(): [Size, React.RefObject<T | null>] {
+  const ref = useRef<T>(null);
+  const [size, setSize] = useState<Size>(UNMEASURED);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => {
+      const width = Math.round(entry.contentRect.width);
+      const height = Math.round(entry.contentRect.height);
+      setSize((old) => (old.width === width && old.height === height ? old : { width, height }));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [size, ref];
+}
+
+function clusterLabel(c: MarkerCluster): string {
+  const where = c.last === c.i ? `step ${c.i + 1}` : `steps ${c.i + 1}–${c.last + 1}`;
+  const kinds = c.breakdown.map(([k, n]) => `${MARKER_LABELS[k]} ×${n}`).join(', ');
+  return `${where}: ${c.count === 1 ? c.markers[0].text : `${c.count} changes (${kinds})`}`;
+}
+
+function clusterDetail(c: MarkerCluster): string {
+  const lines = c.markers.map((m) => `step ${m.i + 1}: ${m.text}`);
+  if (c.count > c.markers.length) lines.push(`… and ${c.count - c.markers.length} more`);
+  return `${clusterLabel(c)}\n${lines.join('\n')}\nClick to go to step ${c.i + 1}.`;
+}
+
+/** The strip of change markers above the main chart; a marker is a button that jumps to its step. */
+function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: number }) {
+  return (
+    <div className="marker-lane" data-testid="marker-lane" aria-label="Changes over the run">
+      {clusters.map((c) => (
+        <button
+          key={`${c.i}-${c.kind}`} type="button" className="marker" data-step={c.i} data-kind={c.kind} data-count={c.count}
+          data-kinds={c.breakdown.map(([k]) => k).join(' ')}
+          style={{ left: `calc(${plotLeft(xShare(c.i, steps))} - 6px)` }}
+          aria-label={clusterLabel(c)} title={clusterDetail(c)}
+          onClick={() => jumpTo(c.i, c.region)}
+        >
+          <MarkerGlyph kind={c.kind} />
+          {c.count > 1 && <span className="marker-count">{c.count > 99 ? '99+' : c.count}</span>}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function WindowTooltip({ point, run, regions, colors }: { point: WindowPoint; run: RunView; regions: string[]; colors: Map<string, string> }) {
+  const inference = inferenceAt(run, point.i);
+  const { window } = run.header.model;
+  return (
+    <>
+      <div><b>Step {point.i + 1}</b>{inference !== null ? ` · inference #${inference}` : ''} · stage <code>{stageAt(run, point.i)}</code></div>
+      <div>{fmt(point.total)} of {fmt(window)} tokens ({pct(point.total / window)})</div>
+      {point.prefix !== null && <div>cache prefix {fmt(point.prefix)}</div>}
+      <table className="compact"><tbody>
+        {regions.map((r, k) => ({ r, k })).reverse().filter(({ k }) => point.tokens[k]! > 0).map(({ r, k }) => (
+          <tr key={r}><td><span className="legend-dot" style={{ background: colors.get(r) }} />{r}</td><td className="num">{fmt(point.tokens[k])}</td></tr>
+        ))}
+      </tbody></table>
+      {changesAt(run, point.i).slice(0, 4).map((c, k) => <div key={k}>step {point.i + 1}: {c.type} in {c.region}, {fmt(c.tokens)} tokens</div>)}
+      <div className="muted">Click to inspect step {point.i + 1}.</div>
+    </>
+  );
+}
+
+interface PlotProps {
+  size: Size;
+  data: WindowPoint[];
+  regions: string[];
+  colors: Map<string, string>;
+  steps: number;
+  /** The top of the token axis. */
+  top: number;
+  window: number;
+  stages: StageChange[];
+}
+
+/** The plot itself: grid, stacked regions, cache prefix, window and stage lines, both axes. */
+const WindowPlot = memo(function WindowPlot({ size, data, regions, colors, steps, top, window, stages }: PlotProps) {
+  const left = Y_AXIS_WIDTH;
+  const right = size.width - RIGHT_MARGIN;
+  const bottom = size.height - X_AXIS_HEIGHT;
+  const lastStep = Math.max(1, steps - 1);
+  const x = linearScale(lastStep, left, right);
+  const y = linearScale(top, bottom, TOP_MARGIN);
+  const bands = stackedStepBands(data, regions.length, x, y);
+  const prefix = stepLinePath(data, (p) => p.prefix, x, y);
+  const tokenTicks = niceTicks(top, TICK_COUNT);
+  return (
+    <svg width={size.width} height={size.height} className="window-svg" role="img" aria-label={`Tokens per region over ${fmt(steps)} steps, against the model's window`}>
+      <g stroke="var(--border)" strokeDasharray="2 4">
+        {tokenTicks.map((t) => <line key={t} x1={left} x2={right} y1={y(t)} y2={y(t)} />)}
+      </g>
+      <g className="stacked-regions">
+        {bands.map((band, k) => (
+          <g key={regions[k]}>
+            <path d={band.area} fill={colors.get(regions[k]!)} fillOpacity={0.7} stroke="none" />
+            <path d={band.top} fill="none" stroke={colors.get(regions[k]!)} strokeWidth={1} />
+          </g>
+        ))}
+      </g>
+      <path d={prefix} fill="none" stroke="var(--text)" strokeWidth={1.5} strokeDasharray="5 3" className="prefix-line" />
+      {window <= top && (
+        <g className="window-line">
+          <line x1={left} x2={right} y1={y(window)} y2={y(window)} stroke="var(--error)" strokeWidth={1.5} />
+          <text x={right - 5} y={y(window) + 5} dy="0.71em" textAnchor="end" fontSize={10} fill="var(--error)">window {fmt(window)}</text>
+        </g>
+      )}
+      <g stroke="var(--muted)" strokeDasharray="2 2">
+        {stages.map((c) => <line key={c.i} x1={x(c.i)} x2={x(c.i)} y1={TOP_MARGIN} y2={bottom} />)}
+      </g>
+      <g className="y-axis" stroke="var(--muted)">
+        <line x1={left} x2={left} y1={TOP_MARGIN} y2={bottom} />
+        {tokenTicks.map((t) => (
+          <g key={t}>
+            <line x1={left - TICK_SIZE} x2={left} y1={y(t)} y2={y(t)} />
+            <text x={left - TICK_SIZE - 2} y={y(t)} dy="0.355em" textAnchor="end" stroke="none" {...TICK_TEXT}>{compact(t)}</text>
+          </g>
+        ))}
+      </g>
+      <g className="x-axis" stroke="var(--muted)">
+        <line x1={left} x2={right} y1={bottom} y2={bottom} />
+        {stepTicks(lastStep, TICK_COUNT).map((s) => (
+          <g key={s}>
+            <line x1={x(s)} x2={x(s)} y1={bottom} y2={bottom + TICK_SIZE} />
+            <text x={x(s)} y={bottom + TICK_SIZE + 2} dy="0.71em" textAnchor="middle" stroke="none" {...TICK_TEXT}>{stepTick(s)}</text>
+          </g>
+        ))}
+      </g>
+    </svg>
+  );
+});
+
+interface Hover { point: number; x: number; y: number }
+
+/**
+ * The plot's box: measures it for the plot, and shows the point under the pointer (a line and the
+ * tooltip). The hover is this component's own state, so moving the pointer redraws no plot.
+ */
+function PlotBox({ sizeRef, size, data, steps, tooltip, children }: {
+  sizeRef: React.RefObject<HTMLDivElement | null>; size: Size; data: WindowPoint[]; steps: number;
+  tooltip: (point: WindowPoint) => React.ReactNode; children: React.ReactNode;
+}) {
+  const [hover, setHover] = useState<Hover | null>(null);
+  const pointSteps = useMemo(() => data.map((p) => p.i), [data]);
+  // The tooltip's height decides where it fits; it is measured after each draw.
+  const tipRef = useRef<HTMLDivElement>(null);
+  const [tipHeight, setTipHeight] = useState(0);
+  useLayoutEffect(() => {
+    const height = tipRef.current?.offsetHeight;
+    if (height !== undefined && height !== tipHeight) setTipHeight(height);
+  });
+  const move = (e: React.MouseEvent<HTMLDivElement>) => {
+    const box = e.currentTarget.getBoundingClientRect();
+    const x = e.clientX - box.left;
+    const point = nearestPoint(pointSteps, stepAtX(x, box.width, steps));
+    setHover(point < 0 ? null : { point, x, y: e.clientY - box.top });
+  };
+  const point = hover ? data[hover.point] : undefined;
+  return (
+    <div className="plot-box" ref={sizeRef} onMouseMove={move} onMouseLeave={() => setHover(null)}>
+      {children}
+      {hover && point && (
+        <>
+          <div aria-hidden className="hover-cursor" style={{ left: plotLeft(xShare(point.i, steps)) }} />
+          <div ref={tipRef} className="tooltip plot-tooltip" style={{
+            ...(hover.x < size.width / 2 ? { left: hover.x + TIP_GAP } : { right: size.width - hover.x + TIP_GAP }),
+            top: tooltipTop(hover.y, tipHeight, size.height),
+          }}>{tooltip(point)}</div>
+        </>
+      )}
+    </div>
+  );
+}
+
+const TIP_GAP = 12;
+
+/** Below the pointer if the tooltip fits there, else above it, else as high as the plot allows. */
+function tooltipTop(pointer: number, tip: number, plot: number): number {
+  if (pointer + TIP_GAP + tip <= plot) return pointer + TIP_GAP;
+  if (pointer - TIP_GAP - tip >= 0) return pointer - TIP_GAP - tip;
+  return Math.max(0, plot - tip);
+}
+
+export const WindowChart = memo(function WindowChart({ run, regions, colors, stages, onDrawn }: { run: RunView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (run: RunView) => void }) {
+  const [fit, setFit] = useState(false);
+  // The plot is drawn at the size the observer reports (the marker lane's clusters follow its width).
+  const [size, sizeRef] = useSize<HTMLDivElement>();
+  const measured = size !== UNMEASURED;
+  useEffect(() => { if (measured) onDrawn(run); }, [measured, run, onDrawn]);
+  const data = useMemo(() => windowPoints(run), [run]);
+  const steps = run.steps.count;
+  const columns = Math.max(1, (size.width - Y_AXIS_WIDTH - RIGHT_MARGIN) / MARKER_PX);
+  const clusters = useMemo(() => markerClusters(run, columns), [run, columns]);
+  const peak = useMemo(() => data.reduce((m, p) => Math.max(m, p.total), 0), [data]);
+  const { window } = run.header.model;
+  const top = fit ? Math.max(1, Math.ceil(peak * 1.1)) : Math.max(window, peak);
+  const tooltip = useCallback((point: WindowPoint) => <WindowTooltip point={point} run={run} regions={regions} colors={colors} />, [run, regions, colors]);
+  return (
+    <div className="window-chart" data-testid="window-chart">
+      <MarkerLane clusters={clusters} steps={steps} />
+      <Clickable steps={steps} className="window-plot">
+        <PlotBox sizeRef={sizeRef} size={size} data={data} steps={steps} tooltip={tooltip}>
+          {size.width > 0 && size.height > 0 && (
+            <WindowPlot size={size} data={data} regions={regions} colors={colors} steps={steps} top={top} window={window} stages={stages} />
+          )}
+        </PlotBox>
+        <Cursor steps={steps} />
+      </Clickable>
+      <div className="row chart-legend">
+        <span><span className="legend-line window" /> model window</span>
+        <span><span className="legend-line prefix" /> cache prefix (served from cache)</span>
+        <label className="row" style={{ gap: 3 }}><input type="checkbox" checked={fit} onChange={(e) => setFit(e.target.checked)} /> fit to the data</label>
+        <span className="spacer" />
+        <MarkerLegend changes={run.header.summary.changes} hasStages={stages.length > 0} />
+      </div>
+    </div>
+  );
+});
+
+function MarkerLegend({ changes, hasStages }: { changes: RunView['header']['summary']['changes']; hasStages: boolean }) {
+  const kinds = CHANGE_TYPES.filter((t) => changes[t].count > 0);
+  return (
+    <span className="row marker-legend" data-testid="marker-legend">
+      {kinds.map((k) => <span key={k} title={MARKER_LABELS[k]}><MarkerGlyph kind={k} size={10} /> {k} ×{changes[k].count}</span>)}
+      {hasStages && <span><MarkerGlyph kind="stage" size={10} /> stage</span>}
+    </span>
+  );
+}

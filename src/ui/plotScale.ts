@@ -1,0 +1,55 @@
+// Scales and axis ticks for the chart drawn as plain SVG (the window chart): both axes are linear
+// and start at zero, so a scale is its domain's end mapped onto a pixel range.
+
+/** A linear map from [0, end] onto [from, to] (pixels; `to` may be less than `from`). */
+export function linearScale(end: number, from: number, to: number): (value: number) => number {
+  const span = end > 0 ? end : 1;
+  return (value) => from + ((to - from) * value) / span;
+}
+
+// Round tick spacings, as a multiple of a power of ten (the spacings recharts' axes use).
+const ROUND_STEPS = [1, 2, 2.5, 5, 10];
+
+/**
+ * Ticks from 0 up to `end` at a round spacing, at most `count` of them; whole numbers only when
+ * `whole` (steps). The spacing is the smallest round one that fits the range in `count` ticks.
+ */
+export function niceTicks(end: number, count: number, whole = false): number[] {
+  if (!(end > 0) || count < 2) return [0];
+  const wanted = end / (count - 1);
+  const power = 10 ** Math.floor(Math.log10(wanted));
+  let spacing = 10 * power;
+  for (const m of ROUND_STEPS) {
+    const candidate = m * power;
+    if (candidate >= wanted && (!whole || Number.isInteger(candidate))) { spacing = candidate; break; }
+  }
+  if (whole) spacing = Math.max(1, Math.ceil(spacing));
+  const ticks: number[] = [];
+  for (let k = 0; k * spacing <= end + spacing * 1e-9; k++) ticks.push(Number((k * spacing).toPrecision(12)));
+  return ticks;
+}
+
+/**
+ * The step axis's ticks over steps 0..`last`: round steps, and the last step too when the round
+ * ticks stop more than half a spacing short of it (so the axis always shows how long the run is).
+ */
+export function stepTicks(last: number, count: number): number[] {
+  const ticks = niceTicks(last, count, true);
+  const spacing = ticks.length > 1 ? ticks[1]! : 1;
+  const end = ticks[ticks.length - 1]!;
+  if (last - end > spacing / 2) ticks.push(last);
+  return ticks;
+}
+
+/** The index of the point whose step is nearest `step`, in points sorted by step. */
+export function nearestPoint(steps: ArrayLike<number>, step: number): number {
+  let low = 0;
+  let high = steps.length - 1;
+  if (high < 0) return -1;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (steps[mid]! < step) low = mid + 1;
+    else high = mid;
+  }
+  return low > 0 && step - steps[low - 1]! <= steps[low]! - step ? low - 1 : low;
+}
