@@ -45,7 +45,11 @@ export function createScenarioStore(initial: Scenario) {
     scenario: initial,
     revision: 0,
     load: (scenario) => set((s) => ({ scenario, revision: s.revision + 1 })),
-    setFile: (path, text) => edit(set, (s) => ({ ...s, agent: { ...s.agent, [path]: text } })),
+    // The editor reports the text it was given (a loaded file applied as an edit): not an edit.
+    setFile: (path, text) => {
+      if (get().scenario.agent[path] === text) return;
+      edit(set, (s) => ({ ...s, agent: { ...s.agent, [path]: text } }));
+    },
     addFile: (path, text = '') => {
       const problem = checkAgentPath(path, get().scenario.agent);
       if (problem) return problem;

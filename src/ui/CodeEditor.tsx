@@ -1,7 +1,7 @@
 // Monaco on one agent file, with every file's problems as markers. EditorPanel loads this module
 // on demand (React.lazy): Monaco is most of the page's code, so the charts and controls are drawn
 // and usable before it arrives.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import Editor, { loader, type OnMount } from '@monaco-editor/react';
 import { FontMeasurements } from 'monaco-editor/editor/browser/config/fontMeasurements';
 import { createBareFontInfoFromRawSettings } from 'monaco-editor/editor/common/config/fontInfoFromSettings';
@@ -54,20 +54,34 @@ function useMarkers(diagnostics: Diagnostic[], files: string[]): void {
 }
 
 /**
- * Keeps Monaco's models in line with the store for files not in the editor: a loaded example, an
- * import or a share link replaces the files, and a deleted or renamed file's model goes away. The
- * file on screen is the editor's once it has mounted (its value).
+ * Keeps Monaco's models in line with the store: a loaded example, an import or a share link
+ * replaces the files, and a deleted or renamed file's model goes away. The file on screen gets the
+ * new text as an edit (so Ctrl+Z brings its old text back) in a task of its own: applying and
+ * laying out a whole file is tens of milliseconds, and so is the page's render of the new scenario.
+ * Typing needs nothing here: the store already holds the editor's text. `onApplied` hears when
+ * the new text is in (the markers are placed again on it).
  */
-function useModelsInSync(agent: Record<string, string>, current: string, mounted: boolean): void {
+function useModelsInSync(editor: MonacoEditor | null, agent: Record<string, string>, current: string, onApplied: () => void): void {
   useEffect(() => {
     for (const model of monaco.editor.getModels()) {
       if (!model.uri.path.startsWith('/agent/')) continue;
       const path = model.uri.path.slice('/agent/'.length);
-      if (path === current && mounted) continue;
+      if (path === current && editor) continue;
       if (!(path in agent)) model.dispose();
       else if (model.getValue() !== agent[path]) model.setValue(agent[path]);
     }
-  }, [agent, current, mounted]);
+    const text = agent[current];
+    if (!editor || text === undefined || editor.getValue() === text) return;
+    let cancelled = false;
+    void nextTask().then(() => {
+      const model = editor.getModel();
+      if (cancelled || !model || model.getValue() === text) return;
+      editor.executeEdits(MARKER_OWNER, [{ range: model.getFullModelRange(), text, forceMoveMarkers: true }]);
+      editor.pushUndoStop();
+      onApplied();
+    });
+    return () => { cancelled = true; };
+  }, [editor, agent, current, onApplied]);
 }
 
 /** Moves the cursor to a diagnostic once its file is the one on screen. */
@@ -118,15 +132,18 @@ export default function CodeEditor({ agent, files, current, diagnostics, jump, o
   const settings = useUi((s) => s.settings);
   // State, not a ref: a problem picked while Monaco was still loading is jumped to once it mounts.
   const [editor, setEditor] = useState<MonacoEditor | null>(null);
+  // Bumped once a replaced file's text is in the editor, so its markers are placed on the new text.
+  const [, setApplied] = useState(0);
+  const applied = useCallback(() => setApplied((n) => n + 1), []);
   useMarkers(diagnostics, files);
-  useModelsInSync(agent, current, editor !== null);
+  useModelsInSync(editor, agent, current, applied);
   useJump(editor, jump, current, onJumped);
 
   return (
     <Editor
       path={uriOf(current).toString()}
       language={languageOf(current)}
-      value={agent[current] ?? ''}
+      defaultValue={agent[current] ?? ''}
       theme={theme === 'dark' ? DARK_THEME : 'vs'}
       onChange={(text) => setFile(current, text ?? '')}
       onMount={(mounted) => {
