@@ -193,7 +193,7 @@ function PlotBox({ sizeRef, size, data, steps, tooltip, children }: {
       {children}
       {hover && point && (
         <>
-          <div aria-hidden className="hover-cursor" style={{ left: plotLeft(xShare(point.i, steps)) }} />
+          <div aria-hidden className="hover-cursor" style={{ left: plotLeft(xShare(point.i, steps)), top: TOP_MARGIN, bottom: X_AXIS_HEIGHT }} />
           <div ref={tipRef} className="tooltip plot-tooltip" style={{
             ...(hover.x < size.width / 2 ? { left: hover.x + TIP_GAP } : { right: size.width - hover.x + TIP_GAP }),
             top: tooltipTop(hover.y, tipHeight, size.height),
