@@ -138,11 +138,25 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 /** capReadFile for ASCII text, one byte per character: the same cut without encoding the text. */
 function capAscii(content: string): CappedFile {
-  if (content.length <= READ_FILE_BYTE_CAP) return { content };
+  return cutAscii({ length: content.length, lastLineBreak: (position) => content.lastIndexOf('\n', position), slice: (start, end) => content.slice(start, end) }) ?? { content };
+}
+
+/** What cutting an ASCII text at the byte cap reads of it: a string's, or generated filler's that is never made whole (filler.ts). */
+export interface AsciiText {
+  readonly length: number;
+  /** As String.prototype.lastIndexOf('\n', position). */
+  lastLineBreak(position: number): number;
+  /** As String.prototype.slice. */
+  slice(start: number, end: number): string;
+}
+
+/** capReadFile's cut of ASCII text (one byte per character), or undefined when it fits under the cap. */
+export function cutAscii(text: AsciiText): Required<CappedFile> | undefined {
+  if (text.length <= READ_FILE_BYTE_CAP) return undefined;
   let end = READ_FILE_BYTE_CAP;
-  const lineEnd = content.lastIndexOf('\n', end - 1);
+  const lineEnd = text.lastLineBreak(end - 1);
   if (lineEnd >= READ_FILE_BYTE_CAP / 2) end = lineEnd + 1;
-  return { content: content.slice(0, end), notice: readFileNotice(end, content.length) };
+  return { content: text.slice(0, end), notice: readFileNotice(end, text.length) };
 }
 
 function readFileNotice(shown: number, total: number): string {

@@ -1,11 +1,11 @@
 // Where a tool result lands and how much of it: read_file's byte cap, the routing table's region
 // and token ceiling, a stub in tool_results when the result is routed away from the message stream,
 // and `[context.file_tracking]`'s record of the file the call touched.
-import { fillerHeadTokens, fillerText } from '../filler.ts';
+import { filler, type Filler } from '../filler.ts';
 import { fmt } from '../format.ts';
 import { MESSAGE_REGION_NAMES } from '../regions/index.ts';
 import type { Entry, Region } from '../regions/types.ts';
-import { capReadFile, capToolResult, lookupTool, routeToolResult } from '../routing.ts';
+import { capReadFile, capToolResult, cutAscii, lookupTool, routeToolResult } from '../routing.ts';
 import type { TrafficEvent } from '../scenario.ts';
 import type { Change, StepResult } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
@@ -17,18 +17,23 @@ const FILE_TOOLS: Record<string, string> = { read_file: 'read', write_file: 'wri
 
 export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: 'tool_result' }>): StepResult {
   const encoding = run.model.encoding;
-  let content = event.content ?? fillerText(event.size_tokens!, event.tool_name, event.tool_call_id, countTokens, encoding);
-  let knownTokens = event.content === undefined ? event.size_tokens : undefined;
+  const made = event.content === undefined ? filler(event.size_tokens!, event.tool_name, event.tool_call_id, countTokens, encoding) : undefined;
+  let content: string;
+  let knownTokens = made ? event.size_tokens : undefined;
   let byteCap: Change | undefined;
   if (lookupTool(READ_FILE, event.tool_name)) {
-    const capped = capReadFile(content);
+    // Filler is ASCII: it is cut as such, and the part cut off is never made.
+    const capped = made ? cutAscii(made) ?? { content: made.text() } : capReadFile(event.content!);
+    content = capped.content;
     if (capped.notice !== undefined) {
       // Tokens cut are known only when the size was given (the cut tail is never tokenized).
       byteCap = { type: 'truncate', region: '(read_file)', tokens: knownTokens ?? 0, entries: [event.tool_call_id], reason: capped.notice.trim() };
       run.changes.push(byteCap);
       content = capped.content + capped.notice;
-      knownTokens = knownTokens === undefined ? undefined : cutFillerTokens(run, capped.content, content, event.tool_name);
+      knownTokens = made ? cutFillerTokens(run, made, capped.content.length, capped.notice) : undefined;
     }
+  } else {
+    content = event.content ?? made!.text();
   }
   const route = routeToolResult(run.stage.toolRouting, event.tool_name, run.visibleNames());
   let tokens: number;
@@ -46,11 +51,7 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   run.baseline.add(tokens);
   const call = run.shared.callBefore(event.tool_call_id, run.position);
   const path = call?.arguments.path;
-  const entry: Entry = {
-    seq: run.seq++, content, tokens, kind: 'tool_result', toolCallId: event.tool_call_id, toolName: event.tool_name,
-    ...(typeof path === 'string' ? { key: path } : {}),
-    ...(event.is_error ? { isError: true } : {}),
-  };
+  const entry = resultEntry(run.seq++, content, tokens, event, typeof path === 'string' ? path : undefined);
   if (typeof path === 'string') trackFile(run, event.tool_name, path, tokens, event.is_error === true, route.region);
   let target = run.layout.find((r) => r.name === route.region);
   if (!target) {
@@ -72,15 +73,26 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   return outcome.ok ? { ok: true, message: stub } : { ok: false, message: outcome.message };
 }
 
+/** The result's entry, one literal per shape (a spread of optional fields takes a slow path in V8). */
+function resultEntry(seq: number, content: string, tokens: number, event: Extract<TrafficEvent, { type: 'tool_result' }>, key: string | undefined): Entry {
+  const toolCallId = event.tool_call_id;
+  const toolName = event.tool_name;
+  if (key === undefined) {
+    return event.is_error ? { seq, content, tokens, kind: 'tool_result', toolCallId, toolName, isError: true } : { seq, content, tokens, kind: 'tool_result', toolCallId, toolName };
+  }
+  return event.is_error ? { seq, content, tokens, kind: 'tool_result', toolCallId, toolName, key, isError: true } : { seq, content, tokens, kind: 'tool_result', toolCallId, toolName, key };
+}
+
 /**
- * Tokens of a cut filler read (`head` + notice) without tokenizing the head: its whole lines but the
- * last are known from the filler's shape; only the last line and the notice are counted. Counting
- * is additive across a line start, where the tokenizers' pre-split always cuts.
+ * Tokens of a cut filler read (its first `shown` characters + notice) without tokenizing that head:
+ * its whole lines but the last are known from the filler's shape; only the last line and the
+ * notice are counted. Counting is additive across a line start, where the tokenizers' pre-split
+ * always cuts.
  */
-function cutFillerTokens(run: RunState, head: string, content: string, toolName: string): number | undefined {
-  const lastLine = head.lastIndexOf('\n', head.length - 2) + 1;
-  const known = fillerHeadTokens(content, lastLine, toolName, countTokens, run.model.encoding);
-  return known === undefined ? undefined : known + run.ctx.count(content.slice(lastLine));
+function cutFillerTokens(run: RunState, made: Filler, shown: number, notice: string): number | undefined {
+  const lastLine = made.lastLineBreak(shown - 2) + 1;
+  const known = made.headTokens(lastLine);
+  return known === undefined ? undefined : known + run.ctx.count(made.slice(lastLine, shown) + notice);
 }
 
 /** A result larger than its region's whole budget is evicted on arrival; the agent should hear so. */
