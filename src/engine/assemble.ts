@@ -71,15 +71,18 @@ export function assemble(regions: readonly Region[], ctx: RegionContext): Assemb
     systemTokens += block.tokens;
   }
 
-  const stream: { message: RenderedMessage; region: string }[] = [];
+  // The message stream: every message region's messages, merged by write order (a stable sort:
+  // equal seqs keep region order). Two parallel lists, not an object per message.
+  const messages: RenderedMessage[] = [];
+  const owners: string[] = [];
   for (const region of regions) {
-    for (const message of region.render(ctx).messages) stream.push({ message, region: region.name });
+    const rendered = region.render(ctx).messages;
+    if (rendered.length > 0) mergeBySeq(messages, owners, rendered, region.name);
   }
-  stream.sort((a, b) => a.message.seq - b.message.seq);
-  const paired = pairToolBlocks(stream);
+  const paired = pairToolBlocks(messages, owners);
 
   let messageTokens = 0;
-  for (const { message } of paired.kept) {
+  for (const message of paired.messages) {
     blocks.push(messageBlock(message));
     messageTokens += message.tokens;
   }
@@ -87,23 +90,54 @@ export function assemble(regions: readonly Region[], ctx: RegionContext): Assemb
   let request: AssembledRequest | undefined;
   return {
     get request() {
-      return (request ??= { system, messages: requestMessages(paired.kept), tokens, stripped: paired.stripped });
+      return (request ??= { system, messages: requestMessages(paired.messages, paired.owners), tokens, stripped: paired.stripped });
     },
     tokens, stripped: paired.stripped, blocks, systemTokens, messageTokens, strippedBlocks: paired.strippedBlocks,
   };
 }
 
-function requestMessages(kept: readonly Streamed[]): RequestMessage[] {
-  return kept.map(({ message, region }) => {
-    const out: RequestMessage = { role: message.role, content: message.content, region, tokens: message.tokens };
+/**
+ * Merges one region's messages into the stream by seq, as a stable sort of the regions' messages
+ * one after another would place them: on equal seqs, the stream's (earlier regions') first. A
+ * region's messages are in write order unless a custom region says otherwise; then it all sorts.
+ */
+function mergeBySeq(messages: RenderedMessage[], owners: string[], rendered: readonly RenderedMessage[], region: string): void {
+  const before = messages.length;
+  for (let i = 1; i < rendered.length; i++) {
+    if (rendered[i]!.seq < rendered[i - 1]!.seq) {
+      for (const message of rendered) { messages.push(message); owners.push(region); }
+      const order = messages.map((_, at) => at).sort((a, b) => messages[a]!.seq - messages[b]!.seq || a - b);
+      const m = order.map((at) => messages[at]!);
+      const o = order.map((at) => owners[at]!);
+      for (let at = 0; at < order.length; at++) { messages[at] = m[at]!; owners[at] = o[at]!; }
+      return;
+    }
+  }
+  // Both sorted: the common case is appending (nothing in the stream comes after the region's first).
+  if (before === 0 || messages[before - 1]!.seq <= rendered[0]!.seq) {
+    for (const message of rendered) { messages.push(message); owners.push(region); }
+    return;
+  }
+  const m = messages.slice();
+  const o = owners.slice();
+  messages.length = 0;
+  owners.length = 0;
+  let a = 0;
+  let b = 0;
+  while (a < before || b < rendered.length) {
+    if (b >= rendered.length || (a < before && m[a]!.seq <= rendered[b]!.seq)) { messages.push(m[a]!); owners.push(o[a++]!); } else { messages.push(rendered[b++]!); owners.push(region); }
+  }
+}
+
+function requestMessages(messages: readonly RenderedMessage[], owners: readonly string[]): RequestMessage[] {
+  return messages.map((message, i) => {
+    const out: RequestMessage = { role: message.role, content: message.content, region: owners[i]!, tokens: message.tokens };
     if (message.tool_calls?.length) out.tool_calls = [...message.tool_calls];
     if (message.tool_call_id !== undefined) out.tool_call_id = message.tool_call_id;
     if (message.is_error) out.is_error = true;
     return out;
   });
 }
-
-type Streamed = { message: RenderedMessage; region: string };
 
 const partialMessages = new WeakMap<RenderedMessage, Map<string, RenderedMessage>>();
 
@@ -125,55 +159,88 @@ function withCalls(message: RenderedMessage, keep: boolean[]): RenderedMessage {
 }
 
 /**
+ * Calls still waiting for their result while the stream is paired, by call id: the call's slot
+ * (its place among all the stream's calls), -1 once it is answered, or the slots in order when one
+ * id has had several waiting. One map for every pairing (they never overlap), emptied after each.
+ */
+const waiting = new Map<string, number | number[]>();
+
+/**
  * A tool call stays only when a result for it follows; a result stays only when it answers a call
  * before it. Each result answers the earliest unanswered call with its id, so a result that arrives
  * before its call, or a second result for one call, is stripped along with the call it leaves
  * unpaired. An assistant turn that loses every call and has no text is left out whole.
  */
-function pairToolBlocks(stream: readonly Streamed[]) {
-  const callKept = new Map<number, boolean[]>();
-  const resultKept = new Set<number>();
-  const waiting = new Map<string, { at: number; call: number }[]>();
-  stream.forEach(({ message }, at) => {
-    if (message.role === 'assistant' && message.tool_calls?.length) {
-      callKept.set(at, message.tool_calls.map(() => false));
-      message.tool_calls.forEach((c, call) => {
-        const queue = waiting.get(c.id) ?? [];
-        queue.push({ at, call });
-        waiting.set(c.id, queue);
-      });
-    } else if (message.role === 'tool' && message.tool_call_id !== undefined) {
-      const answered = waiting.get(message.tool_call_id)?.shift();
-      if (answered) {
-        callKept.get(answered.at)![answered.call] = true;
-        resultKept.add(at);
+function pairToolBlocks(messages: readonly RenderedMessage[], owners: readonly string[]) {
+  // Every call of the stream has a slot, answered or not. slotOf[at]: an assistant message's first
+  // slot; a result's answered slot, or -1 when it answers nothing.
+  const answered: boolean[] = [];
+  const slotOf: number[] = [];
+  try {
+    for (let at = 0; at < messages.length; at++) {
+      const message = messages[at]!;
+      const calls = message.tool_calls;
+      if (message.role === 'assistant' && calls?.length) {
+        slotOf.push(answered.length);
+        for (let call = 0; call < calls.length; call++) {
+          const slot = answered.length;
+          answered.push(false);
+          const id = calls[call]!.id;
+          const queue = waiting.get(id);
+          if (queue === undefined || queue === -1) waiting.set(id, slot);
+          else if (typeof queue === 'number') waiting.set(id, [queue, slot]);
+          else queue.push(slot);
+        }
+      } else if (message.role === 'tool' && message.tool_call_id !== undefined) {
+        const queue = waiting.get(message.tool_call_id);
+        let slot: number | undefined;
+        if (typeof queue === 'number') {
+          slot = queue;
+          if (queue !== -1) waiting.set(message.tool_call_id, -1);
+        } else {
+          slot = queue?.shift() ?? -1;
+        }
+        if (slot !== -1) answered[slot] = true;
+        slotOf.push(slot);
+      } else {
+        slotOf.push(-1);
       }
     }
-  });
+  } finally {
+    waiting.clear();
+  }
 
-  const kept: Streamed[] = [];
+  const keptMessages: RenderedMessage[] = [];
+  const keptOwners: string[] = [];
   const stripped = { toolCalls: [] as string[], toolResults: [] as string[] };
   const strippedBlocks: StrippedBlock[] = [];
-  const note = (region: string, id: string, seq: number, tokens: number) => { strippedBlocks.push({ region, id, seq, tokens }); };
-  stream.forEach((item, at) => {
-    const { message, region } = item;
-    const keep = callKept.get(at);
-    if (keep) {
-      message.tool_calls!.forEach((c, i) => {
-        if (!keep[i]) { stripped.toolCalls.push(c.id); note(region, c.id, message.seq, message.toolCallTokens?.[i] ?? 0); }
-      });
-      if (keep.every(Boolean)) { kept.push(item); return; }
-      const partial = withCalls(message, keep);
-      if (partial.tool_calls?.length || partial.content.length > 0) kept.push({ message: partial, region });
-      return;
+  for (let at = 0; at < messages.length; at++) {
+    const message = messages[at]!;
+    const region = owners[at]!;
+    const calls = message.tool_calls;
+    if (message.role === 'assistant' && calls?.length) {
+      const first = slotOf[at]!;
+      let all = true;
+      for (let i = 0; i < calls.length; i++) {
+        if (answered[first + i]) continue;
+        all = false;
+        const id = calls[i]!.id;
+        stripped.toolCalls.push(id);
+        strippedBlocks.push({ region, id, seq: message.seq, tokens: message.toolCallTokens?.[i] ?? 0 });
+      }
+      if (all) { keptMessages.push(message); keptOwners.push(region); continue; }
+      const partial = withCalls(message, answered.slice(first, first + calls.length));
+      if (partial.tool_calls?.length || partial.content.length > 0) { keptMessages.push(partial); keptOwners.push(region); }
+      continue;
     }
-    if (message.role === 'tool' && !resultKept.has(at)) {
+    if (message.role === 'tool' && slotOf[at] === -1) {
       const id = message.tool_call_id ?? '';
       stripped.toolResults.push(id);
-      note(region, id, message.seq, message.tokens);
-      return;
+      strippedBlocks.push({ region, id, seq: message.seq, tokens: message.tokens });
+      continue;
     }
-    kept.push(item);
-  });
-  return { kept, stripped, strippedBlocks };
+    keptMessages.push(message);
+    keptOwners.push(region);
+  }
+  return { messages: keptMessages, owners: keptOwners, stripped, strippedBlocks };
 }

@@ -50,21 +50,22 @@ const renderedMessages = new WeakMap<Entry, RenderedMessage>();
 export function entryMessage(entry: Entry): RenderedMessage {
   let message = renderedMessages.get(entry);
   if (message) return message;
-  const base = { seq: entry.seq, content: entry.content, tokens: entry.tokens };
+  // Written out, not spread from a shared base: a spread literal takes a slow path in V8.
+  const { seq, content, tokens } = entry;
   switch (entry.kind) {
     case 'assistant_turn':
       message = entry.toolCalls?.length
-        ? { ...base, role: 'assistant', tool_calls: entry.toolCalls, toolCallTokens: entry.toolCallTokens }
-        : { ...base, role: 'assistant' };
+        ? { seq, content, tokens, role: 'assistant', tool_calls: entry.toolCalls, toolCallTokens: entry.toolCallTokens }
+        : { seq, content, tokens, role: 'assistant' };
       break;
     case 'tool_result':
     case 'stub':
-      message = entry.toolCallId === undefined ? { ...base, role: 'user' }
-        : entry.isError && entry.kind === 'tool_result' ? { ...base, role: 'tool', tool_call_id: entry.toolCallId, is_error: true }
-          : { ...base, role: 'tool', tool_call_id: entry.toolCallId };
+      message = entry.toolCallId === undefined ? { seq, content, tokens, role: 'user' }
+        : entry.isError && entry.kind === 'tool_result' ? { seq, content, tokens, role: 'tool', tool_call_id: entry.toolCallId, is_error: true }
+          : { seq, content, tokens, role: 'tool', tool_call_id: entry.toolCallId };
       break;
     default:
-      message = { ...base, role: 'user' };
+      message = { seq, content, tokens, role: 'user' };
   }
   renderedMessages.set(entry, message);
   return message;
@@ -84,6 +85,12 @@ export abstract class BaseRegion implements Region {
   /** The last system render and the entries appended since (undefined once anything else changed). */
   private lastSystem: RegionRender | undefined;
   private appendedSince: Entry[] | undefined = [];
+  /**
+   * A message-section region's entries as messages (entryMessage), kept in step with `entries`
+   * from its first render on, so a render after a write maps only the new entry. Undefined before
+   * the first render and after an in-place reorder.
+   */
+  private entryMessages: RenderedMessage[] | undefined;
 
   constructor(decl: RegionDecl, budget: ResolvedBudget) {
     this.name = decl.name;
@@ -229,12 +236,13 @@ export abstract class BaseRegion implements Region {
     copy.rendered = undefined;
     copy.lastSystem = undefined;
     copy.appendedSince = undefined;
+    copy.entryMessages = undefined;
     return copy;
   }
 
   render(ctx: RegionContext): RegionRender {
     if (this.rendered?.version === this.version) return this.rendered.render;
-    const render = this.section === 'messages' ? { messages: this.entries.map(entryMessage) } : this.renderSystem(ctx);
+    const render = this.section === 'messages' ? { messages: (this.entryMessages ??= this.entries.map(entryMessage)).slice() } : this.renderSystem(ctx);
     this.rendered = { version: this.version, render };
     return render;
   }
@@ -260,7 +268,11 @@ export abstract class BaseRegion implements Region {
     const header = `[${this.name}]:\n`;
     let tokens = ctx.count(header) + (shown.length - 1) * ctx.count('\n');
     for (const e of shown) tokens += e.tokens;
-    return (this.lastSystem = { system: { text: header + shown.map((e) => e.content).join('\n'), tokens }, messages: [] });
+    // Built by appends, as above, not joined: a join copies every entry's text (a large region's
+    // hundreds of KB) on each re-render, where appending links the texts without copying them.
+    let text = header + shown[0]!.content;
+    for (let i = 1; i < shown.length; i++) text += `\n${shown[i]!.content}`;
+    return (this.lastSystem = { system: { text, tokens }, messages: [] });
   }
 
   protected renderOrder(): readonly Entry[] {
@@ -302,6 +314,7 @@ export abstract class BaseRegion implements Region {
   /** For kinds that reorder `entries` in place: the next render re-joins instead of appending. */
   protected reordered(): void {
     this.appendedSince = undefined;
+    this.entryMessages = undefined;
     this.version++;
   }
 
@@ -309,6 +322,10 @@ export abstract class BaseRegion implements Region {
     if (at === this.entries.length) this.appendedSince?.push(entry);
     else this.appendedSince = undefined;
     this.entries.splice(at, 0, entry);
+    if (this.entryMessages) {
+      if (at === this.entryMessages.length) this.entryMessages.push(entryMessage(entry));
+      else this.entryMessages.splice(at, 0, entryMessage(entry));
+    }
     this.tokens += entry.tokens;
     this.version++;
   }
@@ -317,12 +334,14 @@ export abstract class BaseRegion implements Region {
     this.appendedSince = undefined;
     this.tokens += entry.tokens - this.entries[at]!.tokens;
     this.entries[at] = entry;
+    if (this.entryMessages) this.entryMessages[at] = entryMessage(entry);
     this.version++;
   }
 
   protected removeRange(at: number, count: number): Entry[] {
     const removed = this.entries.splice(at, count);
     if (removed.length) this.appendedSince = undefined;
+    if (removed.length) this.entryMessages?.splice(at, count);
     for (const e of removed) this.tokens -= e.tokens;
     if (removed.length) this.version++;
     return removed;

@@ -103,7 +103,8 @@ export class RunState {
   lastRequestRegions: Record<string, RegionFigures> | undefined;
   /** The last request's blocks, for the next one's cache prefix. */
   prevBlocks: PrefixBlock[] | undefined;
-  readonly reportedStrips = new Set<string>();
+  /** The stripped blocks a step has already reported: by region, then write order, the call ids. */
+  readonly reportedStrips = new Map<string, Map<number, Set<string>>>();
 
   /** Calls made and results counted: shared with this run's copies. */
   readonly shared: SharedFacts;
@@ -161,7 +162,9 @@ export class RunState {
     copy.inferences = this.inferences;
     copy.prevBlocks = this.prevBlocks;
     this.forgetGoneStrips();
-    for (const key of this.reportedStrips) copy.reportedStrips.add(key);
+    for (const [region, bySeq] of this.reportedStrips) {
+      copy.reportedStrips.set(region, new Map([...bySeq].map(([seq, ids]) => [seq, new Set(ids)])));
+    }
     return true;
   }
 
@@ -172,9 +175,11 @@ export class RunState {
    * result is always an entry's own message, and an entry that left its region never comes back.
    */
   private forgetGoneStrips(): void {
-    const held = new Set<string>();
-    for (const region of this.regions.values()) for (const entry of region.entries) held.add(`${region.name}\u0000${entry.seq}`);
-    for (const key of this.reportedStrips) if (!held.has(key.slice(0, key.lastIndexOf('\u0000')))) this.reportedStrips.delete(key);
+    for (const [name, bySeq] of this.reportedStrips) {
+      const held = new Set(this.regions.get(name)?.entries.map((e) => e.seq));
+      for (const seq of bySeq.keys()) if (!held.has(seq)) bySeq.delete(seq);
+      if (bySeq.size === 0) this.reportedStrips.delete(name);
+    }
   }
 
   /**
