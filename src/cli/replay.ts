@@ -83,8 +83,25 @@ export const run: Command = async (args) => {
 // ---- human output -------------------------------------------------------------------------------
 
 export function table(rows: string[][], rightAligned: ReadonlySet<number> = new Set()): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((cell, i) => (rightAligned.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+  // Loops rather than a spread per column: `lev replay` prints a row per step (100,000 and more),
+  // and Math.max(...column) of that many arguments is slow and overflows the stack further on.
+  const widths = rows[0]!.map(() => 0);
+  for (const r of rows) {
+    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, (r[i] ?? '').length);
+  }
+  const right = widths.map((_, i) => rightAligned.has(i));
+  const lines: string[] = [];
+  for (const r of rows) {
+    let line = '';
+    for (let i = 0; i < r.length; i++) {
+      const cell = r[i]!;
+      const width = widths[i];
+      if (i > 0) line += '  ';
+      line += width === undefined ? cell : right[i] ? cell.padStart(width) : cell.padEnd(width);
+    }
+    lines.push(line.trimEnd());
+  }
+  return lines.join('\n');
 }
 
 function describeEvent(step: TimelineStep): string {

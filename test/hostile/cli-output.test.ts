@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { captureConsole } from '../capture-console.ts';
 import { writeJsonStreamed } from '../../src/cli/io.ts';
+import { table } from '../../src/cli/replay.ts';
+import fc from 'fast-check';
 import { replay } from '../../src/scenarios/engine.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 
@@ -91,5 +93,29 @@ describe('lev replay --json streams the timeline', () => {
     expect(await main(['replay', file, '--json'])).toBe(0);
     vi.restoreAllMocks();
     expect(JSON.parse(printed)).toEqual(JSON.parse(JSON.stringify(replay(parsed))));
+  });
+});
+
+// `lev replay`'s table is built with loops (a row per step; a spread per column of 100,000+
+// lengths was slow and would overflow the stack): the same text as the plain map-and-join it replaced.
+describe('the human table', () => {
+  const plain = (rows: string[][], rightAligned: ReadonlySet<number>) => {
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+    return rows.map((r) => r.map((cell, i) => (rightAligned.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+  };
+
+  it('lays out any rows as the plain version did, ragged rows and blank cells included', () => {
+    const cell = fc.oneof(fc.constantFrom('', ' ', 'a ', '12,345'), fc.string({ maxLength: 6 }));
+    fc.assert(fc.property(fc.array(fc.array(cell, { maxLength: 6 }), { minLength: 1, maxLength: 8 }), fc.uniqueArray(fc.nat(6)), (rows, right) => {
+      expect(table(rows, new Set(right))).toBe(plain(rows, new Set(right)));
+    }), { numRuns: 500 });
+  });
+
+  it('takes rows by the hundred thousand', () => {
+    const rows = Array.from({ length: 300_000 }, (_, i) => [String(i), 'user', i % 7 ? '' : 'evict conversation 12t (1)']);
+    const lines = table(rows, new Set([0])).split('\n');
+    expect(lines).toHaveLength(300_000);
+    expect(lines[299_998]).toBe('299998  user');
+    expect(lines[0]).toBe('     0  user  evict conversation 12t (1)');
   });
 });
