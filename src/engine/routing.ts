@@ -54,11 +54,14 @@ export interface ToolRoute {
 export function routeToolResult(routing: ToolRouting | undefined, toolName: string, visible: ReadonlySet<string>): ToolRoute {
   if (!routing) return { region: DEFAULT_TOOL_REGION };
   const override = lookupTool(routing.overrides, toolName);
-  const canSee = (region: string | undefined): region is string =>
-    region !== undefined && (visible.has(region) || ALWAYS_VISIBLE_REGIONS.has(region));
-  const region = [override?.region, routing.defaultRegion].find(canSee) ?? DEFAULT_TOOL_REGION;
+  const region = canSee(override?.region, visible) ? override!.region! : canSee(routing.defaultRegion, visible) ? routing.defaultRegion! : DEFAULT_TOOL_REGION;
   const maxResultTokens = override?.maxResultTokens ?? lookupTool(routing.maxResultTokensPerTool, toolName) ?? routing.maxResultTokens;
   return maxResultTokens === undefined ? { region } : { region, maxResultTokens };
+}
+
+/** A routing target the stage can see (a module function: a closure made per result cost a define per call under tsx). */
+function canSee(region: string | undefined, visible: ReadonlySet<string>): boolean {
+  return region !== undefined && (visible.has(region) || ALWAYS_VISIBLE_REGIONS.has(region));
 }
 
 export interface CappedResult {
