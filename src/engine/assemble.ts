@@ -139,11 +139,14 @@ function requestMessages(messages: readonly RenderedMessage[], owners: readonly 
   });
 }
 
-const partialMessages = new WeakMap<RenderedMessage, Map<string, RenderedMessage>>();
+const partialMessages = new WeakMap<RenderedMessage, Map<number | string, RenderedMessage>>();
 
 /** The assistant message with only the calls in `keep`, reused across requests while it holds. */
 function withCalls(message: RenderedMessage, keep: boolean[]): RenderedMessage {
-  const signature = keep.map((k) => (k ? '1' : '0')).join('');
+  // Which calls stay, as bits while they fit in a number (turns rarely make 31 calls).
+  let signature: number | string = 0;
+  if (keep.length <= 30) for (let i = 0; i < keep.length; i++) signature += keep[i] ? 2 ** i : 0;
+  else signature = keep.map((k) => (k ? '1' : '0')).join('');
   let byKeep = partialMessages.get(message);
   if (!byKeep) partialMessages.set(message, (byKeep = new Map()));
   let partial = byKeep.get(signature);
@@ -159,11 +162,17 @@ function withCalls(message: RenderedMessage, keep: boolean[]): RenderedMessage {
 }
 
 /**
- * Calls still waiting for their result while the stream is paired, by call id: the call's slot
- * (its place among all the stream's calls), -1 once it is answered, or the slots in order when one
- * id has had several waiting. One map for every pairing (they never overlap), emptied after each.
+ * Calls waiting for their result while a stream is paired, by call id: `base + slot` of the
+ * earliest waiting call with that id (a slot is the call's place among the stream's calls). The
+ * map outlives each pairing and each pairing has its own base, so a code below the base is an
+ * earlier pairing's and means nothing waits: nothing is cleared, and since consecutive requests
+ * hold mostly the same calls, the map keeps its keys instead of growing from empty every request
+ * (that was half of pairing's time).
  */
-const waiting = new Map<string, number | number[]>();
+const waitingFirst = new Map<string, number>();
+/** Slots per pairing; a stream with more calls than this pairs with a map of its own. */
+const SLOTS = 2 ** 21;
+let pairingBase = 0;
 
 /**
  * A tool call stays only when a result for it follows; a result stays only when it answers a call
@@ -172,42 +181,58 @@ const waiting = new Map<string, number | number[]>();
  * unpaired. An assistant turn that loses every call and has no text is left out whole.
  */
 function pairToolBlocks(messages: readonly RenderedMessage[], owners: readonly string[]) {
+  let calls = 0;
+  for (let at = 0; at < messages.length; at++) calls += messages[at]!.tool_calls?.length ?? 0;
+  let first = waitingFirst;
+  let base = 0;
+  if (calls >= SLOTS) {
+    first = new Map();
+  } else {
+    // Ids of long-gone calls are dropped now and then, so the map stays near the regions' size.
+    if (pairingBase >= Number.MAX_SAFE_INTEGER - 2 * SLOTS || waitingFirst.size > 4 * calls + 4_096) { waitingFirst.clear(); pairingBase = 0; }
+    base = pairingBase += SLOTS;
+  }
+  // Later calls with an id that already has one waiting, in order (ids rarely repeat).
+  let more: Map<string, number[]> | undefined;
   // Every call of the stream has a slot, answered or not. slotOf[at]: an assistant message's first
   // slot; a result's answered slot, or -1 when it answers nothing.
   const answered: boolean[] = [];
   const slotOf: number[] = [];
-  try {
-    for (let at = 0; at < messages.length; at++) {
-      const message = messages[at]!;
-      const calls = message.tool_calls;
-      if (message.role === 'assistant' && calls?.length) {
-        slotOf.push(answered.length);
-        for (let call = 0; call < calls.length; call++) {
-          const slot = answered.length;
-          answered.push(false);
-          const id = calls[call]!.id;
-          const queue = waiting.get(id);
-          if (queue === undefined || queue === -1) waiting.set(id, slot);
-          else if (typeof queue === 'number') waiting.set(id, [queue, slot]);
-          else queue.push(slot);
-        }
-      } else if (message.role === 'tool' && message.tool_call_id !== undefined) {
-        const queue = waiting.get(message.tool_call_id);
-        let slot: number | undefined;
-        if (typeof queue === 'number') {
-          slot = queue;
-          if (queue !== -1) waiting.set(message.tool_call_id, -1);
+  for (let at = 0; at < messages.length; at++) {
+    const message = messages[at]!;
+    const toolCalls = message.tool_calls;
+    if (message.role === 'assistant' && toolCalls?.length) {
+      slotOf.push(answered.length);
+      for (let call = 0; call < toolCalls.length; call++) {
+        const slot = answered.length;
+        answered.push(false);
+        const id = toolCalls[call]!.id;
+        const code = first.get(id);
+        if (code === undefined || code < base) {
+          first.set(id, base + slot);
         } else {
-          slot = queue?.shift() ?? -1;
+          more ??= new Map();
+          const queue = more.get(id);
+          if (queue) queue.push(slot);
+          else more.set(id, [slot]);
         }
-        if (slot !== -1) answered[slot] = true;
-        slotOf.push(slot);
-      } else {
-        slotOf.push(-1);
       }
+    } else if (message.role === 'tool' && message.tool_call_id !== undefined) {
+      const id = message.tool_call_id;
+      const code = first.get(id);
+      if (code === undefined || code < base) {
+        slotOf.push(-1);
+        continue;
+      }
+      const slot = code - base;
+      answered[slot] = true;
+      slotOf.push(slot);
+      // The next waiting call with this id, if any, is now the earliest.
+      const next = more?.get(id)?.shift();
+      first.set(id, next === undefined ? base - 1 : base + next);
+    } else {
+      slotOf.push(-1);
     }
-  } finally {
-    waiting.clear();
   }
 
   const keptMessages: RenderedMessage[] = [];
