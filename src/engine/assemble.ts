@@ -164,15 +164,16 @@ function withCalls(message: RenderedMessage, keep: boolean[]): RenderedMessage {
 /**
  * Calls waiting for their result while a stream is paired, by call id: `base + slot` of the
  * earliest waiting call with that id (a slot is the call's place among the stream's calls). The
- * map outlives each pairing and each pairing has its own base, so a code below the base is an
- * earlier pairing's and means nothing waits: nothing is cleared, and since consecutive requests
- * hold mostly the same calls, the map keeps its keys instead of growing from empty every request
- * (that was half of pairing's time).
+ * map outlives each pairing and each pairing has a base above every code of the ones before, so a
+ * code below the base is an earlier pairing's and means nothing waits: nothing is cleared, and
+ * since consecutive requests hold mostly the same calls, the map keeps its keys instead of growing
+ * from empty every request (that was half of pairing's time). Codes stay small integers, which V8
+ * stores without allocating.
  */
 const waitingFirst = new Map<string, number>();
-/** Slots per pairing; a stream with more calls than this pairs with a map of its own. */
-const SLOTS = 2 ** 21;
-let pairingBase = 0;
+/** The next pairing's base. */
+let nextBase = 1;
+const MAX_CODE = 2 ** 30;
 
 /**
  * A tool call stays only when a result for it follows; a result stays only when it answers a call
@@ -183,15 +184,15 @@ let pairingBase = 0;
 function pairToolBlocks(messages: readonly RenderedMessage[], owners: readonly string[]) {
   let calls = 0;
   for (let at = 0; at < messages.length; at++) calls += messages[at]!.tool_calls?.length ?? 0;
-  let first = waitingFirst;
-  let base = 0;
-  if (calls >= SLOTS) {
-    first = new Map();
-  } else {
-    // Ids of long-gone calls are dropped now and then, so the map stays near the regions' size.
-    if (pairingBase >= Number.MAX_SAFE_INTEGER - 2 * SLOTS || waitingFirst.size > 4 * calls + 4_096) { waitingFirst.clear(); pairingBase = 0; }
-    base = pairingBase += SLOTS;
+  // Ids of long-gone calls are dropped now and then, so the map stays near the regions' size.
+  if (nextBase + calls >= MAX_CODE || waitingFirst.size > 4 * calls + 4_096) {
+    waitingFirst.clear();
+    nextBase = 1;
   }
+  // A stream of more calls than codes can number (never met) pairs with a map of its own.
+  const first = calls < MAX_CODE ? waitingFirst : new Map<string, number>();
+  const base = nextBase;
+  nextBase = base + calls + 1;
   // Later calls with an id that already has one waiting, in order (ids rarely repeat).
   let more: Map<string, number[]> | undefined;
   // Every call of the stream has a slot, answered or not. slotOf[at]: an assistant message's first
