@@ -145,7 +145,7 @@ const partialMessages = new WeakMap<RenderedMessage, Map<number | string, Render
 function withCalls(message: RenderedMessage, keep: boolean[]): RenderedMessage {
   // Which calls stay, as bits while they fit in a number (turns rarely make 31 calls).
   let signature: number | string = 0;
-  if (keep.length <= 30) for (let i = 0; i < keep.length; i++) signature += keep[i] ? 2 ** i : 0;
+  if (keep.length <= 30) for (let i = 0; i < keep.length; i++) signature |= keep[i] ? 1 << i : 0;
   else signature = keep.map((k) => (k ? '1' : '0')).join('');
   let byKeep = partialMessages.get(message);
   if (!byKeep) partialMessages.set(message, (byKeep = new Map()));

@@ -138,7 +138,9 @@ export function filler(tokens: number, toolName: string, seed: string, count: (t
   if (tokens <= 0) return textFiller('', toolName, count, encoding);
   const header = fillerHeader(toolName);
   const headerTokens = count(header, encoding);
-  const start = hash(seed) % POOL_LINES;
+  // `| 0`: the hash is an unsigned 32-bit number, which V8 may hold as a double; a line number (and
+  // the token counts made from it, stored on every entry and region figure) must stay an integer.
+  const start = (hash(seed) % POOL_LINES) | 0;
   const withHeader = tokens > headerTokens + 1;
   const bodyTokens = withHeader ? tokens - headerTokens - 1 : tokens;
   const span = poolSpan(start, bodyTokens);
@@ -188,7 +190,7 @@ class PoolFiller implements Filler {
     let low = this.startLine;
     let high = lineStart.length - 1;
     while (low < high) {
-      const mid = (low + high) >>> 1;
+      const mid = (low + high) >> 1;
       if (lineStart[mid]! < at) low = mid + 1;
       else high = mid;
     }
