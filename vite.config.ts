@@ -16,11 +16,11 @@ function relaxCspForDevServer(): Plugin {
   };
 }
 
-// main.tsx imports the scenario's schemas, the worker protocol, the share codec, start.ts and
+// main.tsx imports the scenario's schemas, the share codec, start.ts and
 // App.tsx one after the other (so each is evaluated in its own task); listing their files in
 // index.html lets the browser fetch them with the entry, not after it.
 const STAGED = [
-  /\/src\/engine\/scenario\.ts$/, /\/src\/worker\/protocol\.ts$/, /\/src\/share\/index\.ts$/, /\/src\/start\.ts$/, /\/src\/ui\/App\.tsx$/,
+  /\/src\/engine\/scenario\.ts$/, /\/src\/share\/index\.ts$/, /\/src\/start\.ts$/, /\/src\/ui\/App\.tsx$/,
 ];
 
 function preloadStagedImports(): Plugin {

@@ -1,6 +1,6 @@
 // Entry: zod without eval (the CSP forbids it), then the page in steps, each evaluated in a task of
-// its own so that none is long: React (this module); zod's schema classes (scenario.ts); the worker
-// protocol's schemas; the share link's codec (fflate's tables, the generators' parameters); the
+// its own so that none is long: React (this module); zod's schema classes (scenario.ts); the share
+// link's codec (fflate's tables, the generators' parameters); the
 // state and engine (start.ts, which opens the library, loads the scenario the address asks for and
 // starts the engine); then the page's components. vite.config.ts preloads the later steps' files
 // with this one. Monaco loads with the editor. `?embed` draws the read-only embed view of the link
@@ -21,10 +21,10 @@ function draw(page: ReactNode): void {
 
 /**
  * Evaluates start.ts and what it imports a part per task: zod's schema classes (with scenario.ts,
- * whose schemas are built on first use), the worker protocol, the share link's codec, then the rest.
+ * whose schemas are built on first use), the share link's codec, then the rest.
  */
 async function importStart(): Promise<typeof import('./start.ts')> {
-  for (const part of [() => import('./engine/scenario.ts'), () => import('./worker/protocol.ts'), () => import('./share/index.ts')]) {
+  for (const part of [() => import('./engine/scenario.ts'), () => import('./share/index.ts')]) {
     await part();
     await nextTask();
   }

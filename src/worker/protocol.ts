@@ -1,164 +1,179 @@
 // The page <-> engine worker protocol. Both sides parse what they receive with these schemas,
-// so a malformed message is an error at the boundary, never a half-rendered screen.
+// so a malformed message is an error at the boundary, never a half-rendered screen. Each side
+// builds only the schema of what it receives, on the first message (z.lazy): declaring them all
+// was tens of milliseconds of cold zod in the page's start.
 import { z } from 'zod';
 import { InputsSchema, ModelRefSchema, type Scenario } from '../engine/scenario.ts';
 import type { StepDetail } from '../engine/timeline.ts';
 import type { RunView, StepFigures } from './run-view.ts';
 import { formatIssues } from '../scenarios/issues.ts';
 
-const Files = z.record(z.string(), z.string());
-const Id = z.number().int().nonnegative();
+const idSchema = () => z.number().int().nonnegative();
 
-export const DiagnosticSchema = z.object({
-  code: z.string(),
-  severity: z.enum(['error', 'warning', 'info']),
-  message: z.string(),
-  file: z.string(),
-  line: z.number(),
-  column: z.number(),
-  endLine: z.number().optional(),
-  endColumn: z.number().optional(),
-  path: z.string(),
-});
+function diagnosticSchema() {
+  return z.object({
+    code: z.string(),
+    severity: z.enum(['error', 'warning', 'info']),
+    message: z.string(),
+    file: z.string(),
+    line: z.number(),
+    column: z.number(),
+    endLine: z.number().optional(),
+    endColumn: z.number().optional(),
+    path: z.string(),
+  });
+}
 
 // ---- requests (page -> worker) ----
 
-export const ValidateRequest = z.object({
-  id: Id, type: z.literal('validate'),
-  /** The scenario's files and inputs: validated exactly as `lev validate` and a run judge them. */
-  agent: Files, workdir: Files, commands: Files, inputs: InputsSchema, model: ModelRefSchema,
-});
-export const ReplayRequest = z.object({
-  id: Id, type: z.literal('replay'),
-  /** The page's number for this run; inspect names it to ask about this run's steps. */
-  revision: Id,
-  /** Checked against ScenarioSchema inside the worker, where the error can say which field. */
-  scenario: z.unknown(),
-  /** About how many points wide the charts are: the series are downsampled to it. */
-  points: z.number().int().positive().max(20_000).optional(),
-});
-/** Runs a scenario again only to answer inspects about it (the worker restarted and lost the run). */
-export const OpenRequest = z.object({ id: Id, type: z.literal('open'), revision: Id, scenario: z.unknown() });
-/** One step of a run the worker holds: a lookup, nothing is replayed. */
-export const InspectRequest = z.object({
-  id: Id, type: z.literal('inspect'),
-  revision: Id, step: z.number().int().nonnegative(),
-});
-export const RhaiCheckRequest = z.object({
-  id: Id, type: z.literal('rhaiCheck'),
-  file: z.string(), source: z.string(),
-});
 /** Share options that count tokens: the worker has the tokenizer, so the page never loads it. */
 export const TRANSFORMS = ['drop-tool-output', 'shape-only'] as const;
 export type Transform = (typeof TRANSFORMS)[number];
-export const TransformRequest = z.object({ id: Id, type: z.literal('transform'), transform: z.enum(TRANSFORMS), scenario: z.unknown() });
-export const CancelRequest = z.object({ id: Id, type: z.literal('cancel') });
 
-export const WorkerRequestSchema = z.discriminatedUnion('type', [
-  ValidateRequest, ReplayRequest, OpenRequest, InspectRequest, RhaiCheckRequest, TransformRequest, CancelRequest,
-]);
-export type WorkerRequest = z.infer<typeof WorkerRequestSchema>;
+function requestSchema() {
+  const Files = z.record(z.string(), z.string());
+  const Id = idSchema();
+  const ValidateRequest = z.object({
+    id: Id, type: z.literal('validate'),
+    /** The scenario's files and inputs: validated exactly as `lev validate` and a run judge them. */
+    agent: Files, workdir: Files, commands: Files, inputs: InputsSchema, model: ModelRefSchema,
+  });
+  const ReplayRequest = z.object({
+    id: Id, type: z.literal('replay'),
+    /** The page's number for this run; inspect names it to ask about this run's steps. */
+    revision: Id,
+    /** Checked against ScenarioSchema inside the worker, where the error can say which field. */
+    scenario: z.unknown(),
+    /** About how many points wide the charts are: the series are downsampled to it. */
+    points: z.number().int().positive().max(20_000).optional(),
+  });
+  /** Runs a scenario again only to answer inspects about it (the worker restarted and lost the run). */
+  const OpenRequest = z.object({ id: Id, type: z.literal('open'), revision: Id, scenario: z.unknown() });
+  /** One step of a run the worker holds: a lookup, nothing is replayed. */
+  const InspectRequest = z.object({
+    id: Id, type: z.literal('inspect'),
+    revision: Id, step: z.number().int().nonnegative(),
+  });
+  const RhaiCheckRequest = z.object({
+    id: Id, type: z.literal('rhaiCheck'),
+    file: z.string(), source: z.string(),
+  });
+  const TransformRequest = z.object({ id: Id, type: z.literal('transform'), transform: z.enum(TRANSFORMS), scenario: z.unknown() });
+  const CancelRequest = z.object({ id: Id, type: z.literal('cancel') });
+  return z.discriminatedUnion('type', [
+    ValidateRequest, ReplayRequest, OpenRequest, InspectRequest, RhaiCheckRequest, TransformRequest, CancelRequest,
+  ]);
+}
+export const WorkerRequestSchema = z.lazy(requestSchema);
+export type WorkerRequest = z.infer<ReturnType<typeof requestSchema>>;
 export type RequestType = Exclude<WorkerRequest['type'], 'cancel'>;
 
 // ---- responses (worker -> page) ----
-
-export const BudgetRowSchema = z.object({
-  region: z.string(),
-  kind: z.string(),
-  /** Stage whose own layout declares this region; empty for top-level `[context.regions]`. */
-  stage: z.string(),
-  /** `budget = "12%"` as 0.12, when written. */
-  share: z.number().optional(),
-  maxTokens: z.number(),
-  maxTokensExplicit: z.boolean(),
-  minTokens: z.number().optional(),
-  budget: z.number(),
-  compactAt: z.number().optional(),
-  threshold: z.number().optional(),
-  trigger: z.number(),
-});
-export type BudgetRow = z.infer<typeof BudgetRowSchema>;
-
-export const ModelInfoSchema = z.object({
-  id: z.string(), label: z.string(), window: z.number(), encoding: z.string(), approximate: z.boolean(),
-});
-export type ModelInfo = z.infer<typeof ModelInfoSchema>;
-
-export const ValidateResultSchema = z.object({
-  diagnostics: z.array(DiagnosticSchema),
-  budgets: z.array(BudgetRowSchema),
-  model: ModelInfoSchema.nullable(),
-  modelError: z.string().optional(),
-});
-export type ValidateResult = z.infer<typeof ValidateResultSchema>;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const isInt32 = (v: unknown, length?: number): boolean => v instanceof Int32Array && (length === undefined || v.length === length);
 
-/**
- * What the charts draw of a run (run-view.ts), typed as such and checked at its envelope: the
- * columns are typed arrays of one length per series, so a malformed message fails here.
- */
-export const RunViewSchema = z.custom<RunView>((v) => {
-  if (!isRecord(v) || !isRecord(v.header) || !isRecord(v.steps) || !isRecord(v.window) || !isRecord(v.regions) || !isRecord(v.changes)) return false;
-  const { steps, window, changes } = v;
-  return typeof steps.count === 'number' && steps.stage instanceof Uint16Array && steps.stage.length === steps.count
-    && isInt32(steps.inference, steps.count) && Array.isArray(v.charted) && Array.isArray(v.stageChanges) && Array.isArray(v.warnings)
-    && window.steps instanceof Int32Array && Array.isArray(window.tokens) && window.tokens.every((t) => isInt32(t, (window.steps as Int32Array).length))
-    && isInt32(changes.step) && Array.isArray(changes.names) && isRecord(v.markdown);
-}, 'not a run view: expected the header, per-step typed columns, series and the change table');
+function responseSchema() {
+  const Id = idSchema();
+  const DiagnosticSchema = diagnosticSchema();
+  const BudgetRowSchema = z.object({
+    region: z.string(),
+    kind: z.string(),
+    /** Stage whose own layout declares this region; empty for top-level `[context.regions]`. */
+    stage: z.string(),
+    /** `budget = "12%"` as 0.12, when written. */
+    share: z.number().optional(),
+    maxTokens: z.number(),
+    maxTokensExplicit: z.boolean(),
+    minTokens: z.number().optional(),
+    budget: z.number(),
+    compactAt: z.number().optional(),
+    threshold: z.number().optional(),
+    trigger: z.number(),
+  });
 
-/** One step in full, typed as the engine's StepDetail and checked at its envelope. */
-export const StepDetailSchema = z.custom<StepDetail>((v) => isRecord(v)
-  && typeof v.index === 'number' && Array.isArray(v.regions) && Array.isArray(v.changes) && isRecord(v.request),
-'not a step detail: expected index, regions, changes and request');
-export const StepFiguresSchema = z.custom<StepFigures>((v) => isRecord(v) && typeof v.index === 'number' && isRecord(v.regions),
-  'not step figures: expected index and regions');
-export const ReplayResultSchema = z.object({
-  /** Scenario-level problems (blueprint diagnostics, schema errors); the timeline is absent when fatal. */
-  diagnostics: z.array(DiagnosticSchema),
-  view: RunViewSchema.nullable(),
-  ms: z.number(),
-});
+  const ModelInfoSchema = z.object({
+    id: z.string(), label: z.string(), window: z.number(), encoding: z.string(), approximate: z.boolean(),
+  });
 
-export const InspectResultSchema = z.object({
-  detail: StepDetailSchema.nullable(),
-  figures: StepFiguresSchema.nullable().optional(),
-  error: z.string().optional(),
-  /** The worker no longer holds that run (it was restarted): open it again, then ask again. */
-  missing: z.boolean().optional(),
-});
-export const OpenResultSchema = z.object({ ok: z.boolean(), error: z.string().optional() });
-export const RhaiCheckResultSchema = z.object({ diagnostics: z.array(DiagnosticSchema) });
-/** The transformed scenario, checked at its envelope (the page only encodes it into a link). */
-export const TransformResultSchema = z.object({
-  scenario: z.custom<Scenario>((v) => isRecord(v) && Array.isArray(v.traffic) && isRecord(v.agent), 'not a scenario: expected agent and traffic'),
-});
+  const ValidateResultSchema = z.object({
+    diagnostics: z.array(DiagnosticSchema),
+    budgets: z.array(BudgetRowSchema),
+    model: ModelInfoSchema.nullable(),
+    modelError: z.string().optional(),
+  });
 
-export const WorkerResponseSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('progress'), id: Id, done: z.number(), total: z.number() }),
-  /** A replay's compile, answered before the replay runs on it (so the page needs no separate validate). */
-  z.object({ type: z.literal('validated'), id: Id, result: ValidateResultSchema }),
-  z.object({ type: z.literal('validate'), id: Id, result: ValidateResultSchema }),
-  z.object({ type: z.literal('replay'), id: Id, result: ReplayResultSchema }),
-  z.object({ type: z.literal('inspect'), id: Id, result: InspectResultSchema }),
-  z.object({ type: z.literal('open'), id: Id, result: OpenResultSchema }),
-  z.object({ type: z.literal('rhaiCheck'), id: Id, result: RhaiCheckResultSchema }),
-  z.object({ type: z.literal('transform'), id: Id, result: TransformResultSchema }),
-  z.object({ type: z.literal('failed'), id: Id, message: z.string(), cancelled: z.boolean() }),
-]);
-export type WorkerResponse = z.infer<typeof WorkerResponseSchema>;
+  /**
+   * What the charts draw of a run (run-view.ts), typed as such and checked at its envelope: the
+   * columns are typed arrays of one length per series, so a malformed message fails here.
+   */
+  const RunViewSchema = z.custom<RunView>((v) => {
+    if (!isRecord(v) || !isRecord(v.header) || !isRecord(v.steps) || !isRecord(v.window) || !isRecord(v.regions) || !isRecord(v.changes)) return false;
+    const { steps, window, changes } = v;
+    return typeof steps.count === 'number' && steps.stage instanceof Uint16Array && steps.stage.length === steps.count
+      && isInt32(steps.inference, steps.count) && Array.isArray(v.charted) && Array.isArray(v.stageChanges) && Array.isArray(v.warnings)
+      && window.steps instanceof Int32Array && Array.isArray(window.tokens) && window.tokens.every((t) => isInt32(t, (window.steps as Int32Array).length))
+      && isInt32(changes.step) && Array.isArray(changes.names) && isRecord(v.markdown);
+  }, 'not a run view: expected the header, per-step typed columns, series and the change table');
+
+  /** One step in full, typed as the engine's StepDetail and checked at its envelope. */
+  const StepDetailSchema = z.custom<StepDetail>((v) => isRecord(v)
+    && typeof v.index === 'number' && Array.isArray(v.regions) && Array.isArray(v.changes) && isRecord(v.request),
+  'not a step detail: expected index, regions, changes and request');
+  const StepFiguresSchema = z.custom<StepFigures>((v) => isRecord(v) && typeof v.index === 'number' && isRecord(v.regions),
+    'not step figures: expected index and regions');
+  const ReplayResultSchema = z.object({
+    /** Scenario-level problems (blueprint diagnostics, schema errors); the timeline is absent when fatal. */
+    diagnostics: z.array(DiagnosticSchema),
+    view: RunViewSchema.nullable(),
+    ms: z.number(),
+  });
+
+  const InspectResultSchema = z.object({
+    detail: StepDetailSchema.nullable(),
+    figures: StepFiguresSchema.nullable().optional(),
+    error: z.string().optional(),
+    /** The worker no longer holds that run (it was restarted): open it again, then ask again. */
+    missing: z.boolean().optional(),
+  });
+  const OpenResultSchema = z.object({ ok: z.boolean(), error: z.string().optional() });
+  const RhaiCheckResultSchema = z.object({ diagnostics: z.array(DiagnosticSchema) });
+  /** The transformed scenario, checked at its envelope (the page only encodes it into a link). */
+  const TransformResultSchema = z.object({
+    scenario: z.custom<Scenario>((v) => isRecord(v) && Array.isArray(v.traffic) && isRecord(v.agent), 'not a scenario: expected agent and traffic'),
+  });
+  return z.discriminatedUnion('type', [
+    z.object({ type: z.literal('ready') }),
+    z.object({ type: z.literal('progress'), id: Id, done: z.number(), total: z.number() }),
+    /** A replay's compile, answered before the replay runs on it (so the page needs no separate validate). */
+    z.object({ type: z.literal('validated'), id: Id, result: ValidateResultSchema }),
+    z.object({ type: z.literal('validate'), id: Id, result: ValidateResultSchema }),
+    z.object({ type: z.literal('replay'), id: Id, result: ReplayResultSchema }),
+    z.object({ type: z.literal('inspect'), id: Id, result: InspectResultSchema }),
+    z.object({ type: z.literal('open'), id: Id, result: OpenResultSchema }),
+    z.object({ type: z.literal('rhaiCheck'), id: Id, result: RhaiCheckResultSchema }),
+    z.object({ type: z.literal('transform'), id: Id, result: TransformResultSchema }),
+    z.object({ type: z.literal('failed'), id: Id, message: z.string(), cancelled: z.boolean() }),
+  ]);
+}
+export const WorkerResponseSchema = z.lazy(responseSchema);
+export type WorkerResponse = z.infer<ReturnType<typeof responseSchema>>;
+
+/** The result a response of type `T` carries. */
+type ResultFor<T extends WorkerResponse['type']> = Extract<WorkerResponse, { type: T }> extends { result: infer R } ? R : never;
+export type ValidateResult = ResultFor<'validate'>;
+export type BudgetRow = ValidateResult['budgets'][number];
+export type ModelInfo = NonNullable<ValidateResult['model']>;
 
 /** What each request type resolves to on the page. */
 export interface ResultOf {
   validate: ValidateResult;
-  replay: z.infer<typeof ReplayResultSchema>;
-  inspect: z.infer<typeof InspectResultSchema>;
-  open: z.infer<typeof OpenResultSchema>;
-  rhaiCheck: z.infer<typeof RhaiCheckResultSchema>;
-  transform: z.infer<typeof TransformResultSchema>;
+  replay: ResultFor<'replay'>;
+  inspect: ResultFor<'inspect'>;
+  open: ResultFor<'open'>;
+  rhaiCheck: ResultFor<'rhaiCheck'>;
+  transform: ResultFor<'transform'>;
 }
 
 /** Describes a zod failure in one line: which field, what was wrong (worded as everywhere else). */
