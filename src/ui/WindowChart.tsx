@@ -168,12 +168,13 @@ interface Hover { point: number; x: number; y: number }
  * The plot's box: measures it for the plot, and shows the point under the pointer (a line and the
  * tooltip). The hover is this component's own state, so moving the pointer redraws no plot.
  */
-function PlotBox({ sizeRef, size, data, steps, tooltip, children }: {
-  sizeRef: React.RefObject<HTMLDivElement | null>; size: Size; data: WindowPoint[]; steps: number;
+function PlotBox({ sizeRef, size, data, pointSteps, steps, tooltip, children }: {
+  sizeRef: React.RefObject<HTMLDivElement | null>; size: Size; data: WindowPoint[];
+  /** The step of each point (the worker's downsampled steps, in order). */
+  pointSteps: ArrayLike<number>; steps: number;
   tooltip: (point: WindowPoint) => React.ReactNode; children: React.ReactNode;
 }) {
   const [hover, setHover] = useState<Hover | null>(null);
-  const pointSteps = useMemo(() => data.map((p) => p.i), [data]);
   // The tooltip's height decides where it fits; it is measured after each draw.
   const tipRef = useRef<HTMLDivElement>(null);
   const [tipHeight, setTipHeight] = useState(0);
@@ -231,7 +232,7 @@ export const WindowChart = memo(function WindowChart({ run, regions, colors, sta
     <div className="window-chart" data-testid="window-chart">
       <MarkerLane clusters={clusters} steps={steps} />
       <Clickable steps={steps} className="window-plot">
-        <PlotBox sizeRef={sizeRef} size={size} data={data} steps={steps} tooltip={tooltip}>
+        <PlotBox sizeRef={sizeRef} size={size} data={data} pointSteps={run.window.steps} steps={steps} tooltip={tooltip}>
           {size.width > 0 && size.height > 0 && (
             <WindowPlot size={size} data={data} regions={regions} colors={colors} steps={steps} top={top} window={window} stages={stages} />
           )}

@@ -3,6 +3,7 @@
 // reported; nothing here computes a region's figures.
 import { CHANGE_TYPES, type ChangeType } from '../engine/timeline.ts';
 import type { RunView } from '../worker/run-view.ts';
+import { lowerBound } from '../engine/sorted.ts';
 
 export interface ChangeRow {
   type: ChangeType;
@@ -50,23 +51,11 @@ function changeRow(run: RunView, row: number): ChangeRow {
   return out;
 }
 
-/** The first row of the change table at or after `step` (the table is in step order). */
-function firstChangeRow(run: RunView, step: number): number {
-  const steps = run.changes.step;
-  let low = 0;
-  let high = steps.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (steps[mid]! < step) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
 /** The changes at `step`, of one region when `region` is given. */
 export function changesAt(run: RunView, step: number, region?: string): ChangeRow[] {
   const out: ChangeRow[] = [];
-  for (let row = firstChangeRow(run, step); row < run.changes.step.length && run.changes.step[row] === step; row++) {
+  // The change table is in step order.
+  for (let row = lowerBound(run.changes.step, step); row < run.changes.step.length && run.changes.step[row] === step; row++) {
     const change = changeRow(run, row);
     if (region === undefined || change.region === region) out.push(change);
   }

@@ -1,5 +1,6 @@
 // Scales and axis ticks for the chart drawn as plain SVG (the window chart): both axes are linear
 // and start at zero, so a scale is its domain's end mapped onto a pixel range.
+import { lowerBound } from '../engine/sorted.ts';
 
 /** A linear map from [0, end] onto [from, to] (pixels; `to` may be less than `from`). */
 export function linearScale(end: number, from: number, to: number): (value: number) => number {
@@ -43,13 +44,7 @@ export function stepTicks(last: number, count: number): number[] {
 
 /** The index of the point whose step is nearest `step`, in points sorted by step. */
 export function nearestPoint(steps: ArrayLike<number>, step: number): number {
-  let low = 0;
-  let high = steps.length - 1;
-  if (high < 0) return -1;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (steps[mid]! < step) low = mid + 1;
-    else high = mid;
-  }
-  return low > 0 && step - steps[low - 1]! <= steps[low]! - step ? low - 1 : low;
+  if (steps.length === 0) return -1;
+  const after = Math.min(lowerBound(steps, step), steps.length - 1);
+  return after > 0 && step - steps[after - 1]! <= steps[after]! - step ? after - 1 : after;
 }

@@ -7,6 +7,7 @@ import {
   CHANGE_TYPES, type ChangeType, type RegionFigures, type RequestFigures, type Timeline, type TimelineStep,
 } from '../engine/timeline.ts';
 import { regionRows, type MarkdownFacts } from '../share/markdown.ts';
+import { lowerBound } from '../engine/sorted.ts';
 
 /** The timeline without its steps. */
 export type RunHeader = Omit<Timeline, 'steps'>;
@@ -342,14 +343,7 @@ export function figureTable(timeline: Timeline): FigureTable {
 export function stepFigures(table: FigureTable, step: number): StepFigures | null {
   const regions = table.regions[step];
   if (!regions) return null;
-  // The latest inference at or before `step` (binary search over the ascending inference steps).
-  let low = 0;
-  let high = table.inferenceSteps.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (table.inferenceSteps[mid]! <= step) low = mid + 1;
-    else high = mid;
-  }
-  const at = low - 1;
+  // The latest inference at or before `step` (steps are whole numbers).
+  const at = lowerBound(table.inferenceSteps, step + 1) - 1;
   return { index: step, regions, request: at < 0 ? null : { ...table.requests[at]!, step: table.inferenceSteps[at]! } };
 }

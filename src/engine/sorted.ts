@@ -1,0 +1,14 @@
+// Lookups in ascending columns (steps, change rows, inference steps), shared by the worker's run
+// view and the page's charts.
+
+/** The index of the first value at or above `value` in an ascending column (its length if none). */
+export function lowerBound(sorted: ArrayLike<number>, value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
