@@ -2,6 +2,7 @@
 // the traffic on the right. Panes resize and collapse (sizes kept in this browser), any pane can
 // fill the workspace, and below 900 px wide they stack in one column.
 import { startTransition, useEffect, useState, type ReactNode } from 'react';
+import { nextFrame } from '../tasks.ts';
 import { Group, Panel, Separator, useDefaultLayout, usePanelCallbackRef } from 'react-resizable-panels';
 import { convenienceStorage } from '../../state/persist.ts';
 import { useUi, type PaneId } from '../../state/ui.ts';
@@ -25,24 +26,27 @@ function useNarrow(): boolean {
 
 type Render = (id: PaneId) => ReactNode;
 
-/** The page's first frames have been drawn: panes mounted later (after a restore) show at once. */
-let firstFramesDrawn = false;
-
 /**
- * On the page's first draw, its children from the render after its first: the panels measure their
- * frames when they mount, which forces the page's first layout, so that layout is of the empty
- * frames, and the panes' contents are created and laid out in tasks of their own.
+ * The page's first draw comes a part per frame, so that no task styles and lays out the whole page:
+ * the header alone; then the panels' frames, which measure themselves as they mount (forcing a
+ * layout, now of the frames only); then each pane's contents, a frame after the one before. A part
+ * mounted after the first draw (a pane restored from maximised) shows at once.
  */
-function AfterFrames({ children }: { children: ReactNode }) {
-  const [shown, setShown] = useState(firstFramesDrawn);
+const firstDraw = { frames: { drawn: false }, contents: { drawn: false } };
+let lastPart = Promise.resolve();
+
+function useDrawnInTurn(part: { drawn: boolean }): boolean {
+  const [shown, setShown] = useState(part.drawn);
   useEffect(() => {
     if (shown) return;
-    startTransition(() => {
-      firstFramesDrawn = true;
-      setShown(true);
-    });
-  }, [shown]);
-  return shown ? children : null;
+    part.drawn = true;
+    lastPart = lastPart.then(nextFrame).then(() => startTransition(() => setShown(true)));
+  }, [shown, part]);
+  return shown;
+}
+
+function AfterFrames({ children }: { children: ReactNode }) {
+  return useDrawnInTurn(firstDraw.contents) ? children : null;
 }
 
 function ResizablePane({ id, render, defaultSize, minSize }: { id: PaneId; render: Render; defaultSize: string; minSize: string }) {
@@ -67,6 +71,7 @@ function Column({ id, top, bottom, render, topSize }: { id: string; top: PaneId;
 
 export function Workspace({ render }: { render: Render }) {
   const narrow = useNarrow();
+  const framesShown = useDrawnInTurn(firstDraw.frames);
   const maximized = useUi((s) => s.maximized);
   const layout = useDefaultLayout({ id: `${LAYOUT_PREFIX}columns`, storage: convenienceStorage });
 
@@ -88,6 +93,7 @@ export function Workspace({ render }: { render: Render }) {
       </main>
     );
   }
+  if (!framesShown) return <main className="workspace" data-layout="panes" />;
   return (
     <main className="workspace" data-layout="panes">
       <Group id="columns" orientation="horizontal" defaultLayout={layout.defaultLayout} onLayoutChanged={layout.onLayoutChanged}>
