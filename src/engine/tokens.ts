@@ -4,9 +4,10 @@
 // test/tokens.test.ts cross-checks the two on varied text.
 //
 // Each encoding's ranks are 0.3 to 0.7 MB gzip even packed as pairs (rank-pairs.ts), so they are
-// loaded on demand: a page fetches only the one its model needs. Counting stays synchronous; `loadEncoding` must have resolved first (Node
-// entry points and the test setup load both up front). The tokenizer's code is imported here, so a
-// ranks chunk waits for nothing else once fetched.
+// loaded on demand: a page fetches only the one its model needs. Counting stays synchronous;
+// `loadEncoding` must have resolved first (Node entry points and the test setup load both up
+// front). The tokenizer's code is imported here, so a ranks chunk waits for nothing else once
+// fetched.
 import { GptEncoding } from 'gpt-tokenizer/GptEncoding';
 
 type Tokenizer = Pick<GptEncoding, 'encode' | 'decode' | 'countTokens'>;
