@@ -1,5 +1,5 @@
 // The bar across the top: examples, share, import/export, the guide and the theme.
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { ScenarioSchema } from '../engine/scenario.ts';
 import { useScenario } from '../state/store.ts';
 import { useUi } from '../state/ui.ts';
@@ -10,12 +10,14 @@ import { exportScenario } from './backup.ts';
 import { ExamplesGallery } from './ExamplesGallery.tsx';
 import { ScenariosMenu } from './ScenariosMenu.tsx';
 import { ShareDialog } from './ShareDialog.tsx';
-import { GuideDialog } from './Guide.tsx';
 import { importAnyFile, setScenarioOpener } from './import/TraceImport.tsx';
 import { KeysSheet } from './KeysSheet.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
 
 const MAX_IMPORT_BYTES = 5_000_000;
+
+// The guide is most of the header's code and rarely opened: it is fetched when it is.
+const GuideDialog = lazy(async () => ({ default: (await import('./Guide.tsx')).GuideDialog }));
 
 async function importScenario(file: File): Promise<void> {
   const { notify } = useUi.getState();
@@ -95,7 +97,7 @@ export function Header() {
       {dialog === 'scenarios' && <ScenariosMenu onClose={close} />}
       {dialog === 'examples' && <ExamplesGallery onClose={close} />}
       {dialog === 'share' && <ShareDialog onClose={close} />}
-      {dialog === 'guide' && <GuideDialog onClose={close} />}
+      {dialog === 'guide' && <Suspense fallback={null}><GuideDialog onClose={close} /></Suspense>}
       {dialog === 'settings' && <SettingsDialog onClose={close} />}
       {keysOpen && <KeysSheet onClose={() => useUi.getState().setKeysOpen(false)} />}
     </header>
