@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { gzipAsync } from '@gfx/zopfli';
@@ -92,6 +93,8 @@ function preloadMonacoTogether(): { plugin: Plugin; resolveDependencies: (file: 
 }
 const monacoPreload = preloadMonacoTogether();
 
+const ZOPFLI_ITERATIONS = 5;
+
 /**
  * In the build, an encoding's ranks are a gzipped file of token pairs (src/engine/rank-pairs.ts),
  * 0.70 MB for o200k_base against 1.0 MB as gpt-tokenizer's module: tokens.ts's import of
@@ -99,8 +102,6 @@ const monacoPreload = preloadMonacoTogether();
  * The dev server, vitest and Node import the package's module as it is. zopfli writes a gzip
  * stream 20 KB smaller than zlib's best (700 KB for o200k_base) in about 5 s per build.
  */
-const ZOPFLI_ITERATIONS = 5;
-
 function ranksAsPairs(): Plugin {
   const PREFIX = '\0rank-pairs:';
   return {
@@ -116,7 +117,7 @@ function ranksAsPairs(): Plugin {
       const encoding = id.slice(PREFIX.length);
       const { default: ranks } = (await import(`gpt-tokenizer/bpeRanks/${encoding}`)) as { default: Ranks };
       const file = this.emitFile({ type: 'asset', name: `${encoding}.bin`, source: await gzipAsync(packRanks(ranks), { numiterations: ZOPFLI_ITERATIONS }) });
-      const fetcher = JSON.stringify(new URL('./src/engine/rank-pairs.ts', import.meta.url).pathname);
+      const fetcher = JSON.stringify(fileURLToPath(new URL('./src/engine/rank-pairs.ts', import.meta.url)));
       return `import { fetchRanks } from ${fetcher};\nexport default await fetchRanks(import.meta.ROLLUP_FILE_URL_${file});\n`;
     },
   };

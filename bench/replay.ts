@@ -90,7 +90,7 @@ export function repeatsAt(events: number): number {
 }
 
 /**
- * The warm-up run of the size being measured, kept while its timed runs go. V8's optimized code for
+ * The warm-up run of the size being measured, kept until the next size's warm-up replaces it. V8's optimized code for
  * the engine is specialised to the shapes (hidden classes) of a run's objects, and a full GC that
  * finds no object of those shapes left discards that code: with the warm-up released, each timed
  * replay (each after a gc()) re-optimized the engine on V8's compiler thread, about 100 ms of CPU at

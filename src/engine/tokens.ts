@@ -9,9 +9,9 @@
 // front). The tokenizer's code is imported here, so a ranks chunk waits for nothing else once
 // fetched.
 import { GptEncoding } from 'gpt-tokenizer/GptEncoding';
+import type { Ranks } from './rank-pairs.ts';
 
 type Tokenizer = Pick<GptEncoding, 'encode' | 'decode' | 'countTokens'>;
-type Ranks = (string | number[])[];
 
 export type Encoding = 'o200k_base' | 'cl100k_base';
 export const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base'];
