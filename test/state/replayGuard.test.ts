@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
-import { createReplayGuard, fingerprint, REPLAY_GUARD_KEY } from '../../src/state/replayGuard.ts';
+import { contentKey } from '../../src/state/library.ts';
+import { createReplayGuard, fingerprint, hashContent, REPLAY_GUARD_KEY } from '../../src/state/replayGuard.ts';
 
 const scenario = (task: string) => ScenarioSchema.parse({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '' }, inputs: { task } });
 
@@ -60,5 +62,25 @@ describe('replay guard', () => {
     const reordered = Object.fromEntries(Object.entries(a).reverse()) as typeof a;
     expect(fingerprint(reordered)).toBe(fingerprint(a));
     expect(fingerprint(scenario('other'))).not.toBe(fingerprint(a));
+  });
+
+  it('hashes exactly the text of contentKey (sorted-key JSON) without building it', () => {
+    const fnvOfContentKey = (value: unknown) => {
+      const text = contentKey(value);
+      let hash = 0x811c9dc5;
+      for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+      return `${(hash >>> 0).toString(16).padStart(8, '0')}-${text.length.toString(36)}`;
+    };
+    // Fixed cases: escapes, key order, what JSON leaves out or writes as null.
+    const fixed = [
+      scenario('a "quoted"\ttab\n\u2028 \ud83d\ude00 and a lone \ud800'),
+      { b: 1, a: [undefined, () => 1, NaN, -0, 1e21], c: undefined, d: { z: null, y: true } },
+      ['x', [], {}],
+      { '': 0, 10: 'ten', 9: 'nine', 4294967295: 'not an index', a: 1 },
+    ];
+    for (const value of fixed) expect(hashContent(value)).toBe(fnvOfContentKey(value));
+    fc.assert(fc.property(fc.jsonValue(), (value) => hashContent(value) === fnvOfContentKey(value)), { numRuns: 500 });
+    // The fingerprints stored before this hash stay valid: a different scenario hashes differently.
+    expect(fingerprint(scenario('a'))).not.toBe(fingerprint(scenario('b')));
   });
 });
