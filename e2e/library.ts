@@ -3,18 +3,25 @@ import type { Page } from '@playwright/test';
 
 export interface StoredEntry { id: string; name: string; scenario: { name: string; inputs: { task?: string }; agent: Record<string, string> }; versions: unknown[] }
 
-/** Every library entry in the page's IndexedDB (the page must have opened the library). */
+/** Every library entry in the page's IndexedDB, its summary and content joined (the page must have opened the library). */
 export function libraryEntries(page: Page): Promise<StoredEntry[]> {
   return page.evaluate(() => new Promise<StoredEntry[]>((resolve, reject) => {
     const request = indexedDB.open('leviath');
     request.onerror = () => reject(request.error);
     request.onsuccess = () => {
       const db = request.result;
-      const all = db.transaction('library').objectStore('library').getAll();
-      all.onerror = () => reject(all.error);
-      all.onsuccess = () => {
+      const store = db.transaction('library').objectStore('library');
+      const keys = store.getAllKeys();
+      const values = store.getAll();
+      values.onerror = () => reject(values.error);
+      values.onsuccess = () => {
         db.close();
-        resolve((all.result as unknown[]).filter((v): v is StoredEntry => typeof v === 'object' && v !== null && 'scenario' in v && 'versions' in v));
+        const byKey = new Map((keys.result as string[]).map((key, i) => [key, values.result[i] as Record<string, unknown>]));
+        const entries = [...byKey].filter(([key]) => key.startsWith('entry:')).map(([key, summary]) => {
+          const content = byKey.get(`content:${key.slice('entry:'.length)}`);
+          return { ...summary, ...content } as unknown as StoredEntry;
+        });
+        resolve(entries.filter((e) => 'scenario' in e));
       };
     };
   }));

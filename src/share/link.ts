@@ -150,26 +150,3 @@ function compactEvent(event: TrafficEvent): TrafficEvent {
     tool_calls: event.tool_calls.map((call) => (Object.keys(call.arguments).length > 0 ? call : { id: call.id, name: call.name } as typeof call)),
   };
 }
-
-/**
- * Whether `value` as JSON is certainly longer than `limit` characters. It counts only the strings
- * and keys (a lower bound of the JSON's length) and stops once they pass the limit, so the page
- * turns down a 50 MB scenario for its address bar as fast as a 2 MB one.
- */
-export function jsonLongerThan(value: unknown, limit: number): boolean {
-  let length = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0 && length <= limit) {
-    const v = pending.pop();
-    if (typeof v === 'string') length += v.length + 2;
-    else if (Array.isArray(v)) for (const item of v) pending.push(item);
-    else if (v !== null && typeof v === 'object') {
-      for (const [key, item] of Object.entries(v)) {
-        if (item === undefined || typeof item === 'function') continue;
-        length += key.length + 3;
-        pending.push(item);
-      }
-    }
-  }
-  return length > limit;
-}

@@ -1,7 +1,8 @@
 // The user's saved scenarios: each with its name, when it last changed and its recent versions.
 // Pure logic over a KeyValueStorage (IndexedDB in the page, a Map in tests); no DOM, no React.
 import type { Scenario } from '../engine/scenario.ts';
-import type { KeyValueStorage } from './storage.ts';
+import { jsonLengthAtLeast } from './jsonSize.ts';
+import type { KeyValueStorage, Writes } from './storage.ts';
 
 /** How many earlier versions each scenario keeps (older ones are dropped). */
 export const MAX_VERSIONS = 10;
@@ -35,10 +36,24 @@ export interface LibraryEntry {
   revision: number;
 }
 
+/**
+ * An entry as the Scenarios menu lists it: everything but its content, which is stored apart, so
+ * listing a library that holds a 50 MB import reads a few hundred bytes per entry.
+ */
+export interface EntrySummary extends Omit<LibraryEntry, 'scenario' | 'versions'> {
+  versions: { savedAt: number }[];
+  /** A lower bound of the JSON length of the content without its name (see findByContent). */
+  contentLengthAtLeast: number;
+}
+
+interface StoredContent { scenario: Scenario; versions: Version[] }
+
 export type SaveResult = { ok: true; entry: LibraryEntry } | { ok: false; conflict: LibraryEntry };
 
 const ENTRY = 'entry:';
+const CONTENT = 'content:';
 const TRASH_KEY = 'trash';
+const TRASH_CONTENT_KEY = 'trash-content';
 const LAST_OPENED_KEY = 'last-opened';
 
 export interface LibraryOptions {
@@ -60,6 +75,51 @@ export function uniqueName(base: string, taken: ReadonlySet<string>): string {
   for (let n = 2; ; n++) if (!taken.has(`${base} (${n})`)) return `${base} (${n})`;
 }
 
+function summaryOf(entry: LibraryEntry): EntrySummary {
+  return {
+    id: entry.id, name: entry.name, createdAt: entry.createdAt, changedAt: entry.changedAt, origin: entry.origin,
+    versionedAt: entry.versionedAt, revision: entry.revision,
+    versions: entry.versions.map((v) => ({ savedAt: v.savedAt })),
+    contentLengthAtLeast: jsonLengthAtLeast({ ...entry.scenario, name: '' }),
+  };
+}
+
+function joined(summary: EntrySummary, content: StoredContent): LibraryEntry {
+  return {
+    id: summary.id, name: summary.name, createdAt: summary.createdAt, changedAt: summary.changedAt, origin: summary.origin,
+    versionedAt: summary.versionedAt, revision: summary.revision, scenario: content.scenario, versions: content.versions,
+  };
+}
+
+/** The entry's two records: its summary and its content. */
+function records(entry: LibraryEntry): Writes {
+  return { [ENTRY + entry.id]: summaryOf(entry), [CONTENT + entry.id]: { scenario: entry.scenario, versions: entry.versions } };
+}
+
+/** The entry from the records `transact` read for it, if both are there. */
+function fromRecords([summary, content]: unknown[]): LibraryEntry | undefined {
+  return summary && content ? joined(summary as EntrySummary, content as StoredContent) : undefined;
+}
+
+/** Before summaries were stored apart, an entry (and the trash) was one record holding its content. */
+function isWhole(value: unknown): value is LibraryEntry {
+  return typeof value === 'object' && value !== null && 'scenario' in value;
+}
+
+/** Splits the records earlier versions of the page stored whole, so nothing saved then is lost. */
+async function splitWholeRecords(storage: KeyValueStorage): Promise<void> {
+  for (const [key, value] of await storage.entries<unknown>(ENTRY)) {
+    if (!isWhole(value)) continue;
+    await storage.transact([key], ([now]) => (isWhole(now) ? records(now) : {}));
+  }
+  const trash = await storage.get<unknown>(TRASH_KEY);
+  if (isWhole(trash)) {
+    await storage.transact([TRASH_KEY], ([now]) => (isWhole(now)
+      ? { [TRASH_KEY]: summaryOf(now), [TRASH_CONTENT_KEY]: { scenario: now.scenario, versions: now.versions } }
+      : {}));
+  }
+}
+
 function randomId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
@@ -67,11 +127,21 @@ function randomId(): string {
 export type Library = ReturnType<typeof createLibrary>;
 
 export function createLibrary({ storage, now = Date.now, newId = randomId }: LibraryOptions) {
-  const read = (id: string) => storage.get<LibraryEntry>(ENTRY + id);
-  const write = (entry: LibraryEntry) => storage.set(ENTRY + entry.id, entry);
+  let upgrade: Promise<void> | undefined;
+  /** Every call waits for records stored whole by an earlier version to be split (once). */
+  const ready = () => (upgrade ??= splitWholeRecords(storage));
 
-  async function list(): Promise<LibraryEntry[]> {
-    const all = (await storage.entries<LibraryEntry>(ENTRY)).map(([, entry]) => entry);
+  async function read(id: string): Promise<LibraryEntry | undefined> {
+    await ready();
+    return fromRecords(await storage.getMany([ENTRY + id, CONTENT + id]));
+  }
+
+  const write = (entry: LibraryEntry) => storage.transact([], () => records(entry));
+
+  /** Newest change first; summaries only (`get` reads an entry's content). */
+  async function list(): Promise<EntrySummary[]> {
+    await ready();
+    const all = (await storage.entries<EntrySummary>(ENTRY)).map(([, summary]) => summary);
     return all.sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
   }
 
@@ -118,29 +188,32 @@ export function createLibrary({ storage, now = Date.now, newId = randomId }: Lib
    * keeps this content as a version. An entry deleted meanwhile is written back: the work is here.
    */
   async function save(id: string, scenario: Scenario, baseRevision: number, { checkpoint = false } = {}): Promise<SaveResult> {
+    await ready();
     let result: SaveResult | undefined;
-    await storage.update<LibraryEntry>(ENTRY + id, (old) => {
+    await storage.transact([ENTRY + id, CONTENT + id], (stored) => {
+      const old = fromRecords(stored);
       if (old && old.revision !== baseRevision) {
         result = { ok: false, conflict: old };
-        return old;
+        return {};
       }
       const base = old ?? { id, name: scenario.name, createdAt: now(), changedAt: now(), origin: { kind: 'earlier-work' }, scenario, versions: [], versionedAt: now(), revision: baseRevision };
       const entry = advance(base, scenario, checkpoint);
       result = { ok: true, entry };
-      return entry;
+      return records(entry);
     });
     return result!;
   }
 
   /** Applies `change` to a stored entry (bumping its revision); undefined when there is none. */
   async function change(id: string, fn: (entry: LibraryEntry) => LibraryEntry): Promise<LibraryEntry | undefined> {
+    await ready();
     let out: LibraryEntry | undefined;
-    await storage.update<LibraryEntry | undefined>(ENTRY + id, (old) => {
-      if (!old) return undefined;
+    await storage.transact([ENTRY + id, CONTENT + id], (stored) => {
+      const old = fromRecords(stored);
+      if (!old) return { [ENTRY + id]: undefined, [CONTENT + id]: undefined };
       out = { ...fn(old), revision: old.revision + 1 };
-      return out;
+      return records(out);
     });
-    if (!out) await storage.del(ENTRY + id);
     return out;
   }
 
@@ -160,23 +233,34 @@ export function createLibrary({ storage, now = Date.now, newId = randomId }: Lib
   }
 
   /** Moves the entry to the trash, which holds one entry: the previous one there is gone for good. */
-  async function remove(id: string): Promise<LibraryEntry | undefined> {
-    const entry = await read(id);
-    if (!entry) return undefined;
-    await storage.set(TRASH_KEY, entry);
-    await storage.del(ENTRY + id);
-    return entry;
+  async function remove(id: string): Promise<EntrySummary | undefined> {
+    await ready();
+    let removed: EntrySummary | undefined;
+    await storage.transact([ENTRY + id, CONTENT + id], ([summary, content]) => {
+      if (!summary || !content) return {};
+      removed = summary as EntrySummary;
+      return { [ENTRY + id]: undefined, [CONTENT + id]: undefined, [TRASH_KEY]: summary, [TRASH_CONTENT_KEY]: content };
+    });
+    return removed;
   }
 
-  const trash = () => storage.get<LibraryEntry>(TRASH_KEY);
+  /** The trashed entry's summary (the menu offers to undo its delete). */
+  async function trash(): Promise<EntrySummary | undefined> {
+    await ready();
+    return storage.get<EntrySummary>(TRASH_KEY);
+  }
 
   /** Puts the trashed entry back (under a new id if its id was taken again meanwhile). */
   async function undoRemove(): Promise<LibraryEntry | undefined> {
-    const entry = await trash();
-    if (!entry) return undefined;
-    const restored = (await read(entry.id)) ? { ...entry, id: newId() } : entry;
-    await write(restored);
-    await storage.del(TRASH_KEY);
+    const trashed = await trash();
+    if (!trashed) return undefined;
+    let restored: LibraryEntry | undefined;
+    await storage.transact([TRASH_KEY, TRASH_CONTENT_KEY, ENTRY + trashed.id], ([summary, content, taken]) => {
+      const entry = fromRecords([summary, content]);
+      if (!entry || entry.id !== trashed.id) return {};
+      restored = taken ? { ...entry, id: newId() } : entry;
+      return { ...records(restored), [TRASH_KEY]: undefined, [TRASH_CONTENT_KEY]: undefined };
+    });
     return restored;
   }
 
@@ -190,10 +274,18 @@ export function createLibrary({ storage, now = Date.now, newId = randomId }: Lib
     });
   }
 
-  /** The most recently changed entry whose content equals `scenario` (whatever its name). */
+  /**
+   * The most recently changed entry whose content equals `scenario` (whatever its name). Only
+   * entries whose content could be that short are read: a link's scenario is never a 50 MB import.
+   */
   async function findByContent(scenario: Scenario): Promise<LibraryEntry | undefined> {
     const wanted = contentKey({ ...scenario, name: '' });
-    return (await list()).find((e) => contentKey({ ...e.scenario, name: '' }) === wanted);
+    for (const summary of await list()) {
+      if (summary.contentLengthAtLeast > wanted.length) continue;
+      const entry = await read(summary.id);
+      if (entry && contentKey({ ...entry.scenario, name: '' }) === wanted) return entry;
+    }
+    return undefined;
   }
 
   return {

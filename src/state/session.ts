@@ -4,9 +4,10 @@
 import { create } from 'zustand';
 import type { Scenario } from '../engine/scenario.ts';
 import { DEFAULT_EXAMPLE_ID, EXAMPLES, findExample } from '../scenarios/examples.ts';
-import { decodeFragment, encodeScenario, jsonLongerThan, MAX_ADDRESS_CHARS } from '../share/index.ts';
+import { decodeFragment, encodeScenario, MAX_ADDRESS_CHARS } from '../share/index.ts';
+import { jsonLongerThan } from './jsonSize.ts';
 import { replayOpened } from './engine.ts';
-import { contentKey, createLibrary, type Library, type LibraryEntry, type Origin } from './library.ts';
+import { contentKey, createLibrary, type EntrySummary, type Library, type LibraryEntry, type Origin } from './library.ts';
 import { forgetEarlierWork, loadEarlierWork } from './persist.ts';
 import { AGENT_FILE, blankScenario, defaultScenario, exampleContent } from './scenario.ts';
 import { memoryStorage, describeStorageError, type KeyValueStorage, type OpenedStorage } from './storage.ts';
@@ -23,9 +24,9 @@ export interface SessionStore {
   /** Where the content on screen came from. */
   origin: Origin;
   /** The library, newest change first (for the Scenarios menu). */
-  entries: LibraryEntry[];
+  entries: EntrySummary[];
   /** The last deleted entry, until the next delete. */
-  trash: LibraryEntry | null;
+  trash: EntrySummary | null;
   /** False when the browser refused storage: work lives only in this tab. */
   persistent: boolean;
   storageProblem: string | null;

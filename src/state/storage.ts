@@ -1,27 +1,39 @@
 // Where the library keeps its records: a tiny key-value interface, backed by IndexedDB in the page
 // and by a Map in tests, or when the browser refuses IndexedDB (private mode, quota, disabled).
-import { createStore, del, entries, get, set, update, type UseStore } from 'idb-keyval';
+import { createStore, del, get, getMany, promisifyRequest, set, type UseStore } from 'idb-keyval';
+
+/** What `transact` writes: key to value, undefined deleting the key. */
+export type Writes = Record<string, unknown>;
 
 export interface KeyValueStorage {
   get<T>(key: string): Promise<T | undefined>;
+  /** Several keys read in one step (one IndexedDB transaction). */
+  getMany(keys: readonly string[]): Promise<unknown[]>;
   set(key: string, value: unknown): Promise<void>;
   del(key: string): Promise<void>;
-  /** Reads, changes and writes one key in a single step (an IndexedDB transaction). */
-  update<T>(key: string, change: (old: T | undefined) => T): Promise<void>;
-  /** Every key starting with `prefix`, with its value. */
+  /**
+   * Reads `keys`, then writes what `change` returns, in a single step (one IndexedDB transaction):
+   * two tabs never interleave. Only the keys read are deserialized, not those written.
+   */
+  transact(keys: readonly string[], change: (old: unknown[]) => Writes): Promise<void>;
+  /** Every key starting with `prefix`, with its value (the others are not read). */
   entries<T>(prefix: string): Promise<[string, T][]>;
 }
 
 /** Values are cloned in and out, as IndexedDB's structured clone does, so tests see the same. */
 export function memoryStorage(): KeyValueStorage {
   const map = new Map<string, unknown>();
+  const read = (key: string) => (map.has(key) ? structuredClone(map.get(key)) : undefined);
   return {
-    get: async <T>(key: string) => (map.has(key) ? structuredClone(map.get(key)) as T : undefined),
+    get: async <T>(key: string) => read(key) as T | undefined,
+    getMany: async (keys) => keys.map(read),
     set: async (key, value) => { map.set(key, structuredClone(value)); },
     del: async (key) => { map.delete(key); },
-    update: async <T>(key: string, change: (old: T | undefined) => T) => {
-      const old = map.has(key) ? structuredClone(map.get(key)) as T : undefined;
-      map.set(key, structuredClone(change(old)));
+    transact: async (keys, change) => {
+      for (const [key, value] of Object.entries(change(keys.map(read)))) {
+        if (value === undefined) map.delete(key);
+        else map.set(key, structuredClone(value));
+      }
     },
     entries: async <T>(prefix: string) => [...map.entries()]
       .filter(([key]) => key.startsWith(prefix))
@@ -35,10 +47,23 @@ const STORE_NAME = 'library';
 function idbStorage(store: UseStore): KeyValueStorage {
   return {
     get: (key) => get(key, store),
+    getMany: (keys) => getMany([...keys], store),
     set: (key, value) => set(key, value, store),
     del: (key) => del(key, store),
-    update: (key, change) => update(key, change, store),
-    entries: async <T>(prefix: string) => (await entries<string, T>(store)).filter(([key]) => String(key).startsWith(prefix)),
+    transact: (keys, change) => store('readwrite', async (objects) => {
+      const old = await Promise.all(keys.map((key) => promisifyRequest(objects.get(key))));
+      for (const [key, value] of Object.entries(change(old))) {
+        if (value === undefined) objects.delete(key);
+        else objects.put(value, key);
+      }
+      return promisifyRequest(objects.transaction);
+    }),
+    entries: <T>(prefix: string) => store('readonly', async (objects) => {
+      // A key range, so a listing of small records never deserializes the large ones beside them.
+      const range = IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+      const [keys, values] = await Promise.all([promisifyRequest(objects.getAllKeys(range)), promisifyRequest(objects.getAll(range))]);
+      return keys.map((key, i): [string, T] => [String(key), values[i] as T]);
+    }),
   };
 }
 

@@ -1,7 +1,7 @@
 // The library: every saved scenario with when it changed and its versions; open, rename,
 // duplicate, delete (undo until the next delete), and "New blank" / "Reset this example".
 import { useState } from 'react';
-import { MAX_VERSIONS, type LibraryEntry, type Origin } from '../state/library.ts';
+import { MAX_VERSIONS, type EntrySummary, type Origin } from '../state/library.ts';
 import {
   deleteEntry, duplicateEntry, newBlank, openEntry, renameEntry, resetExample, restoreVersion, undoDelete, useSession,
 } from '../state/session.ts';
@@ -22,7 +22,7 @@ function describeOrigin(origin: Origin): string {
   }
 }
 
-function EntryRow({ entry, open, onOpened }: { entry: LibraryEntry; open: boolean; onOpened: () => void }) {
+function EntryRow({ entry, open, onOpened }: { entry: EntrySummary; open: boolean; onOpened: () => void }) {
   const [renaming, setRenaming] = useState<string | null>(null);
   const [showVersions, setShowVersions] = useState(false);
   const commitRename = () => {

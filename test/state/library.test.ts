@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
 import { contentKey, createLibrary, MAX_VERSIONS, uniqueName, VERSION_INTERVAL_MS } from '../../src/state/library.ts';
-import { memoryStorage } from '../../src/state/storage.ts';
+import { memoryStorage, type KeyValueStorage } from '../../src/state/storage.ts';
 
 function scenario(name: string, task = 'do it'): Scenario {
   return ScenarioSchema.parse({ version: 1, name, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '[context.regions]\n' }, inputs: { task } });
@@ -132,6 +132,48 @@ describe('library store', () => {
     const reordered = Object.fromEntries(Object.entries({ ...two.scenario, name: 'other' }).reverse()) as Scenario;
     expect((await library.findByContent(reordered))?.id).toBe(two.id);
     expect(await library.findByContent(scenario('y', 'three'))).toBeUndefined();
+  });
+
+  it('lists summaries without reading any content, and reads only contents a link could equal', async () => {
+    const { library, storage } = setup();
+    const small = await library.create(scenario('small', 'one'), { kind: 'blank' });
+    const big = await library.create(scenario('big', 'x'.repeat(100_000)), { kind: 'import', file: 'big.jsonl' });
+    const read: string[] = [];
+    const watched: KeyValueStorage = {
+      ...storage,
+      get: (key) => { read.push(key); return storage.get(key); },
+      getMany: (keys) => { read.push(...keys); return storage.getMany(keys); },
+      entries: (prefix) => { read.push(`${prefix}*`); return storage.entries(prefix); },
+      transact: (keys, change) => { read.push(...keys); return storage.transact(keys, change); },
+    };
+    const lib = createLibrary({ storage: watched });
+    const listed = await lib.list();
+    expect(listed.map((e) => [e.name, 'scenario' in e, e.versions])).toEqual([['small', false, []], ['big', false, []]]); // same time: by id
+    expect(read.filter((k) => k.startsWith('content:'))).toEqual([]);
+    expect((await lib.findByContent(scenario('other name', 'one')))?.id).toBe(small.id);
+    expect(read.filter((k) => k.startsWith('content:'))).toEqual([`content:${small.id}`]);
+    expect((await lib.get(big.id))!.scenario.inputs.task).toHaveLength(100_000);
+  });
+
+  it('splits entries and the trash saved whole by an earlier version of the page, losing nothing', async () => {
+    const storage = memoryStorage();
+    const whole = (id: string, task: string) => ({
+      id, name: id, createdAt: 1, changedAt: Number(id.slice(1)), origin: { kind: 'blank' }, scenario: scenario(id, task),
+      versions: [{ savedAt: 1, scenario: scenario(id, `${task} before`) }], versionedAt: 1, revision: 3,
+    });
+    await storage.set('entry:e1', whole('e1', 'first'));
+    await storage.set('entry:e2', whole('e2', 'second'));
+    await storage.set('trash', whole('e9', 'deleted'));
+    const library = createLibrary({ storage });
+    expect((await library.list()).map((e) => [e.id, e.versions])).toEqual([['e2', [{ savedAt: 1 }]], ['e1', [{ savedAt: 1 }]]]);
+    expect(await library.get('e1')).toEqual(whole('e1', 'first'));
+    expect((await library.trash())?.name).toBe('e9');
+    expect('scenario' in (await storage.get<object>('entry:e1'))!).toBe(false);
+    const saved = await library.save('e2', scenario('e2', 'edited'), 3);
+    // Its stored content becomes an automatic version (its last version is older than the interval).
+    expect(saved.ok && saved.entry.versions.map((v) => v.scenario.inputs.task)).toEqual(['second', 'second before']);
+    expect((await library.undoRemove())?.scenario.inputs.task).toBe('deleted');
+    expect((await library.list()).map((e) => e.id).sort()).toEqual(['e1', 'e2', 'e9']);
   });
 
   it('remembers the last opened entry', async () => {
