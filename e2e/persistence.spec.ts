@@ -86,6 +86,35 @@ test('a reload after opening an example, a link and a file keeps every scenario 
   await expect(page.getByLabel('Task', { exact: true })).toHaveValue(EDITED_TASK);
 });
 
+test('a library stored whole by an earlier version of the page opens after the update, with nothing lost', async ({ page }) => {
+  await page.goto('/');
+  await waitForTimeline(page);
+  const scenario = { ...exampleScenario('tool-routing'), name: 'from yesterday', inputs: { task: 'kept across the update' } };
+  const whole = { id: 'old-1', name: 'from yesterday', createdAt: 1, changedAt: Date.now(), origin: { kind: 'blank' }, scenario, versions: [{ savedAt: 1, scenario }], versionedAt: 1, revision: 4 };
+  // Written as the page wrote entries before summaries and contents were apart.
+  const keysAfter = async (write?: unknown) => page.evaluate((value) => new Promise<string[]>((resolve, reject) => {
+    const request = indexedDB.open('leviath');
+    request.onsuccess = () => {
+      const tx = request.result.transaction('library', 'readwrite');
+      if (value) tx.objectStore('library').put(value, 'entry:old-1');
+      const keys = tx.objectStore('library').getAllKeys();
+      tx.oncomplete = () => { request.result.close(); resolve((keys.result as string[]).filter((k) => k.endsWith('old-1'))); };
+      tx.onerror = () => reject(tx.error);
+    };
+  }), write);
+  expect(await keysAfter(whole)).toEqual(['entry:old-1']);
+  await page.reload();
+  await waitForTimeline(page);
+  expect(await menuNames(page)).toEqual(['from yesterday']);
+  expect((await keysAfter()).sort()).toEqual(['content:old-1', 'entry:old-1']);
+  await page.getByTestId('open-scenarios').click();
+  const card = page.getByTestId('scenarios').locator('[data-entry="from yesterday"]');
+  await expect(card).toContainText('1 earlier version');
+  await card.getByRole('button', { name: 'Open' }).click();
+  await expect(page.getByLabel('Task', { exact: true })).toHaveValue('kept across the update');
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'from yesterday', { timeout: 30_000 });
+});
+
 test('the address bar after an edit opens the same scenario in a fresh browser', async ({ page, browser }) => {
   await page.goto('/');
   await waitForTimeline(page);
