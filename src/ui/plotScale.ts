@@ -15,7 +15,9 @@ const ROUND_STEPS = [1, 2, 2.5, 5, 10];
  * Ticks from 0 up to `end` at a round spacing, at most `count` of them; whole numbers only when
  * `whole` (steps). The spacing is the smallest round one that fits the range in `count` ticks.
  */
-export function niceTicks(end: number, count: number, whole = false): number[] {
+export function niceTicks(rangeEnd: number, count: number, whole = false): number[] {
+  // Whole ticks never pass the last whole number: an end a hair past 4 is 4 (else its spacing was 5).
+  const end = whole ? Math.floor(rangeEnd) : rangeEnd;
   if (!(end > 0) || count < 2) return [0];
   const wanted = end / (count - 1);
   const power = 10 ** Math.floor(Math.log10(wanted));
