@@ -122,7 +122,7 @@ function table(rows: Row[]): string {
 }
 
 await loadEncodings();
-const rows = [...tokenRows(benchTokens()), ...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...levReplayRows(benchLevReplay()), ...inspectRows(benchInspect()), ...shareRows(), ...pageRows()];
+const rows = [...tokenRows(benchTokens()), ...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...levReplayRows(benchLevReplay()), ...inspectRows(benchInspect()), ...shareRows(), ...(await pageRows())];
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${n(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const report = table(rows);
 console.log(`\n${report}\n\nmachine: ${machine}`);

@@ -1,0 +1,129 @@
+// Cold loads of the built page with no inspector attached. Playwright drives Chromium through a
+// DevTools session, and with one attached V8 keeps stack traces and re-parses code that a visitor's
+// browser does not (react-dom's evaluation is a 60-90 ms task under Playwright, 20-40 ms without).
+// So here Chromium runs headless with no debugging session at all: a small server serves dist/
+// with one script added before the app's own, which records long tasks and posts them back.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+
+export interface BareLoad {
+  /** performance.now() when the charts were drawn ready (navigation starts at 0). */
+  chartsMs: number;
+  /** Main-thread tasks over 50 ms until the charts are drawn, and from then until the editor is up. */
+  tasksBeforeCharts: number[];
+  tasksAfterCharts: number[];
+}
+
+/** What the probe script posts. */
+interface Posted { chartsMs: number; tasks: { start: number; ms: number }[] }
+type Results = { next: (posted: Posted) => void };
+
+const DIST = 'dist';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const LOAD_TIMEOUT_MS = 60_000;
+const WARM_UP_MS = 3_000;
+
+/** Runs in the page before the app: long tasks, and when the charts and then the editor are up. */
+const PROBE_SCRIPT = `(() => {
+  const tasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) tasks.push({ start: e.startTime, ms: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  let chartsMs;
+  const observer = new MutationObserver(() => {
+    if (chartsMs === undefined && document.querySelector('[data-testid=charts][data-ready=yes]')) chartsMs = performance.now();
+    if (chartsMs === undefined || !document.querySelector('[data-testid=editor] .monaco-editor')) return;
+    observer.disconnect();
+    setTimeout(() => void fetch('/__probe-result', { method: 'POST', body: JSON.stringify({ chartsMs, tasks }) }), 500);
+  });
+  observer.observe(document, { subtree: true, childList: true, attributes: true });
+})();
+`;
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png',
+  '.json': 'application/json', '.txt': 'text/plain', '.md': 'text/markdown', '.bin': 'application/octet-stream',
+};
+
+function serveDist(req: IncomingMessage, res: ServerResponse): void {
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  if (path === '/__warmup') {
+    // The browser first settles its new profile on this page, then opens the app: its start-up
+    // work would otherwise land on the load being measured.
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><script>setTimeout(() => location.replace('/'), ${WARM_UP_MS})</script>`);
+    return;
+  }
+  if (path === '/__probe.js') {
+    res.writeHead(200, { 'content-type': 'text/javascript' }).end(PROBE_SCRIPT);
+    return;
+  }
+  const file = normalize(path === '/' ? 'index.html' : path.slice(1));
+  if (file.startsWith('..')) {
+    res.writeHead(404).end();
+    return;
+  }
+  try {
+    let body: Buffer | string = readFileSync(join(DIST, file));
+    if (file === 'index.html') body = body.toString('utf8').replace('<head>', '<head><script src="/__probe.js"></script>');
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+}
+
+/** One cold load (a fresh profile: no HTTP cache, no code cache) in a headless Chromium nobody inspects. */
+async function loadOnce(origin: string, results: Results): Promise<BareLoad> {
+  const profile = mkdtempSync(join(tmpdir(), 'lev-bare-load-'));
+  const browser = spawn(CHROMIUM, [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--window-size=1280,800', `${origin}/__warmup`,
+  ], { stdio: 'ignore', detached: true });
+  try {
+    const posted = await new Promise<Posted>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the page did not show its charts and editor within ${LOAD_TIMEOUT_MS / 1000} s`)), LOAD_TIMEOUT_MS);
+      browser.once('exit', (code) => reject(new Error(`Chromium exited (${code}) before the page reported`)));
+      results.next = (load) => { clearTimeout(timer); resolve(load); };
+    });
+    return {
+      chartsMs: posted.chartsMs,
+      tasksBeforeCharts: posted.tasks.filter((t) => t.start < posted.chartsMs).map((t) => Math.round(t.ms)),
+      tasksAfterCharts: posted.tasks.filter((t) => t.start >= posted.chartsMs).map((t) => Math.round(t.ms)),
+    };
+  } finally {
+    // Chromium and its helper processes (one process group) write to the profile until they exit.
+    if (browser.exitCode === null && browser.signalCode === null) {
+      const exited = new Promise((resolve) => browser.once('exit', resolve));
+      process.kill(-browser.pid!, 'SIGTERM');
+      await exited;
+    }
+    await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  }
+}
+
+/** `rounds` cold loads of dist/, one after another. */
+export async function bareLoads(rounds: number): Promise<BareLoad[]> {
+  const results: Results = { next: () => {} };
+  const server = createServer((req, res) => {
+    if (req.method !== 'POST' || req.url !== '/__probe-result') {
+      serveDist(req, res);
+      return;
+    }
+    let body = '';
+    req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8'); });
+    req.on('end', () => { res.writeHead(204).end(); results.next(JSON.parse(body) as Posted); });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const loads: BareLoad[] = [];
+    for (let i = 0; i < rounds; i++) loads.push(await loadOnce(origin, results));
+    return loads;
+  } finally {
+    server.close();
+  }
+}
