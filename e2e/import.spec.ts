@@ -164,7 +164,9 @@ test('a 50 MB session is read in the worker with progress, and the page keeps dr
   // Playwright's own transfer of the file into the page is not the import: watch from here.
   await page.getByTestId('import-file').setInputFiles(path);
   // The longest gap between two animation frames while the import runs: a frozen page draws none
-  // (reading and converting 50 MB on the page's thread takes several seconds).
+  // (reading and converting 50 MB on the page's thread takes several seconds). The scenario comes
+  // back in parts of about a megabyte: 0.09-0.13 s on a quiet machine (0.22 s as one message,
+  // which a loaded CI run stretched to 1.1 s).
   await page.evaluate(() => {
     const w = window as unknown as { longestFrameGap: number; watching: boolean };
     w.longestFrameGap = 0;
@@ -186,6 +188,7 @@ test('a 50 MB session is read in the worker with progress, and the page keeps dr
     w.longestFrameGap = 0;
     return longest;
   });
+  console.log(`read gap ${Math.round(gap)} ms`);
   expect(gap).toBeLessThan(1_000);
 
   // Opening the run: its ~20,000 events are listed a page at a time, no JSON of it is written for
@@ -201,6 +204,7 @@ test('a 50 MB session is read in the worker with progress, and the page keeps dr
     w.watching = false;
     return w.longestFrameGap;
   });
+  console.log(`open gap ${Math.round(openGap)} ms`);
   expect(openGap).toBeLessThan(3_000);
   await expect(page.getByTestId('events').locator('li')).toHaveCount(200);
 });

@@ -35,12 +35,14 @@ export function importFile(file: File, openScenario: (file: File) => void): void
   const { toolMap, blueprint } = useTraceImport.getState();
   const set = (state: ImportState) => useTraceImport.setState({ state });
   set({ status: 'working', file, share: 0 });
+  const traffic: Scenario['traffic'] = [];
   worker.onmessage = (event: MessageEvent<ImportResponse>) => {
     const message = event.data;
     if (message.id !== id) return;
     if (message.type === 'progress') set({ status: 'working', file, share: message.share });
     else if (message.type === 'scenario') { set({ status: 'idle' }); openScenario(file); }
-    else if (message.type === 'imported') set({ status: 'ready', file, scenario: message.scenario, report: message.report });
+    else if (message.type === 'traffic') { for (const e of message.events) traffic.push(e); }
+    else if (message.type === 'imported') set({ status: 'ready', file, scenario: { ...message.scenario, traffic }, report: message.report });
     else set({ status: 'error', file, message: message.message });
   };
   worker.onerror = (event) => set({ status: 'error', file, message: `the import worker failed: ${event.message || 'unknown error'}` });

@@ -1,5 +1,7 @@
 // Page <-> trace-import worker messages. The worker reads the file itself (a 50 MB trace never
-// passes through the page's thread as text) and answers with the scenario and its report.
+// passes through the page's thread as text) and answers with the scenario and its report: its
+// traffic first, in parts of about a megabyte, so the page copies each part in its own task and
+// keeps drawing frames (one 50 MB message froze it for a second), then the rest of the scenario.
 import type { FormatName, ImportReport, ToolMap } from '../../import/index.ts';
 import type { Scenario } from '../../engine/scenario.ts';
 
@@ -16,5 +18,8 @@ export type ImportResponse =
   | { id: number; type: 'progress'; share: number }
   /** The file is a Leviath scenario, not a trace: the page opens it as one. */
   | { id: number; type: 'scenario' }
+  /** The next events of the scenario's traffic, in order. */
+  | { id: number; type: 'traffic'; events: Scenario['traffic'] }
+  /** The scenario, its traffic left empty: the parts sent before it are its traffic. */
   | { id: number; type: 'imported'; scenario: Scenario; report: ImportReport }
   | { id: number; type: 'failed'; message: string };

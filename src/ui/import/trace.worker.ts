@@ -1,7 +1,9 @@
 /// <reference lib="webworker" />
 // Reads a dropped or chosen file and imports it as a trace, off the page's thread, reporting
 // progress while it reads (first half) and parses (second half).
-import { importTrace, ImportError, MAX_TRACE_BYTES } from '../../import/index.ts';
+import { importTrace, ImportError, MAX_TRACE_BYTES, type ImportReport } from '../../import/index.ts';
+import type { Scenario } from '../../engine/scenario.ts';
+import { jsonLengthAtLeast } from '../../state/jsonSize.ts';
 import type { ImportRequest, ImportResponse } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -34,6 +36,26 @@ function isScenario(bytes: Uint8Array): boolean {
   }
 }
 
+/** About how much JSON one traffic part holds: a part the page copies in a few milliseconds. */
+const PART_LENGTH = 1_000_000;
+
+/** Sends the scenario's traffic in parts of about PART_LENGTH characters, then the rest of it. */
+function postScenario(id: number, scenario: Scenario, report: ImportReport): void {
+  let part: Scenario['traffic'] = [];
+  let length = 0;
+  for (const event of scenario.traffic) {
+    part.push(event);
+    length += jsonLengthAtLeast(event);
+    if (length >= PART_LENGTH) {
+      post({ id, type: 'traffic', events: part });
+      part = [];
+      length = 0;
+    }
+  }
+  if (part.length > 0) post({ id, type: 'traffic', events: part });
+  post({ id, type: 'imported', scenario: { ...scenario, traffic: [] }, report });
+}
+
 self.onmessage = async (event: MessageEvent<ImportRequest>) => {
   const { id, file, toolMap, agent, format } = event.data;
   try {
@@ -47,7 +69,7 @@ self.onmessage = async (event: MessageEvent<ImportRequest>) => {
     const bytes = await readBytes(file, (s) => progress(s / 2));
     if (!file.name.endsWith('.jsonl') && isScenario(bytes)) { post({ id, type: 'scenario' }); return; }
     const { scenario, report } = importTrace(bytes, { toolMap, ...(agent ? { agent } : {}), ...(format ? { format } : {}), name: file.name.replace(/\.(jsonl?|json)$/, ''), progress: (s) => progress(0.5 + s / 2) });
-    post({ id, type: 'imported', scenario, report });
+    postScenario(id, scenario, report);
   } catch (error) {
     const message = error instanceof ImportError ? `${file.name}: ${error.message}` : error instanceof Error ? error.message : String(error);
     post({ id, type: 'failed', message });
