@@ -172,12 +172,19 @@ ${report}
   Details: \`bench/tokens.ts\`.
 - **Share links**: the URL fragment of each built-in example (Discord cuts messages at 2,000).
 - **Page** (\`bench/page.ts\`, driven by \`e2e/page.spec.ts\` with \`PAGE_PROBE=1\` against \`vite preview\`):
+  its loads start once the machine is quiet again after the replay rows (the 1-minute load average
+  under 0.8, waiting at most 150 s; the load average is reported beside the timings);
   every chunk in \`dist/assets\` raw and gzip (zlib level 9; preview serves them uncompressed), and
   which ones a cold load fetches (page and workers) before the charts are drawn, summed without and
   with the tokenizer encoding the engine worker fetches; the time from navigation to the charts
   beside the time the same browser takes to fetch and parse (modulepreload) the same files on a
   blank page, in the same run, with the load average; the longest main-thread task
   (PerformanceObserver \`longtask\`) per phase; the main thread's JS heap after garbage collection
-  (CDP \`Runtime.getHeapUsage\`) after a 20,000-event generated run.
+  (CDP \`Runtime.getHeapUsage\`) after a 20,000-event generated run. The rows "with no inspector
+  attached" (\`bench/bare-load.ts\`) load the page in headless Chromium with no DevTools session,
+  as a visitor's browser runs it: with one attached, V8 keeps stack traces and re-parses code, which
+  stretches the load's tasks (react-dom's evaluation: 60-90 ms under Playwright, 20-40 ms without).
+  A small server serves \`dist/\` with a probe script added before the app's, which posts the long
+  tasks and the time the charts were drawn.
 `);
 console.log('wrote docs/performance.md');
