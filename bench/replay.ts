@@ -16,6 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Replay, replay } from '../src/scenarios/engine.ts';
@@ -131,10 +132,22 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
 
 const n = (v: number) => v.toLocaleString('en-US');
 
+const MEASURE_FLAG = '--measure';
+
+/**
+ * `measure` in a Node process of its own, so no size inherits the heap, the caches or the compiled
+ * code an earlier size left (after the 32,000-event inline runs, the size_tokens runs in the same
+ * process took up to twice their CPU per event). The child prints its figures as JSON.
+ */
+function measureApart(events: number, inlineResults: boolean): ReplayFigures {
+  const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), MEASURE_FLAG, String(events), inlineResults ? 'inline' : 'size_tokens'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  return JSON.parse(out.trim().split('\n').at(-1)!) as ReplayFigures;
+}
+
 export async function benchReplay(): Promise<ReplayFigures[]> {
   const figures: ReplayFigures[] = [];
   for (const inline of [true, false]) {
-    for (const events of [500, 2_000, 8_000, 32_000]) figures.push(measure(events, inline));
+    for (const events of [500, 2_000, 8_000, 32_000]) figures.push(measureApart(events, inline));
   }
   console.log('replay (spec coding-agent layout, claude-sonnet-4, 200k window), CPU ms, best of the runs given');
   console.log('events  results        tool tokens  runs  replay ms  count-once ms  ratio  timeline B/event');
@@ -243,7 +256,11 @@ export function benchLevReplay(events = 100_000): LevReplayFigures {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+const measureAt = process.argv.indexOf(MEASURE_FLAG);
+if (measureAt > 0) {
+  await loadEncodings();
+  console.log(JSON.stringify(measure(Number(process.argv[measureAt + 1]), process.argv[measureAt + 2] === 'inline')));
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   await loadEncodings();
   await benchReplay();
   benchInspect();
