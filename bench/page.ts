@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { bareLoads, type BareLoad } from './bare-load.ts';
+import { bareLoads, type BareLoad, type Example } from './bare-load.ts';
 
 export interface Row { area: string; measure: string; value: string; goal: string; met: boolean | undefined }
 
@@ -13,7 +13,7 @@ interface Round { fetched: string[]; chartsMs: number; tasksBeforeCharts: number
 export interface PageProbe {
   chunks: Chunk[];
   rounds: Round[];
-  example: { id: string; steps: number };
+  example: Example;
   phases: { replay: number; scrub: number; inspect: number };
   heap: { steps: number; heapBytes: number; heapAtLoad: number };
 }
@@ -107,7 +107,7 @@ function pageProbeRows(probe: PageProbe, bare: Row[]): Row[] {
 }
 
 /** The same load phases in a Chromium with no inspector attached (bench/bare-load.ts). */
-function bareLoadRows(loads: BareLoad[], loadAverage: number): Row[] {
+function bareLoadRows(loads: BareLoad[], example: Example, loadAverage: number): Row[] {
   const each = (tasks: (l: BareLoad) => number[]) => loads.map((l) => Math.max(0, ...tasks(l)));
   const row = (phase: string, longest: number[]): Row => {
     const worst = Math.max(...longest);
@@ -121,6 +121,9 @@ function bareLoadRows(loads: BareLoad[], loadAverage: number): Row[] {
   return [
     row('load, until the charts are drawn', each((l) => l.tasksBeforeCharts)),
     row('load, the editor arriving after the charts', each((l) => l.tasksAfterCharts)),
+    row(`replay of the largest example ("${example.id}", ${n(example.steps)} steps)`, each((l) => l.phases.replay)),
+    row('scrubbing across its timeline (the slider moved 40 times)', each((l) => l.phases.scrub)),
+    row('opening the inspector on a change (a chart marker)', each((l) => l.phases.inspect)),
     {
       area: 'page', measure: `cold load to charts visible with no inspector attached (median of ${loads.length})`,
       value: `${n(median(loads.map((l) => l.chartsMs)))} ms`, goal: '<= 1,500 ms', met: median(loads.map((l) => l.chartsMs)) <= CHARTS_GOAL_MS,
@@ -148,6 +151,6 @@ export async function pageRows(): Promise<Row[]> {
   execFileSync('npx', ['playwright', 'test', 'e2e/page.spec.ts', '-g', 'probe'], { stdio: 'inherit', env: { ...process.env, PAGE_PROBE: '1' } });
   const probe = JSON.parse(readFileSync(PROBE_JSON, 'utf8')) as PageProbe;
   await settle();
-  const loads = await bareLoads(3);
-  return pageProbeRows(probe, bareLoadRows(loads, loadavg()[0]!));
+  const loads = await bareLoads(3, probe.example);
+  return pageProbeRows(probe, bareLoadRows(loads, probe.example, loadavg()[0]!));
 }

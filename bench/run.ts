@@ -185,7 +185,9 @@ ${report}
   attached" (\`bench/bare-load.ts\`) load the page in headless Chromium with no DevTools session,
   as a visitor's browser runs it: with one attached, V8 keeps stack traces and re-parses code, which
   stretches the load's tasks (react-dom's evaluation: 60-90 ms under Playwright, 20-40 ms without).
-  A small server serves \`dist/\` with a probe script added before the app's, which posts the long
-  tasks and the time the charts were drawn.
+  A small server serves \`dist/\` with a probe script added before the app's, which records the long
+  tasks and the time the charts were drawn, then acts out the Playwright probe's phases with DOM
+  events (opens the largest example, moves the slider 40 times 16 ms apart, clicks a chart marker)
+  and posts it all back.
 `);
 console.log('wrote docs/performance.md');

@@ -209,7 +209,7 @@ function addressOf(scenario: Scenario): { fragment: string; problem?: string } {
 /** Puts the open scenario's link in the address bar: a new history entry only when opening. */
 function writeAddress(mode: 'push' | 'replace', fragment = addressOf(useScenario.getState().scenario).fragment): void {
   clearTimeout(addressTimer);
-  addressPending = false;
+  pendingWrite = null;
   addressFragment = fragment;
   const url = `${window.location.pathname}${window.location.search}${fragment}`;
   const state = { entryId: useSession.getState().entryId };
@@ -223,14 +223,18 @@ function writeAddress(mode: 'push' | 'replace', fragment = addressOf(useScenario
 }
 
 let addressTimer: ReturnType<typeof setTimeout> | undefined;
-/** An edit is not in the address bar yet (the debounced rewrite is waiting). */
-let addressPending = false;
+/**
+ * The address write waiting in addressTimer, if any: an edit not in the address bar yet, or an
+ * open's new history entry, which later edits' rewrites must not turn into a replace.
+ */
+let pendingWrite: 'push' | 'replace' | null = null;
 
-/** Rewrites the address after `delay` ms, once however often it is asked meanwhile. */
-function writeAddressSoon(delay: number): void {
+/** Writes the address after `delay` ms, once however often it is asked meanwhile. */
+function writeAddressSoon(delay: number, mode: 'push' | 'replace' = 'replace'): void {
   clearTimeout(addressTimer);
-  addressPending = true;
-  addressTimer = setTimeout(() => writeAddress('replace'), delay);
+  const write = pendingWrite === 'push' ? 'push' : mode;
+  pendingWrite = write;
+  addressTimer = setTimeout(() => writeAddress(write), delay);
 }
 
 /** Back/Forward or a pasted link changed the address: open what it names. */
@@ -241,7 +245,7 @@ async function onAddressChange(): Promise<void> {
   addressFragment = hash;
   // The address now names another scenario: a pending rewrite of the old one must not land on it.
   clearTimeout(addressTimer);
-  addressPending = false;
+  pendingWrite = null;
   const state = window.history.state as { entryId?: string | null } | null;
   await flushSave();
   // Back/Forward to a library entry reopens the entry as it is now, not the copy its address held.
@@ -270,8 +274,8 @@ interface OpenOptions {
   origin: Origin;
   /** The text of the notice; the part about the work that was on screen is added. */
   say?: string;
-  /** 'later' keeps the address for now and rewrites it in a task of its own (the page's start). */
-  history?: 'push' | 'replace' | 'later';
+  /** Whether the open gets a history entry of its own (Back returns to what was open). */
+  history?: 'push' | 'replace';
   /** The fragment to show (a link keeps its own, byte for byte). */
   fragment?: string;
   baseRevision?: number;
@@ -291,8 +295,9 @@ function describeLeaving(): { text: string; undo: () => void } | null {
 
 async function open(scenario: Scenario, options: OpenOptions): Promise<void> {
   await flushSave();
-  // The history entry being left gets its latest edits, so Back returns to exactly them.
-  if (addressPending) writeAddress('replace');
+  // The history entry being left gets its latest edits (or, opened a moment ago, its entry), so
+  // Back returns to exactly them.
+  if (pendingWrite) writeAddress(pendingWrite);
   const leaving = describeLeaving();
   useScenario.getState().load(scenario);
   replayOpened();
@@ -304,8 +309,10 @@ async function open(scenario: Scenario, options: OpenOptions): Promise<void> {
   if (!(ui.selectedFile in scenario.agent)) ui.selectFile(AGENT_FILE);
   ui.setStep(0);
   ui.setPlaying(false);
-  if (options.history === 'later') writeAddressSoon(0);
-  else writeAddress(options.history ?? 'push', options.fragment);
+  // A link keeps its own fragment; any other address is the scenario deflated, written in a task of
+  // its own so the open's render and the deflate are not one long task.
+  if (options.fragment !== undefined) writeAddress(options.history ?? 'push', options.fragment);
+  else writeAddressSoon(0, options.history ?? 'push');
   if (options.say) {
     const text = [options.say, leaving?.text].filter(Boolean).join(' ');
     ui.notify({ tone: 'info', text, sticky: leaving !== null, action: leaving ? { label: 'Undo', run: leaving.undo } : undefined });
@@ -479,8 +486,7 @@ export async function startSession(): Promise<void> {
   }
   const lastId = hintId ?? await guarded(() => library.lastOpened()) ?? earlier?.id;
   const entry = lastId ? await guarded(() => library.get(lastId)) : undefined;
-  // Deflating the link is ~20 ms the first draw need not wait for.
-  if (entry) await open(entry.scenario, { entryId: entry.id, origin: entry.origin, baseRevision: entry.revision, history: 'later' });
-  else await open(defaultScenario(), { entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }, history: 'later' });
+  if (entry) await open(entry.scenario, { entryId: entry.id, origin: entry.origin, baseRevision: entry.revision, history: 'replace' });
+  else await open(defaultScenario(), { entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }, history: 'replace' });
   follow();
 }
