@@ -25,7 +25,8 @@ export interface BareLoad {
 /** The example the phases open, and its timeline's length (to know when its replay is drawn). */
 export interface Example { id: string; steps: number }
 
-type Phase = 'replay' | 'scrub' | 'inspect';
+/** The phases after the load, named as the Playwright probe names them. */
+export type Phase = 'replay' | 'scrub' | 'inspect';
 type Task = { start: number; ms: number };
 /** What the probe script posts. */
 type Posted = { chartsMs: number; tasks: Task[]; phases: Record<Phase, { from: number; to: number }> } | { error: string };

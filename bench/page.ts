@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { bareLoads, type BareLoad, type Example } from './bare-load.ts';
+import { bareLoads, type BareLoad, type Example, type Phase } from './bare-load.ts';
 
 export interface Row { area: string; measure: string; value: string; goal: string; met: boolean | undefined }
 
@@ -14,7 +14,7 @@ export interface PageProbe {
   chunks: Chunk[];
   rounds: Round[];
   example: Example;
-  phases: { replay: number; scrub: number; inspect: number };
+  phases: Record<Phase, number>;
   heap: { steps: number; heapBytes: number; heapAtLoad: number };
 }
 

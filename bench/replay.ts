@@ -142,8 +142,9 @@ const MEASURE_FLAG = '--measure';
 
 /**
  * `measure` in a Node process of its own, so no size inherits the heap, the caches or the compiled
- * code an earlier size left (after the 32,000-event inline runs, the size_tokens runs in the same
- * process took up to twice their CPU per event). The child prints its figures as JSON.
+ * code an earlier size left, and each size's figures stand on their own (the per-event growth of the
+ * size_tokens rows stayed: it is not an artefact of sharing a process). The child prints its
+ * figures as JSON.
  */
 function measureApart(events: number, inlineResults: boolean): ReplayFigures {
   const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), MEASURE_FLAG, String(events), inlineResults ? 'inline' : 'size_tokens'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });

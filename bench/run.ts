@@ -146,8 +146,9 @@ ${report}
   two sides alternate on the same scenario, 10 runs each at 500 and 2,000 events, 5 at 8,000 and
   3 at 32,000, each run after a full GC and with the count cache empty, and each side keeps its
   best run (like the Rhai rows' best of 10 batches): one timing on shared cores mostly measures
-  the neighbours. Before its runs a warm-up replay of another seed runs and is kept until they
-  end, as the page's engine worker keeps its last run: V8 drops the engine's optimized code
+  the neighbours. Before its runs warm-up replays of another seed run (on 8,000 events in all,
+  so the smallest size's JIT is as warm as the largest's), and the last is kept until they end,
+  as the page's engine worker keeps its last run: V8 drops the engine's optimized code
   when a full GC leaves no object of the shapes it was specialised to, so with the warm-up let
   go every timed replay re-optimized the engine (about 100 ms of CPU at 2,000 events). Times
   are the process's CPU, so the replay's garbage collection and compiling on V8's helper

@@ -208,13 +208,14 @@ function addressOf(scenario: Scenario): { fragment: string; problem?: string } {
 
 /** Puts the open scenario's link in the address bar: a new history entry only when opening. */
 function writeAddress(mode: 'push' | 'replace', fragment = addressOf(useScenario.getState().scenario).fragment): void {
+  const write = withPending(mode);
   clearTimeout(addressTimer);
   pendingWrite = null;
   addressFragment = fragment;
   const url = `${window.location.pathname}${window.location.search}${fragment}`;
   const state = { entryId: useSession.getState().entryId };
   try {
-    if (mode === 'push' && window.location.hash !== fragment) window.history.pushState(state, '', url);
+    if (write === 'push' && window.location.hash !== fragment) window.history.pushState(state, '', url);
     else window.history.replaceState(state, '', url);
   } catch {
     // The browser refused the address (too long for it, or too many changes too fast): the
@@ -229,12 +230,14 @@ let addressTimer: ReturnType<typeof setTimeout> | undefined;
  */
 let pendingWrite: 'push' | 'replace' | null = null;
 
+/** `mode`, unless an open's history entry is still waiting to be pushed: that push is kept. */
+const withPending = (mode: 'push' | 'replace') => (pendingWrite === 'push' ? 'push' : mode);
+
 /** Writes the address after `delay` ms, once however often it is asked meanwhile. */
 function writeAddressSoon(delay: number, mode: 'push' | 'replace' = 'replace'): void {
   clearTimeout(addressTimer);
-  const write = pendingWrite === 'push' ? 'push' : mode;
-  pendingWrite = write;
-  addressTimer = setTimeout(() => writeAddress(write), delay);
+  pendingWrite = withPending(mode);
+  addressTimer = setTimeout(() => writeAddress('replace'), delay);
 }
 
 /** Back/Forward or a pasted link changed the address: open what it names. */
@@ -297,7 +300,7 @@ async function open(scenario: Scenario, options: OpenOptions): Promise<void> {
   await flushSave();
   // The history entry being left gets its latest edits (or, opened a moment ago, its entry), so
   // Back returns to exactly them.
-  if (pendingWrite) writeAddress(pendingWrite);
+  if (pendingWrite) writeAddress('replace');
   const leaving = describeLeaving();
   useScenario.getState().load(scenario);
   replayOpened();
