@@ -46,15 +46,31 @@ export async function waitForTimeline(page: Page, steps?: number): Promise<void>
 
 /**
  * Replaces the open file's text the way a user would: select all, paste. (Typed text would be
- * auto-indented and auto-closed by Monaco, as it is for a person typing.)
+ * auto-indented and auto-closed by Monaco, as it is for a person typing.) A paste can be lost
+ * when Monaco has not yet taken the focus from the click, so the editor's whole text is copied
+ * back and compared, and the paste is tried again if it did not land.
  */
 export async function setEditorText(page: Page, text: string): Promise<void> {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
   const editor = page.getByTestId('editor').locator('.monaco-editor').first();
-  await editor.locator('.view-lines').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('ControlOrMeta+V');
+  const clipboard = {
+    write: (t: string) => page.evaluate((value) => navigator.clipboard.writeText(value), t),
+    read: () => page.evaluate(() => navigator.clipboard.readText()),
+  };
+  // Monaco keeps one end-of-line sequence: a pasted \r or \r\n becomes \n.
+  const expected = text.replace(/\r\n?/g, '\n');
+  let inEditor = '';
+  for (let attempt = 1; attempt <= 3 && inEditor !== expected; attempt++) {
+    await clipboard.write(text);
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('ControlOrMeta+V');
+    await clipboard.write('');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('ControlOrMeta+C');
+    inEditor = await clipboard.read();
+  }
+  expect(inEditor, 'the editor holds the pasted text').toBe(expected);
   await page.keyboard.press('ControlOrMeta+Home');
 }
 
