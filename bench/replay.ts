@@ -87,7 +87,7 @@ export interface ReplayFigures {
  * rows keep the best of 10 batches). Fewer at 32,000 events, where one run lasts seconds.
  */
 export function repeatsAt(events: number): number {
-  return events > 16_000 ? 3 : events > 4_000 ? 5 : 10;
+  return events > 16_000 ? 3 : events > 4_000 ? 5 : events > 1_000 ? 10 : 30;
 }
 
 /**

@@ -1,5 +1,5 @@
 // Middle column: the task, the generator and the explicit events, plus the replay controls.
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
 import { GENERATOR_PARAMS, parseGeneratorParams } from '../scenarios/generators.ts';
 import type { EventType, GeneratorSpec } from '../engine/scenario.ts';
 import { GENERATOR_KINDS, MAX_TRAFFIC_EVENTS } from '../engine/scenario.ts';
@@ -56,7 +56,8 @@ function GeneratorForm() {
   const generator = useScenario((s) => s.scenario.generator);
   const setGenerator = useScenario((s) => s.setGenerator);
   const set = (patch: Partial<GeneratorSpec>) => generator && setGenerator({ ...generator, ...patch });
-  const parsed = generator ? parseGeneratorParams(generator.kind, generator.params) : null;
+  // Parsed once per generator, not on every render of the panel.
+  const parsed = useMemo(() => (generator ? parseGeneratorParams(generator.kind, generator.params) : null), [generator]);
   const shown: Record<string, unknown> = parsed?.ok ? parsed.params : { ...(generator?.params ?? {}) };
   return (
     <div className="section">
