@@ -84,7 +84,8 @@ export interface ReplayFigures {
 /**
  * Timed runs per side at `events` events: each side keeps its best. A single timing on shared cores
  * mostly measures the neighbours; the fastest of several is the one least disturbed (as the Rhai
- * rows keep the best of 10 batches). Fewer at 32,000 events, where one run lasts seconds.
+ * rows keep the best of 10 batches). Fewer at 32,000 events, where one run lasts seconds; more at
+ * 500, where one lasts under a tenth of a second and the best of 10 still moved by 0.1x run to run.
  */
 export function repeatsAt(events: number): number {
   return events > 16_000 ? 3 : events > 4_000 ? 5 : events > 1_000 ? 10 : 30;
