@@ -27,8 +27,13 @@ const SEVERITY = {
   info: monaco.MarkerSeverity.Info,
 } as const;
 
+const uris = new Map<string, monaco.Uri>();
+
+/** A file's model address, parsed once per path (every render asks for it, and the markers for every file). */
 function uriOf(path: string): monaco.Uri {
-  return monaco.Uri.parse(`file:///agent/${path}`);
+  let uri = uris.get(path);
+  if (!uri) uris.set(path, (uri = monaco.Uri.parse(`file:///agent/${path}`)));
+  return uri;
 }
 
 /** Puts every file's diagnostics on its Monaco model (models exist once a tab has been opened). */
