@@ -83,25 +83,10 @@ function useModelsInSync(editor: MonacoEditor | null, agent: Record<string, stri
       if (cancelled || !model || model.getValue() === text) return;
       editor.executeEdits(MARKER_OWNER, [{ range: model.getFullModelRange(), text, forceMoveMarkers: true }]);
       editor.pushUndoStop();
-      tokenizeVisibleLines(editor, model);
       onApplied();
     });
     return () => { cancelled = true; };
   }, [editor, agent, current, onApplied]);
-}
-
-/** What Monaco's text model offers beyond its typings: its tokenization part. */
-interface TokenizedModel { tokenization: { forceTokenization(lineNumber: number): void } }
-
-/**
- * Tokenizes the lines on screen now, so the next frame draws the new text coloured. Left to
- * Monaco, an edit's lines are drawn without their tokens and drawn again once its viewport
- * tokenizer runs (50 ms later): a second whole render of the editor, 30 to 40 ms after an open.
- */
-function tokenizeVisibleLines(editor: MonacoEditor, model: monaco.editor.ITextModel): void {
-  const lastVisible = Math.max(0, ...editor.getVisibleRanges().map((range) => range.endLineNumber));
-  const last = Math.min(model.getLineCount(), lastVisible + 1);
-  if (last >= 1) (model as unknown as TokenizedModel).tokenization.forceTokenization(last);
 }
 
 /** Moves the cursor to a diagnostic once its file is the one on screen. */
