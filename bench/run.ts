@@ -143,7 +143,7 @@ ${report}
   layout on a 200k-token model) against \`countTokens\` once on each distinct text that replay
   counts (recorded with \`observeCounts\`), in the same process: the floor any replay pays. Each
   size runs in a Node process of its own, so none inherits the heap or caches of another. The
-  two sides alternate on the same scenario, 10 runs each at 500 and 2,000 events, 5 at 8,000 and
+  two sides alternate on the same scenario, 30 runs each at 500 events, 10 at 2,000, 5 at 8,000 and
   3 at 32,000, each run after a full GC and with the count cache empty, and each side keeps its
   best run (like the Rhai rows' best of 10 batches): one timing on shared cores mostly measures
   the neighbours. Before its runs warm-up replays of another seed run (on 8,000 events in all,
