@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
-import { contentKey, createLibrary, MAX_VERSIONS, uniqueName, VERSION_INTERVAL_MS } from '../../src/state/library.ts';
+import { contentKey, createLibrary, MAX_VERSIONS, sameContent, uniqueName, VERSION_INTERVAL_MS } from '../../src/state/library.ts';
 import { memoryStorage, type KeyValueStorage } from '../../src/state/storage.ts';
 
 function scenario(name: string, task = 'do it'): Scenario {
@@ -192,5 +193,33 @@ describe('helpers', () => {
   it('contentKey ignores key order and keeps array order', () => {
     expect(contentKey({ b: 1, a: [2, 1] })).toBe(contentKey({ a: [2, 1], b: 1 }));
     expect(contentKey({ a: [1, 2] })).not.toBe(contentKey({ a: [2, 1] }));
+  });
+  it('sameContent says what comparing contentKeys says', () => {
+    expect(sameContent({ b: 1, a: [2, 1] }, { a: [2, 1], b: 1 })).toBe(true);
+    expect(sameContent({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+    expect(sameContent({ a: 1, gone: undefined }, { a: 1 })).toBe(true);
+    expect(sameContent([undefined, NaN], [null, null])).toBe(true);
+    expect(sameContent({ a: Infinity }, { a: null })).toBe(true);
+    expect(sameContent({ a: '1' }, { a: 1 })).toBe(false);
+    expect(sameContent({ a: {} }, { a: [] })).toBe(false);
+    // Values close to each other: one drawn, the other a copy with a few leaves changed or dropped.
+    const leaf = fc.oneof(fc.constantFrom(null, undefined, NaN, Infinity, 0, -0, 1, '', 'a', true, false), fc.string({ maxLength: 3 }), fc.integer());
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ maxDepth: 4 }, leaf, tie('array'), tie('object')),
+      array: fc.array(tie('node'), { maxLength: 4 }),
+      object: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), tie('node'), { maxKeys: 4 }),
+    })).node;
+    const mutate = (v: unknown, pick: number): unknown => {
+      if (Array.isArray(v)) return v.map((x, i) => ((pick + i) % 5 === 0 ? mutate(x, pick + 1) : x));
+      if (v && typeof v === 'object') {
+        return Object.fromEntries(Object.entries(v).reverse().filter((_, i) => (pick + i) % 7 !== 0).map(([k, x], i) => [k, (pick + i) % 3 === 0 ? mutate(x, pick + 2) : x]));
+      }
+      return pick % 4 === 0 ? (v === null ? undefined : v === undefined ? null : v) : pick % 4 === 1 ? String(v) : v;
+    };
+    fc.assert(fc.property(value, fc.nat(20), (a, pick) => {
+      const b = mutate(a, pick);
+      expect(sameContent(a, b)).toBe(contentKey(a) === contentKey(b));
+      expect(sameContent(a, structuredClone(a))).toBe(true);
+    }), { numRuns: 2_000 });
   });
 });
