@@ -69,14 +69,14 @@ export function contentKey(value: unknown): string {
     : v));
 }
 
-/** What JSON.stringify writes for `v` in an array: undefined, functions and symbols become null. */
-function asJsonItem(v: unknown): unknown {
-  return v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v;
-}
-
 /** Whether JSON would write a property with this value (it leaves out undefined, functions, symbols). */
 function written(v: unknown): boolean {
   return v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+}
+
+/** What JSON.stringify writes for `v` in an array: what it would leave out of an object is null. */
+function asJsonItem(v: unknown): unknown {
+  return written(v) ? v : null;
 }
 
 /**
