@@ -125,6 +125,8 @@ export interface Filler {
   readonly length: number;
   /** The whole text (fillerText). */
   text(): string;
+  /** The text's first line when it has a header, known without making the text (Entry.head). */
+  readonly head: string | undefined;
   /** As `text().slice(start, end)`, for 0 <= start. */
   slice(start: number, end: number): string;
   /** As `text().lastIndexOf('\n', position)`. */
@@ -135,7 +137,7 @@ export interface Filler {
 
 /** The filler fillerText would make for these arguments. */
 export function filler(tokens: number, toolName: string, seed: string, count: (text: string, encoding: Encoding) => number, encoding: Encoding): Filler {
-  if (tokens <= 0) return textFiller('', toolName, count, encoding);
+  if (tokens <= 0) return textFiller('', undefined, toolName, count, encoding);
   const header = fillerHeader(toolName);
   const headerTokens = count(header, encoding);
   // `| 0`: the hash is an unsigned 32-bit number, which V8 may hold as a double; a line number (and
@@ -144,17 +146,19 @@ export function filler(tokens: number, toolName: string, seed: string, count: (t
   const withHeader = tokens > headerTokens + 1;
   const bodyTokens = withHeader ? tokens - headerTokens - 1 : tokens;
   const span = poolSpan(start, bodyTokens);
-  if (!span) return textFiller(`${header}\n${poolSlice(start, bodyTokens)}`, toolName, count, encoding);
+  if (!span) return textFiller(`${header}\n${poolSlice(start, bodyTokens)}`, header, toolName, count, encoding);
   return new PoolFiller(withHeader ? `${header}\n` : '', start, span.from, span.to - span.from, headerTokens);
 }
 
 /** A filler whose body is one slice of the pool: every part of it is a slice, never a copy. */
 class PoolFiller implements Filler {
   readonly length: number;
+  readonly head: string | undefined;
 
   /** `prefix` (the header line, or nothing), then `bodyLength` characters of the pool from line `startLine` (at `from`). */
   constructor(private readonly prefix: string, private readonly startLine: number, private readonly from: number, bodyLength: number, private readonly headerTokens: number) {
     this.length = prefix.length + bodyLength;
+    this.head = prefix ? prefix.slice(0, -1) : undefined;
   }
 
   text(): string {
@@ -199,10 +203,11 @@ class PoolFiller implements Filler {
 }
 
 /** A filler held as its text (empty, or longer than the pool). */
-function textFiller(text: string, toolName: string, count: (text: string, encoding: Encoding) => number, encoding: Encoding): Filler {
+function textFiller(text: string, head: string | undefined, toolName: string, count: (text: string, encoding: Encoding) => number, encoding: Encoding): Filler {
   return {
     length: text.length,
     text: () => text,
+    head,
     slice: (start, end) => text.slice(start, end),
     lastLineBreak: (position) => text.lastIndexOf('\n', position),
     headTokens: (end) => fillerHeadTokens(text, end, toolName, count, encoding),

@@ -5,6 +5,8 @@
 export interface SummaryInput {
   content: string;
   key?: string;
+  /** The content's first line when known without reading it (generated filler: Entry.head). */
+  head?: string;
 }
 
 export interface Summarizer {
@@ -32,7 +34,8 @@ export const extractiveSummarizer: Summarizer = {
     const counts = new Map<string, number>();
     const add = (item: string, n = 1) => { if (item) counts.set(item, (counts.get(item) ?? 0) + n); };
     for (const entry of entries) {
-      const folded = entry.key === undefined ? HEADER.exec(entry.content) : null;
+      // Generated filler (with a head) is never a summary: its text is not read.
+      const folded = entry.key === undefined && entry.head === undefined ? HEADER.exec(entry.content) : null;
       if (folded) {
         count += Number(folded[1]);
         for (const item of splitItems(entry.content.slice(folded[0].length))) add(item.text, item.count);
@@ -54,7 +57,7 @@ export function summarize(entries: readonly SummaryInput[], label: string, summa
 }
 
 function itemOf(entry: SummaryInput): string {
-  const source = entry.key ?? firstNonBlankLine(entry.content) ?? '';
+  const source = entry.key ?? entry.head ?? firstNonBlankLine(entry.content) ?? '';
   const line = source.trim().replace(/\s+/g, ' ').replace(/; /g, ', ');
   return line.length > SUMMARY_ITEM_CHARS ? `${line.slice(0, SUMMARY_ITEM_CHARS - 3)}...` : line;
 }

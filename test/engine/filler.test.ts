@@ -49,6 +49,19 @@ describe('filler', () => {
     }
   });
 
+  it('gives its header line as head, the text unread; no head when the text is too short for a header', () => {
+    for (const tokens of sizes) {
+      for (const seed of seeds) {
+        const text = fillerText(tokens, 'read_file', seed, countTokens, 'o200k_base');
+        const { head } = filler(tokens, 'read_file', seed, countTokens, 'o200k_base');
+        if (text.startsWith('read_file output\n')) expect(head).toBe('read_file output');
+        else expect(head).toBeUndefined();
+      }
+    }
+    expect(filler(2, 'bash', 'x', countTokens, 'o200k_base').head).toBeUndefined();
+    expect(filler(500, 'bash', 'x', countTokens, 'o200k_base').head).toBe('bash output');
+  });
+
   it('answers slice, lastLineBreak and headTokens as the whole text would', () => {
     for (const tokens of sizes) {
       for (const seed of seeds.slice(0, 2)) {

@@ -15,10 +15,14 @@ import type {
 export function entryLabel(entry: Entry): string {
   if (entry.todo) return `#${entry.todo.id} ${entry.todo.item}`;
   if (entry.key !== undefined) return entry.key;
-  const newline = entry.content.indexOf('\n');
-  const line = (newline >= 0 ? entry.content.slice(0, newline) : entry.content.slice(0, 200)).trim();
+  const line = (entry.head ?? firstLine(entry.content)).trim();
   if (line.length === 0 && entry.toolCalls?.length) return `assistant: ${entry.toolCalls.map((c) => `${c.name}#${c.id}`).join(', ')}`;
   return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
+function firstLine(text: string): string {
+  const newline = text.indexOf('\n');
+  return newline >= 0 ? text.slice(0, newline) : text.slice(0, 200);
 }
 
 export function change(type: ChangeType, region: string, entries: readonly Entry[], reason?: string): Change {

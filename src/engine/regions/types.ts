@@ -29,6 +29,12 @@ export interface Entry {
   /** Global write order. Message-section regions are merged by it into one message stream. */
   readonly seq: number;
   readonly content: string;
+  /**
+   * `content`'s first line, when the run generated the content (size_tokens filler) and so knows it
+   * without reading the text. Generated text is a view over the shared filler pool; reading any of
+   * it (for a label or a summary) makes V8 copy the whole text, a copy that lives as long as the entry.
+   */
+  readonly head?: string;
   /** Tokens of `content` (plus serialized tool calls), counted once when the entry was made. */
   readonly tokens: number;
   readonly kind: EntryKind;

@@ -19,6 +19,8 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   const encoding = run.model.encoding;
   const made = event.content === undefined ? filler(event.size_tokens!, event.tool_name, event.tool_call_id, countTokens, encoding) : undefined;
   let content: string;
+  // The filler's first line, while the content is the filler's whole text.
+  let head = made?.head;
   let knownTokens = made ? event.size_tokens : undefined;
   let byteCap: Change | undefined;
   if (lookupTool(READ_FILE, event.tool_name)) {
@@ -30,6 +32,7 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
       byteCap = { type: 'truncate', region: '(read_file)', tokens: knownTokens ?? 0, entries: [event.tool_call_id], reason: capped.notice.trim() };
       run.changes.push(byteCap);
       content = capped.content + capped.notice;
+      head = undefined;
       knownTokens = made ? cutFillerTokens(run, made, capped.content.length, capped.notice) : undefined;
     }
   } else {
@@ -44,6 +47,7 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
     }
     content = capped.content;
     tokens = capped.tokens;
+    if (capped.truncated) head = undefined;
   } else {
     tokens = knownTokens ?? run.shared.resultTokensOf(event, content, run.ctx.count);
   }
@@ -51,7 +55,7 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   run.baseline.add(tokens);
   const call = run.shared.callBefore(event.tool_call_id, run.position);
   const path = call?.arguments.path;
-  const entry = resultEntry(run.seq++, content, tokens, event, typeof path === 'string' ? path : undefined);
+  const entry = resultEntry(run.seq++, content, head, tokens, event, typeof path === 'string' ? path : undefined);
   if (typeof path === 'string') trackFile(run, event.tool_name, path, tokens, event.is_error === true, route.region);
   let target = run.layout.find((r) => r.name === route.region);
   if (!target) {
@@ -73,14 +77,17 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   return outcome.ok ? { ok: true, message: stub } : { ok: false, message: outcome.message };
 }
 
-/** The result's entry, one literal per shape (a spread of optional fields takes a slow path in V8). */
-function resultEntry(seq: number, content: string, tokens: number, event: Extract<TrafficEvent, { type: 'tool_result' }>, key: string | undefined): Entry {
+/**
+ * The result's entry, one literal per shape (a spread of optional fields takes a slow path in V8);
+ * `head` is always a field, undefined unless the content is generated filler.
+ */
+function resultEntry(seq: number, content: string, head: string | undefined, tokens: number, event: Extract<TrafficEvent, { type: 'tool_result' }>, key: string | undefined): Entry {
   const toolCallId = event.tool_call_id;
   const toolName = event.tool_name;
   if (key === undefined) {
-    return event.is_error ? { seq, content, tokens, kind: 'tool_result', toolCallId, toolName, isError: true } : { seq, content, tokens, kind: 'tool_result', toolCallId, toolName };
+    return event.is_error ? { seq, content, head, tokens, kind: 'tool_result', toolCallId, toolName, isError: true } : { seq, content, head, tokens, kind: 'tool_result', toolCallId, toolName };
   }
-  return event.is_error ? { seq, content, tokens, kind: 'tool_result', toolCallId, toolName, key, isError: true } : { seq, content, tokens, kind: 'tool_result', toolCallId, toolName, key };
+  return event.is_error ? { seq, content, head, tokens, kind: 'tool_result', toolCallId, toolName, key, isError: true } : { seq, content, head, tokens, kind: 'tool_result', toolCallId, toolName, key };
 }
 
 /**

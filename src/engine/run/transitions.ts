@@ -23,7 +23,7 @@ export function transition(run: RunState, to: string): StepResult {
     const max = maxAttempts(from, edge);
     if (run.attempts < max) {
       const nudge = `${refusals.join(' ')} (attempt ${run.attempts} of ${max})`;
-      userMessage(run, nudge);
+      userMessage(run, { text: nudge });
       return { ok: false, message: nudge };
     }
     // The shared attempt budget is spent: move on rather than wedge the run.

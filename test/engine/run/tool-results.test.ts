@@ -42,6 +42,10 @@ describe('routing a tool result', () => {
     expect(toolResult(run, sized('c1', 'grep', 80))).toEqual({ ok: true, message: '80 tokens to tool_results' });
     expect(run.regions.get('tool_results')!.entries.map((e) => [e.kind, e.toolCallId, e.tokens])).toEqual([['tool_result', 'c1', 80]]);
     expect(run.baseline.tokens).toBe(baseline + 80);
+    // Generated, so its first line is known without reading the text (labels and summaries use it).
+    const [entry] = run.regions.get('tool_results')!.entries;
+    expect(entry!.head).toBe('grep output');
+    expect(entry!.content.split('\n')[0]).toBe(entry!.head);
   });
 
   it('away from the stream: the content goes to its region and a stub keeps the call paired', () => {
@@ -58,6 +62,7 @@ describe('routing a tool result', () => {
     const [entry] = run.regions.get('scratch')!.entries;
     expect(entry!.tokens).toBe(100);
     expect(entry!.content.endsWith('\n[truncated: 220 of 300 tokens cut by max_result_tokens = 100]')).toBe(true);
+    expect(entry!.head).toBeUndefined(); // the content is no longer the generated text
     expect(run.changes).toEqual([{ type: 'truncate', region: 'scratch', tokens: 200, entries: ['c3'], reason: 'max_result_tokens 100' }]);
   });
 

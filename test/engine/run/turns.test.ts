@@ -14,29 +14,31 @@ describe('a user turn', () => {
   it('lands in conversation as a user message, and the flat-list baseline counts it', () => {
     const run = spawn(PLAIN);
     const baseline = run.baseline.tokens;
-    userMessage(run, words(12));
+    userMessage(run, { text: words(12) });
     expect(run.regions.get('conversation')!.entries.map((e) => [e.kind, e.tokens])).toEqual([['user_message', 12]]);
     expect(run.baseline.tokens).toBe(baseline + 12);
   });
 
-  it('of size_tokens is filler of exactly that size, the same for the same event', () => {
+  it('of size_tokens is filler of exactly that size, the same for the same event, with its first line as head', () => {
     const run = spawn(PLAIN);
-    const text = messageText(run, { type: 'user', content: '', size_tokens: 25 }, 3);
-    expect(countTokens(text, 'o200k_base')).toBe(25);
-    expect(messageText(run, { type: 'user', content: '', size_tokens: 25 }, 3)).toBe(text);
-    expect(messageText(run, { type: 'user', content: 'as written', size_tokens: 25 }, 3)).toBe(text);
-    expect(messageText(run, { type: 'user', content: 'as written' }, 3)).toBe('as written');
+    const made = messageText(run, { type: 'user', content: '', size_tokens: 25 }, 3);
+    expect(countTokens(made.text, 'o200k_base')).toBe(25);
+    expect(made.head).toBe('user output');
+    expect(made.text.split('\n')[0]).toBe(made.head);
+    expect(messageText(run, { type: 'user', content: '', size_tokens: 25 }, 3)).toEqual(made);
+    expect(messageText(run, { type: 'user', content: 'as written', size_tokens: 25 }, 3)).toEqual(made);
+    expect(messageText(run, { type: 'user', content: 'as written' }, 3)).toEqual({ text: 'as written' });
   });
 });
 
 describe('an inference', () => {
   it('measures the request before the reply joins the conversation, and the next request reuses it as cache prefix', () => {
     const run = spawn(PLAIN);
-    userMessage(run, words(10));
+    userMessage(run, { text: words(10) });
     const first = infer(run, reply(words(5)), 1);
     expect(first).toMatchObject({ inference: 0, messageTokens: 10, prefixTokens: 0, prefixShare: 0, overWindow: false, strippedBlocks: 0 });
     expect(held(run, 'conversation').map(([, tokens]) => tokens)).toEqual([10, 5]);
-    userMessage(run, words(3));
+    userMessage(run, { text: words(3) });
     const second = infer(run, reply('done'), 3);
     expect(second.inference).toBe(1);
     expect(second.prefixTokens).toBe(first.requestTokens);
