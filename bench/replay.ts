@@ -10,8 +10,9 @@
 // inspector) retain per event (goal <= 0.5 KB), inspect p95 at 8,000 events (goal <= 16 ms), and
 // `lev replay` of 100,000 generated events as a child process (goal <= 10 s).
 //
-// Times are CPU time (process.cpuUsage): on shared cores it is steadier than wall time. The replay
-// and its floor are each timed several times, alternating, and each keeps its best (repeatsAt).
+// Times are CPU time (process.cpuUsage): on shared cores it is steadier than wall time. Every timed
+// run does the same work, 32,000 events' worth (batchAt); the replay and its floor are each timed
+// RUNS times, alternating, and each keeps its best.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -73,8 +74,10 @@ export interface ReplayFigures {
   replayMs: number;
   tokenizeMs: number;
   ratio: number;
-  /** Timed runs per side; replayMs and tokenizeMs are each side's best. */
+  /** Timed runs per side; replayMs and tokenizeMs are each side's best, per replay. */
   runs: number;
+  /** Replays (and floor passes) back to back in each timed run. */
+  batch: number;
   /** Characters of distinct text the replay counts (the floor's input). */
   countedChars: number;
   timelineBytes: number;
@@ -82,14 +85,24 @@ export interface ReplayFigures {
 }
 
 /**
- * Timed runs per side at `events` events: each side keeps its best. A single timing on shared cores
- * mostly measures the neighbours; the fastest of several is the one least disturbed (as the Rhai
- * rows keep the best of 10 batches). Fewer at 32,000 events, where one run lasts seconds; more at
- * 500, where one lasts under a tenth of a second and the best of 10 still moved by 0.1x run to run.
+ * Events of work in every timed run: a smaller size is replayed (and its floor counted) back to
+ * back, each time with the count cache empty, until the run has done this many. A 500-event replay
+ * alone lasts a few milliseconds and most of its garbage is collected after its timer stops; the
+ * best of 30 such runs left out the collections a 32,000-event replay pays within its own run, and
+ * per-event cost seemed to double with the run's length (19 against 40 µs, size_tokens).
  */
-export function repeatsAt(events: number): number {
-  return events > 16_000 ? 3 : events > 4_000 ? 5 : events > 1_000 ? 10 : 30;
+const BATCH_EVENTS = 32_000;
+
+export function batchAt(events: number): number {
+  return Math.max(1, Math.round(BATCH_EVENTS / events));
 }
+
+/**
+ * Timed runs per side, each keeping its best: a single timing on shared cores mostly measures the
+ * neighbours, and the fastest of several is the one least disturbed (as the Rhai rows keep the
+ * best of 10 batches). Each run lasts a second or more (BATCH_EVENTS events), so a few suffice.
+ */
+export const RUNS = 3;
 
 /**
  * The warm-up run of the size being measured, kept until the next size's warm-up replaces it. V8's optimized code for
@@ -112,18 +125,22 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
     warmRun.timeline();
   }
   // One scenario for every run, so each side's runs do the same work and their best compares with
-  // the other side's. Both sides start each run with the count cache empty (observeCounts empties
-  // it) and after a full GC, and they alternate which goes first, so neither always inherits the
+  // the other side's. Both sides start each pass with the count cache empty (observeCounts empties
+  // it) and each run after a full GC, and they alternate which goes first, so neither always inherits the
   // other's garbage or follows it on a warmer or colder core. (The tokenizer's own merge cache is
   // as warm for both: the recording replay below fills it before either is timed.)
   const scenario = codingScenario(events, inlineResults, 7);
   const texts = countedTexts(scenario);
   const countedChars = texts.reduce((sum, t) => sum + t.length, 0);
-  const runs = repeatsAt(events);
+  const runs = RUNS;
+  const batch = batchAt(events);
   const tokenizeRuns: number[] = [];
   const replayRuns: number[] = [];
-  const floorRun = () => { observeCounts(undefined); gc(); tokenizeRuns.push(cpu(() => { for (const t of texts) countTokens(t, encoding); }).ms); };
-  const replayRun = () => { observeCounts(undefined); gc(); replayRuns.push(cpu(() => replay(scenario)).ms); };
+  const floorPass = () => { observeCounts(undefined); for (const t of texts) countTokens(t, encoding); };
+  const replayPass = () => { observeCounts(undefined); replay(scenario); };
+  const timedBatch = (pass: () => void) => { gc(); return cpu(() => { for (let b = 0; b < batch; b++) pass(); }).ms / batch; };
+  const floorRun = () => tokenizeRuns.push(timedBatch(floorPass));
+  const replayRun = () => replayRuns.push(timedBatch(replayPass));
   for (let i = 0; i < runs; i++) {
     if (i % 2 === 0) { floorRun(); replayRun(); } else { replayRun(); floorRun(); }
   }
@@ -134,7 +151,7 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
   for (const e of scenario.traffic) if (e.type === 'tool_result') toolTokens += e.size_tokens ?? countTokens(e.content!, encoding);
   const timelineBytes = retainedBytes(() => replay(scenario));
   const timelineJsonBytes = JSON.stringify(replay(scenario)).length;
-  return { events: scenario.traffic.length, inlineResults, toolTokens, replayMs, tokenizeMs, ratio: replayMs / tokenizeMs, runs, countedChars, timelineBytes, timelineJsonBytes };
+  return { events: scenario.traffic.length, inlineResults, toolTokens, replayMs, tokenizeMs, ratio: replayMs / tokenizeMs, runs, batch, countedChars, timelineBytes, timelineJsonBytes };
 }
 
 const n = (v: number) => v.toLocaleString('en-US');
@@ -157,11 +174,11 @@ export async function benchReplay(): Promise<ReplayFigures[]> {
   for (const inline of [true, false]) {
     for (const events of [500, 2_000, 8_000, 32_000]) figures.push(measureApart(events, inline));
   }
-  console.log('replay (spec coding-agent layout, claude-sonnet-4, 200k window), CPU ms, best of the runs given');
-  console.log('events  results        tool tokens  runs  replay ms  count-once ms  ratio  timeline B/event');
+  console.log('replay (spec coding-agent layout, claude-sonnet-4, 200k window), CPU ms per replay, best of the runs given (each of `batch` replays)');
+  console.log('events  results        tool tokens  runs  batch  replay ms  count-once ms  ratio  timeline B/event');
   for (const f of figures) {
     console.log([
-      String(f.events).padStart(6), (f.inlineResults ? 'inline text' : 'size_tokens').padEnd(13), n(f.toolTokens).padStart(12), String(f.runs).padStart(4),
+      String(f.events).padStart(6), (f.inlineResults ? 'inline text' : 'size_tokens').padEnd(13), n(f.toolTokens).padStart(12), String(f.runs).padStart(4), String(f.batch).padStart(5),
       f.replayMs.toFixed(0).padStart(10), f.tokenizeMs.toFixed(0).padStart(14), f.ratio.toFixed(2).padStart(6),
       (f.timelineBytes / f.events).toFixed(0).padStart(17),
     ].join('  '));
