@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CustomRegion } from '../../src/engine/regions/custom.ts';
 import { CustomScriptError, checkCustomScript, runRhaiSeed } from '../../src/engine/custom-script.ts';
 import { countTokens } from '../../src/engine/tokens.ts';
+import { entryLabel } from '../../src/engine/regions/index.ts';
 import { budgetOf, decl, testContext, text, toolResult } from './support.ts';
 
 const PLAIN = 'fn render(ctx) { let t = ""; for e in ctx.entries { t += e.content + ";"; } t }';
@@ -144,6 +145,14 @@ describe('on_write', () => {
     expect(r.write(entry, ctx)).toEqual({ ok: true, changes: [], stored: countTokens('short') });
     expect(r.entries).toEqual([{ ...entry, content: 'short', tokens: countTokens('short') }]);
     expect(r.tokens).toBe(countTokens('short'));
+  });
+
+  it('a replaced generated result is labelled by its new content, not the first line it was generated with', () => {
+    const r = region(script);
+    const ctx = testContext();
+    r.write(toolResult('c1', 'long output\nfiller words', { head: 'long output' }), ctx);
+    expect(r.entries[0]!.head).toBeUndefined();
+    expect(entryLabel(r.entries[0]!)).toBe('short');
   });
 
   it('true and () accept unchanged; false drops', () => {

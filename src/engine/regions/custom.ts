@@ -94,7 +94,8 @@ export class CustomRegion extends BaseRegion {
         const content = answer.value.content;
         if (content === entry.content) return { entry, changes: [] };
         const callTokens = (entry.toolCallTokens ?? []).reduce((a, b) => a + b, 0);
-        return { entry: { ...entry, content, tokens: ctx.count(content) + callTokens }, changes: [] };
+        // The generated text's first line (head) no longer describes the new content.
+        return { entry: { ...entry, content, head: undefined, tokens: ctx.count(content) + callTokens }, changes: [] };
       }
     }
   }
