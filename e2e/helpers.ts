@@ -46,9 +46,10 @@ export async function waitForTimeline(page: Page, steps?: number): Promise<void>
 
 /**
  * Replaces the open file's text the way a user would: select all, paste. (Typed text would be
- * auto-indented and auto-closed by Monaco, as it is for a person typing.) A paste can be lost
- * when Monaco has not yet taken the focus from the click, so the editor's whole text is copied
- * back and compared, and the paste is tried again if it did not land.
+ * auto-indented and auto-closed by Monaco, as it is for a person typing.) On a loaded machine a
+ * click on Monaco sometimes leaves the focus on the page, and the keys would then select and copy
+ * the page: so each attempt makes sure the focus is inside the editor first, and the editor's
+ * whole text is copied back and compared before the helper trusts it.
  */
 export async function setEditorText(page: Page, text: string): Promise<void> {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -57,12 +58,24 @@ export async function setEditorText(page: Page, text: string): Promise<void> {
     write: (t: string) => page.evaluate((value) => navigator.clipboard.writeText(value), t),
     read: () => page.evaluate(() => navigator.clipboard.readText()),
   };
+  // 'in the editor', or where the focus is instead (for the failure message).
+  const focus = () => page.evaluate(() => {
+    const active = document.activeElement;
+    if (active?.closest('[data-testid="editor"] .monaco-editor')) return 'in the editor';
+    return `on ${active?.tagName.toLowerCase()}.${String((active as HTMLElement | null)?.className ?? '')} (page focused: ${document.hasFocus()})`;
+  });
   // Monaco keeps one end-of-line sequence: a pasted \r or \r\n becomes \n.
   const expected = text.replace(/\r\n?/g, '\n');
   let inEditor = '';
   for (let attempt = 1; attempt <= 3 && inEditor !== expected; attempt++) {
     await clipboard.write(text);
-    await editor.locator('.view-lines').click();
+    await expect(async () => {
+      await editor.locator('.view-lines').click();
+      // Under load a click sometimes leaves the focus on the page: then focus the editor's input
+      // the way Tab would.
+      if ((await focus()) !== 'in the editor') await editor.getByRole('textbox').first().focus();
+      expect(await focus(), 'where the focus is after clicking the editor').toBe('in the editor');
+    }).toPass({ timeout: 10_000 });
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('ControlOrMeta+V');
     await clipboard.write('');
