@@ -141,7 +141,7 @@ describe('filler text', () => {
   it('has exactly size_tokens tokens in both encodings', () => {
     for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
       for (const n of [1, 2, 3, 5, 12, 13, 14, 25, 26, 27, 99, 1000, 4321, 8192 * 13 + 12, 8192 * 13 * 2 + 25]) {
-        for (const tool of ['read_file', 'web-fetch', 'x']) {
+        for (const tool of ['read_file', 'web-fetch', 'x', 'user', 'assistant']) {
           expect(countTokens(fillerText(n, tool, `${tool}${n}`, countTokens, encoding), encoding)).toBe(n);
         }
       }

@@ -12,20 +12,20 @@ import type { RequestFigures } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
 import type { RunState } from './state.ts';
 
-export function userMessage(run: RunState, { text: content, head }: MessageText): void {
-  const entry: Entry = { seq: run.seq++, content, head, tokens: run.ctx.count(content), kind: 'user_message' };
+export function userMessage(run: RunState, { text: content, head, tokens }: MessageText): void {
+  const entry: Entry = { seq: run.seq++, content, head, tokens: tokens ?? run.ctx.count(content), kind: 'user_message' };
   run.writeTo('conversation', entry);
   run.baseline.add(entry.tokens);
 }
 
-/** A message's text, and its first line when the run generated it (Entry.head). */
-export interface MessageText { text: string; head?: string }
+/** A message's text; when the run generated it, its first line (Entry.head) and its tokens, known without reading it. */
+export interface MessageText { text: string; head?: string; tokens?: number }
 
 /** A user or assistant message's text: its content, or filler of its `size_tokens`. */
 export function messageText(run: RunState, event: { type: 'user' | 'assistant'; content: string; size_tokens?: number }, index: number): MessageText {
   if (event.size_tokens === undefined) return { text: event.content };
   const made = filler(event.size_tokens, event.type, `${event.type}:${index}`, countTokens, run.model.encoding);
-  return { text: made.text(), head: made.head };
+  return { text: made.text(), head: made.head, tokens: event.size_tokens };
 }
 
 export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assistant' }>, index: number): RequestFigures {
@@ -54,11 +54,11 @@ export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assis
     run.warnings.push(`request is ${fmt(tokens)} tokens, over the ${fmt(run.model.window)}-token window even after the cascade: only pinned, checklist and reject regions are left`);
   }
   // The model's reply joins the conversation after the request that produced it.
-  const { text, head } = messageText(run, event, index);
+  const { text, head, tokens: textTokens } = messageText(run, event, index);
   const calls = event.tool_calls ?? [];
   const callTokens = calls.map((c) => run.ctx.count(JSON.stringify({ name: c.name, arguments: c.arguments })));
   const seq = run.seq++;
-  const turnTokens = run.ctx.count(text) + callTokens.reduce((a, b) => a + b, 0);
+  const turnTokens = (textTokens ?? run.ctx.count(text)) + callTokens.reduce((a, b) => a + b, 0);
   // One literal per shape: a spread of optional fields takes a slow path in V8.
   const entry: Entry = calls.length
     ? { seq, content: text, head, kind: 'assistant_turn', tokens: turnTokens, toolCalls: calls, toolCallTokens: callTokens }

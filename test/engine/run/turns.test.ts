@@ -23,6 +23,7 @@ describe('a user turn', () => {
     const run = spawn(PLAIN);
     const made = messageText(run, { type: 'user', content: '', size_tokens: 25 }, 3);
     expect(countTokens(made.text, 'o200k_base')).toBe(25);
+    expect(made.tokens).toBe(25); // known, so the run does not tokenize the text it made
     expect(made.head).toBe('user output');
     expect(made.text.split('\n')[0]).toBe(made.head);
     expect(messageText(run, { type: 'user', content: '', size_tokens: 25 }, 3)).toEqual(made);
