@@ -2,7 +2,6 @@
 // stage_instructions, then the other system-section regions in declaration order, then the message
 // stream (message-section regions merged by write order). Unpaired tool calls and results are
 // stripped and counted, so no request is one a provider would refuse.
-import type { PrefixBlock } from './cache.ts';
 import type { Region, RegionContext, RenderedMessage } from './regions/types.ts';
 import type { AssembledRequest, RequestMessage, SystemBlock } from './timeline.ts';
 
@@ -17,17 +16,31 @@ export interface StrippedBlock {
   tokens: number;
 }
 
+/** A block of the request, as the cache-prefix measure sees it: a system region's block, or a message as sent. */
+export type RequestBlock = SystemBlock | RenderedMessage;
+
 export interface Assembly {
   /** The request as sent; its message objects are built on first read (the replay only needs counts). */
   readonly request: AssembledRequest;
   tokens: number;
   stripped: AssembledRequest['stripped'];
-  /** System blocks then messages, for the cache-prefix measure; unchanged parts keep identity. */
-  blocks: PrefixBlock[];
+  /** System blocks then the messages as sent, for the cache-prefix measure; unchanged parts keep identity. */
+  blocks: RequestBlock[];
   systemTokens: number;
   messageTokens: number;
   /** Each stripped call or result, for the timeline's `strip` changes. */
   strippedBlocks: StrippedBlock[];
+}
+
+/**
+ * The text a block is compared by when it is not the same object as the other request's: a
+ * system block's text, or a message's role, call id, content and calls. Built only when asked
+ * (once or twice per request), so a message needs no block object of its own.
+ */
+export function blockText(block: RequestBlock): string {
+  if (!('role' in block)) return block.text;
+  const calls = block.tool_calls?.length ? `\n${JSON.stringify(block.tool_calls)}` : '';
+  return `${block.role}\u0000${block.tool_call_id ?? ''}\u0000${block.content}${calls}`;
 }
 
 /** Visible regions in the order their system blocks are sent. */
@@ -40,25 +53,17 @@ export function systemOrder(regions: readonly Region[]): Region[] {
   ];
 }
 
+// A layout's system order, kept per layout array: a region's section and removability never change.
+const systemOrders = new WeakMap<readonly Region[], Region[]>();
 const systemBlocks = new WeakMap<object, SystemBlock>();
-const messageBlocks = new WeakMap<RenderedMessage, PrefixBlock>();
-
-function messageBlock(message: RenderedMessage): PrefixBlock {
-  let block = messageBlocks.get(message);
-  if (!block) {
-    const calls = message.tool_calls?.length ? `\n${JSON.stringify(message.tool_calls)}` : '';
-    block = { text: `${message.role}\u0000${message.tool_call_id ?? ''}\u0000${message.content}${calls}`, tokens: message.tokens };
-    messageBlocks.set(message, block);
-  }
-  return block;
-}
 
 /** `regions`: the stage's visible regions in declaration order. Read-only: nothing is mutated. */
 export function assemble(regions: readonly Region[], ctx: RegionContext): Assembly {
-  const system: SystemBlock[] = [];
-  const blocks: PrefixBlock[] = [];
+  let order = systemOrders.get(regions);
+  if (!order) systemOrders.set(regions, (order = systemOrder(regions)));
+  const blocks: RequestBlock[] = [];
   let systemTokens = 0;
-  for (const region of systemOrder(regions)) {
+  for (const region of order) {
     const rendered = region.render(ctx).system;
     if (!rendered || rendered.text.length === 0) continue;
     let block = systemBlocks.get(rendered);
@@ -66,94 +71,112 @@ export function assemble(regions: readonly Region[], ctx: RegionContext): Assemb
       block = { region: region.name, text: rendered.text, tokens: rendered.tokens, cache: region.cache };
       systemBlocks.set(rendered, block);
     }
-    system.push(block);
     blocks.push(block);
     systemTokens += block.tokens;
   }
-
-  // The message stream: every message region's messages, merged by write order (a stable sort:
-  // equal seqs keep region order). Two parallel lists, not an object per message.
-  const messages: RenderedMessage[] = [];
-  const owners: string[] = [];
-  for (const region of regions) {
-    const rendered = region.render(ctx).messages;
-    if (rendered.length > 0) mergeBySeq(messages, owners, rendered, region.name);
-  }
-  const paired = pairToolBlocks(messages, owners);
-
-  let messageTokens = 0;
-  for (const message of paired.messages) {
-    blocks.push(messageBlock(message));
-    messageTokens += message.tokens;
-  }
+  const systemCount = blocks.length;
+  const paired = pairToolBlocks(messageStream(regions, ctx), regions, blocks);
+  const messageTokens = paired.tokens;
   const tokens = systemTokens + messageTokens;
   let request: AssembledRequest | undefined;
   return {
     get request() {
-      return (request ??= { system, messages: requestMessages(paired.messages, paired.owners), tokens, stripped: paired.stripped });
+      return (request ??= {
+        system: blocks.slice(0, systemCount) as SystemBlock[],
+        messages: requestMessages(blocks, systemCount, paired.owners, regions),
+        tokens,
+        stripped: paired.stripped,
+      });
     },
     tokens, stripped: paired.stripped, blocks, systemTokens, messageTokens, strippedBlocks: paired.strippedBlocks,
   };
 }
 
-/**
- * Merges one region's messages into the stream by seq, as a stable sort of the regions' messages
- * one after another would place them: on equal seqs, the stream's (earlier regions') first. A
- * region's messages are in write order unless a custom region says otherwise; then it all sorts.
- */
-function mergeBySeq(messages: RenderedMessage[], owners: string[], rendered: readonly RenderedMessage[], region: string): void {
-  const before = messages.length;
-  for (let i = 1; i < rendered.length; i++) {
-    if (rendered[i]!.seq < rendered[i - 1]!.seq) {
-      for (const message of rendered) { messages.push(message); owners.push(region); }
-      const order = messages.map((_, at) => at).sort((a, b) => messages[a]!.seq - messages[b]!.seq || a - b);
-      const m = order.map((at) => messages[at]!);
-      const o = order.map((at) => owners[at]!);
-      for (let at = 0; at < order.length; at++) { messages[at] = m[at]!; owners[at] = o[at]!; }
-      return;
-    }
-  }
-  // Both sorted: the common case is appending (nothing in the stream comes after the region's first).
-  if (before === 0 || messages[before - 1]!.seq <= rendered[0]!.seq) {
-    for (const message of rendered) { messages.push(message); owners.push(region); }
-    return;
-  }
-  const m = messages.slice();
-  const o = owners.slice();
-  messages.length = 0;
-  owners.length = 0;
-  let a = 0;
-  let b = 0;
-  while (a < before || b < rendered.length) {
-    if (b >= rendered.length || (a < before && m[a]!.seq <= rendered[b]!.seq)) { messages.push(m[a]!); owners.push(o[a++]!); } else { messages.push(rendered[b++]!); owners.push(region); }
-  }
+/** The message stream: each message with the index (in `regions`) of the region it came from. */
+interface MessageStream {
+  messages: RenderedMessage[];
+  owners: Uint32Array;
 }
 
-function requestMessages(messages: readonly RenderedMessage[], owners: readonly string[]): RequestMessage[] {
-  return messages.map((message, i) => {
-    const out: RequestMessage = { role: message.role, content: message.content, region: owners[i]!, tokens: message.tokens };
-    if (message.tool_calls?.length) out.tool_calls = [...message.tool_calls];
-    if (message.tool_call_id !== undefined) out.tool_call_id = message.tool_call_id;
-    if (message.is_error) out.is_error = true;
-    return out;
-  });
+/**
+ * Every message region's messages, merged by seq as a stable sort of their concatenation (in
+ * region order) would order them: on equal seqs, the earlier region's first. A region's messages
+ * are in write order unless a custom region says otherwise; then the whole stream is sorted.
+ */
+function messageStream(regions: readonly Region[], ctx: RegionContext): MessageStream {
+  const lists: (readonly RenderedMessage[])[] = [];
+  const listOwners: number[] = [];
+  let total = 0;
+  let sorted = true;
+  for (let r = 0; r < regions.length; r++) {
+    const list = regions[r]!.render(ctx).messages;
+    if (list.length === 0) continue;
+    lists.push(list);
+    listOwners.push(r);
+    total += list.length;
+    for (let i = 1; sorted && i < list.length; i++) if (list[i]!.seq < list[i - 1]!.seq) sorted = false;
+  }
+  // Sized once and filled in place: pushing grew (and copied) the stream's arrays every request.
+  const messages = new Array<RenderedMessage>(total);
+  const owners = new Uint32Array(total);
+  let length = 0;
+  for (let l = 0; l < lists.length; l++) {
+    const list = lists[l]!;
+    const owner = listOwners[l]!;
+    if (sorted) {
+      // Merged from the back into the room after the stream so far; on equal seqs the later list's goes last.
+      let i = length - 1;
+      for (let j = list.length - 1, at = length + list.length - 1; j >= 0; at--) {
+        if (i >= 0 && messages[i]!.seq > list[j]!.seq) { messages[at] = messages[i]!; owners[at] = owners[i--]!; } else { messages[at] = list[j--]!; owners[at] = owner; }
+      }
+    } else {
+      for (let j = 0; j < list.length; j++) { messages[length + j] = list[j]!; owners[length + j] = owner; }
+    }
+    length += list.length;
+  }
+  if (!sorted) sortBySeq(messages, owners);
+  return { messages, owners };
+}
+
+/** A stable sort of the stream by seq (ties keep their order). */
+function sortBySeq(messages: RenderedMessage[], owners: Uint32Array): void {
+  const order = messages.map((_, at) => at).sort((a, b) => messages[a]!.seq - messages[b]!.seq || a - b);
+  const m = order.map((at) => messages[at]!);
+  const o = order.map((at) => owners[at]!);
+  for (let at = 0; at < order.length; at++) { messages[at] = m[at]!; owners[at] = o[at]!; }
+}
+
+/** The request's messages: `blocks` after the system ones, each with the name of its region. */
+function requestMessages(blocks: readonly RequestBlock[], systemCount: number, owners: Uint32Array, regions: readonly Region[]): RequestMessage[] {
+  const out: RequestMessage[] = [];
+  for (let at = systemCount; at < blocks.length; at++) {
+    const message = blocks[at] as RenderedMessage;
+    const sent: RequestMessage = { role: message.role, content: message.content, region: regions[owners[at - systemCount]!]!.name, tokens: message.tokens };
+    if (message.tool_calls?.length) sent.tool_calls = [...message.tool_calls];
+    if (message.tool_call_id !== undefined) sent.tool_call_id = message.tool_call_id;
+    if (message.is_error) sent.is_error = true;
+    out.push(sent);
+  }
+  return out;
 }
 
 const partialMessages = new WeakMap<RenderedMessage, Map<number | string, RenderedMessage>>();
 
-/** The assistant message with only the calls in `keep`, reused across requests while it holds. */
-function withCalls(message: RenderedMessage, keep: boolean[]): RenderedMessage {
+/** The assistant message with only its answered calls (`answered[first + i]` for call i), reused across requests while it holds. */
+function withCalls(message: RenderedMessage, answered: Uint8Array, first: number): RenderedMessage {
+  const count = message.tool_calls!.length;
+  const keep = (i: number) => answered[first + i] === 1;
   // Which calls stay, as bits while they fit in a number (turns rarely make 31 calls).
   let signature: number | string = 0;
-  if (keep.length <= 30) for (let i = 0; i < keep.length; i++) signature |= keep[i] ? 1 << i : 0;
-  else signature = keep.map((k) => (k ? '1' : '0')).join('');
+  if (count <= 30) for (let i = 0; i < count; i++) signature |= keep(i) ? 1 << i : 0;
+  else signature = Array.from({ length: count }, (_, i) => (keep(i) ? '1' : '0')).join('');
   let byKeep = partialMessages.get(message);
   if (!byKeep) partialMessages.set(message, (byKeep = new Map()));
   let partial = byKeep.get(signature);
   if (!partial) {
-    const calls = message.tool_calls!.filter((_, i) => keep[i]);
-    const costs = message.toolCallTokens?.filter((_, i) => keep[i]);
-    const dropped = (message.toolCallTokens ?? []).reduce((sum, t, i) => sum + (keep[i] ? 0 : t), 0);
+    const calls = message.tool_calls!.filter((_, i) => keep(i));
+    const costs = message.toolCallTokens?.filter((_, i) => keep(i));
+    const dropped = (message.toolCallTokens ?? []).reduce((sum, t, i) => sum + (keep(i) ? 0 : t), 0);
     partial = { seq: message.seq, role: 'assistant', content: message.content, tokens: message.tokens - dropped };
     if (calls.length) { partial.tool_calls = calls; partial.toolCallTokens = costs; }
     byKeep.set(signature, partial);
@@ -175,13 +198,22 @@ const waitingFirst = new Map<string, number>();
 let nextBase = 1;
 const MAX_CODE = 2 ** 30;
 
+/** The paired stream: kept messages are pushed onto the caller's blocks; `owners[i]` is the region index of the i-th kept one. */
+interface Paired {
+  owners: Uint32Array;
+  tokens: number;
+  stripped: AssembledRequest['stripped'];
+  strippedBlocks: StrippedBlock[];
+}
+
 /**
  * A tool call stays only when a result for it follows; a result stays only when it answers a call
  * before it. Each result answers the earliest unanswered call with its id, so a result that arrives
  * before its call, or a second result for one call, is stripped along with the call it leaves
- * unpaired. An assistant turn that loses every call and has no text is left out whole.
+ * unpaired. An assistant turn that loses every call and has no text is left out whole. The kept
+ * messages are pushed onto `out`.
  */
-function pairToolBlocks(messages: readonly RenderedMessage[], owners: readonly string[]) {
+function pairToolBlocks({ messages, owners }: MessageStream, regions: readonly Region[], out: RequestBlock[]): Paired {
   let calls = 0;
   for (let at = 0; at < messages.length; at++) calls += messages[at]!.tool_calls?.length ?? 0;
   // Ids of long-gone calls are dropped now and then, so the map stays near the regions' size.
@@ -195,18 +227,19 @@ function pairToolBlocks(messages: readonly RenderedMessage[], owners: readonly s
   nextBase = base + calls + 1;
   // Later calls with an id that already has one waiting, in order (ids rarely repeat).
   let more: Map<string, number[]> | undefined;
-  // Every call of the stream has a slot, answered or not. slotOf[at]: an assistant message's first
-  // slot; a result's answered slot, or -1 when it answers nothing.
-  const answered: boolean[] = [];
-  const slotOf: number[] = [];
+  // Every call of the stream has a slot, answered (1) or not. slotOf[at]: an assistant message's
+  // first slot; a result's answered slot, or -1 when it answers nothing. Typed arrays: the
+  // collector copies them without looking inside.
+  const answered = new Uint8Array(calls);
+  const slotOf = new Int32Array(messages.length);
+  let slots = 0;
   for (let at = 0; at < messages.length; at++) {
     const message = messages[at]!;
     const toolCalls = message.tool_calls;
     if (message.role === 'assistant' && toolCalls?.length) {
-      slotOf.push(answered.length);
+      slotOf[at] = slots;
       for (let call = 0; call < toolCalls.length; call++) {
-        const slot = answered.length;
-        answered.push(false);
+        const slot = slots++;
         const id = toolCalls[call]!.id;
         const code = first.get(id);
         if (code === undefined || code < base) {
@@ -222,51 +255,52 @@ function pairToolBlocks(messages: readonly RenderedMessage[], owners: readonly s
       const id = message.tool_call_id;
       const code = first.get(id);
       if (code === undefined || code < base) {
-        slotOf.push(-1);
+        slotOf[at] = -1;
         continue;
       }
       const slot = code - base;
-      answered[slot] = true;
-      slotOf.push(slot);
+      answered[slot] = 1;
+      slotOf[at] = slot;
       // The next waiting call with this id, if any, is now the earliest.
       const next = more?.get(id)?.shift();
       first.set(id, next === undefined ? base - 1 : base + next);
     } else {
-      slotOf.push(-1);
+      slotOf[at] = -1;
     }
   }
 
-  const keptMessages: RenderedMessage[] = [];
-  const keptOwners: string[] = [];
+  const keptOwners = new Uint32Array(messages.length);
+  let kept = 0;
+  let tokens = 0;
+  const keep = (message: RenderedMessage, owner: number) => { out.push(message); keptOwners[kept++] = owner; tokens += message.tokens; };
   const stripped = { toolCalls: [] as string[], toolResults: [] as string[] };
   const strippedBlocks: StrippedBlock[] = [];
   for (let at = 0; at < messages.length; at++) {
     const message = messages[at]!;
-    const region = owners[at]!;
+    const owner = owners[at]!;
     const calls = message.tool_calls;
     if (message.role === 'assistant' && calls?.length) {
-      const first = slotOf[at]!;
+      const firstSlot = slotOf[at]!;
       let all = true;
       for (let i = 0; i < calls.length; i++) {
-        if (answered[first + i]) continue;
+        if (answered[firstSlot + i]) continue;
         all = false;
         const id = calls[i]!.id;
         stripped.toolCalls.push(id);
-        strippedBlocks.push({ region, id, seq: message.seq, tokens: message.toolCallTokens?.[i] ?? 0 });
+        strippedBlocks.push({ region: regions[owner]!.name, id, seq: message.seq, tokens: message.toolCallTokens?.[i] ?? 0 });
       }
-      if (all) { keptMessages.push(message); keptOwners.push(region); continue; }
-      const partial = withCalls(message, answered.slice(first, first + calls.length));
-      if (partial.tool_calls?.length || partial.content.length > 0) { keptMessages.push(partial); keptOwners.push(region); }
+      if (all) { keep(message, owner); continue; }
+      const partial = withCalls(message, answered, firstSlot);
+      if (partial.tool_calls?.length || partial.content.length > 0) keep(partial, owner);
       continue;
     }
     if (message.role === 'tool' && slotOf[at] === -1) {
       const id = message.tool_call_id ?? '';
       stripped.toolResults.push(id);
-      strippedBlocks.push({ region, id, seq: message.seq, tokens: message.tokens });
+      strippedBlocks.push({ region: regions[owner]!.name, id, seq: message.seq, tokens: message.tokens });
       continue;
     }
-    keptMessages.push(message);
-    keptOwners.push(region);
+    keep(message, owner);
   }
-  return { messages: keptMessages, owners: keptOwners, stripped, strippedBlocks };
+  return { owners: keptOwners, tokens, stripped, strippedBlocks };
 }

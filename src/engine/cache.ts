@@ -11,19 +11,22 @@ import { fmt } from './format.ts';
 import type { ProviderView } from './timeline.ts';
 
 export interface PrefixBlock {
-  text: string;
-  tokens: number;
+  readonly tokens: number;
 }
 
-/** Tokens of the identical leading blocks of `prev` and `next` (0 when there is no previous request). */
-export function commonPrefixTokens(prev: readonly PrefixBlock[] | undefined, next: readonly PrefixBlock[]): number {
+/**
+ * Tokens of the identical leading blocks of `prev` and `next` (0 when there is no previous
+ * request). Two blocks are identical when they are the same object or `textOf` gives both the same
+ * text; it is asked only of blocks that are not the same object, so it may build the text.
+ */
+export function commonPrefixTokens<B extends PrefixBlock>(prev: readonly B[] | undefined, next: readonly B[], textOf: (block: B) => string): number {
   if (!prev) return 0;
   const n = Math.min(prev.length, next.length);
   let tokens = 0;
   for (let i = 0; i < n; i++) {
     const a = prev[i]!;
     const b = next[i]!;
-    if (a !== b && a.text !== b.text) break;
+    if (a !== b && textOf(a) !== textOf(b)) break;
     tokens += b.tokens;
   }
   return tokens;

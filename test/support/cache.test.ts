@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { PROVIDER_RULES, commonPrefixTokens, providerView, type PrefixBlock } from '../../src/engine/cache.ts';
 import { MODELS, findModel } from '../../src/engine/models.ts';
 
-const block = (text: string, tokens: number): PrefixBlock => ({ text, tokens });
+interface Block extends PrefixBlock { text: string }
+const block = (text: string, tokens: number): Block => ({ text, tokens });
+const textOf = (b: Block) => b.text;
 const model = (id: string) => findModel(id)!;
 
 describe('commonPrefixTokens', () => {
@@ -11,16 +13,16 @@ describe('commonPrefixTokens', () => {
   const c = block('chat 1', 5);
 
   it('sums identical leading blocks, by reference or by text', () => {
-    expect(commonPrefixTokens(undefined, [a, b])).toBe(0);
-    expect(commonPrefixTokens([a, b, c], [a, b, block('chat 2', 7)])).toBe(30);
-    expect(commonPrefixTokens([a, b], [block('task', 10), block('rules', 20), c])).toBe(30);
-    expect(commonPrefixTokens([a, b, c], [a, b])).toBe(30);
-    expect(commonPrefixTokens([a, b], [block('task!', 11), b])).toBe(0);
-    expect(commonPrefixTokens([], [a])).toBe(0);
+    expect(commonPrefixTokens(undefined, [a, b], textOf)).toBe(0);
+    expect(commonPrefixTokens([a, b, c], [a, b, block('chat 2', 7)], textOf)).toBe(30);
+    expect(commonPrefixTokens([a, b], [block('task', 10), block('rules', 20), c], textOf)).toBe(30);
+    expect(commonPrefixTokens([a, b, c], [a, b], textOf)).toBe(30);
+    expect(commonPrefixTokens([a, b], [block('task!', 11), b], textOf)).toBe(0);
+    expect(commonPrefixTokens([], [a], textOf)).toBe(0);
   });
 
   it('an edit invalidates everything after it, even identical later blocks', () => {
-    expect(commonPrefixTokens([a, b, c], [a, block('rules v2', 21), c])).toBe(10);
+    expect(commonPrefixTokens([a, b, c], [a, block('rules v2', 21), c], textOf)).toBe(10);
   });
 });
 

@@ -1,10 +1,9 @@
 // What a run holds between events, and the few ways anything writes into a region. Each kind of
 // event has its own module (run.ts dispatches to them); they all change the run through this state.
-import type { Assembly } from '../assemble.ts';
+import type { Assembly, RequestBlock } from '../assemble.ts';
 import type { FlatListBaseline } from '../baseline.ts';
 import type { Blueprint, RegionDecl, StageDecl } from '../blueprint/types.ts';
 import { resolveBudget } from '../budget.ts';
-import type { PrefixBlock } from '../cache.ts';
 import { fmt } from '../format.ts';
 import type { Model } from '../models.ts';
 import { createRegion } from '../regions/index.ts';
@@ -102,7 +101,7 @@ export class RunState {
   lastAssembly: Assembly | undefined;
   lastRequestRegions: Record<string, RegionFigures> | undefined;
   /** The last request's blocks, for the next one's cache prefix. */
-  prevBlocks: PrefixBlock[] | undefined;
+  prevBlocks: RequestBlock[] | undefined;
   /** The stripped blocks a step has already reported: by region, then write order, the call ids. */
   readonly reportedStrips = new Map<string, Map<number, Set<string>>>();
 

@@ -2,7 +2,7 @@
 // inference: the request is assembled from the visible regions (shedding by the cascade while it is
 // over the window), measured against the cache and the flat-list baseline, and only then does the
 // model's reply join the conversation.
-import { assemble, type Assembly } from '../assemble.ts';
+import { assemble, blockText, type Assembly } from '../assemble.ts';
 import { commonPrefixTokens, providerView } from '../cache.ts';
 import { filler } from '../filler.ts';
 import { fmt } from '../format.ts';
@@ -30,7 +30,7 @@ export function messageText(run: RunState, event: { type: 'user' | 'assistant'; 
 
 export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assistant' }>, index: number): RequestFigures {
   const assembly = assembleWithCascade(run);
-  const prefixTokens = commonPrefixTokens(run.prevBlocks, assembly.blocks);
+  const prefixTokens = commonPrefixTokens(run.prevBlocks, assembly.blocks, blockText);
   run.prevBlocks = assembly.blocks;
   run.lastAssembly = assembly;
   run.lastRequestRegions = run.figures();
