@@ -2,6 +2,7 @@
 // stage_instructions, then the other system-section regions in declaration order, then the message
 // stream (message-section regions merged by write order). Unpaired tool calls and results are
 // stripped and counted, so no request is one a provider would refuse.
+import { renderedMessage } from './regions/base.ts';
 import type { Region, RegionContext, RenderedMessage } from './regions/types.ts';
 import type { AssembledRequest, RequestMessage, SystemBlock } from './timeline.ts';
 
@@ -55,6 +56,8 @@ export function systemOrder(regions: readonly Region[]): Region[] {
 
 // A layout's system order, kept per layout array: a region's section and removability never change.
 const systemOrders = new WeakMap<readonly Region[], Region[]>();
+// A layout's region names, read per message without a property lookup on regions of every kind.
+const layoutNames = new WeakMap<readonly Region[], string[]>();
 const systemBlocks = new WeakMap<object, SystemBlock>();
 
 /** `regions`: the stage's visible regions in declaration order. Read-only: nothing is mutated. */
@@ -75,7 +78,9 @@ export function assemble(regions: readonly Region[], ctx: RegionContext): Assemb
     systemTokens += block.tokens;
   }
   const systemCount = blocks.length;
-  const paired = pairToolBlocks(messageStream(regions, ctx), regions, blocks);
+  let names = layoutNames.get(regions);
+  if (!names) layoutNames.set(regions, (names = regions.map((r) => r.name)));
+  const paired = pairToolBlocks(messageStream(regions, names, ctx), blocks);
   const messageTokens = paired.tokens;
   const tokens = systemTokens + messageTokens;
   let request: AssembledRequest | undefined;
@@ -83,7 +88,7 @@ export function assemble(regions: readonly Region[], ctx: RegionContext): Assemb
     get request() {
       return (request ??= {
         system: blocks.slice(0, systemCount) as SystemBlock[],
-        messages: requestMessages(blocks, systemCount, paired.owners, regions),
+        messages: requestMessages(blocks, systemCount, paired.owners),
         tokens,
         stripped: paired.stripped,
       });
@@ -92,10 +97,10 @@ export function assemble(regions: readonly Region[], ctx: RegionContext): Assemb
   };
 }
 
-/** The message stream: each message with the index (in `regions`) of the region it came from. */
+/** The message stream: each message with the name of the region it came from. */
 interface MessageStream {
   messages: RenderedMessage[];
-  owners: Uint32Array;
+  owners: string[];
 }
 
 /**
@@ -103,22 +108,22 @@ interface MessageStream {
  * region order) would order them: on equal seqs, the earlier region's first. A region's messages
  * are in write order unless a custom region says otherwise; then the whole stream is sorted.
  */
-function messageStream(regions: readonly Region[], ctx: RegionContext): MessageStream {
+function messageStream(regions: readonly Region[], names: readonly string[], ctx: RegionContext): MessageStream {
   const lists: (readonly RenderedMessage[])[] = [];
-  const listOwners: number[] = [];
+  const listOwners: string[] = [];
   let total = 0;
   let sorted = true;
   for (let r = 0; r < regions.length; r++) {
     const list = regions[r]!.render(ctx).messages;
     if (list.length === 0) continue;
     lists.push(list);
-    listOwners.push(r);
+    listOwners.push(names[r]!);
     total += list.length;
     for (let i = 1; sorted && i < list.length; i++) if (list[i]!.seq < list[i - 1]!.seq) sorted = false;
   }
   // Sized once and filled in place: pushing grew (and copied) the stream's arrays every request.
   const messages = new Array<RenderedMessage>(total);
-  const owners = new Uint32Array(total);
+  const owners = new Array<string>(total);
   let length = 0;
   for (let l = 0; l < lists.length; l++) {
     const list = lists[l]!;
@@ -139,7 +144,7 @@ function messageStream(regions: readonly Region[], ctx: RegionContext): MessageS
 }
 
 /** A stable sort of the stream by seq (ties keep their order). */
-function sortBySeq(messages: RenderedMessage[], owners: Uint32Array): void {
+function sortBySeq(messages: RenderedMessage[], owners: string[]): void {
   const order = messages.map((_, at) => at).sort((a, b) => messages[a]!.seq - messages[b]!.seq || a - b);
   const m = order.map((at) => messages[at]!);
   const o = order.map((at) => owners[at]!);
@@ -147,11 +152,11 @@ function sortBySeq(messages: RenderedMessage[], owners: Uint32Array): void {
 }
 
 /** The request's messages: `blocks` after the system ones, each with the name of its region. */
-function requestMessages(blocks: readonly RequestBlock[], systemCount: number, owners: Uint32Array, regions: readonly Region[]): RequestMessage[] {
+function requestMessages(blocks: readonly RequestBlock[], systemCount: number, owners: readonly string[]): RequestMessage[] {
   const out: RequestMessage[] = [];
   for (let at = systemCount; at < blocks.length; at++) {
     const message = blocks[at] as RenderedMessage;
-    const sent: RequestMessage = { role: message.role, content: message.content, region: regions[owners[at - systemCount]!]!.name, tokens: message.tokens };
+    const sent: RequestMessage = { role: message.role, content: message.content, region: owners[at - systemCount]!, tokens: message.tokens };
     if (message.tool_calls?.length) sent.tool_calls = [...message.tool_calls];
     if (message.tool_call_id !== undefined) sent.tool_call_id = message.tool_call_id;
     if (message.is_error) sent.is_error = true;
@@ -161,6 +166,16 @@ function requestMessages(blocks: readonly RequestBlock[], systemCount: number, o
 }
 
 const partialMessages = new WeakMap<RenderedMessage, Map<number | string, RenderedMessage>>();
+
+// A result whose call has left the window is stripped from every request until it leaves too: its
+// block is made once (per region it is sent from), and a run reports it once by identity.
+const resultStrips = new WeakMap<RenderedMessage, StrippedBlock>();
+
+function resultStrip(message: RenderedMessage, region: string): StrippedBlock {
+  let block = resultStrips.get(message);
+  if (block?.region !== region) resultStrips.set(message, (block = { region, id: message.tool_call_id ?? '', seq: message.seq, tokens: message.tokens }));
+  return block;
+}
 
 /** The assistant message with only its answered calls (`answered[first + i]` for call i), reused across requests while it holds. */
 function withCalls(message: RenderedMessage, answered: Uint8Array, first: number): RenderedMessage {
@@ -177,8 +192,9 @@ function withCalls(message: RenderedMessage, answered: Uint8Array, first: number
     const calls = message.tool_calls!.filter((_, i) => keep(i));
     const costs = message.toolCallTokens?.filter((_, i) => keep(i));
     const dropped = (message.toolCallTokens ?? []).reduce((sum, t, i) => sum + (keep(i) ? 0 : t), 0);
-    partial = { seq: message.seq, role: 'assistant', content: message.content, tokens: message.tokens - dropped };
-    if (calls.length) { partial.tool_calls = calls; partial.toolCallTokens = costs; }
+    partial = calls.length
+      ? renderedMessage(message.seq, 'assistant', message.content, message.tokens - dropped, calls, costs)
+      : renderedMessage(message.seq, 'assistant', message.content, message.tokens - dropped);
     byKeep.set(signature, partial);
   }
   return partial;
@@ -197,10 +213,12 @@ const waitingFirst = new Map<string, number>();
 /** The next pairing's base. */
 let nextBase = 1;
 const MAX_CODE = 2 ** 30;
+let answeredScratch = new Uint8Array(64);
+let slotScratch = new Int32Array(256);
 
-/** The paired stream: kept messages are pushed onto the caller's blocks; `owners[i]` is the region index of the i-th kept one. */
+/** The paired stream: kept messages are pushed onto the caller's blocks; `owners[i]` is the region of the i-th kept one. */
 interface Paired {
-  owners: Uint32Array;
+  owners: string[];
   tokens: number;
   stripped: AssembledRequest['stripped'];
   strippedBlocks: StrippedBlock[];
@@ -213,7 +231,7 @@ interface Paired {
  * unpaired. An assistant turn that loses every call and has no text is left out whole. The kept
  * messages are pushed onto `out`.
  */
-function pairToolBlocks({ messages, owners }: MessageStream, regions: readonly Region[], out: RequestBlock[]): Paired {
+function pairToolBlocks({ messages, owners }: MessageStream, out: RequestBlock[]): Paired {
   let calls = 0;
   for (let at = 0; at < messages.length; at++) calls += messages[at]!.tool_calls?.length ?? 0;
   // Ids of long-gone calls are dropped now and then, so the map stays near the regions' size.
@@ -228,10 +246,12 @@ function pairToolBlocks({ messages, owners }: MessageStream, regions: readonly R
   // Later calls with an id that already has one waiting, in order (ids rarely repeat).
   let more: Map<string, number[]> | undefined;
   // Every call of the stream has a slot, answered (1) or not. slotOf[at]: an assistant message's
-  // first slot; a result's answered slot, or -1 when it answers nothing. Typed arrays: the
-  // collector copies them without looking inside.
-  const answered = new Uint8Array(calls);
-  const slotOf = new Int32Array(messages.length);
+  // first slot; a result's answered slot, or -1 when it answers nothing. Both live only during the
+  // pairing, so they are buffers kept between requests (a typed array costs a runtime call to make).
+  if (answeredScratch.length < calls) answeredScratch = new Uint8Array(2 * calls);
+  if (slotScratch.length < messages.length) slotScratch = new Int32Array(2 * messages.length);
+  const answered = answeredScratch.fill(0, 0, calls);
+  const slotOf = slotScratch;
   let slots = 0;
   for (let at = 0; at < messages.length; at++) {
     const message = messages[at]!;
@@ -269,10 +289,8 @@ function pairToolBlocks({ messages, owners }: MessageStream, regions: readonly R
     }
   }
 
-  const keptOwners = new Uint32Array(messages.length);
-  let kept = 0;
+  const keptOwners: string[] = [];
   let tokens = 0;
-  const keep = (message: RenderedMessage, owner: number) => { out.push(message); keptOwners[kept++] = owner; tokens += message.tokens; };
   const stripped = { toolCalls: [] as string[], toolResults: [] as string[] };
   const strippedBlocks: StrippedBlock[] = [];
   for (let at = 0; at < messages.length; at++) {
@@ -287,20 +305,21 @@ function pairToolBlocks({ messages, owners }: MessageStream, regions: readonly R
         all = false;
         const id = calls[i]!.id;
         stripped.toolCalls.push(id);
-        strippedBlocks.push({ region: regions[owner]!.name, id, seq: message.seq, tokens: message.toolCallTokens?.[i] ?? 0 });
+        strippedBlocks.push({ region: owner, id, seq: message.seq, tokens: message.toolCallTokens?.[i] ?? 0 });
       }
-      if (all) { keep(message, owner); continue; }
-      const partial = withCalls(message, answered, firstSlot);
-      if (partial.tool_calls?.length || partial.content.length > 0) keep(partial, owner);
+      const sent = all ? message : withCalls(message, answered, firstSlot);
+      if (all || sent.tool_calls?.length || sent.content.length > 0) { out.push(sent); keptOwners.push(owner); tokens += sent.tokens; }
       continue;
     }
     if (message.role === 'tool' && slotOf[at] === -1) {
-      const id = message.tool_call_id ?? '';
-      stripped.toolResults.push(id);
-      strippedBlocks.push({ region: regions[owner]!.name, id, seq: message.seq, tokens: message.tokens });
+      const block = resultStrip(message, owner);
+      stripped.toolResults.push(block.id);
+      strippedBlocks.push(block);
       continue;
     }
-    keep(message, owner);
+    out.push(message);
+    keptOwners.push(owner);
+    tokens += message.tokens;
   }
   return { owners: keptOwners, tokens, stripped, strippedBlocks };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { append, assistant, call, detail, result, run, user } from './helpers.ts';
+import { append, assistant, call, detail, result, run, scenario, user } from './helpers.ts';
+import { prepare, type Run } from '../../src/engine/replay.ts';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
 import { fillerText } from '../../src/engine/filler.ts';
 import { countTokens } from '../../src/engine/tokens.ts';
@@ -56,6 +57,23 @@ describe('tool call pairing', () => {
     expect(t.steps[4]!.changes[0]).toMatchObject({ type: 'strip', entries: ['c1'], tokens: 30 });
     expect(t.steps[5]!.changes.filter((c) => c.type === 'strip')).toEqual([]);
     expect(t.steps[5]!.request!.strippedBlocks).toBe(1);
+  });
+
+  it('a copy made after a strip was recorded does not record it again, nor does the run it was copied from', () => {
+    const toml = '[context.regions]\nconversation = { kind = "sliding_window", max_items = 2 }';
+    const traffic = [...call('c1', 'grep', 30), user('a'), user('b'), assistant('one'), assistant('two'), ...call('c2', 'grep', 40), user('c'), user('d'), assistant('three')];
+    const prepared = prepare(scenario(toml, traffic), {});
+    const original = prepared.run!;
+    const strips = (r: Run, until: number) => {
+      const seen: string[][] = [];
+      while (r.position < until) for (const c of r.step().changes) if (c.type === 'strip') seen.push(c.entries);
+      return seen;
+    };
+    expect(strips(original, 5)).toEqual([['c1']]);
+    const copy = original.fork()!;
+    // Both go on stripping c1 from every request without recording it again; each records c2 once.
+    expect(strips(original, traffic.length)).toEqual([['c2']]);
+    expect(strips(copy, traffic.length)).toEqual([['c2']]);
   });
 
   it('strips a call that never got a result, keeping the assistant text', () => {

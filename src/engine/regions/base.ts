@@ -6,7 +6,7 @@ import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
 import { fmt } from '../format.ts';
 import { capabilitiesOf } from './capabilities.ts';
-import type { CacheHint, Change, ChangeType, Section } from '../timeline.ts';
+import type { CacheHint, Change, ChangeType, Section, ToolCall } from '../timeline.ts';
 import type {
   Checklist, DeleteOutcome, DeleteSelector, Entry, Region, RegionContext, RegionRender, RenderedMessage, WriteOutcome,
 } from './types.ts';
@@ -50,26 +50,36 @@ export const MESSAGE_REGION_NAMES: ReadonlySet<string> = new Set(['conversation'
 
 const renderedMessages = new WeakMap<Entry, RenderedMessage>();
 
+/**
+ * A message as a region renders it. Every one has every field, undefined where it does not apply,
+ * so the code that walks a request's stream (pairing, prefix blocks) meets one object shape, not
+ * the six that optional fields made (reading a field of many shapes is a slow lookup in V8).
+ */
+export function renderedMessage(
+  seq: number, role: RenderedMessage['role'], content: string, tokens: number,
+  toolCalls?: readonly ToolCall[], toolCallTokens?: readonly number[], toolCallId?: string, isError?: true,
+): RenderedMessage {
+  return { seq, role, content, tokens, tool_calls: toolCalls, toolCallTokens, tool_call_id: toolCallId, is_error: isError };
+}
+
 /** An entry as a message; the object is reused so unchanged messages compare by identity. */
 export function entryMessage(entry: Entry): RenderedMessage {
   let message = renderedMessages.get(entry);
   if (message) return message;
-  // Written out, not spread from a shared base: a spread literal takes a slow path in V8.
   const { seq, content, tokens } = entry;
   switch (entry.kind) {
     case 'assistant_turn':
       message = entry.toolCalls?.length
-        ? { seq, content, tokens, role: 'assistant', tool_calls: entry.toolCalls, toolCallTokens: entry.toolCallTokens }
-        : { seq, content, tokens, role: 'assistant' };
+        ? renderedMessage(seq, 'assistant', content, tokens, entry.toolCalls, entry.toolCallTokens)
+        : renderedMessage(seq, 'assistant', content, tokens);
       break;
     case 'tool_result':
     case 'stub':
-      message = entry.toolCallId === undefined ? { seq, content, tokens, role: 'user' }
-        : entry.isError && entry.kind === 'tool_result' ? { seq, content, tokens, role: 'tool', tool_call_id: entry.toolCallId, is_error: true }
-          : { seq, content, tokens, role: 'tool', tool_call_id: entry.toolCallId };
+      message = entry.toolCallId === undefined ? renderedMessage(seq, 'user', content, tokens)
+        : renderedMessage(seq, 'tool', content, tokens, undefined, undefined, entry.toolCallId, entry.isError && entry.kind === 'tool_result' ? true : undefined);
       break;
     default:
-      message = { seq, content, tokens, role: 'user' };
+      message = renderedMessage(seq, 'user', content, tokens);
   }
   renderedMessages.set(entry, message);
   return message;

@@ -11,7 +11,7 @@ import {
 } from '../custom-hooks.ts';
 import { describeFailure, loadCustomHooks, type CustomHooks } from '../custom-script.ts';
 import type { Change, ChangeType, Section, ToolCall } from '../timeline.ts';
-import { BaseRegion, change, entryMessage } from './base.ts';
+import { BaseRegion, change, entryMessage, renderedMessage } from './base.ts';
 import type { Entry, RegionContext, RegionEnv, RegionRender, RenderedMessage, WriteOutcome } from './types.ts';
 
 /** Above any real write order, with room for fractions: where messages standing for the whole region go. */
@@ -264,9 +264,9 @@ export class CustomRegion extends BaseRegion {
     const cached = this.messageCache.get(id);
     if (cached) return cached;
     const callTokens = (message.tool_calls ?? []).map((c) => ctx.count(JSON.stringify({ name: c.name, arguments: c.arguments })));
-    const rendered: RenderedMessage = { seq, role: message.role, content: message.content, tokens: ctx.count(message.content) + callTokens.reduce((a, b) => a + b, 0) };
-    if (message.tool_calls?.length) { rendered.tool_calls = message.tool_calls; rendered.toolCallTokens = callTokens; }
-    if (message.tool_call_id !== undefined) rendered.tool_call_id = message.tool_call_id;
+    const tokens = ctx.count(message.content) + callTokens.reduce((a, b) => a + b, 0);
+    const calls = message.tool_calls?.length ? message.tool_calls : undefined;
+    const rendered = renderedMessage(seq, message.role, message.content, tokens, calls, calls && callTokens, message.tool_call_id);
     if (this.messageCache.size > 1000) this.messageCache.clear();
     this.messageCache.set(id, rendered);
     return rendered;

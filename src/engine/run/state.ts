@@ -1,6 +1,6 @@
 // What a run holds between events, and the few ways anything writes into a region. Each kind of
 // event has its own module (run.ts dispatches to them); they all change the run through this state.
-import type { Assembly, RequestBlock } from '../assemble.ts';
+import type { Assembly, RequestBlock, StrippedBlock } from '../assemble.ts';
 import type { FlatListBaseline } from '../baseline.ts';
 import type { Blueprint, RegionDecl, StageDecl } from '../blueprint/types.ts';
 import { resolveBudget } from '../budget.ts';
@@ -104,6 +104,11 @@ export class RunState {
   prevBlocks: RequestBlock[] | undefined;
   /** The stripped blocks a step has already reported: by region, then write order, the call ids. */
   readonly reportedStrips = new Map<string, Map<number, Set<string>>>();
+  /**
+   * Stripped blocks known to be in reportedStrips, by identity: the same block is stripped from
+   * each later request, and one lookup answers for it. Never holds more than reportedStrips does.
+   */
+  reportedBlocks = new WeakSet<StrippedBlock>();
 
   /** Calls made and results counted: shared with this run's copies. */
   readonly shared: SharedFacts;
@@ -161,6 +166,7 @@ export class RunState {
     copy.inferences = this.inferences;
     copy.prevBlocks = this.prevBlocks;
     this.forgetGoneStrips();
+    this.reportedBlocks = new WeakSet();
     for (const [region, bySeq] of this.reportedStrips) {
       copy.reportedStrips.set(region, new Map([...bySeq].map(([seq, ids]) => [seq, new Set(ids)])));
     }

@@ -98,6 +98,8 @@ function recordNewStrips(run: RunState, assembly: Assembly): void {
   if (assembly.strippedBlocks.length === 0) return;
   const byRegion = new Map<string, { tokens: number; ids: string[] }>();
   for (const block of assembly.strippedBlocks) {
+    if (run.reportedBlocks.has(block)) continue;
+    run.reportedBlocks.add(block);
     let bySeq = run.reportedStrips.get(block.region);
     if (!bySeq) run.reportedStrips.set(block.region, (bySeq = new Map()));
     let ids = bySeq.get(block.seq);
