@@ -51,15 +51,19 @@ export const MESSAGE_REGION_NAMES: ReadonlySet<string> = new Set(['conversation'
 const renderedMessages = new WeakMap<Entry, RenderedMessage>();
 
 /**
- * A message as a region renders it. Every one has every field, undefined where it does not apply,
- * so the code that walks a request's stream (pairing, prefix blocks) meets one object shape, not
- * the six that optional fields made (reading a field of many shapes is a slow lookup in V8).
+ * A message as a region renders it, made only here: its fields always in one order and only those
+ * it has, so the code that walks a request's stream (pairing, prefix blocks) meets four object
+ * shapes, not the six that literals in several places made (a field read on more than four shapes
+ * is a slow lookup in V8). Fields set to undefined instead would cost every message their room.
+ * A message carries calls (assistant) or a call id (tool), never both: scripts are held to that too.
  */
 export function renderedMessage(
   seq: number, role: RenderedMessage['role'], content: string, tokens: number,
   toolCalls?: readonly ToolCall[], toolCallTokens?: readonly number[], toolCallId?: string, isError?: true,
 ): RenderedMessage {
-  return { seq, role, content, tokens, tool_calls: toolCalls, toolCallTokens, tool_call_id: toolCallId, is_error: isError };
+  if (toolCalls) return { seq, role, content, tokens, tool_calls: toolCalls, toolCallTokens };
+  if (toolCallId === undefined) return { seq, role, content, tokens };
+  return isError ? { seq, role, content, tokens, tool_call_id: toolCallId, is_error: true } : { seq, role, content, tokens, tool_call_id: toolCallId };
 }
 
 /** An entry as a message; the object is reused so unchanged messages compare by identity. */
