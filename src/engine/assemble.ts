@@ -34,11 +34,29 @@ export interface Assembly {
 }
 
 /**
+ * Whether two blocks are the same for the prompt cache: the same object, or the same text
+ * (blockText). A text's length is known without building it, unless a message carries calls, and
+ * texts of different lengths differ: the common case, a message against the one after it.
+ */
+export function sameBlock(a: RequestBlock, b: RequestBlock): boolean {
+  if (a === b) return true;
+  const length = knownTextLength(a);
+  if (length !== undefined && knownTextLength(b) !== undefined && knownTextLength(b) !== length) return false;
+  return blockText(a) === blockText(b);
+}
+
+function knownTextLength(block: RequestBlock): number | undefined {
+  if (!('role' in block)) return block.text.length;
+  if (block.tool_calls?.length) return undefined;
+  return block.role.length + (block.tool_call_id?.length ?? 0) + block.content.length + 2;
+}
+
+/**
  * The text a block is compared by when it is not the same object as the other request's: a
  * system block's text, or a message's role, call id, content and calls. Built only when asked
  * (once or twice per request), so a message needs no block object of its own.
  */
-export function blockText(block: RequestBlock): string {
+function blockText(block: RequestBlock): string {
   if (!('role' in block)) return block.text;
   const calls = block.tool_calls?.length ? `\n${JSON.stringify(block.tool_calls)}` : '';
   return `${block.role}\u0000${block.tool_call_id ?? ''}\u0000${block.content}${calls}`;

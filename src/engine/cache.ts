@@ -16,17 +16,16 @@ export interface PrefixBlock {
 
 /**
  * Tokens of the identical leading blocks of `prev` and `next` (0 when there is no previous
- * request). Two blocks are identical when they are the same object or `textOf` gives both the same
- * text; it is asked only of blocks that are not the same object, so it may build the text.
+ * request), as `same` judges two blocks (the same object, or the same text).
  */
-export function commonPrefixTokens<B extends PrefixBlock>(prev: readonly B[] | undefined, next: readonly B[], textOf: (block: B) => string): number {
+export function commonPrefixTokens<B extends PrefixBlock>(prev: readonly B[] | undefined, next: readonly B[], same: (a: B, b: B) => boolean): number {
   if (!prev) return 0;
   const n = Math.min(prev.length, next.length);
   let tokens = 0;
   for (let i = 0; i < n; i++) {
     const a = prev[i]!;
     const b = next[i]!;
-    if (a !== b && textOf(a) !== textOf(b)) break;
+    if (!same(a, b)) break;
     tokens += b.tokens;
   }
   return tokens;

@@ -4,7 +4,7 @@
 // and out of seq order, shared seqs, repeated call ids, results before their calls.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assemble } from '../../src/engine/assemble.ts';
+import { assemble, sameBlock } from '../../src/engine/assemble.ts';
 import { resolveBudget } from '../../src/engine/budget.ts';
 import { createRegion, entryMessage } from '../../src/engine/regions/index.ts';
 import type { Entry, Region, RegionContext, RenderedMessage } from '../../src/engine/regions/types.ts';
@@ -127,5 +127,26 @@ describe("a message region's render", () => {
         region.entries.forEach((e, i) => expect(messages[i]).toBe(entryMessage(e)));
       }
     }), { numRuns: 300 });
+  });
+});
+
+describe('sameBlock (the prompt cache compares blocks by identity, else by their text)', () => {
+  // The text a message block is compared by, written out as blockText builds it.
+  const text = (m: RenderedMessage) => `${m.role}\u0000${m.tool_call_id ?? ''}\u0000${m.content}${m.tool_calls?.length ? `\n${JSON.stringify(m.tool_calls)}` : ''}`;
+  const specArb = fc.record({
+    role: fc.constantFrom('user' as const, 'assistant' as const, 'tool' as const), seq: fc.nat(5),
+    calls: fc.array(fc.constantFrom('a', 'b', 'c\u0000'), { maxLength: 2 }), id: fc.option(fc.constantFrom('a', 'a\u0000', ''), { nil: undefined }),
+    content: fc.constantFrom('', 'x', 'xy', '\u0000x', 'x\u0000', 'a\u0000x'),
+  });
+
+  it('agrees with comparing the texts, for any two messages and for system blocks', () => {
+    fc.assert(fc.property(specArb, specArb, (x, y) => {
+      const a = message(x);
+      const b = message(y);
+      expect(sameBlock(a, b)).toBe(text(a) === text(b));
+      expect(sameBlock(a, a)).toBe(true);
+      const system = { region: 'r', text: text(b), tokens: 1, cache: 'until-changed' as const };
+      expect(sameBlock(a, system)).toBe(text(a) === text(b));
+    }), { numRuns: 2_000 });
   });
 });

@@ -4,7 +4,7 @@ import { MODELS, findModel } from '../../src/engine/models.ts';
 
 interface Block extends PrefixBlock { text: string }
 const block = (text: string, tokens: number): Block => ({ text, tokens });
-const textOf = (b: Block) => b.text;
+const same = (a: Block, b: Block) => a === b || a.text === b.text;
 const model = (id: string) => findModel(id)!;
 
 describe('commonPrefixTokens', () => {
@@ -13,16 +13,16 @@ describe('commonPrefixTokens', () => {
   const c = block('chat 1', 5);
 
   it('sums identical leading blocks, by reference or by text', () => {
-    expect(commonPrefixTokens(undefined, [a, b], textOf)).toBe(0);
-    expect(commonPrefixTokens([a, b, c], [a, b, block('chat 2', 7)], textOf)).toBe(30);
-    expect(commonPrefixTokens([a, b], [block('task', 10), block('rules', 20), c], textOf)).toBe(30);
-    expect(commonPrefixTokens([a, b, c], [a, b], textOf)).toBe(30);
-    expect(commonPrefixTokens([a, b], [block('task!', 11), b], textOf)).toBe(0);
-    expect(commonPrefixTokens([], [a], textOf)).toBe(0);
+    expect(commonPrefixTokens(undefined, [a, b], same)).toBe(0);
+    expect(commonPrefixTokens([a, b, c], [a, b, block('chat 2', 7)], same)).toBe(30);
+    expect(commonPrefixTokens([a, b], [block('task', 10), block('rules', 20), c], same)).toBe(30);
+    expect(commonPrefixTokens([a, b, c], [a, b], same)).toBe(30);
+    expect(commonPrefixTokens([a, b], [block('task!', 11), b], same)).toBe(0);
+    expect(commonPrefixTokens([], [a], same)).toBe(0);
   });
 
   it('an edit invalidates everything after it, even identical later blocks', () => {
-    expect(commonPrefixTokens([a, b, c], [a, block('rules v2', 21), c], textOf)).toBe(10);
+    expect(commonPrefixTokens([a, b, c], [a, block('rules v2', 21), c], same)).toBe(10);
   });
 });
 

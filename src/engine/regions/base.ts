@@ -339,7 +339,8 @@ export abstract class BaseRegion implements Region {
   protected insertAt(at: number, entry: Entry): void {
     if (at === this.entries.length) this.appendedSince?.push(entry);
     else this.appendedSince = undefined;
-    this.entries.splice(at, 0, entry);
+    if (at === this.entries.length) this.entries.push(entry);
+    else this.entries.splice(at, 0, entry);
     if (this.entryMessages) {
       if (at === this.entryMessages.length) this.entryMessages.push(entryMessage(entry));
       else this.entryMessages.splice(at, 0, entryMessage(entry));

@@ -2,7 +2,7 @@
 // inference: the request is assembled from the visible regions (shedding by the cascade while it is
 // over the window), measured against the cache and the flat-list baseline, and only then does the
 // model's reply join the conversation.
-import { assemble, blockText, type Assembly } from '../assemble.ts';
+import { assemble, sameBlock, type Assembly } from '../assemble.ts';
 import { commonPrefixTokens, providerView } from '../cache.ts';
 import { filler } from '../filler.ts';
 import { fmt } from '../format.ts';
@@ -30,7 +30,7 @@ export function messageText(run: RunState, event: { type: 'user' | 'assistant'; 
 
 export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assistant' }>, index: number): RequestFigures {
   const assembly = assembleWithCascade(run);
-  const prefixTokens = commonPrefixTokens(run.prevBlocks, assembly.blocks, blockText);
+  const prefixTokens = commonPrefixTokens(run.prevBlocks, assembly.blocks, sameBlock);
   run.prevBlocks = assembly.blocks;
   run.lastAssembly = assembly;
   run.lastRequestRegions = run.figures();
@@ -95,8 +95,8 @@ function assembleWithCascade(run: RunState): Assembly {
  * strip once, on the first request it is left out of (each request still counts all of them).
  */
 function recordNewStrips(run: RunState, assembly: Assembly): void {
-  if (assembly.strippedBlocks.length === 0) return;
-  const byRegion = new Map<string, { tokens: number; ids: string[] }>();
+  // Made for the first new strip only: most requests strip just the blocks the ones before did.
+  let byRegion: Map<string, { tokens: number; ids: string[] }> | undefined;
   for (const block of assembly.strippedBlocks) {
     if (run.reportedBlocks.has(block)) continue;
     run.reportedBlocks.add(block);
@@ -106,11 +106,13 @@ function recordNewStrips(run: RunState, assembly: Assembly): void {
     if (!ids) bySeq.set(block.seq, (ids = new Set()));
     if (ids.has(block.id)) continue;
     ids.add(block.id);
+    byRegion ??= new Map();
     let strip = byRegion.get(block.region);
     if (!strip) byRegion.set(block.region, (strip = { tokens: 0, ids: [] }));
     strip.tokens += block.tokens;
     strip.ids.push(block.id);
   }
+  if (!byRegion) return;
   for (const [region, { tokens, ids }] of byRegion) {
     // A copy holds exactly the ids; the list pushed into has spare room the timeline would keep.
     run.changes.push({ type: 'strip', region, tokens, entries: ids.slice(), reason: 'tool call and result must be paired' });
