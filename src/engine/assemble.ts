@@ -40,8 +40,9 @@ export interface Assembly {
  */
 export function sameBlock(a: RequestBlock, b: RequestBlock): boolean {
   if (a === b) return true;
-  const length = knownTextLength(a);
-  if (length !== undefined && knownTextLength(b) !== undefined && knownTextLength(b) !== length) return false;
+  const lengthA = knownTextLength(a);
+  const lengthB = knownTextLength(b);
+  if (lengthA !== undefined && lengthB !== undefined && lengthA !== lengthB) return false;
   return blockText(a) === blockText(b);
 }
 
@@ -72,19 +73,26 @@ export function systemOrder(regions: readonly Region[]): Region[] {
   ];
 }
 
-// A layout's system order, kept per layout array: a region's section and removability never change.
-const systemOrders = new WeakMap<readonly Region[], Region[]>();
-// A layout's region names, read per message without a property lookup on regions of every kind.
-const layoutNames = new WeakMap<readonly Region[], string[]>();
+/**
+ * What a request needs of its layout, kept per layout array (layouts are replaced, never changed,
+ * and a region's section and removability never change): its system order, and its region names,
+ * read per message without a property lookup on regions of every kind.
+ */
+const layouts = new WeakMap<readonly Region[], { systemOrder: Region[]; names: string[] }>();
+
+function layoutOf(regions: readonly Region[]): { systemOrder: Region[]; names: string[] } {
+  let layout = layouts.get(regions);
+  if (!layout) layouts.set(regions, (layout = { systemOrder: systemOrder(regions), names: regions.map((r) => r.name) }));
+  return layout;
+}
 const systemBlocks = new WeakMap<object, SystemBlock>();
 
 /** `regions`: the stage's visible regions in declaration order. Read-only: nothing is mutated. */
 export function assemble(regions: readonly Region[], ctx: RegionContext): Assembly {
-  let order = systemOrders.get(regions);
-  if (!order) systemOrders.set(regions, (order = systemOrder(regions)));
+  const layout = layoutOf(regions);
   const blocks: RequestBlock[] = [];
   let systemTokens = 0;
-  for (const region of order) {
+  for (const region of layout.systemOrder) {
     const rendered = region.render(ctx).system;
     if (!rendered || rendered.text.length === 0) continue;
     let block = systemBlocks.get(rendered);
@@ -96,9 +104,7 @@ export function assemble(regions: readonly Region[], ctx: RegionContext): Assemb
     systemTokens += block.tokens;
   }
   const systemCount = blocks.length;
-  let names = layoutNames.get(regions);
-  if (!names) layoutNames.set(regions, (names = regions.map((r) => r.name)));
-  const paired = pairToolBlocks(messageStream(regions, names, ctx), blocks);
+  const paired = pairToolBlocks(messageStream(regions, layout.names, ctx), blocks);
   const messageTokens = paired.tokens;
   const tokens = systemTokens + messageTokens;
   let request: AssembledRequest | undefined;
@@ -210,9 +216,7 @@ function withCalls(message: RenderedMessage, answered: Uint8Array, first: number
     const calls = message.tool_calls!.filter((_, i) => keep(i));
     const costs = message.toolCallTokens?.filter((_, i) => keep(i));
     const dropped = (message.toolCallTokens ?? []).reduce((sum, t, i) => sum + (keep(i) ? 0 : t), 0);
-    partial = calls.length
-      ? renderedMessage(message.seq, 'assistant', message.content, message.tokens - dropped, calls, costs)
-      : renderedMessage(message.seq, 'assistant', message.content, message.tokens - dropped);
+    partial = renderedMessage(message.seq, 'assistant', message.content, message.tokens - dropped, calls, costs);
     byKeep.set(signature, partial);
   }
   return partial;

@@ -56,12 +56,13 @@ const renderedMessages = new WeakMap<Entry, RenderedMessage>();
  * shapes, not the six that literals in several places made (a field read on more than four shapes
  * is a slow lookup in V8). Fields set to undefined instead would cost every message their room.
  * A message carries calls (assistant) or a call id (tool), never both: scripts are held to that too.
+ * An empty list of calls is no calls.
  */
 export function renderedMessage(
   seq: number, role: RenderedMessage['role'], content: string, tokens: number,
   toolCalls?: readonly ToolCall[], toolCallTokens?: readonly number[], toolCallId?: string, isError?: true,
 ): RenderedMessage {
-  if (toolCalls) return { seq, role, content, tokens, tool_calls: toolCalls, toolCallTokens };
+  if (toolCalls?.length) return { seq, role, content, tokens, tool_calls: toolCalls, toolCallTokens };
   if (toolCallId === undefined) return { seq, role, content, tokens };
   return isError ? { seq, role, content, tokens, tool_call_id: toolCallId, is_error: true } : { seq, role, content, tokens, tool_call_id: toolCallId };
 }
@@ -73,9 +74,7 @@ export function entryMessage(entry: Entry): RenderedMessage {
   const { seq, content, tokens } = entry;
   switch (entry.kind) {
     case 'assistant_turn':
-      message = entry.toolCalls?.length
-        ? renderedMessage(seq, 'assistant', content, tokens, entry.toolCalls, entry.toolCallTokens)
-        : renderedMessage(seq, 'assistant', content, tokens);
+      message = renderedMessage(seq, 'assistant', content, tokens, entry.toolCalls, entry.toolCallTokens);
       break;
     case 'tool_result':
     case 'stub':

@@ -265,8 +265,7 @@ export class CustomRegion extends BaseRegion {
     if (cached) return cached;
     const callTokens = (message.tool_calls ?? []).map((c) => ctx.count(JSON.stringify({ name: c.name, arguments: c.arguments })));
     const tokens = ctx.count(message.content) + callTokens.reduce((a, b) => a + b, 0);
-    const calls = message.tool_calls?.length ? message.tool_calls : undefined;
-    const rendered = renderedMessage(seq, message.role, message.content, tokens, calls, calls && callTokens, message.tool_call_id);
+    const rendered = renderedMessage(seq, message.role, message.content, tokens, message.tool_calls, callTokens, message.tool_call_id);
     if (this.messageCache.size > 1000) this.messageCache.clear();
     this.messageCache.set(id, rendered);
     return rendered;
