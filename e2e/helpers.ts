@@ -73,8 +73,12 @@ export async function setEditorText(page: Page, text: string): Promise<void> {
       await editor.locator('.view-lines').click();
       // Under load a click sometimes leaves the focus on the page: then focus the editor's input
       // the way Tab would.
-      if ((await focus()) !== 'in the editor') await editor.getByRole('textbox').first().focus();
-      expect(await focus(), 'where the focus is after clicking the editor').toBe('in the editor');
+      let where = await focus();
+      if (where !== 'in the editor') {
+        await editor.getByRole('textbox').first().focus();
+        where = await focus();
+      }
+      expect(where, 'where the focus is after clicking the editor').toBe('in the editor');
     }).toPass({ timeout: 10_000 });
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('ControlOrMeta+V');
