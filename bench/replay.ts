@@ -67,7 +67,9 @@ function retainedBytes(make: () => unknown): number {
   return held - heap();
 }
 
+/** Figures per replay: a run's `batch` replays (of as many seeds) divided by `batch`. */
 export interface ReplayFigures {
+  /** Events per replay (the mean over the batch's seeds). */
   events: number;
   inlineResults: boolean;
   toolTokens: number;
@@ -76,13 +78,19 @@ export interface ReplayFigures {
   ratio: number;
   /** Timed runs per side; replayMs and tokenizeMs are each side's best, per replay. */
   runs: number;
-  /** Replays (and floor passes) back to back in each timed run. */
+  /** Replays (and floor passes) back to back in each timed run, each of its own seed. */
   batch: number;
+  firstSeed: number;
   /** Characters of distinct text the replay counts (the floor's input). */
   countedChars: number;
-  timelineBytes: number;
+  /** The first seed's timeline alone: its events, its heap per event, its JSON. */
+  memoryEvents: number;
+  timelineBytesPerEvent: number;
   timelineJsonBytes: number;
 }
+
+/** The seed of a run's first scenario; a batch takes the seeds after it. */
+const FIRST_SEED = 7;
 
 /**
  * Events of work in every timed run: a smaller size is replayed (and its floor counted) back to
@@ -124,21 +132,24 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
     warmRun = new Replay(warmUp);
     warmRun.timeline();
   }
-  // One scenario for every run, so each side's runs do the same work and their best compares with
-  // the other side's. Both sides start each pass with the count cache empty (observeCounts empties
-  // it) and each run after a full GC, and they alternate which goes first, so neither always inherits the
-  // other's garbage or follows it on a warmer or colder core. (The tokenizer's own merge cache is
-  // as warm for both: the recording replay below fills it before either is timed.)
-  const scenario = codingScenario(events, inlineResults, 7);
-  const texts = countedTexts(scenario);
-  const countedChars = texts.reduce((sum, t) => sum + t.length, 0);
-  const runs = RUNS;
+  // The same scenarios for every run, so each side's runs do the same work and their best compares
+  // with the other side's. A run at a smaller size replays `batch` scenarios of consecutive seeds,
+  // one after another: one 500-event sample's text per event is up to a quarter off the
+  // generator's mean (each seed draws its own file sizes), while `batch` seeds of it hold 32,000
+  // events as the largest size does. Both sides start each pass with the count cache empty
+  // (observeCounts empties it) and each run after a full GC, and they alternate which goes first,
+  // so neither always inherits the other's garbage or follows it on a warmer or colder core. (The
+  // tokenizer's own merge cache is as warm for both: the recording replays below fill it before
+  // either is timed.)
   const batch = batchAt(events);
+  const scenarios = Array.from({ length: batch }, (_, i) => codingScenario(events, inlineResults, FIRST_SEED + i));
+  const texts = scenarios.map(countedTexts);
+  const runs = RUNS;
   const tokenizeRuns: number[] = [];
   const replayRuns: number[] = [];
-  const floorPass = () => { observeCounts(undefined); for (const t of texts) countTokens(t, encoding); };
-  const replayPass = () => { observeCounts(undefined); replay(scenario); };
-  const timedBatch = (pass: () => void) => { gc(); return cpu(() => { for (let b = 0; b < batch; b++) pass(); }).ms / batch; };
+  const floorPass = (b: number) => { observeCounts(undefined); for (const t of texts[b]!) countTokens(t, encoding); };
+  const replayPass = (b: number) => { observeCounts(undefined); replay(scenarios[b]!); };
+  const timedBatch = (pass: (b: number) => void) => { gc(); return cpu(() => { for (let b = 0; b < batch; b++) pass(b); }).ms / batch; };
   const floorRun = () => tokenizeRuns.push(timedBatch(floorPass));
   const replayRun = () => replayRuns.push(timedBatch(replayPass));
   for (let i = 0; i < runs; i++) {
@@ -147,11 +158,18 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
   observeCounts(undefined);
   const tokenizeMs = Math.min(...tokenizeRuns);
   const replayMs = Math.min(...replayRuns);
+  const perReplay = (total: number) => total / batch;
   let toolTokens = 0;
-  for (const e of scenario.traffic) if (e.type === 'tool_result') toolTokens += e.size_tokens ?? countTokens(e.content!, encoding);
-  const timelineBytes = retainedBytes(() => replay(scenario));
+  for (const e of scenarios.flatMap((s) => s.traffic)) if (e.type === 'tool_result') toolTokens += e.size_tokens ?? countTokens(e.content!, encoding);
+  const countedChars = texts.flat().reduce((sum, t) => sum + t.length, 0);
+  // Memory is measured on the first seed's run alone (a heap figure per event needs no average).
+  const scenario = scenarios[0]!;
+  const timelineBytesPerEvent = retainedBytes(() => replay(scenario)) / scenario.traffic.length;
   const timelineJsonBytes = JSON.stringify(replay(scenario)).length;
-  return { events: scenario.traffic.length, inlineResults, toolTokens, replayMs, tokenizeMs, ratio: replayMs / tokenizeMs, runs, batch, countedChars, timelineBytes, timelineJsonBytes };
+  return {
+    events: perReplay(scenarios.reduce((sum, s) => sum + s.traffic.length, 0)), inlineResults, toolTokens: perReplay(toolTokens), replayMs, tokenizeMs, ratio: replayMs / tokenizeMs, runs, batch,
+    countedChars: perReplay(countedChars), firstSeed: FIRST_SEED, memoryEvents: scenario.traffic.length, timelineBytesPerEvent, timelineJsonBytes,
+  };
 }
 
 const n = (v: number) => v.toLocaleString('en-US');
@@ -178,9 +196,9 @@ export async function benchReplay(): Promise<ReplayFigures[]> {
   console.log('events  results        tool tokens  runs  batch  replay ms  count-once ms  ratio  timeline B/event');
   for (const f of figures) {
     console.log([
-      String(f.events).padStart(6), (f.inlineResults ? 'inline text' : 'size_tokens').padEnd(13), n(f.toolTokens).padStart(12), String(f.runs).padStart(4), String(f.batch).padStart(5),
+      f.events.toFixed(0).padStart(6), (f.inlineResults ? 'inline text' : 'size_tokens').padEnd(13), n(f.toolTokens).padStart(12), String(f.runs).padStart(4), String(f.batch).padStart(5),
       f.replayMs.toFixed(0).padStart(10), f.tokenizeMs.toFixed(0).padStart(14), f.ratio.toFixed(2).padStart(6),
-      (f.timelineBytes / f.events).toFixed(0).padStart(17),
+      f.timelineBytesPerEvent.toFixed(0).padStart(17),
     ].join('  '));
   }
   for (const inline of [true, false]) {
