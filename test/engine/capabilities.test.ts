@@ -37,8 +37,10 @@ describe('region kind capabilities', () => {
         checklist: region.checklist !== undefined,
         carriesHistory: region.historySource !== undefined,
         alwaysMessages: region.section === 'messages',
+        scripted: !region.messagesAreEntries,
       }).toEqual({
         removable: caps.removable, keyed: caps.keyed, checklist: caps.checklist, carriesHistory: caps.carriesHistory, alwaysMessages: caps.alwaysMessages,
+        scripted: caps.scripted,
       });
       expect(changesWhenFull(kind).includes('compact')).toBe(caps.summarizesWhenFull);
     });

@@ -76,6 +76,22 @@ describe('tool call pairing', () => {
     expect(strips(copy, traffic.length)).toEqual([['c2']]);
   });
 
+  it('reports each strip once however long the run, and forgets the strips no request can meet again', () => {
+    // Calls slide out of a two-item conversation at once; their results stay in tool_results for
+    // 40 more calls, stripped from every request meanwhile.
+    const toml = '[context.regions]\nconversation = { kind = "sliding_window", max_items = 2 }\ntool_results = { kind = "sliding_window", max_items = 40 }';
+    const traffic = Array.from({ length: 600 }, (_, i) => [...call(`c${i}`, 'grep', 5), assistant(`looked ${i}`)]).flat();
+    const r = prepare(scenario(toml, traffic), {}).run!;
+    const reported: string[] = [];
+    while (!r.done) for (const c of r.step().changes) if (c.type === 'strip') reported.push(...c.entries);
+    // Each result is reported once, on the first request after its call left (the last call's
+    // leaves with the last request), while later requests go on stripping it.
+    expect(reported).toEqual(Array.from({ length: 599 }, (_, i) => `c${i}`));
+    const remembered = [...r.reportedStrips.values()].reduce((n, bySeq) => n + bySeq.size, 0);
+    expect(remembered).toBeGreaterThanOrEqual(40);
+    expect(remembered).toBeLessThan(256);
+  });
+
   it('strips a call that never got a result, keeping the assistant text', () => {
     const d = detail('[context.regions]\nnotes = {}', [assistant('let me look', ['c1', 'grep']), user('well?'), assistant('sorry')], 2);
     expect(d.request.stripped).toEqual({ toolCalls: ['c1'], toolResults: [] });

@@ -131,6 +131,10 @@ export abstract class BaseRegion implements Region {
     return capabilitiesOf(this.kind).removable;
   }
 
+  get messagesAreEntries(): boolean {
+    return !capabilitiesOf(this.kind).scripted;
+  }
+
   get checklist(): Checklist | undefined {
     return undefined;
   }

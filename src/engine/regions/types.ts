@@ -138,6 +138,11 @@ export interface Region {
   readonly checklist: Checklist | undefined;
   /** The region whose summary this one takes as each stage ends (compact_history's `source_region`). */
   readonly historySource: string | undefined;
+  /**
+   * True when every rendered message with a tool call or result is one of its entries' own, so it
+   * is gone for good once that entry left; false for a script's messages, which are its own.
+   */
+  readonly messagesAreEntries: boolean;
 }
 
 /** What a kind's factory may need beyond its declaration (custom regions read their script). */

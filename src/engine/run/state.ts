@@ -20,6 +20,9 @@ import { countTokens } from '../tokens.ts';
  * be named `toString` or `__proto__`), but as a class instance it keeps V8's compact object layout:
  * a prototype-less object is a hash table several times the size, and a timeline holds one per step.
  */
+/** Write orders reportedStrips may hold before its gone ones are first dropped. */
+const FORGET_FLOOR = 256;
+
 class FiguresTable {
   [name: string]: RegionFigures;
 }
@@ -104,6 +107,9 @@ export class RunState {
   prevBlocks: RequestBlock[] | undefined;
   /** The stripped blocks a step has already reported: by region, then write order, the call ids. */
   readonly reportedStrips = new Map<string, Map<number, Set<string>>>();
+  /** Write orders in reportedStrips, and how many there may be before the gone ones are dropped. */
+  private reportedSeqs = 0;
+  private forgetAt = FORGET_FLOOR;
   /**
    * Stripped blocks known to be in reportedStrips, by identity: the same block is stripped from
    * each later request, and one lookup answers for it. Never holds more than reportedStrips does.
@@ -170,21 +176,43 @@ export class RunState {
     for (const [region, bySeq] of this.reportedStrips) {
       copy.reportedStrips.set(region, new Map([...bySeq].map(([seq, ids]) => [seq, new Set(ids)])));
     }
+    copy.reportedSeqs = this.reportedSeqs;
+    copy.forgetAt = this.forgetAt;
     return true;
   }
 
   /**
    * Drops the reported strips no later request can meet again, so the set (and each copy of it)
    * stays as small as the regions instead of growing with the run. A strip names a block by
-   * region, write order and call id; among the kinds that can be copied, a block with a call or a
-   * result is always an entry's own message, and an entry that left its region never comes back.
+   * region, write order and call id; where a block with a call or a result is always an entry's
+   * own message (`messagesAreEntries`), an entry that left its region never comes back.
    */
   private forgetGoneStrips(): void {
+    let left = 0;
     for (const [name, bySeq] of this.reportedStrips) {
-      const held = new Set(this.regions.get(name)?.entries.map((e) => e.seq));
+      const region = this.regions.get(name);
+      if (region && !region.messagesAreEntries) { left += bySeq.size; continue; }
+      const held = new Set(region?.entries.map((e) => e.seq));
       for (const seq of bySeq.keys()) if (!held.has(seq)) bySeq.delete(seq);
       if (bySeq.size === 0) this.reportedStrips.delete(name);
+      left += bySeq.size;
     }
+    this.reportedSeqs = left;
+    this.forgetAt = Math.max(FORGET_FLOOR, 2 * left);
+  }
+
+  /**
+   * Counts write orders newly added to reportedStrips; once they have doubled since the last time,
+   * drops the gone ones, so a long run keeps about as many as its regions hold (amortized: each
+   * pass over the regions pays for as many strips as it may drop).
+   */
+  reportedStripSeqs(added: number): void {
+    this.reportedSeqs += added;
+    if (this.reportedSeqs < this.forgetAt) return;
+    this.forgetGoneStrips();
+    // Identities of blocks whose strips were dropped could never match again; starting the set
+    // afresh keeps it no larger than reportedStrips, at one slower check per block still stripped.
+    this.reportedBlocks = new WeakSet();
   }
 
   /**
