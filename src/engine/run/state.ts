@@ -15,14 +15,14 @@ import { summarize } from '../summarize.ts';
 import type { Change, RegionFigures, RegionMeta, ToolCall } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
 
+/** Write orders reportedStrips may hold before its gone ones are first dropped. */
+const FORGET_FLOOR = 256;
+
 /**
  * A table of region figures keyed by region name. Like nameTable it inherits nothing (a region may
  * be named `toString` or `__proto__`), but as a class instance it keeps V8's compact object layout:
  * a prototype-less object is a hash table several times the size, and a timeline holds one per step.
  */
-/** Write orders reportedStrips may hold before its gone ones are first dropped. */
-const FORGET_FLOOR = 256;
-
 class FiguresTable {
   [name: string]: RegionFigures;
 }
