@@ -4,10 +4,10 @@
 //
 // Figures: replay against `countTokens` once on each distinct text the replay counts, in the same
 // process (the floor: goal <= 1.3x) at 500 / 2,000 / 8,000 / 32,000 events, per-event cost from
-// first to last size (goal <= 1.2x), the size_tokens replay per event on its own (it tokenizes almost nothing, so it has no
-// floor), the heap a timeline and a kept run (what the page's engine worker holds for the
-// inspector) retain per event (goal <= 0.5 KB), inspect p95 at 8,000 events (goal <= 16 ms), and
-// `lev replay` of 100,000 generated events as a child process (goal <= 10 s).
+// first to last size (goal <= 1.2x), the size_tokens replay per event on its own (it tokenizes
+// almost nothing, so it has no floor), the heap a timeline and a kept run (what the page's engine
+// worker holds for the inspector) retain per event (goal <= 0.5 KB), inspect p95 at 8,000 events
+// (goal <= 16 ms), and `lev replay` of 100,000 generated events as a child process (goal <= 10 s).
 //
 // Times are CPU time (process.cpuUsage): on shared cores it is steadier than wall time. Every timed
 // run does the same work, 32,000 events' worth (batchAt), each replay in it of its own seed; the

@@ -172,7 +172,6 @@ export class RunState {
     copy.inferences = this.inferences;
     copy.prevBlocks = this.prevBlocks;
     this.forgetGoneStrips();
-    this.reportedBlocks = new WeakSet();
     for (const [region, bySeq] of this.reportedStrips) {
       copy.reportedStrips.set(region, new Map([...bySeq].map(([seq, ids]) => [seq, new Set(ids)])));
     }
@@ -185,9 +184,12 @@ export class RunState {
    * Drops the reported strips no later request can meet again, so the set (and each copy of it)
    * stays as small as the regions instead of growing with the run. A strip names a block by
    * region, write order and call id; where a block with a call or a result is always an entry's
-   * own message (`messagesAreEntries`), an entry that left its region never comes back.
+   * own message (`messagesAreEntries`), an entry that left its region never comes back. The identity
+   * set starts afresh: its blocks whose strips were dropped could never match again, and so it stays
+   * no larger than reportedStrips, at one slower check per block still stripped.
    */
   private forgetGoneStrips(): void {
+    this.reportedBlocks = new WeakSet();
     let left = 0;
     for (const [name, bySeq] of this.reportedStrips) {
       const region = this.regions.get(name);
@@ -210,9 +212,6 @@ export class RunState {
     this.reportedSeqs += added;
     if (this.reportedSeqs < this.forgetAt) return;
     this.forgetGoneStrips();
-    // Identities of blocks whose strips were dropped could never match again; starting the set
-    // afresh keeps it no larger than reportedStrips, at one slower check per block still stripped.
-    this.reportedBlocks = new WeakSet();
   }
 
   /**
