@@ -107,9 +107,12 @@ export function batchAt(events: number): number {
 /**
  * Timed runs per side, each keeping its best: a single timing on shared cores mostly measures the
  * neighbours, and the fastest of several is the one least disturbed (as the Rhai rows keep the
- * best of 10 batches). Each run lasts a second or more (BATCH_EVENTS events), so a few suffice.
+ * best of 10 batches). Each run lasts a second or more (BATCH_EVENTS events). Three were too
+ * few: one 32,000-event replay, timed in one process, took 6.7 to 12.0 s of CPU, and five
+ * invocations of that size in a row, 3 runs each, gave 1.31, 1.22, 1.18, 1.40 and 1.16 (two of 5
+ * runs each: 1.28 and 1.29).
  */
-export const RUNS = 3;
+export const RUNS = 5;
 
 /**
  * The warm-up run of the size being measured, kept until the next size's warm-up replaces it. V8's optimized code for

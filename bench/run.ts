@@ -153,7 +153,7 @@ ${report}
   replay alone lasts a few milliseconds and most of its garbage is collected after its timer
   stops, so timed alone (as before 2026-12-05, best of 30) it left out the collections a longer
   run pays within itself: the small sizes looked cheaper per event, and nearer their floor, than
-  they are. The two sides alternate on the same scenarios, 3 runs each, each run after a full GC,
+  they are. The two sides alternate on the same scenarios, 5 runs each, each run after a full GC,
   and each side keeps its best run (like the Rhai rows' best of 10 batches): one timing on shared
   cores mostly measures the neighbours. Before its runs warm-up replays of another seed run (on 8,000 events in all,
   so the smallest size's JIT is as warm as the largest's), and the last is kept until they end,
