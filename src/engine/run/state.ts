@@ -203,15 +203,25 @@ export class RunState {
     this.forgetAt = Math.max(FORGET_FLOOR, 2 * left);
   }
 
+  /** The call ids reported stripped from `region`'s message of write order `seq` (made, and counted, on first ask). */
+  reportedStripIds(region: string, seq: number): Set<string> {
+    let bySeq = this.reportedStrips.get(region);
+    if (!bySeq) this.reportedStrips.set(region, (bySeq = new Map()));
+    let ids = bySeq.get(seq);
+    if (!ids) {
+      bySeq.set(seq, (ids = new Set()));
+      this.reportedSeqs++;
+    }
+    return ids;
+  }
+
   /**
-   * Counts write orders newly added to reportedStrips; once they have doubled since the last time,
-   * drops the gone ones, so a long run keeps about as many as its regions hold (amortized: each
-   * pass over the regions pays for as many strips as it may drop).
+   * Once the write orders in reportedStrips have doubled since they were last pruned, drops the
+   * gone ones, so a long run keeps about as many as its regions hold (amortized: each pass over the
+   * regions pays for as many strips as it may drop). Called after a request's strips are recorded.
    */
-  reportedStripSeqs(added: number): void {
-    this.reportedSeqs += added;
-    if (this.reportedSeqs < this.forgetAt) return;
-    this.forgetGoneStrips();
+  forgetGoneStripsWhenDue(): void {
+    if (this.reportedSeqs >= this.forgetAt) this.forgetGoneStrips();
   }
 
   /**

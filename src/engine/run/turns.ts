@@ -97,17 +97,10 @@ function assembleWithCascade(run: RunState): Assembly {
 function recordNewStrips(run: RunState, assembly: Assembly): void {
   // Made for the first new strip only: most requests strip just the blocks the ones before did.
   let byRegion: Map<string, { tokens: number; ids: string[] }> | undefined;
-  let newSeqs = 0;
   for (const block of assembly.strippedBlocks) {
     if (run.reportedBlocks.has(block)) continue;
     run.reportedBlocks.add(block);
-    let bySeq = run.reportedStrips.get(block.region);
-    if (!bySeq) run.reportedStrips.set(block.region, (bySeq = new Map()));
-    let ids = bySeq.get(block.seq);
-    if (!ids) {
-      bySeq.set(block.seq, (ids = new Set()));
-      newSeqs++;
-    }
+    const ids = run.reportedStripIds(block.region, block.seq);
     if (ids.has(block.id)) continue;
     ids.add(block.id);
     byRegion ??= new Map();
@@ -116,7 +109,7 @@ function recordNewStrips(run: RunState, assembly: Assembly): void {
     strip.tokens += block.tokens;
     strip.ids.push(block.id);
   }
-  if (newSeqs) run.reportedStripSeqs(newSeqs);
+  run.forgetGoneStripsWhenDue();
   if (!byRegion) return;
   for (const [region, { tokens, ids }] of byRegion) {
     // A copy holds exactly the ids; the list pushed into has spare room the timeline would keep.
