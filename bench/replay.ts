@@ -198,7 +198,7 @@ export async function benchReplay(): Promise<ReplayFigures[]> {
   console.log('events  results        tool tokens  runs  batch  replay ms  count-once ms  ratio  timeline B/event');
   for (const f of figures) {
     console.log([
-      f.events.toFixed(0).padStart(6), (f.inlineResults ? 'inline text' : 'size_tokens').padEnd(13), n(f.toolTokens).padStart(12), String(f.runs).padStart(4), String(f.batch).padStart(5),
+      f.events.toFixed(0).padStart(6), (f.inlineResults ? 'inline text' : 'size_tokens').padEnd(13), n(Math.round(f.toolTokens)).padStart(12), String(f.runs).padStart(4), String(f.batch).padStart(5),
       f.replayMs.toFixed(0).padStart(10), f.tokenizeMs.toFixed(0).padStart(14), f.ratio.toFixed(2).padStart(6),
       f.timelineBytesPerEvent.toFixed(0).padStart(17),
     ].join('  '));
