@@ -5,16 +5,17 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { AGENT_FILE } from '../engine/blueprint/index.ts';
 import { fmt as n } from '../engine/format.ts';
-import { describeReport, FORMAT_NAMES, ImportError, importTrace, MAX_TRACE_BYTES, parseToolMap, type FormatName } from '../import/index.ts';
+import { describeReport, FORMAT_LABELS, FORMAT_NAMES, ImportError, importTrace, MAX_TRACE_BYTES, parseToolMap, UnknownFormatError, type FormatName } from '../import/index.ts';
+import { subagentRuns } from './subagents.ts';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
 import { readAgentDir } from './validate.ts';
 
 export const USAGE = `usage: lev import TRACE [--agent DIR|agent.leviath] [--format NAME] [--tool-map A=B,...] [-o scenario.json] [--json]
 
-  TRACE        an Anthropic Messages or OpenAI Chat Completions body (or message array), an OpenAI
-               Responses input-item list, a Claude Code session .jsonl or a Codex CLI rollout .jsonl
+  TRACE        an agent's run, in any of these formats (detected from the content):
+${FORMAT_NAMES.map((f) => `                 ${f.padEnd(20)} ${FORMAT_LABELS[f]}`).join('\n')}
   --agent      the blueprint to replay the run through (default: a starting layout to edit)
-  --format     force the format instead of detecting it: ${FORMAT_NAMES.join(', ')}
+  --format     force one of the formats above instead of detecting it
   --tool-map   trace tool names -> blueprint tool names, added to the defaults (Read=read_file, Bash=shell, ...)
   -o FILE      write the scenario to FILE instead of stdout
   --json       print {"report", "scenario"} (or diagnostics) as JSON`;
@@ -50,17 +51,26 @@ export const run: Command = async (rawArgs) => {
     result = importTrace(bytes, { ...(format ? { format: format as FormatName } : {}), ...(toolMap ? { toolMap } : {}), ...(agent ? { agent } : {}), name: basename(file, extname(file)) });
   } catch (error) {
     if (!(error instanceof ImportError)) throw error;
-    if (json) console.log(JSON.stringify({ diagnostics: [{ code: 'trace-invalid', severity: 'error', message: `${error.problem}; expected ${error.expected}`, file, line: error.where.line ?? 1, column: 1, path: error.where.path }] }));
-    else console.error(`${file}: error [trace-invalid] ${error.message}`);
+    // Detection failed: the CLI's way to say which format it is.
+    const hint = error instanceof UnknownFormatError && format === undefined ? `; if it is one of them, name it with --format (${FORMAT_NAMES.join(', ')})` : '';
+    if (json) console.log(JSON.stringify({ diagnostics: [{ code: 'trace-invalid', severity: 'error', message: `${error.problem}; expected ${error.expected}${hint}`, file, line: error.where.line ?? 1, column: 1, path: error.where.path }] }));
+    else console.error(`${file}: error [trace-invalid] ${error.message}${hint}`);
     return EXIT_FINDINGS;
   }
+  // A Claude Code session's sub-agents ran in files of their own beside it: say where, and how big.
+  const subagents = result.report.format === 'claude-code' ? subagentRuns(file) : [];
   const scenarioText = `${JSON.stringify(result.scenario, null, 2)}\n`;
   const output = flag('output');
   if (output !== undefined) writeFileSync(output, scenarioText);
-  if (json) console.log(JSON.stringify(output === undefined ? { report: result.report, scenario: result.scenario } : { report: result.report, output }));
+  const report = subagents.length ? { ...result.report, subagents } : result.report;
+  if (json) console.log(JSON.stringify(output === undefined ? { report, scenario: result.scenario } : { report, output }));
   else {
     if (output === undefined) process.stdout.write(scenarioText);
-    console.error(describeReport(result.report, output).join('\n'));
+    const lines = describeReport(result.report, output);
+    if (subagents.length) {
+      lines.push(`sub-agent runs (each imports on its own: lev import FILE): ${subagents.map((a) => `${a.file} (${a.inferences === undefined ? a.error : `${n(a.inferences)} inferences`})`).join(', ')}`);
+    }
+    console.error(lines.join('\n'));
   }
   return EXIT_OK;
 };

@@ -110,6 +110,7 @@ function describeEvent(step: TimelineStep): string {
     case 'user': case 'assistant': return `${e.type}${e.type === 'assistant' && e.tool_calls?.length ? ` (${e.tool_calls.length} call${e.tool_calls.length > 1 ? 's' : ''})` : ''}`;
     case 'tool_result': return `tool_result ${e.tool_name}`;
     case 'transition': return `transition -> ${e.to}`;
+    case 'compaction': return 'compaction (harness)';
     default: return `${e.type} ${e.region}`;
   }
 }

@@ -3,7 +3,7 @@
 // call named (after the tool map) and answers a call made before it, or the import stops.
 import type { TrafficEvent } from '../engine/scenario.ts';
 import { mapToolName, normalizeArguments, type ToolMap } from './tool-map.ts';
-import { ImportError, type Transcript } from './trace.ts';
+import { ImportError, type AssistantTurn, type Transcript } from './trace.ts';
 
 export interface MappedTraffic {
   task?: string;
@@ -27,6 +27,14 @@ export function toTraffic(transcript: Transcript, toolMap: ToolMap): MappedTraff
       continue;
     }
     started = true;
+    if (turn.kind === 'compaction') {
+      traffic.push({
+        type: 'compaction', summary: turn.summary,
+        ...(turn.preTokens === undefined ? {} : { pre_tokens: turn.preTokens }),
+        ...(turn.trigger === undefined ? {} : { trigger: turn.trigger }),
+      });
+      continue;
+    }
     if (turn.kind === 'assistant') {
       const toolCalls = turn.calls.map((call) => {
         const name = mapToolName(toolMap, call.name);
@@ -36,7 +44,12 @@ export function toTraffic(transcript: Transcript, toolMap: ToolMap): MappedTraff
         calls.set(call.id, { name, answered: false });
         return { id: call.id, name, arguments: normalizeArguments(call.arguments) };
       });
-      traffic.push(toolCalls.length ? { type: 'assistant', content: turn.text, tool_calls: toolCalls } : { type: 'assistant', content: turn.text });
+      const event: Extract<TrafficEvent, { type: 'assistant' }> = { type: 'assistant', content: turn.text };
+      if (toolCalls.length) event.tool_calls = toolCalls;
+      if (turn.recorded) event.recorded = turn.recorded;
+      const reasoning = reasoningOf(turn);
+      if (reasoning) event.reasoning = reasoning;
+      traffic.push(event);
       continue;
     }
     const call = calls.get(turn.callId);
@@ -52,4 +65,13 @@ export function toTraffic(transcript: Transcript, toolMap: ToolMap): MappedTraff
   }
   const unansweredCalls = [...calls].filter(([, c]) => !c.answered).map(([id]) => id);
   return { ...(task === undefined ? {} : { task }), traffic, unansweredCalls, tools: [...tools.values()] };
+}
+
+/** Reasoning as the scenario holds it: its size when the trace recorded one (encrypted), else its text. */
+function reasoningOf(turn: AssistantTurn): Extract<TrafficEvent, { type: 'assistant' }>['reasoning'] {
+  const r = turn.reasoning;
+  if (!r) return undefined;
+  if (r.tokens !== undefined) return { size_tokens: r.tokens };
+  if (r.text !== undefined && r.text.length > 0) return { content: r.text };
+  return undefined;
 }

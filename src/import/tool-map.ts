@@ -17,6 +17,7 @@ export const DEFAULT_TOOL_MAP: ToolMap = {
   WebSearch: 'web_search',
   exec_command: 'shell',
   shell_command: 'shell',
+  apply_patch: 'edit_file',
 };
 
 export function mapToolName(map: ToolMap, name: string): string {
@@ -53,8 +54,29 @@ const PATH_ARGUMENTS = ['file_path', 'filePath', 'notebook_path'];
 export function normalizeArguments(args: Record<string, unknown>): Record<string, unknown> {
   if (typeof args.path === 'string') return args;
   const key = PATH_ARGUMENTS.find((k) => typeof args[k] === 'string');
-  if (key === undefined) return args;
+  if (key === undefined) {
+    const path = patchPath(args);
+    return path === undefined ? args : { path, ...args };
+  }
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args)) out[k === key ? 'path' : k] = v;
   return out;
+}
+
+/** The first file a patch names: `*** Update File: src/a.rs` (also Add and Delete). */
+const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m;
+
+/**
+ * The file an `apply_patch` call edits (Codex: the patch is the call's `input`, or the last word of
+ * a `["apply_patch", PATCH]` command), so file tracking follows patches as it follows edits.
+ */
+function patchPath(args: Record<string, unknown>): string | undefined {
+  const command = Array.isArray(args.command) ? args.command : [];
+  const candidates = [args.input, args.patch, command[0] === 'apply_patch' ? command[1] : undefined];
+  for (const text of candidates) {
+    if (typeof text !== 'string' || !text.includes('*** Begin Patch')) continue;
+    const match = PATCH_FILE.exec(text);
+    if (match) return match[1]!.trim();
+  }
+  return undefined;
 }

@@ -30,11 +30,11 @@ describe('format detection', () => {
 
   it('a JSON document that matches no format says what it is and what is expected', () => {
     const e = failure('{"name": "x", "steps": [1, 2]}');
-    expect(e.message).toBe('(top level): this JSON matches no trace format (an object with keys "name", "steps"); expected an Anthropic Messages body or message array, an OpenAI Chat Completions body or message array, an OpenAI Responses input-item list, a Claude Code session .jsonl or a Codex CLI rollout .jsonl (or force one with --format)');
+    expect(e.message).toBe('(top level): this JSON matches no trace format (an object with keys "name", "steps"); expected an agent trace: an Anthropic or OpenAI API body or message list, a Claude Code session, stream-json or claude-trace log, a Codex CLI rollout, a SWE-agent, mini-swe-agent or OpenHands trajectory, a Cline / Roo / Kilo task history, or a Gemini CLI chat');
   });
 
   it('an empty file, and text that is not JSON, name line and column', () => {
-    expect(failure('  \n').message).toMatch(/^line 1, \(top level\): the file is empty; expected an Anthropic/);
+    expect(failure('  \n').message).toMatch(/^line 1, \(top level\): the file is empty; expected an agent trace/);
     expect(failure('\nhello world\nmore').message).toMatch(/^line 2, \(top level\): not valid JSON at column 1 /);
   });
 
@@ -50,7 +50,16 @@ describe('broken traces', () => {
     lines[6] = lines[6]!.slice(0, 50);
     const e = failure(lines.join('\n'));
     expect(e.where).toEqual({ line: 7, path: '' });
-    expect(e.message).toMatch(/^line 7, \(top level\): not valid JSON at column 51 \(.*\); expected one complete JSON object per line \(a truncated or hand-edited line\?\)$/);
+    expect(e.message).toMatch(/^line 7, \(top level\): not valid JSON at column 51 \(.*\); expected one complete JSON object per line \(a hand-edited line\?\)$/);
+  });
+
+  it('a cut-off last line (a session still being written) is left out with a warning; the rest imports', () => {
+    const whole = fixture('claude-code-session.jsonl').trimEnd().split('\n');
+    const cut = [...whole.slice(0, -1), whole.at(-1)!.slice(0, 40)].join('\n');
+    const { report } = importTrace(cut);
+    const full = importTrace(whole.slice(0, -1).join('\n')).report;
+    expect(report.inferences).toBe(full.inferences);
+    expect(report.warnings).toEqual([`the last line (${whole.length}) is cut off at column 41 (a session still being written?); it was left out`]);
   });
 
   it('a tool result whose call is missing names the line and path of the result', () => {

@@ -23,6 +23,7 @@ describe('lev import', () => {
     expect(r.stderr).toBe([
       'imported a claude-code trace: 15 events (7 inferences, 7 tool results, 1 user messages); model claude-sonnet-4 (trace: claude-sonnet-4-5-20250929)',
       'task: the first user message (inputs.task)',
+      'recorded usage: 7 of 7 inferences carry the provider\'s own token counts',
       'kept aside: 2 harness texts (system prompt, instructions) in inputs.harness_system_prompt, not replayed',
       'tools mapped: Read -> read_file, Grep -> grep, Bash -> shell, Edit -> edit_file',
       'skipped (the scenario format cannot hold them yet): 1 thinking, 2 sidechain message',
