@@ -75,7 +75,7 @@ describe('lev import', () => {
 
   it('usage errors exit 2', () => {
     expect(lev().code).toBe(2);
-    expect(lev(CLAUDE, '--format', 'gemini').stderr).toBe('lev: import: unknown --format "gemini"; use one of anthropic, openai-chat, openai-responses, claude-code, codex\n');
+    expect(lev(CLAUDE, '--format', 'gemini').stderr).toBe('lev: import: unknown --format "gemini"; use one of anthropic, openai-chat, openai-responses, claude-code, codex, claude-stream-json, claude-trace, swe-agent, mini-swe-agent, openhands, cline, gemini-cli\n');
     expect(lev(CLAUDE, '--tool-map', 'Read').code).toBe(2);
     expect(lev(CLAUDE, '--agent', '/nonexistent/dir').stderr).toBe('lev: import: --agent /nonexistent/dir: no such file or directory\n');
     const help = lev('--help');
