@@ -33,9 +33,8 @@ export function parseClaudeTrace(text: string, progress?: Progress): Transcript 
   // Segments: runs of requests that share their first message (one context between compactions).
   const segments: Exchange[][] = [];
   for (const e of main) {
-    const first = JSON.stringify((e.body.messages as unknown[])[0]);
     const current = segments.at(-1);
-    if (current && JSON.stringify((current[0]!.body.messages as unknown[])[0]) === first) current.push(e);
+    if (current && firstMessageText(current[0]!) === firstMessageText(e)) current.push(e);
     else segments.push([e]);
   }
   segments.forEach((segment, s) => readSegment(segment, s > 0, transcript));
@@ -110,4 +109,12 @@ function responseOf(raw: unknown): Exchange['response'] {
     try { block.input = JSON.parse(partial[i]!); } catch { block.input = {}; }
   });
   return { content: blocks.filter(Boolean), usage, ...(model ? { model } : {}) };
+}
+
+/** The first message's text: the harness moves its cache_control marks from request to request, so blocks differ where the words do not. */
+function firstMessageText(e: Exchange): string {
+  const first = (e.body.messages as unknown[])[0];
+  const content = isObject(first) ? first.content : undefined;
+  if (typeof content === 'string') return content;
+  return Array.isArray(content) ? content.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : isObject(b) ? String(b.type) : '')).join('\n') : '';
 }

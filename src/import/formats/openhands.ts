@@ -1,4 +1,5 @@
-// OpenHands trajectories: the event stream as a JSON array (or `{ trajectory: [...] }`). Actions
+// OpenHands trajectories: the event stream as a JSON array (or `{ trajectory: [...] }`, or an
+// evaluation output's `{ instance_id, history: [...], metrics }`). Actions
 // (`action`) and observations (`observation`) from `source` user, agent or environment. An action
 // the model chose carries `tool_call_metadata`: the call's id and function and the whole
 // `model_response` (a Chat Completions response with its `usage`); one response with several calls
@@ -8,17 +9,25 @@ import { argumentsFromText, arrayAt, at, isObject, objectAt, type JsonObject } f
 import { chatUsage } from '../usage.ts';
 import { countSkipped, emptyTranscript, type AssistantTurn, type Transcript, type Where } from '../trace.ts';
 
+/** The key an object form keeps its events under. */
+function eventsKey(json: unknown): 'trajectory' | 'history' | undefined {
+  if (!isObject(json)) return undefined;
+  if (Array.isArray(json.trajectory)) return 'trajectory';
+  return Array.isArray(json.history) ? 'history' : undefined;
+}
+
 export function looksLikeOpenHands(json: unknown): boolean {
-  const list = isObject(json) && Array.isArray(json.trajectory) ? json.trajectory : json;
+  const key = eventsKey(json);
+  const list = key ? (json as JsonObject)[key] : json;
   return Array.isArray(list) && list.some((e) => isObject(e) && (typeof e.action === 'string' || typeof e.observation === 'string') && typeof e.source === 'string');
 }
 
 export function parseOpenHands(json: unknown): Transcript {
   const transcript = emptyTranscript();
   const root: Where = { path: '' };
-  const wrapped = isObject(json) && Array.isArray(json.trajectory);
-  const base = wrapped ? at(root, 'trajectory') : root;
-  const events = arrayAt(wrapped ? (json as JsonObject).trajectory : json, base, 'the event list');
+  const key = eventsKey(json);
+  const base = key ? at(root, key) : root;
+  const events = arrayAt(key ? (json as JsonObject)[key] : json, base, 'the event list');
   const byResponse = new Map<string, AssistantTurn>();
   events.forEach((raw, i) => {
     const where = at(base, i);
