@@ -14,6 +14,9 @@ export function looksLikeClaudeTraceEntry(value: unknown): boolean {
   return isObject(value) && isObject(value.request) && 'response' in value && (isObject(value.request.body) || typeof value.request.url === 'string');
 }
 
+/** Claude Code's reminders inside user messages: harness text, not the user's words. */
+const isReminder = (text: string) => text.trimStart().startsWith('<system-reminder>');
+
 interface Exchange { body: JsonObject; response: { content: unknown[]; usage: unknown; model?: string }; where: Where }
 
 export function parseClaudeTrace(text: string, progress?: Progress): Transcript {
@@ -55,7 +58,7 @@ function readSegment(segment: Exchange[], afterCompaction: boolean, transcript: 
   messages.forEach((raw, i) => {
     const where = { ...last.where, path: `request.body.messages[${i}]` };
     const message = objectAt(raw, where, 'a message { role, content }');
-    const content = readAnthropicContent(message.content, { ...where, path: `${where.path}.content` }, transcript);
+    const content = readAnthropicContent(message.content, { ...where, path: `${where.path}.content` }, transcript, message.role === 'user' ? isReminder : undefined);
     if (afterCompaction && i === 0) {
       transcript.turns.push({ kind: 'compaction', summary: content.text, where });
       pushAnthropicMessage('user', { ...content, text: '' }, where, transcript);

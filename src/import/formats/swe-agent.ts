@@ -63,7 +63,27 @@ export function parseSweAgent(json: unknown): Transcript {
         throw new ImportError(at(where, 'role'), `found role ${JSON.stringify(message.role)}`, 'one of "system", "user", "assistant" or "tool"');
     }
   });
+  readTrailingSteps(body, history, transcript, n);
   return transcript;
+}
+
+/**
+ * SWE-agent appends to `history` after each observation, so a run that ended on its last call
+ * (`submit`) has that call only in `trajectory`: the steps past the history's assistant messages
+ * are read from there (thought, action and observation), so every API call is an inference.
+ */
+function readTrailingSteps(body: JsonObject, history: unknown[], transcript: Transcript, n: number): void {
+  if (!Array.isArray(body.trajectory)) return;
+  const inHistory = history.filter((m) => isObject(m) && m.role === 'assistant' && m.is_demo !== true).length;
+  body.trajectory.slice(inHistory).forEach((raw, k) => {
+    const where = at(at({ path: '' }, 'trajectory'), inHistory + k);
+    const step = objectAt(raw, where, 'a trajectory step { thought, action, observation }');
+    const action = typeof step.action === 'string' ? step.action.trim() : '';
+    const thought = typeof step.thought === 'string' ? step.thought : typeof step.response === 'string' ? step.response : '';
+    const id = `swe-agent-${++n}`;
+    transcript.turns.push({ kind: 'assistant', text: thought, calls: action ? [{ id, name: commandName(action), arguments: { command: action }, where }] : [], where });
+    if (action && typeof step.observation === 'string') transcript.turns.push({ kind: 'tool_result', callId: id, content: step.observation, isError: false, where });
+  });
 }
 
 function readCalls(message: JsonObject, where: Where): TraceCall[] {
