@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importTrace, ImportError, parseToolMap, DEFAULT_TOOL_MAP } from '../../src/import/index.ts';
 import { detectFormat } from '../../src/import/detect.ts';
+import { MAX_JSON_DEPTH, MAX_TRAFFIC_EVENTS } from '../../src/engine/scenario.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -60,6 +61,15 @@ describe('broken traces', () => {
     const full = importTrace(whole.slice(0, -1).join('\n')).report;
     expect(report.inferences).toBe(full.inferences);
     expect(report.warnings).toEqual([`the last line (${whole.length}) is cut off at column 41 (a session still being written?); it was left out`]);
+  });
+
+  it('tool arguments nested past the scenario limit are refused with their path, and too many events with the limit', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < MAX_JSON_DEPTH + 5; i++) deep = { d: deep };
+    const body = { messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: { x: deep } }] }] };
+    expect(failure(JSON.stringify(body)).message).toBe(`traffic[0].tool_calls[0].arguments: the imported scenario is not valid: nested more than ${MAX_JSON_DEPTH} levels deep; flatten it; expected a trace the scenario format can hold`);
+    const many = [{ role: 'user', content: 'go' }, ...Array.from({ length: MAX_TRAFFIC_EVENTS + 1 }, (_, i) => ({ role: i % 2 ? 'user' : 'assistant', content: 'x' }))];
+    expect(failure(JSON.stringify(many)).message).toMatch(/^traffic: the imported scenario is not valid: 100,001 events; at most 100,000 fit one scenario \(split the trace\)/);
   });
 
   it('a tool result whose call is missing names the line and path of the result', () => {
