@@ -66,6 +66,8 @@ export interface Calibration {
   calls: number[];
   /** Provider tokens per token of this tokenizer. */
   factor: number;
+  /** Provider tokens each message adds beyond its text (the chat template's framing, a call's wrapping). */
+  perMessageTokens: number;
   /** Tokens every request carries that the log does not hold (system prompt, tool definitions). */
   overheadTokens: number;
   /** In words, for the CLI and the page. */
@@ -149,8 +151,9 @@ class FlatList {
   items: Item[] = [];
   total = 0;
   reasoning = 0;
-  /** Counted tokens of the prefix this request shares with the previous one, at most the previous total. */
+  /** Where the prefix shared with the previous request ends at the latest (counted tokens, messages). */
   private stableUntil = Number.POSITIVE_INFINITY;
+  private stableMessages = Number.POSITIVE_INFINITY;
 
   push(tokens: number, reasoning = false): void {
     this.items.push({ tokens, reasoning });
@@ -167,7 +170,10 @@ class FlatList {
       if (this.items[i]!.reasoning) { first = i; break; }
       before += this.items[i]!.tokens;
     }
-    if (first >= 0) this.stableUntil = Math.min(this.stableUntil, before);
+    if (first >= 0) {
+      this.stableUntil = Math.min(this.stableUntil, before);
+      this.stableMessages = Math.min(this.stableMessages, first);
+    }
     this.items = this.items.filter((m) => !m.reasoning);
     this.total -= this.reasoning;
     this.reasoning = 0;
@@ -179,13 +185,17 @@ class FlatList {
     this.total = 0;
     this.reasoning = 0;
     this.stableUntil = 0;
+    this.stableMessages = 0;
     if (summaryTokens > 0) this.push(summaryTokens);
   }
 
-  /** Counted tokens shared with the previous request (which had `previousTotal`), and a fresh start for the next. */
-  takeShared(previousTotal: number | undefined): number {
-    const shared = previousTotal === undefined ? 0 : Math.min(previousTotal, this.stableUntil, this.total);
+  /** What this request shares with the previous one (counted tokens and messages), and a fresh start for the next. */
+  takeShared(previous: { tokens: number; messages: number } | undefined): { tokens: number; messages: number } {
+    const shared = previous === undefined
+      ? { tokens: 0, messages: 0 }
+      : { tokens: Math.min(previous.tokens, this.stableUntil, this.total), messages: Math.min(previous.messages, this.stableMessages, this.items.length) };
     this.stableUntil = Number.POSITIVE_INFINITY;
+    this.stableMessages = Number.POSITIVE_INFINITY;
     return shared;
   }
 }
@@ -210,39 +220,74 @@ function reasoningTokens(event: Extract<TrafficEvent, { type: 'assistant' }>, co
   return r.size_tokens ?? count(r.content ?? '');
 }
 
-interface Measured { index: number; counted: number; shared: number; reasoning: number; recorded?: RecordedUsage }
+interface Measured {
+  index: number; counted: number; shared: number; reasoning: number;
+  /** Messages in the list, and in the prefix shared with the previous request. */
+  messages: number; sharedMessages: number;
+  recorded?: RecordedUsage;
+}
 
-/** Learns the overhead and the factor from the recorded usage of at most the first 10% of calls. */
+/**
+ * Learns, from the recorded usage of at most the first 10% of calls, the provider's count of a
+ * request as `overhead + factor x counted + perMessage x messages`: the harness's own text every
+ * request carries, the ratio of the provider's tokenizer to this one, and each message's framing.
+ * One call gives the overhead alone; two or more the framing too; the factor only when the calls
+ * differ enough in size for it to be told from noise (and it stays within 0.8-1.5).
+ */
 export function calibrate(measured: readonly Measured[], approximate: boolean): Calibration {
   const limit = Math.floor(measured.length * CALIBRATION_SHARE);
   const used = measured.slice(0, limit).map((m, inference) => ({ ...m, inference })).filter((m) => m.recorded !== undefined);
   if (used.length === 0) {
     const why = measured.some((m) => m.recorded) ? `no recorded usage among the first ${fmt(limit)} calls (10% of ${fmt(measured.length)})` : 'no recorded usage';
-    return { calls: [], factor: 1, overheadTokens: 0, description: `not calibrated: ${why}; counts are this tokenizer's${approximate ? ' (approximate for this model)' : ''}, without the harness's system prompt and tool definitions` };
+    return { calls: [], factor: 1, perMessageTokens: 0, overheadTokens: 0, description: `not calibrated: ${why}; counts are this tokenizer's${approximate ? ' (approximate for this model)' : ''}, without the harness's system prompt and tool definitions` };
   }
-  const xs = used.map((m) => m.counted);
   const ys = used.map((m) => m.recorded!.promptTokens);
-  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
-  const [mx, my] = [mean(xs), mean(ys)];
-  let factor = 1;
-  const spread = Math.max(...xs) - Math.min(...xs);
-  // A factor needs calls of different sizes to be learned from; between close sizes the noise wins.
-  if (used.length >= 3 && spread >= MIN_SPREAD_FOR_FACTOR) {
-    let cov = 0;
-    let vx = 0;
-    for (let i = 0; i < xs.length; i++) { cov += (xs[i]! - mx) * (ys[i]! - my); vx += (xs[i]! - mx) ** 2; }
-    factor = Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, cov / vx));
+  const xs = used.map((m) => m.counted);
+  const ms = used.map((m) => m.messages);
+  const spread = (v: number[]) => Math.max(...v) - Math.min(...v);
+  let fit = { overhead: mean(ys) - mean(xs), factor: 1, perMessage: 0 };
+  if (used.length >= 2 && spread(ms) > 0) {
+    // Framing first, at the factor of 1: the calls' remainder against their message count.
+    const line = leastSquares(ms.map((m) => [1, m]), ys.map((y, i) => y - xs[i]!));
+    if (line && line[1]! >= 0 && line[1]! <= MAX_PER_MESSAGE) fit = { overhead: line[0]!, factor: 1, perMessage: line[1]! };
   }
-  const overheadTokens = Math.max(0, Math.round(my - factor * mx));
+  if (used.length >= 4 && spread(xs) >= MIN_SPREAD_FOR_FACTOR) {
+    const plane = leastSquares(used.map((_, i) => [1, xs[i]!, ms[i]!]), ys);
+    if (plane && plane[1]! >= MIN_FACTOR && plane[1]! <= MAX_FACTOR && plane[2]! >= 0 && plane[2]! <= MAX_PER_MESSAGE) {
+      fit = { overhead: plane[0]!, factor: plane[1]!, perMessage: plane[2]! };
+    }
+  }
+  const overheadTokens = Math.max(0, Math.round(fit.overhead));
   const calls = used.map((m) => m.inference);
   const range = calls.length === 1 ? `call ${calls[0]}` : `calls ${calls[0]}-${calls.at(-1)}`;
   return {
-    calls, factor, overheadTokens,
+    calls, factor: fit.factor, perMessageTokens: fit.perMessage, overheadTokens,
     description: `calibrated on the recorded usage of ${range} (${fmt(calls.length)} of the first 10% of ${fmt(measured.length)} calls): `
-      + `harness overhead ${fmt(overheadTokens)} tokens, ${factor.toFixed(3)} provider tokens per counted token`,
+      + `harness overhead ${fmt(overheadTokens)} tokens, ${fit.factor.toFixed(3)} provider tokens per counted token, ${fit.perMessage.toFixed(1)} per message`,
   };
 }
 
+const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+
+/** Least-squares coefficients for rows of `x` against `y` (normal equations); undefined when they do not determine it. */
+function leastSquares(x: number[][], y: number[]): number[] | undefined {
+  const k = x[0]!.length;
+  const a = Array.from({ length: k }, (_, i) => Array.from({ length: k + 1 }, (_, j) => x.reduce((s, row, r) => s + row[i]! * (j < k ? row[j]! : y[r]!), 0)));
+  for (let c = 0; c < k; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < k; r++) if (Math.abs(a[r]![c]!) > Math.abs(a[pivot]![c]!)) pivot = r;
+    if (Math.abs(a[pivot]![c]!) < 1e-9) return undefined;
+    [a[c], a[pivot]] = [a[pivot]!, a[c]!];
+    for (let r = 0; r < k; r++) {
+      if (r === c) continue;
+      const f = a[r]![c]! / a[c]![c]!;
+      for (let j = c; j <= k; j++) a[r]![j]! -= f * a[c]![j]!;
+    }
+  }
+  return a.map((row, i) => row[k]! / row[i]!);
+}
+
+const MAX_PER_MESSAGE = 60;
 const MIN_SPREAD_FOR_FACTOR = 2_000;
 const MIN_FACTOR = 0.8;
 const MAX_FACTOR = 1.5;
@@ -309,7 +354,7 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
   if (typeof task === 'string' && task.length > 0) list.push(count(task));
   const measured: Measured[] = [];
   const inferenceAt: number[] = [];
-  let previousTotal: number | undefined;
+  let previous: { tokens: number; messages: number } | undefined;
   for (let i = 0; i < events.length; i++) {
     if (options.signal?.cancelled || options.signal?.aborted) break;
     const event = events[i]!;
@@ -319,10 +364,10 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
         list.push(eventTokens(event, count));
         break;
       case 'assistant': {
-        const shared = list.takeShared(previousTotal);
-        measured.push({ index: i, counted: list.total, shared, reasoning: list.reasoning, ...(event.recorded ? { recorded: event.recorded } : {}) });
+        const { tokens: shared, messages: sharedMessages } = list.takeShared(previous);
+        measured.push({ index: i, counted: list.total, shared, reasoning: list.reasoning, messages: list.items.length, sharedMessages, ...(event.recorded ? { recorded: event.recorded } : {}) });
         inferenceAt.push(i);
-        previousTotal = list.total;
+        previous = { tokens: list.total, messages: list.items.length };
         list.push(eventTokens(event, count));
         const reasoning = reasoningTokens(event, count);
         if (reasoning > 0 && caching === 'openai-prefix') list.push(reasoning, true);
@@ -340,7 +385,7 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
   }
 
   const calibration = calibrate(measured, model.approximate);
-  const { factor, overheadTokens: overhead } = calibration;
+  const { factor, overheadTokens: overhead, perMessageTokens: perMessage } = calibration;
   const calibrated = new Set(calibration.calls);
   const steps: AsRecordedStep[] = [];
   const errors: number[] = [];
@@ -351,9 +396,9 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
     const event = events[i]!;
     if (inferenceAt[k] !== i) { steps.push({ index: i, event }); continue; }
     const m = measured[k]!;
-    const requestTokens = overhead + Math.round(factor * m.counted);
+    const requestTokens = overhead + Math.round(factor * m.counted + perMessage * m.messages);
     const reasoning = Math.round(factor * m.reasoning);
-    const sharedTokens = k === 0 ? 0 : overhead + Math.round(factor * m.shared);
+    const sharedTokens = k === 0 ? 0 : overhead + Math.round(factor * m.shared + perMessage * m.sharedMessages);
     const cache = cacheOf(caching, model, requestTokens, Math.min(sharedTokens, requestTokens), k === 0);
     const request: AsRecordedRequest = {
       inference: k, requestTokens, harnessTokens: overhead, messageTokens: requestTokens - overhead - reasoning, reasoningTokens: reasoning,

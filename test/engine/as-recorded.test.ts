@@ -10,31 +10,54 @@ const scenarioOf = (traffic: TrafficEvent[], model = 'claude-sonnet-4'): Scenari
 });
 
 describe('calibration', () => {
-  it('learns the overhead and the factor from the first 10% of calls only, and then agrees with every other recorded call', () => {
-    // 30 calls; the provider counts 1.2 tokens per counted token and adds 3,000 tokens of its own.
+  it('learns the overhead, the factor and the framing per message from the first 10% of calls only, then agrees with every other recorded call', () => {
+    // 40 calls; the provider counts 1.2 tokens per counted token, 7 per message, and 3,000 of its own.
     const traffic: TrafficEvent[] = [];
     const counted: number[] = [];
     let total = 0;
-    for (let i = 0; i < 30; i++) {
-      const size = i < 3 ? 1500 : 200 + 10 * i;
+    let messages = 0;
+    const first = [1500, 3000, 800, 2500];
+    for (let i = 0; i < 40; i++) {
+      const size = first[i] ?? 200 + 10 * i;
       traffic.push(sized('user', size));
       total += size;
+      messages++;
       counted.push(total);
-      traffic.push({ ...sized('assistant', 40), recorded: { promptTokens: 3000 + Math.round(1.2 * total), cacheReadTokens: 0 } } as TrafficEvent);
+      traffic.push({ ...sized('assistant', 40), recorded: { promptTokens: Math.round(3000 + 1.2 * total + 7 * messages), cacheReadTokens: 0 } } as TrafficEvent);
       total += 40;
+      messages++;
     }
     const t = replayAsRecorded(scenarioOf(traffic));
     const r = t.summary.recorded!;
-    expect(r.calibration.calls).toEqual([0, 1, 2]);
+    expect(r.calibration.calls).toEqual([0, 1, 2, 3]);
     expect(r.calibration.factor).toBeCloseTo(1.2, 3);
+    expect(r.calibration.perMessageTokens).toBeCloseTo(7, 1);
     expect(Math.abs(r.calibration.overheadTokens - 3000)).toBeLessThanOrEqual(2);
-    expect(r.calls).toBe(30);
-    expect(r.compared).toBe(27);
+    expect(r.calls).toBe(40);
+    expect(r.compared).toBe(36);
     expect(r.p90Error).toBeLessThan(0.001);
     const requests = t.steps.flatMap((s) => (s.request ? [s.request] : []));
     expect(requests.map((q) => q.countedTokens)).toEqual(counted);
-    expect(requests.slice(0, 3).every((q) => q.calibration === true && q.error === undefined)).toBe(true);
+    expect(requests.slice(0, 4).every((q) => q.calibration === true && q.error === undefined)).toBe(true);
     expect(requests.every((q) => q.harnessTokens === r.calibration.overheadTokens)).toBe(true);
+  });
+
+  it('with calls of near one size, learns the overhead and the framing per message, and leaves the factor at 1', () => {
+    const traffic: TrafficEvent[] = [];
+    let total = 0;
+    let messages = 0;
+    for (let i = 0; i < 30; i++) {
+      traffic.push(sized('user', 100));
+      total += 100;
+      messages++;
+      traffic.push({ ...sized('assistant', 40), recorded: { promptTokens: 5000 + total + 30 * messages } } as TrafficEvent);
+      total += 40;
+      messages++;
+    }
+    const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
+    expect(r.calibration).toMatchObject({ calls: [0, 1, 2], factor: 1, overheadTokens: 5000 });
+    expect(r.calibration.perMessageTokens).toBeCloseTo(30, 6);
+    expect(r.p90Error).toBeLessThan(0.0001);
   });
 
   it('a run with no recorded usage says so and calibrates nothing', () => {
@@ -47,7 +70,7 @@ describe('calibration', () => {
   it('a short run (fewer than 10 calls) is not calibrated: 10% of it is no call', () => {
     const traffic = [sized('user', 100), { ...sized('assistant', 10), recorded: { promptTokens: 900 } } as TrafficEvent];
     const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
-    expect(r.calibration).toMatchObject({ calls: [], factor: 1, overheadTokens: 0 });
+    expect(r.calibration).toMatchObject({ calls: [], factor: 1, perMessageTokens: 0, overheadTokens: 0 });
     expect(r.compared).toBe(1);
     expect(r.medianError).toBeCloseTo((100 - 900) / -900, 6);
   });
