@@ -192,3 +192,31 @@ test('a 50 MB session is read in the worker with progress, and the page keeps dr
   expect(openGap).toBeLessThan(3_000);
   await expect(page.getByTestId('events').locator('li')).toHaveCount(200);
 });
+
+test('any file can be picked: a SWE-agent .traj imports as one inference per API call it counted', async ({ page }) => {
+  const traj = readFileSync(new URL('../test/import/fixtures/real/swe-agent-function-calling.traj', import.meta.url));
+  const apiCalls = (JSON.parse(traj.toString()) as { info: { model_stats: { api_calls: number } } }).info.model_stats.api_calls;
+  await page.goto('/');
+  await waitForTimeline(page);
+  // The picker offers every file: nothing is greyed out by its extension.
+  expect(await page.getByTestId('import-file').getAttribute('accept')).toBeNull();
+  await page.getByTestId('import-file').setInputFiles({ name: 'sweagenttestrepo-1c2844.traj', mimeType: 'application/octet-stream', buffer: traj });
+  await expect(page.getByTestId('import-report')).toContainText(`imported a swe-agent trace: `);
+  await expect(page.getByTestId('import-report')).toContainText(`(${apiCalls} inferences,`);
+});
+
+test('a file no format is detected in: the dialog offers the format choice, in the page\'s words, and imports as the one chosen', async ({ page }) => {
+  // A Gemini CLI chat without its session header: nothing in it says which tool wrote it.
+  const chat = JSON.stringify({ messages: [{ type: 'user', content: 'Rename the file.' }, { type: 'gemini', content: 'Renamed.', tokens: { input: 1200, output: 8 } }] });
+  await page.goto('/');
+  await waitForTimeline(page);
+  await page.getByTestId('import-file').setInputFiles({ name: 'chat.json', mimeType: 'application/json', buffer: Buffer.from(chat) });
+  const error = page.getByTestId('import-error');
+  await expect(error).toContainText('matches no trace format');
+  expect(await error.innerText()).not.toContain('--format');
+  const choice = page.getByTestId('import-format-choice');
+  await choice.getByLabel('trace format').selectOption('gemini-cli');
+  await choice.getByTestId('import-as-format').click();
+  await expect(page.getByTestId('import-report')).toContainText('imported a gemini-cli trace: 1 events (1 inferences, 0 tool results, 0 user messages)');
+  await expect(page.getByTestId('import-report')).toContainText('recorded usage: 1 of 1 inferences');
+});
