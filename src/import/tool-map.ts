@@ -3,7 +3,7 @@
 // the table (the page's tool-map table, `lev import --tool-map Read=read_file,...`).
 export type ToolMap = Readonly<Record<string, string>>;
 
-/** Claude Code's and Codex CLI's tool names, mapped to the runtime's. Names not listed are kept. */
+/** The harnesses' tool names, mapped to the runtime's where they mean the same. Names not listed are kept. */
 export const DEFAULT_TOOL_MAP: ToolMap = {
   Read: 'read_file',
   Write: 'write_file',
@@ -18,6 +18,22 @@ export const DEFAULT_TOOL_MAP: ToolMap = {
   exec_command: 'shell',
   shell_command: 'shell',
   apply_patch: 'edit_file',
+  // Cline / Roo Code / Kilo Code
+  write_to_file: 'write_file',
+  replace_in_file: 'edit_file',
+  apply_diff: 'edit_file',
+  execute_command: 'shell',
+  search_files: 'grep',
+  list_files: 'list_dir',
+  // Gemini CLI
+  replace: 'edit_file',
+  run_shell_command: 'shell',
+  list_directory: 'list_dir',
+  search_file_content: 'grep',
+  google_web_search: 'web_search',
+  // OpenHands, mini-swe-agent
+  execute_bash: 'shell',
+  bash: 'shell',
 };
 
 export function mapToolName(map: ToolMap, name: string): string {
