@@ -3,12 +3,10 @@
 // (or FILE); what was imported and what was left out goes to stderr, so stdout stays a clean file.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
-import { AGENT_FILE } from '../engine/blueprint/index.ts';
 import { fmt as n } from '../engine/format.ts';
 import { describeReport, FORMAT_LABELS, FORMAT_NAMES, ImportError, importTrace, MAX_TRACE_BYTES, parseToolMap, UnknownFormatError, type FormatName } from '../import/index.ts';
 import { subagentRuns } from './subagents.ts';
 import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
-import { readAgentDir } from './validate.ts';
 
 export const USAGE = `usage: lev import TRACE [--agent DIR|agent.leviath] [--format NAME] [--tool-map A=B,...] [-o scenario.json] [--json]
 
@@ -40,7 +38,7 @@ export const run: Command = async (rawArgs) => {
   } catch (error) {
     return usageError(`import: ${(error as Error).message}`);
   }
-  const agent = flag('agent') === undefined ? undefined : readAgent(flag('agent')!);
+  const agent = flag('agent') === undefined ? undefined : await readAgent(flag('agent')!);
   if (typeof agent === 'string') return usageError(`import: ${agent}`);
 
   const file = parsed.positional[0]!;
@@ -87,8 +85,13 @@ function readTrace(file: string): Uint8Array | { error: string } {
   return readFileSync(file);
 }
 
-/** An agent directory, or an agent.leviath file (its directory holds the scripts). */
-function readAgent(path: string): Record<string, string> | string {
+/**
+ * An agent directory, or an agent.leviath file (its directory holds the scripts). The blueprint
+ * reader (and the compiler and Rhai it brings) loads only when --agent is given: an import without
+ * one starts a third of a second sooner.
+ */
+async function readAgent(path: string): Promise<Record<string, string> | string> {
+  const [{ AGENT_FILE }, { readAgentDir }] = await Promise.all([import('../engine/blueprint/index.ts'), import('./validate.ts')]);
   try {
     const stats = statSync(path);
     if (stats.isDirectory()) {

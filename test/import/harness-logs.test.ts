@@ -77,7 +77,7 @@ describe('Claude Code 2.1 session files', () => {
   });
 
   it('a sub-agent file (every line in the side chain) imports as its own run', () => {
-    const sub = lines.filter((l) => l.type === 'assistant' || l.type === 'user').slice(0, 4).map((l) => ({ ...l, isSidechain: true, agentId: 'a07414a563049c3f9' }));
+    const sub = lines.filter((l) => l.type === 'assistant' || l.type === 'user').slice(0, 4).map((l): Line => ({ ...l, isSidechain: true, agentId: 'a07414a563049c3f9' }));
     const { report } = importTrace(jsonl(sub));
     expect(report.inferences).toBe(new Set(sub.filter((l) => l.type === 'assistant').map((l) => (l.message as Line).id)).size);
     expect(report.skipped['sidechain message']).toBeUndefined();
@@ -177,7 +177,7 @@ describe('Gemini CLI chat sessions', () => {
     const gemini = session.messages.filter((m) => m.type === 'gemini');
     expect(report.format).toBe('gemini-cli');
     expect(report.inferences).toBe(gemini.length);
-    expect(assistants(scenario.traffic).map((t) => [t.recorded?.promptTokens, t.recorded?.cacheReadTokens])).toEqual(gemini.map((m) => [m.tokens.input, m.tokens.cached]));
+    expect(assistants(scenario.traffic).map((t) => [t.recorded?.promptTokens, t.recorded?.cacheReadTokens])).toEqual(gemini.map((m) => [m.tokens!.input, m.tokens!.cached]));
     expect(scenario.traffic[1]).toEqual({ type: 'tool_result', tool_call_id: 'ls-1', tool_name: 'list_dir', content: 'a.rs\nb.rs' });
     expect(report.skipped['info message']).toBe(1);
   });
