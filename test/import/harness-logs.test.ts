@@ -3,7 +3,11 @@
 // fixtures/real/SOURCES.md for the real ones), so these are small hand-written logs in the tools'
 // line shapes; every expected count is taken from the lines themselves (distinct message ids,
 // token_count events), never from what the importer printed.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { subagentRuns } from '../../src/cli/subagents.ts';
 import { importTrace } from '../../src/import/index.ts';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
 
@@ -74,6 +78,21 @@ describe('Claude Code 2.1 session files', () => {
     expect(compaction).toEqual({ type: 'compaction', summary: (summary.message as Line).content, pre_tokens: (boundary.compactMetadata as Line).preTokens, trigger: 'auto' });
     expect(report.compactions).toBe(1);
     expect(scenario.traffic.at(-2)).toEqual({ type: 'user', content: 'Also update the docs.' });
+  });
+
+  it('a main session given with its folder lists its sub-agents\' runs, each with its inferences', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lev-subagents-'));
+    writeFileSync(join(dir, 's1.jsonl'), text);
+    mkdirSync(join(dir, 's1', 'subagents'), { recursive: true });
+    const sub = lines.filter((l) => l.type === 'assistant' || l.type === 'user').slice(0, 6).map((l): Line => ({ ...l, isSidechain: true }));
+    writeFileSync(join(dir, 's1', 'subagents', 'agent-a1.jsonl'), jsonl(sub));
+    writeFileSync(join(dir, 's1', 'subagents', 'agent-a1.meta.json'), '{}');
+    expect(subagentRuns(join(dir, 's1.jsonl'))).toEqual([{
+      file: join(dir, 's1', 'subagents', 'agent-a1.jsonl'),
+      inferences: new Set(sub.filter((l) => l.type === 'assistant').map((l) => (l.message as Line).id)).size,
+      recordedCalls: new Set(sub.filter((l) => l.type === 'assistant').map((l) => (l.message as Line).id)).size,
+    }]);
+    expect(subagentRuns(join(dir, 'elsewhere.jsonl'))).toEqual([]);
   });
 
   it('a sub-agent file (every line in the side chain) imports as its own run', () => {
