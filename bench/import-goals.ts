@@ -83,6 +83,22 @@ const READERS: Partial<Record<FormatName, Reader>> = {
       }).join('\n');
     },
   },
+  'claude-stream-json': {
+    calls: (text) => new Set(lines(text).map((l) => JSON.parse(l) as Obj).filter((e) => e.type === 'assistant' && typeof e.parent_tool_use_id !== 'string' && isObj(e.message)).map((e) => (e.message as Obj).id)).size,
+    strip: (text, keep) => {
+      const seen: unknown[] = [];
+      return lines(text).map((l) => {
+        const e = JSON.parse(l) as Obj;
+        if (e.type === 'assistant' && typeof e.parent_tool_use_id !== 'string' && isObj(e.message)) {
+          if (!seen.includes(e.message.id)) seen.push(e.message.id);
+          if (seen.indexOf(e.message.id) >= keep) delete e.message.usage;
+        }
+        // The closing line's totals are usage too.
+        if (e.type === 'result') { delete e.usage; delete e.modelUsage; }
+        return JSON.stringify(e);
+      }).join('\n');
+    },
+  },
   'codex': {
     calls: (text) => tokenCounts(text).length,
     strip: (text, keep) => {

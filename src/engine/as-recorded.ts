@@ -231,8 +231,9 @@ interface Measured {
  * Learns, from the recorded usage of at most the first 10% of calls, the provider's count of a
  * request as `overhead + factor x counted + perMessage x messages`: the harness's own text every
  * request carries, the ratio of the provider's tokenizer to this one, and each message's framing.
- * One call gives the overhead alone; two or more the framing too; the factor only when the calls
- * differ enough in size for it to be told from noise (and it stays within 0.8-1.5).
+ * One call gives the overhead alone; two or more the framing too; the factor only from four calls
+ * that differ enough in size for it to be told from noise (within 0.8-1.5; with the framing when
+ * both fit, else alone).
  */
 export function calibrate(measured: readonly Measured[], approximate: boolean): Calibration {
   const limit = Math.floor(measured.length * CALIBRATION_SHARE);
@@ -252,9 +253,15 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
     if (line && line[1]! >= 0 && line[1]! <= MAX_PER_MESSAGE) fit = { overhead: line[0]!, factor: 1, perMessage: line[1]! };
   }
   if (used.length >= 4 && spread(xs) >= MIN_SPREAD_FOR_FACTOR) {
+    // Sizes far enough apart: the factor and the framing together, else the factor alone (a
+    // tokenizer's ratio moves a long run's requests more than any framing does).
     const plane = leastSquares(used.map((_, i) => [1, xs[i]!, ms[i]!]), ys);
-    if (plane && plane[1]! >= MIN_FACTOR && plane[1]! <= MAX_FACTOR && plane[2]! >= 0 && plane[2]! <= MAX_PER_MESSAGE) {
+    const line = leastSquares(xs.map((x) => [1, x]), ys);
+    const factorOk = (f: number | undefined) => f !== undefined && f >= MIN_FACTOR && f <= MAX_FACTOR;
+    if (plane && factorOk(plane[1]) && plane[2]! >= 0 && plane[2]! <= MAX_PER_MESSAGE) {
       fit = { overhead: plane[0]!, factor: plane[1]!, perMessage: plane[2]! };
+    } else if (line && factorOk(line[1])) {
+      fit = { overhead: line[0]!, factor: line[1]!, perMessage: 0 };
     }
   }
   const overheadTokens = Math.max(0, Math.round(fit.overhead));
