@@ -15,7 +15,7 @@ export function describeReport(r: ImportReport, output?: string): string[] {
   lines.push(r.task ? 'task: the first user message (inputs.task)' : 'task: none found (no user text before the first assistant turn)');
   lines.push(r.recordedCalls > 0
     ? `recorded usage: ${n(r.recordedCalls)} of ${n(r.inferences)} inferences carry the provider's own token counts${r.window ? `; window ${n(r.window)} tokens as recorded` : ''}`
-    : 'recorded usage: none in this trace (an as-recorded replay can only estimate)');
+    : 'recorded usage: none in this trace (the run as it was sent can only be estimated)');
   if (r.compactions) lines.push(`compactions: ${r.compactions} (the harness replaced its context with a summary; each is an event)`);
   if (r.notes) lines.push(`kept aside: ${r.notes} harness text${r.notes === 1 ? '' : 's'} (system prompt, instructions) in inputs.harness_system_prompt, not replayed`);
   const mapped = r.tools.filter((t) => t.mappedTo !== t.name);

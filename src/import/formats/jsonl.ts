@@ -17,7 +17,7 @@ export function forEachJsonLine(text: string, visit: (value: unknown, line: numb
     line++;
     const source = text.slice(start, end).trim();
     if (source.length > 0) {
-      const parsed = parseLine(source, line, text.slice(end).trim().length === 0);
+      const parsed = parseLine(source, line, () => text.slice(end).trim().length === 0);
       if (parsed.ok) visit(parsed.value, line);
       else warnings.push(parsed.warning);
     }
@@ -27,12 +27,12 @@ export function forEachJsonLine(text: string, visit: (value: unknown, line: numb
   return warnings;
 }
 
-function parseLine(source: string, line: number, last: boolean): { ok: true; value: unknown } | { ok: false; warning: string } {
+function parseLine(source: string, line: number, isLast: () => boolean): { ok: true; value: unknown } | { ok: false; warning: string } {
   try {
     return { ok: true, value: JSON.parse(source) };
   } catch (error) {
     const { column } = jsonErrorPosition(source, error);
-    if (last) {
+    if (isLast()) {
       return { ok: false, warning: `the last line (${line}) is cut off at column ${column} (a session still being written?); it was left out` };
     }
     throw new ImportError({ line, path: '' }, `not valid JSON at column ${column} (${(error as Error).message})`, 'one complete JSON object per line (a hand-edited line?)');
