@@ -10,6 +10,8 @@ const num = (value: unknown): number | undefined => (typeof value === 'number' &
 function withOptional(base: RecordedUsage, extra: Partial<Record<keyof RecordedUsage, number | string | undefined>>): RecordedUsage {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) out[key] = value;
+  // A window is a whole number of tokens above 0; anything else a trace wrote is left out.
+  if (out.window !== undefined && !(Number.isInteger(out.window) && (out.window as number) > 0)) delete out.window;
   return out as RecordedUsage;
 }
 

@@ -80,7 +80,7 @@ class UsageReader {
   }
 
   window(value: unknown): void {
-    if (typeof value === 'number' && value > 0) this.transcript.window = value;
+    if (typeof value === 'number' && Number.isInteger(value) && value > 0) this.transcript.window = value;
   }
 
   tokenCount(body: Record<string, unknown>): void {
