@@ -12,14 +12,11 @@ import { importTrace } from '../src/import/index.ts';
 import { replay } from '../src/scenarios/engine.ts';
 import { bigSession } from '../test/import/big-session.ts';
 import { goalsTable, measureGoals, type GoalRow } from './import-goals.ts';
+import type { LevReplayFigures } from './replay.ts';
 
-export interface ImportFigures {
+/** A child process's figures, as `lev replay`'s row has them, and the trace's size. */
+export interface ImportFigures extends LevReplayFigures {
   bytes: number;
-  events: number;
-  wallMs: number;
-  cpuMs?: number;
-  peakRssBytes?: number;
-  loadAverage: number;
 }
 
 /** `lev import` of a generated 50 MB Claude Code session, to a file. */
