@@ -9,6 +9,8 @@ import { pageRows, type Row } from './page.ts';
 import { benchInspect, benchLevReplay, benchReplay, type InspectFigures, type LevReplayFigures, type ReplayFigures } from './replay.ts';
 import { benchRhai, type RhaiBenchRow } from './rhai.ts';
 import { benchTokens, type TokenBenchRow } from './tokens.ts';
+import { benchAsRecorded, benchLevImport, realTraceGoals, type AsRecordedCost, type ImportFigures } from './import.ts';
+import { goalsTable, type GoalRow } from './import-goals.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 import { encodeScenario, LONG_LINK_CHARS } from '../src/share/index.ts';
 import { loadEncodings } from '../src/engine/tokens.ts';
@@ -97,6 +99,30 @@ function levReplayRows(f: LevReplayFigures): Row[] {
   }];
 }
 
+function importRows(lev: ImportFigures, cost: AsRecordedCost, goals: GoalRow[]): Row[] {
+  const cpu = lev.cpuMs === undefined ? '' : `, ${n(lev.cpuMs / 1000, 1)} s CPU, peak RSS ${mb(lev.peakRssBytes!)}`;
+  const perEvent = (ms: number) => (ms / cost.events) * 1000;
+  const rows: Row[] = [{
+    area: 'import',
+    measure: `\`lev import\` of a ${n(lev.bytes / 1e6)} MB Claude Code session (${n(lev.events)} events; node bin/lev.mjs, a child process; load ${n(lev.loadAverage, 1)})`,
+    value: `${n(lev.wallMs / 1000, 1)} s wall${cpu}`, goal: '<= 3 s', met: lev.wallMs <= 3_000,
+  }, {
+    area: 'import',
+    measure: `as-sent replay vs the ordinary replay of the same imported run (${n(cost.events)} events, CPU, best of 3, token caches emptied before each)`,
+    value: `${n(perEvent(cost.asRecordedMs))} µs vs ${n(perEvent(cost.replayMs))} µs per event = ${n(cost.asRecordedMs / cost.replayMs, 2)}x`,
+    goal: '<= 1x', met: cost.asRecordedMs <= cost.replayMs,
+  }];
+  for (const g of goals) {
+    rows.push({
+      area: 'import', measure: `as sent vs recorded, ${g.file} (${g.format}, ${g.fileCalls} real calls; usage of all but the first 10% removed before import)`,
+      value: `${g.inferences} inferences; median ${n(g.medianError * 100, 1)}%, p90 ${n(g.p90Error * 100, 1)}%${g.cacheShareError === undefined ? '' : `, cache-read share off ${n(g.cacheShareError, 3)}`}`,
+      goal: 'one per call; median <= 5%, p90 <= 15%, share <= 0.05',
+      met: g.inferences === g.fileCalls && g.medianError <= 0.05 && g.p90Error <= 0.15 && (g.cacheShareError ?? 0) <= 0.05,
+    });
+  }
+  return rows;
+}
+
 function rhaiRows(results: RhaiBenchRow[]): Row[] {
   return results.map((r) => ({
     area: 'rhai', measure: `${r.name}: Rhai vs plain JS`, value: `${n(r.rhaiMs, 1)} ms vs ${n(r.jsMs, 2)} ms = ${n(r.ratio, 1)}x`, goal: '<= 20x', met: r.ratio <= 20,
@@ -124,7 +150,12 @@ function table(rows: Row[]): string {
 }
 
 await loadEncodings();
-const rows = [...tokenRows(benchTokens()), ...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...levReplayRows(benchLevReplay()), ...inspectRows(benchInspect()), ...shareRows(), ...(await pageRows())];
+const goals = realTraceGoals();
+const rows = [
+  ...tokenRows(benchTokens()), ...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...levReplayRows(benchLevReplay()), ...inspectRows(benchInspect()),
+  ...importRows(benchLevImport(), benchAsRecorded(), goals), ...shareRows(), ...(await pageRows()),
+];
+if (goals.length) console.log(`\n${goalsTable(goals)}`);
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${n(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const report = table(rows);
 console.log(`\n${report}\n\nmachine: ${machine}`);
@@ -181,6 +212,11 @@ ${report}
 - **Token counting**: \`countTokens\` on 1 MB and 4 MB of one kind of text (the unit repeated),
   including the whitespace alternations that were quadratic; 4 MB near 4x 1 MB means linear.
   Details: \`bench/tokens.ts\`.
+- **Import** (\`bench/import.ts\`): \`lev import\` of a generated 50 MB Claude Code session as a child
+  process (start-up and writing the scenario included); the as-sent replay (\`lev replay
+  --as-recorded\`) against the ordinary replay of the same imported run, per event; and, for every
+  trace in the folder \`$LEV_REAL_TRACES\` names, the goals of \`bench/import-goals.ts\` (see
+  docs/performance-import.md).
 - **Share links**: the URL fragment of each built-in example (Discord cuts messages at 2,000).
 - **Page** (\`bench/page.ts\`, driven by \`e2e/page.spec.ts\` with \`PAGE_PROBE=1\` against \`vite preview\`):
   its loads start once the machine is quiet again after the replay rows (the 1-minute load average

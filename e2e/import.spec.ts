@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { importTrace } from '../src/import/index.ts';
+import { bigSession } from '../test/import/big-session.ts';
 import { anthropicBody } from '../src/export/index.ts';
 import { resolveModel } from '../src/engine/models.ts';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
@@ -137,23 +138,6 @@ test('a shape-only link of an imported run opens with the same charts and none o
   await other.close();
 });
 
-/** A Claude Code session of about `bytes` bytes: one task, then read_file calls answered by ~4 KB files. */
-function bigSession(bytes: number): { text: string; turns: number } {
-  const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd: '/home/dev/p', sessionId: 'big', version: '2.0.61' };
-  const lines = [JSON.stringify({ ...base, type: 'user', uuid: 'u0', message: { role: 'user', content: 'Fix the bug.' } })];
-  const file = 'fn main() { println!("a line of a source file the agent read"); }\n'.repeat(60);
-  let size = lines[0]!.length;
-  let turns = 0;
-  while (size < bytes) {
-    turns++;
-    const call = JSON.stringify({ ...base, type: 'assistant', uuid: `a${turns}`, message: { id: `msg_${turns}`, role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${turns}`, name: 'Read', input: { file_path: `/home/dev/p/src/f${turns % 500}.rs` } }] } });
-    const result = JSON.stringify({ ...base, type: 'user', uuid: `r${turns}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${turns}`, content: `${file}${turns}` }] } });
-    lines.push(call, result);
-    size += call.length + result.length + 2;
-  }
-  return { text: `${lines.join('\n')}\n`, turns };
-}
-
 test('a 50 MB session is read in the worker with progress, and the page keeps drawing frames', async ({ page }) => {
   test.setTimeout(180_000);
   const { text, turns } = bigSession(50_000_000);
@@ -207,4 +191,32 @@ test('a 50 MB session is read in the worker with progress, and the page keeps dr
   console.log(`open gap ${Math.round(openGap)} ms`);
   expect(openGap).toBeLessThan(3_000);
   await expect(page.getByTestId('events').locator('li')).toHaveCount(200);
+});
+
+test('any file can be picked: a SWE-agent .traj imports as one inference per API call it counted', async ({ page }) => {
+  const traj = readFileSync(new URL('../test/import/fixtures/real/swe-agent-function-calling.traj', import.meta.url));
+  const apiCalls = (JSON.parse(traj.toString()) as { info: { model_stats: { api_calls: number } } }).info.model_stats.api_calls;
+  await page.goto('/');
+  await waitForTimeline(page);
+  // The picker offers every file: nothing is greyed out by its extension.
+  expect(await page.getByTestId('import-file').getAttribute('accept')).toBeNull();
+  await page.getByTestId('import-file').setInputFiles({ name: 'sweagenttestrepo-1c2844.traj', mimeType: 'application/octet-stream', buffer: traj });
+  await expect(page.getByTestId('import-report')).toContainText(`imported a swe-agent trace: `);
+  await expect(page.getByTestId('import-report')).toContainText(`(${apiCalls} inferences,`);
+});
+
+test('a file no format is detected in: the dialog offers the format choice, in the page\'s words, and imports as the one chosen', async ({ page }) => {
+  // A Gemini CLI chat without its session header: nothing in it says which tool wrote it.
+  const chat = JSON.stringify({ messages: [{ type: 'user', content: 'Rename the file.' }, { type: 'gemini', content: 'Renamed.', tokens: { input: 1200, output: 8 } }] });
+  await page.goto('/');
+  await waitForTimeline(page);
+  await page.getByTestId('import-file').setInputFiles({ name: 'chat.json', mimeType: 'application/json', buffer: Buffer.from(chat) });
+  const error = page.getByTestId('import-error');
+  await expect(error).toContainText('matches no trace format');
+  expect(await error.innerText()).not.toContain('--format');
+  const choice = page.getByTestId('import-format-choice');
+  await choice.getByLabel('trace format').selectOption('gemini-cli');
+  await choice.getByTestId('import-as-format').click();
+  await expect(page.getByTestId('import-report')).toContainText('imported a gemini-cli trace: 1 events (1 inferences, 0 tool results, 0 user messages)');
+  await expect(page.getByTestId('import-report')).toContainText('recorded usage: 1 of 1 inferences');
 });

@@ -20,11 +20,11 @@ export const USAGE = `usage: lev <command> [options]   (lev <command> --help for
 commands:
   validate PATH [--json]            check an agent directory, agent.leviath or scenario JSON
   test SCENARIO [--step N] [--json] the provider request at inference N (default 0)
-  replay SCENARIO [--json]          the whole timeline
+  replay SCENARIO [--as-recorded] [--json]  the whole timeline (--as-recorded: an imported run as its harness sent it)
   rhai FILE.rhai | --cases FILE     run a Rhai script, or a conformance case file
   share encode SCENARIO             print the URL fragment for a scenario
   share decode FRAGMENT|URL         print the scenario JSON a link holds
-  import TRACE [-o FILE]            an agent's real run (API body, Claude Code or Codex log) as a scenario`;
+  import TRACE [-o FILE]            an agent's real run (API bodies, Claude Code, Codex, SWE-agent, OpenHands, ... logs) as a scenario`;
 
 const HELP = new Set(['--help', '-h']);
 

@@ -1,7 +1,7 @@
 // `lev replay SCENARIO [--json]`: the whole timeline. Exit 0 when it ran, 1 when the scenario or
 // its blueprint has errors (nothing ran), 2 on bad usage or an unreadable file.
 import { statSync } from 'node:fs';
-import { replay } from '../scenarios/engine.ts';
+import { replay, replayAsRecorded, type AsRecordedTimeline } from '../scenarios/engine.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import { fmt as n } from '../engine/format.ts';
@@ -10,7 +10,11 @@ import { locateJson } from '../engine/blueprint/jsonLocate.ts';
 import type { Timeline, TimelineStep } from '../engine/timeline.ts';
 import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, readText, unknownFlag, usageError, writeJsonStreamed, type Command } from './io.ts';
 
-export const USAGE = 'usage: lev replay SCENARIO.json [--json]';
+export const USAGE = `usage: lev replay SCENARIO.json [--as-recorded] [--json]
+
+  --as-recorded  replay an imported run the way its harness sent it (one flat list, the harness's
+                 overhead, its compactions and caching, counts calibrated on the first 10% of calls)
+                 and compare each call with the provider's recorded usage`;
 
 export type LoadedScenario = { ok: true; scenario: Scenario } | { ok: false; usage?: string; diagnostics: Diagnostic[] };
 
@@ -49,10 +53,10 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
 }
 
 /** Common start of `lev replay` and `lev test`: flags, file, scenario. */
-export function readScenarioArgs(args: string[], name: string, usage: string, valued: string[] = []):
+export function readScenarioArgs(args: string[], name: string, usage: string, valued: string[] = [], switches: string[] = []):
   { exit: number } | { scenario: Scenario; json: boolean; flags: Map<string, string | true> } {
   const parsed = parseArgs(args, valued);
-  const bad = unknownFlag(parsed, ['json', ...valued]);
+  const bad = unknownFlag(parsed, ['json', ...valued, ...switches]);
   if (bad) return { exit: usageError(`${name}: unknown option --${bad}\n${usage}`) };
   if (parsed.positional.length !== 1) return { exit: usageError(`${name}: expected one SCENARIO file\n${usage}`) };
   const json = parsed.flags.has('json');
@@ -67,8 +71,9 @@ export function readScenarioArgs(args: string[], name: string, usage: string, va
 }
 
 export const run: Command = async (args) => {
-  const read = readScenarioArgs(args, 'replay', USAGE);
+  const read = readScenarioArgs(args, 'replay', USAGE, [], ['as-recorded']);
   if ('exit' in read) return read.exit;
+  if (read.flags.has('as-recorded')) return asRecorded(read.scenario, read.json);
   const timeline = replay(read.scenario);
   const failed = timeline.diagnostics.some((d) => d.severity === 'error');
   if (read.json) await writeJsonStreamed(timeline);
@@ -110,6 +115,7 @@ function describeEvent(step: TimelineStep): string {
     case 'user': case 'assistant': return `${e.type}${e.type === 'assistant' && e.tool_calls?.length ? ` (${e.tool_calls.length} call${e.tool_calls.length > 1 ? 's' : ''})` : ''}`;
     case 'tool_result': return `tool_result ${e.tool_name}`;
     case 'transition': return `transition -> ${e.to}`;
+    case 'compaction': return 'compaction (harness)';
     default: return `${e.type} ${e.region}`;
   }
 }
@@ -150,4 +156,53 @@ export function printTimeline(t: Timeline): void {
   console.log(`changes: ${changes || 'none'}`);
   console.log(`task: ${s.taskLostAt === null ? 'kept in every request' : `lost at inference ${s.taskLostAt}`}; flat-list baseline: ${s.baselineLosesTaskAt === null ? 'kept it' : `lost it at inference ${s.baselineLosesTaskAt}`}`);
   if (s.warnings) console.log(`${s.warnings} warning${s.warnings === 1 ? '' : 's'}`);
+}
+
+// ---- as recorded ----------------------------------------------------------------------------------
+
+async function asRecorded(scenario: Scenario, json: boolean): Promise<number> {
+  const t = replayAsRecorded(scenario);
+  if (t.error) {
+    printDiagnostics([{ code: 'unknown-model', severity: 'error', message: t.error, file: 'scenario.json', line: 1, column: 1, path: 'model' }]);
+    return EXIT_FINDINGS;
+  }
+  if (json) await writeJsonStreamed(t);
+  else printAsRecorded(t);
+  return EXIT_OK;
+}
+
+const percent = (x: number, digits = 1) => `${(x * 100).toFixed(digits)}%`;
+
+export function printAsRecorded(t: AsRecordedTimeline): void {
+  const approx = t.model.approximate ? ', approximate counts calibrated to the provider\'s' : '';
+  console.log(`${t.scenario} as sent, on ${t.model.id} (${n(t.model.window)}-token window${approx}); caching: ${t.caching}`);
+  const cal = t.summary.recorded?.calibration;
+  if (cal) console.log(cal.description);
+  else console.log(t.summary.note);
+  const rows = [['step', 'event', 'request', 'harness', 'messages', 'reasoning', 'cache read', 'recorded', 'recorded read', 'error']];
+  for (const s of t.steps) {
+    const r = s.request;
+    if (!r) {
+      if (s.event.type === 'compaction') rows.push([String(s.index), `compaction${s.event.pre_tokens === undefined ? '' : ` (recorded before: ${n(s.event.pre_tokens)})`}`, '', '', '', '', '', '', '', '']);
+      continue;
+    }
+    rows.push([
+      String(s.index), `inference ${r.inference}${r.calibration ? ' (calibration)' : ''}`, n(r.requestTokens), n(r.harnessTokens), n(r.messageTokens), n(r.reasoningTokens),
+      n(r.cache.cacheReadTokens), r.recorded ? n(r.recorded.promptTokens) : '', r.recorded?.cacheReadTokens === undefined ? '' : n(r.recorded.cacheReadTokens),
+      r.error === undefined ? '' : `${r.error >= 0 ? '+' : ''}${percent(r.error)}`,
+    ]);
+  }
+  console.log(table(rows, new Set([0, 2, 3, 4, 5, 6, 7, 8, 9])));
+  const s = t.summary;
+  console.log(`\n${s.inferences} inferences; peak request ${n(s.peakRequestTokens)} tokens`);
+  for (const c of s.compactions) {
+    console.log(`compaction at step ${c.index}: as sent ${c.before === undefined ? '?' : n(c.before)} -> ${c.after === undefined ? '?' : n(c.after)} tokens`
+      + (c.recordedBefore !== undefined || c.recordedAfter !== undefined ? `; recorded ${c.recordedBefore === undefined ? '?' : n(c.recordedBefore)} -> ${c.recordedAfter === undefined ? '?' : n(c.recordedAfter)}` : '')
+      + (c.preTokens === undefined ? '' : ` (the harness recorded ${n(c.preTokens)} before compacting)`));
+  }
+  const r = s.recorded;
+  if (r) {
+    console.log(`against the recorded usage: ${r.compared} of ${r.calls} recorded calls compared (the calibration's left out); prompt tokens off by a median of ${percent(r.medianError)}, p90 ${percent(r.p90Error)}`
+      + (r.cacheReadShareError === undefined ? '' : `; cache-read share off by ${r.cacheReadShareError.toFixed(3)} on average`));
+  }
 }

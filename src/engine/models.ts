@@ -50,6 +50,10 @@ export type ModelResult = { ok: true; model: Model } | { ok: false; error: strin
 /** A scenario's `model`: a built-in id, or a custom window (with an optional encoding). */
 export function resolveModel(ref: ModelRef): ModelResult {
   if ('window' in ref) {
+    // A built-in model run with another window (an imported run records the window it had, such as
+    // Codex's 258,400 of gpt-5's 400,000): that model's tokenizer, provider and cache rules.
+    const builtIn = ref.id === undefined ? undefined : findModel(ref.id);
+    if (builtIn) return { ok: true, model: { ...builtIn, label: `${builtIn.label} (${fmt(ref.window)}-token window)`, window: ref.window } };
     const id = ref.id ?? `custom-${ref.window}`;
     const encoding = ref.encoding ?? 'o200k_base';
     return { ok: true, model: { id, label: `Custom (${fmt(ref.window)} tokens)`, provider: 'custom', window: ref.window, encoding, approximate: false } };

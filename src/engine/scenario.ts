@@ -116,9 +116,37 @@ const sizeTokens = () => z.number().int().nonnegative().max(MAX_RESULT_SIZE_TOKE
 const sizedMessage = { message: 'give content, or size_tokens with content ""' };
 const isSized = (e: { content: string; size_tokens?: number }) => e.size_tokens === undefined || e.content === '';
 
+const tokenCount = () => z.number().int().nonnegative();
+
+/**
+ * What the provider recorded for one real API call (an imported trace), normalized across formats:
+ * `promptTokens` is all input, cached or not; the cache figures are parts of it. Optional on every
+ * event, so scenarios and share links written before it keep opening.
+ */
+const recordedSchema = () => z.object({
+  promptTokens: tokenCount(),
+  cacheReadTokens: tokenCount().optional(),
+  cacheWriteTokens: tokenCount().optional(),
+  outputTokens: tokenCount().optional(),
+  reasoningTokens: tokenCount().optional(),
+  /** The model id as the trace named it, and the window in force when the trace recorded one. */
+  model: z.string().optional(),
+  window: z.number().int().positive().optional(),
+});
+
+/**
+ * Reasoning the model produced in this turn that the harness sends back within the turn (OpenAI
+ * reasoning items): its text, or only its size when the trace holds it encrypted.
+ */
+const reasoningSchema = () => z.object({ content: text().optional(), size_tokens: sizeTokens().optional() })
+  .refine((r) => (r.content === undefined) !== (r.size_tokens === undefined), { message: 'give exactly one of content or size_tokens' });
+
 export const EventSchema = z.lazy(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('user'), content: text(), size_tokens: sizeTokens().optional() }).refine(isSized, sizedMessage),
-  z.object({ type: z.literal('assistant'), content: text(), size_tokens: sizeTokens().optional(), tool_calls: z.array(toolCallSchema()).optional() }).refine(isSized, sizedMessage),
+  z.object({
+    type: z.literal('assistant'), content: text(), size_tokens: sizeTokens().optional(), tool_calls: z.array(toolCallSchema()).optional(),
+    recorded: recordedSchema().optional(), reasoning: reasoningSchema().optional(),
+  }).refine(isSized, sizedMessage),
   z.object({
     type: z.literal('tool_result'),
     tool_call_id: z.string().min(1),
@@ -144,7 +172,17 @@ export const EventSchema = z.lazy(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('todo_done'), region: z.string().min(1), id: z.number().int() }),
   z.object({ type: z.literal('todo_note'), region: z.string().min(1), id: z.number().int(), note: text() }),
   z.object({ type: z.literal('transition'), to: z.string().min(1) }),
+  /**
+   * The harness compacted its context (an imported run): what it sent before is gone and `summary`
+   * starts the new context. `pre_tokens` is the prompt size the harness recorded just before.
+   * The as-sent replay applies it; a blueprint replay leaves it to the blueprint's own regions.
+   */
+  z.object({
+    type: z.literal('compaction'), summary: text(), size_tokens: sizeTokens().optional(),
+    pre_tokens: tokenCount().optional(), trigger: z.string().optional(),
+  }).refine((e) => e.size_tokens === undefined || e.summary === '', { message: 'give summary, or size_tokens with summary ""' }),
 ]));
+export type RecordedUsage = NonNullable<Extract<TrafficEvent, { type: 'assistant' }>['recorded']>;
 export type TrafficEvent = z.infer<typeof EventSchema>;
 export type EventType = TrafficEvent['type'];
 

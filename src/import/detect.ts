@@ -3,13 +3,26 @@
 import { jsonErrorPosition } from '../engine/blueprint/jsonLocate.ts';
 import { isObject } from './json.ts';
 import { looksLikeClaudeCodeEntry } from './formats/claude-code.ts';
+import { looksLikeStreamJsonEntry } from './formats/claude-stream-json.ts';
+import { looksLikeClaudeTraceEntry } from './formats/claude-trace.ts';
+import { looksLikeCline } from './formats/cline.ts';
 import { looksLikeCodexEntry } from './formats/codex.ts';
+import { looksLikeGeminiSession } from './formats/gemini-cli.ts';
+import { looksLikeMiniSweAgent } from './formats/mini-swe-agent.ts';
+import { looksLikeOpenHands } from './formats/openhands.ts';
+import { looksLikeSweAgent } from './formats/swe-agent.ts';
 import { ImportError, type FormatName } from './trace.ts';
 
 export type Detected = { format: FormatName; json?: unknown };
 
-const EXPECTED = 'an Anthropic Messages body or message array, an OpenAI Chat Completions body or message array, '
-  + 'an OpenAI Responses input-item list, a Claude Code session .jsonl or a Codex CLI rollout .jsonl (or force one with --format)';
+const EXPECTED = 'an agent trace: an Anthropic or OpenAI API body or message list, a Claude Code session, stream-json or claude-trace log, '
+  + 'a Codex CLI rollout, a SWE-agent, mini-swe-agent or OpenHands trajectory, a Cline / Roo / Kilo task history, or a Gemini CLI chat';
+
+/**
+ * The file matches no format the importer knows. Each surface says what to do in its own words:
+ * the CLI names `--format`, the page offers its format choice.
+ */
+export class UnknownFormatError extends ImportError {}
 
 const RESPONSES_ITEM_TYPES = new Set(['message', 'function_call', 'function_call_output', 'reasoning', 'custom_tool_call', 'custom_tool_call_output', 'item_reference']);
 const ANTHROPIC_BLOCK_TYPES = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document']);
@@ -31,7 +44,7 @@ export function detectFormat(text: string): Detected {
   const whole = parseWhole(text);
   if (whole.ok) {
     const format = documentFormat(whole.json);
-    if (!format) throw new ImportError({ path: '' }, `this JSON matches no trace format (${shapeOf(whole.json)})`, EXPECTED);
+    if (!format) throw new UnknownFormatError({ path: '' }, `this JSON matches no trace format (${shapeOf(whole.json)})`, EXPECTED);
     return { format, json: whole.json };
   }
   const firstEnd = trimmed.indexOf('\n');
@@ -42,12 +55,22 @@ export function detectFormat(text: string): Detected {
     value = JSON.parse(first);
   } catch (error) {
     const at = firstEnd < 0 ? jsonErrorPosition(text, whole.error) : { line, column: jsonErrorPosition(first, error).column };
-    throw new ImportError({ line: at.line, path: '' }, `not valid JSON at column ${at.column} (${(error as Error).message})`, EXPECTED);
+    throw new UnknownFormatError({ line: at.line, path: '' }, `not valid JSON at column ${at.column} (${(error as Error).message})`, EXPECTED);
   }
-  if (firstEnd < 0) throw new ImportError({ path: '' }, 'not valid JSON', EXPECTED);
-  if (looksLikeCodexEntry(value) || (isObject(value) && value.type === undefined && typeof value.id === 'string' && 'instructions' in value)) return { format: 'codex' };
-  if (looksLikeClaudeCodeEntry(value)) return { format: 'claude-code' };
-  throw new ImportError({ line, path: '' }, `a JSON Lines file whose first entry is ${shapeOf(value)}`, EXPECTED);
+  if (firstEnd < 0) throw new UnknownFormatError({ path: '' }, 'not valid JSON', EXPECTED);
+  const format = linesFormat(value);
+  if (format) return { format };
+  throw new UnknownFormatError({ line, path: '' }, `a JSON Lines file whose first entry is ${shapeOf(value)}`, EXPECTED);
+}
+
+/** A JSON Lines file's format, from its first entry. */
+function linesFormat(value: unknown): FormatName | undefined {
+  if (looksLikeCodexEntry(value) || (isObject(value) && value.type === undefined && typeof value.id === 'string' && 'instructions' in value)) return 'codex';
+  if (looksLikeClaudeTraceEntry(value)) return 'claude-trace';
+  if (looksLikeStreamJsonEntry(value)) return 'claude-stream-json';
+  if (isObject(value) && value.type === undefined && typeof value.sessionId === 'string' && 'projectHash' in value) return 'gemini-cli';
+  if (looksLikeClaudeCodeEntry(value)) return 'claude-code';
+  return undefined;
 }
 
 function shapeOf(value: unknown): string {
@@ -61,6 +84,12 @@ function shapeOf(value: unknown): string {
 
 /** The format of a whole JSON document, or undefined. */
 function documentFormat(json: unknown): FormatName | undefined {
+  // Harness logs first: each is also a list of messages or events the API shapes would half-read.
+  if (looksLikeSweAgent(json)) return 'swe-agent';
+  if (looksLikeMiniSweAgent(json)) return 'mini-swe-agent';
+  if (looksLikeOpenHands(json)) return 'openhands';
+  if (looksLikeGeminiSession(json)) return 'gemini-cli';
+  if (looksLikeCline(json)) return 'cline';
   if (Array.isArray(json)) return listFormat(json);
   if (!isObject(json)) return undefined;
   if (json.type === 'message' && json.role === 'assistant' && Array.isArray(json.content)) return 'anthropic';

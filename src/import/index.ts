@@ -1,12 +1,20 @@
 // Real traffic: an agent's trace (an API body or a coding agent's session log) -> a scenario whose
 // traffic replays that run through a blueprint. Pure: runs in the worker and in Node.
 import { findModel, MODELS, DEFAULT_MODEL_ID } from '../engine/models.ts';
-import { ScenarioSchema, SCENARIO_VERSION, type Scenario } from '../engine/scenario.ts';
+import { MAX_TRAFFIC_EVENTS, ScenarioSchema, SCENARIO_VERSION, tooDeep, type Scenario } from '../engine/scenario.ts';
+import { fmt } from '../engine/format.ts';
 import { issuePath } from '../scenarios/issues.ts';
 import { detectFormat, parseWhole } from './detect.ts';
 import { parseAnthropic } from './formats/anthropic.ts';
 import { parseClaudeCode } from './formats/claude-code.ts';
 import { parseCodex } from './formats/codex.ts';
+import { parseClaudeStreamJson } from './formats/claude-stream-json.ts';
+import { parseClaudeTrace } from './formats/claude-trace.ts';
+import { parseCline } from './formats/cline.ts';
+import { parseGeminiJsonl, parseGeminiSession } from './formats/gemini-cli.ts';
+import { parseMiniSweAgent } from './formats/mini-swe-agent.ts';
+import { parseOpenHands } from './formats/openhands.ts';
+import { parseSweAgent } from './formats/swe-agent.ts';
 import { parseOpenAIChat } from './formats/openai-chat.ts';
 import { parseOpenAIResponses } from './formats/openai-responses.ts';
 import { jsonErrorPosition, locateJson } from '../engine/blueprint/jsonLocate.ts';
@@ -16,7 +24,8 @@ import { decodeTrace } from './utf8.ts';
 import { traceOf } from './report.ts';
 import { FORMAT_NAMES, ImportError, type FormatName, type Progress, type Transcript } from './trace.ts';
 
-export { FORMAT_NAMES, ImportError, type FormatName } from './trace.ts';
+export { FORMAT_LABELS, FORMAT_NAMES, ImportError, type FormatName } from './trace.ts';
+export { UnknownFormatError } from './detect.ts';
 export { DEFAULT_TOOL_MAP, parseToolMap, type ToolMap } from './tool-map.ts';
 export { describeReport } from './report.ts';
 
@@ -70,6 +79,14 @@ export interface ImportReport {
   model: { trace?: string; used: string };
   /** The byte offset of the first sequence that is not valid UTF-8 (read as U+FFFD); absent when the file is valid. */
   invalidUtf8At?: number;
+  /** Inferences that carry the provider's recorded usage (`lev replay --as-recorded` compares against them). */
+  recordedCalls: number;
+  /** Harness compactions found (each an event of its own). */
+  compactions: number;
+  /** The context window the trace recorded, used as the scenario model's window. */
+  window?: number;
+  /** What the import left out or changed that the user should know (a truncated last line). */
+  warnings: string[];
 }
 
 export interface ImportResult {
@@ -78,8 +95,19 @@ export interface ImportResult {
 }
 
 const FAMILY_MODEL: Readonly<Record<FormatName, string>> = {
-  'anthropic': DEFAULT_MODEL_ID, 'claude-code': DEFAULT_MODEL_ID,
+  'anthropic': DEFAULT_MODEL_ID, 'claude-code': DEFAULT_MODEL_ID, 'claude-stream-json': DEFAULT_MODEL_ID, 'claude-trace': DEFAULT_MODEL_ID,
+  'cline': DEFAULT_MODEL_ID, 'openhands': DEFAULT_MODEL_ID,
   'openai-chat': 'gpt-4o', 'openai-responses': 'gpt-5', 'codex': 'gpt-5',
+  'swe-agent': 'gpt-4o', 'mini-swe-agent': 'gpt-4o', 'gemini-cli': 'gemini-2.5-pro',
+};
+
+/** Formats written as JSON Lines; the rest are one JSON document (Gemini CLI writes either). */
+const LINE_PARSERS: Partial<Record<FormatName, (text: string, progress?: Progress) => Transcript>> = {
+  'claude-code': parseClaudeCode, 'codex': parseCodex, 'claude-stream-json': parseClaudeStreamJson, 'claude-trace': parseClaudeTrace,
+};
+const DOCUMENT_PARSERS: Record<Exclude<FormatName, 'claude-code' | 'codex' | 'claude-stream-json' | 'claude-trace'>, (json: unknown) => Transcript> = {
+  'anthropic': parseAnthropic, 'openai-chat': parseOpenAIChat, 'openai-responses': parseOpenAIResponses,
+  'swe-agent': parseSweAgent, 'mini-swe-agent': parseMiniSweAgent, 'openhands': parseOpenHands, 'cline': parseCline, 'gemini-cli': parseGeminiSession,
 };
 
 /** The built-in model a trace's model id names: the longest built-in id it starts with (`claude-sonnet-4-20250514`). */
@@ -94,15 +122,16 @@ export function parseTrace(text: string, format: FormatName | undefined, progres
   if (format !== undefined && !FORMAT_NAMES.includes(format)) throw new Error(`unknown format "${String(format)}": use one of ${FORMAT_NAMES.join(', ')}`);
   // Detection parses a JSON document once; a forced format parses it here.
   const { format: detected, json } = format === undefined ? detectFormat(text) : { format, json: undefined };
-  if (detected === 'claude-code') return { format: detected, transcript: parseClaudeCode(text, progress) };
-  if (detected === 'codex') return { format: detected, transcript: parseCodex(text, progress) };
+  const lines = LINE_PARSERS[detected];
+  if (lines) return { format: detected, transcript: lines(text, progress) };
   const whole = json === undefined ? parseWhole(text) : { ok: true as const, json };
+  if (!whole.ok && detected === 'gemini-cli') return { format: detected, transcript: parseGeminiJsonl(text, progress) };
   if (!whole.ok) {
     const { line, column } = jsonErrorPosition(text, whole.error);
     throw new ImportError({ line, path: '' }, `not valid JSON at column ${column} (${(whole.error as Error).message})`, `one JSON document (the ${detected} format is a single JSON body or array)`);
   }
   progress?.(0.5);
-  const parse = { 'anthropic': parseAnthropic, 'openai-chat': parseOpenAIChat, 'openai-responses': parseOpenAIResponses }[detected];
+  const parse = DOCUMENT_PARSERS[detected as keyof typeof DOCUMENT_PARSERS];
   return { format: detected, transcript: parse(whole.json) };
 }
 
@@ -140,28 +169,37 @@ export function importTrace(source: string | Uint8Array, options: ImportOptions 
   if (mapped.task !== undefined) inputs.task = mapped.task;
   if (transcript.notes.length) inputs[HARNESS_PROMPT_INPUT] = transcript.notes.join('\n\n');
   const used = builtInModel(transcript.model, format);
+  // The events are built in the schema's own shape (to-scenario.ts); of the schema's checks, the
+  // ones untrusted content can fail are the event count and the nesting depth of tool arguments,
+  // done here on the events directly: zod's walk of a 50 MB session's events was 0.4 s of CPU.
   const parsed = ScenarioSchema.safeParse({
     version: SCENARIO_VERSION,
     name: options.name ?? `imported-${format}`,
     description: `Imported from ${traceOf(format)}${transcript.model ? ` (${transcript.model})` : ''}.`,
-    model: { id: used },
+    model: transcript.window === undefined ? { id: used } : { id: used, window: transcript.window },
     agent: options.agent ?? { 'agent.leviath': IMPORT_BLUEPRINT },
     inputs,
-    traffic: mapped.traffic,
   });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ImportError({ path: issuePath(issue.path) }, `the imported scenario is not valid: ${issue.message}`, 'a trace the scenario format can hold');
+  const trafficProblem = mapped.traffic.length > MAX_TRAFFIC_EVENTS
+    ? { path: 'traffic', message: `${fmt(mapped.traffic.length)} events; at most ${fmt(MAX_TRAFFIC_EVENTS)} fit one scenario (split the trace)` }
+    : tooDeep({ traffic: mapped.traffic }).map((d) => ({ path: issuePath(d.path), message: `nested more than ${d.limit} levels deep; flatten it` }))[0];
+  if (!parsed.success || trafficProblem) {
+    const problem = trafficProblem ?? { path: issuePath(parsed.error!.issues[0]!.path), message: parsed.error!.issues[0]!.message };
+    throw new ImportError({ path: problem.path }, `the imported scenario is not valid: ${problem.message}`, 'a trace the scenario format can hold');
   }
   const count = (type: string) => mapped.traffic.filter((e) => e.type === type).length;
   return {
-    scenario: parsed.data,
+    scenario: { ...parsed.data, traffic: mapped.traffic },
     report: {
       format, events: mapped.traffic.length, inferences: count('assistant'), toolResults: count('tool_result'), userMessages: count('user'),
       task: mapped.task !== undefined, notes: transcript.notes.length, skipped: transcript.skipped,
       unansweredCalls: mapped.unansweredCalls, tools: mapped.tools,
       model: { ...(transcript.model ? { trace: transcript.model } : {}), used },
       ...(invalidUtf8At === undefined ? {} : { invalidUtf8At }),
+      recordedCalls: mapped.traffic.filter((e) => e.type === 'assistant' && e.recorded !== undefined).length,
+      compactions: count('compaction'),
+      ...(transcript.window === undefined ? {} : { window: transcript.window }),
+      warnings: transcript.warnings,
     },
   };
 }

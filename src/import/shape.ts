@@ -39,15 +39,21 @@ export function shapeOnly(scenario: Scenario): Scenario {
       case 'user': return { type: 'user', content: '', size_tokens: event.size_tokens ?? count(event.content) };
       case 'assistant': {
         const text = event.size_tokens ?? count(event.content);
-        if (!event.tool_calls?.length) return { type: 'assistant', content: '', size_tokens: text };
+        // The provider's record is numbers (and the model's name): it stays; reasoning keeps its size only.
+        const extra = {
+          ...(event.recorded ? { recorded: event.recorded } : {}),
+          ...(event.reasoning ? { reasoning: { size_tokens: event.reasoning.size_tokens ?? count(event.reasoning.content ?? '') } } : {}),
+        };
+        if (!event.tool_calls?.length) return { type: 'assistant', content: '', size_tokens: text, ...extra };
         let removed = 0;
         const tool_calls = event.tool_calls.map((call) => {
           const args = typeof call.arguments.path === 'string' ? { path: call.arguments.path } : {};
           removed += count(JSON.stringify({ name: call.name, arguments: call.arguments })) - count(JSON.stringify({ name: call.name, arguments: args }));
           return { id: call.id, name: call.name, arguments: args };
         });
-        return { type: 'assistant', content: '', size_tokens: Math.max(0, text + removed), tool_calls };
+        return { type: 'assistant', content: '', size_tokens: Math.max(0, text + removed), tool_calls, ...extra };
       }
+      case 'compaction': return { ...event, summary: '', size_tokens: event.size_tokens ?? count(event.summary) };
       case 'context_append': return { ...event, content: filler(event.content, `append:${i}`) };
       case 'todo_add': return { ...event, item: filler(event.item, `todo:${i}`) };
       case 'todo_note': return { ...event, note: filler(event.note, `note:${i}`) };

@@ -1,9 +1,9 @@
 // A transcript -> scenario traffic. The first user text (before any assistant turn) is the task;
 // each assistant turn is one `assistant` event (one inference); each tool result names the tool its
 // call named (after the tool map) and answers a call made before it, or the import stops.
-import type { TrafficEvent } from '../engine/scenario.ts';
+import { MAX_RESULT_SIZE_TOKENS, type TrafficEvent } from '../engine/scenario.ts';
 import { mapToolName, normalizeArguments, type ToolMap } from './tool-map.ts';
-import { ImportError, type Transcript } from './trace.ts';
+import { ImportError, type AssistantTurn, type Transcript } from './trace.ts';
 
 export interface MappedTraffic {
   task?: string;
@@ -27,8 +27,19 @@ export function toTraffic(transcript: Transcript, toolMap: ToolMap): MappedTraff
       continue;
     }
     started = true;
+    if (turn.kind === 'compaction') {
+      traffic.push({
+        type: 'compaction', summary: turn.summary,
+        ...(isCount(turn.preTokens) ? { pre_tokens: turn.preTokens } : {}),
+        ...(turn.trigger === undefined ? {} : { trigger: turn.trigger }),
+      });
+      continue;
+    }
     if (turn.kind === 'assistant') {
       const toolCalls = turn.calls.map((call) => {
+        if (call.id === '' || call.name === '') {
+          throw new ImportError(call.where, `a tool call without ${call.id === '' ? 'an id' : 'a name'}`, 'each tool call with its id and its tool\'s name');
+        }
         const name = mapToolName(toolMap, call.name);
         const seen = tools.get(call.name) ?? { name: call.name, mappedTo: name, calls: 0 };
         seen.calls++;
@@ -36,7 +47,12 @@ export function toTraffic(transcript: Transcript, toolMap: ToolMap): MappedTraff
         calls.set(call.id, { name, answered: false });
         return { id: call.id, name, arguments: normalizeArguments(call.arguments) };
       });
-      traffic.push(toolCalls.length ? { type: 'assistant', content: turn.text, tool_calls: toolCalls } : { type: 'assistant', content: turn.text });
+      const event: Extract<TrafficEvent, { type: 'assistant' }> = { type: 'assistant', content: turn.text };
+      if (toolCalls.length) event.tool_calls = toolCalls;
+      if (turn.recorded) event.recorded = turn.recorded;
+      const reasoning = reasoningOf(turn);
+      if (reasoning) event.reasoning = reasoning;
+      traffic.push(event);
       continue;
     }
     const call = calls.get(turn.callId);
@@ -52,4 +68,18 @@ export function toTraffic(transcript: Transcript, toolMap: ToolMap): MappedTraff
   }
   const unansweredCalls = [...calls].filter(([, c]) => !c.answered).map(([id]) => id);
   return { ...(task === undefined ? {} : { task }), traffic, unansweredCalls, tools: [...tools.values()] };
+}
+
+/** Reasoning as the scenario holds it: its size when the trace recorded one (encrypted), else its text. */
+function reasoningOf(turn: AssistantTurn): Extract<TrafficEvent, { type: 'assistant' }>['reasoning'] {
+  const r = turn.reasoning;
+  if (!r) return undefined;
+  if (isCount(r.tokens) && r.tokens <= MAX_RESULT_SIZE_TOKENS) return { size_tokens: r.tokens };
+  if (r.text !== undefined && r.text.length > 0) return { content: r.text };
+  return undefined;
+}
+
+/** A token count the scenario can hold: a whole number, not negative. */
+function isCount(value: number | undefined): value is number {
+  return value !== undefined && Number.isInteger(value) && value >= 0;
 }

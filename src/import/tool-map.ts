@@ -3,7 +3,7 @@
 // the table (the page's tool-map table, `lev import --tool-map Read=read_file,...`).
 export type ToolMap = Readonly<Record<string, string>>;
 
-/** Claude Code's and Codex CLI's tool names, mapped to the runtime's. Names not listed are kept. */
+/** The harnesses' tool names, mapped to the runtime's where they mean the same. Names not listed are kept. */
 export const DEFAULT_TOOL_MAP: ToolMap = {
   Read: 'read_file',
   Write: 'write_file',
@@ -17,6 +17,23 @@ export const DEFAULT_TOOL_MAP: ToolMap = {
   WebSearch: 'web_search',
   exec_command: 'shell',
   shell_command: 'shell',
+  apply_patch: 'edit_file',
+  // Cline / Roo Code / Kilo Code
+  write_to_file: 'write_file',
+  replace_in_file: 'edit_file',
+  apply_diff: 'edit_file',
+  execute_command: 'shell',
+  search_files: 'grep',
+  list_files: 'list_dir',
+  // Gemini CLI
+  replace: 'edit_file',
+  run_shell_command: 'shell',
+  list_directory: 'list_dir',
+  search_file_content: 'grep',
+  google_web_search: 'web_search',
+  // OpenHands, mini-swe-agent
+  execute_bash: 'shell',
+  bash: 'shell',
 };
 
 export function mapToolName(map: ToolMap, name: string): string {
@@ -53,8 +70,29 @@ const PATH_ARGUMENTS = ['file_path', 'filePath', 'notebook_path'];
 export function normalizeArguments(args: Record<string, unknown>): Record<string, unknown> {
   if (typeof args.path === 'string') return args;
   const key = PATH_ARGUMENTS.find((k) => typeof args[k] === 'string');
-  if (key === undefined) return args;
+  if (key === undefined) {
+    const path = patchPath(args);
+    return path === undefined ? args : { path, ...args };
+  }
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args)) out[k === key ? 'path' : k] = v;
   return out;
+}
+
+/** The first file a patch names: `*** Update File: src/a.rs` (also Add and Delete). */
+const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m;
+
+/**
+ * The file an `apply_patch` call edits (Codex: the patch is the call's `input`, or the last word of
+ * a `["apply_patch", PATCH]` command), so file tracking follows patches as it follows edits.
+ */
+function patchPath(args: Record<string, unknown>): string | undefined {
+  const command = Array.isArray(args.command) ? args.command : [];
+  const candidates = [args.input, args.patch, command[0] === 'apply_patch' ? command[1] : undefined];
+  for (const text of candidates) {
+    if (typeof text !== 'string' || !text.includes('*** Begin Patch')) continue;
+    const match = PATCH_FILE.exec(text);
+    if (match) return match[1]!.trim();
+  }
+  return undefined;
 }

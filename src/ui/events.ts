@@ -33,6 +33,7 @@ export function summarize(e: TrafficEvent): string {
     case 'todo_done': return `${e.region} #${e.id}`;
     case 'todo_note': return `${e.region} #${e.id}: ${firstLine(e.note, 50)}`;
     case 'transition': return `→ ${e.to}`;
+    case 'compaction': return `harness compaction${e.pre_tokens !== undefined ? ` at ${fmt(e.pre_tokens)} tokens` : ''}: ${firstLine(e.summary, 50)}`;
   }
 }
 
@@ -60,5 +61,6 @@ export function newEvent(type: EventType, traffic: TrafficEvent[], at: number): 
     case 'todo_done': return { type, region: 'todos', id: 1 };
     case 'todo_note': return { type, region: 'todos', id: 1, note: 'Blocked on review' };
     case 'transition': return { type, to: 'review' };
+    case 'compaction': return { type, summary: 'Summary of the conversation so far.' };
   }
 }

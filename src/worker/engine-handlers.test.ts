@@ -6,6 +6,10 @@ import type { Scenario } from '../engine/scenario.ts';
 import { append, assistant, scenario, user } from '../../test/runtime/helpers.ts';
 import { engineHandlers } from './engine-handlers.ts';
 import { figureTable, runView, stepFigures } from './run-view.ts';
+import { asRecordedView } from './as-recorded-view.ts';
+import { replayAsRecorded } from '../engine/as-recorded.ts';
+import { importTrace } from '../import/index.ts';
+import { readFileSync } from 'node:fs';
 import { validationResult } from './validation.ts';
 import { countTokens } from '../engine/tokens.ts';
 import { shapeOnly } from '../import/shape.ts';
@@ -39,6 +43,10 @@ function harness() {
     },
     async transform(transform: 'drop-tool-output' | 'shape-only', s: unknown) {
       await handlers.transform!({ id: ++id, type: 'transform', transform, scenario: s }, context());
+      return last();
+    },
+    async asRecorded(s: unknown) {
+      await handlers.asRecorded!({ id: ++id, type: 'asRecorded', scenario: s }, context());
       return last();
     },
     inspect(revision: number, step: number) {
@@ -145,3 +153,23 @@ function handlersInspectParses(worker: ReturnType<typeof harness>): void {
   expect(WorkerResponseSchema.parse({ type: 'inspect', id: 9, result: structuredClone(result) })).toEqual({ type: 'inspect', id: 9, result });
   expect(WorkerResponseSchema.safeParse({ type: 'inspect', id: 9, result: { detail: { index: 4 } } }).success).toBe(false);
 }
+
+describe('the as-sent replay in the engine worker', () => {
+  it('answers asRecorded with the view of an imported run: one typed row per inference, the recorded figures beside', async () => {
+    const worker = harness();
+    const { scenario: imported } = importTrace(readFileSync(new URL('../../test/import/fixtures/real/openhands-basic.json', import.meta.url), 'utf8'));
+    const answer = await worker.asRecorded(JSON.parse(JSON.stringify(imported)));
+    expect(WorkerResponseSchema.safeParse(answer).success).toBe(true);
+    if (answer.type !== 'asRecorded') throw new Error(`expected an asRecorded answer, got ${answer.type}`);
+    expect(answer.result.view).toEqual(asRecordedView(replayAsRecorded(imported)).view);
+    const recorded = imported.traffic.flatMap((e) => (e.type === 'assistant' ? [e.recorded?.promptTokens ?? -1] : []));
+    expect([...answer.result.view!.columns.recordedPromptTokens]).toEqual(recorded);
+    expect(worker.transferred.at(-1)!.length).toBe(8);
+  });
+
+  it('answers a scenario that does not parse with its diagnostics and no view', async () => {
+    const answer = await harness().asRecorded({ version: 1 });
+    expect(answer).toMatchObject({ type: 'asRecorded', result: { view: null } });
+    if (answer.type === 'asRecorded') expect(answer.result.diagnostics.length).toBeGreaterThan(0);
+  });
+});

@@ -1,7 +1,8 @@
 // The engine worker's answers. It owns the runs: a replay keeps its run (its timeline, and copies
 // of the run along the way), so inspecting a step afterwards steps on from the nearest copy, never
 // a second replay. Every number the page shows about a run is computed here.
-import { compile, Replay } from '../scenarios/engine.ts';
+import { compile, Replay, replayAsRecorded } from '../scenarios/engine.ts';
+import { asRecordedView } from './as-recorded-view.ts';
 import type { CompileResult } from '../engine/blueprint/index.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
@@ -106,6 +107,26 @@ export function engineHandlers(): Handlers {
       if (loading) await loading;
       const transformed = req.transform === 'shape-only' ? shapeOnly(scenario) : dropToolOutput(scenario, countTokens);
       post({ type: 'transform', id: req.id, result: { scenario: transformed } });
+    },
+    asRecorded: async (req, { post, signal }) => {
+      const { scenario, diagnostics } = parseScenario(req.scenario);
+      if (!scenario) {
+        post({ type: 'asRecorded', id: req.id, result: { diagnostics, view: null } });
+        return;
+      }
+      const loading = loadingEncodingOf(scenario);
+      if (loading) await loading;
+      const timeline = replayAsRecorded(scenario, { signal });
+      if (signal.aborted) {
+        post({ type: 'failed', id: req.id, message: 'cancelled', cancelled: true });
+        return;
+      }
+      if (timeline.error) {
+        post({ type: 'asRecorded', id: req.id, result: { diagnostics: [{ code: 'unknown-model', severity: 'error', message: timeline.error, file: 'scenario.json', line: 1, column: 1, path: 'model' }], view: null } });
+        return;
+      }
+      const { view, transfer } = asRecordedView(timeline);
+      post({ type: 'asRecorded', id: req.id, result: { diagnostics: [], view } }, transfer);
     },
     inspect: (req, { post }) => {
       const kept = runs.get(req.revision);

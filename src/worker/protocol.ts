@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { InputsSchema, ModelRefSchema, type Scenario } from '../engine/scenario.ts';
 import type { StepDetail } from '../engine/timeline.ts';
 import type { RunView, StepFigures } from './run-view.ts';
+import { AS_RECORDED_COLUMNS, type AsRecordedView } from './as-recorded-view.ts';
 import { formatIssues } from '../scenarios/issues.ts';
 
 const idSchema = () => z.number().int().nonnegative();
@@ -59,9 +60,11 @@ function requestSchema() {
     file: z.string(), source: z.string(),
   });
   const TransformRequest = z.object({ id: Id, type: z.literal('transform'), transform: z.enum(TRANSFORMS), scenario: z.unknown() });
+  /** An imported run replayed as its harness sent it (the engine's replayAsRecorded). */
+  const AsRecordedRequest = z.object({ id: Id, type: z.literal('asRecorded'), scenario: z.unknown() });
   const CancelRequest = z.object({ id: Id, type: z.literal('cancel') });
   return z.discriminatedUnion('type', [
-    ValidateRequest, ReplayRequest, OpenRequest, InspectRequest, RhaiCheckRequest, TransformRequest, CancelRequest,
+    ValidateRequest, ReplayRequest, OpenRequest, InspectRequest, RhaiCheckRequest, TransformRequest, AsRecordedRequest, CancelRequest,
   ]);
 }
 export const WorkerRequestSchema = z.lazy(requestSchema);
@@ -143,6 +146,14 @@ function responseSchema() {
   const TransformResultSchema = z.object({
     scenario: z.custom<Scenario>((v) => isRecord(v) && Array.isArray(v.traffic) && isRecord(v.agent), 'not a scenario: expected agent and traffic'),
   });
+  /** The as-sent view, checked at its envelope: a header, and typed columns of one length per inference. */
+  const AsRecordedViewSchema = z.custom<AsRecordedView>((v) => {
+    if (!isRecord(v) || !isRecord(v.header) || !isRecord(v.columns)) return false;
+    const columns = v.columns;
+    const length = typeof v.header.inferences === 'number' ? v.header.inferences : -1;
+    return AS_RECORDED_COLUMNS.every((c) => isInt32(columns[c], length));
+  }, 'not an as-sent view: expected a header and one typed column per figure, one row per inference');
+  const AsRecordedResultSchema = z.object({ diagnostics: z.array(DiagnosticSchema), view: AsRecordedViewSchema.nullable() });
   return z.discriminatedUnion('type', [
     z.object({ type: z.literal('ready') }),
     z.object({ type: z.literal('progress'), id: Id, done: z.number(), total: z.number() }),
@@ -154,6 +165,7 @@ function responseSchema() {
     z.object({ type: z.literal('open'), id: Id, result: OpenResultSchema }),
     z.object({ type: z.literal('rhaiCheck'), id: Id, result: RhaiCheckResultSchema }),
     z.object({ type: z.literal('transform'), id: Id, result: TransformResultSchema }),
+    z.object({ type: z.literal('asRecorded'), id: Id, result: AsRecordedResultSchema }),
     z.object({ type: z.literal('failed'), id: Id, message: z.string(), cancelled: z.boolean() }),
   ]);
 }
@@ -174,6 +186,7 @@ export interface ResultOf {
   open: ResultFor<'open'>;
   rhaiCheck: ResultFor<'rhaiCheck'>;
   transform: ResultFor<'transform'>;
+  asRecorded: ResultFor<'asRecorded'>;
 }
 
 /** Describes a zod failure in one line: which field, what was wrong (worded as everywhere else). */

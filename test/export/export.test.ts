@@ -149,10 +149,18 @@ describe("the providers' documented shapes", () => {
 
 describe('round trip: import -> replay -> export -> import', () => {
   /** The events a request at inference `n` covers: everything before the n-th assistant event. */
+  /**
+   * The events before inference `n`, as a request body can hold them: the provider's record of each
+   * call and its reasoning are not part of a request (a body carries the conversation).
+   */
   function before(traffic: readonly TrafficEvent[], n: number): TrafficEvent[] {
     let seen = -1;
     const index = traffic.findIndex((e) => e.type === 'assistant' && ++seen === n);
-    return traffic.slice(0, index);
+    return traffic.slice(0, index).map((e) => {
+      if (e.type !== 'assistant') return e;
+      const { recorded: _recorded, reasoning: _reasoning, ...rest } = e;
+      return rest;
+    });
   }
   const withoutErrorFlag = (events: TrafficEvent[]) => events.map((e) => {
     if (e.type !== 'tool_result' || !e.is_error) return e;

@@ -10,7 +10,10 @@ import { SEED } from './arbitraries.ts';
 import { runs, tried } from './harness.ts';
 
 const read = (name: string) => readFileSync(new URL(`../import/fixtures/${name}`, import.meta.url), 'utf8');
-const JSON_FIXTURES = ['anthropic-messages.json', 'anthropic-request.json', 'anthropic-response.json', 'openai-chat.json', 'openai-responses.json'].map(read);
+const JSON_FIXTURES = [
+  'anthropic-messages.json', 'anthropic-request.json', 'anthropic-response.json', 'openai-chat.json', 'openai-responses.json',
+  'real/swe-agent-function-calling.traj', 'real/mini-swe-agent-github-issue.traj.json', 'real/openhands-wrong-initial-state.json',
+].map(read);
 const JSONL_FIXTURES = ['claude-code-session.jsonl', 'rollout-2026-11-30T10-01-00-0199a8f2.jsonl'].map(read);
 const FIXTURES = [...JSON_FIXTURES, ...JSONL_FIXTURES];
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importTrace, ImportError, parseToolMap, DEFAULT_TOOL_MAP } from '../../src/import/index.ts';
 import { detectFormat } from '../../src/import/detect.ts';
+import { MAX_JSON_DEPTH, MAX_TRAFFIC_EVENTS } from '../../src/engine/scenario.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -30,11 +31,11 @@ describe('format detection', () => {
 
   it('a JSON document that matches no format says what it is and what is expected', () => {
     const e = failure('{"name": "x", "steps": [1, 2]}');
-    expect(e.message).toBe('(top level): this JSON matches no trace format (an object with keys "name", "steps"); expected an Anthropic Messages body or message array, an OpenAI Chat Completions body or message array, an OpenAI Responses input-item list, a Claude Code session .jsonl or a Codex CLI rollout .jsonl (or force one with --format)');
+    expect(e.message).toBe('(top level): this JSON matches no trace format (an object with keys "name", "steps"); expected an agent trace: an Anthropic or OpenAI API body or message list, a Claude Code session, stream-json or claude-trace log, a Codex CLI rollout, a SWE-agent, mini-swe-agent or OpenHands trajectory, a Cline / Roo / Kilo task history, or a Gemini CLI chat');
   });
 
   it('an empty file, and text that is not JSON, name line and column', () => {
-    expect(failure('  \n').message).toMatch(/^line 1, \(top level\): the file is empty; expected an Anthropic/);
+    expect(failure('  \n').message).toMatch(/^line 1, \(top level\): the file is empty; expected an agent trace/);
     expect(failure('\nhello world\nmore').message).toMatch(/^line 2, \(top level\): not valid JSON at column 1 /);
   });
 
@@ -50,7 +51,25 @@ describe('broken traces', () => {
     lines[6] = lines[6]!.slice(0, 50);
     const e = failure(lines.join('\n'));
     expect(e.where).toEqual({ line: 7, path: '' });
-    expect(e.message).toMatch(/^line 7, \(top level\): not valid JSON at column 51 \(.*\); expected one complete JSON object per line \(a truncated or hand-edited line\?\)$/);
+    expect(e.message).toMatch(/^line 7, \(top level\): not valid JSON at column 51 \(.*\); expected one complete JSON object per line \(a hand-edited line\?\)$/);
+  });
+
+  it('a cut-off last line (a session still being written) is left out with a warning; the rest imports', () => {
+    const whole = fixture('claude-code-session.jsonl').trimEnd().split('\n');
+    const cut = [...whole.slice(0, -1), whole.at(-1)!.slice(0, 40)].join('\n');
+    const { report } = importTrace(cut);
+    const full = importTrace(whole.slice(0, -1).join('\n')).report;
+    expect(report.inferences).toBe(full.inferences);
+    expect(report.warnings).toEqual([`the last line (${whole.length}) is cut off at column 41 (a session still being written?); it was left out`]);
+  });
+
+  it('tool arguments nested past the scenario limit are refused with their path, and too many events with the limit', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < MAX_JSON_DEPTH + 5; i++) deep = { d: deep };
+    const body = { messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: { x: deep } }] }] };
+    expect(failure(JSON.stringify(body)).message).toBe(`traffic[0].tool_calls[0].arguments: the imported scenario is not valid: nested more than ${MAX_JSON_DEPTH} levels deep; flatten it; expected a trace the scenario format can hold`);
+    const many = [{ role: 'user', content: 'go' }, ...Array.from({ length: MAX_TRAFFIC_EVENTS + 1 }, (_, i) => ({ role: i % 2 ? 'user' : 'assistant', content: 'x' }))];
+    expect(failure(JSON.stringify(many)).message).toMatch(/^traffic: the imported scenario is not valid: 100,001 events; at most 100,000 fit one scenario \(split the trace\)/);
   });
 
   it('a tool result whose call is missing names the line and path of the result', () => {

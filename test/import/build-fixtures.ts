@@ -4,6 +4,9 @@
 import { writeFileSync } from 'node:fs';
 import { fixtureFiles } from './fixture-files.ts';
 import { IMPORTED_RUN_FILE, importedRunSource } from './imported-example.ts';
+import { loadEncodings } from '../../src/engine/tokens.ts';
+
+await loadEncodings();
 
 for (const [name, text] of Object.entries(fixtureFiles())) {
   writeFileSync(`test/import/fixtures/${name}`, text);

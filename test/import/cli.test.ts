@@ -23,6 +23,7 @@ describe('lev import', () => {
     expect(r.stderr).toBe([
       'imported a claude-code trace: 15 events (7 inferences, 7 tool results, 1 user messages); model claude-sonnet-4 (trace: claude-sonnet-4-5-20250929)',
       'task: the first user message (inputs.task)',
+      'recorded usage: 7 of 7 inferences carry the provider\'s own token counts',
       'kept aside: 2 harness texts (system prompt, instructions) in inputs.harness_system_prompt, not replayed',
       'tools mapped: Read -> read_file, Grep -> grep, Bash -> shell, Edit -> edit_file',
       'skipped (the scenario format cannot hold them yet): 1 thinking, 2 sidechain message',
@@ -74,10 +75,36 @@ describe('lev import', () => {
 
   it('usage errors exit 2', () => {
     expect(lev().code).toBe(2);
-    expect(lev(CLAUDE, '--format', 'gemini').stderr).toBe('lev: import: unknown --format "gemini"; use one of anthropic, openai-chat, openai-responses, claude-code, codex\n');
+    expect(lev(CLAUDE, '--format', 'gemini').stderr).toBe('lev: import: unknown --format "gemini"; use one of anthropic, openai-chat, openai-responses, claude-code, codex, claude-stream-json, claude-trace, swe-agent, mini-swe-agent, openhands, cline, gemini-cli\n');
     expect(lev(CLAUDE, '--tool-map', 'Read').code).toBe(2);
     expect(lev(CLAUDE, '--agent', '/nonexistent/dir').stderr).toBe('lev: import: --agent /nonexistent/dir: no such file or directory\n');
     const help = lev('--help');
     expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'usage: lev import TRACE [--agent DIR|agent.leviath] [--format NAME] [--tool-map A=B,...] [-o scenario.json] [--json]']);
+  });
+});
+
+describe('lev replay --as-recorded', () => {
+  it('prints each inference with requestTokens, cache.cacheReadTokens and the recorded figures, and summary.recorded', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lev-as-recorded-'));
+    const trace = join(FIXTURES, 'real', 'openhands-basic.json');
+    const file = join(dir, 'run.json');
+    writeFileSync(file, JSON.stringify(importTrace(readFileSync(trace)).scenario));
+    const r = spawnSync(process.execPath, [LEV, 'replay', file, '--as-recorded', '--json'], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as { steps: { request?: Record<string, unknown> & { cache: { cacheReadTokens: number } } }[]; summary: { recorded: Record<string, unknown> } };
+    // The provider's figures, read from the trace itself (LiteLLM's usage of each model response).
+    const usage = (JSON.parse(readFileSync(trace, 'utf8')) as { action?: string; tool_call_metadata?: { model_response: { id: string; usage: Record<string, number> } } }[])
+      .filter((e) => e.action !== undefined && e.tool_call_metadata).map((e) => e.tool_call_metadata!.model_response.usage);
+    const requests = out.steps.flatMap((s) => (s.request ? [s.request] : []));
+    expect(requests.map((q) => q.recorded)).toEqual(usage.map((u) => ({
+      promptTokens: u.prompt_tokens, cacheReadTokens: u.cache_read_input_tokens, cacheWriteTokens: u.cache_creation_input_tokens, outputTokens: u.completion_tokens,
+    })));
+    for (const q of requests) {
+      expect(typeof q.requestTokens).toBe('number');
+      expect(typeof q.cache.cacheReadTokens).toBe('number');
+    }
+    expect(out.summary.recorded).toMatchObject({ calls: usage.length, compared: usage.length, calibration: { calls: [] } });
+    expect(typeof out.summary.recorded.medianError).toBe('number');
+    expect(typeof out.summary.recorded.p90Error).toBe('number');
   });
 });

@@ -37,6 +37,13 @@ function apiEvents(id: (n: number) => string, errorFlag: boolean, final: boolean
 
 const two = (n: number) => String(n).padStart(2, '0');
 
+/** The events without what a trace recorded beside them (usage, reasoning), for comparing the conversation alone. */
+const conversation = (events: TrafficEvent[]): TrafficEvent[] => events.map((e) => {
+  if (e.type !== 'assistant') return e;
+  const { recorded: _recorded, reasoning: _reasoning, ...rest } = e;
+  return rest;
+});
+
 describe('the committed fixtures', () => {
   it('are what build-fixtures.ts writes (rerun: npx tsx test/import/build-fixtures.ts)', () => {
     for (const [name, text] of Object.entries(fixtureFiles())) expect(fixture(name), name).toBe(text);
@@ -93,12 +100,14 @@ describe('OpenAI', () => {
     expect(report).toMatchObject({ format: 'openai-chat', skipped: { image: 1 }, notes: 2 });
   });
 
-  it('Responses input items: message, function_call and function_call_output; reasoning counted', () => {
+  it('Responses input items: message, function_call and function_call_output; reasoning kept with its turn', () => {
     const { scenario, report } = importTrace(fixture('openai-responses.json'));
     expect(scenario.inputs).toEqual({ task: TASK, [HARNESS_PROMPT_INPUT]: SYSTEM_PROMPT });
-    expect(scenario.traffic).toEqual(apiEvents((n) => `call_${two(n)}`, false, false));
+    expect(conversation(scenario.traffic)).toEqual(apiEvents((n) => `call_${two(n)}`, false, false));
+    // The reasoning item stays with its turn (its summary is the text given).
+    expect(scenario.traffic[0]).toMatchObject({ reasoning: { content: 'Read parse_header and grep for the error variant.' } });
     expect(scenario.model).toEqual({ id: 'gpt-5' });
-    expect(report).toMatchObject({ format: 'openai-responses', skipped: { thinking: 1, image: 1 } });
+    expect(report).toMatchObject({ format: 'openai-responses', skipped: { image: 1 } });
   });
 
   it('a Chat Completions response and a Responses string input', () => {
@@ -117,7 +126,9 @@ describe('coding-agent session logs', () => {
     const callers = 'parse_header is called from src/parser/request.rs:88 and src/parser/response.rs:41.';
     expect(scenario.inputs.task).toBe(TASK);
     expect(String(scenario.inputs[HARNESS_PROMPT_INPUT])).toMatch(/^Caveat: The messages below[^\n]*\n\n<command-name>\/clear<\/command-name>/);
-    expect(scenario.traffic).toEqual([
+    // Each call keeps its line's usage (input 4 uncached, output 12 in the fixture).
+    expect(scenario.traffic[0]).toMatchObject({ recorded: { promptTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 12, model: 'claude-sonnet-4-5-20250929' } });
+    expect(conversation(scenario.traffic)).toEqual([
       { type: 'assistant', content: READ_TEXT, tool_calls: [call('toolu_01', 'read_file', { path: file('src/parser/header.rs') }), call('toolu_02', 'grep', { pattern: 'EmptyValue', path: file('src'), output_mode: 'content' })] },
       result('toolu_01', 'read_file', numbered(HEADER_RS)),
       result('toolu_02', 'grep', GREP_OUTPUT),
@@ -137,11 +148,12 @@ describe('coding-agent session logs', () => {
     expect(report).toMatchObject({ format: 'claude-code', skipped: { thinking: 1, 'sidechain message': 2 }, notes: 2, model: { trace: 'claude-sonnet-4-5-20250929', used: 'claude-sonnet-4' } });
   });
 
-  it('Codex CLI rollout: environment context and instructions are notes, exit codes mark errors, event_msg echoes ignored', () => {
+  it('Codex CLI rollout: environment context and instructions are notes, exit codes mark errors, apply_patch edits the file its header names', () => {
     const { scenario, report } = importTrace(fixture('rollout-2026-11-30T10-01-00-0199a8f2.jsonl'));
+    const traffic = conversation(scenario.traffic);
     const shell = (id: string, script: string) => call(id, 'shell', codexShell(script));
     expect(scenario.inputs).toEqual({ task: TASK, [HARNESS_PROMPT_INPUT]: `${SYSTEM_PROMPT}\n\n${ENVIRONMENT_CONTEXT}` });
-    expect(scenario.traffic).toEqual([
+    expect(traffic).toEqual([
       { type: 'assistant', content: READ_TEXT, tool_calls: [shell('call_A1', "sed -n '1,400p' src/parser/header.rs"), shell('call_A2', 'rg -n EmptyValue src')] },
       result('call_A1', 'shell', HEADER_RS),
       result('call_A2', 'shell', GREP_OUTPUT),
@@ -149,14 +161,15 @@ describe('coding-agent session logs', () => {
       result('call_A3', 'shell', TEST_FAIL, true),
       { type: 'assistant', content: PLAN },
       { type: 'user', content: HANDOFF },
-      { type: 'assistant', content: '', tool_calls: [call('call_A4', 'apply_patch', { input: APPLY_PATCH }), shell('call_A5', 'cat tests/header.rs')] },
-      result('call_A4', 'apply_patch', 'Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess. Updated the following files:\nM src/parser/header.rs\n'),
+      { type: 'assistant', content: '', tool_calls: [call('call_A4', 'edit_file', { path: 'src/parser/header.rs', input: APPLY_PATCH }), shell('call_A5', 'cat tests/header.rs')] },
+      result('call_A4', 'edit_file', 'Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess. Updated the following files:\nM src/parser/header.rs\n'),
       result('call_A5', 'shell', `Exit code: 0\nWall time: 0.1 seconds\nOutput:\n${TESTS_RS}`),
       { type: 'assistant', content: '', tool_calls: [shell('call_A6', 'cargo test parser')] },
       result('call_A6', 'shell', TEST_PASS),
       { type: 'assistant', content: DONE },
     ]);
-    expect(report).toMatchObject({ format: 'codex', skipped: { thinking: 1 }, model: { trace: 'gpt-5-codex', used: 'gpt-5' } });
+    expect(scenario.traffic[0]).toMatchObject({ reasoning: { content: '**Reading the parser**' } });
+    expect(report).toMatchObject({ format: 'codex', skipped: {}, model: { trace: 'gpt-5-codex', used: 'gpt-5' } });
   });
 
   it('"Exit code: N" text marks a failure when N is not 0', () => {

@@ -10,7 +10,15 @@ export const IMPORTED_RUN_FILE = 'src/scenarios/imported-run.ts';
 
 export function importedRunSource(): string {
   const text = readFileSync(new URL('./fixtures/claude-code-session.jsonl', import.meta.url), 'utf8');
-  const scenario = dropToolOutput(importTrace(text).scenario, countTokens);
+  const imported = importTrace(text).scenario;
+  // The fixture's usage figures are placeholders written by fixture-files.ts, not a provider's
+  // record, so the example does not carry them as recorded usage.
+  const traffic = imported.traffic.map((e) => {
+    if (e.type !== 'assistant') return e;
+    const { recorded: _recorded, ...rest } = e;
+    return rest;
+  });
+  const scenario = dropToolOutput({ ...imported, traffic }, countTokens);
   return [
     '// The Claude Code session in test/import/fixtures/claude-code-session.jsonl, as `lev import` makes it,',
     '// with tool output kept as its size (size_tokens). Written by `npx tsx test/import/build-fixtures.ts`.',

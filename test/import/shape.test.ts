@@ -1,7 +1,7 @@
 // A shape-only scenario replays to the same figures as the original, and carries none of its text.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/scenarios/engine.ts';
+import { replay, replayAsRecorded } from '../../src/scenarios/engine.ts';
 import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
 import { importTrace } from '../../src/import/index.ts';
 import { hashPath, hashScenarioPaths, shapeOnly } from '../../src/import/shape.ts';
@@ -49,6 +49,26 @@ describe('shape only', () => {
       { type: 'tool_result', tool_call_id: 'toolu_03', tool_name: 'shell', size_tokens: expect.any(Number), is_error: true },
     ]);
     expect(shaped.inputs.harness_system_prompt).toBeUndefined();
+    expect(ScenarioSchema.parse(shaped)).toEqual(shaped);
+  });
+
+  it('keeps the recorded usage and the sizes of reasoning and compaction summaries: the as-sent replay is unchanged, no text is left', () => {
+    const { scenario } = importTrace(readFileSync(new URL('./fixtures/real/openhands-basic.json', import.meta.url), 'utf8'));
+    const secret = 'The summary of everything so far, which must not leave the browser.';
+    const withMore: Scenario = {
+      ...scenario,
+      traffic: [
+        ...scenario.traffic,
+        { type: 'compaction', summary: secret, pre_tokens: 5000 },
+        { type: 'user', content: 'Go on.' },
+        { type: 'assistant', content: 'Done.', reasoning: { content: 'A private chain of thought.' }, recorded: { promptTokens: 900 } },
+      ],
+    };
+    const shaped = shapeOnly(withMore);
+    const json = JSON.stringify(shaped);
+    for (const text of [secret, 'private chain', 'Go on.', '2048 game']) expect(json).not.toContain(text);
+    const requests = (s: Scenario) => replayAsRecorded(s).steps.flatMap((step) => (step.request ? [[step.request.requestTokens, step.request.cache.cacheReadTokens, step.request.recorded?.promptTokens]] : []));
+    expect(requests(shaped)).toEqual(requests(withMore));
     expect(ScenarioSchema.parse(shaped)).toEqual(shaped);
   });
 

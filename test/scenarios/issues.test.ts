@@ -14,7 +14,7 @@ describe('scenario problems', () => {
   it('read "where: what", without zod\'s boilerplate', () => {
     expect(formatIssues(broken.error!)).toEqual([
       'traffic[0].tool_call_id: Required',
-      'traffic[1].type: unknown type; expected one of "user", "assistant", "tool_result", "context_append", "context_delete", "context_list", "todo_add", "todo_done", "todo_note", "transition"',
+      'traffic[1].type: unknown type; expected one of "user", "assistant", "tool_result", "context_append", "context_delete", "context_list", "todo_add", "todo_done", "todo_note", "transition", "compaction"',
       'generator.kind: Invalid option: expected one of "coding-agent"|"research-agent"|"long-chat"',
     ]);
   });

@@ -88,6 +88,9 @@ export class Run extends RunState {
       case 'todo_done': result = todo(this, event.region, (c) => c.done(event.id, this.ctx)); break;
       case 'todo_note': result = todo(this, event.region, (c) => c.note(event.id, event.note, this.ctx)); break;
       case 'transition': result = transition(this, event.to); break;
+      // The harness's own compaction of an imported run: a blueprint keeps its context by its own
+      // regions' rules, so its replay goes on unchanged (the as-sent replay applies it).
+      case 'compaction': break;
     }
     const [stage, regions, changes, warnings] = [this.stage.name, this.figures(), kept(this.changes), kept(this.warnings)];
     // One literal per shape, so each step's fields sit inside the object instead of in a grown side table.

@@ -20,7 +20,7 @@ export interface AnthropicContent {
 }
 
 /** One message's `content` (string or blocks) as text, calls and results in block order. */
-export function readAnthropicContent(content: unknown, where: Where, transcript: Transcript): AnthropicContent {
+export function readAnthropicContent(content: unknown, where: Where, transcript: Transcript, isHarnessText?: (text: string) => boolean): AnthropicContent {
   const out: AnthropicContent = { text: '', calls: [], results: [] };
   if (typeof content === 'string') return { ...out, text: content };
   const texts: string[] = [];
@@ -28,7 +28,12 @@ export function readAnthropicContent(content: unknown, where: Where, transcript:
     const here = at(where, i);
     const block = objectAt(raw, here, 'a content block object with a "type"');
     const type = stringAt(block.type, at(here, 'type'), 'a block type such as "text", "tool_use" or "tool_result"');
-    if (type === 'text') texts.push(stringOrEmpty(block.text, at(here, 'text')));
+    if (type === 'text') {
+      const text = stringOrEmpty(block.text, at(here, 'text'));
+      // Text the harness wrote into a user message (reminders): kept aside, as the system prompt is.
+      if (isHarnessText?.(text)) transcript.notes.push(text);
+      else texts.push(text);
+    }
     else if (type === 'tool_use') out.calls.push(readToolUse(block, here));
     else if (type === 'tool_result') out.results.push(readToolResult(block, here, transcript));
     else countSkipped(transcript, SKIPPED_BLOCKS[type] ?? type);

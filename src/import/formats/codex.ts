@@ -6,6 +6,7 @@
 import { at, isObject, objectAt } from '../json.ts';
 import { emptyTranscript, ImportError, type Progress, type Transcript, type Where } from '../trace.ts';
 import { forEachJsonLine } from './jsonl.ts';
+import { responsesUsage } from '../usage.ts';
 import { ResponsesItemReader } from './openai-responses.ts';
 
 /** User messages Codex writes itself: the environment, AGENTS.md and user instructions. */
@@ -30,18 +31,22 @@ export function readCodexOutput(output: string): { content: string; isError: boo
       // Not the wrapped form: the text is the output.
     }
   }
-  const code = /^Exit code: (-?\d+)/.exec(output);
+  // Newer exec output starts with a header: "Exit code: N" (0.4x-0.6x) or "Process exited with code N" (0.1xx).
+  const code = EXIT_CODE.exec(output.slice(0, 400));
   return { content: output, isError: code !== null && Number(code[1]) !== 0 };
 }
+
+const EXIT_CODE = /^(?:Exit code: |Process exited with code )(-?\d+)/m;
 
 export function parseCodex(text: string, progress?: Progress): Transcript {
   const transcript = emptyTranscript();
   const reader = new ResponsesItemReader(transcript, { isHarnessText: (t) => HARNESS_TEXT.test(t), readOutput: readCodexOutput });
-  forEachJsonLine(text, (value, line) => {
+  const usage = new UsageReader(transcript, reader);
+  const warnings = forEachJsonLine(text, (value, line) => {
     const where: Where = { line, path: '' };
     const entry = objectAt(value, where, 'a rollout entry object');
     if (typeof entry.type === 'string' && ROLLOUT_TYPES.has(entry.type) && 'payload' in entry) {
-      readEntry(entry.type, entry.payload, at(where, 'payload'), transcript, reader);
+      readEntry(entry.type, entry.payload, at(where, 'payload'), transcript, reader, usage);
     } else if (typeof entry.type === 'string' && ITEM_TYPES.has(entry.type)) {
       reader.read(entry, where);
     } else if (entry.record_type !== undefined) {
@@ -52,15 +57,70 @@ export function parseCodex(text: string, progress?: Progress): Transcript {
       throw new ImportError(at(where, 'type'), entry.type === undefined ? 'missing' : `found ${JSON.stringify(entry.type)}`, `a rollout entry type (${[...ROLLOUT_TYPES].join(', ')}) with a "payload"`);
     }
   }, progress);
+  transcript.warnings.push(...warnings);
   return transcript;
 }
 
-function readEntry(type: string, payload: unknown, where: Where, transcript: Transcript, reader: ResponsesItemReader): void {
+/**
+ * Codex's `token_count` events: one after each API response, with that call's usage
+ * (`last_token_usage`) and the window in force (`model_context_window`). A repeat with the same
+ * running total is the same call reported again (rate-limit updates), not a new one.
+ */
+class UsageReader {
+  private lastTotal: number | undefined;
+  private model: string | undefined;
+
+  constructor(private readonly transcript: Transcript, private readonly reader: ResponsesItemReader) {}
+
+  turnContext(body: Record<string, unknown>): void {
+    if (typeof body.model === 'string') {
+      this.model = body.model;
+      this.transcript.model ??= body.model;
+    }
+  }
+
+  window(value: unknown): void {
+    if (typeof value === 'number' && Number.isInteger(value) && value > 0) this.transcript.window = value;
+  }
+
+  tokenCount(body: Record<string, unknown>): void {
+    const info = isObject(body.info) ? body.info : undefined;
+    if (!info) return;
+    this.window(info.model_context_window);
+    const total = isObject(info.total_token_usage) && typeof info.total_token_usage.total_tokens === 'number' ? info.total_token_usage.total_tokens : undefined;
+    if (total !== undefined && total === this.lastTotal) return;
+    this.lastTotal = total;
+    const turn = this.reader.lastAssistant;
+    const recorded = responsesUsage(info.last_token_usage, this.model, this.transcript.window);
+    if (!turn || !recorded || turn.recorded) return;
+    turn.recorded = recorded;
+    // An encrypted reasoning item goes back to the model as the tokens it was generated as.
+    if (turn.reasoning?.encrypted && recorded.reasoningTokens !== undefined) turn.reasoning.tokens = recorded.reasoningTokens;
+  }
+}
+
+function readEntry(type: string, payload: unknown, where: Where, transcript: Transcript, reader: ResponsesItemReader, usage: UsageReader): void {
   if (type === 'response_item') return reader.read(payload, where);
   const body = objectAt(payload, where, `the ${type} payload object`);
   if (type === 'session_meta') readMeta(body, transcript);
-  else if (type === 'turn_context' && typeof body.model === 'string') transcript.model ??= body.model;
-  else if (type === 'compacted' && typeof body.message === 'string' && body.message.length > 0) transcript.notes.push(body.message);
+  else if (type === 'turn_context') usage.turnContext(body);
+  else if (type === 'compacted') readCompacted(body, where, transcript);
+  else if (type === 'event_msg') readEvent(body, where, reader, usage);
+}
+
+/** UI events: the usage of each call, the window, and user prompts some versions write only here. */
+function readEvent(body: Record<string, unknown>, where: Where, reader: ResponsesItemReader, usage: UsageReader): void {
+  if (body.type === 'token_count') usage.tokenCount(body);
+  else if (body.type === 'task_started') usage.window(body.model_context_window);
+  else if (body.type === 'user_message' && typeof body.message === 'string' && body.message.trim().length > 0 && !HARNESS_TEXT.test(body.message)) {
+    reader.userText(body.message, where);
+  }
+}
+
+/** Codex compacted its history: `message` is the summary the new context starts with. */
+function readCompacted(body: Record<string, unknown>, where: Where, transcript: Transcript): void {
+  const summary = typeof body.message === 'string' ? body.message : '';
+  transcript.turns.push({ kind: 'compaction', summary, where, trigger: 'auto' });
 }
 
 function readMeta(meta: Record<string, unknown>, transcript: Transcript): void {

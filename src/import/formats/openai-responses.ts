@@ -5,7 +5,9 @@
 // Codex CLI rollouts carry the same items, so codex.ts reads them with this reader.
 import { argumentsFromText, arrayAt, at, isObject, objectAt, stringAt, type JsonObject } from '../json.ts';
 import { partsText, type PartKinds } from './parts.ts';
-import { countSkipped, emptyTranscript, ImportError, type TraceCall, type TraceTurn, type Transcript, type Where } from '../trace.ts';
+import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type TraceCall, type TraceTurn, type Transcript, type Where } from '../trace.ts';
+
+const REASONING_PARTS: PartKinds = { text: new Set(['summary_text', 'reasoning_text', 'text']), skipped: {} };
 
 const RESPONSES_PARTS: PartKinds = {
   text: new Set(['input_text', 'output_text', 'text', 'summary_text', 'refusal']),
@@ -24,7 +26,8 @@ export interface ItemHooks {
  * (a user message or a tool output): the model's one response, however many items it was split into.
  */
 export class ResponsesItemReader {
-  private open: Extract<TraceTurn, { kind: 'assistant' }> | undefined;
+  private open: AssistantTurn | undefined;
+  private last: AssistantTurn | undefined;
 
   constructor(readonly transcript: Transcript, private readonly hooks: ItemHooks = {}) {}
 
@@ -48,8 +51,7 @@ export class ResponsesItemReader {
       case 'local_shell_call_output':
         return this.output(item, where);
       case 'reasoning':
-        countSkipped(this.transcript, 'thinking');
-        return;
+        return this.reasoning(item, where);
       case undefined:
         throw new ImportError(at(where, 'type'), 'missing', 'an item "type" (message, function_call, function_call_output, ...)');
       default:
@@ -67,7 +69,7 @@ export class ResponsesItemReader {
       case 'user':
         this.open = undefined;
         if (this.hooks.isHarnessText?.(text)) this.transcript.notes.push(text);
-        else if (text.length > 0) this.transcript.turns.push({ kind: 'user', text, where });
+        else if (text.length > 0) this.userText(text, where);
         return;
       case 'system':
       case 'developer':
@@ -78,8 +80,41 @@ export class ResponsesItemReader {
     }
   }
 
+  /**
+   * A reasoning item stays in the prompt for the rest of its turn (the harness sends it back with
+   * the tool outputs). Its text is the summary or content when given; an encrypted item's size is
+   * the call's recorded reasoning tokens (set with the usage, see codex.ts).
+   */
+  private reasoning(item: JsonObject, where: Where): void {
+    const parts = [item.summary, item.content].filter((p) => Array.isArray(p));
+    const text = parts.map((p, i) => partsText(p, at(where, i === 0 && Array.isArray(item.summary) ? 'summary' : 'content'), this.transcript, REASONING_PARTS)).filter((t) => t.length > 0).join('\n');
+    const turn = this.open ?? this.openTurn('', where);
+    const encrypted = typeof item.encrypted_content === 'string' && item.encrypted_content.length > 0;
+    const reasoning = turn.reasoning ?? {};
+    if (text.length > 0) reasoning.text = [reasoning.text, text].filter((t) => t !== undefined && t.length > 0).join('\n');
+    if (encrypted) reasoning.encrypted = true;
+    turn.reasoning = reasoning;
+  }
+
+  /** The newest assistant turn, for usage recorded after it (Codex's token_count). */
+  get lastAssistant(): AssistantTurn | undefined {
+    return this.last;
+  }
+
+  /**
+   * A user prompt. Codex writes one as a response item and again as an event_msg (some versions
+   * only the latter): the same text right after the same text is one prompt.
+   */
+  userText(text: string, where: Where): void {
+    this.open = undefined;
+    const previous = this.transcript.turns.at(-1);
+    if (previous?.kind === 'user' && previous.text === text) return;
+    this.transcript.turns.push({ kind: 'user', text, where });
+  }
+
   private openTurn(text: string, where: Where): Extract<TraceTurn, { kind: 'assistant' }> {
     this.open = { kind: 'assistant', text, calls: [], where };
+    this.last = this.open;
     this.transcript.turns.push(this.open);
     return this.open;
   }

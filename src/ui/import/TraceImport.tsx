@@ -1,7 +1,7 @@
 // Importing an agent's real run: the dialog (progress, what was imported and skipped, the
 // tool-name table, which blueprint to replay through) and dropping a file anywhere on the page.
 import { useEffect, useState } from 'react';
-import { describeReport } from '../../import/index.ts';
+import { describeReport, FORMAT_LABELS, FORMAT_NAMES, type FormatName } from '../../import/index.ts';
 import { openImported } from '../../state/session.ts';
 import { Modal } from '../Modal.tsx';
 import { closeImport, importFile, useTraceImport } from './importer.ts';
@@ -32,6 +32,22 @@ function ToolMapTable() {
   );
 }
 
+/** When the content matches no format on its own: the user says which one it is, and it is read as that. */
+function FormatChoice({ onImport }: { onImport: () => void }) {
+  const [format, setFormat] = useState<FormatName>(FORMAT_NAMES[0]!);
+  return (
+    <div className="row" data-testid="import-format-choice">
+      <label>
+        If it is one of these, choose which and import it again:{' '}
+        <select aria-label="trace format" value={format} onChange={(e) => setFormat(e.target.value as FormatName)}>
+          {FORMAT_NAMES.map((f) => <option key={f} value={f}>{FORMAT_LABELS[f]}</option>)}
+        </select>
+      </label>{' '}
+      <button className="primary" data-testid="import-as-format" onClick={() => { useTraceImport.setState({ format }); onImport(); }}>Import as this format</button>
+    </div>
+  );
+}
+
 function ImportDialog() {
   const state = useTraceImport((s) => s.state);
   const blueprint = useTraceImport((s) => s.blueprint);
@@ -46,6 +62,7 @@ function ImportDialog() {
         </div>
       )}
       {state.status === 'error' && <p className="error-text" data-testid="import-error">{state.message}. Nothing was changed.</p>}
+      {state.status === 'error' && state.unknownFormat && <FormatChoice onImport={reimport} />}
       {state.status === 'ready' && (
         <>
           <ul data-testid="import-report">{describeReport(state.report).map((line) => <li key={line}>{line}</li>)}</ul>
@@ -91,7 +108,7 @@ function DropTarget() {
     };
   }, []);
   if (!dragging) return null;
-  return <div className="drop-overlay" data-testid="drop-overlay">Drop a trace (Anthropic or OpenAI body, Claude Code or Codex session) or a scenario to import it</div>;
+  return <div className="drop-overlay" data-testid="drop-overlay">Drop an agent's run (a Claude Code, Codex, Gemini CLI or Cline session, a SWE-agent, mini-swe-agent or OpenHands trajectory, a claude-trace log, an API body) or a scenario to import it</div>;
 }
 
 export function TraceImport() {

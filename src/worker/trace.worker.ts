@@ -1,13 +1,15 @@
 /// <reference lib="webworker" />
-// Reads a dropped or chosen file and imports it as a trace, off the page's thread, reporting
-// progress while it reads (first half) and parses (second half).
-import { importTrace, ImportError, MAX_TRACE_BYTES, type ImportReport } from '../../import/index.ts';
-import type { Scenario } from '../../engine/scenario.ts';
-import { jsonLengthAtLeast } from '../../state/jsonSize.ts';
-import type { ImportRequest, ImportResponse } from './protocol.ts';
+// The trace-import worker: reads a dropped or chosen file and imports it as a trace, off the
+// page's thread, reporting progress while it reads (first half) and parses (second half).
+// Its messages are trace-protocol.ts's, checked on arrival on both sides.
+import { importTrace, ImportError, MAX_TRACE_BYTES, UnknownFormatError, type ImportReport } from '../import/index.ts';
+import type { Scenario } from '../engine/scenario.ts';
+import { jsonLengthAtLeast } from '../state/jsonSize.ts';
+import { TraceImportRequestSchema, type TraceImportResponse } from './trace-protocol.ts';
+import { describeIssues } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
-const post = (message: ImportResponse) => self.postMessage(message);
+const post = (message: TraceImportResponse) => self.postMessage(message);
 
 /** The file's bytes, read in chunks so progress can be shown; importTrace decodes them (and checks the UTF-8). */
 async function readBytes(file: File, onShare: (share: number) => void): Promise<Uint8Array> {
@@ -56,8 +58,14 @@ function postScenario(id: number, scenario: Scenario, report: ImportReport): voi
   post({ id, type: 'imported', scenario: { ...scenario, traffic: [] }, report });
 }
 
-self.onmessage = async (event: MessageEvent<ImportRequest>) => {
-  const { id, file, toolMap, agent, format } = event.data;
+self.onmessage = async (event: MessageEvent<unknown>) => {
+  const parsed = TraceImportRequestSchema.safeParse(event.data);
+  if (!parsed.success) {
+    const id = typeof event.data === 'object' && event.data !== null && typeof (event.data as { id?: unknown }).id === 'number' ? (event.data as { id: number }).id : 0;
+    post({ id, type: 'failed', message: `bad request: ${describeIssues(parsed.error)}` });
+    return;
+  }
+  const { id, file, toolMap, agent, format } = parsed.data;
   try {
     if (file.size > MAX_TRACE_BYTES) throw new Error(`${file.name} is ${(file.size / 1e6).toFixed(0)} MB; traces up to ${MAX_TRACE_BYTES / 1e6} MB can be imported`);
     let last = 0;
@@ -72,6 +80,6 @@ self.onmessage = async (event: MessageEvent<ImportRequest>) => {
     postScenario(id, scenario, report);
   } catch (error) {
     const message = error instanceof ImportError ? `${file.name}: ${error.message}` : error instanceof Error ? error.message : String(error);
-    post({ id, type: 'failed', message });
+    post({ id, type: 'failed', message, ...(error instanceof UnknownFormatError ? { unknownFormat: true } : {}) });
   }
 };

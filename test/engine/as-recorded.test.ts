@@ -1,0 +1,124 @@
+// The as-sent replay: every expected figure here is worked out from the events' own sizes
+// (size_tokens, so counts are exact) and the recorded usage the test writes, never from a run.
+import { describe, expect, it } from 'vitest';
+import { replayAsRecorded } from '../../src/engine/as-recorded.ts';
+import { ScenarioSchema, type Scenario, type TrafficEvent } from '../../src/engine/scenario.ts';
+
+const sized = (type: 'user' | 'assistant', size: number): TrafficEvent => ({ type, content: '', size_tokens: size });
+const scenarioOf = (traffic: TrafficEvent[], model = 'claude-sonnet-4'): Scenario => ScenarioSchema.parse({
+  version: 1, name: 'as-sent', model: { id: model }, agent: { 'agent.leviath': '[context.regions]\nchat = { kind = "sliding_window" }\n' }, traffic,
+});
+
+describe('calibration', () => {
+  it('learns the overhead, the factor and the framing per message from the first 10% of calls only, then agrees with every other recorded call', () => {
+    // 40 calls; the provider counts 1.2 tokens per counted token, 7 per message, and 3,000 of its own.
+    const traffic: TrafficEvent[] = [];
+    const counted: number[] = [];
+    let total = 0;
+    let messages = 0;
+    const first = [1500, 3000, 800, 2500];
+    for (let i = 0; i < 40; i++) {
+      const size = first[i] ?? 200 + 10 * i;
+      traffic.push(sized('user', size));
+      total += size;
+      messages++;
+      counted.push(total);
+      traffic.push({ ...sized('assistant', 40), recorded: { promptTokens: Math.round(3000 + 1.2 * total + 7 * messages), cacheReadTokens: 0 } } as TrafficEvent);
+      total += 40;
+      messages++;
+    }
+    const t = replayAsRecorded(scenarioOf(traffic));
+    const r = t.summary.recorded!;
+    expect(r.calibration.calls).toEqual([0, 1, 2, 3]);
+    expect(r.calibration.factor).toBeCloseTo(1.2, 3);
+    expect(r.calibration.perMessageTokens).toBeCloseTo(7, 1);
+    expect(Math.abs(r.calibration.overheadTokens - 3000)).toBeLessThanOrEqual(2);
+    expect(r.calls).toBe(40);
+    expect(r.compared).toBe(36);
+    expect(r.p90Error).toBeLessThan(0.001);
+    const requests = t.steps.flatMap((s) => (s.request ? [s.request] : []));
+    expect(requests.map((q) => q.countedTokens)).toEqual(counted);
+    expect(requests.slice(0, 4).every((q) => q.calibration === true && q.error === undefined)).toBe(true);
+    expect(requests.every((q) => q.harnessTokens === r.calibration.overheadTokens)).toBe(true);
+  });
+
+  it('with calls of near one size, learns the overhead and the framing per message, and leaves the factor at 1', () => {
+    const traffic: TrafficEvent[] = [];
+    let total = 0;
+    let messages = 0;
+    for (let i = 0; i < 30; i++) {
+      traffic.push(sized('user', 100));
+      total += 100;
+      messages++;
+      traffic.push({ ...sized('assistant', 40), recorded: { promptTokens: 5000 + total + 30 * messages } } as TrafficEvent);
+      total += 40;
+      messages++;
+    }
+    const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
+    expect(r.calibration).toMatchObject({ calls: [0, 1, 2], factor: 1, overheadTokens: 5000 });
+    expect(r.calibration.perMessageTokens).toBeCloseTo(30, 6);
+    expect(r.p90Error).toBeLessThan(0.0001);
+  });
+
+  it('a run with no recorded usage says so and calibrates nothing', () => {
+    const t = replayAsRecorded(scenarioOf([sized('user', 100), sized('assistant', 10)]));
+    expect(t.summary.recorded).toBeNull();
+    expect(t.summary.note).toMatch(/^this scenario carries no recorded usage/);
+    expect(t.steps[1]!.request).toMatchObject({ requestTokens: 100, harnessTokens: 0, countedTokens: 100 });
+  });
+
+  it('a short run (fewer than 10 calls) is not calibrated: 10% of it is no call', () => {
+    const traffic = [sized('user', 100), { ...sized('assistant', 10), recorded: { promptTokens: 900 } } as TrafficEvent];
+    const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
+    expect(r.calibration).toMatchObject({ calls: [], factor: 1, perMessageTokens: 0, overheadTokens: 0 });
+    expect(r.compared).toBe(1);
+    expect(r.medianError).toBeCloseTo((100 - 900) / -900, 6);
+  });
+});
+
+describe('compaction', () => {
+  it('clears the flat list and starts it with the summary: the request drops to the summary and what follows', () => {
+    const t = replayAsRecorded(scenarioOf([
+      sized('user', 1000), sized('assistant', 50), sized('user', 1000), sized('assistant', 50),
+      { type: 'compaction', summary: '', size_tokens: 300, pre_tokens: 9999 }, sized('user', 100), sized('assistant', 50),
+    ]));
+    const requests = t.steps.flatMap((s) => (s.request ? [s.request.requestTokens] : []));
+    expect(requests).toEqual([1000, 1000 + 50 + 1000, 300 + 100]);
+    expect(t.summary.compactions).toEqual([{ index: 4, preTokens: 9999, before: 2050, after: 400 }]);
+  });
+});
+
+describe('caching as the provider applies it', () => {
+  it('Anthropic: the previous request is read through the breakpoint at its end, the rest written', () => {
+    const t = replayAsRecorded(scenarioOf([sized('user', 2000), sized('assistant', 50), sized('user', 500), sized('assistant', 50)]));
+    const [first, second] = t.steps.flatMap((s) => (s.request ? [s.request] : []));
+    expect(first!.cache).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: 2000 });
+    expect(second!.cache).toMatchObject({ cacheReadTokens: 2000, cacheWriteTokens: 550 });
+  });
+
+  it('OpenAI: reasoning stays within its turn, and the prefix cache hits in 128-token steps up to where it left', () => {
+    const t = replayAsRecorded(scenarioOf([
+      sized('user', 2000),
+      { ...sized('assistant', 10), reasoning: { size_tokens: 500 }, tool_calls: [{ id: 'c1', name: 'shell', arguments: {} }] } as TrafficEvent,
+      { type: 'tool_result', tool_call_id: 'c1', tool_name: 'shell', size_tokens: 700 },
+      sized('assistant', 10),
+      sized('user', 300),
+      sized('assistant', 10),
+    ], 'gpt-5'));
+    const requests = t.steps.flatMap((s) => (s.request ? [s.request] : []));
+    const first = requests[0]!;
+    const second = requests[1]!;
+    const third = requests[2]!;
+    // The call's own tokens (its JSON) are whatever the second request holds beyond the sizes given.
+    const callTokens = second.countedTokens - (2000 + 10 + 500 + 700);
+    expect(callTokens).toBeGreaterThan(0);
+    expect(first.countedTokens).toBe(2000);
+    expect(second.reasoningTokens).toBe(500);
+    // 2,000 shared: 1,024 + 7 x 128 hit.
+    expect(second.cache.cacheReadTokens).toBe(1024 + 7 * 128);
+    // A new user turn: the reasoning left; the prefix shared with the request before ends where it was.
+    expect(third.reasoningTokens).toBe(0);
+    expect(third.countedTokens).toBe(2000 + 10 + callTokens + 700 + 10 + 300);
+    expect(third.cache.cacheReadTokens).toBe(1024 + Math.floor((2000 + 10 + callTokens - 1024) / 128) * 128);
+  });
+});
