@@ -24,7 +24,7 @@ import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
 import { countTokens, loadEncodings, observeCounts, type Encoding } from '../src/engine/tokens.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 import { generateTraffic } from '../src/scenarios/generators.ts';
-import { figureTable } from '../src/worker/run-view.ts';
+import { figureTable } from '../src/worker/timeline-view.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

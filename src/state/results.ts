@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import type { StepDetail } from '../engine/timeline.ts';
-import type { RunView, StepFigures } from '../worker/run-view.ts';
+import type { TimelineView, StepFigures } from '../worker/timeline-view.ts';
 import type { ValidateResult } from '../worker/protocol.ts';
 
 export interface ResultsStore {
@@ -10,9 +10,9 @@ export interface ResultsStore {
   /** Parse errors per Rhai file, from rhaiCheck. */
   rhai: Record<string, Diagnostic[]>;
   /** What the charts draw of the last run that replayed without errors; kept while the blueprint is broken. */
-  run: RunView | null;
+  run: TimelineView | null;
   /** The run the charts on screen show, once they are drawn for it (the page's own drawing, not an engine answer). */
-  drawnRun: RunView | null;
+  drawnRun: TimelineView | null;
   /** Problems of the latest replay (a broken blueprint, a bad scenario); empty when it succeeded. */
   replayDiagnostics: Diagnostic[];
   /** True when `timeline` is older than the scenario on screen (latest replay failed). */

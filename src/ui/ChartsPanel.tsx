@@ -1,7 +1,7 @@
 // The timeline pane: replay controls, the verdict, run warnings, then the charts (TimelineViews,
 // loaded as a chunk of its own). Everything clickable on a chart jumps to its step.
 import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
-import type { RunView } from '../worker/run-view.ts';
+import type { TimelineView } from '../worker/timeline-view.ts';
 import { useResults } from '../state/results.ts';
 import { useUi } from '../state/ui.ts';
 import { stepOfInference } from './chartData.ts';
@@ -24,7 +24,7 @@ function useViewsLoaded(): boolean {
 }
 
 /** The run in two sentences, above the charts: what a newcomer should notice first. */
-function Verdict({ run }: { run: RunView }) {
+function Verdict({ run }: { run: TimelineView }) {
   const { baselineLosesTaskAt, taskLostAt, meanPrefixShare } = run.header.summary;
   const lostStep = stepOfInference(run, baselineLosesTaskAt);
   const ownLostStep = stepOfInference(run, taskLostAt);
@@ -53,7 +53,7 @@ function PendingBanner() {
   );
 }
 
-const chartsDrawn = (run: RunView) => useResults.setState({ drawnRun: run });
+const chartsDrawn = (run: TimelineView) => useResults.setState({ drawnRun: run });
 
 export function ChartsPanel() {
   // Deferred: a new timeline is drawn in an interruptible, time-sliced render, so drawing the

@@ -3,7 +3,7 @@
 // fetched while the first replay runs. The recharts views are a further chunk, fetched when their
 // tab is pointed at, so the first visit draws no recharts at all.
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
-import type { RunView, StageChange } from '../worker/run-view.ts';
+import type { TimelineView, StageChange } from '../worker/timeline-view.ts';
 import { useResults } from '../state/results.ts';
 import { useUi } from '../state/ui.ts';
 import { IMPLICIT_REGION_WHY, regionColors } from './chartData.ts';
@@ -15,7 +15,7 @@ const loadDetailCharts = () => import('./DetailCharts.tsx');
 const DetailCharts = lazy(loadDetailCharts);
 
 /** The figures at the scrubbed step: the legend of the main chart, and exact numbers. */
-function RegionReadout({ run, regions, colors }: { run: RunView; regions: string[]; colors: Map<string, string> }) {
+function RegionReadout({ run, regions, colors }: { run: TimelineView; regions: string[]; colors: Map<string, string> }) {
   const at = useResults((s) => s.figures);
   const meta = new Map(run.header.regions.map((r) => [r.name, r]));
   return (
@@ -68,7 +68,7 @@ const VIEWS = [
 type View = (typeof VIEWS)[number]['id'];
 
 /** `onDrawn` hears which run the charts on screen show, once they are drawn. */
-export default function TimelineViews({ run, onDrawn }: { run: RunView; onDrawn: (run: RunView) => void }) {
+export default function TimelineViews({ run, onDrawn }: { run: TimelineView; onDrawn: (run: TimelineView) => void }) {
   const [view, setView] = useState<View>('window');
   const regions = run.charted;
   // Read, not subscribed: remembering the colours below must not redraw the charts.

@@ -3,7 +3,7 @@
 // it is the chart every visitor sees first, and recharts' first draw of it was one main-thread task
 // of 80 to 160 ms. The other views (each region, the cache, the flat list) keep recharts.
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { RunView, StageChange } from '../worker/run-view.ts';
+import type { TimelineView, StageChange } from '../worker/timeline-view.ts';
 import { changesAt, inferenceAt, markerClusters, stackedStepBands, stageAt, stepLinePath, windowPoints, type MarkerCluster, type WindowPoint } from './chartData.ts';
 import { CHANGE_TYPES } from '../engine/timeline.ts';
 import { Clickable, Cursor, RIGHT_MARGIN, Y_AXIS_WIDTH, compact, plotLeft, stepAtX, stepTick, xShare } from './chartFrame.tsx';
@@ -75,7 +75,7 @@ function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: num
   );
 }
 
-function WindowTooltip({ point, run, regions, colors }: { point: WindowPoint; run: RunView; regions: string[]; colors: Map<string, string> }) {
+function WindowTooltip({ point, run, regions, colors }: { point: WindowPoint; run: TimelineView; regions: string[]; colors: Map<string, string> }) {
   const inference = inferenceAt(run, point.i);
   const { window } = run.header.model;
   return (
@@ -214,7 +214,7 @@ function tooltipTop(pointer: number, tip: number, plot: number): number {
   return Math.max(0, plot - tip);
 }
 
-export const WindowChart = memo(function WindowChart({ run, regions, colors, stages, onDrawn }: { run: RunView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (run: RunView) => void }) {
+export const WindowChart = memo(function WindowChart({ run, regions, colors, stages, onDrawn }: { run: TimelineView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (run: TimelineView) => void }) {
   const [fit, setFit] = useState(false);
   // The plot is drawn at the size the observer reports (the marker lane's clusters follow its width).
   const [size, sizeRef] = useSize<HTMLDivElement>();
@@ -250,7 +250,7 @@ export const WindowChart = memo(function WindowChart({ run, regions, colors, sta
   );
 });
 
-function MarkerLegend({ changes, hasStages }: { changes: RunView['header']['summary']['changes']; hasStages: boolean }) {
+function MarkerLegend({ changes, hasStages }: { changes: TimelineView['header']['summary']['changes']; hasStages: boolean }) {
   const kinds = CHANGE_TYPES.filter((t) => changes[t].count > 0);
   return (
     <span className="row marker-legend" data-testid="marker-legend">

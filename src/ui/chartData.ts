@@ -1,8 +1,9 @@
 // Turns the run view the engine worker sent (columns of typed arrays, already downsampled) into
 // the point objects the charts draw, and answers lookups by step. Every number is one the engine
 // reported; nothing here computes a region's figures.
+import { CACHE_COLUMNS, REGION_COLUMNS, REQUEST_COLUMNS, chartLines, rowAt, type ChartedColumn, type Row } from '../engine/figures.ts';
 import { CHANGE_TYPES, type ChangeType } from '../engine/timeline.ts';
-import type { RunView } from '../worker/run-view.ts';
+import type { TimelineView } from '../worker/timeline-view.ts';
 import { lowerBound } from '../engine/sorted.ts';
 
 export interface ChangeRow {
@@ -12,38 +13,27 @@ export interface ChangeRow {
   reason?: string;
 }
 
-export interface RegionPoint {
-  i: number;
-  tokens: number;
-  budget: number;
+/** One point of a region's chart: its REGION_COLUMNS figures at step `i`. */
+export type RegionPoint = { i: number } & Row<typeof REGION_COLUMNS> & {
   /** Set where the region changed (evict, compact, ...); the marker's height. */
   marker?: number;
   changes?: ChangeRow[];
-}
+};
 
 /** One point of the stacked window chart: every charted region's tokens at step `i`, exactly. */
 export interface WindowPoint {
   i: number;
-  /** Tokens per charted region, in the order of `run.charted`. */
+  /** Tokens per charted region, in the order of `view.charted`. */
   tokens: number[];
   total: number;
   /** Stable cache prefix of the request in force at this step (null before the first inference). */
   prefix: number | null;
 }
 
-export interface RequestPoint {
-  i: number;
-  inference: number;
-  requestTokens: number;
-  prefixTokens: number;
-  prefixShare: number;
-  cacheRead: number;
-  baseline: number;
-  taskInBaseline: boolean;
-  taskInWindow: boolean;
-}
+/** One point of the per-inference charts: every request and cache column (figures.ts) at step `i`. */
+export type RequestPoint = { i: number } & Row<typeof REQUEST_COLUMNS> & Row<typeof CACHE_COLUMNS>;
 
-function changeRow(run: RunView, row: number): ChangeRow {
+function changeRow(run: TimelineView, row: number): ChangeRow {
   const { changes } = run;
   const out: ChangeRow = { type: CHANGE_TYPES[changes.type[row]!]!, region: changes.names[changes.region[row]!]!, tokens: changes.tokens[row]! };
   const reason = changes.reason[row]!;
@@ -52,7 +42,7 @@ function changeRow(run: RunView, row: number): ChangeRow {
 }
 
 /** The changes at `step`, of one region when `region` is given. */
-export function changesAt(run: RunView, step: number, region?: string): ChangeRow[] {
+export function changesAt(run: TimelineView, step: number, region?: string): ChangeRow[] {
   const out: ChangeRow[] = [];
   // The change table is in step order.
   for (let row = lowerBound(run.changes.step, step); row < run.changes.step.length && run.changes.step[row] === step; row++) {
@@ -62,7 +52,7 @@ export function changesAt(run: RunView, step: number, region?: string): ChangeRo
   return out;
 }
 
-export function windowPoints(run: RunView): WindowPoint[] {
+export function windowPoints(run: TimelineView): WindowPoint[] {
   const { steps, tokens, prefix } = run.window;
   return Array.from(steps, (i, p) => {
     const at = tokens.map((column) => column[p]!);
@@ -70,47 +60,49 @@ export function windowPoints(run: RunView): WindowPoint[] {
   });
 }
 
-export function regionPoints(run: RunView, region: string): RegionPoint[] {
-  const series = run.regions[region];
+export function regionPoints(view: TimelineView, region: string): RegionPoint[] {
+  const series = view.regions[region];
   if (!series) return [];
   return Array.from(series.steps, (i, p) => {
-    const point: RegionPoint = { i, tokens: series.tokens[p]!, budget: series.budget[p]! };
-    const changes = changesAt(run, i, region);
+    const point: RegionPoint = { i, ...rowAt(REGION_COLUMNS, series, p) };
+    const changes = changesAt(view, i, region);
     if (changes.length) { point.marker = point.tokens; point.changes = changes; }
     return point;
   });
 }
 
-export function requestPoints(run: RunView): RequestPoint[] {
-  const r = run.requests;
-  return Array.from(r.steps, (i, p) => ({
-    i, inference: r.inference[p]!, requestTokens: r.requestTokens[p]!, prefixTokens: r.prefixTokens[p]!,
-    prefixShare: r.prefixShare[p]!, cacheRead: r.cacheRead[p]!, baseline: r.baseline[p]!,
-    taskInBaseline: r.taskInBaseline[p] === 1, taskInWindow: r.taskInWindow[p] === 1,
-  }));
+export function requestPoints(view: TimelineView): RequestPoint[] {
+  const r = view.requests;
+  return Array.from(r.steps, (i, p) => ({ i, ...rowAt(REQUEST_COLUMNS, r, p), ...rowAt(CACHE_COLUMNS, r, p) }));
 }
 
+/** The lines of a per-inference chart (figures.ts), in drawing order. */
+export const requestChartLines = (chart: 'cache' | 'flat'): ChartedColumn[] => chartLines(chart, REQUEST_COLUMNS, CACHE_COLUMNS);
+
+/** The lines and areas of a region's chart (figures.ts), in drawing order. */
+export const regionChartLines = (): ChartedColumn[] => chartLines('region', REGION_COLUMNS);
+
 /** The stage in effect after `step`. */
-export function stageAt(run: RunView, step: number): string | undefined {
+export function stageAt(run: TimelineView, step: number): string | undefined {
   const at = run.steps.stage[step];
   return at === undefined ? undefined : run.steps.stageNames[at];
 }
 
 /** The inference number of `step`, or null when it is not an inference. */
-export function inferenceAt(run: RunView, step: number): number | null {
+export function inferenceAt(run: TimelineView, step: number): number | null {
   const n = run.steps.inference[step];
   return n === undefined || n < 0 ? null : n;
 }
 
 /** The step index of inference number `inference`. */
-export function stepOfInference(run: RunView, inference: number | null): number | null {
+export function stepOfInference(run: TimelineView, inference: number | null): number | null {
   if (inference === null) return null;
   const at = run.steps.inference.indexOf(inference);
   return at < 0 ? null : at;
 }
 
 /** The first step run in `stage`, if the run entered it. */
-export function firstStepOfStage(run: RunView, stage: string): number | undefined {
+export function firstStepOfStage(run: TimelineView, stage: string): number | undefined {
   const index = run.steps.stageNames.indexOf(stage);
   const at = index < 0 ? -1 : run.steps.stage.indexOf(index);
   return at < 0 ? undefined : at;
@@ -147,7 +139,7 @@ export interface MarkerCluster {
 const SAMPLED_MARKERS = 12;
 
 /** Every change and stage change at its own step, in step order, one at a time. */
-function forEachMarker(run: RunView, visit: (i: number, marker: () => Marker, kind: MarkerKind) => void): void {
+function forEachMarker(run: TimelineView, visit: (i: number, marker: () => Marker, kind: MarkerKind) => void): void {
   // A change can name a pseudo-region (a truncated tool's result); only real ones are focusable.
   const regions = new Set(run.header.regions.map((r) => r.name));
   const stages = run.stageChanges;
@@ -173,7 +165,7 @@ function forEachMarker(run: RunView, visit: (i: number, marker: () => Marker, ki
  * columns the plot has. Only the first markers of each cluster are made into objects, so a run
  * with a hundred thousand changes costs a count per column, not an object per change.
  */
-export function markerClusters(run: RunView, columns: number): MarkerCluster[] {
+export function markerClusters(run: TimelineView, columns: number): MarkerCluster[] {
   const perColumn = Math.max(1, run.steps.count / Math.max(1, columns));
   const byColumn = new Map<number, { cluster: MarkerCluster; counts: Map<MarkerKind, number> }>();
   forEachMarker(run, (i, marker, kind) => {

@@ -5,7 +5,7 @@ import { Replay, compile, replay } from '../scenarios/engine.ts';
 import type { Scenario } from '../engine/scenario.ts';
 import { append, assistant, scenario, user } from '../../test/runtime/helpers.ts';
 import { engineHandlers } from './engine-handlers.ts';
-import { figureTable, runView, stepFigures } from './run-view.ts';
+import { figureTable, timelineView, stepFigures } from './timeline-view.ts';
 import { validationResult } from './validation.ts';
 import { countTokens } from '../engine/tokens.ts';
 import { shapeOnly } from '../import/shape.ts';
@@ -126,7 +126,7 @@ describe('engine worker handlers', () => {
     const worker = harness();
     const answer = worker.replay(1, notes('one'));
     const parsed = WorkerResponseSchema.parse(structuredClone(answer));
-    const expected = runView(replay(notes('one'))).view;
+    const expected = timelineView(replay(notes('one'))).view;
     expect(parsed).toMatchObject({ type: 'replay', result: { view: expected } });
     if (answer.type !== 'replay' || !answer.result.view) throw new Error('expected a run view');
     expect(answer.result.view.steps.count).toBe(5);

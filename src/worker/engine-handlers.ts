@@ -7,7 +7,7 @@ import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import type { Timeline } from '../engine/timeline.ts';
-import { figureTable, runView, stepFigures, type FigureTable } from './run-view.ts';
+import { figureTable, timelineView, stepFigures, type FigureTable } from './timeline-view.ts';
 import { validationResult } from './validation.ts';
 import { dropToolOutput } from '../share/shrink.ts';
 import { shapeOnly } from '../import/shape.ts';
@@ -80,7 +80,7 @@ export function engineHandlers(): Handlers {
       const { timeline } = replayed;
       // A run with errors has no steps to inspect, and must not push the run on screen out.
       if (timeline.steps.length > 0) keepRun(req.revision, replayed);
-      const { view, transfer } = runView(timeline, req.points);
+      const { view, transfer } = timelineView(timeline, req.points);
       post({
         type: 'replay', id: req.id,
         result: { diagnostics: timeline.diagnostics, view, ms: performance.now() - started - loadingMs },

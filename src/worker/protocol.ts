@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { InputsSchema, ModelRefSchema, type Scenario } from '../engine/scenario.ts';
 import type { StepDetail } from '../engine/timeline.ts';
-import type { RunView, StepFigures } from './run-view.ts';
+import type { TimelineView, StepFigures } from './timeline-view.ts';
 import { formatIssues } from '../scenarios/issues.ts';
 
 const idSchema = () => z.number().int().nonnegative();
@@ -108,7 +108,7 @@ function responseSchema() {
    * What the charts draw of a run (run-view.ts), typed as such and checked at its envelope: the
    * columns are typed arrays of one length per series, so a malformed message fails here.
    */
-  const RunViewSchema = z.custom<RunView>((v) => {
+  const TimelineViewSchema = z.custom<TimelineView>((v) => {
     if (!isRecord(v) || !isRecord(v.header) || !isRecord(v.steps) || !isRecord(v.window) || !isRecord(v.regions) || !isRecord(v.changes)) return false;
     const { steps, window, changes } = v;
     return typeof steps.count === 'number' && steps.stage instanceof Uint16Array && steps.stage.length === steps.count
@@ -126,7 +126,7 @@ function responseSchema() {
   const ReplayResultSchema = z.object({
     /** Scenario-level problems (blueprint diagnostics, schema errors); the timeline is absent when fatal. */
     diagnostics: z.array(DiagnosticSchema),
-    view: RunViewSchema.nullable(),
+    view: TimelineViewSchema.nullable(),
     ms: z.number(),
   });
 
