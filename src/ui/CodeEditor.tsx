@@ -9,11 +9,9 @@ import { PixelRatio } from 'monaco-editor/base/browser/pixelRatio';
 import { monaco, languageOf } from './monaco/setup.ts';
 import { nextFrame, nextTask } from './tasks.ts';
 import { DARK_THEME } from './monaco/providers.ts';
-import { useScenario } from '../state/store.ts';
-import { useUi } from '../state/ui.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
-import { requestRun } from './shortcuts.ts';
+import { page, useScenario, useUi } from './page.ts';
 
 // @monaco-editor/react gets the bundled instance instead of fetching one.
 loader.config({ monaco });
@@ -164,7 +162,7 @@ export default function CodeEditor({ agent, files, current, diagnostics, jump, o
         const measure = () => onColumns(mounted.getLayoutInfo().viewportColumn);
         measure();
         mounted.onDidLayoutChange(measure);
-        mounted.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, requestRun);
+        mounted.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => page().replayNow());
       }}
       options={options}
     />

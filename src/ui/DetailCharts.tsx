@@ -4,12 +4,12 @@
 import { memo, useEffect, useMemo } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { TimelineView, StageChange } from '../worker/timeline-view.ts';
-import { useResults } from '../state/results.ts';
 import type { ChartedColumn } from '../engine/figures.ts';
 import { regionChartLines, regionPoints, requestChartLines, requestPoints, stepOfInference, type RegionPoint, type RequestPoint } from './chartData.ts';
 import { Clickable, Cursor, RIGHT_MARGIN, Y_AXIS_WIDTH, compact, stepTick } from './chartFrame.tsx';
 import { fmt, pct } from './format.ts';
 import { WhenVisible } from './Visible.tsx';
+import { useResults } from './page.ts';
 
 // Every tick the scale makes is drawn (five or fewer): with `interval` 0 recharts never measures
 // label text in the DOM to thin the ticks out, which was the largest part of drawing a chart.
@@ -77,9 +77,9 @@ const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { 
   );
 });
 
-function RegionCharts({ run, regions, colors, stages }: { run: TimelineView; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
-  const series = useMemo(() => new Map(regions.map((r) => [r, regionPoints(run, r)])), [run, regions]);
-  const steps = run.steps.count;
+function RegionCharts({ timeline, regions, colors, stages }: { timeline: TimelineView; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
+  const series = useMemo(() => new Map(regions.map((r) => [r, regionPoints(timeline, r)])), [timeline, regions]);
+  const steps = timeline.steps.count;
   return (
     <div>
       <div className="chart-title"><h3>Each region</h3><span className="muted">area: tokens · dashed: resolved budget · dotted line: stage change · click to inspect</span></div>
@@ -141,18 +141,18 @@ function Legend({ lines, model }: { lines: readonly ChartedColumn[]; model: stri
   ));
 }
 
-function CacheCard({ run, data }: { run: TimelineView; data: RequestPoint[] }) {
+function CacheCard({ timeline, data }: { timeline: TimelineView; data: RequestPoint[] }) {
   const at = useResults((s) => s.figures?.request);
   return (
     <div data-testid="cache">
       <div className="chart-title"><h3>Prompt cache</h3><span className="muted">stable prefix vs the whole request, per inference; the provider's view of the cost below</span></div>
-      <RequestChart steps={run.steps.count} data={data} height={150}>
+      <RequestChart steps={timeline.steps.count} data={data} height={150}>
         {drawLines(CACHE_LINES)}
       </RequestChart>
       <div className="row muted small">
-        <Legend lines={CACHE_LINES} model={run.header.model.id} />
+        <Legend lines={CACHE_LINES} model={timeline.header.model.id} />
         <span className="spacer" />
-        <span>mean prefix share {pct(run.header.summary.meanPrefixShare)}</span>
+        <span>mean prefix share {pct(timeline.header.summary.meanPrefixShare)}</span>
       </div>
       {at ? (
         <div className="stat-grid" data-testid="cache-at-step">
@@ -166,19 +166,19 @@ function CacheCard({ run, data }: { run: TimelineView; data: RequestPoint[] }) {
   );
 }
 
-function ComparisonCard({ run, data }: { run: TimelineView; data: RequestPoint[] }) {
-  const lostStep = stepOfInference(run, run.header.summary.baselineLosesTaskAt);
-  const { window } = run.header.model;
+function ComparisonCard({ timeline, data }: { timeline: TimelineView; data: RequestPoint[] }) {
+  const lostStep = stepOfInference(timeline, timeline.header.summary.baselineLosesTaskAt);
+  const { window } = timeline.header.model;
   return (
     <div data-testid="comparison">
       <div className="chart-title"><h3>Flat list vs blueprint</h3><span className="muted">request tokens for the same traffic</span></div>
-      <RequestChart steps={run.steps.count} data={data} height={170}>
+      <RequestChart steps={timeline.steps.count} data={data} height={170}>
         <ReferenceLine y={window} stroke="var(--error)" strokeDasharray="4 3" />
         {drawLines(FLAT_LINES)}
         {lostStep !== null && <ReferenceLine x={lostStep} stroke={FLAT_LIST_COLOUR} label={TASK_LOST_LABEL} />}
       </RequestChart>
       <div className="row muted small">
-        <Legend lines={FLAT_LINES} model={run.header.model.id} />
+        <Legend lines={FLAT_LINES} model={timeline.header.model.id} />
         <span>red dashed: the window ({fmt(window)})</span>
       </div>
     </div>
@@ -187,12 +187,12 @@ function ComparisonCard({ run, data }: { run: TimelineView; data: RequestPoint[]
 
 export type DetailView = 'regions' | 'cache' | 'flat';
 
-/** One of the recharts views; `onDrawn` hears the run it shows once drawn. */
-export default function DetailCharts({ view, run, regions, colors, stages, onDrawn }: {
-  view: DetailView; run: TimelineView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (run: TimelineView) => void;
+/** One of the recharts views; `onDrawn` hears the timeline it shows once drawn. */
+export default function DetailCharts({ view, timeline, regions, colors, stages, onDrawn }: {
+  view: DetailView; timeline: TimelineView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (timeline: TimelineView) => void;
 }) {
-  useEffect(() => onDrawn(run), [view, run, onDrawn]);
-  const requests = useMemo(() => requestPoints(run), [run]);
-  if (view === 'regions') return <RegionCharts run={run} regions={regions} colors={colors} stages={stages} />;
-  return view === 'cache' ? <CacheCard run={run} data={requests} /> : <ComparisonCard run={run} data={requests} />;
+  useEffect(() => onDrawn(timeline), [view, timeline, onDrawn]);
+  const requests = useMemo(() => requestPoints(timeline), [timeline]);
+  if (view === 'regions') return <RegionCharts timeline={timeline} regions={regions} colors={colors} stages={stages} />;
+  return view === 'cache' ? <CacheCard timeline={timeline} data={requests} /> : <ComparisonCard timeline={timeline} data={requests} />;
 }

@@ -1,4 +1,4 @@
-// Turns the run view the engine worker sent (columns of typed arrays, already downsampled) into
+// Turns the timeline view the engine worker sent (columns of typed arrays, already downsampled) into
 // the point objects the charts draw, and answers lookups by step. Every number is one the engine
 // reported; nothing here computes a region's figures.
 import { CACHE_COLUMNS, REGION_COLUMNS, REQUEST_COLUMNS, chartLines, rowAt, type ChartedColumn, type Row } from '../engine/figures.ts';
@@ -33,8 +33,8 @@ export interface WindowPoint {
 /** One point of the per-inference charts: every request and cache column (figures.ts) at step `i`. */
 export type RequestPoint = { i: number } & Row<typeof REQUEST_COLUMNS> & Row<typeof CACHE_COLUMNS>;
 
-function changeRow(run: TimelineView, row: number): ChangeRow {
-  const { changes } = run;
+function changeRow(timeline: TimelineView, row: number): ChangeRow {
+  const { changes } = timeline;
   const out: ChangeRow = { type: CHANGE_TYPES[changes.type[row]!]!, region: changes.names[changes.region[row]!]!, tokens: changes.tokens[row]! };
   const reason = changes.reason[row]!;
   if (reason >= 0) out.reason = changes.reasons[reason]!;
@@ -42,18 +42,18 @@ function changeRow(run: TimelineView, row: number): ChangeRow {
 }
 
 /** The changes at `step`, of one region when `region` is given. */
-export function changesAt(run: TimelineView, step: number, region?: string): ChangeRow[] {
+export function changesAt(timeline: TimelineView, step: number, region?: string): ChangeRow[] {
   const out: ChangeRow[] = [];
   // The change table is in step order.
-  for (let row = lowerBound(run.changes.step, step); row < run.changes.step.length && run.changes.step[row] === step; row++) {
-    const change = changeRow(run, row);
+  for (let row = lowerBound(timeline.changes.step, step); row < timeline.changes.step.length && timeline.changes.step[row] === step; row++) {
+    const change = changeRow(timeline, row);
     if (region === undefined || change.region === region) out.push(change);
   }
   return out;
 }
 
-export function windowPoints(run: TimelineView): WindowPoint[] {
-  const { steps, tokens, prefix } = run.window;
+export function windowPoints(timeline: TimelineView): WindowPoint[] {
+  const { steps, tokens, prefix } = timeline.window;
   return Array.from(steps, (i, p) => {
     const at = tokens.map((column) => column[p]!);
     return { i, tokens: at, total: at.reduce((a, b) => a + b, 0), prefix: prefix[p]! < 0 ? null : prefix[p]! };
@@ -83,28 +83,28 @@ export const requestChartLines = (chart: 'cache' | 'flat'): ChartedColumn[] => c
 export const regionChartLines = (): ChartedColumn[] => chartLines('region', REGION_COLUMNS);
 
 /** The stage in effect after `step`. */
-export function stageAt(run: TimelineView, step: number): string | undefined {
-  const at = run.steps.stage[step];
-  return at === undefined ? undefined : run.steps.stageNames[at];
+export function stageAt(timeline: TimelineView, step: number): string | undefined {
+  const at = timeline.steps.stage[step];
+  return at === undefined ? undefined : timeline.steps.stageNames[at];
 }
 
 /** The inference number of `step`, or null when it is not an inference. */
-export function inferenceAt(run: TimelineView, step: number): number | null {
-  const n = run.steps.inference[step];
+export function inferenceAt(timeline: TimelineView, step: number): number | null {
+  const n = timeline.steps.inference[step];
   return n === undefined || n < 0 ? null : n;
 }
 
 /** The step index of inference number `inference`. */
-export function stepOfInference(run: TimelineView, inference: number | null): number | null {
+export function stepOfInference(timeline: TimelineView, inference: number | null): number | null {
   if (inference === null) return null;
-  const at = run.steps.inference.indexOf(inference);
+  const at = timeline.steps.inference.indexOf(inference);
   return at < 0 ? null : at;
 }
 
-/** The first step run in `stage`, if the run entered it. */
-export function firstStepOfStage(run: TimelineView, stage: string): number | undefined {
-  const index = run.steps.stageNames.indexOf(stage);
-  const at = index < 0 ? -1 : run.steps.stage.indexOf(index);
+/** The first step replayed in `stage`, if the replay entered it. */
+export function firstStepOfStage(timeline: TimelineView, stage: string): number | undefined {
+  const index = timeline.steps.stageNames.indexOf(stage);
+  const at = index < 0 ? -1 : timeline.steps.stage.indexOf(index);
   return at < 0 ? undefined : at;
 }
 
@@ -139,22 +139,22 @@ export interface MarkerCluster {
 const SAMPLED_MARKERS = 12;
 
 /** Every change and stage change at its own step, in step order, one at a time. */
-function forEachMarker(run: TimelineView, visit: (i: number, marker: () => Marker, kind: MarkerKind) => void): void {
+function forEachMarker(timeline: TimelineView, visit: (i: number, marker: () => Marker, kind: MarkerKind) => void): void {
   // A change can name a pseudo-region (a truncated tool's result); only real ones are focusable.
-  const regions = new Set(run.header.regions.map((r) => r.name));
-  const stages = run.stageChanges;
+  const regions = new Set(timeline.header.regions.map((r) => r.name));
+  const stages = timeline.stageChanges;
   let next = 0;
-  const rows = run.changes.step.length;
+  const rows = timeline.changes.step.length;
   for (let row = 0; row <= rows; row++) {
-    const step = row < rows ? run.changes.step[row]! : Infinity;
+    const step = row < rows ? timeline.changes.step[row]! : Infinity;
     for (; next < stages.length && stages[next]!.i <= step; next++) {
       const stage = stages[next]!;
       visit(stage.i, () => ({ i: stage.i, kind: 'stage', region: '', tokens: 0, text: `stage ${stage.from} → ${stage.to}` }), 'stage');
     }
     if (row === rows) break;
-    const kind = CHANGE_TYPES[run.changes.type[row]!]!;
+    const kind = CHANGE_TYPES[timeline.changes.type[row]!]!;
     visit(step, () => {
-      const c = changeRow(run, row);
+      const c = changeRow(timeline, row);
       return { i: step, kind, region: regions.has(c.region) ? c.region : '', tokens: c.tokens, text: `${c.type} in ${c.region}: ${c.tokens} tokens${c.reason ? ` (${c.reason})` : ''}` };
     }, kind);
   }
@@ -162,13 +162,13 @@ function forEachMarker(run: TimelineView, visit: (i: number, marker: () => Marke
 
 /**
  * Markers that would share a pixel column become one cluster. `columns` is how many marker-wide
- * columns the plot has. Only the first markers of each cluster are made into objects, so a run
+ * columns the plot has. Only the first markers of each cluster are made into objects, so a timeline
  * with a hundred thousand changes costs a count per column, not an object per change.
  */
-export function markerClusters(run: TimelineView, columns: number): MarkerCluster[] {
-  const perColumn = Math.max(1, run.steps.count / Math.max(1, columns));
+export function markerClusters(timeline: TimelineView, columns: number): MarkerCluster[] {
+  const perColumn = Math.max(1, timeline.steps.count / Math.max(1, columns));
   const byColumn = new Map<number, { cluster: MarkerCluster; counts: Map<MarkerKind, number> }>();
-  forEachMarker(run, (i, marker, kind) => {
+  forEachMarker(timeline, (i, marker, kind) => {
     const column = Math.floor(i / perColumn);
     let entry = byColumn.get(column);
     if (!entry) {

@@ -35,24 +35,24 @@ function requestSchema() {
   const Id = idSchema();
   const ValidateRequest = z.object({
     id: Id, type: z.literal('validate'),
-    /** The scenario's files and inputs: validated exactly as `lev validate` and a run judge them. */
+    /** The scenario's files and inputs: validated exactly as `lev validate` and a replay judge them. */
     agent: Files, workdir: Files, commands: Files, inputs: InputsSchema, model: ModelRefSchema,
   });
   const ReplayRequest = z.object({
     id: Id, type: z.literal('replay'),
-    /** The page's number for this run; inspect names it to ask about this run's steps. */
-    revision: Id,
+    /** The page's number for this replay; inspect names it to ask about its steps. */
+    replayId: Id,
     /** Checked against ScenarioSchema inside the worker, where the error can say which field. */
     scenario: z.unknown(),
     /** About how many points wide the charts are: the series are downsampled to it. */
     points: z.number().int().positive().max(20_000).optional(),
   });
-  /** Runs a scenario again only to answer inspects about it (the worker restarted and lost the run). */
-  const OpenRequest = z.object({ id: Id, type: z.literal('open'), revision: Id, scenario: z.unknown() });
-  /** One step of a run the worker holds: a lookup, nothing is replayed. */
+  /** Replays a scenario again only to answer inspects about it (the worker restarted and lost that replay). */
+  const OpenRequest = z.object({ id: Id, type: z.literal('open'), replayId: Id, scenario: z.unknown() });
+  /** One step of a replay the worker keeps: a lookup, nothing is replayed. */
   const InspectRequest = z.object({
     id: Id, type: z.literal('inspect'),
-    revision: Id, step: z.number().int().nonnegative(),
+    replayId: Id, step: z.number().int().nonnegative(),
   });
   const RhaiCheckRequest = z.object({
     id: Id, type: z.literal('rhaiCheck'),
@@ -105,7 +105,7 @@ function responseSchema() {
   });
 
   /**
-   * What the charts draw of a run (run-view.ts), typed as such and checked at its envelope: the
+   * What the charts draw of a timeline (timeline-view.ts), typed as such and checked at its envelope: the
    * columns are typed arrays of one length per series, so a malformed message fails here.
    */
   const TimelineViewSchema = z.custom<TimelineView>((v) => {
@@ -115,7 +115,7 @@ function responseSchema() {
       && isInt32(steps.inference, steps.count) && Array.isArray(v.charted) && Array.isArray(v.stageChanges) && Array.isArray(v.warnings)
       && window.steps instanceof Int32Array && Array.isArray(window.tokens) && window.tokens.every((t) => isInt32(t, (window.steps as Int32Array).length))
       && isInt32(changes.step) && Array.isArray(changes.names) && isRecord(v.markdown);
-  }, 'not a run view: expected the header, per-step typed columns, series and the change table');
+  }, 'not a timeline view: expected the header, per-step typed columns, series and the change table');
 
   /** One step in full, typed as the engine's StepDetail and checked at its envelope. */
   const StepDetailSchema = z.custom<StepDetail>((v) => isRecord(v)
@@ -134,7 +134,7 @@ function responseSchema() {
     detail: StepDetailSchema.nullable(),
     figures: StepFiguresSchema.nullable().optional(),
     error: z.string().optional(),
-    /** The worker no longer holds that run (it was restarted): open it again, then ask again. */
+    /** The worker no longer keeps that replay (it was restarted): open it again, then ask again. */
     missing: z.boolean().optional(),
   });
   const OpenResultSchema = z.object({ ok: z.boolean(), error: z.string().optional() });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/scenarios/engine.ts';
+import { replay } from '../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { regionRows, scenarioMarkdown } from '../../src/share/markdown.ts';
 import { timelineView } from '../../src/worker/timeline-view.ts';
@@ -15,7 +16,7 @@ const scenario = ScenarioSchema.parse({
 });
 
 describe('Copy as Markdown', () => {
-  const timeline = replay(scenario);
+  const timeline = replay(scenario, BUILT_IN_TRAFFIC);
 
   it('counts each region\'s evictions from the timeline', () => {
     const conversation = regionRows(timeline).find((r) => r.region === 'conversation')!;

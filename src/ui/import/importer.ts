@@ -3,7 +3,7 @@
 import { create } from 'zustand';
 import { DEFAULT_TOOL_MAP, type ImportReport, type ToolMap } from '../../import/index.ts';
 import type { Scenario } from '../../engine/scenario.ts';
-import { useScenario } from '../../state/store.ts';
+import { useScenario } from '../page.ts';
 import type { ImportRequest, ImportResponse } from './protocol.ts';
 
 export type ImportState =
