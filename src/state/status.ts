@@ -18,10 +18,10 @@ export type SettledStatus =
   /** Not replayed on load, because this scenario's last replay did not finish (`reason`). Run replays it. */
   | { kind: 'held'; reason: string };
 
-export type ReplayStatus =
-  | SettledStatus
-  /** A replay is running; `before` is where the charts stood when it started. */
-  | { kind: 'replaying'; done: number; total: number; before: SettledStatus };
+/** A replay is running; `before` is where the charts stood when it started. */
+export type Replaying = { kind: 'replaying'; done: number; total: number; before: SettledStatus };
+
+export type ReplayStatus = SettledStatus | Replaying;
 
 /** Where the charts stand apart from a replay in progress. */
 export function settled(status: ReplayStatus): SettledStatus {
@@ -29,7 +29,7 @@ export function settled(status: ReplayStatus): SettledStatus {
 }
 
 /** The status once a replay starts: a failure, a held replay or waiting edits are what it answers. */
-export function replayStarted(status: ReplayStatus): ReplayStatus {
+export function replayStarted(status: ReplayStatus): Replaying {
   return { kind: 'replaying', done: 0, total: 0, before: settled(status) };
 }
 
