@@ -139,7 +139,7 @@ export default function CodeEditor({ agent, files, current, diagnostics, jump, o
   const [, setApplied] = useState(0);
   const applied = useCallback(() => setApplied((n) => n + 1), []);
   // Kept across renders: @monaco-editor/react calls updateOptions whenever the object is a new
-  // one, and Monaco then clones and migrates every option (3 to 15 ms in an example's open).
+  // one, and Monaco then clones and migrates every option (its cost: docs/decisions/ui.md).
   const options = useMemo(() => ({
     minimap: { enabled: settings.minimap }, fontSize: settings.fontSize, scrollBeyondLastLine: false, tabSize: 4,
     automaticLayout: true, wordWrap: settings.wordWrap ? 'on' as const : 'off' as const, renderLineHighlight: 'line' as const,

@@ -12,7 +12,7 @@ import { WhenVisible } from './Visible.tsx';
 import { useResults } from './page.ts';
 
 // Every tick the scale makes is drawn (five or fewer): with `interval` 0 recharts never measures
-// label text in the DOM to thin the ticks out, which was the largest part of drawing a chart.
+// label text in the DOM to thin the ticks out, the largest part of drawing a chart otherwise.
 const axis = { tick: { fontSize: 10, fill: 'var(--muted)' }, interval: 0 } as const;
 // Horizontal lines only. `vertical={false}` alone still has recharts place the vertical lines,
 // measuring every x tick's label in the DOM; this places none.

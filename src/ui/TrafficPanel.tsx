@@ -105,8 +105,8 @@ function TaskInput() {
 }
 
 /**
- * Events drawn at once. An imported run can hold tens of thousands; drawing every row froze the page
- * for seconds, so the list shows one page and follows the replay's step from page to page.
+ * Events drawn at once. An imported run can hold tens of thousands, and a row is DOM work for each,
+ * so the list shows one page and follows the replay's step from page to page.
  */
 const EVENTS_PER_PAGE = 200;
 /** The first event of the page that holds event `index`. */

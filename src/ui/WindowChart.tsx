@@ -1,7 +1,8 @@
 // The main chart: every region stacked step by step against the model's window, the cache prefix,
 // the stage changes, and the change markers above it. Drawn as plain SVG from the engine's figures:
-// it is the chart every visitor sees first, and recharts' first draw of it was one main-thread task
-// of 80 to 160 ms. The other views (each region, the cache, the flat list) keep recharts.
+// it is the chart every visitor sees first, and recharts builds its first draw in one main-thread
+// task that cannot be sliced (docs/decisions/ui.md). The other views (each region, the cache, the
+// flat list) keep recharts.
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { TimelineView, StageChange } from '../worker/timeline-view.ts';
 import { changesAt, inferenceAt, markerClusters, stackedStepBands, stageAt, stepLinePath, windowPoints, type MarkerCluster, type WindowPoint } from './chartData.ts';

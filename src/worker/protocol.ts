@@ -1,7 +1,7 @@
 // The page <-> engine worker protocol. Both sides parse what they receive with these schemas,
 // so a malformed message is an error at the boundary, never a half-rendered screen. Each side
 // builds only the schema of what it receives, on the first message (z.lazy): declaring them all
-// was tens of milliseconds of cold zod in the page's start.
+// costs the page's start tens of milliseconds of cold zod.
 import { z } from 'zod';
 import { InputsSchema, ModelRefSchema, type Scenario } from '../engine/scenario.ts';
 import type { StepDetail } from '../engine/timeline.ts';
