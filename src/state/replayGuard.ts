@@ -18,7 +18,7 @@ export function fingerprint(scenario: Scenario): string {
 
 /**
  * The hash of `contentKey(value)` (JSON with sorted keys) and its length, fed piece by piece as the
- * value is walked instead of building that string, which for a large imported run is a long task of
+ * value is walked instead of building that string, which for a large imported trace is a long task of
  * its own (docs/performance.md). Marks stored by either agree.
  */
 export function hashContent(value: unknown): string {

@@ -105,7 +105,7 @@ function TaskInput() {
 }
 
 /**
- * Events drawn at once. An imported run can hold tens of thousands, and a row is DOM work for each,
+ * Events drawn at once. An imported trace can hold tens of thousands, and a row is DOM work for each,
  * so the list shows one page and follows the replay's step from page to page.
  */
 const EVENTS_PER_PAGE = 200;

@@ -40,7 +40,7 @@ export type RegionSeries = { steps: Int32Array } & ColumnArrays<typeof REGION_CO
 /** Every request and cache column (figures.ts) at every `size`-th inference. */
 export type RequestSeries = { steps: Int32Array } & ColumnArrays<typeof REQUEST_COLUMNS> & ColumnArrays<typeof CACHE_COLUMNS>;
 
-/** Every change of the run in step order, one row per change. */
+/** Every change of the timeline in step order, one row per change. */
 export interface ChangeTable {
   step: Int32Array;
   /** Index in CHANGE_TYPES. */
