@@ -3,7 +3,7 @@
 // its type and, when the page charts it, how. The timeline's figure types (RegionFigures,
 // RequestFigures, CacheFigures in timeline.ts) are derived from these declarations; the engine
 // worker sends every column to the page as a typed array (src/worker/timeline-view.ts), and the
-// page's chart points and lines are read from them (src/ui/chartData.ts). A new series is one entry
+// page's chart points and lines are read from them (src/ui/seriesPoints.ts). A new series is one entry
 // here, plus the line of the engine that computes its value (docs/architecture.md).
 
 /** How a column crosses to the page: whole numbers (Int32Array), any number (Float64Array), yes or no (Uint8Array). */

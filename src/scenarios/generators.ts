@@ -63,9 +63,10 @@ export const TRAFFIC_GENERATORS = {
 /**
  * The replay options that bring the built-in generators: the engine makes no traffic of its own, so
  * the CLI, the worker, bench and tests replay with `replay(scenario, BUILT_IN_TRAFFIC)`,
- * `new Replay(scenario, BUILT_IN_TRAFFIC)`, or spread it into their own options.
+ * `new Replay(scenario, BUILT_IN_TRAFFIC)`, or spread it into their own options. A plain object (no
+ * call), so a bundle that does not use it leaves the generators out: the page's main thread has none.
  */
-export const BUILT_IN_TRAFFIC: Readonly<Pick<ReplayOptions, 'generators'>> = Object.freeze({ generators: TRAFFIC_GENERATORS });
+export const BUILT_IN_TRAFFIC: Readonly<Pick<ReplayOptions, 'generators'>> = { generators: TRAFFIC_GENERATORS };
 
 function generate<K extends GeneratorKind>(kind: K, seed: number, steps: number, rawParams: unknown): TrafficEvent[] {
   const parsed = parseGeneratorParams(kind, rawParams);

@@ -1,7 +1,7 @@
 // Turns the timeline view the engine worker sent (columns of typed arrays, already downsampled) into
-// the point objects the charts draw, and answers lookups by step. Every number is one the engine
+// the window chart's points, paths and markers, and answers lookups by step (the detail charts'
+// points: seriesPoints.ts). Every number is one the engine
 // reported; nothing here computes a region's figures.
-import { CACHE_COLUMNS, REGION_COLUMNS, REQUEST_COLUMNS, chartLines, rowAt, type ChartedColumn, type Row } from '../engine/figures.ts';
 import { CHANGE_TYPES, type ChangeType } from '../engine/timeline.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
 import { lowerBound } from '../engine/sorted.ts';
@@ -13,13 +13,6 @@ export interface ChangeRow {
   reason?: string;
 }
 
-/** One point of a region's chart: its REGION_COLUMNS figures at step `i`. */
-export type RegionPoint = { i: number } & Row<typeof REGION_COLUMNS> & {
-  /** Set where the region changed (evict, compact, ...); the marker's height. */
-  marker?: number;
-  changes?: ChangeRow[];
-};
-
 /** One point of the stacked window chart: every charted region's tokens at step `i`, exactly. */
 export interface WindowPoint {
   i: number;
@@ -29,9 +22,6 @@ export interface WindowPoint {
   /** Stable cache prefix of the request in force at this step (null before the first inference). */
   prefix: number | null;
 }
-
-/** One point of the per-inference charts: every request and cache column (figures.ts) at step `i`. */
-export type RequestPoint = { i: number } & Row<typeof REQUEST_COLUMNS> & Row<typeof CACHE_COLUMNS>;
 
 function changeRow(timeline: TimelineView, row: number): ChangeRow {
   const { changes } = timeline;
@@ -59,28 +49,6 @@ export function windowPoints(timeline: TimelineView): WindowPoint[] {
     return { i, tokens: at, total: at.reduce((a, b) => a + b, 0), prefix: prefix[p]! < 0 ? null : prefix[p]! };
   });
 }
-
-export function regionPoints(view: TimelineView, region: string): RegionPoint[] {
-  const series = view.regions[region];
-  if (!series) return [];
-  return Array.from(series.steps, (i, p) => {
-    const point: RegionPoint = { i, ...rowAt(REGION_COLUMNS, series, p) };
-    const changes = changesAt(view, i, region);
-    if (changes.length) { point.marker = point.tokens; point.changes = changes; }
-    return point;
-  });
-}
-
-export function requestPoints(view: TimelineView): RequestPoint[] {
-  const r = view.requests;
-  return Array.from(r.steps, (i, p) => ({ i, ...rowAt(REQUEST_COLUMNS, r, p), ...rowAt(CACHE_COLUMNS, r, p) }));
-}
-
-/** The lines of a per-inference chart (figures.ts), in drawing order. */
-export const requestChartLines = (chart: 'cache' | 'flat'): ChartedColumn[] => chartLines(chart, REQUEST_COLUMNS, CACHE_COLUMNS);
-
-/** The lines and areas of a region's chart (figures.ts), in drawing order. */
-export const regionChartLines = (): ChartedColumn[] => chartLines('region', REGION_COLUMNS);
 
 /** The stage in effect after `step`. */
 export function stageAt(timeline: TimelineView, step: number): string | undefined {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { changesAt, markerClusters, regionColors, regionPoints, stackedStepBands, stageAt, stepLinePath, windowPoints } from '../../src/ui/chartData.ts';
+import { changesAt, markerClusters, regionColors, stackedStepBands, stageAt, stepLinePath, windowPoints } from '../../src/ui/chartData.ts';
+import { regionPoints } from '../../src/ui/seriesPoints.ts';
 import { DEFAULT_POINTS, keptSteps, timelineView } from '../../src/worker/timeline-view.ts';
 import type { Change, Timeline } from '../../src/engine/timeline.ts';
 
