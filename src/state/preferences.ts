@@ -122,16 +122,20 @@ function earlierKeys(storage: Pick<Storage, 'key' | 'length'>): string[] {
 
 /**
  * `persist`'s storage: localStorage, where reading a key that is not there yet gives the earlier
- * versions' preferences (as version 0), and the first write removes their keys. A browser that
- * refuses site data (reading throws) keeps nothing, rather than failing to draw.
+ * versions' preferences (as version 0), and the first write removes their keys. `persist` writes
+ * after every change of the store, a step scrubbed included; only a change of what is kept reaches
+ * localStorage. A browser that refuses site data (reading throws) keeps nothing, rather than failing
+ * to draw.
  */
 export function preferencesStorage(storage: Storage | null): StateStorage {
+  let written: string | null = null;
+  let earlierRemoved = false;
   return {
     getItem: (name) => {
       try {
         if (!storage) return null;
-        const stored = storage.getItem(name);
-        if (stored !== null) return stored;
+        written = storage.getItem(name);
+        if (written !== null) return written;
         const earlier = readEarlierPreferences(storage);
         return earlier ? JSON.stringify({ state: earlier, version: 0 }) : null;
       } catch {
@@ -139,9 +143,12 @@ export function preferencesStorage(storage: Storage | null): StateStorage {
       }
     },
     setItem: (name, value) => {
+      if (value === written) return;
       try {
         storage?.setItem(name, value);
-        for (const key of storage ? earlierKeys(storage) : []) storage?.removeItem(key);
+        written = value;
+        if (!earlierRemoved) for (const key of storage ? earlierKeys(storage) : []) storage?.removeItem(key);
+        earlierRemoved = true;
       } catch {
         // Refused or full: preferences are a convenience, and losing them is harmless.
       }
@@ -149,6 +156,7 @@ export function preferencesStorage(storage: Storage | null): StateStorage {
     removeItem: (name) => {
       try {
         storage?.removeItem(name);
+        written = null;
       } catch {
         // As above.
       }

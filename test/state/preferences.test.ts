@@ -70,6 +70,22 @@ describe('preferences in the UI store', () => {
     expect([next.step, next.playing, next.maximized, next.dialogs, next.notices, next.speed]).toEqual([0, false, null, 0, [], 25]);
   });
 
+  it('writes localStorage only when what is kept changes: scrubbing and playing write nothing', () => {
+    const storage = fakeStorage();
+    const writes: string[] = [];
+    const setItem = storage.setItem.bind(storage);
+    storage.setItem = (key, value) => { writes.push(key); setItem(key, value); };
+    const ui = createUiStore({ storage, prefersDark: false });
+    ui.getState().setSpeed(10);
+    expect(writes).toEqual([PREFERENCES_KEY]);
+    for (let step = 1; step <= 50; step++) ui.getState().setStep(step);
+    ui.getState().setPlaying(true);
+    ui.getState().notify({ tone: 'info', text: 'x' });
+    expect(writes).toEqual([PREFERENCES_KEY]);
+    ui.getState().rememberRegionColours(new Map([['task', '#0072B2']]));
+    expect(writes).toEqual([PREFERENCES_KEY, PREFERENCES_KEY]);
+  });
+
   it('drops what is not a valid preference and keeps the rest', () => {
     const storage = fakeStorage();
     storage.setItem(PREFERENCES_KEY, JSON.stringify({
