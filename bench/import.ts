@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { replayAsRecorded } from '../src/engine/as-recorded.ts';
 import { loadEncodings, observeCounts } from '../src/engine/tokens.ts';
 import { importTrace } from '../src/import/index.ts';
-import { replay } from '../src/scenarios/engine.ts';
+import { replay } from '../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
 import { bigSession } from '../test/import/big-session.ts';
 import { goalsTable, measureGoals, type GoalRow } from './import-goals.ts';
 import type { LevReplayFigures } from './replay.ts';
@@ -66,7 +67,7 @@ export function benchAsRecorded(bytes = 10_000_000, runs = 3): AsRecordedCost {
   let replayMs = Infinity;
   let asRecordedMs = Infinity;
   for (let i = 0; i < runs; i++) {
-    replayMs = Math.min(replayMs, cpu(() => replay(scenario)));
+    replayMs = Math.min(replayMs, cpu(() => replay(scenario, BUILT_IN_TRAFFIC)));
     asRecordedMs = Math.min(asRecordedMs, cpu(() => replayAsRecorded(scenario)));
   }
   return { events: scenario.traffic.length, replayMs, asRecordedMs };

@@ -19,12 +19,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Replay, replay } from '../src/scenarios/engine.ts';
+import { Replay, replay } from '../src/engine/index.ts';
 import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
 import { countTokens, loadEncodings, observeCounts, type Encoding } from '../src/engine/tokens.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
-import { generateTraffic } from '../src/scenarios/generators.ts';
-import { figureTable } from '../src/worker/run-view.ts';
+import { generateTraffic, BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
+import { figureTable } from '../src/worker/timeline-view.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -42,7 +42,7 @@ function countedTexts(scenario: Scenario): string[] {
   const texts = new Set<string>();
   observeCounts((text) => texts.add(text));
   try {
-    replay(scenario);
+    replay(scenario, BUILT_IN_TRAFFIC);
   } finally {
     observeCounts(undefined);
   }
@@ -131,7 +131,7 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
   // engine and the tokenizer half-optimized (the smallest size then measured 1.8x its floor).
   const warmUp = codingScenario(events, inlineResults, 1);
   for (let seen = 0; seen < WARM_UP_EVENTS; seen += events) {
-    warmRun = new Replay(warmUp);
+    warmRun = new Replay(warmUp, BUILT_IN_TRAFFIC);
     warmRun.timeline();
   }
   // The same scenarios for every run, so each side's runs do the same work and their best compares
@@ -150,7 +150,7 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
   const tokenizeRuns: number[] = [];
   const replayRuns: number[] = [];
   const floorPass = (b: number) => { observeCounts(undefined); for (const t of texts[b]!) countTokens(t, encoding); };
-  const replayPass = (b: number) => { observeCounts(undefined); replay(scenarios[b]!); };
+  const replayPass = (b: number) => { observeCounts(undefined); replay(scenarios[b]!, BUILT_IN_TRAFFIC); };
   const timedBatch = (pass: (b: number) => void) => { gc(); return cpu(() => { for (let b = 0; b < batch; b++) pass(b); }).ms / batch; };
   const floorRun = () => tokenizeRuns.push(timedBatch(floorPass));
   const replayRun = () => replayRuns.push(timedBatch(replayPass));
@@ -166,8 +166,8 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
   const countedChars = texts.flat().reduce((sum, t) => sum + t.length, 0);
   // Memory is measured on the first seed's run alone (a heap figure per event needs no average).
   const scenario = scenarios[0]!;
-  const timelineBytesPerEvent = retainedBytes(() => replay(scenario)) / scenario.traffic.length;
-  const timelineJsonBytes = JSON.stringify(replay(scenario)).length;
+  const timelineBytesPerEvent = retainedBytes(() => replay(scenario, BUILT_IN_TRAFFIC)) / scenario.traffic.length;
+  const timelineJsonBytes = JSON.stringify(replay(scenario, BUILT_IN_TRAFFIC)).length;
   return {
     events: perReplay(scenarios.reduce((sum, s) => sum + s.traffic.length, 0)), inlineResults, toolTokens: perReplay(toolTokens), replayMs, tokenizeMs, ratio: replayMs / tokenizeMs, runs, batch,
     countedChars: perReplay(countedChars), firstSeed: FIRST_SEED, memoryEvents: scenario.traffic.length, timelineBytesPerEvent, timelineJsonBytes,
@@ -230,8 +230,8 @@ export interface InspectFigures {
 /** What a scrub costs in the page's engine worker, and what the worker holds to answer it. */
 export function benchInspect(events = 8_000): InspectFigures {
   const scenario = codingScenario(events, true, 11);
-  const plainReplayMs = cpu(() => replay(scenario)).ms;
-  const run = new Replay(scenario);
+  const plainReplayMs = cpu(() => replay(scenario, BUILT_IN_TRAFFIC)).ms;
+  const run = new Replay(scenario, BUILT_IN_TRAFFIC);
   const { ms: keptReplayMs, value: timeline } = cpu(() => run.timeline());
   const samples: number[] = [];
   const wall: number[] = [];
@@ -244,12 +244,12 @@ export function benchInspect(events = 8_000): InspectFigures {
   const at = (q: number, of = samples) => [...of].sort((a, b) => a - b)[Math.min(of.length - 1, Math.floor(of.length * q))]!;
   const memory = [true, false].map((inlineResults) => {
     const kept = codingScenario(events, inlineResults, 13);
-    const steps = replay(kept).steps.length;
+    const steps = replay(kept, BUILT_IN_TRAFFIC).steps.length;
     return {
       inlineResults,
-      timelineBytesPerEvent: retainedBytes(() => replay(kept)) / steps,
-      figuresBytesPerEvent: retainedBytes(() => figureTable(replay(kept))) / steps,
-      keptBytesPerEvent: retainedBytes(() => { const r = new Replay(kept); return { r, figures: figureTable(r.timeline()) }; }) / steps,
+      timelineBytesPerEvent: retainedBytes(() => replay(kept, BUILT_IN_TRAFFIC)) / steps,
+      figuresBytesPerEvent: retainedBytes(() => figureTable(replay(kept, BUILT_IN_TRAFFIC))) / steps,
+      keptBytesPerEvent: retainedBytes(() => { const r = new Replay(kept, BUILT_IN_TRAFFIC); return { r, figures: figureTable(r.timeline()) }; }) / steps,
     };
   });
   const figures = { events: timeline.steps.length, keptReplayMs, plainReplayMs, p50Ms: at(0.5), p95Ms: at(0.95), p95WallMs: at(0.95, wall), memory };

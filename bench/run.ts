@@ -203,7 +203,7 @@ ${report}
   clone \`postMessage\` makes, in CPU time (wall time beside it: on shared cores it counts waiting).
 - **Memory**: heap retained per event (Node, 8-byte pointers; Chromium's pointer compression makes
   most objects smaller) by a whole timeline; by what the engine worker keeps of it once the page
-  has its view (each step's region figures and the requests: \`figureTable\` in run-view.ts);
+  has its view (each step's region figures and the requests: \`figureTable\` in timeline-view.ts);
   and by that with the kept run that answers inspects. In size_tokens runs the kept run holds the generated text of the entries the
   checkpoints hold; inline text is the scenario's own.
 - **Scaling**: CPU microseconds per event at 500, 2,000, 8,000 and 32,000 events; flat means linear.

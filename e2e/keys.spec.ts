@@ -16,7 +16,9 @@ test('? opens the sheet of every shortcut; the dialog takes, traps and gives bac
   await expect(sheet).toBeVisible();
   await expect(sheet).toContainText('Ctrl + M');
   await expect(sheet).toContainText('tab-focus mode');
-  await expect(sheet.locator('tbody tr')).toHaveCount(12);
+  // Ctrl + S (save, keep a version, copy the link) is listed with the rest.
+  await expect(sheet.getByRole('row', { name: /^Ctrl \+ S Save, keep this content as a version, and copy the link/ })).toBeVisible();
+  await expect(sheet.locator('tbody tr')).toHaveCount(13);
   // Focus is inside, and Tab cycles inside.
   expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
   for (let k = 0; k < 5; k++) {

@@ -1,10 +1,10 @@
 // Entry: zod without eval (the CSP forbids it), then the page in steps, each evaluated in a task of
 // its own so that none is long: React (this module); zod's schema classes (scenario.ts); the share
-// link's codec (fflate's tables, the generators' parameters); the state and engine (start.ts,
-// which opens the library, loads the scenario the address asks for and starts the engine); then
-// the page's components. vite.config.ts preloads the later steps' files with this one. Monaco
-// loads with the editor. `?embed` draws the read-only embed view of the link instead, without the
-// library.
+// link's codec (fflate's tables, the generators' parameters); the page's session (start.ts, which
+// makes it over the workers, opens the library and the scenario the address asks for, and asks for
+// its first replay); then the page's components. vite.config.ts preloads the later steps' files
+// with this one. Monaco loads with the editor. `?embed` draws the read-only embed view of the link
+// instead, without the library.
 import './ui/zod-no-eval.ts';
 import { StrictMode, startTransition, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';

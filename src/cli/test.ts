@@ -1,7 +1,8 @@
 // `lev test SCENARIO [--step N] [--json] [--format anthropic|openai]`: the provider request at
 // inference N (0-based, default 0) exactly as it would be sent, with every region's figures at that
 // point; `--format` prints it as that provider's API body instead, ready to send.
-import { InspectError, Replay, resolveModel } from '../scenarios/engine.ts';
+import { InspectError, Replay, resolveModel } from '../engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
 import { EXPORT_FORMATS, requestBody, type ExportFormat } from '../export/index.ts';
 import type { StepDetail } from '../engine/timeline.ts';
 import { fmt as n } from '../engine/format.ts';
@@ -17,7 +18,7 @@ export const run: Command = async (args) => {
   if (stepFlag === true || !/^\d+$/.test(stepFlag)) return usageError(`test: --step takes an inference number (0, 1, ...)\n${USAGE}`);
   const format = read.flags.get('format');
   if (format !== undefined && !EXPORT_FORMATS.includes(format as ExportFormat)) return usageError(`test: --format takes ${EXPORT_FORMATS.join(' or ')}\n${USAGE}`);
-  const replay = new Replay(read.scenario);
+  const replay = new Replay(read.scenario, BUILT_IN_TRAFFIC);
   let detail: StepDetail;
   try {
     detail = replay.inspectInference(Number(stepFlag));

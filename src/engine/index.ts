@@ -1,9 +1,9 @@
-// The engine's public surface. It makes no traffic of its own: callers bring generators in
-// ReplayOptions.generators (src/scenarios/engine.ts wires the built-in ones, and is what the CLI,
-// the Worker, bench and tests import).
+// The engine's public surface: `replay` (a whole timeline) and `Replay` (one run kept for inspecting
+// its steps), `compile`, and the types. It makes no traffic of its own: callers bring generators in
+// ReplayOptions.generators (BUILT_IN_TRAFFIC in src/scenarios/generators.ts has the built-in ones).
 import { checkCustomScript, runRhaiSeed } from './custom-script.ts';
 import { entryLabel } from './regions/index.ts';
-import { emptyTimeline, prepare, replay as replayWith, replayPrepared, type Prepared, type ReplayOptions, type Run } from './replay.ts';
+import { emptyTimeline, prepare, replayPrepared, type Prepared, type ReplayOptions, type Run } from './replay.ts';
 import type { Scenario } from './scenario.ts';
 import type { CompileResult } from './blueprint/index.ts';
 import { validateScenario } from './validate.ts';
@@ -32,7 +32,8 @@ export function compile(scenario: Scenario, options: ReplayOptions = {}): Compil
 
 /** The whole timeline. A blueprint with errors gives diagnostics and no steps, never a throw. */
 export function replay(scenario: Scenario, options: ReplayOptions = {}): Timeline {
-  return replayWith(scenario, withRhai(options));
+  const merged = withRhai(options);
+  return replayPrepared(scenario, prepare(scenario, merged), merged);
 }
 
 export class InspectError extends Error {}

@@ -23,7 +23,7 @@ export interface ReplayOptions {
   runRhaiSeed?: SeedInputs['runRhaiSeed'];
   /** Compile-checks custom-region scripts, so a broken one is a diagnostic before the run. */
   checkScript?: ScriptChecker;
-  /** The generators `scenario.generator` may name (the engine has none; src/scenarios/engine.ts brings the built-in ones); generated events come before `traffic`. */
+  /** The generators `scenario.generator` may name (the engine has none; BUILT_IN_TRAFFIC in src/scenarios/generators.ts brings the built-in ones); generated events come before `traffic`. */
   generators?: TrafficGenerators;
   /** This scenario's blueprint, already compiled with these options (the page's worker validates and replays from one compile). */
   compiled?: CompileResult;
@@ -75,7 +75,7 @@ export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepar
 function generatorUnavailable(kind: string, generators: TrafficGenerators = {}): string {
   const brought = Object.keys(generators);
   return `scenario.generator names the ${kind} generator, which this replay was not given (given: ${brought.length ? brought.join(', ') : 'none'}); `
-    + 'pass it in ReplayOptions.generators (src/scenarios/engine.ts passes the built-in ones)';
+    + 'pass it in ReplayOptions.generators (BUILT_IN_TRAFFIC in src/scenarios/generators.ts has the built-in ones)';
 }
 
 export function emptyTimeline(scenario: Scenario, diagnostics: Diagnostic[], model?: Model): Timeline {
@@ -89,10 +89,6 @@ export function emptyTimeline(scenario: Scenario, diagnostics: Diagnostic[], mod
     },
     cancelled: false,
   };
-}
-
-export function replay(scenario: Scenario, options: ReplayOptions = {}): Timeline {
-  return replayPrepared(scenario, prepare(scenario, options), options);
 }
 
 /** Runs a prepared scenario to its end; `onStep` sees the run after each event (the page's inspector keeps what it needs). */

@@ -2,6 +2,7 @@
 // This is the shape `lev replay --json` prints and the UI draws; fields are only ever added.
 import type { Diagnostic } from './diagnostics.ts';
 import type { RegionKind } from './blueprint/types.ts';
+import type { CACHE_COLUMNS, REGION_COLUMNS, REQUEST_COLUMNS, Row } from './figures.ts';
 import type { Encoding } from './tokens.ts';
 import type { TrafficEvent } from './scenario.ts';
 
@@ -25,14 +26,8 @@ export interface RegionMeta {
   declared: boolean;
 }
 
-/** Per-step figures for one region. */
-export interface RegionFigures {
-  tokens: number;
-  budget: number;
-  entries: number;
-  /** False when the current stage's layout hides the region (its content is kept). */
-  visible: boolean;
-}
+/** Per-step figures for one region (their columns: figures.ts). */
+export type RegionFigures = Row<typeof REGION_COLUMNS>;
 
 export type ChangeType =
   | 'evict' // the region's own rule dropped entries (sliding window, temporary, hashmap max_entries)
@@ -56,42 +51,16 @@ export interface Change {
   reason?: string;
 }
 
-/** What the provider would do with a request's cache under its rules (cache.ts providerView). */
-export interface ProviderView {
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  /** Input billed at the plain rate. read + write + uncached = the request's tokens. */
-  uncachedTokens: number;
-  inputCostUsd: number;
-  costWithoutCacheUsd: number;
+/** What the provider would do with a request's cache under its rules (cache.ts providerView; its columns: figures.ts). */
+export type ProviderView = Row<typeof CACHE_COLUMNS> & {
   /** Which rule applied, in words. */
   rule: string;
-}
+};
 
 export type CacheFigures = ProviderView;
 
-/** Present only on inference (`assistant`) steps. */
-export interface RequestFigures {
-  /** 0-based inference number (what `lev test --step` takes). */
-  inference: number;
-  requestTokens: number;
-  systemTokens: number;
-  messageTokens: number;
-  /** Tokens of the leading blocks identical to the previous request's. */
-  prefixTokens: number;
-  /** prefixTokens / requestTokens (0 when the request is empty). */
-  prefixShare: number;
-  cache: CacheFigures;
-  /** Unpaired tool calls/results left out of this request. */
-  strippedBlocks: number;
-  /** The same traffic through one flat oldest-first list at the model window. */
-  baselineTokens: number;
-  taskInBaselineWindow: boolean;
-  /** Whether the task's text is in this request under the blueprint. */
-  taskInWindow: boolean;
-  /** True when the request still exceeds the window after the cascade shed all it may. */
-  overWindow: boolean;
-}
+/** Present only on inference (`assistant`) steps (its columns: figures.ts). */
+export type RequestFigures = Row<typeof REQUEST_COLUMNS> & { cache: CacheFigures };
 
 export interface StepResult {
   ok: boolean;

@@ -5,6 +5,7 @@
 // after it (an assistant turn and its tool results are never split), so the result is at most a
 // few events longer; the coding agent's fixed skeleton (kick-off, todos, gate) is always present.
 import type { z } from 'zod';
+import type { ReplayOptions } from '../engine/index.ts';
 import type { GeneratorSpec, TrafficEvent, TrafficGenerators } from '../engine/scenario.ts';
 import { codingAgent, CodingAgentParamsSchema } from './coding-agent.ts';
 import { formatIssues } from './issues.ts';
@@ -52,12 +53,20 @@ export function generateTraffic(spec: GeneratorSpec): TrafficEvent[] {
   return generate(spec.kind, spec.seed, spec.steps, spec.params);
 }
 
-/** Every built-in generator, by the kind a scenario names: what the engine is given (./engine.ts). */
+/** Every built-in generator, by the kind a scenario names: what the engine is given (BUILT_IN_TRAFFIC). */
 export const TRAFFIC_GENERATORS = {
   'coding-agent': generateTraffic,
   'research-agent': generateTraffic,
   'long-chat': generateTraffic,
 } as const satisfies Required<TrafficGenerators>;
+
+/**
+ * The replay options that bring the built-in generators: the engine makes no traffic of its own, so
+ * the CLI, the worker, bench and tests replay with `replay(scenario, BUILT_IN_TRAFFIC)`,
+ * `new Replay(scenario, BUILT_IN_TRAFFIC)`, or spread it into their own options. A plain object (no
+ * call), so a bundle that does not use it leaves the generators out: the page's main thread has none.
+ */
+export const BUILT_IN_TRAFFIC: Readonly<Pick<ReplayOptions, 'generators'>> = { generators: TRAFFIC_GENERATORS };
 
 function generate<K extends GeneratorKind>(kind: K, seed: number, steps: number, rawParams: unknown): TrafficEvent[] {
   const parsed = parseGeneratorParams(kind, rawParams);

@@ -1,4 +1,4 @@
-// How long a value's JSON is, at least, without writing it: JSON.stringify of a 50 MB imported run
+// How long a value's JSON is, at least, without writing it: JSON.stringify of a 50 MB imported trace
 // is seconds of the page's thread, while these walks read only string lengths.
 
 /**

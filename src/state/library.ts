@@ -81,7 +81,8 @@ function asJsonItem(v: unknown): unknown {
 
 /**
  * Whether `a` and `b` have the same contentKey, without writing either out: a save compares a whole
- * scenario (a 68 MB import took 450 ms per contentKey) and stops at the first difference.
+ * scenario, and writing a large import out is a long task of the page's thread (docs/performance.md),
+ * so the walk stops at the first difference.
  */
 export function sameContent(a: unknown, b: unknown): boolean {
   // JSON writes NaN and the infinities as null.

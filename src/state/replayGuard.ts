@@ -1,6 +1,7 @@
 // Remembers replays that failed, timed out or never finished (the tab crashed or hung), so a
 // reload does not run the same scenario straight into the same wall: it opens it marked out of
-// date with a Run button. Kept in localStorage (synchronous, read before the first replay).
+// date with a Run button. Kept in localStorage (synchronous, read before the first replay); a
+// PageSession makes one guard over the storage its host gives it.
 import type { Scenario } from '../engine/scenario.ts';
 
 export const REPLAY_GUARD_KEY = 'leviath.replays.v1';
@@ -10,27 +11,15 @@ const MAX_REMEMBERED = 20;
 type Mark = { state: 'running' | 'failed'; message: string; at: number };
 type Marks = Record<string, Mark>;
 
-/** Scenarios are replaced, never changed in place, so a fingerprint holds for the object's life. */
-const fingerprints = new WeakMap<Scenario, string>();
-
-/**
- * FNV-1a (32-bit) over the scenario's content: a short, stable key for "this exact scenario".
- * Computed once per scenario object: a replay's start and end both ask, and for a 50 MB imported
- * run each pass over its text stalled the page.
- */
+/** FNV-1a (32-bit) over the scenario's content: a short, stable key for "this exact scenario". */
 export function fingerprint(scenario: Scenario): string {
-  let known = fingerprints.get(scenario);
-  if (known === undefined) {
-    known = hashContent(scenario);
-    fingerprints.set(scenario, known);
-  }
-  return known;
+  return hashContent(scenario);
 }
 
 /**
  * The hash of `contentKey(value)` (JSON with sorted keys) and its length, fed piece by piece as the
- * value is walked instead of building that string: for a 50 MB imported run, building it with
- * JSON.stringify's replacer was 0.7 s of the page's thread. Marks stored by either agree.
+ * value is walked instead of building that string, which for a large imported trace is a long task of
+ * its own (docs/performance.md). Marks stored by either agree.
  */
 export function hashContent(value: unknown): string {
   let hash = 0x811c9dc5;
@@ -107,6 +96,17 @@ export interface ReplayGuard {
 }
 
 export function createReplayGuard(storage: Pick<Storage, 'getItem' | 'setItem'> | null, now = Date.now): ReplayGuard {
+  // Scenarios are replaced, never changed in place, so a fingerprint holds for the object's life; a
+  // replay's start and end both ask, and each pass over a large import's text is a long task.
+  const fingerprints = new WeakMap<Scenario, string>();
+  const fingerprintOf = (scenario: Scenario): string => {
+    let known = fingerprints.get(scenario);
+    if (known === undefined) {
+      known = fingerprint(scenario);
+      fingerprints.set(scenario, known);
+    }
+    return known;
+  };
   const read = (): Marks => {
     try {
       const value: unknown = JSON.parse(storage?.getItem(REPLAY_GUARD_KEY) ?? '{}');
@@ -125,7 +125,7 @@ export function createReplayGuard(storage: Pick<Storage, 'getItem' | 'setItem'> 
   };
   const set = (scenario: Scenario, mark: Mark | null) => {
     const marks = read();
-    const key = fingerprint(scenario);
+    const key = fingerprintOf(scenario);
     if (mark) marks[key] = mark;
     else delete marks[key];
     write(marks);
@@ -135,16 +135,6 @@ export function createReplayGuard(storage: Pick<Storage, 'getItem' | 'setItem'> 
     finished: (scenario) => set(scenario, null),
     failed: (scenario, message) => set(scenario, { state: 'failed', message, at: now() }),
     leaving: () => write(Object.fromEntries(Object.entries(read()).filter(([, m]) => m.state !== 'running'))),
-    heldReason: (scenario) => read()[fingerprint(scenario)]?.message ?? null,
+    heldReason: (scenario) => read()[fingerprintOf(scenario)]?.message ?? null,
   };
 }
-
-function browserStorage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
-export const replayGuard = typeof window === 'undefined' ? createReplayGuard(null) : createReplayGuard(browserStorage());

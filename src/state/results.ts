@@ -1,45 +1,49 @@
-// What the engine worker answered. The page renders these and never computes them itself.
-import { create } from 'zustand';
+// What the workers answered about the scenario on screen, and how the charts stand against it
+// (status.ts). The page renders these and never computes them itself. A PageSession owns one store
+// of them; its replays (replays.ts) write it.
+import { createStore, type StoreApi } from 'zustand';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import type { StepDetail } from '../engine/timeline.ts';
-import type { RunView, StepFigures } from '../worker/run-view.ts';
+import type { StepFigures, TimelineView } from '../worker/timeline-view.ts';
 import type { ValidateResult } from '../worker/protocol.ts';
+import type { ReplayStatus } from './status.ts';
 
 export interface ResultsStore {
   validation: ValidateResult | null;
   /** Parse errors per Rhai file, from rhaiCheck. */
   rhai: Record<string, Diagnostic[]>;
-  /** What the charts draw of the last run that replayed without errors; kept while the blueprint is broken. */
-  run: RunView | null;
-  /** The run the charts on screen show, once they are drawn for it (the page's own drawing, not an engine answer). */
-  drawnRun: RunView | null;
+  /** What the charts draw: the last timeline that replayed without errors, kept while the blueprint is broken. */
+  timeline: TimelineView | null;
+  /** The timeline the charts on screen are drawn for, once drawn (the page's own drawing, not a worker's answer). */
+  drawn: TimelineView | null;
+  status: ReplayStatus;
+  /** Edits replay by themselves; off after a slow replay (then Run or Ctrl+Enter replays). */
+  autoRun: boolean;
+  /** Why auto-run is off, in words (null when the person turned it off). */
+  autoRunOffReason: string | null;
   /** Problems of the latest replay (a broken blueprint, a bad scenario); empty when it succeeded. */
   replayDiagnostics: Diagnostic[];
-  /** True when `timeline` is older than the scenario on screen (latest replay failed). */
-  timelineStale: boolean;
-  replaying: { done: number; total: number } | null;
+  /** How long the last replay that finished took in the worker. */
   replayMs: number | null;
-  replayError: string | null;
-  /** Why the scenario on screen was not replayed on load: its last replay failed or never ended. */
-  replayHeld: string | null;
   detail: StepDetail | null;
   /** The scrubbed step's region figures and the request in force, answered with its detail. */
   figures: StepFigures | null;
   detailError: string | null;
 }
 
-export const useResults = create<ResultsStore>()(() => ({
-  validation: null,
-  rhai: {},
-  run: null,
-  drawnRun: null,
-  replayDiagnostics: [],
-  timelineStale: false,
-  replaying: null,
-  replayMs: null,
-  replayError: null,
-  replayHeld: null,
-  detail: null,
-  figures: null,
-  detailError: null,
-}));
+export function createResultsStore(): StoreApi<ResultsStore> {
+  return createStore<ResultsStore>()(() => ({
+    validation: null,
+    rhai: {},
+    timeline: null,
+    drawn: null,
+    status: { kind: 'starting' },
+    autoRun: true,
+    autoRunOffReason: null,
+    replayDiagnostics: [],
+    replayMs: null,
+    detail: null,
+    figures: null,
+    detailError: null,
+  }));
+}

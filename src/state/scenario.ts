@@ -1,5 +1,6 @@
-// The scenario being edited: the user's work. Every edit is saved to the library (see session.ts).
-import { create } from 'zustand';
+// The scenario on screen: the user's work. A PageSession owns one store of it, saves every edit to
+// the library and replays it (page-session.ts).
+import { createStore, type StoreApi } from 'zustand';
 import { DEFAULT_SCENARIO_NAME, SCENARIO_VERSION, ScenarioSchema, type GeneratorSpec, type ModelRef, type Scenario, type TrafficEvent } from '../engine/scenario.ts';
 import { DEFAULT_MODEL_ID } from '../engine/models.ts';
 import { nameTable } from '../engine/names.ts';
@@ -9,8 +10,9 @@ export const AGENT_FILE = 'agent.leviath';
 
 export interface ScenarioStore {
   scenario: Scenario;
-  /** Bumped on every edit; the engine controller re-runs on change. */
-  revision: number;
+  /** How many edits the person has made since the page started: a change is an edit to save and replay. Opening a scenario is not an edit. */
+  edits: number;
+  /** Puts another scenario on screen (an open, not an edit). */
   load: (scenario: Scenario) => void;
   setFile: (path: string, text: string) => void;
   addFile: (path: string, text?: string) => string | null;
@@ -37,14 +39,14 @@ export function checkAgentPath(path: string, existing: Record<string, string>): 
 }
 
 function edit(set: (fn: (s: ScenarioStore) => Partial<ScenarioStore>) => void, change: (s: Scenario) => Scenario) {
-  set((s) => ({ scenario: change(s.scenario), revision: s.revision + 1 }));
+  set((s) => ({ scenario: change(s.scenario), edits: s.edits + 1 }));
 }
 
-export function createScenarioStore(initial: Scenario) {
-  return create<ScenarioStore>()((set, get) => ({
+export function createScenarioStore(initial: Scenario): StoreApi<ScenarioStore> {
+  return createStore<ScenarioStore>()((set, get) => ({
     scenario: initial,
-    revision: 0,
-    load: (scenario) => set((s) => ({ scenario, revision: s.revision + 1 })),
+    edits: 0,
+    load: (scenario) => set({ scenario }),
     // The editor reports the text it was given (a loaded file applied as an edit): not an edit.
     setFile: (path, text) => {
       if (get().scenario.agent[path] === text) return;
@@ -105,7 +107,7 @@ export function exampleContent(id: string): Scenario | undefined {
 /**
  * The scenario store's value until the page opens one, which it does before anything is drawn.
  * Written out rather than parsed: the first parse builds zod's schemas, which the page's start does
- * in a task of its own (startSession), not while its modules load.
+ * in a task of its own (PageSession.start), not while its modules load.
  */
 export function placeholderScenario(): Scenario {
   return {

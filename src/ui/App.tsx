@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useUi, type PaneId } from '../state/ui.ts';
+import type { PaneId } from '../state/ui.ts';
 import { EditorPanel } from './EditorPanel.tsx';
 import { TrafficPanel } from './TrafficPanel.tsx';
 import { ChartsPanel } from './ChartsPanel.tsx';
@@ -10,18 +10,17 @@ import { TraceImport } from './import/TraceImport.tsx';
 import { PanelBoundary } from './ErrorBoundary.tsx';
 import { Workspace } from './layout/Workspace.tsx';
 import { useGlobalShortcuts } from './shortcuts.ts';
-import { useScenario } from '../state/store.ts';
-import { useResults } from '../state/results.ts';
+import { useResults, useScenario, useUi } from './page.ts';
 
 // Each boundary resets when its data changes; the subscriptions live here, not in App, so a new
 // step does not re-render the editor.
 function Traffic() {
-  const revision = useScenario((s) => s.revision);
-  return <PanelBoundary name="traffic panel" resetKey={revision}><TrafficPanel /></PanelBoundary>;
+  const scenario = useScenario((s) => s.scenario);
+  return <PanelBoundary name="traffic panel" resetKey={scenario}><TrafficPanel /></PanelBoundary>;
 }
 function Charts() {
-  const run = useResults((s) => s.run);
-  return <PanelBoundary name="timeline" resetKey={run}><ChartsPanel /></PanelBoundary>;
+  const timeline = useResults((s) => s.timeline);
+  return <PanelBoundary name="timeline" resetKey={timeline}><ChartsPanel /></PanelBoundary>;
 }
 function Inspector() {
   const detail = useResults((s) => s.detail);

@@ -3,10 +3,10 @@
 // not valid TOML the last good table stays, marked stale.
 import { useRef } from 'react';
 import type { Diagnostic } from '../engine/diagnostics.ts';
-import { useResults } from '../state/results.ts';
 import type { ValidateResult } from '../worker/protocol.ts';
 import type { BudgetRow } from '../worker/protocol.ts';
 import { fmt, pct } from './format.ts';
+import { useResults } from './page.ts';
 
 function how(row: BudgetRow): string {
   if (row.share === undefined) return `max_tokens ${fmt(row.maxTokens)}`;

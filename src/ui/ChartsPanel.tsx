@@ -1,9 +1,7 @@
 // The timeline pane: replay controls, the verdict, run warnings, then the charts (TimelineViews,
 // loaded as a chunk of its own). Everything clickable on a chart jumps to its step.
 import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
-import type { RunView } from '../worker/run-view.ts';
-import { useResults } from '../state/results.ts';
-import { useUi } from '../state/ui.ts';
+import type { TimelineView } from '../worker/timeline-view.ts';
 import { stepOfInference } from './chartData.ts';
 import { fmt, pct } from './format.ts';
 import { jumpTo } from './jump.ts';
@@ -11,6 +9,8 @@ import { PaneHead } from './layout/Pane.tsx';
 import { ReplayControls, ReplayStatus } from './ReplayControls.tsx';
 import { WarningsBar } from './WarningsBar.tsx';
 import { HeldReplayBanner } from './HeldReplayBanner.tsx';
+import { page, useResults } from './page.ts';
+import { bannerOf, isDrawn, isOutOfDate } from '../state/status.ts';
 
 // Fetched as soon as this module runs, so the chunk is in by the time the first replay answers.
 const loadViews = import('./TimelineViews.tsx');
@@ -24,10 +24,10 @@ function useViewsLoaded(): boolean {
 }
 
 /** The run in two sentences, above the charts: what a newcomer should notice first. */
-function Verdict({ run }: { run: RunView }) {
-  const { baselineLosesTaskAt, taskLostAt, meanPrefixShare } = run.header.summary;
-  const lostStep = stepOfInference(run, baselineLosesTaskAt);
-  const ownLostStep = stepOfInference(run, taskLostAt);
+function Verdict({ timeline }: { timeline: TimelineView }) {
+  const { baselineLosesTaskAt, taskLostAt, meanPrefixShare } = timeline.header.summary;
+  const lostStep = stepOfInference(timeline, baselineLosesTaskAt);
+  const ownLostStep = stepOfInference(timeline, taskLostAt);
   return (
     <div className="verdict" data-testid="comparison-verdict">
       {lostStep !== null
@@ -43,8 +43,8 @@ function Verdict({ run }: { run: RunView }) {
 
 /** Edits wait for an explicit run: say so, and why. */
 function PendingBanner() {
-  const reason = useUi((s) => s.autoRunOffReason);
-  const autoRun = useUi((s) => s.autoRun);
+  const reason = useResults((s) => s.autoRunOffReason);
+  const autoRun = useResults((s) => s.autoRun);
   return (
     <div className="banner" role="status" data-testid="pending-banner">
       Out of date: {autoRun ? 'the last replay was cancelled' : `your edits are not replayed yet (auto-run is off${reason ? ` because ${reason}` : ''})`}.
@@ -53,35 +53,33 @@ function PendingBanner() {
   );
 }
 
-const chartsDrawn = (run: RunView) => useResults.setState({ drawnRun: run });
+const chartsDrawn = (timeline: TimelineView) => page().drawn(timeline);
 
 export function ChartsPanel() {
   // Deferred: a new timeline is drawn in an interruptible, time-sliced render, so drawing the
   // charts never blocks typing or scrubbing.
-  const run = useDeferredValue(useResults((s) => s.run));
-  const stale = useResults((s) => s.timelineStale);
-  const replaying = useResults((s) => s.replaying);
-  const replayError = useResults((s) => s.replayError);
-  const runPending = useUi((s) => s.runPending);
+  const timeline = useDeferredValue(useResults((s) => s.timeline));
+  const status = useResults((s) => s.status);
   const viewsLoaded = useViewsLoaded();
   // Ready means drawn: the window chart draws its plot a task after the views mount (once measured).
-  const drawn = useResults((s) => s.drawnRun);
+  const drawn = useResults((s) => s.drawn);
+  const banner = bannerOf(status, timeline);
   return (
     <section className="panel" aria-labelledby="pane-title-timeline" data-pane="timeline">
       <PaneHead>
-        {run && <span className="muted ellipsis">{fmt(run.steps.count)} steps · {fmt(run.header.summary.inferences)} inferences · {run.header.model.id}{run.header.model.approximate ? ' (approximate counts)' : ''}</span>}
+        {timeline && <span className="muted ellipsis">{fmt(timeline.steps.count)} steps · {fmt(timeline.header.summary.inferences)} inferences · {timeline.header.model.id}{timeline.header.model.approximate ? ' (approximate counts)' : ''}</span>}
         <ReplayStatus />
       </PaneHead>
       <ReplayControls />
-      <HeldReplayBanner />
-      {replayError && <div className="banner error-text" role="alert" data-testid="replay-error">The replay failed: {replayError}. The charts below are out of date: they show the last replay that finished.</div>}
-      {runPending && !replayError && <PendingBanner />}
-      {stale && !replayError && !runPending && <div className="banner" data-testid="stale-banner">Out of date: the current blueprint has errors (see the problems list), so this is the last timeline that ran.</div>}
-      {run && <Verdict run={run} />}
-      {run && <WarningsBar warnings={run.warnings} />}
-      <div className="timeline-views" data-testid="charts" data-ready={run && !replaying && viewsLoaded && drawn === run ? 'yes' : 'no'} data-steps={run?.steps.count ?? 0} data-scenario={run?.header.scenario} data-stale={stale || runPending || !!replayError ? 'yes' : 'no'}>
-        {!run ? <div className="muted panel-body">Waiting for the first replay…</div> : (
-          <Suspense fallback={<div className="muted panel-body">Drawing the charts…</div>}><TimelineViews run={run} onDrawn={chartsDrawn} /></Suspense>
+      {status.kind === 'held' && <HeldReplayBanner reason={status.reason} />}
+      {status.kind === 'failed' && <div className="banner error-text" role="alert" data-testid="replay-error">The replay failed: {status.message}. The charts below are out of date: they show the last replay that finished.</div>}
+      {banner === 'waiting' && <PendingBanner />}
+      {banner === 'broken' && <div className="banner" data-testid="stale-banner">Out of date: the current blueprint has errors (see the problems list), so this is the last timeline that ran.</div>}
+      {timeline && <Verdict timeline={timeline} />}
+      {timeline && <WarningsBar warnings={timeline.warnings} />}
+      <div className="timeline-views" data-testid="charts" data-ready={viewsLoaded && isDrawn(status, timeline, drawn) ? 'yes' : 'no'} data-steps={timeline?.steps.count ?? 0} data-scenario={timeline?.header.scenario} data-stale={isOutOfDate(status, timeline) ? 'yes' : 'no'}>
+        {!timeline ? <div className="muted panel-body">Waiting for the first replay…</div> : (
+          <Suspense fallback={<div className="muted panel-body">Drawing the charts…</div>}><TimelineViews timeline={timeline} onDrawn={chartsDrawn} /></Suspense>
         )}
       </div>
     </section>

@@ -9,11 +9,9 @@ import { PixelRatio } from 'monaco-editor/base/browser/pixelRatio';
 import { monaco, languageOf } from './monaco/setup.ts';
 import { nextFrame, nextTask } from './tasks.ts';
 import { DARK_THEME } from './monaco/providers.ts';
-import { useScenario } from '../state/store.ts';
-import { useUi } from '../state/ui.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
-import { requestRun } from './shortcuts.ts';
+import { page, useScenario, useUi } from './page.ts';
 
 // @monaco-editor/react gets the bundled instance instead of fetching one.
 loader.config({ monaco });
@@ -141,7 +139,7 @@ export default function CodeEditor({ agent, files, current, diagnostics, jump, o
   const [, setApplied] = useState(0);
   const applied = useCallback(() => setApplied((n) => n + 1), []);
   // Kept across renders: @monaco-editor/react calls updateOptions whenever the object is a new
-  // one, and Monaco then clones and migrates every option (3 to 15 ms in an example's open).
+  // one, and Monaco then clones and migrates every option (its cost: docs/decisions/ui.md).
   const options = useMemo(() => ({
     minimap: { enabled: settings.minimap }, fontSize: settings.fontSize, scrollBeyondLastLine: false, tabSize: 4,
     automaticLayout: true, wordWrap: settings.wordWrap ? 'on' as const : 'off' as const, renderLineHighlight: 'line' as const,
@@ -164,7 +162,7 @@ export default function CodeEditor({ agent, files, current, diagnostics, jump, o
         const measure = () => onColumns(mounted.getLayoutInfo().viewportColumn);
         measure();
         mounted.onDidLayoutChange(measure);
-        mounted.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, requestRun);
+        mounted.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => page().replayNow());
       }}
       options={options}
     />

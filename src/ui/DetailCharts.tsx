@@ -3,15 +3,17 @@
 // opened: the window chart, the view every visit starts on, is drawn without recharts.
 import { memo, useEffect, useMemo } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { RunView, StageChange } from '../worker/run-view.ts';
-import { useResults } from '../state/results.ts';
-import { regionPoints, requestPoints, stepOfInference, type RegionPoint, type RequestPoint } from './chartData.ts';
+import type { TimelineView, StageChange } from '../worker/timeline-view.ts';
+import type { ChartedColumn } from '../engine/figures.ts';
+import { stepOfInference } from './chartData.ts';
+import { regionChartLines, regionPoints, requestChartLines, requestPoints, type RegionPoint, type RequestPoint } from './seriesPoints.ts';
 import { Clickable, Cursor, RIGHT_MARGIN, Y_AXIS_WIDTH, compact, stepTick } from './chartFrame.tsx';
 import { fmt, pct } from './format.ts';
 import { WhenVisible } from './Visible.tsx';
+import { useResults } from './page.ts';
 
 // Every tick the scale makes is drawn (five or fewer): with `interval` 0 recharts never measures
-// label text in the DOM to thin the ticks out, which was the largest part of drawing a chart.
+// label text in the DOM to thin the ticks out, the largest part of drawing a chart otherwise.
 const axis = { tick: { fontSize: 10, fill: 'var(--muted)' }, interval: 0 } as const;
 // Horizontal lines only. `vertical={false}` alone still has recharts place the vertical lines,
 // measuring every x tick's label in the DOM; this places none.
@@ -25,8 +27,11 @@ function useStepDomain(steps: number): [number, number] {
   return useMemo(() => [0, Math.max(1, steps - 1)], [steps]);
 }
 const usd = (n: number) => `$${n < 0.01 ? n.toFixed(4) : n.toFixed(3)}`;
-const CACHE_COLORS = { request: '#6e7781', prefix: '#009E73', reads: '#0072B2' };
-const FLAT_COLORS = { baseline: '#D55E00', blueprint: '#0072B2' };
+// Each chart's lines, in drawing order, as figures.ts declares them.
+const REGION_LINES = regionChartLines();
+const CACHE_LINES = requestChartLines('cache');
+const FLAT_LINES = requestChartLines('flat');
+const FLAT_LIST_COLOUR = FLAT_LINES.find((l) => l.column === 'baselineTokens')!.colour;
 const TASK_LOST_LABEL = { value: 'task lost', fontSize: 10, fill: 'var(--text)', position: 'insideTopLeft' } as const;
 
 type TooltipProps = { active?: boolean; payload?: readonly { payload?: unknown }[] };
@@ -42,6 +47,22 @@ function RegionTooltip({ active, payload }: TooltipProps) {
   );
 }
 
+/** A declared line's stroke props, with none left undefined (recharts keeps its own defaults then). */
+function strokeOf(line: ChartedColumn, colour = line.colour) {
+  return {
+    dataKey: line.column, name: line.label, stroke: colour, dot: false, isAnimationActive: false,
+    ...(line.width === undefined ? {} : { strokeWidth: line.width }),
+    ...(line.dash === undefined ? {} : { strokeDasharray: line.dash }),
+  } as const;
+}
+
+/** The chart's lines and areas as declared, in order; a line without a colour takes `colour`. */
+function drawLines(lines: readonly ChartedColumn[], colour?: string, type?: 'stepAfter') {
+  return lines.map((line) => (line.area
+    ? <Area key={line.column} {...strokeOf(line, line.colour ?? colour)} type={type} fill={line.colour ?? colour} fillOpacity={0.35} />
+    : <Line key={line.column} {...strokeOf(line, line.colour ?? colour)} type={type} />));
+}
+
 const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { data: RegionPoint[]; color: string; steps: number; stages: StageChange[] }) {
   const xDomain = useStepDomain(steps);
   return (
@@ -49,8 +70,7 @@ const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { 
       <ComposedChart data={data} margin={REGION_MARGIN}>
         <XAxis dataKey="i" type="number" domain={xDomain} hide />
         <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} tickCount={3} />
-        <Area dataKey="tokens" type="stepAfter" stroke={color} fill={color} fillOpacity={0.35} isAnimationActive={false} dot={false} />
-        <Line dataKey="budget" type="stepAfter" stroke="var(--muted)" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
+        {drawLines(REGION_LINES, color, 'stepAfter')}
         {stages.map((c) => <ReferenceLine key={c.i} x={c.i} stroke="var(--muted)" strokeDasharray="2 2" />)}
         <Tooltip content={RegionTooltip} isAnimationActive={false} />
       </ComposedChart>
@@ -58,9 +78,9 @@ const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { 
   );
 });
 
-function RegionCharts({ run, regions, colors, stages }: { run: RunView; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
-  const series = useMemo(() => new Map(regions.map((r) => [r, regionPoints(run, r)])), [run, regions]);
-  const steps = run.steps.count;
+function RegionCharts({ timeline, regions, colors, stages }: { timeline: TimelineView; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
+  const series = useMemo(() => new Map(regions.map((r) => [r, regionPoints(timeline, r)])), [timeline, regions]);
+  const steps = timeline.steps.count;
   return (
     <div>
       <div className="chart-title"><h3>Each region</h3><span className="muted">area: tokens · dashed: resolved budget · dotted line: stage change · click to inspect</span></div>
@@ -86,8 +106,8 @@ function RequestTooltip({ active, payload }: TooltipProps) {
     <div className="tooltip">
       <div><b>Step {p.i + 1}</b> · inference #{p.inference}</div>
       <div>Request {fmt(p.requestTokens)} · stable prefix {fmt(p.prefixTokens)} ({pct(p.prefixShare)})</div>
-      <div>Cache reads {fmt(p.cacheRead)} · flat list {fmt(p.baseline)}</div>
-      <div>Task in window: blueprint {p.taskInWindow ? 'yes' : 'no'}, flat list {p.taskInBaseline ? 'yes' : 'no'}</div>
+      <div>Cache reads {fmt(p.cacheReadTokens)} · flat list {fmt(p.baselineTokens)}</div>
+      <div>Task in window: blueprint {p.taskInWindow ? 'yes' : 'no'}, flat list {p.taskInBaselineWindow ? 'yes' : 'no'}</div>
     </div>
   );
 }
@@ -111,26 +131,29 @@ function RequestChart({ steps, data, height, children }: { steps: number; data: 
   );
 }
 
-function LegendLine({ color, dash, label }: { color: string; dash?: boolean; label: string }) {
+function LegendLine({ color, dash, label }: { color?: string; dash?: boolean; label: string }) {
   return <span><svg width="18" height="8" aria-hidden><line x1="0" y1="4" x2="18" y2="4" stroke={color} strokeWidth="2.5" strokeDasharray={dash ? '4 2' : undefined} /></svg> {label}</span>;
 }
 
-function CacheCard({ run, data }: { run: RunView; data: RequestPoint[] }) {
+/** A chart's legend: each declared line that has legend words, in drawing order. */
+function Legend({ lines, model }: { lines: readonly ChartedColumn[]; model: string }) {
+  return lines.filter((l) => l.legend).map((l) => (
+    <LegendLine key={l.column} color={l.colour} dash={l.dash !== undefined} label={l.legend!.replace('{model}', model)} />
+  ));
+}
+
+function CacheCard({ timeline, data }: { timeline: TimelineView; data: RequestPoint[] }) {
   const at = useResults((s) => s.figures?.request);
   return (
     <div data-testid="cache">
       <div className="chart-title"><h3>Prompt cache</h3><span className="muted">stable prefix vs the whole request, per inference; the provider's view of the cost below</span></div>
-      <RequestChart steps={run.steps.count} data={data} height={150}>
-        <Line dataKey="requestTokens" name="request" stroke={CACHE_COLORS.request} strokeWidth={3} dot={false} isAnimationActive={false} />
-        <Line dataKey="prefixTokens" name="stable prefix" stroke={CACHE_COLORS.prefix} strokeWidth={2} strokeDasharray="6 3" dot={false} isAnimationActive={false} />
-        <Line dataKey="cacheRead" name="cache reads" stroke={CACHE_COLORS.reads} strokeWidth={1.5} strokeDasharray="2 2" dot={false} isAnimationActive={false} />
+      <RequestChart steps={timeline.steps.count} data={data} height={150}>
+        {drawLines(CACHE_LINES)}
       </RequestChart>
       <div className="row muted small">
-        <LegendLine color={CACHE_COLORS.request} label="request (thick)" />
-        <LegendLine color={CACHE_COLORS.prefix} dash label="stable prefix (dashed)" />
-        <LegendLine color={CACHE_COLORS.reads} dash label={`cache reads, ${run.header.model.id} (dotted)`} />
+        <Legend lines={CACHE_LINES} model={timeline.header.model.id} />
         <span className="spacer" />
-        <span>mean prefix share {pct(run.header.summary.meanPrefixShare)}</span>
+        <span>mean prefix share {pct(timeline.header.summary.meanPrefixShare)}</span>
       </div>
       {at ? (
         <div className="stat-grid" data-testid="cache-at-step">
@@ -144,21 +167,19 @@ function CacheCard({ run, data }: { run: RunView; data: RequestPoint[] }) {
   );
 }
 
-function ComparisonCard({ run, data }: { run: RunView; data: RequestPoint[] }) {
-  const lostStep = stepOfInference(run, run.header.summary.baselineLosesTaskAt);
-  const { window } = run.header.model;
+function ComparisonCard({ timeline, data }: { timeline: TimelineView; data: RequestPoint[] }) {
+  const lostStep = stepOfInference(timeline, timeline.header.summary.baselineLosesTaskAt);
+  const { window } = timeline.header.model;
   return (
     <div data-testid="comparison">
       <div className="chart-title"><h3>Flat list vs blueprint</h3><span className="muted">request tokens for the same traffic</span></div>
-      <RequestChart steps={run.steps.count} data={data} height={170}>
+      <RequestChart steps={timeline.steps.count} data={data} height={170}>
         <ReferenceLine y={window} stroke="var(--error)" strokeDasharray="4 3" />
-        <Line dataKey="baseline" name="flat list" stroke={FLAT_COLORS.baseline} strokeWidth={3} dot={false} isAnimationActive={false} />
-        <Line dataKey="requestTokens" name="blueprint" stroke={FLAT_COLORS.blueprint} strokeWidth={1.5} strokeDasharray="5 2" dot={false} isAnimationActive={false} />
-        {lostStep !== null && <ReferenceLine x={lostStep} stroke={FLAT_COLORS.baseline} label={TASK_LOST_LABEL} />}
+        {drawLines(FLAT_LINES)}
+        {lostStep !== null && <ReferenceLine x={lostStep} stroke={FLAT_LIST_COLOUR} label={TASK_LOST_LABEL} />}
       </RequestChart>
       <div className="row muted small">
-        <LegendLine color={FLAT_COLORS.baseline} label="flat list (thick)" />
-        <LegendLine color={FLAT_COLORS.blueprint} dash label="blueprint (dashed)" />
+        <Legend lines={FLAT_LINES} model={timeline.header.model.id} />
         <span>red dashed: the window ({fmt(window)})</span>
       </div>
     </div>
@@ -167,12 +188,12 @@ function ComparisonCard({ run, data }: { run: RunView; data: RequestPoint[] }) {
 
 export type DetailView = 'regions' | 'cache' | 'flat';
 
-/** One of the recharts views; `onDrawn` hears the run it shows once drawn. */
-export default function DetailCharts({ view, run, regions, colors, stages, onDrawn }: {
-  view: DetailView; run: RunView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (run: RunView) => void;
+/** One of the recharts views; `onDrawn` hears the timeline it shows once drawn. */
+export default function DetailCharts({ view, timeline, regions, colors, stages, onDrawn }: {
+  view: DetailView; timeline: TimelineView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (timeline: TimelineView) => void;
 }) {
-  useEffect(() => onDrawn(run), [view, run, onDrawn]);
-  const requests = useMemo(() => requestPoints(run), [run]);
-  if (view === 'regions') return <RegionCharts run={run} regions={regions} colors={colors} stages={stages} />;
-  return view === 'cache' ? <CacheCard run={run} data={requests} /> : <ComparisonCard run={run} data={requests} />;
+  useEffect(() => onDrawn(timeline), [view, timeline, onDrawn]);
+  const requests = useMemo(() => requestPoints(timeline), [timeline]);
+  if (view === 'regions') return <RegionCharts timeline={timeline} regions={regions} colors={colors} stages={stages} />;
+  return view === 'cache' ? <CacheCard timeline={timeline} data={requests} /> : <ComparisonCard timeline={timeline} data={requests} />;
 }

@@ -3,15 +3,13 @@
 // replay's charts are drawn so it does not compete with the charts; until it arrives the file is shown
 // read-only.
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { useScenario } from '../state/store.ts';
-import { useResults } from '../state/results.ts';
-import { useUi } from '../state/ui.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
 import { useAllDiagnostics } from './diagnostics.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { PaneHead } from './layout/Pane.tsx';
 import { RUN_WARNING_CODE } from './runProblems.ts';
 import { loadMonaco } from './monaco/load.ts';
+import { useResults, useScenario, useUi } from './page.ts';
 
 const CodeEditor = lazy(async () => {
   await loadMonaco();
@@ -37,7 +35,7 @@ function requestWhenIdle(task: () => void): { cancel: () => void } {
  * draw), the user reached for the text, or time is up. Never goes back.
  */
 function useEditorWanted(): [boolean, () => void] {
-  const answered = useResults((s) => s.drawnRun !== null || s.replayDiagnostics.length > 0 || s.replayError !== null || s.replayHeld !== null);
+  const answered = useResults((s) => s.drawn !== null || s.replayDiagnostics.length > 0 || ['failed', 'held'].includes(s.status.kind));
   const [wanted, setWanted] = useState(false);
   useEffect(() => {
     if (!answered) return;

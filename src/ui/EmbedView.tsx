@@ -1,18 +1,17 @@
 // The embed view: the timeline and the replay controls of a shared scenario, read-only, with a
 // link to open it in the full playground. It never touches the user's library.
 import { useEffect } from 'react';
-import { useScenario } from '../state/store.ts';
-import { useUi } from '../state/ui.ts';
 import { ChartsPanel } from './ChartsPanel.tsx';
 import { PanelBoundary } from './ErrorBoundary.tsx';
 import { useGlobalShortcuts } from './shortcuts.ts';
 import { playgroundUrl } from './embed.ts';
+import { useScenario, useUi } from './page.ts';
 
 export function EmbedView({ problem }: { problem: string | null }) {
   const theme = useUi((s) => s.theme);
   const name = useScenario((s) => s.scenario.name);
   useEffect(() => { document.documentElement.dataset.theme = theme; }, [theme]);
-  useGlobalShortcuts();
+  useGlobalShortcuts({ embed: true });
   return (
     <div className="embed" data-testid="embed">
       <header className="header">

@@ -1,6 +1,6 @@
 // The built-in examples: a title, what to watch, and one click to open.
 import { EXAMPLES } from '../scenarios/examples.ts';
-import { openExample } from '../state/session.ts';
+import { page } from './page.ts';
 import { Modal } from './Modal.tsx';
 
 export function ExamplesGallery({ onClose }: { onClose: () => void }) {
@@ -11,7 +11,7 @@ export function ExamplesGallery({ onClose }: { onClose: () => void }) {
         {EXAMPLES.map((e) => (
           <div key={e.id} className="card" data-example={e.id}>
             <div className="row"><h3 style={{ margin: 0 }}>{e.title}</h3><span className="spacer" />
-              <button className="primary" onClick={() => { void openExample(e.id); onClose(); }}>Open</button>
+              <button className="primary" onClick={() => { void page().openExample(e.id); onClose(); }}>Open</button>
             </div>
             <p>{e.summary}</p>
           </div>

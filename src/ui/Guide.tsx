@@ -3,7 +3,7 @@
 import { Fragment, type ReactNode } from 'react';
 import { Modal } from './Modal.tsx';
 import { EXAMPLES } from '../scenarios/examples.ts';
-import { openExample } from '../state/session.ts';
+import { page } from './page.ts';
 
 const guides = import.meta.glob('../../docs/guide.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 const GUIDE = Object.values(guides)[0] ?? null;
@@ -78,7 +78,7 @@ export function GuideDialog({ onClose }: { onClose: () => void }) {
   return (
     <Modal title="Guide" onClose={onClose} testId="guide">
       <div className="guide">
-        {GUIDE ? render(GUIDE, (id) => { void openExample(id); onClose(); }) : (
+        {GUIDE ? render(GUIDE, (id) => { void page().openExample(id); onClose(); }) : (
           <p>The guide (docs/guide.md) is not part of this build. In short: edit the blueprint on the left, pick traffic in the middle, and read the timeline on the right; scrub to any step to see every region and the exact request below.</p>
         )}
       </div>

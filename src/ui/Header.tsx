@@ -1,9 +1,6 @@
 // The bar across the top: examples, share, import/export, the guide and the theme.
 import { lazy, Suspense, useRef, useState } from 'react';
 import { ScenarioSchema } from '../engine/scenario.ts';
-import { useScenario } from '../state/store.ts';
-import { useUi } from '../state/ui.ts';
-import { openImported } from '../state/session.ts';
 import { describeIssues } from '../worker/protocol.ts';
 import { decodeTrace, invalidUtf8Warning } from '../import/utf8.ts';
 import { exportScenario } from './backup.ts';
@@ -13,6 +10,7 @@ import { ShareDialog } from './ShareDialog.tsx';
 import { importAnyFile, setScenarioOpener } from './import/TraceImport.tsx';
 import { KeysSheet } from './KeysSheet.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
+import { page, useScenario, useUi } from './page.ts';
 
 const MAX_IMPORT_BYTES = 5_000_000;
 
@@ -39,7 +37,7 @@ async function importScenario(file: File): Promise<void> {
     notify({ tone: 'error', text: `${file.name} is not a Leviath scenario (${where}). Nothing was changed.` });
     return;
   }
-  await openImported(parsed.data, file.name);
+  await page().openImported(parsed.data, file.name);
   if (invalidUtf8At !== undefined) {
     notify({ tone: 'error', text: invalidUtf8Warning(file.name, invalidUtf8At) });
   }

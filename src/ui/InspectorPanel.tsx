@@ -2,8 +2,6 @@
 // the provider would receive it, and the stage ledger. All text is rendered as text.
 import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import type { EntryDetail, RegionDetail, StepDetail } from '../engine/timeline.ts';
-import { useResults } from '../state/results.ts';
-import { useUi } from '../state/ui.ts';
 import { firstStepOfStage } from './chartData.ts';
 import { MarkerGlyph } from './markers.tsx';
 import { PaneHead } from './layout/Pane.tsx';
@@ -11,6 +9,8 @@ import { jumpTo } from './jump.ts';
 import { summarize } from './events.ts';
 import { firstLine, fmt } from './format.ts';
 import { RequestExport } from './import/RequestExport.tsx';
+import { useResults, useUi } from './page.ts';
+import { isOutOfDate } from '../state/status.ts';
 
 /** Long texts are cut at this many characters until the reader asks for the rest. */
 const PREVIEW_CHARS = 6000;
@@ -141,10 +141,10 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
   );
 }
 
-/** The first step run in `stage`, where a click on its ledger column lands. */
+/** The first step replayed in `stage`, where a click on its ledger column lands. */
 function firstStepOf(stage: string): number | undefined {
-  const run = useResults.getState().run;
-  return run ? firstStepOfStage(run, stage) : undefined;
+  const timeline = useResults.getState().timeline;
+  return timeline ? firstStepOfStage(timeline, stage) : undefined;
 }
 
 function StageLedger({ detail }: { detail: StepDetail }) {
@@ -176,7 +176,8 @@ function StageLedger({ detail }: { detail: StepDetail }) {
 export function InspectorPanel() {
   const detail = useDeferredValue(useResults((s) => s.detail));
   const error = useResults((s) => s.detailError);
-  const outOfDate = useResults((s) => s.timelineStale || s.replayError !== null);
+  // The detail comes from the timeline on screen: out of date when it is, or when the replay failed.
+  const outOfDate = useResults((s) => (s.timeline !== null || s.status.kind === 'failed') && isOutOfDate(s.status, s.timeline));
   const step = useUi((s) => s.step);
   return (
     <section className="panel" aria-labelledby="pane-title-inspector" data-pane="inspector">

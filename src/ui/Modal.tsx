@@ -1,7 +1,7 @@
 // A dialog over the page: it takes the focus, keeps Tab inside, gives the focus back when it
 // closes, and while it is open no page shortcut fires. Escape or the backdrop closes it.
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useUi } from '../state/ui.ts';
+import { useUi } from './page.ts';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 

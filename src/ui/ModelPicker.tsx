@@ -1,10 +1,9 @@
 // The model the blueprint is resolved against: a built-in, or a custom window.
 import { MODELS } from '../engine/models.ts';
 import type { ModelRef } from '../engine/scenario.ts';
-import { useScenario } from '../state/store.ts';
-import { useResults } from '../state/results.ts';
 import { useState } from 'react';
 import { fmt } from './format.ts';
+import { useResults, useScenario } from './page.ts';
 
 const CUSTOM = '__custom__';
 /** A custom window must be a whole number in this range (the largest real windows are ~2M). */

@@ -1,7 +1,8 @@
 // Messages that need the user's eye: a restarted worker, a link that could not open, an undo.
 // Plain information fades; a notice with an action (Undo, Export) or marked sticky stays until dismissed.
 import { useEffect } from 'react';
-import { useUi, type Notice } from '../state/ui.ts';
+import type { Notice } from '../state/ui.ts';
+import { useUi } from './page.ts';
 
 const INFO_LIFETIME_MS = 8000;
 

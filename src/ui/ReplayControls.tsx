@@ -1,11 +1,10 @@
 // Play, pause, step, speed and the scrubber over the timeline's steps (keys: shortcuts.ts).
 import { useEffect } from 'react';
-import { useResults } from '../state/results.ts';
-import { SPEEDS, useUi } from '../state/ui.ts';
 import { fmt } from './format.ts';
 import { inferenceAt, stageAt } from './chartData.ts';
-import { requestRun, togglePlay } from './shortcuts.ts';
-import { cancelReplay } from '../state/engine.ts';
+import { togglePlay } from './shortcuts.ts';
+import { page, useResults, useUi } from './page.ts';
+import { SPEEDS } from '../state/preferences.ts';
 
 function usePlayback(total: number): void {
   const playing = useUi((s) => s.playing);
@@ -26,39 +25,39 @@ function usePlayback(total: number): void {
  * took, and Run with the auto-run switch (fixed width: it never moves its neighbours).
  */
 export function ReplayStatus() {
-  const replaying = useResults((s) => s.replaying);
+  const status = useResults((s) => s.status);
   const replayMs = useResults((s) => s.replayMs);
-  const autoRun = useUi((s) => s.autoRun);
-  const reason = useUi((s) => s.autoRunOffReason);
-  const pending = useUi((s) => s.runPending);
+  const autoRun = useResults((s) => s.autoRun);
+  const reason = useResults((s) => s.autoRunOffReason);
+  const pending = status.kind === 'waiting';
   return (
     <span className="replay-status muted">
-      {replaying
+      {status.kind === 'replaying'
         ? (
           <>
-            <span data-testid="replaying">Replaying… {replaying.total ? `${Math.round((100 * replaying.done) / replaying.total)}%` : ''}</span>
-            <button className="icon" onClick={cancelReplay} data-testid="cancel-replay" title="Stop this replay; the charts keep the last one that finished">Cancel</button>
+            <span data-testid="replaying">Replaying… {status.total ? `${Math.round((100 * status.done) / status.total)}%` : ''}</span>
+            <button className="icon" onClick={() => page().cancelReplay()} data-testid="cancel-replay" title="Stop this replay; the charts keep the last one that finished">Cancel</button>
           </>
         )
         : replayMs !== null ? <span title="Time the worker took for the last replay">{fmt(replayMs)} ms</span> : null}
       <label className="auto-run" title={autoRun ? 'Every edit replays by itself' : `Edits wait for Run (Ctrl+Enter)${reason ? `: ${reason}` : ''}`}>
-        <input type="checkbox" checked={autoRun} onChange={(e) => useUi.getState().setAutoRun(e.target.checked)} data-testid="auto-run" /> auto
+        <input type="checkbox" checked={autoRun} onChange={(e) => page().setAutoRun(e.target.checked)} data-testid="auto-run" /> auto
       </label>
       {(!autoRun || pending) && (
-        <button className={pending ? 'primary' : ''} onClick={requestRun} data-testid="run" title="Replay now (Ctrl+Enter)">Run</button>
+        <button className={pending ? 'primary' : ''} onClick={() => page().replayNow()} data-testid="run" title="Replay now (Ctrl+Enter)">Run</button>
       )}
     </span>
   );
 }
 
 export function ReplayControls() {
-  const run = useResults((s) => s.run);
+  const timeline = useResults((s) => s.timeline);
   const { step, playing, speed, setStep, setPlaying, setSpeed } = useUi();
-  const total = run?.steps.count ?? 0;
+  const total = timeline?.steps.count ?? 0;
   const last = Math.max(0, total - 1);
   const at = Math.min(step, last);
-  const inference = run ? inferenceAt(run, at) : null;
-  const stage = run ? stageAt(run, at) : undefined;
+  const inference = timeline ? inferenceAt(timeline, at) : null;
+  const stage = timeline ? stageAt(timeline, at) : undefined;
   usePlayback(total);
 
   return (

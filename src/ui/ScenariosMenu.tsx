@@ -2,12 +2,10 @@
 // duplicate, delete (undo until the next delete), and "New blank" / "Reset this example".
 import { useState } from 'react';
 import { MAX_VERSIONS, type EntrySummary, type Origin } from '../state/library.ts';
-import {
-  deleteEntry, duplicateEntry, newBlank, openEntry, renameEntry, resetExample, restoreVersion, undoDelete, useSession,
-} from '../state/session.ts';
 import { findExample } from '../scenarios/examples.ts';
 import { exportScenario } from './backup.ts';
 import { Modal } from './Modal.tsx';
+import { page, useLibrary } from './page.ts';
 
 const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -26,7 +24,7 @@ function EntryRow({ entry, open, onOpened }: { entry: EntrySummary; open: boolea
   const [renaming, setRenaming] = useState<string | null>(null);
   const [showVersions, setShowVersions] = useState(false);
   const commitRename = () => {
-    if (renaming !== null) void renameEntry(entry.id, renaming);
+    if (renaming !== null) void page().renameEntry(entry.id, renaming);
     setRenaming(null);
   };
   return (
@@ -39,11 +37,11 @@ function EntryRow({ entry, open, onOpened }: { entry: EntrySummary; open: boolea
               onBlur={commitRename} />}
         {open && <span className="muted">(open)</span>}
         <span className="spacer" />
-        <button className="primary" disabled={open} onClick={() => { void openEntry(entry.id); onOpened(); }}>Open</button>
+        <button className="primary" disabled={open} onClick={() => { void page().openEntry(entry.id); onOpened(); }}>Open</button>
         <button onClick={() => setRenaming(entry.name)}>Rename</button>
-        <button onClick={() => void duplicateEntry(entry.id)}>Duplicate</button>
+        <button onClick={() => void page().duplicateEntry(entry.id)}>Duplicate</button>
         <button disabled={open} title={open ? 'This is the scenario on screen: open another one to delete it' : undefined}
-          onClick={() => void deleteEntry(entry.id)}>Delete</button>
+          onClick={() => void page().deleteEntry(entry.id)}>Delete</button>
       </div>
       <p>
         Changed {when(entry.changedAt)} · {describeOrigin(entry.origin)} ·{' '}
@@ -56,7 +54,7 @@ function EntryRow({ entry, open, onOpened }: { entry: EntrySummary; open: boolea
           {entry.versions.map((v) => (
             <li key={v.savedAt} className="row">
               <span>{when(v.savedAt)}</span>
-              <button onClick={() => { void restoreVersion(entry.id, v.savedAt); onOpened(); }}>Restore</button>
+              <button onClick={() => { void page().restoreVersion(entry.id, v.savedAt); onOpened(); }}>Restore</button>
             </li>
           ))}
         </ul>
@@ -66,7 +64,7 @@ function EntryRow({ entry, open, onOpened }: { entry: EntrySummary; open: boolea
 }
 
 export function ScenariosMenu({ onClose }: { onClose: () => void }) {
-  const { entries, entryId, origin, trash, persistent, storageProblem } = useSession();
+  const { entries, entryId, origin, trash, persistent, storageProblem } = useLibrary();
   const example = origin.kind === 'example' ? findExample(origin.exampleId) : undefined;
   return (
     <Modal title="Scenarios" onClose={onClose} testId="scenarios">
@@ -82,11 +80,11 @@ export function ScenariosMenu({ onClose }: { onClose: () => void }) {
         </p>
       )}
       <div className="row" style={{ marginBottom: 8 }}>
-        <button onClick={() => { void newBlank(); onClose(); }}>New blank</button>
+        <button onClick={() => { void page().newBlank(); onClose(); }}>New blank</button>
         <button disabled={!example} title={example ? `Open ${example.title} as it ships; your edited copy stays here` : 'The open scenario is not an example'}
-          onClick={() => { void resetExample(); onClose(); }}>Reset this example</button>
+          onClick={() => { void page().resetExample(); onClose(); }}>Reset this example</button>
         <span className="spacer" />
-        {trash && <button data-testid="undo-delete" onClick={() => void undoDelete()}>Undo delete of "{trash.name}"</button>}
+        {trash && <button data-testid="undo-delete" onClick={() => void page().undoDelete()}>Undo delete of "{trash.name}"</button>}
       </div>
       {entries.length === 0
         ? <p className="muted">Nothing saved yet. Every scenario you change, open from a link or import is kept here.</p>

@@ -1,6 +1,7 @@
 // Editor and page preferences, kept in this browser.
-import { FONT_SIZES, useUi, type ThemeChoice } from '../state/ui.ts';
 import { Modal } from './Modal.tsx';
+import { useUi } from './page.ts';
+import { FONT_SIZES, type ThemeChoice } from '../state/preferences.ts';
 
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const settings = useUi((s) => s.settings);

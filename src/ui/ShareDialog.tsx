@@ -5,15 +5,13 @@ import type { Scenario } from '../engine/scenario.ts';
 import { isLongLink, LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
 import { scenarioMarkdown } from '../share/markdown.ts';
 import { inlineToolOutputs } from '../share/shrink.ts';
-import { useResults } from '../state/results.ts';
-import { openName, useSession } from '../state/session.ts';
-import { useScenario } from '../state/store.ts';
+import { isOutOfDate } from '../state/status.ts';
 import { embedUrl } from './embed.ts';
 import { exportScenario } from './backup.ts';
 import { Modal } from './Modal.tsx';
 import { fmt } from './format.ts';
 import { defaultShareOptions, MAX_FULL_LINK_CHARS, SHAPE_OPTIONS } from './import/shareOptions.ts';
-import { transformScenario } from '../state/engine.ts';
+import { page, transformScenario, useLibrary, useResults, useScenario } from './page.ts';
 
 /** A change to what the link carries; each is offered only when it applies to the scenario. */
 interface LinkOption {
@@ -76,9 +74,10 @@ async function copyText(text: string): Promise<boolean> {
 
 export function ShareDialog({ onClose }: { onClose: () => void }) {
   const scenario = useScenario((s) => s.scenario);
-  const run = useResults((s) => s.run);
-  const stale = useResults((s) => s.timelineStale || s.replaying !== null);
-  const origin = useSession((s) => s.origin);
+  const timeline = useResults((s) => s.timeline);
+  // Markdown describes the timeline on screen: only once it is the scenario's own.
+  const stale = useResults((s) => s.status.kind === 'replaying' || (s.timeline !== null && isOutOfDate(s.status, s.timeline)));
+  const origin = useLibrary((s) => s.origin);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(() => defaultShareOptions(scenario, origin));
   const [copied, setCopied] = useState<string | null>(null);
   const { link, pending } = useLink(scenario, chosen);
@@ -113,8 +112,8 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
       <textarea className="share-url" aria-label="Share link" rows={4} readOnly value={pending ? '' : link.url} data-testid="share-url" onFocus={(e) => e.target.select()} />
       <div className="row" style={{ marginTop: 6 }}>
         <button className="primary" disabled={pending} onClick={() => void copy(link.url, 'Link')}>Copy link</button>
-        <button disabled={pending || !run || stale} title={run && !stale ? 'The link and a table of regions, budgets, final tokens, evictions and the cache prefix' : 'Wait for the replay to finish'}
-          onClick={() => run && void copy(scenarioMarkdown(openName(), link.url, run.markdown), 'Markdown')} data-testid="copy-markdown">Copy as Markdown</button>
+        <button disabled={pending || !timeline || stale} title={timeline && !stale ? 'The link and a table of regions, budgets, final tokens, evictions and the cache prefix' : 'Wait for the replay to finish'}
+          onClick={() => timeline && void copy(scenarioMarkdown(page().openName(), link.url, timeline.markdown), 'Markdown')} data-testid="copy-markdown">Copy as Markdown</button>
         <button disabled={pending} onClick={() => void copy(embedUrl(link.url), 'Embed link')} title="Chart and replay controls only, read-only, for docs and teaching pages">Copy embed link</button>
         <span className={long ? 'warning-text' : 'muted'} data-testid="share-length">{pending ? 'Updating the link…' : `${fmt(link.url.length)} characters`}</span>
         {copied && <span className="ok-text">{copied}</span>}

@@ -3,21 +3,20 @@
 // fetched while the first replay runs. The recharts views are a further chunk, fetched when their
 // tab is pointed at, so the first visit draws no recharts at all.
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
-import type { RunView, StageChange } from '../worker/run-view.ts';
-import { useResults } from '../state/results.ts';
-import { useUi } from '../state/ui.ts';
+import type { TimelineView, StageChange } from '../worker/timeline-view.ts';
 import { IMPLICIT_REGION_WHY, regionColors } from './chartData.ts';
 import { fmt, pct } from './format.ts';
 import { jumpTo } from './jump.ts';
 import { WindowChart } from './WindowChart.tsx';
+import { useResults, useUi } from './page.ts';
 
 const loadDetailCharts = () => import('./DetailCharts.tsx');
 const DetailCharts = lazy(loadDetailCharts);
 
 /** The figures at the scrubbed step: the legend of the main chart, and exact numbers. */
-function RegionReadout({ run, regions, colors }: { run: RunView; regions: string[]; colors: Map<string, string> }) {
+function RegionReadout({ timeline, regions, colors }: { timeline: TimelineView; regions: string[]; colors: Map<string, string> }) {
   const at = useResults((s) => s.figures);
-  const meta = new Map(run.header.regions.map((r) => [r.name, r]));
+  const meta = new Map(timeline.header.regions.map((r) => [r.name, r]));
   return (
     <table data-testid="region-readout" data-step={at?.index} aria-label="Regions at this step" className="compact readout">
       <thead><tr><th>Region</th><th>Kind</th><th className="num">Tokens</th><th className="num">Budget</th><th className="num">Entries</th><th className="num">Used</th></tr></thead>
@@ -67,14 +66,14 @@ const VIEWS = [
 ] as const;
 type View = (typeof VIEWS)[number]['id'];
 
-/** `onDrawn` hears which run the charts on screen show, once they are drawn. */
-export default function TimelineViews({ run, onDrawn }: { run: RunView; onDrawn: (run: RunView) => void }) {
+/** `onDrawn` hears which timeline the charts on screen show, once they are drawn. */
+export default function TimelineViews({ timeline, onDrawn }: { timeline: TimelineView; onDrawn: (timeline: TimelineView) => void }) {
   const [view, setView] = useState<View>('window');
-  const regions = run.charted;
+  const regions = timeline.charted;
   // Read, not subscribed: remembering the colours below must not redraw the charts.
   const colors = useMemo(() => regionColors(regions, useUi.getState().regionColours), [regions]);
   useEffect(() => useUi.getState().rememberRegionColours(colors), [colors]);
-  const stages = run.stageChanges;
+  const stages = timeline.stageChanges;
   return (
     <>
       <div className="view-tabs" role="tablist" aria-label="Timeline views">
@@ -85,14 +84,14 @@ export default function TimelineViews({ run, onDrawn }: { run: RunView; onDrawn:
       <div className={`panel-body timeline-body view-${view}`} id="timeline-view" role="tabpanel" aria-labelledby={`view-${view}`} tabIndex={0}>
         {view === 'window' && (
           <>
-            <WindowChart run={run} regions={regions} colors={colors} stages={stages} onDrawn={onDrawn} />
+            <WindowChart timeline={timeline} regions={regions} colors={colors} stages={stages} onDrawn={onDrawn} />
             <StageLinks stages={stages} />
-            <RegionReadout run={run} regions={regions} colors={colors} />
+            <RegionReadout timeline={timeline} regions={regions} colors={colors} />
           </>
         )}
         {view !== 'window' && (
           <Suspense fallback={<div className="muted">Drawing the charts…</div>}>
-            <DetailCharts view={view} run={run} regions={regions} colors={colors} stages={stages} onDrawn={onDrawn} />
+            <DetailCharts view={view} timeline={timeline} regions={regions} colors={colors} stages={stages} onDrawn={onDrawn} />
           </Suspense>
         )}
       </div>

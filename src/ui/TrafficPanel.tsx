@@ -3,15 +3,14 @@ import { Fragment, useEffect, useMemo, useState } from 'react';
 import { GENERATOR_PARAMS, parseGeneratorParams } from '../scenarios/generators.ts';
 import type { EventType, GeneratorSpec } from '../engine/scenario.ts';
 import { GENERATOR_KINDS, MAX_TRAFFIC_EVENTS } from '../engine/scenario.ts';
-import { useScenario } from '../state/store.ts';
-import { useResults } from '../state/results.ts';
-import { useUi } from '../state/ui.ts';
 import { EventForm } from './EventForm.tsx';
 import { EVENT_TYPES, newEvent, summarize } from './events.ts';
 import { fmt, humanize } from './format.ts';
 import { PaneHead } from './layout/Pane.tsx';
 import { ModelPicker } from './ModelPicker.tsx';
 import { BudgetTable } from './BudgetTable.tsx';
+import { useResults, useScenario, useUi } from './page.ts';
+import { isOutOfDate } from '../state/status.ts';
 
 
 /** The parameter's own description from its schema (what the generator documents it as). */
@@ -106,8 +105,8 @@ function TaskInput() {
 }
 
 /**
- * Events drawn at once. An imported run can hold tens of thousands; drawing every row froze the page
- * for seconds, so the list shows one page and follows the replay's step from page to page.
+ * Events drawn at once. An imported trace can hold tens of thousands, and a row is DOM work for each,
+ * so the list shows one page and follows the replay's step from page to page.
  */
 const EVENTS_PER_PAGE = 200;
 /** The first event of the page that holds event `index`. */
@@ -117,8 +116,8 @@ function EventList() {
   const traffic = useScenario((s) => s.scenario.traffic);
   const hasGenerator = useScenario((s) => s.scenario.generator !== undefined);
   const { addEvent, updateEvent, deleteEvent, moveEvent } = useScenario.getState();
-  const steps = useResults((s) => s.run?.steps.count ?? null);
-  const stale = useResults((s) => s.timelineStale);
+  const steps = useResults((s) => s.timeline?.steps.count ?? null);
+  const stale = useResults((s) => s.timeline !== null && isOutOfDate(s.status, s.timeline));
   const step = useUi((s) => s.step);
   const setStep = useUi((s) => s.setStep);
   const [open, setOpen] = useState<number | null>(null);

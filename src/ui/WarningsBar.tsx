@@ -1,7 +1,7 @@
 // Run-level and per-step warnings of the timeline (seed findings, hook scripts that failed and
 // fell back), each with the step it happened at; clicking one scrubs there.
-import type { WarningGroup } from '../worker/run-view.ts';
-import { useUi } from '../state/ui.ts';
+import type { WarningGroup } from '../worker/timeline-view.ts';
+import { useUi } from './page.ts';
 
 const SHOWN = 4;
 

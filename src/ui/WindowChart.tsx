@@ -1,9 +1,10 @@
 // The main chart: every region stacked step by step against the model's window, the cache prefix,
 // the stage changes, and the change markers above it. Drawn as plain SVG from the engine's figures:
-// it is the chart every visitor sees first, and recharts' first draw of it was one main-thread task
-// of 80 to 160 ms. The other views (each region, the cache, the flat list) keep recharts.
+// it is the chart every visitor sees first, and recharts builds its first draw in one main-thread
+// task that cannot be sliced (docs/decisions/ui.md). The other views (each region, the cache, the
+// flat list) keep recharts.
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { RunView, StageChange } from '../worker/run-view.ts';
+import type { TimelineView, StageChange } from '../worker/timeline-view.ts';
 import { changesAt, inferenceAt, markerClusters, stackedStepBands, stageAt, stepLinePath, windowPoints, type MarkerCluster, type WindowPoint } from './chartData.ts';
 import { CHANGE_TYPES } from '../engine/timeline.ts';
 import { Clickable, Cursor, RIGHT_MARGIN, Y_AXIS_WIDTH, compact, plotLeft, stepAtX, stepTick, xShare } from './chartFrame.tsx';
@@ -75,12 +76,12 @@ function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: num
   );
 }
 
-function WindowTooltip({ point, run, regions, colors }: { point: WindowPoint; run: RunView; regions: string[]; colors: Map<string, string> }) {
-  const inference = inferenceAt(run, point.i);
-  const { window } = run.header.model;
+function WindowTooltip({ point, timeline, regions, colors }: { point: WindowPoint; timeline: TimelineView; regions: string[]; colors: Map<string, string> }) {
+  const inference = inferenceAt(timeline, point.i);
+  const { window } = timeline.header.model;
   return (
     <>
-      <div><b>Step {point.i + 1}</b>{inference !== null ? ` · inference #${inference}` : ''} · stage <code>{stageAt(run, point.i)}</code></div>
+      <div><b>Step {point.i + 1}</b>{inference !== null ? ` · inference #${inference}` : ''} · stage <code>{stageAt(timeline, point.i)}</code></div>
       <div>{fmt(point.total)} of {fmt(window)} tokens ({pct(point.total / window)})</div>
       {point.prefix !== null && <div>cache prefix {fmt(point.prefix)}</div>}
       <table className="compact"><tbody>
@@ -88,7 +89,7 @@ function WindowTooltip({ point, run, regions, colors }: { point: WindowPoint; ru
           <tr key={r}><td><span className="legend-dot" style={{ background: colors.get(r) }} />{r}</td><td className="num">{fmt(point.tokens[k])}</td></tr>
         ))}
       </tbody></table>
-      {changesAt(run, point.i).slice(0, 4).map((c, k) => <div key={k}>step {point.i + 1}: {c.type} in {c.region}, {fmt(c.tokens)} tokens</div>)}
+      {changesAt(timeline, point.i).slice(0, 4).map((c, k) => <div key={k}>step {point.i + 1}: {c.type} in {c.region}, {fmt(c.tokens)} tokens</div>)}
       <div className="muted">Click to inspect step {point.i + 1}.</div>
     </>
   );
@@ -214,25 +215,25 @@ function tooltipTop(pointer: number, tip: number, plot: number): number {
   return Math.max(0, plot - tip);
 }
 
-export const WindowChart = memo(function WindowChart({ run, regions, colors, stages, onDrawn }: { run: RunView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (run: RunView) => void }) {
+export const WindowChart = memo(function WindowChart({ timeline, regions, colors, stages, onDrawn }: { timeline: TimelineView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (timeline: TimelineView) => void }) {
   const [fit, setFit] = useState(false);
   // The plot is drawn at the size the observer reports (the marker lane's clusters follow its width).
   const [size, sizeRef] = useSize<HTMLDivElement>();
   const measured = size !== UNMEASURED;
-  useEffect(() => { if (measured) onDrawn(run); }, [measured, run, onDrawn]);
-  const data = useMemo(() => windowPoints(run), [run]);
-  const steps = run.steps.count;
+  useEffect(() => { if (measured) onDrawn(timeline); }, [measured, timeline, onDrawn]);
+  const data = useMemo(() => windowPoints(timeline), [timeline]);
+  const steps = timeline.steps.count;
   const columns = Math.max(1, (size.width - Y_AXIS_WIDTH - RIGHT_MARGIN) / MARKER_PX);
-  const clusters = useMemo(() => markerClusters(run, columns), [run, columns]);
+  const clusters = useMemo(() => markerClusters(timeline, columns), [timeline, columns]);
   const peak = useMemo(() => data.reduce((m, p) => Math.max(m, p.total), 0), [data]);
-  const { window } = run.header.model;
+  const { window } = timeline.header.model;
   const top = fit ? Math.max(1, Math.ceil(peak * 1.1)) : Math.max(window, peak);
-  const tooltip = useCallback((point: WindowPoint) => <WindowTooltip point={point} run={run} regions={regions} colors={colors} />, [run, regions, colors]);
+  const tooltip = useCallback((point: WindowPoint) => <WindowTooltip point={point} timeline={timeline} regions={regions} colors={colors} />, [timeline, regions, colors]);
   return (
     <div className="window-chart" data-testid="window-chart">
       <MarkerLane clusters={clusters} steps={steps} />
       <Clickable steps={steps} className="window-plot">
-        <PlotBox sizeRef={sizeRef} size={size} data={data} pointSteps={run.window.steps} steps={steps} tooltip={tooltip}>
+        <PlotBox sizeRef={sizeRef} size={size} data={data} pointSteps={timeline.window.steps} steps={steps} tooltip={tooltip}>
           {size.width > 0 && size.height > 0 && (
             <WindowPlot size={size} data={data} regions={regions} colors={colors} steps={steps} top={top} window={window} stages={stages} />
           )}
@@ -244,13 +245,13 @@ export const WindowChart = memo(function WindowChart({ run, regions, colors, sta
         <span><span className="legend-line prefix" /> cache prefix (served from cache)</span>
         <label className="row" style={{ gap: 3 }}><input type="checkbox" checked={fit} onChange={(e) => setFit(e.target.checked)} /> fit to the data</label>
         <span className="spacer" />
-        <MarkerLegend changes={run.header.summary.changes} hasStages={stages.length > 0} />
+        <MarkerLegend changes={timeline.header.summary.changes} hasStages={stages.length > 0} />
       </div>
     </div>
   );
 });
 
-function MarkerLegend({ changes, hasStages }: { changes: RunView['header']['summary']['changes']; hasStages: boolean }) {
+function MarkerLegend({ changes, hasStages }: { changes: TimelineView['header']['summary']['changes']; hasStages: boolean }) {
   const kinds = CHANGE_TYPES.filter((t) => changes[t].count > 0);
   return (
     <span className="row marker-legend" data-testid="marker-legend">

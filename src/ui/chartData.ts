@@ -1,8 +1,9 @@
-// Turns the run view the engine worker sent (columns of typed arrays, already downsampled) into
-// the point objects the charts draw, and answers lookups by step. Every number is one the engine
+// Turns the timeline view the engine worker sent (columns of typed arrays, already downsampled) into
+// the window chart's points, paths and markers, and answers lookups by step (the detail charts'
+// points: seriesPoints.ts). Every number is one the engine
 // reported; nothing here computes a region's figures.
 import { CHANGE_TYPES, type ChangeType } from '../engine/timeline.ts';
-import type { RunView } from '../worker/run-view.ts';
+import type { TimelineView } from '../worker/timeline-view.ts';
 import { lowerBound } from '../engine/sorted.ts';
 
 export interface ChangeRow {
@@ -12,39 +13,18 @@ export interface ChangeRow {
   reason?: string;
 }
 
-export interface RegionPoint {
-  i: number;
-  tokens: number;
-  budget: number;
-  /** Set where the region changed (evict, compact, ...); the marker's height. */
-  marker?: number;
-  changes?: ChangeRow[];
-}
-
 /** One point of the stacked window chart: every charted region's tokens at step `i`, exactly. */
 export interface WindowPoint {
   i: number;
-  /** Tokens per charted region, in the order of `run.charted`. */
+  /** Tokens per charted region, in the order of `view.charted`. */
   tokens: number[];
   total: number;
   /** Stable cache prefix of the request in force at this step (null before the first inference). */
   prefix: number | null;
 }
 
-export interface RequestPoint {
-  i: number;
-  inference: number;
-  requestTokens: number;
-  prefixTokens: number;
-  prefixShare: number;
-  cacheRead: number;
-  baseline: number;
-  taskInBaseline: boolean;
-  taskInWindow: boolean;
-}
-
-function changeRow(run: RunView, row: number): ChangeRow {
-  const { changes } = run;
+function changeRow(timeline: TimelineView, row: number): ChangeRow {
+  const { changes } = timeline;
   const out: ChangeRow = { type: CHANGE_TYPES[changes.type[row]!]!, region: changes.names[changes.region[row]!]!, tokens: changes.tokens[row]! };
   const reason = changes.reason[row]!;
   if (reason >= 0) out.reason = changes.reasons[reason]!;
@@ -52,67 +32,47 @@ function changeRow(run: RunView, row: number): ChangeRow {
 }
 
 /** The changes at `step`, of one region when `region` is given. */
-export function changesAt(run: RunView, step: number, region?: string): ChangeRow[] {
+export function changesAt(timeline: TimelineView, step: number, region?: string): ChangeRow[] {
   const out: ChangeRow[] = [];
   // The change table is in step order.
-  for (let row = lowerBound(run.changes.step, step); row < run.changes.step.length && run.changes.step[row] === step; row++) {
-    const change = changeRow(run, row);
+  for (let row = lowerBound(timeline.changes.step, step); row < timeline.changes.step.length && timeline.changes.step[row] === step; row++) {
+    const change = changeRow(timeline, row);
     if (region === undefined || change.region === region) out.push(change);
   }
   return out;
 }
 
-export function windowPoints(run: RunView): WindowPoint[] {
-  const { steps, tokens, prefix } = run.window;
+export function windowPoints(timeline: TimelineView): WindowPoint[] {
+  const { steps, tokens, prefix } = timeline.window;
   return Array.from(steps, (i, p) => {
     const at = tokens.map((column) => column[p]!);
     return { i, tokens: at, total: at.reduce((a, b) => a + b, 0), prefix: prefix[p]! < 0 ? null : prefix[p]! };
   });
 }
 
-export function regionPoints(run: RunView, region: string): RegionPoint[] {
-  const series = run.regions[region];
-  if (!series) return [];
-  return Array.from(series.steps, (i, p) => {
-    const point: RegionPoint = { i, tokens: series.tokens[p]!, budget: series.budget[p]! };
-    const changes = changesAt(run, i, region);
-    if (changes.length) { point.marker = point.tokens; point.changes = changes; }
-    return point;
-  });
-}
-
-export function requestPoints(run: RunView): RequestPoint[] {
-  const r = run.requests;
-  return Array.from(r.steps, (i, p) => ({
-    i, inference: r.inference[p]!, requestTokens: r.requestTokens[p]!, prefixTokens: r.prefixTokens[p]!,
-    prefixShare: r.prefixShare[p]!, cacheRead: r.cacheRead[p]!, baseline: r.baseline[p]!,
-    taskInBaseline: r.taskInBaseline[p] === 1, taskInWindow: r.taskInWindow[p] === 1,
-  }));
-}
-
 /** The stage in effect after `step`. */
-export function stageAt(run: RunView, step: number): string | undefined {
-  const at = run.steps.stage[step];
-  return at === undefined ? undefined : run.steps.stageNames[at];
+export function stageAt(timeline: TimelineView, step: number): string | undefined {
+  const at = timeline.steps.stage[step];
+  return at === undefined ? undefined : timeline.steps.stageNames[at];
 }
 
 /** The inference number of `step`, or null when it is not an inference. */
-export function inferenceAt(run: RunView, step: number): number | null {
-  const n = run.steps.inference[step];
+export function inferenceAt(timeline: TimelineView, step: number): number | null {
+  const n = timeline.steps.inference[step];
   return n === undefined || n < 0 ? null : n;
 }
 
 /** The step index of inference number `inference`. */
-export function stepOfInference(run: RunView, inference: number | null): number | null {
+export function stepOfInference(timeline: TimelineView, inference: number | null): number | null {
   if (inference === null) return null;
-  const at = run.steps.inference.indexOf(inference);
+  const at = timeline.steps.inference.indexOf(inference);
   return at < 0 ? null : at;
 }
 
-/** The first step run in `stage`, if the run entered it. */
-export function firstStepOfStage(run: RunView, stage: string): number | undefined {
-  const index = run.steps.stageNames.indexOf(stage);
-  const at = index < 0 ? -1 : run.steps.stage.indexOf(index);
+/** The first step replayed in `stage`, if the replay entered it. */
+export function firstStepOfStage(timeline: TimelineView, stage: string): number | undefined {
+  const index = timeline.steps.stageNames.indexOf(stage);
+  const at = index < 0 ? -1 : timeline.steps.stage.indexOf(index);
   return at < 0 ? undefined : at;
 }
 
@@ -147,22 +107,22 @@ export interface MarkerCluster {
 const SAMPLED_MARKERS = 12;
 
 /** Every change and stage change at its own step, in step order, one at a time. */
-function forEachMarker(run: RunView, visit: (i: number, marker: () => Marker, kind: MarkerKind) => void): void {
+function forEachMarker(timeline: TimelineView, visit: (i: number, marker: () => Marker, kind: MarkerKind) => void): void {
   // A change can name a pseudo-region (a truncated tool's result); only real ones are focusable.
-  const regions = new Set(run.header.regions.map((r) => r.name));
-  const stages = run.stageChanges;
+  const regions = new Set(timeline.header.regions.map((r) => r.name));
+  const stages = timeline.stageChanges;
   let next = 0;
-  const rows = run.changes.step.length;
+  const rows = timeline.changes.step.length;
   for (let row = 0; row <= rows; row++) {
-    const step = row < rows ? run.changes.step[row]! : Infinity;
+    const step = row < rows ? timeline.changes.step[row]! : Infinity;
     for (; next < stages.length && stages[next]!.i <= step; next++) {
       const stage = stages[next]!;
       visit(stage.i, () => ({ i: stage.i, kind: 'stage', region: '', tokens: 0, text: `stage ${stage.from} → ${stage.to}` }), 'stage');
     }
     if (row === rows) break;
-    const kind = CHANGE_TYPES[run.changes.type[row]!]!;
+    const kind = CHANGE_TYPES[timeline.changes.type[row]!]!;
     visit(step, () => {
-      const c = changeRow(run, row);
+      const c = changeRow(timeline, row);
       return { i: step, kind, region: regions.has(c.region) ? c.region : '', tokens: c.tokens, text: `${c.type} in ${c.region}: ${c.tokens} tokens${c.reason ? ` (${c.reason})` : ''}` };
     }, kind);
   }
@@ -170,13 +130,13 @@ function forEachMarker(run: RunView, visit: (i: number, marker: () => Marker, ki
 
 /**
  * Markers that would share a pixel column become one cluster. `columns` is how many marker-wide
- * columns the plot has. Only the first markers of each cluster are made into objects, so a run
+ * columns the plot has. Only the first markers of each cluster are made into objects, so a timeline
  * with a hundred thousand changes costs a count per column, not an object per change.
  */
-export function markerClusters(run: RunView, columns: number): MarkerCluster[] {
-  const perColumn = Math.max(1, run.steps.count / Math.max(1, columns));
+export function markerClusters(timeline: TimelineView, columns: number): MarkerCluster[] {
+  const perColumn = Math.max(1, timeline.steps.count / Math.max(1, columns));
   const byColumn = new Map<number, { cluster: MarkerCluster; counts: Map<MarkerKind, number> }>();
-  forEachMarker(run, (i, marker, kind) => {
+  forEachMarker(timeline, (i, marker, kind) => {
     const column = Math.floor(i / perColumn);
     let entry = byColumn.get(column);
     if (!entry) {

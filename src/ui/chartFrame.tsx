@@ -1,7 +1,7 @@
 // What every timeline chart shares, drawn with recharts or not: the plot's margins (so a click, the
 // scrub cursor and a marker all find the same step), the axis labels, and click to inspect.
-import { useUi } from '../state/ui.ts';
 import { jumpTo } from './jump.ts';
+import { useUi } from './page.ts';
 
 /** The y axis's width, left of the plot; every chart's x axis starts here. */
 export const Y_AXIS_WIDTH = 44;

@@ -1,9 +1,8 @@
 // Which diagnostics belong to which file, in the order a person reads them.
 import { useMemo } from 'react';
 import type { Diagnostic } from '../engine/diagnostics.ts';
-import { useResults } from '../state/results.ts';
-import { useScenario } from '../state/store.ts';
 import { runProblems } from './runProblems.ts';
+import { useResults, useScenario } from './page.ts';
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
@@ -29,8 +28,8 @@ export function useAllDiagnostics(): Diagnostic[] {
   const validation = useResults((s) => s.validation);
   const rhai = useResults((s) => s.rhai);
   const replayDiagnostics = useResults((s) => s.replayDiagnostics);
-  const view = useResults((s) => s.run);
-  const run = useMemo(() => (view ? runProblems(view.warnings, view.header.regions.map((r) => r.name), useScenario.getState().scenario.agent) : []), [view]);
+  const timeline = useResults((s) => s.timeline);
+  const run = useMemo(() => (timeline ? runProblems(timeline.warnings, timeline.header.regions.map((r) => r.name), useScenario.getState().scenario.agent) : []), [timeline]);
   return useMemo(
     () => mergeDiagnostics([validation?.diagnostics ?? [], ...Object.values(rhai), replayDiagnostics, run]),
     [validation, rhai, replayDiagnostics, run],

@@ -1,5 +1,5 @@
 // Going to a step from anywhere on the page (a chart, a marker, a ledger cell, the verdict).
-import { useUi } from '../state/ui.ts';
+import { useUi } from './page.ts';
 
 /** Scrubs to a step and points the inspector at what changed there. */
 export function jumpTo(step: number, region?: string): void {

@@ -2,7 +2,7 @@
 // position, a warning naming a region at that region's declaration, anything else at the top of
 // agent.leviath. Each says the step it first happened at and how often.
 import type { Diagnostic } from '../engine/diagnostics.ts';
-import type { WarningGroup } from '../worker/run-view.ts';
+import type { WarningGroup } from '../worker/timeline-view.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
 
 /** The problems-list code of a run-time warning (stable, like every diagnostic code). */

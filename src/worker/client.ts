@@ -1,6 +1,7 @@
-// Promises over the engine worker. A newer request of the same type supersedes the stale one
-// (never queued); a worker that is stuck on stale work, runs past its time limit, or dies is
-// terminated and restarted, and the still-wanted requests are sent again.
+// Promises over a worker (the engine worker or the edit worker: one client each). A newer request of
+// the same type supersedes the stale one (never queued); a worker that is stuck on stale work, runs
+// past its time limit, or dies is terminated and restarted, and the still-wanted requests are sent
+// again.
 import {
   WorkerResponseSchema, describeIssues,
   type RequestType, type ResultOf, type ValidateResult, type WorkerRequest, type WorkerResponse,
@@ -37,7 +38,7 @@ interface Pending {
   restartIfStuck: boolean;
 }
 
-export class EngineClient {
+export class WorkerClient {
   /** Started on the first request, so lanes that are not used yet cost nothing. */
   private worker: Worker | null = null;
   private nextId = 1;

@@ -1,28 +1,6 @@
 /// <reference lib="webworker" />
-// The light worker: Rhai parse errors as you type, and the diagnostics and budgets of an edit that
-// waits for Run (auto-run off). It loads no tokenizer, so it answers while the engine worker starts
-// or replays; with auto-run on, the engine worker answers the validation from its replay's compile.
-import { validateScenario } from '../engine/validate.ts';
-import type { Diagnostic } from '../engine/diagnostics.ts';
-import { checkSyntax } from '../rhai/index.ts';
-import type { ValidateResult, WorkerRequest } from './protocol.ts';
-import { post, serve } from './serve.ts';
-import { validationResult } from './validation.ts';
+// The light worker: Rhai parse errors and the validation of edits that wait for Run (edit-handlers.ts).
+import { editHandlers } from './edit-handlers.ts';
+import { serve } from './serve.ts';
 
-function validate(req: Extract<WorkerRequest, { type: 'validate' }>): ValidateResult {
-  return validationResult(req.model, validateScenario(req));
-}
-
-function rhaiCheck(req: Extract<WorkerRequest, { type: 'rhaiCheck' }>): Diagnostic[] {
-  const problem = checkSyntax(req.source);
-  if (!problem) return [];
-  return [{
-    code: 'custom-script-invalid', severity: 'error', message: `${req.file} does not parse: ${problem.message}`,
-    file: req.file, line: Math.max(1, problem.line), column: Math.max(1, problem.column), path: '',
-  }];
-}
-
-serve({
-  validate: (req) => post({ type: 'validate', id: req.id, result: validate(req) }),
-  rhaiCheck: (req) => post({ type: 'rhaiCheck', id: req.id, result: { diagnostics: rhaiCheck(req) } }),
-});
+serve(editHandlers());

@@ -1,14 +1,15 @@
-// The engine worker's answers. It owns the runs: a replay keeps its run (its timeline, and copies
-// of the run along the way), so inspecting a step afterwards steps on from the nearest copy, never
-// a second replay. Every number the page shows about a run is computed here.
-import { compile, Replay, replayAsRecorded } from '../scenarios/engine.ts';
+// The engine worker's answers. It keeps the replays: a replay keeps its run (copies of it along the
+// way, and each step's figures), so inspecting a step afterwards steps on from the nearest copy,
+// never a second replay. Every number the page shows about a replay is computed here.
+import { compile, Replay, replayAsRecorded } from '../engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
 import { asRecordedView } from './as-recorded-view.ts';
 import type { CompileResult } from '../engine/blueprint/index.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import type { Timeline } from '../engine/timeline.ts';
-import { figureTable, runView, stepFigures, type FigureTable } from './run-view.ts';
+import { figureTable, timelineView, stepFigures, type FigureTable } from './timeline-view.ts';
 import { validationResult } from './validation.ts';
 import { dropToolOutput } from '../share/shrink.ts';
 import { shapeOnly } from '../import/shape.ts';
@@ -17,8 +18,8 @@ import type { Context, Handlers } from './serve.ts';
 import { loadingEncodingOf } from './encoding.ts';
 
 const PROGRESS_INTERVAL_MS = 50;
-/** Runs kept for inspection: the one on screen and the newest (which may not be adopted yet). */
-const RUNS_KEPT = 2;
+/** Replays kept for inspection: the one on screen and the newest (which may not be adopted yet). */
+const REPLAYS_KEPT = 2;
 
 function parseScenario(raw: unknown): { scenario?: Scenario; diagnostics: Diagnostic[] } {
   const parsed = ScenarioSchema.safeParse(raw);
@@ -27,31 +28,31 @@ function parseScenario(raw: unknown): { scenario?: Scenario; diagnostics: Diagno
 }
 
 /** Replays (from `compiled` when given), keeping what inspect needs; undefined (and `failed` posted) when cancelled. */
-function replayRun(
+function replayKept(
   id: number, scenario: Scenario, { post, signal }: Context,
   { onProgress, compiled }: { onProgress?: (done: number, total: number) => void; compiled?: CompileResult } = {},
-): { run: Replay; timeline: Timeline } | undefined {
-  const run = new Replay(scenario);
-  const timeline = run.timeline({ signal, onProgress, compiled });
-  if (!signal.aborted) return { run, timeline };
+): { replay: Replay; timeline: Timeline } | undefined {
+  const replay = new Replay(scenario, BUILT_IN_TRAFFIC);
+  const timeline = replay.timeline({ signal, onProgress, compiled });
+  if (!signal.aborted) return { replay, timeline };
   post({ type: 'failed', id, message: 'cancelled', cancelled: true });
   return undefined;
 }
 
 /**
- * The engine worker's answers. Each worker has its own set (and so its own kept runs); tests call
- * them directly with a recording `post`.
+ * The engine worker's answers. Each worker has its own set (and so its own kept replays); tests
+ * call them directly with a recording `post`.
  */
 export function engineHandlers(): Handlers {
-  // A kept run: the Replay (a step's detail) and the figures of each step (the readout); the
-  // timeline itself is let go once its view is sent.
-  const runs = new Map<number, { run: Replay; figures: FigureTable }>();
-  function keepRun(revision: number, { run, timeline }: { run: Replay; timeline: Timeline }): void {
-    runs.delete(revision);
-    runs.set(revision, { run, figures: figureTable(timeline) });
-    for (const oldest of runs.keys()) {
-      if (runs.size <= RUNS_KEPT) break;
-      runs.delete(oldest);
+  // A kept replay, by the page's replay id: the Replay (a step's detail) and the figures of each
+  // step (the readout); the timeline itself is let go once its view is sent.
+  const kept = new Map<number, { replay: Replay; figures: FigureTable }>();
+  function keep(replayId: number, { replay, timeline }: { replay: Replay; timeline: Timeline }): void {
+    kept.delete(replayId);
+    kept.set(replayId, { replay, figures: figureTable(timeline) });
+    for (const oldest of kept.keys()) {
+      if (kept.size <= REPLAYS_KEPT) break;
+      kept.delete(oldest);
     }
   }
   return {
@@ -76,12 +77,12 @@ export function engineHandlers(): Handlers {
         lastProgress = now;
         post({ type: 'progress', id: req.id, done, total });
       };
-      const replayed = replayRun(req.id, scenario, context, { onProgress, compiled });
+      const replayed = replayKept(req.id, scenario, context, { onProgress, compiled });
       if (!replayed) return;
       const { timeline } = replayed;
-      // A run with errors has no steps to inspect, and must not push the run on screen out.
-      if (timeline.steps.length > 0) keepRun(req.revision, replayed);
-      const { view, transfer } = runView(timeline, req.points);
+      // A replay with errors has no steps to inspect, and must not push the one on screen out.
+      if (timeline.steps.length > 0) keep(req.replayId, replayed);
+      const { view, transfer } = timelineView(timeline, req.points);
       post({
         type: 'replay', id: req.id,
         result: { diagnostics: timeline.diagnostics, view, ms: performance.now() - started - loadingMs },
@@ -95,9 +96,9 @@ export function engineHandlers(): Handlers {
       }
       const loading = loadingEncodingOf(scenario);
       if (loading) await loading;
-      const replayed = replayRun(req.id, scenario, context);
+      const replayed = replayKept(req.id, scenario, context);
       if (!replayed) return;
-      keepRun(req.revision, replayed);
+      keep(req.replayId, replayed);
       context.post({ type: 'open', id: req.id, result: { ok: replayed.timeline.steps.length > 0 } });
     },
     transform: async (req, { post }) => {
@@ -129,12 +130,12 @@ export function engineHandlers(): Handlers {
       post({ type: 'asRecorded', id: req.id, result: { diagnostics: [], view } }, transfer);
     },
     inspect: (req, { post }) => {
-      const kept = runs.get(req.revision);
-      if (!kept) {
+      const replay = kept.get(req.replayId);
+      if (!replay) {
         post({ type: 'inspect', id: req.id, result: { detail: null, missing: true } });
         return;
       }
-      post({ type: 'inspect', id: req.id, result: { detail: kept.run.inspect(req.step), figures: stepFigures(kept.figures, req.step) } });
+      post({ type: 'inspect', id: req.id, result: { detail: replay.replay.inspect(req.step), figures: stepFigures(replay.figures, req.step) } });
     },
   };
 }

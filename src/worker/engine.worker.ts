@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-// The engine's home in the browser: replays, and inspection of the runs they keep.
+// The engine's home in the browser: replays, and inspecting the steps of the replays it keeps (engine-handlers.ts).
 import { engineHandlers } from './engine-handlers.ts';
 import { serve } from './serve.ts';
 

@@ -1,11 +1,11 @@
 // The page <-> engine worker protocol. Both sides parse what they receive with these schemas,
 // so a malformed message is an error at the boundary, never a half-rendered screen. Each side
 // builds only the schema of what it receives, on the first message (z.lazy): declaring them all
-// was tens of milliseconds of cold zod in the page's start.
+// costs the page's start tens of milliseconds of cold zod.
 import { z } from 'zod';
 import { InputsSchema, ModelRefSchema, type Scenario } from '../engine/scenario.ts';
 import type { StepDetail } from '../engine/timeline.ts';
-import type { RunView, StepFigures } from './run-view.ts';
+import type { TimelineView, StepFigures } from './timeline-view.ts';
 import { AS_RECORDED_COLUMNS, type AsRecordedView } from './as-recorded-view.ts';
 import { formatIssues } from '../scenarios/issues.ts';
 
@@ -36,24 +36,24 @@ function requestSchema() {
   const Id = idSchema();
   const ValidateRequest = z.object({
     id: Id, type: z.literal('validate'),
-    /** The scenario's files and inputs: validated exactly as `lev validate` and a run judge them. */
+    /** The scenario's files and inputs: validated exactly as `lev validate` and a replay judge them. */
     agent: Files, workdir: Files, commands: Files, inputs: InputsSchema, model: ModelRefSchema,
   });
   const ReplayRequest = z.object({
     id: Id, type: z.literal('replay'),
-    /** The page's number for this run; inspect names it to ask about this run's steps. */
-    revision: Id,
+    /** The page's number for this replay; inspect names it to ask about its steps. */
+    replayId: Id,
     /** Checked against ScenarioSchema inside the worker, where the error can say which field. */
     scenario: z.unknown(),
     /** About how many points wide the charts are: the series are downsampled to it. */
     points: z.number().int().positive().max(20_000).optional(),
   });
-  /** Runs a scenario again only to answer inspects about it (the worker restarted and lost the run). */
-  const OpenRequest = z.object({ id: Id, type: z.literal('open'), revision: Id, scenario: z.unknown() });
-  /** One step of a run the worker holds: a lookup, nothing is replayed. */
+  /** Replays a scenario again only to answer inspects about it (the worker restarted and lost that replay). */
+  const OpenRequest = z.object({ id: Id, type: z.literal('open'), replayId: Id, scenario: z.unknown() });
+  /** One step of a replay the worker keeps: a lookup, nothing is replayed. */
   const InspectRequest = z.object({
     id: Id, type: z.literal('inspect'),
-    revision: Id, step: z.number().int().nonnegative(),
+    replayId: Id, step: z.number().int().nonnegative(),
   });
   const RhaiCheckRequest = z.object({
     id: Id, type: z.literal('rhaiCheck'),
@@ -108,17 +108,17 @@ function responseSchema() {
   });
 
   /**
-   * What the charts draw of a run (run-view.ts), typed as such and checked at its envelope: the
+   * What the charts draw of a timeline (timeline-view.ts), typed as such and checked at its envelope: the
    * columns are typed arrays of one length per series, so a malformed message fails here.
    */
-  const RunViewSchema = z.custom<RunView>((v) => {
+  const TimelineViewSchema = z.custom<TimelineView>((v) => {
     if (!isRecord(v) || !isRecord(v.header) || !isRecord(v.steps) || !isRecord(v.window) || !isRecord(v.regions) || !isRecord(v.changes)) return false;
     const { steps, window, changes } = v;
     return typeof steps.count === 'number' && steps.stage instanceof Uint16Array && steps.stage.length === steps.count
       && isInt32(steps.inference, steps.count) && Array.isArray(v.charted) && Array.isArray(v.stageChanges) && Array.isArray(v.warnings)
       && window.steps instanceof Int32Array && Array.isArray(window.tokens) && window.tokens.every((t) => isInt32(t, (window.steps as Int32Array).length))
       && isInt32(changes.step) && Array.isArray(changes.names) && isRecord(v.markdown);
-  }, 'not a run view: expected the header, per-step typed columns, series and the change table');
+  }, 'not a timeline view: expected the header, per-step typed columns, series and the change table');
 
   /** One step in full, typed as the engine's StepDetail and checked at its envelope. */
   const StepDetailSchema = z.custom<StepDetail>((v) => isRecord(v)
@@ -129,7 +129,7 @@ function responseSchema() {
   const ReplayResultSchema = z.object({
     /** Scenario-level problems (blueprint diagnostics, schema errors); the timeline is absent when fatal. */
     diagnostics: z.array(DiagnosticSchema),
-    view: RunViewSchema.nullable(),
+    view: TimelineViewSchema.nullable(),
     ms: z.number(),
   });
 
@@ -137,7 +137,7 @@ function responseSchema() {
     detail: StepDetailSchema.nullable(),
     figures: StepFiguresSchema.nullable().optional(),
     error: z.string().optional(),
-    /** The worker no longer holds that run (it was restarted): open it again, then ask again. */
+    /** The worker no longer keeps that replay (it was restarted): open it again, then ask again. */
     missing: z.boolean().optional(),
   });
   const OpenResultSchema = z.object({ ok: z.boolean(), error: z.string().optional() });

@@ -1,9 +1,16 @@
 /// <reference lib="webworker" />
-// The worker side of the protocol: parse each request, run its handler, post the answer.
+// The worker side of the protocol: parse each request, run its handler, post the answer. A worker
+// serves on its own global scope; tests serve the same handlers on one end of a MessageChannel.
 import { z } from 'zod';
 import { WorkerRequestSchema, describeIssues, type WorkerRequest, type WorkerResponse } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
+
+/** Where a worker's requests arrive and its answers go: the worker's global scope, or a MessagePort. */
+export interface WorkerScope {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+  onmessage: ((event: MessageEvent) => void) | null;
+}
 
 type Request<T extends WorkerRequest['type']> = Extract<WorkerRequest, { type: T }>;
 export interface Context {
@@ -16,11 +23,9 @@ export type Handlers = {
   [T in Exclude<WorkerRequest['type'], 'cancel'>]?: (request: Request<T>, context: Context) => void | Promise<void>;
 };
 
-export function post(message: WorkerResponse, transfer: Transferable[] = []): void {
-  self.postMessage(message, transfer);
-}
-
-export function serve(handlers: Handlers): void {
+/** Answers the requests arriving at `scope` (by default the worker's own) with `handlers`. */
+export function serve(handlers: Handlers, scope: WorkerScope = self): void {
+  const post = (message: WorkerResponse, transfer: Transferable[] = []): void => scope.postMessage(message, transfer);
   const controllers = new Map<number, AbortController>();
   // Requests wait here, not in the browser's message queue, so a cancel that arrives while an
   // earlier request runs can still stop a later one from ever starting.
@@ -56,7 +61,7 @@ export function serve(handlers: Handlers): void {
     }
   }
 
-  self.onmessage = (event: MessageEvent) => {
+  scope.onmessage = (event: MessageEvent) => {
     const parsed = WorkerRequestSchema.safeParse(event.data);
     if (!parsed.success) {
       const id = z.object({ id: z.number() }).safeParse(event.data);

@@ -1,10 +1,12 @@
 // The spec's complete example, context_hooks/brain.rhai, with the request asserted exactly.
 import { describe, expect, it } from 'vitest';
-import { Replay, replay } from '../../src/scenarios/engine.ts';
+import { Replay, replay } from '../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { findExample } from '../../src/scenarios/examples.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { countTokens } from '../../src/engine/tokens.ts';
-import { hookScript, scenario } from './support.ts';
+import { scenario } from '../builders.ts';
+import { CUSTOM_TEST, hookScript } from './support.ts';
 import type { ToolCall } from '../../src/engine/timeline.ts';
 
 const count = (s: string) => countTokens(s, 'o200k_base');
@@ -44,7 +46,7 @@ const sc = scenario({ 'agent.leviath': BLUEPRINT, 'context_hooks/brain.rhai': ho
   { type: 'assistant', content: 'Running the parser tests.', tool_calls: [calls.c3] },
   { type: 'tool_result', tool_call_id: 'c3', tool_name: 'shell', content: ERROR_TEST, is_error: true },
   { type: 'assistant', content: 'Done.' },
-], { inputs: { task: TASK } });
+], { ...CUSTOM_TEST, inputs: { task: TASK } });
 
 const callTokens = (c: { name: string; arguments: Record<string, unknown> }) => count(JSON.stringify({ name: c.name, arguments: c.arguments }));
 const user = (content: string) => ({ role: 'user', content, region: 'conversation', tokens: count(content) });
@@ -59,7 +61,7 @@ const brain = (content: string) => ({ role: 'user', content, region: 'brain', to
 const system = [{ region: 'task', text: `[task]:\n${TASK}`, tokens: count('[task]:\n') + count(TASK), cache: 'always' }];
 
 describe('brain.rhai', () => {
-  const run = new Replay(sc);
+  const run = new Replay(sc, BUILT_IN_TRAFFIC);
 
   it('inference 0: the region is empty and still renders its scaffolding', () => {
     const detail = run.inspectInference(0);
@@ -91,7 +93,7 @@ describe('brain.rhai', () => {
       brain(xml(ERROR_READ, ERROR_TEST)),
     ];
     expect(detail.request).toEqual({ system, messages, tokens: system[0]!.tokens + messages.reduce((s, m) => s + m.tokens, 0), stripped: { toolCalls: [], toolResults: [] } });
-    const timeline = replay(sc);
+    const timeline = replay(sc, BUILT_IN_TRAFFIC);
     const overflow = timeline.steps[6]!;
     expect(overflow.changes).toEqual([{ type: 'evict', region: 'brain', tokens: count(SUCCESS_HEAD), entries: [SUCCESS_HEAD], reason: `over budget ${BUDGET}: chosen by on_overflow` }]);
     expect(timeline.summary.warnings).toBe(0);
@@ -99,7 +101,7 @@ describe('brain.rhai', () => {
 
   it('the built-in example scenario replays with the hooks active and no warnings', () => {
     const example = findExample('brain-custom')!;
-    const timeline = replay(ScenarioSchema.parse(example.scenario));
+    const timeline = replay(ScenarioSchema.parse(example.scenario), BUILT_IN_TRAFFIC);
     expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(timeline.warnings.filter((w) => w.includes('custom region'))).toEqual([]);
     expect(timeline.steps.flatMap((s) => s.warnings).filter((w) => w.includes('custom region'))).toEqual([]);

@@ -2,7 +2,8 @@
 // same traffic as the built-in kind it recreates, gives the same regions and the same request.
 import { describe, expect, it } from 'vitest';
 import type { RegionDecl } from '../../src/engine/blueprint/types.ts';
-import { Replay, replay } from '../../src/scenarios/engine.ts';
+import { Replay, replay } from '../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { ClearableRegion } from '../../src/engine/regions/clearable.ts';
 import { CustomRegion } from '../../src/engine/regions/custom.ts';
 import { PinnedRegion } from '../../src/engine/regions/pinned.ts';
@@ -11,7 +12,8 @@ import { TemporaryRegion } from '../../src/engine/regions/temporary.ts';
 import type { Entry, Region, RegionRender } from '../../src/engine/regions/types.ts';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
 import { countTokens } from '../../src/engine/tokens.ts';
-import { budgetOf, decl, hookScript, scenario, testContext } from './support.ts';
+import { scenario } from '../builders.ts';
+import { CUSTOM_TEST, budgetOf, decl, hookScript, testContext } from './support.ts';
 
 // ---- region level: the same entries written to both ------------------------------------------
 
@@ -114,10 +116,10 @@ default_region = "${routeTo}"
 
 function requests(toml: string, target: string) {
   const hooks = Object.fromEntries(['pinned', 'temporary', 'clearable', 'sliding_window'].map((n) => [`hooks/${n}.rhai`, hookScript(n)]));
-  const sc = scenario({ 'agent.leviath': toml, ...hooks }, traffic(target), { inputs: { task: 'Fix the failing header test.' } });
-  const run = new Replay(sc);
+  const sc = scenario({ 'agent.leviath': toml, ...hooks }, traffic(target), { ...CUSTOM_TEST, inputs: { task: 'Fix the failing header test.' } });
+  const run = new Replay(sc, BUILT_IN_TRAFFIC);
   const inferences = sc.traffic.filter((e) => e.type === 'assistant').length;
-  const shrinks = replay(sc).steps.flatMap((s) => s.changes).filter((c) => c.region === target && ['evict', 'clear'].includes(c.type)).length;
+  const shrinks = replay(sc, BUILT_IN_TRAFFIC).steps.flatMap((s) => s.changes).filter((c) => c.region === target && ['evict', 'clear'].includes(c.type)).length;
   const perInference = Array.from({ length: inferences }, (_, n) => {
     const detail = run.inspectInference(n);
     const region = detail.regions.find((r) => r.name === target)!;

@@ -1,8 +1,10 @@
 // A custom region inside whole runs: unpaired tool blocks a script emits, per-stage scripts, and
 // what the timeline shows when a hook fails.
 import { describe, expect, it } from 'vitest';
-import { Replay, replay } from '../../src/scenarios/engine.ts';
-import { scenario } from './support.ts';
+import { Replay, replay } from '../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { scenario } from '../builders.ts';
+import { CUSTOM_TEST } from './support.ts';
 
 const TASK = 'task = { kind = "pinned", seed = "task_input" }';
 
@@ -18,12 +20,12 @@ describe('custom regions in a run', () => {
     const sc = scenario(
       { 'agent.leviath': `[context.regions]\n${TASK}\nbrain = { kind = "custom", script = "b.rhai" }\n`, 'b.rhai': script },
       [{ type: 'user', content: 'go' }, { type: 'assistant', content: 'ok' }],
-      { inputs: { task: 'Do it.' } },
+      { ...CUSTOM_TEST, inputs: { task: 'Do it.' } },
     );
-    const detail = new Replay(sc).inspectInference(0);
+    const detail = new Replay(sc, BUILT_IN_TRAFFIC).inspectInference(0);
     expect(detail.request.stripped).toEqual({ toolCalls: ['ghost'], toolResults: ['orphan'] });
     expect(detail.request.messages.map((m) => [m.region, m.role, m.content])).toEqual([['conversation', 'user', 'go'], ['brain', 'user', 'kept']]);
-    const step = replay(sc).steps[1]!;
+    const step = replay(sc, BUILT_IN_TRAFFIC).steps[1]!;
     expect(step.changes.filter((c) => c.type === 'strip')).toEqual([{ type: 'strip', region: 'brain', tokens: expect.any(Number), entries: ['ghost', 'orphan'], reason: 'tool call and result must be paired' }]);
   });
 
@@ -42,9 +44,9 @@ notes = { kind = "custom", script = "b.rhai" }
     const sc = scenario(
       { 'agent.leviath': toml, 'a.rhai': 'fn render(ctx) { "A: " + ctx.entries.len() }', 'b.rhai': 'fn render(ctx) { `B in ${ctx.stage_name}: ${ctx.entries[0].content}` }' },
       [{ type: 'assistant', content: 'one' }, { type: 'transition', to: 'second' }, { type: 'assistant', content: 'two' }],
-      { inputs: { task: 'Do it.' } },
+      { ...CUSTOM_TEST, inputs: { task: 'Do it.' } },
     );
-    const run = new Replay(sc);
+    const run = new Replay(sc, BUILT_IN_TRAFFIC);
     const notes = (n: number) => run.inspectInference(n).request.system.find((b) => b.region === 'notes')!.text;
     expect(notes(0)).toBe('A: 1');
     expect(notes(1)).toBe('B in second: n1');
@@ -54,13 +56,13 @@ notes = { kind = "custom", script = "b.rhai" }
     const sc = scenario(
       { 'agent.leviath': `[context.regions]\n${TASK}\nnotes = { kind = "custom", script = "n.rhai", seed = { literal = "kept" } }\n`, 'n.rhai': 'fn render(ctx) {\n  ctx.entries[5].content\n}' },
       [{ type: 'assistant', content: 'one' }],
-      { inputs: { task: 'Do it.' } },
+      { ...CUSTOM_TEST, inputs: { task: 'Do it.' } },
     );
-    const timeline = replay(sc);
+    const timeline = replay(sc, BUILT_IN_TRAFFIC);
     expect(timeline.steps[0]!.request).toBeDefined();
     expect(timeline.steps[0]!.warnings).toHaveLength(1);
     expect(timeline.steps[0]!.warnings[0]).toMatch(/^custom region notes: render failed at n\.rhai line 2, column \d+: .+; rendered its entries plainly as \[notes\]: instead$/);
-    const detail = new Replay(sc).inspectInference(0);
+    const detail = new Replay(sc, BUILT_IN_TRAFFIC).inspectInference(0);
     expect(detail.request.system.find((b) => b.region === 'notes')!.text).toBe('[notes]:\nkept');
   });
 });

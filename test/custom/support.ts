@@ -1,9 +1,8 @@
 // Shared helpers for the custom-region tests: the example hook scripts, a RegionContext for driving
-// regions directly, and scenario builders.
+// regions directly, and what their scenarios share.
 import { readFileSync } from 'node:fs';
 import type { RegionDecl } from '../../src/engine/blueprint/types.ts';
 import type { Entry, RegionContext } from '../../src/engine/regions/types.ts';
-import { ScenarioSchema, type Scenario, type TrafficEvent } from '../../src/engine/scenario.ts';
 import { summarize } from '../../src/engine/summarize.ts';
 import { countTokens } from '../../src/engine/tokens.ts';
 
@@ -54,6 +53,5 @@ export function toolResult(id: string, content: string, extra: Partial<Entry> = 
   return text(content, { kind: 'tool_result', toolCallId: id, toolName: 'shell', ...extra });
 }
 
-export function scenario(agent: Record<string, string>, traffic: TrafficEvent[], extra: Record<string, unknown> = {}): Scenario {
-  return ScenarioSchema.parse({ version: 1, name: 'custom-test', model: { id: 'claude-sonnet-4' }, agent, traffic, ...extra });
-}
+/** What the custom-region tests' scenarios share (test/builders.ts writes the rest): Claude's 200,000-token window. */
+export const CUSTOM_TEST = { name: 'custom-test', model: { id: 'claude-sonnet-4' } } as const;

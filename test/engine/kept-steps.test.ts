@@ -6,9 +6,9 @@ import { prepare } from '../../src/engine/replay.ts';
 import { CHECKPOINT_EVERY, detailOf, snapshot } from '../../src/engine/run/kept-steps.ts';
 import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
 import type { StepDetail, TimelineStep } from '../../src/engine/timeline.ts';
-import { Replay } from '../../src/scenarios/engine.ts';
+import { Replay } from '../../src/engine/index.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
-import { TRAFFIC_GENERATORS } from '../../src/scenarios/generators.ts';
+import { TRAFFIC_GENERATORS, BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 
 /** Every step, and its detail snapshotted as one run (never copied) passes it: what the inspector kept before checkpoints. */
 function snapshotEveryStep(scenario: Scenario): { steps: TimelineStep[]; details: StepDetail[] } {
@@ -38,7 +38,7 @@ describe('a kept run inspects every step as a snapshot of it would show', () => 
     it(example.id, () => {
       const scenario = ScenarioSchema.parse(example.scenario);
       const { steps, details } = snapshotEveryStep(scenario);
-      const kept = new Replay(scenario);
+      const kept = new Replay(scenario, BUILT_IN_TRAFFIC);
       // Keeping copies changes nothing in the run that is copied.
       expect(kept.timeline().steps).toEqual(steps);
       for (const index of scrubOrder(details.length)) expect(kept.inspect(index), `step ${index}`).toEqual(details[index]);
@@ -49,7 +49,7 @@ describe('a kept run inspects every step as a snapshot of it would show', () => 
     const scenario = ScenarioSchema.parse(EXAMPLES.find((e) => e.id === 'coding-agent')!.scenario);
     const { details } = snapshotEveryStep(scenario);
     expect(details.length).toBeGreaterThan(5 * CHECKPOINT_EVERY);
-    const kept = new Replay(scenario);
+    const kept = new Replay(scenario, BUILT_IN_TRAFFIC);
     for (const index of [150, 3, 149, 151, details.length - 1, 0]) expect(kept.inspect(index), `step ${index}`).toEqual(details[index]);
   });
 });

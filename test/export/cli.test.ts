@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Replay, resolveModel } from '../../src/scenarios/engine.ts';
+import { Replay, resolveModel } from '../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { anthropicBody, openaiChatBody } from '../../src/export/index.ts';
 import { importTrace } from '../../src/import/index.ts';
 
@@ -15,7 +16,7 @@ describe('lev test --format', () => {
   const file = join(mkdtempSync(join(tmpdir(), 'lev-export-')), 'run.json');
   writeFileSync(file, JSON.stringify(scenario));
   const lev = (...args: string[]) => spawnSync(process.execPath, [LEV, 'test', file, ...args], { encoding: 'utf8', timeout: 60_000 });
-  const request = new Replay(scenario).inspectInference(3).request;
+  const request = new Replay(scenario, BUILT_IN_TRAFFIC).inspectInference(3).request;
   const model = resolveModel(scenario.model);
   if (!model.ok) throw new Error(model.error);
 

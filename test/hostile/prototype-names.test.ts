@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileBlueprint } from '../../src/engine/blueprint/index.ts';
 import { checkCustomScript } from '../../src/engine/custom-script.ts';
-import { replay } from '../../src/scenarios/engine.ts';
+import { replay } from '../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
 import { runs, SEED, tried } from '../fuzz/harness.ts';
 
@@ -59,7 +60,7 @@ function check(n: Names): void {
   const { diagnostics } = compileBlueprint(scenario.agent, { workdir: scenario.workdir, commands: scenario.commands, checkScript: checkCustomScript });
   expect(diagnostics.filter((d) => d.severity !== 'info'), 'validate').toEqual([]);
 
-  const timeline = replay(scenario);
+  const timeline = replay(scenario, BUILT_IN_TRAFFIC);
   expect(timeline.diagnostics.filter((d) => d.severity !== 'info'), 'replay').toEqual([]);
   const last = timeline.steps.at(-1)!;
   expect(last.stage).toBe(n.stage);

@@ -1,6 +1,7 @@
 // Hostile volume: a 20 MB tool result, a filler result of a billion tokens, 100,000 events.
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/scenarios/engine.ts';
+import { replay } from '../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { MAX_RESULT_SIZE_TOKENS, ScenarioSchema, type TrafficEvent } from '../../src/engine/scenario.ts';
 import { formatIssues } from '../../src/scenarios/issues.ts';
 
@@ -29,7 +30,7 @@ const callThen = (tool: string, result: Partial<TrafficEvent>, args: Record<stri
 
 describe('a 20 MB tool result', () => {
   it('is capped by max_result_tokens, and the timeline says how much was cut', () => {
-    const timeline = replay(scenario(ROUTED, callThen('grep', { content: TWENTY_MB })));
+    const timeline = replay(scenario(ROUTED, callThen('grep', { content: TWENTY_MB })), BUILT_IN_TRAFFIC);
     const step = timeline.steps[1]!;
     expect(step.result).toEqual({ ok: true, message: '[routed to codebase: 4,000 tokens]' });
     expect(step.changes).toHaveLength(1);
@@ -42,14 +43,14 @@ describe('a 20 MB tool result', () => {
   });
 
   it('as a read_file result is cut at the byte cap first, with the notice in the result', () => {
-    const timeline = replay(scenario(ROUTED, callThen('read_file', { content: TWENTY_MB }, { path: 'huge.log' })));
+    const timeline = replay(scenario(ROUTED, callThen('read_file', { content: TWENTY_MB }, { path: 'huge.log' })), BUILT_IN_TRAFFIC);
     const changes = timeline.steps[1]!.changes;
     expect(changes.map((c) => [c.type, c.region])).toEqual([['truncate', '(read_file)'], ['truncate', 'codebase']]);
     expect(changes[0]!.reason).toBe("[read_file: showing the first 100,000 of 20,000,000 bytes; the file is longer than read_file's 100,000-byte cap]");
   });
 
   it('with no ceiling lands whole in tool_results, which evicts it at once and says so', () => {
-    const timeline = replay(scenario(UNCAPPED, callThen('grep', { content: TWENTY_MB })));
+    const timeline = replay(scenario(UNCAPPED, callThen('grep', { content: TWENTY_MB })), BUILT_IN_TRAFFIC);
     const step = timeline.steps[1]!;
     expect(step.changes).toEqual([expect.objectContaining({ type: 'evict', region: 'tool_results', reason: 'larger than the whole budget of 38,400: dropped alone' })]);
     expect(step.result!.message).toMatch(/^3,\d{3},\d{3} tokens to tool_results, more than its whole budget of 38,400: evicted at once$/);
@@ -73,14 +74,14 @@ describe('size_tokens', () => {
     const timeline = replay(ScenarioSchema.parse({
       version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': UNCAPPED }, inputs: { task: 'Summarize the log.' },
       generator: { kind: 'research-agent', steps: 10, params: { fetchTokens: [1_000_000_000, 1_000_000_000] } },
-    }));
+    }), BUILT_IN_TRAFFIC);
     expect(timeline.steps).toEqual([]);
     expect(timeline.diagnostics).toEqual([expect.objectContaining({ code: 'generator-invalid', path: 'generator' })]);
     expect(timeline.diagnostics[0]!.message).toContain('generator.params.fetchTokens[0]: at most 2,000,000 per event');
   });
 
   it('at the limit replays', () => {
-    const timeline = replay(scenario(UNCAPPED, callThen('grep', { size_tokens: MAX_RESULT_SIZE_TOKENS })));
+    const timeline = replay(scenario(UNCAPPED, callThen('grep', { size_tokens: MAX_RESULT_SIZE_TOKENS })), BUILT_IN_TRAFFIC);
     expect(timeline.steps[1]!.changes).toEqual([expect.objectContaining({ type: 'evict', tokens: MAX_RESULT_SIZE_TOKENS })]);
   });
 });
@@ -89,7 +90,7 @@ describe('100,000 events', () => {
   it('explicit traffic of 100,000 events replays to the end', () => {
     const traffic: TrafficEvent[] = Array.from({ length: 100_000 }, (_, i) =>
       (i % 2 ? { type: 'user', content: `question ${i}` } : { type: 'assistant', content: `answer ${i}` }));
-    const timeline = replay(scenario(UNCAPPED, traffic));
+    const timeline = replay(scenario(UNCAPPED, traffic), BUILT_IN_TRAFFIC);
     expect(timeline.summary.steps).toBe(100_000);
     expect(timeline.summary.inferences).toBe(50_000);
     expect(timeline.steps.at(-1)!.regions.conversation!.tokens).toBeLessThanOrEqual(timeline.steps.at(-1)!.regions.conversation!.budget);
@@ -98,7 +99,7 @@ describe('100,000 events', () => {
   it('events × regions over 5,000,000 snapshots is refused before the run (a 1 MB blueprint of regions times many events exhausted the heap)', () => {
     const regions = Array.from({ length: 1_000 }, (_, i) => `r${i} = { kind = "temporary" }`).join('\n');
     const traffic: TrafficEvent[] = Array.from({ length: 5_000 }, () => ({ type: 'user', content: 'hi' }));
-    const timeline = replay(scenario(`${UNCAPPED}${regions}\n`, traffic));
+    const timeline = replay(scenario(`${UNCAPPED}${regions}\n`, traffic), BUILT_IN_TRAFFIC);
     expect(timeline.steps).toEqual([]);
     expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([{
       code: 'run-too-large', severity: 'error', file: 'scenario.json', line: 1, column: 1, path: 'traffic',

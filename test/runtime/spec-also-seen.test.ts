@@ -1,7 +1,8 @@
 // Issue 10, "also seen": budgets and routing that cannot work are warnings in validate and replay
 // alike, and a custom region's on_write decides the size the result and the ledger report.
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/scenarios/engine.ts';
+import { replay } from '../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import type { Scenario, TrafficEvent } from '../../src/engine/scenario.ts';
 import { validateScenario } from '../../src/engine/validate.ts';
 import { append, assistant, run, scenario } from './helpers.ts';
@@ -11,7 +12,7 @@ const inputs = { inputs: { task: 'Fix the test' } };
 /** `code severity path line:column` from validate and from replay, for one scenario. */
 function both(s: Scenario) {
   const line = (d: { code: string; severity: string; path: string; line: number; column: number }) => `${d.code} ${d.severity} ${d.path} ${d.line}:${d.column}`;
-  return { validate: validateScenario(s).diagnostics.map(line), replay: replay(s).diagnostics.map(line) };
+  return { validate: validateScenario(s).diagnostics.map(line), replay: replay(s, BUILT_IN_TRAFFIC).diagnostics.map(line) };
 }
 
 describe('min_tokens above the model window', () => {

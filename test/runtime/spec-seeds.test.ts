@@ -1,7 +1,8 @@
 // Issue 10, points 1, 4, 5 and 6: validate and replay judge every seed with one function, so the
 // same scenario gets the same codes from both, and the run seeds exactly what validation saw.
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/scenarios/engine.ts';
+import { replay } from '../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { validateScenario } from '../../src/engine/validate.ts';
 import type { Scenario, ScenarioInput } from '../../src/engine/scenario.ts';
 import { assistant, detail, scenario } from './helpers.ts';
@@ -12,7 +13,7 @@ const inputs = { task: 'Fix the test' };
 /** What `lev validate` (and the page) and `lev replay` say about one scenario. */
 function both(s: Scenario) {
   const validate = validateScenario(s).diagnostics.map((d) => `${d.code} ${d.severity} ${d.path}`);
-  const timeline = replay(s);
+  const timeline = replay(s, BUILT_IN_TRAFFIC);
   return {
     validate,
     replay: timeline.diagnostics.map((d) => `${d.code} ${d.severity} ${d.path}`),

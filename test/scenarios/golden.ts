@@ -7,11 +7,11 @@
 // and a change that alters what an old link shows needs a new generator version instead (see
 // docs/decisions/scenarios.md, "Golden fixtures").
 import { writeFileSync } from 'node:fs';
-import { replay } from '../../src/scenarios/engine.ts';
+import { replay } from '../../src/engine/index.ts';
 import { ScenarioSchema, type GeneratorSpec, type TrafficEvent } from '../../src/engine/scenario.ts';
 import type { Timeline } from '../../src/engine/timeline.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
-import { GENERATOR_PARAMS, generateTraffic, type GeneratorKind } from '../../src/scenarios/generators.ts';
+import { GENERATOR_PARAMS, generateTraffic, type GeneratorKind, BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 
 export const GENERATOR_EVENTS_FILE = new URL('./fixtures/generator-events.json', import.meta.url);
 export const EXAMPLE_HEADLINES_FILE = new URL('./fixtures/example-headlines.json', import.meta.url);
@@ -59,7 +59,7 @@ export function headline(example: string, timeline: Timeline): Headline {
 }
 
 export function exampleHeadlines(): Headline[] {
-  return EXAMPLES.map((example) => headline(example.id, replay(ScenarioSchema.parse(example.scenario))));
+  return EXAMPLES.map((example) => headline(example.id, replay(ScenarioSchema.parse(example.scenario), BUILT_IN_TRAFFIC)));
 }
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 1)}\n`;

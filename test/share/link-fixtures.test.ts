@@ -1,7 +1,8 @@
 // Links made by earlier versions of the page keep opening, to the same timeline (see link-fixtures.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/scenarios/engine.ts';
+import { replay } from '../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { decodeFragment } from '../../src/share/index.ts';
 import { timelineFigures, type LinkFixture } from './link-fixtures.ts';
 
@@ -21,7 +22,7 @@ describe('committed share links', () => {
           const decoded = decodeFragment(`https://leviath.dev/playground/${fixture.fragment}`);
           if (!decoded.ok) throw new Error(decoded.error);
           expect(decoded.scenario.name).toBe(fixture.name);
-          expect(timelineFigures(replay(decoded.scenario))).toEqual(fixture.opensTo);
+          expect(timelineFigures(replay(decoded.scenario, BUILT_IN_TRAFFIC))).toEqual(fixture.opensTo);
         });
       }
     });

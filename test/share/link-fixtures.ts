@@ -3,7 +3,8 @@
 // different numbers, breaks links people have already pasted somewhere.
 //   npx tsx test/share/link-fixtures.ts   writes test/share/fixtures/links-<today>.json if absent
 import { existsSync, writeFileSync } from 'node:fs';
-import { replay } from '../../src/scenarios/engine.ts';
+import { replay } from '../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { ScenarioSchema, type ScenarioInput } from '../../src/engine/scenario.ts';
 import type { Timeline } from '../../src/engine/timeline.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
@@ -72,7 +73,7 @@ export function fixturesOfToday(): LinkFixture[] {
   const scenarios = [...EXAMPLES.map((e) => e.scenario), ...HAND_MADE];
   return scenarios.map((input) => {
     const scenario = ScenarioSchema.parse(input);
-    return { name: scenario.name, fragment: encodeScenario(scenario), opensTo: timelineFigures(replay(scenario)) };
+    return { name: scenario.name, fragment: encodeScenario(scenario), opensTo: timelineFigures(replay(scenario, BUILT_IN_TRAFFIC)) };
   });
 }
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/scenarios/engine.ts';
+import { replay } from '../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { regionRows, scenarioMarkdown } from '../../src/share/markdown.ts';
-import { runView } from '../../src/worker/run-view.ts';
+import { timelineView } from '../../src/worker/timeline-view.ts';
 
 const scenario = ScenarioSchema.parse({
   version: 1, name: 'tiny | pipes', model: { window: 10_000 },
@@ -15,7 +16,7 @@ const scenario = ScenarioSchema.parse({
 });
 
 describe('Copy as Markdown', () => {
-  const timeline = replay(scenario);
+  const timeline = replay(scenario, BUILT_IN_TRAFFIC);
 
   it('counts each region\'s evictions from the timeline', () => {
     const conversation = regionRows(timeline).find((r) => r.region === 'conversation')!;
@@ -29,7 +30,7 @@ describe('Copy as Markdown', () => {
   });
 
   it('writes the link, one table row per region and the cache prefix', () => {
-    const text = scenarioMarkdown(scenario.name, 'https://x.test/#s=1.abc', runView(timeline).view.markdown);
+    const text = scenarioMarkdown(scenario.name, 'https://x.test/#s=1.abc', timelineView(timeline).view.markdown);
     const lines = text.split('\n');
     expect(lines[0]).toBe(`[tiny \\| pipes](https://x.test/#s=1.abc) — 4 steps, 2 inferences on custom-10000`);
     expect(lines[2]).toBe('| Region | Kind | Budget | Final tokens | Evictions |');

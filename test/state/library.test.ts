@@ -1,12 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
+import type { Scenario } from '../../src/engine/scenario.ts';
 import { contentKey, createLibrary, MAX_VERSIONS, sameContent, uniqueName, VERSION_INTERVAL_MS } from '../../src/state/library.ts';
 import { memoryStorage, type KeyValueStorage } from '../../src/state/storage.ts';
+import { scenario as build } from '../builders.ts';
 
-function scenario(name: string, task = 'do it'): Scenario {
-  return ScenarioSchema.parse({ version: 1, name, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '[context.regions]\n' }, inputs: { task } });
-}
+const scenario = (name: string, task = 'do it'): Scenario => build('[context.regions]\n', [], { name, inputs: { task } });
 
 /** A library on a fresh in-memory storage, with a clock the test moves and ids e1, e2, … */
 function setup() {

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { contentKey } from '../../src/state/library.ts';
 import { createReplayGuard, fingerprint, hashContent, REPLAY_GUARD_KEY } from '../../src/state/replayGuard.ts';
+import { scenario as build } from '../builders.ts';
 
-const scenario = (task: string) => ScenarioSchema.parse({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '' }, inputs: { task } });
+const scenario = (task: string) => build('', [], { inputs: { task } });
 
 function fakeStorage() {
   const map = new Map<string, string>();

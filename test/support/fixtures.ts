@@ -1,7 +1,6 @@
-// Minimal typed blueprints and scenarios for the support tests, built without the TOML compiler
+// Minimal typed blueprints for the support tests, built without the TOML compiler
 // so these tests pin the runtime-support modules alone.
 import type { Blueprint, RegionDecl, Seed } from '../../src/engine/blueprint/types.ts';
-import { ScenarioSchema, type Scenario, type ScenarioInput } from '../../src/engine/scenario.ts';
 
 export function region(name: string, extra: Partial<RegionDecl> = {}): RegionDecl {
   return {
@@ -25,8 +24,4 @@ export function seeded(name: string, seed: Seed, extra: Partial<RegionDecl> = {}
 
 export function blueprint(regions: RegionDecl[], extra: Partial<Blueprint> = {}): Blueprint {
   return { regions, stages: [], safeCommands: [], readPaths: [], security: { allowSeedCommands: true }, ...extra };
-}
-
-export function scenario(input: Partial<ScenarioInput> = {}): Scenario {
-  return ScenarioSchema.parse({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '' }, ...input });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { changesAt, markerClusters, regionColors, regionPoints, stackedStepBands, stageAt, stepLinePath, windowPoints } from '../../src/ui/chartData.ts';
-import { DEFAULT_POINTS, keptSteps, runView } from '../../src/worker/run-view.ts';
+import { changesAt, markerClusters, regionColors, stackedStepBands, stageAt, stepLinePath, windowPoints } from '../../src/ui/chartData.ts';
+import { regionPoints } from '../../src/ui/seriesPoints.ts';
+import { DEFAULT_POINTS, keptSteps, timelineView } from '../../src/worker/timeline-view.ts';
 import type { Change, Timeline } from '../../src/engine/timeline.ts';
 
 /**
@@ -40,7 +41,7 @@ describe('the worker downsamples and the page draws every change at its own step
     // A change at every step of the 900: at most two points per bucket, the changes stay in the table.
     const dense = timeline();
     dense.steps.forEach((step, k) => { step.changes = [{ type: 'evict', region: 'a', tokens: k, entries: [] }]; });
-    const { view } = runView(dense, 100);
+    const { view } = timelineView(dense, 100);
     expect(view.window.steps.length).toBeLessThanOrEqual(200);
     expect(view.changes.step.length).toBe(900);
     const points = windowPoints(view);
@@ -52,7 +53,7 @@ describe('the worker downsamples and the page draws every change at its own step
   });
 
   it('the window series has the bucket peaks and both change steps with their own figures', () => {
-    const points = windowPoints(runView(timeline()).view);
+    const points = windowPoints(timelineView(timeline()).view);
     expect(points).toHaveLength(DEFAULT_POINTS + 2);
     expect(points.slice(0, 3)).toEqual([
       { i: 1, tokens: [100, 5], total: 105, prefix: 7 },
@@ -63,24 +64,24 @@ describe('the worker downsamples and the page draws every change at its own step
   });
 
   it('downsamples to the width the page asks for', () => {
-    const { view } = runView(timeline(), 90);
+    const { view } = timelineView(timeline(), 90);
     // 90 buckets of 10 steps; each keeps its peak, plus the two change steps.
     expect(view.window.steps.length).toBe(92);
     expect(windowPoints(view).every((p) => p.total === 105 || p.i === 5 || p.i === 600)).toBe(true);
   });
 
   it('a region series carries a change only at the change own step, with that step tokens', () => {
-    const { view } = runView(timeline());
+    const { view } = timelineView(timeline());
     const a = regionPoints(view, 'a');
     expect(a).toHaveLength(DEFAULT_POINTS + 1);
     expect(a.filter((p) => p.changes)).toEqual([
-      { i: 5, tokens: 10, budget: 200, marker: 10, changes: [{ type: 'evict', region: 'a', tokens: 90, reason: 'max_items 2 exceeded' }] },
+      { i: 5, tokens: 10, budget: 200, entries: 1, visible: true, marker: 10, changes: [{ type: 'evict', region: 'a', tokens: 90, reason: 'max_items 2 exceeded' }] },
     ]);
     expect(regionPoints(view, 'b').filter((p) => p.changes).map((p) => p.i)).toEqual([600]);
   });
 
   it('answers the changes and the stage of any step from the compact columns', () => {
-    const { view } = runView(timeline());
+    const { view } = timelineView(timeline());
     expect(changesAt(view, 600)).toEqual([{ type: 'compact', region: 'b', tokens: 3 }]);
     expect(changesAt(view, 601)).toEqual([]);
     expect(changesAt(view, 5, 'b')).toEqual([]);
@@ -91,7 +92,7 @@ describe('the worker downsamples and the page draws every change at its own step
 
 describe('markers', () => {
   it('changes in one pixel column become one cluster with a count and a breakdown', () => {
-    const { view } = runView(timeline());
+    const { view } = timelineView(timeline());
     // Three columns over 900 steps: 300 steps per column; each change lands in its own, the stage change in the middle one.
     expect(markerClusters(view, 3).map((c) => [c.i, c.count, c.kind])).toEqual([[5, 1, 'evict'], [450, 1, 'stage'], [600, 1, 'compact']]);
     // One column: one cluster at the first change, counting every kind, focusing the first real region.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runProblems } from '../../src/ui/runProblems.ts';
-import { groupWarnings } from '../../src/worker/run-view.ts';
+import { groupWarnings } from '../../src/worker/timeline-view.ts';
 import type { Timeline } from '../../src/engine/timeline.ts';
 
 const agent = {

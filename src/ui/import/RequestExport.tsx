@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { resolveModel } from '../../engine/models.ts';
 import type { AssembledRequest } from '../../engine/timeline.ts';
 import { EXPORT_FORMATS, requestBody, type ExportFormat } from '../../export/index.ts';
-import { useScenario } from '../../state/store.ts';
+import { useScenario } from '../page.ts';
 
 const LABEL: Record<ExportFormat, string> = { anthropic: 'Anthropic', openai: 'OpenAI' };
 

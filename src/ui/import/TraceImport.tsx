@@ -2,7 +2,7 @@
 // tool-name table, which blueprint to replay through) and dropping a file anywhere on the page.
 import { useEffect, useState } from 'react';
 import { describeReport, FORMAT_LABELS, FORMAT_NAMES, type FormatName } from '../../import/index.ts';
-import { openImported } from '../../state/session.ts';
+import { openImported } from '../page.ts';
 import { Modal } from '../Modal.tsx';
 import { closeImport, importFile, useTraceImport } from './importer.ts';
 

@@ -3,7 +3,7 @@
 import { create } from 'zustand';
 import { DEFAULT_TOOL_MAP, type FormatName, type ImportReport, type ToolMap } from '../../import/index.ts';
 import type { Scenario } from '../../engine/scenario.ts';
-import { useScenario } from '../../state/store.ts';
+import { useScenario } from '../page.ts';
 import { TraceImportResponseSchema, type TraceImportRequest } from '../../worker/trace-protocol.ts';
 import { describeIssues } from '../../worker/protocol.ts';
 

@@ -3,7 +3,7 @@
 // engine worker (which has the tokenizer) does it; hashing loads its code only when chosen.
 import type { Scenario } from '../../engine/scenario.ts';
 import type { Origin } from '../../state/library.ts';
-import { transformScenario } from '../../state/engine.ts';
+import { transformScenario } from '../page.ts';
 
 export const SHAPE_ONLY = 'shape-only';
 

@@ -2,7 +2,8 @@
 // a body that scrolls on its own, so the page itself never scrolls.
 import { createContext, useContext, type ReactNode } from 'react';
 import type { PanelImperativeHandle } from 'react-resizable-panels';
-import { useUi, type PaneId } from '../../state/ui.ts';
+import type { PaneId } from '../../state/ui.ts';
+import { useUi } from '../page.ts';
 
 interface PaneHandle {
   id: PaneId;

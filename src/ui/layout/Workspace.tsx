@@ -4,13 +4,18 @@
 import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { nextFrame } from '../tasks.ts';
 import { Group, Panel, Separator, useDefaultLayout, usePanelCallbackRef } from 'react-resizable-panels';
-import { convenienceStorage } from '../../state/persist.ts';
-import { useUi, type PaneId } from '../../state/ui.ts';
+import type { PaneId } from '../../state/ui.ts';
 import { PaneContext } from './Pane.tsx';
+import { useUi } from '../page.ts';
 
 /** Below this width the panes stack and the page scrolls down (never sideways). */
 export const STACK_BELOW_PX = 900;
-const LAYOUT_PREFIX = 'leviath.layout.v1.';
+
+/** The panes' sizes, kept with the other preferences (the UI store's `layouts`, persisted with it). */
+const layoutStorage = {
+  getItem: (key: string): string | null => useUi.getState().layouts[key] ?? null,
+  setItem: (key: string, sizes: string): void => useUi.getState().setLayout(key, sizes),
+};
 
 function useNarrow(): boolean {
   const query = `(max-width: ${STACK_BELOW_PX - 1}px)`;
@@ -59,7 +64,7 @@ function ResizablePane({ id, render, defaultSize, minSize }: { id: PaneId; rende
 }
 
 function Column({ id, top, bottom, render, topSize }: { id: string; top: PaneId; bottom: PaneId; render: Render; topSize: number }) {
-  const layout = useDefaultLayout({ id: `${LAYOUT_PREFIX}${id}`, storage: convenienceStorage });
+  const layout = useDefaultLayout({ id, storage: layoutStorage });
   return (
     <Group id={id} orientation="vertical" defaultLayout={layout.defaultLayout} onLayoutChanged={layout.onLayoutChanged}>
       <ResizablePane id={top} render={render} defaultSize={`${topSize}%`} minSize="120px" />
@@ -73,7 +78,7 @@ export function Workspace({ render }: { render: Render }) {
   const narrow = useNarrow();
   const framesShown = useDrawnInTurn(firstDraw.frames);
   const maximized = useUi((s) => s.maximized);
-  const layout = useDefaultLayout({ id: `${LAYOUT_PREFIX}columns`, storage: convenienceStorage });
+  const layout = useDefaultLayout({ id: 'columns', storage: layoutStorage });
 
   if (maximized) {
     return (

@@ -2,9 +2,9 @@
 // agent.leviath, completion and hover for .rhai files.
 import { monaco } from './setup.ts';
 import { RHAI_LANGUAGE_ID } from '../../rhai/monarch.ts';
-import { useScenario } from '../../state/store.ts';
 import { completeLeviath, didYouMeanFix, hoverLeviath, type CompletionItem, type ItemKind } from './leviathLanguage.ts';
 import { completeRhai, hoverRhai } from './rhaiLanguage.ts';
+import { useScenario } from '../page.ts';
 
 /** vs-dark with comments bright enough for WCAG AA contrast on its background. */
 export const DARK_THEME = 'leviath-dark';

@@ -1,9 +1,9 @@
 // The engine worker waits for the encoding its scenario's text is counted with only when it is not
 // loaded yet, and loads that one alone.
 import { describe, expect, it, vi } from 'vitest';
-import { findExample, DEFAULT_EXAMPLE_ID } from '../scenarios/examples.ts';
-import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
-import type { WorkerResponse } from './protocol.ts';
+import { findExample, DEFAULT_EXAMPLE_ID } from '../../src/scenarios/examples.ts';
+import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
+import type { WorkerResponse } from '../../src/worker/protocol.ts';
 
 const withModel = (model: Scenario['model']): Scenario =>
   ({ ...ScenarioSchema.parse(findExample(DEFAULT_EXAMPLE_ID)!.scenario), model });
@@ -11,7 +11,7 @@ const withModel = (model: Scenario['model']): Scenario =>
 /** Fresh modules: no encoding loaded (the test setup loaded both in the shared ones). */
 async function fresh() {
   vi.resetModules();
-  return { ...(await import('./encoding.ts')), ...(await import('../engine/tokens.ts')) };
+  return { ...(await import('../../src/worker/encoding.ts')), ...(await import('../../src/engine/tokens.ts')) };
 }
 
 describe('loadingEncodingOf', () => {
@@ -53,7 +53,7 @@ describe('the engine worker on a fresh start (no encoding loaded)', () => {
 
   async function freshWorker() {
     const modules = await fresh();
-    const { engineHandlers } = await import('./engine-handlers.ts');
+    const { engineHandlers } = await import('../../src/worker/engine-handlers.ts');
     const handlers = engineHandlers();
     const posted: WorkerResponse[] = [];
     const context = { post: (m: WorkerResponse) => { posted.push(m); }, signal: new AbortController().signal };
@@ -72,9 +72,9 @@ describe('the engine worker on a fresh start (no encoding loaded)', () => {
 
   it('replays a scenario whose model is unknown to its diagnostic', async () => {
     const { handlers, posted, context } = await freshWorker();
-    await handlers.replay!({ id: 1, type: 'replay', revision: 1, scenario: unknownModel() }, context);
+    await handlers.replay!({ id: 1, type: 'replay', replayId: 1, scenario: unknownModel() }, context);
     expect(posted.at(-1)).toMatchObject({ type: 'replay', result: { diagnostics: [{ code: 'unknown-model' }] } });
-    await handlers.open!({ id: 2, type: 'open', revision: 1, scenario: unknownModel() }, context);
+    await handlers.open!({ id: 2, type: 'open', replayId: 1, scenario: unknownModel() }, context);
     expect(posted.at(-1)).toEqual({ type: 'open', id: 2, result: { ok: false } });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completeLeviath, cursorContext, declaredRegions, didYouMeanFix, hoverLeviath } from '../../src/ui/monaco/leviathLanguage.ts';
+import { completeLeviath, cursorContext, declaredRegions, didYouMeanFix, hoverLeviath } from '../../../src/ui/monaco/leviathLanguage.ts';
 
 /** Splits `text` at the `|` marker into the text and the marker's 1-based line and column. */
 function at(marked: string): [string, number, number] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completeRhai, hookAt, hoverRhai } from '../../src/ui/monaco/rhaiLanguage.ts';
+import { completeRhai, hookAt, hoverRhai } from '../../../src/ui/monaco/rhaiLanguage.ts';
 
 function at(marked: string): [string, number, number] {
   const offset = marked.indexOf('|');

@@ -1,20 +1,21 @@
-// The engine worker's request handling: a replay keeps its run, inspects name it by revision and
-// are answered from it, a lost run is reported as missing and can be opened again.
+// The engine worker's request handling: a replay is kept under the page's replay id, inspects name
+// it and are answered from it, a lost replay is reported as missing and can be opened again.
 import { describe, expect, it } from 'vitest';
-import { Replay, compile, replay } from '../scenarios/engine.ts';
-import type { Scenario } from '../engine/scenario.ts';
-import { append, assistant, scenario, user } from '../../test/runtime/helpers.ts';
-import { engineHandlers } from './engine-handlers.ts';
-import { figureTable, runView, stepFigures } from './run-view.ts';
-import { asRecordedView } from './as-recorded-view.ts';
-import { replayAsRecorded } from '../engine/as-recorded.ts';
-import { importTrace } from '../import/index.ts';
+import { Replay, compile, replay } from '../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import type { Scenario } from '../../src/engine/scenario.ts';
+import { append, assistant, scenario, user } from '../builders.ts';
+import { engineHandlers } from '../../src/worker/engine-handlers.ts';
+import { figureTable, timelineView, stepFigures } from '../../src/worker/timeline-view.ts';
+import { validationResult } from '../../src/worker/validation.ts';
+import { countTokens } from '../../src/engine/tokens.ts';
+import { shapeOnly } from '../../src/import/shape.ts';
+import { ScenarioSchema } from '../../src/engine/scenario.ts';
+import { WorkerResponseSchema, type WorkerResponse } from '../../src/worker/protocol.ts';
+import { asRecordedView } from '../../src/worker/as-recorded-view.ts';
+import { replayAsRecorded } from '../../src/engine/as-recorded.ts';
+import { importTrace } from '../../src/import/index.ts';
 import { readFileSync } from 'node:fs';
-import { validationResult } from './validation.ts';
-import { countTokens } from '../engine/tokens.ts';
-import { shapeOnly } from '../import/shape.ts';
-import { ScenarioSchema } from '../engine/scenario.ts';
-import { WorkerResponseSchema, type WorkerResponse } from './protocol.ts';
 
 const notes = (text: string): Scenario => scenario('[context.regions]\nnotes = { max_tokens = 50 }', [
   append('notes', text, 'a'), user('hi'), assistant('first'), append('notes', 'two', 'b'), assistant('second'),
@@ -33,12 +34,12 @@ function harness() {
   return {
     posted,
     transferred,
-    replay(revision: number, s: unknown, signal?: AbortSignal) {
-      handlers.replay!({ id: ++id, type: 'replay', revision, scenario: s }, context(signal));
+    replay(replayId: number, s: unknown, signal?: AbortSignal) {
+      handlers.replay!({ id: ++id, type: 'replay', replayId, scenario: s }, context(signal));
       return last();
     },
-    open(revision: number, s: unknown) {
-      handlers.open!({ id: ++id, type: 'open', revision, scenario: s }, context());
+    open(replayId: number, s: unknown) {
+      handlers.open!({ id: ++id, type: 'open', replayId, scenario: s }, context());
       return last();
     },
     async transform(transform: 'drop-tool-output' | 'shape-only', s: unknown) {
@@ -49,8 +50,8 @@ function harness() {
       await handlers.asRecorded!({ id: ++id, type: 'asRecorded', scenario: s }, context());
       return last();
     },
-    inspect(revision: number, step: number) {
-      handlers.inspect!({ id: ++id, type: 'inspect', revision, step }, context());
+    inspect(replayId: number, step: number) {
+      handlers.inspect!({ id: ++id, type: 'inspect', replayId, step }, context());
       const answer = last();
       if (answer.type !== 'inspect') throw new Error(`expected an inspect answer, got ${answer.type}`);
       return answer.result;
@@ -63,19 +64,19 @@ describe('engine worker handlers', () => {
     const worker = harness();
     const answer = worker.replay(7, notes('one'));
     expect(answer.type).toBe('replay');
-    expect(worker.inspect(7, 2)).toEqual({ detail: new Replay(notes('one')).inspect(2), figures: stepFigures(figureTable(replay(notes('one'))), 2) });
+    expect(worker.inspect(7, 2)).toEqual({ detail: new Replay(notes('one'), BUILT_IN_TRAFFIC).inspect(2), figures: stepFigures(figureTable(replay(notes('one'), BUILT_IN_TRAFFIC)), 2) });
     expect(worker.inspect(7, 4).detail).toMatchObject({ index: 4, inference: true });
     // The readout's figures at step 3 (an append): notes holds both texts, the request in force is inference 0 at step 2.
     expect(worker.inspect(7, 3).figures).toMatchObject({ index: 3, regions: { notes: { tokens: 2 } }, request: { step: 2, inference: 0 } });
     expect(worker.inspect(7, 1).figures).toMatchObject({ index: 1, request: null });
   });
 
-  it('keeps each revision apart, and the two newest runs only', () => {
+  it('keeps each replay apart by its id, and the two newest only', () => {
     const worker = harness();
     worker.replay(1, notes('one'));
     worker.replay(2, notes('uno'));
-    const systemText = (revision: number) =>
-      (worker.inspect(revision, 2).detail as { request: { system: { text: string }[] } }).request.system[0]!.text;
+    const systemText = (replayId: number) =>
+      (worker.inspect(replayId, 2).detail as { request: { system: { text: string }[] } }).request.system[0]!.text;
     expect(systemText(1)).toBe('[notes]:\none');
     expect(systemText(2)).toBe('[notes]:\nuno');
     worker.replay(3, notes('eins'));
@@ -87,7 +88,7 @@ describe('engine worker handlers', () => {
     const worker = harness();
     expect(worker.inspect(5, 0)).toEqual({ detail: null, missing: true });
     expect(worker.open(5, notes('one'))).toMatchObject({ type: 'open', result: { ok: true } });
-    expect(worker.inspect(5, 2).detail).toEqual(new Replay(notes('one')).inspect(2));
+    expect(worker.inspect(5, 2).detail).toEqual(new Replay(notes('one'), BUILT_IN_TRAFFIC).inspect(2));
   });
 
   it('keeps no run from a cancelled replay or a scenario that fails its schema', () => {
@@ -113,7 +114,7 @@ describe('engine worker handlers', () => {
 
   it('a replay given a compile runs on it rather than compiling again', () => {
     const other = scenario('[context.regions]\nscratch = { max_tokens = 70 }', [user('hi'), assistant('first')]);
-    const timeline = new Replay(notes('one')).timeline({ compiled: compile(other) });
+    const timeline = new Replay(notes('one'), BUILT_IN_TRAFFIC).timeline({ compiled: compile(other) });
     expect(timeline.regions.filter((r) => r.declared).map((r) => [r.name, r.budget])).toEqual([['scratch', 70]]);
   });
 
@@ -130,11 +131,11 @@ describe('engine worker handlers', () => {
     expect(shaped).toEqual({ type: 'transform', id: 2, result: { scenario: shapeOnly(ScenarioSchema.parse(withOutput)) } });
   });
 
-  it('posts the run view with its columns transferred, which the page-side schema accepts; a malformed view is refused', () => {
+  it('posts the timeline view with its columns transferred, which the page-side schema accepts; a malformed view is refused', () => {
     const worker = harness();
     const answer = worker.replay(1, notes('one'));
     const parsed = WorkerResponseSchema.parse(structuredClone(answer));
-    const expected = runView(replay(notes('one'))).view;
+    const expected = timelineView(replay(notes('one'), BUILT_IN_TRAFFIC)).view;
     expect(parsed).toMatchObject({ type: 'replay', result: { view: expected } });
     if (answer.type !== 'replay' || !answer.result.view) throw new Error('expected a run view');
     expect(answer.result.view.steps.count).toBe(5);
@@ -144,7 +145,7 @@ describe('engine worker handlers', () => {
     const short = { ...expected, steps: { ...expected.steps, stage: expected.steps.stage.slice(1) } };
     const refused = WorkerResponseSchema.safeParse({ type: 'replay', id: 1, result: { diagnostics: [], view: short, ms: 1 } });
     expect(refused.success).toBe(false);
-    expect(refused.error!.issues[0]!.message).toBe('not a run view: expected the header, per-step typed columns, series and the change table');
+    expect(refused.error!.issues[0]!.message).toBe('not a timeline view: expected the header, per-step typed columns, series and the change table');
   });
 });
 
@@ -157,7 +158,7 @@ function handlersInspectParses(worker: ReturnType<typeof harness>): void {
 describe('the as-sent replay in the engine worker', () => {
   it('answers asRecorded with the view of an imported run: one typed row per inference, the recorded figures beside', async () => {
     const worker = harness();
-    const { scenario: imported } = importTrace(readFileSync(new URL('../../test/import/fixtures/real/openhands-basic.json', import.meta.url), 'utf8'));
+    const { scenario: imported } = importTrace(readFileSync(new URL('../import/fixtures/real/openhands-basic.json', import.meta.url), 'utf8'));
     const answer = await worker.asRecorded(JSON.parse(JSON.stringify(imported)));
     expect(WorkerResponseSchema.safeParse(answer).success).toBe(true);
     if (answer.type !== 'asRecorded') throw new Error(`expected an asRecorded answer, got ${answer.type}`);

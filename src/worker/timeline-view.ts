@@ -1,8 +1,12 @@
-// What the page draws of a run, shaped in the engine worker. The page gets the timeline's header,
-// two per-step columns (stage, inference), series downsampled to the chart's width as typed arrays
-// (every change kept at its own step, with that step's figures) and every change in a compact
-// table; the typed arrays are transferred, not copied. The steps themselves stay in the worker,
-// and a step's figures and detail are asked for when they are shown.
+// What the page draws of a timeline, shaped in the engine worker. The page gets the timeline's
+// header, two per-step columns (stage, inference), series downsampled to the chart's width as typed
+// arrays (every change kept at its own step, with that step's figures) and every change in a compact
+// table; the typed arrays are transferred, not copied. The series carry every column figures.ts
+// declares. The steps themselves stay in the worker, and a step's figures and detail are asked for
+// when they are shown.
+import {
+  CACHE_COLUMNS, REGION_COLUMNS, REQUEST_COLUMNS, toColumnArrays, type ColumnArrays,
+} from '../engine/figures.ts';
 import {
   CHANGE_TYPES, type ChangeType, type RegionFigures, type RequestFigures, type Timeline, type TimelineStep,
 } from '../engine/timeline.ts';
@@ -30,27 +34,13 @@ export interface WindowSeries {
   prefix: Int32Array;
 }
 
-export interface RegionSeries {
-  steps: Int32Array;
-  tokens: Int32Array;
-  budget: Int32Array;
-}
+/** One region's figures (every REGION_COLUMNS column) at the kept steps. */
+export type RegionSeries = { steps: Int32Array } & ColumnArrays<typeof REGION_COLUMNS>;
 
-/** Per-inference figures, every `size`-th inference kept. */
-export interface RequestSeries {
-  steps: Int32Array;
-  inference: Int32Array;
-  requestTokens: Int32Array;
-  prefixTokens: Int32Array;
-  prefixShare: Float64Array;
-  cacheRead: Int32Array;
-  baseline: Int32Array;
-  /** 1 where the task is in the flat list's window / in the blueprint's request. */
-  taskInBaseline: Uint8Array;
-  taskInWindow: Uint8Array;
-}
+/** Every request and cache column (figures.ts) at every `size`-th inference. */
+export type RequestSeries = { steps: Int32Array } & ColumnArrays<typeof REQUEST_COLUMNS> & ColumnArrays<typeof CACHE_COLUMNS>;
 
-/** Every change of the run in step order, one row per change. */
+/** Every change of the timeline in step order, one row per change. */
 export interface ChangeTable {
   step: Int32Array;
   /** Index in CHANGE_TYPES. */
@@ -77,7 +67,7 @@ export interface WarningGroup {
   count: number;
 }
 
-export interface RunView {
+export interface TimelineView {
   header: RunHeader;
   steps: StepColumns;
   /** Regions worth a chart: declared ones, and runtime ones that ever held something. */
@@ -183,32 +173,17 @@ function regionSeries(steps: readonly TimelineStep[], region: string, points: nu
     if (s.changes.some((c) => c.region === region)) changed[k] = 1;
   });
   const kept = keptSteps(tokens, changed, bucketSize(steps.length, points)).filter((k) => steps[k]!.regions[region] !== undefined);
-  return {
-    steps: Int32Array.from(kept),
-    tokens: Int32Array.from(kept, (k) => steps[k]!.regions[region]!.tokens),
-    budget: Int32Array.from(kept, (k) => steps[k]!.regions[region]!.budget),
-  };
+  return { steps: Int32Array.from(kept), ...toColumnArrays(REGION_COLUMNS, kept, (k) => steps[k]!.regions[region]!) };
 }
 
 function requestSeries(steps: readonly TimelineStep[], points: number): RequestSeries {
   const inferences = steps.filter((s) => s.request);
   const size = bucketSize(inferences.length, points);
   const kept = inferences.filter((_, k) => k % size === 0);
-  const column = <T extends Int32Array | Uint8Array | Float64Array>(make: new (n: number) => T, value: (r: RequestFigures) => number): T => {
-    const out = new make(kept.length);
-    kept.forEach((s, k) => { out[k] = value(s.request!); });
-    return out;
-  };
   return {
     steps: Int32Array.from(kept, (s) => s.index),
-    inference: column(Int32Array, (r) => r.inference),
-    requestTokens: column(Int32Array, (r) => r.requestTokens),
-    prefixTokens: column(Int32Array, (r) => r.prefixTokens),
-    prefixShare: column(Float64Array, (r) => r.prefixShare),
-    cacheRead: column(Int32Array, (r) => r.cache.cacheReadTokens),
-    baseline: column(Int32Array, (r) => r.baselineTokens),
-    taskInBaseline: column(Uint8Array, (r) => (r.taskInBaselineWindow ? 1 : 0)),
-    taskInWindow: column(Uint8Array, (r) => (r.taskInWindow ? 1 : 0)),
+    ...toColumnArrays(REQUEST_COLUMNS, kept, (s) => s.request!),
+    ...toColumnArrays(CACHE_COLUMNS, kept, (s) => s.request!.cache),
   };
 }
 
@@ -289,10 +264,10 @@ function markdownFacts(timeline: Timeline): MarkdownFacts {
 }
 
 /** The view of `timeline` for a chart about `points` pixels wide, and the buffers to transfer. */
-export function runView(timeline: Timeline, points = DEFAULT_POINTS): { view: RunView; transfer: ArrayBuffer[] } {
+export function timelineView(timeline: Timeline, points = DEFAULT_POINTS): { view: TimelineView; transfer: ArrayBuffer[] } {
   const { steps, ...header } = timeline;
   const charted = chartedRegions(timeline);
-  const view: RunView = {
+  const view: TimelineView = {
     header,
     steps: stepColumns(steps),
     charted,
@@ -307,11 +282,11 @@ export function runView(timeline: Timeline, points = DEFAULT_POINTS): { view: Ru
   return { view, transfer: buffersOf(view) };
 }
 
-function buffersOf(view: RunView): ArrayBuffer[] {
+function buffersOf(view: TimelineView): ArrayBuffer[] {
   const arrays: ArrayBufferView[] = [
     view.steps.stage, view.steps.inference,
     view.window.steps, view.window.prefix, ...view.window.tokens,
-    ...Object.values(view.regions).flatMap((r) => [r.steps, r.tokens, r.budget]),
+    ...Object.values(view.regions).flatMap((r) => Object.values(r)),
     ...Object.values(view.requests),
     view.changes.step, view.changes.type, view.changes.region, view.changes.tokens, view.changes.reason,
   ];

@@ -1,7 +1,7 @@
-// EngineClient against a scripted fake worker: superseding, restarts, time limits and crashes.
+// WorkerClient against a scripted fake worker: superseding, restarts, time limits and crashes.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CancelledError, EngineClient } from './client.ts';
-import type { WorkerRequest } from './protocol.ts';
+import { CancelledError, WorkerClient } from '../../src/worker/client.ts';
+import type { WorkerRequest } from '../../src/worker/protocol.ts';
 
 class FakeWorker {
   static all: FakeWorker[] = [];
@@ -21,14 +21,14 @@ const validateResult = { diagnostics: [], budgets: [], model: null };
 const payload = { agent: { 'agent.leviath': '' }, workdir: {}, commands: {}, inputs: {}, model: { id: 'gpt-4o' } };
 
 function client(restarts: string[] = []) {
-  return new EngineClient({
+  return new WorkerClient({
     spawn: () => new FakeWorker() as unknown as Worker,
     timeLimitMs: 5_000, cancelGraceMs: 300,
     onRestart: (m) => restarts.push(m),
   });
 }
 
-describe('EngineClient', () => {
+describe('WorkerClient', () => {
   beforeEach(() => { FakeWorker.all = []; vi.useFakeTimers(); });
   afterEach(() => vi.useRealTimers());
 
@@ -73,9 +73,9 @@ describe('EngineClient', () => {
 
   it('a superseded scrub queued behind a long replay never restarts the worker; its late answer is dropped', async () => {
     const c = client();
-    const replay = c.request('replay', { revision: 1, scenario: {} });
-    const first = c.request('inspect', { revision: 1, step: 3 }, { restartIfStuck: false });
-    const second = c.request('inspect', { revision: 1, step: 4 }, { restartIfStuck: false });
+    const replay = c.request('replay', { replayId: 1, scenario: {} });
+    const first = c.request('inspect', { replayId: 1, step: 3 }, { restartIfStuck: false });
+    const second = c.request('inspect', { replayId: 1, step: 4 }, { restartIfStuck: false });
     await expect(first).rejects.toBeInstanceOf(CancelledError);
     vi.advanceTimersByTime(2_000);
     const worker = FakeWorker.all[0];
@@ -94,11 +94,11 @@ describe('EngineClient', () => {
   it('hands a replay\'s interim validation to onValidated, and drops it once the replay is superseded', async () => {
     const c = client();
     const seen: unknown[] = [];
-    const first = c.request('replay', { revision: 1, scenario: {} }, { onValidated: (v) => seen.push(v) });
+    const first = c.request('replay', { replayId: 1, scenario: {} }, { onValidated: (v) => seen.push(v) });
     const worker = FakeWorker.all[0];
     worker.reply({ type: 'validated', id: 1, result: validateResult });
     expect(seen).toEqual([validateResult]);
-    const second = c.request('replay', { revision: 2, scenario: {} }, { onValidated: (v) => seen.push(v) });
+    const second = c.request('replay', { replayId: 2, scenario: {} }, { onValidated: (v) => seen.push(v) });
     await expect(first).rejects.toBeInstanceOf(CancelledError);
     worker.reply({ type: 'validated', id: 1, result: { ...validateResult, modelError: 'stale' } });
     worker.reply({ type: 'failed', id: 1, message: 'cancelled', cancelled: true });
@@ -122,7 +122,7 @@ describe('EngineClient', () => {
   it('a request past the time limit fails, the worker restarts, and the user is told', async () => {
     const restarts: string[] = [];
     const c = client(restarts);
-    const slow = c.request('replay', { revision: 1, scenario: {} });
+    const slow = c.request('replay', { replayId: 1, scenario: {} });
     vi.advanceTimersByTime(5_300);
     await expect(slow).rejects.toThrow('took longer than 5 s');
     expect(FakeWorker.all[0].terminated).toBe(true);
@@ -132,7 +132,7 @@ describe('EngineClient', () => {
   it('a crash fails what was pending, restarts, and the next request goes to the new worker', async () => {
     const restarts: string[] = [];
     const c = client(restarts);
-    const pending = c.request('replay', { revision: 1, scenario: {} });
+    const pending = c.request('replay', { replayId: 1, scenario: {} });
     FakeWorker.all[0].crash('out of memory');
     await expect(pending).rejects.toThrow('crashed (out of memory)');
     expect(restarts).toHaveLength(1);

@@ -1,6 +1,6 @@
 // The trace-import worker's messages are checked at the boundary, both ways.
 import { describe, expect, it } from 'vitest';
-import { TraceImportRequestSchema, TraceImportResponseSchema } from './trace-protocol.ts';
+import { TraceImportRequestSchema, TraceImportResponseSchema } from '../../src/worker/trace-protocol.ts';
 
 describe('trace-import protocol', () => {
   const file = new File(['{}'], 'run.traj');

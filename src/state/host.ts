@@ -1,0 +1,29 @@
+// What a PageSession needs of the browser, passed in rather than reached for: the page gives it the
+// window's (src/start.ts), unit tests a fake. The state layer reads no other global of the browser.
+
+/** The address the tab shows; read afresh each time (Back and Forward change it). */
+export interface Address {
+  href: string;
+  hash: string;
+  pathname: string;
+  search: string;
+  origin: string;
+}
+
+export interface PageHost {
+  location(): Address;
+  history: {
+    readonly state: unknown;
+    pushState(state: unknown, unused: string, url: string): void;
+    replaceState(state: unknown, unused: string, url: string): void;
+  };
+  /** The page's own events: Back/Forward, a pasted link, the tab going away. */
+  listen(event: 'popstate' | 'hashchange' | 'pagehide', listener: () => void): void;
+  clipboard: { writeText(text: string): Promise<void> };
+  /** localStorage, or null when the browser refuses it (preferences and the replay guard are then not kept). */
+  storage: Storage | null;
+  /** Whether the browser prefers a dark theme (Settings' "system"). */
+  prefersDark: boolean;
+  /** How many pixels wide the charts are: each replay's series are downsampled to about half that many points. */
+  chartWidth(): number;
+}

@@ -1,0 +1,257 @@
+// The scenario on screen, replayed: every edit re-validates and replays (stale work is cancelled),
+// an opened scenario replays at once, and the scrubbed step is inspected in the replay the engine
+// worker kept (a lookup; the scenario is sent again only if the worker was restarted). What the
+// workers answer lands in the results store, with the one status the page renders (status.ts).
+import type { Scenario } from '../engine/scenario.ts';
+import type { StoreApi } from 'zustand';
+import { CancelledError, type WorkerClient } from '../worker/client.ts';
+import type { Transform } from '../worker/protocol.ts';
+import type { ReplayGuard } from './replayGuard.ts';
+import type { ResultsStore } from './results.ts';
+import { replayStarted } from './status.ts';
+import type { UiStore } from './ui.ts';
+
+/** A replay slower than this switches the page from auto-run to explicit runs (Run, Ctrl+Enter). */
+export const SLOW_REPLAY_MS = 1500;
+
+export interface ReplaysOptions {
+  /** Replays, keeps each replay for inspecting, and counts tokens (share transforms). */
+  engine: WorkerClient;
+  /** Validates an edit that waits for Run, and checks Rhai files as they are typed. */
+  edit: WorkerClient;
+  results: StoreApi<ResultsStore>;
+  ui: StoreApi<UiStore>;
+  /** The scenario on screen. */
+  scenario: () => Scenario;
+  guard: ReplayGuard;
+  /** The charts' width in pixels. */
+  chartWidth: () => number;
+  /** Quiet time after an edit before it is replayed, and after a scrub before the step is inspected. */
+  delays: { edit: number; inspect: number };
+}
+
+function ignoreCancelled(error: unknown): string | null {
+  if (error instanceof CancelledError) return null;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class Replays {
+  private nextReplayId = 1;
+  /** The replay the timeline on screen came from (the inspector must ask about that one). */
+  private onScreen: { replayId: number; scenario: Scenario } | null = null;
+  /** Each Rhai file's text as last sent for checking. */
+  private readonly rhaiChecked = new Map<string, string>();
+  /** Replays already opened again once: one that keeps getting lost is not reopened forever. */
+  private readonly reopened = new Set<number>();
+  /** Edits held back (auto-run off) or cancelled since the last replay started: Run replays them. */
+  private editsWaiting = false;
+  private started = false;
+  private editTimer: ReturnType<typeof setTimeout> | undefined;
+  private inspectTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly options: ReplaysOptions) {}
+
+  /**
+   * One replay for what is on screen now; after this every edit and every open replays. A scenario
+   * whose last replay failed, timed out or never finished is checked but not replayed until Run.
+   */
+  start(): void {
+    this.started = true;
+    const scenario = this.options.scenario();
+    const held = this.options.guard.heldReason(scenario);
+    if (held === null) {
+      this.replayNow();
+      return;
+    }
+    this.validate(scenario);
+    this.checkRhai(scenario);
+    this.options.results.setState({ status: { kind: 'held', reason: held } });
+  }
+
+  /**
+   * A scenario was opened (an example, a link, a file, a library entry): it is replayed at once,
+   * even with auto-run off, which holds back edits, not a different scenario. Before start, start
+   * decides.
+   */
+  opened(): void {
+    if (!this.started) return;
+    clearTimeout(this.editTimer);
+    this.replayNow();
+  }
+
+  /** An edit: replayed once the typing pauses, or (auto-run off) validated and left waiting for Run. */
+  edited(): void {
+    clearTimeout(this.editTimer);
+    this.editTimer = setTimeout(() => {
+      const { results } = this.options;
+      if (results.getState().autoRun) {
+        this.replayNow();
+        return;
+      }
+      const scenario = this.options.scenario();
+      this.validate(scenario);
+      this.checkRhai(scenario);
+      this.editsWaiting = true;
+      if (results.getState().status.kind !== 'replaying') results.setState({ status: { kind: 'waiting' } });
+    }, this.options.delays.edit);
+  }
+
+  /** Checks and replays what is on screen (Run, Ctrl+Enter); the replay's compile answers the validation. */
+  replayNow(): void {
+    const scenario = this.options.scenario();
+    this.checkRhai(scenario);
+    this.replay(scenario);
+  }
+
+  /** Stops the replay in progress; the charts keep the last finished timeline, marked out of date. */
+  cancel(): void {
+    this.options.engine.cancel('replay');
+    this.editsWaiting = true;
+    this.options.results.setState({ status: { kind: 'waiting' } });
+  }
+
+  setAutoRun(on: boolean, reason?: string): void {
+    this.options.results.setState({ autoRun: on, autoRunOffReason: on ? null : reason ?? null });
+  }
+
+  /** The scrubbed step moved: it is inspected once the scrubbing pauses. */
+  stepChanged(): void {
+    clearTimeout(this.inspectTimer);
+    this.inspectTimer = setTimeout(() => this.inspect(), this.options.delays.inspect);
+  }
+
+  /** A share option that counts tokens, done where the tokenizer is (the engine worker). */
+  transform(scenario: Scenario, transform: Transform): Promise<Scenario> {
+    return this.options.engine.request('transform', { transform, scenario }, { key: `transform:${transform}`, restartIfStuck: false })
+      .then((result) => result.scenario);
+  }
+
+  /** The tab is going away normally: a replay still running is not one that hung the page. */
+  leaving(): void {
+    this.options.guard.leaving();
+  }
+
+  private validate(scenario: Scenario): void {
+    const { edit, results, ui } = this.options;
+    edit.request('validate', { agent: scenario.agent, workdir: scenario.workdir, commands: scenario.commands, inputs: scenario.inputs, model: scenario.model })
+      .then((validation) => results.setState({ validation }))
+      .catch((error: unknown) => {
+        const message = ignoreCancelled(error);
+        if (message) ui.getState().notify({ tone: 'error', text: `Validation failed: ${message}` });
+      });
+  }
+
+  private checkRhai(scenario: Scenario): void {
+    const { edit, results } = this.options;
+    const files = Object.keys(scenario.agent).filter((f) => f.endsWith('.rhai'));
+    for (const file of [...this.rhaiChecked.keys()]) {
+      if (!files.includes(file)) {
+        this.rhaiChecked.delete(file);
+        results.setState((s) => ({ rhai: Object.fromEntries(Object.entries(s.rhai).filter(([f]) => f !== file)) }));
+      }
+    }
+    for (const file of files) {
+      const source = scenario.agent[file]!;
+      if (this.rhaiChecked.get(file) === source) continue;
+      this.rhaiChecked.set(file, source);
+      edit.request('rhaiCheck', { file, source }, { key: `rhaiCheck:${file}` })
+        .then((result) => results.setState((s) => ({ rhai: { ...s.rhai, [file]: result.diagnostics } })))
+        .catch(() => this.rhaiChecked.delete(file));
+    }
+  }
+
+  /**
+   * How many buckets the worker downsamples the series to: half the charts' width, since a bucket
+   * draws up to two points (its peak and its first change), so about a point per pixel. A chart's
+   * draw takes time in proportion to its points.
+   */
+  private chartPoints(): number {
+    return Math.round(Math.min(1_000, Math.max(100, this.options.chartWidth() / 2)));
+  }
+
+  private replay(scenario: Scenario): void {
+    const { engine, edit, results, guard } = this.options;
+    this.editsWaiting = false;
+    results.setState((s) => ({ status: replayStarted(s.status) }));
+    guard.started(scenario);
+    const replayId = this.nextReplayId++;
+    const progress = (done: number, total: number) => results.setState((s) => (s.status.kind === 'replaying' ? { status: { ...s.status, done, total } } : s));
+    engine.request('replay', { replayId, scenario, points: this.chartPoints() }, {
+      onProgress: progress,
+      // The replay's own compile answers the validation: one compile per edit.
+      onValidated: (validation) => { edit.cancel('validate'); results.setState({ validation }); },
+    })
+      .then((result) => {
+        guard.finished(scenario);
+        const timeline = result.view;
+        if (!timeline || result.diagnostics.some((d) => d.severity === 'error')) {
+          results.setState({ status: this.editsWaiting ? { kind: 'waiting' } : { kind: 'broken' }, replayDiagnostics: result.diagnostics });
+          return;
+        }
+        this.onScreen = { replayId, scenario };
+        const ui = this.options.ui.getState();
+        if (ui.step >= timeline.steps.count) ui.setStep(Math.max(0, timeline.steps.count - 1));
+        results.setState({
+          timeline, replayDiagnostics: result.diagnostics, replayMs: result.ms,
+          status: this.editsWaiting ? { kind: 'waiting' } : { kind: 'current' },
+        });
+        this.switchToExplicitRunsIfSlow(result.ms);
+        this.stepChanged();
+      })
+      .catch((error: unknown) => {
+        const message = ignoreCancelled(error);
+        if (message === null) {
+          guard.finished(scenario);
+          return;
+        }
+        guard.failed(scenario, message);
+        results.setState({ status: { kind: 'failed', message } });
+      });
+  }
+
+  private switchToExplicitRunsIfSlow(ms: number): void {
+    const { results, ui } = this.options;
+    if (ms <= SLOW_REPLAY_MS || !results.getState().autoRun) return;
+    const reason = `the last replay took ${(ms / 1000).toFixed(1)} s`;
+    this.setAutoRun(false, reason);
+    ui.getState().notify({ tone: 'info', text: `Auto-run is off because ${reason}: edits now wait for Run (Ctrl+Enter). Turn it back on beside Run.` });
+  }
+
+  private inspect(): void {
+    const { engine, results, ui } = this.options;
+    const count = results.getState().timeline?.steps.count ?? 0;
+    const replay = this.onScreen;
+    if (!replay || count === 0) {
+      results.setState({ detail: null, figures: null });
+      return;
+    }
+    const step = Math.min(ui.getState().step, count - 1);
+    // A scrub queued behind a long replay must not restart the worker (and the replay) when the next scrub supersedes it.
+    engine.request('inspect', { replayId: replay.replayId, step }, { restartIfStuck: false })
+      .then((result) => {
+        // A replay on its way will bring one the worker keeps; only a replay lost for good is opened again.
+        if (result.missing && results.getState().status.kind !== 'replaying') this.reopen(replay);
+        else results.setState({ detail: result.detail, figures: result.figures ?? null, detailError: result.error ?? null });
+      })
+      .catch((error: unknown) => this.showInspectError(error));
+  }
+
+  private showInspectError(error: unknown): void {
+    const message = ignoreCancelled(error);
+    if (message) this.options.results.setState({ detailError: message });
+  }
+
+  /** The worker restarted and lost the replay on screen: it replays that scenario once more, then the step is asked again. */
+  private reopen(replay: { replayId: number; scenario: Scenario }): void {
+    const { engine, results } = this.options;
+    if (this.reopened.has(replay.replayId)) {
+      results.setState({ detailError: 'The engine worker keeps losing this run; press Run to replay it.' });
+      return;
+    }
+    this.reopened.add(replay.replayId);
+    engine.request('open', { replayId: replay.replayId, scenario: replay.scenario }, { restartIfStuck: false })
+      .then(() => { if (this.onScreen === replay) this.stepChanged(); })
+      .catch((error: unknown) => this.showInspectError(error));
+  }
+}
+

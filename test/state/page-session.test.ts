@@ -1,0 +1,218 @@
+// The page's session, run whole: the real engine and edit handlers serve it in this process (over
+// MessageChannels, as the workers do), a fake tab stands in for the window. What it shows is
+// compared with the engine run here in Node: the timeline on screen is the engine's own.
+import { describe, expect, it } from 'vitest';
+import { Replay, replay } from '../../src/engine/index.ts';
+import type { Scenario } from '../../src/engine/scenario.ts';
+import { DEFAULT_EXAMPLE_ID, findExample } from '../../src/scenarios/examples.ts';
+import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { encodeScenario } from '../../src/share/index.ts';
+import { AGENT_FILE, defaultScenario, exampleContent } from '../../src/state/scenario.ts';
+import { createReplayGuard, REPLAY_GUARD_KEY, fingerprint } from '../../src/state/replayGuard.ts';
+import { bannerOf, isOutOfDate } from '../../src/state/status.ts';
+import { memoryStorage } from '../../src/state/storage.ts';
+import type { PageSession } from '../../src/state/page-session.ts';
+import { figureTable, stepFigures, timelineView } from '../../src/worker/timeline-view.ts';
+import { FakeTab, settle, testSession, until } from './fakes.ts';
+
+/** The points the worker downsamples to for the fake tab's 1,200-pixel charts (half the width). */
+const POINTS = 600;
+
+const replays = (sent: { engine: { type: string }[] }) => sent.engine.filter((m) => m.type === 'replay').length;
+const status = (session: PageSession) => session.results.getState().status.kind;
+const shows = (scenario: Scenario) => timelineView(replay(scenario, BUILT_IN_TRAFFIC), POINTS).view;
+const noticeTexts = (session: PageSession) => session.ui.getState().notices.map((n) => n.text);
+
+async function started(tab = new FakeTab(), options: Parameters<typeof testSession>[1] = {}) {
+  const made = testSession(tab, options);
+  await made.session.start();
+  await until(() => status(made.session) === 'current' || status(made.session) === 'held', 'the first replay');
+  return { ...made, tab };
+}
+
+/** Edits the task, as the Task field does, and waits for what follows an edit to settle. */
+async function editTask(session: PageSession, task: string): Promise<void> {
+  const before = session.results.getState().timeline;
+  session.scenario.getState().setTask(task);
+  await until(() => status(session) === 'current' && session.results.getState().timeline !== before, 'the edit replayed');
+  await until(() => session.library.getState().entryId !== null, 'the edit saved');
+  await settle();
+}
+
+describe('a first visit', () => {
+  it('opens the default example and replays it once: the timeline on screen is the engine\'s own', async () => {
+    const { session, sent, tab } = await started();
+    expect(replays(sent)).toBe(1);
+    expect(session.results.getState().timeline).toEqual(shows(defaultScenario()));
+    expect(session.results.getState().validation?.diagnostics).toEqual(replay(defaultScenario(), BUILT_IN_TRAFFIC).diagnostics);
+    expect(session.library.getState()).toMatchObject({ entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID } });
+    // The address holds the example's link, in the history entry the tab came with.
+    await until(() => tab.url.hash.length > 1, 'the address written');
+    expect(tab.url.hash).toBe(encodeScenario(defaultScenario()));
+    expect(tab.historyLength).toBe(1);
+  });
+
+  it('inspects the scrubbed step in the replay the worker kept, without replaying again', async () => {
+    const { session, sent } = await started();
+    session.ui.getState().setStep(57);
+    await until(() => session.results.getState().detail?.index === 57, 'step 57 inspected');
+    const scenario = defaultScenario();
+    expect(session.results.getState().detail).toEqual(new Replay(scenario, BUILT_IN_TRAFFIC).inspect(57));
+    expect(session.results.getState().figures).toEqual(stepFigures(figureTable(replay(scenario, BUILT_IN_TRAFFIC)), 57));
+    expect(replays(sent)).toBe(1);
+  });
+});
+
+describe('edits', () => {
+  it('are replayed once the typing pauses and saved as a library entry named after the example; the address is rewritten, not pushed', async () => {
+    const { session, sent, tab } = await started();
+    await editTask(session, 'Ship the fix today.');
+    const edited = session.scenario.getState().scenario;
+    expect(edited.inputs.task).toBe('Ship the fix today.');
+    expect(session.results.getState().timeline).toEqual(shows(edited));
+    expect(replays(sent)).toBe(2);
+    const { entries, entryId } = session.library.getState();
+    expect(entries.map((e) => [e.id, e.name, e.origin])).toEqual([[entryId, DEFAULT_EXAMPLE_ID, { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }]]);
+    await until(() => tab.url.hash === encodeScenario(edited), 'the address rewritten');
+    expect(tab.historyLength).toBe(1);
+    expect(tab.historyState()).toEqual({ entryId });
+  });
+
+  it('with auto-run off, are validated and wait for Run, the charts out of date; Run replays them', async () => {
+    const { session, sent } = await started();
+    const before = session.results.getState().timeline;
+    session.setAutoRun(false);
+    session.scenario.getState().setTask('Wait for me.');
+    await until(() => status(session) === 'waiting', 'the edit waiting');
+    await until(() => sent.edit.some((m) => m.type === 'validate'), 'the edit validated');
+    const { results } = session;
+    expect([replays(sent), results.getState().timeline, isOutOfDate(results.getState().status, before), bannerOf(results.getState().status, before)])
+      .toEqual([1, before, true, 'waiting']);
+    session.replayNow();
+    await until(() => status(session) === 'current', 'Run replayed');
+    expect(replays(sent)).toBe(2);
+    expect(results.getState().timeline).toEqual(shows(session.scenario.getState().scenario));
+    expect(isOutOfDate(results.getState().status, results.getState().timeline)).toBe(false);
+  });
+
+  it('that break the blueprint keep the last timeline on screen, marked broken', async () => {
+    const { session } = await started();
+    const before = session.results.getState().timeline;
+    session.scenario.getState().setFile(AGENT_FILE, '[context.regions]\nnotes = { kind = "nonsense" }\n');
+    await until(() => status(session) === 'broken', 'the broken replay');
+    const { timeline, replayDiagnostics, status: now } = session.results.getState();
+    expect(timeline).toBe(before);
+    expect(replayDiagnostics.map((d) => d.code)).toContain('unknown-region-kind');
+    expect([bannerOf(now, timeline), isOutOfDate(now, timeline)]).toEqual(['broken', true]);
+  });
+
+  it('a replay cancelled on request leaves the last timeline, waiting for Run', async () => {
+    const { session, sent } = await started();
+    const before = session.results.getState().timeline;
+    session.replayNow();
+    expect(status(session)).toBe('replaying');
+    session.cancelReplay();
+    await until(() => sent.engine.some((m) => m.type === 'cancel'), 'the cancel sent');
+    await settle();
+    const { timeline, status: now } = session.results.getState();
+    expect([now.kind, timeline, bannerOf(now, timeline), isOutOfDate(now, timeline)]).toEqual(['waiting', before, 'waiting', true]);
+  });
+});
+
+describe('opening', () => {
+  it('replays the opened scenario at once, even with auto-run off; the work on screen is saved first and Undo reopens it; Back returns to it', async () => {
+    const { session, sent, tab } = await started();
+    await editTask(session, 'Mine.');
+    const mine = session.library.getState().entryId;
+    session.setAutoRun(false);
+    await session.openExample('flat-vs-regions');
+    await until(() => status(session) === 'current' && session.results.getState().timeline?.header.scenario === 'flat-vs-regions', 'the example replayed');
+    expect(replays(sent)).toBe(3);
+    expect(session.results.getState().timeline).toEqual(shows(exampleContent('flat-vs-regions')!));
+    const notice = session.ui.getState().notices.at(-1)!;
+    expect(notice.text).toBe(`Opened the example "${findExample('flat-vs-regions')!.title}". Your work "${DEFAULT_EXAMPLE_ID}" is saved in Scenarios.`);
+    await until(() => tab.historyLength === 2, 'the open pushed');
+
+    notice.action!.run();
+    await until(() => session.library.getState().entryId === mine, 'Undo reopened the work');
+    expect(session.scenario.getState().scenario.inputs.task).toBe('Mine.');
+    await until(() => status(session) === 'current' && session.results.getState().timeline?.header.scenario === DEFAULT_EXAMPLE_ID, 'the work replayed');
+
+    await session.openExample('tool-routing');
+    await until(() => tab.url.hash === encodeScenario(exampleContent('tool-routing')!), 'the example in the address');
+    tab.back();
+    await until(() => session.library.getState().entryId === mine, 'Back reopened the work');
+    expect(session.scenario.getState().scenario.inputs.task).toBe('Mine.');
+  });
+
+  it('a link in the address opens its scenario as a new entry, keeping the fragment byte for byte', async () => {
+    const linked = { ...exampleContent('tool-routing')!, name: 'from-a-colleague' };
+    const fragment = encodeScenario(linked);
+    const { session, tab } = await started(new FakeTab(`http://localhost:4173/${fragment}`));
+    expect(session.scenario.getState().scenario).toEqual(linked);
+    expect(session.library.getState().entries.map((e) => [e.name, e.origin])).toEqual([['from-a-colleague', { kind: 'link' }]]);
+    expect(noticeTexts(session)).toEqual(['Opened the shared scenario (saved in Scenarios as "from-a-colleague").']);
+    await settle();
+    expect(tab.url.hash).toBe(fragment);
+  });
+
+  it('a scenario whose last replay did not finish opens held: validated, not replayed, until Run', async () => {
+    const tab = new FakeTab();
+    createReplayGuard(tab.storage).failed(defaultScenario(), 'the replay took longer than 20 s');
+    expect(JSON.parse(tab.storage.getItem(REPLAY_GUARD_KEY)!)[fingerprint(defaultScenario())].state).toBe('failed');
+    const { session, sent } = await started(tab);
+    expect(session.results.getState().status).toEqual({ kind: 'held', reason: 'the replay took longer than 20 s' });
+    await until(() => session.results.getState().validation !== null, 'the validation');
+    expect([replays(sent), sent.edit.some((m) => m.type === 'validate')]).toEqual([0, true]);
+    session.replayNow();
+    await until(() => status(session) === 'current', 'Run replayed');
+    expect(createReplayGuard(tab.storage).heldReason(defaultScenario())).toBeNull();
+  });
+
+  it('moves the work an earlier version kept in localStorage into the library and opens it', async () => {
+    const tab = new FakeTab();
+    const earlier = { ...exampleContent('research-reject')!, name: 'kept before the library' };
+    tab.storage.setItem('leviath.work.v1', JSON.stringify(earlier));
+    const { session } = await started(tab);
+    expect(session.scenario.getState().scenario).toEqual(earlier);
+    expect(session.library.getState().entries.map((e) => [e.name, e.origin])).toEqual([['kept before the library', { kind: 'earlier-work' }]]);
+    expect(tab.storage.getItem('leviath.work.v1')).toBeNull();
+  });
+});
+
+describe('keeping work', () => {
+  it('Ctrl+S saves, keeps this content as a version and copies the link', async () => {
+    const { session, tab } = await started();
+    await session.saveAndCopyLink();
+    expect(tab.copied).toEqual([tab.url.href]);
+    expect(tab.url.hash).toBe(encodeScenario(defaultScenario()));
+    const [entry] = session.library.getState().entries;
+    expect([entry!.name, entry!.versions.length]).toEqual([DEFAULT_EXAMPLE_ID, 1]);
+    expect(noticeTexts(session).at(-1)).toBe(`Saved "${DEFAULT_EXAMPLE_ID}" in Scenarios; its link is copied.`);
+  });
+
+  it('when the browser refuses storage, says so once with Export, and keeps the work for the tab', async () => {
+    const { session } = await started(new FakeTab(), { storage: { storage: memoryStorage(), persistent: false, problem: 'private mode' } });
+    expect(noticeTexts(session)).toEqual([
+      'Your work cannot be stored in this browser (private mode). The page keeps working, but nothing will survive a reload: use Export to keep a copy.',
+    ]);
+    expect(session.library.getState()).toMatchObject({ persistent: false, storageProblem: 'private mode' });
+    await editTask(session, 'Kept for the tab.');
+    expect(session.library.getState().entries.map((e) => e.name)).toEqual([DEFAULT_EXAMPLE_ID]);
+  });
+
+  it('two tabs that edit the same entry each keep their own: the second save becomes a copy, and says so', async () => {
+    const library = memoryStorage();
+    const one = await started(new FakeTab(), { library });
+    await editTask(one.session, 'tab one');
+    const two = await started(new FakeTab(), { library });
+    expect(two.session.library.getState().entryId).toBe(one.session.library.getState().entryId);
+    await editTask(one.session, 'tab one, again');
+    two.session.scenario.getState().setTask('tab two');
+    await until(() => two.session.library.getState().entryId !== one.session.library.getState().entryId, 'the second tab forked');
+    await settle();
+    const names = Object.fromEntries((await two.session.library.getState().entries).map((e) => [e.name, e.id]));
+    expect(Object.keys(names).sort()).toEqual([DEFAULT_EXAMPLE_ID, `${DEFAULT_EXAMPLE_ID} (2)`]);
+    expect(noticeTexts(two.session).at(-1)).toBe(`"${DEFAULT_EXAMPLE_ID}" was also changed in another tab. Both are kept: this tab's version is now "${DEFAULT_EXAMPLE_ID} (2)" in Scenarios, the other tab's stays "${DEFAULT_EXAMPLE_ID}".`);
+  });
+});
