@@ -114,6 +114,8 @@ function checkSummarizable(r: Reporter, region: RegionDecl, regionPath: KeyPath)
 
 function checkMinTokensFitWindow(r: Reporter, window: { tokens: number; model: string }, region: RegionDecl, regionPath: KeyPath): void {
   if (region.minTokens! <= window.tokens) return;
+  // A written max_tokens is the hard limit (budget.ts): under the window, the floor cannot outgrow it.
+  if (region.maxTokensExplicit && region.maxTokens <= window.tokens) return;
   r.add('min-tokens-over-window', 'warning', [...regionPath, 'min_tokens'],
     `\`min_tokens\` (${fmt(region.minTokens!)}) is above the whole context window of ${window.model} (${fmt(window.tokens)} tokens), so region "${region.name}" `
     + 'may grow past what any request can hold and the cascade sheds it to fit. Lower min_tokens below the window, or pick a model with a larger one.', 'value');

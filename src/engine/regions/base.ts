@@ -96,8 +96,10 @@ export abstract class BaseRegion implements Region {
   entries: Entry[] = [];
   tokens = 0;
   version = 0;
-  /** Cascade tier when admission is "evict"; undefined = never shed by the cascade. */
-  protected abstract readonly tier: number | undefined;
+  /** Cascade tier when admission is "evict" (the kind's row in capabilities.ts); undefined = never shed by the cascade. */
+  protected get tier(): number | undefined {
+    return capabilitiesOf(this.kind).cascadeTier;
+  }
   private rendered: { version: number; render: RegionRender } | undefined;
   /** The last system render and the entries appended since (undefined once anything else changed). */
   private lastSystem: RegionRender | undefined;

@@ -7,7 +7,6 @@ import type { Checklist, Entry, RegionContext, TodoOutcome, TodoState, WriteOutc
 
 export class ChecklistRegion extends BaseRegion implements Checklist {
   readonly kind = 'checklist' as const;
-  protected readonly tier = undefined;
   private lastId = 0;
 
   override get checklist(): Checklist {

@@ -5,7 +5,6 @@ import { CompactingRegion } from './compacting.ts';
 
 export class CompactHistoryRegion extends CompactingRegion {
   override readonly kind = 'compact_history' as const;
-  protected override readonly tier = 5;
 
   override get historySource(): string | undefined {
     return this.decl.sourceRegion;

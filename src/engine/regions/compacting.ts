@@ -8,7 +8,6 @@ import type { RegionContext } from './types.ts';
 
 export class CompactingRegion extends BaseRegion {
   readonly kind: 'compacting' | 'compact_history' = 'compacting';
-  protected readonly tier: number = 4;
 
   protected enforce(ctx: RegionContext): Change[] {
     if (!this.over()) return [];

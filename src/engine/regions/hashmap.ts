@@ -7,7 +7,6 @@ import type { Entry, RegionContext, WriteOutcome } from './types.ts';
 
 export class HashmapRegion extends BaseRegion {
   readonly kind = 'hashmap' as const;
-  protected readonly tier = 6;
 
   protected override get evictsOversized(): boolean {
     return true;
