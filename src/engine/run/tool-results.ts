@@ -5,9 +5,9 @@ import { filler, type Filler } from '../filler.ts';
 import { fmt } from '../format.ts';
 import { MESSAGE_REGION_NAMES } from '../regions/index.ts';
 import type { Entry, Region } from '../regions/types.ts';
-import { capReadFile, capToolResult, cutAscii, lookupTool, routeToolResult } from '../routing.ts';
+import { bothCapsMarker, capReadFile, capToolResult, cutAscii, lookupTool, routeToolResult } from '../routing.ts';
 import type { TrafficEvent } from '../scenario.ts';
-import type { Change, StepResult } from '../timeline.ts';
+import type { StepResult } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
 import type { RunState } from './state.ts';
 
@@ -22,17 +22,20 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   // The filler's first line, while the content is the filler's whole text.
   let head = made?.head;
   let knownTokens = made ? event.size_tokens : undefined;
-  let byteCap: Change | undefined;
+  /** When read_file's byte cap cut the file: the text it let through, the whole file's bytes, its notice. */
+  let byteCut: { text: string; fileBytes: number; notice: string } | undefined;
   if (lookupTool(READ_FILE, event.tool_name)) {
     // Filler is ASCII: it is cut as such, and the part cut off is never made.
     const capped = made ? cutAscii(made) ?? { content: made.text() } : capReadFile(event.content!);
     content = capped.content;
     if (capped.notice !== undefined) {
-      // Tokens cut are known only when the size was given (the cut tail is never tokenized).
-      byteCap = { type: 'truncate', region: '(read_file)', tokens: knownTokens ?? 0, entries: [event.tool_call_id], reason: capped.notice.trim() };
-      run.changes.push(byteCap);
+      byteCut = { text: capped.content, fileBytes: capped.fileBytes!, notice: capped.notice };
       content = capped.content + capped.notice;
       head = undefined;
+      // Tokens cut are known only when the size was given (the cut tail is never tokenized).
+      const shownTokens = made ? cutFillerTokens(run, made, capped.content.length, '') : undefined;
+      const cutTokens = shownTokens === undefined || knownTokens === undefined ? 0 : Math.max(0, knownTokens - shownTokens);
+      run.changes.push({ type: 'truncate', region: '(read_file)', tokens: cutTokens, entries: [event.tool_call_id], reason: capped.notice.trim() });
       knownTokens = made ? cutFillerTokens(run, made, capped.content.length, capped.notice) : undefined;
     }
   } else {
@@ -40,18 +43,22 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   }
   const route = routeToolResult(run.stage.toolRouting, event.tool_name, run.visibleNames());
   let tokens: number;
-  if (route.maxResultTokens !== undefined && (knownTokens === undefined || knownTokens > route.maxResultTokens)) {
-    const capped = capToolResult(content, route.maxResultTokens, encoding);
+  const max = route.maxResultTokens;
+  if (max !== undefined && (knownTokens === undefined || knownTokens > max)) {
+    // A file read both caps cut keeps one marker that names both, so the byte cap's notice is not
+    // cut away with the tail, and no count of the capped text is given as the file's.
+    let capped = capToolResult(content, max, encoding);
+    if (capped.truncated && byteCut) capped = capToolResult(byteCut.text, max, encoding, (kept) => bothCapsMarker(kept, byteCut.fileBytes, max));
     if (capped.truncated) {
-      run.changes.push({ type: 'truncate', region: route.region, tokens: (knownTokens ?? capped.originalTokens ?? capped.tokens) - capped.tokens, entries: [event.tool_call_id], reason: `max_result_tokens ${fmt(route.maxResultTokens)}` });
+      // The same count the marker gives the model: the tokens of the result left out.
+      run.changes.push({ type: 'truncate', region: route.region, tokens: capped.cut!, entries: [event.tool_call_id], reason: `max_result_tokens ${fmt(max)}` });
+      head = undefined;
     }
     content = capped.content;
     tokens = capped.tokens;
-    if (capped.truncated) head = undefined;
   } else {
     tokens = knownTokens ?? run.shared.resultTokensOf(event, content, run.ctx.count);
   }
-  if (byteCap && byteCap.tokens > 0) byteCap.tokens = Math.max(0, byteCap.tokens - tokens);
   run.baseline.add(tokens);
   const call = run.shared.callBefore(event.tool_call_id, run.position);
   const path = call?.arguments.path;

@@ -1,0 +1,75 @@
+// Issue 32: what the model reads about a tool result is what happened to it: both caps of a file
+// read are named, a cut is counted the same on the timeline as in the marker, a result its region
+// cannot hold says it was dropped, and a hashmap shows the keys the model must name.
+import { describe, expect, it } from 'vitest';
+import type { TrafficEvent } from '../../src/engine/scenario.ts';
+import { countTokens, encode } from '../../src/engine/tokens.ts';
+import { assistant, detail, run } from './helpers.ts';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+describe('3. read_file\'s byte cap under a per-tool token cap', () => {
+  // spec: "`read_file` also has a hard byte cap of its own, independent of any of this, and says so
+  // in the result when it applies." The per-tool cap is the setup the spec recommends:
+  // "[stages.analyze.tool_routing.max_result_tokens_per_tool] read_file = 20000".
+  const toml = `[context.regions]
+codebase = { kind = "temporary", max_tokens = 50000 }
+[stages.analyze.tool_routing.overrides]
+read_file = "codebase"
+[stages.analyze.tool_routing.max_result_tokens_per_tool]
+read_file = 20000
+`;
+  const line = 'const answer = 42;\n';
+  const file = line.repeat(Math.ceil(150_000 / line.length));
+  const traffic: TrafficEvent[] = [
+    assistant('', ['c1', 'read_file', { path: 'src/big.ts' }]),
+    { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', content: file },
+  ];
+
+  it('keeps one marker that names both caps and the file\'s real size, in bytes', () => {
+    const t = run(toml, traffic);
+    const stored = detail(toml, [...traffic, assistant('ok')], 2).request.system.find((b) => b.region === 'codebase')!.text.slice('[codebase]:\n'.length);
+    const marker = /\n\[truncated: showing the first ([\d,]+) of ([\d,]+) bytes \(([\d,]+) tokens\); read_file's 100,000-byte cap and max_result_tokens = 20,000 cut the rest\]$/.exec(stored)!;
+    expect(marker).not.toBeNull();
+    const head = stored.slice(0, marker.index);
+    expect(file.startsWith(head)).toBe(true);
+    expect(marker[1]).toBe(fmt(head.length)); // ASCII: a byte per character
+    expect(marker[2]).toBe(fmt(file.length)); // the file's size, not the size of what the byte cap let through
+    expect(marker[3]).toBe(fmt(encode(head).length));
+    expect(t.steps[1]!.regions.codebase!.tokens).toBeLessThanOrEqual(20_000);
+    expect(t.steps[1]!.regions.codebase!.tokens).toBe(countTokens(stored));
+  });
+
+  it('records both cuts, the token cap\'s by the tokens of what the byte cap let through', () => {
+    const t = run(toml, traffic);
+    const shown = file.slice(0, 99_997); // the last line break inside 100,000 bytes
+    const notice = `[read_file: showing the first 99,997 of ${fmt(file.length)} bytes; the file is longer than read_file's 100,000-byte cap]`;
+    const stored = detail(toml, [...traffic, assistant('ok')], 2).request.system.find((b) => b.region === 'codebase')!.text;
+    const kept = Number(/\(([\d,]+) tokens\)/.exec(stored)![1]!.replace(/,/g, ''));
+    expect(t.steps[1]!.changes).toEqual([
+      { type: 'truncate', region: '(read_file)', tokens: 0, entries: ['c1'], reason: notice },
+      { type: 'truncate', region: 'codebase', tokens: encode(shown).length - kept, entries: ['c1'], reason: 'max_result_tokens 20,000' },
+    ]);
+  });
+
+  it('a read the token cap does not reach keeps the byte cap\'s notice whole', () => {
+    const roomy = toml.replace('read_file = 20000', 'read_file = 60000');
+    const stored = detail(roomy, [...traffic, assistant('ok')], 2).request.system.find((b) => b.region === 'codebase')!.text;
+    expect(stored.endsWith(`\n[read_file: showing the first 99,997 of ${fmt(file.length)} bytes; the file is longer than read_file's 100,000-byte cap]`)).toBe(true);
+  });
+});
+
+describe('a truncate change counts the cut the marker names', () => {
+  // spec: max_result_tokens is a "ceiling for any tool without one of its own"; DESIGN.md: changes
+  // carry "tokens" of what they cut. The model reads the marker; the timeline must say the same.
+  const toml = '[context.regions]\nscratch = { kind = "temporary" }\n[stages.main.tool_routing]\ndefault_region = "scratch"\nmax_result_tokens = 40\n';
+  it('500 tokens capped at 40: the change and the marker give the same number', () => {
+    const traffic: TrafficEvent[] = [assistant('', ['c1', 'grep']), { type: 'tool_result', tool_call_id: 'c1', tool_name: 'grep', size_tokens: 500 }];
+    const t = run(toml, traffic);
+    const stored = detail(toml, [...traffic, assistant('ok')], 2).request.system[0]!.text.slice('[scratch]:\n'.length);
+    const marker = /\n\[truncated: ([\d,]+) of 500 tokens cut by max_result_tokens = 40\]$/.exec(stored)!;
+    const cut = Number(marker[1]);
+    expect(cut).toBe(500 - encode(stored.slice(0, marker.index)).length);
+    expect(t.steps[1]!.changes).toEqual([{ type: 'truncate', region: 'scratch', tokens: cut, entries: ['c1'], reason: 'max_result_tokens 40' }]);
+  });
+});
