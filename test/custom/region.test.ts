@@ -163,7 +163,7 @@ describe('on_write', () => {
     const drop = text('drop');
     expect(r.write(yes, ctx)).toEqual({ ok: true, changes: [] });
     expect(r.write(unit, ctx)).toEqual({ ok: true, changes: [] });
-    expect(r.write(drop, ctx)).toEqual({ ok: true, changes: [{ type: 'evict', region: 'brain', tokens: drop.tokens, entries: ['drop'], reason: 'on_write returned false' }], stored: 0 });
+    expect(r.write(drop, ctx)).toEqual({ ok: true, changes: [{ type: 'evict', region: 'brain', tokens: drop.tokens, entries: ['drop'], reason: 'on_write returned false' }], stored: 0, hookDropped: true });
     expect(r.entries).toEqual([yes, unit]);
     expect(ctx.warnings).toEqual([]);
   });

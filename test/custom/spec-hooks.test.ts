@@ -27,3 +27,30 @@ describe('6. on_overflow answers indices, which are integers', () => {
     }
   });
 });
+
+describe('on_write\'s answer, as the result and context_append report it', () => {
+  // spec (custom-regions.md): on_write "Return a string to replace the content (tokens re-estimated,
+  // kind preserved), true or () to accept unchanged, or false to drop the entry."
+  const toml = '[context.regions]\nbrain = { kind = "custom", script = "b.rhai" }\n[stages.main.tool_routing]\ndefault_region = "brain"\n';
+  const hooks = `${RENDER}fn on_write(ctx) { if ctx.entry.content.contains("DROP") { return false; } if ctx.entry.content.contains("EMPTY") { return ""; } () }\n`;
+  const extra = { agent: { 'agent.leviath': toml, 'b.rhai': hooks } };
+  const result = (id: string, content: string): TrafficEvent[] => [
+    { type: 'assistant', content: '', tool_calls: [{ id, name: 'grep', arguments: {} }] },
+    { type: 'tool_result', tool_call_id: id, tool_name: 'grep', content },
+  ];
+
+  it('false for a routed result: the stub carries the drop note custom.md promises', () => {
+    const t = run(toml, result('c1', 'DROP me please'), extra);
+    expect(t.steps[1]!.result).toEqual({ ok: true, message: '[routed to brain: 0 tokens (on_write dropped the 3-token entry)]' });
+    expect(t.steps[1]!.regions.brain).toMatchObject({ tokens: 0, entries: 0 });
+  });
+
+  it('"" replaces the content with nothing: the entry is kept, empty, and the answers say emptied, not dropped', () => {
+    const t = run(toml, [...result('c1', 'EMPTY this one'), append('brain', 'EMPTY note here')], extra);
+    expect(t.steps[1]!.result).toEqual({ ok: true, message: '[routed to brain: 0 tokens (on_write emptied the 3-token entry)]' });
+    expect(t.steps[1]!.regions.brain).toMatchObject({ tokens: 0, entries: 1 });
+    expect(t.steps[2]!.result).toEqual({ ok: true, message: 'appended 0 tokens (on_write emptied the 3-token entry) to brain; brain now holds 0 of 5,000 tokens' });
+    expect(t.steps[2]!.regions.brain).toMatchObject({ tokens: 0, entries: 2 });
+    expect(t.steps[2]!.changes).toEqual([]);
+  });
+});

@@ -73,3 +73,57 @@ describe('a truncate change counts the cut the marker names', () => {
     expect(t.steps[1]!.changes).toEqual([{ type: 'truncate', region: 'scratch', tokens: cut, entries: ['c1'], reason: 'max_result_tokens 40' }]);
   });
 });
+
+describe('a result its region cannot hold is reported as dropped, never as routed', () => {
+  // DESIGN.md: a result routed elsewhere "leaves a short stub result in the message stream
+  // ([routed to codebase: 2,431 tokens]) so the call stays paired"; spec (custom-regions.md):
+  // "Providers reject a request where a tool call has no matching result". The stub is what the
+  // model reads of its call, so it must say what happened to the content.
+  const toml = `[context.regions]
+scratch = { kind = "temporary", max_tokens = 300 }
+codebase = { kind = "compacting", max_tokens = 300 }
+[stages.main.tool_routing]
+default_region = "scratch"
+[stages.main.tool_routing.overrides]
+read_file = "codebase"
+`;
+
+  it('routed away: the stub says the region dropped it, and what the region held stays', () => {
+    const traffic: TrafficEvent[] = [assistant('', ['c1', 'grep']), { type: 'tool_result', tool_call_id: 'c1', tool_name: 'grep', size_tokens: 100 },
+      assistant('', ['c2', 'grep']), { type: 'tool_result', tool_call_id: 'c2', tool_name: 'grep', size_tokens: 500 }, assistant('ok')];
+    const t = run(toml, traffic);
+    const said = "[routed to scratch, which dropped it: 500 tokens, larger than the region's whole budget of 300]";
+    expect(t.steps[3]!.result).toEqual({ ok: true, message: said });
+    expect(t.steps[3]!.regions.scratch).toMatchObject({ tokens: 100, entries: 1 });
+    const request = detail(toml, traffic, 4).request;
+    expect(request.messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content])).toEqual([['c1', '[routed to scratch: 100 tokens]'], ['c2', said]]);
+    expect(request.stripped).toEqual({ toolCalls: [], toolResults: [] });
+    // Nothing stayed, so nothing is charged to scratch for it.
+    expect(t.summary.ledger.main!.scratch).toBe(100);
+  });
+
+  it('routed into a compacting region: the stub says it was summarized at once', () => {
+    const traffic: TrafficEvent[] = [assistant('', ['c1', 'read_file', { path: 'src/big.rs' }]), { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', size_tokens: 500 }];
+    const t = run(toml, traffic);
+    expect(t.steps[1]!.result).toEqual({ ok: true, message: '[routed to codebase, which summarized it at once: 500 tokens, over budget 300]' });
+    expect(t.steps[1]!.changes).toEqual([expect.objectContaining({ type: 'compact', region: 'codebase', entries: ['src/big.rs'] })]);
+  });
+
+  it('into the message stream: a short answer takes its place, so the call is not stripped', () => {
+    const small = '[context.regions]\ntool_results = { kind = "sliding_window", max_tokens = 40 }\n';
+    const traffic: TrafficEvent[] = [assistant('', ['c1', 'grep']), { type: 'tool_result', tool_call_id: 'c1', tool_name: 'grep', size_tokens: 200 }, assistant('ok')];
+    const t = run(small, traffic);
+    const said = "[tool_results dropped this result: 200 tokens, larger than the region's whole budget of 40]";
+    expect(t.steps[1]!.result).toEqual({ ok: true, message: said });
+    const request = detail(small, traffic, 2).request;
+    expect(request.messages.map((m) => [m.role, m.tool_call_id ?? m.tool_calls?.map((c) => c.id).join(), m.content])).toEqual([
+      ['assistant', 'c1', ''], ['tool', 'c1', said],
+    ]);
+    expect(request.stripped).toEqual({ toolCalls: [], toolResults: [] });
+  });
+
+  it('context_append: the answer says nothing was appended', () => {
+    const traffic: TrafficEvent[] = [{ type: 'context_append', region: 'scratch', content: Array.from({ length: 400 }, () => 'alpha').join(' ') }];
+    expect(run(toml, traffic).steps[0]!.result).toEqual({ ok: true, message: "scratch dropped the entry: 400 tokens, larger than the region's whole budget of 300; scratch now holds 0 of 300 tokens" });
+  });
+});

@@ -8,7 +8,7 @@ import { fmt } from '../format.ts';
 import { capabilitiesOf } from './capabilities.ts';
 import type { CacheHint, Change, ChangeType, Section, ToolCall } from '../timeline.ts';
 import type {
-  Checklist, DeleteOutcome, DeleteSelector, Entry, Region, RegionContext, RegionRender, RenderedMessage, WriteOutcome,
+  Checklist, DeleteOutcome, DeleteSelector, Entry, Gone, Region, RegionContext, RegionRender, RenderedMessage, WriteOutcome,
 } from './types.ts';
 
 /** How an entry is named in a change: its key, else its first line (shortened). */
@@ -154,10 +154,24 @@ export abstract class BaseRegion implements Region {
     if (refused) return refused;
     if (this.evictsOversized && entry.tokens > this.budget.trigger) {
       // Nothing that fitted is lost to make room for something that never will.
-      return { ok: true, changes: [change('evict', this.name, [entry], `larger than the whole budget of ${fmt(this.budget.trigger)}: dropped alone`)] };
+      const gone: Gone = { verb: 'dropped', why: `larger than the region's whole budget of ${fmt(this.budget.trigger)}` };
+      return { ok: true, changes: [change('evict', this.name, [entry], `larger than the whole budget of ${fmt(this.budget.trigger)}: dropped alone`)], gone };
     }
     this.insertAt(this.entries.length, entry);
-    return { ok: true, changes: this.enforce(ctx) };
+    return this.admitted(entry, this.enforce(ctx));
+  }
+
+  /**
+   * A write's outcome once the kind's rule has run: when that rule took the new entry itself out
+   * again (summarized it, evicted it), the outcome says so, so no result claims it was kept. Only
+   * a write that changed something else can have, so the entries are searched only then.
+   */
+  protected admitted(entry: Entry, changes: Change[]): WriteOutcome {
+    if (changes.length === 0 || this.entries.includes(entry)) return { ok: true, changes };
+    const label = entryLabel(entry);
+    const took = changes.findLast((c) => c.entries.includes(label)) ?? changes[changes.length - 1]!;
+    const verb = took.type === 'compact' ? 'summarized' : 'evicted';
+    return { ok: true, changes, gone: { verb, why: took.reason ?? this.overReason() } };
   }
 
   /** Kinds that evict to make room drop an entry bigger than the whole region alone, on arrival. */
@@ -183,7 +197,9 @@ export abstract class BaseRegion implements Region {
     if (refused) return refused;
     this.removeRange(at, 1);
     this.insertAt(this.entries.length, entry);
-    return { ok: true, changes: [change('replace', this.name, [old], `key "${entry.key}" rewritten`), ...this.enforce(ctx)] };
+    const outcome = this.admitted(entry, this.enforce(ctx));
+    outcome.changes.unshift(change('replace', this.name, [old], `key "${entry.key}" rewritten`));
+    return outcome;
   }
 
   /**

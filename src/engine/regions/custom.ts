@@ -56,7 +56,7 @@ export class CustomRegion extends BaseRegion {
 
   override write(entry: Entry, ctx: RegionContext): WriteOutcome {
     const admitted = this.onWrite(entry, ctx);
-    if (!admitted.entry) return { ok: true, changes: admitted.changes, stored: 0 };
+    if (!admitted.entry) return { ok: true, changes: admitted.changes, stored: 0, hookDropped: true };
     if (admitted.entry === entry) return super.write(entry, ctx);
     // Rewritten by on_write: what was stored is the new size, which the ledger and the result report.
     const outcome = super.write(admitted.entry, ctx);

@@ -69,9 +69,23 @@ export interface RegionContext {
   warn(message: string): void;
 }
 
+/**
+ * Why an entry a region accepted is not in it once the write is done: the kind's own rule dropped
+ * it (larger than the whole region), summarized it, or evicted it at once. `why` is the region's
+ * words for the rule (`larger than the region's whole budget of 300`, `over compact_at 4,000`).
+ */
+export interface Gone {
+  verb: 'dropped' | 'summarized' | 'evicted';
+  why: string;
+}
+
 export type WriteOutcome =
-  /** `stored`: the tokens the region kept when a hook changed the entry (0 when on_write dropped it). */
-  | { ok: true; changes: Change[]; stored?: number }
+  /**
+   * `stored`: the tokens the region kept when a hook changed the entry (0 when on_write dropped it;
+   * `hookDropped` then says so, where 0 with the entry kept is on_write's empty string).
+   * `gone`: set when the region's own rule took the entry out again in the same write.
+   */
+  | { ok: true; changes: Change[]; stored?: number; hookDropped?: true; gone?: Gone }
   | { ok: false; message: string; changes: Change[] };
 
 export type DeleteSelector = { key: string } | { index: number } | { oldest: number };

@@ -285,7 +285,8 @@ export class RunState {
     const outcome = keyed ? region.put(entry, this.ctx) : region.write(entry, this.ctx);
     this.changes.push(...outcome.changes);
     if (outcome.ok) {
-      this.ledger.charge(this.stage.name, name, outcome.stored ?? entry.tokens);
+      // An entry dropped on arrival was never held: nothing is charged for it.
+      this.ledger.charge(this.stage.name, name, outcome.gone?.verb === 'dropped' ? 0 : outcome.stored ?? entry.tokens);
       if (!region.removable && region.tokens > region.budget.budget) {
         this.warnings.push(`${name} is pinned and over its budget: ${fmt(region.tokens)} of ${fmt(region.budget.budget)} tokens (pinned content is never evicted)`);
       }

@@ -4,12 +4,13 @@
 import { filler, type Filler } from '../filler.ts';
 import { fmt } from '../format.ts';
 import { MESSAGE_REGION_NAMES } from '../regions/index.ts';
-import type { Entry, Region } from '../regions/types.ts';
+import type { Entry } from '../regions/types.ts';
 import { bothCapsMarker, capReadFile, capToolResult, cutAscii, lookupTool, routeToolResult } from '../routing.ts';
 import type { TrafficEvent } from '../scenario.ts';
 import type { StepResult } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
 import type { RunState } from './state.ts';
+import { goneText, keptSize } from './written.ts';
 
 const READ_FILE = { read_file: true };
 /** What file tracking records a call to each file tool as. */
@@ -72,16 +73,29 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   if (MESSAGE_REGION_NAMES.has(target.name) || target.section === 'messages') {
     const outcome = run.writeTo(target.name, entry);
     if (!outcome.ok) return { ok: false, message: outcome.message };
-    return { ok: true, message: `${fmt(tokens)} tokens to ${target.name}${tooBigToStay(target, tokens)}` };
+    if (!outcome.gone) return { ok: true, message: `${keptSize(tokens, outcome, true)} to ${target.name}` };
+    // The result is the message: taken out at once, its call would lose its answer and be stripped.
+    // A stub in its place keeps the call paired and tells the model what happened.
+    const said = `[${goneText(target.name, 'this result', outcome.stored ?? tokens, outcome.gone)}]`;
+    run.writeTo(target.name, stubEntry(run, said, event));
+    return { ok: true, message: said };
   }
   // Routed away: the content lives in its region and a stub keeps the call paired.
   const placed = target.keyed && entry.key === undefined ? { ...entry, key: `${event.tool_name}:${event.tool_call_id}` } : entry;
   // A refusal here is what the call's result says, so the model reads it.
   const outcome = run.store(target.name, placed, false);
-  // The size the region kept (after a custom region's on_write), in the stub's one shape.
-  const stub = outcome.ok ? `[routed to ${target.name}: ${fmt(outcome.stored ?? tokens)} tokens]` : outcome.message;
-  run.writeTo('tool_results', { seq: run.seq++, content: stub, tokens: run.ctx.count(stub), kind: 'stub', toolCallId: event.tool_call_id, toolName: event.tool_name });
+  // What the region kept (after a custom region's on_write), or why it did not keep it.
+  let stub: string;
+  if (!outcome.ok) stub = outcome.message;
+  else if (outcome.gone) stub = `[${goneText(`routed to ${target.name}, which`, 'it', outcome.stored ?? tokens, outcome.gone)}]`;
+  else stub = `[routed to ${target.name}: ${keptSize(tokens, outcome, true)}]`;
+  run.writeTo('tool_results', stubEntry(run, stub, event));
   return outcome.ok ? { ok: true, message: stub } : { ok: false, message: outcome.message };
+}
+
+/** A short result standing for the call's real one, so the call stays paired in the message stream. */
+function stubEntry(run: RunState, content: string, event: Extract<TrafficEvent, { type: 'tool_result' }>): Entry {
+  return { seq: run.seq++, content, tokens: run.ctx.count(content), kind: 'stub', toolCallId: event.tool_call_id, toolName: event.tool_name };
 }
 
 /**
@@ -107,12 +121,6 @@ function cutFillerTokens(run: RunState, made: Filler, shown: number, notice: str
   const lastLine = made.lastLineBreak(shown - 2) + 1;
   const known = made.headTokens(lastLine);
   return known === undefined ? undefined : known + run.ctx.count(made.slice(lastLine, shown) + notice);
-}
-
-/** A result larger than its region's whole budget is evicted on arrival; the agent should hear so. */
-function tooBigToStay(region: Region, tokens: number): string {
-  const budget = region.budget.budget;
-  return tokens > budget ? `, more than its whole budget of ${fmt(budget)}: evicted at once` : '';
 }
 
 /**
