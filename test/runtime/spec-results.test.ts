@@ -127,3 +127,33 @@ read_file = "codebase"
     expect(run(toml, traffic).steps[0]!.result).toEqual({ ok: true, message: "scratch dropped the entry: 400 tokens, larger than the region's whole budget of 300; scratch now holds 0 of 300 tokens" });
   });
 });
+
+describe('a hashmap shows each value under its key', () => {
+  // spec: "Name the entry by `key` if it was written with one" (context_delete), and hashmap is
+  // "Keyed entries (alias `hash_map`); a write to a key replaces it". The model names a key it can
+  // only know from the request.
+  const toml = '[context.regions]\nfindings = { kind = "hashmap" }\n[context.file_tracking]\nregion = "findings"\n';
+
+  it('renders key: value, counts the key, and leaves content that already names its key as it is', () => {
+    const traffic: TrafficEvent[] = [
+      { type: 'context_append', region: 'findings', key: 'cache-ttl', content: 'Anthropic caches for 5 minutes' },
+      { type: 'context_append', region: 'findings', key: 'openai-min', content: 'OpenAI caches from 1,024 tokens' },
+      assistant('', ['c1', 'read_file', { path: 'src/lib.rs' }]),
+      { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', content: 'fn main() {}' },
+      assistant('ok'),
+    ];
+    const block = detail(toml, traffic, 4).request.system.find((b) => b.region === 'findings')!;
+    const read = `src/lib.rs: read (${countTokens('fn main() {}')} tokens)`;
+    expect(block.text).toBe(`[findings]:\ncache-ttl: Anthropic caches for 5 minutes\nopenai-min: OpenAI caches from 1,024 tokens\n${read}`);
+    expect(block.tokens).toBe(countTokens('[findings]:\n') + 2 + countTokens('cache-ttl: ') + countTokens('Anthropic caches for 5 minutes')
+      + countTokens('openai-min: ') + countTokens('OpenAI caches from 1,024 tokens') + countTokens(read));
+  });
+
+  it('so the key the model reads is the one context_delete takes', () => {
+    const traffic: TrafficEvent[] = [
+      { type: 'context_append', region: 'findings', key: 'cache-ttl', content: 'Anthropic caches for 5 minutes' },
+      { type: 'context_delete', region: 'findings', key: 'cache-ttl' },
+    ];
+    expect(run(toml, traffic).steps[1]!.result).toEqual({ ok: true, message: 'deleted 1 entry (7 tokens) from findings; findings now holds 0 of 5,000 tokens' });
+  });
+});

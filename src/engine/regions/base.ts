@@ -299,19 +299,35 @@ export abstract class BaseRegion implements Region {
       if (appended.length === 0) return this.lastSystem!;
       let tokens = previous.tokens + appended.length * ctx.count('\n');
       let text = previous.text;
-      for (const e of appended) { text += `\n${e.content}`; tokens += e.tokens; }
+      for (const e of appended) {
+        const prefix = this.linePrefix(e);
+        text += `\n${prefix}${e.content}`;
+        tokens += e.tokens + ctx.count(prefix);
+      }
       return (this.lastSystem = { system: { text, tokens }, messages: [] });
     }
     const shown = this.renderOrder();
     if (shown.length === 0) return (this.lastSystem = { messages: [] });
     const header = `[${this.name}]:\n`;
     let tokens = ctx.count(header) + (shown.length - 1) * ctx.count('\n');
-    for (const e of shown) tokens += e.tokens;
-    // Built by appends, as above, not joined: a join copies every entry's text (a large region's
-    // hundreds of KB) on each re-render, where appending links the texts without copying them.
-    let text = header + shown[0]!.content;
-    for (let i = 1; i < shown.length; i++) text += `\n${shown[i]!.content}`;
+    // Built by appends, not joined: a join copies every entry's text (a large region's hundreds of
+    // KB) on each re-render, where appending links the texts without copying them.
+    let text = header;
+    for (let i = 0; i < shown.length; i++) {
+      const e = shown[i]!;
+      const prefix = this.linePrefix(e);
+      text += i === 0 ? `${prefix}${e.content}` : `\n${prefix}${e.content}`;
+      tokens += e.tokens + ctx.count(prefix);
+    }
     return (this.lastSystem = { system: { text, tokens }, messages: [] });
+  }
+
+  /**
+   * What a system block shows in front of an entry's content ('' for most kinds; a hashmap shows
+   * its key, which the model needs to name the entry). Counted as its own piece, like the header.
+   */
+  protected linePrefix(_entry: Entry): string {
+    return '';
   }
 
   protected renderOrder(): readonly Entry[] {
