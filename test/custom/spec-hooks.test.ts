@@ -2,7 +2,7 @@
 // message about what a hook did (the call's result, context_append's answer, the timeline) is true.
 import { describe, expect, it } from 'vitest';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
-import { append, run } from '../runtime/helpers.ts';
+import { append, detail, run } from '../runtime/helpers.ts';
 
 const words = (n: number, word = 'alpha') => Array.from({ length: n }, () => word).join(' ');
 const RENDER = 'fn render(ctx) { let out = []; for e in ctx.entries { out.push(e.content); } #{ system: out } }\n';
@@ -52,5 +52,22 @@ describe('on_write\'s answer, as the result and context_append report it', () =>
     expect(t.steps[2]!.result).toEqual({ ok: true, message: 'appended 0 tokens (on_write emptied the 3-token entry) to brain; brain now holds 0 of 5,000 tokens' });
     expect(t.steps[2]!.regions.brain).toMatchObject({ tokens: 0, entries: 2 });
     expect(t.steps[2]!.changes).toEqual([]);
+  });
+});
+
+describe('one message render cannot use is left out, not the whole answer', () => {
+  // spec (custom-regions.md): render returns "a map with system (a string or an array of strings)
+  // and messages (typed role/content entries ...)"; "Runtime problems never break an inference".
+  it('a system-role message is dropped with a warning; the rest of the answer is the request', () => {
+    const toml = '[context.regions]\nbrain = { kind = "custom", script = "b.rhai" }\n';
+    const script = 'fn render(ctx) { #{ system: "notes", messages: [#{ role: "user", content: "first" }, #{ role: "system", content: "be brief" }, #{ role: "user", content: "third" }] } }\n';
+    const traffic: TrafficEvent[] = [append('brain', 'one'), { type: 'assistant', content: 'ok' }];
+    const extra = { agent: { 'agent.leviath': toml, 'b.rhai': script } };
+    const d = detail(toml, traffic, 1, extra);
+    expect(d.request.system.map((b) => [b.region, b.text])).toEqual([['brain', 'notes']]);
+    expect(d.request.messages.map((m) => [m.role, m.content])).toEqual([['user', 'first'], ['user', 'third']]);
+    expect(run(toml, traffic, extra).steps[1]!.warnings).toEqual([
+      'custom region brain: render\'s messages[1].role must be "user", "assistant" or "tool", got "system"; that message was left out (b.rhai)',
+    ]);
   });
 });
