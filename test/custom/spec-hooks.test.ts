@@ -2,6 +2,7 @@
 // message about what a hook did (the call's result, context_append's answer, the timeline) is true.
 import { describe, expect, it } from 'vitest';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
+import { countTokens } from '../../src/engine/tokens.ts';
 import { append, detail, run } from '../runtime/helpers.ts';
 
 const words = (n: number, word = 'alpha') => Array.from({ length: n }, () => word).join(' ');
@@ -69,5 +70,39 @@ describe('one message render cannot use is left out, not the whole answer', () =
     expect(run(toml, traffic, extra).steps[1]!.warnings).toEqual([
       'custom region brain: render\'s messages[1].role must be "user", "assistant" or "tool", got "system"; that message was left out (b.rhai)',
     ]);
+  });
+});
+
+describe('a script answers a routed call with its own tool message', () => {
+  // spec (custom-regions.md): render's messages are "typed role/content entries, optionally
+  // carrying tool_calls or tool_results"; "Leviath strips any unpaired tool block before sending".
+  // A script's answer to a call routed into its region pairs with the call; the runtime's stub
+  // (DESIGN.md: it only exists "so the call stays paired") gives way instead of stripping it.
+  const toml = '[context.regions]\nbrain = { kind = "custom", script = "b.rhai" }\n[stages.main.tool_routing]\ndefault_region = "brain"\n';
+  const script = 'fn render(ctx) { let out = []; for e in ctx.entries { if e.kind == "tool_result" { out.push(#{ role: "tool", tool_call_id: e.tool_call_id, content: `brief: ${e.content.split("\\n")[0]}` }); } } #{ messages: out } }\n';
+  const extra = { agent: { 'agent.leviath': toml, 'b.rhai': script } };
+  const traffic: TrafficEvent[] = [
+    { type: 'user', content: 'look around' },
+    { type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'grep', arguments: {} }] },
+    { type: 'tool_result', tool_call_id: 'c1', tool_name: 'grep', content: 'src/a.rs:1: fn a()\nsrc/b.rs:2: fn b()' },
+    { type: 'assistant', content: 'found them' },
+  ];
+
+  it('the script\'s message takes the stub\'s place after the call, and nothing is stripped', () => {
+    const request = detail(toml, traffic, 3, extra).request;
+    expect(request.messages.map((m) => [m.region, m.role, m.tool_call_id ?? m.tool_calls?.map((c) => c.id).join(), m.content])).toEqual([
+      ['conversation', 'user', undefined, 'look around'],
+      ['conversation', 'assistant', 'c1', ''],
+      ['brain', 'tool', 'c1', 'brief: src/a.rs:1: fn a()'],
+    ]);
+    expect(request.stripped).toEqual({ toolCalls: [], toolResults: [] });
+    expect(run(toml, traffic, extra).steps[3]!.changes).toEqual([]);
+  });
+
+  it('a script that does not answer the call leaves the stub answering it', () => {
+    const quiet = { agent: { 'agent.leviath': toml, 'b.rhai': RENDER } };
+    const request = detail(toml, traffic, 3, quiet).request;
+    const grep = 'src/a.rs:1: fn a()\nsrc/b.rs:2: fn b()';
+    expect(request.messages.filter((m) => m.role === 'tool').map((m) => [m.region, m.content])).toEqual([['tool_results', `[routed to brain: ${countTokens(grep)} tokens]`]]);
   });
 });

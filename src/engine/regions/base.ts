@@ -49,6 +49,16 @@ function sharedReason(reason: string): string {
 export const MESSAGE_REGION_NAMES: ReadonlySet<string> = new Set(['conversation', 'tool_results']);
 
 const renderedMessages = new WeakMap<Entry, RenderedMessage>();
+/** The messages of stub entries: short results that stand for a result routed elsewhere. */
+const stubMessages = new WeakSet<RenderedMessage>();
+
+/**
+ * Whether a message is a runtime stub answering a call whose result was routed away (so a
+ * script's own answer to that call may take its place: assemble.ts).
+ */
+export function isStubMessage(message: RenderedMessage): boolean {
+  return stubMessages.has(message);
+}
 
 /**
  * A message as a region renders it, made only here: its fields always in one order and only those
@@ -80,6 +90,7 @@ export function entryMessage(entry: Entry): RenderedMessage {
     case 'stub':
       message = entry.toolCallId === undefined ? renderedMessage(seq, 'user', content, tokens)
         : renderedMessage(seq, 'tool', content, tokens, undefined, undefined, entry.toolCallId, entry.isError && entry.kind === 'tool_result' ? true : undefined);
+      if (entry.kind === 'stub' && entry.toolCallId !== undefined) stubMessages.add(message);
       break;
     default:
       message = renderedMessage(seq, 'user', content, tokens);
