@@ -19,6 +19,13 @@ export interface Checklist {
   readonly openItems: readonly TodoState[];
   /** Open items as a gate's nudge names them. */
   describeOpen(): string;
+  /** The highest id ever given out here (0 before the first item). */
+  readonly lastId: number;
+  /**
+   * Ids given from now on continue after `lastId`: a region that was a checklist under this name
+   * before a stage layout made it another kind gave those out, and an id is never reused.
+   */
+  continueIds(lastId: number): void;
   add(item: string, ctx: RegionContext): TodoOutcome;
   done(id: number, ctx: RegionContext): TodoOutcome;
   note(id: number, note: string, ctx: RegionContext): TodoOutcome;

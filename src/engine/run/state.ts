@@ -94,6 +94,8 @@ export class RunState {
   readonly iterations = new Map<string, number>();
   /** The region holding the current stage prompt, if any. */
   promptHolder: string | undefined;
+  /** The last checklist id given out under each region name that was a checklist and is now another kind. */
+  readonly todoIds = new Map<string, number>();
 
   // Turns and requests (turns.ts).
   baseline!: FlatListBaseline;
@@ -164,6 +166,7 @@ export class RunState {
     copy.attempts = this.attempts;
     for (const [stage, n] of this.iterations) copy.iterations.set(stage, n);
     copy.promptHolder = this.promptHolder;
+    for (const [name, id] of this.todoIds) copy.todoIds.set(name, id);
     copy.ctx.stage = this.ctx.stage;
     copy.ctx.stageIterations = this.ctx.stageIterations;
     copy.ctx.windowTokens = this.ctx.windowTokens;

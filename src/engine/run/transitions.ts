@@ -3,7 +3,8 @@
 // layout and its prompt. The rules (layouts, gates, where a prompt goes) are in ../stages.ts.
 import { resolveBudget } from '../budget.ts';
 import type { RegionDecl, StageDecl } from '../blueprint/types.ts';
-import type { Region } from '../regions/types.ts';
+import { change } from '../regions/index.ts';
+import type { Entry, Region } from '../regions/types.ts';
 import { STAGE_PROMPT_KEY, findTransition, gateRefusals, instructionsRegion, maxAttempts, stageLayout } from '../stages.ts';
 import type { StepResult } from '../timeline.ts';
 import type { RunState } from './state.ts';
@@ -91,9 +92,25 @@ function regionFor(run: RunState, decl: RegionDecl): Region {
   }
   // A different kind under the same name: the content moves into the new kind, by its rules.
   const fresh = run.createRegion(decl);
+  // Checklist ids are never reused under a name, whatever kinds it passes through.
+  const lastId = Math.max(existing.checklist?.lastId ?? 0, run.todoIds.get(decl.name) ?? 0);
+  if (lastId > 0) run.todoIds.set(decl.name, lastId);
+  fresh.checklist?.continueIds(lastId);
+  const refused: Entry[] = [];
+  let why = '';
   for (const entry of existing.entries) {
     const outcome = fresh.write(entry, run.ctx);
     run.changes.push(...outcome.changes);
+    if (!outcome.ok) {
+      refused.push(entry);
+      why ||= outcome.message;
+    }
+  }
+  if (refused.length > 0) {
+    // Nothing is lost unseen: what the new kind does not take (free text in a checklist) leaves on
+    // the timeline, with the new kind's reason.
+    run.changes.push(change('evict', decl.name, refused, `stage ${run.stage.name} makes ${decl.name} a ${decl.kind}: ${why}`));
+    run.warnings.push(`stage ${run.stage.name} makes ${decl.name} a ${decl.kind}, which did not take ${refused.length} of its ${existing.entries.length} entries: ${why}`);
   }
   return fresh;
 }
