@@ -87,8 +87,14 @@ function layoutOf(regions: readonly Region[]): { systemOrder: Region[]; names: s
 }
 const systemBlocks = new WeakMap<object, SystemBlock>();
 
-/** `regions`: the stage's visible regions in declaration order. Read-only: nothing is mutated. */
-export function assemble(regions: readonly Region[], ctx: RegionContext): Assembly {
+/** Where the runtime's own notices to the model are said to come from in a request. */
+export const RUNTIME_NOTICE_REGION = '(runtime)';
+
+/**
+ * `regions`: the stage's visible regions in declaration order. Read-only: nothing is mutated.
+ * `notices`: messages the runtime owes the model once (a write it refused), sent after the stream.
+ */
+export function assemble(regions: readonly Region[], ctx: RegionContext, notices: readonly RenderedMessage[] = []): Assembly {
   const layout = layoutOf(regions);
   const blocks: RequestBlock[] = [];
   let systemTokens = 0;
@@ -104,7 +110,12 @@ export function assemble(regions: readonly Region[], ctx: RegionContext): Assemb
     systemTokens += block.tokens;
   }
   const systemCount = blocks.length;
-  const paired = pairToolBlocks(messageStream(regions, layout.names, ctx), blocks);
+  const stream = messageStream(regions, layout.names, ctx);
+  for (const notice of notices) {
+    stream.messages.push(notice);
+    stream.owners.push(RUNTIME_NOTICE_REGION);
+  }
+  const paired = pairToolBlocks(stream, blocks);
   const messageTokens = paired.tokens;
   const tokens = systemTokens + messageTokens;
   let request: AssembledRequest | undefined;

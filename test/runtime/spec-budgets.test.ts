@@ -2,8 +2,9 @@
 // limit, the cascade sheds what loses least first, and a request still over the window says what
 // is left in it and why.
 import { describe, expect, it } from 'vitest';
+import { countTokens } from '../../src/engine/tokens.ts';
 import { validateScenario } from '../../src/engine/validate.ts';
-import { append, assistant, run, scenario, user } from './helpers.ts';
+import { append, assistant, detail, run, scenario, user } from './helpers.ts';
 
 const words = (n: number, word = 'alpha') => Array.from({ length: n }, () => word).join(' ');
 
@@ -87,5 +88,28 @@ codebase = { kind = "compacting", max_tokens = 5000 }
     expect(step.warnings).toEqual([`request is ${step.request!.requestTokens.toLocaleString('en-US')} tokens, over the 700-token window even after the cascade; `
       + `still in it: task 2 tokens (pinned: never shed), brain 900 tokens (custom with persistent = true: never shed), `
       + `codebase ${summary} tokens (compacting: shed one summary, nothing left to fold)`]);
+  });
+});
+
+describe('8. admission = "reject" refusing a write no agent made: the model is told', () => {
+  // spec: "Now a write that does not fit fails, and the agent is told the region is full and to
+  // release something first."
+  const toml = '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\nconversation = { kind = "sliding_window", max_tokens = 6, admission = "reject" }\n';
+  const traffic = [user('one two three'), user('four five six seven eight'), assistant('ok'), assistant('done')];
+
+  it('the next request ends with what was refused and what to do; the one after does not repeat it', () => {
+    const t = run(toml, traffic, { inputs: { task: 'Fix it' } });
+    expect(t.steps[1]!.warnings).toEqual(['conversation (admission = "reject") refused a user message of 5 tokens: it holds 3 of 6 tokens in 1 entries']);
+    const told = '[conversation is full (admission = "reject"): a user message of 5 tokens was not added; it holds 3 of 6 tokens in 1 entries. Release something with context_delete first.]';
+    const first = detail(toml, traffic, 2, { inputs: { task: 'Fix it' } }).request;
+    expect(first.messages.map((m) => [m.region, m.role, m.content])).toEqual([['conversation', 'user', 'one two three'], ['(runtime)', 'user', told]]);
+    expect(t.steps[2]!.request!.messageTokens).toBe(3 + countTokens(told));
+    const second = detail(toml, traffic, 3, { inputs: { task: 'Fix it' } }).request;
+    expect(second.messages.map((m) => m.content)).toEqual(['one two three', 'ok']);
+  });
+
+  it('the request a step would send (the inspector\'s preview) carries it too', () => {
+    const preview = detail(toml, traffic, 1, { inputs: { task: 'Fix it' } }).request;
+    expect(preview.messages.at(-1)!.region).toBe('(runtime)');
   });
 });

@@ -116,7 +116,7 @@ export class Run extends RunState {
     const kept = this.warnings;
     this.warnings = [];
     try {
-      return assemble(this.layout, this.ctx);
+      return assemble(this.layout, this.ctx, this.notices);
     } finally {
       this.warnings = kept;
     }

@@ -7,7 +7,8 @@ import { resolveBudget } from '../budget.ts';
 import { fmt } from '../format.ts';
 import type { Model } from '../models.ts';
 import { createRegion } from '../regions/index.ts';
-import type { Entry, Region, RegionContext } from '../regions/types.ts';
+import { renderedMessage } from '../regions/base.ts';
+import type { Entry, Region, RegionContext, RenderedMessage } from '../regions/types.ts';
 import type { Scenario, TrafficEvent } from '../scenario.ts';
 import { nameTable } from '../names.ts';
 import { Ledger, isImplicit, stagesOf } from '../stages.ts';
@@ -94,6 +95,11 @@ export class RunState {
   readonly iterations = new Map<string, number>();
   /** The region holding the current stage prompt, if any. */
   promptHolder: string | undefined;
+  /**
+   * What the runtime owes the model: writes it refused that no agent made (a user turn a reject
+   * region refused, ...). The next request carries them once, after the message stream.
+   */
+  notices: RenderedMessage[] = [];
   /** The last checklist id given out under each region name that was a checklist and is now another kind. */
   readonly todoIds = new Map<string, number>();
 
@@ -166,6 +172,7 @@ export class RunState {
     copy.attempts = this.attempts;
     for (const [stage, n] of this.iterations) copy.iterations.set(stage, n);
     copy.promptHolder = this.promptHolder;
+    copy.notices = this.notices.slice();
     for (const [name, id] of this.todoIds) copy.todoIds.set(name, id);
     copy.ctx.stage = this.ctx.stage;
     copy.ctx.stageIterations = this.ctx.stageIterations;
@@ -275,9 +282,15 @@ export class RunState {
     if (!outcome.ok) {
       const region = this.regions.get(name)!;
       const what = `a ${entry.kind.replace('_', ' ')} of ${fmt(entry.tokens)} tokens`;
-      this.warnings.push(region.decl.admission === 'reject'
-        ? `${name} (admission = "reject") refused ${what}: it holds ${fmt(region.tokens)} of ${fmt(region.budget.trigger)} tokens in ${fmt(region.entries.length)} entries`
-        : `${name} refused ${what}: ${outcome.message}`);
+      const fill = `it holds ${fmt(region.tokens)} of ${fmt(region.budget.trigger)} tokens in ${fmt(region.entries.length)} entries`;
+      const reject = region.decl.admission === 'reject';
+      this.warnings.push(reject ? `${name} (admission = "reject") refused ${what}: ${fill}` : `${name} refused ${what}: ${outcome.message}`);
+      // The spec: a write that does not fit fails "and the agent is told the region is full and to
+      // release something first". No agent made this write, so the next request tells the model.
+      const told = reject
+        ? `[${name} is full (admission = "reject"): ${what} was not added; ${fill}. Release something with context_delete first.]`
+        : `[${name} refused ${what}: ${outcome.message}]`;
+      this.notices.push(renderedMessage(Number.MAX_SAFE_INTEGER, 'user', told, this.ctx.count(told)));
     }
     return outcome;
   }

@@ -31,6 +31,8 @@ export function messageText(run: RunState, event: { type: 'user' | 'assistant'; 
 
 export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assistant' }>, index: number): RequestFigures {
   const assembly = assembleWithCascade(run);
+  // The request told the model what the runtime owed it; the next one does not repeat it.
+  run.notices = [];
   const prefixTokens = commonPrefixTokens(run.prevBlocks, assembly.blocks, sameBlock);
   run.prevBlocks = assembly.blocks;
   run.lastAssembly = assembly;
@@ -73,7 +75,7 @@ export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assis
 /** Assembles; while over the window, sheds by kind (lowest tier first, declaration order). */
 function assembleWithCascade(run: RunState): Assembly {
   run.ctx.windowTokens = run.layout.reduce((sum, r) => sum + r.tokens, 0);
-  let assembly = assemble(run.layout, run.ctx);
+  let assembly = assemble(run.layout, run.ctx, run.notices);
   const window = run.model.window;
   if (assembly.tokens <= window) return assembly;
   const tiers = [...new Set(run.layout.map((r) => r.cascadeTier).filter((t): t is number => t !== undefined))].sort((a, b) => a - b);
@@ -85,7 +87,7 @@ function assembleWithCascade(run: RunState): Assembly {
       const shed = region.shed(needed, run.ctx);
       if (shed.length === 0) continue;
       run.changes.push(...shed);
-      assembly = assemble(run.layout, run.ctx);
+      assembly = assemble(run.layout, run.ctx, run.notices);
     }
   }
   return assembly;
