@@ -5,6 +5,7 @@
 import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
 import { fmt } from '../format.ts';
+import type { SummaryOptions } from '../summarize.ts';
 import { capabilitiesOf } from './capabilities.ts';
 import type { CacheHint, Change, ChangeType, Section, ToolCall } from '../timeline.ts';
 import type {
@@ -359,10 +360,15 @@ export abstract class BaseRegion implements Region {
     return dropped.length ? [change('evict', this.name, dropped, reason)] : [];
   }
 
+  /** Whether this kind's summaries list every item they fold (compact_history keeps every key and path). */
+  protected get summaryOptions(): SummaryOptions | undefined {
+    return undefined;
+  }
+
   /** Folds entries [from, from+count) into one summary entry (`made` when already summarized) in their place. */
   protected fold(from: number, count: number, ctx: RegionContext, reason: string, made?: Entry): Change {
     const folded = this.entries.slice(from, from + count);
-    const summary = made ?? ctx.summarize(folded, this.name, folded[0]!.seq);
+    const summary = made ?? ctx.summarize(folded, this.name, folded[0]!.seq, this.summaryOptions);
     this.removeRange(from, count);
     this.insertAt(from, summary);
     const c = change('compact', this.name, folded, reason);

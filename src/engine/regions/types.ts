@@ -2,6 +2,7 @@
 // regions through this, so a new kind plugs into the registry without touching the run.
 import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
+import type { SummaryOptions } from '../summarize.ts';
 import type { Encoding } from '../tokens.ts';
 import type { CacheHint, Change, EntryKind, Section, ToolCall } from '../timeline.ts';
 
@@ -61,8 +62,8 @@ export interface RegionContext {
   encoding: Encoding;
   /** Next global sequence number (for entries a region makes itself, like summaries). */
   nextSeq(): number;
-  /** Deterministic summary of `entries` as one entry, placed at `seq`. */
-  summarize(entries: readonly Entry[], label: string, seq: number): Entry;
+  /** Deterministic summary of `entries` as one entry, placed at `seq` (`everyItem`: no `... and K more`). */
+  summarize(entries: readonly Entry[], label: string, seq: number, options?: SummaryOptions): Entry;
   /** Tokens of a short runtime string (headers, stubs): cached, so counted once. */
   count(text: string): number;
   /** The stage running now and how many times it has been (re)entered. */

@@ -12,7 +12,7 @@ import type { Entry, Region, RegionContext, RenderedMessage } from '../regions/t
 import type { Scenario, TrafficEvent } from '../scenario.ts';
 import { nameTable } from '../names.ts';
 import { Ledger, isImplicit, stagesOf } from '../stages.ts';
-import { summarize } from '../summarize.ts';
+import { summarize, type SummaryItems, type SummaryOptions } from '../summarize.ts';
 import type { Change, RegionFigures, RegionMeta, ToolCall } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
 
@@ -100,6 +100,11 @@ export class RunState {
    * region refused, ...). The next request carries them once, after the message stream.
    */
   notices: RenderedMessage[] = [];
+  /**
+   * For each compact_history region, the source entries it has carried (still in the source at the
+   * last carry) with the items each contributed, so the next carry takes only what is new.
+   */
+  readonly carried = new Map<string, Map<Entry, SummaryItems>>();
   /** The last checklist id given out under each region name that was a checklist and is now another kind. */
   readonly todoIds = new Map<string, number>();
 
@@ -138,7 +143,7 @@ export class RunState {
     this.ctx = {
       encoding,
       nextSeq: () => this.seq++,
-      summarize: (entries, label, seq) => this.summaryEntry(entries, label, seq),
+      summarize: (entries, label, seq, options) => this.summaryEntry(entries, label, seq, options),
       count: (text) => countTokens(text, encoding),
       stage: this.stages[0]!.name,
       stageIterations: 1,
@@ -173,6 +178,7 @@ export class RunState {
     for (const [stage, n] of this.iterations) copy.iterations.set(stage, n);
     copy.promptHolder = this.promptHolder;
     copy.notices = this.notices.slice();
+    for (const [name, entries] of this.carried) copy.carried.set(name, new Map(entries));
     for (const [name, id] of this.todoIds) copy.todoIds.set(name, id);
     copy.ctx.stage = this.ctx.stage;
     copy.ctx.stageIterations = this.ctx.stageIterations;
@@ -332,8 +338,8 @@ export class RunState {
     return key === undefined ? entry : { ...entry, key };
   }
 
-  summaryEntry(entries: readonly Entry[], label: string, seq: number): Entry {
-    const content = summarize(entries, label);
+  summaryEntry(entries: readonly Entry[], label: string, seq: number, options?: SummaryOptions): Entry {
+    const content = summarize(entries, label, undefined, options);
     let folded = 0;
     let foldedTokens = 0;
     for (const e of entries) {
