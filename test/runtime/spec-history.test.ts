@@ -69,6 +69,23 @@ describe('each transition carries only what is new in the source', () => {
   });
 });
 
+describe('a stage left again', () => {
+  it('merges what is new into its earlier carry, which is never lost to the rewrite of its key', () => {
+    const loop = `[context.regions]
+codebase = { kind = "compacting", max_tokens = 5000 }
+history = { kind = "compact_history", source_region = "codebase" }
+[stages.s1.tool_routing.overrides]
+read_file = "codebase"
+[stages.s1.transitions.s2]
+[stages.s2.transitions.s1]
+`;
+    const traffic = [...read('src/a.rs'), to('s2'), to('s1'), ...read('src/b.rs'), to('s2')];
+    const t = run(loop, traffic);
+    expect(t.steps[3]!.changes).toEqual([]); // s2 read nothing: nothing new to carry
+    expect(historyOf(loop, traffic)).toBe('[history]:\n[summary of 2 entries from codebase in stage s1] src/a.rs; src/b.rs');
+  });
+});
+
 describe('when the history compacts, it keeps every key and path it carried, merged and counted', () => {
   it('the fold lists the paths, not the carries\' keys', () => {
     const traffic = [...read('src/a.rs'), ...read('src/b.rs'), to('s2'), ...read('src/c.rs'), ...read('src/a.rs'), to('s3'), to('s4')];

@@ -135,14 +135,11 @@ function carryHistory(run: RunState, from: StageDecl): void {
     const key = `${from.name}: ${source.name}`;
     // The same stage left again: its earlier carry (if still whole) and this one become one entry.
     const earlier = region.entries.find((e) => e.key === key);
-    if (earlier) {
-      const before = summaryItems([earlier]);
-      fresh.count += before.count;
-      for (const [item, n] of before.items) fresh.items.set(item, (fresh.items.get(item) ?? 0) + n);
-      fresh.tokens += earlier.folded?.tokens ?? 0;
-    }
-    const content = formatSummary(fresh, `${source.name} in stage ${from.name}`, { everyItem: true });
-    const folded = { entries: fresh.count, tokens: fresh.tokens };
+    const carry = earlier ? summaryItems([earlier]) : { count: 0, items: new Map<string, number>() };
+    carry.count += fresh.count;
+    for (const [item, n] of fresh.items) carry.items.set(item, (carry.items.get(item) ?? 0) + n);
+    const content = formatSummary(carry, `${source.name} in stage ${from.name}`, { everyItem: true });
+    const folded = { entries: carry.count, tokens: (earlier?.folded?.tokens ?? 0) + fresh.tokens };
     run.writeTo(region.name, { seq: run.seq++, content, tokens: run.ctx.count(content), kind: 'summary', key, folded }, true);
   }
 }
