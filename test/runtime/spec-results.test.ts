@@ -157,3 +157,14 @@ describe('a hashmap shows each value under its key', () => {
     expect(run(toml, traffic).steps[1]!.result).toEqual({ ok: true, message: 'deleted 1 entry (7 tokens) from findings; findings now holds 0 of 5,000 tokens' });
   });
 });
+
+describe('a seed its region cannot hold', () => {
+  // spec: "`seed` fills a region before the first inference"; one that does not land must not look
+  // as if it did (support.md: seed warnings are timeline warnings).
+  it('is a timeline warning saying what happened, and nothing is charged for it', () => {
+    const toml = '[context.regions]\nnotes = { kind = "temporary", max_tokens = 5, seed = { literal = "one two three four five six seven" } }\n';
+    const t = run(toml, [assistant('ok')]);
+    expect(t.warnings).toContain("seed literal into notes: notes dropped it: 7 tokens, larger than the region's whole budget of 5");
+    expect(t.summary.ledger.main?.notes).toBeUndefined();
+  });
+});
