@@ -50,7 +50,9 @@ facts = { kind = "hashmap", max_tokens = 5000 }
     const t = run(toml, traffic, { model: { window: 800 }, inputs: { task: 'Fix it' } });
     const step = t.steps[4]!;
     const cascade = step.changes.filter((c) => c.type === 'cascade');
-    expect(cascade).toEqual([{ type: 'cascade', region: 'codebase', tokens: cascade[0]!.tokens, entries: ['src/a.rs', 'src/b.rs'], reason: 'request exceeded the model window' }]);
+    // Only as much as the request needs: the oldest read folds, the newer one stays whole.
+    expect(cascade).toEqual([{ type: 'cascade', region: 'codebase', tokens: cascade[0]!.tokens, entries: ['src/a.rs'], reason: 'request exceeded the model window' }]);
+    expect(step.regions.codebase).toMatchObject({ entries: 2 });
     // The user message is still there (the reply joins after the request).
     expect(step.regions.conversation).toMatchObject({ entries: 2, tokens: 301 });
     expect(step.regions.facts).toMatchObject({ entries: 1, tokens: 100 });

@@ -179,7 +179,8 @@ export abstract class BaseRegion implements Region {
    * a write that changed something else can have, so the entries are searched only then.
    */
   protected admitted(entry: Entry, changes: Change[]): WriteOutcome {
-    if (changes.length === 0 || this.entries.includes(entry)) return { ok: true, changes };
+    // Appended last, a kept entry is usually still last: the scan runs only when it is not.
+    if (changes.length === 0 || this.entries[this.entries.length - 1] === entry || this.entries.includes(entry)) return { ok: true, changes };
     const label = entryLabel(entry);
     const took = changes.findLast((c) => c.entries.includes(label)) ?? changes[changes.length - 1]!;
     const verb = took.type === 'compact' ? 'summarized' : 'evicted';
