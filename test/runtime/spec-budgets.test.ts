@@ -75,6 +75,9 @@ codebase = { kind = "compacting", max_tokens = 5000 }
 });
 
 describe('a request over the window even after the cascade', () => {
+  // DESIGN.md: "pinned, checklist, persistent custom and `admission = \"reject\"` regions are exempt";
+  // spec (custom-regions.md): persistent = true "behaves pinned-like". The warning names what is
+  // left, not a list of kinds that may not be the ones there.
   it('names what is left and why it stayed, a persistent custom region among them', () => {
     const toml = `[context.regions]
 task = { kind = "pinned", seed = "task_input" }
