@@ -2,7 +2,7 @@
 // stage_instructions, then the other system-section regions in declaration order, then the message
 // stream (message-section regions merged by write order). Unpaired tool calls and results are
 // stripped and counted, so no request is one a provider would refuse.
-import { renderedMessage } from './regions/base.ts';
+import { isStubMessage, renderedMessage } from './regions/base.ts';
 import type { Region, RegionContext, RenderedMessage } from './regions/types.ts';
 import type { AssembledRequest, RequestMessage, SystemBlock } from './timeline.ts';
 
@@ -87,8 +87,14 @@ function layoutOf(regions: readonly Region[]): { systemOrder: Region[]; names: s
 }
 const systemBlocks = new WeakMap<object, SystemBlock>();
 
-/** `regions`: the stage's visible regions in declaration order. Read-only: nothing is mutated. */
-export function assemble(regions: readonly Region[], ctx: RegionContext): Assembly {
+/** Where the runtime's own notices to the model are said to come from in a request. */
+export const RUNTIME_NOTICE_REGION = '(runtime)';
+
+/**
+ * `regions`: the stage's visible regions in declaration order. Read-only: nothing is mutated.
+ * `notices`: messages the runtime owes the model once (a write it refused), sent after the stream.
+ */
+export function assemble(regions: readonly Region[], ctx: RegionContext, notices: readonly RenderedMessage[] = []): Assembly {
   const layout = layoutOf(regions);
   const blocks: RequestBlock[] = [];
   let systemTokens = 0;
@@ -104,7 +110,12 @@ export function assemble(regions: readonly Region[], ctx: RegionContext): Assemb
     systemTokens += block.tokens;
   }
   const systemCount = blocks.length;
-  const paired = pairToolBlocks(messageStream(regions, layout.names, ctx), blocks);
+  const stream = messageStream(regions, layout.names, ctx);
+  for (const notice of notices) {
+    stream.messages.push(notice);
+    stream.owners.push(RUNTIME_NOTICE_REGION);
+  }
+  const paired = pairToolBlocks(stream, blocks);
   const messageTokens = paired.tokens;
   const tokens = systemTokens + messageTokens;
   let request: AssembledRequest | undefined;
@@ -137,6 +148,8 @@ function messageStream(regions: readonly Region[], names: readonly string[], ctx
   const listOwners: string[] = [];
   let total = 0;
   let sorted = true;
+  // Tool messages a script emits, by call id: each may answer a call in place of its stub.
+  let answers: Map<string, RenderedMessage> | undefined;
   for (let r = 0; r < regions.length; r++) {
     const list = regions[r]!.render(ctx).messages;
     if (list.length === 0) continue;
@@ -144,6 +157,12 @@ function messageStream(regions: readonly Region[], names: readonly string[], ctx
     listOwners.push(names[r]!);
     total += list.length;
     for (let i = 1; sorted && i < list.length; i++) if (list[i]!.seq < list[i - 1]!.seq) sorted = false;
+    if (!regions[r]!.messagesAreEntries) {
+      for (const message of list) {
+        const id = message.tool_call_id;
+        if (id !== undefined && !(answers ??= new Map()).has(id)) answers.set(id, message);
+      }
+    }
   }
   // Sized once and filled in place: pushing grew (and copied) the stream's arrays every request.
   const messages = new Array<RenderedMessage>(total);
@@ -164,7 +183,31 @@ function messageStream(regions: readonly Region[], names: readonly string[], ctx
     length += list.length;
   }
   if (!sorted) sortBySeq(messages, owners);
-  return { messages, owners };
+  return answers ? answerInPlaceOfStubs(messages, owners, answers) : { messages, owners };
+}
+
+/**
+ * A script's own tool message for a call whose result was routed into its region answers the call
+ * where the runtime's stub stood (right after the call), and the stub is left out: otherwise the
+ * stub, written first, would answer it and the script's message would be stripped as a second
+ * result. A script's message with no stub to replace stays where its region placed it.
+ */
+function answerInPlaceOfStubs(messages: RenderedMessage[], owners: string[], answers: ReadonlyMap<string, RenderedMessage>): MessageStream {
+  const at = new Map<RenderedMessage, number>();
+  for (let i = 0; i < messages.length; i++) if (messages[i]!.tool_call_id !== undefined && answers.get(messages[i]!.tool_call_id!) === messages[i]) at.set(messages[i]!, i);
+  const moved = new Set<number>();
+  for (let i = 0; i < messages.length; i++) {
+    const stub = messages[i]!;
+    if (stub.tool_call_id === undefined || !isStubMessage(stub)) continue;
+    const answer = answers.get(stub.tool_call_id);
+    const from = answer && at.get(answer);
+    if (from === undefined || moved.has(from)) continue;
+    messages[i] = answer!;
+    owners[i] = owners[from]!;
+    moved.add(from);
+  }
+  if (moved.size === 0) return { messages, owners };
+  return { messages: messages.filter((_, i) => !moved.has(i)), owners: owners.filter((_, i) => !moved.has(i)) };
 }
 
 /** A stable sort of the stream by seq (ties keep their order). */

@@ -18,15 +18,18 @@ function shareOf(share: number, total: number): number {
 }
 
 /**
- * `budget` is a share of the window, capped by an explicit `max_tokens` and floored by `min_tokens`.
+ * `budget` is a share of the window, floored by `min_tokens` and capped by an explicit `max_tokens`
+ * (the cap wins when the two disagree).
  * Without `budget`, `max_tokens` (default 5000) is the budget.
  */
 export function resolveBudget(region: RegionDecl, window: number): ResolvedBudget {
   let budget: number;
   if (region.budgetShare !== undefined) {
     budget = shareOf(region.budgetShare, window);
-    if (region.maxTokensExplicit) budget = Math.min(budget, region.maxTokens);
     if (region.minTokens !== undefined) budget = Math.max(budget, region.minTokens);
+    // After the floor: the spec calls max_tokens "a limit that really is hard", so a written
+    // max_tokens below min_tokens wins (lev validate warns that the floor cannot be met).
+    if (region.maxTokensExplicit) budget = Math.min(budget, region.maxTokens);
   } else {
     budget = region.maxTokens;
   }

@@ -109,7 +109,7 @@ export interface RenderAnswer {
   /** System text blocks, in order (a string return is one block; "" means none). */
   system: string[];
   messages: ScriptMessage[];
-  /** Harmless oddities worth a warning (unknown keys), the answer is still used. */
+  /** Oddities worth a warning (unknown keys, a part left out), the rest of the answer is still used. */
   notes: string[];
 }
 
@@ -123,33 +123,37 @@ export function readRender(value: RhaiValue): Read<RenderAnswer> {
   if (!(value instanceof Map)) return fail(`render must return a string or a map with system / messages, got ${typeName(value)}`);
   const notes = [...value.keys()].filter((k) => k !== 'system' && k !== 'messages')
     .map((k) => `render returned an unknown key "${k}" (only system and messages are read)`);
-  const system = readSystem(value.get('system'));
+  const system = readSystem(value.get('system'), notes);
   if (!system.ok) return system;
-  const messages = readMessages(value.get('messages'));
+  const messages = readMessages(value.get('messages'), notes);
   if (!messages.ok) return messages;
   return { ok: true, value: { system: system.value, messages: messages.value, notes } };
 }
 
-function readSystem(value: RhaiValue): Read<string[]> {
+// One part of an answer that cannot be used (a system message, a string where a map belongs) is
+// left out with a note; the rest of the answer is still the script's. Only an answer whose shape
+// is wrong as a whole falls back to the plain rendering.
+
+function readSystem(value: RhaiValue, notes: string[]): Read<string[]> {
   if (value === undefined) return { ok: true, value: [] };
   if (typeof value === 'string') return { ok: true, value: value ? [value] : [] };
   if (!Array.isArray(value)) return fail(`render's system must be a string or an array of strings, got ${typeName(value)}`);
   const out: string[] = [];
   for (const [i, item] of value.entries()) {
-    if (typeof item !== 'string') return fail(`render's system[${i}] must be a string, got ${typeName(item)}`);
-    if (item) out.push(item);
+    if (typeof item !== 'string') notes.push(`render's system[${i}] must be a string, got ${typeName(item)}; that part was left out`);
+    else if (item) out.push(item);
   }
   return { ok: true, value: out };
 }
 
-function readMessages(value: RhaiValue): Read<ScriptMessage[]> {
+function readMessages(value: RhaiValue, notes: string[]): Read<ScriptMessage[]> {
   if (value === undefined) return { ok: true, value: [] };
   if (!Array.isArray(value)) return fail(`render's messages must be an array of maps, got ${typeName(value)}`);
   const out: ScriptMessage[] = [];
   for (const [i, item] of value.entries()) {
     const read = readMessage(item, `messages[${i}]`);
-    if (!read.ok) return read;
-    out.push(...read.value);
+    if (read.ok) out.push(...read.value);
+    else notes.push(`${read.error}; that message was left out`);
   }
   return { ok: true, value: out };
 }

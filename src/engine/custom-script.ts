@@ -1,7 +1,7 @@
 // Loading custom-region scripts: read and compile-check once at spawn, call hooks with limits, and
 // turn interpreter errors into positions. Also the compile check `lev validate` runs and the
 // runner for `rhai` seeds.
-import { compile, toRhai, type CompiledScript } from '../rhai/index.ts';
+import { compile, type CompiledScript } from '../rhai/index.ts';
 import { RhaiError, innermost } from '../rhai/errors.ts';
 import { displayString } from '../rhai/format.ts';
 import { PLAYGROUND_LIMITS, type RhaiLimits } from '../rhai/limits.ts';
@@ -113,9 +113,9 @@ function hooksOf(compiled: CompiledScript, file: string): CustomHooks {
         return { ok: false, failure: { ...record.failure, detail } };
       }
       try {
-        // call() hands back plain JS; the readers judge Rhai values, so convert back (a float with
-        // no fraction reads as an integer, the one distinction lost on the way).
-        const value = toRhai(compiled.call(hook, [ctx]));
+        // Rhai values both ways: the readers judge the script's own types, so an on_overflow
+        // answer of [1.0] is a FLOAT, refused like [1.5], not an integer that a JS round trip made.
+        const value = compiled.callRaw(hook, [ctx]);
         strikes.delete(hook);
         return { ok: true, value };
       } catch (error) {

@@ -71,30 +71,41 @@ export interface CappedResult {
   truncated: boolean;
   /** When truncated: the tokens of the whole result before capping (so the cut can be reported). */
   originalTokens?: number;
+  /** When truncated: the tokens of the result left out, the number the marker names. */
+  cut?: number;
 }
-
 
 export function truncationMarker(cut: number, total: number, maxTokens: number): string {
   return `\n[truncated: ${fmt(cut)} of ${fmt(total)} tokens cut by max_result_tokens = ${fmt(maxTokens)}]`;
+}
+
+/** What a marker may say about a cut: the kept head, its tokens, and the tokens of the whole result. */
+export interface KeptHead {
+  text: string;
+  kept: number;
+  total: number;
 }
 
 /**
  * Caps a tool result at `maxTokens`, marker included. The content is tokenized once; a capped
  * result is the decoded head of those tokens plus a marker saying how much was cut, and only that
  * (bounded) text is counted again, because a token boundary can merge differently once the marker
- * follows it.
+ * follows it. `marker` words the cut (default: truncationMarker); it is sized with an empty head.
  */
-export function capToolResult(content: string, maxTokens: number | undefined, encoding: Encoding): CappedResult {
+export function capToolResult(
+  content: string, maxTokens: number | undefined, encoding: Encoding,
+  marker: (head: KeptHead) => string = (head) => truncationMarker(head.total - head.kept, head.total, maxTokens!),
+): CappedResult {
   const ids = encode(content, encoding);
   if (maxTokens === undefined || ids.length <= maxTokens) return { content, tokens: ids.length, truncated: false };
   const total = ids.length;
   // Size the marker for the largest possible cut; real markers are never longer.
-  let keep = Math.max(0, maxTokens - countTokens(truncationMarker(total, total, maxTokens), encoding));
+  let keep = Math.max(0, maxTokens - countTokens(marker({ text: '', kept: 0, total }), encoding));
   for (;;) {
     const head = decodeWhole(ids, keep, encoding);
-    const capped = head.text + truncationMarker(total - head.kept, total, maxTokens);
+    const capped = head.text + marker({ ...head, total });
     const tokens = countTokens(capped, encoding);
-    if (tokens <= maxTokens || head.kept === 0) return { content: capped, tokens, truncated: true, originalTokens: total };
+    if (tokens <= maxTokens || head.kept === 0) return { content: capped, tokens, truncated: true, originalTokens: total, cut: total - head.kept };
     keep = head.kept - (tokens - maxTokens);
   }
 }
@@ -116,6 +127,8 @@ export interface CappedFile {
   content: string;
   /** When cut: a line to append to the tool result so the model knows it saw part of the file. */
   notice?: string;
+  /** When cut: the whole file's size in UTF-8 bytes. */
+  fileBytes?: number;
 }
 
 /**
@@ -134,7 +147,7 @@ export function capReadFile(content: string): CappedFile {
   const lineEnd = bytes.lastIndexOf(0x0a, end - 1);
   if (lineEnd >= READ_FILE_BYTE_CAP / 2) end = lineEnd + 1;
   const head = new TextDecoder().decode(bytes.subarray(0, end));
-  return { content: head, notice: readFileNotice(end, bytes.length) };
+  return { content: head, notice: readFileNotice(end, bytes.length), fileBytes: bytes.length };
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
@@ -159,9 +172,24 @@ export function cutAscii(text: AsciiText): Required<CappedFile> | undefined {
   let end = READ_FILE_BYTE_CAP;
   const lineEnd = text.lastLineBreak(end - 1);
   if (lineEnd >= READ_FILE_BYTE_CAP / 2) end = lineEnd + 1;
-  return { content: text.slice(0, end), notice: readFileNotice(end, text.length) };
+  return { content: text.slice(0, end), notice: readFileNotice(end, text.length), fileBytes: text.length };
 }
 
 function readFileNotice(shown: number, total: number): string {
   return `\n[read_file: showing the first ${fmt(shown)} of ${fmt(total)} bytes; the file is longer than read_file's ${fmt(READ_FILE_BYTE_CAP)}-byte cap]`;
+}
+
+/**
+ * The one marker of a file read that both caps cut: read_file's byte cap let its first bytes
+ * through and max_result_tokens then kept the head of those. It says how much of the whole file the
+ * model sees, in bytes (the file's size in tokens is not known: the cut tail is never tokenized),
+ * and which two limits cut the rest, so neither notice is lost to the other.
+ */
+export function bothCapsMarker(head: KeptHead, fileBytes: number, maxTokens: number): string {
+  return `\n[truncated: showing the first ${fmt(utf8Length(head.text))} of ${fmt(fileBytes)} bytes (${fmt(head.kept)} tokens); `
+    + `read_file's ${fmt(READ_FILE_BYTE_CAP)}-byte cap and max_result_tokens = ${fmt(maxTokens)} cut the rest]`;
+}
+
+function utf8Length(text: string): number {
+  return ASCII.test(text) ? text.length : new TextEncoder().encode(text).length;
 }

@@ -7,11 +7,18 @@ export interface SummaryInput {
   key?: string;
   /** The content's first line when known without reading it (generated filler: Entry.head). */
   head?: string;
+  /** `summary` for a summary entry: its items are folded in, key or not (a carried history is keyed). */
+  kind?: string;
+}
+
+export interface SummaryOptions {
+  /** List every item, with no `... and K more` tail (compact_history keeps every key and path it carried). */
+  everyItem?: boolean;
 }
 
 export interface Summarizer {
   /** One summary entry standing for `entries`, which came from the region named `label`. */
-  summarize(entries: readonly SummaryInput[], label: string): string;
+  summarize(entries: readonly SummaryInput[], label: string, options?: SummaryOptions): string;
 }
 
 /** At most this many items are listed; the rest are counted, so the summary stays small. */
@@ -21,39 +28,57 @@ export const SUMMARY_ITEM_CHARS = 80;
 
 const HEADER = /^\[summary of (\d+) entr(?:y|ies) from ([^\]]*)\] ?/;
 
+/** What a summary says: how many original entries it stands for, and each item with its count. */
+export interface SummaryItems {
+  count: number;
+  items: Map<string, number>;
+}
+
 /**
- * `[summary of 4 entries from codebase] src/lib.rs; src/main.rs; grep: 3 matches (x2)`
- *
+ * The items `entries` contribute to a summary: each entry its key, or else its first non-blank
+ * line, trimmed and cut; a summary entry its own count and items, so folding summaries again never
+ * loses the fact that content existed.
+ */
+export function summaryItems(entries: readonly SummaryInput[]): SummaryItems {
+  let count = 0;
+  const items = new Map<string, number>();
+  const add = (item: string, n = 1) => { if (item) items.set(item, (items.get(item) ?? 0) + n); };
+  for (const entry of entries) {
+    // Generated filler (with a head) is never a summary: its text is not read.
+    const folded = entry.head === undefined && (entry.kind === 'summary' || entry.key === undefined) ? HEADER.exec(entry.content) : null;
+    if (folded) {
+      count += Number(folded[1]);
+      for (const item of splitItems(entry.content.slice(folded[0].length))) add(item.text, item.count);
+    } else {
+      count += 1;
+      add(itemOf(entry));
+    }
+  }
+  return { count, items };
+}
+
+/** `[summary of 4 entries from codebase] src/lib.rs; src/main.rs; grep: 3 matches (x2)`. */
+export function formatSummary({ count, items }: SummaryItems, label: string, options: SummaryOptions = {}): string {
+  const listed = [...items].map(([text, n]) => (n > 1 ? `${text} (x${n})` : text));
+  const shown = options.everyItem ? listed : listed.slice(0, SUMMARY_MAX_ITEMS);
+  const more = listed.length - shown.length;
+  const tail = more > 0 ? `; ... and ${more} more` : '';
+  return `[summary of ${count} ${count === 1 ? 'entry' : 'entries'} from ${label}] ${shown.join('; ')}${tail}`.trimEnd();
+}
+
+/**
  * Each entry contributes its key, or else its first non-blank line, trimmed and cut. Identical
  * items are listed once with a count. A folded summary contributes its own count and its items,
  * so folding summaries again never loses the fact that content existed.
  */
 export const extractiveSummarizer: Summarizer = {
-  summarize(entries, label) {
-    let count = 0;
-    const counts = new Map<string, number>();
-    const add = (item: string, n = 1) => { if (item) counts.set(item, (counts.get(item) ?? 0) + n); };
-    for (const entry of entries) {
-      // Generated filler (with a head) is never a summary: its text is not read.
-      const folded = entry.key === undefined && entry.head === undefined ? HEADER.exec(entry.content) : null;
-      if (folded) {
-        count += Number(folded[1]);
-        for (const item of splitItems(entry.content.slice(folded[0].length))) add(item.text, item.count);
-      } else {
-        count += 1;
-        add(itemOf(entry));
-      }
-    }
-    const items = [...counts].map(([text, n]) => (n > 1 ? `${text} (x${n})` : text));
-    const shown = items.slice(0, SUMMARY_MAX_ITEMS);
-    const more = items.length - shown.length;
-    const tail = more > 0 ? `; ... and ${more} more` : '';
-    return `[summary of ${count} ${count === 1 ? 'entry' : 'entries'} from ${label}] ${shown.join('; ')}${tail}`.trimEnd();
+  summarize(entries, label, options) {
+    return formatSummary(summaryItems(entries), label, options);
   },
 };
 
-export function summarize(entries: readonly SummaryInput[], label: string, summarizer: Summarizer = extractiveSummarizer): string {
-  return summarizer.summarize(entries, label);
+export function summarize(entries: readonly SummaryInput[], label: string, summarizer: Summarizer = extractiveSummarizer, options?: SummaryOptions): string {
+  return summarizer.summarize(entries, label, options);
 }
 
 function itemOf(entry: SummaryInput): string {

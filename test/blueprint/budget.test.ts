@@ -42,8 +42,12 @@ describe('resolveBudget', () => {
     expect(resolveBudget(brain, windowOf('claude-sonnet-4')).budget).toBe(80_000);
   });
 
-  it('min_tokens wins over a lower max_tokens', () => {
-    expect(resolveBudget(region('{ budget = "5%", max_tokens = 100, min_tokens = 200 }'), 200_000).budget).toBe(200);
+  // spec: "Use `max_tokens` and `threshold_tokens` when you need a limit that really is hard."
+  it('a written max_tokens is hard: it wins over a higher min_tokens', () => {
+    expect(resolveBudget(region('{ budget = "5%", max_tokens = 100, min_tokens = 200 }'), 200_000).budget).toBe(100);
+    // The floor still lifts a small share as far as the cap allows.
+    expect(resolveBudget(region('{ budget = "1%", max_tokens = 150, min_tokens = 200 }'), 10_000).budget).toBe(150);
+    expect(resolveBudget(region('{ budget = "1%", max_tokens = 900, min_tokens = 200 }'), 10_000).budget).toBe(200);
   });
 
   it('threshold_tokens is a second ceiling on top of compact_at', () => {

@@ -396,9 +396,9 @@ describe('stages: gates, transitions, routing', () => {
     expect(d.message).toContain('pinned region');
   });
 
-  it('a gate on a checklist declared only by another stage is accepted', () => {
+  it('a gate on a checklist declared only by another stage is refused: the gate\'s stage cannot reach it (issue 32)', () => {
     const toml = `${R}${TASK}[stages.a.transitions.b]\ngate = { require_no_open_items = "todos" }\n[stages.b.context.regions]\ntodos = { kind = "checklist" }\n`;
-    expect(compile(toml).diagnostics).toEqual([]);
+    expect(summary(compile(toml).diagnostics)).toEqual(['gate-region-not-visible error 4:34 stages.a.transitions.b.gate.require_no_open_items']);
   });
 
   it('transition-target-undeclared and unknown-transform', () => {

@@ -80,18 +80,30 @@ describe('readRender', () => {
     expect(readRender(map({ system: 'only' }))).toEqual({ ok: true, value: { system: ['only'], messages: [], notes: [] } });
   });
 
-  it('wrong types say where', () => {
+  it('an answer of the wrong shape as a whole says where, and falls back', () => {
     const err = (v: RhaiValue) => { const r = readRender(v); return r.ok ? 'ok' : r.error; };
     expect(err(undefined)).toBe('render must return a string or a map with system / messages, got ()');
     expect(err(42)).toBe('render must return a string or a map with system / messages, got i64');
     expect(err(map({ system: 3 }))).toBe("render's system must be a string or an array of strings, got i64");
-    expect(err(map({ system: ['a', 1] }))).toBe("render's system[1] must be a string, got i64");
     expect(err(map({ messages: 'x' }))).toBe("render's messages must be an array of maps, got string");
-    expect(err(map({ messages: [map({ role: 'system', content: 'x' })] }))).toBe('render\'s messages[0].role must be "user", "assistant" or "tool", got "system"');
-    expect(err(map({ messages: [map({ role: 'user', content: 5 })] }))).toBe("render's messages[0].content must be a string, got i64");
-    expect(err(map({ messages: [map({ role: 'tool', content: 'x' })] }))).toBe('render\'s messages[0] has role "tool" but no tool_call_id');
-    expect(err(map({ messages: [map({ role: 'user', content: 'x', tool_calls: [] })] }))).toBe('render\'s messages[0] carries tool_calls but its role is "user"; only assistant messages call tools');
-    expect(err(map({ messages: [map({ role: 'assistant', content: '', tool_calls: [map({ id: '', name: 'x' })] })] }))).toBe("render's messages[0].tool_calls[0].id must be a non-empty string");
+  });
+
+  it('one part that cannot be used is left out with a note that says where; the rest is kept', () => {
+    const kept = { role: 'user', content: 'kept' };
+    const notes = (part: RhaiValue) => {
+      const r = readRender(map({ system: ['sys'], messages: [map(kept), part] }));
+      if (!r.ok) throw new Error(r.error);
+      expect(r.value.system).toEqual(['sys']);
+      expect(r.value.messages).toEqual([kept]);
+      return r.value.notes;
+    };
+    expect(notes(map({ role: 'system', content: 'x' }))).toEqual(['render\'s messages[1].role must be "user", "assistant" or "tool", got "system"; that message was left out']);
+    expect(notes(map({ role: 'user', content: 5 }))).toEqual(["render's messages[1].content must be a string, got i64; that message was left out"]);
+    expect(notes(map({ role: 'tool', content: 'x' }))).toEqual(['render\'s messages[1] has role "tool" but no tool_call_id; that message was left out']);
+    expect(notes(map({ role: 'user', content: 'x', tool_calls: [] }))).toEqual(['render\'s messages[1] carries tool_calls but its role is "user"; only assistant messages call tools; that message was left out']);
+    expect(notes(map({ role: 'assistant', content: '', tool_calls: [map({ id: '', name: 'x' })] }))).toEqual(["render's messages[1].tool_calls[0].id must be a non-empty string; that message was left out"]);
+    const system = readRender(map({ system: ['a', 1, 'b'] }));
+    expect(system).toEqual({ ok: true, value: { system: ['a', 'b'], messages: [], notes: ["render's system[1] must be a string, got i64; that part was left out"] } });
   });
 });
 

@@ -163,7 +163,7 @@ describe('on_write', () => {
     const drop = text('drop');
     expect(r.write(yes, ctx)).toEqual({ ok: true, changes: [] });
     expect(r.write(unit, ctx)).toEqual({ ok: true, changes: [] });
-    expect(r.write(drop, ctx)).toEqual({ ok: true, changes: [{ type: 'evict', region: 'brain', tokens: drop.tokens, entries: ['drop'], reason: 'on_write returned false' }], stored: 0 });
+    expect(r.write(drop, ctx)).toEqual({ ok: true, changes: [{ type: 'evict', region: 'brain', tokens: drop.tokens, entries: ['drop'], reason: 'on_write returned false' }], stored: 0, hookDropped: true });
     expect(r.entries).toEqual([yes, unit]);
     expect(ctx.warnings).toEqual([]);
   });
@@ -263,7 +263,7 @@ describe('render failures fall back to the plain [name]: rendering', () => {
   const cases: [string, RegExp][] = [
     ['fn render(ctx) { throw "broken"; }', /^custom region brain: render failed at hooks\/brain\.rhai line 1, column \d+: .*broken.*; rendered its entries plainly as \[brain\]: instead$/],
     ['fn render(ctx) { 42 }', /^custom region brain: render must return a string or a map with system \/ messages, got i64 \(hooks\/brain\.rhai\); rendered/],
-    ['fn render(ctx) { #{ messages: [#{ role: "robot", content: "x" }] } }', /render's messages\[0\]\.role must be "user", "assistant" or "tool", got "robot"/],
+    ['fn render(ctx) { #{ messages: #{ role: "user", content: "x" } } }', /render's messages must be an array of maps, got map/],
     ['fn render(ctx) {\n  let n = 0;\n  loop { n += 1; }\n}', /^custom region brain: render failed at hooks\/brain\.rhai line 3, column \d+: .*; rendered/],
   ];
   for (const [script, warning] of cases) {

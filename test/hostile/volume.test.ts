@@ -49,15 +49,16 @@ describe('a 20 MB tool result', () => {
     expect(changes[0]!.reason).toBe("[read_file: showing the first 100,000 of 20,000,000 bytes; the file is longer than read_file's 100,000-byte cap]");
   });
 
-  it('with no ceiling lands whole in tool_results, which evicts it at once and says so', () => {
+  it('with no ceiling lands whole in tool_results, which drops it at once and says so in its place', () => {
     const timeline = replay(scenario(UNCAPPED, callThen('grep', { content: TWENTY_MB })), BUILT_IN_TRAFFIC);
     const step = timeline.steps[1]!;
     expect(step.changes).toEqual([expect.objectContaining({ type: 'evict', region: 'tool_results', reason: 'larger than the whole budget of 38,400: dropped alone' })]);
-    expect(step.result!.message).toMatch(/^3,\d{3},\d{3} tokens to tool_results, more than its whole budget of 38,400: evicted at once$/);
+    expect(step.result!.message).toMatch(/^\[tool_results dropped this result: 3,\d{3},\d{3} tokens, larger than the region's whole budget of 38,400\]$/);
     expect(step.changes[0]!.tokens).toBeGreaterThan(3_600_000);
-    expect(step.regions.tool_results!.tokens).toBe(0);
-    // The call lost its result, so the next request leaves the call out rather than send it unpaired.
-    expect(timeline.steps[2]!.changes).toEqual([expect.objectContaining({ type: 'strip', entries: ['c1'] })]);
+    // What is left in its place is only that short answer, so the call stays paired and nothing is stripped.
+    expect(step.regions.tool_results).toMatchObject({ entries: 1 });
+    expect(step.regions.tool_results!.tokens).toBeLessThan(40);
+    expect(timeline.steps[2]!.changes.filter((c) => c.type === 'strip')).toEqual([]);
   });
 });
 

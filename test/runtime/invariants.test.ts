@@ -146,13 +146,14 @@ describe('invariants over generated scenarios', () => {
           for (const [i] of pinned) if (system[i]!.region !== 'stage_instructions') expect(i, `${where}: pinned after stage_instructions`).toBeLessThan(at);
         }
         expect(step.request.requestTokens).toBe(run.lastAssembly!.request.tokens);
-        // Incremental renders equal a full re-join of the region's entries.
+        // Incremental renders equal a full re-join of the region's entries (a hashmap's under their keys).
         for (const region of run.layout) {
           if (region.section !== 'system' || region.kind === 'custom' || region.entries.length === 0) continue;
           const header = `[${region.name}]:\n`;
+          const prefix = (e: Entry) => (region.keyed && e.key !== undefined && !e.content.startsWith(`${e.key}: `) ? `${e.key}: ` : '');
           const rendered = region.render(run.ctx).system!;
-          expect(rendered.text, `${where}: ${region.name} render`).toBe(header + region.entries.map((e) => e.content).join('\n'));
-          expect(rendered.tokens).toBe(run.ctx.count(header) + region.entries.length - 1 + region.entries.reduce((a, e) => a + e.tokens, 0));
+          expect(rendered.text, `${where}: ${region.name} render`).toBe(header + region.entries.map((e) => prefix(e) + e.content).join('\n'));
+          expect(rendered.tokens).toBe(run.ctx.count(header) + region.entries.length - 1 + region.entries.reduce((a, e) => a + e.tokens + run.ctx.count(prefix(e)), 0));
         }
         expect(step.request.prefixTokens).toBeLessThanOrEqual(step.request.requestTokens);
       }

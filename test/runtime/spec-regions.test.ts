@@ -2,6 +2,7 @@
 // never refuse silently, and what summarizable = false does.
 import { describe, expect, it } from 'vitest';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
+import { countTokens } from '../../src/engine/tokens.ts';
 import { validateScenario } from '../../src/engine/validate.ts';
 import { append, assistant, detail, result, run, scenario, user } from './helpers.ts';
 
@@ -120,7 +121,9 @@ describe('also seen: a tool result larger than its whole region', () => {
     const traffic = [assistant('', ['c1', 'grep']), result('c1', 'grep', 12), assistant('', ['c2', 'read_file']), result('c2', 'read_file', 200), assistant('ok')];
     const t = run(toml, traffic);
     expect(t.steps[3]!.changes).toEqual([{ type: 'evict', region: 'tool_results', tokens: 200, entries: ['read_file output'], reason: 'larger than the whole budget of 40: dropped alone' }]);
-    expect(t.steps[3]!.result).toEqual({ ok: true, message: '200 tokens to tool_results, more than its whole budget of 40: evicted at once' });
-    expect(t.steps[3]!.regions.tool_results).toMatchObject({ tokens: 12, entries: 1 });
+    // The model reads what happened in place of the result (issue 32), so the call stays answered.
+    const said = "[tool_results dropped this result: 200 tokens, larger than the region's whole budget of 40]";
+    expect(t.steps[3]!.result).toEqual({ ok: true, message: said });
+    expect(t.steps[3]!.regions.tool_results).toMatchObject({ tokens: 12 + countTokens(said), entries: 2 });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUMMARY_MAX_ITEMS, extractiveSummarizer, summarize, type Summarizer } from '../../src/engine/summarize.ts';
+import { SUMMARY_MAX_ITEMS, extractiveSummarizer, formatSummary, summarize, summaryItems, type Summarizer } from '../../src/engine/summarize.ts';
 
 describe('summarize', () => {
   it('keys, else first non-blank lines, trimmed, with a count', () => {
@@ -37,6 +37,20 @@ describe('summarize', () => {
     expect(second).toBe('[summary of 5 entries from codebase] a (x3); b; c');
     const history = summarize([{ content: second }], 'history');
     expect(history).toBe('[summary of 5 entries from history] a (x3); b; c');
+  });
+
+  it('a keyed summary (a carried history) folds in by its items, not its key', () => {
+    const carried = { content: '[summary of 3 entries from codebase in stage s1] src/a.rs (x2); src/b.rs', key: 's1: codebase', kind: 'summary' };
+    expect(summarize([carried, { content: 'x', key: 'src/a.rs' }], 'history')).toBe('[summary of 4 entries from history] src/a.rs (x3); src/b.rs');
+    // A keyed entry that is not a summary is its key, whatever its text.
+    expect(summarize([{ ...carried, kind: 'text' }], 'history')).toBe('[summary of 1 entry from history] s1: codebase');
+  });
+
+  it('everyItem lists every item, with no "... and K more"', () => {
+    const entries = Array.from({ length: 30 }, (_, i) => ({ content: `file ${i}` }));
+    const text = summarize(entries, 'history', undefined, { everyItem: true });
+    expect(text).toBe(`[summary of 30 entries from history] ${entries.map((e) => e.content).join('; ')}`);
+    expect(formatSummary(summaryItems(entries), 'history', { everyItem: true })).toBe(text);
   });
 
   it('is pluggable', () => {

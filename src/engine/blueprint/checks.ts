@@ -37,6 +37,7 @@ export function runChecks(r: Reporter, input: CheckInput): void {
     for (const region of layout.regions) {
       const path = [...layout.path, region.name];
       checkSeed(r, input, region, path);
+      if (region.seed !== undefined && capabilitiesOf(region.kind).checklist) checkChecklistSeed(r, region, path);
       if (capabilitiesOf(region.kind).scripted) checkScript(r, input, region, path);
       if (region.sourceRegion !== undefined) checkSourceRegion(r, input, region, path);
       if (region.admission === 'reject') checkRejectRuntimeWrites(r, input, region, path);
@@ -47,8 +48,18 @@ export function runChecks(r: Reporter, input: CheckInput): void {
   checkTaskSeeded(r, input);
   for (const stage of input.blueprint.stages) {
     checkGates(r, input, stage);
+    checkAttempts(r, input, stage);
     checkRouting(r, input, stage);
   }
+}
+
+/** A checklist is written only through the todo tools, so a seed has nowhere to go (the run drops it). */
+function checkChecklistSeed(r: Reporter, region: RegionDecl, regionPath: KeyPath): void {
+  const what = region.seedImplicit ? `a region named "${region.name}" is seeded from the task implicitly, but it` : `region "${region.name}"`;
+  r.add('checklist-seed-ignored', 'warning', region.seedImplicit ? regionPath : [...regionPath, 'seed'],
+    `The seed is dropped and the checklist starts empty: ${what} is a checklist, which holds only items written with todo_add `
+    + '(the state cannot drift from what the model believes it wrote). Seed a pinned region with the text instead, or have the agent add the items.',
+    region.seedImplicit ? 'key' : 'value');
 }
 
 function allRegions(input: CheckInput): RegionDecl[] {
@@ -114,6 +125,8 @@ function checkSummarizable(r: Reporter, region: RegionDecl, regionPath: KeyPath)
 
 function checkMinTokensFitWindow(r: Reporter, window: { tokens: number; model: string }, region: RegionDecl, regionPath: KeyPath): void {
   if (region.minTokens! <= window.tokens) return;
+  // A written max_tokens is the hard limit (budget.ts): under the window, the floor cannot outgrow it.
+  if (region.maxTokensExplicit && region.maxTokens <= window.tokens) return;
   r.add('min-tokens-over-window', 'warning', [...regionPath, 'min_tokens'],
     `\`min_tokens\` (${fmt(region.minTokens!)}) is above the whole context window of ${window.model} (${fmt(window.tokens)} tokens), so region "${region.name}" `
     + 'may grow past what any request can hold and the cascade sheds it to fit. Lower min_tokens below the window, or pick a model with a larger one.', 'value');
@@ -179,7 +192,35 @@ function checkGates(r: Reporter, input: CheckInput, stage: StageDecl): void {
     } else if (!capabilitiesOf(region.kind).checklist) {
       r.error('gate-region-not-checklist', path,
         `Gate requires no open items in "${wanted}", which is a ${region.kind} region; only a checklist has open items, so the gate would always pass. Make ${wanted} kind = "checklist" or gate on a checklist.`, 'value');
+    } else if (!input.regionsForStage(stage.name).some((x) => x.name === wanted)) {
+      r.error('gate-region-not-visible', path, `Gate requires no open items in "${wanted}", but ${notVisibleWhy(input, stage, wanted)}, so todo_add and todo_done `
+        + 'cannot reach it there: the gate would pass at once on an empty checklist, or nudge the agent to close items it cannot see until max_attempts runs out. '
+        + `Add ${wanted} to [stages.${stage.name}.context.regions], or gate on a checklist stage "${stage.name}" declares.`, 'value');
     }
+  }
+}
+
+/** Why a stage cannot see a region declared elsewhere: which layouts have it. */
+function notVisibleWhy(input: CheckInput, stage: StageDecl, name: string): string {
+  const seen = input.layouts.filter((l) => l.stage !== undefined && l.regions.some((x) => x.name === name)).map((l) => `"${l.stage}"`);
+  const where = seen.length ? `only stage ${seen.join(', ')} declare${seen.length === 1 ? 's' : ''} it` : 'it is declared only at the top level and every stage declares its own layout without it';
+  return `stage "${stage.name}" cannot see it (${where})`;
+}
+
+/**
+ * max_attempts counts refusals, and the attempt that would be refused for the n-th time moves on:
+ * at 1 that is the first one, so the gates and required regions of the stage never hold it back.
+ */
+function checkAttempts(r: Reporter, input: CheckInput, stage: StageDecl): void {
+  const gated = stage.transitions.some((t) => t.gate?.requireNoOpenItems !== undefined) || input.regionsForStage(stage.name).some((x) => x.required);
+  if (!gated || stage.transitions.length === 0) return;
+  const one = (path: KeyPath, whose: string) => r.add('max-attempts-never-refuses', 'warning', path,
+    `max_attempts = 1 ${whose}: the first attempt that would be refused moves on instead (with a warning on the timeline), so the gate never refuses `
+    + 'and the agent is never nudged. Set max_attempts = 2 or more to refuse at least once, or remove the gate.', 'value');
+  if (stage.maxAttempts === 1) return one(['stages', stage.name, 'max_attempts'], `for stage "${stage.name}"`);
+  if (stage.maxAttempts !== undefined) return;
+  for (const t of stage.transitions) {
+    if (t.gate?.maxAttempts === 1) one(['stages', stage.name, 'transitions', t.to, 'gate', 'max_attempts'], `on the gate to "${t.to}"`);
   }
 }
 

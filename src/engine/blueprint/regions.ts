@@ -157,7 +157,7 @@ function readBudgetKeys(r: Reporter, raw: Table, path: KeyPath, region: RegionDe
       `\`min_tokens\` floors a percentage budget, and region "${region.name}" has no \`budget\`, so it has no effect. Add a budget like "10%" or remove min_tokens.`);
   } else if (region.maxTokensExplicit && region.minTokens > region.maxTokens) {
     r.add('malformed-budget', 'warning', [...path, 'min_tokens'],
-      `\`min_tokens\` (${region.minTokens}) is above \`max_tokens\` (${region.maxTokens}); the floor wins, so the region always gets ${region.minTokens}. Lower min_tokens or raise max_tokens.`);
+      `\`min_tokens\` (${region.minTokens}) is above \`max_tokens\` (${region.maxTokens}); max_tokens is a hard limit and wins, so the region never gets more than ${region.maxTokens} and the floor is never met. Lower min_tokens or raise max_tokens.`);
   }
 }
 

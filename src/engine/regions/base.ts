@@ -5,10 +5,11 @@
 import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
 import { fmt } from '../format.ts';
+import type { SummaryOptions } from '../summarize.ts';
 import { capabilitiesOf } from './capabilities.ts';
 import type { CacheHint, Change, ChangeType, Section, ToolCall } from '../timeline.ts';
 import type {
-  Checklist, DeleteOutcome, DeleteSelector, Entry, Region, RegionContext, RegionRender, RenderedMessage, WriteOutcome,
+  Checklist, DeleteOutcome, DeleteSelector, Entry, Gone, Region, RegionContext, RegionRender, RenderedMessage, WriteOutcome,
 } from './types.ts';
 
 /** How an entry is named in a change: its key, else its first line (shortened). */
@@ -49,6 +50,16 @@ function sharedReason(reason: string): string {
 export const MESSAGE_REGION_NAMES: ReadonlySet<string> = new Set(['conversation', 'tool_results']);
 
 const renderedMessages = new WeakMap<Entry, RenderedMessage>();
+/** The messages of stub entries: short results that stand for a result routed elsewhere. */
+const stubMessages = new WeakSet<RenderedMessage>();
+
+/**
+ * Whether a message is a runtime stub answering a call whose result was routed away (so a
+ * script's own answer to that call may take its place: assemble.ts).
+ */
+export function isStubMessage(message: RenderedMessage): boolean {
+  return stubMessages.has(message);
+}
 
 /**
  * A message as a region renders it, made only here: its fields always in one order and only those
@@ -80,6 +91,7 @@ export function entryMessage(entry: Entry): RenderedMessage {
     case 'stub':
       message = entry.toolCallId === undefined ? renderedMessage(seq, 'user', content, tokens)
         : renderedMessage(seq, 'tool', content, tokens, undefined, undefined, entry.toolCallId, entry.isError && entry.kind === 'tool_result' ? true : undefined);
+      if (entry.kind === 'stub' && entry.toolCallId !== undefined) stubMessages.add(message);
       break;
     default:
       message = renderedMessage(seq, 'user', content, tokens);
@@ -96,8 +108,10 @@ export abstract class BaseRegion implements Region {
   entries: Entry[] = [];
   tokens = 0;
   version = 0;
-  /** Cascade tier when admission is "evict"; undefined = never shed by the cascade. */
-  protected abstract readonly tier: number | undefined;
+  /** Cascade tier when admission is "evict" (the kind's row in capabilities.ts); undefined = never shed by the cascade. */
+  protected get tier(): number | undefined {
+    return capabilitiesOf(this.kind).cascadeTier;
+  }
   private rendered: { version: number; render: RegionRender } | undefined;
   /** The last system render and the entries appended since (undefined once anything else changed). */
   private lastSystem: RegionRender | undefined;
@@ -152,10 +166,25 @@ export abstract class BaseRegion implements Region {
     if (refused) return refused;
     if (this.evictsOversized && entry.tokens > this.budget.trigger) {
       // Nothing that fitted is lost to make room for something that never will.
-      return { ok: true, changes: [change('evict', this.name, [entry], `larger than the whole budget of ${fmt(this.budget.trigger)}: dropped alone`)] };
+      const gone: Gone = { verb: 'dropped', why: `larger than the region's whole budget of ${fmt(this.budget.trigger)}` };
+      return { ok: true, changes: [change('evict', this.name, [entry], `larger than the whole budget of ${fmt(this.budget.trigger)}: dropped alone`)], gone };
     }
     this.insertAt(this.entries.length, entry);
-    return { ok: true, changes: this.enforce(ctx) };
+    return this.admitted(entry, this.enforce(ctx));
+  }
+
+  /**
+   * A write's outcome once the kind's rule has run: when that rule took the new entry itself out
+   * again (summarized it, evicted it), the outcome says so, so no result claims it was kept. Only
+   * a write that changed something else can have, so the entries are searched only then.
+   */
+  protected admitted(entry: Entry, changes: Change[]): WriteOutcome {
+    // Appended last, a kept entry is usually still last: the scan runs only when it is not.
+    if (changes.length === 0 || this.entries[this.entries.length - 1] === entry || this.entries.includes(entry)) return { ok: true, changes };
+    const label = entryLabel(entry);
+    const took = changes.findLast((c) => c.entries.includes(label)) ?? changes[changes.length - 1]!;
+    const verb = took.type === 'compact' ? 'summarized' : 'evicted';
+    return { ok: true, changes, gone: { verb, why: took.reason ?? this.overReason() } };
   }
 
   /** Kinds that evict to make room drop an entry bigger than the whole region alone, on arrival. */
@@ -181,7 +210,9 @@ export abstract class BaseRegion implements Region {
     if (refused) return refused;
     this.removeRange(at, 1);
     this.insertAt(this.entries.length, entry);
-    return { ok: true, changes: [change('replace', this.name, [old], `key "${entry.key}" rewritten`), ...this.enforce(ctx)] };
+    const outcome = this.admitted(entry, this.enforce(ctx));
+    outcome.changes.unshift(change('replace', this.name, [old], `key "${entry.key}" rewritten`));
+    return outcome;
   }
 
   /**
@@ -281,19 +312,35 @@ export abstract class BaseRegion implements Region {
       if (appended.length === 0) return this.lastSystem!;
       let tokens = previous.tokens + appended.length * ctx.count('\n');
       let text = previous.text;
-      for (const e of appended) { text += `\n${e.content}`; tokens += e.tokens; }
+      for (const e of appended) {
+        const prefix = this.linePrefix(e);
+        text += `\n${prefix}${e.content}`;
+        tokens += e.tokens + ctx.count(prefix);
+      }
       return (this.lastSystem = { system: { text, tokens }, messages: [] });
     }
     const shown = this.renderOrder();
     if (shown.length === 0) return (this.lastSystem = { messages: [] });
     const header = `[${this.name}]:\n`;
     let tokens = ctx.count(header) + (shown.length - 1) * ctx.count('\n');
-    for (const e of shown) tokens += e.tokens;
-    // Built by appends, as above, not joined: a join copies every entry's text (a large region's
-    // hundreds of KB) on each re-render, where appending links the texts without copying them.
-    let text = header + shown[0]!.content;
-    for (let i = 1; i < shown.length; i++) text += `\n${shown[i]!.content}`;
+    // Built by appends, not joined: a join copies every entry's text (a large region's hundreds of
+    // KB) on each re-render, where appending links the texts without copying them.
+    let text = header;
+    for (let i = 0; i < shown.length; i++) {
+      const e = shown[i]!;
+      const prefix = this.linePrefix(e);
+      text += i === 0 ? `${prefix}${e.content}` : `\n${prefix}${e.content}`;
+      tokens += e.tokens + ctx.count(prefix);
+    }
     return (this.lastSystem = { system: { text, tokens }, messages: [] });
+  }
+
+  /**
+   * What a system block shows in front of an entry's content ('' for most kinds; a hashmap shows
+   * its key, which the model needs to name the entry). Counted as its own piece, like the header.
+   */
+  protected linePrefix(_entry: Entry): string {
+    return '';
   }
 
   protected renderOrder(): readonly Entry[] {
@@ -314,10 +361,15 @@ export abstract class BaseRegion implements Region {
     return dropped.length ? [change('evict', this.name, dropped, reason)] : [];
   }
 
+  /** Whether this kind's summaries list every item they fold (compact_history keeps every key and path). */
+  protected get summaryOptions(): SummaryOptions | undefined {
+    return undefined;
+  }
+
   /** Folds entries [from, from+count) into one summary entry (`made` when already summarized) in their place. */
   protected fold(from: number, count: number, ctx: RegionContext, reason: string, made?: Entry): Change {
     const folded = this.entries.slice(from, from + count);
-    const summary = made ?? ctx.summarize(folded, this.name, folded[0]!.seq);
+    const summary = made ?? ctx.summarize(folded, this.name, folded[0]!.seq, this.summaryOptions);
     this.removeRange(from, count);
     this.insertAt(from, summary);
     const c = change('compact', this.name, folded, reason);

@@ -18,22 +18,32 @@ export interface KindCapabilities {
   readonly summarizesWhenFull: boolean;
   /** Runs a Rhai script from the agent directory. */
   readonly scripted: boolean;
+  /**
+   * Where the window-level cascade sheds it, lower first: what loses least goes first (DESIGN.md).
+   * Temporary content (and a custom region that is not `persistent`) is recent scratch; a clearable
+   * region is scratch by declaration; compacting kinds summarize rather than drop; a sliding window
+   * drops turns outright; a hashmap drops whole keys. Undefined: never shed (pinned, checklist; a
+   * reject region and a persistent custom region are exempt by their declaration).
+   */
+  readonly cascadeTier: number | undefined;
 }
 
 const PLAIN: KindCapabilities = {
   removable: true, keyed: false, checklist: false, carriesHistory: false, alwaysMessages: false, summarizesWhenFull: false, scripted: false,
+  cascadeTier: undefined,
 };
 
 export const KIND_CAPABILITIES: Readonly<Record<RegionKind, KindCapabilities>> = {
-  temporary: PLAIN,
+  temporary: { ...PLAIN, cascadeTier: 1 },
   pinned: { ...PLAIN, removable: false },
-  sliding_window: { ...PLAIN, alwaysMessages: true },
-  compacting: { ...PLAIN, summarizesWhenFull: true },
-  compact_history: { ...PLAIN, summarizesWhenFull: true, carriesHistory: true },
-  clearable: PLAIN,
-  hashmap: { ...PLAIN, keyed: true },
+  sliding_window: { ...PLAIN, alwaysMessages: true, cascadeTier: 4 },
+  compacting: { ...PLAIN, summarizesWhenFull: true, cascadeTier: 3 },
+  compact_history: { ...PLAIN, summarizesWhenFull: true, carriesHistory: true, cascadeTier: 3 },
+  clearable: { ...PLAIN, cascadeTier: 2 },
+  hashmap: { ...PLAIN, keyed: true, cascadeTier: 5 },
   checklist: { ...PLAIN, checklist: true },
-  custom: { ...PLAIN, scripted: true },
+  // The tier of temporary, which a custom region that is not persistent behaves like.
+  custom: { ...PLAIN, scripted: true, cascadeTier: 1 },
 };
 
 export function capabilitiesOf(kind: RegionKind): KindCapabilities {

@@ -1,14 +1,22 @@
 // checklist: items with state, written through todo_add / todo_done / todo_note. Ids count up and
-// are never reused; an unknown id is an error the model can read. Rendered as one block with open
-// items first; never evicted and never shed.
+// are never reused, also across stage layouts that make the region another kind and back; an
+// unknown id is an error the model can read. Rendered as one block with open items first; never
+// evicted and never shed.
 import type { Change } from '../timeline.ts';
 import { BaseRegion } from './base.ts';
 import type { Checklist, Entry, RegionContext, TodoOutcome, TodoState, WriteOutcome } from './types.ts';
 
 export class ChecklistRegion extends BaseRegion implements Checklist {
   readonly kind = 'checklist' as const;
-  protected readonly tier = undefined;
-  private lastId = 0;
+  private issued = 0;
+
+  get lastId(): number {
+    return this.issued;
+  }
+
+  continueIds(lastId: number): void {
+    this.issued = Math.max(this.issued, lastId);
+  }
 
   override get checklist(): Checklist {
     return this;
@@ -18,21 +26,34 @@ export class ChecklistRegion extends BaseRegion implements Checklist {
     return this.entries.filter((e) => e.todo!.state === 'open').map((e) => e.todo!);
   }
 
-  /** Free text does not belong here: the state would drift from what the model believes it wrote. */
-  override write(): WriteOutcome {
-    return { ok: false, message: `${this.name} is a checklist: write to it with todo_add, todo_done and todo_note`, changes: [] };
+  /**
+   * Free text does not belong here: the state would drift from what the model believes it wrote.
+   * The one entry taken is a todo item made by a checklist (it carries its state), moving back in
+   * when a stage layout makes this name a checklist again: it keeps its id, state and notes.
+   */
+  override write(entry: Entry, ctx: RegionContext): WriteOutcome {
+    const todo = entry.todo;
+    if (!todo || this.find(todo.id) >= 0) {
+      return { ok: false, message: `${this.name} is a checklist: write to it with todo_add, todo_done and todo_note`, changes: [] };
+    }
+    const refused = this.refuse(entry, 0);
+    if (refused) return refused;
+    this.issued = Math.max(this.issued, todo.id);
+    this.insertAt(this.entries.length, this.entryFor(todo, entry.seq, ctx));
+    this.reorder();
+    return { ok: true, changes: [] };
   }
 
-  override put(): WriteOutcome {
-    return this.write();
+  override put(entry: Entry, ctx: RegionContext): WriteOutcome {
+    return this.write(entry, ctx);
   }
 
   add(item: string, ctx: RegionContext): TodoOutcome {
-    const todo: TodoState = { id: this.lastId + 1, item, state: 'open', notes: [] };
+    const todo: TodoState = { id: this.issued + 1, item, state: 'open', notes: [] };
     const entry = this.entryFor(todo, ctx.nextSeq(), ctx);
     const refused = this.refuse(entry, 0);
     if (refused && !refused.ok) return { ok: false, message: refused.message, changes: refused.changes };
-    this.lastId = todo.id;
+    this.issued = todo.id;
     this.insertAt(this.entries.length, entry);
     this.reorder();
     return { ok: true, id: todo.id, message: `added #${todo.id} to ${this.name}`, changes: [] };
@@ -86,7 +107,7 @@ export class ChecklistRegion extends BaseRegion implements Checklist {
 
   private unknown(id: number): TodoOutcome {
     const open = this.describeOpen();
-    const known = this.lastId === 0 ? 'it has no items yet' : `ids run from 1 to ${this.lastId}`;
+    const known = this.issued === 0 ? 'it has no items yet' : `ids run from 1 to ${this.issued}`;
     return { ok: false, message: `${this.name} has no item #${id} (${known}; open: ${open || 'none'})`, changes: [] };
   }
 

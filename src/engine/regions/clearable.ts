@@ -5,7 +5,6 @@ import { BaseRegion, change } from './base.ts';
 
 export class ClearableRegion extends BaseRegion {
   readonly kind = 'clearable' as const;
-  protected readonly tier = 2;
 
   protected override get evictsOversized(): boolean {
     return true;

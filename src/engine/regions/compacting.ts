@@ -8,7 +8,6 @@ import type { RegionContext } from './types.ts';
 
 export class CompactingRegion extends BaseRegion {
   readonly kind: 'compacting' | 'compact_history' = 'compacting';
-  protected readonly tier: number = 4;
 
   protected enforce(ctx: RegionContext): Change[] {
     if (!this.over()) return [];
@@ -23,7 +22,7 @@ export class CompactingRegion extends BaseRegion {
       if (this.tokens >= before) {
         // Folding the oldest few grew them (a summary's header outweighs short entries): one summary
         // of everything may still be smaller, so try that once before giving up.
-        const all = this.entries.length > 1 ? ctx.summarize(this.entries, this.name, this.entries[0]!.seq) : undefined;
+        const all = this.entries.length > 1 ? ctx.summarize(this.entries, this.name, this.entries[0]!.seq, this.summaryOptions) : undefined;
         if (all && all.tokens < this.tokens) changes.push(this.fold(0, this.entries.length, ctx, reason, all));
         break;
       }
@@ -43,10 +42,22 @@ export class CompactingRegion extends BaseRegion {
     return Math.max(count, firstRaw < 0 ? this.entries.length : firstRaw + 1);
   }
 
-  /** Cascade: fold everything into one summary. */
-  override shed(_needed: number, ctx: RegionContext): Change[] {
+  /**
+   * Cascade: folds the fewest oldest entries whose summary frees `needed` tokens (all of them when
+   * nothing less does), so a request a little over the window does not cost the whole region.
+   */
+  override shed(needed: number, ctx: RegionContext): Change[] {
     if (this.entries.length === 0 || (this.entries.length === 1 && this.entries[0]!.kind === 'summary')) return [];
-    const c = this.fold(0, this.entries.length, ctx, 'request exceeded the model window');
-    return [{ ...c, type: 'cascade' }];
+    let count = this.foldCount(this.tokens - needed);
+    for (;;) {
+      const folded = this.entries.slice(0, count);
+      const summary = ctx.summarize(folded, this.name, folded[0]!.seq, this.summaryOptions);
+      const removed = folded.reduce((sum, e) => sum + e.tokens, 0);
+      if (removed - summary.tokens >= needed || count >= this.entries.length) {
+        return [{ ...this.fold(0, count, ctx, 'request exceeded the model window', summary), type: 'cascade' }];
+      }
+      // The summary takes room of its own: fold enough more to free it too.
+      count = Math.max(count + 1, this.foldCount(this.tokens - needed - summary.tokens));
+    }
   }
 }

@@ -17,13 +17,11 @@ import type { Entry, RegionContext, RegionEnv, RegionRender, RenderedMessage, Wr
 /** Above any real write order, with room for fractions: where messages standing for the whole region go. */
 const END_OF_STREAM = 2 ** 40;
 
-/** Cascade tier of a non-persistent custom region: the same as temporary, which it behaves like. */
-export const CUSTOM_CASCADE_TIER = 1;
-
 export class CustomRegion extends BaseRegion {
   readonly kind = 'custom' as const;
-  protected get tier(): number | undefined {
-    return this.decl.persistent ? undefined : CUSTOM_CASCADE_TIER;
+  /** Persistent behaves pinned-like: never shed. Otherwise temporary's tier (capabilities.ts). */
+  protected override get tier(): number | undefined {
+    return this.decl.persistent ? undefined : super.tier;
   }
 
   private hooks: CustomHooks;
@@ -58,7 +56,7 @@ export class CustomRegion extends BaseRegion {
 
   override write(entry: Entry, ctx: RegionContext): WriteOutcome {
     const admitted = this.onWrite(entry, ctx);
-    if (!admitted.entry) return { ok: true, changes: admitted.changes, stored: 0 };
+    if (!admitted.entry) return { ok: true, changes: admitted.changes, stored: 0, hookDropped: true };
     if (admitted.entry === entry) return super.write(entry, ctx);
     // Rewritten by on_write: what was stored is the new size, which the ledger and the result report.
     const outcome = super.write(admitted.entry, ctx);

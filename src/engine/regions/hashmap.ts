@@ -1,5 +1,6 @@
 // hashmap: keyed entries. A write to an existing key replaces it (and becomes the most recent);
-// past `max_entries` or the budget the least recently written key goes.
+// past `max_entries` or the budget the least recently written key goes. Each value renders under
+// its key, so the model can name the key it needs.
 import type { Change } from '../timeline.ts';
 import { BaseRegion } from './base.ts';
 import { fmt } from '../format.ts';
@@ -7,7 +8,6 @@ import type { Entry, RegionContext, WriteOutcome } from './types.ts';
 
 export class HashmapRegion extends BaseRegion {
   readonly kind = 'hashmap' as const;
-  protected readonly tier = 6;
 
   protected override get evictsOversized(): boolean {
     return true;
@@ -21,6 +21,18 @@ export class HashmapRegion extends BaseRegion {
 
   override put(entry: Entry, ctx: RegionContext): WriteOutcome {
     return this.write(entry, ctx);
+  }
+
+  /**
+   * Each value under its key (`src/lib.rs: ...`): a keyed rewrite or `context_delete { key }` needs
+   * the key, and the request is all the model sees. Content that already starts with its key
+   * (file tracking's `src/lib.rs: read (1,234 tokens)`) is shown as it is.
+   */
+  protected override linePrefix(entry: Entry): string {
+    const key = entry.key;
+    if (key === undefined) return '';
+    const prefix = `${key}: `;
+    return entry.content.startsWith(prefix) ? '' : prefix;
   }
 
   protected override itemLimit(): number | undefined {

@@ -44,11 +44,10 @@ export function registerRegionKind(kind: RegionKind, factory: RegionFactory): vo
  */
 class UnscriptedCustomRegion extends BaseRegion {
   readonly kind = 'custom' as const;
-  protected readonly tier: number | undefined;
 
-  constructor(decl: RegionDecl, budget: ResolvedBudget) {
-    super(decl, budget);
-    this.tier = decl.persistent ? undefined : 6;
+  /** As the scripted region: persistent is never shed, otherwise temporary's tier. */
+  protected override get tier(): number | undefined {
+    return this.decl.persistent ? undefined : super.tier;
   }
 
   override get cache() {

@@ -7,7 +7,6 @@ import type { Entry, RegionContext, WriteOutcome } from './types.ts';
 
 export class PinnedRegion extends BaseRegion {
   readonly kind = 'pinned' as const;
-  protected readonly tier = undefined;
 
   override get cache(): CacheHint {
     return 'always';

@@ -9,7 +9,6 @@ import type { RegionContext } from './types.ts';
 
 export class SlidingWindowRegion extends BaseRegion {
   readonly kind = 'sliding_window' as const;
-  protected readonly tier = 3;
 
   protected override get evictsOversized(): boolean {
     return true;

@@ -5,7 +5,6 @@ import { BaseRegion } from './base.ts';
 
 export class TemporaryRegion extends BaseRegion {
   readonly kind = 'temporary' as const;
-  protected readonly tier = 1;
 
   protected override get evictsOversized(): boolean {
     return true;

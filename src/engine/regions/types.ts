@@ -2,6 +2,7 @@
 // regions through this, so a new kind plugs into the registry without touching the run.
 import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
+import type { SummaryOptions } from '../summarize.ts';
 import type { Encoding } from '../tokens.ts';
 import type { CacheHint, Change, EntryKind, Section, ToolCall } from '../timeline.ts';
 
@@ -19,6 +20,13 @@ export interface Checklist {
   readonly openItems: readonly TodoState[];
   /** Open items as a gate's nudge names them. */
   describeOpen(): string;
+  /** The highest id ever given out here (0 before the first item). */
+  readonly lastId: number;
+  /**
+   * Ids given from now on continue after `lastId`: a region that was a checklist under this name
+   * before a stage layout made it another kind gave those out, and an id is never reused.
+   */
+  continueIds(lastId: number): void;
   add(item: string, ctx: RegionContext): TodoOutcome;
   done(id: number, ctx: RegionContext): TodoOutcome;
   note(id: number, note: string, ctx: RegionContext): TodoOutcome;
@@ -54,8 +62,8 @@ export interface RegionContext {
   encoding: Encoding;
   /** Next global sequence number (for entries a region makes itself, like summaries). */
   nextSeq(): number;
-  /** Deterministic summary of `entries` as one entry, placed at `seq`. */
-  summarize(entries: readonly Entry[], label: string, seq: number): Entry;
+  /** Deterministic summary of `entries` as one entry, placed at `seq` (`everyItem`: no `... and K more`). */
+  summarize(entries: readonly Entry[], label: string, seq: number, options?: SummaryOptions): Entry;
   /** Tokens of a short runtime string (headers, stubs): cached, so counted once. */
   count(text: string): number;
   /** The stage running now and how many times it has been (re)entered. */
@@ -69,9 +77,23 @@ export interface RegionContext {
   warn(message: string): void;
 }
 
+/**
+ * Why an entry a region accepted is not in it once the write is done: the kind's own rule dropped
+ * it (larger than the whole region), summarized it, or evicted it at once. `why` is the region's
+ * words for the rule (`larger than the region's whole budget of 300`, `over compact_at 4,000`).
+ */
+export interface Gone {
+  verb: 'dropped' | 'summarized' | 'evicted';
+  why: string;
+}
+
 export type WriteOutcome =
-  /** `stored`: the tokens the region kept when a hook changed the entry (0 when on_write dropped it). */
-  | { ok: true; changes: Change[]; stored?: number }
+  /**
+   * `stored`: the tokens the region kept when a hook changed the entry (0 when on_write dropped it;
+   * `hookDropped` then says so, where 0 with the entry kept is on_write's empty string).
+   * `gone`: set when the region's own rule took the entry out again in the same write.
+   */
+  | { ok: true; changes: Change[]; stored?: number; hookDropped?: true; gone?: Gone }
   | { ok: false; message: string; changes: Change[] };
 
 export type DeleteSelector = { key: string } | { index: number } | { oldest: number };

@@ -6,6 +6,7 @@ import { entryLabel } from '../regions/index.ts';
 import type { Checklist, DeleteSelector, TodoOutcome } from '../regions/types.ts';
 import type { TrafficEvent } from '../scenario.ts';
 import type { StepResult } from '../timeline.ts';
+import { goneText, keptSize } from './written.ts';
 import type { RunState } from './state.ts';
 
 export function contextAppend(run: RunState, name: string, content: string, key: string | undefined): StepResult {
@@ -18,7 +19,9 @@ export function contextAppend(run: RunState, name: string, content: string, key:
   // The agent's own write: a refusal is its result, which tells it the region is full.
   const outcome = run.store(name, entry, key !== undefined);
   if (!outcome.ok) return { ok: false, message: outcome.message };
-  return { ok: true, message: `appended ${storedSize(entry.tokens, outcome.stored)} to ${name}${key === undefined ? '' : ` as "${key}"`}; ${run.fullness(region)}` };
+  // Taken out again at once by the region's rule: the agent hears that nothing was appended.
+  if (outcome.gone) return { ok: true, message: `${goneText(name, 'the entry', outcome.stored ?? entry.tokens, outcome.gone)}; ${run.fullness(region)}` };
+  return { ok: true, message: `appended ${keptSize(entry.tokens, outcome)} to ${name}${key === undefined ? '' : ` as "${key}"`}; ${run.fullness(region)}` };
 }
 
 export function contextDelete(run: RunState, event: Extract<TrafficEvent, { type: 'context_delete' }>): StepResult {
@@ -53,13 +56,6 @@ export function todo(run: RunState, name: string, act: (checklist: Checklist) =>
   run.changes.push(...outcome.changes);
   run.ledger.charge(run.stage.name, name, region.tokens - before);
   return { ok: outcome.ok, message: outcome.message };
-}
-
-/** The size a write left in its region, after a custom region's on_write rewrote or dropped it. */
-function storedSize(tokens: number, stored: number | undefined): string {
-  if (stored === undefined || stored === tokens) return `${fmt(tokens)} tokens`;
-  if (stored === 0) return `0 tokens (on_write dropped the ${fmt(tokens)}-token entry)`;
-  return `${fmt(stored)} tokens (on_write rewrote ${fmt(tokens)})`;
 }
 
 function selectorOf(event: Extract<TrafficEvent, { type: 'context_delete' }>): DeleteSelector {

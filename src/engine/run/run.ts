@@ -14,6 +14,7 @@ import { RunState } from './state.ts';
 import { toolResult } from './tool-results.ts';
 import { enterStage, transition } from './transitions.ts';
 import { infer, messageText, userMessage } from './turns.ts';
+import { goneText } from './written.ts';
 
 /** Most steps change nothing and warn of nothing: they share one empty list. */
 const NONE: never[] = Object.freeze([]) as never;
@@ -53,8 +54,9 @@ export class Run extends RunState {
         const outcome = seed.key === undefined ? region.write(entry, this.ctx) : region.put(entry, this.ctx);
         this.spawnChanges.push(...outcome.changes);
         if (!outcome.ok) this.runWarnings.push(`seed ${seed.source} into ${name}: ${outcome.message}`);
+        else if (outcome.gone) this.runWarnings.push(`seed ${seed.source} into ${name}: ${goneText(name, 'it', outcome.stored ?? entry.tokens, outcome.gone)}`);
         else if (seed.source === 'task_input') this.taskEntries.push({ region: name, entry });
-        this.ledger.charge(first.name, name, outcome.ok ? outcome.stored ?? entry.tokens : 0);
+        this.ledger.charge(first.name, name, !outcome.ok || outcome.gone?.verb === 'dropped' ? 0 : outcome.stored ?? entry.tokens);
       }
     }
     // The baseline holds the task as its first message; its count is the seeded entry's when there is one.
@@ -119,7 +121,7 @@ export class Run extends RunState {
     const kept = this.warnings;
     this.warnings = [];
     try {
-      return assemble(this.layout, this.ctx);
+      return assemble(this.layout, this.ctx, this.notices);
     } finally {
       this.warnings = kept;
     }

@@ -7,11 +7,12 @@ import { resolveBudget } from '../budget.ts';
 import { fmt } from '../format.ts';
 import type { Model } from '../models.ts';
 import { createRegion } from '../regions/index.ts';
-import type { Entry, Region, RegionContext } from '../regions/types.ts';
+import { renderedMessage } from '../regions/base.ts';
+import type { Entry, Region, RegionContext, RenderedMessage } from '../regions/types.ts';
 import type { Scenario, TrafficEvent } from '../scenario.ts';
 import { nameTable } from '../names.ts';
 import { Ledger, isImplicit, stagesOf } from '../stages.ts';
-import { summarize } from '../summarize.ts';
+import { summarize, type SummaryItems, type SummaryOptions } from '../summarize.ts';
 import type { Change, RegionFigures, RegionMeta, ToolCall } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
 
@@ -94,6 +95,18 @@ export class RunState {
   readonly iterations = new Map<string, number>();
   /** The region holding the current stage prompt, if any. */
   promptHolder: string | undefined;
+  /**
+   * What the runtime owes the model: writes it refused that no agent made (a user turn a reject
+   * region refused, ...). The next request carries them once, after the message stream.
+   */
+  notices: RenderedMessage[] = [];
+  /**
+   * For each compact_history region, the source entries it has carried (still in the source at the
+   * last carry) with the items each contributed, so the next carry takes only what is new.
+   */
+  readonly carried = new Map<string, Map<Entry, SummaryItems>>();
+  /** The last checklist id given out under each region name that was a checklist and is now another kind. */
+  readonly todoIds = new Map<string, number>();
 
   // Turns and requests (turns.ts).
   baseline!: FlatListBaseline;
@@ -130,7 +143,7 @@ export class RunState {
     this.ctx = {
       encoding,
       nextSeq: () => this.seq++,
-      summarize: (entries, label, seq) => this.summaryEntry(entries, label, seq),
+      summarize: (entries, label, seq, options) => this.summaryEntry(entries, label, seq, options),
       count: (text) => countTokens(text, encoding),
       stage: this.stages[0]!.name,
       stageIterations: 1,
@@ -164,6 +177,9 @@ export class RunState {
     copy.attempts = this.attempts;
     for (const [stage, n] of this.iterations) copy.iterations.set(stage, n);
     copy.promptHolder = this.promptHolder;
+    copy.notices = this.notices.slice();
+    for (const [name, entries] of this.carried) copy.carried.set(name, new Map(entries));
+    for (const [name, id] of this.todoIds) copy.todoIds.set(name, id);
     copy.ctx.stage = this.ctx.stage;
     copy.ctx.stageIterations = this.ctx.stageIterations;
     copy.ctx.windowTokens = this.ctx.windowTokens;
@@ -272,9 +288,15 @@ export class RunState {
     if (!outcome.ok) {
       const region = this.regions.get(name)!;
       const what = `a ${entry.kind.replace('_', ' ')} of ${fmt(entry.tokens)} tokens`;
-      this.warnings.push(region.decl.admission === 'reject'
-        ? `${name} (admission = "reject") refused ${what}: it holds ${fmt(region.tokens)} of ${fmt(region.budget.trigger)} tokens in ${fmt(region.entries.length)} entries`
-        : `${name} refused ${what}: ${outcome.message}`);
+      const fill = `it holds ${fmt(region.tokens)} of ${fmt(region.budget.trigger)} tokens in ${fmt(region.entries.length)} entries`;
+      const reject = region.decl.admission === 'reject';
+      this.warnings.push(reject ? `${name} (admission = "reject") refused ${what}: ${fill}` : `${name} refused ${what}: ${outcome.message}`);
+      // The spec: a write that does not fit fails "and the agent is told the region is full and to
+      // release something first". No agent made this write, so the next request tells the model.
+      const told = reject
+        ? `[${name} is full (admission = "reject"): ${what} was not added; ${fill}. Release something with context_delete first.]`
+        : `[${name} refused ${what}: ${outcome.message}]`;
+      this.notices.push(renderedMessage(Number.MAX_SAFE_INTEGER, 'user', told, this.ctx.count(told)));
     }
     return outcome;
   }
@@ -285,7 +307,8 @@ export class RunState {
     const outcome = keyed ? region.put(entry, this.ctx) : region.write(entry, this.ctx);
     this.changes.push(...outcome.changes);
     if (outcome.ok) {
-      this.ledger.charge(this.stage.name, name, outcome.stored ?? entry.tokens);
+      // An entry dropped on arrival was never held: nothing is charged for it.
+      this.ledger.charge(this.stage.name, name, outcome.gone?.verb === 'dropped' ? 0 : outcome.stored ?? entry.tokens);
       if (!region.removable && region.tokens > region.budget.budget) {
         this.warnings.push(`${name} is pinned and over its budget: ${fmt(region.tokens)} of ${fmt(region.budget.budget)} tokens (pinned content is never evicted)`);
       }
@@ -315,8 +338,8 @@ export class RunState {
     return key === undefined ? entry : { ...entry, key };
   }
 
-  summaryEntry(entries: readonly Entry[], label: string, seq: number): Entry {
-    const content = summarize(entries, label);
+  summaryEntry(entries: readonly Entry[], label: string, seq: number, options?: SummaryOptions): Entry {
+    const content = summarize(entries, label, undefined, options);
     let folded = 0;
     let foldedTokens = 0;
     for (const e of entries) {

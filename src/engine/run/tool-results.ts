@@ -4,12 +4,13 @@
 import { filler, type Filler } from '../filler.ts';
 import { fmt } from '../format.ts';
 import { MESSAGE_REGION_NAMES } from '../regions/index.ts';
-import type { Entry, Region } from '../regions/types.ts';
-import { capReadFile, capToolResult, cutAscii, lookupTool, routeToolResult } from '../routing.ts';
+import type { Entry } from '../regions/types.ts';
+import { bothCapsMarker, capReadFile, capToolResult, cutAscii, lookupTool, routeToolResult } from '../routing.ts';
 import type { TrafficEvent } from '../scenario.ts';
-import type { Change, StepResult } from '../timeline.ts';
+import type { StepResult } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
 import type { RunState } from './state.ts';
+import { goneText, keptSize } from './written.ts';
 
 const READ_FILE = { read_file: true };
 /** What file tracking records a call to each file tool as. */
@@ -22,17 +23,20 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   // The filler's first line, while the content is the filler's whole text.
   let head = made?.head;
   let knownTokens = made ? event.size_tokens : undefined;
-  let byteCap: Change | undefined;
+  /** When read_file's byte cap cut the file: the text it let through, the whole file's bytes, its notice. */
+  let byteCut: { text: string; fileBytes: number; notice: string } | undefined;
   if (lookupTool(READ_FILE, event.tool_name)) {
     // Filler is ASCII: it is cut as such, and the part cut off is never made.
     const capped = made ? cutAscii(made) ?? { content: made.text() } : capReadFile(event.content!);
     content = capped.content;
     if (capped.notice !== undefined) {
-      // Tokens cut are known only when the size was given (the cut tail is never tokenized).
-      byteCap = { type: 'truncate', region: '(read_file)', tokens: knownTokens ?? 0, entries: [event.tool_call_id], reason: capped.notice.trim() };
-      run.changes.push(byteCap);
+      byteCut = { text: capped.content, fileBytes: capped.fileBytes!, notice: capped.notice };
       content = capped.content + capped.notice;
       head = undefined;
+      // Tokens cut are known only when the size was given (the cut tail is never tokenized).
+      const shownTokens = made ? cutFillerTokens(run, made, capped.content.length, '') : undefined;
+      const cutTokens = shownTokens === undefined || knownTokens === undefined ? 0 : Math.max(0, knownTokens - shownTokens);
+      run.changes.push({ type: 'truncate', region: '(read_file)', tokens: cutTokens, entries: [event.tool_call_id], reason: capped.notice.trim() });
       knownTokens = made ? cutFillerTokens(run, made, capped.content.length, capped.notice) : undefined;
     }
   } else {
@@ -40,18 +44,22 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   }
   const route = routeToolResult(run.stage.toolRouting, event.tool_name, run.visibleNames());
   let tokens: number;
-  if (route.maxResultTokens !== undefined && (knownTokens === undefined || knownTokens > route.maxResultTokens)) {
-    const capped = capToolResult(content, route.maxResultTokens, encoding);
+  const max = route.maxResultTokens;
+  if (max !== undefined && (knownTokens === undefined || knownTokens > max)) {
+    // A file read both caps cut keeps one marker that names both, so the byte cap's notice is not
+    // cut away with the tail, and no count of the capped text is given as the file's.
+    let capped = capToolResult(content, max, encoding);
+    if (capped.truncated && byteCut) capped = capToolResult(byteCut.text, max, encoding, (kept) => bothCapsMarker(kept, byteCut.fileBytes, max));
     if (capped.truncated) {
-      run.changes.push({ type: 'truncate', region: route.region, tokens: (knownTokens ?? capped.originalTokens ?? capped.tokens) - capped.tokens, entries: [event.tool_call_id], reason: `max_result_tokens ${fmt(route.maxResultTokens)}` });
+      // The same count the marker gives the model: the tokens of the result left out.
+      run.changes.push({ type: 'truncate', region: route.region, tokens: capped.cut!, entries: [event.tool_call_id], reason: `max_result_tokens ${fmt(max)}` });
+      head = undefined;
     }
     content = capped.content;
     tokens = capped.tokens;
-    if (capped.truncated) head = undefined;
   } else {
     tokens = knownTokens ?? run.shared.resultTokensOf(event, content, run.ctx.count);
   }
-  if (byteCap && byteCap.tokens > 0) byteCap.tokens = Math.max(0, byteCap.tokens - tokens);
   run.baseline.add(tokens);
   const call = run.shared.callBefore(event.tool_call_id, run.position);
   const path = call?.arguments.path;
@@ -65,16 +73,29 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   if (MESSAGE_REGION_NAMES.has(target.name) || target.section === 'messages') {
     const outcome = run.writeTo(target.name, entry);
     if (!outcome.ok) return { ok: false, message: outcome.message };
-    return { ok: true, message: `${fmt(tokens)} tokens to ${target.name}${tooBigToStay(target, tokens)}` };
+    if (!outcome.gone) return { ok: true, message: `${keptSize(tokens, outcome, true)} to ${target.name}` };
+    // The result is the message: taken out at once, its call would lose its answer and be stripped.
+    // A stub in its place keeps the call paired and tells the model what happened.
+    const said = `[${goneText(target.name, 'this result', outcome.stored ?? tokens, outcome.gone)}]`;
+    run.writeTo(target.name, stubEntry(run, said, event));
+    return { ok: true, message: said };
   }
   // Routed away: the content lives in its region and a stub keeps the call paired.
   const placed = target.keyed && entry.key === undefined ? { ...entry, key: `${event.tool_name}:${event.tool_call_id}` } : entry;
   // A refusal here is what the call's result says, so the model reads it.
   const outcome = run.store(target.name, placed, false);
-  // The size the region kept (after a custom region's on_write), in the stub's one shape.
-  const stub = outcome.ok ? `[routed to ${target.name}: ${fmt(outcome.stored ?? tokens)} tokens]` : outcome.message;
-  run.writeTo('tool_results', { seq: run.seq++, content: stub, tokens: run.ctx.count(stub), kind: 'stub', toolCallId: event.tool_call_id, toolName: event.tool_name });
+  // What the region kept (after a custom region's on_write), or why it did not keep it.
+  let stub: string;
+  if (!outcome.ok) stub = outcome.message;
+  else if (outcome.gone) stub = `[${goneText(`routed to ${target.name}, which`, 'it', outcome.stored ?? tokens, outcome.gone)}]`;
+  else stub = `[routed to ${target.name}: ${keptSize(tokens, outcome, true)}]`;
+  run.writeTo('tool_results', stubEntry(run, stub, event));
   return outcome.ok ? { ok: true, message: stub } : { ok: false, message: outcome.message };
+}
+
+/** A short result standing for the call's real one, so the call stays paired in the message stream. */
+function stubEntry(run: RunState, content: string, event: Extract<TrafficEvent, { type: 'tool_result' }>): Entry {
+  return { seq: run.seq++, content, tokens: run.ctx.count(content), kind: 'stub', toolCallId: event.tool_call_id, toolName: event.tool_name };
 }
 
 /**
@@ -100,12 +121,6 @@ function cutFillerTokens(run: RunState, made: Filler, shown: number, notice: str
   const lastLine = made.lastLineBreak(shown - 2) + 1;
   const known = made.headTokens(lastLine);
   return known === undefined ? undefined : known + run.ctx.count(made.slice(lastLine, shown) + notice);
-}
-
-/** A result larger than its region's whole budget is evicted on arrival; the agent should hear so. */
-function tooBigToStay(region: Region, tokens: number): string {
-  const budget = region.budget.budget;
-  return tokens > budget ? `, more than its whole budget of ${fmt(budget)}: evicted at once` : '';
 }
 
 /**

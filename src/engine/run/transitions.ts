@@ -3,7 +3,9 @@
 // layout and its prompt. The rules (layouts, gates, where a prompt goes) are in ../stages.ts.
 import { resolveBudget } from '../budget.ts';
 import type { RegionDecl, StageDecl } from '../blueprint/types.ts';
-import type { Region } from '../regions/types.ts';
+import { change } from '../regions/index.ts';
+import type { Entry, Region } from '../regions/types.ts';
+import { formatSummary, summaryItems, type SummaryItems } from '../summarize.ts';
 import { STAGE_PROMPT_KEY, findTransition, gateRefusals, instructionsRegion, maxAttempts, stageLayout } from '../stages.ts';
 import type { StepResult } from '../timeline.ts';
 import type { RunState } from './state.ts';
@@ -91,20 +93,87 @@ function regionFor(run: RunState, decl: RegionDecl): Region {
   }
   // A different kind under the same name: the content moves into the new kind, by its rules.
   const fresh = run.createRegion(decl);
+  // Checklist ids are never reused under a name, whatever kinds it passes through.
+  const lastId = Math.max(existing.checklist?.lastId ?? 0, run.todoIds.get(decl.name) ?? 0);
+  if (lastId > 0) run.todoIds.set(decl.name, lastId);
+  fresh.checklist?.continueIds(lastId);
+  const refused: Entry[] = [];
+  let why = '';
   for (const entry of existing.entries) {
     const outcome = fresh.write(entry, run.ctx);
     run.changes.push(...outcome.changes);
+    if (!outcome.ok) {
+      refused.push(entry);
+      why ||= outcome.message;
+    }
+  }
+  if (refused.length > 0) {
+    // Nothing is lost unseen: what the new kind does not take (free text in a checklist) leaves on
+    // the timeline, with the new kind's reason.
+    run.changes.push(change('evict', decl.name, refused, `stage ${run.stage.name} makes ${decl.name} a ${decl.kind}: ${why}`));
+    run.warnings.push(`stage ${run.stage.name} makes ${decl.name} a ${decl.kind}, which did not take ${refused.length} of its ${existing.entries.length} entries: ${why}`);
   }
   return fresh;
 }
 
-/** Regions with a history source (compact_history) take one summary of it as the stage ends. */
+/**
+ * Regions with a history source (compact_history) take one summary of what is new in it as the
+ * stage ends: the source entries not carried before. A summary the source made since then from
+ * entries already carried counts only what it holds beyond them, so a history never lists the same
+ * read twice because the source compacted it. Nothing new, nothing carried (a stage that never saw
+ * the source adds nothing). Leaving the same stage again merges into its earlier carry.
+ */
 function carryHistory(run: RunState, from: StageDecl): void {
   for (const region of run.regions.values()) {
     if (region.historySource === undefined) continue;
     const source = run.regions.get(region.historySource);
-    if (!source || source.entries.length === 0) continue;
-    const entry = { ...run.summaryEntry(source.entries, `${source.name} in stage ${from.name}`, run.seq++), key: `${from.name}: ${source.name}` };
-    run.writeTo(region.name, entry, true);
+    if (!source) continue;
+    let carried = run.carried.get(region.name);
+    if (!carried) run.carried.set(region.name, (carried = new Map()));
+    const fresh = newInSource(source.entries, carried);
+    if (fresh.count === 0 && fresh.items.size === 0) continue;
+    const key = `${from.name}: ${source.name}`;
+    // The same stage left again: its earlier carry (if still whole) and this one become one entry.
+    const earlier = region.entries.find((e) => e.key === key);
+    const carry = earlier ? summaryItems([earlier]) : { count: 0, items: new Map<string, number>() };
+    carry.count += fresh.count;
+    for (const [item, n] of fresh.items) carry.items.set(item, (carry.items.get(item) ?? 0) + n);
+    const content = formatSummary(carry, `${source.name} in stage ${from.name}`, { everyItem: true });
+    const folded = { entries: carry.count, tokens: (earlier?.folded?.tokens ?? 0) + fresh.tokens };
+    run.writeTo(region.name, { seq: run.seq++, content, tokens: run.ctx.count(content), kind: 'summary', key, folded }, true);
   }
+}
+
+/**
+ * The count and items of `entries` not carried before, and `carried` brought up to date: entries
+ * that left the source are forgotten, after their items are matched against the summaries that
+ * took them in (a source entry leaves by being folded, or by being evicted, which matches nothing).
+ */
+function newInSource(entries: readonly Entry[], carried: Map<Entry, SummaryItems>): SummaryItems & { tokens: number } {
+  const present = new Set(entries);
+  const left = new Map<string, number>();
+  for (const [entry, { items }] of carried) {
+    if (present.has(entry)) continue;
+    for (const [item, n] of items) left.set(item, (left.get(item) ?? 0) + n);
+    carried.delete(entry);
+  }
+  const fresh = { count: 0, items: new Map<string, number>(), tokens: 0 };
+  for (const entry of entries) {
+    if (carried.has(entry)) continue;
+    const own = summaryItems([entry]);
+    carried.set(entry, own);
+    // A new raw entry is new whatever it is called (a file read again); only a summary can hold
+    // entries carried before.
+    let count = own.count;
+    for (const [item, n] of own.items) {
+      const old = entry.kind === 'summary' ? Math.min(n, left.get(item) ?? 0) : 0;
+      if (old > 0) left.set(item, left.get(item)! - old);
+      count -= old;
+      if (n > old) fresh.items.set(item, (fresh.items.get(item) ?? 0) + n - old);
+    }
+    count = Math.max(0, count);
+    fresh.count += count;
+    fresh.tokens += own.count === 0 ? 0 : Math.round(((entry.folded?.tokens ?? entry.tokens) * count) / own.count);
+  }
+  return fresh;
 }

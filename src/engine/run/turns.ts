@@ -6,7 +6,8 @@ import { assemble, sameBlock, type Assembly } from '../assemble.ts';
 import { commonPrefixTokens, providerView } from '../cache.ts';
 import { filler } from '../filler.ts';
 import { fmt } from '../format.ts';
-import type { Entry } from '../regions/types.ts';
+import { capabilitiesOf } from '../regions/capabilities.ts';
+import type { Entry, Region } from '../regions/types.ts';
 import type { TrafficEvent } from '../scenario.ts';
 import type { RequestFigures } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
@@ -30,6 +31,8 @@ export function messageText(run: RunState, event: { type: 'user' | 'assistant'; 
 
 export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assistant' }>, index: number): RequestFigures {
   const assembly = assembleWithCascade(run);
+  // The request told the model what the runtime owed it; the next one does not repeat it.
+  run.notices = [];
   const prefixTokens = commonPrefixTokens(run.prevBlocks, assembly.blocks, sameBlock);
   run.prevBlocks = assembly.blocks;
   run.lastAssembly = assembly;
@@ -51,7 +54,7 @@ export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assis
     overWindow: tokens > run.model.window,
   };
   if (request.overWindow) {
-    run.warnings.push(`request is ${fmt(tokens)} tokens, over the ${fmt(run.model.window)}-token window even after the cascade: only pinned, checklist and reject regions are left`);
+    run.warnings.push(`request is ${fmt(tokens)} tokens, over the ${fmt(run.model.window)}-token window even after the cascade; still in it: ${leftAfterCascade(run)}`);
   }
   // The model's reply joins the conversation after the request that produced it.
   const { text, head, tokens: textTokens } = messageText(run, event, index);
@@ -72,7 +75,7 @@ export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assis
 /** Assembles; while over the window, sheds by kind (lowest tier first, declaration order). */
 function assembleWithCascade(run: RunState): Assembly {
   run.ctx.windowTokens = run.layout.reduce((sum, r) => sum + r.tokens, 0);
-  let assembly = assemble(run.layout, run.ctx);
+  let assembly = assemble(run.layout, run.ctx, run.notices);
   const window = run.model.window;
   if (assembly.tokens <= window) return assembly;
   const tiers = [...new Set(run.layout.map((r) => r.cascadeTier).filter((t): t is number => t !== undefined))].sort((a, b) => a - b);
@@ -84,10 +87,30 @@ function assembleWithCascade(run: RunState): Assembly {
       const shed = region.shed(needed, run.ctx);
       if (shed.length === 0) continue;
       run.changes.push(...shed);
-      assembly = assemble(run.layout, run.ctx);
+      assembly = assemble(run.layout, run.ctx, run.notices);
     }
   }
   return assembly;
+}
+
+/**
+ * What a request over the window still holds once the cascade has shed all it may, region by
+ * region, and why each stayed: the regions the cascade never sheds say what exempts them, the
+ * others how far their kind let them shrink.
+ */
+function leftAfterCascade(run: RunState): string {
+  const left = run.layout.filter((r) => r.tokens > 0).map((r) => `${r.name} ${fmt(r.tokens)} tokens (${whyKept(r)})`);
+  return left.length ? left.join(', ') : 'no region holds anything, so the rendered blocks alone are over it';
+}
+
+function whyKept(region: Region): string {
+  if (region.cascadeTier !== undefined) {
+    const what = region.entries.length === 1 && region.entries[0]!.kind === 'summary' ? 'one summary, nothing left to fold' : 'all its kind sheds';
+    return `${region.kind}: shed ${what}`;
+  }
+  if (capabilitiesOf(region.kind).cascadeTier === undefined) return `${region.kind}: never shed`;
+  if (region.decl.admission === 'reject') return 'admission = "reject": never shed';
+  return `${region.kind} with persistent = true: never shed`;
 }
 
 /**

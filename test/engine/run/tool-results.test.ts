@@ -55,7 +55,7 @@ describe('routing a tool result', () => {
     expect(run.regions.get('tool_results')!.entries.map((e) => [e.kind, e.toolCallId, e.content])).toEqual([['stub', 'c2', '[routed to scratch: 50 tokens]']]);
   });
 
-  // The marker counts the original tokens dropped (220); the change, what the cap saved (300 -> 100, marker included).
+  // The change counts what the marker tells the model: 220 of the 300 tokens were left out.
   it('a result over its ceiling is cut to it, marked, and reported as a truncate change', () => {
     const run = spawn(ROUTED);
     expect(toolResult(run, sized('c3', 'list_dir', 300))).toEqual({ ok: true, message: '[routed to scratch: 100 tokens]' });
@@ -63,7 +63,7 @@ describe('routing a tool result', () => {
     expect(entry!.tokens).toBe(100);
     expect(entry!.content.endsWith('\n[truncated: 220 of 300 tokens cut by max_result_tokens = 100]')).toBe(true);
     expect(entry!.head).toBeUndefined(); // the content is no longer the generated text
-    expect(run.changes).toEqual([{ type: 'truncate', region: 'scratch', tokens: 200, entries: ['c3'], reason: 'max_result_tokens 100' }]);
+    expect(run.changes).toEqual([{ type: 'truncate', region: 'scratch', tokens: 220, entries: ['c3'], reason: 'max_result_tokens 100' }]);
   });
 
   it('a file read lands under its path, and file tracking records the read', () => {

@@ -65,7 +65,7 @@ describe('an inference', () => {
     expect(run.changes).toEqual([{ type: 'cascade', region: 'notes', tokens: 40, entries: ['scratch'], reason: 'request exceeded the model window' }]);
     expect(held(run, 'notes')).toEqual([]);
     expect(request.overWindow).toBe(true);
-    expect(run.warnings).toEqual([`request is ${request.requestTokens} tokens, over the 60-token window even after the cascade: only pinned, checklist and reject regions are left`]);
+    expect(run.warnings).toEqual([`request is ${request.requestTokens} tokens, over the 60-token window even after the cascade; still in it: rules 70 tokens (pinned: never shed)`]);
   });
 
   it('the task is in the window while its seeded entry is visible', () => {
