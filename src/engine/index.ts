@@ -33,6 +33,14 @@ export function replay(scenario: Scenario, options: ReplayOptions = {}): Timelin
   return replayWith(scenario, withRhai(options));
 }
 
+/**
+ * What a replay of the scenario would refuse or warn about, without running it: the compile, the
+ * spawn and the size checks (events × regions). `lev import` asks before it writes a scenario.
+ */
+export function preflight(scenario: Scenario, options: ReplayOptions = {}): Diagnostic[] {
+  return prepare(scenario, withRhai(options)).diagnostics;
+}
+
 export class InspectError extends Error {}
 
 /**

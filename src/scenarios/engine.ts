@@ -2,7 +2,8 @@
 // to src/engine, which imports nothing outside itself but src/rhai. The CLI, the Worker, bench and
 // the tests import the engine from here; `replay` and `Replay` below stand in for the engine's own,
 // which make no traffic unless given generators.
-import { Replay as EngineReplay, replay as engineReplay, type ReplayOptions, type Timeline } from '../engine/index.ts';
+import { preflight as enginePreflight, Replay as EngineReplay, replay as engineReplay, type ReplayOptions, type Timeline } from '../engine/index.ts';
+import type { Diagnostic } from '../engine/diagnostics.ts';
 import type { Scenario } from '../engine/scenario.ts';
 import { TRAFFIC_GENERATORS } from './generators.ts';
 
@@ -20,4 +21,9 @@ export class Replay extends EngineReplay {
   constructor(scenario: Scenario, options: ReplayOptions = {}) {
     super(scenario, withBuiltInGenerators(options));
   }
+}
+
+/** What a replay of the scenario would refuse or warn about, without running it (engine preflight). */
+export function preflight(scenario: Scenario, options: ReplayOptions = {}): Diagnostic[] {
+  return enginePreflight(scenario, withBuiltInGenerators(options));
 }
