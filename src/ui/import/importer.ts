@@ -4,7 +4,7 @@ import { create } from 'zustand';
 import { DEFAULT_TOOL_MAP, type ImportReport, type ToolMap } from '../../import/index.ts';
 import type { Scenario } from '../../engine/scenario.ts';
 import { useScenario } from '../../state/store.ts';
-import type { ImportRequest, ImportResponse } from './protocol.ts';
+import type { ImportRequest, ImportResponse, ScenarioFileResult } from './protocol.ts';
 
 export type ImportState =
   | { status: 'idle' }
@@ -25,10 +25,10 @@ let worker: Worker | undefined;
 let nextId = 1;
 
 /**
- * Imports `file`: a Leviath scenario goes to `openScenario` (the page's scenario import), anything
- * else is read as a trace in the worker, with progress, and waits in the dialog to be opened.
+ * Imports `file` in the worker, with progress: a Leviath scenario, read and checked there, goes to
+ * `openScenario` (the page's scenario import); a trace waits in the dialog to be opened.
  */
-export function importFile(file: File, openScenario: (file: File) => void): void {
+export function importFile(file: File, openScenario: (file: File, result: ScenarioFileResult) => void): void {
   worker?.terminate();
   worker = new Worker(new URL('./trace.worker.ts', import.meta.url), { type: 'module' });
   const id = nextId++;
@@ -40,7 +40,10 @@ export function importFile(file: File, openScenario: (file: File) => void): void
     const message = event.data;
     if (message.id !== id) return;
     if (message.type === 'progress') set({ status: 'working', file, share: message.share });
-    else if (message.type === 'scenario') { set({ status: 'idle' }); openScenario(file); }
+    else if (message.type === 'scenario') {
+      set({ status: 'idle' });
+      openScenario(file, message.result.ok ? { ...message.result, scenario: { ...message.result.scenario, traffic } } : message.result);
+    }
     else if (message.type === 'traffic') { for (const e of message.events) traffic.push(e); }
     else if (message.type === 'imported') set({ status: 'ready', file, scenario: { ...message.scenario, traffic }, report: message.report });
     else set({ status: 'error', file, message: message.message });

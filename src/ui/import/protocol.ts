@@ -16,10 +16,18 @@ export interface ImportRequest {
 
 export type ImportResponse =
   | { id: number; type: 'progress'; share: number }
-  /** The file is a Leviath scenario, not a trace: the page opens it as one. */
-  | { id: number; type: 'scenario' }
+  /**
+   * The file is a Leviath scenario, not a trace, read and checked here: the page opens it (the
+   * parts sent before are its traffic) or says what is wrong with it.
+   */
+  | { id: number; type: 'scenario'; result: ScenarioFileResult }
   /** The next events of the scenario's traffic, in order. */
   | { id: number; type: 'traffic'; events: Scenario['traffic'] }
   /** The scenario, its traffic left empty: the parts sent before it are its traffic. */
   | { id: number; type: 'imported'; scenario: Scenario; report: ImportReport }
   | { id: number; type: 'failed'; message: string };
+
+/** A scenario file as the worker read it: the scenario, its traffic left empty, or why it is refused. */
+export type ScenarioFileResult =
+  | { ok: true; scenario: Scenario; invalidUtf8At?: number }
+  | { ok: false; message: string };
