@@ -3,7 +3,7 @@
 // replay (a lookup; the scenario is sent again only if the worker was restarted). Results land in
 // useResults.
 import { EngineClient, CancelledError } from '../worker/client.ts';
-import type { Transform } from '../worker/protocol.ts';
+import { ENGINE_TIME_LIMIT_MS, type Transform } from '../worker/protocol.ts';
 import type { Scenario } from '../engine/scenario.ts';
 import { useResults } from './results.ts';
 import { useScenario } from './store.ts';
@@ -30,7 +30,7 @@ function lane(spawn: () => Worker, timeLimitMs: number, cancelGraceMs: number): 
 // worker replays and keeps each run for the inspector; a superseded replay is abandoned quickly
 // (restart), and a run lost that way is opened again when the inspector next asks about it.
 const editLane = lane(spawnEdit, 10_000, 1_000);
-const engineLane = lane(spawnEngine, 20_000, 300);
+const engineLane = lane(spawnEngine, ENGINE_TIME_LIMIT_MS, 300);
 
 let nextRevision = 1;
 /** The run the timeline on screen came from (the inspector must ask about that one). */

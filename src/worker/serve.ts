@@ -2,6 +2,8 @@
 // The worker side of the protocol: parse each request, run its handler, post the answer.
 import { z } from 'zod';
 import { WorkerRequestSchema, describeIssues, type WorkerRequest, type WorkerResponse } from './protocol.ts';
+import { watchScripts } from '../engine/script-activity.ts';
+import { scriptLog, type ScriptLog } from './scripts.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -11,6 +13,8 @@ export interface Context {
   post: (message: WorkerResponse, transfer?: Transferable[]) => void;
   /** Aborted when the page cancels this request (seen between events of a long computation). */
   signal: AbortSignal;
+  /** The scripts this request has run, and how long each took; the page hears each one start (absent in tests that call handlers directly). */
+  scripts?: ScriptLog;
 }
 export type Handlers = {
   [T in Exclude<WorkerRequest['type'], 'cancel'>]?: (request: Request<T>, context: Context) => void | Promise<void>;
@@ -49,9 +53,12 @@ export function serve(handlers: Handlers): void {
     }
     const controller = new AbortController();
     controllers.set(req.id, controller);
+    const scripts = scriptLog((running) => post({ type: 'script', id: req.id, ...running }));
+    watchScripts(scripts);
     try {
-      await handler(req, { post, signal: controller.signal });
+      await handler(req, { post, signal: controller.signal, scripts });
     } finally {
+      watchScripts(undefined);
       controllers.delete(req.id);
     }
   }
