@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeScenario } from '../../src/share/index.ts';
+import type { ScenarioInput } from '../../src/engine/scenario.ts';
 import { inert } from '../../src/cli/inert.ts';
 
 const LEV = resolve(import.meta.dirname, '../../bin/lev.mjs');
@@ -28,7 +29,7 @@ const LIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u
 
 const NAME = `${TITLE}${CLEAR}run${RLO}evil${CSI}1J`;
 const TOOL = `grep${RED}`;
-const scenario = {
+const scenario: ScenarioInput = {
   version: 1, name: NAME, model: { id: 'gpt-4o' },
   agent: { 'agent.leviath': `[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\n[stages.${JSON.stringify(`${RED}build`)}]\n` },
   inputs: { task: `fix it${CLEAR}` },
@@ -64,7 +65,7 @@ describe('lev prints user text inert', () => {
     expect(r.stdout).not.toMatch(LIVE);
     const timeline = JSON.parse(r.stdout);
     expect(timeline.scenario).toBe(NAME);
-    expect(timeline.steps[2].event.content).toBe(scenario.traffic[2]!.content);
+    expect(timeline.steps[2].event.content).toBe(`match${CLEAR}\r\nline two${CSI}2J`);
   });
 
   it('lev test: the request\'s text, system and messages alike', () => {
