@@ -1,5 +1,5 @@
 // Shared plumbing for `lev` commands: argument parsing, exit codes, reading files, writing JSON.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { fmt } from '../engine/format.ts';
 import { MAX_AGENT_FILE_BYTES, MAX_BLUEPRINT_BYTES, MAX_SCENARIO_BYTES } from '../engine/limits.ts';
 import { encodingAdvice, EncodingError, firstInvalidUtf8, invalidUtf8Warning, otherEncoding } from '../import/utf8.ts';
@@ -77,6 +77,9 @@ export function readBytes(path: string | 0, limit: InputLimit, display = path ==
   const chunks: Buffer[] = [];
   let total = 0;
   try {
+    // A regular file says its size: one too large is refused without reading it.
+    const stats = fstatSync(fd);
+    if (stats.isFile() && stats.size > limit.bytes) throw new InputTooLargeError(String(display), limit);
     for (;;) {
       let read: number;
       try {
