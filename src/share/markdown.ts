@@ -5,13 +5,14 @@ import { fmt } from '../engine/format.ts';
 const n = (value: number) => fmt(Math.round(value));
 
 /**
- * A name from the scenario as inert Markdown text: the characters that make links, images, raw
- * HTML, code spans and table cells are backslash-escaped (CommonMark lets any ASCII punctuation be),
- * and line breaks and other control characters become spaces, so a shared scenario's name cannot
- * retarget the link, add a remote image or start a new line of the table.
+ * A name from the scenario as inert Markdown text, shown as written: the characters that make
+ * links, images, raw HTML, entities, code spans, emphasis, strikethrough and table cells are
+ * backslash-escaped (CommonMark lets any ASCII punctuation be), and line breaks and other control
+ * characters become spaces, so a shared scenario's name cannot retarget the link, add a remote
+ * image or start a new line of the table.
  */
 export function markdownText(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/[\\[\]()!<>|`]/g, '\\$&');
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/[\\[\]()!<>|`*_~&]/g, '\\$&');
 }
 
 export interface RegionRow { region: string; kind: string; budget: number; finalTokens: number; evictions: number; evictedTokens: number }
