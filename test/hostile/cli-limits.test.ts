@@ -2,7 +2,7 @@
 // UTF-32 file is named as such with the command that converts it, and `lev import` writes only a
 // scenario `lev replay` reads.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -42,6 +42,19 @@ describe('inputs are bounded while they are read, not by their size on disk', ()
     // At most the limit plus a read's worth is held (64 MB here), never the gigabytes it used to reach.
     expect(r.grew).toBeLessThan(MAX_SCENARIO_BYTES + 200 * 2 ** 20);
   }, 60_000);
+
+  it('a regular file says its size: a 5 GB one is refused before any of it is read', async () => {
+    const sparse = join(dir, 'huge.json');
+    const fd = openSync(sparse, 'w');
+    ftruncateSync(fd, 5_000_000_000); // a hole: no disk used, nothing to read but zeros
+    closeSync(fd);
+    await levInProcess('replay', sparse); // the first call loads the command and the tokenizer
+    const started = performance.now();
+    const r = await levInProcess('replay', sparse);
+    expect(r).toMatchObject({ code: 1, err: `${sparse}: error [scenario-too-large] ${sparse} is over ${n(MAX_SCENARIO_BYTES)} bytes; scenario files over that are refused. Split its traffic into several scenarios.` });
+    // Reading even the first 64 MB would take far longer than refusing it from its size.
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
 
   it(`lev import /dev/zero stops at ${n(MAX_TRACE_BYTES)} bytes`, async () => {
     const r = await levInProcess('import', '/dev/zero');
