@@ -54,8 +54,10 @@ describe('lev on garbage files', () => {
 
   it('replay and validate on names made of generated control sequences: nothing a terminal obeys reaches it', async () => {
     const [name, stage, tool] = fc.sample(controlText, { numRuns: 3, seed: SEED + 5 });
+    // A TOML basic string: every control character escaped (smol-toml refuses raw C1 in strings too).
+    const tomlKey = JSON.stringify(stage).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     const hostile = file('hostile.json', JSON.stringify({
-      version: 1, name, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': `[context.regions]\nnotes = { kind = "sliding_window" }\n[stages.${JSON.stringify(stage)}]\nbogus = 1\n` },
+      version: 1, name, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': `[context.regions]\nnotes = { kind = "sliding_window" }\n[stages.${tomlKey}]\nbogus = 1\n` },
       traffic: [{ type: 'assistant', content: name, tool_calls: [{ id: 'c1', name: tool }] }, { type: 'tool_result', tool_call_id: 'c1', tool_name: tool, content: `${name}\n${stage}` }],
     }));
     for (const args of [['replay', hostile], ['test', hostile], ['validate', hostile]]) {
