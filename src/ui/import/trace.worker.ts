@@ -23,7 +23,7 @@ class TooLargeError extends Error {}
 async function readBytes(file: File, onShare: (share: number) => void): Promise<Uint8Array> {
   if (file.size > MAX_TRACE_BYTES) throw new TooLargeError();
   const reader = file.stream().getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let read = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -36,13 +36,7 @@ async function readBytes(file: File, onShare: (share: number) => void): Promise<
     chunks.push(value);
     onShare(file.size === 0 ? 1 : Math.min(1, read / file.size));
   }
-  const bytes = new Uint8Array(read);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
 /** About how much JSON one traffic part holds: a part the page copies in a few milliseconds. */
