@@ -17,7 +17,14 @@ const example = exampleScenario(DEFAULT_EXAMPLE_ID);
 /** A share link holding `value` as its scenario, made as encodeScenario makes one but without its schema check. */
 const linkOf = (value: unknown) => `#s=1.${Buffer.from(deflateSync(new TextEncoder().encode(JSON.stringify(value)), { level: 9 })).toString('base64url')}`;
 
-/** The longest task on the page's thread since the last reset, and when it was. */
+/**
+ * The bound on one main-thread task while the page takes an absurd input: what the issue measured
+ * was 3.6 s to 9 s; on the shared 2-core machine these run at 260-770 ms, and up to 1.3 s when the
+ * whole suite loads it (load average 20), where other specs' large inputs take 2.2-3.5 s.
+ */
+const LONGEST_MS = 2_000;
+
+/** The longest task on the page's thread since the last reset. */
 async function longest(page: Page): Promise<number> {
   return Math.max(0, ...(await longTaskEntries(page)).map((t) => t.ms));
 }
@@ -38,7 +45,7 @@ test('a link holding 10,000 agent files is refused with the count and the limit,
   expect(await page.getByRole('tab').filter({ hasText: /^h\d+\.rhai$/ }).count()).toBe(0);
   const worst = await longest(page);
   console.log(`10,000 agent files: longest task ${Math.round(worst)} ms`);
-  expect(worst).toBeLessThan(1_000);
+  expect(worst).toBeLessThan(LONGEST_MS);
 });
 
 test('a link whose blueprint has 10,000 regions says so at region 201 and draws nothing of them', async ({ page }) => {
@@ -53,7 +60,7 @@ test('a link whose blueprint has 10,000 regions says so at region 201 and draws 
   await expect(page.locator('html')).not.toHaveAttribute('data-theme', theme!);
   const worst = await longest(page);
   console.log(`10,000 regions: longest task ${Math.round(worst)} ms`);
-  expect(worst).toBeLessThan(1_000);
+  expect(worst).toBeLessThan(LONGEST_MS);
 });
 
 // On the shared 2-core machine (load 10-12) a 3-region blueprint showed 450 ms and scrubbed 530 ms
@@ -69,8 +76,8 @@ test(`a blueprint of ${MAX_REGIONS} regions, the most allowed, draws and scrubs 
   for (const step of [10, 60, 119]) await goToStep(page, step, traffic.length);
   const scrubbed = await longest(page);
   console.log(`${MAX_REGIONS} regions: longest task ${Math.round(loaded)} ms to show, ${Math.round(scrubbed)} ms scrubbing`);
-  expect(loaded).toBeLessThan(1_000);
-  expect(scrubbed).toBeLessThan(1_000);
+  expect(loaded).toBeLessThan(LONGEST_MS);
+  expect(scrubbed).toBeLessThan(LONGEST_MS);
 });
 
 /** An Anthropic Messages body of about `bytes`: a task, then read_file calls each answered by a ~8 KB file. */
@@ -130,15 +137,14 @@ test('a scenario saved as UTF-16 (as Windows PowerShell writes files) is named a
   await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', example.name);
 });
 
-test('Copy as Markdown keeps a hostile scenario name to the text of its one link', async ({ page }) => {
+test('Copy as Markdown keeps a shared scenario\'s hostile name to the text of its one link', async ({ page }) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.goto('/');
-  await waitForTimeline(page, engineTimeline(example).steps.length);
+  // The issue's case: a name that closes the link text, adds a remote image and opens another link.
   const name = 'notes](https://evil.example) ![pixel](https://evil.example/p.png) [more';
-  const field = page.getByTestId('scenario-name');
-  await field.fill(name);
-  await field.press('Enter');
-  await waitForTimeline(page);
+  const shared = { ...example, name };
+  await page.goto(`/${encodeScenario(shared)}`);
+  await waitForTimeline(page, engineTimeline(shared).steps.length);
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', name);
   await page.getByTestId('open-share').click();
   await expect(page.getByTestId('share-url')).not.toHaveValue('');
   const url = await page.getByTestId('share-url').inputValue();
@@ -149,5 +155,5 @@ test('Copy as Markdown keeps a hostile scenario name to the text of its one link
   const links = [...html.matchAll(/<a href="([^"]*)">/g)].map((m) => m[1]);
   expect(links).toEqual([url.replace(/&/g, '&amp;')]);
   expect(html).not.toContain('<img');
-  expect(html.split('\n')[0]).toContain('notes](https://evil.example) ![pixel](https://evil.example/p.png) [more</a>');
+  expect(html.split('\n')[0]).toContain('>notes](https://evil.example) ![pixel](https://evil.example/p.png) [more</a>');
 });
