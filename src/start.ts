@@ -8,6 +8,7 @@ import type { PageHost } from './state/host.ts';
 import { PageSession } from './state/page-session.ts';
 import { openStorage, type OpenedStorage } from './state/storage.ts';
 import { WorkerClient } from './worker/client.ts';
+import { ENGINE_TIME_LIMIT_MS } from './worker/protocol.ts';
 import { downloadScenario } from './ui/backup.ts';
 import { bindPage } from './ui/page.ts';
 
@@ -47,7 +48,7 @@ function makeSession(storage?: OpenedStorage): PageSession {
     }),
     engine: new WorkerClient({
       spawn: () => new Worker(new URL('./worker/engine.worker.ts', import.meta.url), { type: 'module' }),
-      timeLimitMs: 20_000, cancelGraceMs: 300, onRestart: notify,
+      timeLimitMs: ENGINE_TIME_LIMIT_MS, cancelGraceMs: 300, onRestart: notify,
     }),
     storage,
     exportScenario: downloadScenario,

@@ -1,12 +1,19 @@
 // `lev import TRACE [--agent DIR|agent.leviath] [--format NAME] [--tool-map A=B,...] [-o FILE] [--json]`:
 // an agent's real run (an API body or a session log) as a scenario. The scenario goes to stdout
 // (or FILE); what was imported and what was left out goes to stderr, so stdout stays a clean file.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
+import { AGENT_FILE } from '../engine/blueprint/index.ts';
+import { preflight } from '../engine/index.ts';
+import { MAX_SCENARIO_BYTES, MAX_TRACE_BYTES } from '../engine/limits.ts';
 import { fmt as n } from '../engine/format.ts';
-import { describeReport, FORMAT_LABELS, FORMAT_NAMES, ImportError, importTrace, MAX_TRACE_BYTES, parseToolMap, UnknownFormatError, type FormatName } from '../import/index.ts';
+import { describeReport, FORMAT_LABELS, FORMAT_NAMES, ImportError, importTrace, parseToolMap, UnknownFormatError, type FormatName } from '../import/index.ts';
+import { EncodingError, encodingAdvice } from '../import/utf8.ts';
+import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
+import { fileSize, scenarioFile } from '../share/file.ts';
 import { subagentRuns } from './subagents.ts';
-import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
+import { EXIT_FINDINGS, EXIT_OK, inputFinding, parseArgs, readBytes, readProblem, unknownFlag, usageError, type Command, type InputLimit } from './io.ts';
+import { AgentFileError, readAgentDir, readBlueprintFile } from './validate.ts';
 
 export const USAGE = `usage: lev import TRACE [--agent DIR|agent.leviath] [--format NAME] [--tool-map A=B,...] [-o scenario.json] [--json]
 
@@ -38,26 +45,50 @@ export const run: Command = async (rawArgs) => {
   } catch (error) {
     return usageError(`import: ${(error as Error).message}`);
   }
-  const agent = flag('agent') === undefined ? undefined : await readAgent(flag('agent')!);
+  const agent = flag('agent') === undefined ? undefined : readAgent(flag('agent')!);
   if (typeof agent === 'string') return usageError(`import: ${agent}`);
 
   const file = parsed.positional[0]!;
-  const bytes = readTrace(file);
-  if (!(bytes instanceof Uint8Array)) return usageError(`import: ${bytes.error}`);
+  // Findings about the input or the scenario it makes: printed as diagnostics, nothing written.
+  const refuse = (code: string, message: string, line = 1, path = ''): number => {
+    if (json) console.log(JSON.stringify({ diagnostics: [{ code, severity: 'error', message, file, line, column: 1, path }] }));
+    else console.error(`${file}: error [${code}] ${message}`);
+    return EXIT_FINDINGS;
+  };
+  let bytes: Uint8Array;
+  try {
+    bytes = readBytes(file, TRACE_INPUT);
+  } catch (error) {
+    const finding = inputFinding(error, file, 'trace-too-large');
+    if (finding) return refuse(finding.code, finding.message);
+    if ((error as NodeJS.ErrnoException).code === 'EISDIR') return usageError(`import: ${file} is a directory; pass a trace file`);
+    const problem = readProblem(error, file);
+    if (problem === undefined) throw error;
+    return usageError(`import: ${problem}`);
+  }
   let result;
   try {
     result = importTrace(bytes, { ...(format ? { format: format as FormatName } : {}), ...(toolMap ? { toolMap } : {}), ...(agent ? { agent } : {}), name: basename(file, extname(file)) });
   } catch (error) {
+    if (error instanceof EncodingError) return refuse('not-utf8', encodingAdvice(file, error.found, 'cli'));
     if (!(error instanceof ImportError)) throw error;
     // Detection failed: the CLI's way to say which format it is.
     const hint = error instanceof UnknownFormatError && format === undefined ? `; if it is one of them, name it with --format (${FORMAT_NAMES.join(', ')})` : '';
-    if (json) console.log(JSON.stringify({ diagnostics: [{ code: 'trace-invalid', severity: 'error', message: `${error.problem}; expected ${error.expected}${hint}`, file, line: error.where.line ?? 1, column: 1, path: error.where.path }] }));
-    else console.error(`${file}: error [trace-invalid] ${error.message}${hint}`);
-    return EXIT_FINDINGS;
+    return refuse('trace-invalid', `${json ? `${error.problem}; expected ${error.expected}` : error.message}${hint}`, error.where.line ?? 1, error.where.path);
+  }
+  // What is written must read back: within the scenario file limit, and a scenario replay runs.
+  const written = scenarioFile(result.scenario);
+  if (!written.ok) {
+    return refuse('scenario-too-large', `the imported scenario would be ${fileSize(written.bytes)} of JSON; lev replay and the page read scenario files up to ${n(MAX_SCENARIO_BYTES)} bytes, so nothing was written. Import part of the trace instead.`);
+  }
+  const refused = preflight(result.scenario, BUILT_IN_TRAFFIC).filter((d) => d.severity === 'error');
+  if (refused.length > 0) {
+    const why = refused.map((d) => `${d.file}:${d.line}:${d.column} [${d.code}] ${d.message}`).join('; ');
+    return refuse('scenario-would-not-replay', `lev replay would refuse the imported scenario, so nothing was written: ${why}${agent ? ' Fix the --agent blueprint, or import without --agent.' : ''}`);
   }
   // A Claude Code session's sub-agents ran in files of their own beside it: say where, and how big.
   const subagents = result.report.format === 'claude-code' ? subagentRuns(file) : [];
-  const scenarioText = `${JSON.stringify(result.scenario, null, 2)}\n`;
+  const scenarioText = written.text;
   const output = flag('output');
   if (output !== undefined) writeFileSync(output, scenarioText);
   const report = subagents.length ? { ...result.report, subagents } : result.report;
@@ -73,33 +104,19 @@ export const run: Command = async (rawArgs) => {
   return EXIT_OK;
 };
 
-/** The file's bytes: importTrace decodes them and reports where they stop being valid UTF-8. */
-function readTrace(file: string): Uint8Array | { error: string } {
-  try {
-    const stats = statSync(file);
-    if (stats.isDirectory()) return { error: `${file} is a directory; pass a trace file` };
-    if (stats.size > MAX_TRACE_BYTES) return { error: `${file} is over ${n(MAX_TRACE_BYTES)} bytes; split the trace` };
-  } catch {
-    return { error: `${file}: no such file` };
-  }
-  return readFileSync(file);
-}
+const TRACE_INPUT: InputLimit = { bytes: MAX_TRACE_BYTES, what: 'traces', advice: 'Import part of the session instead (split the file).' };
 
-/**
- * An agent directory, or an agent.leviath file (its directory holds the scripts). The blueprint
- * reader (and the compiler and Rhai it brings) loads only when --agent is given: an import without
- * one starts a third of a second sooner.
- */
-async function readAgent(path: string): Promise<Record<string, string> | string> {
-  const [{ AGENT_FILE }, { readAgentDir }] = await Promise.all([import('../engine/blueprint/index.ts'), import('./validate.ts')]);
+/** An agent directory, or an agent.leviath file (its directory holds the scripts). */
+function readAgent(path: string): Record<string, string> | string {
   try {
     const stats = statSync(path);
     if (stats.isDirectory()) {
       if (!statSync(`${path}/${AGENT_FILE}`, { throwIfNoEntry: false })?.isFile()) return `--agent ${path} has no ${AGENT_FILE}`;
       return readAgentDir(path);
     }
-    return readAgentDir(dirname(path), readFileSync(path, 'utf8'));
-  } catch {
+    return readAgentDir(dirname(path), readBlueprintFile(path));
+  } catch (error) {
+    if (error instanceof AgentFileError) return `--agent ${path}: ${error.message}`;
     return `--agent ${path}: no such file or directory`;
   }
 }

@@ -1,6 +1,5 @@
 // `lev replay SCENARIO [--json]`: the whole timeline. Exit 0 when it ran, 1 when the scenario or
 // its blueprint has errors (nothing ran), 2 on bad usage or an unreadable file.
-import { statSync } from 'node:fs';
 import { replay, replayAsRecorded, type AsRecordedTimeline } from '../engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
@@ -9,7 +8,9 @@ import { fmt as n } from '../engine/format.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import { locateJson } from '../engine/blueprint/jsonLocate.ts';
 import type { Timeline, TimelineStep } from '../engine/timeline.ts';
-import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, readText, unknownFlag, usageError, writeJsonStreamed, type Command } from './io.ts';
+import {
+  EXIT_FINDINGS, EXIT_OK, inputFinding, parseArgs, readProblem, readText, SCENARIO_INPUT, unknownFlag, usageError, writeJsonStreamed, type Command,
+} from './io.ts';
 
 export const USAGE = `usage: lev replay SCENARIO.json [--as-recorded] [--json]
 
@@ -25,17 +26,19 @@ function fail(file: string, code: string, message: string, path = ''): LoadedSce
 
 /** Reads and validates a scenario file; errors name the field (`traffic[12].tool_call_id: Required`). */
 export function loadScenario(file: string): LoadedScenario {
-  let size: number;
+  let source: string;
   try {
-    const stats = statSync(file);
-    if (stats.isDirectory()) return { ok: false, usage: `${file} is a directory; pass a scenario .json file`, diagnostics: [] };
-    size = stats.size;
-  } catch {
-    return { ok: false, usage: `${file}: no such file`, diagnostics: [] };
+    source = readText(file, SCENARIO_INPUT);
+  } catch (error) {
+    const finding = inputFinding(error, file, 'scenario-too-large');
+    if (finding) return fail(file, finding.code, finding.message);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') return { ok: false, usage: `${file} is a directory; pass a scenario .json file`, diagnostics: [] };
+    const problem = readProblem(error, file);
+    if (problem === undefined) throw error;
+    return { ok: false, usage: problem, diagnostics: [] };
   }
-  if (size > MAX_SCENARIO_BYTES) return fail(file, 'scenario-too-large', `scenario is over ${n(MAX_SCENARIO_BYTES)} bytes`);
   let json: unknown;
-  const source = readText(file);
   try {
     json = JSON.parse(source);
   } catch (error) {

@@ -1,12 +1,13 @@
 // `lev rhai FILE.rhai` runs a script and prints its print lines, then the Debug form of its value.
 // `lev rhai --cases CASES.json` runs a conformance file and ends with `N passed, M failed`.
-import { readFileSync } from 'node:fs';
 import {
   debugString, DEFAULT_LIMITS, evaluate, LIMIT_DESCRIPTIONS, PLAYGROUND_LIMITS, RhaiError, type RhaiLimits,
 } from '../rhai/index.ts';
 import { callSiteLabel } from '../rhai/errors.ts';
 import { runCase, validateCases, type CaseResult, type ConformanceCase } from '../rhai/conformance.ts';
-import { EXIT_FINDINGS, EXIT_OK, parseArgs, unknownFlag, usageError, type Command } from './io.ts';
+import {
+  CASES_INPUT, EXIT_FINDINGS, EXIT_OK, parseArgs, readProblem, readText as readInput, SCRIPT_INPUT, unknownFlag, usageError, type Command, type InputLimit,
+} from './io.ts';
 import { fmt } from '../engine/format.ts';
 
 /** `--max-operations` for maxOperations, and so on. */
@@ -30,13 +31,15 @@ export const USAGE = [
     `${DEFAULT_LIMITS.maxCallDepth}, expression depth ${DEFAULT_LIMITS.maxExprDepth}/${DEFAULT_LIMITS.maxFunctionExprDepth}`,
 ].join('\n');
 
-function readText(path: string): string | { error: string } {
+function readText(path: string, limit: InputLimit): string | { error: string } {
   try {
-    return readFileSync(path, 'utf8');
+    return readInput(path, limit);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { error: `lev rhai: file not found: ${path}` };
     if (code === 'EISDIR') return { error: `lev rhai: ${path} is a directory, not a file` };
+    const problem = readProblem(e, path);
+    if (problem !== undefined && code === undefined) return { error: `lev rhai: ${problem}` };
     return { error: `lev rhai: cannot read ${path}: ${(e as Error).message}` };
   }
 }
@@ -66,7 +69,7 @@ function interpreterFailure(file: string, e: unknown): number {
 }
 
 function runScript(file: string, limits: RhaiLimits, json: boolean): number {
-  const source = readText(file);
+  const source = readText(file, SCRIPT_INPUT);
   if (typeof source !== 'string') { console.error(source.error); return EXIT_FINDINGS; }
   const prints: string[] = [];
   try {
@@ -92,7 +95,7 @@ const showExpectation = (x: CaseResult['expected'] | CaseResult['actual']): stri
 };
 
 function runCases(file: string, limits: RhaiLimits, json: boolean): number {
-  const text = readText(file);
+  const text = readText(file, CASES_INPUT);
   if (typeof text !== 'string') { console.error(text.error); return EXIT_FINDINGS; }
   let data: unknown;
   try {

@@ -3,7 +3,7 @@
 // Exit 0 on success, 1 when the scenario or link is bad, 2 on bad usage.
 import { fmt } from '../engine/format.ts';
 import { decodeFragment, encodeScenario, isLongLink, LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
-import { EXIT_FINDINGS, EXIT_OK, parseArgs, readText, unknownFlag, usageError, type Command } from './io.ts';
+import { EXIT_FINDINGS, EXIT_OK, inputFinding, parseArgs, readText, SCENARIO_INPUT, unknownFlag, usageError, type Command } from './io.ts';
 
 export const USAGE = `usage: lev share encode SCENARIO.json [--url PAGE_URL] [--json]   (SCENARIO "-" reads stdin)
        lev share decode FRAGMENT|URL [--json]   (quote URLs: the shell treats # and & specially)`;
@@ -35,18 +35,20 @@ function decode(link: string, json: boolean): number {
 }
 
 function encode(path: string, json: boolean, pageUrl: string | undefined): number {
-  let source: string;
-  try {
-    source = readText(path === '-' ? 0 : path);
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    return usageError(`share encode: ${path}: ${reason}`);
-  }
   const failure = (message: string): number => {
     if (json) console.log(JSON.stringify({ ok: false, error: message }));
     else console.error(`lev: share encode: ${message}`);
     return EXIT_FINDINGS;
   };
+  let source: string;
+  try {
+    source = readText(path === '-' ? 0 : path, SCENARIO_INPUT);
+  } catch (err) {
+    const finding = inputFinding(err, path === '-' ? 'stdin' : path, 'scenario-too-large');
+    if (finding) return failure(finding.message);
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+    return usageError(`share encode: ${path}: ${reason}`);
+  }
   let scenario: unknown;
   try {
     scenario = JSON.parse(source);

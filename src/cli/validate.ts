@@ -8,15 +8,15 @@ import { hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema } from '../engine/scenario.ts';
 import { validateScenario } from '../engine/validate.ts';
 import { jsonErrorPosition, locateJson } from '../engine/blueprint/jsonLocate.ts';
-import { fmt } from '../engine/format.ts';
 import { nameTable } from '../engine/names.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
-import { EXIT_FINDINGS, EXIT_OK, MAX_SCENARIO_BYTES, parseArgs, readText, unknownFlag, usageError, type Command } from './io.ts';
+import {
+  BLUEPRINT_INPUT, EXIT_FINDINGS, EXIT_OK, inputFinding, parseArgs, readProblem, readText, SCENARIO_INPUT, SCRIPT_INPUT, unknownFlag, usageError, type Command, type InputLimit,
+} from './io.ts';
 
 export const USAGE = 'usage: lev validate PATH [--json] [--workdir DIR]  (PATH: agent directory, agent.leviath or scenario .json)';
 /** Directory walks stop here: enough for any agent or project, bounded for a mistaken `lev validate /`. */
 const MAX_WALK_FILES = 20_000;
-const MAX_AGENT_FILE_BYTES = 2_000_000;
 const SKIPPED_DIRS = new Set(['node_modules', '.git', 'dist', '.hg', '.svn']);
 
 interface Target {
@@ -41,16 +41,21 @@ export const run: Command = async (args) => {
   }
 
   let target: Target;
-  if (stats.isDirectory()) {
-    if (!statOrUndefined(join(path, AGENT_FILE))?.isFile()) {
-      return usageError(`validate: ${path} has no ${AGENT_FILE}; pass an agent directory, an ${AGENT_FILE} file or a scenario .json`);
+  try {
+    if (stats.isDirectory()) {
+      if (!statOrUndefined(join(path, AGENT_FILE))?.isFile()) {
+        return usageError(`validate: ${path} has no ${AGENT_FILE}; pass an agent directory, an ${AGENT_FILE} file or a scenario .json`);
+      }
+      target = validateAgentDir(path, readAgentDir(path), workdirFlag);
+    } else if (path.endsWith('.json')) {
+      target = validateScenarioFile(path);
+    } else {
+      target = validateAgentDir(dirname(path), readAgentDir(dirname(path), readBlueprintFile(path)), workdirFlag);
+      target = reportAs(target, basename(path));
     }
-    target = validateAgentDir(path, readAgentDir(path), workdirFlag);
-  } else if (path.endsWith('.json')) {
-    target = validateScenarioFile(path);
-  } else {
-    target = validateAgentDir(dirname(path), readAgentDir(dirname(path), readText(path)), workdirFlag);
-    target = reportAs(target, basename(path));
+  } catch (error) {
+    if (!(error instanceof AgentFileError)) throw error;
+    target = { displayDir: error.dir, diagnostics: [{ code: error.code, severity: 'error', message: error.message, file: error.file, line: 1, column: 1, path: '' }] };
   }
 
   if (parsed.flags.has('json')) console.log(JSON.stringify({ diagnostics: target.diagnostics.map(designFields) }));
@@ -68,8 +73,14 @@ function validateScenarioFile(path: string): Target {
   const display = basename(path);
   const fail = (code: string, message: string, line = 1, column = 1, key = ''): Target =>
     ({ displayDir: '', diagnostics: [{ code, severity: 'error', message, file: display, line, column, path: key }] });
-  if (statSync(path).size > MAX_SCENARIO_BYTES) return fail('scenario-too-large', `Scenario is over ${fmt(MAX_SCENARIO_BYTES)} bytes; refusing to read it.`);
-  const source = readText(path);
+  let source: string;
+  try {
+    source = readText(path, SCENARIO_INPUT);
+  } catch (error) {
+    const finding = inputFinding(error, path, 'scenario-too-large');
+    if (!finding) throw error;
+    return fail(finding.code, finding.message);
+  }
   let json: unknown;
   try {
     json = JSON.parse(source);
@@ -115,19 +126,44 @@ function statOrUndefined(path: string): Stats | undefined {
   }
 }
 
+/** A file of an agent directory that cannot be read: its diagnostic code, and where it is. */
+export class AgentFileError extends Error {
+  constructor(readonly dir: string, readonly file: string, readonly code: string, message: string) {
+    super(message);
+    this.name = 'AgentFileError';
+  }
+}
+
+/** One file of an agent directory (`name` is how diagnostics call it), read within `limit`. */
+function readAgentFile(path: string, name: string, limit: InputLimit, dir = dirname(path)): string {
+  try {
+    return readText(path, limit);
+  } catch (error) {
+    const finding = inputFinding(error, name, limit === BLUEPRINT_INPUT ? 'blueprint-too-large' : 'agent-file-too-large');
+    const problem = finding ?? { code: 'agent-file-unreadable', message: readProblem(error, name) };
+    if (problem.message === undefined) throw error;
+    throw new AgentFileError(dir, name, problem.code, problem.message);
+  }
+}
+
+/** A blueprint given by its path (`lev validate staging.leviath`, `lev import --agent`); diagnostics call it by its name. */
+export function readBlueprintFile(path: string): string {
+  return readAgentFile(path, basename(path), BLUEPRINT_INPUT);
+}
+
 /**
- * The agent directory as path -> text. Every file is listed, but only agent.leviath and the scripts
- * it names are read, so pointing at a large project does not load it all into memory.
+ * The agent directory as path -> text: agent.leviath and the scripts its custom regions name
+ * (nothing else of an agent directory is read by a run), each read within its limit, so pointing
+ * at a large project reads neither its files nor its file list. Throws AgentFileError.
  */
 export function readAgentDir(dir: string, blueprintText?: string): Record<string, string> {
-  const agent = nameTable<string>(walk(dir).map((f) => [f, '']));
-  agent[AGENT_FILE] = blueprintText ?? readText(join(dir, AGENT_FILE));
+  const agent = nameTable<string>([[AGENT_FILE, blueprintText ?? readAgentFile(join(dir, AGENT_FILE), AGENT_FILE, BLUEPRINT_INPUT, dir)]]);
   const { blueprint } = compileBlueprint(agent);
   for (const script of blueprint ? customScripts(blueprint) : []) {
     const file = normalizeRelative(script);
-    if (file === undefined || !Object.hasOwn(agent, file)) continue;
+    if (file === undefined || Object.hasOwn(agent, file)) continue;
     const full = join(dir, file);
-    if (statSync(full).size <= MAX_AGENT_FILE_BYTES) agent[file] = readText(full);
+    if (statOrUndefined(full)?.isFile()) agent[file] = readAgentFile(full, file, SCRIPT_INPUT, dir);
   }
   return agent;
 }

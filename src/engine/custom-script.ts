@@ -9,6 +9,7 @@ import type { RhaiMap } from '../rhai/values.ts';
 import type { RhaiValue } from '../rhai/values.ts';
 import type { ScriptChecker, ScriptFinding } from './blueprint/scriptCheck.ts';
 import { normalizeRelative } from './blueprint/paths.ts';
+import { inScript } from './script-activity.ts';
 
 /** DESIGN.md: every hook call runs with these limits (the same as `lev rhai`); hitting one is an ordinary script error. */
 export const HOOK_LIMITS: RhaiLimits = PLAYGROUND_LIMITS;
@@ -115,7 +116,7 @@ function hooksOf(compiled: CompiledScript, file: string): CustomHooks {
       try {
         // Rhai values both ways: the readers judge the script's own types, so an on_overflow
         // answer of [1.0] is a FLOAT, refused like [1.5], not an integer that a JS round trip made.
-        const value = compiled.callRaw(hook, [ctx]);
+        const value = inScript({ file, hook }, () => compiled.callRaw(hook, [ctx]));
         strikes.delete(hook);
         return { ok: true, value };
       } catch (error) {
@@ -156,7 +157,7 @@ export const checkCustomScript: ScriptChecker = (source, file) => {
  */
 export function runRhaiSeed(path: string, source: string): string {
   try {
-    const value = compile(source, { limits: HOOK_LIMITS }).run();
+    const value = inScript({ file: path, hook: 'seed' }, () => compile(source, { limits: HOOK_LIMITS }).run());
     if (Array.isArray(value)) return value.map(displayString).join('\n');
     return displayString(value);
   } catch (error) {

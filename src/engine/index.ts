@@ -36,6 +36,14 @@ export function replay(scenario: Scenario, options: ReplayOptions = {}): Timelin
   return replayPrepared(scenario, prepare(scenario, merged), merged);
 }
 
+/**
+ * What a replay of the scenario would refuse or warn about, without running it: the compile, the
+ * spawn and the size checks (events × regions). `lev import` asks before it writes a scenario.
+ */
+export function preflight(scenario: Scenario, options: ReplayOptions = {}): Diagnostic[] {
+  return prepare(scenario, withRhai(options)).diagnostics;
+}
+
 export class InspectError extends Error {}
 
 /**

@@ -4,6 +4,7 @@ import type { CompileResult, ScriptChecker } from './blueprint/index.ts';
 import { systemOrder } from './assemble.ts';
 import { runError, type Diagnostic } from './diagnostics.ts';
 import { fmt } from './format.ts';
+import { MAX_REGION_SNAPSHOTS } from './limits.ts';
 import { resolveModel, type Model } from './models.ts';
 import { nameTable } from './names.ts';
 import { Run } from './run/run.ts';
@@ -28,12 +29,6 @@ export interface ReplayOptions {
   /** This scenario's blueprint, already compiled with these options (the page's worker validates and replays from one compile). */
   compiled?: CompileResult;
 }
-
-/**
- * The timeline keeps every region's figures at every step (~100 bytes each), so events × regions
- * bounds its memory; a 1 MB blueprint of 15,000 regions under 100,000 events would need ~150 GB.
- */
-export const MAX_REGION_SNAPSHOTS = 5_000_000;
 
 export type Prepared = { run: Run; diagnostics: Diagnostic[] } | { run?: undefined; diagnostics: Diagnostic[]; model?: Model };
 

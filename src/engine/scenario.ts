@@ -2,28 +2,15 @@
 import { z } from 'zod';
 import { nameTable } from './names.ts';
 import { fmt } from './format.ts';
+import { MAX_AGENT_FILES, MAX_JSON_DEPTH, MAX_RESULT_SIZE_TOKENS, MAX_TRAFFIC_EVENTS } from './limits.ts';
 
 export const SCENARIO_VERSION = 1;
 
 const text = () => z.string();
 
-/**
- * Free-form JSON (tool arguments, extra inputs) nested deeper than this is refused: serializing it
- * later (token counts, share links) would overflow the stack, and no real value comes near.
- */
-export const MAX_JSON_DEPTH = 64;
-
-/**
- * The largest filler a `size_tokens` tool result may ask for: twice the largest model window. The
- * filler is built in memory, so an unbounded size would exhaust it (1e9 tokens crashed the replay).
- */
-export const MAX_RESULT_SIZE_TOKENS = 2_000_000;
-
-/**
- * Explicit traffic beyond this is refused, like a generator's `steps`: the timeline keeps a snapshot
- * per event, and 100,000 events already take about 0.5 GB (1,000,000 would exhaust a tab).
- */
-export const MAX_TRAFFIC_EVENTS = 100_000;
+// The limits live in limits.ts (one table for the page and `lev`); these are re-exported beside
+// the schema that enforces them.
+export { MAX_JSON_DEPTH, MAX_RESULT_SIZE_TOKENS, MAX_TRAFFIC_EVENTS } from './limits.ts';
 
 /** Keys where a scenario holds free-form JSON; their depth is counted from there. */
 const FREE_FORM = new Set(['arguments', 'inputs', 'params']);
@@ -83,9 +70,22 @@ function reservedKeys(root: unknown): (string | number)[][] {
   return found;
 }
 
+/** How many files the raw scenario's agent directory holds (counted before zod copies them). */
+function agentFileCount(root: unknown): number {
+  const agent = typeof root === 'object' && root !== null && Object.hasOwn(root, 'agent') ? (root as { agent: unknown }).agent : undefined;
+  if (typeof agent !== 'object' || agent === null || Array.isArray(agent)) return 0;
+  let count = 0;
+  for (const key in agent) if (Object.hasOwn(agent, key)) count++;
+  return count;
+}
+
 /** Checks the raw scenario once at the boundary, so no later step meets a hostile shape. */
 function checkBoundary(raw: unknown, ctx: z.RefinementCtx): unknown {
   for (const { path } of tooDeep(raw)) ctx.addIssue({ code: 'custom', path, message: `nested more than ${MAX_JSON_DEPTH} levels deep; flatten it` });
+  const files = agentFileCount(raw);
+  if (files > MAX_AGENT_FILES) {
+    ctx.addIssue({ code: 'custom', path: ['agent'], message: `${fmt(files)} files; an agent directory holds at most ${fmt(MAX_AGENT_FILES)} (agent.leviath and the scripts it names)` });
+  }
   for (const path of reservedKeys(raw)) {
     ctx.addIssue({ code: 'custom', path, message: `"${RESERVED_KEY}" is reserved here (JavaScript gives that key a special meaning, so it would be lost); rename it` });
   }

@@ -7,10 +7,12 @@ import { GENERATOR_PARAMS } from '../scenarios/generators.ts';
 import { formatIssues } from '../scenarios/issues.ts';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
 import { inflateCapped, InflateLimitError } from './inflate.ts';
+import { fmt } from '../engine/format.ts';
+import { MAX_INFLATED_BYTES, MAX_LINK_CHARS } from '../engine/limits.ts';
 
 export const SHARE_FORMAT_VERSION = 1;
-/** A scenario larger than this once inflated is refused (it would also be far too long a link). */
-export const MAX_INFLATED_BYTES = 2 * 1024 * 1024;
+/** A scenario larger than this once inflated is refused; a longer share value is not decoded at all (limits.ts). */
+export { MAX_INFLATED_BYTES, MAX_LINK_CHARS };
 /** Discord cuts messages at 2,000 characters; links beyond this are flagged as long. */
 export const LONG_LINK_CHARS = 2_000;
 
@@ -53,6 +55,9 @@ export function decodeFragment(fragmentOrUrl: string): DecodeResult {
     return fail('This link is corrupt: the scenario data has no format version (#s=1.…). It may have been cut or changed when copied.');
   }
   if (Number(version) !== SHARE_FORMAT_VERSION) return otherVersion(`share format ${version}`);
+  if (value.length > MAX_LINK_CHARS) {
+    return fail(`This link is ${fmt(value.length)} characters long, more than a scenario of ${MAX_INFLATED_BYTES / 1024 / 1024} MB can make (${fmt(MAX_LINK_CHARS)}), so it was not opened. Share big scenarios as a JSON file instead.`);
+  }
   const decoded = fromBase64Url(value.slice(dot + 1));
   if (!decoded.ok) return fail(`This link is corrupt: ${decoded.error}. It may have been cut or changed when copied.`);
   return decodePayload(decoded.bytes);

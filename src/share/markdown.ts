@@ -3,7 +3,17 @@ import type { Timeline } from '../engine/timeline.ts';
 import { fmt } from '../engine/format.ts';
 
 const n = (value: number) => fmt(Math.round(value));
-const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/**
+ * A name from the scenario as inert Markdown text, shown as written: the characters that make
+ * links, images, raw HTML, entities, code spans, emphasis, strikethrough and table cells are
+ * backslash-escaped (CommonMark lets any ASCII punctuation be), and line breaks and other control
+ * characters become spaces, so a shared scenario's name cannot retarget the link, add a remote
+ * image or start a new line of the table.
+ */
+export function markdownText(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/[\\[\]()!<>|`*_~&]/g, '\\$&');
+}
 
 export interface RegionRow { region: string; kind: string; budget: number; finalTokens: number; evictions: number; evictedTokens: number }
 
@@ -40,11 +50,11 @@ export interface MarkdownFacts {
 export function scenarioMarkdown(name: string, url: string, facts: MarkdownFacts): string {
   const { lastRequest } = facts;
   const lines = [
-    `[${cell(name)}](${url}) — ${n(facts.steps)} steps, ${n(facts.inferences)} inferences on ${facts.modelId}`,
+    `[${markdownText(name)}](${url}) — ${n(facts.steps)} steps, ${n(facts.inferences)} inferences on ${facts.modelId}`,
     '',
     '| Region | Kind | Budget | Final tokens | Evictions |',
     '|---|---|--:|--:|--:|',
-    ...facts.rows.map((r) => `| ${cell(r.region)} | ${r.kind} | ${n(r.budget)} | ${n(r.finalTokens)} | ${r.evictions === 0 ? '0' : `${n(r.evictions)} (${n(r.evictedTokens)} tokens)`} |`),
+    ...facts.rows.map((r) => `| ${markdownText(r.region)} | ${r.kind} | ${n(r.budget)} | ${n(r.finalTokens)} | ${r.evictions === 0 ? '0' : `${n(r.evictions)} (${n(r.evictedTokens)} tokens)`} |`),
     '',
     `Cache prefix: ${Math.round(facts.meanPrefixShare * 100)}% of each request on average was identical to the previous one` +
       (lastRequest ? `; last request ${n(lastRequest.prefixTokens)} of ${n(lastRequest.requestTokens)} tokens.` : '.'),

@@ -1,8 +1,7 @@
 // The bar across the top: examples, share, import/export, the guide and the theme.
 import { lazy, Suspense, useRef, useState } from 'react';
-import { ScenarioSchema } from '../engine/scenario.ts';
-import { describeIssues } from '../worker/protocol.ts';
-import { decodeTrace, invalidUtf8Warning } from '../import/utf8.ts';
+import { invalidUtf8Warning } from '../import/utf8.ts';
+import type { ScenarioFileResult } from '../worker/trace-protocol.ts';
 import { exportScenario } from './backup.ts';
 import { ExamplesGallery } from './ExamplesGallery.tsx';
 import { ScenariosMenu } from './ScenariosMenu.tsx';
@@ -12,38 +11,23 @@ import { KeysSheet } from './KeysSheet.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
 import { page, useScenario, useUi } from './page.ts';
 
-const MAX_IMPORT_BYTES = 5_000_000;
-
 // The guide is most of the header's code and rarely opened: it is fetched when it is.
 const GuideDialog = lazy(async () => ({ default: (await import('./Guide.tsx')).GuideDialog }));
 
-async function importScenario(file: File): Promise<void> {
+/** A scenario file the import worker read and checked (within the limit Export writes to): opened, or why not. */
+async function importScenario(file: File, result: ScenarioFileResult): Promise<void> {
   const { notify } = useUi.getState();
-  if (file.size > MAX_IMPORT_BYTES) {
-    notify({ tone: 'error', text: `${file.name} is ${(file.size / 1e6).toFixed(1)} MB; scenarios up to 5 MB can be imported.` });
+  if (!result.ok) {
+    notify({ tone: 'error', text: result.message });
     return;
   }
-  const { text, invalidUtf8At } = decodeTrace(new Uint8Array(await file.arrayBuffer()));
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    notify({ tone: 'error', text: `${file.name} is not JSON: ${error instanceof Error ? error.message : String(error)}. Nothing was changed.` });
-    return;
-  }
-  const parsed = ScenarioSchema.safeParse(raw);
-  if (!parsed.success) {
-    const where = describeIssues(parsed.error);
-    notify({ tone: 'error', text: `${file.name} is not a Leviath scenario (${where}). Nothing was changed.` });
-    return;
-  }
-  await page().openImported(parsed.data, file.name);
-  if (invalidUtf8At !== undefined) {
-    notify({ tone: 'error', text: invalidUtf8Warning(file.name, invalidUtf8At) });
+  await page().openImported(result.scenario, file.name);
+  if (result.invalidUtf8At !== undefined) {
+    notify({ tone: 'error', text: invalidUtf8Warning(file.name, result.invalidUtf8At) });
   }
 }
 
-setScenarioOpener((file) => void importScenario(file));
+setScenarioOpener((file, result) => void importScenario(file, result));
 
 /** The scenario's name, renamed in place (it is what a share link and an export are called). */
 function ScenarioName({ name }: { name: string }) {

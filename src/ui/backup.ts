@@ -1,15 +1,21 @@
 // A copy outside the browser: the scenario as a JSON file (the format `lev replay` reads). Offered
 // wherever the browser will not keep the work (storage refused, a link too long to share).
 import type { Scenario } from '../engine/scenario.ts';
-import { useScenario } from './page.ts';
+import { exportFile } from './exportFile.ts';
+import { useScenario, useUi } from './page.ts';
 
-/** Downloads `scenario` as `<name>.json`. */
+/** Saves `scenario` as a file Import (and `lev`) read back, or says why it cannot (exportFile.ts). */
 export function downloadScenario(scenario: Scenario): void {
-  const blob = new Blob([`${JSON.stringify(scenario, null, 2)}\n`], { type: 'application/json' });
+  const file = exportFile(scenario);
+  if (!file.ok) {
+    useUi.getState().notify({ tone: 'error', sticky: true, text: file.message });
+    return;
+  }
+  const blob = new Blob([file.text], { type: 'application/json' });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = `${(scenario.name || 'scenario').replace(/[^\w.-]+/g, '-')}.json`;
+  a.download = file.name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

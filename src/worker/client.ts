@@ -6,6 +6,8 @@ import {
   WorkerResponseSchema, describeIssues,
   type RequestType, type ResultOf, type ValidateResult, type WorkerRequest, type WorkerResponse,
 } from './protocol.ts';
+import { fmt } from '../engine/format.ts';
+import { describeScript, type RunningScript } from './scripts.ts';
 
 export class CancelledError extends Error {
   constructor() { super('superseded by a newer request'); this.name = 'CancelledError'; }
@@ -36,6 +38,20 @@ interface Pending {
   onValidated?: (result: ValidateResult) => void;
   /** Superseded while the worker is busy with it: restart the worker (true), or let it finish unheard. */
   restartIfStuck: boolean;
+  /** The last progress and the last script the worker said it started, for a time limit's message. */
+  progress?: { done: number; total: number };
+  script?: RunningScript;
+}
+
+/**
+ * Where a request stood when its time limit stopped it, as the end of a sentence: the last progress
+ * the worker sent, and the last script it said it started (a script call holds the worker until it
+ * returns, so a runaway hook or seed is that one).
+ */
+function whereStopped(p: Pending): string {
+  const at = p.progress && p.progress.total > 0 ? ` after event ${fmt(p.progress.done)} of ${fmt(p.progress.total)}` : '';
+  const script = p.script ? `; the last script it went into was ${describeScript(p.script)}: look there for a loop or a slow string operation` : '';
+  return `${at}${script}.`;
 }
 
 export class WorkerClient {
@@ -139,12 +155,17 @@ export class WorkerClient {
     if (msg.type === 'ready') return;
     for (const cancelled of [this.stale, this.unheard]) {
       if (!cancelled.has(msg.id)) continue;
-      if (msg.type !== 'progress' && msg.type !== 'validated') cancelled.delete(msg.id);
+      if (msg.type !== 'progress' && msg.type !== 'validated' && msg.type !== 'script') cancelled.delete(msg.id);
       return;
     }
     const p = this.pending.get(msg.id);
     if (!p) return;
+    if (msg.type === 'script') {
+      p.script = { file: msg.file, hooks: msg.hooks };
+      return;
+    }
     if (msg.type === 'progress') {
+      p.progress = { done: msg.done, total: msg.total };
       p.onProgress?.(msg.done, msg.total);
       return;
     }
@@ -165,8 +186,9 @@ export class WorkerClient {
       if (late) {
         this.pending.delete(late.id);
         const seconds = Math.round(this.options.timeLimitMs / 1000);
-        late.reject(new Error(`The ${late.type} took longer than ${seconds} s and was stopped.`));
-        this.options.onRestart(`The engine worker spent more than ${seconds} s on one ${late.type} and was restarted. Your work is unchanged.`);
+        const where = whereStopped(late);
+        late.reject(new Error(`The ${late.type} took longer than ${seconds} s and was stopped${where}`));
+        this.options.onRestart(`The engine worker spent more than ${seconds} s on one ${late.type} and was restarted${where} Your work is unchanged.`);
         this.restart();
       }
       if (this.pending.size === 0) {

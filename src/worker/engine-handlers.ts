@@ -15,6 +15,9 @@ import { dropToolOutput } from '../share/shrink.ts';
 import { shapeOnly } from '../import/shape.ts';
 import { countTokens } from '../engine/tokens.ts';
 import type { Context, Handlers } from './serve.ts';
+import { ENGINE_TIME_LIMIT_MS } from './protocol.ts';
+import type { ScriptLog } from './scripts.ts';
+import { fmt } from '../engine/format.ts';
 import { loadingEncodingOf } from './encoding.ts';
 
 const PROGRESS_INTERVAL_MS = 50;
@@ -27,23 +30,52 @@ function parseScenario(raw: unknown): { scenario?: Scenario; diagnostics: Diagno
   return { diagnostics: scenarioIssueDiagnostics(parsed.error, 'scenario.json') };
 }
 
-/** Replays (from `compiled` when given), keeping what inspect needs; undefined (and `failed` posted) when cancelled. */
+/**
+ * A replay stops itself this long after it starts, between two events, so that it ends with the
+ * timeline so far before the page's time limit has to stop the worker and lose it all.
+ */
+export const REPLAY_DEADLINE_MS = ENGINE_TIME_LIMIT_MS - 2_000;
+
+/**
+ * Replays (from `compiled` when given), keeping what inspect needs; undefined (and `failed` posted)
+ * when cancelled. Past `deadlineMs` it stops between two events: the timeline so far is kept, with
+ * a run warning that says where it stopped and which scripts took the time.
+ */
 function replayKept(
-  id: number, scenario: Scenario, { post, signal }: Context,
+  id: number, scenario: Scenario, { post, signal, scripts }: Context, deadlineMs: number,
   { onProgress, compiled }: { onProgress?: (done: number, total: number) => void; compiled?: CompileResult } = {},
 ): { replay: Replay; timeline: Timeline } | undefined {
+  const started = performance.now();
+  let late = false;
+  const stop = { get aborted() { return signal.aborted || (late ||= performance.now() - started > deadlineMs); } };
+  let total: number | undefined;
+  const progress = (done: number, of: number) => { total = of; onProgress?.(done, of); };
   const replay = new Replay(scenario, BUILT_IN_TRAFFIC);
-  const timeline = replay.timeline({ signal, onProgress, compiled });
-  if (!signal.aborted) return { replay, timeline };
-  post({ type: 'failed', id, message: 'cancelled', cancelled: true });
-  return undefined;
+  const timeline = replay.timeline({ signal: stop, onProgress: progress, compiled });
+  if (signal.aborted) {
+    post({ type: 'failed', id, message: 'cancelled', cancelled: true });
+    return undefined;
+  }
+  if (!late || !timeline.cancelled) return { replay, timeline };
+  // A copy: the timeline's list is the run's own, which inspecting the kept replay reads.
+  timeline.warnings = [...timeline.warnings, stoppedEarly(timeline.steps.length, total, deadlineMs, scripts)];
+  timeline.summary.warnings++;
+  return { replay, timeline };
+}
+
+/** The run warning of a replay that stopped at its deadline: where, and which scripts took the time. */
+function stoppedEarly(done: number, total: number | undefined, deadlineMs: number, scripts: ScriptLog | undefined): string {
+  const slowest = scripts?.slowest(3) ?? [];
+  const spent = slowest.length > 0 ? ` Its scripts took ${((scripts?.totalMs ?? 0) / 1000).toFixed(1)} s of it: ${slowest.join(', ')}.` : '';
+  return `The replay stopped at the page's time limit (${Math.round(deadlineMs / 1000)} s) after event ${fmt(done)}${total === undefined ? '' : ` of ${fmt(total)}`}: `
+    + `the timeline shows the events up to there.${spent} lev replay runs it to the end.`;
 }
 
 /**
  * The engine worker's answers. Each worker has its own set (and so its own kept replays); tests
  * call them directly with a recording `post`.
  */
-export function engineHandlers(): Handlers {
+export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs?: number } = {}): Handlers {
   // A kept replay, by the page's replay id: the Replay (a step's detail) and the figures of each
   // step (the readout); the timeline itself is let go once its view is sent.
   const kept = new Map<number, { replay: Replay; figures: FigureTable }>();
@@ -77,7 +109,7 @@ export function engineHandlers(): Handlers {
         lastProgress = now;
         post({ type: 'progress', id: req.id, done, total });
       };
-      const replayed = replayKept(req.id, scenario, context, { onProgress, compiled });
+      const replayed = replayKept(req.id, scenario, context, deadlineMs, { onProgress, compiled });
       if (!replayed) return;
       const { timeline } = replayed;
       // A replay with errors has no steps to inspect, and must not push the one on screen out.
@@ -96,7 +128,7 @@ export function engineHandlers(): Handlers {
       }
       const loading = loadingEncodingOf(scenario);
       if (loading) await loading;
-      const replayed = replayKept(req.id, scenario, context);
+      const replayed = replayKept(req.id, scenario, context, deadlineMs);
       if (!replayed) return;
       keep(req.replayId, replayed);
       context.post({ type: 'open', id: req.id, result: { ok: replayed.timeline.steps.length > 0 } });

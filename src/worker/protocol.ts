@@ -71,6 +71,12 @@ export const WorkerRequestSchema = z.lazy(requestSchema);
 export type WorkerRequest = z.infer<ReturnType<typeof requestSchema>>;
 export type RequestType = Exclude<WorkerRequest['type'], 'cancel'>;
 
+/**
+ * The longest the page lets the engine worker spend on one request before it stops (restarts) it;
+ * a replay stops itself a little earlier, between two events, and keeps the timeline so far.
+ */
+export const ENGINE_TIME_LIMIT_MS = 20_000;
+
 // ---- responses (worker -> page) ----
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -157,6 +163,8 @@ function responseSchema() {
   return z.discriminatedUnion('type', [
     z.object({ type: z.literal('ready') }),
     z.object({ type: z.literal('progress'), id: Id, done: z.number(), total: z.number() }),
+    /** A script file (a custom region's hooks, a rhai seed) the worker went into, and its hooks called since: if a time limit stops the worker now, it is in there. */
+    z.object({ type: z.literal('script'), id: Id, file: z.string(), hooks: z.array(z.enum(['render', 'on_write', 'on_overflow', 'seed'])) }),
     /** A replay's compile, answered before the replay runs on it (so the page needs no separate validate). */
     z.object({ type: z.literal('validated'), id: Id, result: ValidateResultSchema }),
     z.object({ type: z.literal('validate'), id: Id, result: ValidateResultSchema }),

@@ -3,6 +3,8 @@
 // serves on its own global scope; tests serve the same handlers on one end of a MessageChannel.
 import { z } from 'zod';
 import { WorkerRequestSchema, describeIssues, type WorkerRequest, type WorkerResponse } from './protocol.ts';
+import { watchScripts } from '../engine/script-activity.ts';
+import { scriptLog, type ScriptLog } from './scripts.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -18,6 +20,8 @@ export interface Context {
   post: (message: WorkerResponse, transfer?: Transferable[]) => void;
   /** Aborted when the page cancels this request (seen between events of a long computation). */
   signal: AbortSignal;
+  /** The scripts this request has run, and how long each took; the page hears each one start (absent in tests that call handlers directly). */
+  scripts?: ScriptLog;
 }
 export type Handlers = {
   [T in Exclude<WorkerRequest['type'], 'cancel'>]?: (request: Request<T>, context: Context) => void | Promise<void>;
@@ -54,9 +58,12 @@ export function serve(handlers: Handlers, scope: WorkerScope = self): void {
     }
     const controller = new AbortController();
     controllers.set(req.id, controller);
+    const scripts = scriptLog((running) => post({ type: 'script', id: req.id, ...running }));
+    watchScripts(scripts);
     try {
-      await handler(req, { post, signal: controller.signal });
+      await handler(req, { post, signal: controller.signal, scripts });
     } finally {
+      watchScripts(undefined);
       controllers.delete(req.id);
     }
   }

@@ -30,11 +30,18 @@ function responseSchema() {
   // The scenario and report are the importer's own output, checked at their envelope.
   const Events = z.custom<Scenario['traffic']>((v) => Array.isArray(v) && v.every((e) => isRecord(e) && typeof e.type === 'string'), 'not a list of events');
   const ScenarioShell = z.custom<Scenario>((v) => isRecord(v) && Array.isArray(v.traffic) && isRecord(v.agent) && isRecord(v.model), 'not a scenario');
+  const ScenarioFile = z.union([
+    z.object({ ok: z.literal(true), scenario: ScenarioShell, invalidUtf8At: z.number().int().nonnegative().optional() }),
+    z.object({ ok: z.literal(false), message: z.string() }),
+  ]);
   const Report = z.custom<ImportReport>((v) => isRecord(v) && typeof v.format === 'string' && typeof v.inferences === 'number' && Array.isArray(v.tools), 'not an import report');
   return z.discriminatedUnion('type', [
     z.object({ id: Id, type: z.literal('progress'), share: z.number().min(0).max(1) }),
-    /** The file is a Leviath scenario, not a trace: the page opens it as one. */
-    z.object({ id: Id, type: z.literal('scenario') }),
+    /**
+     * The file is a Leviath scenario, not a trace, read and checked here: the page opens it (the
+     * parts sent before are its traffic) or says what is wrong with it.
+     */
+    z.object({ id: Id, type: z.literal('scenario'), result: ScenarioFile }),
     /** The next events of the scenario's traffic, in order. */
     z.object({ id: Id, type: z.literal('traffic'), events: Events }),
     /** The scenario, its traffic left empty: the parts sent before it are its traffic. */
@@ -45,3 +52,6 @@ function responseSchema() {
 }
 export const TraceImportResponseSchema = z.lazy(responseSchema);
 export type TraceImportResponse = z.infer<ReturnType<typeof responseSchema>>;
+
+/** A scenario file as the worker read it: the scenario, its traffic left empty, or why it is refused. */
+export type ScenarioFileResult = Extract<TraceImportResponse, { type: 'scenario' }>['result'];

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compileBlueprint, MAX_BLUEPRINT_BYTES } from '../../src/engine/blueprint/index.ts';
+import { MAX_REGIONS } from '../../src/engine/limits.ts';
 import { KeyIndex } from '../../src/engine/blueprint/locate.ts';
 import { compile, summary } from './helpers.ts';
 
@@ -64,13 +65,31 @@ describe('bad input', () => {
     expect(result.diagnostics.map((d) => d.code)).toEqual(['blueprint-too-large']);
   });
 
-  it('a blueprint just under the cap still compiles', () => {
-    const regions = Array.from({ length: 12_000 }, (_, i) => `r${i} = { kind = "temporary", budget = "1%" }`).join('\n');
-    const source = `[context.regions]\ntask = {}\n${regions}\n`;
-    expect(source.length).toBeLessThan(MAX_BLUEPRINT_BYTES);
+  it('a blueprint just under the cap, with as many regions as a blueprint may have, still compiles', () => {
+    const regions = Array.from({ length: MAX_REGIONS - 1 }, (_, i) => `r${i} = { kind = "temporary", budget = "0.4%" }`).join('\n');
+    const body = `[context.regions]\ntask = {}\n${regions}\n`;
+    const source = `# ${'x'.repeat(MAX_BLUEPRINT_BYTES - body.length - 3)}\n${body}`;
+    expect(source.length).toBe(MAX_BLUEPRINT_BYTES);
     const result = compile(source);
     expect(result.diagnostics).toEqual([]);
-    expect(result.blueprint!.regions).toHaveLength(12_001);
+    expect(result.blueprint!.regions).toHaveLength(MAX_REGIONS);
+  });
+
+  it('one region more is refused at that region, counting names once across the top level and the stages', () => {
+    const regions = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `r${from + i} = { kind = "temporary" }`).join('\n');
+    // The top level and a stage that repeats its first 50 regions: the stage's 51st new name is one too many.
+    const source = `[context.regions]\n${regions(0, 150)}\n[stages.s.context.regions]\n${regions(0, 50)}\n${regions(150, 201)}\n`;
+    const result = compile(source);
+    expect(result.blueprint).toBeUndefined();
+    // Line 1 and 152 are the headers, so r200 (the stage's 101st line) is line 253.
+    expect(summary(result.diagnostics)).toEqual(['too-many-regions error 253:1 stages.s.context.regions.r200']);
+    expect(result.diagnostics[0]!.message).toBe(`A blueprint declares at most ${MAX_REGIONS} regions (each name counted once across [context.regions] and every stage), `
+      + 'so that the page can draw them; `r200` is region 201. Merge regions, or split the agent.');
+  });
+
+  it('10,000 regions are refused without compiling them', () => {
+    const source = `[context.regions]\n${Array.from({ length: 10_000 }, (_, i) => `r${i} = { kind = "temporary" }`).join('\n')}\n`;
+    expect(summary(compile(source).diagnostics)).toEqual(['too-many-regions error 202:1 context.regions.r200']);
   });
 
   it('table headers nested thousands deep are an unknown key, not a crash', () => {

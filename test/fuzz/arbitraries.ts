@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { REGION_KINDS } from '../../src/engine/blueprint/types.ts';
+import { MAX_REGIONS } from '../../src/engine/limits.ts';
 import { ScenarioSchema, type Scenario, type TrafficEvent } from '../../src/engine/scenario.ts';
 
 export { SEED } from './harness.ts';
@@ -152,8 +153,18 @@ export const validBlueprintArb: fc.Arbitrary<string> = fc.tuple(blueprintSpecArb
 
 // ---- broken blueprints ------------------------------------------------------------------------
 
-const WRONG_VALUES = ['12', '"12"', 'true', '[1, 2]', '{ a = 1 }', '"120%"', '"-5%"', '"%"', '-3', '1.5', '"pinnned"', '"per-item"', '1979-05-27', '""', 'nan', 'inf'];
-const JUNK = ['[', ']', '{', '}', '"', "'", '=', '\n', '#', '.', ',', '[[', ']]', '"""', "'''", '\\', '\u0000', '\uFEFF', '\uD800', 'é', '🙂', '\t', '\r'];
+/**
+ * Text a shared file can hold that a terminal obeys or a viewer reorders (ECMA-48 escape sequences:
+ * window title, clear screen, colour; C1's CSI; bidi overrides and isolates; DEL, NUL, CR, U+2028).
+ */
+export const CONTROL = ['\u001b]0;title\u0007', '\u001b[2J', '\u001b[31m', '\u009b1J', '\u202e', '\u2066', '\u061c', '\u007f', '\u0000', '\r', '\u2028', '\u0085'];
+/** Numbers a TOML file may hold that are too large for the playground (64-bit, and past it). */
+const HUGE_NUMBERS = ['9223372036854775807', '-9223372036854775808', '0x7fffffffffffffff', '9_007_199_254_740_993', '99999999999999999999999'];
+const WRONG_VALUES = ['12', '"12"', 'true', '[1, 2]', '{ a = 1 }', '"120%"', '"-5%"', '"%"', '-3', '1.5', '"pinnned"', '"per-item"', '1979-05-27', '""', 'nan', 'inf', ...HUGE_NUMBERS];
+const JUNK = ['[', ']', '{', '}', '"', "'", '=', '\n', '#', '.', ',', '[[', ']]', '"""', "'''", '\\', '\u0000', '\uFEFF', '\uD800', 'é', '🙂', '\t', '\r', ...CONTROL];
+
+/** Text made of control sequences and a little ordinary text, for names and contents. */
+export const controlText = fc.array(fc.constantFrom(...CONTROL, 'a', ' ', 'é', '漢'), { minLength: 1, maxLength: 12 }).map((parts) => parts.join(''));
 
 /** Mutations a person (or a bad paste) makes to a blueprint. */
 const mutation = fc.oneof(
@@ -190,8 +201,19 @@ export function mutate(source: string, m: Mutation): string {
   }
 }
 
+/** More regions than a blueprint may declare, spread over the top level and a stage (names repeat across them). */
+const regionFlood = fc.tuple(fc.integer({ min: MAX_REGIONS - 3, max: MAX_REGIONS + 40 }), fc.integer({ min: 0, max: 60 }))
+  .map(([count, inStage]) => {
+    const line = (i: number) => `r${i} = { kind = "temporary" }`;
+    const top = Array.from({ length: count - inStage }, (_, i) => line(i));
+    const stage = Array.from({ length: inStage }, (_, i) => line(count - inStage - 10 + i));
+    return `[context.regions]\ntask = { kind = "pinned" }\n${top.join('\n')}\n[stages.s.context.regions]\n${stage.join('\n')}\n`;
+  });
+
 export const brokenBlueprintArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(validBlueprintArb, fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([src, ms]) => ms.reduce(mutate, src)) },
+  { weight: 1, arbitrary: regionFlood },
+  { weight: 1, arbitrary: fc.tuple(controlText, controlText).map(([stage, key]) => `[context.regions]\ntask = {}\n[stages.${JSON.stringify(stage)}]\n${JSON.stringify(key)} = 1\n`) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 400 }).map((bytes) => Buffer.from(bytes).toString('latin1')) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 400 }).map((bytes) => new TextDecoder().decode(bytes)) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 200 }) },
@@ -205,6 +227,7 @@ const text = fc.oneof(
   fc.constantFrom('', 'ok', 'Looking at the parser.', 'ERROR: test failed\nline two', 'done'),
   fc.lorem({ maxCount: 30 }),
   fc.string({ maxLength: 40 }),
+  controlText,
 );
 
 /** Random events from every event type; region, stage, todo id and call references are sometimes wrong. */
@@ -258,11 +281,11 @@ const modelArb = fc.oneof(
 export interface ScenarioCase { spec: BlueprintSpec; toml: string; scenario: Scenario }
 
 export function scenarioArb(maxEvents: number): fc.Arbitrary<ScenarioCase> {
-  return fc.tuple(blueprintSpecArb, fc.boolean(), modelArb, fc.boolean()).chain(([spec, sections, model, withTask]) =>
+  return fc.tuple(blueprintSpecArb, fc.boolean(), modelArb, fc.boolean(), fc.oneof(fc.constant('fuzz'), controlText)).chain(([spec, sections, model, withTask, name]) =>
     trafficArb(spec, maxEvents).map((traffic) => {
       const toml = blueprintToml(spec, sections);
       const scenario = ScenarioSchema.parse({
-        version: 1, name: 'fuzz', model, agent: { 'agent.leviath': toml, ...SCRIPTS }, workdir: WORKDIR,
+        version: 1, name, model, agent: { 'agent.leviath': toml, ...SCRIPTS }, workdir: WORKDIR,
         inputs: withTask ? { task: 'Fix the failing test in src/lib.rs.', caller: { brief: 'Keep it small.' }, notes: 'n' } : {},
         traffic,
       });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { brokenBlueprintArb, SEED } from './arbitraries.ts';
+import { brokenBlueprintArb, controlText, SEED } from './arbitraries.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lev-fuzz-'));
 const [bytes] = fc.sample(fc.uint8Array({ minLength: 2_000, maxLength: 2_000 }), { numRuns: 1, seed: SEED });
@@ -51,6 +51,21 @@ describe('lev on garbage files', () => {
     expect(out).not.toMatch(/\.(ts|js|mjs):\d+:\d+\)?$|node:internal/m);
     expect(out).not.toMatch(/internal error|TypeError|RangeError|ReferenceError/);
   }, 60_000);
+
+  it('replay and validate on names made of generated control sequences: nothing a terminal obeys reaches it', async () => {
+    const [name, stage, tool] = fc.sample(controlText, { numRuns: 3, seed: SEED + 5 });
+    // A TOML basic string: every control character escaped (smol-toml refuses raw C1 in strings too).
+    const tomlKey = JSON.stringify(stage).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const hostile = file('hostile.json', JSON.stringify({
+      version: 1, name, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': `[context.regions]\nnotes = { kind = "sliding_window" }\n[stages.${tomlKey}]\nbogus = 1\n` },
+      traffic: [{ type: 'assistant', content: name, tool_calls: [{ id: 'c1', name: tool }] }, { type: 'tool_result', tool_call_id: 'c1', tool_name: tool, content: `${name}\n${stage}` }],
+    }));
+    for (const args of [['replay', hostile], ['test', hostile], ['validate', hostile]]) {
+      const { code, out } = await lev(...args);
+      expect(code, out).toBe(0);
+      expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    }
+  }, 120_000);
 
   it('replay on a directory is a usage error that says so (it read the directory as JSON)', async () => {
     expect(await lev('replay', dir)).toEqual({ code: 2, out: `lev: replay: ${dir} is a directory; pass a scenario .json file\n` });

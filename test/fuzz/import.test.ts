@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ImportError, importTrace } from '../../src/import/index.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
-import { SEED } from './arbitraries.ts';
+import { CONTROL, SEED } from './arbitraries.ts';
+import { EncodingError } from '../../src/import/utf8.ts';
 import { runs, tried } from './harness.ts';
 
 const read = (name: string) => readFileSync(new URL(`../import/fixtures/${name}`, import.meta.url), 'utf8');
@@ -34,7 +35,7 @@ function importOrRefuse(source: string | Uint8Array): 'ok' | 'error' {
 const imported = (source: string | Uint8Array) => tried('imported traces', () => importOrRefuse(source));
 
 const fixture = fc.constantFrom(...FIXTURES);
-const edit = fc.record({ at: fc.nat(), cut: fc.integer({ min: 0, max: 40 }), text: fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('"', '{', '}', '[', ']', ',', '\n', 'null', '\\u0000', '\ud800')) });
+const edit = fc.record({ at: fc.nat(), cut: fc.integer({ min: 0, max: 40 }), text: fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('"', '{', '}', '[', ']', ',', '\n', 'null', '\\u0000', '\ud800', ...CONTROL)) });
 
 /** A fixture with characters cut, changed or added. */
 const editedText = fc.tuple(fixture, fc.array(edit, { minLength: 1, maxLength: 4 }))
@@ -95,5 +96,37 @@ describe('importTrace on damaged and random traces', () => {
 
   it('every fixture imports as it is', () => {
     for (const text of FIXTURES) expect(importOrRefuse(text)).toBe('ok');
+  });
+
+  it('fixtures saved as UTF-16 or UTF-32, with or without a byte-order mark, are refused as such (a text editor\'s other encodings)', () => {
+    const utf32le = (text: string): Buffer => {
+      const out = Buffer.alloc(text.length * 4);
+      let at = 0;
+      for (const c of text) { out.writeUInt32LE(c.codePointAt(0)!, at); at += 4; }
+      return out.subarray(0, at);
+    };
+    const encode = (text: string, encoding: string, bom: boolean): Uint8Array => {
+      const body = encoding === 'UTF-16LE' ? Buffer.from(text, 'utf16le') : encoding === 'UTF-16BE' ? Buffer.from(text, 'utf16le').swap16()
+        : encoding === 'UTF-32LE' ? utf32le(text) : utf32le(text).swap32();
+      const mark = { 'UTF-16LE': [0xff, 0xfe], 'UTF-16BE': [0xfe, 0xff], 'UTF-32LE': [0xff, 0xfe, 0, 0], 'UTF-32BE': [0, 0, 0xfe, 0xff] }[encoding]!;
+      return bom ? Buffer.concat([Buffer.from(mark), body]) : body;
+    };
+    const input = fc.tuple(editedText, fc.constantFrom('UTF-16LE', 'UTF-16BE', 'UTF-32LE', 'UTF-32BE'), fc.boolean());
+    fc.assert(fc.property(input, ([text, encoding, bom]) => {
+      const bytes = encode(text, encoding, bom);
+      // A few characters are too few to judge by their zero bytes; the mark always tells.
+      if (!bom && text.length < 8) return;
+      const refused = tried('imported traces', () => {
+        try {
+          importTrace(bytes);
+          return 'ok';
+        } catch (error) {
+          if (!(error instanceof EncodingError)) throw error;
+          expect(error.found.encoding).toBe(encoding);
+          return 'error';
+        }
+      });
+      expect(refused).toBe('error');
+    }), { numRuns: runs(200), seed: SEED + 4 });
   });
 });

@@ -4,7 +4,8 @@ import { deflateSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { decodeFragment, encodeScenario } from '../../src/share/index.ts';
 import { toBase64Url } from '../../src/share/base64url.ts';
-import { SEED } from './arbitraries.ts';
+import { controlText, SEED } from './arbitraries.ts';
+import { MAX_AGENT_FILES, MAX_LINK_CHARS } from '../../src/engine/limits.ts';
 import { runs, tried } from './harness.ts';
 
 const VALID = encodeScenario({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '[context.regions]\ntask = { kind = "pinned" }\n' } });
@@ -54,5 +55,31 @@ describe('decodeFragment on random input', () => {
         return s.slice(0, i) + text + s.slice(i + cut);
       }, VALID));
     }), { numRuns: runs(400), seed: SEED });
+  });
+
+  it('oversized links (past the length limit, too many agent files) and control characters in names are refused or decoded exactly, never throw', () => {
+    const agent = (files: number) => Object.fromEntries([['agent.leviath', '[context.regions]\n'], ...Array.from({ length: files - 1 }, (_, i) => [`h${i}.rhai`, 'fn render(ctx) { "" }'])]);
+    const link = (name: string, files: number) => `#s=1.${toBase64Url(deflateSync(new TextEncoder().encode(JSON.stringify({ version: 1, name, model: { id: 'gpt-4o' }, agent: agent(files) }))))}`;
+    // The issue's 10,000 files, built once: decoding it is the input, building it is not.
+    const flood = { name: 'flood\u001b[2J', files: 10_000, link: link('flood\u001b[2J', 10_000) };
+    const input = fc.oneof(
+      {
+        weight: 8,
+        arbitrary: fc.record({ name: controlText, files: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: MAX_AGENT_FILES - 2, max: MAX_AGENT_FILES + 2 })) })
+          .map(({ name, files }) => ({ name, files, link: link(name, files) })),
+      },
+      { weight: 1, arbitrary: fc.constant(flood) },
+      { weight: 1, arbitrary: fc.integer({ min: 1, max: 1_000 }).map((extra) => ({ name: undefined, files: 0, link: `#s=1.${'A'.repeat(MAX_LINK_CHARS + extra)}` })) },
+    );
+    fc.assert(fc.property(input, ({ name, files, link }) => {
+      const result = tried('share links', () => decodeFragment(link), (r) => !r.ok);
+      if (result.ok) {
+        expect(files).toBeLessThanOrEqual(MAX_AGENT_FILES);
+        expect(result.scenario.name).toBe(name);
+      } else {
+        expect(result.error).toMatch(/^This link.+\.$/s);
+        if (name !== undefined) expect(files).toBeGreaterThan(MAX_AGENT_FILES);
+      }
+    }), { numRuns: runs(200), seed: SEED + 7 });
   });
 });

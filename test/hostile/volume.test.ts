@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { MAX_RESULT_SIZE_TOKENS, ScenarioSchema, type TrafficEvent } from '../../src/engine/scenario.ts';
+import { MAX_REGION_SNAPSHOTS, MAX_REGIONS } from '../../src/engine/limits.ts';
 import { formatIssues } from '../../src/scenarios/issues.ts';
 
 const ROUTED = `[context.regions]
@@ -98,13 +99,16 @@ describe('100,000 events', () => {
   }, 120_000);
 
   it('events × regions over 5,000,000 snapshots is refused before the run (a 1 MB blueprint of regions times many events exhausted the heap)', () => {
-    const regions = Array.from({ length: 1_000 }, (_, i) => `r${i} = { kind = "temporary" }`).join('\n');
-    const traffic: TrafficEvent[] = Array.from({ length: 5_000 }, () => ({ type: 'user', content: 'hi' }));
+    // The task and 199 more: the most a blueprint declares; the run adds its 3 built-in regions.
+    const regions = Array.from({ length: MAX_REGIONS - 1 }, (_, i) => `r${i} = { kind = "temporary" }`).join('\n');
+    const traffic: TrafficEvent[] = Array.from({ length: 24_631 }, () => ({ type: 'user', content: 'hi' }));
+    expect(24_631 * (MAX_REGIONS + 3)).toBeGreaterThan(MAX_REGION_SNAPSHOTS);
+    expect(24_630 * (MAX_REGIONS + 3)).toBeLessThanOrEqual(MAX_REGION_SNAPSHOTS);
     const timeline = replay(scenario(`${UNCAPPED}${regions}\n`, traffic), BUILT_IN_TRAFFIC);
     expect(timeline.steps).toEqual([]);
     expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([{
       code: 'run-too-large', severity: 'error', file: 'scenario.json', line: 1, column: 1, path: 'traffic',
-      message: 'this run would record 5,000 events × 1,004 regions = 5,020,000 region snapshots; the playground records at most 5,000,000 (about 0.5 GB). Use fewer events or fewer regions.',
+      message: 'this run would record 24,631 events × 203 regions = 5,000,093 region snapshots; the playground records at most 5,000,000 (about 0.5 GB). Use fewer events or fewer regions.',
     }]);
   });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
-import { regionRows, scenarioMarkdown } from '../../src/share/markdown.ts';
+import { marked } from 'marked';
+import { markdownText, regionRows, scenarioMarkdown } from '../../src/share/markdown.ts';
 import { timelineView } from '../../src/worker/timeline-view.ts';
 
 const scenario = ScenarioSchema.parse({
@@ -39,5 +40,46 @@ describe('Copy as Markdown', () => {
     expect(lines.filter((l) => l.startsWith('| ')).length).toBe(1 + timeline.regions.length);
     const last = timeline.steps.findLast((s) => s.request)!.request!;
     expect(lines.at(-2)).toBe(`Cache prefix: ${Math.round(timeline.summary.meanPrefixShare * 100)}% of each request on average was identical to the previous one; last request ${last.prefixTokens} of ${last.requestTokens} tokens.`);
+  });
+
+  // What a hostile name tries, each as GitHub-flavoured Markdown (marked) would render it.
+  const HOSTILE = [
+    'x](https://evil.example) ![pixel](https://evil.example/p.png) [y',
+    'release notes\n\n![pixel](https://evil.example/p.png)\n\n[click](https://evil.example)',
+    '<img src="https://evil.example/p.png"> <a href="https://evil.example">a</a>',
+    '`code` \\](https://evil.example) | cell \u001b[2J\u2028next',
+  ];
+
+  it.each(HOSTILE)('a hostile scenario name stays the text of the one link: %j', (name) => {
+    const url = 'https://x.test/#s=1.abc';
+    const html = marked.parse(scenarioMarkdown(name, url, timelineView(timeline).view.markdown), { async: false });
+    const first = html.split('\n')[0]!;
+    expect([...html.matchAll(/<a /g)]).toHaveLength(1);
+    expect(html).toContain(`<a href="${url}">`);
+    expect(html).not.toContain('evil.example/p.png"');
+    expect(html).not.toMatch(/<img|<script|href="https:\/\/evil/);
+    // The name is all on the first line, inside the link, and the table still has its rows.
+    expect(first.startsWith('<p><a href=')).toBe(true);
+    expect(html.match(/<tr>/g)).toHaveLength(1 + timeline.regions.length);
+  });
+
+  it('the escaped name renders as the name itself, with line breaks as spaces', () => {
+    const name = 'a [b] (c) !d <e> |f| `g` \\h';
+    const html = marked.parseInline(markdownText(name), { async: false });
+    expect(html).toBe('a [b] (c) !d &lt;e&gt; |f| `g` \\h');
+    expect(markdownText('one\ntwo\r\nthree')).toBe('one two three');
+  });
+
+  it('a region named to break the table keeps to its own cell, and adds no image and no link that hides its target', () => {
+    const name = 'a|b](https://evil.example) ![x](https://evil.example/p.png)';
+    const tricky = ScenarioSchema.parse({ ...scenario, agent: { 'agent.leviath': `[context.regions]\n${JSON.stringify(name)} = { kind = "pinned", budget = "10%", seed = "task_input" }\n` } });
+    const html = marked.parse(scenarioMarkdown('ok', 'https://x.test/#s=1.abc', timelineView(replay(tricky)).view.markdown), { async: false });
+    const cell = /<tbody><tr>\n<td>(.*?)<\/td>\n<td>pinned<\/td>/.exec(html)?.[1];
+    // A bare URL in a cell is autolinked by GitHub-flavoured Markdown, but shows where it goes.
+    expect(cell?.replace(/<a href="[^"]*">([^<]*)<\/a>/g, '$1')).toBe('a|b](https://evil.example\\) ![x](https://evil.example/p.png\\)');
+    for (const [, href, text] of html.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)) {
+      if (href !== 'https://x.test/#s=1.abc') expect(decodeURI(href!)).toBe(text);
+    }
+    expect(html).not.toContain('<img');
   });
 });

@@ -129,6 +129,43 @@ describe('WorkerClient', () => {
     expect(restarts[0]).toMatch(/more than 5 s on one replay and was restarted/);
   });
 
+  it('a time limit says where the request stood: its last progress and the last script the worker started', async () => {
+    const restarts: string[] = [];
+    const c = client(restarts);
+    const slow = c.request('replay', { replayId: 1, scenario: {} });
+    const worker = FakeWorker.all[0];
+    worker.reply({ type: 'progress', id: 1, done: 1200, total: 5000 });
+    worker.reply({ type: 'script', id: 1, file: 'context_hooks/notes.rhai', hooks: ['render'] });
+    worker.reply({ type: 'script', id: 1, file: 'context_hooks/hog.rhai', hooks: ['render'] });
+    worker.reply({ type: 'script', id: 1, file: 'context_hooks/hog.rhai', hooks: ['render', 'on_write'] });
+    vi.advanceTimersByTime(5_300);
+    const where = ' after event 1,200 of 5,000; the last script it went into was context_hooks/hog.rhai (render or on_write): look there for a loop or a slow string operation.';
+    await expect(slow).rejects.toThrow(`The replay took longer than 5 s and was stopped${where}`);
+    expect(restarts).toEqual([`The engine worker spent more than 5 s on one replay and was restarted${where} Your work is unchanged.`]);
+  });
+
+  it('a rhai seed that holds a validation is named as a seed; a request that ran no script says only where it was', async () => {
+    const c = client();
+    const validation = c.request('validate', payload);
+    FakeWorker.all[0].reply({ type: 'script', id: 1, file: 'seeds/facts.rhai', hooks: ['seed'] });
+    vi.advanceTimersByTime(5_300);
+    await expect(validation).rejects.toThrow('The validate took longer than 5 s and was stopped; the last script it went into was seeds/facts.rhai (a rhai seed): look there for a loop or a slow string operation.');
+    const replay = c.request('replay', { replayId: 2, scenario: {} });
+    vi.advanceTimersByTime(5_300);
+    await expect(replay).rejects.toThrow(/^The replay took longer than 5 s and was stopped\.$/);
+  });
+
+  it('a cancelled request\'s script messages do not end it early, and are not taken for a newer request\'s', async () => {
+    const c = client();
+    void c.request('replay', { replayId: 1, scenario: {} }).catch(() => undefined);
+    const second = c.request('replay', { replayId: 2, scenario: {} });
+    const worker = FakeWorker.all[0];
+    worker.reply({ type: 'script', id: 1, file: 'old.rhai', hooks: ['render'] });
+    worker.reply({ type: 'failed', id: 1, message: 'cancelled', cancelled: true });
+    vi.advanceTimersByTime(5_300);
+    await expect(second).rejects.toThrow(/stopped\.$/);
+  });
+
   it('a crash fails what was pending, restarts, and the next request goes to the new worker', async () => {
     const restarts: string[] = [];
     const c = client(restarts);

@@ -16,19 +16,21 @@ import { asRecordedView } from '../../src/worker/as-recorded-view.ts';
 import { replayAsRecorded } from '../../src/engine/as-recorded.ts';
 import { importTrace } from '../../src/import/index.ts';
 import { readFileSync } from 'node:fs';
+import { scriptLog, type RunningScript, type ScriptLog } from '../../src/worker/scripts.ts';
+import { watchScripts } from '../../src/engine/script-activity.ts';
 
 const notes = (text: string): Scenario => scenario('[context.regions]\nnotes = { max_tokens = 50 }', [
   append('notes', text, 'a'), user('hi'), assistant('first'), append('notes', 'two', 'b'), assistant('second'),
 ]);
 
-function harness() {
-  const handlers = engineHandlers();
+function harness(options: Parameters<typeof engineHandlers>[0] = {}, scripts?: ScriptLog) {
+  const handlers = engineHandlers(options);
   const posted: WorkerResponse[] = [];
   const transferred: Transferable[][] = [];
   let id = 0;
   const context = (signal = new AbortController().signal) => ({
     post: (m: WorkerResponse, transfer: Transferable[] = []) => { posted.push(m); transferred.push(transfer); },
-    signal,
+    signal, scripts,
   });
   const last = () => posted.at(-1)!;
   return {
@@ -146,6 +148,45 @@ describe('engine worker handlers', () => {
     const refused = WorkerResponseSchema.safeParse({ type: 'replay', id: 1, result: { diagnostics: [], view: short, ms: 1 } });
     expect(refused.success).toBe(false);
     expect(refused.error!.issues[0]!.message).toBe('not a timeline view: expected the header, per-step typed columns, series and the change table');
+  });
+});
+
+describe('a replay past its deadline', () => {
+  // A hook that costs tens of milliseconds a call: 40 inferences take far longer than the deadline.
+  const SLOW = 'fn render(ctx) { let n = 0; for i in 0..400000 { n += i; } "slow" }\n';
+  const slow = scenario('[context.regions]\nslow = { kind = "custom", script = "context_hooks/slow.rhai" }\n',
+    Array.from({ length: 40 }, (_, i) => [user(`q${i}`), assistant(`a${i}`)]).flat(),
+    { agent: { 'agent.leviath': '[context.regions]\nslow = { kind = "custom", script = "context_hooks/slow.rhai" }\n', 'context_hooks/slow.rhai': SLOW } });
+
+  it('stops between two events and keeps the timeline so far, with a warning that names the script that took the time', () => {
+    const announced: RunningScript[] = [];
+    const scripts = scriptLog((call) => announced.push(call));
+    watchScripts(scripts);
+    try {
+      const worker = harness({ deadlineMs: 300 }, scripts);
+      const answer = worker.replay(1, slow);
+      if (answer.type !== 'replay' || !answer.result.view) throw new Error(`expected a run view, got ${JSON.stringify(answer).slice(0, 200)}`);
+      const steps = answer.result.view.steps.count;
+      expect(steps).toBeGreaterThan(0);
+      expect(steps).toBeLessThan(80);
+      const warning = answer.result.view.warnings.map((w) => w.text).find((t) => t.startsWith('The replay stopped'));
+      expect(warning).toMatch(new RegExp(`^The replay stopped at the page's time limit \\(0 s\\) after event ${steps}( of 80)?: the timeline shows the events up to there\\. `
+        + `Its scripts took \\d+\\.\\d s of it: context_hooks/slow\\.rhai render \\d+\\.\\d s \\(\\d+ calls?\\)\\. lev replay runs it to the end\\.$`));
+      // One hook of one script: announced once, however many calls.
+      expect(announced).toEqual([{ file: 'context_hooks/slow.rhai', hooks: ['render'] }]);
+      // The steps it reached are kept for the inspector, as a finished run's are.
+      expect(worker.inspect(1, steps - 1).detail).toMatchObject({ index: steps - 1 });
+    } finally {
+      watchScripts(undefined);
+    }
+  });
+
+  it('a replay inside its deadline is the whole timeline, with no such warning', () => {
+    const worker = harness();
+    const answer = worker.replay(1, notes('one'));
+    if (answer.type !== 'replay' || !answer.result.view) throw new Error('expected a run view');
+    expect(answer.result.view.steps.count).toBe(5);
+    expect(answer.result.view.warnings.some((w) => w.text.startsWith('The replay stopped'))).toBe(false);
   });
 });
 

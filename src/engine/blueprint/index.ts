@@ -12,6 +12,7 @@ import { checkCustomScript } from '../custom-script.ts';
 import { z } from 'zod';
 import type { SeedInputs } from '../seeds.ts';
 import { fmt } from '../format.ts';
+import { MAX_BLUEPRINT_BYTES, MAX_REGIONS } from '../limits.ts';
 
 export type * from './types.ts';
 export { REGION_KINDS } from './types.ts';
@@ -22,8 +23,8 @@ export { parsePercent, DEFAULT_MAX_TOKENS, DEFAULT_MAX_ITEMS, DEFAULT_REQUIRED_M
 export type { ScriptChecker, ScriptFinding } from './scriptCheck.ts';
 
 export const AGENT_FILE = 'agent.leviath';
-/** Larger blueprints are refused before parsing: no real one comes near, and it bounds the work. */
-export const MAX_BLUEPRINT_BYTES = 1_000_000;
+/** Larger blueprints are refused before parsing (limits.ts). */
+export { MAX_BLUEPRINT_BYTES };
 /** Inline tables/arrays nested deeper than this are a syntax error (no blueprint needs more than ~5). */
 const MAX_INLINE_DEPTH = 100;
 
@@ -69,6 +70,12 @@ export function compileBlueprint(agent: Record<string, string>, options: Compile
   if ('diagnostic' in parsed) return { diagnostics: [parsed.diagnostic] };
 
   const r = new Reporter(AGENT_FILE, safeIndex(source));
+  const excess = regionPastLimit(parsed.doc);
+  if (excess) {
+    r.error('too-many-regions', excess, `A blueprint declares at most ${fmt(MAX_REGIONS)} regions (each name counted once across [context.regions] and every stage), so that the page can draw them; `
+      + `\`${excess.at(-1)}\` is region ${fmt(MAX_REGIONS + 1)}. Merge regions, or split the agent.`);
+    return { diagnostics: r.diagnostics };
+  }
   try {
     const { blueprint, layouts } = buildBlueprint(r, parsed.doc);
     const { checkScript = DEFAULT_SCRIPT_CHECK, window, ...seedInputs } = options;
@@ -136,6 +143,49 @@ export function syntaxFaultAt(source: string, line: number, column: number): { l
   return { line: k + 1, column: text.length + 1, opener: opener ? `the \`${opener.ch}\` at line ${k + 1}, column ${opener.col} is never closed` : undefined };
 }
 
+/**
+ * The key path of the first region name past MAX_REGIONS, counting each name once across the top
+ * level and every stage's layout; read off the parsed TOML, so 10,000 regions are never compiled.
+ */
+function regionPastLimit(doc: Table): KeyPath | undefined {
+  const layouts: [KeyPath, unknown][] = [[['context', 'regions'], isTable(doc.context) ? doc.context.regions : undefined]];
+  if (isTable(doc.stages)) {
+    for (const [stage, body] of Object.entries(doc.stages)) {
+      if (isTable(body) && isTable(body.context)) layouts.push([['stages', stage, 'context', 'regions'], body.context.regions]);
+    }
+  }
+  const names = new Set<string>();
+  for (const [path, regions] of layouts) {
+    if (!isTable(regions)) continue;
+    for (const name of Object.keys(regions)) {
+      names.add(name);
+      if (names.size > MAX_REGIONS) return [...path, name];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * smol-toml reads integers as JavaScript numbers and refuses one it cannot hold exactly. Past
+ * 2^53 - 1 the value is often valid TOML (which allows 64-bit integers), so it is called too large,
+ * at its key, with the largest whole number the playground reads.
+ */
+function numberTooLarge(source: string, line: number, column: number): Diagnostic {
+  const text = source.split(/\r?\n/)[line - 1] ?? '';
+  const number = /^[+-]?(?:0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9_]+)/.exec(text.slice(column - 1))?.[0] ?? 'this number';
+  const key = /([A-Za-z0-9_-]+|"[^"]*"|'[^']*')\s*=\s*$/.exec(text.slice(0, column - 1))?.[1];
+  let value: bigint | undefined;
+  try {
+    value = BigInt(number.replace(/_/g, '').replace(/^\+/, ''));
+  } catch {
+    value = undefined;
+  }
+  const beyondToml = value !== undefined && (value > 2n ** 63n - 1n || value < -(2n ** 63n));
+  const message = `${key ? `\`${key}\` = ${number}` : number} is too large: the playground reads whole numbers from ${fmt(Number.MIN_SAFE_INTEGER)} to ${fmt(Number.MAX_SAFE_INTEGER)} (2^53 - 1)`
+    + `${beyondToml ? ', and TOML itself stops at 64-bit integers (9,223,372,036,854,775,807)' : ''}. Use a smaller number.`;
+  return { ...fileDiagnostic('number-too-large', message), line, column, endLine: line, endColumn: column + number.length };
+}
+
 /** Keys smol-toml refuses although the TOML is valid: JavaScript gives them a meaning on every object. */
 const RESERVED_KEYS = /__proto__|constructor/;
 
@@ -154,6 +204,7 @@ function parseToml(source: string): { doc: Table } | { diagnostic: Diagnostic } 
     if (err instanceof TomlError) {
       const reason = err.message.replace(/^Invalid TOML document:\s*/, '').split('\n')[0]!.trim().replace(/\.+$/, '');
       if (reason === 'document contains an unsafe property') return { diagnostic: reservedKey(source, err.line, err.column) };
+      if (reason === 'integer value cannot be represented losslessly') return { diagnostic: numberTooLarge(source, err.line, err.column) };
       const at = syntaxFaultAt(source, err.line, err.column);
       if (!at.opener) return { diagnostic: { ...fileDiagnostic('toml-syntax', `TOML syntax error: ${reason}. Fix this line so the file is valid TOML.`), line: err.line, column: err.column } };
       return { diagnostic: { ...fileDiagnostic('toml-syntax', `TOML syntax error: ${reason}: ${at.opener}. Fix this line: close it (or add the missing comma).`), line: at.line, column: at.column } };

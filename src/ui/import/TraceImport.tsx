@@ -5,10 +5,12 @@ import { describeReport, FORMAT_LABELS, FORMAT_NAMES, type FormatName } from '..
 import { openImported } from '../page.ts';
 import { Modal } from '../Modal.tsx';
 import { closeImport, importFile, useTraceImport } from './importer.ts';
+import type { ScenarioFileResult } from '../../worker/trace-protocol.ts';
 
-/** Set by the header, which owns opening a scenario file (its checks and messages). */
-let openScenarioFile: (file: File) => void = () => undefined;
-export function setScenarioOpener(open: (file: File) => void): void { openScenarioFile = open; }
+/** Set by the header, which owns opening a scenario file (its messages). */
+type ScenarioOpener = (file: File, result: ScenarioFileResult) => void;
+let openScenarioFile: ScenarioOpener = () => undefined;
+export function setScenarioOpener(open: ScenarioOpener): void { openScenarioFile = open; }
 export const importAnyFile = (file: File) => importFile(file, openScenarioFile);
 
 function ToolMapTable() {
@@ -61,7 +63,7 @@ function ImportDialog() {
           <div className="muted">Reading and converting in the background… {Math.round(state.share * 100)}%</div>
         </div>
       )}
-      {state.status === 'error' && <p className="error-text" data-testid="import-error">{state.message}. Nothing was changed.</p>}
+      {state.status === 'error' && <p className="error-text" data-testid="import-error">{state.message.replace(/\.$/, '')}. Nothing was changed.</p>}
       {state.status === 'error' && state.unknownFormat && <FormatChoice onImport={reimport} />}
       {state.status === 'ready' && (
         <>

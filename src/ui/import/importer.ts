@@ -4,7 +4,7 @@ import { create } from 'zustand';
 import { DEFAULT_TOOL_MAP, type FormatName, type ImportReport, type ToolMap } from '../../import/index.ts';
 import type { Scenario } from '../../engine/scenario.ts';
 import { useScenario } from '../page.ts';
-import { TraceImportResponseSchema, type TraceImportRequest } from '../../worker/trace-protocol.ts';
+import { TraceImportResponseSchema, type ScenarioFileResult, type TraceImportRequest } from '../../worker/trace-protocol.ts';
 import { describeIssues } from '../../worker/protocol.ts';
 
 export type ImportState =
@@ -29,10 +29,10 @@ let worker: Worker | undefined;
 let nextId = 1;
 
 /**
- * Imports `file`: a Leviath scenario goes to `openScenario` (the page's scenario import), anything
- * else is read as a trace in the worker, with progress, and waits in the dialog to be opened.
+ * Imports `file` in the worker, with progress: a Leviath scenario, read and checked there, goes to
+ * `openScenario` (the page's scenario import); a trace waits in the dialog to be opened.
  */
-export function importFile(file: File, openScenario: (file: File) => void): void {
+export function importFile(file: File, openScenario: (file: File, result: ScenarioFileResult) => void): void {
   worker?.terminate();
   worker = new Worker(new URL('../../worker/trace.worker.ts', import.meta.url), { type: 'module' });
   const id = nextId++;
@@ -46,7 +46,10 @@ export function importFile(file: File, openScenario: (file: File) => void): void
     const message = parsed.data;
     if (message.id !== id) return;
     if (message.type === 'progress') set({ status: 'working', file, share: message.share });
-    else if (message.type === 'scenario') { set({ status: 'idle' }); openScenario(file); }
+    else if (message.type === 'scenario') {
+      set({ status: 'idle' });
+      openScenario(file, message.result.ok ? { ...message.result, scenario: { ...message.result.scenario, traffic } } : message.result);
+    }
     else if (message.type === 'traffic') { for (const e of message.events) traffic.push(e); }
     else if (message.type === 'imported') set({ status: 'ready', file, scenario: { ...message.scenario, traffic }, report: message.report });
     else set({ status: 'error', file, message: message.message, ...(message.unknownFormat ? { unknownFormat: true } : {}) });
