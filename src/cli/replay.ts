@@ -115,7 +115,7 @@ function describeEvent(step: TimelineStep): string {
 }
 
 function describeChanges(step: TimelineStep): string {
-  const parts = step.changes.map((c) => `${c.type} ${c.region} ${n(c.tokens)}t (${c.entries.length})`);
+  const parts = step.changes.map((c) => `${c.type} ${c.region} ${n(c.tokens)}t (${c.entries.length})${c.readAgain ? ` [${c.readAgain.length} read again later]` : ''}`);
   if (step.result && !step.result.ok) parts.push(`refused: ${step.result.message.split('\n')[0]}`);
   return parts.join('; ');
 }
@@ -149,5 +149,16 @@ export function printTimeline(t: Timeline): void {
   console.log(`\n${s.steps} steps, ${s.inferences} inferences, stages ${s.stagesEntered.join(' -> ')}; peak request ${n(s.peakRequestTokens)} tokens; mean prefix share ${Math.round(s.meanPrefixShare * 100)}%`);
   console.log(`changes: ${changes || 'none'}`);
   console.log(`task: ${s.taskLostAt === null ? 'kept in every request' : `lost at inference ${s.taskLostAt}`}; flat-list baseline: ${s.baselineLosesTaskAt === null ? 'kept it' : `lost it at inference ${s.baselineLosesTaskAt}`}`);
+  console.log(describeReadAgain(s.readAgain));
   if (s.warnings) console.log(`${s.warnings} warning${s.warnings === 1 ? '' : 's'}`);
 }
+
+/** The summary's read-again line: how many, and the first few with where each was lost and named again. */
+function describeReadAgain({ count, items }: Timeline['summary']['readAgain']): string {
+  if (count === 0) return 'read again later: none (no file or key the blueprint dropped, summarized or cut is named again)';
+  const shown = items.slice(0, READ_AGAIN_SHOWN).map((i) => `${i.key} (${i.change} in ${i.region} ${i.lostAt < 0 ? 'at spawn' : `at step ${i.lostAt}`}, named at step ${i.namedAt})`);
+  const more = count > shown.length ? `; and ${n(count - shown.length)} more (--json lists them all)` : '';
+  return `read again later: ${n(count)}: ${shown.join('; ')}${more}`;
+}
+
+const READ_AGAIN_SHOWN = 5;

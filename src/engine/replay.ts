@@ -6,6 +6,7 @@ import { runError, type Diagnostic } from './diagnostics.ts';
 import { fmt } from './format.ts';
 import { resolveModel, type Model } from './models.ts';
 import { nameTable } from './names.ts';
+import { readAgainOf, RunNames } from './read-again.ts';
 import { Run } from './run/run.ts';
 import type { Scenario, TrafficEvent, TrafficGenerators } from './scenario.ts';
 import type { SeedInputs } from './seeds.ts';
@@ -86,6 +87,7 @@ export function emptyTimeline(scenario: Scenario, diagnostics: Diagnostic[], mod
     summary: {
       steps: 0, inferences: 0, finalStage: '', stagesEntered: [], peakRequestTokens: 0, meanPrefixShare: 0,
       changes: emptyChangeTotals(), baselineLosesTaskAt: null, taskLostAt: null, ledger: nameTable(), warnings: 0,
+      readAgain: { count: 0, items: [] },
     },
     cancelled: false,
   };
@@ -100,6 +102,7 @@ export function replayPrepared(scenario: Scenario, prepared: Prepared, options: 
   if (!prepared.run) return emptyTimeline(scenario, prepared.diagnostics, prepared.model);
   const run = prepared.run;
   const spawn = { regions: run.figures(), changes: run.spawnChanges };
+  const seeded = keysHeld(run);
   const steps: TimelineStep[] = [];
   const total = run.events.length;
   let cancelled = false;
@@ -110,10 +113,17 @@ export function replayPrepared(scenario: Scenario, prepared: Prepared, options: 
     onStep?.(run, step);
     if (options.onProgress && (steps.length % 100 === 0 || run.done)) options.onProgress(steps.length, total);
   }
-  return buildTimeline(scenario, run, prepared.diagnostics, spawn, steps, cancelled);
+  return buildTimeline(scenario, run, prepared.diagnostics, spawn, steps, cancelled, seeded);
 }
 
-function buildTimeline(scenario: Scenario, run: Run, diagnostics: Diagnostic[], spawn: Timeline['spawn'], steps: TimelineStep[], cancelled: boolean): Timeline {
+/** The keys a run's regions hold now (at spawn: the seeded ones, which the run may name again). */
+export function keysHeld(run: Run): string[] {
+  const keys: string[] = [];
+  for (const region of run.regions.values()) for (const entry of region.entries) if (entry.key !== undefined) keys.push(entry.key);
+  return keys;
+}
+
+function buildTimeline(scenario: Scenario, run: Run, diagnostics: Diagnostic[], spawn: Timeline['spawn'], steps: TimelineStep[], cancelled: boolean, seededKeys: string[]): Timeline {
   const changes = emptyChangeTotals();
   let inferences = 0;
   let peak = 0;
@@ -133,6 +143,7 @@ function buildTimeline(scenario: Scenario, run: Run, diagnostics: Diagnostic[], 
     if (taskLostAt === null && !r.taskInWindow && scenario.inputs.task !== undefined) taskLostAt = r.inference;
   }
   const regions = orderedMeta(run);
+  const readAgain = readAgainOf(new RunNames(run.events, seededKeys), spawn.changes, steps);
   return {
     scenario: scenario.name,
     model: { id: run.model.id, window: run.model.window, encoding: run.model.encoding, approximate: run.model.approximate },
@@ -146,6 +157,7 @@ function buildTimeline(scenario: Scenario, run: Run, diagnostics: Diagnostic[], 
       steps: steps.length, inferences, finalStage: run.stage.name, stagesEntered: run.stagesEntered,
       peakRequestTokens: peak, meanPrefixShare: inferences > 1 ? shareSum / (inferences - 1) : 0,
       changes, baselineLosesTaskAt, taskLostAt, ledger: run.ledger.byStage, warnings,
+      readAgain: { count: readAgain.length, items: readAgain },
     },
     cancelled,
   };

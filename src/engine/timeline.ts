@@ -54,6 +54,19 @@ export interface Change {
   entries: string[];
   /** Why, in words (e.g. "max_items 20 exceeded", "edge transform compact"). */
   reason?: string;
+  /** Entries of this change whose path or key the run names again later, and the step that first does (read-again.ts). */
+  readAgain?: { key: string; step: number }[];
+}
+
+/** An entry the blueprint dropped, summarized or cut, whose path or key the run names again later. */
+export interface ReadAgainItem {
+  key: string;
+  /** The step whose change lost it (-1: at spawn). */
+  lostAt: number;
+  /** The first later step whose assistant event names it. */
+  namedAt: number;
+  change: ChangeType;
+  region: string;
 }
 
 /** What the provider would do with a request's cache under its rules (cache.ts providerView). */
@@ -130,6 +143,11 @@ export interface TimelineSummary {
   taskLostAt: number | null;
   ledger: StageLedger;
   warnings: number;
+  /**
+   * Entries dropped, summarized or cut whose path or key the run names again later, one per key and
+   * naming (read-again.ts): `count` is the figure the advisor minimizes.
+   */
+  readAgain: { count: number; items: ReadAgainItem[] };
 }
 
 export interface Timeline {

@@ -70,6 +70,18 @@ describe('lev replay', () => {
     expect(r.stdout).toContain('6 steps, 3 inferences');
   });
 
+  it('marks a folded file the run names again, on its change and in the summary, as JSON and as text', () => {
+    // codebase folds src/a.rs and src/b.rs at step 4; the last reply names src/a.rs again.
+    const again = file('again.json', { ...SCENARIO, traffic: [...SCENARIO.traffic.slice(0, 5), { type: 'assistant', content: 'Back to src/a.rs.' }] });
+    const t = JSON.parse(lev('replay', again, '--json').stdout);
+    expect(t.steps[4].changes[0]).toMatchObject({ type: 'compact', entries: ['src/a.rs', 'src/b.rs'], readAgain: [{ key: 'src/a.rs', step: 5 }] });
+    expect(t.summary.readAgain).toEqual({ count: 1, items: [{ key: 'src/a.rs', lostAt: 4, namedAt: 5, change: 'compact', region: 'codebase' }] });
+    const text = lev('replay', again).stdout;
+    expect(text).toMatch(/4\s+tool_result read_file\s+s\s+compact codebase \d+t \(2\) \[1 read again later\]/);
+    expect(text).toContain('read again later: 1: src/a.rs (compact in codebase at step 4, named at step 5)');
+    expect(lev('replay', path).stdout).toContain('read again later: none');
+  });
+
   it('names the event index and field of a bad scenario, exit 1', () => {
     const bad = file('bad.json', { ...SCENARIO, traffic: [SCENARIO.traffic[0], { type: 'tool_result', tool_name: 'grep', content: 'x' }, { type: 'teleport' }] });
     const r = lev('replay', bad, '--json');
