@@ -19,6 +19,8 @@ export type * from './timeline.ts';
 export type { ReplayOptions } from './replay.ts';
 export type { TrafficGenerator, TrafficGenerators } from './scenario.ts';
 export { entryLabel };
+export { breakdown, blueprintBreakdown, flatListBreakdown, requestParts } from './breakdown.ts';
+export type { BreakdownRow, HarnessOverhead, WindowBreakdown, WindowPart } from './breakdown.ts';
 
 /** The engine's own Rhai seed runner and script check, unless the caller brings others. */
 const withRhai = (options: ReplayOptions = {}): ReplayOptions => ({ runRhaiSeed, checkScript: checkCustomScript, ...options });

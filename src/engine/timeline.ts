@@ -249,6 +249,8 @@ export interface StepDetail {
   inference: boolean;
   /** On an inference step: region figures as they were when the request was assembled. */
   requestRegions?: Record<string, RegionFigures>;
+  /** On an inference step: the tokens the flat-list baseline sent for it (RequestFigures.baselineTokens). */
+  baselineTokens?: number;
   result?: StepResult;
   warnings: string[];
   ledger: StageLedger;

@@ -127,6 +127,24 @@ describe('lev test', () => {
     expect(out.regions.conversation.entries).toBe(2);
   });
 
+  it('breaks the window down, through the blueprint and as one flat list, as JSON and as a table', () => {
+    const out = JSON.parse(lev('test', path, '--step', '1', '--json').stdout);
+    // task and codebase are the request's system blocks, then the conversation's and tool results' messages.
+    const regions = out.breakdown.blueprint.rows.filter((r: { kind: string }) => r.kind === 'region');
+    expect(regions.map((r: { name: string; budget: number }) => [r.name, r.budget])).toEqual([
+      ['task', 5000], ['codebase', 400], ['conversation', 38_400], ['tool_results', 38_400], ['final_output', 5000],
+    ]);
+    expect(out.breakdown.blueprint.usedTokens).toBe(out.tokens);
+    const flat = out.breakdown.flatList.rows;
+    expect(flat[0]).toMatchObject({ name: 'flat message list', kind: 'messages' });
+    expect(flat.reduce((s: number, r: { tokens: number }) => s + r.tokens, 0)).toBe(128_000);
+    const text = lev('test', path, '--step', '1').stdout;
+    expect(text).toContain('what fills the 128,000-token window, through the blueprint:');
+    expect(text).toMatch(/codebase \(compacting\)\s+304\s+0\.24%\s+400/);
+    expect(text).toMatch(/reply headroom\s+40,800\s+31\.9%/);
+    expect(text).toContain('harness overhead (its system prompt and tool definitions): not known for this scenario');
+  });
+
   it('defaults to inference 0 and prints it readably', () => {
     const r = lev('test', path);
     expect(r.code).toBe(0);
