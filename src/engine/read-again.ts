@@ -23,6 +23,7 @@ const HARNESS_CAP = '(read_file)';
 /** Characters that continue a path or a key: a name only counts where it is not part of a longer one. */
 const NAME_CHAR = /[A-Za-z0-9_.~\-/\\]/;
 const isNameChar = (c: string | undefined): boolean => c !== undefined && NAME_CHAR.test(c);
+const WHOLE_NAME = /^[A-Za-z0-9_.~\-/\\]+$/;
 
 /** A path written from a root (`/home/dev/x.rs`, `~/x.rs`, `C:\x.rs`): the model may also name it by its tail. */
 const ABSOLUTE = /^(?:\/|~\/|[A-Za-z]:[\\/])/;
@@ -61,7 +62,22 @@ export function needlesOf(key: string): string[] {
 function stringsOf(value: unknown, out: string[]): void {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) for (const item of value) stringsOf(item, out);
-  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) stringsOf(item, out);
+  else if (typeof value === 'object' && value !== null) for (const key in value) stringsOf((value as Record<string, unknown>)[key], out);
+}
+
+/** Name characters by code, for the word scan (a regular expression per character is several times slower). */
+const NAME_CODES = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.~-/\\') NAME_CODES[c.charCodeAt(0)] = 1;
+const FULL_STOP = 46;
+
+/** What the traffic says, read once on the first loss: most steps of most runs lose nothing. */
+interface Said {
+  keys: Set<string>;
+  /** Call id -> the steps it was made at and the file it named (ids can repeat across a run). */
+  callPaths: Map<string, { at: number; path: string | undefined }[]>;
+  /** Steps of assistant events, and the texts each one says and passes: its content and its calls' string arguments. */
+  steps: number[];
+  texts: string[][];
 }
 
 /**
@@ -71,42 +87,43 @@ function stringsOf(value: unknown, out: string[]): void {
  * replay of it (the advisor replays the same traffic hundreds of times).
  */
 export class RunNames {
-  /** Steps of assistant events, and the texts each one says and passes: its content and its calls' string arguments. */
-  private readonly steps: number[] = [];
-  private readonly texts: string[][] = [];
-  private readonly keys = new Set<string>();
-  /** Call id -> the steps it was made at and the file it named (ids can repeat across a run). */
-  private readonly callPaths = new Map<string, { at: number; path: string | undefined }[]>();
+  private said: Said | undefined;
   private readonly namings = new Map<string, Int32Array>();
+  private words: Map<string, number[]> | undefined;
 
-  constructor(events: readonly TrafficEvent[], seededKeys: Iterable<string> = []) {
-    for (const key of seededKeys) this.keys.add(key);
-    events.forEach((event, index) => {
-      if (event.type === 'context_append' && event.key !== undefined) this.keys.add(event.key);
-      if (event.type !== 'assistant') return;
+  constructor(private readonly events: readonly TrafficEvent[], private readonly seededKeys: Iterable<string> = []) {}
+
+  private read(): Said {
+    if (this.said) return this.said;
+    const said: Said = { keys: new Set(this.seededKeys), callPaths: new Map(), steps: [], texts: [] };
+    for (let index = 0; index < this.events.length; index++) {
+      const event = this.events[index]!;
+      if (event.type === 'context_append' && event.key !== undefined) said.keys.add(event.key);
+      if (event.type !== 'assistant') continue;
       const texts = event.content ? [event.content] : [];
       for (const call of event.tool_calls ?? []) {
         const path = typeof call.arguments.path === 'string' && lookupTool(FILE_TOOLS, call.name) ? call.arguments.path : undefined;
-        if (path !== undefined) this.keys.add(path);
-        let made = this.callPaths.get(call.id);
-        if (!made) this.callPaths.set(call.id, (made = []));
+        if (path !== undefined) said.keys.add(path);
+        let made = said.callPaths.get(call.id);
+        if (!made) said.callPaths.set(call.id, (made = []));
         made.push({ at: index, path });
         stringsOf(call.arguments, texts);
       }
-      if (texts.length === 0) return;
-      this.steps.push(index);
-      this.texts.push(texts);
-    });
+      if (texts.length === 0) continue;
+      said.steps.push(index);
+      said.texts.push(texts);
+    }
+    return (this.said = said);
   }
 
   /** True when `label` (a change's entry: its key, or its first line) is a key the run wrote. */
   isName(label: string): boolean {
-    return this.keys.has(label);
+    return this.read().keys.has(label);
   }
 
   /** The file the call `id` made at or before `step` named, if it was a file tool's. */
   pathOfCall(id: string, step: number): string | undefined {
-    const made = this.callPaths.get(id) ?? [];
+    const made = this.read().callPaths.get(id) ?? [];
     for (let i = made.length - 1; i >= 0; i--) if (made[i]!.at <= step) return made[i]!.path;
     return undefined;
   }
@@ -129,25 +146,71 @@ export class RunNames {
     let found = this.namings.get(key);
     if (found) return found;
     const needles = needlesOf(key);
-    const at: number[] = [];
-    for (let i = 0; i < this.steps.length; i++) {
-      if (this.texts[i]!.some((text) => needles.some((needle) => namesIn(text, needle)))) at.push(this.steps[i]!);
+    let at: number[];
+    if (needles.every((n) => WHOLE_NAME.test(n))) {
+      // A name made only of name characters stands whole exactly where it is one of the texts' words.
+      const words = this.wordIndex();
+      at = needles.length === 1 ? words.get(key) ?? [] : [...new Set(needles.flatMap((n) => words.get(n) ?? []))].sort((a, b) => a - b);
+    } else {
+      const { steps, texts } = this.read();
+      at = [];
+      for (let i = 0; i < steps.length; i++) {
+        if (texts[i]!.some((text) => needles.some((needle) => namesIn(text, needle)))) at.push(steps[i]!);
+      }
     }
     this.namings.set(key, (found = Int32Array.from(at)));
     return found;
   }
+
+  /**
+   * Each word of the texts (a longest run of name characters, and the same without one full stop
+   * that ends a sentence) and the steps that say it, built on the first loss.
+   */
+  private wordIndex(): Map<string, number[]> {
+    if (this.words) return this.words;
+    const { steps, texts } = this.read();
+    const words = new Map<string, number[]>();
+    const note = (word: string, step: number) => {
+      let at = words.get(word);
+      if (!at) words.set(word, (at = []));
+      if (at[at.length - 1] !== step) at.push(step);
+    };
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i]!;
+      for (const text of texts[i]!) {
+        let start = -1;
+        for (let k = 0; k <= text.length; k++) {
+          const code = k < text.length ? text.charCodeAt(k) : 0;
+          const inWord = code < 128 && NAME_CODES[code] === 1;
+          if (inWord) { if (start < 0) start = k; continue; }
+          if (start < 0) continue;
+          note(text.slice(start, k), step);
+          if (text.charCodeAt(k - 1) === FULL_STOP && k - 1 > start) note(text.slice(start, k - 1), step);
+          start = -1;
+        }
+      }
+    }
+    return (this.words = words);
+  }
 }
 
+/** How a routed tool result's stub starts (DESIGN.md: `[routed to codebase: 2,431 tokens]`): its content lives in a region. */
+const STUB = '[routed to ';
+
 /**
- * Counts, as a run goes, the dropped entries the run names again. Each entry a loss names (a key
- * among an `evict`, `compact`, `clear` or `cascade` change's entries, or the path of a call whose
- * result a `max_result_tokens` cap cut) is read again when a later assistant event names it. A
- * `cascade` sheds before the request of its own step is sent, so the reply of that step counts as
- * later. Entries under one key lost before the same naming count once: the run came back for that
- * file once (and a result cut and then dropped is one entry, not two).
+ * Counts, as a run goes, the dropped entries the run names again. Each entry a loss names is read
+ * again when a later assistant event names it. A loss is a key among an `evict`, `compact`, `clear`
+ * or `cascade` change's entries; the file of a result a `max_result_tokens` cap cut; or the file of
+ * a result a `strip` leaves out of every request because its call left (a result whose content is
+ * in the message stream: a routed result's stub leaves nothing behind its region does not hold).
+ * A `cascade` sheds before the request of its own step is sent, so the reply of that step counts
+ * as later. Entries under one key lost before the same naming count once: the run came back for
+ * that file once (and a result cut and then dropped is one entry, not two).
  */
 export class ReadAgainCounter {
   private readonly seen = new Set<string>();
+  /** Call ids whose latest result's content went into the message stream (not a stub). */
+  private readonly streamed = new Set<string>();
   readonly items: ReadAgainItem[] = [];
 
   /** `mark`: write each change's `readAgain` (the timeline's marker); off for the advisor, which keeps no changes. */
@@ -157,13 +220,30 @@ export class ReadAgainCounter {
     return this.items.length;
   }
 
-  /** The changes of step `step` (-1 for the spawn's). */
-  observe(step: number, changes: readonly Change[]): void {
+  /** The spawn's changes. */
+  observeSpawn(changes: readonly Change[]): void {
+    this.observeChanges(-1, changes);
+  }
+
+  observe(step: Pick<TimelineStep, 'index' | 'event' | 'changes' | 'result'>): void {
+    if (step.event.type === 'tool_result') {
+      const id = step.event.tool_call_id;
+      if (step.result?.ok && !step.result.message.startsWith(STUB)) this.streamed.add(id);
+      else this.streamed.delete(id);
+    }
+    if (step.changes.length) this.observeChanges(step.index, step.changes);
+  }
+
+  private observeChanges(step: number, changes: readonly Change[]): void {
     for (const change of changes) {
-      if (!LOSSES.has(change.type) || change.region === HARNESS_CAP) continue;
+      if (change.region === HARNESS_CAP) continue;
+      // A strip in the conversation leaves out calls whose results already left, which counted then.
+      const strippedResults = change.type === 'strip' && change.region !== 'conversation';
+      if (!LOSSES.has(change.type) && !strippedResults) continue;
       let marks: { key: string; step: number }[] | undefined;
       for (const label of change.entries) {
-        const key = change.type === 'truncate' ? this.names.pathOfCall(label, step) : this.names.isName(label) ? label : undefined;
+        const key = change.type === 'truncate' || (strippedResults && this.streamed.has(label)) ? this.names.pathOfCall(label, step)
+          : strippedResults ? undefined : this.names.isName(label) ? label : undefined;
         if (key === undefined) continue;
         const namedAt = this.names.nextNaming(key, step, change.type === 'cascade');
         if (namedAt === undefined) continue;
@@ -181,7 +261,7 @@ export class ReadAgainCounter {
 /** Marks the timeline's changes and sums them up: the spawn's changes, then each step's. */
 export function readAgainOf(names: RunNames, spawnChanges: readonly Change[], steps: readonly TimelineStep[]): ReadAgainItem[] {
   const counter = new ReadAgainCounter(names, true);
-  counter.observe(-1, spawnChanges);
-  for (const step of steps) counter.observe(step.index, step.changes);
+  counter.observeSpawn(spawnChanges);
+  for (const step of steps) counter.observe(step);
   return counter.items;
 }

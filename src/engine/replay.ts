@@ -8,6 +8,7 @@ import { resolveModel, type Model } from './models.ts';
 import { nameTable } from './names.ts';
 import { readAgainOf, RunNames } from './read-again.ts';
 import { Run } from './run/run.ts';
+import type { SharedFacts } from './run/state.ts';
 import type { Scenario, TrafficEvent, TrafficGenerators } from './scenario.ts';
 import type { SeedInputs } from './seeds.ts';
 import { stageLayout, stagesOf } from './stages.ts';
@@ -28,6 +29,8 @@ export interface ReplayOptions {
   generators?: TrafficGenerators;
   /** This scenario's blueprint, already compiled with these options (the page's worker validates and replays from one compile). */
   compiled?: CompileResult;
+  /** Facts about the traffic to share with other runs of the same scenario (the advisor replays it once per candidate). */
+  shared?: SharedFacts;
 }
 
 /**
@@ -61,7 +64,7 @@ export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepar
       return { diagnostics: [...compiled.diagnostics, runError('generator-invalid', message, 'scenario.json', 'generator')], model };
     }
   }
-  const run = new Run(model, compiled.blueprint, events, scenario);
+  const run = new Run(model, compiled.blueprint, events, scenario, options.shared);
   const spawnErrors = run.spawn(options);
   if (spawnErrors.length) return { diagnostics: [...compiled.diagnostics, ...spawnErrors], model };
   const snapshots = events.length * run.regions.size;

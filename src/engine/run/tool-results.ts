@@ -41,7 +41,7 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   const route = routeToolResult(run.stage.toolRouting, event.tool_name, run.visibleNames());
   let tokens: number;
   if (route.maxResultTokens !== undefined && (knownTokens === undefined || knownTokens > route.maxResultTokens)) {
-    const capped = capToolResult(content, route.maxResultTokens, encoding);
+    const capped = run.shared.capped(event, route.maxResultTokens, () => capToolResult(content, route.maxResultTokens, encoding));
     if (capped.truncated) {
       run.changes.push({ type: 'truncate', region: route.region, tokens: (knownTokens ?? capped.originalTokens ?? capped.tokens) - capped.tokens, entries: [event.tool_call_id], reason: `max_result_tokens ${fmt(route.maxResultTokens)}` });
     }
