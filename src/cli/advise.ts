@@ -1,9 +1,9 @@
 // `lev advise SCENARIO [--json] [--seed N] [--candidates N] [--proposals N]`: searches the blueprint
 // space over the scenario's own traffic and prints a small Pareto front over input cost, peak request
 // tokens and entries read again later. Exit 0 when it ran, 1 when the scenario cannot run, 2 on bad usage.
-import { advise, DEFAULT_CANDIDATES, DEFAULT_PROPOSALS, type Advice, type Proposal } from '../engine/advise/index.ts';
+import { DEFAULT_CANDIDATES, DEFAULT_PROPOSALS, type Advice, type Proposal } from '../engine/advise/index.ts';
+import { advise } from '../scenarios/engine.ts';
 import { fmt as n } from '../engine/format.ts';
-import { TRAFFIC_GENERATORS } from '../scenarios/generators.ts';
 import { EXIT_FINDINGS, EXIT_OK, usageError, type Command } from './io.ts';
 import { printDiagnostics, readScenarioArgs } from './replay.ts';
 
@@ -33,7 +33,6 @@ export const run: Command = async (args) => {
     numbers[name] = Number(value);
   }
   const advice = advise(read.scenario, {
-    generators: TRAFFIC_GENERATORS,
     ...(numbers.seed !== undefined ? { seed: numbers.seed } : {}),
     ...(numbers.candidates !== undefined ? { candidates: numbers.candidates } : {}),
     ...(numbers.proposals !== undefined ? { proposals: numbers.proposals } : {}),

@@ -203,8 +203,8 @@ const STUB = '[routed to ';
  * or `cascade` change's entries; the file of a result a `max_result_tokens` cap cut; or the file of
  * a result a `strip` leaves out of every request because its call left (a result whose content is
  * in the message stream: a routed result's stub leaves nothing behind its region does not hold).
- * A `cascade` sheds before the request of its own step is sent, so the reply of that step counts
- * as later. Entries under one key lost before the same naming count once: the run came back for
+ * A `cascade` or a `strip` happens as the request of its own step is made, so the reply of that
+ * step counts as later. Entries under one key lost before the same naming count once: the run came back for
  * that file once (and a result cut and then dropped is one entry, not two).
  */
 export class ReadAgainCounter {
@@ -245,7 +245,8 @@ export class ReadAgainCounter {
         const key = change.type === 'truncate' || (strippedResults && this.streamed.has(label)) ? this.names.pathOfCall(label, step)
           : strippedResults ? undefined : this.names.isName(label) ? label : undefined;
         if (key === undefined) continue;
-        const namedAt = this.names.nextNaming(key, step, change.type === 'cascade');
+        // A cascade and a strip happen as the step's request is made: its reply was written without them.
+        const namedAt = this.names.nextNaming(key, step, change.type === 'cascade' || change.type === 'strip');
         if (namedAt === undefined) continue;
         if (this.mark) (marks ??= []).push({ key, step: namedAt });
         const id = `${namedAt}\u0000${key}`;

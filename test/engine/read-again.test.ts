@@ -123,11 +123,15 @@ function recount(t: Timeline, events: readonly TrafficEvent[]): number {
   const counted = new Set<string>();
   for (const step of t.steps) {
     for (const c of step.changes) {
-      if (!['evict', 'compact', 'clear', 'cascade', 'truncate'].includes(c.type) || c.region === '(read_file)') continue;
+      const results = c.type === 'strip' && c.region !== 'conversation';
+      if (!['evict', 'compact', 'clear', 'cascade', 'truncate'].includes(c.type) && !results) continue;
+      if (c.region === '(read_file)') continue;
       for (const entry of c.entries) {
-        const label = c.type === 'truncate' ? fileOfCall.get(entry) : entry;
+        // A stripped result was in the stream unless its result step said it was routed elsewhere.
+        const streamed = results && t.steps.some((s) => s.index < step.index && s.event.type === 'tool_result' && s.event.tool_call_id === entry && s.result?.ok && !s.result.message.startsWith('[routed to'));
+        const label = c.type === 'truncate' || streamed ? fileOfCall.get(entry) : results ? undefined : entry;
         if (label === undefined || !files.has(label)) continue;
-        const from = c.type === 'cascade' ? step.index : step.index + 1;
+        const from = c.type === 'cascade' || c.type === 'strip' ? step.index : step.index + 1;
         const next = events.findIndex((e, i) => i >= from && saidAt(e).some((text) => standsAlone(label).test(text)));
         if (next >= 0) counted.add(`${label} @${next}`);
       }
@@ -136,7 +140,16 @@ function recount(t: Timeline, events: readonly TrafficEvent[]): number {
   return counted.size;
 }
 
-describe('read again later, on every example', () => {
+describe('read again later, on every example, and on tool results kept in the message stream', () => {
+  it('agrees with a count rebuilt from the timeline on generated traffic whose results stream (coding-agent seed 5)', () => {
+    const events = generateTraffic({ kind: 'coding-agent', seed: 5, steps: 500, params: { todos: null, transitionTo: null } });
+    const toml = '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\nconversation = { kind = "sliding_window", max_items = 8 }\n';
+    const t = run(toml, events, { inputs: { task: 'Fix the parser.' } });
+    expect(t.summary.changes.strip.count).toBeGreaterThan(10);
+    expect(t.summary.readAgain.items.some((i) => i.change === 'strip')).toBe(true);
+    expect(t.summary.readAgain.count).toBe(recount(t, events));
+  });
+
   for (const example of EXAMPLES.filter((e) => e.id !== 'brain-custom')) {
     it(`agrees with a count rebuilt from the timeline's changes and the events (${example.id})`, () => {
       const scenario = ScenarioSchema.parse(example.scenario);
@@ -198,6 +211,27 @@ conversation = { kind = "sliding_window", budget = "90%" }
     ], { inputs: { task: 'x' }, model: { window: 1200 } });
     expect(t.steps[2]!.changes).toEqual([expect.objectContaining({ type: 'cascade', region: 'notes', entries: ['src/big.rs'] })]);
     expect(t.summary.readAgain.items).toEqual([{ key: 'src/big.rs', lostAt: 2, namedAt: 2, change: 'cascade', region: 'notes' }]);
+  });
+
+  it('a result left out because its call left the conversation is lost; a routed result\'s stub is not', () => {
+    const toml = (route: string) => `[context.regions]
+task = { kind = "pinned", seed = "task_input" }
+codebase = { kind = "compacting", max_tokens = 10000 }
+conversation = { kind = "sliding_window", max_items = 2 }
+${route}`;
+    const traffic = [
+      assistant('', ['c1', 'read_file', { path: 'src/a.rs' }]), result('c1', 'read_file', 300),
+      user('ok'), assistant('next'), user('more'),
+      assistant('Back to src/a.rs.'),
+    ];
+    // The call's turn leaves the two-item conversation at step 3; the request of step 5 strips the result.
+    const streamed = run(toml(''), traffic, { inputs: { task: 'x' } });
+    expect(streamed.steps[5]!.changes).toContainEqual(expect.objectContaining({ type: 'strip', region: 'tool_results', entries: ['c1'] }));
+    expect(streamed.summary.readAgain.items).toEqual([{ key: 'src/a.rs', lostAt: 5, namedAt: 5, change: 'strip', region: 'tool_results' }]);
+    // Routed to codebase, the result is still there: the stripped block was its stub.
+    const routed = run(toml('[stages.s.tool_routing.overrides]\nread_file = "codebase"\n'), traffic, { inputs: { task: 'x' } });
+    expect(routed.steps[5]!.changes).toContainEqual(expect.objectContaining({ type: 'strip', region: 'tool_results', entries: ['c1'] }));
+    expect(routed.summary.readAgain.count).toBe(0);
   });
 
   it('knows the file each call named, by its id, at the step it was made', () => {
