@@ -51,7 +51,12 @@ export interface StartFacts {
   held: Map<string, number>;
   /** Each region's resolved budget (the first stage that shows it). */
   budgets: Map<string, number>;
+  /** 1 at each step where the agent's own context tool (context_append, todo_add, ...) succeeded. */
+  agentOk: Uint8Array;
 }
+
+/** The agent's own tools: their results are what it was told, and a layout must not turn one into a refusal. */
+const AGENT_TOOLS = new Set(['context_append', 'context_delete', 'context_list', 'todo_add', 'todo_done', 'todo_note']);
 
 export interface EvaluateOptions {
   /** Asked every few steps with the figures so far; true stops the candidate (it cannot win). */
@@ -60,7 +65,7 @@ export interface EvaluateOptions {
 }
 
 /** How often (in steps) a running candidate is held against the bound. */
-const BOUND_EVERY = 16;
+const BOUND_EVERY = 8;
 
 export class Evaluator {
   private readonly knownFindings: Set<string>;
@@ -115,7 +120,7 @@ export class Evaluator {
     }
     const prepared = prepare(scenario, { ...this.options, compiled });
     if (!prepared.run) return { why: prepared.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message).join('; ') };
-    const facts: StartFacts = { required: new Map(), atPeak: {}, held: new Map(), budgets: new Map() };
+    const facts: StartFacts = { required: new Map(), atPeak: {}, held: new Map(), budgets: new Map(), agentOk: new Uint8Array(prepared.run.events.length) };
     for (const meta of prepared.run.meta.values()) facts.budgets.set(meta.name, meta.budget);
     const verdict = this.runToEnd(prepared.run, scenario, {}, compiled.diagnostics, facts);
     return { verdict, facts, blueprint: compiled.blueprint };
@@ -155,6 +160,13 @@ export class Evaluator {
         if (r.overWindow && !record) return { status: 'infeasible', why: `inference ${r.inference} is over the window (${r.requestTokens} tokens)`, step: step.index, figures: finish() };
       }
       counter.observe(step);
+      if (AGENT_TOOLS.has(step.event.type)) {
+        const ok = step.result?.ok === true;
+        if (record) record.agentOk[step.index] = ok ? 1 : 0;
+        else if (!ok && this.start?.agentOk[step.index]) {
+          return { status: 'infeasible', why: `the agent's ${step.event.type} at step ${step.index} is refused (${step.result?.message ?? 'no result'}), where the starting blueprint took it`, step: step.index, figures: finish() };
+        }
+      }
       for (const name of required) {
         const f = step.regions[name];
         const holds = f !== undefined && f.visible && f.entries > 0;

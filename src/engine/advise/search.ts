@@ -1,7 +1,8 @@
 // `lev advise`: searches the blueprint space over the scenario's own traffic and returns a small
 // Pareto front over input cost, peak request tokens and entries read again later, under the hard
 // constraints (the task never leaves the window, no request over the window, required regions never
-// emptied). Pure engine code: no DOM, no Node APIs, deterministic for a seed, with progress and
+// emptied, and no call of the agent's own context tools refused that the starting layout took: the
+// traffic is fixed, so a layout that refuses what the agent did would not be the same run). Pure engine code: no DOM, no Node APIs, deterministic for a seed, with progress and
 // cancellation, so the page's engine worker runs the same search.
 import type { Diagnostic } from '../diagnostics.ts';
 import { PROVIDER_RULES } from '../cache.ts';
@@ -240,10 +241,10 @@ function trafficOf(scenario: Scenario, options: AdviseOptions): { events: Traffi
 }
 
 /**
- * The first candidates: each knob moved alone from the start to a few values (a budget to about
- * three quarters, a half and a quarter; a sliding window into chunks of a few sizes; a cap at a few
- * levels below the largest result; each other route and kind), so the search learns early which
- * knobs matter before it combines them.
+ * The first candidates: each knob moved alone from the start to a few values (a budget or max_items
+ * to about a half and a quarter; a sliding window into chunks of two sizes; a cap at the two levels
+ * below the largest result; each other route and kind), so the search learns early which knobs
+ * matter before it combines them.
  */
 function firstMoves(space: Space): Genome[] {
   const out: Genome[] = [];
@@ -256,17 +257,16 @@ function firstMoves(space: Space): Genome[] {
   space.knobs.forEach((knob, i) => {
     const start = knob.start;
     const numeric = knob.levels.filter((v): v is number => typeof v === 'number');
-    const nearest = (target: number) => numeric.reduce((best, v) => (Math.abs(v - target) < Math.abs(best - target) ? v : best), numeric[0]!);
     switch (knob.param) {
       case 'budget': case 'max_items':
-        if (typeof start === 'number') for (const f of [0.75, 0.5, 0.25]) out.push(withValue(i, nearest(start * f)));
-        else out.push(withValue(i, nearest(knob.param === 'max_items' ? 6 : 5)));
+        if (typeof start === 'number') for (const f of [0.5, 0.25]) out.push(withValue(i, nearestIn(numeric, start * f)));
+        else out.push(withValue(i, nearestIn(numeric, knob.param === 'max_items' ? 6 : 5)));
         break;
       case 'strategy': {
         const chunk = space.knobs.findIndex((k) => k.region === knob.region && k.param === 'overflow');
         for (const value of knob.levels) {
           if (value === start) continue;
-          if (value === 'bulk' && chunk >= 0) for (const size of [5, 10, 20]) out.push(withValue(i, value, [chunk, nearestIn(space.knobs[chunk]!.levels, size)]));
+          if (value === 'bulk' && chunk >= 0) for (const size of [5, 20]) out.push(withValue(i, value, [chunk, nearestIn(space.knobs[chunk]!.levels, size)]));
           else out.push(withValue(i, value));
         }
         break;
@@ -275,7 +275,7 @@ function firstMoves(space: Space): Genome[] {
         for (const v of [50, 80]) if (v !== start) out.push(withValue(i, v));
         break;
       case 'cap':
-        for (const v of numeric.slice(-3)) out.push(withValue(i, v));
+        for (const v of numeric.slice(-2)) out.push(withValue(i, v));
         break;
       case 'kind': case 'route':
         for (const v of knob.levels) if (v !== start && v !== null) out.push(withValue(i, v));

@@ -1,6 +1,6 @@
 // lev advise's search, held to what it promises: every proposal keeps the hard constraints (the task
 // in every request, no request over the window, no required region emptied where the start held
-// something), is `lev validate` clean, is no worse than the starting layout on all three measures at
+// something, no context tool call of the agent's refused that the start took), is `lev validate` clean, is no worse than the starting layout on all three measures at
 // once, and replayed by the ordinary replay gives exactly the figures the advisor reported.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +44,10 @@ function checkProposals(scenario: Scenario, advice: Advice): void {
         if (before.visible && before.entries > 0) expect(s.regions[name]!.entries).toBeGreaterThan(0);
       });
     }
+    // The agent's own context tools succeed wherever they did under the starting layout.
+    t.steps.forEach((s, i) => {
+      if (/^(context_|todo_)/.test(s.event.type) && start.steps[i]!.result?.ok) expect(s.result?.ok).toBe(true);
+    });
     expect(worseOnAll(p, advice.asRecorded)).toBe(false);
     expect(p.changes.length).toBeGreaterThan(0);
   }

@@ -61,19 +61,33 @@ describe('Evaluator', () => {
     expect(e.evaluate(BASE('kind = "pinned", max_tokens = 2000'))).toMatchObject({ status: 'infeasible', why: expect.stringMatching(/^inference \d+ is over the window \(\d+ tokens\)$/) });
   });
 
+  it('refuses a candidate under which the agent\'s own context tool is refused where the start took it', () => {
+    const traffic: TrafficEvent[] = [
+      { type: 'context_append', region: 'scratch', key: 'plan', content: 'alpha '.repeat(300) },
+      assistant('noted'),
+      { type: 'context_delete', region: 'scratch', key: 'plan' },
+      assistant('done'),
+    ];
+    const { evaluator: e } = evaluator(BASE('kind = "temporary", max_tokens = 2000'), 128_000, traffic);
+    // 100 tokens cannot hold the 300-token plan: it is dropped on arrival, so deleting it later fails.
+    expect(e.evaluate(BASE('kind = "temporary", max_tokens = 100'))).toMatchObject({
+      status: 'infeasible', step: 2, why: expect.stringMatching(/^the agent's context_delete at step 2 is refused \(scratch has no entry with key "plan".*\), where the starting blueprint took it$/),
+    });
+  });
+
   it('refuses, before running it, a candidate the validator finds something new in', () => {
     const { evaluator: e } = evaluator(BASE('kind = "clearable", max_tokens = 2000'));
     expect(e.evaluate(BASE('kind = "clearable", max_tokens = 2000, overflow = 3'))).toMatchObject({ status: 'invalid', why: expect.stringContaining('unknown-key at context.regions.scratch.overflow') });
     expect(e.evaluate(BASE('kind = "sliding_window", max_tokens = 2000, overflow = 3'))).toMatchObject({ status: 'invalid', why: 'lev validate: new info inert-key at context.regions.scratch.overflow' });
   });
 
-  it('holds a running candidate against the bound every 16 steps, and stops it when it cannot win', () => {
+  it('holds a running candidate against the bound every 8 steps, and stops it when it cannot win', () => {
     const long = Array.from({ length: 12 }, (_, i) => [assistant('', [`r${i}`, 'read_file', { path: `src/f${i}.rs` }]), result(`r${i}`, 'read_file', 100)]).flat();
     const { evaluator: e } = evaluator(BASE('kind = "clearable", max_tokens = 2000'), 128_000, long);
     const seen: number[] = [];
     expect(e.evaluate(BASE('kind = "clearable", max_tokens = 3000'), { bound: (p) => { seen.push(p.inferences); return false; } })).toMatchObject({ status: 'ok' });
-    // Steps 15 (8 inferences made) and none after: 24 events in all.
-    expect(seen).toEqual([8]);
-    expect(e.evaluate(BASE('kind = "clearable", max_tokens = 3000'), { bound: () => true })).toMatchObject({ status: 'dominated', step: 15 });
+    // Steps 7, 15 and 23 (4, 8 and 12 inferences made): 24 events in all.
+    expect(seen).toEqual([4, 8, 12]);
+    expect(e.evaluate(BASE('kind = "clearable", max_tokens = 3000'), { bound: () => true })).toMatchObject({ status: 'dominated', step: 7 });
   });
 });
