@@ -5,6 +5,7 @@
 // tasks per phase, heap) come from Playwright driving Chromium against the built app (bench/page.ts).
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { benchAdvise, type AdviseFigures } from './advise.ts';
 import { pageRows, type Row } from './page.ts';
 import { benchInspect, benchLevReplay, benchReplay, type InspectFigures, type LevReplayFigures, type ReplayFigures } from './replay.ts';
 import { benchRhai, type RhaiBenchRow } from './rhai.ts';
@@ -97,6 +98,18 @@ function levReplayRows(f: LevReplayFigures): Row[] {
   }];
 }
 
+function adviseRows(f: AdviseFigures): Row[] {
+  const label = `\`lev advise\` on a generated ${n(f.inferences)}-call coding-agent session (${n(f.events)} events), one thread (load ${n(f.loadAverage, 1)})`;
+  return [{
+    area: 'advise', measure: `${label}: candidate blueprints judged, CPU`,
+    value: `${n(f.judged)} in ${n(f.searchCpuMs / 1000, 1)} s (${n(f.replayed)} replayed to the end, ${n(f.stoppedEarly)} stopped early; ${n(f.searchWallMs / 1000, 1)} s wall)`,
+    goal: '>= 200 in <= 10 s', met: f.judged >= 200 && f.searchCpuMs <= 10_000,
+  }, {
+    area: 'advise', measure: `${label}: then the front, each proposal's unneeded changes put back and the others measured`,
+    value: `${n(f.simplifying)} more replays, ${n(f.totalCpuMs / 1000, 1)} s CPU in all (${n(f.totalWallMs / 1000, 1)} s wall)`, goal: '', met: undefined,
+  }];
+}
+
 function rhaiRows(results: RhaiBenchRow[]): Row[] {
   return results.map((r) => ({
     area: 'rhai', measure: `${r.name}: Rhai vs plain JS`, value: `${n(r.rhaiMs, 1)} ms vs ${n(r.jsMs, 2)} ms = ${n(r.ratio, 1)}x`, goal: '<= 20x', met: r.ratio <= 20,
@@ -124,7 +137,7 @@ function table(rows: Row[]): string {
 }
 
 await loadEncodings();
-const rows = [...tokenRows(benchTokens()), ...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...levReplayRows(benchLevReplay()), ...inspectRows(benchInspect()), ...shareRows(), ...(await pageRows())];
+const rows = [...tokenRows(benchTokens()), ...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...levReplayRows(benchLevReplay()), ...inspectRows(benchInspect()), ...adviseRows(benchAdvise()), ...shareRows(), ...(await pageRows())];
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${n(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const report = table(rows);
 console.log(`\n${report}\n\nmachine: ${machine}`);
@@ -181,6 +194,13 @@ ${report}
 - **Token counting**: \`countTokens\` on 1 MB and 4 MB of one kind of text (the unit repeated),
   including the whitespace alternations that were quadratic; 4 MB near 4x 1 MB means linear.
   Details: \`bench/tokens.ts\`.
+- **Advise**: \`advise\` (what \`lev advise\` and the page's engine worker run) on the coding-agent
+  example generated to about 500 calls, after one replay of it (the page has always replayed a
+  scenario before anyone asks for advice): the CPU time until 200 candidates are judged (each
+  validated, then replayed to the end or stopped once it can no longer win or breaks a hard
+  constraint), then the replays that simplify and measure the proposals shown. Details:
+  \`bench/advise.ts\`; the goals on any scenarios: \`bench/advise-goals.ts\`, figures in
+  docs/performance-advise.md.
 - **Share links**: the URL fragment of each built-in example (Discord cuts messages at 2,000).
 - **Page** (\`bench/page.ts\`, driven by \`e2e/page.spec.ts\` with \`PAGE_PROBE=1\` against \`vite preview\`):
   its loads start once the machine is quiet again after the replay rows (the 1-minute load average

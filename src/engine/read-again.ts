@@ -4,6 +4,7 @@
 // a tight budget that the token figures do not show. What matches and what does not is written
 // down in docs/decisions/advise.md ("Read again later").
 import { lookupTool } from './routing.ts';
+import { lowerBound } from './sorted.ts';
 import type { Change, ChangeType, ReadAgainItem, TimelineStep } from './timeline.ts';
 import type { TrafficEvent } from './scenario.ts';
 
@@ -131,15 +132,8 @@ export class RunNames {
   /** The first step after `step` (or at it, when `atStep`) whose assistant event names `key`; undefined when none does. */
   nextNaming(key: string, step: number, atStep: boolean): number | undefined {
     const steps = this.stepsNaming(key);
-    const first = atStep ? step : step + 1;
-    let lo = 0;
-    let hi = steps.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (steps[mid]! < first) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < steps.length ? steps[lo] : undefined;
+    const at = lowerBound(steps, atStep ? step : step + 1);
+    return at < steps.length ? steps[at] : undefined;
   }
 
   private stepsNaming(key: string): Int32Array {
