@@ -52,7 +52,7 @@ export function benchAdvise(scenario: Scenario = exampleAt('coding-agent', 1_230
   const advice = advise(scenario, {
     candidates,
     onProgress: (p) => {
-      if (p.judged < p.total) return;
+      if (p.phase !== 'search' || p.done < p.total) return;
       searchCpuMs = cpuMs(cpu);
       searchWallMs = performance.now() - wall;
     },

@@ -31,7 +31,10 @@ export interface AdviseOptions extends Pick<ReplayOptions, 'generators' | 'runRh
 }
 
 export interface AdviseProgress {
-  judged: number;
+  /** `search`: judging candidates; `front`: simplifying and measuring the proposals chosen. */
+  phase: 'search' | 'front';
+  /** In the search: candidates judged of `total`; for the front: replays made of at most `total`. */
+  done: number;
   total: number;
   /** Candidates on the Pareto front so far. */
   front: number;
@@ -180,7 +183,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
       bound: (partial) => covers(reference, partial) || archive.some((a) => covers(a.figures, partial)),
     });
     record(verdict, genome, key, made.text);
-    options.onProgress?.({ judged: stats.judged, total: budget, front: archive.length });
+    options.onProgress?.({ phase: 'search', done: stats.judged, total: budget, front: archive.length });
   };
 
   const record = (verdict: Verdict, genome: Genome, key: string, text: string): void => {
@@ -219,8 +222,11 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
   }
   if (cancelled()) stats.cancelled = true;
 
-  const chosen = chooseFront(archive, reference, options.proposals ?? DEFAULT_PROPOSALS)
-    .map((j) => (cancelled() ? j : simplest(space, evaluator, j, stats, options.signal)));
+  const picked = chooseFront(archive, reference, options.proposals ?? DEFAULT_PROPOSALS);
+  // Each proposal tries each of its changes back at least once (more when one goes back).
+  const replays = picked.reduce((sum, j) => sum + changeCount(space, j.genome), 0);
+  const progress = () => options.onProgress?.({ phase: 'front', done: stats.simplifying, total: Math.max(replays, stats.simplifying), front: archive.length });
+  const chosen = picked.map((j) => (cancelled() ? j : simplest(space, evaluator, j, stats, options.signal, progress)));
   // Simplified proposals may have come to the same blueprint, or one may now cover another.
   const front = dedupe(chosen).filter((j, _, all) => !all.some((o) => o !== j && covers(o.figures, j.figures) && !sameFigures(o.figures, j.figures)))
     .sort((a, b) => a.figures.peakRequestTokens - b.figures.peakRequestTokens || a.figures.inputCostUsd - b.figures.inputCostUsd)
@@ -384,7 +390,7 @@ function proposal(space: Space, start: { figures: Figures; facts: StartFacts }, 
  * measures goes back to the starting value, and the others are tried again against what is left,
  * until each remaining change is needed (each such replay is its sentence's "without it").
  */
-function simplest(space: Space, evaluator: Evaluator, j: Judged, stats: Advice['search'], signal: AdviseOptions['signal']): Judged {
+function simplest(space: Space, evaluator: Evaluator, j: Judged, stats: Advice['search'], signal: AdviseOptions['signal'], progress: () => void): Judged {
   let best = j;
   for (let pass = 0; pass < space.knobs.length; pass++) {
     const without = new Map<number, Without>();
@@ -398,6 +404,7 @@ function simplest(space: Space, evaluator: Evaluator, j: Judged, stats: Advice['
       if (!parsesTo(made.text, made.expected)) continue;
       stats.simplifying++;
       const verdict = evaluator.evaluate(made.text, { signal });
+      progress();
       if (verdict.status === 'cancelled') return { ...best, without };
       if (verdict.status === 'ok' && covers(verdict.figures, best.figures)) {
         best = { genome: tried, key: genomeKey(tried), figures: verdict.figures, text: made.text, diagnostics: verdict.diagnostics };

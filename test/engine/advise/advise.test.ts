@@ -80,6 +80,16 @@ describe('lev advise on the examples', () => {
     }
   });
 
+  it('reports its progress through the search and then the front', () => {
+    const scenario = ScenarioSchema.parse(EXAMPLES.find((e) => e.id === 'imported-run')!.scenario);
+    const seen: string[] = [];
+    const advice = advise(scenario, { candidates: 20, onProgress: (p) => seen.push(`${p.phase} ${p.done}/${p.total}`) });
+    expect(seen.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => `search ${i + 1}/20`));
+    const front = seen.slice(20);
+    expect(front.length).toBe(advice.search.simplifying);
+    expect(front.at(-1)).toMatch(new RegExp(`^front ${advice.search.simplifying}/\\d+$`));
+  });
+
   it('is the same search for the same seed, and stops when cancelled with what it found so far', () => {
     const input = structuredClone(EXAMPLES.find((e) => e.id === 'coding-agent')!.scenario) as ScenarioInput;
     input.generator!.steps = 150;
@@ -88,7 +98,7 @@ describe('lev advise on the examples', () => {
     expect(advise(scenario, { candidates: 30, seed: 7 })).toEqual(once);
     const signal = { cancelled: false };
     const progress: number[] = [];
-    const cut = advise(scenario, { candidates: 30, seed: 7, signal, onProgress: (p) => { progress.push(p.judged); if (p.judged === 10) signal.cancelled = true; } });
+    const cut = advise(scenario, { candidates: 30, seed: 7, signal, onProgress: (p) => { progress.push(p.done); if (p.done === 10) signal.cancelled = true; } });
     expect(cut.search.cancelled).toBe(true);
     expect(cut.search.judged).toBe(10);
     expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
