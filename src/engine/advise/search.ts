@@ -155,7 +155,10 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
   const startText = scenario.agent[AGENT_FILE]!;
   const probe = new Evaluator(fixed, replayOptions, names, startCompiled.diagnostics);
   const started = probe.startRun(startText);
-  if ('why' in started || started.verdict.status !== 'ok') return empty(startCompiled.diagnostics);
+  if ('why' in started || started.verdict.status !== 'ok') {
+    const why = 'why' in started ? started.why : 'the starting blueprint did not run to the end';
+    return empty([{ code: 'advise-start-failed', severity: 'error', message: `the starting blueprint cannot be replayed: ${why}`, file: 'scenario.json', line: 1, column: 1, path: '' }]);
+  }
   const start = { figures: started.verdict.figures, facts: started.facts };
   const reference = referenceOf(start.figures);
   const evaluator = new Evaluator(fixed, replayOptions, names, startCompiled.diagnostics, start.facts);
