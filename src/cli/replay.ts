@@ -114,8 +114,21 @@ function describeEvent(step: TimelineStep): string {
   }
 }
 
-function describeChanges(step: TimelineStep): string {
-  const parts = step.changes.map((c) => `${c.type} ${c.region} ${n(c.tokens)}t (${c.entries.length})${c.readAgain ? ` [${c.readAgain.length} read again later]` : ''}`);
+/** How many of each step's changes' entries the run names again later: step -> change index -> count. */
+function readAgainMarks(t: Timeline): Map<number, Map<number, number>> {
+  const marks = new Map<number, Map<number, number>>();
+  for (const item of t.summary.readAgain.items) {
+    for (const { step, change } of item.losses) {
+      let byChange = marks.get(step);
+      if (!byChange) marks.set(step, (byChange = new Map()));
+      byChange.set(change, (byChange.get(change) ?? 0) + 1);
+    }
+  }
+  return marks;
+}
+
+function describeChanges(step: TimelineStep, marks: Map<number, number> | undefined): string {
+  const parts = step.changes.map((c, i) => `${c.type} ${c.region} ${n(c.tokens)}t (${c.entries.length})${marks?.has(i) ? ` [${marks.get(i)} read again later]` : ''}`);
   if (step.result && !step.result.ok) parts.push(`refused: ${step.result.message.split('\n')[0]}`);
   return parts.join('; ');
 }
@@ -124,12 +137,13 @@ export function printTimeline(t: Timeline): void {
   console.log(`${t.scenario} on ${t.model.id} (${n(t.model.window)}-token window${t.model.approximate ? ', approximate counts' : ''})`);
   for (const w of t.warnings) console.log(`warning: ${w}`);
   const rows = [['step', 'event', 'stage', 'request', 'prefix', 'baseline', 'task (regions/flat)', 'changes']];
+  const marks = readAgainMarks(t);
   for (const s of t.steps) {
     const r = s.request;
     rows.push([
       String(s.index), describeEvent(s), s.stage,
       r ? n(r.requestTokens) : '', r ? `${Math.round(r.prefixShare * 100)}%` : '', r ? n(r.baselineTokens) : '',
-      r ? `${r.taskInWindow ? 'kept' : 'LOST'}/${r.taskInBaselineWindow ? 'kept' : 'LOST'}` : '', describeChanges(s),
+      r ? `${r.taskInWindow ? 'kept' : 'LOST'}/${r.taskInBaselineWindow ? 'kept' : 'LOST'}` : '', describeChanges(s, marks.get(s.index)),
     ]);
     for (const w of s.warnings) rows.push(['', '', '', '', '', '', '', `warning: ${w}`]);
   }

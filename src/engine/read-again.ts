@@ -199,16 +199,17 @@ const STUB = '[routed to ';
  * in the message stream: a routed result's stub leaves nothing behind its region does not hold).
  * A `cascade` or a `strip` happens as the request of its own step is made, so the reply of that
  * step counts as later. Entries under one key lost before the same naming count once: the run came back for
- * that file once (and a result cut and then dropped is one entry, not two).
+ * that file once (and a result cut and then dropped is one entry, not two); the item lists every
+ * loss it answers for, so a change can be marked wherever one of its entries is named again.
  */
 export class ReadAgainCounter {
-  private readonly seen = new Set<string>();
+  /** Item index by key and naming step. */
+  private readonly seen = new Map<string, number>();
   /** Call ids whose latest result's content went into the message stream (not a stub). */
   private readonly streamed = new Set<string>();
   readonly items: ReadAgainItem[] = [];
 
-  /** `mark`: write each change's `readAgain` (the timeline's marker); off for the advisor, which keeps no changes. */
-  constructor(private readonly names: RunNames, private readonly mark = false) {}
+  constructor(private readonly names: RunNames) {}
 
   get count(): number {
     return this.items.length;
@@ -229,12 +230,12 @@ export class ReadAgainCounter {
   }
 
   private observeChanges(step: number, changes: readonly Change[]): void {
-    for (const change of changes) {
+    for (let c = 0; c < changes.length; c++) {
+      const change = changes[c]!;
       if (change.region === HARNESS_CAP) continue;
       // A strip in the conversation leaves out calls whose results already left, which counted then.
       const strippedResults = change.type === 'strip' && change.region !== 'conversation';
       if (!LOSSES.has(change.type) && !strippedResults) continue;
-      let marks: { key: string; step: number }[] | undefined;
       for (const label of change.entries) {
         const key = change.type === 'truncate' || (strippedResults && this.streamed.has(label)) ? this.names.pathOfCall(label, step)
           : strippedResults ? undefined : this.names.isName(label) ? label : undefined;
@@ -242,20 +243,22 @@ export class ReadAgainCounter {
         // A cascade and a strip happen as the step's request is made: its reply was written without them.
         const namedAt = this.names.nextNaming(key, step, change.type === 'cascade' || change.type === 'strip');
         if (namedAt === undefined) continue;
-        if (this.mark) (marks ??= []).push({ key, step: namedAt });
         const id = `${namedAt}\u0000${key}`;
-        if (this.seen.has(id)) continue;
-        this.seen.add(id);
-        this.items.push({ key, lostAt: step, namedAt, change: change.type, region: change.region });
+        const known = this.seen.get(id);
+        if (known !== undefined) {
+          this.items[known]!.losses.push({ step, change: c });
+          continue;
+        }
+        this.seen.set(id, this.items.length);
+        this.items.push({ key, lostAt: step, namedAt, change: change.type, region: change.region, losses: [{ step, change: c }] });
       }
-      if (marks) change.readAgain = marks;
     }
   }
 }
 
-/** Marks the timeline's changes and sums them up: the spawn's changes, then each step's. */
+/** The timeline's read-again items: the spawn's changes, then each step's. */
 export function readAgainOf(names: RunNames, spawnChanges: readonly Change[], steps: readonly TimelineStep[]): ReadAgainItem[] {
-  const counter = new ReadAgainCounter(names, true);
+  const counter = new ReadAgainCounter(names);
   counter.observeSpawn(spawnChanges);
   for (const step of steps) counter.observe(step);
   return counter.items;

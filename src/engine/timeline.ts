@@ -54,19 +54,22 @@ export interface Change {
   entries: string[];
   /** Why, in words (e.g. "max_items 20 exceeded", "edge transform compact"). */
   reason?: string;
-  /** Entries of this change whose path or key the run names again later, and the step that first does (read-again.ts). */
-  readAgain?: { key: string; step: number }[];
 }
 
-/** An entry the blueprint dropped, summarized or cut, whose path or key the run names again later. */
+/**
+ * A path or key the run names again after the blueprint dropped, summarized or cut an entry under it
+ * (read-again.ts): one per key and naming, however many entries under the key were lost before it.
+ */
 export interface ReadAgainItem {
   key: string;
-  /** The step whose change lost it (-1: at spawn). */
+  /** The step whose change first lost it (-1: at spawn), that change's type and region. */
   lostAt: number;
-  /** The first later step whose assistant event names it. */
-  namedAt: number;
   change: ChangeType;
   region: string;
+  /** The first later step whose assistant event names it. */
+  namedAt: number;
+  /** Every loss it answers for: the step (-1: the spawn's changes) and the index of the change in that step's `changes`. */
+  losses: { step: number; change: number }[];
 }
 
 /** What the provider would do with a request's cache under its rules (cache.ts providerView). */

@@ -68,8 +68,8 @@ describe('read again later, on the imported Claude Code session', () => {
     const namings = IMPORTED_RUN_TRAFFIC.flatMap((e, i) => (i > read && saidAt(e).some((t) => t.includes(path) || standsAlone('src/parser/header.rs').test(t)) ? [i] : []));
     expect(namings).toEqual([5, 9]);
     // The other read (tests/header.rs, 59 tokens) fits and stays, so it is the only one.
-    expect(timeline.summary.readAgain).toEqual({ count: 1, items: [{ key: path, lostAt: read, namedAt: namings[0], change: 'compact', region: 'codebase' }] });
-    expect(timeline.steps[read]!.changes).toEqual([expect.objectContaining({ type: 'compact', entries: [path], readAgain: [{ key: path, step: namings[0] }] })]);
+    expect(timeline.summary.readAgain).toEqual({ count: 1, items: [{ key: path, lostAt: read, namedAt: namings[0], change: 'compact', region: 'codebase', losses: [{ step: read, change: 0 }] }] });
+    expect(timeline.steps[read]!.changes).toEqual([expect.objectContaining({ type: 'compact', entries: [path] })]);
   });
 });
 
@@ -184,7 +184,8 @@ read_file = { region = "scratch", max_result_tokens = 100 }
     ], { inputs: { task: 'x' } });
     expect(t.steps[2]!.changes.map((c) => c.type)).toEqual(['truncate']);
     expect(t.steps[4]!.changes.map((c) => [c.type, c.entries])).toEqual([['truncate', ['c2']], ['evict', ['src/a.rs']]]);
-    expect(t.summary.readAgain.items).toEqual([{ key: 'src/a.rs', lostAt: 2, namedAt: 5, change: 'truncate', region: 'scratch' }]);
+    // One item for the cut at step 2 and the drop at step 4 (the step's second change), both answered by step 5.
+    expect(t.summary.readAgain.items).toEqual([{ key: 'src/a.rs', lostAt: 2, namedAt: 5, change: 'truncate', region: 'scratch', losses: [{ step: 2, change: 0 }, { step: 4, change: 1 }] }]);
   });
 
   it('a search keyed by its directory is not a name, and a context_append key is', () => {
@@ -195,7 +196,7 @@ read_file = { region = "scratch", max_result_tokens = 100 }
       assistant('Following plan-v1.'),
     ], { inputs: { task: 'x' } });
     expect(t.steps[1]!.changes).toEqual([expect.objectContaining({ type: 'evict', entries: ['src'] })]);
-    expect(t.summary.readAgain.items).toEqual([{ key: 'plan-v1', lostAt: 2, namedAt: 4, change: 'evict', region: 'scratch' }]);
+    expect(t.summary.readAgain.items).toEqual([{ key: 'plan-v1', lostAt: 2, namedAt: 4, change: 'evict', region: 'scratch', losses: [{ step: 2, change: 0 }] }]);
   });
 
   it('a cascade sheds before its own request, so the reply of that step names it later', () => {
@@ -210,7 +211,7 @@ conversation = { kind = "sliding_window", budget = "90%" }
       assistant('I need src/big.rs again.'),
     ], { inputs: { task: 'x' }, model: { window: 1200 } });
     expect(t.steps[2]!.changes).toEqual([expect.objectContaining({ type: 'cascade', region: 'notes', entries: ['src/big.rs'] })]);
-    expect(t.summary.readAgain.items).toEqual([{ key: 'src/big.rs', lostAt: 2, namedAt: 2, change: 'cascade', region: 'notes' }]);
+    expect(t.summary.readAgain.items).toEqual([{ key: 'src/big.rs', lostAt: 2, namedAt: 2, change: 'cascade', region: 'notes', losses: [{ step: 2, change: 0 }] }]);
   });
 
   it('a result left out because its call left the conversation is lost; a routed result\'s stub is not', () => {
@@ -227,7 +228,9 @@ ${route}`;
     // The call's turn leaves the two-item conversation at step 3; the request of step 5 strips the result.
     const streamed = run(toml(''), traffic, { inputs: { task: 'x' } });
     expect(streamed.steps[5]!.changes).toContainEqual(expect.objectContaining({ type: 'strip', region: 'tool_results', entries: ['c1'] }));
-    expect(streamed.summary.readAgain.items).toEqual([{ key: 'src/a.rs', lostAt: 5, namedAt: 5, change: 'strip', region: 'tool_results' }]);
+    expect(streamed.summary.readAgain.items).toEqual([expect.objectContaining({ key: 'src/a.rs', lostAt: 5, namedAt: 5, change: 'strip', region: 'tool_results' })]);
+    const { losses } = streamed.summary.readAgain.items[0]!;
+    expect(losses.map((l) => streamed.steps[l.step]!.changes[l.change]!.type)).toEqual(['strip']);
     // Routed to codebase, the result is still there: the stripped block was its stub.
     const routed = run(toml('[stages.s.tool_routing.overrides]\nread_file = "codebase"\n'), traffic, { inputs: { task: 'x' } });
     expect(routed.steps[5]!.changes).toContainEqual(expect.objectContaining({ type: 'strip', region: 'tool_results', entries: ['c1'] }));

@@ -74,8 +74,8 @@ describe('lev replay', () => {
     // codebase folds src/a.rs and src/b.rs at step 4; the last reply names src/a.rs again.
     const again = file('again.json', { ...SCENARIO, traffic: [...SCENARIO.traffic.slice(0, 5), { type: 'assistant', content: 'Back to src/a.rs.' }] });
     const t = JSON.parse(lev('replay', again, '--json').stdout);
-    expect(t.steps[4].changes[0]).toMatchObject({ type: 'compact', entries: ['src/a.rs', 'src/b.rs'], readAgain: [{ key: 'src/a.rs', step: 5 }] });
-    expect(t.summary.readAgain).toEqual({ count: 1, items: [{ key: 'src/a.rs', lostAt: 4, namedAt: 5, change: 'compact', region: 'codebase' }] });
+    expect(t.steps[4].changes[0]).toMatchObject({ type: 'compact', entries: ['src/a.rs', 'src/b.rs'] });
+    expect(t.summary.readAgain).toEqual({ count: 1, items: [{ key: 'src/a.rs', lostAt: 4, namedAt: 5, change: 'compact', region: 'codebase', losses: [{ step: 4, change: 0 }] }] });
     const text = lev('replay', again).stdout;
     expect(text).toMatch(/4\s+tool_result read_file\s+s\s+compact codebase \d+t \(2\) \[1 read again later\]/);
     expect(text).toContain('read again later: 1: src/a.rs (compact in codebase at step 4, named at step 5)');
