@@ -31,8 +31,12 @@ export interface Figures {
 }
 
 export type Verdict =
-  /** `diagnostics`: what `lev validate` says of it (findings the starting blueprint has too). */
-  | { status: 'ok'; figures: Figures; diagnostics: Diagnostic[] }
+  /**
+   * `diagnostics`: what `lev validate` says of it (findings the starting blueprint has too);
+   * `trail`: its figures so far at each step the bound is asked, three numbers per step (peak,
+   * input cost, read again), so later candidates can race it.
+   */
+  | { status: 'ok'; figures: Figures; diagnostics: Diagnostic[]; trail: Float64Array }
   /** It broke a hard constraint at `step`; the figures are as far as it got. */
   | { status: 'infeasible'; why: string; step: number; figures: Figures }
   /** The validator refused it, or gave a finding the starting blueprint does not have. */
@@ -59,13 +63,16 @@ export interface StartFacts {
 const AGENT_TOOLS = new Set(['context_append', 'context_delete', 'context_list', 'todo_add', 'todo_done', 'todo_note']);
 
 export interface EvaluateOptions {
-  /** Asked every few steps with the figures so far; true stops the candidate (it cannot win). */
-  bound?: (partial: Figures) => boolean;
+  /**
+   * Asked every BOUND_EVERY steps with the step and the figures so far; true stops the candidate
+   * (it cannot win, or is losing a race: search.ts).
+   */
+  bound?: (step: number, partial: Figures) => boolean;
   signal?: { cancelled?: boolean; aborted?: boolean };
 }
 
 /** How often (in steps) a running candidate is held against the bound. */
-const BOUND_EVERY = 8;
+export const BOUND_EVERY = 8;
 
 export class Evaluator {
   private readonly knownFindings: Set<string>;
@@ -132,6 +139,7 @@ export class Evaluator {
     counter.observeSpawn(run.spawnChanges);
     const figures: Figures = { peakRequestTokens: 0, inputCostUsd: 0, readAgain: 0, taskKept: true, inferences: 0, inputTokens: 0, cacheReadTokens: 0, meanPrefixShare: 0 };
     let shareSum = 0;
+    const trail = new Float64Array(Math.floor(run.events.length / BOUND_EVERY) * 3);
     const required = requiredRegions(run);
     if (record) for (const name of required) record.required.set(name, new Uint8Array(run.events.length));
     const finish = () => {
@@ -176,12 +184,16 @@ export class Evaluator {
         }
       }
       if (record) for (const [name, f] of Object.entries(step.regions)) record.held.set(name, Math.max(record.held.get(name) ?? 0, f.tokens));
-      if (options.bound && step.index % BOUND_EVERY === BOUND_EVERY - 1) {
+      if (step.index % BOUND_EVERY === BOUND_EVERY - 1) {
         figures.readAgain = counter.count;
-        if (options.bound(figures)) return { status: 'dominated', step: step.index, figures: finish() };
+        const at = ((step.index + 1) / BOUND_EVERY - 1) * 3;
+        trail[at] = figures.peakRequestTokens;
+        trail[at + 1] = figures.inputCostUsd;
+        trail[at + 2] = figures.readAgain;
+        if (options.bound?.(step.index, figures)) return { status: 'dominated', step: step.index, figures: finish() };
       }
     }
-    return { status: 'ok', figures: finish(), diagnostics };
+    return { status: 'ok', figures: finish(), diagnostics, trail };
   }
 }
 

@@ -14,7 +14,7 @@ import { SharedFacts } from '../run/state.ts';
 import type { Scenario, TrafficEvent } from '../scenario.ts';
 import { countTokens } from '../tokens.ts';
 import { validateScenario } from '../validate.ts';
-import { Evaluator, type Figures, type StartFacts, type Verdict } from './evaluate.ts';
+import { BOUND_EVERY, Evaluator, type Figures, type StartFacts, type Verdict } from './evaluate.ts';
 import { explain, type Without } from './explain.ts';
 import { AGENT_FILE, buildSpace, genomeKey, normalize, parsesTo, render, type Edit, type Genome, type Space } from './space.ts';
 
@@ -102,6 +102,8 @@ interface Judged {
   genome: Genome;
   key: string;
   figures: Figures;
+  /** Its figures so far at every BOUND_EVERY steps (evaluate.ts), for racing later candidates. */
+  trail: Float64Array;
   text: string;
   diagnostics: Diagnostic[];
   /** For a chosen proposal: each change's knob, and the proposal replayed without it. */
@@ -123,6 +125,23 @@ const sameFigures = (a: Figures, b: Figures): boolean =>
   a.peakRequestTokens === b.peakRequestTokens && a.inputCostUsd === b.inputCostUsd && a.readAgain === b.readAgain;
 
 const changeCount = (space: Space, genome: Genome): number => genome.filter((v, i) => v !== space.start[i]).length;
+
+/**
+ * Racing: from this share of the traffic on, a candidate stops once its figures so far are clearly
+ * behind a known candidate's at the same step on all three measures (peak and input cost at least
+ * RACE_MARGIN above, no fewer read again). The three measures only grow, but a candidate behind
+ * early could still catch up later, so this is a judgement, not a proof: it is what lets most
+ * candidates that lose stop well before the end (the proof above, against final figures, only
+ * stops them in the last few steps). Proposals are always replayed to the end.
+ */
+const RACE_FROM = 0.25;
+const RACE_MARGIN = 1.05;
+
+function behind(trail: Float64Array, step: number, partial: Figures): boolean {
+  const at = ((step + 1) / BOUND_EVERY - 1) * 3;
+  if (at + 2 >= trail.length) return false;
+  return partial.peakRequestTokens >= trail[at]! * RACE_MARGIN && partial.inputCostUsd >= trail[at + 1]! * RACE_MARGIN && partial.readAgain >= trail[at + 2]!;
+}
 
 /** `a` is no worse than `b` on all three measures: `b` can add nothing `a` does not already give. */
 const covers = (a: Figures | Reference, b: Figures): boolean =>
@@ -159,7 +178,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
     const why = 'why' in started ? started.why : 'the starting blueprint did not run to the end';
     return empty([{ code: 'advise-start-failed', severity: 'error', message: `the starting blueprint cannot be replayed: ${why}`, file: 'scenario.json', line: 1, column: 1, path: '' }]);
   }
-  const start = { figures: started.verdict.figures, facts: started.facts };
+  const start = { figures: started.verdict.figures, facts: started.facts, trail: started.verdict.trail };
   const reference = referenceOf(start.figures);
   const evaluator = new Evaluator(fixed, replayOptions, names, startCompiled.diagnostics, start.facts);
   const space = buildSpace(startText, started.blueprint, events.events, model.window, (e) => e.size_tokens ?? countTokens(e.content ?? '', model.encoding));
@@ -181,9 +200,11 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
       stats.editsRefused++;
       return;
     }
+    const raceFrom = fixed.traffic.length * RACE_FROM;
     const verdict = evaluator.evaluate(made.text, {
       signal: options.signal,
-      bound: (partial) => covers(reference, partial) || archive.some((a) => covers(a.figures, partial)),
+      bound: (step, partial) => covers(reference, partial) || archive.some((a) => covers(a.figures, partial))
+        || (step >= raceFrom && (behind(start.trail, step, partial) || archive.some((a) => behind(a.trail, step, partial)))),
     });
     record(verdict, genome, key, made.text);
     options.onProgress?.({ phase: 'search', done: stats.judged, total: budget, front: archive.length });
@@ -199,7 +220,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
     }
     stats.replayed++;
     const f = verdict.figures;
-    const entry: Judged = { genome, key, figures: f, text, diagnostics: verdict.diagnostics };
+    const entry: Judged = { genome, key, figures: f, text, diagnostics: verdict.diagnostics, trail: verdict.trail };
     if (covers(reference, f)) return;
     // The same figures with fewer changes replace the proposal that had them: a knob that changes
     // nothing is not worth a sentence.
@@ -410,7 +431,7 @@ function simplest(space: Space, evaluator: Evaluator, j: Judged, stats: Advice['
       progress();
       if (verdict.status === 'cancelled') return { ...best, without };
       if (verdict.status === 'ok' && covers(verdict.figures, best.figures)) {
-        best = { genome: tried, key: genomeKey(tried), figures: verdict.figures, text: made.text, diagnostics: verdict.diagnostics };
+        best = { genome: tried, key: genomeKey(tried), figures: verdict.figures, text: made.text, diagnostics: verdict.diagnostics, trail: verdict.trail };
         reverted = true;
       } else if (verdict.status === 'ok') {
         without.set(i, verdict.figures);

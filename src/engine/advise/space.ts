@@ -55,8 +55,24 @@ const BUDGET_LEVELS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 35, 40, 50, 
 const MAX_ITEMS_LEVELS = [4, 6, 8, 10, 12, 16, 20, 24, 30, 40, 60, 80];
 const CHUNK_LEVELS = [2, 4, 6, 8, 10, 15, 20, 30, 40];
 const COMPACT_AT_LEVELS = [30, 40, 50, 60, 70, 80, 90];
-// Few levels: a level's first use cuts (and so tokenizes) every larger result of the tool once.
-const CAP_LEVELS = [1_000, 2_000, 4_000, 8_000, 16_000];
+/**
+ * A tool's caps: two fixed levels, and its results' sizes at these quantiles rounded to a round
+ * number. Few levels: a level's first use cuts (and so tokenizes) every larger result of the tool
+ * once, the most expensive part of trying one.
+ */
+const CAP_FIXED = [2_000, 4_000];
+const CAP_QUANTILES = [0.5, 0.9];
+
+function capLevels(sizes: readonly number[]): number[] {
+  const levels = new Set<number>(CAP_FIXED.filter((c) => c < sizes[sizes.length - 1]!));
+  for (const q of CAP_QUANTILES) {
+    const size = sizes[Math.min(sizes.length - 1, Math.floor(q * sizes.length))]!;
+    const unit = 10 ** Math.max(2, Math.floor(Math.log10(Math.max(1, size))) - 1);
+    const level = Math.max(LARGE_RESULT_TOKENS / 2, Math.round(size / unit) * unit);
+    if (level < sizes[sizes.length - 1]!) levels.add(level);
+  }
+  return [...levels].sort((a, b) => a - b);
+}
 /** A tool whose largest result is under this is not worth a cap or a route of its own. */
 export const LARGE_RESULT_TOKENS = 1_000;
 const STRATEGIES = ['per_item', 'bulk', 'compact'];
@@ -138,7 +154,8 @@ export function buildSpace(source: string, blueprint: Blueprint, events: readonl
   for (const stats of tools) {
     const largest = stats.sizes[stats.sizes.length - 1] ?? 0;
     if (largest <= LARGE_RESULT_TOKENS) continue;
-    add({ param: 'cap', tool: stats.tool, levels: [null, ...CAP_LEVELS.filter((c) => c < largest)], start: null });
+    const caps = capLevels(stats.sizes);
+    if (caps.length) add({ param: 'cap', tool: stats.tool, levels: [null, ...caps], start: null });
     const now = new Set(stagesOf(blueprint).map((s) => routeOf(s.toolRouting, stats.tool)));
     const elsewhere = targets.filter((t) => !(now.size === 1 && now.has(t)));
     if (elsewhere.length) add({ param: 'route', tool: stats.tool, levels: [null, ...elsewhere], start: null });

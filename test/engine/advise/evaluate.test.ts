@@ -85,7 +85,7 @@ describe('Evaluator', () => {
     const long = Array.from({ length: 12 }, (_, i) => [assistant('', [`r${i}`, 'read_file', { path: `src/f${i}.rs` }]), result(`r${i}`, 'read_file', 100)]).flat();
     const { evaluator: e } = evaluator(BASE('kind = "clearable", max_tokens = 2000'), 128_000, long);
     const seen: number[] = [];
-    expect(e.evaluate(BASE('kind = "clearable", max_tokens = 3000'), { bound: (p) => { seen.push(p.inferences); return false; } })).toMatchObject({ status: 'ok' });
+    expect(e.evaluate(BASE('kind = "clearable", max_tokens = 3000'), { bound: (_, p) => { seen.push(p.inferences); return false; } })).toMatchObject({ status: 'ok' });
     // Steps 7, 15 and 23 (4, 8 and 12 inferences made): 24 events in all.
     expect(seen).toEqual([4, 8, 12]);
     expect(e.evaluate(BASE('kind = "clearable", max_tokens = 3000'), { bound: () => true })).toMatchObject({ status: 'dominated', step: 7 });
