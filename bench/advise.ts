@@ -22,6 +22,7 @@ export interface AdviseFigures {
   judged: number;
   replayed: number;
   stoppedEarly: number;
+  raced: number;
   simplifying: number;
   searchCpuMs: number;
   searchWallMs: number;
@@ -59,7 +60,7 @@ export function benchAdvise(scenario: Scenario = exampleAt('coding-agent', 1_230
   });
   return {
     scenario: scenario.name, events: timeline.steps.length, inferences: timeline.summary.inferences,
-    judged: advice.search.judged, replayed: advice.search.replayed, stoppedEarly: advice.search.stoppedEarly, simplifying: advice.search.simplifying,
+    judged: advice.search.judged, replayed: advice.search.replayed, stoppedEarly: advice.search.stoppedEarly, raced: advice.search.raced, simplifying: advice.search.simplifying,
     searchCpuMs, searchWallMs, totalCpuMs: cpuMs(cpu), totalWallMs: performance.now() - wall,
     proposals: advice.front.length, loadAverage: loadavg()[0]!,
   };
@@ -70,6 +71,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const f = benchAdvise();
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.log(`${f.scenario}: ${f.events} events, ${f.inferences} inferences (load average ${f.loadAverage.toFixed(1)})`);
-  console.log(`search: ${f.judged} candidates judged (${f.replayed} replayed to the end, ${f.stoppedEarly} stopped early) in ${s(f.searchCpuMs)} CPU, ${s(f.searchWallMs)} wall`);
+  console.log(`search: ${f.judged} candidates judged (${f.replayed} replayed to the end, ${f.stoppedEarly} stopped early, ${f.raced} of them behind another at the same step) in ${s(f.searchCpuMs)} CPU, ${s(f.searchWallMs)} wall`);
   console.log(`with the front: ${f.proposals} proposals, ${f.simplifying} more replays, ${s(f.totalCpuMs)} CPU, ${s(f.totalWallMs)} wall`);
 }

@@ -58,7 +58,7 @@ function printAdvice(name: string, a: Advice): void {
   console.log(`${name}: as recorded (${r.source}): peak request ${n(r.peakRequestTokens)} tokens, ${usd(r.inputCostUsd)} of input, ${n(r.readAgain)} read again later, task ${r.taskKept ? 'kept' : 'LOST'}`);
   console.log(a.prices ? `input priced as ${a.prices.model} (${a.prices.provider}), with its cache rules: ${a.prices.source}, checked ${a.prices.checked}` : 'a custom model has no price: costs are 0');
   const s = a.search;
-  console.log(`searched ${n(s.knobs)} settings with seed ${s.seed}: ${n(s.judged)} candidates judged (${n(s.replayed)} replayed to the end, ${n(s.stoppedEarly)} stopped once they could not win, ${n(s.infeasible)} broke a hard constraint, ${n(s.invalid)} refused by lev validate)${s.cancelled ? '; cancelled' : ''}`);
+  console.log(`searched ${n(s.knobs)} settings with seed ${s.seed}: ${n(s.judged)} candidates judged (${n(s.replayed)} replayed to the end, ${n(s.stoppedEarly)} stopped once they could not win (${n(s.raced)} of them clearly behind another at the same step), ${n(s.infeasible)} broke a hard constraint, ${n(s.invalid)} refused by lev validate)${s.cancelled ? '; cancelled' : ''}`);
   if (a.front.length === 0) {
     console.log('\nno candidate beats the starting layout on any of the three measures without breaking a hard constraint');
     return;

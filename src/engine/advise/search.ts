@@ -78,7 +78,9 @@ export interface Advice {
     /** Candidates judged: replayed to the end, or stopped once they could not win or broke a constraint. */
     judged: number;
     replayed: number;
+    /** Stopped before the end: it could no longer beat a known candidate, or (`raced`, counted in it too) it was clearly behind one. */
     stoppedEarly: number;
+    raced: number;
     infeasible: number;
     /** Refused by the validator (an error, or a finding the start does not have). */
     invalid: number;
@@ -150,7 +152,7 @@ const covers = (a: Figures | Reference, b: Figures): boolean =>
 export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice {
   const seed = options.seed ?? 1;
   const budget = options.candidates ?? DEFAULT_CANDIDATES;
-  const stats = { seed, judged: 0, replayed: 0, stoppedEarly: 0, infeasible: 0, invalid: 0, editsRefused: 0, knobs: 0, simplifying: 0, cancelled: false };
+  const stats = { seed, judged: 0, replayed: 0, stoppedEarly: 0, raced: 0, infeasible: 0, invalid: 0, editsRefused: 0, knobs: 0, simplifying: 0, cancelled: false };
   const empty = (diagnostics: Diagnostic[]): Advice => ({
     asRecorded: { peakRequestTokens: 0, inputCostUsd: 0, readAgain: 0, taskKept: false, source: 'the starting layout, which cannot run' },
     front: [], prices: null, search: stats, diagnostics,
@@ -201,11 +203,16 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
       return;
     }
     const raceFrom = fixed.traffic.length * RACE_FROM;
+    let lostRace = false;
     const verdict = evaluator.evaluate(made.text, {
       signal: options.signal,
-      bound: (step, partial) => covers(reference, partial) || archive.some((a) => covers(a.figures, partial))
-        || (step >= raceFrom && (behind(start.trail, step, partial) || archive.some((a) => behind(a.trail, step, partial)))),
+      bound: (step, partial) => {
+        if (covers(reference, partial) || archive.some((a) => covers(a.figures, partial))) return true;
+        lostRace = step >= raceFrom && (behind(start.trail, step, partial) || archive.some((a) => behind(a.trail, step, partial)));
+        return lostRace;
+      },
     });
+    if (verdict.status === 'dominated' && lostRace) stats.raced++;
     record(verdict, genome, key, made.text);
     options.onProgress?.({ phase: 'search', done: stats.judged, total: budget, front: archive.length });
   };
