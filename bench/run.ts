@@ -102,7 +102,7 @@ function adviseRows(f: AdviseFigures): Row[] {
   const label = `\`lev advise\` on a generated ${n(f.inferences)}-call coding-agent session (${n(f.events)} events), one thread (load ${n(f.loadAverage, 1)})`;
   return [{
     area: 'advise', measure: `${label}: candidate blueprints judged, CPU`,
-    value: `${n(f.judged)} in ${n(f.searchCpuMs / 1000, 1)} s (${n(f.replayed)} replayed to the end, ${n(f.stoppedEarly)} stopped early, ${n(f.raced)} of them by the race; ${n(f.searchWallMs / 1000, 1)} s wall)`,
+    value: `${n(f.judged)} in ${n(f.searchCpuMs / 1000, 1)} s, ${n(f.searchCpuMs / f.replayCpuMs)} replays' worth (${n(f.replayed)} replayed to the end, ${n(f.stoppedEarly)} stopped early, ${n(f.raced)} of them by the race; ${n(f.searchWallMs / 1000, 1)} s wall)`,
     goal: '>= 200 in <= 10 s', met: f.judged >= 200 && f.searchCpuMs <= 10_000,
   }, {
     area: 'advise', measure: `${label}: then the front, each proposal's unneeded changes put back and the others measured`,
