@@ -9,12 +9,13 @@ import type { StepDetail } from './timeline.ts';
 /**
  * What the harness sends that no region holds: its system prompt and its tool definitions. A session
  * file does not carry them, so for an imported run they are estimated from its recorded usage (the
- * import's `recorded` data); a generated scenario has none.
+ * as-sent replay's calibration learns one figure for both: one part), or known part by part where a
+ * trace holds the request bodies; a generated scenario has none.
  */
 export interface HarnessOverhead {
-  systemPromptTokens?: number;
-  toolDefinitionTokens?: number;
-  /** How the figures are known, in words ("estimated from the recorded usage of calls 0-4"). */
+  /** Each part as its own row: `harness system prompt`, `harness tool definitions`, or one for both. */
+  parts: { name: string; tokens: number }[];
+  /** How the figures are known, in words ("estimated from the recorded usage of calls 0-3"). */
   source: string;
 }
 
@@ -69,9 +70,9 @@ export function breakdown(window: number, parts: readonly WindowPart[], overhead
     if (p.regionKind !== undefined) row.regionKind = p.regionKind;
     return row;
   });
-  const harness = overheadRows(overhead);
-  for (const [name, tokens] of harness) rows.push({ name, kind: 'overhead', tokens, share: share(tokens, window) });
-  const overheadTokens = harness.reduce((sum, [, tokens]) => sum + tokens, 0);
+  const harness = overhead?.parts ?? [];
+  for (const { name, tokens } of harness) rows.push({ name, kind: 'overhead', tokens, share: share(tokens, window) });
+  const overheadTokens = harness.reduce((sum, part) => sum + part.tokens, 0);
   const usedTokens = parts.reduce((sum, p) => sum + p.tokens, 0) + overheadTokens;
   const free = Math.max(0, window - usedTokens);
   // A part over its budget (a pinned region) reaches as far as it holds.
@@ -80,14 +81,6 @@ export function breakdown(window: number, parts: readonly WindowPart[], overhead
   rows.push({ name: 'free space', kind: 'free', tokens: free - headroom, share: share(free - headroom, window) });
   rows.push({ name: 'reply headroom', kind: 'headroom', tokens: headroom, share: share(headroom, window) });
   return { window, usedTokens, rows, overhead: overhead ?? null, overWindow: usedTokens > window };
-}
-
-function overheadRows(overhead: HarnessOverhead | undefined): [string, number][] {
-  if (!overhead) return [];
-  const rows: [string, number][] = [];
-  if (overhead.systemPromptTokens !== undefined) rows.push(['harness system prompt', overhead.systemPromptTokens]);
-  if (overhead.toolDefinitionTokens !== undefined) rows.push(['harness tool definitions', overhead.toolDefinitionTokens]);
-  return rows;
 }
 
 /**

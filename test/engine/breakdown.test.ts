@@ -51,7 +51,7 @@ describe('the window of the imported session, at inference 5', () => {
 
   it('takes the harness overhead into the window when the scenario says what it is', () => {
     // Issue 28: about 26 K tokens of system prompt and tool definitions at a Claude Code session's first call.
-    const overhead = { systemPromptTokens: 3_000, toolDefinitionTokens: 23_000, source: 'estimated from the first recorded calls' };
+    const overhead = { parts: [{ name: 'harness system prompt', tokens: 3_000 }, { name: 'harness tool definitions', tokens: 23_000 }], source: 'known from the request bodies' };
     const b = blueprintBreakdown(inspected, WINDOW, overhead);
     expect(b.usedTokens).toBe(step.request!.requestTokens + 26_000);
     expect(rowsOf(b)['harness system prompt']).toBe(3_000);
@@ -60,6 +60,10 @@ describe('the window of the imported session, at inference 5', () => {
     expect(rowsOf(b)['reply headroom']).toBe(0);
     expect(sum(b)).toBe(WINDOW);
     expect(b.overhead).toEqual(overhead);
+    // The as-sent replay's calibration learns one figure for both (issue 28: 22,938-25,818 on Claude Code runs).
+    const learned = blueprintBreakdown(inspected, WINDOW, { parts: [{ name: 'harness overhead (system prompt and tool definitions)', tokens: 25_551 }], source: 'calibrated from calls 0-3' });
+    expect(learned.usedTokens).toBe(step.request!.requestTokens + 25_551);
+    expect(sum(learned)).toBe(WINDOW);
   });
 });
 
