@@ -5,6 +5,7 @@
 // tasks per phase, heap) come from Playwright driving Chromium against the built app (bench/page.ts).
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { benchAdvise, type AdviseFigures } from './advise.ts';
 import { pageRows, type Row } from './page.ts';
 import { benchInspect, benchLevReplay, benchReplay, type InspectFigures, type LevReplayFigures, type ReplayFigures } from './replay.ts';
 import { benchRhai, type RhaiBenchRow } from './rhai.ts';
@@ -123,6 +124,18 @@ function importRows(lev: ImportFigures, cost: AsRecordedCost, goals: GoalRow[]):
   return rows;
 }
 
+function adviseRows(f: AdviseFigures): Row[] {
+  const label = `\`lev advise\` on a generated ${n(f.inferences)}-call coding-agent session (${n(f.events)} events), one thread (load ${n(f.loadAverage, 1)})`;
+  return [{
+    area: 'advise', measure: `${label}: candidate blueprints judged, CPU`,
+    value: `${n(f.judged)} in ${n(f.searchCpuMs / 1000, 1)} s, ${n(f.searchCpuMs / f.replayCpuMs)} replays' worth (${n(f.replayed)} replayed to the end, ${n(f.stoppedEarly)} stopped early, ${n(f.raced)} of them by the race; ${n(f.searchWallMs / 1000, 1)} s wall)`,
+    goal: '>= 200 in <= 10 s', met: f.judged >= 200 && f.searchCpuMs <= 10_000,
+  }, {
+    area: 'advise', measure: `${label}: then the front, each proposal's unneeded changes put back and the others measured`,
+    value: `${n(f.simplifying)} more replays, ${n(f.totalCpuMs / 1000, 1)} s CPU in all (${n(f.totalWallMs / 1000, 1)} s wall)`, goal: '', met: undefined,
+  }];
+}
+
 function rhaiRows(results: RhaiBenchRow[]): Row[] {
   return results.map((r) => ({
     area: 'rhai', measure: `${r.name}: Rhai vs plain JS`, value: `${n(r.rhaiMs, 1)} ms vs ${n(r.jsMs, 2)} ms = ${n(r.ratio, 1)}x`, goal: '<= 20x', met: r.ratio <= 20,
@@ -153,7 +166,7 @@ await loadEncodings();
 const goals = realTraceGoals();
 const rows = [
   ...tokenRows(benchTokens()), ...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...levReplayRows(benchLevReplay()), ...inspectRows(benchInspect()),
-  ...importRows(benchLevImport(), benchAsRecorded(), goals), ...shareRows(), ...(await pageRows()),
+  ...adviseRows(benchAdvise()), ...importRows(benchLevImport(), benchAsRecorded(), goals), ...shareRows(), ...(await pageRows()),
 ];
 if (goals.length) console.log(`\n${goalsTable(goals)}`);
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${n(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
@@ -217,6 +230,13 @@ ${report}
   --as-recorded\`) against the ordinary replay of the same imported run, per event; and, for every
   trace in the folder \`$LEV_REAL_TRACES\` names, the goals of \`bench/import-goals.ts\` (see
   docs/performance-import.md).
+- **Advise**: \`advise\` (what \`lev advise\` and the page's engine worker run) on the coding-agent
+  example generated to about 500 calls, after one replay of it (the page has always replayed a
+  scenario before anyone asks for advice): the CPU time until 200 candidates are judged (each
+  validated, then replayed to the end or stopped once it can no longer win or breaks a hard
+  constraint), then the replays that simplify and measure the proposals shown. Details:
+  \`bench/advise.ts\`; the goals on any scenarios: \`bench/advise-goals.ts\`, figures in
+  docs/performance-advise.md.
 - **Share links**: the URL fragment of each built-in example (Discord cuts messages at 2,000).
 - **Page** (\`bench/page.ts\`, driven by \`e2e/page.spec.ts\` with \`PAGE_PROBE=1\` against \`vite preview\`):
   its loads start once the machine is quiet again after the replay rows (the 1-minute load average

@@ -13,6 +13,7 @@ const COMMANDS = new Map<string, () => Promise<CommandModule>>([
   ['rhai', () => import('./rhai.ts')],
   ['share', () => import('./share.ts')],
   ['import', () => import('./import.ts')],
+  ['advise', () => import('./advise.ts')],
 ]);
 
 export const USAGE = `usage: lev <command> [options]   (lev <command> --help for its options)
@@ -24,7 +25,9 @@ commands:
   rhai FILE.rhai | --cases FILE     run a Rhai script, or a conformance case file
   share encode SCENARIO             print the URL fragment for a scenario
   share decode FRAGMENT|URL         print the scenario JSON a link holds
-  import TRACE [-o FILE]            an agent's real run (API bodies, Claude Code, Codex, SWE-agent, OpenHands, ... logs) as a scenario`;
+  import TRACE [-o FILE]            an agent's real run (API bodies, Claude Code, Codex, SWE-agent, OpenHands, ... logs) as a scenario
+
+  advise SCENARIO [--json]          blueprints that beat this one on cost, peak request and information lost`;
 
 const HELP = new Set(['--help', '-h']);
 

@@ -124,8 +124,21 @@ function describeEvent(step: TimelineStep): string {
   }
 }
 
-function describeChanges(step: TimelineStep): string {
-  const parts = step.changes.map((c) => `${c.type} ${c.region} ${n(c.tokens)}t (${c.entries.length})`);
+/** How many of each step's changes' entries the run names again later: step -> change index -> count. */
+function readAgainMarks(t: Timeline): Map<number, Map<number, number>> {
+  const marks = new Map<number, Map<number, number>>();
+  for (const item of t.summary.readAgain.items) {
+    for (const { step, change } of item.losses) {
+      let byChange = marks.get(step);
+      if (!byChange) marks.set(step, (byChange = new Map()));
+      byChange.set(change, (byChange.get(change) ?? 0) + 1);
+    }
+  }
+  return marks;
+}
+
+function describeChanges(step: TimelineStep, marks: Map<number, number> | undefined): string {
+  const parts = step.changes.map((c, i) => `${c.type} ${c.region} ${n(c.tokens)}t (${c.entries.length})${marks?.has(i) ? ` [${marks.get(i)} read again later]` : ''}`);
   if (step.result && !step.result.ok) parts.push(`refused: ${step.result.message.split('\n')[0]}`);
   return parts.join('; ');
 }
@@ -134,12 +147,13 @@ export function printTimeline(t: Timeline): void {
   console.log(`${t.scenario} on ${t.model.id} (${n(t.model.window)}-token window${t.model.approximate ? ', approximate counts' : ''})`);
   for (const w of t.warnings) console.log(`warning: ${w}`);
   const rows = [['step', 'event', 'stage', 'request', 'prefix', 'baseline', 'task (regions/flat)', 'changes']];
+  const marks = readAgainMarks(t);
   for (const s of t.steps) {
     const r = s.request;
     rows.push([
       String(s.index), describeEvent(s), s.stage,
       r ? n(r.requestTokens) : '', r ? `${Math.round(r.prefixShare * 100)}%` : '', r ? n(r.baselineTokens) : '',
-      r ? `${r.taskInWindow ? 'kept' : 'LOST'}/${r.taskInBaselineWindow ? 'kept' : 'LOST'}` : '', describeChanges(s),
+      r ? `${r.taskInWindow ? 'kept' : 'LOST'}/${r.taskInBaselineWindow ? 'kept' : 'LOST'}` : '', describeChanges(s, marks.get(s.index)),
     ]);
     for (const w of s.warnings) rows.push(['', '', '', '', '', '', '', `warning: ${w}`]);
   }
@@ -159,6 +173,7 @@ export function printTimeline(t: Timeline): void {
   console.log(`\n${s.steps} steps, ${s.inferences} inferences, stages ${s.stagesEntered.join(' -> ')}; peak request ${n(s.peakRequestTokens)} tokens; mean prefix share ${Math.round(s.meanPrefixShare * 100)}%`);
   console.log(`changes: ${changes || 'none'}`);
   console.log(`task: ${s.taskLostAt === null ? 'kept in every request' : `lost at inference ${s.taskLostAt}`}; flat-list baseline: ${s.baselineLosesTaskAt === null ? 'kept it' : `lost it at inference ${s.baselineLosesTaskAt}`}`);
+  console.log(describeReadAgain(s.readAgain));
   if (s.warnings) console.log(`${s.warnings} warning${s.warnings === 1 ? '' : 's'}`);
 }
 
@@ -210,3 +225,13 @@ export function printAsRecorded(t: AsRecordedTimeline): void {
       + (r.cacheReadShareError === undefined ? '' : `; cache-read share off by ${r.cacheReadShareError.toFixed(3)} on average`));
   }
 }
+
+/** The summary's read-again line: how many, and the first few with where each was lost and named again. */
+function describeReadAgain({ count, items }: Timeline['summary']['readAgain']): string {
+  if (count === 0) return 'read again later: none (no file or key the blueprint dropped, summarized or cut is named again)';
+  const shown = items.slice(0, READ_AGAIN_SHOWN).map((i) => `${i.key} (${i.change} in ${i.region} ${i.lostAt < 0 ? 'at spawn' : `at step ${i.lostAt}`}, named at step ${i.namedAt})`);
+  const more = count > shown.length ? `; and ${n(count - shown.length)} more (--json lists them all)` : '';
+  return `read again later: ${n(count)}: ${shown.join('; ')}${more}`;
+}
+
+const READ_AGAIN_SHOWN = 5;

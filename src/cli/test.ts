@@ -1,7 +1,7 @@
 // `lev test SCENARIO [--step N] [--json] [--format anthropic|openai]`: the provider request at
 // inference N (0-based, default 0) exactly as it would be sent, with every region's figures at that
 // point; `--format` prints it as that provider's API body instead, ready to send.
-import { InspectError, Replay, resolveModel } from '../engine/index.ts';
+import { blueprintBreakdown, flatListBreakdown, InspectError, Replay, resolveModel, type WindowBreakdown } from '../engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
 import { EXPORT_FORMATS, requestBody, type ExportFormat } from '../export/index.ts';
 import type { StepDetail } from '../engine/timeline.ts';
@@ -32,24 +32,45 @@ export const run: Command = async (args) => {
     }
     return usageError(`test: ${error.message}`);
   }
+  // The scenario ran, so its model resolved.
+  const model = resolveModel(read.scenario.model);
+  if (!model.ok) return usageError(`test: ${model.error}`);
   if (format !== undefined) {
-    const model = resolveModel(read.scenario.model);
-    if (!model.ok) return usageError(`test: ${model.error}`);
     console.log(JSON.stringify(requestBody(format as ExportFormat, detail.request, model.model), null, 2));
     return EXIT_OK;
   }
   const regions = detail.requestRegions ?? {};
+  // The flat list stands in for the run as it was sent until a scenario records that run.
+  const breakdown = { blueprint: blueprintBreakdown(detail, model.model.window), flatList: flatListBreakdown(detail, model.model.window) ?? null };
   if (read.json) {
     console.log(JSON.stringify({
       step: detail.index, inference: Number(stepFlag), stage: detail.stage, tokens: detail.request.tokens,
       system: detail.request.system, messages: detail.request.messages, stripped: detail.request.stripped,
-      regions, changes: detail.changes, warnings: detail.warnings,
+      regions, changes: detail.changes, warnings: detail.warnings, breakdown,
     }));
     return EXIT_OK;
   }
   printRequest(detail, Number(stepFlag), regions);
+  printBreakdown('through the blueprint', breakdown.blueprint);
+  if (breakdown.flatList) printBreakdown('one flat message list (what the run would send without regions)', breakdown.flatList);
   return EXIT_OK;
 };
+
+/** A `/context`-style table: each part of the window as tokens and as a share of it. */
+function printBreakdown(title: string, b: WindowBreakdown): void {
+  console.log(`\nwhat fills the ${n(b.window)}-token window, ${title}: ${n(b.usedTokens)} tokens used${b.overWindow ? ' (OVER the window)' : ''}`);
+  const rows = [['part', 'tokens', 'share', 'budget']];
+  for (const r of b.rows) rows.push([r.regionKind ? `${r.name} (${r.regionKind})` : r.name, n(r.tokens), percent(r.share), r.budget === undefined ? '' : n(r.budget)]);
+  console.log(table(rows, new Set([1, 2, 3])));
+  const reach = b.rows.some((r) => r.kind !== 'free' && r.kind !== 'headroom' && r.budget === undefined)
+    ? 'free space: what the list may still fill; it keeps no headroom, and drops its oldest messages only at the window'
+    : 'free space: what the regions may still fill up to their budgets; reply headroom: what no budget covers, left for the reply';
+  console.log(reach);
+  console.log(b.overhead ? `harness overhead: ${b.overhead.source}` : 'harness overhead (its system prompt and tool definitions): not known for this scenario');
+}
+
+// Below 1% a part still shows (0.02%), as the `/context` view does for small regions.
+const percent = (share: number): string => `${(share * 100).toFixed(share > 0 && share < 0.01 ? 2 : 1)}%`;
 
 function printRequest(detail: StepDetail, inference: number, regions: NonNullable<StepDetail['requestRegions']>): void {
   const r = detail.request;

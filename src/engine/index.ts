@@ -21,6 +21,10 @@ export type { TrafficGenerator, TrafficGenerators } from './scenario.ts';
 export { entryLabel };
 export { replayAsRecorded, CALIBRATION_SHARE } from './as-recorded.ts';
 export type * from './as-recorded.ts';
+export { breakdown, blueprintBreakdown, flatListBreakdown, requestParts } from './breakdown.ts';
+export type { BreakdownRow, HarnessOverhead, WindowBreakdown, WindowPart } from './breakdown.ts';
+export { advise, DEFAULT_CANDIDATES, DEFAULT_PROPOSALS } from './advise/index.ts';
+export type { Advice, AdviseOptions, AdviseProgress, Proposal, Reference } from './advise/index.ts';
 
 /** The engine's own Rhai seed runner and script check, unless the caller brings others. */
 const withRhai = (options: ReplayOptions = {}): ReplayOptions => ({ runRhaiSeed, checkScript: checkCustomScript, ...options });

@@ -7,7 +7,9 @@ import { fmt } from './format.ts';
 import { MAX_REGION_SNAPSHOTS } from './limits.ts';
 import { resolveModel, type Model } from './models.ts';
 import { nameTable } from './names.ts';
+import { readAgainOf, RunNames } from './read-again.ts';
 import { Run } from './run/run.ts';
+import type { SharedFacts } from './run/state.ts';
 import type { Scenario, TrafficEvent, TrafficGenerators } from './scenario.ts';
 import type { SeedInputs } from './seeds.ts';
 import { stageLayout, stagesOf } from './stages.ts';
@@ -28,6 +30,8 @@ export interface ReplayOptions {
   generators?: TrafficGenerators;
   /** This scenario's blueprint, already compiled with these options (the page's worker validates and replays from one compile). */
   compiled?: CompileResult;
+  /** Facts about the traffic to share with other runs of the same scenario (the advisor replays it once per candidate). */
+  shared?: SharedFacts;
 }
 
 export type Prepared = { run: Run; diagnostics: Diagnostic[] } | { run?: undefined; diagnostics: Diagnostic[]; model?: Model };
@@ -55,7 +59,7 @@ export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepar
       return { diagnostics: [...compiled.diagnostics, runError('generator-invalid', message, 'scenario.json', 'generator')], model };
     }
   }
-  const run = new Run(model, compiled.blueprint, events, scenario);
+  const run = new Run(model, compiled.blueprint, events, scenario, options.shared);
   const spawnErrors = run.spawn(options);
   if (spawnErrors.length) return { diagnostics: [...compiled.diagnostics, ...spawnErrors], model };
   const snapshots = events.length * run.regions.size;
@@ -81,6 +85,7 @@ export function emptyTimeline(scenario: Scenario, diagnostics: Diagnostic[], mod
     summary: {
       steps: 0, inferences: 0, finalStage: '', stagesEntered: [], peakRequestTokens: 0, meanPrefixShare: 0,
       changes: emptyChangeTotals(), baselineLosesTaskAt: null, taskLostAt: null, ledger: nameTable(), warnings: 0,
+      readAgain: { count: 0, items: [] },
     },
     cancelled: false,
   };
@@ -91,6 +96,7 @@ export function replayPrepared(scenario: Scenario, prepared: Prepared, options: 
   if (!prepared.run) return emptyTimeline(scenario, prepared.diagnostics, prepared.model);
   const run = prepared.run;
   const spawn = { regions: run.figures(), changes: run.spawnChanges };
+  const seeded = keysHeld(run);
   const steps: TimelineStep[] = [];
   const total = run.events.length;
   let cancelled = false;
@@ -101,10 +107,17 @@ export function replayPrepared(scenario: Scenario, prepared: Prepared, options: 
     onStep?.(run, step);
     if (options.onProgress && (steps.length % 100 === 0 || run.done)) options.onProgress(steps.length, total);
   }
-  return buildTimeline(scenario, run, prepared.diagnostics, spawn, steps, cancelled);
+  return buildTimeline(scenario, run, prepared.diagnostics, spawn, steps, cancelled, seeded);
 }
 
-function buildTimeline(scenario: Scenario, run: Run, diagnostics: Diagnostic[], spawn: Timeline['spawn'], steps: TimelineStep[], cancelled: boolean): Timeline {
+/** The keys a run's regions hold now (at spawn: the seeded ones, which the run may name again). */
+export function keysHeld(run: Run): string[] {
+  const keys: string[] = [];
+  for (const region of run.regions.values()) for (const entry of region.entries) if (entry.key !== undefined) keys.push(entry.key);
+  return keys;
+}
+
+function buildTimeline(scenario: Scenario, run: Run, diagnostics: Diagnostic[], spawn: Timeline['spawn'], steps: TimelineStep[], cancelled: boolean, seededKeys: string[]): Timeline {
   const changes = emptyChangeTotals();
   let inferences = 0;
   let peak = 0;
@@ -124,6 +137,7 @@ function buildTimeline(scenario: Scenario, run: Run, diagnostics: Diagnostic[], 
     if (taskLostAt === null && !r.taskInWindow && scenario.inputs.task !== undefined) taskLostAt = r.inference;
   }
   const regions = orderedMeta(run);
+  const readAgain = readAgainOf(new RunNames(run.events, seededKeys), spawn.changes, steps);
   return {
     scenario: scenario.name,
     model: { id: run.model.id, window: run.model.window, encoding: run.model.encoding, approximate: run.model.approximate },
@@ -137,6 +151,7 @@ function buildTimeline(scenario: Scenario, run: Run, diagnostics: Diagnostic[], 
       steps: steps.length, inferences, finalStage: run.stage.name, stagesEntered: run.stagesEntered,
       peakRequestTokens: peak, meanPrefixShare: inferences > 1 ? shareSum / (inferences - 1) : 0,
       changes, baselineLosesTaskAt, taskLostAt, ledger: run.ledger.byStage, warnings,
+      readAgain: { count: readAgain.length, items: readAgain },
     },
     cancelled,
   };

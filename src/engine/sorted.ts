@@ -1,5 +1,5 @@
 // Lookups in ascending columns (steps, change rows, inference steps), shared by the worker's run
-// view and the page's charts.
+// view, the page's charts and read-again's namings.
 
 /** The index of the first value at or above `value` in an ascending column (its length if none). */
 export function lowerBound(sorted: ArrayLike<number>, value: number): number {

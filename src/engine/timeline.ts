@@ -51,6 +51,22 @@ export interface Change {
   reason?: string;
 }
 
+/**
+ * A path or key the run names again after the blueprint dropped, summarized or cut an entry under it
+ * (read-again.ts): one per key and naming, however many entries under the key were lost before it.
+ */
+export interface ReadAgainItem {
+  key: string;
+  /** The step whose change first lost it (-1: at spawn), that change's type and region. */
+  lostAt: number;
+  change: ChangeType;
+  region: string;
+  /** The first later step whose assistant event names it. */
+  namedAt: number;
+  /** Every loss it answers for: the step (-1: the spawn's changes) and the index of the change in that step's `changes`. */
+  losses: { step: number; change: number }[];
+}
+
 /** What the provider would do with a request's cache under its rules (cache.ts providerView; its columns: figures.ts). */
 export type ProviderView = Row<typeof CACHE_COLUMNS> & {
   /** Which rule applied, in words. */
@@ -99,6 +115,11 @@ export interface TimelineSummary {
   taskLostAt: number | null;
   ledger: StageLedger;
   warnings: number;
+  /**
+   * Entries dropped, summarized or cut whose path or key the run names again later, one per key and
+   * naming (read-again.ts): `count` is the figure the advisor minimizes.
+   */
+  readAgain: { count: number; items: ReadAgainItem[] };
 }
 
 export interface Timeline {
@@ -200,6 +221,8 @@ export interface StepDetail {
   inference: boolean;
   /** On an inference step: region figures as they were when the request was assembled. */
   requestRegions?: Record<string, RegionFigures>;
+  /** On an inference step: the tokens the flat-list baseline sent for it (RequestFigures.baselineTokens). */
+  baselineTokens?: number;
   result?: StepResult;
   warnings: string[];
   ledger: StageLedger;

@@ -70,6 +70,18 @@ describe('lev replay', () => {
     expect(r.stdout).toContain('6 steps, 3 inferences');
   });
 
+  it('marks a folded file the run names again, on its change and in the summary, as JSON and as text', () => {
+    // codebase folds src/a.rs and src/b.rs at step 4; the last reply names src/a.rs again.
+    const again = file('again.json', { ...SCENARIO, traffic: [...SCENARIO.traffic.slice(0, 5), { type: 'assistant', content: 'Back to src/a.rs.' }] });
+    const t = JSON.parse(lev('replay', again, '--json').stdout);
+    expect(t.steps[4].changes[0]).toMatchObject({ type: 'compact', entries: ['src/a.rs', 'src/b.rs'] });
+    expect(t.summary.readAgain).toEqual({ count: 1, items: [{ key: 'src/a.rs', lostAt: 4, namedAt: 5, change: 'compact', region: 'codebase', losses: [{ step: 4, change: 0 }] }] });
+    const text = lev('replay', again).stdout;
+    expect(text).toMatch(/4\s+tool_result read_file\s+s\s+compact codebase \d+t \(2\) \[1 read again later\]/);
+    expect(text).toContain('read again later: 1: src/a.rs (compact in codebase at step 4, named at step 5)');
+    expect(lev('replay', path).stdout).toContain('read again later: none');
+  });
+
   it('names the event index and field of a bad scenario, exit 1', () => {
     const bad = file('bad.json', { ...SCENARIO, traffic: [SCENARIO.traffic[0], { type: 'tool_result', tool_name: 'grep', content: 'x' }, { type: 'teleport' }] });
     const r = lev('replay', bad, '--json');
@@ -113,6 +125,24 @@ describe('lev test', () => {
     expect(out.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'c1', content: '[routed to codebase: 300 tokens]' });
     expect(out.regions.codebase).toEqual({ tokens: 300, budget: 400, entries: 1, visible: true });
     expect(out.regions.conversation.entries).toBe(2);
+  });
+
+  it('breaks the window down, through the blueprint and as one flat list, as JSON and as a table', () => {
+    const out = JSON.parse(lev('test', path, '--step', '1', '--json').stdout);
+    // task and codebase are the request's system blocks, then the conversation's and tool results' messages.
+    const regions = out.breakdown.blueprint.rows.filter((r: { kind: string }) => r.kind === 'region');
+    expect(regions.map((r: { name: string; budget: number }) => [r.name, r.budget])).toEqual([
+      ['task', 5000], ['codebase', 400], ['conversation', 38_400], ['tool_results', 38_400], ['final_output', 5000],
+    ]);
+    expect(out.breakdown.blueprint.usedTokens).toBe(out.tokens);
+    const flat = out.breakdown.flatList.rows;
+    expect(flat[0]).toMatchObject({ name: 'flat message list', kind: 'messages' });
+    expect(flat.reduce((s: number, r: { tokens: number }) => s + r.tokens, 0)).toBe(128_000);
+    const text = lev('test', path, '--step', '1').stdout;
+    expect(text).toContain('what fills the 128,000-token window, through the blueprint:');
+    expect(text).toMatch(/codebase \(compacting\)\s+304\s+0\.24%\s+400/);
+    expect(text).toMatch(/reply headroom\s+40,800\s+31\.9%/);
+    expect(text).toContain('harness overhead (its system prompt and tool definitions): not known for this scenario');
   });
 
   it('defaults to inference 0 and prints it readably', () => {

@@ -122,5 +122,6 @@ export function detailOf(snap: Snapshot): StepDetail {
   };
   if (step.result) out.result = step.result;
   if (snap.requestRegions) out.requestRegions = snap.requestRegions;
+  if (step.request) out.baselineTokens = step.request.baselineTokens;
   return out;
 }

@@ -15,6 +15,7 @@ import { Ledger, isImplicit, stagesOf } from '../stages.ts';
 import { summarize, type SummaryItems, type SummaryOptions } from '../summarize.ts';
 import type { Change, RegionFigures, RegionMeta, ToolCall } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
+import type { CappedResult } from '../routing.ts';
 
 /** Write orders reportedStrips may hold before its gone ones are first dropped. */
 const FORGET_FLOOR = 256;
@@ -37,6 +38,16 @@ Object.setPrototypeOf(FiguresTable.prototype, null);
 export class SharedFacts {
   private readonly callsById = new Map<string, { at: number; call: ToolCall }[]>();
   private readonly resultTokens = new WeakMap<TrafficEvent, number>();
+  /**
+   * Results cut by a ceiling, by event and ceiling, when runs of several blueprints over the same
+   * traffic share these facts (the advisor): cutting tokenizes the whole result, and a result's text
+   * does not depend on the blueprint. Off for a single run, which would only hold them longer.
+   */
+  private readonly caps: WeakMap<TrafficEvent, Map<number, CappedResult>> | undefined;
+
+  constructor(options: { keepCaps?: boolean } = {}) {
+    this.caps = options.keepCaps ? new WeakMap() : undefined;
+  }
 
   /** A call made at `position`. A copy re-running the event records it again, which changes nothing. */
   recordCall(position: number, call: ToolCall): void {
@@ -53,6 +64,16 @@ export class SharedFacts {
     const made = this.callsById.get(id) ?? [];
     for (let i = made.length - 1; i >= 0; i--) if (made[i]!.at <= position) return made[i]!.call;
     return undefined;
+  }
+
+  /** `event`'s result cut at `maxTokens`, cut once when these facts keep caps. */
+  capped(event: TrafficEvent, maxTokens: number, cut: () => CappedResult): CappedResult {
+    if (!this.caps) return cut();
+    let byCeiling = this.caps.get(event);
+    if (!byCeiling) this.caps.set(event, (byCeiling = new Map()));
+    let found = byCeiling.get(maxTokens);
+    if (!found) byCeiling.set(maxTokens, (found = cut()));
+    return found;
   }
 
   /** Tokens of the text a tool result event is stored as (deterministic per event), counted once. */

@@ -47,9 +47,12 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   const max = route.maxResultTokens;
   if (max !== undefined && (knownTokens === undefined || knownTokens > max)) {
     // A file read both caps cut keeps one marker that names both, so the byte cap's notice is not
-    // cut away with the tail, and no count of the capped text is given as the file's.
-    let capped = capToolResult(content, max, encoding);
-    if (capped.truncated && byteCut) capped = capToolResult(byteCut.text, max, encoding, (kept) => bothCapsMarker(kept, byteCut.fileBytes, max));
+    // cut away with the tail, and no count of the capped text is given as the file's. The cut
+    // depends only on the event and the cap, so replays of the same traffic share it.
+    const capped = run.shared.capped(event, max, () => {
+      const once = capToolResult(content, max, encoding);
+      return once.truncated && byteCut ? capToolResult(byteCut.text, max, encoding, (kept) => bothCapsMarker(kept, byteCut!.fileBytes, max)) : once;
+    });
     if (capped.truncated) {
       // The same count the marker gives the model: the tokens of the result left out.
       run.changes.push({ type: 'truncate', region: route.region, tokens: capped.cut!, entries: [event.tool_call_id], reason: `max_result_tokens ${fmt(max)}` });
