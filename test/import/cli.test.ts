@@ -73,6 +73,7 @@ describe('lev import', () => {
     expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).traffic[6]).toEqual({ type: 'user', content: '\uFFFDPlan approved. Go ahead and implement it.' });
   });
 
+  // Five processes: on the shared 2-core machine each takes up to 6 s under load.
   it('usage errors exit 2', () => {
     expect(lev().code).toBe(2);
     expect(lev(CLAUDE, '--format', 'gemini').stderr).toBe('lev: import: unknown --format "gemini"; use one of anthropic, openai-chat, openai-responses, claude-code, codex, claude-stream-json, claude-trace, swe-agent, mini-swe-agent, openhands, cline, gemini-cli\n');
@@ -80,7 +81,7 @@ describe('lev import', () => {
     expect(lev(CLAUDE, '--agent', '/nonexistent/dir').stderr).toBe('lev: import: --agent /nonexistent/dir: no such file or directory\n');
     const help = lev('--help');
     expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'usage: lev import TRACE [--agent DIR|agent.leviath] [--format NAME] [--tool-map A=B,...] [-o scenario.json] [--json]']);
-  });
+  }, 90_000);
 });
 
 describe('lev replay --as-recorded', () => {
