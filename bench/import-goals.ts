@@ -100,10 +100,10 @@ const READERS: Partial<Record<FormatName, Reader>> = {
     },
   },
   'codex': {
-    calls: (text) => tokenCounts(text).length,
+    calls: (text) => new Set(tokenCounts(text).map((c) => c.call)).size,
     strip: (text, keep) => {
-      const counted = tokenCounts(text);
-      const drop = new Set(counted.slice(keep).map((c) => c.line));
+      // Every token_count line of a call past the calibration's goes, its repeats too.
+      const drop = new Set(tokenCounts(text).filter((c) => c.call >= keep).map((c) => c.line));
       return lines(text).filter((_, i) => !drop.has(i)).join('\n');
     },
   },
@@ -121,19 +121,20 @@ function responseId(e: Obj): string | undefined {
   return response && typeof response.id === 'string' ? response.id : undefined;
 }
 
-/** Codex's token_count events with usage, one per call (a repeat of the same running total is the same call). */
-function tokenCounts(text: string): { line: number }[] {
-  const out: { line: number }[] = [];
+/** Codex's token_count lines with usage and the call each reports (a repeat of the same running total is the same call again). */
+function tokenCounts(text: string): { line: number; call: number }[] {
+  const out: { line: number; call: number }[] = [];
   let last: unknown;
+  let call = -1;
   lines(text).forEach((l, i) => {
     const e = JSON.parse(l) as Obj;
     const payload = isObj(e.payload) ? e.payload : undefined;
     const info = payload?.type === 'token_count' && isObj(payload.info) ? payload.info : undefined;
     if (!info) return;
     const total = isObj(info.total_token_usage) ? info.total_token_usage.total_tokens : undefined;
-    if (total !== undefined && total === last) return;
+    if (total === undefined || total !== last) call++;
     last = total;
-    out.push({ line: i });
+    out.push({ line: i, call });
   });
   return out;
 }
@@ -159,15 +160,21 @@ const quantile = (sorted: number[], q: number) => {
   return sorted[Math.floor(at)]! + (sorted[Math.ceil(at)]! - sorted[Math.floor(at)]!) * (at - Math.floor(at));
 };
 
-export function measureGoals(path: string): GoalRow {
-  const text = readFileSync(path, 'utf8');
-  const full = importTrace(text);
-  const format = full.report.format;
+/** The trace's real calls counted from the file, and its text with the usage of all but the first 10% of them removed. */
+export function stripUsage(text: string, format: FormatName, path = 'the trace'): { fileCalls: number; keep: number; text: string } {
   const reader = READERS[format];
   if (!reader) throw new Error(`${path}: no usage stripper for the ${format} format yet`);
   const fileCalls = reader.calls(text);
   const keep = Math.floor(fileCalls * CALIBRATION_SHARE);
-  const stripped = importTrace(reader.strip(text, keep));
+  return { fileCalls, keep, text: reader.strip(text, keep) };
+}
+
+export function measureGoals(path: string): GoalRow {
+  const text = readFileSync(path, 'utf8');
+  const full = importTrace(text);
+  const format = full.report.format;
+  const { fileCalls, keep, text: strippedText } = stripUsage(text, format, path);
+  const stripped = importTrace(strippedText);
   const recorded = (traffic: TrafficEvent[]) => traffic.flatMap((e) => (e.type === 'assistant' ? [e.recorded] : []));
   const truth = recorded(full.scenario.traffic);
   const left = recorded(stripped.scenario.traffic).filter(Boolean).length;

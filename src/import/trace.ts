@@ -46,7 +46,7 @@ export type TraceTurn =
     kind: 'assistant'; text: string; calls: TraceCall[]; where: Where;
     /** What the provider recorded for this API call, when the trace keeps it. */
     recorded?: RecordedUsage;
-    /** Reasoning sent back within the turn: its text, or its size when encrypted (OpenAI reasoning items). */
+    /** Reasoning sent back within the turn (OpenAI reasoning items, Claude's thinking blocks): its text, or its size when encrypted. */
     reasoning?: { text?: string; tokens?: number; encrypted?: boolean };
   }
   | { kind: 'tool_result'; callId: string; content: string; isError: boolean; where: Where }

@@ -5,7 +5,7 @@
 // Codex CLI rollouts carry the same items, so codex.ts reads them with this reader.
 import { argumentsFromText, arrayAt, at, isObject, objectAt, stringAt, type JsonObject } from '../json.ts';
 import { partsText, type PartKinds } from './parts.ts';
-import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type TraceCall, type TraceTurn, type Transcript, type Where } from '../trace.ts';
+import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type TraceCall, type Transcript, type Where } from '../trace.ts';
 
 const REASONING_PARTS: PartKinds = { text: new Set(['summary_text', 'reasoning_text', 'text']), skipped: {} };
 
@@ -19,6 +19,8 @@ export interface ItemHooks {
   isHarnessText?: (text: string) => boolean;
   /** A tool's output text as the model saw it, and whether it reports a failure. */
   readOutput?: (output: string) => { content: string; isError: boolean };
+  /** A response's first item was read (its turn is new). */
+  opened?: (turn: AssistantTurn) => void;
 }
 
 /**
@@ -27,7 +29,6 @@ export interface ItemHooks {
  */
 export class ResponsesItemReader {
   private open: AssistantTurn | undefined;
-  private last: AssistantTurn | undefined;
 
   constructor(readonly transcript: Transcript, private readonly hooks: ItemHooks = {}) {}
 
@@ -96,9 +97,9 @@ export class ResponsesItemReader {
     turn.reasoning = reasoning;
   }
 
-  /** The newest assistant turn, for usage recorded after it (Codex's token_count). */
-  get lastAssistant(): AssistantTurn | undefined {
-    return this.last;
+  /** The response being read: its items came after the last input (a prompt or a tool output). */
+  get currentResponse(): AssistantTurn | undefined {
+    return this.open;
   }
 
   /**
@@ -112,11 +113,12 @@ export class ResponsesItemReader {
     this.transcript.turns.push({ kind: 'user', text, where });
   }
 
-  private openTurn(text: string, where: Where): Extract<TraceTurn, { kind: 'assistant' }> {
-    this.open = { kind: 'assistant', text, calls: [], where };
-    this.last = this.open;
-    this.transcript.turns.push(this.open);
-    return this.open;
+  private openTurn(text: string, where: Where): AssistantTurn {
+    const turn: AssistantTurn = { kind: 'assistant', text, calls: [], where };
+    this.open = turn;
+    this.transcript.turns.push(turn);
+    this.hooks.opened?.(turn);
+    return turn;
   }
 
   private call(call: TraceCall): void {
