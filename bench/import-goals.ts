@@ -17,8 +17,11 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const lines = (text: string) => text.split('\n').filter((l) => l.trim().length > 0);
 
-/** Each format's real API calls, counted from the file, and its text with the usage of calls from `keep` on removed. */
-interface Reader { calls: (text: string) => number; strip: (text: string, keep: number) => string }
+/**
+ * Each format's real API calls, counted from the file, and its text with the usage of calls from
+ * `keep` on removed (no `strip`: the format records no per-call usage, so only the calls are measured).
+ */
+interface Reader { calls: (text: string) => number; strip?: (text: string, keep: number) => string }
 
 const mainOf = (entries: Obj[]) => {
   const tools = (e: Obj) => (isObj(e.request) && isObj(e.request.body) && Array.isArray(e.request.body.tools) ? e.request.body.tools.length : -1);
@@ -99,6 +102,21 @@ const READERS: Partial<Record<FormatName, Reader>> = {
       }).join('\n');
     },
   },
+  // SWE-agent keeps only the run's totals (info.model_stats), mini-swe-agent no usage at all.
+  'swe-agent': {
+    calls: (text) => {
+      const info = (JSON.parse(text) as Obj).info;
+      const stats = isObj(info) && isObj(info.model_stats) ? info.model_stats : undefined;
+      return typeof stats?.api_calls === 'number' ? stats.api_calls : 0;
+    },
+  },
+  'mini-swe-agent': {
+    calls: (text) => {
+      const json = JSON.parse(text) as unknown;
+      const messages = Array.isArray(json) ? json : isObj(json) && Array.isArray(json.messages) ? json.messages : [];
+      return (messages as unknown[]).filter((m) => isObj(m) && m.role === 'assistant').length;
+    },
+  },
   'codex': {
     calls: (text) => new Set(tokenCounts(text).map((c) => c.call)).size,
     strip: (text, keep) => {
@@ -152,6 +170,8 @@ export interface GoalRow {
   cacheShareError?: number;
   /** Each recorded compaction: recorded before -> after, and as sent before -> after. */
   compactions: string[];
+  /** Why nothing was compared, when the file records no per-call usage. */
+  note?: string;
 }
 
 const quantile = (sorted: number[], q: number) => {
@@ -163,10 +183,10 @@ const quantile = (sorted: number[], q: number) => {
 /** The trace's real calls counted from the file, and its text with the usage of all but the first 10% of them removed. */
 export function stripUsage(text: string, format: FormatName, path = 'the trace'): { fileCalls: number; keep: number; text: string } {
   const reader = READERS[format];
-  if (!reader) throw new Error(`${path}: no usage stripper for the ${format} format yet`);
+  if (!reader) throw new Error(`${path}: no call counter for the ${format} format yet`);
   const fileCalls = reader.calls(text);
   const keep = Math.floor(fileCalls * CALIBRATION_SHARE);
-  return { fileCalls, keep, text: reader.strip(text, keep) };
+  return { fileCalls, keep, text: reader.strip ? reader.strip(text, keep) : text };
 }
 
 export function measureGoals(path: string): GoalRow {
@@ -177,6 +197,12 @@ export function measureGoals(path: string): GoalRow {
   const stripped = importTrace(strippedText);
   const recorded = (traffic: TrafficEvent[]) => traffic.flatMap((e) => (e.type === 'assistant' ? [e.recorded] : []));
   const truth = recorded(full.scenario.traffic);
+  if (!truth.some(Boolean)) {
+    return {
+      file: basename(path), format, fileCalls, inferences: full.report.inferences, calibration: 'none', compared: 0,
+      medianError: 0, p90Error: 0, compactions: [], note: 'no per-call usage in the file: calls only',
+    };
+  }
   const left = recorded(stripped.scenario.traffic).filter(Boolean).length;
   if (left > keep) throw new Error(`${path}: ${left} calls still carry usage after stripping all but ${keep}`);
   const t = replayAsRecorded(stripped.scenario);
@@ -218,7 +244,9 @@ export function goalsTable(rows: GoalRow[]): string {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of rows) {
-    out.push(`| ${r.file} | ${r.format} | ${r.fileCalls} / ${r.inferences}${r.fileCalls === r.inferences ? '' : ' **(differ)**'} | ${r.calibration} | ${r.compared} | ${pct(r.medianError)}${r.medianError <= 0.05 ? '' : ' **(over 5%)**'} | ${pct(r.p90Error)}${r.p90Error <= 0.15 ? '' : ' **(over 15%)**'} | ${r.cacheShareError === undefined ? '' : `${r.cacheShareError.toFixed(3)}${r.cacheShareError <= 0.05 ? '' : ' **(over 0.05)**'}`} | ${r.compactions.join('; ') || 'none'} |`);
+    const calls = `${r.fileCalls} / ${r.inferences}${r.fileCalls === r.inferences ? '' : ' **(differ)**'}`;
+    if (r.note) { out.push(`| ${r.file} | ${r.format} | ${calls} | ${r.note} | 0 | | | | |`); continue; }
+    out.push(`| ${r.file} | ${r.format} | ${calls} | ${r.calibration} | ${r.compared} | ${pct(r.medianError)}${r.medianError <= 0.05 ? '' : ' **(over 5%)**'} | ${pct(r.p90Error)}${r.p90Error <= 0.15 ? '' : ' **(over 15%)**'} | ${r.cacheShareError === undefined ? '' : `${r.cacheShareError.toFixed(3)}${r.cacheShareError <= 0.05 ? '' : ' **(over 0.05)**'}`} | ${r.compactions.join('; ') || 'none'} |`);
   }
   return out.join('\n');
 }
@@ -230,5 +258,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error('usage: npx tsx bench/import-goals.ts TRACE...');
     process.exit(2);
   }
-  console.log(goalsTable(paths.map(measureGoals)));
+  const rows: GoalRow[] = [];
+  for (const path of paths) {
+    try {
+      rows.push(measureGoals(path));
+    } catch (error) {
+      // One file that does not import says why and the others are still measured.
+      console.error(`${path}: ${(error as Error).message}`);
+    }
+  }
+  console.log(goalsTable(rows));
 }

@@ -5,10 +5,11 @@
 // meta object first and the items unwrapped.
 import { at, isObject, objectAt } from '../json.ts';
 import type { RecordedUsage } from '../../engine/scenario.ts';
-import { emptyTranscript, ImportError, type AssistantTurn, type Progress, type Transcript, type Where } from '../trace.ts';
+import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type Progress, type Transcript, type Where } from '../trace.ts';
 import { forEachJsonLine } from './jsonl.ts';
 import { responsesUsage } from '../usage.ts';
-import { ResponsesItemReader } from './openai-responses.ts';
+import { ResponsesItemReader, RESPONSES_PARTS } from './openai-responses.ts';
+import { partsText } from './parts.ts';
 
 /** User messages Codex writes itself: the environment, AGENTS.md and user instructions. */
 const HARNESS_TEXT = /^\s*(<(environment_context|user_instructions|permissions instructions)[\s>]|# AGENTS\.md instructions)/;
@@ -133,9 +134,27 @@ function readEvent(body: Record<string, unknown>, where: Where, reader: Response
   }
 }
 
-/** Codex compacted its history: `message` is the summary the new context starts with. */
+/**
+ * Codex compacted its history. Older versions write the summary the new context starts with as
+ * `message`; newer ones (0.1xx) leave `message` empty and write the new context itself as
+ * `replacement_history`: the user and assistant messages kept, word for word, and an encrypted
+ * `compaction` item. The new context is then those messages' text (the harness's own texts, which
+ * the calibrated overhead already holds, left out); an encrypted item has no size the file gives,
+ * so it is counted as skipped.
+ */
 function readCompacted(body: Record<string, unknown>, where: Where, transcript: Transcript): void {
-  const summary = typeof body.message === 'string' ? body.message : '';
+  let summary = typeof body.message === 'string' ? body.message : '';
+  if (Array.isArray(body.replacement_history)) {
+    const texts: string[] = [];
+    body.replacement_history.forEach((raw, i) => {
+      const here = at(at(where, 'replacement_history'), i);
+      const item = objectAt(raw, here, 'a history item object');
+      if (item.type !== 'message') return countSkipped(transcript, `compacted ${String(item.type)} item`);
+      const text = partsText(item.content, at(here, 'content'), transcript, RESPONSES_PARTS);
+      if (text.length > 0 && !HARNESS_TEXT.test(text)) texts.push(text);
+    });
+    if (texts.length > 0) summary = [summary, ...texts].filter((t) => t.length > 0).join('\n\n');
+  }
   transcript.turns.push({ kind: 'compaction', summary, where, trigger: 'auto' });
 }
 

@@ -9,7 +9,7 @@ import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type Tr
 
 const REASONING_PARTS: PartKinds = { text: new Set(['summary_text', 'reasoning_text', 'text']), skipped: {} };
 
-const RESPONSES_PARTS: PartKinds = {
+export const RESPONSES_PARTS: PartKinds = {
   text: new Set(['input_text', 'output_text', 'text', 'summary_text', 'refusal']),
   skipped: { input_image: 'image', input_file: 'document', input_audio: 'audio' },
 };
