@@ -73,12 +73,13 @@ const READERS: Partial<Record<FormatName, Reader>> = {
     },
   },
   'claude-code': {
-    calls: (text) => new Set(lines(text).map((l) => JSON.parse(l) as Obj).filter((e) => e.type === 'assistant' && e.isSidechain !== true && isObj(e.message) && e.message.model !== '<synthetic>').map((e) => (e.message as Obj).id)).size,
+    calls: (text) => new Set(claudeCodeCalls(lines(text).map((l) => JSON.parse(l) as Obj)).map((e) => (e.message as Obj).id)).size,
     strip: (text, keep) => {
+      const entries = lines(text).map((l) => JSON.parse(l) as Obj);
+      const calls = new Set(claudeCodeCalls(entries));
       const seen: unknown[] = [];
-      return lines(text).map((l) => {
-        const e = JSON.parse(l) as Obj;
-        if (e.type === 'assistant' && e.isSidechain !== true && isObj(e.message) && e.message.model !== '<synthetic>') {
+      return entries.map((e) => {
+        if (calls.has(e) && isObj(e.message)) {
           if (!seen.includes(e.message.id)) seen.push(e.message.id);
           if (seen.indexOf(e.message.id) >= keep) delete e.message.usage;
         }
@@ -126,6 +127,14 @@ const READERS: Partial<Record<FormatName, Reader>> = {
     },
   },
 };
+
+/** A Claude Code file's assistant lines that are API calls: the main agent's, or every one in a sub-agent's file (all side chain). */
+function claudeCodeCalls(entries: Obj[]): Obj[] {
+  const assistant = entries.filter((e) => e.type === 'assistant' && isObj(e.message) && e.message.model !== '<synthetic>');
+  const conversation = entries.filter((e) => e.type === 'assistant' || e.type === 'user');
+  const subAgent = conversation.length > 0 && conversation.every((e) => e.isSidechain === true);
+  return subAgent ? assistant : assistant.filter((e) => e.isSidechain !== true);
+}
 
 function events(json: unknown): Obj[] {
   if (Array.isArray(json)) return json as Obj[];
