@@ -60,7 +60,7 @@ export interface Transcript {
   turns: TraceTurn[];
   /** System prompts and other harness text (instructions, environment context): kept, not replayed. */
   notes: string[];
-  /** Content the scenario format cannot express yet, counted by kind (image, document, thinking, ...). */
+  /** Content the scenario format cannot express yet, counted by kind (image, document, redacted thinking, ...). */
   skipped: Record<string, number>;
   /** The model the trace names, when it names one. */
   model?: string;

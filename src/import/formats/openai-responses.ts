@@ -1,7 +1,8 @@
 // OpenAI Responses API input items: message (role + content string or input_text/output_text
 // parts), function_call { call_id, name, arguments }, function_call_output { call_id, output };
-// also custom_tool_call(_output) and reasoning (counted as skipped thinking). Accepted as a request
-// body ({ instructions, input }), a response ({ object: "response", output }) or a bare item array.
+// also custom_tool_call(_output) and reasoning (kept with its turn as the reply's reasoning).
+// Accepted as a request body ({ instructions, input }), a response ({ object: "response", output })
+// or a bare item array.
 // Codex CLI rollouts carry the same items, so codex.ts reads them with this reader.
 import { argumentsFromText, arrayAt, at, isObject, objectAt, stringAt, type JsonObject } from '../json.ts';
 import { partsText, type PartKinds } from './parts.ts';
