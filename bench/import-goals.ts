@@ -17,8 +17,11 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const lines = (text: string) => text.split('\n').filter((l) => l.trim().length > 0);
 
-/** Each format's real API calls, counted from the file, and its text with the usage of calls from `keep` on removed. */
-interface Reader { calls: (text: string) => number; strip: (text: string, keep: number) => string }
+/**
+ * Each format's real API calls, counted from the file, and its text with the usage of calls from
+ * `keep` on removed (no `strip`: the format records no per-call usage, so only the calls are measured).
+ */
+interface Reader { calls: (text: string) => number; strip?: (text: string, keep: number) => string }
 
 const mainOf = (entries: Obj[]) => {
   const tools = (e: Obj) => (isObj(e.request) && isObj(e.request.body) && Array.isArray(e.request.body.tools) ? e.request.body.tools.length : -1);
@@ -70,12 +73,13 @@ const READERS: Partial<Record<FormatName, Reader>> = {
     },
   },
   'claude-code': {
-    calls: (text) => new Set(lines(text).map((l) => JSON.parse(l) as Obj).filter((e) => e.type === 'assistant' && e.isSidechain !== true && isObj(e.message) && e.message.model !== '<synthetic>').map((e) => (e.message as Obj).id)).size,
+    calls: (text) => new Set(claudeCodeCalls(lines(text).map((l) => JSON.parse(l) as Obj)).map((e) => (e.message as Obj).id)).size,
     strip: (text, keep) => {
+      const entries = lines(text).map((l) => JSON.parse(l) as Obj);
+      const calls = new Set(claudeCodeCalls(entries));
       const seen: unknown[] = [];
-      return lines(text).map((l) => {
-        const e = JSON.parse(l) as Obj;
-        if (e.type === 'assistant' && e.isSidechain !== true && isObj(e.message) && e.message.model !== '<synthetic>') {
+      return entries.map((e) => {
+        if (calls.has(e) && isObj(e.message)) {
           if (!seen.includes(e.message.id)) seen.push(e.message.id);
           if (seen.indexOf(e.message.id) >= keep) delete e.message.usage;
         }
@@ -99,15 +103,38 @@ const READERS: Partial<Record<FormatName, Reader>> = {
       }).join('\n');
     },
   },
+  // SWE-agent keeps only the run's totals (info.model_stats), mini-swe-agent no usage at all.
+  'swe-agent': {
+    calls: (text) => {
+      const info = (JSON.parse(text) as Obj).info;
+      const stats = isObj(info) && isObj(info.model_stats) ? info.model_stats : undefined;
+      return typeof stats?.api_calls === 'number' ? stats.api_calls : 0;
+    },
+  },
+  'mini-swe-agent': {
+    calls: (text) => {
+      const json = JSON.parse(text) as unknown;
+      const messages = Array.isArray(json) ? json : isObj(json) && Array.isArray(json.messages) ? json.messages : [];
+      return (messages as unknown[]).filter((m) => isObj(m) && m.role === 'assistant').length;
+    },
+  },
   'codex': {
-    calls: (text) => tokenCounts(text).length,
+    calls: (text) => new Set(tokenCounts(text).map((c) => c.call)).size,
     strip: (text, keep) => {
-      const counted = tokenCounts(text);
-      const drop = new Set(counted.slice(keep).map((c) => c.line));
+      // Every token_count line of a call past the calibration's goes, its repeats too.
+      const drop = new Set(tokenCounts(text).filter((c) => c.call >= keep).map((c) => c.line));
       return lines(text).filter((_, i) => !drop.has(i)).join('\n');
     },
   },
 };
+
+/** A Claude Code file's assistant lines that are API calls: the main agent's, or every one in a sub-agent's file (all side chain). */
+function claudeCodeCalls(entries: Obj[]): Obj[] {
+  const assistant = entries.filter((e) => e.type === 'assistant' && isObj(e.message) && e.message.model !== '<synthetic>');
+  const conversation = entries.filter((e) => e.type === 'assistant' || e.type === 'user');
+  const subAgent = conversation.length > 0 && conversation.every((e) => e.isSidechain === true);
+  return subAgent ? assistant : assistant.filter((e) => e.isSidechain !== true);
+}
 
 function events(json: unknown): Obj[] {
   if (Array.isArray(json)) return json as Obj[];
@@ -121,19 +148,20 @@ function responseId(e: Obj): string | undefined {
   return response && typeof response.id === 'string' ? response.id : undefined;
 }
 
-/** Codex's token_count events with usage, one per call (a repeat of the same running total is the same call). */
-function tokenCounts(text: string): { line: number }[] {
-  const out: { line: number }[] = [];
+/** Codex's token_count lines with usage and the call each reports (a repeat of the same running total is the same call again). */
+function tokenCounts(text: string): { line: number; call: number }[] {
+  const out: { line: number; call: number }[] = [];
   let last: unknown;
+  let call = -1;
   lines(text).forEach((l, i) => {
     const e = JSON.parse(l) as Obj;
     const payload = isObj(e.payload) ? e.payload : undefined;
     const info = payload?.type === 'token_count' && isObj(payload.info) ? payload.info : undefined;
     if (!info) return;
     const total = isObj(info.total_token_usage) ? info.total_token_usage.total_tokens : undefined;
-    if (total !== undefined && total === last) return;
+    if (total === undefined || total !== last) call++;
     last = total;
-    out.push({ line: i });
+    out.push({ line: i, call });
   });
   return out;
 }
@@ -151,6 +179,8 @@ export interface GoalRow {
   cacheShareError?: number;
   /** Each recorded compaction: recorded before -> after, and as sent before -> after. */
   compactions: string[];
+  /** Why nothing was compared, when the file records no per-call usage. */
+  note?: string;
 }
 
 const quantile = (sorted: number[], q: number) => {
@@ -159,17 +189,29 @@ const quantile = (sorted: number[], q: number) => {
   return sorted[Math.floor(at)]! + (sorted[Math.ceil(at)]! - sorted[Math.floor(at)]!) * (at - Math.floor(at));
 };
 
+/** The trace's real calls counted from the file, and its text with the usage of all but the first 10% of them removed. */
+export function stripUsage(text: string, format: FormatName, path = 'the trace'): { fileCalls: number; keep: number; text: string } {
+  const reader = READERS[format];
+  if (!reader) throw new Error(`${path}: no call counter for the ${format} format yet`);
+  const fileCalls = reader.calls(text);
+  const keep = Math.floor(fileCalls * CALIBRATION_SHARE);
+  return { fileCalls, keep, text: reader.strip ? reader.strip(text, keep) : text };
+}
+
 export function measureGoals(path: string): GoalRow {
   const text = readFileSync(path, 'utf8');
   const full = importTrace(text);
   const format = full.report.format;
-  const reader = READERS[format];
-  if (!reader) throw new Error(`${path}: no usage stripper for the ${format} format yet`);
-  const fileCalls = reader.calls(text);
-  const keep = Math.floor(fileCalls * CALIBRATION_SHARE);
-  const stripped = importTrace(reader.strip(text, keep));
+  const { fileCalls, keep, text: strippedText } = stripUsage(text, format, path);
+  const stripped = importTrace(strippedText);
   const recorded = (traffic: TrafficEvent[]) => traffic.flatMap((e) => (e.type === 'assistant' ? [e.recorded] : []));
   const truth = recorded(full.scenario.traffic);
+  if (!truth.some(Boolean)) {
+    return {
+      file: basename(path), format, fileCalls, inferences: full.report.inferences, calibration: 'none', compared: 0,
+      medianError: 0, p90Error: 0, compactions: [], note: 'no per-call usage in the file: calls only',
+    };
+  }
   const left = recorded(stripped.scenario.traffic).filter(Boolean).length;
   if (left > keep) throw new Error(`${path}: ${left} calls still carry usage after stripping all but ${keep}`);
   const t = replayAsRecorded(stripped.scenario);
@@ -211,7 +253,9 @@ export function goalsTable(rows: GoalRow[]): string {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of rows) {
-    out.push(`| ${r.file} | ${r.format} | ${r.fileCalls} / ${r.inferences}${r.fileCalls === r.inferences ? '' : ' **(differ)**'} | ${r.calibration} | ${r.compared} | ${pct(r.medianError)}${r.medianError <= 0.05 ? '' : ' **(over 5%)**'} | ${pct(r.p90Error)}${r.p90Error <= 0.15 ? '' : ' **(over 15%)**'} | ${r.cacheShareError === undefined ? '' : `${r.cacheShareError.toFixed(3)}${r.cacheShareError <= 0.05 ? '' : ' **(over 0.05)**'}`} | ${r.compactions.join('; ') || 'none'} |`);
+    const calls = `${r.fileCalls} / ${r.inferences}${r.fileCalls === r.inferences ? '' : ' **(differ)**'}`;
+    if (r.note) { out.push(`| ${r.file} | ${r.format} | ${calls} | ${r.note} | 0 | | | | |`); continue; }
+    out.push(`| ${r.file} | ${r.format} | ${calls} | ${r.calibration} | ${r.compared} | ${pct(r.medianError)}${r.medianError <= 0.05 ? '' : ' **(over 5%)**'} | ${pct(r.p90Error)}${r.p90Error <= 0.15 ? '' : ' **(over 15%)**'} | ${r.cacheShareError === undefined ? '' : `${r.cacheShareError.toFixed(3)}${r.cacheShareError <= 0.05 ? '' : ' **(over 0.05)**'}`} | ${r.compactions.join('; ') || 'none'} |`);
   }
   return out.join('\n');
 }
@@ -223,5 +267,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error('usage: npx tsx bench/import-goals.ts TRACE...');
     process.exit(2);
   }
-  console.log(goalsTable(paths.map(measureGoals)));
+  const rows: GoalRow[] = [];
+  for (const path of paths) {
+    try {
+      rows.push(measureGoals(path));
+    } catch (error) {
+      // One file that does not import says why and the others are still measured.
+      console.error(`${path}: ${(error as Error).message}`);
+    }
+  }
+  console.log(goalsTable(rows));
 }

@@ -252,7 +252,9 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
     const line = leastSquares(ms.map((m) => [1, m]), ys.map((y, i) => y - xs[i]!));
     if (line && line[1]! >= 0 && line[1]! <= MAX_PER_MESSAGE) fit = { overhead: line[0]!, factor: 1, perMessage: line[1]! };
   }
-  if (used.length >= 4 && spread(xs) >= MIN_SPREAD_FOR_FACTOR) {
+  // This tokenizer is the provider's own for the model (o200k_base for GPT-4o and GPT-5): its
+  // counts need no factor, and a factor fitted from a few calls would only trade off against the framing.
+  if (approximate && used.length >= 4 && spread(xs) >= MIN_SPREAD_FOR_FACTOR) {
     // Sizes far enough apart: the factor and the framing together, else the factor alone (a
     // tokenizer's ratio moves a long run's requests more than any framing does).
     const plane = leastSquares(used.map((_, i) => [1, xs[i]!, ms[i]!]), ys);
@@ -375,9 +377,10 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
         measured.push({ index: i, counted: list.total, shared, reasoning: list.reasoning, messages: list.items.length, sharedMessages, ...(event.recorded ? { recorded: event.recorded } : {}) });
         inferenceAt.push(i);
         previous = { tokens: list.total, messages: list.items.length };
-        list.push(eventTokens(event, count));
+        // The reasoning comes first in the reply (a thinking block, a reasoning item) and stays for the rest of the turn.
         const reasoning = reasoningTokens(event, count);
-        if (reasoning > 0 && caching === 'openai-prefix') list.push(reasoning, true);
+        if (reasoning > 0) list.push(reasoning, true);
+        list.push(eventTokens(event, count));
         break;
       }
       case 'tool_result':

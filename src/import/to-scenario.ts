@@ -70,11 +70,16 @@ export function toTraffic(transcript: Transcript, toolMap: ToolMap): MappedTraff
   return { ...(task === undefined ? {} : { task }), traffic, unansweredCalls, tools: [...tools.values()] };
 }
 
-/** Reasoning as the scenario holds it: its size when the trace recorded one (encrypted), else its text. */
+/**
+ * Reasoning as the scenario holds it: its text, or its size when the trace holds it encrypted (the
+ * size given, else the call's recorded reasoning tokens: it goes back to the model as the tokens it
+ * was generated as).
+ */
 function reasoningOf(turn: AssistantTurn): Extract<TrafficEvent, { type: 'assistant' }>['reasoning'] {
   const r = turn.reasoning;
   if (!r) return undefined;
-  if (isCount(r.tokens) && r.tokens <= MAX_RESULT_SIZE_TOKENS) return { size_tokens: r.tokens };
+  const tokens = r.tokens ?? (r.encrypted ? turn.recorded?.reasoningTokens : undefined);
+  if (isCount(tokens) && tokens <= MAX_RESULT_SIZE_TOKENS) return { size_tokens: tokens };
   if (r.text !== undefined && r.text.length > 0) return { content: r.text };
   return undefined;
 }

@@ -46,7 +46,7 @@ export type TraceTurn =
     kind: 'assistant'; text: string; calls: TraceCall[]; where: Where;
     /** What the provider recorded for this API call, when the trace keeps it. */
     recorded?: RecordedUsage;
-    /** Reasoning sent back within the turn: its text, or its size when encrypted (OpenAI reasoning items). */
+    /** Reasoning sent back within the turn (OpenAI reasoning items, Claude's thinking blocks): its text, or its size when encrypted. */
     reasoning?: { text?: string; tokens?: number; encrypted?: boolean };
   }
   | { kind: 'tool_result'; callId: string; content: string; isError: boolean; where: Where }
@@ -60,7 +60,7 @@ export interface Transcript {
   turns: TraceTurn[];
   /** System prompts and other harness text (instructions, environment context): kept, not replayed. */
   notes: string[];
-  /** Content the scenario format cannot express yet, counted by kind (image, document, thinking, ...). */
+  /** Content the scenario format cannot express yet, counted by kind (image, document, redacted thinking, ...). */
   skipped: Record<string, number>;
   /** The model the trace names, when it names one. */
   model?: string;

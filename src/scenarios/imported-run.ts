@@ -25,7 +25,10 @@ export const IMPORTED_RUN_TRAFFIC: TrafficEvent[] = [
           "output_mode": "content"
         }
       }
-    ]
+    ],
+    "reasoning": {
+      "content": "The bug is probably in parse_header."
+    }
   },
   {
     "type": "tool_result",

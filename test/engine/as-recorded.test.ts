@@ -42,6 +42,23 @@ describe('calibration', () => {
     expect(requests.every((q) => q.harnessTokens === r.calibration.overheadTokens)).toBe(true);
   });
 
+  it('fits no factor when the tokenizer is the provider\'s own (o200k_base for gpt-5): the calls\' sizes only teach the overhead and framing', () => {
+    // Recorded as 1.2 x counted: a factor the calibration would learn for an approximate tokenizer.
+    const traffic: TrafficEvent[] = [];
+    let total = 0;
+    const first = [1500, 3000, 800, 2500];
+    for (let i = 0; i < 40; i++) {
+      const size = first[i] ?? 200;
+      traffic.push(sized('user', size));
+      total += size;
+      traffic.push({ ...sized('assistant', 40), recorded: { promptTokens: Math.round(3000 + 1.2 * total) } } as TrafficEvent);
+      total += 40;
+    }
+    const r = replayAsRecorded(scenarioOf(traffic, 'gpt-5')).summary.recorded!;
+    expect(r.calibration.calls).toEqual([0, 1, 2, 3]);
+    expect(r.calibration.factor).toBe(1);
+  });
+
   it('with calls of near one size, learns the overhead and the framing per message, and leaves the factor at 1', () => {
     const traffic: TrafficEvent[] = [];
     let total = 0;
@@ -96,10 +113,32 @@ describe('caching as the provider applies it', () => {
     expect(second!.cache).toMatchObject({ cacheReadTokens: 2000, cacheWriteTokens: 550 });
   });
 
+  it('Anthropic: a thinking block is sent back for the rest of its turn, ahead of its reply, and leaves at the next user message', () => {
+    const t = replayAsRecorded(scenarioOf([
+      sized('user', 2000),
+      { ...sized('assistant', 300), reasoning: { size_tokens: 400 }, tool_calls: [{ id: 'c1', name: 'shell', arguments: {} }] } as TrafficEvent,
+      { type: 'tool_result', tool_call_id: 'c1', tool_name: 'shell', size_tokens: 700 },
+      sized('assistant', 10),
+      sized('user', 300),
+      sized('assistant', 10),
+    ]));
+    const [first, second, third] = t.steps.flatMap((s) => (s.request ? [s.request] : []));
+    const callTokens = second!.countedTokens - (2000 + 400 + 300 + 700);
+    expect(callTokens).toBeGreaterThan(0);
+    expect([first!.countedTokens, first!.reasoningTokens]).toEqual([2000, 0]);
+    // Within the turn: the thinking is in the request, and the whole previous request is read from cache.
+    expect(second!.reasoningTokens).toBe(400);
+    expect(second!.cache).toMatchObject({ cacheReadTokens: 2000, cacheWriteTokens: 400 + 300 + callTokens + 700 });
+    // A new user message: the thinking leaves, so the cached prefix ends where it stood (before the reply).
+    expect(third!.reasoningTokens).toBe(0);
+    expect(third!.countedTokens).toBe(2000 + 300 + callTokens + 700 + 10 + 300);
+    expect(third!.cache).toMatchObject({ cacheReadTokens: 2000, cacheWriteTokens: 300 + callTokens + 700 + 10 + 300 });
+  });
+
   it('OpenAI: reasoning stays within its turn, and the prefix cache hits in 128-token steps up to where it left', () => {
     const t = replayAsRecorded(scenarioOf([
       sized('user', 2000),
-      { ...sized('assistant', 10), reasoning: { size_tokens: 500 }, tool_calls: [{ id: 'c1', name: 'shell', arguments: {} }] } as TrafficEvent,
+      { ...sized('assistant', 300), reasoning: { size_tokens: 500 }, tool_calls: [{ id: 'c1', name: 'shell', arguments: {} }] } as TrafficEvent,
       { type: 'tool_result', tool_call_id: 'c1', tool_name: 'shell', size_tokens: 700 },
       sized('assistant', 10),
       sized('user', 300),
@@ -110,15 +149,16 @@ describe('caching as the provider applies it', () => {
     const second = requests[1]!;
     const third = requests[2]!;
     // The call's own tokens (its JSON) are whatever the second request holds beyond the sizes given.
-    const callTokens = second.countedTokens - (2000 + 10 + 500 + 700);
+    const callTokens = second.countedTokens - (2000 + 300 + 500 + 700);
     expect(callTokens).toBeGreaterThan(0);
     expect(first.countedTokens).toBe(2000);
     expect(second.reasoningTokens).toBe(500);
     // 2,000 shared: 1,024 + 7 x 128 hit.
     expect(second.cache.cacheReadTokens).toBe(1024 + 7 * 128);
-    // A new user turn: the reasoning left; the prefix shared with the request before ends where it was.
+    // A new user turn: the reasoning left. It came first in the reply, so the prefix shared with the
+    // request before ends at the 2,000 tokens ahead of it: 1,024 + 7 x 128 again.
     expect(third.reasoningTokens).toBe(0);
-    expect(third.countedTokens).toBe(2000 + 10 + callTokens + 700 + 10 + 300);
-    expect(third.cache.cacheReadTokens).toBe(1024 + Math.floor((2000 + 10 + callTokens - 1024) / 128) * 128);
+    expect(third.countedTokens).toBe(2000 + 300 + callTokens + 700 + 10 + 300);
+    expect(third.cache.cacheReadTokens).toBe(1024 + 7 * 128);
   });
 });

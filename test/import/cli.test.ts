@@ -26,7 +26,8 @@ describe('lev import', () => {
       'recorded usage: 7 of 7 inferences carry the provider\'s own token counts',
       'kept aside: 2 harness texts (system prompt, instructions) in inputs.harness_system_prompt, not replayed',
       'tools mapped: Read -> read_file, Grep -> grep, Bash -> shell, Edit -> edit_file',
-      'skipped (the scenario format cannot hold them yet): 1 thinking, 2 sidechain message',
+      // The session's one thinking block is its response's reasoning, not skipped.
+      'skipped (the scenario format cannot hold them yet): 2 sidechain message',
       '',
     ].join('\n'));
   });

@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HARNESS_PROMPT_INPUT, importTrace } from '../../src/import/index.ts';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
+import { replayAsRecorded } from '../../src/engine/as-recorded.ts';
+import { countTokens } from '../../src/engine/tokens.ts';
 import { DONE, EDIT_ARGS, EDIT_OK, GREP_OUTPUT, HANDOFF, HEADER_RS, PLAN, SYSTEM_PROMPT, TASK, TEST_FAIL, TEST_PASS, TESTS_RS } from './run.ts';
-import { APPLY_PATCH, codexShell, ENVIRONMENT_CONTEXT, fixtureFiles, numbered } from './fixture-files.ts';
+import { API_THINKING, APPLY_PATCH, CLAUDE_CODE_THINKING, codexShell, codexWrapped, ENVIRONMENT_CONTEXT, fixtureFiles, numbered } from './fixture-files.ts';
 import { IMPORTED_RUN_FILE, importedRunSource } from './imported-example.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
@@ -52,22 +54,37 @@ describe('the committed fixtures', () => {
 });
 
 describe('Anthropic Messages', () => {
-  it('a request body: system kept as a note, thinking and image counted, is_error kept', () => {
+  it('a request body: system kept as a note, thinking kept as its turn\'s reasoning, image counted, is_error kept', () => {
     const { scenario, report } = importTrace(fixture('anthropic-request.json'));
     expect(scenario.inputs).toEqual({ task: TASK, [HARNESS_PROMPT_INPUT]: SYSTEM_PROMPT });
-    expect(scenario.traffic).toEqual(apiEvents((n) => `toolu_${two(n)}`, true, false));
+    expect(conversation(scenario.traffic)).toEqual(apiEvents((n) => `toolu_${two(n)}`, true, false));
+    // The thinking block is the first reply's reasoning; no other reply has one.
+    expect(scenario.traffic.flatMap((e) => (e.type === 'assistant' ? [e.reasoning] : []))).toEqual([{ content: API_THINKING }, undefined, undefined, undefined, undefined]);
     expect(scenario.model).toEqual({ id: 'claude-sonnet-4' });
-    expect(report).toMatchObject({ format: 'anthropic', events: 12, inferences: 5, toolResults: 6, userMessages: 1, task: true, notes: 1, skipped: { thinking: 1, image: 1 }, unansweredCalls: [] });
+    expect(report).toMatchObject({ format: 'anthropic', events: 12, inferences: 5, toolResults: 6, userMessages: 1, task: true, notes: 1, unansweredCalls: [] });
+    expect(report.skipped).toEqual({ image: 1 });
   });
 
   it('a bare message array', () => {
     const { scenario, report } = importTrace(fixture('anthropic-messages.json'));
     expect(scenario.inputs).toEqual({ task: TASK });
-    expect(scenario.traffic).toEqual(apiEvents((n) => `toolu_${two(n)}`, true, true));
+    expect(conversation(scenario.traffic)).toEqual(apiEvents((n) => `toolu_${two(n)}`, true, true));
+    expect(scenario.traffic[0]).toMatchObject({ reasoning: { content: API_THINKING } });
     expect(report.tools).toEqual([
       { name: 'read_file', mappedTo: 'read_file', calls: 2 }, { name: 'grep', mappedTo: 'grep', calls: 1 },
       { name: 'shell', mappedTo: 'shell', calls: 2 }, { name: 'edit_file', mappedTo: 'edit_file', calls: 1 },
     ]);
+  });
+
+  it('the thinking block is sent back with its turn and leaves at the next user message (as-sent replay)', () => {
+    const { scenario } = importTrace(fixture('anthropic-messages.json'));
+    const t = replayAsRecorded(scenario);
+    const thinking = countTokens(API_THINKING, t.model.encoding);
+    // No recorded usage: no calibration, so the reasoning is the thinking's own count.
+    expect(t.summary.recorded).toBeNull();
+    const requests = t.steps.flatMap((s) => (s.request ? [[s.event.type === 'assistant' && s.event.content, s.request.reasoningTokens]] : []));
+    // Inferences 2 and 3 follow the thinking reply within the turn; the user's hand-off ends it.
+    expect(requests).toEqual([[READ_TEXT, 0], [TEST_TEXT, thinking], [PLAN, thinking], ['', 0], ['', 0], [DONE, 0]]);
   });
 
   it('a response body is one inference', () => {
@@ -145,7 +162,10 @@ describe('coding-agent session logs', () => {
       result('toolu_06', 'shell', TEST_PASS),
       { type: 'assistant', content: DONE },
     ]);
-    expect(report).toMatchObject({ format: 'claude-code', skipped: { thinking: 1, 'sidechain message': 2 }, notes: 2, model: { trace: 'claude-sonnet-4-5-20250929', used: 'claude-sonnet-4' } });
+    // The thinking line of msg_01 is that response's reasoning.
+    expect(scenario.traffic[0]).toMatchObject({ reasoning: { content: CLAUDE_CODE_THINKING } });
+    expect(report).toMatchObject({ format: 'claude-code', notes: 2, model: { trace: 'claude-sonnet-4-5-20250929', used: 'claude-sonnet-4' } });
+    expect(report.skipped).toEqual({ 'sidechain message': 2 });
   });
 
   it('Codex CLI rollout: environment context and instructions are notes, exit codes mark errors, apply_patch edits the file its header names', () => {
@@ -155,17 +175,18 @@ describe('coding-agent session logs', () => {
     expect(scenario.inputs).toEqual({ task: TASK, [HARNESS_PROMPT_INPUT]: `${SYSTEM_PROMPT}\n\n${ENVIRONMENT_CONTEXT}` });
     expect(traffic).toEqual([
       { type: 'assistant', content: READ_TEXT, tool_calls: [shell('call_A1', "sed -n '1,400p' src/parser/header.rs"), shell('call_A2', 'rg -n EmptyValue src')] },
-      result('call_A1', 'shell', HEADER_RS),
-      result('call_A2', 'shell', GREP_OUTPUT),
+      // 0.3x-0.5x send the model the wrapped output as it is written.
+      result('call_A1', 'shell', codexWrapped(HEADER_RS, 0)),
+      result('call_A2', 'shell', codexWrapped(GREP_OUTPUT, 0)),
       { type: 'assistant', content: TEST_TEXT, tool_calls: [shell('call_A3', 'cargo test parser')] },
-      result('call_A3', 'shell', TEST_FAIL, true),
+      result('call_A3', 'shell', codexWrapped(TEST_FAIL, 101), true),
       { type: 'assistant', content: PLAN },
       { type: 'user', content: HANDOFF },
       { type: 'assistant', content: '', tool_calls: [call('call_A4', 'edit_file', { path: 'src/parser/header.rs', input: APPLY_PATCH }), shell('call_A5', 'cat tests/header.rs')] },
       result('call_A4', 'edit_file', 'Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess. Updated the following files:\nM src/parser/header.rs\n'),
       result('call_A5', 'shell', `Exit code: 0\nWall time: 0.1 seconds\nOutput:\n${TESTS_RS}`),
       { type: 'assistant', content: '', tool_calls: [shell('call_A6', 'cargo test parser')] },
-      result('call_A6', 'shell', TEST_PASS),
+      result('call_A6', 'shell', codexWrapped(TEST_PASS, 0)),
       { type: 'assistant', content: DONE },
     ]);
     expect(scenario.traffic[0]).toMatchObject({ reasoning: { content: '**Reading the parser**' } });

@@ -150,6 +150,22 @@ describe('Codex 0.1xx rollouts', () => {
     expect(results.map((r) => r.type === 'tool_result' && [r.tool_name, r.is_error === true])).toEqual([['shell', true], ['edit_file', false]]);
     expect(assistants(scenario.traffic)[1]!.tool_calls![0]!.arguments.path).toBe('src/lib.rs');
   });
+
+  it('a compacted line with an empty message and a replacement_history: the new context is the kept messages\' text', () => {
+    const kept = [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix the failing test.' }] },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'The test fails on an empty header value.' }] },
+      { type: 'compaction', encrypted_content: 'gAAAAABpuws6eFQC' },
+    ];
+    const compacted = { timestamp: '2026-11-01T10:05:00Z', type: 'compacted', payload: { message: '', replacement_history: kept } };
+    const { scenario, report } = importTrace(jsonl([...lines, compacted, event({ type: 'user_message', message: 'Go on.', images: [] })]));
+    const compaction = scenario.traffic.find((e) => e.type === 'compaction');
+    // The user's and the model's messages, in order; the environment context is harness text; the encrypted item has no size.
+    const texts = kept.filter((k) => k.type === 'message' && !k.content![0]!.text.startsWith('<environment_context>')).map((k) => k.content![0]!.text);
+    expect(compaction).toMatchObject({ type: 'compaction', summary: texts.join('\n\n') });
+    expect(report.skipped['compacted compaction item']).toBe(kept.filter((k) => k.type === 'compaction').length);
+  });
 });
 
 describe('claude -p --output-format stream-json', () => {

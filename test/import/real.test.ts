@@ -119,3 +119,47 @@ describe('claude-trace logs', () => {
     expect(scenario.traffic.length).toBe((last.messages as unknown[]).length - 1 + 1);
   });
 });
+
+describe('Codex rollouts that write each call\'s token_count before its response\'s items (0.34, 0.63)', () => {
+  const RESPONSE_ITEMS = new Set(['reasoning', 'function_call', 'custom_tool_call', 'local_shell_call']);
+  const isResponseItem = (l: Obj) => l.type === 'response_item' && (RESPONSE_ITEMS.has(String(obj(l.payload).type)) || obj(l.payload).role === 'assistant');
+  const tokenInfo = (l: Obj) => (l.type === 'event_msg' && obj(l.payload).type === 'token_count' && l.payload !== null ? obj(obj(l.payload).info) : undefined);
+
+  for (const name of ['codex-0.34-first-calls.jsonl', 'codex-0.63-first-calls.jsonl']) {
+    it(`${name}: one inference per token_count call, each carrying the usage written just before its items`, () => {
+      const lines = text(name).trimEnd().split('\n').map((l) => JSON.parse(l) as Obj);
+      // The calls, from the file: token_count lines with usage, a repeat of the running total being the same call.
+      const calls: { at: number; usage: Obj }[] = [];
+      let total: unknown;
+      lines.forEach((l, at) => {
+        const info = tokenInfo(l);
+        if (!info || !info.last_token_usage) return;
+        const t = obj(info.total_token_usage).total_tokens;
+        if (t !== total) calls.push({ at, usage: obj(info.last_token_usage) });
+        total = t;
+      });
+      // The shape this test is about: every call's first item comes after its token_count, before the next one.
+      calls.forEach((c, i) => {
+        const next = lines.findIndex((l, j) => j > c.at && isResponseItem(l));
+        expect(next).toBeGreaterThan(c.at);
+        expect(next).toBeLessThan(calls[i + 1]?.at ?? lines.length);
+      });
+      const { scenario, report } = importTrace(text(name));
+      expect(report.format).toBe('codex');
+      expect(report.inferences).toBe(calls.length);
+      const turns = assistants(scenario.traffic);
+      expect(turns.map((t) => [t.recorded?.promptTokens, t.recorded?.cacheReadTokens, t.recorded?.outputTokens]))
+        .toEqual(calls.map((c) => [c.usage.input_tokens, c.usage.cached_input_tokens, c.usage.output_tokens]));
+      // Each response's reasoning is encrypted: it goes back as the reasoning tokens its own call recorded.
+      expect(turns.map((t) => t.reasoning)).toEqual(calls.map((c) => ({ size_tokens: c.usage.reasoning_output_tokens })));
+    });
+  }
+
+  it('a wrapped 0.34 tool output is the JSON text the model was sent, an error when its exit code is not 0', () => {
+    const lines = text('codex-0.34-first-calls.jsonl').trimEnd().split('\n').map((l) => JSON.parse(l) as Obj);
+    const outputs = lines.filter((l) => obj(l.payload).type === 'function_call_output').map((l) => String(obj(l.payload).output));
+    const { scenario } = importTrace(text('codex-0.34-first-calls.jsonl'));
+    expect(results(scenario.traffic).map((r) => r.type === 'tool_result' && [r.content, r.is_error === true]))
+      .toEqual(outputs.map((o) => [o, obj(obj(JSON.parse(o)).metadata).exit_code !== 0]));
+  });
+});

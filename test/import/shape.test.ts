@@ -9,6 +9,7 @@ import { hashPath, hashScenarioPaths, shapeOnly } from '../../src/import/shape.t
 import { encodeScenario } from '../../src/share/index.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { HEADER_RS, PLAN, TASK, TEST_FAIL } from './run.ts';
+import { API_THINKING } from './fixture-files.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const FIXTURES = ['anthropic-request.json', 'openai-chat.json', 'claude-code-session.jsonl', 'rollout-2026-11-30T10-01-00-0199a8f2.jsonl'];
@@ -41,9 +42,9 @@ describe('shape only', () => {
     const { scenario } = importTrace(fixture('anthropic-request.json'));
     const shaped = shapeOnly(scenario);
     const json = JSON.stringify(shaped);
-    for (const text of [TASK, PLAN, TEST_FAIL, HEADER_RS.slice(0, 40), 'cargo test parser', 'EmptyValue', 'You are a coding agent']) expect(json).not.toContain(text);
+    for (const text of [TASK, PLAN, TEST_FAIL, HEADER_RS.slice(0, 40), 'cargo test parser', 'EmptyValue', 'You are a coding agent', API_THINKING]) expect(json).not.toContain(text);
     expect(shaped.traffic.slice(0, 5)).toEqual([
-      { type: 'assistant', content: '', size_tokens: expect.any(Number), tool_calls: [{ id: 'toolu_01', name: 'read_file', arguments: { path: 'src/parser/header.rs' } }, { id: 'toolu_02', name: 'grep', arguments: { path: 'src' } }] },
+      { type: 'assistant', content: '', size_tokens: expect.any(Number), reasoning: { size_tokens: expect.any(Number) }, tool_calls: [{ id: 'toolu_01', name: 'read_file', arguments: { path: 'src/parser/header.rs' } }, { id: 'toolu_02', name: 'grep', arguments: { path: 'src' } }] },
       { type: 'tool_result', tool_call_id: 'toolu_01', tool_name: 'read_file', size_tokens: expect.any(Number) },
       { type: 'tool_result', tool_call_id: 'toolu_02', tool_name: 'grep', size_tokens: expect.any(Number) },
       { type: 'assistant', content: '', size_tokens: expect.any(Number), tool_calls: [{ id: 'toolu_03', name: 'shell', arguments: {} }] },

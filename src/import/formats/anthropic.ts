@@ -1,14 +1,15 @@
 // Anthropic Messages API: a request body ({ system, messages }), a response body
 // ({ type: "message", role: "assistant", content }), or a bare JSON array of messages.
 // Content is a string or blocks: text, tool_use { id, name, input }, tool_result { tool_use_id,
-// content: string | blocks, is_error }; thinking, image and document blocks are counted as skipped.
+// content: string | blocks, is_error }; thinking blocks are the turn's reasoning (sent back within
+// the turn), image and document blocks are counted as skipped.
 import { arrayAt, at, found, objectAt, stringAt, type JsonObject } from '../json.ts';
 import { partsText, type PartKinds } from './parts.ts';
-import { countSkipped, emptyTranscript, ImportError, type TraceCall, type TraceTurn, type Transcript, type Where } from '../trace.ts';
+import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type TraceCall, type TraceTurn, type Transcript, type Where } from '../trace.ts';
 
 /** Blocks the scenario format cannot hold yet, by the name the import report uses. */
 const SKIPPED_BLOCKS: Readonly<Record<string, string>> = {
-  thinking: 'thinking', redacted_thinking: 'thinking', image: 'image', document: 'document',
+  redacted_thinking: 'redacted thinking', image: 'image', document: 'document',
 };
 
 const RESULT_PARTS: PartKinds = { text: new Set(['text']), skipped: SKIPPED_BLOCKS };
@@ -17,11 +18,13 @@ export interface AnthropicContent {
   text: string;
   calls: TraceCall[];
   results: Extract<TraceTurn, { kind: 'tool_result' }>[];
+  /** The text of the message's thinking blocks, in order. */
+  thinking: string[];
 }
 
 /** One message's `content` (string or blocks) as text, calls and results in block order. */
 export function readAnthropicContent(content: unknown, where: Where, transcript: Transcript, isHarnessText?: (text: string) => boolean): AnthropicContent {
-  const out: AnthropicContent = { text: '', calls: [], results: [] };
+  const out: AnthropicContent = { text: '', calls: [], results: [], thinking: [] };
   if (typeof content === 'string') return { ...out, text: content };
   const texts: string[] = [];
   arrayAt(content, where, 'a string or an array of content blocks').forEach((raw, i) => {
@@ -36,6 +39,7 @@ export function readAnthropicContent(content: unknown, where: Where, transcript:
     }
     else if (type === 'tool_use') out.calls.push(readToolUse(block, here));
     else if (type === 'tool_result') out.results.push(readToolResult(block, here, transcript));
+    else if (type === 'thinking' && typeof block.thinking === 'string' && block.thinking.length > 0) out.thinking.push(block.thinking);
     else countSkipped(transcript, SKIPPED_BLOCKS[type] ?? type);
   });
   out.text = texts.join('\n');
@@ -66,11 +70,24 @@ function readToolResult(block: JsonObject, where: Where, transcript: Transcript)
 /** Appends one message's turns: a user message's results (block order) then its text; an assistant message as one turn. */
 export function pushAnthropicMessage(role: 'user' | 'assistant', content: AnthropicContent, where: Where, transcript: Transcript): void {
   if (role === 'assistant') {
-    transcript.turns.push({ kind: 'assistant', text: content.text, calls: content.calls, where });
+    const turn: AssistantTurn = { kind: 'assistant', text: content.text, calls: content.calls, where };
+    addThinking(turn, content);
+    transcript.turns.push(turn);
     return;
   }
   transcript.turns.push(...content.results);
   if (content.text.length > 0) transcript.turns.push({ kind: 'user', text: content.text, where });
+}
+
+/**
+ * A response's thinking blocks are its reasoning: the API keeps them in the prompt while the turn's
+ * tool loop runs and drops them once a new user message starts the next turn (the as-sent replay
+ * does the same with `reasoning`).
+ */
+export function addThinking(turn: AssistantTurn, content: AnthropicContent): void {
+  if (content.thinking.length === 0) return;
+  const text = content.thinking.join('\n');
+  turn.reasoning = { text: turn.reasoning?.text ? `${turn.reasoning.text}\n${text}` : text };
 }
 
 /** `system` as a string or text blocks: harness text, kept as a note. */
@@ -95,6 +112,7 @@ function readMessages(messages: unknown[], where: Where, transcript: Transcript)
     if (role === 'assistant' && last === 'assistant' && previous?.kind === 'assistant') {
       previous.text = [previous.text, content.text].filter((t) => t.length > 0).join('\n');
       previous.calls.push(...content.calls);
+      addThinking(previous, content);
     } else {
       pushAnthropicMessage(role, content, here, transcript);
     }

@@ -10,7 +10,7 @@
 import { at, isObject, objectAt } from '../json.ts';
 import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type Progress, type Transcript, type Where } from '../trace.ts';
 import { anthropicUsage } from '../usage.ts';
-import { pushAnthropicMessage, readAnthropicContent } from './anthropic.ts';
+import { addThinking, pushAnthropicMessage, readAnthropicContent } from './anthropic.ts';
 import { forEachJsonLine } from './jsonl.ts';
 
 /** Text Claude Code itself puts in user messages (slash commands and their output, reminders). */
@@ -35,6 +35,7 @@ export class RunReader {
     if (earlier) {
       earlier.text = [earlier.text, content.text].filter((t) => t.length > 0).join('\n');
       earlier.calls.push(...content.calls);
+      addThinking(earlier, content);
       // Every line of a response repeats its usage; the last has the final output count.
       if (recorded) earlier.recorded = recorded;
       return;

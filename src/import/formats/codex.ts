@@ -4,10 +4,12 @@
 // turn_context, event_msg (a UI echo of the items) and compacted. Older rollouts write a bare
 // meta object first and the items unwrapped.
 import { at, isObject, objectAt } from '../json.ts';
-import { emptyTranscript, ImportError, type Progress, type Transcript, type Where } from '../trace.ts';
+import type { RecordedUsage } from '../../engine/scenario.ts';
+import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type Progress, type Transcript, type Where } from '../trace.ts';
 import { forEachJsonLine } from './jsonl.ts';
 import { responsesUsage } from '../usage.ts';
-import { ResponsesItemReader } from './openai-responses.ts';
+import { ResponsesItemReader, RESPONSES_PARTS } from './openai-responses.ts';
+import { partsText } from './parts.ts';
 
 /** User messages Codex writes itself: the environment, AGENTS.md and user instructions. */
 const HARNESS_TEXT = /^\s*(<(environment_context|user_instructions|permissions instructions)[\s>]|# AGENTS\.md instructions)/;
@@ -16,8 +18,10 @@ const ROLLOUT_TYPES = new Set(['session_meta', 'response_item', 'turn_context', 
 const ITEM_TYPES = new Set(['message', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call', 'reasoning']);
 
 /**
- * A tool output as the model saw it. Older Codex wrote `{"output": "...", "metadata": {"exit_code": 1}}`;
- * newer writes text that starts "Exit code: 1". A non-zero exit code is an error result.
+ * A tool output as the model saw it. Older Codex (0.3x-0.5x) sends the model the JSON text
+ * `{"output": "...", "metadata": {"exit_code": 1, ...}}` itself, so that text is the content (its
+ * escapes and metadata are tokens of the prompt); newer writes text that starts "Exit code: 1". A
+ * non-zero exit code is an error result.
  */
 export function readCodexOutput(output: string): { content: string; isError: boolean } {
   if (output.startsWith('{')) {
@@ -25,13 +29,13 @@ export function readCodexOutput(output: string): { content: string; isError: boo
       const parsed: unknown = JSON.parse(output);
       if (isObject(parsed) && typeof parsed.output === 'string') {
         const code = isObject(parsed.metadata) ? parsed.metadata.exit_code : undefined;
-        return { content: parsed.output, isError: typeof code === 'number' && code !== 0 };
+        return { content: output, isError: typeof code === 'number' && code !== 0 };
       }
     } catch {
       // Not the wrapped form: the text is the output.
     }
   }
-  // Newer exec output starts with a header: "Exit code: N" (0.4x-0.6x) or "Process exited with code N" (0.1xx).
+  // Newer exec output starts with a header: "Exit code: N" (0.6x-0.70) or "Process exited with code N" (0.1xx).
   const code = EXIT_CODE.exec(output.slice(0, 400));
   return { content: output, isError: code !== null && Number(code[1]) !== 0 };
 }
@@ -40,8 +44,11 @@ const EXIT_CODE = /^(?:Exit code: |Process exited with code )(-?\d+)/m;
 
 export function parseCodex(text: string, progress?: Progress): Transcript {
   const transcript = emptyTranscript();
-  const reader = new ResponsesItemReader(transcript, { isHarnessText: (t) => HARNESS_TEXT.test(t), readOutput: readCodexOutput });
-  const usage = new UsageReader(transcript, reader);
+  let usage: UsageReader | undefined;
+  const reader = new ResponsesItemReader(transcript, {
+    isHarnessText: (t) => HARNESS_TEXT.test(t), readOutput: readCodexOutput, opened: (turn) => usage?.opened(turn),
+  });
+  usage = new UsageReader(transcript, reader);
   const warnings = forEachJsonLine(text, (value, line) => {
     const where: Where = { line, path: '' };
     const entry = objectAt(value, where, 'a rollout entry object');
@@ -62,15 +69,26 @@ export function parseCodex(text: string, progress?: Progress): Transcript {
 }
 
 /**
- * Codex's `token_count` events: one after each API response, with that call's usage
- * (`last_token_usage`) and the window in force (`model_context_window`). A repeat with the same
- * running total is the same call reported again (rate-limit updates), not a new one.
+ * Codex's `token_count` events: one per API response, with that call's usage (`last_token_usage`)
+ * and the window in force (`model_context_window`). A repeat with the same running total is the
+ * same call reported again (rate-limit updates), not a new one. Codex 0.3x-0.6x write the event
+ * before the response's items, as soon as the response completes; 0.70 and later after its reply
+ * and calls (before their outputs). So
+ * an event that arrives after the response's items belongs to them, and one that arrives before
+ * any (the last thing read was an input: a prompt or a tool output) belongs to the items that follow.
  */
 class UsageReader {
   private lastTotal: number | undefined;
   private model: string | undefined;
+  private pending: RecordedUsage | undefined;
 
   constructor(private readonly transcript: Transcript, private readonly reader: ResponsesItemReader) {}
+
+  /** A response's first item was read: it takes the usage recorded ahead of it, if any. */
+  opened(turn: AssistantTurn): void {
+    if (this.pending) turn.recorded = this.pending;
+    this.pending = undefined;
+  }
 
   turnContext(body: Record<string, unknown>): void {
     if (typeof body.model === 'string') {
@@ -90,12 +108,11 @@ class UsageReader {
     const total = isObject(info.total_token_usage) && typeof info.total_token_usage.total_tokens === 'number' ? info.total_token_usage.total_tokens : undefined;
     if (total !== undefined && total === this.lastTotal) return;
     this.lastTotal = total;
-    const turn = this.reader.lastAssistant;
     const recorded = responsesUsage(info.last_token_usage, this.model, this.transcript.window);
-    if (!turn || !recorded || turn.recorded) return;
-    turn.recorded = recorded;
-    // An encrypted reasoning item goes back to the model as the tokens it was generated as.
-    if (turn.reasoning?.encrypted && recorded.reasoningTokens !== undefined) turn.reasoning.tokens = recorded.reasoningTokens;
+    if (!recorded) return;
+    const turn = this.reader.currentResponse;
+    if (!turn) this.pending = recorded;
+    else turn.recorded ??= recorded;
   }
 }
 
@@ -117,9 +134,27 @@ function readEvent(body: Record<string, unknown>, where: Where, reader: Response
   }
 }
 
-/** Codex compacted its history: `message` is the summary the new context starts with. */
+/**
+ * Codex compacted its history. Older versions write the summary the new context starts with as
+ * `message`; newer ones (0.1xx) leave `message` empty and write the new context itself as
+ * `replacement_history`: the user and assistant messages kept, word for word, and an encrypted
+ * `compaction` item. The new context is then those messages' text (the harness's own texts, which
+ * the calibrated overhead already holds, left out); an encrypted item has no size the file gives,
+ * so it is counted as skipped.
+ */
 function readCompacted(body: Record<string, unknown>, where: Where, transcript: Transcript): void {
-  const summary = typeof body.message === 'string' ? body.message : '';
+  let summary = typeof body.message === 'string' ? body.message : '';
+  if (Array.isArray(body.replacement_history)) {
+    const texts: string[] = [];
+    body.replacement_history.forEach((raw, i) => {
+      const here = at(at(where, 'replacement_history'), i);
+      const item = objectAt(raw, here, 'a history item object');
+      if (item.type !== 'message') return countSkipped(transcript, `compacted ${String(item.type)} item`);
+      const text = partsText(item.content, at(here, 'content'), transcript, RESPONSES_PARTS);
+      if (text.length > 0 && !HARNESS_TEXT.test(text)) texts.push(text);
+    });
+    if (texts.length > 0) summary = [summary, ...texts].filter((t) => t.length > 0).join('\n\n');
+  }
   transcript.turns.push({ kind: 'compaction', summary, where, trigger: 'auto' });
 }
 

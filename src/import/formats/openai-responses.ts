@@ -1,15 +1,16 @@
 // OpenAI Responses API input items: message (role + content string or input_text/output_text
 // parts), function_call { call_id, name, arguments }, function_call_output { call_id, output };
-// also custom_tool_call(_output) and reasoning (counted as skipped thinking). Accepted as a request
-// body ({ instructions, input }), a response ({ object: "response", output }) or a bare item array.
+// also custom_tool_call(_output) and reasoning (kept with its turn as the reply's reasoning).
+// Accepted as a request body ({ instructions, input }), a response ({ object: "response", output })
+// or a bare item array.
 // Codex CLI rollouts carry the same items, so codex.ts reads them with this reader.
 import { argumentsFromText, arrayAt, at, isObject, objectAt, stringAt, type JsonObject } from '../json.ts';
 import { partsText, type PartKinds } from './parts.ts';
-import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type TraceCall, type TraceTurn, type Transcript, type Where } from '../trace.ts';
+import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type TraceCall, type Transcript, type Where } from '../trace.ts';
 
 const REASONING_PARTS: PartKinds = { text: new Set(['summary_text', 'reasoning_text', 'text']), skipped: {} };
 
-const RESPONSES_PARTS: PartKinds = {
+export const RESPONSES_PARTS: PartKinds = {
   text: new Set(['input_text', 'output_text', 'text', 'summary_text', 'refusal']),
   skipped: { input_image: 'image', input_file: 'document', input_audio: 'audio' },
 };
@@ -19,6 +20,8 @@ export interface ItemHooks {
   isHarnessText?: (text: string) => boolean;
   /** A tool's output text as the model saw it, and whether it reports a failure. */
   readOutput?: (output: string) => { content: string; isError: boolean };
+  /** A response's first item was read (its turn is new). */
+  opened?: (turn: AssistantTurn) => void;
 }
 
 /**
@@ -27,7 +30,6 @@ export interface ItemHooks {
  */
 export class ResponsesItemReader {
   private open: AssistantTurn | undefined;
-  private last: AssistantTurn | undefined;
 
   constructor(readonly transcript: Transcript, private readonly hooks: ItemHooks = {}) {}
 
@@ -96,9 +98,9 @@ export class ResponsesItemReader {
     turn.reasoning = reasoning;
   }
 
-  /** The newest assistant turn, for usage recorded after it (Codex's token_count). */
-  get lastAssistant(): AssistantTurn | undefined {
-    return this.last;
+  /** The response being read: its items came after the last input (a prompt or a tool output). */
+  get currentResponse(): AssistantTurn | undefined {
+    return this.open;
   }
 
   /**
@@ -112,11 +114,12 @@ export class ResponsesItemReader {
     this.transcript.turns.push({ kind: 'user', text, where });
   }
 
-  private openTurn(text: string, where: Where): Extract<TraceTurn, { kind: 'assistant' }> {
-    this.open = { kind: 'assistant', text, calls: [], where };
-    this.last = this.open;
-    this.transcript.turns.push(this.open);
-    return this.open;
+  private openTurn(text: string, where: Where): AssistantTurn {
+    const turn: AssistantTurn = { kind: 'assistant', text, calls: [], where };
+    this.open = turn;
+    this.transcript.turns.push(turn);
+    this.hooks.opened?.(turn);
+    return turn;
   }
 
   private call(call: TraceCall): void {
