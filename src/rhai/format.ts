@@ -1,6 +1,6 @@
 // Rhai's two text forms of a value: Debug (`format!("{:?}")`, src/types/dynamic.rs) and
 // Display (`to_string` / `print`, src/packages/string_basic.rs), including Rust's float rules.
-import { FnPtr, RhaiChar, RhaiFloat, RhaiRange, sortedKeys, type RhaiValue } from './values.ts';
+import { FnPtr, RhaiBlob, RhaiChar, RhaiFloat, RhaiRange, RhaiTimestamp, sortedKeys, type RhaiValue } from './values.ts';
 
 /** Shortest round-trip digits and decimal exponent: 1234.5 -> { digits: '12345', exp: 3 }. */
 function shortestDigits(x: number): { digits: string; exp: number } {
@@ -106,7 +106,19 @@ export function debugString(v: RhaiValue): string {
     const range = `${v.start}..${v.inclusive ? '=' : ''}${v.end}`;
     return v.step === 1 ? range : `StepRange(${range}, step ${v.step})`;
   }
+  if (v instanceof RhaiBlob) return blobDebug(v.bytes);
+  if (v instanceof RhaiTimestamp) return '<timestamp>';
   return fnPtrDebug(v);
+}
+
+/** A BLOB's Debug form (dynamic.rs): two hex digits per byte, a space after every 8 bytes. */
+function blobDebug(bytes: number[]): string {
+  let out = '[';
+  for (let i = 0; i < bytes.length; i++) {
+    if (i > 0 && i % 8 === 0) out += ' ';
+    out += bytes[i]!.toString(16).padStart(2, '0');
+  }
+  return `${out}]`;
 }
 
 /** Rhai's `to_debug` script function: Debug, except that a char is bare (string_basic.rs). */
@@ -127,6 +139,6 @@ export function displayString(v: RhaiValue): string {
   if (v instanceof RhaiFloat) return floatDisplay(v.v);
   if (v instanceof RhaiChar) return v.c;
   if (Array.isArray(v) || v instanceof Map) return toDebugText(v);
-  if (v instanceof RhaiRange) return debugString(v);
+  if (v instanceof RhaiRange || v instanceof RhaiBlob || v instanceof RhaiTimestamp) return debugString(v);
   return `Fn(${v.name})`;
 }

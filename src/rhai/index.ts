@@ -1,5 +1,5 @@
 // Public API of the Rhai interpreter: compile once, run or call many times.
-import { parse } from './parser.ts';
+import { parse, type ParseMode } from './parser.ts';
 import { Program } from './eval/program.ts';
 import { isJsStackOverflow, RhaiError } from './errors.ts';
 import { resolveLimits, type RhaiLimits } from './limits.ts';
@@ -72,9 +72,18 @@ class Compiled implements CompiledScript {
 
 /** Parses and compiles a script. Throws RhaiError kind 'ErrorParsing' with line/column. */
 export function compile(source: string, options?: { limits?: RhaiLimits }): CompiledScript {
+  return compileAs(source, 'script', options);
+}
+
+/** Parses and compiles one expression (Rhai's `Engine::compile_expression`): statements are a parse error. */
+export function compileExpression(source: string, options?: { limits?: RhaiLimits }): CompiledScript {
+  return compileAs(source, 'expression', options);
+}
+
+function compileAs(source: string, mode: ParseMode, options?: { limits?: RhaiLimits }): CompiledScript {
   const limits = resolveLimits(options?.limits);
   try {
-    return new Compiled(new Program(parse(source, limits)), options?.limits);
+    return new Compiled(new Program(parse(source, limits, mode)), options?.limits);
   } catch (e) {
     if (isJsStackOverflow(e)) throw new RhaiError('ErrorParsing', 'Script is nested too deeply to parse');
     throw e;

@@ -28,6 +28,13 @@ const SELF_TERMINATED = new Set(['if', 'switch', 'while', 'for', 'block', 'try',
 export interface ParseLimits { maxExprDepth: number; maxFunctionExprDepth: number }
 
 /**
+ * `script`: statements and functions (Rhai's `Engine::compile`). `expression`: one expression
+ * (`Engine::compile_expression`): no statements, no statement blocks or loops used as values, and
+ * every `if`/closure body and switch case holds a single expression.
+ */
+export type ParseMode = 'script' | 'expression';
+
+/**
  * Each operator of a chain like `1 + 1 + ...`, and each link of a chain like `x.abs().abs()...`,
  * nests the tree one level deeper, and compiling and running it recurses that deep: beyond this
  * the JS stack would overflow (Rhai itself has no cap).
@@ -35,15 +42,15 @@ export interface ParseLimits { maxExprDepth: number; maxFunctionExprDepth: numbe
 export const MAX_OPERATOR_CHAIN = 1000;
 
 /** Parses and resolves a script: the AST the evaluator compiles. */
-export function parse(source: string, limits: ParseLimits): Script {
-  return resolveScript(parseSyntax(source, limits));
+export function parse(source: string, limits: ParseLimits, mode: ParseMode = 'script'): Script {
+  return resolveScript(parseSyntax(source, limits, mode));
 }
 
 /** The AST as parsed, before resolver.ts gives variables their slots and references. */
-export function parseSyntax(source: string, limits: ParseLimits): Script {
-  const parser = new Parser(Lexer.tokenize(source), limits);
+export function parseSyntax(source: string, limits: ParseLimits, mode: ParseMode = 'script'): Script {
+  const parser = new Parser(Lexer.tokenize(source), limits, mode === 'expression');
   try {
-    return parser.parseScript();
+    return mode === 'expression' ? parser.parseExpressionScript() : parser.parseScript();
   } catch (e) {
     if (isJsStackOverflow(e)) throw parseError('Expression is nested too deeply to parse', parser.position());
     throw e;
@@ -61,7 +68,7 @@ class Parser {
   private readonly functions: FnDef[] = [];
   private readonly fnKeys = new Set<string>();
 
-  constructor(private toks: Token[], private readonly limits: ParseLimits) {}
+  constructor(private toks: Token[], private readonly limits: ParseLimits, private readonly expressionOnly = false) {}
 
   // ---- token helpers ----
   private get tok(): Token { return this.toks[this.p]!; }
@@ -110,6 +117,14 @@ class Parser {
       this.parseStmtInto(body, true);
     }
     return { body, slotCount: 0, functions: this.functions };
+  }
+
+  /** Rhai's parse_global_expr: one expression, then the end of the script. */
+  parseExpressionScript(): Script {
+    const pos = this.tok.pos;
+    const expr = this.parseExpr();
+    if (!this.atEof()) throw parseError(`Unexpected ${describe(this.tok)} after the expression`, this.tok.pos);
+    return { body: [{ kind: 'expr', pos, expr }], slotCount: 0, functions: this.functions };
   }
 
   private parseFnDef(): void {
@@ -184,6 +199,12 @@ class Parser {
     const open = this.expect('{', 'to start a block');
     this.enterDepth(open.pos);
     try {
+      if (this.expressionOnly) { // DISALLOW_STATEMENTS_IN_BLOCKS: the block is one expression
+        const pos = this.tok.pos;
+        const expr = this.parseExpr();
+        this.expect('}', 'to close the block (an expression holds no statements)');
+        return [{ kind: 'expr', pos, expr }];
+      }
       const body: Stmt[] = [];
       while (!this.eat('}')) {
         if (this.tok.type === 'eof') throw parseError("Expecting '}' to close the block", this.tok.pos);
@@ -428,6 +449,7 @@ class Parser {
 
   /** A case body is any statement (`1 => break`, `2 => x += 1`), as in Rhai's parse_switch. */
   private parseSwitchBody(): Expr {
+    if (this.expressionOnly) return this.parseExpr();
     if (this.is('{')) return this.parseBlockExpr();
     const [s] = this.parseStmt();
     if (s.kind === 'expr') return s.expr;
@@ -552,10 +574,9 @@ class Parser {
           case 'this': this.p++; return { kind: 'this', pos };
           case 'if': return this.parseIf();
           case 'switch': return this.parseSwitch();
-          case 'while': return this.parseWhile();
-          case 'loop': return this.parseLoop();
-          case 'do': return this.parseDo();
-          case 'for': return this.parseFor();
+          case 'while': case 'loop': case 'do': case 'for':
+            if (this.expressionOnly) throw parseError(`'${t.text}' loops are not allowed in an expression`, pos);
+            return t.text === 'while' ? this.parseWhile() : t.text === 'loop' ? this.parseLoop() : t.text === 'do' ? this.parseDo() : this.parseFor();
           case 'global': {
             this.p++;
             this.expect('::', "after 'global'");
@@ -583,7 +604,9 @@ class Parser {
             try { return { kind: 'array', pos, items: this.parseArgs(']') }; } finally { this.depth--; }
           }
           case '#{': return this.parseMapLiteral();
-          case '{': return this.parseBlockExpr();
+          case '{':
+            if (this.expressionOnly) throw parseError('A statement block is not allowed in an expression', pos);
+            return this.parseBlockExpr();
           case '|': case '||': return this.parseClosure();
         }
     }

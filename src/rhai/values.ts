@@ -5,6 +5,7 @@
 //   string  -> string               char   -> RhaiChar
 //   array   -> RhaiValue[]          map    -> Map<string, RhaiValue> (key order is applied when listed)
 //   range   -> RhaiRange            Fn     -> FnPtr
+//   blob    -> RhaiBlob             timestamp -> RhaiTimestamp
 
 export type RhaiValue =
   | undefined
@@ -17,7 +18,9 @@ export type RhaiValue =
   | RhaiValue[]
   | RhaiMap
   | RhaiRange
-  | FnPtr;
+  | FnPtr
+  | RhaiBlob
+  | RhaiTimestamp;
 
 export type RhaiMap = Map<string, RhaiValue>;
 export type RhaiArray = RhaiValue[];
@@ -42,6 +45,17 @@ export function makeChar(c: string): RhaiChar {
 /** `a..b`, `a..=b`, and `range(from, to, step)` for INT (a step other than 1 is a StepRange). */
 export class RhaiRange {
   constructor(readonly start: number, readonly end: number, readonly inclusive: boolean, readonly step = 1) {}
+}
+
+/** Rhai's BLOB (`Vec<u8>`): bytes, copied like arrays when stored. */
+export class RhaiBlob {
+  /** Each item is a byte, 0..=255. */
+  constructor(readonly bytes: number[] = []) {}
+}
+
+/** Rhai's `timestamp()`: an instant, in milliseconds of the host's monotonic clock. */
+export class RhaiTimestamp {
+  constructor(readonly ms: number) {}
 }
 
 /** Anything a Fn pointer can resolve to at call time (a script function or a closure body). */
@@ -87,6 +101,8 @@ export function typeName(v: RhaiValue): string {
   if (Array.isArray(v)) return 'array';
   if (v instanceof Map) return 'map';
   if (v instanceof RhaiRange) return v.step !== 1 ? 'StepRange<i64>' : v.inclusive ? 'range=' : 'range';
+  if (v instanceof RhaiBlob) return 'blob';
+  if (v instanceof RhaiTimestamp) return 'timestamp';
   return 'Fn';
 }
 
