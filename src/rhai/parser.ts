@@ -591,7 +591,7 @@ class Parser {
         switch (t.text) {
           case '(': {
             this.p++;
-            if (this.eat(')')) return { kind: 'literal', pos, value: undefined };
+            if (t.unit) { this.p++; return { kind: 'literal', pos, value: undefined }; }
             return this.withNoPipe(false, () => {
               const e = this.parseExpr();
               this.expect(')', 'to close the parenthesis');
@@ -666,8 +666,7 @@ class Parser {
       this.p = 0;
       this.noPipe = false;
       try {
-        if (this.tok.type === 'eof') throw parseError('Expecting an expression inside ${...}', this.tok.pos);
-        const body: Stmt[] = [];
+        const body: Stmt[] = []; // `${}` is an empty block: ()
         while (!this.atEof()) this.parseStmtInto(body, true);
         const only = body[0];
         parts.push(body.length === 1 && only!.kind === 'expr' ? only.expr : { kind: 'block', pos: t.pos, body });

@@ -63,6 +63,7 @@ function check(c: RhaiTestCase, outcome: Outcome): void {
     return;
   }
   if ('error' in outcome) throw outcome.error;
+  if ('ok' in ex) return; // succeeded, with a result of the asked type (run() checked it)
   const v = outcome.value;
   if ('length' in ex) {
     const length = typeof v === 'string' ? new TextEncoder().encode(v).length // Rust's String::len is bytes

@@ -31,7 +31,8 @@ export interface RhaiTestCase {
   script: string;
   /**
    * The result equals `value` (a float within `tolerance` when given), or compares with it by
-   * `compare` (`<`, `>`), or has `length` items; or the run fails with one of the error variants
+   * `compare` (`<`, `>`), or has `length` items, or (`ok`, a bare `.unwrap()`) the call succeeds
+   * with a result of the asked type; or the run fails with one of the error variants
    * (`*` for any error), `inner` naming the error an ErrorInFunctionCall wraps, `message` its text.
    */
   expect: RhaiTestExpectation;
@@ -39,6 +40,7 @@ export interface RhaiTestCase {
 
 export type RhaiTestExpectation =
   | { value: Expected; tolerance?: number; compare?: '<' | '>' }
+  | { ok: true }
   | { length: number }
   | { error: string[]; inner?: string[]; parse?: string; message?: string };
 
@@ -472,12 +474,13 @@ class FileWalker {
     if (head === 'let' && s[1]?.text === '_' && s[2]?.text === '=') {
       const call = this.engineCall(s.slice(3, -1));
       if (typeof call === 'string') return call;
-      if (!call.error) return 'asserts only that the script runs (no value compared)';
+      if (!call.error) return made(call, { ok: true });
       return made(call, { error: [call.call === 'compile' || call.call === 'compile_expression' ? 'ErrorParsing' : '*'] });
     }
+    // A bare `engine.eval::<T>("..").unwrap();`: the call succeeds, with a T.
     const bare = this.engineCall(s[s.length - 1]!.text === ';' ? s.slice(0, -1) : s);
-    if (typeof bare !== 'string' && !bare.error) return 'asserts only that the script runs (no value compared)';
-    return typeof bare === 'string' ? bare : 'unrecognised assertion form';
+    if (typeof bare === 'string') return bare;
+    return bare.error ? 'unrecognised assertion form' : made(bare, { ok: true });
   }
 
   /**
@@ -575,10 +578,7 @@ class FileWalker {
     const unwrap = /^\.(unwrap\(\)|expect\([^)]*\))(.*)$/.exec(e.slice(k).map((x) => (x.kind === 'str' ? '"…"' : x.text)).join(''));
     if (!unwrap) return rest === '' ? 'asserts only that the script runs (no value compared)' : 'unrecognised assertion form';
     const more = unwrap[2]!;
-    if (more === '') {
-      if (call === 'compile' || call === 'compile_expression') return 'inspects the compiled AST from Rust';
-      return { ...base, resultType: call === 'run' ? '()' : type ?? '', error: false };
-    }
+    if (more === '') return { ...base, resultType: call === 'run' ? '()' : type ?? '', error: false };
     const typed = /^\.into_typed_array::<(\w+)>\(\)\.unwrap\(\)$/.exec(more);
     if (typed) return { ...base, resultType: `array<${typed[1]}>`, error: false };
     if (more === '.into_iter().map(|v|v.as_int().unwrap()).collect::<Vec<_>>()') return { ...base, resultType: 'array<INT>', error: false };
@@ -653,8 +653,18 @@ function countAssertions(s: Tok[]): number {
     const x = s[k]!.text;
     if ((x === 'assert_eq' || x === 'assert' || x === 'assert_ne') && s[k + 1]?.text === '!') n++;
     else if (x === 'let' && s[k + 1]?.text === '_' && s[k + 2]?.text === '=' && s.slice(k, k + 40).some((y) => y.text === 'unwrap_err' || y.text === 'expect_err')) n++;
+    else if (isBareCall(s, k)) n++;
   }
   return n;
+}
+
+/** A statement that is only `engine.eval::<T>("..").unwrap();` (or run / compile / expect). */
+function isBareCall(s: Tok[], k: number): boolean {
+  const before = s[k - 1]?.text;
+  if (k > 0 && before !== ';' && before !== '{' && before !== '}' && before !== ']') return false;
+  if (s[k]!.kind !== 'ident' || s[k + 1]?.text !== '.' || !/^(eval|run|compile|eval_expression|compile_expression)$/.test(s[k + 2]?.text ?? '')) return false;
+  for (let j = k; j < s.length && s[j]!.text !== ';'; j++) if (s[j]!.text === 'unwrap' || s[j]!.text === 'expect') return true;
+  return false;
 }
 
 /** `EvalAltResult::ErrorX(..) | EvalAltResult::ErrorY(..) [if guard]` -> the variants. */
