@@ -33,10 +33,17 @@ export interface FnDef {
 export interface SwitchCase {
   /** Constant values that select this case; empty for a range case. */
   values: RhaiValue[];
-  range?: { start: number; end: number; inclusive: boolean };
+  range?: { start: number | bigint; end: number | bigint; inclusive: boolean };
   guard?: Expr;
   body: Expr;
 }
+
+/**
+ * A link of a property/index/method chain holding `?.` or `?[`: when a safe link finds (), the
+ * rest of the chain is skipped and the whole chain is () (Rhai's `ASTFlags::NEGATED`). `guarded`:
+ * an earlier safe link may have cut the chain (the run's `skipChain`); `top`: the chain ends here.
+ */
+export interface ChainFlags { guarded: boolean; top: boolean }
 
 export type Expr =
   | { kind: 'literal'; pos: Pos; value: RhaiValue }
@@ -48,10 +55,10 @@ export type Expr =
   | { kind: 'interpolation'; pos: Pos; parts: (string | Expr)[] }
   | { kind: 'unary'; pos: Pos; op: string; operand: Expr }
   | { kind: 'binary'; pos: Pos; op: string; left: Expr; right: Expr }
-  | { kind: 'property'; pos: Pos; target: Expr; name: string; safe: boolean }
-  | { kind: 'index'; pos: Pos; target: Expr; index: Expr; safe: boolean }
+  | { kind: 'property'; pos: Pos; target: Expr; name: string; safe: boolean; chain?: ChainFlags }
+  | { kind: 'index'; pos: Pos; target: Expr; index: Expr; safe: boolean; chain?: ChainFlags }
   | { kind: 'call'; pos: Pos; name: string; args: Expr[]; visibleVars: string[] }
-  | { kind: 'method'; pos: Pos; target: Expr; name: string; args: Expr[]; safe: boolean }
+  | { kind: 'method'; pos: Pos; target: Expr; name: string; args: Expr[]; safe: boolean; chain?: ChainFlags }
   | { kind: 'closure'; pos: Pos; fn: FnDef }
   | { kind: 'block'; pos: Pos; body: Stmt[] }
   | { kind: 'if'; pos: Pos; cond: Expr; then: Stmt[]; else: Stmt[] | null }

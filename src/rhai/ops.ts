@@ -234,10 +234,11 @@ export function negate(v: RhaiValue, pos: Pos): RhaiValue {
   throw fnNotFound(`- (${typeName(v)})`, pos);
 }
 
-export function rangeContains(r: RhaiRange, n: number): boolean {
+/** Is the INT `n` in the range? (JS compares a bigint with a number exactly.) */
+export function rangeContains(r: RhaiRange, n: number | bigint): boolean {
   if (r.step === 1) return n >= r.start && (r.inclusive ? n <= r.end : n < r.end);
   const inside = r.step > 0 ? n >= r.start && n < r.end : n <= r.start && n > r.end;
-  return inside && (n - r.start) % r.step === 0;
+  return inside && (BigInt(n) - BigInt(r.start)) % BigInt(r.step) === 0n;
 }
 
 /** `item in container` (Rhai calls `contains(container, item)`). */
@@ -251,6 +252,6 @@ export function containsOp(container: RhaiValue, item: RhaiValue, pos: Pos): boo
     if (item instanceof RhaiChar) return container.has(item.c);
   }
   if (typeof container === 'string' && isTextual(item)) return container.includes(typeof item === 'string' ? item : item.c);
-  if (container instanceof RhaiRange && isInt(item)) return rangeContains(container, Number(item));
+  if (container instanceof RhaiRange && isInt(item)) return rangeContains(container, item);
   throw fnNotFound(`contains (${typeName(container)}, ${typeName(item)})`, pos);
 }

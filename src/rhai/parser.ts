@@ -4,7 +4,7 @@ import type { Expr, FnDef, Script, Stmt, SwitchCase, VarDecl } from './ast.ts';
 import { isJsStackOverflow, parseError, type Pos } from './errors.ts';
 import { Lexer, RESERVED, type Token } from './lexer.ts';
 import { resolveScript } from './resolver.ts';
-import { makeChar, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, type RhaiValue } from './values.ts';
+import { isInt, makeChar, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, type RhaiValue } from './values.ts';
 
 const PRECEDENCE: Record<string, number> = {
   '||': 30, '|': 30, '^': 30,
@@ -21,6 +21,9 @@ const PRECEDENCE: Record<string, number> = {
 };
 
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '**=', '<<=', '>>=', '&=', '|=', '^=', '??=']);
+
+/** Tokens after which `..` / `..=` has no end: `a..]`, `(..)`, `s[..=]`, `f(1..,`, `x..;`, `5.. =>`. */
+const OPEN_RANGE_CLOSERS = new Set([']', ')', '}', ',', ';', '=>']);
 
 /** Statements that end in `}` and need no `;` after them. */
 const SELF_TERMINATED = new Set(['if', 'switch', 'while', 'for', 'block', 'try', 'loop']);
@@ -268,7 +271,6 @@ class Parser {
   private checkAssignable(e: Expr, pos: Pos): void {
     let root = e;
     while (root.kind === 'property' || root.kind === 'index') {
-      if (root.safe) throw parseError('Cannot assign through ?. or ?[', pos);
       root = root.target;
     }
     if (root.kind === 'var' || root.kind === 'this') return; // a constant target: resolver.ts
@@ -473,18 +475,37 @@ class Parser {
 
   private parseBinary(minPrec: number): Expr {
     let lhs = this.parseUnary();
-    for (let operators = 1; ; operators++) {
-      const op = this.binaryOp();
-      if (!op) return lhs;
-      const prec = PRECEDENCE[op]!;
-      if (prec < minPrec) return lhs;
-      const opTok = this.toks[this.p++]!;
-      if (operators > MAX_OPERATOR_CHAIN) {
-        throw parseError(`More than ${MAX_OPERATOR_CHAIN} operators in one expression; split it into several statements`, opTok.pos);
+    const outerDepth = this.depth;
+    try {
+      for (let operators = 1; ; operators++) {
+        const op = this.binaryOp();
+        if (!op) return lhs;
+        const prec = PRECEDENCE[op]!;
+        if (prec < minPrec) return lhs;
+        const opTok = this.toks[this.p++]!;
+        if (operators > MAX_OPERATOR_CHAIN) {
+          throw parseError(`More than ${MAX_OPERATOR_CHAIN} operators in one expression; split it into several statements`, opTok.pos);
+        }
+        // As in Rhai's parse_binary_op, every operator of a chain is one level of expression depth.
+        this.enterDepth(opTok.pos);
+        const rhs = this.operand(op, prec);
+        if (op === '&&' || op === '||') { ensureBoolOperand(lhs); ensureBoolOperand(rhs); }
+        lhs = { kind: 'binary', pos: opTok.pos, op, left: lhs, right: rhs };
       }
-      const rhs = this.parseBinary(op === '**' ? prec : prec + 1);
-      lhs = { kind: 'binary', pos: opTok.pos, op, left: lhs, right: rhs };
+    } finally { this.depth = outerDepth; }
+  }
+
+  /** The right operand of `op`: `x ?? break` takes a statement, `a..` and `..=` at a closer have none. */
+  private operand(op: string, prec: number): Expr {
+    const t = this.tok;
+    if (op === '??' && t.type === 'keyword' && (t.text === 'break' || t.text === 'continue' || t.text === 'return' || t.text === 'throw')) {
+      const stmt = t.text === 'break' || t.text === 'continue' ? this.parseBreak() : this.parseReturn();
+      return { kind: 'block', pos: t.pos, body: [stmt] };
     }
+    if ((op === '..' || op === '..=') && t.type === 'punct' && OPEN_RANGE_CLOSERS.has(t.text)) {
+      return { kind: 'literal', pos: t.pos, value: undefined }; // `a..` (Rhai: an open end)
+    }
+    return this.parseBinary(op === '**' ? prec : prec + 1);
   }
 
   private parseUnary(): Expr {
@@ -517,7 +538,20 @@ class Parser {
     return args;
   }
 
-  private parsePostfix(e: Expr): Expr {
+  private parsePostfix(start: Expr): Expr {
+    const e = this.parseLinks(start);
+    if (sawSafeLink(e)) (e as ChainLink).chain = { guarded: (e as ChainLink).chain?.guarded ?? false, top: true };
+    return e;
+  }
+
+  /** Properties, method calls and indexes after `e`; each link after a `?.` / `?[` is guarded. */
+  private parseLinks(e: Expr): Expr {
+    let guarded = false;
+    const link = <T extends ChainLink>(x: T): T => {
+      if (guarded) x.chain = { guarded: true, top: false };
+      if (x.safe) guarded = true;
+      return x;
+    };
     for (let links = 1; ; links++) {
       const t = this.tok;
       if (t.type !== 'punct') return e;
@@ -533,10 +567,10 @@ class Parser {
         this.p++;
         if (this.is('(')) {
           this.p++;
-          e = { kind: 'method', pos: nameTok.pos, target: e, name: nameTok.text, args: this.parseArgs(')'), safe };
+          e = link({ kind: 'method', pos: nameTok.pos, target: e, name: nameTok.text, args: this.parseArgs(')'), safe });
         } else {
           // A property of a non-map (`5.a`) parses; it fails at run time with ErrorDotExpr, as in Rhai.
-          e = { kind: 'property', pos: nameTok.pos, target: e, name: nameTok.text, safe };
+          e = link({ kind: 'property', pos: nameTok.pos, target: e, name: nameTok.text, safe });
         }
         continue;
       }
@@ -545,7 +579,7 @@ class Parser {
         const index = this.withNoPipe(false, () => this.parseExpr());
         this.expect(']', 'to close the index');
         checkLiteralIndex(e, index);
-        e = { kind: 'index', pos: t.pos, target: e, index, safe: t.text === '?[' };
+        e = link({ kind: 'index', pos: t.pos, target: e, index, safe: t.text === '?[' });
         continue;
       }
       return e;
@@ -603,6 +637,8 @@ class Parser {
             this.enterDepth(pos);
             try { return { kind: 'array', pos, items: this.parseArgs(']') }; } finally { this.depth--; }
           }
+          case '..': case '..=': // `..n` is `0..n` (Rhai's parse_primary leaves the `..` to the operator)
+            return { kind: 'literal', pos, value: 0 };
           case '#{': return this.parseMapLiteral();
           case '{':
             if (this.expressionOnly) throw parseError('A statement block is not allowed in an expression', pos);
@@ -691,6 +727,30 @@ function describe(t: Token): string {
   }
 }
 
+/** Rhai's ensure_bool_expr: a literal that can never be a bool is refused as an operand of `&&` / `||`. */
+function ensureBoolOperand(e: Expr): void {
+  let what: string | undefined;
+  if (e.kind === 'literal') {
+    const v = e.value;
+    if (v === undefined) what = '()';
+    else if (typeof v === 'number' || typeof v === 'bigint') what = 'a number';
+    else if (v instanceof RhaiFloat) what = 'a floating-point number';
+    else if (v instanceof RhaiChar) what = 'a character';
+    else if (typeof v === 'string') what = 'a string';
+  } else if (e.kind === 'interpolation') what = 'a string';
+  else if (e.kind === 'array') what = 'an array';
+  else if (e.kind === 'map') what = 'an object map';
+  if (what) throw parseError(`Expecting a boolean expression, not ${what}`, e.pos);
+}
+
+type ChainLink = Extract<Expr, { kind: 'property' | 'index' | 'method' }>;
+
+/** Does the chain ending at `e` hold a `?.` or `?[` (of its own, not inside an argument)? */
+function sawSafeLink(e: Expr): boolean {
+  for (let x = e; x.kind === 'property' || x.kind === 'index' || x.kind === 'method'; x = x.target) if (x.safe) return true;
+  return false;
+}
+
 const NOT_CONSTANT = Symbol('not constant');
 
 /** The value of a constant expression (literals, negated literals, int ranges, constant arrays). */
@@ -719,8 +779,8 @@ function constantValue(e: Expr): RhaiValue | typeof NOT_CONSTANT {
       if (e.op !== '..' && e.op !== '..=') return NOT_CONSTANT;
       const a = constantValue(e.left);
       const b = constantValue(e.right);
-      if (typeof a !== 'number' || typeof b !== 'number') return NOT_CONSTANT;
-      return new RhaiRange(a, b, e.op === '..=');
+      if (a === NOT_CONSTANT || b === NOT_CONSTANT || !isInt(a) || !(isInt(b) || b === undefined)) return NOT_CONSTANT;
+      return new RhaiRange(a, b ?? normInt(MAX_INT), e.op === '..=');
     }
     default: return NOT_CONSTANT;
   }
@@ -728,7 +788,8 @@ function constantValue(e: Expr): RhaiValue | typeof NOT_CONSTANT {
 
 /** Index types Rhai rejects at parse time when both sides are literals (parse_index_chain). */
 function checkLiteralIndex(target: Expr, index: Expr): void {
-  const idx = index.kind === 'literal' ? index.value : index.kind === 'array' ? [] : index.kind === 'map' ? new Map() : null;
+  const isBoolOp = index.kind === 'binary' && (index.op === '&&' || index.op === '||');
+  const idx = index.kind === 'literal' ? index.value : index.kind === 'array' ? [] : index.kind === 'map' ? new Map() : isBoolOp ? true : null;
   if (idx === null && index.kind !== 'interpolation') return;
   const isStringIndex = typeof idx === 'string' || index.kind === 'interpolation';
   const badIndex = typeof idx === 'boolean' || idx === undefined && index.kind === 'literal' || idx instanceof RhaiFloat ||

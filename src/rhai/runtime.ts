@@ -28,6 +28,8 @@ export class Runtime {
   signal = 0;
   /** The value a `break` or `return` carries. */
   signalValue: RhaiValue = undefined;
+  /** A `?.` / `?[` found (): the rest of its chain is skipped (cleared where the chain ends). */
+  skipChain = false;
   /** `this` as the last script function left it, for writing back into the caller's variable. */
   lastThis: RhaiValue = undefined;
   /** The compiled program whose functions `Fn("name")` pointers resolve against. */

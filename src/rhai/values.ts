@@ -42,9 +42,12 @@ export function makeChar(c: string): RhaiChar {
   return c.length === 1 && code < 128 ? asciiChars[code]! : new RhaiChar(c);
 }
 
-/** `a..b`, `a..=b`, and `range(from, to, step)` for INT (a step other than 1 is a StepRange). */
+/**
+ * `a..b`, `a..=b`, and `range(from, to, step)` for INT (a step other than 1 is a StepRange). The
+ * ends are INT values (a bigint only beyond the safe range: `5..` ends at i64::MAX, as in Rhai).
+ */
 export class RhaiRange {
-  constructor(readonly start: number, readonly end: number, readonly inclusive: boolean, readonly step = 1) {}
+  constructor(readonly start: number | bigint, readonly end: number | bigint, readonly inclusive: boolean, readonly step = 1) {}
 }
 
 /** Rhai's BLOB (`Vec<u8>`): bytes, copied like arrays when stored. */

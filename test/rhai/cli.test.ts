@@ -138,11 +138,18 @@ describe('lev rhai limits', () => {
   it('places a parse error in a 100,000-term expression', async () => {
     const terms = Array.from({ length: 100_000 }, () => '1').join(' + ');
     const path = file('terms.rhai', `let x = 0;\nlet y = ${terms};`);
+    // As in Rhai, each operator of a chain is one level of expression depth: the expression is one
+    // level, so the 64th operator goes past the default depth of 64.
     const r = await lev([path]);
     expect(r.code).toBe(1);
     const [message, at] = r.err.join('\n').split('\n');
-    expect(message).toContain('ErrorParsing: More than 1000 operators in one expression');
-    expect(at).toBe(`  at ${path}:2:${'let y = 1 '.length + 1 + 1000 * 4}`);
+    expect(message).toContain('ErrorParsing: Expression exceeds maximum complexity');
+    expect(at).toBe(`  at ${path}:2:${'let y = 1 '.length + 1 + 63 * 4}`);
+    // Without a depth limit, one chain still stops at 1,000 operators (the JS stack's bound).
+    const unlimited = await lev([path, '--max-expr-depth', '0']);
+    const [message2, at2] = unlimited.err.join('\n').split('\n');
+    expect(message2).toContain('ErrorParsing: More than 1000 operators in one expression');
+    expect(at2).toBe(`  at ${path}:2:${'let y = 1 '.length + 1 + 1000 * 4}`);
   });
 
   it('places a parse error in a 100,000-link method chain', async () => {

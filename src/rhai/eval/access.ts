@@ -1,12 +1,11 @@
 // Reading and writing properties and indexes (src/eval/chaining.rs): maps, arrays, strings as
 // chars, integers as bit-fields, with Rhai's bounds and type errors.
-import { bitFieldBoundsError, boundsError, dotExprError, indexingTypeError, mismatchError, type Pos } from '../errors.ts';
-import { getBits, setBits } from '../packages/bits.ts';
+import { bitFieldBoundsError, boundsError, dotExprError, indexingTypeError, mismatchError, RhaiError, type Pos } from '../errors.ts';
+import { bitFieldRange, getBits, setBits } from '../packages/bits.ts';
 import { NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext } from '../packages/index.ts';
 import { displayString } from '../format.ts';
 import { checkMap, checkString, type Runtime } from '../runtime.ts';
-import { hasAstral, isInt, makeChar, RhaiChar, RhaiRange, toChars, typeName, type RhaiValue } from '../values.ts';
-import { callNative } from './calls.ts';
+import { hasAstral, isInt, makeChar, normInt, RhaiChar, RhaiRange, toChars, typeName, type RhaiValue } from '../values.ts';
 import type { Env, LValue } from './frame.ts';
 
 export function readProp(rt: Runtime, obj: RhaiValue, name: string, safe: boolean, pos: Pos): RhaiValue {
@@ -24,6 +23,15 @@ export function arrayIndex(len: number, idx: RhaiValue, pos: Pos, kind: 'ErrorAr
   if (i < 0 || i >= len) throw boundsError(kind, len, idx, pos);
   return i;
 }
+function bitField(r: RhaiRange, pos: Pos): { shift: number; mask: bigint } {
+  try {
+    return bitFieldRange(r);
+  } catch (e) {
+    if (e instanceof RhaiError) e.setPosition(pos);
+    throw e;
+  }
+}
+
 export function bitIndex(idx: RhaiValue, pos: Pos): number {
   let i = Number(idx);
   if (i < 0) i += 64;
@@ -41,9 +49,11 @@ function stringSlice(chars: string[], r: RhaiRange, pos: Pos): { text: string; k
   const n = chars.length;
   if (n === 0) return { text: '', keepBefore: 0, keepFrom: 0 };
   const fromEnd = (i: number): number | undefined => (-i <= n ? n + i : undefined);
-  const start = r.start >= 0 ? r.start : fromEnd(r.start);
+  const rs = Number(r.start); // beyond the safe range an end only clamps to the string
+  const re = Number(r.end);
+  const start = rs >= 0 ? rs : fromEnd(rs);
   if (start === undefined) throw boundsError('ErrorStringBounds', n, r.start, pos);
-  const end = r.end >= 0 ? r.end : fromEnd(r.end) ?? 0;
+  const end = re >= 0 ? re : fromEnd(re) ?? 0;
   if (!r.inclusive) {
     const text = start === 0 && end >= n ? chars.join('') : chars.slice(start, start + Math.max(0, end - start)).join('');
     return { text, keepBefore: start, keepFrom: Math.min(end, n) };
@@ -54,7 +64,7 @@ function stringSlice(chars: string[], r: RhaiRange, pos: Pos): { text: string; k
 
 const isRangeIndex = (idx: RhaiValue): idx is RhaiRange => idx instanceof RhaiRange && idx.step === 1;
 
-export function readIndex(rt: Runtime, obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): RhaiValue {
+export function readIndex(obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): RhaiValue {
   if (Array.isArray(obj)) {
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     return obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')];
@@ -73,7 +83,10 @@ export function readIndex(rt: Runtime, obj: RhaiValue, idx: RhaiValue, safe: boo
     return makeChar(chars ? chars[i]! : obj[i]!);
   }
   if (isInt(obj)) {
-    if (idx instanceof RhaiRange) return callNative(rt, NATIVE_FUNCTIONS.get('get_bits')!, 'get_bits', [obj, idx], pos);
+    if (idx instanceof RhaiRange) {
+      const { shift, mask } = bitField(idx, pos);
+      return normInt((BigInt(obj) & mask) >> BigInt(shift)); // an arithmetic shift, as Rhai's i64 `>>`
+    }
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     return getBits(obj, bitIndex(idx, pos), 1) === 1;
   }
@@ -112,9 +125,9 @@ export function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiVa
   if (isInt(obj)) {
     if (idx instanceof RhaiRange) {
       if (!isInt(v)) throw mismatchError('i64', typeName(v), pos);
-      const args = [obj, idx, v];
-      callNative(env.rt, NATIVE_FUNCTIONS.get('set_bits')!, 'set_bits', args, pos);
-      target.set(env, args[0]);
+      const { shift, mask } = bitField(idx, pos);
+      const bits = (BigInt(v) << BigInt(shift)) & mask;
+      target.set(env, normInt(BigInt.asIntN(64, (BigInt(obj) & ~mask) | bits)));
       return;
     }
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);

@@ -47,6 +47,18 @@ export function compileAssign(c: Compiler, s: Extract<Stmt, { kind: 'assign' }>)
     }
   }
   const lv = lvalue(c, target);
+  if ((target.kind === 'property' || target.kind === 'index') && target.chain?.top) {
+    // `x?[2] = 42`, `x?.a.b += 1`: nothing is assigned when the chain was cut; the cut ends here.
+    const assign = compileAssignTo(s, lv, value);
+    return (env) => {
+      try { return assign(env); } finally { env.rt.skipChain = false; }
+    };
+  }
+  return compileAssignTo(s, lv, value);
+}
+
+function compileAssignTo(s: Extract<Stmt, { kind: 'assign' }>, lv: LValue, value: Ev): Ev {
+  const pos = s.pos;
   if (s.op === '=') return (env) => { lv.set(env, value(env)); return undefined; };
   if (s.op === '??=') {
     // The right side is evaluated only when the target is ().
@@ -88,7 +100,7 @@ export function lvalue(c: Compiler, e: Expr): LValue {
     case 'property': {
       const parent = lvalue(c, e.target);
       const name = e.name;
-      const safe = e.safe;
+      const cut = chainCut(e);
       const setOn = (env: Env, obj: RhaiValue, v: RhaiValue): void => {
         if (!(obj instanceof Map)) {
           throw dotExprError(name, `Cannot set property '${name}' - a setter is not registered for type '${typeName(obj)}'`, pos);
@@ -98,11 +110,17 @@ export function lvalue(c: Compiler, e: Expr): LValue {
         checkMap(env.rt, obj, pos);
       };
       return {
-        get: (env) => readProp(env.rt, parent.get(env), name, safe, pos),
-        set: (env, v) => setOn(env, parent.get(env), v),
+        get: (env) => {
+          const obj = parent.get(env);
+          return cut(env, obj) ? undefined : readProp(env.rt, obj, name, false, pos);
+        },
+        set: (env, v) => {
+          const obj = parent.get(env);
+          if (!cut(env, obj)) setOn(env, obj, v);
+        },
         update: (env, change, arg) => {
           const obj = parent.get(env);
-          setOn(env, obj, change(readProp(env.rt, obj, name, safe, pos), arg, env));
+          if (!cut(env, obj)) setOn(env, obj, change(readProp(env.rt, obj, name, false, pos), arg, env));
         },
         isConst: parent.isConst,
       };
@@ -110,18 +128,23 @@ export function lvalue(c: Compiler, e: Expr): LValue {
     case 'index': {
       const parent = lvalue(c, e.target);
       const index = c.expr(e.index);
-      const safe = e.safe;
+      const cut = chainCut(e);
       return {
-        get: (env) => readIndex(env.rt, parent.get(env), index(env), safe, pos),
+        get: (env) => {
+          const obj = parent.get(env);
+          return cut(env, obj) ? undefined : readIndex(obj, index(env), false, pos);
+        },
         set: (env, v) => {
           const obj = parent.get(env);
+          if (cut(env, obj)) return;
           if (parent.isConst(env)) throw assignmentToConstant('', pos);
           writeIndex(env, parent, obj, index(env), v, pos);
         },
         update: (env, change, arg) => {
           const obj = parent.get(env);
+          if (cut(env, obj)) return;
           const i = index(env);
-          const v = change(readIndex(env.rt, obj, i, safe, pos), arg, env);
+          const v = change(readIndex(obj, i, false, pos), arg, env);
           if (parent.isConst(env)) throw assignmentToConstant('', pos);
           writeIndex(env, parent, obj, i, v, pos);
         },
@@ -133,6 +156,20 @@ export function lvalue(c: Compiler, e: Expr): LValue {
       return { get, set: () => {}, update: () => {}, isConst: () => false };
     }
   }
+}
+
+/**
+ * Whether a property or index place is cut off by `?.` / `?[` (see ChainFlags): after an earlier
+ * safe link found (), or when this safe link's own target is () (then the rest is cut too).
+ */
+function chainCut(e: Extract<Expr, { kind: 'property' | 'index' }>): (env: Env, obj: RhaiValue) => boolean {
+  const guarded = e.chain?.guarded ?? false;
+  const safe = e.safe;
+  return (env, obj) => {
+    if (guarded && env.rt.skipChain) return true;
+    if (obj === undefined && safe) { env.rt.skipChain = true; return true; }
+    return false;
+  };
 }
 
 /** A variable's place: a frame slot, a captured cell, or a closure's capture (`ref` from the resolver). */

@@ -115,9 +115,11 @@ export function compileMethodCall(c: Compiler, e: Extract<Expr, { kind: 'method'
   const sfn = c.fns.get(`${name}/${argc}`);
   const native = NATIVE_FUNCTIONS.get(name);
   const safe = e.safe;
+  const guarded = e.chain?.guarded ?? false;
   return (env) => {
     const obj = target.get(env);
-    if (obj === undefined && safe) return undefined;
+    if (guarded && env.rt.skipChain) return undefined;
+    if (obj === undefined && safe) { env.rt.skipChain = true; return undefined; }
     // The target and the arguments in one array, as a native function takes them.
     const full = new Array<RhaiValue>(argc + 1);
     full[0] = obj;

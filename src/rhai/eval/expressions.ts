@@ -6,7 +6,7 @@ import { fnNotFound, variableNotFound } from '../errors.ts';
 import { debugString, displayString } from '../format.ts';
 import { binaryOp, compareOp, containsOp, negate, valuesEqual } from '../ops.ts';
 import { checkArray, checkMap, checkNestedSizes, concatText, type Runtime } from '../runtime.ts';
-import { FnPtr, isInt, RhaiRange, typeName, type Cell, type RhaiMap, type RhaiValue } from '../values.ts';
+import { FnPtr, isInt, MAX_INT, normInt, RhaiRange, typeName, type Cell, type RhaiMap, type RhaiValue } from '../values.ts';
 import { readIndex, readProp } from './access.ts';
 import { lvalue, varLValue } from './assignment.ts';
 import { compileCall, compileMethodCall } from './call-sites.ts';
@@ -16,6 +16,7 @@ import { compileDo, compileFor, compileWhile } from './loops.ts';
 import { compileIf, compileSwitch } from './statements.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const INT_MAX = normInt(MAX_INT);
 /** A fast path's "no answer, take the general path". */
 const MISS: unique symbol = Symbol('miss');
 
@@ -65,32 +66,16 @@ export function compileExpr(c: Compiler, e: Expr): Ev {
     case 'interpolation': return compileInterpolation(c, e);
     case 'unary': return compileUnary(c, e);
     case 'binary': return compileBinary(c, e);
-    case 'property': {
-      const name = e.name;
-      const safe = e.safe;
-      // `e.name` on a local variable holding a map (a hook's usual read): no closure to read the variable.
-      const slot = localSlot(e.target);
-      if (slot !== undefined) {
-        return (env) => {
-          const obj = slotsOf(env)[slot];
-          return obj instanceof Map ? obj.get(name) : readProp(env.rt, obj, name, safe, pos);
-        };
-      }
-      const target = c.expr(e.target);
-      return (env) => readProp(env.rt, target(env), name, safe, pos);
-    }
-    case 'index': {
-      const target = c.expr(e.target);
-      const index = c.expr(e.index);
-      const safe = e.safe;
-      return (env) => {
-        const obj = target(env);
-        if (obj === undefined && safe) return undefined;
-        return readIndex(env.rt, obj, index(env), safe, pos);
+    case 'property': case 'index': case 'method': {
+      const link = compileLink(c, e);
+      if (!e.chain?.top) return link;
+      return (env) => { // the end of a chain holding `?.` / `?[`: whatever was skipped is ()
+        const v = link(env);
+        env.rt.skipChain = false;
+        return v;
       };
     }
     case 'call': return compileCall(c, e);
-    case 'method': return compileMethodCall(c, e);
     case 'closure': return compileClosure(c, e);
     case 'block': return c.block(e.body);
     case 'if': return compileIf(c, e);
@@ -99,6 +84,43 @@ export function compileExpr(c: Compiler, e: Expr): Ev {
     case 'do': return compileDo(c, e);
     case 'for': return compileFor(c, e);
   }
+}
+
+/**
+ * A property read, an index read or a method call. A safe link (`?.`, `?[`) on () gives () and
+ * marks the run's chain as cut; a link after one (`guarded`) gives () when the chain was cut.
+ */
+function compileLink(c: Compiler, e: Extract<Expr, { kind: 'property' | 'index' | 'method' }>): Ev {
+  if (e.kind === 'method') return compileMethodCall(c, e);
+  const pos = e.pos;
+  const safe = e.safe;
+  const guarded = e.chain?.guarded ?? false;
+  if (e.kind === 'property') {
+    const name = e.name;
+    // `e.name` on a local variable holding a map (a hook's usual read): no closure to read the variable.
+    const slot = localSlot(e.target);
+    if (slot !== undefined && !safe) {
+      return (env) => {
+        const obj = slotsOf(env)[slot];
+        return obj instanceof Map ? obj.get(name) : readProp(env.rt, obj, name, false, pos);
+      };
+    }
+    const target = c.expr(e.target);
+    return (env) => {
+      const obj = target(env);
+      if (guarded && env.rt.skipChain) return undefined;
+      if (obj === undefined && safe) { env.rt.skipChain = true; return undefined; }
+      return readProp(env.rt, obj, name, safe, pos);
+    };
+  }
+  const target = c.expr(e.target);
+  const index = c.expr(e.index);
+  return (env) => {
+    const obj = target(env);
+    if (guarded && env.rt.skipChain) return undefined;
+    if (obj === undefined && safe) { env.rt.skipChain = true; return undefined; }
+    return readIndex(obj, index(env), safe, pos);
+  };
 }
 
 function isLiteralContainer(e: Expr): boolean {
@@ -169,8 +191,11 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
       return (env) => {
         const a = L(env);
         const b = R(env);
-        if (typeof a !== 'number' || typeof b !== 'number') throw fnNotFound(`${op} (${typeName(a)}, ${typeName(b)})`, pos);
-        return new RhaiRange(a, b, inclusive);
+        // builtin.rs: `n..()` runs to i64::MAX, `()..n` starts at 0 (`x[..]`, `5..`, `..=n`).
+        if (isInt(a) && isInt(b)) return new RhaiRange(a, b, inclusive);
+        if (isInt(a) && b === undefined) return new RhaiRange(a, INT_MAX, inclusive);
+        if (a === undefined && isInt(b)) return new RhaiRange(0, b, inclusive);
+        throw fnNotFound(`${op} (${typeName(a)}, ${typeName(b)})`, pos);
       };
     }
     case '==': return numeric(e, L, R, (a, b) => a === b, (a, b) => valuesEqual(a, b));

@@ -158,10 +158,9 @@ export function compileSwitch(c: Compiler, e: Extract<Expr, { kind: 'switch' }>)
       if (!sc.guard || expectBool(sc.guard(env), sc.guardPos!)) return sc.body(env);
     }
     if (isInt(v)) {
-      const n = Number(v);
       for (const sc of rangeCases) {
         const r = sc.range!;
-        if (n < r.start || (r.inclusive ? n > r.end : n >= r.end)) continue;
+        if (v < r.start || (r.inclusive ? v > r.end : v >= r.end)) continue;
         if (!sc.guard || expectBool(sc.guard(env), sc.guardPos!)) return sc.body(env);
       }
     }

@@ -6,7 +6,7 @@ import { checkArrayLength } from '../runtime.ts';
 import { bitNumber } from './bits.ts';
 import { parseJson } from './json.ts';
 import { rangeContains, toFloat } from '../ops.ts';
-import { FnPtr, RhaiFloat, RhaiRange, typeName, type RhaiValue } from '../values.ts';
+import { FnPtr, normInt, RhaiFloat, RhaiRange, typeName, type RhaiValue } from '../values.ts';
 import { intArg, isIntArg, NO_MATCH, rangeSpan, type Library, type NativeContext } from './types.ts';
 
 /** Rhai's StepRange::new reports a zero step as a failed call to `range`. */
@@ -44,11 +44,11 @@ function stepRange(args: RhaiValue[], ctx: NativeContext): RhaiValue {
   const [a, b, s] = args;
   if (a instanceof RhaiRange) { // range(from..to, step)
     const step = checkedStep(intArg(b as number | bigint));
-    return new RhaiRange(a.start, a.inclusive ? a.end + 1 : a.end, false, step);
+    return new RhaiRange(a.start, a.inclusive ? normInt(BigInt(a.end) + 1n) : a.end, false, step);
   }
   if (isIntArg(a)) {
     const step = args.length === 3 ? checkedStep(intArg(s as number | bigint)) : 1;
-    return new RhaiRange(intArg(a), intArg(b as number | bigint), false, step);
+    return new RhaiRange(a, b as number | bigint, false, step);
   }
   const from = toFloat(a)!;
   const to = toFloat(b)!;
@@ -102,7 +102,7 @@ export const coreLib: Library = {
   end: ([r]) => (r instanceof RhaiRange ? r.end : NO_MATCH),
   is_inclusive: ([r]) => (r instanceof RhaiRange ? r.inclusive : NO_MATCH),
   is_exclusive: ([r]) => (r instanceof RhaiRange ? !r.inclusive : NO_MATCH),
-  contains: ([r, x]) => (r instanceof RhaiRange && isIntArg(x) ? rangeContains(r, Number(x)) : NO_MATCH),
+  contains: ([r, x]) => (r instanceof RhaiRange && isIntArg(x) ? rangeContains(r, x) : NO_MATCH),
   is_empty: ([r]) => (r instanceof RhaiRange ? (r.inclusive ? r.start > r.end : r.start >= r.end) : NO_MATCH),
   bits: bitList,
   // The value moves out: the variable (or property) it came from is left holding ().

@@ -49,8 +49,9 @@ export function startPos(start: number, len: number): number {
  * the start clamped to 0, an end before the start meaning an empty span (`a..=b` one longer).
  */
 export function rangeSpan(r: RhaiRange): { start: number; count: number } {
-  const start = Math.max(r.start, 0);
-  const end = Math.max(r.end, start);
+  // Positions beyond the safe range only ever clamp to a container's length, so numbers do.
+  const start = Math.max(Number(r.start), 0);
+  const end = Math.max(Number(r.end), start);
   return { start, count: end - start + (r.inclusive ? 1 : 0) };
 }
 
