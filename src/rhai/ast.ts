@@ -2,7 +2,7 @@
 // pass (resolver.ts) then points every reference at its declaration (a slot in the function's
 // frame) or at a closure capture.
 import type { Pos } from './errors.ts';
-import type { RhaiValue } from './values.ts';
+import type { RhaiRange, RhaiValue } from './values.ts';
 
 export interface VarDecl {
   name: string;
@@ -31,9 +31,10 @@ export interface FnDef {
 }
 
 export interface SwitchCase {
-  /** Constant values that select this case; empty for a range case. */
+  /** Constant values that select this case by equality (a range literal too: it matches a range). */
   values: RhaiValue[];
-  range?: { start: number | bigint; end: number | bigint; inclusive: boolean };
+  /** The non-empty ranges among them, which also select a number inside them. */
+  ranges: RhaiRange[];
   guard?: Expr;
   body: Expr;
 }

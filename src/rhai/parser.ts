@@ -415,6 +415,7 @@ class Parser {
     this.expect('{', 'to start the switch cases');
     const cases: SwitchCase[] = [];
     let dflt: Expr | null = null;
+    let sawRange = false;
     while (!this.eat('}')) {
       if (this.tok.type === 'eof') throw parseError("Expecting '}' to close the switch", this.tok.pos);
       if (dflt) throw parseError("The default case '_' must be the last case", this.tok.pos);
@@ -423,23 +424,28 @@ class Parser {
         this.expect('=>', "after '_'");
         dflt = this.parseSwitchBody();
       } else {
+        // As Rhai's parse_switch: values and ranges mix freely (`1 | 5..9 | 'x'`); a number after
+        // any range (in this case or an earlier one) could never be reached before it, so is refused.
         const values: RhaiValue[] = [];
-        let range: SwitchCase['range'];
+        const ranges: RhaiRange[] = [];
         this.withNoPipe(true, () => {
           do {
             const e = this.parseExpr();
             const v = constantValue(e);
             if (v === NOT_CONSTANT) throw parseError('A switch case must be a constant value', e.pos);
             if (v instanceof RhaiRange) {
-              if (values.length > 0 || range) throw parseError('A range case cannot be combined with other values', e.pos);
-              range = { start: v.start, end: v.end, inclusive: v.inclusive };
-            } else values.push(v);
+              sawRange = true;
+              if (v.inclusive ? v.start <= v.end : v.start < v.end) ranges.push(v);
+            } else if (sawRange && (isInt(v) || v instanceof RhaiFloat)) {
+              throw parseError('A number case cannot follow a range case (it would be matched by value first): move it above the ranges', e.pos);
+            }
+            values.push(v);
           } while (this.eat('|'));
         });
         const guard = this.eat('if') ? this.parseExpr() : undefined;
         this.expect('=>', 'after the switch case');
         const body = this.parseSwitchBody();
-        cases.push({ values, range, guard, body });
+        cases.push({ values, ranges, guard, body });
       }
       if (this.eat(',')) continue;
       if (this.is('}')) continue;

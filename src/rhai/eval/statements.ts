@@ -4,7 +4,7 @@ import type { Expr, Stmt, SwitchCase } from '../ast.ts';
 import { isSystemError, mismatchError, RhaiError, runtimeErrorMessage } from '../errors.ts';
 import { displayString } from '../format.ts';
 import { tooManyOperations } from '../runtime.ts';
-import { isInt, typeName, type RhaiValue } from '../values.ts';
+import { isInt, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
 import { compileAssign } from './assignment.ts';
 import { owned, type Compiler } from './compiler.ts';
 import { caughtValue, switchValueMatches } from './control.ts';
@@ -142,26 +142,30 @@ export function compileIf(c: Compiler, e: Extract<Expr, { kind: 'if' }>): Ev {
   };
 }
 
+/**
+ * `switch` as Rhai's Stmt::Switch runs it: first the cases whose values equal the subject (by type
+ * and value, in order), then the ranges holding an INT or FLOAT subject (in order), each only when
+ * its guard holds; else the default case.
+ */
 export function compileSwitch(c: Compiler, e: Extract<Expr, { kind: 'switch' }>): Ev {
   const subject = c.expr(e.subject);
-  const compileCase = (sc: SwitchCase) => ({
-    values: sc.values, range: sc.range, guard: sc.guard ? c.expr(sc.guard) : null, body: c.expr(sc.body), guardPos: sc.guard?.pos,
-  });
-  const valueCases = e.cases.filter((sc) => !sc.range).map(compileCase);
-  const rangeCases = e.cases.filter((sc) => sc.range).map(compileCase);
+  const cases = e.cases.map((sc: SwitchCase) => ({
+    values: sc.values, guard: sc.guard ? c.expr(sc.guard) : null, body: c.expr(sc.body), guardPos: sc.guard?.pos,
+  }));
+  const ranges = e.cases.flatMap((sc, i) => sc.ranges.map((range) => ({ range, use: cases[i]! })));
   const dflt = e.defaultCase ? c.expr(e.defaultCase) : unit;
   return (env) => {
     const v = subject(env);
     const t = typeName(v);
-    for (const sc of valueCases) {
+    for (const sc of cases) {
       if (!switchValueMatches(sc.values, t, v)) continue;
       if (!sc.guard || expectBool(sc.guard(env), sc.guardPos!)) return sc.body(env);
     }
-    if (isInt(v)) {
-      for (const sc of rangeCases) {
-        const r = sc.range!;
-        if (v < r.start || (r.inclusive ? v > r.end : v >= r.end)) continue;
-        if (!sc.guard || expectBool(sc.guard(env), sc.guardPos!)) return sc.body(env);
+    const n = isInt(v) ? v : v instanceof RhaiFloat ? v.v : undefined;
+    if (n !== undefined) {
+      for (const { range: r, use } of ranges) {
+        if (n < r.start || (r.inclusive ? n > r.end : n >= r.end)) continue;
+        if (!use.guard || expectBool(use.guard(env), use.guardPos!)) return use.body(env);
       }
     }
     return dflt(env);
