@@ -69,7 +69,8 @@ export type Expr =
   | { kind: 'for'; pos: Pos; item: VarDecl; counter: VarDecl | null; iter: Expr; body: Stmt[] };
 
 export type Stmt =
-  | { kind: 'let'; pos: Pos; decl: VarDecl; init: Expr | null }
+  /** `global`: a `const` at the script's top level, outside any block (also `global::NAME`). */
+  | { kind: 'let'; pos: Pos; decl: VarDecl; init: Expr | null; global?: boolean }
   | { kind: 'expr'; pos: Pos; expr: Expr }
   | { kind: 'assign'; pos: Pos; target: Expr; op: string; value: Expr }
   | { kind: 'break'; pos: Pos; value: Expr | null }

@@ -166,19 +166,44 @@ export function assignOp(rt: Runtime, op: string, a: RhaiValue, b: RhaiValue, po
   return binaryOp(rt, op, a, b, pos);
 }
 
+/** Rust's f64::max: NaN loses to any number. */
+function rustMax(a: number, b: number): number {
+  if (Number.isNaN(a)) return b;
+  if (Number.isNaN(b)) return a;
+  return Math.max(a, b);
+}
+
+/**
+ * A FLOAT comparison as Rhai's checked build makes it (builtin.rs impl_float): relative to the
+ * larger magnitude, within f64::EPSILON counts as equal, so `0.1 + 0.2 == 0.3` and `0 < 1e-16` is
+ * false. Any NaN makes every comparison false, `!=` included.
+ */
+export function floatCompare(op: string, x: number, y: number): boolean {
+  const max = x * y === 0 ? 1 : rustMax(Math.abs(x), Math.abs(y));
+  const eps = Number.EPSILON;
+  switch (op) {
+    case '==': return max === 0 || Math.abs(x - y) / max <= eps;
+    case '!=': return max !== 0 && Math.abs(x - y) / max > eps;
+    case '>': return max !== 0 && (x - y) / max > eps;
+    case '>=': return max === 0 || (x - y) / max > -eps;
+    case '<': return max !== 0 && (y - x) / max > eps;
+    default: return max === 0 || (y - x) / max > -eps; // <=
+  }
+}
+
 /** `==`: int/float and char/string compare across types; other mixed types are unequal. */
 export function valuesEqual(a: RhaiValue, b: RhaiValue): boolean {
-  if (a === b) return true;
+  if (a === b) return !(a instanceof RhaiFloat && Number.isNaN(a.v)); // NaN equals nothing, itself included
   switch (typeof a) {
     case 'number': case 'bigint':
       if (isInt(b)) return BigInt(a) === BigInt(b);
-      return b instanceof RhaiFloat && Number(a) === b.v;
+      return b instanceof RhaiFloat && floatCompare('==', Number(a), b.v);
     case 'string':
       return b instanceof RhaiChar && a === b.c;
     case 'undefined': case 'boolean':
       return false;
   }
-  if (a instanceof RhaiFloat) return (b instanceof RhaiFloat && a.v === b.v) || (isInt(b) && a.v === Number(b));
+  if (a instanceof RhaiFloat) return (b instanceof RhaiFloat || isInt(b)) && floatCompare('==', a.v, toFloat(b)!);
   if (a instanceof RhaiChar) return (b instanceof RhaiChar && a.c === b.c) || (typeof b === 'string' && a.c === b);
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
@@ -195,6 +220,14 @@ export function valuesEqual(a: RhaiValue, b: RhaiValue): boolean {
   return false;
 }
 
+/** `!=`: a FLOAT against a number by Rhai's own `!=` (false when either is NaN); otherwise not `==`. */
+export function valuesDiffer(a: RhaiValue, b: RhaiValue): boolean {
+  if ((a instanceof RhaiFloat && (b instanceof RhaiFloat || isInt(b))) || (isInt(a) && b instanceof RhaiFloat)) {
+    return floatCompare('!=', toFloat(a)!, toFloat(b)!);
+  }
+  return !valuesEqual(a, b);
+}
+
 function sameTypeOrComparable(a: RhaiValue, b: RhaiValue): boolean {
   if ((isInt(a) || a instanceof RhaiFloat) && (isInt(b) || b instanceof RhaiFloat)) return true;
   if (isTextual(a) && isTextual(b)) return true;
@@ -206,12 +239,8 @@ export function compareOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): boo
   if (!sameTypeOrComparable(a, b)) return false;
   let c: number;
   if (isInt(a) && isInt(b)) c = typeof a === 'number' && typeof b === 'number' ? a - b : Number(BigInt(a) - BigInt(b));
-  else if (isInt(a) || a instanceof RhaiFloat) {
-    const x = toFloat(a)!;
-    const y = toFloat(b)!;
-    if (Number.isNaN(x) || Number.isNaN(y)) return false;
-    c = x < y ? -1 : x > y ? 1 : 0;
-  } else if (isTextual(a) && isTextual(b)) {
+  else if (isInt(a) || a instanceof RhaiFloat) return floatCompare(op, toFloat(a)!, toFloat(b)!);
+  else if (isTextual(a) && isTextual(b)) {
     c = compareStrings(typeof a === 'string' ? a : a.c, typeof b === 'string' ? b : b.c);
   } else if (typeof a === 'boolean' && typeof b === 'boolean') c = Number(a) - Number(b);
   else if (a === undefined && b === undefined) return false;

@@ -118,6 +118,9 @@ class Parser {
     while (this.tok.type !== 'eof') {
       if (this.is('fn') || (this.is('private') && this.peekTok().text === 'fn')) { this.parseFnDef(); continue; }
       this.parseStmtInto(body, true);
+      // Only a constant at scope level 0 is a global constant (Rhai's eval Stmt::Var).
+      const last = body[body.length - 1];
+      if (last?.kind === 'let' && last.decl.isConst) last.global = true;
     }
     return { body, slotCount: 0, functions: this.functions };
   }

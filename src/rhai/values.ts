@@ -77,8 +77,11 @@ export class FnPtr {
   get isAnonymous(): boolean { return this.closure !== undefined; }
 }
 
-/** A variable shared between a scope and the closures that captured it. */
-export interface Cell { value: RhaiValue }
+/**
+ * A variable a closure may capture. `shared` is set once a closure has captured it: from then on it
+ * is one value for the scope and the closures (Rhai's shared value, `is_shared`).
+ */
+export interface Cell { value: RhaiValue; shared?: boolean }
 
 export const MAX_INT = 9223372036854775807n;
 export const MIN_INT = -9223372036854775808n;

@@ -182,12 +182,17 @@ export function varLValue(name: string, ref: VarRef | null, pos: Pos): LValue {
   if (!ref) return withUpdate({ get: notFound, set: notFound, isConst: () => false });
   if (ref.kind === 'capture') {
     const k = ref.index;
-    return withUpdate({ get: (env) => env.caps![k]!.value, set: (env, v) => { env.caps![k]!.value = v; }, isConst: () => false });
+    return withUpdate({
+      get: (env) => env.caps![k]!.value, set: (env, v) => { env.caps![k]!.value = v; }, isConst: () => false, cell: (env) => env.caps![k]!,
+    });
   }
   const slot = ref.decl.slot;
   const isConst = ref.decl.isConst;
   if (ref.decl.captured) {
-    return withUpdate({ get: (env) => cellsOf(env)[slot]!.value, set: (env, v) => { cellsOf(env)[slot]!.value = v; }, isConst: () => isConst });
+    return withUpdate({
+      get: (env) => cellsOf(env)[slot]!.value, set: (env, v) => { cellsOf(env)[slot]!.value = v; }, isConst: () => isConst,
+      cell: (env) => cellsOf(env)[slot]!,
+    });
   }
   return withUpdate({ get: (env) => slotsOf(env)[slot], set: (env, v) => { slotsOf(env)[slot] = v; }, isConst: () => isConst });
 }

@@ -19,6 +19,7 @@ function compileArgs(c: Compiler, args: Expr[]): Ev[] {
 export function compileCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Ev {
   const pos = e.pos;
   const name = e.name;
+  if (name === 'is_shared' && e.args.length === 1) return compileIsShared(c, e.args[0]!);
   if (name === 'is_def_var' && e.args.length === 1) {
     const arg = c.expr(e.args[0]!);
     const visible = new Set(e.visibleVars);
@@ -52,6 +53,33 @@ export function compileCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Ev
     if (byRef && args[0] !== before) firstLv.set(env, args[0]);
     return r;
   };
+}
+
+/**
+ * `is_shared(x)` / `x.is_shared()`: whether the variable has been captured by a closure (Rhai makes
+ * a captured variable one shared value). Any other value is not shared.
+ */
+function compileIsShared(c: Compiler, arg: Expr): Ev {
+  if (arg.kind === 'var' || arg.kind === 'this') {
+    const lv = lvalue(c, arg);
+    const cell = lv.cell;
+    if (cell) return (env) => cell(env).shared === true;
+    return (env) => { lv.get(env); return false; };
+  }
+  const f = c.expr(arg);
+  return (env) => { f(env); return false; };
+}
+
+/**
+ * Calling a closure with `this` bound to a variable the closure itself captured: Rhai passes the
+ * captured values as leading arguments, finds that one locked by the `this` binding and refuses
+ * the call (ensure_no_data_race) before it starts.
+ */
+function checkDataRace(target: LValue, env: Env, fp: FnPtr): void {
+  if (!target.cell || !fp.closure) return;
+  const cell = target.cell(env);
+  const at = fp.closure.captures.indexOf(cell);
+  if (at >= 0) throw new RhaiError('ErrorDataRace', `Data race detected on variable 'argument #${at + 1} of function '${fp.name}''`);
 }
 
 /** A call bound to a script function; a one-argument call fills the new frame directly. */
@@ -107,6 +135,7 @@ function nativeMethod(env: Env, native: NativeFn, name: string, full: RhaiValue[
 export function compileMethodCall(c: Compiler, e: Extract<Expr, { kind: 'method' }>): Ev {
   const pos = e.pos;
   const name = e.name;
+  if (name === 'is_shared' && e.args.length === 0) return compileIsShared(c, e.target);
   const target = e.target.kind === 'var' || e.target.kind === 'this' || e.target.kind === 'property' || e.target.kind === 'index'
     ? lvalue(c, e.target)
     : { get: owned(c, e.target), set: () => {}, update: () => {}, isConst: () => false }; // a temporary
@@ -129,6 +158,7 @@ export function compileMethodCall(c: Compiler, e: Extract<Expr, { kind: 'method'
     const argv = full.slice(1);
     // `x.call(fp, ...)`: call the pointer with `this` bound to x.
     if (name === 'call' && !(obj instanceof FnPtr) && argv[0] instanceof FnPtr) {
+      checkDataRace(target, env, argv[0]);
       const ref = { value: obj, isConst: target.isConst(env) };
       env.rt.lastThis = obj; // stays so when the pointer names a native function
       const r = callFnPtr(env.rt, argv[0], argv.slice(1), pos, ref);
@@ -138,6 +168,7 @@ export function compileMethodCall(c: Compiler, e: Extract<Expr, { kind: 'method'
     // `obj.prop(...)` where the map property holds a Fn pointer: call it with `this` = obj.
     if (obj instanceof Map) {
       const f = obj.get(name);
+      if (f instanceof FnPtr) checkDataRace(target, env, f);
       if (f instanceof FnPtr) return callFnPtr(env.rt, f, argv, pos, { value: obj, isConst: target.isConst(env) });
     }
     if (sfn) {

@@ -4,7 +4,7 @@
 import type { Expr } from '../ast.ts';
 import { fnNotFound, variableNotFound } from '../errors.ts';
 import { debugString, displayString } from '../format.ts';
-import { binaryOp, compareOp, containsOp, negate, valuesEqual } from '../ops.ts';
+import { binaryOp, compareOp, containsOp, negate, valuesDiffer, valuesEqual } from '../ops.ts';
 import { checkArray, checkMap, checkNestedSizes, concatText, type Runtime } from '../runtime.ts';
 import { FnPtr, isInt, MAX_INT, normInt, RhaiRange, typeName, type Cell, type RhaiMap, type RhaiValue } from '../values.ts';
 import { readIndex, readProp } from './access.ts';
@@ -199,7 +199,7 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
       };
     }
     case '==': return numeric(e, L, R, (a, b) => a === b, (a, b) => valuesEqual(a, b));
-    case '!=': return numeric(e, L, R, (a, b) => a !== b, (a, b) => !valuesEqual(a, b));
+    case '!=': return numeric(e, L, R, (a, b) => a !== b, (a, b) => valuesDiffer(a, b));
     case '<': return numeric(e, L, R, (a, b) => a < b, (a, b) => compareOp(op, a, b, pos));
     case '<=': return numeric(e, L, R, (a, b) => a <= b, (a, b) => compareOp(op, a, b, pos));
     case '>': return numeric(e, L, R, (a, b) => a > b, (a, b) => compareOp(op, a, b, pos));
@@ -295,7 +295,11 @@ function compileClosure(c: Compiler, e: Extract<Expr, { kind: 'closure' }>): Ev 
   const name = fn.name;
   return (env) => {
     const captures = new Array<Cell>(getters.length);
-    for (let i = 0; i < getters.length; i++) captures[i] = getters[i]!(env);
+    for (let i = 0; i < getters.length; i++) {
+      const cell = getters[i]!(env);
+      cell.shared = true;
+      captures[i] = cell;
+    }
     return new FnPtr(name, [], { fn, captures });
   };
 }

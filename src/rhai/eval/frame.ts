@@ -17,6 +17,8 @@ export interface LValue {
   update: <A>(env: Env, change: Change<A>, arg: A) => void;
   /** True when the root is a constant (a `const` variable, or `this` bound to one). */
   isConst: (env: Env) => boolean;
+  /** For a variable a closure may capture: its cell (shared once a closure has captured it). */
+  cell?: (env: Env) => Cell;
 }
 export class Env {
   readonly slots: RhaiValue[] | Cell[] | unknown[];

@@ -64,12 +64,12 @@ function compileStmt(c: Compiler, s: Stmt): Ev {
   }
 }
 
-/** `let` and `const`; a top-level `const` is also a `global::` constant. */
+/** `let` and `const`; a `const` at the top level (not in a block) is also a `global::` constant. */
 function compileLet(c: Compiler, s: Extract<Stmt, { kind: 'let' }>): Ev {
   const init = s.init ? owned(c, s.init) : unit;
   const slot = s.decl.slot;
   const name = s.decl.name;
-  const registerGlobal = s.decl.isConst && !c.inFunction;
+  const registerGlobal = s.global === true;
   if (s.decl.captured) {
     return (env) => {
       const v = init(env);

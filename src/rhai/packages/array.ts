@@ -2,7 +2,7 @@
 import { compareOp, valuesEqual } from '../ops.ts';
 import { checkArray, checkArrayLength } from '../runtime.ts';
 import { isSystemError, NO_POS, RhaiError } from '../errors.ts';
-import { compareStrings, FnPtr, typeName, type RhaiValue } from '../values.ts';
+import { compareStrings, FnPtr, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
 import { cloneValue } from '../copy.ts';
 import {
   callOnItem, callWithOptional, fnArg, intArg, isIntArg, NO_MATCH, runtimeError, spanArgs, startPos, truthy,
@@ -17,6 +17,8 @@ const isNumericType = (t: string): boolean => t === 'i64' || t === 'f64';
 // No closures are created per comparison: under tsx every closure creation is costly (keepNames).
 function defaultCompare(x: RhaiValue, y: RhaiValue): number {
   if (typeof x === 'number' && typeof y === 'number') return x - y;
+  // sort_with_builtin: FLOATs by partial_cmp (exact; NaN counts as equal), not the epsilon operators.
+  if (x instanceof RhaiFloat && y instanceof RhaiFloat) return x.v < y.v ? -1 : x.v > y.v ? 1 : 0;
   if (typeof x === 'string' && typeof y === 'string') return compareStrings(x, y);
   const tx = typeName(x);
   const ty = typeName(y);

@@ -22,6 +22,7 @@ function indexOfChars(s: string, find: string, startChar: number): number {
 
 /** Rust's `str::split`: an empty separator also yields an empty piece at each end. */
 function splitAll(rt: Runtime, s: string, sep: string): string[] {
+  if (s === '') return [s]; // string_more.rs: an empty string is one empty piece
   if (sep === '') {
     checkArrayLength(rt, charCount(s) + 2);
     return ['', ...toChars(s), ''];
@@ -57,8 +58,17 @@ function splitRevN(rt: Runtime, s: string, sep: string, n: number): string[] {
   return [...parts.slice(0, pieces - 1), parts.slice(pieces - 1).reverse().join(sep)];
 }
 
-/** Rust's `split(char::is_whitespace)` keeps empty pieces between adjacent spaces. */
-const splitWhitespace = (rt: Runtime, s: string): string[] => checked(rt, s.split(/\s/));
+/** Rust's `char::is_whitespace` (Unicode White_Space; JS's `\s` also takes U+FEFF and lacks U+0085). */
+const RUST_WHITESPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+
+/** `split()` (string_more.rs split_whitespace): the words between runs of whitespace; "" is [""]. */
+function splitWhitespace(rt: Runtime, s: string): string[] {
+  if (s === '') return [s];
+  const words = s.split(RUST_WHITESPACE);
+  if (words[0] === '') words.shift();
+  if (words[words.length - 1] === '') words.pop();
+  return checked(rt, words);
+}
 
 const str = (f: (s: string, rest: RhaiValue[], args: RhaiValue[], ctx: NativeContext) => NativeResult) =>
   (args: RhaiValue[], ctx: NativeContext): NativeResult => (typeof args[0] === 'string' ? f(args[0], args.slice(1), args, ctx) : NO_MATCH);

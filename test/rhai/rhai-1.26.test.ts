@@ -1,0 +1,146 @@
+// Rhai 1.26 behaviour that Rhai's own tests (rhai-tests.test.ts) touch only in passing: each
+// expectation comes from the Rhai source named beside it (rhaiscript/rhai f1f06ab9).
+import { describe, expect, it } from 'vitest';
+import { compile, debugString, DEFAULT_LIMITS, evaluate, RhaiError } from '../../src/rhai/index.ts';
+
+const value = (src: string): string => debugString(evaluate(src).value);
+const errorOf = (src: string): RhaiError => {
+  try {
+    evaluate(src);
+  } catch (e) {
+    if (e instanceof RhaiError) return e;
+    throw e;
+  }
+  throw new Error(`no error from ${src}`);
+};
+
+describe('FLOAT comparisons (builtin.rs impl_float, the checked build)', () => {
+  it.each([
+    ['0.1 + 0.2 == 0.3', 'true'], // within f64::EPSILON of the larger magnitude
+    ['0.1 + 0.2 != 0.3', 'false'],
+    ['1.0 < 1.0 + 1e-16', 'false'],
+    ['0 < 1e-15', 'true'],
+    ['1 == 1.0', 'true'],
+    ['let n = 0.0 / 0.0; [n == n, n != n, n < 1.0, n > 1.0, n <= n, n >= 1.0]', '[false, false, false, false, false, false]'],
+    ['let n = 0.0 / 0.0; [n] == [n]', 'false'],
+    ['let a = [3.0, 1.0, 2.0]; a.sort(); a', '[1.0, 2.0, 3.0]'],
+    ['let n = 0.0 / 0.0; [max(n, 1.0), max(1.0, n), min(n, 1.0)]', '[1.0, NaN, 1.0]'], // logic.rs: `if x >= y { x } else { y }`
+  ])('%s is %s', (src, expected) => {
+    expect(value(src)).toBe(expected);
+  });
+});
+
+describe('split() with no argument (string_more.rs split_whitespace)', () => {
+  it.each([
+    ['"a b  c".split()', '["a", "b", "c"]'],
+    ['"  a\\tb\\n".split()', '["a", "b"]'],
+    ['"   ".split()', '[]'],
+    ['"".split()', '[""]'],
+    ['"".split("")', '[""]'],
+    ['"".split(",")', '[""]'],
+  ])('%s is %s', (src, expected) => {
+    expect(value(src)).toBe(expected);
+  });
+});
+
+describe('?. and ?[ cut the rest of their chain (ASTFlags::NEGATED)', () => {
+  it.each([
+    ['let x = (); x?.a.b.c', '()'],
+    ['let x = (); x?[1][2].len()', '()'],
+    ['let x = (); x?.f(1, 2).g()', '()'],
+    ['let x = #{a: ()}; x.a?.b.c', '()'],
+    ['let x = (); x?[2] = 42; x', '()'],
+    ['let x = (); x?.a.b = 1; x', '()'],
+    ['let x = (); x?.a.b += 1; x', '()'],
+    ['let x = #{a: #{b: 1}}; x?.a.b = 5; x', '#{"a": #{"b": 5}}'],
+    ['let x = (); [x?.a.b, 7]', '[(), 7]'], // the cut ends with its chain
+  ])('%s is %s', (src, expected) => {
+    expect(value(src)).toBe(expected);
+  });
+
+  it('still fails on () when the link before was not a safe one', () => {
+    expect(errorOf('let x = #{}; x?.a.b').kind).toBe('ErrorDotExpr');
+  });
+});
+
+describe('open ranges and `??` with a jump (parser.rs parse_binary_op, builtin.rs)', () => {
+  it.each([
+    ['let s = "hello"; [s[..], s[..2], s[3..], s[..=1]]', '["hello", "he", "lo", "he"]'],
+    ['(5..)', '5..9223372036854775807'],
+    ['..=3', '0..=3'],
+    ['let a = [1, 2, 3, 4]; [a.extract(1..), a.extract(..2)]', '[[2, 3, 4], [1, 2]]'],
+    ['let n = 0; for x in (9223372036854775805..) { n += 1; } n', '2'],
+    ['let r = []; for x in [1, (), 3] { let y = x ?? continue; r.push(y); } r', '[1, 3]'],
+    ['fn f(x) { let y = x ?? return "none"; y } [f(1), f(())]', '[1, "none"]'],
+  ])('%s is %s', (src, expected) => {
+    expect(value(src)).toBe(expected);
+  });
+});
+
+describe('switch (parser.rs parse_switch, eval/stmt.rs Stmt::Switch)', () => {
+  it.each([
+    ['switch 7 { 1 | 5..9 => "a", _ => "b" }', '"a"'],
+    ['switch 3 { 1 | 5..9 => "a", _ => "b" }', '"b"'],
+    ['switch 7.5 { 5..9 => "in", _ => "out" }', '"in"'],
+    ['switch 8 { 5..8 => "x", 8..=8 => "y", _ => "z" }', '"y"'],
+    ['switch 5 { 5..5 => "empty", _ => "default" }', '"default"'],
+    ['switch "x" { 1..5 => 1, "x" => 2 }', '2'],
+  ])('%s is %s', (src, expected) => {
+    expect(value(src)).toBe(expected);
+  });
+
+  it('refuses a number case after a range case, anywhere in the switch', () => {
+    expect(() => compile('switch x { 1..5 => 1, 3 => 2 }')).toThrow(/number case cannot follow a range/);
+    expect(() => compile('switch x { 1..5 | 3 => 1 }')).toThrow(/number case cannot follow a range/);
+    expect(compile('switch x { 1..5 => 1, "3" => 2 }').hasFunction('x', 0)).toBe(false);
+  });
+});
+
+describe('lexing (tokenizer.rs)', () => {
+  it.each([
+    ['`a ${} b`', '"a  b"'],
+    ['`cost: \\${x}`', '"cost: ${x}"'],
+    ['`price: \\$5`', '"price: \\\\$5"'],
+    ['(1. + 2.)', '3.0'],
+    ['let x = 1.; x', '1.0'],
+    ['[1.abs(), 1..3]', '[1, 1..3]'],
+    ['"a\\\n  b"', '"a b"'], // the quote is in column 1: the continuation skips column 1 only
+    ['  "a\\\n   b"', '"ab"'], // the quote is in column 3: columns 1-3 are skipped
+    ['  "a\\\n    b"', '"a b"'],
+  ])('%s is %s', (src, expected) => {
+    expect(value(src)).toBe(expected);
+  });
+
+  it.each(['let x = ( ); x', 'let _x = 1;', 'fn _f() {}', '"\\\'"', '1 && true', '"a" || false', '#{a: 1}[true || false]'])('%s is a parse error', (src) => {
+    expect(() => compile(src)).toThrow(RhaiError);
+  });
+
+  it('counts every operator of a chain as a level of expression depth', () => {
+    const chain = (n: number): string => Array.from({ length: n + 1 }, () => '1').join(' + ');
+    expect(value(chain(62))).toBe('63');
+    expect(() => compile(chain(64))).toThrow(/maximum complexity/);
+    expect(() => compile(`fn f() { ${chain(40)} }`)).toThrow(/maximum complexity/); // 32 inside functions
+    expect(compile(chain(500), { limits: { ...DEFAULT_LIMITS, maxExprDepth: 0 } }).hasFunction('f', 0)).toBe(false);
+  });
+});
+
+describe('global:: sees top-level constants only (eval/stmt.rs Stmt::Var at scope level 0)', () => {
+  it('does not see a constant declared inside a block', () => {
+    expect(value('const A = 1; fn f() { global::A } f()')).toBe('1');
+    const e = errorOf('fn f() { global::A } if true { const A = 1; f() }');
+    expect(e.kind).toBe('ErrorInFunctionCall');
+    expect(e.innerKind).toBe('ErrorVariableNotFound');
+  });
+});
+
+describe('is_shared and data races (func/call.rs ensure_no_data_race)', () => {
+  it('is true for a variable once a closure has captured it', () => {
+    expect(value('let a = 1; let before = is_shared(a); let f = || a; [before, is_shared(a), a.is_shared()]')).toBe('[false, true, true]');
+    expect(value('let a = 1; let f = || a; let b = a; [is_shared(b), is_shared(1)]')).toBe('[false, false]');
+  });
+
+  it('refuses to bind this to a variable the called closure captured', () => {
+    expect(errorOf('let a = 20; let f = |x| { this += a + x }; a.call(f, 1); a').kind).toBe('ErrorDataRace');
+    expect(value('let a = 1; let b = 40; let f = |x| { this += a + x }; b.call(f, 1); b')).toBe('42');
+  });
+});
