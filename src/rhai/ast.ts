@@ -28,6 +28,8 @@ export interface FnDef {
   isClosure: boolean;
   /** For closures: an outside variable that no enclosing scope declares. */
   missingCapture?: { name: string; pos: Pos };
+  /** The body calls `eval`, which can add variables to its scope at run time. */
+  usesEval?: boolean;
 }
 
 export interface SwitchCase {
@@ -58,7 +60,15 @@ export type Expr =
   | { kind: 'binary'; pos: Pos; op: string; left: Expr; right: Expr }
   | { kind: 'property'; pos: Pos; target: Expr; name: string; safe: boolean; chain?: ChainFlags }
   | { kind: 'index'; pos: Pos; target: Expr; index: Expr; safe: boolean; chain?: ChainFlags }
-  | { kind: 'call'; pos: Pos; name: string; args: Expr[]; visibleVars: string[] }
+  | {
+    kind: 'call'; pos: Pos; name: string; args: Expr[]; visibleVars: string[];
+    /** `foo!(..)`, `call!(fp, ..)`: the function runs seeing (and changing) the caller's variables. */
+    bang?: boolean;
+    /** For `eval(..)` and `!` calls: the caller's variables in scope at the call, innermost last. */
+    scope?: [string, VarRef][];
+    /** `eval(..)` at the script's top level (outside any block): its top-level constants are global. */
+    topLevel?: boolean;
+  }
   | { kind: 'method'; pos: Pos; target: Expr; name: string; args: Expr[]; safe: boolean; chain?: ChainFlags }
   | { kind: 'closure'; pos: Pos; fn: FnDef }
   | { kind: 'block'; pos: Pos; body: Stmt[] }
@@ -83,4 +93,6 @@ export interface Script {
   body: Stmt[];
   slotCount: number;
   functions: FnDef[];
+  /** The top level calls `eval`. */
+  usesEval?: boolean;
 }

@@ -574,6 +574,9 @@ class Parser {
         const nameTok = this.tok;
         if (nameTok.type !== 'ident' && nameTok.type !== 'keyword') throw parseError(`Expecting a property or method name after '${t.text}'`, nameTok.pos);
         this.p++;
+        if (this.is('!') && this.peekTok().text === '(') {
+          throw parseError(`'${nameTok.text}!' cannot be a method call: a call that sees the caller's variables is written ${nameTok.text}!(...)`, this.tok.pos);
+        }
         if (this.is('(')) {
           this.p++;
           e = link({ kind: 'method', pos: nameTok.pos, target: e, name: nameTok.text, args: this.parseArgs(')'), safe });
@@ -666,6 +669,11 @@ class Parser {
       this.p++;
       const args = this.parseArgs(')');
       return { kind: 'call', pos: t.pos, name: t.text, args, visibleVars: [] };
+    }
+    if (this.is('!') && this.peekTok().text === '(') { // `foo!(..)`: the call sees the caller's variables
+      this.p += 2;
+      const args = this.parseArgs(')');
+      return { kind: 'call', pos: t.pos, name: t.text, args, visibleVars: [], bang: true };
     }
     if (t.text === '_') throw parseError("'_' is not a variable", t.pos);
     return { kind: 'var', pos: t.pos, name: t.text, ref: null };

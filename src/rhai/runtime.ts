@@ -22,6 +22,8 @@ export class Runtime {
   readonly maxString: number;
   readonly maxArray: number;
   readonly maxMap: number;
+  /** Expression depth limits, for the scripts `eval` compiles while running. */
+  readonly parseLimits: { maxExprDepth: number; maxFunctionExprDepth: number };
   /** Values of top-level constants, for `global::NAME` inside functions. */
   readonly globals = new Map<string, RhaiValue>();
   /** How control leaves a statement: none, break, continue or return (the evaluator's codes). */
@@ -49,6 +51,7 @@ export class Runtime {
     this.maxString = orElse(limits.maxStringSize, Infinity);
     this.maxArray = orElse(limits.maxArraySize, HOST_MAX_ITEMS);
     this.maxMap = orElse(limits.maxMapSize, HOST_MAX_ITEMS);
+    this.parseLimits = { maxExprDepth: limits.maxExprDepth, maxFunctionExprDepth: limits.maxFunctionExprDepth };
   }
 }
 

@@ -144,3 +144,80 @@ describe('is_shared and data races (func/call.rs ensure_no_data_race)', () => {
     expect(value('let a = 1; let b = 40; let f = |x| { this += a + x }; b.call(f, 1); b')).toBe('42');
   });
 });
+
+describe('eval (func/call.rs, eval/stmt.rs)', () => {
+  it.each([
+    ['eval("40 + 2")', '42'],
+    ['let x = 1; eval("x += 1"); x', '2'],
+    ['let r = []; for i in 0..3 { eval("let t = i * 2"); r.push(t); } r', '[0, 2, 4]'],
+    ['eval("let a = 1"); let a = 2; a', '2'], // a later `let` shadows what eval added
+    ['eval("let a = 1"); { let a = 2; } a', '1'],
+    ['fn f() { let n = 5; eval("n * 2") } f()', '10'],
+    ['eval("let z = 3"); is_def_var("z")', 'true'],
+    ['eval("  ")', '()'],
+    ['eval("return 7; 8")', '7'],
+    ['let s = "let q = 1;"; s += "q + 1"; eval(s)', '2'],
+    ['let v = eval("let w = 2; eval(\\"let u = w + 1\\"); u"); [v, u]', '[3, 3]'],
+  ])('%s is %s', (src, expected) => {
+    expect(value(src)).toBe(expected);
+  });
+
+  it('wraps its failures as ErrorInFunctionCall("eval"), which a catch sees', () => {
+    const e = errorOf('eval("1 +")');
+    expect(e.kind).toBe('ErrorInFunctionCall');
+    expect(e.innerKind).toBe('ErrorParsing');
+    expect(value('let r = 0; try { eval("throw 5") } catch (x) { r = x } r')).toBe('5');
+    expect(value('try { eval("6") } catch { 0 }')).toBe('6'); // a try statement's value is its body's
+    expect(value('try { throw 1 } catch { 0 }')).toBe('()'); // and () after a catch
+    expect(errorOf('eval("fn f() { 1 }")').innerKind).toBe('ErrorParsing');
+    expect(errorOf('eval(42)').kind).toBe('ErrorMismatchDataType');
+  });
+
+  it('lets a limit stop the whole run, uncaught', () => {
+    const e = (() => { try { evaluate('try { eval("loop {}") } catch { 1 }', { limits: { maxOperations: 10_000 } }); } catch (x) { return x as RhaiError; } throw new Error('no error'); })();
+    expect(e.kind).toBe('ErrorTooManyOperations');
+  });
+});
+
+describe('f!() and call!() see the caller\'s variables (capture_parent_scope)', () => {
+  it.each([
+    ['fn f() { a * 2 } let a = 21; f!()', '42'],
+    ['fn f() { a = 5; } let a = 1; f!(); a', '5'],
+    ['fn f(a) { a + b } let a = 100; let b = 2; f!(1)', '3'], // a parameter hides the caller's variable
+    ['fn f() { let a = 9; a } let a = 1; [f!(), a]', '[9, 1]'],
+    ['fn f(x) { total += x; } let total = 0; let g = Fn("f").curry(3); call!(g); call!(g); total', '6'],
+    ['fn f() { dbl } fn dbl(x) { x * 2 } let dbl = 1; type_of(f!())', '"Fn"'], // a function name first, as in Rhai
+  ])('%s is %s', (src, expected) => {
+    expect(value(src)).toBe(expected);
+  });
+
+  it('is an error without the ! and in method-call style', () => {
+    expect(errorOf('fn f() { a } let a = 1; f()').innerKind).toBe('ErrorVariableNotFound');
+    expect(() => compile('fn f() { this } let y = 1; y.f!()')).toThrow(/cannot be a method call/);
+  });
+});
+
+describe('a bare function name is a Fn pointer (eval/expr.rs)', () => {
+  it.each([
+    ['fn dbl(x) { x * 2 } let f = dbl; f.call(4)', '8'],
+    ['fn dbl(x) { x * 2 } [1, 2].map(dbl)', '[2, 4]'],
+    ['fn dbl(x) { x * 2 } let dbl = 7; dbl', '7'],
+  ])('%s is %s', (src, expected) => {
+    expect(value(src)).toBe(expected);
+  });
+});
+
+describe('callbacks read only `true` as true (array_basic.rs `as_bool().unwrap_or(false)`)', () => {
+  it.each([
+    ['[1, 2, 3].filter(|x| x)', '[]'],
+    ['[1, 2, 3].some(|x| "yes")', 'false'],
+    ['[1, 2, 3].all(|x| ())', 'false'],
+    ['[1, 1, 2].dedup(|a, b| a.bad()); ', '()'],
+    ['let a = [1, 1, 2]; a.dedup(|x, y| x.bad()); a', '[1, 1, 2]'],
+    ['fn is_two(x) { x == 2 } [1, 2, 3].index_of("is_two")', '1'],
+    ['["a", "b"].index_of("b")', '1'], // no function of that name: the string is searched for
+    ['#{a: [Fn("f"), Fn("g").curry(1, "x")], c: \'c\'}.to_json()', '"{\\"a\\":[\\"f\\",[\\"g\\",1,\\"x\\"]],\\"c\\":\'c\'}"'],
+  ])('%s is %s', (src, expected) => {
+    expect(value(src)).toBe(expected);
+  });
+});

@@ -2,13 +2,14 @@
 // depth (`a.b[i].c`) — as LValues, and `=`, `??=` and compound `op=` to them. Reading a variable
 // goes through its place too.
 import type { Expr, Stmt, VarRef } from '../ast.ts';
-import { assignmentToConstant, dotExprError, RhaiError, variableNotFound, type Pos } from '../errors.ts';
+import { assignmentToConstant, dotExprError, RhaiError, type Pos } from '../errors.ts';
 import { assignOp } from '../ops.ts';
 import { checkMap, concatText } from '../runtime.ts';
 import { typeName, type RhaiValue } from '../values.ts';
 import { readIndex, readProp, writeIndex } from './access.ts';
 import { localSlot, owned, type Compiler } from './compiler.ts';
 import { cellsOf, slotsOf, type Change, type Env, type Ev, type LValue } from './frame.ts';
+import { dynamicLValue, shadowable } from './scope.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -18,13 +19,13 @@ export function compileAssign(c: Compiler, s: Extract<Stmt, { kind: 'assign' }>)
   const pos = s.pos;
   const target = s.target;
   // Fast path: a plain local variable.
-  const slot = localSlot(target);
+  const slot = localSlot(c, target);
   if (slot !== undefined) {
     if (s.op === '=') return (env) => { slotsOf(env)[slot] = value(env); return undefined; };
     const op = s.op.slice(0, -1);
     if (op === '+' || op === '-') {
       const plus = op === '+';
-      const vs = localSlot(s.value);
+      const vs = localSlot(c, s.value);
       const vc = s.value.kind === 'literal' && typeof s.value.value === 'number' ? s.value.value : undefined;
       const apply = (env: Env, slots: RhaiValue[], a: RhaiValue, b: RhaiValue): undefined => {
         if (typeof a === 'number' && typeof b === 'number') {
@@ -80,7 +81,7 @@ function compileAssignTo(s: Extract<Stmt, { kind: 'assign' }>, lv: LValue, value
 export function lvalue(c: Compiler, e: Expr): LValue {
   const pos = e.pos;
   switch (e.kind) {
-    case 'var': return varLValue(e.name, e.ref, pos);
+    case 'var': return varLValue(c, e.name, e.ref, pos);
     case 'this': {
       const thisLv: LValue = {
         get: (env) => {
@@ -173,13 +174,17 @@ function chainCut(e: Extract<Expr, { kind: 'property' | 'index' }>): (env: Env, 
 }
 
 /** A variable's place: a frame slot, a captured cell, or a closure's capture (`ref` from the resolver). */
-export function varLValue(name: string, ref: VarRef | null, pos: Pos): LValue {
-  const notFound = (): never => { throw variableNotFound(name, pos); };
+export function varLValue(c: Compiler, name: string, ref: VarRef | null, pos: Pos): LValue {
+  if (!ref) return dynamicLValue(name, pos); // declared by `eval`, or the caller's (`eval`, `f!()`)
+  const lv = declaredLValue(ref);
+  return c.dynAware ? shadowable(name, lv, pos) : lv;
+}
+
+function declaredLValue(ref: VarRef): LValue {
   const withUpdate = (lv: Omit<LValue, 'update'>): LValue => ({
     ...lv,
     update: (env, change, arg) => lv.set(env, change(lv.get(env), arg, env)),
   });
-  if (!ref) return withUpdate({ get: notFound, set: notFound, isConst: () => false });
   if (ref.kind === 'capture') {
     const k = ref.index;
     return withUpdate({

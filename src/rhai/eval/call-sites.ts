@@ -1,15 +1,17 @@
 // Calls as written in a script — `f(x)` and `x.f(y)` — compiled: each binds, when compiled, to
 // the script function or native function of its name and arity. Running a call (frames, depth,
 // Fn pointers) is in calls.ts.
-import type { Expr } from '../ast.ts';
-import { fnNotFound, RhaiError, type Pos } from '../errors.ts';
+import type { Expr, VarDecl } from '../ast.ts';
+import { fnNotFound, mismatchError, RhaiError, wrapInFunctionCall, type Pos } from '../errors.ts';
 import { isNonPureCall, NATIVE_FUNCTIONS, type NativeFn } from '../packages/index.ts';
 import { cloneValue } from '../copy.ts';
-import { FnPtr, typeName, type RhaiValue } from '../values.ts';
-import { lvalue } from './assignment.ts';
+import { FnPtr, typeName, type Cell, type RhaiValue } from '../values.ts';
+import { lvalue, varLValue } from './assignment.ts';
 import { callFnPtr, callNative, invoke, runFrame } from './calls.ts';
 import { owned, type Compiler } from './compiler.ts';
-import { Env, NONE, signature, type CompiledFn, type Ev, type LValue } from './frame.ts';
+import { countOp, Env, NONE, RETURN, signature, type CompiledFn, type Ev, type LValue } from './frame.ts';
+import type { Program } from './program.ts';
+import { findVariable } from './scope.ts';
 
 function compileArgs(c: Compiler, args: Expr[]): Ev[] {
   return args.map((a) => owned(c, a));
@@ -26,10 +28,12 @@ export function compileCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Ev
     return (env) => {
       const v = arg(env);
       if (typeof v !== 'string') throw fnNotFound(`is_def_var (${typeName(v)})`, pos);
-      return visible.has(v);
+      return visible.has(v) || findVariable(env, v) !== undefined;
     };
   }
+  if (name === 'eval' && e.args.length === 1) return compileEval(c, e);
   const sfn = c.fns.get(`${name}/${e.args.length}`);
+  if (e.bang) return compileBangCall(c, e, sfn);
   if (sfn) return compileScriptCall(sfn, compileArgs(c, e.args), pos);
   const native = NATIVE_FUNCTIONS.get(name);
   if (!native) {
@@ -80,6 +84,90 @@ function checkDataRace(target: LValue, env: Env, fp: FnPtr): void {
   const cell = target.cell(env);
   const at = fp.closure.captures.indexOf(cell);
   if (at >= 0) throw new RhaiError('ErrorDataRace', `Data race detected on variable 'argument #${at + 1} of function '${fp.name}''`);
+}
+
+/** The caller's variables in scope at an `eval` or `!` call, as places in the caller's frame. */
+function callerVars(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Map<string, LValue> {
+  return new Map((e.scope ?? []).map(([name, ref]) => [name, varLValue(c, name, ref, e.pos)]));
+}
+
+/**
+ * `eval(text)` (func/call.rs): the text runs as statements in the caller's scope. It reads and
+ * changes the caller's variables; a `let` at its top level adds a variable to the caller's scope
+ * (until the caller's block ends); at the script's top level its constants are global constants.
+ * Its failures are ErrorInFunctionCall("eval") (limits excepted, which stop the whole run here).
+ */
+function compileEval(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Ev {
+  const pos = e.pos;
+  const arg = c.expr(e.args[0]!);
+  const vars = callerVars(c, e);
+  const topLevel = e.topLevel === true;
+  return (env) => {
+    const text = arg(env);
+    if (env.rt.signal !== NONE) return undefined;
+    if (typeof text !== 'string') throw mismatchError('string', typeName(text), e.args[0]!.pos);
+    countOp(env.rt, pos);
+    const source = text.trim();
+    if (source === '') return undefined;
+    const rt = env.rt;
+    try {
+      const code = (rt.program as Program).evalCode(source, rt.parseLimits, topLevel);
+      const frame = new Env(code.slots, null, rt);
+      frame.parent = { env, vars };
+      let v = code.body(frame);
+      if (rt.signal === RETURN) { v = rt.signalValue; rt.signal = NONE; rt.signalValue = undefined; }
+      exportEvalVariables(env, frame, code.declared);
+      return v;
+    } catch (err) {
+      if (err instanceof RhaiError && !LIMIT_KINDS.has(err.kind)) throw wrapInFunctionCall('eval', err, pos);
+      throw err;
+    }
+  };
+}
+
+/** Errors that stop the whole run: never wrapped, so never caught. */
+const LIMIT_KINDS = new Set(['ErrorExit', 'ErrorTooManyOperations', 'ErrorStackOverflow', 'ErrorDataTooLarge', 'ErrorTerminated']);
+
+/** The variables an `eval`'d script declared at its top level (and those its own `eval`s added) join the caller's frame. */
+function exportEvalVariables(caller: Env, frame: Env, declared: VarDecl[]): void {
+  if (declared.length === 0 && frame.dyn === null) return;
+  const dyn = caller.dyn ?? (caller.dyn = []);
+  for (const d of declared) {
+    const held = frame.slots[d.slot];
+    dyn.push({ name: d.name, cell: d.captured ? held as Cell : { value: held as RhaiValue }, isConst: d.isConst });
+  }
+  if (frame.dyn !== null) dyn.push(...frame.dyn);
+}
+
+/**
+ * `f!(args)` and `call!(fp, args)`: the script function runs with the caller's variables in sight
+ * (names it does not declare itself), and may change them; its own `let`s stay its own. A native
+ * function sees nothing more, so it is called as usual.
+ */
+function compileBangCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>, sfn: CompiledFn | undefined): Ev {
+  const pos = e.pos;
+  const args = compileArgs(c, e.args);
+  const vars = callerVars(c, e);
+  const name = e.name;
+  const native = NATIVE_FUNCTIONS.get(name);
+  return (env) => {
+    const argv = new Array<RhaiValue>(args.length);
+    for (let i = 0; i < args.length; i++) argv[i] = args[i]!(env);
+    if (env.rt.signal !== NONE) return undefined;
+    let fn = sfn;
+    let rest = argv;
+    if (!fn && name === 'call' && argv[0] instanceof FnPtr && !argv[0].closure) {
+      const fp = argv[0];
+      rest = [...fp.curry, ...argv.slice(1)];
+      fn = (env.rt.program as Program).fns.get(`${fp.name}/${rest.length}`);
+      if (!fn) return callFnPtr(env.rt, fp, argv.slice(1), pos);
+    }
+    if (!fn) {
+      if (!native) throw fnNotFound(signature(name, argv), pos);
+      return callNative(env.rt, native, name, argv, pos);
+    }
+    return invoke(env.rt, fn, rest, null, false, undefined, false, pos, { env, vars });
+  };
 }
 
 /** A call bound to a script function; a one-argument call fills the new frame directly. */

@@ -4,7 +4,7 @@ import { fnNotFound, isJsStackOverflow, isSystemError, RhaiError, stackOverflow,
 import { NATIVE_FUNCTIONS, NO_MATCH, type NativeContext, type NativeFn } from '../packages/index.ts';
 import { tooManyOperations, type Runtime } from '../runtime.ts';
 import { FnPtr, type Cell, type RhaiValue } from '../values.ts';
-import { Env, NONE, signature, type CompiledFn } from './frame.ts';
+import { Env, NONE, signature, type CompiledFn, type ParentScope } from './frame.ts';
 import type { Program } from './program.ts';
 
 /** What native functions may ask of the run they are called in (made once per run). */
@@ -78,9 +78,10 @@ export function runFrame(fn: CompiledFn, env: Env, pos: Pos): RhaiValue {
 /** Calls a script function or closure with its arguments (already copied where needed). */
 export function invoke(
   rt: Runtime, fn: CompiledFn, args: RhaiValue[], caps: Cell[] | null,
-  hasThis: boolean, thisVal: RhaiValue, thisConst: boolean, pos: Pos,
+  hasThis: boolean, thisVal: RhaiValue, thisConst: boolean, pos: Pos, parent: ParentScope | null = null,
 ): RhaiValue {
   const env = new Env(fn.slotCount, caps, rt);
+  env.parent = parent;
   if (hasThis) { env.hasThis = true; env.thisVal = thisVal; env.thisConst = thisConst; }
   const slots = env.slots;
   const ps = fn.paramSlots;

@@ -24,7 +24,12 @@ export function compileExpr(c: Compiler, e: Expr): Ev {
   const pos = e.pos;
   switch (e.kind) {
     case 'literal': { const v = e.value; return () => v; }
-    case 'var': return varLValue(e.name, e.ref, pos).get;
+    case 'var': {
+      // A name no declaration resolves that names a script function is a Fn pointer to it
+      // (eval/expr.rs search_namespace); a variable of that name, even one `eval` added, wins.
+      if (!e.ref && c.maxArity.has(e.name)) { const fp = new FnPtr(e.name); return () => fp; }
+      return varLValue(c, e.name, e.ref, pos).get;
+    }
     case 'this': return lvalue(c, e).get;
     case 'global': {
       const name = e.name;
@@ -98,7 +103,7 @@ function compileLink(c: Compiler, e: Extract<Expr, { kind: 'property' | 'index' 
   if (e.kind === 'property') {
     const name = e.name;
     // `e.name` on a local variable holding a map (a hook's usual read): no closure to read the variable.
-    const slot = localSlot(e.target);
+    const slot = localSlot(c, e.target);
     if (slot !== undefined && !safe) {
       return (env) => {
         const obj = slotsOf(env)[slot];
@@ -198,12 +203,12 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
         throw fnNotFound(`${op} (${typeName(a)}, ${typeName(b)})`, pos);
       };
     }
-    case '==': return numeric(e, L, R, (a, b) => a === b, (a, b) => valuesEqual(a, b));
-    case '!=': return numeric(e, L, R, (a, b) => a !== b, (a, b) => valuesDiffer(a, b));
-    case '<': return numeric(e, L, R, (a, b) => a < b, (a, b) => compareOp(op, a, b, pos));
-    case '<=': return numeric(e, L, R, (a, b) => a <= b, (a, b) => compareOp(op, a, b, pos));
-    case '>': return numeric(e, L, R, (a, b) => a > b, (a, b) => compareOp(op, a, b, pos));
-    case '>=': return numeric(e, L, R, (a, b) => a >= b, (a, b) => compareOp(op, a, b, pos));
+    case '==': return numeric(c, e, L, R, (a, b) => a === b, (a, b) => valuesEqual(a, b));
+    case '!=': return numeric(c, e, L, R, (a, b) => a !== b, (a, b) => valuesDiffer(a, b));
+    case '<': return numeric(c, e, L, R, (a, b) => a < b, (a, b) => compareOp(op, a, b, pos));
+    case '<=': return numeric(c, e, L, R, (a, b) => a <= b, (a, b) => compareOp(op, a, b, pos));
+    case '>': return numeric(c, e, L, R, (a, b) => a > b, (a, b) => compareOp(op, a, b, pos));
+    case '>=': return numeric(c, e, L, R, (a, b) => a >= b, (a, b) => compareOp(op, a, b, pos));
     case '+': {
       // `text + "\n"`: a literal string on the right joins a string without the numeric checks.
       if (e.right.kind === 'literal' && typeof e.right.value === 'string') {
@@ -213,7 +218,7 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
           return typeof a === 'string' ? concatText(env.rt, a, text, pos) : binaryOp(env.rt, op, a, text, pos);
         };
       }
-      return numeric(e, L, R, (a, b) => {
+      return numeric(c, e, L, R, (a, b) => {
         const r = a + b;
         return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
       }, (a, b, rt) => {
@@ -221,15 +226,15 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
         return concatText(rt, a, b, pos);
       });
     }
-    case '-': return numeric(e, L, R, (a, b) => {
+    case '-': return numeric(c, e, L, R, (a, b) => {
       const r = a - b;
       return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
     }, (a, b, rt) => binaryOp(rt, op, a, b, pos));
-    case '*': return numeric(e, L, R, (a, b) => {
+    case '*': return numeric(c, e, L, R, (a, b) => {
       const r = a * b;
       return r <= MAX_SAFE && r >= -MAX_SAFE ? (r === 0 ? 0 : r) : MISS;
     }, (a, b, rt) => binaryOp(rt, op, a, b, pos));
-    case '%': return numeric(e, L, R, (a, b) => (b === 0 ? MISS : a % b === 0 ? 0 : a % b), (a, b, rt) => binaryOp(rt, op, a, b, pos));
+    case '%': return numeric(c, e, L, R, (a, b) => (b === 0 ? MISS : a % b === 0 ? 0 : a % b), (a, b, rt) => binaryOp(rt, op, a, b, pos));
     default: return (env) => {
       const a = L(env);
       return binaryOp(env.rt, op, a, R(env), pos);
@@ -243,12 +248,12 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
  * operands are read inline rather than through another closure.
  */
 function numeric(
-  e: Extract<Expr, { kind: 'binary' }>, L: Ev, R: Ev,
+  c: Compiler, e: Extract<Expr, { kind: 'binary' }>, L: Ev, R: Ev,
   fast: (a: number, b: number) => RhaiValue | typeof MISS,
   slow: (a: RhaiValue, b: RhaiValue, rt: Runtime) => RhaiValue,
 ): Ev {
-  const ls = localSlot(e.left);
-  const rs = localSlot(e.right);
+  const ls = localSlot(c, e.left);
+  const rs = localSlot(c, e.right);
   const rc = e.right.kind === 'literal' && typeof e.right.value === 'number' ? e.right.value : undefined;
   if (ls !== undefined && rc !== undefined) {
     return (env) => {
@@ -286,7 +291,7 @@ function compileClosure(c: Compiler, e: Extract<Expr, { kind: 'closure' }>): Ev 
   const missing = e.fn.missingCapture;
   if (missing) return () => { throw variableNotFound(missing.name, missing.pos); };
   const fn = makeCompiledFn(e.fn);
-  fn.body = c.functionBody(e.fn.body);
+  fn.body = c.functionBody(e.fn.body, e.fn.usesEval === true);
   const getters = e.fn.captures.map((ref): ((env: Env) => Cell) => {
     if (ref.kind === 'capture') { const k = ref.index; return (env) => env.caps![k]!; }
     const slot = ref.decl.slot;

@@ -20,11 +20,24 @@ export interface LValue {
   /** For a variable a closure may capture: its cell (shared once a closure has captured it). */
   cell?: (env: Env) => Cell;
 }
+/** A variable `eval` added to a frame at run time (Rhai's scope grows; later reads search it by name). */
+export interface DynVar { name: string; cell: Cell; isConst: boolean }
+
+/**
+ * The caller's variables seen by an `eval`'d script or a `foo!()` call: the caller's frame and its
+ * variables in scope at the call, by name. Names the callee does not declare are looked up here.
+ */
+export interface ParentScope { env: Env; vars: ReadonlyMap<string, LValue> }
+
 export class Env {
   readonly slots: RhaiValue[] | Cell[] | unknown[];
   thisVal: RhaiValue = undefined;
   hasThis = false;
   thisConst = false;
+  /** Variables `eval` declared in this frame, oldest first (null until one does). */
+  dyn: DynVar[] | null = null;
+  /** For an `eval` frame or a `!` call: where names this frame does not declare are found. */
+  parent: ParentScope | null = null;
   /** The run this frame belongs to: counters, limits, control-flow signal, output. */
   constructor(size: number, readonly caps: Cell[] | null, readonly rt: Runtime) {
     this.slots = new Array(size);

@@ -10,6 +10,7 @@ import { owned, type Compiler } from './compiler.ts';
 import { caughtValue, switchValueMatches } from './control.ts';
 import { cellsOf, expectBool, leaveWith, NONE, RETURN, slotsOf, unit, type Ev } from './frame.ts';
 import { compileBreak, compileContinue } from './loops.ts';
+import { shadowEvalVariable } from './scope.ts';
 
 /**
  * A statement list. Each statement counts as one operation; the whole block is counted on entry
@@ -69,8 +70,24 @@ function compileLet(c: Compiler, s: Extract<Stmt, { kind: 'let' }>): Ev {
   const init = s.init ? owned(c, s.init) : unit;
   const slot = s.decl.slot;
   const name = s.decl.name;
-  const registerGlobal = s.global === true;
-  if (s.decl.captured) {
+  const registerGlobal = s.global === true && c.allowGlobals;
+  if (c.dynAware) { // `eval` may have added a variable of this name: the new one shadows it
+    const store = compileStore(init, slot, s.decl.captured, registerGlobal ? name : null);
+    const { captured, isConst } = s.decl;
+    return (env) => {
+      store(env);
+      shadowEvalVariable(env, name, slot, captured, isConst);
+      return undefined;
+    };
+  }
+  return compileStore(init, slot, s.decl.captured, registerGlobal ? name : null);
+}
+
+/** Stores a new variable's value in its slot (a fresh cell when a closure captures it). */
+function compileStore(init: Ev, slot: number, captured: boolean, globalName: string | null): Ev {
+  const name = globalName ?? '';
+  const registerGlobal = globalName !== null;
+  if (captured) {
     return (env) => {
       const v = init(env);
       cellsOf(env)[slot] = { value: v };
@@ -112,9 +129,10 @@ function compileTry(c: Compiler, s: Extract<Stmt, { kind: 'try' }>): Ev {
   const handler = c.block(s.handler);
   const hidden = s.hidden.slot;
   const errVar = s.errVar;
+  // Stmt::TryCatch: the body's value when it succeeds; () after the catch block.
   return (env) => {
     try {
-      body(env);
+      return body(env);
     } catch (e) {
       if (!(e instanceof RhaiError) || isSystemError(e)) throw e;
       const slots = slotsOf(env) as unknown[];

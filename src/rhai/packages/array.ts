@@ -1,11 +1,11 @@
 // Array functions (src/packages/array_basic.rs). Changing functions work in place on args[0].
 import { compareOp, valuesEqual } from '../ops.ts';
 import { checkArray, checkArrayLength } from '../runtime.ts';
-import { isSystemError, NO_POS, RhaiError } from '../errors.ts';
+import { innermost, isSystemError, NO_POS, RhaiError } from '../errors.ts';
 import { compareStrings, FnPtr, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
 import { cloneValue } from '../copy.ts';
 import {
-  callOnItem, callWithOptional, fnArg, intArg, isIntArg, NO_MATCH, runtimeError, spanArgs, startPos, truthy,
+  callOnItem, callWithOptional, fnArg, fnNameProblem, intArg, isIntArg, isTrue, NO_MATCH, runtimeError, spanArgs, startPos,
   type Library, type NativeContext, type NativeResult,
 } from './types.ts';
 
@@ -56,7 +56,18 @@ function compareWith(ctx: NativeContext, fp: FnPtr, x: RhaiValue, y: RhaiValue):
   }
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return v < 0n ? -1 : 1;
+  if (typeof v === 'boolean') return v ? -1 : 1; // array_basic.rs sort_by: true sorts x first
   return 0;
+}
+
+/** dedup's comparer as array_basic.rs reads it: an error or a non-bool means "different". */
+function dedupAnswer(ctx: NativeContext, fp: FnPtr, kept: RhaiValue, next: RhaiValue): boolean {
+  try {
+    return isTrue(ctx.call(fp, [cloneValue(ctx.runtime, kept), cloneValue(ctx.runtime, next)]));
+  } catch (e) {
+    if (e instanceof RhaiError && !isSystemError(e)) return false;
+    throw e;
+  }
 }
 
 /** Sorts `a` by the comparer in `rest`, or without one (descending for `sort_desc`); returns `a`. */
@@ -71,11 +82,11 @@ function sortInPlace(a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext, desc
  * Removes in place the items the predicate picks (`drain`) or does not pick (`retain`) and returns
  * the removed ones, calling the predicate once per item in order, as Rhai does.
  */
-function removeWhere(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, name: string, removeMatches: boolean): RhaiValue[] {
+function removeWhere(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, removeMatches: boolean): RhaiValue[] {
   const removed: RhaiValue[] = [];
   const kept: RhaiValue[] = [];
   for (let i = 0; i < a.length; i++) {
-    const matches = truthy(callOnItem(ctx, fp, a, i, [], 0, i), name);
+    const matches = isTrue(callOnItem(ctx, fp, a, i, [], 0, i));
     (matches === removeMatches ? removed : kept).push(a[i]);
   }
   a.length = 0;
@@ -161,7 +172,13 @@ export const arrayLib: Library = {
   }),
   index_of: arr((a, [x, from], ctx) => {
     const start = from === undefined ? 0 : startPos(intArg(from as number | bigint), a.length);
-    if (x instanceof FnPtr) return findIndex(a, ctx, x, start, 'index_of');
+    if (x instanceof FnPtr) return findIndex(a, ctx, x, start);
+    if (typeof x === 'string') {
+      // Rhai 1.x's deprecated `index_of(array, "fn_name")`: a string is first tried as the name of a
+      // predicate; only when no function of that name takes the item is it searched for as a value.
+      const found = findByName(a, ctx, x, start);
+      if (found !== undefined) return found;
+    }
     for (let i = start; i < a.length; i++) if (valuesEqual(a[i], x)) return i;
     return -1;
   }),
@@ -170,7 +187,7 @@ export const arrayLib: Library = {
     if (!fp) return NO_MATCH;
     const out: RhaiValue[] = [];
     for (let i = 0; i < a.length; i++) {
-      if (truthy(callOnItem(ctx, fp, a, i, [], 0, i), 'filter')) out.push(cloneValue(ctx.runtime, a[i]));
+      if (isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) out.push(cloneValue(ctx.runtime, a[i]));
     }
     return out;
   }),
@@ -193,18 +210,18 @@ export const arrayLib: Library = {
   some: arr((a, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
-    for (let i = 0; i < a.length; i++) if (truthy(callOnItem(ctx, fp, a, i, [], 0, i), 'some')) return true;
+    for (let i = 0; i < a.length; i++) if (isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) return true;
     return false;
   }),
   all: arr((a, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
-    for (let i = 0; i < a.length; i++) if (!truthy(callOnItem(ctx, fp, a, i, [], 0, i), 'all')) return false;
+    for (let i = 0; i < a.length; i++) if (!isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) return false;
     return true;
   }),
   find: arr((a, [f, from], ctx) => {
     const start = from === undefined ? 0 : startPos(intArg(from as number | bigint), a.length);
-    const i = findIndex(a, ctx, f as FnPtr, start, 'find');
+    const i = findIndex(a, ctx, f as FnPtr, start);
     return i < 0 ? undefined : cloneValue(ctx.runtime, a[i]);
   }),
   find_map: arr((a, [f, from], ctx) => {
@@ -217,7 +234,7 @@ export const arrayLib: Library = {
   }),
   retain: arr((a, rest, ctx) => {
     const fp = fnArg(rest[0]);
-    if (fp) return removeWhere(a, ctx, fp, 'retain', false);
+    if (fp) return removeWhere(a, ctx, fp, false);
     const { start, count } = spanArgs(a.length, rest);
     const kept = a.slice(start, start + count);
     const removed = [...a.slice(0, start), ...a.slice(start + count)];
@@ -227,7 +244,7 @@ export const arrayLib: Library = {
   }),
   drain: arr((a, rest, ctx) => {
     const fp = fnArg(rest[0]);
-    if (fp) return removeWhere(a, ctx, fp, 'drain', true);
+    if (fp) return removeWhere(a, ctx, fp, true);
     const { start, count } = spanArgs(a.length, rest);
     return a.splice(start, count);
   }),
@@ -244,7 +261,7 @@ export const arrayLib: Library = {
     const out: RhaiValue[] = [];
     for (const x of a) {
       const last = out[out.length - 1];
-      const same = out.length > 0 && (fp ? truthy(ctx.call(fp, [cloneValue(ctx.runtime, last), cloneValue(ctx.runtime, x)]), 'dedup') : valuesEqual(last, x));
+      const same = out.length > 0 && (fp ? dedupAnswer(ctx, fp, last, x) : valuesEqual(last, x));
       if (!same) out.push(x);
     }
     a.length = 0;
@@ -253,7 +270,7 @@ export const arrayLib: Library = {
   }),
   none: arr((a, [f], ctx) => {
     const fp = fnArg(f)!;
-    for (let i = 0; i < a.length; i++) if (truthy(callOnItem(ctx, fp, a, i, [], 0, i), 'none')) return false;
+    for (let i = 0; i < a.length; i++) if (isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) return false;
     return true;
   }),
   sort: arr((a, rest, ctx) => { sortInPlace(a, rest, ctx, false); return undefined; }),
@@ -273,8 +290,20 @@ export const arrayLib: Library = {
   }),
 };
 
-function findIndex(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, start: number, name: string): number {
-  for (let i = start; i < a.length; i++) if (truthy(callOnItem(ctx, fp, a, i, [], 0, i), name)) return i;
+/** api/deprecated.rs index_of_by_fn_name: undefined when `name` is no function taking the item. */
+function findByName(a: RhaiValue[], ctx: NativeContext, name: string, start: number): number | undefined {
+  if (fnNameProblem(name)) return undefined; // FnPtr::new refuses it
+  try {
+    return findIndex(a, ctx, new FnPtr(name), start);
+  } catch (e) {
+    const cause = e instanceof RhaiError ? innermost(e) : undefined;
+    if (cause?.kind === 'ErrorFunctionNotFound' && cause.detail.startsWith(`Function not found: ${name}`)) return undefined;
+    throw e;
+  }
+}
+
+function findIndex(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, start: number): number {
+  for (let i = start; i < a.length; i++) if (isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) return i;
   return -1;
 }
 

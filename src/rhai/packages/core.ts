@@ -1,13 +1,12 @@
 // Language-level functions (src/packages/lang_core.rs, fn_basic.rs, iter_basic.rs).
 import { debugString, displayString, toDebugText } from '../format.ts';
 import { NO_POS, RhaiError, wrapInFunctionCall } from '../errors.ts';
-import { KEYWORDS, RESERVED } from '../lexer.ts';
 import { checkArrayLength } from '../runtime.ts';
 import { bitNumber } from './bits.ts';
 import { parseJson } from './json.ts';
 import { rangeContains, toFloat } from '../ops.ts';
 import { FnPtr, normInt, RhaiFloat, RhaiRange, typeName, type RhaiValue } from '../values.ts';
-import { intArg, isIntArg, NO_MATCH, rangeSpan, type Library, type NativeContext } from './types.ts';
+import { fnNameProblem, intArg, isIntArg, NO_MATCH, rangeSpan, type Library, type NativeContext } from './types.ts';
 
 /** Rhai's StepRange::new reports a zero step as a failed call to `range`. */
 function checkedStep(step: number): number {
@@ -31,10 +30,6 @@ function bitList(args: RhaiValue[]): RhaiValue[] {
   return out;
 }
 
-/** Functions the language itself provides (Rhai's `is_keyword_function`); no Fn pointer may name one. */
-const KEYWORD_FUNCTIONS = new Set(['print', 'debug', 'type_of', 'eval', 'Fn', 'call', 'curry', 'is_def_var', 'is_def_fn', 'is_shared']);
-
-const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * `range(from, to[, step])`. For INT it is lazy like Rhai's iterator (a RhaiRange with a step);
@@ -77,10 +72,9 @@ export const coreLib: Library = {
     const [name] = args;
     if (args.length !== 1 || typeof name !== 'string') return NO_MATCH;
     // FnPtr::try_from: a keyword, reserved word or keyword function is a parse error, raised at run time.
-    if (KEYWORDS.has(name) || RESERVED.has(name) || KEYWORD_FUNCTIONS.has(name)) {
-      throw new RhaiError('ErrorParsing', `'${name}' is a reserved keyword`);
-    }
-    if (!IDENT_RE.test(name)) throw new RhaiError('ErrorFunctionNotFound', `Function not found: ${name} (invalid function name)`);
+    const problem = fnNameProblem(name);
+    if (problem === 'reserved') throw new RhaiError('ErrorParsing', `'${name}' is a reserved keyword`);
+    if (problem === 'invalid') throw new RhaiError('ErrorFunctionNotFound', `Function not found: ${name} (invalid function name)`);
     return new FnPtr(name);
   },
   call: (args, ctx) => {

@@ -1,20 +1,24 @@
 // Object map functions (src/packages/map_basic.rs). Listing functions follow the sorted key order.
 import { checkMap, checkString } from '../runtime.ts';
-import { sortedKeys, type FnPtr, type RhaiMap, type RhaiValue } from '../values.ts';
+import { FnPtr, RhaiBlob, sortedKeys, type RhaiMap, type RhaiValue } from '../values.ts';
 import { cloneValue } from '../copy.ts';
-import { callOnItem, fnArg, NO_MATCH, textArg, truthy, type Library, type NativeContext, type NativeResult } from './types.ts';
+import { callOnItem, fnArg, isTrue, NO_MATCH, textArg, type Library, type NativeContext, type NativeResult } from './types.ts';
 import { debugString, stringDebug } from '../format.ts';
 
 const map = (f: (m: RhaiMap, rest: RhaiValue[], ctx: NativeContext) => NativeResult) =>
   (args: RhaiValue[], ctx: NativeContext): NativeResult => (args[0] instanceof Map ? f(args[0], args.slice(1), ctx) : NO_MATCH);
 
+/**
+ * `to_json` as Rhai's format_dynamic_as_json (api/json.rs): () is null, a Fn pointer is its name
+ * (curried: `["name",arg,...]`), a BLOB its bytes, arrays and maps recursively; anything else is
+ * its Debug form (so a char is `'c'`, as in Rhai).
+ */
 function toJson(v: RhaiValue): string {
   if (v === undefined) return 'null';
-  if (typeof v === 'string') return stringDebug(v);
   if (Array.isArray(v)) return `[${v.map(toJson).join(',')}]`;
   if (v instanceof Map) return `{${sortedKeys(v).map((k) => `${stringDebug(k)}:${toJson(v.get(k))}`).join(',')}}`;
-  const t = textArg(v);
-  if (t !== undefined) return stringDebug(t);
+  if (v instanceof FnPtr) return v.curry.length ? `[${[stringDebug(v.name), ...v.curry.map(toJson)].join(',')}]` : stringDebug(v.name);
+  if (v instanceof RhaiBlob) return `[${v.bytes.join(',')}]`;
   return debugString(v);
 }
 
@@ -22,10 +26,10 @@ function toJson(v: RhaiValue): string {
  * Removes the entries the predicate picks (`drain`) or does not pick (`retain`) and returns them,
  * calling the predicate once per entry in key order.
  */
-function removeWhere(m: RhaiMap, ctx: NativeContext, fp: FnPtr, name: string, removeMatches: boolean): RhaiMap {
+function removeWhere(m: RhaiMap, ctx: NativeContext, fp: FnPtr, removeMatches: boolean): RhaiMap {
   const removed: RhaiMap = new Map();
   for (const k of sortedKeys(m)) {
-    if (truthy(callOnItem(ctx, fp, m, k, [k], 1), name) === removeMatches) {
+    if (isTrue(callOnItem(ctx, fp, m, k, [k], 1)) === removeMatches) {
       removed.set(k, m.get(k));
       m.delete(k);
     }
@@ -71,7 +75,7 @@ export const mapLib: Library = {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
     const out: RhaiMap = new Map();
-    for (const k of sortedKeys(m)) if (truthy(callOnItem(ctx, fp, m, k, [k], 1), 'filter')) out.set(k, cloneValue(ctx.runtime, m.get(k)));
+    for (const k of sortedKeys(m)) if (isTrue(callOnItem(ctx, fp, m, k, [k], 1))) out.set(k, cloneValue(ctx.runtime, m.get(k)));
     return out;
   }),
   map: map((m, [f], ctx) => {
@@ -81,7 +85,7 @@ export const mapLib: Library = {
     for (const k of sortedKeys(m)) out.set(k, callOnItem(ctx, fp, m, k, [k], 1));
     return out;
   }),
-  retain: map((m, [f], ctx) => { const fp = fnArg(f); return fp ? removeWhere(m, ctx, fp, 'retain', false) : NO_MATCH; }),
-  drain: map((m, [f], ctx) => { const fp = fnArg(f); return fp ? removeWhere(m, ctx, fp, 'drain', true) : NO_MATCH; }),
+  retain: map((m, [f], ctx) => { const fp = fnArg(f); return fp ? removeWhere(m, ctx, fp, false) : NO_MATCH; }),
+  drain: map((m, [f], ctx) => { const fp = fnArg(f); return fp ? removeWhere(m, ctx, fp, true) : NO_MATCH; }),
   to_json: map((m, _rest, ctx) => checkString(ctx.runtime, toJson(m))),
 };

@@ -1,8 +1,9 @@
 // The native-function interface shared by every package (src/packages/*.rs).
 import { RhaiError } from '../errors.ts';
+import { KEYWORDS, RESERVED } from '../lexer.ts';
 import { cloneValue } from '../copy.ts';
 import type { Runtime } from '../runtime.ts';
-import { FnPtr, RhaiChar, RhaiRange, typeName, type RhaiValue } from '../values.ts';
+import { FnPtr, RhaiChar, RhaiRange, type RhaiValue } from '../values.ts';
 
 export const NO_MATCH: unique symbol = Symbol('no matching signature');
 export type NativeResult = RhaiValue | typeof NO_MATCH;
@@ -75,6 +76,19 @@ export function textArg(v: RhaiValue): string | undefined {
   return undefined;
 }
 
+/** Functions the language itself provides (Rhai's `is_keyword_function`); no Fn pointer may name one. */
+const KEYWORD_FUNCTIONS = new Set(['print', 'debug', 'type_of', 'eval', 'Fn', 'call', 'curry', 'is_def_var', 'is_def_fn', 'is_shared']);
+
+/**
+ * Why `name` cannot name a Fn pointer (FnPtr::try_from), if it cannot: a keyword, reserved word or
+ * keyword function is `reserved`; anything that is not a name (a letter, then letters, digits, `_`)
+ * is `invalid`.
+ */
+export function fnNameProblem(name: string): 'reserved' | 'invalid' | undefined {
+  if (KEYWORDS.has(name) || RESERVED.has(name) || KEYWORD_FUNCTIONS.has(name)) return 'reserved';
+  return /^[A-Za-z][A-Za-z0-9_]*$/.test(name) ? undefined : 'invalid';
+}
+
 /** A callback argument: a Fn pointer, or a function name given as a string. */
 export function fnArg(v: RhaiValue): FnPtr | undefined {
   if (v instanceof FnPtr) return v;
@@ -117,7 +131,7 @@ export function callOnItem(
   return ctx.call(fp, full);
 }
 
-export function truthy(v: RhaiValue, what: string): boolean {
-  if (typeof v === 'boolean') return v;
-  throw new RhaiError('ErrorMismatchDataType', `${what} must return a bool, not ${typeName(v)}`);
+/** A predicate callback's answer as Rhai reads it (`as_bool().unwrap_or(false)`): only `true` is true. */
+export function isTrue(v: RhaiValue): boolean {
+  return v === true;
 }
