@@ -1,5 +1,5 @@
 // JS <-> Rhai value conversion for embedding (the region engine passes plain JS data).
-import { FnPtr, RhaiChar, RhaiFloat, RhaiRange, normInt, type RhaiMap, type RhaiValue } from './values.ts';
+import { FnPtr, RhaiBlob, RhaiChar, RhaiFloat, RhaiRange, normInt, type RhaiMap, type RhaiValue } from './values.ts';
 
 /**
  * integer number -> INT, other number -> FLOAT, bigint -> INT, string -> string, boolean -> bool,
@@ -29,6 +29,7 @@ export function toRhai(js: unknown): RhaiValue {
     return out;
   }
   if (js instanceof RhaiFloat || js instanceof RhaiChar || js instanceof RhaiRange || js instanceof FnPtr) return js;
+  if (js instanceof Uint8Array) return new RhaiBlob(Array.from(js));
   if (js instanceof Map) {
     const out: RhaiMap = new Map();
     for (const [k, v] of js) out.set(String(k), toRhai(v));
@@ -57,5 +58,6 @@ export function fromRhai(v: RhaiValue): unknown {
     return out;
   }
   if (v instanceof RhaiRange) return { start: v.start, end: v.end, inclusive: v.inclusive };
+  if (v instanceof RhaiBlob) return Uint8Array.from(v.bytes);
   return v;
 }

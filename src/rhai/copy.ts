@@ -2,7 +2,7 @@
 // Its own module so that values.ts needs nothing from runtime.ts (which needs values.ts).
 import { dataTooLarge, RhaiError } from './errors.ts';
 import type { Runtime } from './runtime.ts';
-import type { RhaiMap, RhaiValue } from './values.ts';
+import { RhaiBlob, type RhaiMap, type RhaiValue } from './values.ts';
 
 /**
  * Rhai clones arrays and maps on assignment and argument passing (value semantics). Like Rhai's
@@ -39,9 +39,14 @@ function charge(rt: Runtime, size: { items: number; entries: number }): void {
 }
 
 function cloneCounted(rt: Runtime, v: RhaiValue, size: { items: number; entries: number }): RhaiValue {
+  if (v instanceof RhaiBlob) {
+    size.items += v.bytes.length;
+    if (size.items > rt.maxArray) throw dataTooLarge('Size of array/BLOB');
+    return new RhaiBlob(v.bytes.slice());
+  }
   if (Array.isArray(v)) {
     size.items += v.length;
-    if (size.items > rt.maxArray) throw dataTooLarge('Size of array');
+    if (size.items > rt.maxArray) throw dataTooLarge('Size of array/BLOB');
     const out = new Array<RhaiValue>(v.length);
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
@@ -61,9 +66,12 @@ function cloneCounted(rt: Runtime, v: RhaiValue, size: { items: number; entries:
 
 /** cloneCounted's walk and checks, in the same order, copying nothing. */
 function countSized(rt: Runtime, v: RhaiValue, size: { items: number; entries: number }): void {
-  if (Array.isArray(v)) {
+  if (v instanceof RhaiBlob) {
+    size.items += v.bytes.length;
+    if (size.items > rt.maxArray) throw dataTooLarge('Size of array/BLOB');
+  } else if (Array.isArray(v)) {
     size.items += v.length;
-    if (size.items > rt.maxArray) throw dataTooLarge('Size of array');
+    if (size.items > rt.maxArray) throw dataTooLarge('Size of array/BLOB');
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
       if (typeof x === 'object') countSized(rt, x, size);

@@ -142,7 +142,7 @@ export function isJsStackOverflow(e: unknown): boolean {
 
 export const stackOverflow = (pos: Pos = NO_POS): RhaiError => new RhaiError('ErrorStackOverflow', 'Stack overflow', pos);
 
-/** ErrorDataTooLarge: `what` is 'Length of string', 'Size of array' or 'Size of object map'. */
+/** ErrorDataTooLarge: `what` is 'Length of string', 'Size of array/BLOB' or 'Size of object map' (Rhai 1.26's words). */
 export const dataTooLarge = (what: string, pos?: Pos): RhaiError =>
   withFields(new RhaiError('ErrorDataTooLarge', `${what} too large`, pos), { type: what });
 

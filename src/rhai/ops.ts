@@ -4,8 +4,10 @@ import { arithmeticError, fnNotFound, RhaiError, type Pos } from './errors.ts';
 import { displayString } from './format.ts';
 import { checkArrayLength, checkMap, concatText, type Runtime } from './runtime.ts';
 import {
-  compareStrings, FnPtr, isInt, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, typeName, type RhaiMap, type RhaiValue,
+  compareStrings, FnPtr, isInt, MAX_INT, MIN_INT, normInt, RhaiBlob, RhaiChar, RhaiFloat, RhaiRange, RhaiTimestamp, typeName, type RhaiMap, type RhaiValue,
 } from './values.ts';
+import { blobText, byteOf, textBytes } from './packages/blob.ts';
+import { shiftTimestamp, timestampDiff } from './packages/time.ts';
 import { cloneValue } from './copy.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -124,7 +126,15 @@ export function binaryOp(rt: Runtime, op: string, a: RhaiValue, b: RhaiValue, po
     throw opNotFound(op, a, b, pos);
   }
   if (op === '+') {
+    // string_more.rs: a BLOB joins a string as its UTF-8 text.
+    if (typeof a === 'string' && b instanceof RhaiBlob) return concatText(rt, a, blobText(b.bytes), pos);
+    if (a instanceof RhaiBlob && typeof b === 'string') return concatText(rt, blobText(a.bytes), b, pos);
     if (typeof a === 'string' || typeof b === 'string') return concatText(rt, displayString(a), displayString(b), pos);
+    if (a instanceof RhaiBlob && (b instanceof RhaiBlob || b instanceof RhaiChar)) { // builtin.rs
+      const added = b instanceof RhaiBlob ? b.bytes : textBytes(b.c);
+      checkArrayLength(rt, a.bytes.length + added.length, pos);
+      return new RhaiBlob(a.bytes.concat(added));
+    }
     if (a instanceof RhaiChar && b instanceof RhaiChar) return concatText(rt, a.c, b.c, pos);
     if (Array.isArray(a) && Array.isArray(b)) {
       checkArrayLength(rt, a.length + b.length, pos);
@@ -138,6 +148,10 @@ export function binaryOp(rt: Runtime, op: string, a: RhaiValue, b: RhaiValue, po
     }
   }
   if (op === '-' && typeof a === 'string' && isTextual(b)) return removeAll(a, typeof b === 'string' ? b : b.c);
+  if (a instanceof RhaiTimestamp && (op === '+' || op === '-')) { // time_basic.rs
+    if (isInt(b) || b instanceof RhaiFloat) return shiftTimestamp(a, b, op === '-');
+    if (op === '-' && b instanceof RhaiTimestamp) return timestampDiff(a, b);
+  }
   if (typeof a === 'boolean' && typeof b === 'boolean') {
     if (op === '&') return a && b;
     if (op === '|') return a || b;
@@ -161,7 +175,16 @@ export function assignOp(rt: Runtime, op: string, a: RhaiValue, b: RhaiValue, po
       checkMap(rt, a, pos);
       return a;
     }
-    if (typeof a === 'string') return concatText(rt, a, displayString(b), pos);
+    if (typeof a === 'string') return concatText(rt, a, b instanceof RhaiBlob ? blobText(b.bytes) : displayString(b), pos);
+    if (a instanceof RhaiBlob) { // builtin.rs: blob += blob / INT / char / string, in place
+      const added = b instanceof RhaiBlob ? b.bytes : isInt(b) ? [byteOf(b)] : b instanceof RhaiChar ? textBytes(b.c)
+        : typeof b === 'string' ? textBytes(b) : undefined;
+      if (added) {
+        checkArrayLength(rt, a.bytes.length + added.length, pos);
+        for (const x of b === a ? [...added] : added) a.bytes.push(x);
+        return a;
+      }
+    }
   }
   return binaryOp(rt, op, a, b, pos);
 }
@@ -216,6 +239,8 @@ export function valuesEqual(a: RhaiValue, b: RhaiValue): boolean {
     return true;
   }
   if (a instanceof RhaiRange) return b instanceof RhaiRange && a.start === b.start && a.end === b.end && a.inclusive === b.inclusive;
+  if (a instanceof RhaiBlob) return b instanceof RhaiBlob && a.bytes.length === b.bytes.length && a.bytes.every((x, i) => x === b.bytes[i]);
+  if (a instanceof RhaiTimestamp) return b instanceof RhaiTimestamp && a.ms === b.ms;
   if (a instanceof FnPtr) return b instanceof FnPtr && a.name === b.name && a.closure === b.closure && a.curry.length === 0 && b.curry.length === 0;
   return false;
 }
@@ -243,6 +268,7 @@ export function compareOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): boo
   else if (isTextual(a) && isTextual(b)) {
     c = compareStrings(typeof a === 'string' ? a : a.c, typeof b === 'string' ? b : b.c);
   } else if (typeof a === 'boolean' && typeof b === 'boolean') c = Number(a) - Number(b);
+  else if (a instanceof RhaiTimestamp && b instanceof RhaiTimestamp) c = a.ms - b.ms;
   else if (a === undefined && b === undefined) return false;
   else throw opNotFound(op, a, b, pos);
   switch (op) {
@@ -282,5 +308,6 @@ export function containsOp(container: RhaiValue, item: RhaiValue, pos: Pos): boo
   }
   if (typeof container === 'string' && isTextual(item)) return container.includes(typeof item === 'string' ? item : item.c);
   if (container instanceof RhaiRange && isInt(item)) return rangeContains(container, item);
+  if (container instanceof RhaiBlob && isInt(item)) return container.bytes.includes(byteOf(item));
   throw fnNotFound(`contains (${typeName(container)}, ${typeName(item)})`, pos);
 }

@@ -5,7 +5,7 @@
 import { dataTooLarge, NO_POS, RhaiError, type Pos } from './errors.ts';
 import type { NativeContext } from './packages/types.ts';
 import type { RhaiLimits } from './limits.ts';
-import { charCount, type RhaiValue } from './values.ts';
+import { charCount, RhaiBlob, type RhaiValue } from './values.ts';
 
 /**
  * "Unlimited" arrays and maps still stop here with ErrorDataTooLarge: a JS Map holds at most 2^24
@@ -83,12 +83,12 @@ export function checkStringLength(rt: Runtime, chars: number, pos?: Pos): void {
 }
 
 export function checkArray(rt: Runtime, a: RhaiValue[], pos?: Pos): void {
-  if (a.length > rt.maxArray) throw dataTooLarge('Size of array', pos);
+  if (a.length > rt.maxArray) throw dataTooLarge('Size of array/BLOB', pos);
 }
 
 /** Refuses an array of `items` items before it is built. */
 export function checkArrayLength(rt: Runtime, items: number, pos?: Pos): void {
-  if (items > rt.maxArray) throw dataTooLarge('Size of array', pos);
+  if (items > rt.maxArray) throw dataTooLarge('Size of array/BLOB', pos);
 }
 
 export function checkMap(rt: Runtime, m: Map<string, RhaiValue>, pos?: Pos): void {
@@ -102,12 +102,13 @@ export function checkMap(rt: Runtime, m: Map<string, RhaiValue>, pos?: Pos): voi
 export function checkNestedSizes(rt: Runtime, v: RhaiValue[] | Map<string, RhaiValue>, pos?: Pos): void {
   const size = { items: 0, entries: 0 };
   countNested(v, size);
-  if (size.items > rt.maxArray) throw dataTooLarge('Size of array', pos);
+  if (size.items > rt.maxArray) throw dataTooLarge('Size of array/BLOB', pos);
   if (size.entries > rt.maxMap) throw dataTooLarge('Size of object map', pos);
 }
 
 function countNested(v: RhaiValue, size: { items: number; entries: number }): void {
-  if (Array.isArray(v)) {
+  if (v instanceof RhaiBlob) size.items += v.bytes.length;
+  else if (Array.isArray(v)) {
     size.items += v.length;
     for (const x of v) if (typeof x === 'object') countNested(x, size);
   } else if (v instanceof Map) {

@@ -32,7 +32,7 @@ describe('scripts that allocate without end (HOOK_LIMITS)', () => {
 
   it('doubling an array, flat or nested, stops at the array limit counted at every depth', () => {
     expect(failure('let a = [1]; loop { a += a; }').kind).toBe('ErrorDataTooLarge');
-    expect(failure('let a = []; loop { a = [a, a]; }')).toEqual({ kind: 'ErrorDataTooLarge', message: 'Size of array too large (line 1, position 24)' });
+    expect(failure('let a = []; loop { a = [a, a]; }')).toEqual({ kind: 'ErrorDataTooLarge', message: 'Size of array/BLOB too large (line 1, position 24)' });
     expect(failure('let a = [1]; loop { a.push(a); }').kind).toBe('ErrorDataTooLarge');
     expect(failure('let a = [[1, 2, 3]]; for i in 0..30 { a = [a, a, a]; }').kind).toBe('ErrorDataTooLarge');
   });
@@ -56,6 +56,6 @@ describe('scripts that allocate without end (HOOK_LIMITS)', () => {
     expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const inference = timeline.steps[1]!;
     expect(inference.request!.systemTokens).toBeGreaterThan(0);
-    expect(inference.warnings.join('\n')).toMatch(/render failed at context_hooks\/hog\.rhai line 3, column 14: Size of array too large/);
+    expect(inference.warnings.join('\n')).toMatch(/render failed at context_hooks\/hog\.rhai line 3, column 14: Size of array\/BLOB too large/);
   });
 });

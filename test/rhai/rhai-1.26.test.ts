@@ -221,3 +221,45 @@ describe('callbacks read only `true` as true (array_basic.rs `as_bool().unwrap_o
     expect(value(src)).toBe(expected);
   });
 });
+
+describe('BLOBs (blob_basic.rs, builtin.rs, dynamic.rs)', () => {
+  it.each([
+    ['blob(10, 0x1ff)', '[ffffffffffffffff ffff]'], // Debug: hex bytes, a space every 8; a byte keeps the low 8 bits
+    ['let b = blob(); b += 1; b += "é"; b += \'z\'; b', '[01c3a97a]'],
+    ['let b = blob(3); b[-1] = 258; [b, b[2], b.len, type_of(b)]', '[[000002], 2, 3, "blob"]'],
+    ['let s = 0; for x in blob(4, 2) { s += x; } s', '8'],
+    ['"ab".to_blob().as_string() + blob(1, 0x63)', '"abc"'],
+    ['let b = blob(3, 7); let c = b; c[0] = 1; [b == c, b == blob(3, 7), 7 in b, 8 in b]', '[false, true, true, false]'],
+    // parse_be_int puts the bytes it reads first in an 8-byte buffer: two bytes are the top 16 bits
+    ['let b = blob(5, 1); b.write_le(1, 2, 0x0302); [b.parse_le_int(1, 2), b.parse_be_int(1..=2) == 0x0203 << 48]', '[770, true]'],
+    ['let b = blob(8); b.write_be(0, 8, 1.5); b.parse_be_float(0, 8)', '1.5'],
+    ['let b = [1, 2, 3, 4, 5].reduce(|acc, x| { acc.push(x); acc }, blob()); [b.extract(1..3), b.drain(0, 2), b]', '[[0203], [0102], [030405]]'],
+    ['let b = blob(4, 9); let r = b.retain(1..3); [r, b]', '[[0909], [0909]]'],
+    ['let b = blob(3, 1); b.splice(1, 1, blob(2, 5)); b', '[01050501]'],
+    ['let b = blob(4, 1); let t = b.split(1); [b, t, b.to_array()]', '[[01], [010101], [1]]'],
+    ['#{b: blob(2, 1)}.to_json()', '"{\\"b\\":[1,1]}"'],
+  ])('%s is %s', (src, expected) => {
+    expect(value(src)).toBe(expected);
+  });
+
+  it('bounds a BLOB by the array size limit before building it', () => {
+    expect(() => evaluate('blob(2000000)', { limits: { maxArraySize: 1_000_000 } })).toThrow(/Size of array\/BLOB too large/);
+    expect(() => evaluate('let b = blob(); b.pad(5000000, 0)', { limits: { maxArraySize: 1_000_000 } })).toThrow(/Size of array\/BLOB too large/);
+  });
+});
+
+describe('timestamps (time_basic.rs)', () => {
+  it.each([
+    ['type_of(timestamp())', '"timestamp"'],
+    ['let t = timestamp(); [t == t, t + 1 > t, t - 2.5 < t, (t + 2) - t, (t - 0.5) - t]', '[true, true, true, 2.0, -0.5]'],
+    ['let t = timestamp(); t += 3; t -= 1; [t > timestamp(), `${t}`]', '[true, "<timestamp>"]'],
+    ['let t = timestamp(); t.elapsed >= 0.0 && elapsed(t) < 60.0', 'true'],
+  ])('%s is %s', (src, expected) => {
+    expect(value(src)).toBe(expected);
+  });
+
+  it('refuses a timestamp in the future for elapsed, and one before the clock starts', () => {
+    expect(errorOf('(timestamp() + 100).elapsed').kind).toBe('ErrorArithmetic');
+    expect(errorOf('timestamp() - 1e15').kind).toBe('ErrorArithmetic');
+  });
+});

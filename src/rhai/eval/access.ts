@@ -5,7 +5,8 @@ import { bitFieldRange, getBits, setBits } from '../packages/bits.ts';
 import { NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext } from '../packages/index.ts';
 import { displayString } from '../format.ts';
 import { checkMap, checkString, type Runtime } from '../runtime.ts';
-import { hasAstral, isInt, makeChar, normInt, RhaiChar, RhaiRange, toChars, typeName, type RhaiValue } from '../values.ts';
+import { hasAstral, isInt, makeChar, normInt, RhaiBlob, RhaiChar, RhaiRange, toChars, typeName, type RhaiValue } from '../values.ts';
+import { byteOf } from '../packages/blob.ts';
 import type { Env, LValue } from './frame.ts';
 
 export function readProp(rt: Runtime, obj: RhaiValue, name: string, safe: boolean, pos: Pos): RhaiValue {
@@ -69,6 +70,10 @@ export function readIndex(obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Po
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     return obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')];
   }
+  if (obj instanceof RhaiBlob) { // a byte, as an INT
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    return obj.bytes[arrayIndex(obj.bytes.length, idx, pos, 'ErrorArrayBounds')];
+  }
   if (obj instanceof Map) {
     if (typeof idx === 'string') return obj.get(idx);
     if (idx instanceof RhaiChar) return obj.get(idx.c);
@@ -98,6 +103,13 @@ export function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiVa
   if (Array.isArray(obj)) {
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')] = v;
+    return;
+  }
+  if (obj instanceof RhaiBlob) { // target.rs BlobByte: the INT's low 8 bits
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    const at = arrayIndex(obj.bytes.length, idx, pos, 'ErrorArrayBounds');
+    if (!isInt(v)) throw mismatchError('INT', typeName(v), pos);
+    obj.bytes[at] = byteOf(v);
     return;
   }
   if (obj instanceof Map) {

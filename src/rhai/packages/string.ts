@@ -3,7 +3,8 @@
 // args[0] (the caller stores it back into the variable) and return ().
 import { displayString, toDebugText } from '../format.ts';
 import { checkArrayLength, checkString, checkStringLength, type Runtime } from '../runtime.ts';
-import { charCount, hasAstral, makeChar, RhaiChar, toChars, type RhaiValue } from '../values.ts';
+import { charCount, hasAstral, makeChar, RhaiBlob, RhaiChar, toChars, type RhaiValue } from '../values.ts';
+import { blobText } from './blob.ts';
 import { intArg, isIntArg, NO_MATCH, spanArgs, startPos, textArg, type Library, type NativeContext, type NativeResult } from './types.ts';
 
 // Char index -> UTF-16 offset helpers, with a fast path for strings without astral chars.
@@ -175,7 +176,7 @@ export const stringLib: Library = {
     return chars.slice(chars.length - count).join('');
   }),
   append: str((s, [x], args, ctx) => {
-    const added = displayString(x);
+    const added = x instanceof RhaiBlob ? blobText(x.bytes) : displayString(x); // a BLOB as UTF-8 text
     checkStringLength(ctx.runtime, charCount(s) + charCount(added));
     args[0] = s + added;
     return undefined;

@@ -743,7 +743,8 @@ function literalValue(e: Tok[], type: string): Expected | string {
   if (textOf === '()' && (type === '()' || type === '')) return { unit: true };
   if (INT_TYPES.has(type)) {
     const m = /^(-?)(0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9_]+)([iu](8|16|32|64|128|size))?$/.exec(textOf);
-    if (m) return { int: BigInt(m[1]! + m[2]!.replace(/_/g, '')).toString() };
+    // A literal beyond i64 can only stand for an INT through `as INT` (`0xffff..._u64 as INT`): its bits.
+    if (m) return { int: BigInt.asIntN(64, BigInt(m[1]! + m[2]!.replace(/_/g, ''))).toString() };
     const named = /^(INT|i64)::(MAX|MIN)$/.exec(textOf);
     if (named) return { int: (named[2] === 'MAX' ? 9223372036854775807n : -9223372036854775808n).toString() };
     return 'expected value is not a literal (computed in Rust)';
