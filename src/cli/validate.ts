@@ -123,7 +123,9 @@ export function readAgentDir(dir: string, blueprintText?: string): Record<string
   const agent = nameTable<string>(walk(dir).map((f) => [f, '']));
   agent[AGENT_FILE] = blueprintText ?? readText(join(dir, AGENT_FILE));
   const { blueprint } = compileBlueprint(agent);
-  for (const script of blueprint ? customScripts(blueprint) : []) {
+  // Custom-region scripts, and every other .rhai file: the modules a script may `import`.
+  const rhaiFiles = Object.keys(agent).filter((f) => f.endsWith('.rhai'));
+  for (const script of [...(blueprint ? customScripts(blueprint) : []), ...rhaiFiles]) {
     const file = normalizeRelative(script);
     if (file === undefined || !Object.hasOwn(agent, file)) continue;
     const full = join(dir, file);

@@ -30,6 +30,8 @@ export interface FnDef {
   missingCapture?: { name: string; pos: Pos };
   /** The body calls `eval`, which can add variables to its scope at run time. */
   usesEval?: boolean;
+  /** `private fn`: not callable from outside its module. */
+  private?: boolean;
 }
 
 export interface SwitchCase {
@@ -53,6 +55,8 @@ export type Expr =
   | { kind: 'var'; pos: Pos; name: string; ref: VarRef | null }
   | { kind: 'this'; pos: Pos }
   | { kind: 'global'; pos: Pos; name: string }
+  /** `m::x`, `m::sub::x`: a variable an imported module exports. */
+  | { kind: 'modvar'; pos: Pos; path: string[]; name: string }
   | { kind: 'array'; pos: Pos; items: Expr[] }
   | { kind: 'map'; pos: Pos; entries: [string, Expr][] }
   | { kind: 'interpolation'; pos: Pos; parts: (string | Expr)[] }
@@ -68,6 +72,8 @@ export type Expr =
     scope?: [string, VarRef][];
     /** `eval(..)` at the script's top level (outside any block): its top-level constants are global. */
     topLevel?: boolean;
+    /** `m::f(..)`, `m::sub::f(..)`: a function of an imported module. */
+    namespace?: string[];
   }
   | { kind: 'method'; pos: Pos; target: Expr; name: string; args: Expr[]; safe: boolean; chain?: ChainFlags }
   | { kind: 'closure'; pos: Pos; fn: FnDef }
@@ -87,7 +93,11 @@ export type Stmt =
   | { kind: 'continue'; pos: Pos }
   | { kind: 'return'; pos: Pos; value: Expr | null }
   | { kind: 'throw'; pos: Pos; value: Expr | null; rethrow: VarDecl | null }
-  | { kind: 'try'; pos: Pos; body: Stmt[]; errVar: VarDecl | null; hidden: VarDecl; handler: Stmt[] };
+  | { kind: 'try'; pos: Pos; body: Stmt[]; errVar: VarDecl | null; hidden: VarDecl; handler: Stmt[] }
+  /** `import path [as alias];` (an alias of null: the module runs, nothing is named). */
+  | { kind: 'import'; pos: Pos; path: Expr; alias: string | null }
+  /** `export name [as alias];` at a module's top level; `ref` is set by resolver.ts. */
+  | { kind: 'export'; pos: Pos; name: string; alias: string; ref: VarRef | null };
 
 export interface Script {
   body: Stmt[];

@@ -68,6 +68,8 @@ class Parser {
   private depth = 0;
   private noPipe = false;
   private closureCount = 0;
+  /** `export let x = ..` is the `let` then this `export x`, added after it. */
+  private pendingExport: Stmt | null = null;
   private readonly functions: FnDef[] = [];
   private readonly fnKeys = new Set<string>();
 
@@ -117,10 +119,10 @@ class Parser {
     const body: Stmt[] = [];
     while (this.tok.type !== 'eof') {
       if (this.is('fn') || (this.is('private') && this.peekTok().text === 'fn')) { this.parseFnDef(); continue; }
+      const from = body.length;
       this.parseStmtInto(body, true);
       // Only a constant at scope level 0 is a global constant (Rhai's eval Stmt::Var).
-      const last = body[body.length - 1];
-      if (last?.kind === 'let' && last.decl.isConst) last.global = true;
+      for (const s of body.slice(from)) if (s.kind === 'let' && s.decl.isConst) s.global = true;
     }
     return { body, slotCount: 0, functions: this.functions };
   }
@@ -135,7 +137,7 @@ class Parser {
 
   private parseFnDef(): void {
     const start = this.tok.pos;
-    this.eat('private');
+    const isPrivate = this.eat('private');
     this.expect('fn', 'to define a function');
     const nameTok = this.identName('a function');
     const outerLoop = this.loopDepth;
@@ -153,7 +155,7 @@ class Parser {
       this.fnKeys.add(key);
       if (!this.is('{')) throw parseError(`Expecting '{' to start the body of function '${nameTok.text}'`, this.tok.pos);
       const body = this.parseBlockBody();
-      this.functions.push({ name: nameTok.text, params, body, slotCount: 0, pos: start, captures: [], isClosure: false });
+      this.functions.push({ name: nameTok.text, params, body, slotCount: 0, pos: start, captures: [], isClosure: false, private: isPrivate });
     } finally {
       this.inFunction = false;
       this.loopDepth = outerLoop;
@@ -227,6 +229,7 @@ class Parser {
     }
     const [stmt, kind] = this.parseStmt();
     body.push(stmt);
+    if (this.pendingExport) { body.push(this.pendingExport); this.pendingExport = null; }
     if (this.eat(';')) return;
     if (SELF_TERMINATED.has(kind)) return;
     if (this.is('}') && !topLevel) return;
@@ -250,7 +253,8 @@ class Parser {
         case 'try': return [this.parseTry(), 'try'];
         case 'break': case 'continue': return [this.parseBreak(), 'break'];
         case 'return': case 'throw': return [this.parseReturn(), 'return'];
-        case 'import': case 'export': throw parseError(`'${t.text}' (modules) is not supported`, pos);
+        case 'import': return [this.parseImport(), 'import'];
+        case 'export': return [this.parseExport(), 'export'];
       }
     }
     if (this.is('{')) return [{ kind: 'expr', pos, expr: this.parseBlockExpr() }, 'block'];
@@ -287,6 +291,33 @@ class Parser {
     const nameTok = this.identName('a variable');
     const init = this.eat('=') ? this.parseExpr() : null;
     return { kind: 'let', pos, decl: this.declare(nameTok.text, isConst), init };
+  }
+
+  /** `import "path" as name;`: the path is any expression giving a string. */
+  private parseImport(): Stmt {
+    const pos = this.expect('import', '').pos;
+    const path = this.parseExpr();
+    const alias = this.eat('as') ? this.identName('a module alias').text : null;
+    return { kind: 'import', pos, path, alias };
+  }
+
+  /**
+   * `export name [as alias]`, `export let name = ..`, `export const name = ..`: only at the top level
+   * of a script (Rhai's WrongExport), where it makes the variable a variable of the module.
+   */
+  private parseExport(): Stmt {
+    const pos = this.expect('export', '').pos;
+    if (this.depth > 0 || this.inFunction) {
+      throw parseError('export can only be used at the top level of a script, not inside a block or function', pos);
+    }
+    if (this.is('let') || this.is('const')) {
+      const decl = this.parseLet() as Extract<Stmt, { kind: 'let' }>;
+      this.pendingExport = { kind: 'export', pos, name: decl.decl.name, alias: decl.decl.name, ref: null };
+      return decl;
+    }
+    const name = this.identName('a variable to export').text;
+    const alias = this.eat('as') ? this.identName('an export alias').text : name;
+    return { kind: 'export', pos, name, alias, ref: null };
   }
 
   private parseBreak(): Stmt {
@@ -664,7 +695,7 @@ class Parser {
   private parseIdent(): Expr {
     const t = this.toks[this.p++]!;
     if (RESERVED.has(t.text)) throw parseError(`'${t.text}' is a reserved keyword`, t.pos);
-    if (this.is('::')) throw parseError(`Module '${t.text}' is not supported (only global::NAME)`, this.tok.pos);
+    if (this.is('::')) return this.parseNamespaced(t);
     if (this.is('(')) {
       this.p++;
       const args = this.parseArgs(')');
@@ -677,6 +708,22 @@ class Parser {
     }
     if (t.text === '_') throw parseError("'_' is not a variable", t.pos);
     return { kind: 'var', pos: t.pos, name: t.text, ref: null };
+  }
+
+  /** `m::x`, `m::sub::x`, `m::f(args)`: a name inside an imported module. */
+  private parseNamespaced(root: Token): Expr {
+    const path = [root.text];
+    for (;;) {
+      this.expect('::', 'in a module path');
+      const t = this.identName('a name inside a module');
+      if (this.is('::')) { path.push(t.text); continue; }
+      if (this.is('(')) {
+        this.p++;
+        const args = this.parseArgs(')');
+        return { kind: 'call', pos: t.pos, name: t.text, args, visibleVars: [], namespace: path };
+      }
+      return { kind: 'modvar', pos: root.pos, path, name: t.text };
+    }
   }
 
   private parseMapLiteral(): Expr {

@@ -114,6 +114,8 @@ class Resolver {
         return;
       case 'break': case 'return': case 'throw': if (s.value) this.expr(s.value); return;
       case 'continue': return;
+      case 'import': this.expr(s.path); return;
+      case 'export': s.ref = this.lookup(s.name); return;
       case 'try':
         this.statements(s.body);
         this.block(() => {
@@ -133,7 +135,7 @@ class Resolver {
 
   private expr(e: Expr): void {
     switch (e.kind) {
-      case 'literal': case 'this': case 'global': return;
+      case 'literal': case 'this': case 'global': case 'modvar': return;
       case 'var': this.variable(e); return;
       case 'array': for (const item of e.items) this.expr(item); return;
       case 'map': for (const [, value] of e.entries) this.expr(value); return;

@@ -5,6 +5,7 @@
 import { dataTooLarge, NO_POS, RhaiError, type Pos } from './errors.ts';
 import type { NativeContext } from './packages/types.ts';
 import type { RhaiLimits } from './limits.ts';
+import type { ModuleImport } from './eval/modules.ts';
 import { charCount, RhaiBlob, type RhaiValue } from './values.ts';
 
 /**
@@ -24,8 +25,12 @@ export class Runtime {
   readonly maxMap: number;
   /** Expression depth limits, for the scripts `eval` compiles while running. */
   readonly parseLimits: { maxExprDepth: number; maxFunctionExprDepth: number };
-  /** Values of top-level constants, for `global::NAME` inside functions. */
-  readonly globals = new Map<string, RhaiValue>();
+  /** Values of top-level constants, for `global::NAME` inside functions (a module's own while its code runs). */
+  globals = new Map<string, RhaiValue>();
+  /** The modules imported so far, newest last (`import`); blocks and calls drop the ones they added. */
+  readonly imports: ModuleImport[] = [];
+  /** Where the imports the running code may see begin (a module's code sees only its own). */
+  importsBase = 0;
   /** How control leaves a statement: none, break, continue or return (the evaluator's codes). */
   signal = 0;
   /** The value a `break` or `return` carries. */
@@ -36,6 +41,8 @@ export class Runtime {
   lastThis: RhaiValue = undefined;
   /** The compiled program whose functions `Fn("name")` pointers resolve against. */
   program: unknown = null;
+  /** While a module's function runs: the programs that called into it, outermost first. */
+  readonly callers: unknown[] = [];
   /** What native functions may ask of this run, and the position of the native call in progress. */
   native: NativeContext | null = null;
   callPos: Pos = NO_POS;

@@ -263,3 +263,59 @@ describe('timestamps (time_basic.rs)', () => {
     expect(errorOf('timestamp() - 1e15').kind).toBe('ErrorArithmetic');
   });
 });
+
+describe('modules: import / export (module/mod.rs eval_ast_as_new, eval/stmt.rs)', () => {
+  const files: Record<string, string> = {
+    'lib/util.rhai': 'export let k = "kay";\nlet hidden = 1;\nfn twice(x) { x * 2 }\nprivate fn secret() { 0 }\nfn via_secret() { secret() + 1 }\nimport "inner" as inner;\nfn deep() { inner::v }',
+    'lib/inner.rhai': 'let v = 5; export v; v = 6;', // the final value is exported
+    'lib/alias.rhai': 'const a = 1; export a as one; export a as uno;',
+    'lib/count.rhai': 'print("loaded"); export const n = 3;',
+    'lib/loop_a.rhai': 'let p = "loop_b"; import p as b;',
+    'lib/loop_b.rhai': 'let p = "loop_a"; import p as a;',
+  };
+  const modules = {
+    id: 'main.rhai',
+    resolve: (request: string, importer: string | undefined) => {
+      const dir = importer?.includes('/') ? importer.slice(0, importer.lastIndexOf('/') + 1) : 'lib/';
+      const id = `${dir}${request}.rhai`;
+      return Object.hasOwn(files, id) ? { id, source: files[id]! } : { error: `no ${id}` };
+    },
+  };
+  const run = (src: string) => debugString(evaluate(src, { modules }).value);
+  const fails = (src: string): RhaiError => {
+    try { evaluate(src, { modules }); } catch (e) { if (e instanceof RhaiError) return e; throw e; }
+    throw new Error('no error');
+  };
+
+  it.each([
+    ['import "util" as u; [u::k, u::twice(4), u::via_secret(), u::deep(), u::inner::v]', '["kay", 8, 1, 6, 6]'],
+    ['import "alias" as m; [m::one, m::uno]', '[1, 1]'],
+    ['import "util" as u; fn f() { u::twice(1) } f()', '2'], // a function sees the imports made before it was called
+    ['fn f() { import "util" as u; u::k } f()', '"kay"'],
+    ['let r = []; for i in 0..2 { import "count" as c; r.push(c::n); } r', '[3, 3]'],
+  ])('%s is %s', (src, expected) => {
+    expect(run(src)).toBe(expected);
+  });
+
+  it('runs a module\'s top level once per compiled script', () => {
+    const { prints } = evaluate('import "count" as a; import "count" as b; a::n + b::n', { modules });
+    expect(prints).toEqual(['loaded']);
+  });
+
+  it('keeps what is private private, and an import inside a block inside it', () => {
+    expect(fails('import "util" as u; u::hidden').kind).toBe('ErrorVariableNotFound');
+    expect(fails('import "util" as u; u::secret()').kind).toBe('ErrorFunctionNotFound');
+    expect(fails('{ import "util" as u; } u::k').kind).toBe('ErrorModuleNotFound');
+    expect(fails('fn f() { import "util" as u; } f(); u::k').kind).toBe('ErrorModuleNotFound');
+  });
+
+  it('reports a missing module, an import cycle found while running, and refuses export inside a block', () => {
+    const missing = fails('let p = "nope"; import p as x;');
+    expect([missing.kind, missing.line, missing.column]).toEqual(['ErrorModuleNotFound', 1, 24]);
+    expect(fails('import "loop_a" as a;').kind).toBe('ErrorInModule');
+    expect(() => compile('{ let x = 1; export x; }')).toThrow(/top level/);
+    expect(() => compile('fn f() { export y; }')).toThrow(/top level/);
+    expect(fails('import "x" as x;').kind).toBe('ErrorModuleNotFound'); // no resolver: nothing to import from
+    expect(() => evaluate('import "util" as u;')).toThrow(/cannot import modules/);
+  });
+});

@@ -11,6 +11,7 @@ import { callFnPtr, callNative, invoke, runFrame } from './calls.ts';
 import { owned, type Compiler } from './compiler.ts';
 import { countOp, Env, NONE, RETURN, signature, type CompiledFn, type Ev, type LValue } from './frame.ts';
 import type { Program } from './program.ts';
+import { findModule, markSource, runIn } from './modules.ts';
 import { findVariable } from './scope.ts';
 
 function compileArgs(c: Compiler, args: Expr[]): Ev[] {
@@ -31,6 +32,7 @@ export function compileCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Ev
       return visible.has(v) || findVariable(env, v) !== undefined;
     };
   }
+  if (e.namespace) return compileModuleCall(c, e, e.namespace);
   if (name === 'eval' && e.args.length === 1) return compileEval(c, e);
   const sfn = c.fns.get(`${name}/${e.args.length}`);
   if (e.bang) return compileBangCall(c, e, sfn);
@@ -84,6 +86,29 @@ function checkDataRace(target: LValue, env: Env, fp: FnPtr): void {
   const cell = target.cell(env);
   const at = fp.closure.captures.indexOf(cell);
   if (at >= 0) throw new RhaiError('ErrorDataRace', `Data race detected on variable 'argument #${at + 1} of function '${fp.name}''`);
+}
+
+/**
+ * `m::f(args)`: a public function of an imported module, run as the module's code (its functions,
+ * its imports, its constants); a private one is not found from outside.
+ */
+function compileModuleCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>, path: string[]): Ev {
+  const pos = e.pos;
+  const name = e.name;
+  const args = compileArgs(c, e.args);
+  return (env) => {
+    const module = findModule(env.rt, path, pos);
+    const argv = new Array<RhaiValue>(args.length);
+    for (let i = 0; i < args.length; i++) argv[i] = args[i]!(env);
+    if (env.rt.signal !== NONE) return undefined;
+    const fn = module.program.fns.get(`${name}/${argv.length}`);
+    if (!fn || fn.def.private) throw fnNotFound(signature(`${path.join('::')}::${name}`, argv), pos);
+    try {
+      return runIn(env.rt, module.program, module.constants, module.environ, () => invoke(env.rt, fn, argv, null, false, undefined, false, pos));
+    } catch (err) {
+      throw markSource(err, module.id);
+    }
+  };
 }
 
 /** The caller's variables in scope at an `eval` or `!` call, as places in the caller's frame. */

@@ -5,9 +5,12 @@ import type { Expr, Stmt } from '../ast.ts';
 import { cloneValue } from '../copy.ts';
 import { NATIVE_FUNCTIONS } from '../packages/index.ts';
 import type { CompiledFn, Ev } from './frame.ts';
+import type { Program } from './program.ts';
 
 /** Where code is being compiled: the script's functions and whether inside one of them. */
 export interface Compiler {
+  /** The program (script or module file) the code belongs to: its id and the modules it reaches. */
+  readonly program: Program;
   /** The script's functions by `name/arity`; a call binds to one when it is compiled. */
   readonly fns: ReadonlyMap<string, CompiledFn>;
   /** The most parameters any script function of each name takes. */

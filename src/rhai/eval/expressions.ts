@@ -13,6 +13,7 @@ import { compileCall, compileMethodCall } from './call-sites.ts';
 import { localSlot, owned, type Compiler } from './compiler.ts';
 import { cellsOf, expectBool, makeCompiledFn, slotsOf, type Env, type Ev } from './frame.ts';
 import { compileDo, compileFor, compileWhile } from './loops.ts';
+import { findModule } from './modules.ts';
 import { compileIf, compileSwitch } from './statements.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -31,6 +32,14 @@ export function compileExpr(c: Compiler, e: Expr): Ev {
       return varLValue(c, e.name, e.ref, pos).get;
     }
     case 'this': return lvalue(c, e).get;
+    case 'modvar': {
+      const { path, name } = e;
+      return (env) => {
+        const m = findModule(env.rt, path, pos);
+        if (!m.vars.has(name)) throw variableNotFound(`${path.join('::')}::${name}`, pos);
+        return m.vars.get(name);
+      };
+    }
     case 'global': {
       const name = e.name;
       return (env) => {

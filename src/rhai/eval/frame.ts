@@ -38,6 +38,8 @@ export class Env {
   dyn: DynVar[] | null = null;
   /** For an `eval` frame or a `!` call: where names this frame does not declare are found. */
   parent: ParentScope | null = null;
+  /** A module's top-level frame: its `export`s, read when its top level has run. */
+  exports: { alias: string; read: () => RhaiValue }[] | null = null;
   /** The run this frame belongs to: counters, limits, control-flow signal, output. */
   constructor(size: number, readonly caps: Cell[] | null, readonly rt: Runtime) {
     this.slots = new Array(size);

@@ -13,7 +13,11 @@ import type { Compiler } from './compiler.ts';
 import { asRhaiError } from './control.ts';
 import { compileExpr } from './expressions.ts';
 import { Env, makeCompiledFn, NONE, RETURN, signature, type CompiledFn, type Ev } from './frame.ts';
+import type { ModuleRegistry } from './modules.ts';
 import { compileBlock } from './statements.ts';
+
+/** Where a program comes from: its id (a module file's path) and the modules its `import`s reach. */
+export interface ProgramOrigin { id?: string; modules?: ModuleRegistry | null }
 
 export class Program {
   readonly fns = new Map<string, CompiledFn>();
@@ -21,14 +25,18 @@ export class Program {
   readonly maxArity = new Map<string, number>();
   readonly main: Ev;
   readonly mainSlots: number;
+  readonly id: string | undefined;
+  readonly modules: ModuleRegistry | null;
 
-  constructor(script: Script) {
+  constructor(readonly script: Script, origin: ProgramOrigin = {}) {
+    this.id = origin.id;
+    this.modules = origin.modules ?? null;
     for (const def of script.functions) {
       const fn = makeCompiledFn(def);
       this.fns.set(`${def.name}/${def.params.length}`, fn);
       this.maxArity.set(def.name, Math.max(fn.arity, this.maxArity.get(def.name) ?? 0));
     }
-    for (const fn of this.fns.values()) fn.body = new ScriptCompiler(this, true, fn.def.usesEval === true, false).body(fn.def.body);
+    for (const fn of this.fns.values()) fn.body = new ScriptCompiler(this, true, fn.def.usesEval === true, false).functionBody(fn.def.body, fn.def.usesEval === true);
     this.main = new ScriptCompiler(this, false, script.usesEval === true, true).body(script.body);
     this.mainSlots = script.slotCount;
   }
@@ -90,6 +98,19 @@ export class Program {
   }
 }
 
+/** Statements that `import` a module: the imports they made are dropped when they end (Rhai's truncate_imports). */
+function dropImports(stmts: Stmt[], f: Ev): Ev {
+  if (!stmts.some((s) => s.kind === 'import')) return f;
+  return (env) => {
+    const mark = env.rt.imports.length;
+    try {
+      return f(env);
+    } finally {
+      env.rt.imports.length = mark;
+    }
+  };
+}
+
 /** Distinct texts whose compiled form one program keeps for `eval` (a loop calling it recompiles nothing). */
 const EVAL_CACHE_SIZE = 64;
 
@@ -113,12 +134,18 @@ class ScriptCompiler implements Compiler {
 
   expr(e: Expr): Ev { return compileExpr(this, e); }
 
-  /** A function's (or the script's) own statements. */
+  /** The script's own statements (the imports and variables they make stay for what follows). */
   body(stmts: Stmt[]): Ev { return compileBlock(this, stmts); }
 
-  /** A nested block: where `eval` may add variables, the ones it added go out of scope at its end. */
+  /**
+   * A nested block: the modules it imports are dropped at its end, and where `eval` may add
+   * variables, the ones it added go out of scope there too.
+   */
   block(stmts: Stmt[]): Ev {
-    const f = compileBlock(this, stmts);
+    return dropImports(stmts, this.dropEvalVariables(compileBlock(this, stmts)));
+  }
+
+  private dropEvalVariables(f: Ev): Ev {
     if (!this.dynAware) return f;
     return (env) => {
       const mark = env.dyn === null ? 0 : env.dyn.length;
@@ -130,7 +157,8 @@ class ScriptCompiler implements Compiler {
     };
   }
 
+  /** A function or closure body: its imports last until it returns. */
   functionBody(stmts: Stmt[], usesEval: boolean): Ev {
-    return new ScriptCompiler(this.program, true, usesEval, false).body(stmts);
+    return dropImports(stmts, compileBlock(new ScriptCompiler(this.program, true, usesEval, false), stmts));
   }
 }

@@ -5,10 +5,11 @@ import { isSystemError, mismatchError, RhaiError, runtimeErrorMessage } from '..
 import { displayString } from '../format.ts';
 import { tooManyOperations } from '../runtime.ts';
 import { isInt, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
-import { compileAssign } from './assignment.ts';
+import { compileAssign, varLValue } from './assignment.ts';
+import { moduleNotFound } from './modules.ts';
 import { owned, type Compiler } from './compiler.ts';
 import { caughtValue, switchValueMatches } from './control.ts';
-import { cellsOf, expectBool, leaveWith, NONE, RETURN, slotsOf, unit, type Ev } from './frame.ts';
+import { cellsOf, countOp, expectBool, leaveWith, NONE, RETURN, slotsOf, unit, type Ev } from './frame.ts';
 import { compileBreak, compileContinue } from './loops.ts';
 import { shadowEvalVariable } from './scope.ts';
 
@@ -62,7 +63,37 @@ function compileStmt(c: Compiler, s: Stmt): Ev {
     case 'return': return leaveWith(RETURN, s.value ? owned(c, s.value) : null);
     case 'throw': return compileThrow(c, s);
     case 'try': return compileTry(c, s);
+    case 'import': return compileImport(c, s);
+    case 'export': return compileExport(c, s);
   }
+}
+
+/** `import path as m;`: the module, loaded through the program's resolver, is visible as `m::`. */
+function compileImport(c: Compiler, s: Extract<Stmt, { kind: 'import' }>): Ev {
+  const path = c.expr(s.path);
+  const pathPos = s.path.pos;
+  const alias = s.alias ?? '';
+  const program = c.program;
+  return (env) => {
+    const request = path(env);
+    if (typeof request !== 'string') throw mismatchError('string', typeName(request), pathPos);
+    countOp(env.rt, s.pos);
+    if (!program.modules) throw moduleNotFound(request, pathPos, 'this script cannot import modules');
+    const module = program.modules.load(env.rt, request, program.id, pathPos);
+    env.rt.imports.push({ alias, module });
+    return undefined;
+  };
+}
+
+/** `export x as y;`: in a module's top level, `y` becomes a module variable holding x's final value. */
+function compileExport(c: Compiler, s: Extract<Stmt, { kind: 'export' }>): Ev {
+  const variable = varLValue(c, s.name, s.ref, s.pos);
+  const alias = s.alias;
+  return (env) => {
+    variable.get(env); // the variable must exist (ErrorVariableNotFound otherwise)
+    if (env.exports !== null) env.exports.push({ alias, read: () => variable.get(env) });
+    return undefined;
+  };
 }
 
 /** `let` and `const`; a `const` at the top level (not in a block) is also a `global::` constant. */
