@@ -5,7 +5,8 @@
 //
 //   npx tsx test/rhai/rhai-tests/extract.ts --git-dir /work/.mirror/rhaiscript+rhai/repo --commit f1f06ab9
 //
-// It writes cases.json beside this file and prints the counts README.md quotes. Only Rust's
+// It writes cases.json beside this file and prints the counts README.md quotes; `--show REASON`
+// also lists each left-out assertion whose reason contains REASON (file:line and its start). Only Rust's
 // syntax is read here (a small lexer and a statement walker); nothing is compiled or run.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -206,7 +207,12 @@ function evalCfg(t: Tok[]): boolean {
 
 // ---- walking a test file ----------------------------------------------------------------------
 
-interface Found { cases: RhaiTestCase[]; excluded: Map<string, number> }
+interface Found {
+  cases: RhaiTestCase[];
+  excluded: Map<string, number>;
+  /** `--show REASON`: print each left-out assertion whose reason contains this text. */
+  show?: string;
+}
 
 function matching(t: Tok[], open: number): number {
   const pairs: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
@@ -288,7 +294,7 @@ class FileWalker {
         const close = matching(t, q);
         if (attrs.isTest) {
           const n = countAssertions(t.slice(q, close + 1));
-          if (!fileEnabled || !attrs.enabled) { this.exclude('needs a non-default feature (cfg)', n); if (process.env.DEBUG_CFG) console.log('FN', this.file, name, n); }
+          if (!fileEnabled || !attrs.enabled) this.exclude('needs a non-default feature (cfg)', n);
           else if (attrs.ignored) this.exclude('#[ignore] test', n);
           else {
             this.test = name;
@@ -323,7 +329,7 @@ class FileWalker {
       if (p >= close) break;
       const end = this.statementEnd(p, close);
       const range = t.slice(p, end + 1);
-      if (!attrs.enabled) { this.exclude('needs a non-default feature (cfg)', countAssertions(range)); if (process.env.DEBUG_CFG) console.log('BLK', this.file, t[p]!.line, countAssertions(range)); }
+      if (!attrs.enabled) this.exclude('needs a non-default feature (cfg)', countAssertions(range));
       else if (t[p]!.text === '{') this.block(p, end);
       else if (['for', 'while', 'loop', 'if', 'match'].includes(t[p]!.text)) {
         this.noteMutations(range);
@@ -366,7 +372,7 @@ class FileWalker {
       const name = s[k]!.text;
       if (this.plain.has(name) && s[k + 1]!.text === '.' && s[k + 2]!.kind === 'ident' && s[k + 3]?.text !== '.' &&
         !READ_ONLY_ENGINE_METHODS.has(s[k + 2]!.text) && this.plain.get(name) === null) {
-        this.plain.set(name, mutationReason(s[k + 2]!.text)); if (process.env.DEBUG_MUT) console.log('MUT', this.file, s[k]!.line, s[k + 2]!.text);
+        this.plain.set(name, mutationReason(s[k + 2]!.text));
       }
     }
   }
@@ -401,8 +407,8 @@ class FileWalker {
     const result = this.assertion(this.expandAliases(s));
     if (typeof result === 'string') {
       this.exclude(result, n);
-      if (process.env.DEBUG_REASON && result.includes(process.env.DEBUG_REASON)) {
-        console.log(this.file, s[0]!.line, s.slice(0, 14).map((x) => x.value ?? x.text).join(' ').slice(0, 160));
+      if (this.out.show !== undefined && result.includes(this.out.show)) {
+        console.log(`${this.file}:${s[0]!.line}  ${s.slice(0, 14).map((x) => x.value ?? x.text).join(' ').replace(/\s+/g, ' ').slice(0, 140)}`);
       }
     } else this.out.cases.push(...result);
   }
@@ -537,9 +543,9 @@ class FileWalker {
     if (e[k]?.text === '*') k++;
     if (e[k]?.text === '(' && matching(e, k) === e.length - 1) return this.engineCall(e.slice(k + 1, -1));
     const name = e[k]?.text ?? '';
-    if (e[k + 1]?.text !== '.') return 'not an engine call on a script literal';
+    if (e[k + 1]?.text !== '.') return 'asserts on a Rust value, not on a script result';
     if (!this.plain.has(name)) {
-      return /engine/i.test(name) ? 'engine made outside the test (helper or shared)' : 'not an engine call on a script literal';
+      return /engine/i.test(name) ? 'engine made outside the test (helper or shared)' : 'asserts on a Rust value, not on a script result';
     }
     const reason = this.plain.get(name);
     if (reason) return reason;
@@ -768,7 +774,7 @@ function main(): void {
   const argv = process.argv.slice(2);
   const opt = (name: string): string => {
     const at = argv.indexOf(name);
-    if (at < 0 || !argv[at + 1]) throw new Error(`usage: extract.ts --git-dir DIR --commit SHA [--out FILE]`);
+    if (at < 0 || !argv[at + 1]) throw new Error(`usage: extract.ts --git-dir DIR --commit SHA [--out FILE] [--show REASON]`);
     return argv[at + 1]!;
   };
   const gitDir = opt('--git-dir');
@@ -778,7 +784,8 @@ function main(): void {
   const cargo = git(gitDir, 'show', `${commit}:Cargo.toml`);
   const version = /^version\s*=\s*"([^"]+)"/m.exec(cargo)![1]!;
   const files = git(gitDir, 'ls-tree', '--name-only', commit, 'tests/').split('\n').filter((f) => /^tests\/[^/]+\.rs$/.test(f));
-  const found: Found = { cases: [], excluded: new Map() };
+  const showAt = argv.indexOf('--show');
+  const found: Found = { cases: [], excluded: new Map(), ...(showAt >= 0 ? { show: argv[showAt + 1] ?? '' } : {}) };
   for (const file of files) new FileWalker(file, lexRust(git(gitDir, 'show', `${commit}:${file}`)), found).walkFile();
   const excluded = Object.fromEntries([...found.excluded].sort((a, b) => b[1] - a[1]));
   const result: RhaiTestsFile = {
