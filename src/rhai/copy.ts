@@ -1,6 +1,7 @@
 // Copying values (Rhai's value semantics for arrays and maps), against the run's limits.
 // Its own module so that values.ts needs nothing from runtime.ts (which needs values.ts).
-import { dataTooLarge, RhaiError } from './errors.ts';
+import { chargeItems } from './cost.ts';
+import { dataTooLarge } from './errors.ts';
 import type { Runtime } from './runtime.ts';
 import { RhaiBlob, type RhaiMap, type RhaiValue } from './values.ts';
 
@@ -34,8 +35,7 @@ export function adoptValue(rt: Runtime, v: RhaiValue): RhaiValue {
 // Copying costs operations (one per 16 items), so a loop that copies a big or deep value stays
 // bounded, while the size limits still stop a value that doubles before the operations run out.
 function charge(rt: Runtime, size: { items: number; entries: number }): void {
-  rt.ops += (size.items + size.entries) >> 4;
-  if (rt.ops > rt.opLimit) throw new RhaiError('ErrorTooManyOperations', 'Too many operations');
+  chargeItems(rt, size.items + size.entries);
 }
 
 function cloneCounted(rt: Runtime, v: RhaiValue, size: { items: number; entries: number }): RhaiValue {

@@ -6,6 +6,7 @@ import { dataTooLarge, NO_POS, RhaiError, type Pos } from './errors.ts';
 import type { NativeContext } from './packages/types.ts';
 import type { RhaiLimits } from './limits.ts';
 import type { ModuleImport } from './eval/modules.ts';
+import type { CharIndex } from './text.ts';
 import { charCount, RhaiBlob, type RhaiValue } from './values.ts';
 
 /**
@@ -43,6 +44,8 @@ export class Runtime {
   program: unknown = null;
   /** While a module's function runs: the programs that called into it, outermost first. */
   readonly callers: unknown[] = [];
+  /** The last strings indexed by chars (text.ts): a loop over a string's chars re-indexes nothing. */
+  readonly textMemo: { text: string; index: CharIndex }[] = [];
   /** What native functions may ask of this run, and the position of the native call in progress. */
   native: NativeContext | null = null;
   callPos: Pos = NO_POS;

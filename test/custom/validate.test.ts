@@ -34,7 +34,7 @@ describe('lev validate on custom-region scripts', () => {
     const norender = validate(agent('norender', 'fn on_write(ctx) { true }\n'));
     expect(norender.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([['custom-render-missing', 1, 1]]);
     expect(validate(agent('good', 'fn render(ctx) { "" }\n'))).toEqual({ code: 0, diagnostics: [] });
-  });
+  }, 90_000); // three runs of lev
 
   it('checks what a script imports: a missing module, a cycle, a path leaving the agent directory, a module that does not parse', () => {
     const render = 'fn render(ctx) { "" }\n';

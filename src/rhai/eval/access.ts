@@ -5,7 +5,9 @@ import { bitFieldRange, getBits, setBits } from '../packages/bits.ts';
 import { NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext } from '../packages/index.ts';
 import { displayString } from '../format.ts';
 import { checkMap, checkString, type Runtime } from '../runtime.ts';
-import { hasAstral, isInt, makeChar, normInt, RhaiBlob, RhaiChar, RhaiRange, toChars, typeName, type RhaiValue } from '../values.ts';
+import { isInt, makeChar, normInt, RhaiBlob, RhaiChar, RhaiRange, typeName, type RhaiValue } from '../values.ts';
+import { chargeChars } from '../cost.ts';
+import { charAtIndex, charLength, charSlice, textIndex } from '../text.ts';
 import { byteOf } from '../packages/blob.ts';
 import type { Env, LValue } from './frame.ts';
 
@@ -46,9 +48,10 @@ export function bitIndex(idx: RhaiValue, pos: Pos): number {
  * it), and `a..=b` covers nothing when b is not after a. `keepBefore`/`keepFrom` are what a write
  * keeps around the new text (target.rs).
  */
-function stringSlice(chars: string[], r: RhaiRange, pos: Pos): { text: string; keepBefore: number; keepFrom: number } {
-  const n = chars.length;
+function stringSlice(rt: Runtime, s: string, r: RhaiRange, pos: Pos): { text: string; keepBefore: number; keepFrom: number } {
+  const n = charLength(rt, s);
   if (n === 0) return { text: '', keepBefore: 0, keepFrom: 0 };
+  const chars = { slice: (from: number, to: number): string => charSlice(rt, s, from, Math.max(0, to - from)) };
   const fromEnd = (i: number): number | undefined => (-i <= n ? n + i : undefined);
   const rs = Number(r.start); // beyond the safe range an end only clamps to the string
   const re = Number(r.end);
@@ -56,16 +59,16 @@ function stringSlice(chars: string[], r: RhaiRange, pos: Pos): { text: string; k
   if (start === undefined) throw boundsError('ErrorStringBounds', n, r.start, pos);
   const end = re >= 0 ? re : fromEnd(re) ?? 0;
   if (!r.inclusive) {
-    const text = start === 0 && end >= n ? chars.join('') : chars.slice(start, start + Math.max(0, end - start)).join('');
+    const text = start === 0 && end >= n ? s : chars.slice(start, Math.min(n, start + Math.max(0, end - start)));
     return { text, keepBefore: start, keepFrom: Math.min(end, n) };
   }
-  const text = start === 0 && end >= n - 1 ? chars.join('') : end > start ? chars.slice(start, end + 1).join('') : '';
+  const text = start === 0 && end >= n - 1 ? s : end > start ? chars.slice(start, Math.min(n, end + 1)) : '';
   return { text, keepBefore: start, keepFrom: Math.min(end, n - 1) + 1 };
 }
 
 const isRangeIndex = (idx: RhaiValue): idx is RhaiRange => idx instanceof RhaiRange && idx.step === 1;
 
-export function readIndex(obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): RhaiValue {
+export function readIndex(rt: Runtime, obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Pos): RhaiValue {
   if (Array.isArray(obj)) {
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     return obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')];
@@ -80,12 +83,10 @@ export function readIndex(obj: RhaiValue, idx: RhaiValue, safe: boolean, pos: Po
     throw mismatchError('string', typeName(idx), pos);
   }
   if (typeof obj === 'string') {
-    if (isRangeIndex(idx)) return stringSlice(toChars(obj), idx, pos).text;
+    if (isRangeIndex(idx)) return stringSlice(rt, obj, idx, pos).text;
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
-    const chars = hasAstral(obj) ? Array.from(obj) : null;
-    const len = chars ? chars.length : obj.length;
-    const i = arrayIndex(len, idx, pos, 'ErrorStringBounds');
-    return makeChar(chars ? chars[i]! : obj[i]!);
+    const i = arrayIndex(charLength(rt, obj), idx, pos, 'ErrorStringBounds');
+    return makeChar(charAtIndex(rt, obj, i));
   }
   if (isInt(obj)) {
     if (idx instanceof RhaiRange) {
@@ -120,18 +121,21 @@ export function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiVa
     return;
   }
   if (typeof obj === 'string') {
+    const rt = env.rt;
+    const index = textIndex(rt, obj);
     if (isRangeIndex(idx)) { // the covered chars are replaced by the new value's text
-      const chars = toChars(obj);
-      const { keepBefore, keepFrom } = stringSlice(chars, idx, pos);
-      const text = chars.slice(0, keepBefore).join('') + displayString(v) + chars.slice(keepFrom).join('');
-      target.set(env, checkString(env.rt, text, pos));
+      const { keepBefore, keepFrom } = stringSlice(rt, obj, idx, pos);
+      const added = displayString(v);
+      chargeChars(rt, obj.length + added.length);
+      const text = obj.slice(0, index.offset(keepBefore)) + added + obj.slice(index.offset(Math.min(keepFrom, index.chars)));
+      target.set(env, checkString(rt, text, pos));
       return;
     }
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     if (!(v instanceof RhaiChar)) throw mismatchError('char', typeName(v), pos);
-    const chars = toChars(obj);
-    chars[arrayIndex(chars.length, idx, pos, 'ErrorStringBounds')] = v.c;
-    target.set(env, chars.join(''));
+    const i = arrayIndex(index.chars, idx, pos, 'ErrorStringBounds');
+    chargeChars(rt, obj.length);
+    target.set(env, obj.slice(0, index.offset(i)) + v.c + obj.slice(index.offset(i + 1)));
     return;
   }
   if (isInt(obj)) {

@@ -133,7 +133,7 @@ export function lvalue(c: Compiler, e: Expr): LValue {
       return {
         get: (env) => {
           const obj = parent.get(env);
-          return cut(env, obj) ? undefined : readIndex(obj, index(env), false, pos);
+          return cut(env, obj) ? undefined : readIndex(env.rt, obj, index(env), false, pos);
         },
         set: (env, v) => {
           const obj = parent.get(env);
@@ -145,7 +145,7 @@ export function lvalue(c: Compiler, e: Expr): LValue {
           const obj = parent.get(env);
           if (cut(env, obj)) return;
           const i = index(env);
-          const v = change(readIndex(obj, i, false, pos), arg, env);
+          const v = change(readIndex(env.rt, obj, i, false, pos), arg, env);
           if (parent.isConst(env)) throw assignmentToConstant('', pos);
           writeIndex(env, parent, obj, i, v, pos);
         },

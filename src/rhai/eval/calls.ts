@@ -2,7 +2,8 @@
 // each frame counted against the call depth and wrapped in ErrorInFunctionCall on failure.
 import { fnNotFound, isJsStackOverflow, isSystemError, RhaiError, stackOverflow, wrapInFunctionCall, type Pos } from '../errors.ts';
 import { NATIVE_FUNCTIONS, NO_MATCH, type NativeContext, type NativeFn } from '../packages/index.ts';
-import { tooManyOperations, type Runtime } from '../runtime.ts';
+import { tooManyOperations } from '../cost.ts';
+import type { Runtime } from '../runtime.ts';
 import { FnPtr, type Cell, type RhaiValue } from '../values.ts';
 import { Env, NONE, signature, type CompiledFn, type ParentScope } from './frame.ts';
 import type { Program } from './program.ts';
@@ -125,6 +126,7 @@ export function callFnPtr(rt: Runtime, fp: FnPtr, args: RhaiValue[], pos: Pos, t
   const sfn = scriptFnNamed(rt, fp.name, full.length);
   if (sfn) return invoke(rt, sfn, full, null, thisRef !== undefined, thisRef?.value, thisRef?.isConst ?? false, pos);
   const nf = NATIVE_FUNCTIONS.get(fp.name);
+  if (++rt.ops > rt.opLimit) tooManyOperations(pos); // a native function called through a pointer is a call too
   if (nf) return callNative(rt, nf, fp.name, thisRef ? [thisRef.value, ...full] : full, pos);
   throw fnNotFound(signature(fp.name, full), pos);
 }

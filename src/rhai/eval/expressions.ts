@@ -3,7 +3,7 @@
 // An INT stays a JS number while it is a safe integer; operators try that fast path first.
 import type { Expr } from '../ast.ts';
 import { fnNotFound, variableNotFound } from '../errors.ts';
-import { debugString, displayString } from '../format.ts';
+import { chargeFormatting, debugString, displayString } from '../format.ts';
 import { binaryOp, compareOp, containsOp, negate, valuesDiffer, valuesEqual } from '../ops.ts';
 import { checkArray, checkMap, checkNestedSizes, concatText, type Runtime } from '../runtime.ts';
 import { FnPtr, isInt, MAX_INT, normInt, RhaiRange, typeName, type Cell, type RhaiMap, type RhaiValue } from '../values.ts';
@@ -133,7 +133,7 @@ function compileLink(c: Compiler, e: Extract<Expr, { kind: 'property' | 'index' 
     const obj = target(env);
     if (guarded && env.rt.skipChain) return undefined;
     if (obj === undefined && safe) { env.rt.skipChain = true; return undefined; }
-    return readIndex(obj, index(env), safe, pos);
+    return readIndex(env.rt, obj, index(env), safe, pos);
   };
 }
 
@@ -163,7 +163,11 @@ function compileInterpolation(c: Compiler, e: Extract<Expr, { kind: 'interpolati
       if (typeof p === 'string') text = p;
       else {
         const v = p(env);
-        text = typeof v === 'string' ? v : displayString(v);
+        if (typeof v === 'string') text = v;
+        else {
+          chargeFormatting(env.rt, v);
+          text = displayString(v);
+        }
       }
       s = concatText(env.rt, s, text, pos);
     }
@@ -198,8 +202,8 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
     case '&&': return (env) => expectBool(L(env), e.left.pos) && expectBool(R(env), e.right.pos);
     case '||': return (env) => expectBool(L(env), e.left.pos) || expectBool(R(env), e.right.pos);
     case '??': return (env) => { const a = L(env); return a === undefined ? R(env) : a; };
-    case 'in': return (env) => { const a = L(env); return containsOp(R(env), a, pos); };
-    case '!in': return (env) => { const a = L(env); return !containsOp(R(env), a, pos); };
+    case 'in': return (env) => { const a = L(env); return containsOp(R(env), a, pos, env.rt); };
+    case '!in': return (env) => { const a = L(env); return !containsOp(R(env), a, pos, env.rt); };
     case '..': case '..=': {
       const inclusive = op === '..=';
       return (env) => {
@@ -212,12 +216,12 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
         throw fnNotFound(`${op} (${typeName(a)}, ${typeName(b)})`, pos);
       };
     }
-    case '==': return numeric(c, e, L, R, (a, b) => a === b, (a, b) => valuesEqual(a, b));
-    case '!=': return numeric(c, e, L, R, (a, b) => a !== b, (a, b) => valuesDiffer(a, b));
-    case '<': return numeric(c, e, L, R, (a, b) => a < b, (a, b) => compareOp(op, a, b, pos));
-    case '<=': return numeric(c, e, L, R, (a, b) => a <= b, (a, b) => compareOp(op, a, b, pos));
-    case '>': return numeric(c, e, L, R, (a, b) => a > b, (a, b) => compareOp(op, a, b, pos));
-    case '>=': return numeric(c, e, L, R, (a, b) => a >= b, (a, b) => compareOp(op, a, b, pos));
+    case '==': return numeric(c, e, L, R, (a, b) => a === b, (a, b, rt) => valuesEqual(a, b, rt, pos));
+    case '!=': return numeric(c, e, L, R, (a, b) => a !== b, (a, b, rt) => valuesDiffer(a, b, rt, pos));
+    case '<': return numeric(c, e, L, R, (a, b) => a < b, (a, b, rt) => compareOp(op, a, b, pos, rt));
+    case '<=': return numeric(c, e, L, R, (a, b) => a <= b, (a, b, rt) => compareOp(op, a, b, pos, rt));
+    case '>': return numeric(c, e, L, R, (a, b) => a > b, (a, b, rt) => compareOp(op, a, b, pos, rt));
+    case '>=': return numeric(c, e, L, R, (a, b) => a >= b, (a, b, rt) => compareOp(op, a, b, pos, rt));
     case '+': {
       // `text + "\n"`: a literal string on the right joins a string without the numeric checks.
       if (e.right.kind === 'literal' && typeof e.right.value === 'string') {

@@ -2,7 +2,8 @@
 // control-flow signal codes, operation counting, function signatures for error messages.
 import type { FnDef } from '../ast.ts';
 import { mismatchError, type Pos } from '../errors.ts';
-import { tooManyOperations, type Runtime } from '../runtime.ts';
+import { tooManyOperations } from '../cost.ts';
+import type { Runtime } from '../runtime.ts';
 import { typeName, type Callable, type Cell, type RhaiValue } from '../values.ts';
 
 export type Ev = (env: Env) => RhaiValue;

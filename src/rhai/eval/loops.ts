@@ -5,7 +5,7 @@ import { mayMutate } from '../analysis.ts';
 import type { Expr, Stmt } from '../ast.ts';
 import { cloneValue } from '../copy.ts';
 import type { Runtime } from '../runtime.ts';
-import { normInt, RhaiRange, type Cell, type RhaiValue } from '../values.ts';
+import { makeChar, normInt, RhaiRange, type Cell, type RhaiValue } from '../values.ts';
 import { mayBeBorrowed, owned, type Compiler } from './compiler.ts';
 import { iterationValues } from './control.ts';
 import { BREAK, CONTINUE, countOp, expectBool, leaveWith, NONE, type Ev } from './frame.ts';
@@ -109,6 +109,18 @@ export function compileFor(c: Compiler, e: Extract<Expr, { kind: 'for' }>): Ev {
       const by = BigInt(step);
       for (let x = BigInt(start), i = 0; by > 0n ? x < end : x > end; x += by, i++) {
         setItem(normInt(x), i);
+        countOp(env.rt, pos);
+        body(env);
+        if (env.rt.signal !== NONE && loopExit(env.rt)) return breakValue(env.rt);
+      }
+      return undefined;
+    }
+    if (typeof values === 'string') { // a string's chars, one at a time: nothing is split up front
+      for (let u = 0, i = 0; u < values.length; i++) {
+        const high = values.charCodeAt(u);
+        const width = high >= 0xd800 && high <= 0xdbff && u + 1 < values.length ? 2 : 1;
+        setItem(makeChar(values.slice(u, u + width)), i);
+        u += width;
         countOp(env.rt, pos);
         body(env);
         if (env.rt.signal !== NONE && loopExit(env.rt)) return breakValue(env.rt);

@@ -3,7 +3,7 @@
 import type { Expr, Stmt, SwitchCase } from '../ast.ts';
 import { isSystemError, mismatchError, RhaiError, runtimeErrorMessage } from '../errors.ts';
 import { displayString } from '../format.ts';
-import { tooManyOperations } from '../runtime.ts';
+import { tooManyOperations } from '../cost.ts';
 import { isInt, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
 import { compileAssign, varLValue } from './assignment.ts';
 import { moduleNotFound } from './modules.ts';

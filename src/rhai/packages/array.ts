@@ -4,6 +4,7 @@ import { checkArray, checkArrayLength } from '../runtime.ts';
 import { innermost, isSystemError, NO_POS, RhaiError } from '../errors.ts';
 import { compareStrings, FnPtr, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
 import { cloneValue } from '../copy.ts';
+import { chargeItems } from '../cost.ts';
 import {
   callOnItem, callWithOptional, fnArg, fnNameProblem, intArg, isIntArg, isTrue, NO_MATCH, runtimeError, spanArgs, startPos,
   type Library, type NativeContext, type NativeResult,
@@ -73,6 +74,8 @@ function dedupAnswer(ctx: NativeContext, fp: FnPtr, kept: RhaiValue, next: RhaiV
 /** Sorts `a` by the comparer in `rest`, or without one (descending for `sort_desc`); returns `a`. */
 function sortInPlace(a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext, descending: boolean): RhaiValue[] {
   const fp = rest.length ? fnArg(rest[0]) : undefined;
+  // About n log n comparisons, each charged as an item visit (a comparer's calls count as calls too).
+  chargeItems(ctx.runtime, a.length * Math.max(1, Math.ceil(Math.log2(a.length + 1))));
   if (fp) a.sort((x, y) => compareWith(ctx, fp, x, y));
   else sortHomogeneous(a, descending);
   return a;
@@ -83,6 +86,7 @@ function sortInPlace(a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext, desc
  * the removed ones, calling the predicate once per item in order, as Rhai does.
  */
 function removeWhere(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, removeMatches: boolean): RhaiValue[] {
+  chargeItems(ctx.runtime, a.length);
   const removed: RhaiValue[] = [];
   const kept: RhaiValue[] = [];
   for (let i = 0; i < a.length; i++) {
@@ -104,25 +108,28 @@ export const arrayLib: Library = {
   append: arr((a, [b], ctx) => {
     const items = b as RhaiValue[];
     checkArrayLength(ctx.runtime, a.length + items.length);
+    chargeItems(ctx.runtime, items.length);
     for (const x of items) a.push(cloneValue(ctx.runtime, x));
     return undefined;
   }),
   insert: arr((a, [i, x], ctx) => {
     if (!isIntArg(i)) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length); // the items after it move
     a.splice(startPos(intArg(i), a.length), 0, cloneValue(ctx.runtime, x));
     checkArray(ctx.runtime, a);
     return undefined;
   }),
   pop: arr((a, rest) => (rest.length ? NO_MATCH : a.pop())),
-  shift: arr((a, rest) => (rest.length ? NO_MATCH : a.shift())),
-  remove: arr((a, [i]) => {
+  shift: arr((a, rest, ctx) => { if (rest.length) return NO_MATCH; chargeItems(ctx.runtime, a.length); return a.shift(); }),
+  remove: arr((a, [i], ctx) => {
     if (!isIntArg(i)) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
     let n = intArg(i);
     if (n < 0) n += a.length;
     if (n < 0 || n >= a.length) return undefined;
     return a.splice(n, 1)[0];
   }),
-  reverse: arr((a, rest) => { if (rest.length) return NO_MATCH; a.reverse(); return undefined; }),
+  reverse: arr((a, rest, ctx) => { if (rest.length) return NO_MATCH; chargeItems(ctx.runtime, a.length); a.reverse(); return undefined; }),
   len: arr((a, rest) => (rest.length ? NO_MATCH : a.length)),
   is_empty: arr((a, rest) => (rest.length ? NO_MATCH : a.length === 0)),
   clear: arr((a, rest) => { if (rest.length) return NO_MATCH; a.length = 0; return undefined; }),
@@ -130,6 +137,7 @@ export const arrayLib: Library = {
     if (!isIntArg(n)) return NO_MATCH;
     const target = intArg(n);
     checkArrayLength(ctx.runtime, target);
+    chargeItems(ctx.runtime, target - a.length);
     while (a.length < target) a.push(cloneValue(ctx.runtime, x));
     return undefined;
   }),
@@ -138,14 +146,16 @@ export const arrayLib: Library = {
     a.length = Math.min(a.length, Math.max(0, intArg(n)));
     return undefined;
   }),
-  chop: arr((a, [n]) => {
+  chop: arr((a, [n], ctx) => {
     if (!isIntArg(n)) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
     const keep = Math.max(0, intArg(n));
     if (a.length > keep) a.splice(0, a.length - keep);
     return undefined;
   }),
-  split: arr((a, [i]) => {
+  split: arr((a, [i], ctx) => {
     if (!isIntArg(i)) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
     const at = startPos(intArg(i), a.length);
     return a.splice(at);
   }),
@@ -166,8 +176,9 @@ export const arrayLib: Library = {
     if (n >= 0 && n < a.length) a[n] = cloneValue(ctx.runtime, x);
     return undefined;
   }),
-  contains: arr((a, [x]) => {
-    for (const y of a) if (valuesEqual(y, x)) return true;
+  contains: arr((a, [x], ctx) => {
+    chargeItems(ctx.runtime, a.length);
+    for (const y of a) if (valuesEqual(y, x, ctx.runtime)) return true;
     return false;
   }),
   index_of: arr((a, [x, from], ctx) => {
@@ -179,12 +190,14 @@ export const arrayLib: Library = {
       const found = findByName(a, ctx, x, start);
       if (found !== undefined) return found;
     }
-    for (let i = start; i < a.length; i++) if (valuesEqual(a[i], x)) return i;
+    chargeItems(ctx.runtime, a.length - start);
+    for (let i = start; i < a.length; i++) if (valuesEqual(a[i], x, ctx.runtime)) return i;
     return -1;
   }),
   filter: arr((a, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
     const out: RhaiValue[] = [];
     for (let i = 0; i < a.length; i++) {
       if (isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) out.push(cloneValue(ctx.runtime, a[i]));
@@ -194,12 +207,14 @@ export const arrayLib: Library = {
   map: arr((a, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
     const out = new Array<RhaiValue>(a.length);
     for (let i = 0; i < a.length; i++) out[i] = callOnItem(ctx, fp, a, i, [], 0, i);
     return out;
   }),
   // Rhai binds `this` to each element (changes stick) and passes the index if the callback takes it.
   for_each: arr((a, [f], ctx) => {
+    chargeItems(ctx.runtime, a.length);
     const fp = f as FnPtr;
     const arity = ctx.arityOf(fp);
     for (let i = 0; i < a.length; i++) a[i] = ctx.callBound(fp, a[i], arity === 0 ? [] : [i]).thisAfter;
@@ -210,12 +225,14 @@ export const arrayLib: Library = {
   some: arr((a, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
     for (let i = 0; i < a.length; i++) if (isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) return true;
     return false;
   }),
   all: arr((a, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
     for (let i = 0; i < a.length; i++) if (!isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) return false;
     return true;
   }),
@@ -225,6 +242,7 @@ export const arrayLib: Library = {
     return i < 0 ? undefined : cloneValue(ctx.runtime, a[i]);
   }),
   find_map: arr((a, [f, from], ctx) => {
+    chargeItems(ctx.runtime, a.length);
     const fp = f as FnPtr;
     for (let i = from === undefined ? 0 : startPos(intArg(from as number | bigint), a.length); i < a.length; i++) {
       const r = callOnItem(ctx, fp, a, i, [], 0, i);
@@ -235,6 +253,7 @@ export const arrayLib: Library = {
   retain: arr((a, rest, ctx) => {
     const fp = fnArg(rest[0]);
     if (fp) return removeWhere(a, ctx, fp, false);
+    chargeItems(ctx.runtime, a.length);
     const { start, count } = spanArgs(a.length, rest);
     const kept = a.slice(start, start + count);
     const removed = [...a.slice(0, start), ...a.slice(start + count)];
@@ -245,6 +264,7 @@ export const arrayLib: Library = {
   drain: arr((a, rest, ctx) => {
     const fp = fnArg(rest[0]);
     if (fp) return removeWhere(a, ctx, fp, true);
+    chargeItems(ctx.runtime, a.length);
     const { start, count } = spanArgs(a.length, rest);
     return a.splice(start, count);
   }),
@@ -252,6 +272,7 @@ export const arrayLib: Library = {
     const items = rest[rest.length - 1] as RhaiValue[];
     const { start, count } = spanArgs(a.length, rest.slice(0, -1));
     checkArrayLength(ctx.runtime, a.length - Math.min(count, a.length - start) + items.length);
+    chargeItems(ctx.runtime, a.length + items.length);
     a.splice(start, count, ...(cloneValue(ctx.runtime, items) as RhaiValue[]));
     return undefined;
   }),
@@ -259,9 +280,10 @@ export const arrayLib: Library = {
     const fp = rest.length ? fnArg(rest[0]) : undefined;
     if (rest.length && !fp) return NO_MATCH;
     const out: RhaiValue[] = [];
+    chargeItems(ctx.runtime, a.length);
     for (const x of a) {
       const last = out[out.length - 1];
-      const same = out.length > 0 && (fp ? dedupAnswer(ctx, fp, last, x) : valuesEqual(last, x));
+      const same = out.length > 0 && (fp ? dedupAnswer(ctx, fp, last, x) : valuesEqual(last, x, ctx.runtime));
       if (!same) out.push(x);
     }
     a.length = 0;
@@ -269,6 +291,7 @@ export const arrayLib: Library = {
     return undefined;
   }),
   none: arr((a, [f], ctx) => {
+    chargeItems(ctx.runtime, a.length);
     const fp = fnArg(f)!;
     for (let i = 0; i < a.length; i++) if (isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) return false;
     return true;
@@ -281,6 +304,7 @@ export const arrayLib: Library = {
   order_by: arr((a, rest, ctx) => sortInPlace(cloneValue(ctx.runtime, a) as RhaiValue[], rest, ctx, false)),
   order_desc: arr((a, rest, ctx) => sortInPlace(cloneValue(ctx.runtime, a) as RhaiValue[], rest, ctx, true)),
   zip: arr((a, [b, f], ctx) => {
+    chargeItems(ctx.runtime, a.length);
     const fp = fnArg(f);
     if (!Array.isArray(b) || !fp) return NO_MATCH;
     const n = Math.min(a.length, b.length);
@@ -303,11 +327,13 @@ function findByName(a: RhaiValue[], ctx: NativeContext, name: string, start: num
 }
 
 function findIndex(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, start: number): number {
+  chargeItems(ctx.runtime, a.length - start);
   for (let i = start; i < a.length; i++) if (isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) return i;
   return -1;
 }
 
 function reduce(a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext, reverse: boolean): NativeResult {
+  chargeItems(ctx.runtime, a.length);
   const fp = fnArg(rest[0]);
   if (!fp || rest.length > 2) return NO_MATCH;
   let acc: RhaiValue = rest.length === 2 ? rest[1] : undefined;

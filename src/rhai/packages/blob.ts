@@ -1,7 +1,8 @@
 // BLOBs (src/packages/blob_basic.rs, and to_blob in string_more.rs): byte arrays. Positions follow
 // Rhai's calc_offset_len (a negative start counts from the end, anything past the end is nothing)
 // and a value stored as a byte keeps its low 8 bits. Changing functions work in place on args[0].
-import { checkArrayLength, type Runtime } from '../runtime.ts';
+import { chargeChars, chargeItems, chargeNewItems } from '../cost.ts';
+import { checkArrayLength, checkString, type Runtime } from '../runtime.ts';
 import { normInt, RhaiBlob, RhaiChar, RhaiFloat, RhaiRange, type RhaiValue } from '../values.ts';
 import { intArg, isIntArg, NO_MATCH, type Library, type NativeContext, type NativeResult } from './types.ts';
 
@@ -133,14 +134,20 @@ export const blobLib: Library = {
     const n = intArg(len);
     if (n <= 0) return new RhaiBlob();
     checkBlobSize(ctx.runtime, n);
+    chargeItems(ctx.runtime, n);
     return new RhaiBlob(new Array<number>(n).fill(value === undefined ? 0 : byteOf(value as number | bigint)));
   },
-  to_blob: (args) => (typeof args[0] === 'string' ? new RhaiBlob(textBytes(args[0])) : NO_MATCH),
-  to_array: blob((b) => b.slice()),
-  as_string: blob((b) => blobText(b)),
+  to_blob: (args, ctx) => {
+    if (typeof args[0] !== 'string') return NO_MATCH;
+    checkBlobSize(ctx.runtime, args[0].length); // at least one byte a UTF-16 unit
+    chargeChars(ctx.runtime, args[0].length);
+    return new RhaiBlob(textBytes(args[0]));
+  },
+  to_array: blob((b, _r, _a, ctx) => { chargeItems(ctx.runtime, b.length); return b.slice(); }),
+  as_string: blob((b, _r, _a, ctx) => { chargeNewItems(ctx.runtime, b.length); return checkString(ctx.runtime, blobText(b)); }),
   len: blob((b) => b.length),
   is_empty: blob((b) => b.length === 0),
-  contains: blob((b, [v]) => (isIntArg(v) ? b.includes(byteOf(v)) : NO_MATCH)),
+  contains: blob((b, [v], _a, ctx) => { if (!isIntArg(v)) return NO_MATCH; chargeItems(ctx.runtime, b.length); return b.includes(byteOf(v)); }),
   get: blob((b, [i]) => {
     if (!isIntArg(i)) return NO_MATCH;
     const at = byteIndex(b.length, intArg(i));
@@ -166,12 +173,14 @@ export const blobLib: Library = {
     else if (v instanceof RhaiChar) added = textBytes(v.c);
     else return NO_MATCH;
     checkBlobSize(ctx.runtime, b.length + added.length);
+    chargeItems(ctx.runtime, added.length);
     for (const x of added) b.push(x);
     return undefined;
   }),
   insert: blob((b, [i, v], _args, ctx) => {
     if (!isIntArg(i) || !isIntArg(v)) return NO_MATCH;
     checkBlobSize(ctx.runtime, b.length + 1);
+    chargeItems(ctx.runtime, b.length);
     const byte = byteOf(v);
     if (b.length === 0) { b.push(byte); return undefined; }
     const [at] = offsetLen(b.length, intArg(i), 0);
@@ -184,14 +193,16 @@ export const blobLib: Library = {
     const len = intArg(n);
     if (len <= 0) return undefined;
     checkBlobSize(ctx.runtime, len); // refused before it is built
+    chargeItems(ctx.runtime, len - b.length);
     const byte = byteOf(v);
     while (b.length < len) b.push(byte);
     return undefined;
   }),
   pop: blob((b, rest) => (rest.length ? NO_MATCH : b.length === 0 ? 0 : b.pop()!)),
-  shift: blob((b, rest) => (rest.length ? NO_MATCH : b.length === 0 ? 0 : b.shift()!)),
-  remove: blob((b, [i]) => {
+  shift: blob((b, rest, _a, ctx) => { if (rest.length) return NO_MATCH; chargeItems(ctx.runtime, b.length); return b.length === 0 ? 0 : b.shift()!; }),
+  remove: blob((b, [i], _a, ctx) => {
     if (!isIntArg(i)) return NO_MATCH;
+    chargeItems(ctx.runtime, b.length);
     const at = byteIndex(b.length, intArg(i));
     return at === undefined ? 0 : b.splice(at, 1)[0]!;
   }),
@@ -203,14 +214,15 @@ export const blobLib: Library = {
     else if (len < b.length) b.length = len;
     return undefined;
   }),
-  chop: blob((b, [n]) => {
+  chop: blob((b, [n], _a, ctx) => {
     if (!isIntArg(n)) return NO_MATCH;
+    chargeItems(ctx.runtime, b.length);
     const len = intArg(n);
     if (len <= 0) b.length = 0;
     else if (len < b.length) b.splice(0, b.length - len);
     return undefined;
   }),
-  reverse: blob((b, rest) => { if (rest.length) return NO_MATCH; b.reverse(); return undefined; }),
+  reverse: blob((b, rest, _a, ctx) => { if (rest.length) return NO_MATCH; chargeItems(ctx.runtime, b.length); b.reverse(); return undefined; }),
   splice: blob((b, rest, args, ctx) => {
     const replace = rest[rest.length - 1];
     if (!(replace instanceof RhaiBlob)) return NO_MATCH;
@@ -219,19 +231,22 @@ export const blobLib: Library = {
     if (b.length === 0) { args[0] = new RhaiBlob(replace.bytes.slice()); return undefined; }
     const [start, len] = offsetLen(b.length, s.start, s.len);
     checkBlobSize(ctx.runtime, b.length - len + replace.bytes.length);
+    chargeItems(ctx.runtime, b.length + replace.bytes.length);
     if (len === 0) b.push(...replace.bytes);
     else b.splice(start, len, ...replace.bytes);
     return undefined;
   }),
-  extract: blob((b, rest) => {
+  extract: blob((b, rest, _a, ctx) => {
     const s = span(b, rest);
     if (!s) return NO_MATCH;
+    chargeItems(ctx.runtime, b.length);
     if (b.length === 0 || s[1] <= 0) return new RhaiBlob();
     const [start, len] = offsetLen(b.length, s[0], s[1]);
     return new RhaiBlob(b.slice(start, start + len));
   }),
-  split: blob((b, [i], args) => {
+  split: blob((b, [i], args, ctx) => {
     if (!isIntArg(i) || args.length !== 2) return NO_MATCH;
+    chargeItems(ctx.runtime, b.length);
     if (b.length === 0) return new RhaiBlob();
     const [at, len] = offsetLen(b.length, intArg(i), Number.MAX_SAFE_INTEGER);
     if (at >= b.length) return new RhaiBlob();
@@ -241,16 +256,18 @@ export const blobLib: Library = {
     }
     return new RhaiBlob(b.splice(at));
   }),
-  drain: blob((b, rest) => {
+  drain: blob((b, rest, _a, ctx) => {
     const s = span(b, rest);
     if (!s || rest.length === 1 && !(rest[0] instanceof RhaiRange)) return NO_MATCH;
+    chargeItems(ctx.runtime, b.length);
     if (b.length === 0 || s[1] <= 0) return new RhaiBlob();
     const [start, len] = offsetLen(b.length, s[0], s[1]);
     return new RhaiBlob(len === 0 ? [] : b.splice(start, len));
   }),
-  retain: blob((b, rest) => {
+  retain: blob((b, rest, _a, ctx) => {
     const s = span(b, rest);
     if (!s || rest.length === 1 && !(rest[0] instanceof RhaiRange)) return NO_MATCH;
+    chargeItems(ctx.runtime, b.length);
     if (b.length === 0 || s[1] <= 0) return new RhaiBlob();
     const [start, len] = offsetLen(b.length, s[0], s[1]);
     if (len === 0) return new RhaiBlob(b.splice(0));
@@ -265,15 +282,17 @@ export const blobLib: Library = {
   parse_be_float: blob((b, rest) => { const s = spanOf(rest); return s && !s.tail.length ? parseFloat64(b, s.start, s.len, false) : NO_MATCH; }),
   write_le: blob((b, rest) => { const s = spanOf(rest); return s && s.tail.length === 1 ? writeNumber(b, s.start, s.len, s.tail[0], true) : NO_MATCH; }),
   write_be: blob((b, rest) => { const s = spanOf(rest); return s && s.tail.length === 1 ? writeNumber(b, s.start, s.len, s.tail[0], false) : NO_MATCH; }),
-  write_utf8: blob((b, rest) => {
+  write_utf8: blob((b, rest, _a, ctx) => {
     const s = spanOf(rest);
     if (!s || s.tail.length !== 1 || typeof s.tail[0] !== 'string') return NO_MATCH;
+    chargeChars(ctx.runtime, s.tail[0].length);
     writeText(b, s.start, s.len, s.tail[0], false);
     return undefined;
   }),
-  write_ascii: blob((b, rest) => {
+  write_ascii: blob((b, rest, _a, ctx) => {
     const s = spanOf(rest);
     if (!s || s.tail.length !== 1 || typeof s.tail[0] !== 'string') return NO_MATCH;
+    chargeChars(ctx.runtime, s.tail[0].length);
     writeText(b, s.start, s.len, s.tail[0], true);
     return undefined;
   }),

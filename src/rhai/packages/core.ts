@@ -1,7 +1,8 @@
 // Language-level functions (src/packages/lang_core.rs, fn_basic.rs, iter_basic.rs).
-import { debugString, displayString, toDebugText } from '../format.ts';
+import { chargeFormatting, debugString, displayString, toDebugText } from '../format.ts';
+import { chargeItems, chargeNewItems } from '../cost.ts';
 import { NO_POS, RhaiError, wrapInFunctionCall } from '../errors.ts';
-import { checkArrayLength } from '../runtime.ts';
+import { checkArrayLength, checkNestedSizes } from '../runtime.ts';
 import { bitNumber } from './bits.ts';
 import { parseJson } from './json.ts';
 import { rangeContains, toFloat } from '../ops.ts';
@@ -60,11 +61,13 @@ export const coreLib: Library = {
   type_of: (args) => (args.length === 1 ? typeName(args[0]) : NO_MATCH),
   print: (args, ctx) => {
     if (args.length !== 1) return NO_MATCH;
+    chargeFormatting(ctx.runtime, args[0]);
     ctx.print(displayString(args[0]));
     return undefined;
   },
   debug: (args, ctx) => {
     if (args.length !== 1) return NO_MATCH;
+    chargeFormatting(ctx.runtime, args[0]);
     ctx.debug(typeof args[0] === 'string' ? debugString(args[0]) : toDebugText(args[0]));
     return undefined;
   },
@@ -81,9 +84,15 @@ export const coreLib: Library = {
     const [fp, ...rest] = args;
     return fp instanceof FnPtr ? ctx.call(fp, rest) : NO_MATCH;
   },
-  curry: (args) => {
+  curry: (args, ctx) => {
     const [fp, ...rest] = args;
-    return fp instanceof FnPtr ? new FnPtr(fp.name, [...fp.curry, ...rest], fp.closure) : NO_MATCH;
+    if (!(fp instanceof FnPtr)) return NO_MATCH;
+    // A curried argument list is an array: it counts toward the array size limit (all its items,
+    // at every depth) and building it is charged, so `f = f.curry(x)` in a loop is bounded.
+    const curried = [...fp.curry, ...rest];
+    checkNestedSizes(ctx.runtime, curried);
+    chargeItems(ctx.runtime, curried.length);
+    return new FnPtr(fp.name, curried, fp.closure);
   },
   is_def_fn: (args, ctx) => {
     const [name, arity] = args;
@@ -105,7 +114,11 @@ export const coreLib: Library = {
     args[0] = undefined;
     return value;
   },
-  parse_json: (args, ctx) => parseJson(args[0] as string, ctx.runtime),
+  parse_json: (args, ctx) => {
+    // Lexing makes a token object for about every other char: charged at the new-value rate.
+    chargeNewItems(ctx.runtime, (args[0] as string).length);
+    return parseJson(args[0] as string, ctx.runtime);
+  },
   exit: (args) => {
     const stop = new RhaiError('ErrorExit', 'Script terminated');
     stop.value = args[0];
