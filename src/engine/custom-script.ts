@@ -2,7 +2,7 @@
 // turn interpreter errors into positions. Also the compile check `lev validate` runs and the
 // runner for `rhai` seeds.
 import { compile, toRhai, type CompiledScript, type ModuleResolver } from '../rhai/index.ts';
-import { RhaiError, errorLocation, innermost } from '../rhai/errors.ts';
+import { RhaiError, errorLocation, innermost, isJsStackOverflow } from '../rhai/errors.ts';
 import { displayString } from '../rhai/format.ts';
 import { PLAYGROUND_LIMITS, type RhaiLimits } from '../rhai/limits.ts';
 import type { RhaiMap } from '../rhai/values.ts';
@@ -204,6 +204,8 @@ export function runRhaiSeed(path: string, source: string, agent: Readonly<Record
     if (Array.isArray(value)) return value.map(displayString).join('\n');
     return displayString(value);
   } catch (error) {
+    // Text of a value nested thousands of levels deep overflows the JS stack: say so, by file.
+    if (isJsStackOverflow(error)) throw new Error(`${path}: the script's value is nested too deeply to turn into text`);
     if (!(error instanceof RhaiError)) throw error;
     const at = errorPosition(error, path);
     throw new Error(`${at.file} line ${at.line}, column ${at.column}: ${errorDetail(error)}`);

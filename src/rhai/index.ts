@@ -57,7 +57,15 @@ class Compiled implements CompiledScript {
   /** Like Rhai's Engine::call_fn: the top-level statements run first, then the function. */
   call(name: string, args: unknown[], options?: RunOptions): unknown {
     // toRhai builds new arrays and maps, so the script may have them without a copy.
-    return fromRhai(this.callWith(name, args.map(toRhai), adoptValue, options));
+    const value = this.callWith(name, args.map(toRhai), adoptValue, options);
+    try {
+      return fromRhai(value);
+    } catch (e) {
+      // A result nested too deeply to convert is the function's fault: point at its definition.
+      const fn = this.program.fns.get(`${name}/${args.length}`);
+      if (e instanceof RhaiError && !e.hasPosition() && fn) e.setPosition(fn.def.pos);
+      throw e;
+    }
   }
 
   callRaw(name: string, args: RhaiValue[], options?: RunOptions): RhaiValue {
