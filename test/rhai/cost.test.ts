@@ -11,6 +11,9 @@ import type { RhaiMap } from '../../src/rhai/values.ts';
 /** `let s = ""; s.pad(n, c);`: a string of n copies of c built inside the script. */
 const text = (n: number, c = 'a'): string => `let s = ""; s.pad(${n}, "${c}");`;
 
+/** A map of 100,000 short entries (k0: "x", k1: "x", ...). */
+const entries = 'let m = #{}; for i in 0..100000 { m[`k${i}`] = "x"; }';
+
 function ending(source: string): { kind: string; line: number; column: number } {
   try {
     evaluate(source, { limits: PLAYGROUND_LIMITS });
@@ -36,6 +39,9 @@ describe('work-heavy loops stop at a limit (issue 34, default limits)', () => {
     ['debug() of a 9,000,000-char string 2,000 times', `${text(9_000_000)}\nfor i in 0..2000 { debug(s); }`, 'ErrorTooManyOperations'],
     ['to_debug() of a 9,000,000-char string 2,000 times', `${text(9_000_000)}\nfor i in 0..2000 { let t = s.to_debug(); }`, 'ErrorTooManyOperations'],
     ['print of a 9,000,000-char string 2,000 times', `${text(9_000_000)}\nfor i in 0..2000 { print(s); }`, 'ErrorTooManyOperations'],
+    ['to_json of a 100,000-entry map without end', `${entries}\nloop { let t = m.to_json(); }`, 'ErrorTooManyOperations'],
+    ['debug of a 100,000-entry map without end', `${entries}\nloop { debug(m); }`, 'ErrorTooManyOperations'],
+    ['== on two 100,000-entry maps without end', `${entries}\nlet n = m; loop { m == n; }`, 'ErrorTooManyOperations'],
   ];
   for (const [name, source, kind] of loops) {
     it(name, () => {
