@@ -97,6 +97,8 @@ export function stringDebug(s: string): string {
  * items. Walked without recursion, so a deeply nested value is charged, not a stack overflow.
  */
 export function chargeFormatting(rt: Runtime, v: RhaiValue): void {
+  // Scalars write a few chars: nothing to charge, and no walk (this runs on every `"x" + i`).
+  if ((typeof v !== 'object' && typeof v !== 'string') || v instanceof RhaiFloat || v instanceof RhaiChar) return;
   const pending: RhaiValue[] = [v];
   while (pending.length > 0) {
     const x = pending.pop();
