@@ -1,7 +1,7 @@
 // `lev rhai FILE.rhai` runs a script and prints its print lines, then the Debug form of its value.
 // `lev rhai --cases CASES.json` runs a conformance file and ends with `N passed, M failed`.
 import {
-  debugString, DEFAULT_LIMITS, evaluate, LIMIT_DESCRIPTIONS, PLAYGROUND_LIMITS, RhaiError, type RhaiLimits,
+  compile, debugString, DEFAULT_LIMITS, LIMIT_DESCRIPTIONS, PLAYGROUND_LIMITS, RhaiError, type RhaiLimits,
 } from '../rhai/index.ts';
 import { callSiteLabel } from '../rhai/errors.ts';
 import { runCase, validateCases, type CaseResult, type ConformanceCase } from '../rhai/conformance.ts';
@@ -18,6 +18,9 @@ const LIMIT_FLAGS = Object.keys(LIMIT_DESCRIPTIONS).map((key) => ({
 
 const showLimit = (n: number): string => (n === 0 ? 'unlimited' : fmt(n));
 
+/** Characters a script may print (print lines, newlines included) before it is stopped: `--max-output`. */
+export const DEFAULT_MAX_OUTPUT = 10_000_000;
+
 export const USAGE = [
   'usage: lev rhai FILE.rhai [limits] [--json]',
   '       lev rhai --cases CASES.json [limits] [--json]',
@@ -29,6 +32,9 @@ export const USAGE = [
     `  --${flag} N`.padEnd(34) + `${LIMIT_DESCRIPTIONS[key]} (default ${showLimit(PLAYGROUND_LIMITS[key])})`),
   `  --no-limits`.padEnd(34) + "Rhai's own defaults instead: no operation or size limit, call depth " +
     `${DEFAULT_LIMITS.maxCallDepth}, expression depth ${DEFAULT_LIMITS.maxExprDepth}/${DEFAULT_LIMITS.maxFunctionExprDepth}`,
+  `  --max-output N`.padEnd(34) + `characters print may write before the script is stopped (default ${fmt(DEFAULT_MAX_OUTPUT)}; 0 = unlimited)`,
+  '',
+  'print lines are written as they come (with --json, kept for the JSON up to --max-output).',
 ].join('\n');
 
 function readText(path: string, limit: InputLimit): string | { error: string } {
@@ -42,6 +48,24 @@ function readText(path: string, limit: InputLimit): string | { error: string } {
     if (problem !== undefined && code === undefined) return { error: `lev rhai: ${problem}` };
     return { error: `lev rhai: cannot read ${path}: ${(e as Error).message}` };
   }
+}
+
+/**
+ * Where print lines go: written out as they come (and with --json kept for the JSON), up to
+ * `max` characters; the line that passes it stops the script with ErrorTerminated naming the flag.
+ */
+function printSink(max: number, keep: boolean): { onPrint: (text: string) => void; kept: string[] } {
+  const kept: string[] = [];
+  let written = 0;
+  const onPrint = (text: string): void => {
+    written += text.length + 1;
+    if (max > 0 && written > max) {
+      throw new RhaiError('ErrorTerminated', `Script terminated: its print output passed ${fmt(max)} characters (raise --max-output to allow more)`);
+    }
+    if (keep) kept.push(text);
+    else console.log(text);
+  };
+  return { onPrint, kept };
 }
 
 /** `Kind: message` at the failing spot, then each enclosing function call, innermost first. */
@@ -68,12 +92,12 @@ function interpreterFailure(file: string, e: unknown): number {
   return EXIT_FINDINGS;
 }
 
-function runScript(file: string, limits: RhaiLimits, json: boolean): number {
+function runScript(file: string, limits: RhaiLimits, json: boolean, maxOutput: number): number {
   const source = readText(file, SCRIPT_INPUT);
   if (typeof source !== 'string') { console.error(source.error); return EXIT_FINDINGS; }
-  const prints: string[] = [];
+  const { onPrint, kept: prints } = printSink(maxOutput, json);
   try {
-    const { value } = evaluate(source, { limits, onPrint: (t) => { prints.push(t); if (!json) console.log(t); } });
+    const value = compile(source, { limits }).run({ limits, onPrint });
     if (json) console.log(JSON.stringify({ prints, value: debugString(value) }));
     else console.log(debugString(value));
     return EXIT_OK;
@@ -145,8 +169,19 @@ function limitsFromFlags(flags: Map<string, string | true>): RhaiLimits | string
   return limits;
 }
 
+/** `--max-output N`: a whole number of characters, 0 for no bound. */
+function maxOutputFromFlags(flags: Map<string, string | true>): number | string {
+  const raw = flags.get('max-output');
+  if (raw === undefined) return DEFAULT_MAX_OUTPUT;
+  const n = Number(raw);
+  if (raw === true || raw.trim() === '' || !Number.isSafeInteger(n) || n < 0) {
+    return `rhai: --max-output needs a whole number >= 0 (0 = unlimited), got ${raw === true ? 'nothing' : raw}`;
+  }
+  return n;
+}
+
 export const run: Command = async (args) => {
-  const valued = ['cases', ...LIMIT_FLAGS.map((f) => f.flag)];
+  const valued = ['cases', 'max-output', ...LIMIT_FLAGS.map((f) => f.flag)];
   const parsed = parseArgs(args, valued);
   const bad = unknownFlag(parsed, [...valued, 'no-limits', 'json']);
   if (bad) return usageError(`rhai: unknown option --${bad}\n${USAGE}`);
@@ -160,5 +195,7 @@ export const run: Command = async (args) => {
     return runCases(cases, limits, json);
   }
   if (parsed.positional.length !== 1) return usageError(`rhai: expected one script file\n${USAGE}`);
-  return runScript(parsed.positional[0]!, limits, json);
+  const maxOutput = maxOutputFromFlags(parsed.flags);
+  if (typeof maxOutput === 'string') return usageError(maxOutput);
+  return runScript(parsed.positional[0]!, limits, json, maxOutput);
 };

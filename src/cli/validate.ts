@@ -159,7 +159,9 @@ export function readBlueprintFile(path: string): string {
 export function readAgentDir(dir: string, blueprintText?: string): Record<string, string> {
   const agent = nameTable<string>([[AGENT_FILE, blueprintText ?? readAgentFile(join(dir, AGENT_FILE), AGENT_FILE, BLUEPRINT_INPUT, dir)]]);
   const { blueprint } = compileBlueprint(agent);
-  for (const script of blueprint ? customScripts(blueprint) : []) {
+  // Custom-region scripts, and every other .rhai file: the modules a script may `import`.
+  const rhaiFiles = Object.keys(agent).filter((f) => f.endsWith('.rhai'));
+  for (const script of [...(blueprint ? customScripts(blueprint) : []), ...rhaiFiles]) {
     const file = normalizeRelative(script);
     if (file === undefined || Object.hasOwn(agent, file)) continue;
     const full = join(dir, file);

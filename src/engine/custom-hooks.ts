@@ -39,7 +39,7 @@ export function rhaiToJs(value: RhaiValue): unknown {
   if (value instanceof RhaiChar) return value.c;
   if (Array.isArray(value)) return value.map(rhaiToJs);
   if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [k, rhaiToJs(v)]));
-  if (value instanceof RhaiRange) return [value.start, value.end];
+  if (value instanceof RhaiRange) return [rhaiToJs(value.start), rhaiToJs(value.end)];
   if (typeof value === 'object') return displayString(value);
   return value;
 }

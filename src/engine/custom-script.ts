@@ -1,8 +1,8 @@
 // Loading custom-region scripts: read and compile-check once at spawn, call hooks with limits, and
 // turn interpreter errors into positions. Also the compile check `lev validate` runs and the
 // runner for `rhai` seeds.
-import { compile, type CompiledScript } from '../rhai/index.ts';
-import { RhaiError, innermost } from '../rhai/errors.ts';
+import { compile, type CompiledScript, type ModuleResolver } from '../rhai/index.ts';
+import { RhaiError, errorLocation, innermost, isJsStackOverflow } from '../rhai/errors.ts';
 import { displayString } from '../rhai/format.ts';
 import { PLAYGROUND_LIMITS, type RhaiLimits } from '../rhai/limits.ts';
 import type { RhaiMap } from '../rhai/values.ts';
@@ -19,7 +19,7 @@ export type HookName = 'render' | 'on_write' | 'on_overflow';
 /** A load-time problem: spawn fails, and `lev validate` reports the same code. */
 export class CustomScriptError extends Error {
   constructor(
-    readonly code: 'custom-script-missing' | 'custom-script-invalid' | 'custom-render-missing' | 'script-outside-agent-dir',
+    readonly code: 'custom-script-missing' | ScriptFinding['code'],
     message: string,
     /** The script's path inside the agent directory. */
     readonly file: string,
@@ -49,10 +49,42 @@ export interface CustomHooks {
   call(hook: HookName, ctx: RhaiMap): HookCall;
 }
 
-/** Where a RhaiError points: the innermost error's position (inside the hook), else the outer. */
-function errorPosition(error: RhaiError): { line: number; column: number } {
-  const inner = innermost(error);
-  return inner.line > 0 ? { line: inner.line, column: inner.column } : { line: error.line, column: error.column };
+/**
+ * Where a RhaiError points: the innermost position the error has, in the file it is in (the hook
+ * script, or a module it imports when the error happened in that module's code).
+ */
+function errorPosition(error: RhaiError, file: string): { file: string; line: number; column: number } {
+  return errorLocation(error, file);
+}
+
+/**
+ * Modules for `import "path"` in agent scripts: files of the agent directory only. A path is
+ * relative to the importing file's directory (the agent directory for a `rhai` seed, which lives in
+ * the working directory), its extension is always `.rhai` (Rhai's FileModuleResolver), and one
+ * that leaves the agent directory is refused, as script paths are.
+ */
+export function agentModules(agent: Readonly<Record<string, string>>): ModuleResolver {
+  return (request, importer) => {
+    const dir = importer?.includes('/') ? importer.slice(0, importer.lastIndexOf('/') + 1) : '';
+    const named = /^[a-zA-Z]:|^[\\/~]/.test(request) ? request : dir + request;
+    const lastSlash = Math.max(named.lastIndexOf('/'), named.lastIndexOf('\\'));
+    const dot = named.lastIndexOf('.');
+    const withExtension = `${dot > lastSlash + 1 ? named.slice(0, dot) : named}.rhai`; // Path::set_extension
+    const id = normalizeRelative(withExtension);
+    if (id === undefined) return { error: `"${request}" leaves the agent directory; a module must live inside it`, reason: 'outside' };
+    const source = findAgentFile(agent, id);
+    if (source === undefined) return { error: `${id} is not in the agent directory`, reason: 'missing' };
+    return { id, source };
+  };
+}
+
+/** A module problem found when the script was compiled, as its diagnostic code. */
+function moduleFindingCode(error: RhaiError): ScriptFinding['code'] {
+  let cause: RhaiError = error;
+  while (cause.inner && cause.kind === 'ErrorInModule') cause = cause.inner;
+  if (cause.kind === 'ErrorModuleNotFound') return cause.reason === 'outside' ? 'script-outside-agent-dir' : 'script-import-missing';
+  if (cause.kind === 'ErrorInModule') return 'script-import-cycle';
+  return 'custom-script-invalid';
 }
 
 function errorDetail(error: RhaiError): string {
@@ -82,9 +114,9 @@ export function loadCustomHooks(script: string, agent: Readonly<Record<string, s
   if (source === undefined) {
     throw new CustomScriptError('custom-script-missing', `custom region ${region}: script "${script}" is not in the agent directory; create it with at least fn render(ctx)`, file, 0, 0);
   }
-  const finding = checkCustomScript(source, file)[0];
-  if (finding) throw new CustomScriptError(finding.code, `custom region ${region}: ${finding.message}`, file, finding.line, finding.column);
-  return hooksOf(compile(source, { limits: HOOK_LIMITS }), file);
+  const finding = checkCustomScript(source, file, agent)[0];
+  if (finding) throw new CustomScriptError(finding.code, `custom region ${region}: ${finding.message}`, finding.file ?? file, finding.line, finding.column);
+  return hooksOf(compile(source, { limits: HOOK_LIMITS, modules: { resolve: agentModules(agent), id: file } }), file);
 }
 
 function findAgentFile(agent: Readonly<Record<string, string>>, file: string): string | undefined {
@@ -121,7 +153,7 @@ function hooksOf(compiled: CompiledScript, file: string): CustomHooks {
         return { ok: true, value };
       } catch (error) {
         if (!(error instanceof RhaiError)) throw error;
-        const failure: HookFailure = { hook, file, ...errorPosition(error), detail: errorDetail(error) };
+        const failure: HookFailure = { hook, ...errorPosition(error, file), detail: errorDetail(error) };
         if (LIMIT_ERRORS.has(innermost(error).kind)) strikes.set(hook, { count: (record?.count ?? 0) + 1, failure });
         else strikes.delete(hook);
         return { ok: false, failure };
@@ -131,14 +163,13 @@ function hooksOf(compiled: CompiledScript, file: string): CustomHooks {
 }
 
 /** The blueprint compiler's hook (`compileBlueprint(agent, { checkScript: checkCustomScript })`). */
-export const checkCustomScript: ScriptChecker = (source, file) => {
+export const checkCustomScript: ScriptChecker = (source, file, agent = {}) => {
   let compiled: CompiledScript;
   try {
-    compiled = compile(source, { limits: HOOK_LIMITS });
+    compiled = compile(source, { limits: HOOK_LIMITS, modules: { resolve: agentModules(agent), id: file } });
   } catch (error) {
     if (!(error instanceof RhaiError)) throw error;
-    const { line, column } = errorPosition(error);
-    return [{ code: 'custom-script-invalid', message: `${file} does not parse: ${errorDetail(error)} (line ${line}, column ${column})`, line: Math.max(1, line), column: Math.max(1, column) }];
+    return [scriptFinding(error, file)];
   }
   if (compiled.hasFunction('render', 1)) return [];
   const wrong = compiled.functions().find((f) => f.name === 'render');
@@ -150,20 +181,35 @@ export const checkCustomScript: ScriptChecker = (source, file) => {
   return [finding];
 };
 
+/** A script that does not compile, as its finding: in the script itself, or in a module it imports. */
+function scriptFinding(error: RhaiError, file: string): ScriptFinding {
+  const at = errorPosition(error, file);
+  const line = Math.max(1, at.line);
+  const column = Math.max(1, at.column);
+  const code = moduleFindingCode(error);
+  const where = `(line ${line}, column ${column}${at.file === file ? '' : ` of ${at.file}`})`;
+  const message = code === 'custom-script-invalid' ? `${at.file} does not parse: ${errorDetail(error)} ${where}`
+    : `${file}: ${errorDetail(error)} ${where}`;
+  return at.file === file ? { code, message, line, column } : { code, message, line, column, file: at.file };
+}
+
 /**
  * The runner seeds.ts takes for `seed = { rhai = "..." }`: runs the script once and uses its value.
  * A string is the content; an array gives one line per element; () is empty; anything else is its
- * Rhai `to_string` form. Errors are thrown with the script's position.
+ * Rhai `to_string` form. Its `import`s come from the agent directory. Errors are thrown with the
+ * file, line and column they happened at.
  */
-export function runRhaiSeed(path: string, source: string): string {
+export function runRhaiSeed(path: string, source: string, agent: Readonly<Record<string, string>> = {}): string {
   try {
-    const value = inScript({ file: path, hook: 'seed' }, () => compile(source, { limits: HOOK_LIMITS }).run());
+    const value = inScript({ file: path, hook: 'seed' }, () => compile(source, { limits: HOOK_LIMITS, modules: { resolve: agentModules(agent) } }).run());
     if (Array.isArray(value)) return value.map(displayString).join('\n');
     return displayString(value);
   } catch (error) {
+    // Text of a value nested thousands of levels deep overflows the JS stack: say so, by file.
+    if (isJsStackOverflow(error)) throw new Error(`${path}: the script's value is nested too deeply to turn into text`);
     if (!(error instanceof RhaiError)) throw error;
-    const { line, column } = errorPosition(error);
-    throw new Error(`${path} line ${line}, column ${column}: ${errorDetail(error)}`);
+    const at = errorPosition(error, path);
+    throw new Error(`${at.file} line ${at.line}, column ${at.column}: ${errorDetail(error)}`);
   }
 }
 

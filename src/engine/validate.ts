@@ -13,13 +13,18 @@ export type ScenarioFiles = Pick<Scenario, 'agent' | 'workdir' | 'commands' | 'i
 export interface ValidateOptions {
   checkScript?: ScriptChecker;
   /** Runs `rhai` seeds; the engine's own interpreter unless a caller brings another. */
-  runRhaiSeed?: SeedInputs['runRhaiSeed'];
+  runRhaiSeed?: RhaiSeedRunner;
 }
 
 /** What seeds read in a run of this scenario (and so what validation checks them against). */
-export function seedInputsOf(scenario: ScenarioFiles, runRhaiSeed: NonNullable<SeedInputs['runRhaiSeed']> = defaultRhaiSeedRunner): SeedInputs {
-  return { workdir: scenario.workdir, commands: scenario.commands, inputs: scenario.inputs, runRhaiSeed };
+export function seedInputsOf(scenario: ScenarioFiles, runRhaiSeed: RhaiSeedRunner = defaultRhaiSeedRunner): SeedInputs {
+  // A seed script's `import`s come from the agent directory (scripts are code the agent ships).
+  const agent = scenario.agent;
+  return { workdir: scenario.workdir, commands: scenario.commands, inputs: scenario.inputs, runRhaiSeed: (path, source) => runRhaiSeed(path, source, agent) };
 }
+
+/** Runs a `rhai` seed script: its path and source, and the agent directory its imports come from. */
+export type RhaiSeedRunner = (path: string, source: string, agent: Readonly<Record<string, string>>) => string;
 
 export function validateScenario(scenario: ScenarioFiles, options: ValidateOptions = {}): CompileResult {
   const inputs = seedInputsOf(scenario, options.runRhaiSeed);

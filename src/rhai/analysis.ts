@@ -18,7 +18,7 @@ export function mayMutate(stmts: Stmt[], decl: VarDecl): boolean {
   const inExpr = (e: Expr | null | undefined): boolean => {
     if (!e) return false;
     switch (e.kind) {
-      case 'literal': case 'var': case 'this': case 'global': return false;
+      case 'literal': case 'var': case 'this': case 'global': case 'modvar': return false;
       case 'array': return e.items.some(inExpr);
       case 'map': return e.entries.some(([, v]) => inExpr(v));
       case 'interpolation': return e.parts.some((p) => typeof p !== 'string' && inExpr(p));
@@ -44,10 +44,56 @@ export function mayMutate(stmts: Stmt[], decl: VarDecl): boolean {
       case 'expr': return inExpr(s.expr);
       case 'assign': return isVar(rootVar(s.target), decl) || inExpr(s.target) || inExpr(s.value);
       case 'break': case 'return': case 'throw': return inExpr(s.value);
-      case 'continue': return false;
+      case 'continue': case 'export': return false;
+      case 'import': return inExpr(s.path);
       case 'try': return inStmts(s.body) || inStmts(s.handler);
     }
   };
   const inStmts = (list: Stmt[]): boolean => list.some(inStmt);
   return inStmts(stmts);
+}
+
+/** Every statement in `stmts`, at any depth (inside blocks, loops, closures, `${}`), in source order. */
+export function forEachStatement(stmts: Stmt[], visit: (s: Stmt) => void): void {
+  const inExpr = (e: Expr | null | undefined): void => {
+    if (!e) return;
+    switch (e.kind) {
+      case 'literal': case 'var': case 'this': case 'global': case 'modvar': return;
+      case 'array': e.items.forEach(inExpr); return;
+      case 'map': for (const [, v] of e.entries) inExpr(v); return;
+      case 'interpolation': for (const p of e.parts) if (typeof p !== 'string') inExpr(p); return;
+      case 'unary': inExpr(e.operand); return;
+      case 'binary': inExpr(e.left); inExpr(e.right); return;
+      case 'property': inExpr(e.target); return;
+      case 'index': inExpr(e.target); inExpr(e.index); return;
+      case 'call': e.args.forEach(inExpr); return;
+      case 'method': inExpr(e.target); e.args.forEach(inExpr); return;
+      case 'closure': inStmts(e.fn.body); return;
+      case 'block': inStmts(e.body); return;
+      case 'if': inExpr(e.cond); inStmts(e.then); if (e.else) inStmts(e.else); return;
+      case 'switch':
+        inExpr(e.subject);
+        for (const c of e.cases) { inExpr(c.guard); inExpr(c.body); }
+        inExpr(e.defaultCase);
+        return;
+      case 'while': inExpr(e.cond); inStmts(e.body); return;
+      case 'do': inStmts(e.body); inExpr(e.cond); return;
+      case 'for': inExpr(e.iter); inStmts(e.body); return;
+    }
+  };
+  const inStmts = (list: Stmt[]): void => {
+    for (const s of list) {
+      visit(s);
+      switch (s.kind) {
+        case 'let': inExpr(s.init); break;
+        case 'expr': inExpr(s.expr); break;
+        case 'assign': inExpr(s.target); inExpr(s.value); break;
+        case 'break': case 'return': case 'throw': inExpr(s.value); break;
+        case 'import': inExpr(s.path); break;
+        case 'try': inStmts(s.body); inStmts(s.handler); break;
+        case 'continue': case 'export': break;
+      }
+    }
+  };
+  inStmts(stmts);
 }

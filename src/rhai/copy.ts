@@ -1,8 +1,9 @@
 // Copying values (Rhai's value semantics for arrays and maps), against the run's limits.
 // Its own module so that values.ts needs nothing from runtime.ts (which needs values.ts).
-import { dataTooLarge, RhaiError } from './errors.ts';
+import { chargeItems } from './cost.ts';
+import { dataTooLarge } from './errors.ts';
 import type { Runtime } from './runtime.ts';
-import type { RhaiMap, RhaiValue } from './values.ts';
+import { RhaiBlob, type RhaiMap, type RhaiValue } from './values.ts';
 
 /**
  * Rhai clones arrays and maps on assignment and argument passing (value semantics). Like Rhai's
@@ -34,14 +35,18 @@ export function adoptValue(rt: Runtime, v: RhaiValue): RhaiValue {
 // Copying costs operations (one per 16 items), so a loop that copies a big or deep value stays
 // bounded, while the size limits still stop a value that doubles before the operations run out.
 function charge(rt: Runtime, size: { items: number; entries: number }): void {
-  rt.ops += (size.items + size.entries) >> 4;
-  if (rt.ops > rt.opLimit) throw new RhaiError('ErrorTooManyOperations', 'Too many operations');
+  chargeItems(rt, size.items + size.entries);
 }
 
 function cloneCounted(rt: Runtime, v: RhaiValue, size: { items: number; entries: number }): RhaiValue {
+  if (v instanceof RhaiBlob) {
+    size.items += v.bytes.length;
+    if (size.items > rt.maxArray) throw dataTooLarge('Size of array/BLOB');
+    return new RhaiBlob(v.bytes.slice());
+  }
   if (Array.isArray(v)) {
     size.items += v.length;
-    if (size.items > rt.maxArray) throw dataTooLarge('Size of array');
+    if (size.items > rt.maxArray) throw dataTooLarge('Size of array/BLOB');
     const out = new Array<RhaiValue>(v.length);
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
@@ -61,9 +66,12 @@ function cloneCounted(rt: Runtime, v: RhaiValue, size: { items: number; entries:
 
 /** cloneCounted's walk and checks, in the same order, copying nothing. */
 function countSized(rt: Runtime, v: RhaiValue, size: { items: number; entries: number }): void {
-  if (Array.isArray(v)) {
+  if (v instanceof RhaiBlob) {
+    size.items += v.bytes.length;
+    if (size.items > rt.maxArray) throw dataTooLarge('Size of array/BLOB');
+  } else if (Array.isArray(v)) {
     size.items += v.length;
-    if (size.items > rt.maxArray) throw dataTooLarge('Size of array');
+    if (size.items > rt.maxArray) throw dataTooLarge('Size of array/BLOB');
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
       if (typeof x === 'object') countSized(rt, x, size);

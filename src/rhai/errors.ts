@@ -22,6 +22,10 @@ export class RhaiError extends Error {
   detail: string;
   /** Extra fields a `catch` map shows (Rhai's dump_fields): `index`, `length`, `function`, ... */
   fields?: Record<string, RhaiValue>;
+  /** The module file (its id) the error happened in, when not the script itself (Rhai's `source`). */
+  source?: string;
+  /** For ErrorModuleNotFound: the embedder's reason tag from its module resolver (`missing`, `outside`, ...). */
+  reason?: string;
   /**
    * False for errors raised inside native functions and operators: Rhai gives those no position,
    * so a `catch` map has no `line`/`position` (the CLI still reports where the call was).
@@ -89,6 +93,22 @@ export function rhaiKnowsPosition(e: RhaiError): boolean {
   return e.line > 0 && e.rhaiHasPosition;
 }
 
+/**
+ * Where an error happened, as a file, line and column: the innermost error that has a position,
+ * in the file the chain reached it through (`rootFile` until an error from a module file, which
+ * names it as its `source`, hands over to that file).
+ */
+export function errorLocation(e: RhaiError, rootFile: string): { file: string; line: number; column: number } {
+  let file = rootFile;
+  let best = { file, line: e.line, column: e.column };
+  for (let cur: RhaiError | undefined = e; cur; cur = cur.inner) {
+    // A wrapper's own position is in the file that called; an error without an inner one is where it says.
+    if (cur.line > 0) best = { file: cur.inner ? file : cur.source ?? file, line: cur.line, column: cur.column };
+    if (cur.source !== undefined) file = cur.source;
+  }
+  return best;
+}
+
 export function innermost(e: RhaiError): RhaiError {
   let cur = e;
   while (cur.inner) cur = cur.inner;
@@ -142,7 +162,7 @@ export function isJsStackOverflow(e: unknown): boolean {
 
 export const stackOverflow = (pos: Pos = NO_POS): RhaiError => new RhaiError('ErrorStackOverflow', 'Stack overflow', pos);
 
-/** ErrorDataTooLarge: `what` is 'Length of string', 'Size of array' or 'Size of object map'. */
+/** ErrorDataTooLarge: `what` is 'Length of string', 'Size of array/BLOB' or 'Size of object map' (Rhai 1.26's words). */
 export const dataTooLarge = (what: string, pos?: Pos): RhaiError =>
   withFields(new RhaiError('ErrorDataTooLarge', `${what} too large`, pos), { type: what });
 

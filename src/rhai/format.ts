@@ -1,6 +1,8 @@
 // Rhai's two text forms of a value: Debug (`format!("{:?}")`, src/types/dynamic.rs) and
 // Display (`to_string` / `print`, src/packages/string_basic.rs), including Rust's float rules.
-import { FnPtr, RhaiChar, RhaiFloat, RhaiRange, sortedKeys, type RhaiValue } from './values.ts';
+import { FnPtr, RhaiBlob, RhaiChar, RhaiFloat, RhaiRange, RhaiTimestamp, sortedKeys, type RhaiValue } from './values.ts';
+import { chargeChars, chargeItems, chargeNewItems, chargeOps } from './cost.ts';
+import type { Runtime } from './runtime.ts';
 
 /** Shortest round-trip digits and decimal exponent: 1234.5 -> { digits: '12345', exp: 3 }. */
 function shortestDigits(x: number): { digits: string; exp: number } {
@@ -73,12 +75,53 @@ function escapeChar(c: string, quote: '"' | "'"): string {
   return c;
 }
 
+/** Chars whose escape differs between Rust's Debug and JSON (`\0`, `\u{1}`, ...): rare in text. */
+const RARE_ESCAPES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/** Chars a string's Debug form escapes at all. */
+const NEEDS_ESCAPE = /[\\"\u0000-\u001f\u007f-\u009f]/;
+
 export function stringDebug(s: string): string {
-  // Fast path: nothing to escape.
-  if (!/[\\"\u0000-\u001f\u007f-\u009f]/.test(s)) return `"${s}"`;
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
+  // Without the rare ones, Rust's Debug escapes (`\\`, `\"`, `\n`, `\r`, `\t`) are JSON's, and the
+  // engine's own JSON.stringify is a hundred times faster than building the text char by char.
+  if (!RARE_ESCAPES.test(s)) return JSON.stringify(s);
   let out = '"';
   for (const c of s) out += escapeChar(c, '"');
   return `${out}"`;
+}
+
+/**
+ * Charges the work of writing `v` as text (Debug or Display) before it is done (cost.ts): its
+ * strings by length, at the per-char rate when they hold chars escaped one at a time, and its
+ * items. Walked without recursion, so a deeply nested value is charged, not a stack overflow.
+ */
+export function chargeFormatting(rt: Runtime, v: RhaiValue): void {
+  // Scalars write a few chars: nothing to charge, and no walk (this runs on every `"x" + i`).
+  if ((typeof v !== 'object' && typeof v !== 'string') || v instanceof RhaiFloat || v instanceof RhaiChar) return;
+  const pending: RhaiValue[] = [v];
+  while (pending.length > 0) {
+    const x = pending.pop();
+    if (typeof x === 'string') {
+      // Charged as it is met, so a value of a thousand huge strings stops at the first few.
+      chargeChars(rt, x.length);
+      if (x.length > 64 && NEEDS_ESCAPE.test(x)) {
+        // Escaping writes more than it reads (about twice, JSON.stringify's own speed), and the
+        // rare escapes Rust writes differently from JSON take a char at a time.
+        chargeChars(rt, x.length);
+        if (RARE_ESCAPES.test(x)) chargeNewItems(rt, x.length);
+      }
+    } else if (Array.isArray(x)) {
+      chargeItems(rt, x.length);
+      for (const y of x) if (typeof y === 'object' || typeof y === 'string') pending.push(y);
+    } else if (x instanceof Map) {
+      // Sorting the keys and writing each entry's text: about 1.3 µs an entry measured for a
+      // 100,000-entry map (docs/robustness.md), so an operation an entry.
+      chargeOps(rt, x.size);
+      for (const [k, y] of x) { pending.push(k); if (typeof y === 'object' || typeof y === 'string') pending.push(y); }
+    } else if (x instanceof RhaiBlob) chargeItems(rt, x.bytes.length);
+    else if (x instanceof FnPtr) for (const y of x.curry) pending.push(y);
+  }
 }
 
 function charDebug(c: string): string {
@@ -106,7 +149,19 @@ export function debugString(v: RhaiValue): string {
     const range = `${v.start}..${v.inclusive ? '=' : ''}${v.end}`;
     return v.step === 1 ? range : `StepRange(${range}, step ${v.step})`;
   }
+  if (v instanceof RhaiBlob) return blobDebug(v.bytes);
+  if (v instanceof RhaiTimestamp) return '<timestamp>';
   return fnPtrDebug(v);
+}
+
+/** A BLOB's Debug form (dynamic.rs): two hex digits per byte, a space after every 8 bytes. */
+function blobDebug(bytes: number[]): string {
+  let out = '[';
+  for (let i = 0; i < bytes.length; i++) {
+    if (i > 0 && i % 8 === 0) out += ' ';
+    out += bytes[i]!.toString(16).padStart(2, '0');
+  }
+  return `${out}]`;
 }
 
 /** Rhai's `to_debug` script function: Debug, except that a char is bare (string_basic.rs). */
@@ -127,6 +182,6 @@ export function displayString(v: RhaiValue): string {
   if (v instanceof RhaiFloat) return floatDisplay(v.v);
   if (v instanceof RhaiChar) return v.c;
   if (Array.isArray(v) || v instanceof Map) return toDebugText(v);
-  if (v instanceof RhaiRange) return debugString(v);
+  if (v instanceof RhaiRange || v instanceof RhaiBlob || v instanceof RhaiTimestamp) return debugString(v);
   return `Fn(${v.name})`;
 }

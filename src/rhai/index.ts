@@ -1,6 +1,7 @@
 // Public API of the Rhai interpreter: compile once, run or call many times.
-import { parse } from './parser.ts';
+import { parse, type ParseMode } from './parser.ts';
 import { Program } from './eval/program.ts';
+import { ModuleRegistry, type ModuleResolver } from './eval/modules.ts';
 import { isJsStackOverflow, RhaiError } from './errors.ts';
 import { resolveLimits, type RhaiLimits } from './limits.ts';
 import { Runtime } from './runtime.ts';
@@ -8,7 +9,8 @@ import { toRhai, fromRhai } from './convert.ts';
 import type { RhaiValue } from './values.ts';
 import { adoptValue, cloneValue } from './copy.ts';
 
-export { RhaiError } from './errors.ts';
+export { RhaiError, errorLocation } from './errors.ts';
+export type { ModuleResolver } from './eval/modules.ts';
 export { DEFAULT_LIMITS, LIMIT_DESCRIPTIONS, PLAYGROUND_LIMITS, type RhaiLimits } from './limits.ts';
 export { toRhai, fromRhai } from './convert.ts';
 export { debugString, displayString } from './format.ts';
@@ -55,7 +57,15 @@ class Compiled implements CompiledScript {
   /** Like Rhai's Engine::call_fn: the top-level statements run first, then the function. */
   call(name: string, args: unknown[], options?: RunOptions): unknown {
     // toRhai builds new arrays and maps, so the script may have them without a copy.
-    return fromRhai(this.callWith(name, args.map(toRhai), adoptValue, options));
+    const value = this.callWith(name, args.map(toRhai), adoptValue, options);
+    try {
+      return fromRhai(value);
+    } catch (e) {
+      // A result nested too deeply to convert is the function's fault: point at its definition.
+      const fn = this.program.fns.get(`${name}/${args.length}`);
+      if (e instanceof RhaiError && !e.hasPosition() && fn) e.setPosition(fn.def.pos);
+      throw e;
+    }
   }
 
   callRaw(name: string, args: RhaiValue[], options?: RunOptions): RhaiValue {
@@ -70,11 +80,36 @@ class Compiled implements CompiledScript {
   }
 }
 
+export interface CompileOptions {
+  limits?: RhaiLimits;
+  /**
+   * Where `import "path"` finds modules, and this script's own id (the path imports are relative
+   * to). Without it, an `import` is ErrorModuleNotFound. Every literal import path is checked here,
+   * at compile time: a missing module, one that does not parse, and an import cycle are thrown
+   * (ErrorModuleNotFound / ErrorInModule) with the import's line and column.
+   */
+  modules?: { resolve: ModuleResolver; id?: string };
+}
+
 /** Parses and compiles a script. Throws RhaiError kind 'ErrorParsing' with line/column. */
-export function compile(source: string, options?: { limits?: RhaiLimits }): CompiledScript {
+export function compile(source: string, options?: CompileOptions): CompiledScript {
+  return compileAs(source, 'script', options);
+}
+
+/** Parses and compiles one expression (Rhai's `Engine::compile_expression`): statements are a parse error. */
+export function compileExpression(source: string, options?: CompileOptions): CompiledScript {
+  return compileAs(source, 'expression', options);
+}
+
+function compileAs(source: string, mode: ParseMode, options?: CompileOptions): CompiledScript {
   const limits = resolveLimits(options?.limits);
   try {
-    return new Compiled(new Program(parse(source, limits)), options?.limits);
+    const script = parse(source, limits, mode);
+    const modules = options?.modules;
+    if (!modules) return new Compiled(new Program(script), options?.limits);
+    const registry = new ModuleRegistry(modules.resolve, (text, id, reg) => new Program(parse(text, limits), { id, modules: reg }));
+    registry.check(script, modules.id);
+    return new Compiled(new Program(script, { id: modules.id, modules: registry }), options?.limits);
   } catch (e) {
     if (isJsStackOverflow(e)) throw new RhaiError('ErrorParsing', 'Script is nested too deeply to parse');
     throw e;
@@ -82,9 +117,9 @@ export function compile(source: string, options?: { limits?: RhaiLimits }): Comp
 }
 
 /** Compiles and runs a script, collecting `print` output (and also passing it to onPrint). */
-export function evaluate(source: string, options?: RunOptions): { value: RhaiValue; prints: string[] } {
+export function evaluate(source: string, options?: RunOptions & Pick<CompileOptions, 'modules'>): { value: RhaiValue; prints: string[] } {
   const prints: string[] = [];
-  const script = compile(source, { limits: options?.limits });
+  const script = compile(source, { limits: options?.limits, modules: options?.modules });
   const value = script.run({
     ...options,
     onPrint: (text) => { prints.push(text); options?.onPrint?.(text); },

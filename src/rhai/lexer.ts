@@ -13,6 +13,8 @@ export interface Token {
   float?: number;
   /** 'template': literal text and embedded token lists, alternating. */
   parts?: (string | Token[])[];
+  /** '(': directly followed by ')' — Rhai's `()` token, the unit value (`( )` is not). */
+  unit?: boolean;
 }
 
 export const KEYWORDS = new Set([
@@ -39,8 +41,11 @@ const PUNCTS = [
 const PUNCT_SET = new Set(PUNCTS);
 
 const isDigit = (c: string): boolean => c >= '0' && c <= '9';
-const isIdentStart = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
+const isLetter = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+const isIdentStart = (c: string): boolean => isLetter(c) || c === '_';
 const isIdentChar = (c: string): boolean => isIdentStart(c) || isDigit(c);
+/** Rhai's `char::is_whitespace` for the line-continuation indentation a string skips. */
+const isWhitespace = (c: string): boolean => c !== '' && /\s/.test(c);
 
 /** Tokens after which an operand may start (Rhai's `Token::is_next_unary`). */
 const UNARY_AFTER_PUNCT = new Set([
@@ -159,6 +164,7 @@ export class Lexer {
       const p = this.src.substr(this.i, len);
       if (PUNCT_SET.has(p)) {
         for (let k = 0; k < len; k++) this.advance();
+        if (p === '(' && this.peek() === ')') return { type: 'punct', text: p, pos, unit: true };
         return { type: 'punct', text: p, pos };
       }
     }
@@ -169,6 +175,8 @@ export class Lexer {
     const start = this.i;
     while (isIdentChar(this.peek())) this.advance();
     const text = this.src.slice(start, this.i);
+    // Rhai 1.26's is_valid_identifier: a name starts with a letter (`_` alone is the symbol `_`).
+    if (text !== '_' && !isLetter(text[0]!)) throw parseError(`Malformed identifier '${text}': a name must start with a letter`, pos);
     return { type: KEYWORDS.has(text) ? 'keyword' : 'ident', text, pos };
   }
 
@@ -193,6 +201,12 @@ export class Lexer {
       isFloat = true;
       this.advance();
       while (isDigit(this.peek()) || this.peek() === '_') this.advance();
+    } else if (this.peek() === '.' && this.peek(1) !== '' && this.peek(1) !== '.' && this.peek(1) !== '_' && !isLetter(this.peek(1))) {
+      // Rhai's tokenizer: `1.` before anything that cannot start a property name (`1.;`, `1. + x`)
+      // is the float 1.0; before a letter it is a method call, before `.` a range.
+      this.advance();
+      const text = this.src.slice(start, this.i);
+      return { type: 'float', text, pos, float: Number(text.replace(/_/g, '').slice(0, -1)) };
     }
     if ((this.peek() === 'e' || this.peek() === 'E') &&
       (isDigit(this.peek(1)) || ((this.peek(1) === '-' || this.peek(1) === '+') && isDigit(this.peek(2))))) {
@@ -208,23 +222,32 @@ export class Lexer {
     return { type: 'int', text, pos, int: BigInt(clean) };
   }
 
-  private escape(pos: Pos, quote: string): string {
+  /**
+   * An escape in a `"` string or a char literal (Rhai's parse_string_literal): `\n`, `\t`, `\r`,
+   * `\\`, `\x..`, `\u....`, `\U........` and the closing quote itself. In a `"` string a backslash
+   * before the line end continues the string on the next line, skipping that line's whitespace up
+   * to the column of the opening quote (so indentation lines up with it).
+   */
+  private escape(pos: Pos, quote: '"' | "'"): string {
     const escPos = this.pos();
     this.advance(); // backslash
     const e = this.advance();
     switch (e) {
       case 'n': return '\n';
       case 't': return '\t';
-      case 'r': return '\r';
+      case 'r':
+        return '\r';
       case '\\': return '\\';
-      case '"': return '"';
-      case "'": return "'";
       case 'x': return this.hexEscape(2, escPos);
       case 'u': return this.hexEscape(4, escPos);
       case 'U': return this.hexEscape(8, escPos);
-      case '\n': // line continuation: skip the newline and the next line's indentation
-        while (this.peek() === ' ' || this.peek() === '\t') this.advance();
-        return '';
+    }
+    if (e === quote) return quote;
+    const lineEnd = e === '\n' || (e === '\r' && this.peek() === '\n');
+    if (lineEnd && quote === '"') {
+      if (e === '\r') this.advance();
+      while (this.col <= pos.column && this.peek() !== '\n' && isWhitespace(this.peek())) this.advance();
+      return '';
     }
     if (e === '') throw parseError(`Open string is not terminated (missing ${quote})`, pos);
     throw parseError(`Invalid escape sequence: \\${e}`, escPos);
@@ -253,7 +276,7 @@ export class Lexer {
         if (this.peek() === '"') { this.advance(); out += '"'; continue; } // "" is an escaped quote
         return out;
       }
-      if (c === '\\') { out += this.escape(pos, '\'"\''); continue; }
+      if (c === '\\') { out += this.escape(pos, '"'); continue; }
       out += this.advance();
     }
   }
@@ -306,6 +329,11 @@ export class Lexer {
         if (this.peek() === '`') { this.advance(); text += '`'; continue; }
         break;
       }
+      if (c === '\\' && this.peek(1) === '$' && this.peek(2) === '{') { // `\${` is the text `${`
+        this.advance(); this.advance(); this.advance();
+        text += '${';
+        continue;
+      }
       if (c === '$' && this.peek(1) === '{') {
         this.advance(); this.advance();
         parts.push(text);
@@ -315,6 +343,7 @@ export class Lexer {
         parts.push(inner);
         continue;
       }
+      if (c === '\r' && this.peek(1) === '\n') { this.advance(); continue; } // CRLF reads as LF, as in Rhai
       text += this.advance();
     }
     parts.push(text);

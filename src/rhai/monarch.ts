@@ -35,7 +35,7 @@ export const rhaiMonarch = {
   // The lexer's words: true/false are shown as constants and `this` as a builtin.
   keywords: [...KEYWORDS].filter((k) => k !== 'true' && k !== 'false' && k !== 'this'),
   constants: ['true', 'false'],
-  builtins: ['this', 'Fn', 'call', 'curry', 'type_of', 'print', 'debug', 'is_def_var', 'is_def_fn', 'eval'],
+  builtins: ['this', 'Fn', 'call', 'curry', 'type_of', 'print', 'debug', 'is_def_var', 'is_def_fn', 'eval', 'is_shared'],
   reserved: [...RESERVED],
   operators: [
     '=', '+=', '-=', '*=', '/=', '%=', '**=', '<<=', '>>=', '&=', '|=', '^=', '??=',
@@ -62,6 +62,7 @@ export const rhaiMonarch = {
       [/0b[01_]+/, 'number.binary'],
       [/\d[\d_]*\.\d[\d_]*([eE][-+]?\d+)?/, 'number.float'],
       [/\d[\d_]*[eE][-+]?\d+/, 'number.float'],
+      [/\d[\d_]*\.(?![\w.])/, 'number.float'], // `1.` before anything that cannot start a name
       [/\d[\d_]*/, 'number'],
       [/[;,]/, 'delimiter'],
       [/#+"/, 'string.raw', '@rawstring'],
@@ -95,6 +96,7 @@ export const rhaiMonarch = {
     ],
     template: [
       [/``/, 'string.escape'],
+      [/\\\$\{/, 'string.escape'], // `\${` is the text `${`
       [/\$\{/, { token: 'delimiter.bracket', next: '@interpolation' }],
       [/[^`$]+/, 'string'],
       [/\$/, 'string'],

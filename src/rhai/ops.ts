@@ -1,11 +1,14 @@
 // Built-in operators (src/func/builtin.rs): exact i64 arithmetic with overflow checks, floats,
 // string concatenation, comparisons across int/float and char/string.
 import { arithmeticError, fnNotFound, RhaiError, type Pos } from './errors.ts';
-import { displayString } from './format.ts';
+import { chargeFormatting, displayString } from './format.ts';
 import { checkArrayLength, checkMap, concatText, type Runtime } from './runtime.ts';
 import {
-  compareStrings, FnPtr, isInt, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, typeName, type RhaiMap, type RhaiValue,
+  compareStrings, FnPtr, isInt, MAX_INT, MIN_INT, normInt, RhaiBlob, RhaiChar, RhaiFloat, RhaiRange, RhaiTimestamp, typeName, type RhaiMap, type RhaiValue,
 } from './values.ts';
+import { blobText, byteOf, textBytes } from './packages/blob.ts';
+import { chargeChars, chargeItems, chargeNewItems } from './cost.ts';
+import { shiftTimestamp, timestampDiff } from './packages/time.ts';
 import { cloneValue } from './copy.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -107,11 +110,19 @@ export function toFloat(v: RhaiValue): number | undefined {
   return undefined;
 }
 
+/** A value's Display text for joining it to a string: charged for its length when it had to be made. */
+function textOf(rt: Runtime, v: RhaiValue): string {
+  if (typeof v === 'string') return v;
+  chargeFormatting(rt, v);
+  return displayString(v);
+}
+
 function isTextual(v: RhaiValue): v is string | RhaiChar {
   return typeof v === 'string' || v instanceof RhaiChar;
 }
 
-function removeAll(s: string, part: string): string {
+function removeAll(rt: Runtime, s: string, part: string): string {
+  chargeChars(rt, s.length);
   return part === '' ? s : s.split(part).join('');
 }
 
@@ -124,7 +135,15 @@ export function binaryOp(rt: Runtime, op: string, a: RhaiValue, b: RhaiValue, po
     throw opNotFound(op, a, b, pos);
   }
   if (op === '+') {
-    if (typeof a === 'string' || typeof b === 'string') return concatText(rt, displayString(a), displayString(b), pos);
+    // string_more.rs: a BLOB joins a string as its UTF-8 text.
+    if (typeof a === 'string' && b instanceof RhaiBlob) return concatText(rt, a, blobText(b.bytes), pos);
+    if (a instanceof RhaiBlob && typeof b === 'string') return concatText(rt, blobText(a.bytes), b, pos);
+    if (typeof a === 'string' || typeof b === 'string') return concatText(rt, textOf(rt, a), textOf(rt, b), pos);
+    if (a instanceof RhaiBlob && (b instanceof RhaiBlob || b instanceof RhaiChar)) { // builtin.rs
+      const added = b instanceof RhaiBlob ? b.bytes : textBytes(b.c);
+      checkArrayLength(rt, a.bytes.length + added.length, pos);
+      return new RhaiBlob(a.bytes.concat(added));
+    }
     if (a instanceof RhaiChar && b instanceof RhaiChar) return concatText(rt, a.c, b.c, pos);
     if (Array.isArray(a) && Array.isArray(b)) {
       checkArrayLength(rt, a.length + b.length, pos);
@@ -137,7 +156,11 @@ export function binaryOp(rt: Runtime, op: string, a: RhaiValue, b: RhaiValue, po
       return out;
     }
   }
-  if (op === '-' && typeof a === 'string' && isTextual(b)) return removeAll(a, typeof b === 'string' ? b : b.c);
+  if (op === '-' && typeof a === 'string' && isTextual(b)) return removeAll(rt, a, typeof b === 'string' ? b : b.c);
+  if (a instanceof RhaiTimestamp && (op === '+' || op === '-')) { // time_basic.rs
+    if (isInt(b) || b instanceof RhaiFloat) return shiftTimestamp(a, b, op === '-');
+    if (op === '-' && b instanceof RhaiTimestamp) return timestampDiff(a, b);
+  }
   if (typeof a === 'boolean' && typeof b === 'boolean') {
     if (op === '&') return a && b;
     if (op === '|') return a || b;
@@ -161,38 +184,94 @@ export function assignOp(rt: Runtime, op: string, a: RhaiValue, b: RhaiValue, po
       checkMap(rt, a, pos);
       return a;
     }
-    if (typeof a === 'string') return concatText(rt, a, displayString(b), pos);
+    if (typeof a === 'string') return concatText(rt, a, b instanceof RhaiBlob ? blobText(b.bytes) : textOf(rt, b), pos);
+    if (a instanceof RhaiBlob) { // builtin.rs: blob += blob / INT / char / string, in place
+      const added = b instanceof RhaiBlob ? b.bytes : isInt(b) ? [byteOf(b)] : b instanceof RhaiChar ? textBytes(b.c)
+        : typeof b === 'string' ? textBytes(b) : undefined;
+      if (added) {
+        checkArrayLength(rt, a.bytes.length + added.length, pos);
+        for (const x of b === a ? [...added] : added) a.bytes.push(x);
+        return a;
+      }
+    }
   }
   return binaryOp(rt, op, a, b, pos);
 }
 
+/** Rust's f64::max: NaN loses to any number. */
+function rustMax(a: number, b: number): number {
+  if (Number.isNaN(a)) return b;
+  if (Number.isNaN(b)) return a;
+  return Math.max(a, b);
+}
+
+/**
+ * A FLOAT comparison as Rhai's checked build makes it (builtin.rs impl_float): relative to the
+ * larger magnitude, within f64::EPSILON counts as equal, so `0.1 + 0.2 == 0.3` and `0 < 1e-16` is
+ * false. Any NaN makes every comparison false, `!=` included.
+ */
+export function floatCompare(op: string, x: number, y: number): boolean {
+  const max = x * y === 0 ? 1 : rustMax(Math.abs(x), Math.abs(y));
+  const eps = Number.EPSILON;
+  switch (op) {
+    case '==': return max === 0 || Math.abs(x - y) / max <= eps;
+    case '!=': return max !== 0 && Math.abs(x - y) / max > eps;
+    case '>': return max !== 0 && (x - y) / max > eps;
+    case '>=': return max === 0 || (x - y) / max > -eps;
+    case '<': return max !== 0 && (y - x) / max > eps;
+    default: return max === 0 || (y - x) / max > -eps; // <=
+  }
+}
+
 /** `==`: int/float and char/string compare across types; other mixed types are unequal. */
-export function valuesEqual(a: RhaiValue, b: RhaiValue): boolean {
-  if (a === b) return true;
+export function valuesEqual(a: RhaiValue, b: RhaiValue, rt?: Runtime, pos?: Pos): boolean {
+  if (typeof a === 'string' && typeof b === 'string') {
+    // Two equal-length strings compare char by char: charged when long (cost.ts).
+    if (rt && a.length === b.length) chargeChars(rt, a.length, pos);
+    return a === b;
+  }
+  if (a === b) return !(a instanceof RhaiFloat && Number.isNaN(a.v)); // NaN equals nothing, itself included
   switch (typeof a) {
     case 'number': case 'bigint':
       if (isInt(b)) return BigInt(a) === BigInt(b);
-      return b instanceof RhaiFloat && Number(a) === b.v;
+      return b instanceof RhaiFloat && floatCompare('==', Number(a), b.v);
     case 'string':
       return b instanceof RhaiChar && a === b.c;
     case 'undefined': case 'boolean':
       return false;
   }
-  if (a instanceof RhaiFloat) return (b instanceof RhaiFloat && a.v === b.v) || (isInt(b) && a.v === Number(b));
+  if (a instanceof RhaiFloat) return (b instanceof RhaiFloat || isInt(b)) && floatCompare('==', a.v, toFloat(b)!);
   if (a instanceof RhaiChar) return (b instanceof RhaiChar && a.c === b.c) || (typeof b === 'string' && a.c === b);
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!valuesEqual(a[i], b[i])) return false;
+    if (rt) chargeItems(rt, a.length, pos);
+    for (let i = 0; i < a.length; i++) if (!valuesEqual(a[i], b[i], rt, pos)) return false;
     return true;
   }
   if (a instanceof Map) {
     if (!(b instanceof Map) || a.size !== b.size) return false;
-    for (const [k, v] of a) if (!b.has(k) || !valuesEqual(v, b.get(k))) return false;
+    // a key lookup and a compare an entry: up to about 400 ns measured, so at the new-item rate
+    if (rt) chargeNewItems(rt, a.size, pos);
+    for (const [k, v] of a) if (!b.has(k) || !valuesEqual(v, b.get(k), rt, pos)) return false;
     return true;
   }
   if (a instanceof RhaiRange) return b instanceof RhaiRange && a.start === b.start && a.end === b.end && a.inclusive === b.inclusive;
+  if (a instanceof RhaiBlob) {
+    if (!(b instanceof RhaiBlob) || a.bytes.length !== b.bytes.length) return false;
+    if (rt) chargeItems(rt, a.bytes.length);
+    return a.bytes.every((x, i) => x === b.bytes[i]);
+  }
+  if (a instanceof RhaiTimestamp) return b instanceof RhaiTimestamp && a.ms === b.ms;
   if (a instanceof FnPtr) return b instanceof FnPtr && a.name === b.name && a.closure === b.closure && a.curry.length === 0 && b.curry.length === 0;
   return false;
+}
+
+/** `!=`: a FLOAT against a number by Rhai's own `!=` (false when either is NaN); otherwise not `==`. */
+export function valuesDiffer(a: RhaiValue, b: RhaiValue, rt?: Runtime, pos?: Pos): boolean {
+  if ((a instanceof RhaiFloat && (b instanceof RhaiFloat || isInt(b))) || (isInt(a) && b instanceof RhaiFloat)) {
+    return floatCompare('!=', toFloat(a)!, toFloat(b)!);
+  }
+  return !valuesEqual(a, b, rt, pos);
 }
 
 function sameTypeOrComparable(a: RhaiValue, b: RhaiValue): boolean {
@@ -202,18 +281,16 @@ function sameTypeOrComparable(a: RhaiValue, b: RhaiValue): boolean {
 }
 
 /** `<`, `<=`, `>`, `>=`. */
-export function compareOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos): boolean {
+export function compareOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos, rt?: Runtime): boolean {
   if (!sameTypeOrComparable(a, b)) return false;
   let c: number;
   if (isInt(a) && isInt(b)) c = typeof a === 'number' && typeof b === 'number' ? a - b : Number(BigInt(a) - BigInt(b));
-  else if (isInt(a) || a instanceof RhaiFloat) {
-    const x = toFloat(a)!;
-    const y = toFloat(b)!;
-    if (Number.isNaN(x) || Number.isNaN(y)) return false;
-    c = x < y ? -1 : x > y ? 1 : 0;
-  } else if (isTextual(a) && isTextual(b)) {
+  else if (isInt(a) || a instanceof RhaiFloat) return floatCompare(op, toFloat(a)!, toFloat(b)!);
+  else if (isTextual(a) && isTextual(b)) {
+    if (rt && typeof a === 'string' && typeof b === 'string') chargeChars(rt, Math.min(a.length, b.length), pos);
     c = compareStrings(typeof a === 'string' ? a : a.c, typeof b === 'string' ? b : b.c);
   } else if (typeof a === 'boolean' && typeof b === 'boolean') c = Number(a) - Number(b);
+  else if (a instanceof RhaiTimestamp && b instanceof RhaiTimestamp) c = a.ms - b.ms;
   else if (a === undefined && b === undefined) return false;
   else throw opNotFound(op, a, b, pos);
   switch (op) {
@@ -234,23 +311,32 @@ export function negate(v: RhaiValue, pos: Pos): RhaiValue {
   throw fnNotFound(`- (${typeName(v)})`, pos);
 }
 
-export function rangeContains(r: RhaiRange, n: number): boolean {
+/** Is the INT `n` in the range? (JS compares a bigint with a number exactly.) */
+export function rangeContains(r: RhaiRange, n: number | bigint): boolean {
   if (r.step === 1) return n >= r.start && (r.inclusive ? n <= r.end : n < r.end);
   const inside = r.step > 0 ? n >= r.start && n < r.end : n <= r.start && n > r.end;
-  return inside && (n - r.start) % r.step === 0;
+  return inside && (BigInt(n) - BigInt(r.start)) % BigInt(r.step) === 0n;
 }
 
 /** `item in container` (Rhai calls `contains(container, item)`). */
-export function containsOp(container: RhaiValue, item: RhaiValue, pos: Pos): boolean {
+export function containsOp(container: RhaiValue, item: RhaiValue, pos: Pos, rt?: Runtime): boolean {
   if (Array.isArray(container)) {
-    for (const x of container) if (valuesEqual(x, item)) return true;
+    if (rt) chargeItems(rt, container.length, pos);
+    for (const x of container) if (valuesEqual(x, item, rt, pos)) return true;
     return false;
   }
   if (container instanceof Map) {
     if (typeof item === 'string') return container.has(item);
     if (item instanceof RhaiChar) return container.has(item.c);
   }
-  if (typeof container === 'string' && isTextual(item)) return container.includes(typeof item === 'string' ? item : item.c);
-  if (container instanceof RhaiRange && isInt(item)) return rangeContains(container, Number(item));
+  if (typeof container === 'string' && isTextual(item)) {
+    if (rt) chargeChars(rt, container.length, pos);
+    return container.includes(typeof item === 'string' ? item : item.c);
+  }
+  if (container instanceof RhaiRange && isInt(item)) return rangeContains(container, item);
+  if (container instanceof RhaiBlob && isInt(item)) {
+    if (rt) chargeItems(rt, container.bytes.length);
+    return container.bytes.includes(byteOf(item));
+  }
   throw fnNotFound(`contains (${typeName(container)}, ${typeName(item)})`, pos);
 }

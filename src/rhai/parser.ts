@@ -4,7 +4,7 @@ import type { Expr, FnDef, Script, Stmt, SwitchCase, VarDecl } from './ast.ts';
 import { isJsStackOverflow, parseError, type Pos } from './errors.ts';
 import { Lexer, RESERVED, type Token } from './lexer.ts';
 import { resolveScript } from './resolver.ts';
-import { makeChar, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, type RhaiValue } from './values.ts';
+import { isInt, makeChar, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, type RhaiValue } from './values.ts';
 
 const PRECEDENCE: Record<string, number> = {
   '||': 30, '|': 30, '^': 30,
@@ -22,10 +22,20 @@ const PRECEDENCE: Record<string, number> = {
 
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '**=', '<<=', '>>=', '&=', '|=', '^=', '??=']);
 
+/** Tokens after which `..` / `..=` has no end: `a..]`, `(..)`, `s[..=]`, `f(1..,`, `x..;`, `5.. =>`. */
+const OPEN_RANGE_CLOSERS = new Set([']', ')', '}', ',', ';', '=>']);
+
 /** Statements that end in `}` and need no `;` after them. */
 const SELF_TERMINATED = new Set(['if', 'switch', 'while', 'for', 'block', 'try', 'loop']);
 
 export interface ParseLimits { maxExprDepth: number; maxFunctionExprDepth: number }
+
+/**
+ * `script`: statements and functions (Rhai's `Engine::compile`). `expression`: one expression
+ * (`Engine::compile_expression`): no statements, no statement blocks or loops used as values, and
+ * every `if`/closure body and switch case holds a single expression.
+ */
+export type ParseMode = 'script' | 'expression';
 
 /**
  * Each operator of a chain like `1 + 1 + ...`, and each link of a chain like `x.abs().abs()...`,
@@ -35,15 +45,15 @@ export interface ParseLimits { maxExprDepth: number; maxFunctionExprDepth: numbe
 export const MAX_OPERATOR_CHAIN = 1000;
 
 /** Parses and resolves a script: the AST the evaluator compiles. */
-export function parse(source: string, limits: ParseLimits): Script {
-  return resolveScript(parseSyntax(source, limits));
+export function parse(source: string, limits: ParseLimits, mode: ParseMode = 'script'): Script {
+  return resolveScript(parseSyntax(source, limits, mode));
 }
 
 /** The AST as parsed, before resolver.ts gives variables their slots and references. */
-export function parseSyntax(source: string, limits: ParseLimits): Script {
-  const parser = new Parser(Lexer.tokenize(source), limits);
+export function parseSyntax(source: string, limits: ParseLimits, mode: ParseMode = 'script'): Script {
+  const parser = new Parser(Lexer.tokenize(source), limits, mode === 'expression');
   try {
-    return parser.parseScript();
+    return mode === 'expression' ? parser.parseExpressionScript() : parser.parseScript();
   } catch (e) {
     if (isJsStackOverflow(e)) throw parseError('Expression is nested too deeply to parse', parser.position());
     throw e;
@@ -58,10 +68,12 @@ class Parser {
   private depth = 0;
   private noPipe = false;
   private closureCount = 0;
+  /** `export let x = ..` is the `let` then this `export x`, added after it. */
+  private pendingExport: Stmt | null = null;
   private readonly functions: FnDef[] = [];
   private readonly fnKeys = new Set<string>();
 
-  constructor(private toks: Token[], private readonly limits: ParseLimits) {}
+  constructor(private toks: Token[], private readonly limits: ParseLimits, private readonly expressionOnly = false) {}
 
   // ---- token helpers ----
   private get tok(): Token { return this.toks[this.p]!; }
@@ -107,14 +119,25 @@ class Parser {
     const body: Stmt[] = [];
     while (this.tok.type !== 'eof') {
       if (this.is('fn') || (this.is('private') && this.peekTok().text === 'fn')) { this.parseFnDef(); continue; }
+      const from = body.length;
       this.parseStmtInto(body, true);
+      // Only a constant at scope level 0 is a global constant (Rhai's eval Stmt::Var).
+      for (const s of body.slice(from)) if (s.kind === 'let' && s.decl.isConst) s.global = true;
     }
     return { body, slotCount: 0, functions: this.functions };
   }
 
+  /** Rhai's parse_global_expr: one expression, then the end of the script. */
+  parseExpressionScript(): Script {
+    const pos = this.tok.pos;
+    const expr = this.parseExpr();
+    if (!this.atEof()) throw parseError(`Unexpected ${describe(this.tok)} after the expression`, this.tok.pos);
+    return { body: [{ kind: 'expr', pos, expr }], slotCount: 0, functions: this.functions };
+  }
+
   private parseFnDef(): void {
     const start = this.tok.pos;
-    this.eat('private');
+    const isPrivate = this.eat('private');
     this.expect('fn', 'to define a function');
     const nameTok = this.identName('a function');
     const outerLoop = this.loopDepth;
@@ -132,7 +155,7 @@ class Parser {
       this.fnKeys.add(key);
       if (!this.is('{')) throw parseError(`Expecting '{' to start the body of function '${nameTok.text}'`, this.tok.pos);
       const body = this.parseBlockBody();
-      this.functions.push({ name: nameTok.text, params, body, slotCount: 0, pos: start, captures: [], isClosure: false });
+      this.functions.push({ name: nameTok.text, params, body, slotCount: 0, pos: start, captures: [], isClosure: false, private: isPrivate });
     } finally {
       this.inFunction = false;
       this.loopDepth = outerLoop;
@@ -184,6 +207,12 @@ class Parser {
     const open = this.expect('{', 'to start a block');
     this.enterDepth(open.pos);
     try {
+      if (this.expressionOnly) { // DISALLOW_STATEMENTS_IN_BLOCKS: the block is one expression
+        const pos = this.tok.pos;
+        const expr = this.parseExpr();
+        this.expect('}', 'to close the block (an expression holds no statements)');
+        return [{ kind: 'expr', pos, expr }];
+      }
       const body: Stmt[] = [];
       while (!this.eat('}')) {
         if (this.tok.type === 'eof') throw parseError("Expecting '}' to close the block", this.tok.pos);
@@ -200,6 +229,7 @@ class Parser {
     }
     const [stmt, kind] = this.parseStmt();
     body.push(stmt);
+    if (this.pendingExport) { body.push(this.pendingExport); this.pendingExport = null; }
     if (this.eat(';')) return;
     if (SELF_TERMINATED.has(kind)) return;
     if (this.is('}') && !topLevel) return;
@@ -223,7 +253,8 @@ class Parser {
         case 'try': return [this.parseTry(), 'try'];
         case 'break': case 'continue': return [this.parseBreak(), 'break'];
         case 'return': case 'throw': return [this.parseReturn(), 'return'];
-        case 'import': case 'export': throw parseError(`'${t.text}' (modules) is not supported`, pos);
+        case 'import': return [this.parseImport(), 'import'];
+        case 'export': return [this.parseExport(), 'export'];
       }
     }
     if (this.is('{')) return [{ kind: 'expr', pos, expr: this.parseBlockExpr() }, 'block'];
@@ -247,7 +278,6 @@ class Parser {
   private checkAssignable(e: Expr, pos: Pos): void {
     let root = e;
     while (root.kind === 'property' || root.kind === 'index') {
-      if (root.safe) throw parseError('Cannot assign through ?. or ?[', pos);
       root = root.target;
     }
     if (root.kind === 'var' || root.kind === 'this') return; // a constant target: resolver.ts
@@ -261,6 +291,33 @@ class Parser {
     const nameTok = this.identName('a variable');
     const init = this.eat('=') ? this.parseExpr() : null;
     return { kind: 'let', pos, decl: this.declare(nameTok.text, isConst), init };
+  }
+
+  /** `import "path" as name;`: the path is any expression giving a string. */
+  private parseImport(): Stmt {
+    const pos = this.expect('import', '').pos;
+    const path = this.parseExpr();
+    const alias = this.eat('as') ? this.identName('a module alias').text : null;
+    return { kind: 'import', pos, path, alias };
+  }
+
+  /**
+   * `export name [as alias]`, `export let name = ..`, `export const name = ..`: only at the top level
+   * of a script (Rhai's WrongExport), where it makes the variable a variable of the module.
+   */
+  private parseExport(): Stmt {
+    const pos = this.expect('export', '').pos;
+    if (this.depth > 0 || this.inFunction) {
+      throw parseError('export can only be used at the top level of a script, not inside a block or function', pos);
+    }
+    if (this.is('let') || this.is('const')) {
+      const decl = this.parseLet() as Extract<Stmt, { kind: 'let' }>;
+      this.pendingExport = { kind: 'export', pos, name: decl.decl.name, alias: decl.decl.name, ref: null };
+      return decl;
+    }
+    const name = this.identName('a variable to export').text;
+    const alias = this.eat('as') ? this.identName('an export alias').text : name;
+    return { kind: 'export', pos, name, alias, ref: null };
   }
 
   private parseBreak(): Stmt {
@@ -392,6 +449,7 @@ class Parser {
     this.expect('{', 'to start the switch cases');
     const cases: SwitchCase[] = [];
     let dflt: Expr | null = null;
+    let sawRange = false;
     while (!this.eat('}')) {
       if (this.tok.type === 'eof') throw parseError("Expecting '}' to close the switch", this.tok.pos);
       if (dflt) throw parseError("The default case '_' must be the last case", this.tok.pos);
@@ -400,23 +458,28 @@ class Parser {
         this.expect('=>', "after '_'");
         dflt = this.parseSwitchBody();
       } else {
+        // As Rhai's parse_switch: values and ranges mix freely (`1 | 5..9 | 'x'`); a number after
+        // any range (in this case or an earlier one) could never be reached before it, so is refused.
         const values: RhaiValue[] = [];
-        let range: SwitchCase['range'];
+        const ranges: RhaiRange[] = [];
         this.withNoPipe(true, () => {
           do {
             const e = this.parseExpr();
             const v = constantValue(e);
             if (v === NOT_CONSTANT) throw parseError('A switch case must be a constant value', e.pos);
             if (v instanceof RhaiRange) {
-              if (values.length > 0 || range) throw parseError('A range case cannot be combined with other values', e.pos);
-              range = { start: v.start, end: v.end, inclusive: v.inclusive };
-            } else values.push(v);
+              sawRange = true;
+              if (v.inclusive ? v.start <= v.end : v.start < v.end) ranges.push(v);
+            } else if (sawRange && (isInt(v) || v instanceof RhaiFloat)) {
+              throw parseError('A number case cannot follow a range case (it would be matched by value first): move it above the ranges', e.pos);
+            }
+            values.push(v);
           } while (this.eat('|'));
         });
         const guard = this.eat('if') ? this.parseExpr() : undefined;
         this.expect('=>', 'after the switch case');
         const body = this.parseSwitchBody();
-        cases.push({ values, range, guard, body });
+        cases.push({ values, ranges, guard, body });
       }
       if (this.eat(',')) continue;
       if (this.is('}')) continue;
@@ -428,6 +491,7 @@ class Parser {
 
   /** A case body is any statement (`1 => break`, `2 => x += 1`), as in Rhai's parse_switch. */
   private parseSwitchBody(): Expr {
+    if (this.expressionOnly) return this.parseExpr();
     if (this.is('{')) return this.parseBlockExpr();
     const [s] = this.parseStmt();
     if (s.kind === 'expr') return s.expr;
@@ -451,18 +515,37 @@ class Parser {
 
   private parseBinary(minPrec: number): Expr {
     let lhs = this.parseUnary();
-    for (let operators = 1; ; operators++) {
-      const op = this.binaryOp();
-      if (!op) return lhs;
-      const prec = PRECEDENCE[op]!;
-      if (prec < minPrec) return lhs;
-      const opTok = this.toks[this.p++]!;
-      if (operators > MAX_OPERATOR_CHAIN) {
-        throw parseError(`More than ${MAX_OPERATOR_CHAIN} operators in one expression; split it into several statements`, opTok.pos);
+    const outerDepth = this.depth;
+    try {
+      for (let operators = 1; ; operators++) {
+        const op = this.binaryOp();
+        if (!op) return lhs;
+        const prec = PRECEDENCE[op]!;
+        if (prec < minPrec) return lhs;
+        const opTok = this.toks[this.p++]!;
+        if (operators > MAX_OPERATOR_CHAIN) {
+          throw parseError(`More than ${MAX_OPERATOR_CHAIN} operators in one expression; split it into several statements`, opTok.pos);
+        }
+        // As in Rhai's parse_binary_op, every operator of a chain is one level of expression depth.
+        this.enterDepth(opTok.pos);
+        const rhs = this.operand(op, prec);
+        if (op === '&&' || op === '||') { ensureBoolOperand(lhs); ensureBoolOperand(rhs); }
+        lhs = { kind: 'binary', pos: opTok.pos, op, left: lhs, right: rhs };
       }
-      const rhs = this.parseBinary(op === '**' ? prec : prec + 1);
-      lhs = { kind: 'binary', pos: opTok.pos, op, left: lhs, right: rhs };
+    } finally { this.depth = outerDepth; }
+  }
+
+  /** The right operand of `op`: `x ?? break` takes a statement, `a..` and `..=` at a closer have none. */
+  private operand(op: string, prec: number): Expr {
+    const t = this.tok;
+    if (op === '??' && t.type === 'keyword' && (t.text === 'break' || t.text === 'continue' || t.text === 'return' || t.text === 'throw')) {
+      const stmt = t.text === 'break' || t.text === 'continue' ? this.parseBreak() : this.parseReturn();
+      return { kind: 'block', pos: t.pos, body: [stmt] };
     }
+    if ((op === '..' || op === '..=') && t.type === 'punct' && OPEN_RANGE_CLOSERS.has(t.text)) {
+      return { kind: 'literal', pos: t.pos, value: undefined }; // `a..` (Rhai: an open end)
+    }
+    return this.parseBinary(op === '**' ? prec : prec + 1);
   }
 
   private parseUnary(): Expr {
@@ -495,7 +578,20 @@ class Parser {
     return args;
   }
 
-  private parsePostfix(e: Expr): Expr {
+  private parsePostfix(start: Expr): Expr {
+    const e = this.parseLinks(start);
+    if (sawSafeLink(e)) (e as ChainLink).chain = { guarded: (e as ChainLink).chain?.guarded ?? false, top: true };
+    return e;
+  }
+
+  /** Properties, method calls and indexes after `e`; each link after a `?.` / `?[` is guarded. */
+  private parseLinks(e: Expr): Expr {
+    let guarded = false;
+    const link = <T extends ChainLink>(x: T): T => {
+      if (guarded) x.chain = { guarded: true, top: false };
+      if (x.safe) guarded = true;
+      return x;
+    };
     for (let links = 1; ; links++) {
       const t = this.tok;
       if (t.type !== 'punct') return e;
@@ -509,12 +605,15 @@ class Parser {
         const nameTok = this.tok;
         if (nameTok.type !== 'ident' && nameTok.type !== 'keyword') throw parseError(`Expecting a property or method name after '${t.text}'`, nameTok.pos);
         this.p++;
+        if (this.is('!') && this.peekTok().text === '(') {
+          throw parseError(`'${nameTok.text}!' cannot be a method call: a call that sees the caller's variables is written ${nameTok.text}!(...)`, this.tok.pos);
+        }
         if (this.is('(')) {
           this.p++;
-          e = { kind: 'method', pos: nameTok.pos, target: e, name: nameTok.text, args: this.parseArgs(')'), safe };
+          e = link({ kind: 'method', pos: nameTok.pos, target: e, name: nameTok.text, args: this.parseArgs(')'), safe });
         } else {
           // A property of a non-map (`5.a`) parses; it fails at run time with ErrorDotExpr, as in Rhai.
-          e = { kind: 'property', pos: nameTok.pos, target: e, name: nameTok.text, safe };
+          e = link({ kind: 'property', pos: nameTok.pos, target: e, name: nameTok.text, safe });
         }
         continue;
       }
@@ -523,7 +622,7 @@ class Parser {
         const index = this.withNoPipe(false, () => this.parseExpr());
         this.expect(']', 'to close the index');
         checkLiteralIndex(e, index);
-        e = { kind: 'index', pos: t.pos, target: e, index, safe: t.text === '?[' };
+        e = link({ kind: 'index', pos: t.pos, target: e, index, safe: t.text === '?[' });
         continue;
       }
       return e;
@@ -552,10 +651,9 @@ class Parser {
           case 'this': this.p++; return { kind: 'this', pos };
           case 'if': return this.parseIf();
           case 'switch': return this.parseSwitch();
-          case 'while': return this.parseWhile();
-          case 'loop': return this.parseLoop();
-          case 'do': return this.parseDo();
-          case 'for': return this.parseFor();
+          case 'while': case 'loop': case 'do': case 'for':
+            if (this.expressionOnly) throw parseError(`'${t.text}' loops are not allowed in an expression`, pos);
+            return t.text === 'while' ? this.parseWhile() : t.text === 'loop' ? this.parseLoop() : t.text === 'do' ? this.parseDo() : this.parseFor();
           case 'global': {
             this.p++;
             this.expect('::', "after 'global'");
@@ -570,7 +668,7 @@ class Parser {
         switch (t.text) {
           case '(': {
             this.p++;
-            if (this.eat(')')) return { kind: 'literal', pos, value: undefined };
+            if (t.unit) { this.p++; return { kind: 'literal', pos, value: undefined }; }
             return this.withNoPipe(false, () => {
               const e = this.parseExpr();
               this.expect(')', 'to close the parenthesis');
@@ -582,8 +680,12 @@ class Parser {
             this.enterDepth(pos);
             try { return { kind: 'array', pos, items: this.parseArgs(']') }; } finally { this.depth--; }
           }
+          case '..': case '..=': // `..n` is `0..n` (Rhai's parse_primary leaves the `..` to the operator)
+            return { kind: 'literal', pos, value: 0 };
           case '#{': return this.parseMapLiteral();
-          case '{': return this.parseBlockExpr();
+          case '{':
+            if (this.expressionOnly) throw parseError('A statement block is not allowed in an expression', pos);
+            return this.parseBlockExpr();
           case '|': case '||': return this.parseClosure();
         }
     }
@@ -593,14 +695,35 @@ class Parser {
   private parseIdent(): Expr {
     const t = this.toks[this.p++]!;
     if (RESERVED.has(t.text)) throw parseError(`'${t.text}' is a reserved keyword`, t.pos);
-    if (this.is('::')) throw parseError(`Module '${t.text}' is not supported (only global::NAME)`, this.tok.pos);
+    if (this.is('::')) return this.parseNamespaced(t);
     if (this.is('(')) {
       this.p++;
       const args = this.parseArgs(')');
       return { kind: 'call', pos: t.pos, name: t.text, args, visibleVars: [] };
     }
+    if (this.is('!') && this.peekTok().text === '(') { // `foo!(..)`: the call sees the caller's variables
+      this.p += 2;
+      const args = this.parseArgs(')');
+      return { kind: 'call', pos: t.pos, name: t.text, args, visibleVars: [], bang: true };
+    }
     if (t.text === '_') throw parseError("'_' is not a variable", t.pos);
     return { kind: 'var', pos: t.pos, name: t.text, ref: null };
+  }
+
+  /** `m::x`, `m::sub::x`, `m::f(args)`: a name inside an imported module. */
+  private parseNamespaced(root: Token): Expr {
+    const path = [root.text];
+    for (;;) {
+      this.expect('::', 'in a module path');
+      const t = this.identName('a name inside a module');
+      if (this.is('::')) { path.push(t.text); continue; }
+      if (this.is('(')) {
+        this.p++;
+        const args = this.parseArgs(')');
+        return { kind: 'call', pos: t.pos, name: t.text, args, visibleVars: [], namespace: path };
+      }
+      return { kind: 'modvar', pos: root.pos, path, name: t.text };
+    }
   }
 
   private parseMapLiteral(): Expr {
@@ -643,8 +766,7 @@ class Parser {
       this.p = 0;
       this.noPipe = false;
       try {
-        if (this.tok.type === 'eof') throw parseError('Expecting an expression inside ${...}', this.tok.pos);
-        const body: Stmt[] = [];
+        const body: Stmt[] = []; // `${}` is an empty block: ()
         while (!this.atEof()) this.parseStmtInto(body, true);
         const only = body[0];
         parts.push(body.length === 1 && only!.kind === 'expr' ? only.expr : { kind: 'block', pos: t.pos, body });
@@ -667,6 +789,30 @@ function describe(t: Token): string {
     case 'char': return 'a character';
     default: return `'${t.text}'`;
   }
+}
+
+/** Rhai's ensure_bool_expr: a literal that can never be a bool is refused as an operand of `&&` / `||`. */
+function ensureBoolOperand(e: Expr): void {
+  let what: string | undefined;
+  if (e.kind === 'literal') {
+    const v = e.value;
+    if (v === undefined) what = '()';
+    else if (typeof v === 'number' || typeof v === 'bigint') what = 'a number';
+    else if (v instanceof RhaiFloat) what = 'a floating-point number';
+    else if (v instanceof RhaiChar) what = 'a character';
+    else if (typeof v === 'string') what = 'a string';
+  } else if (e.kind === 'interpolation') what = 'a string';
+  else if (e.kind === 'array') what = 'an array';
+  else if (e.kind === 'map') what = 'an object map';
+  if (what) throw parseError(`Expecting a boolean expression, not ${what}`, e.pos);
+}
+
+type ChainLink = Extract<Expr, { kind: 'property' | 'index' | 'method' }>;
+
+/** Does the chain ending at `e` hold a `?.` or `?[` (of its own, not inside an argument)? */
+function sawSafeLink(e: Expr): boolean {
+  for (let x = e; x.kind === 'property' || x.kind === 'index' || x.kind === 'method'; x = x.target) if (x.safe) return true;
+  return false;
 }
 
 const NOT_CONSTANT = Symbol('not constant');
@@ -697,8 +843,8 @@ function constantValue(e: Expr): RhaiValue | typeof NOT_CONSTANT {
       if (e.op !== '..' && e.op !== '..=') return NOT_CONSTANT;
       const a = constantValue(e.left);
       const b = constantValue(e.right);
-      if (typeof a !== 'number' || typeof b !== 'number') return NOT_CONSTANT;
-      return new RhaiRange(a, b, e.op === '..=');
+      if (a === NOT_CONSTANT || b === NOT_CONSTANT || !isInt(a) || !(isInt(b) || b === undefined)) return NOT_CONSTANT;
+      return new RhaiRange(a, b ?? normInt(MAX_INT), e.op === '..=');
     }
     default: return NOT_CONSTANT;
   }
@@ -706,7 +852,8 @@ function constantValue(e: Expr): RhaiValue | typeof NOT_CONSTANT {
 
 /** Index types Rhai rejects at parse time when both sides are literals (parse_index_chain). */
 function checkLiteralIndex(target: Expr, index: Expr): void {
-  const idx = index.kind === 'literal' ? index.value : index.kind === 'array' ? [] : index.kind === 'map' ? new Map() : null;
+  const isBoolOp = index.kind === 'binary' && (index.op === '&&' || index.op === '||');
+  const idx = index.kind === 'literal' ? index.value : index.kind === 'array' ? [] : index.kind === 'map' ? new Map() : isBoolOp ? true : null;
   if (idx === null && index.kind !== 'interpolation') return;
   const isStringIndex = typeof idx === 'string' || index.kind === 'interpolation';
   const badIndex = typeof idx === 'boolean' || idx === undefined && index.kind === 'literal' || idx instanceof RhaiFloat ||

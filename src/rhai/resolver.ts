@@ -12,24 +12,34 @@ class FnScope {
   readonly captures: VarRef[] = [];
   /** A closure's first variable found in no enclosing scope: making the closure fails on it. */
   missingCapture: { name: string; pos: Pos } | undefined;
+  /** The scope's own code calls `eval`. */
+  usesEval = false;
   constructor(readonly parent: FnScope | null) {}
 }
 
 /** Resolves `script` in place (slots, references, captures) and returns it. */
 export function resolveScript(script: Script): Script {
   const top = new FnScope(null);
-  new Resolver(top).statements(script.body);
+  new Resolver(top, true).statements(script.body);
   script.slotCount = top.slotCount;
+  script.usesEval = top.usesEval;
   for (const fn of script.functions) {
     const scope = new FnScope(null);
-    new Resolver(scope).function(fn);
+    new Resolver(scope, false).function(fn);
     fn.slotCount = scope.slotCount;
+    fn.usesEval = scope.usesEval;
   }
   return script;
 }
 
 class Resolver {
-  constructor(private scope: FnScope) {}
+  /** Nesting of blocks in the current function: the script's own statements are at depth 1. */
+  private depth = 0;
+  private readonly top: FnScope;
+
+  constructor(private scope: FnScope, private readonly isMain: boolean) {
+    this.top = scope;
+  }
 
   function(fn: FnDef): void {
     for (const p of fn.params) this.declare(p);
@@ -68,10 +78,22 @@ class Resolver {
     return names;
   }
 
+  /** The variables in scope here by name (the innermost of a name), for `eval` and `!` calls. */
+  private scopeRefs(): [string, VarRef][] {
+    const byName = new Map<string, VarRef>();
+    this.scope.captures.forEach((c, index) => {
+      const name = c.kind === 'local' ? c.decl.name : c.name;
+      byName.set(name, { kind: 'capture', index, name });
+    });
+    for (const decl of this.scope.vars) byName.set(decl.name, { kind: 'local', decl });
+    return [...byName];
+  }
+
   /** A block: the variables it declares go out of scope at its end (their slots stay taken). */
   private block(body: () => void): void {
     const mark = this.scope.vars.length;
-    try { body(); } finally { this.scope.vars.length = mark; }
+    this.depth++;
+    try { body(); } finally { this.scope.vars.length = mark; this.depth--; }
   }
 
   statements(stmts: Stmt[]): void {
@@ -92,6 +114,8 @@ class Resolver {
         return;
       case 'break': case 'return': case 'throw': if (s.value) this.expr(s.value); return;
       case 'continue': return;
+      case 'import': this.expr(s.path); return;
+      case 'export': s.ref = this.lookup(s.name); return;
       case 'try':
         this.statements(s.body);
         this.block(() => {
@@ -111,7 +135,7 @@ class Resolver {
 
   private expr(e: Expr): void {
     switch (e.kind) {
-      case 'literal': case 'this': case 'global': return;
+      case 'literal': case 'this': case 'global': case 'modvar': return;
       case 'var': this.variable(e); return;
       case 'array': for (const item of e.items) this.expr(item); return;
       case 'map': for (const [, value] of e.entries) this.expr(value); return;
@@ -123,6 +147,14 @@ class Resolver {
       case 'call':
         for (const a of e.args) this.expr(a);
         if (e.name === 'is_def_var') e.visibleVars = this.visibleNames();
+        if (e.name === 'eval' && e.args.length === 1) {
+          this.scope.usesEval = true;
+          e.topLevel = this.isMain && this.scope === this.top && this.depth === 1;
+        }
+        if (e.bang || (e.name === 'eval' && e.args.length === 1)) {
+          // Mark every variable in scope as read: the callee may read any of them by name.
+          e.scope = this.scopeRefs();
+        }
         return;
       case 'method': this.expr(e.target); for (const a of e.args) this.expr(a); return;
       case 'closure': this.closure(e.fn); return;
@@ -170,5 +202,6 @@ class Resolver {
     fn.slotCount = scope.slotCount;
     fn.captures = scope.captures;
     fn.missingCapture = scope.missingCapture;
+    fn.usesEval = scope.usesEval;
   }
 }

@@ -5,7 +5,9 @@
 import { dataTooLarge, NO_POS, RhaiError, type Pos } from './errors.ts';
 import type { NativeContext } from './packages/types.ts';
 import type { RhaiLimits } from './limits.ts';
-import { charCount, type RhaiValue } from './values.ts';
+import type { ModuleImport } from './eval/modules.ts';
+import type { CharIndex } from './text.ts';
+import { charCount, RhaiBlob, type RhaiValue } from './values.ts';
 
 /**
  * "Unlimited" arrays and maps still stop here with ErrorDataTooLarge: a JS Map holds at most 2^24
@@ -22,16 +24,28 @@ export class Runtime {
   readonly maxString: number;
   readonly maxArray: number;
   readonly maxMap: number;
-  /** Values of top-level constants, for `global::NAME` inside functions. */
-  readonly globals = new Map<string, RhaiValue>();
+  /** Expression depth limits, for the scripts `eval` compiles while running. */
+  readonly parseLimits: { maxExprDepth: number; maxFunctionExprDepth: number };
+  /** Values of top-level constants, for `global::NAME` inside functions (a module's own while its code runs). */
+  globals = new Map<string, RhaiValue>();
+  /** The modules imported so far, newest last (`import`); blocks and calls drop the ones they added. */
+  readonly imports: ModuleImport[] = [];
+  /** Where the imports the running code may see begin (a module's code sees only its own). */
+  importsBase = 0;
   /** How control leaves a statement: none, break, continue or return (the evaluator's codes). */
   signal = 0;
   /** The value a `break` or `return` carries. */
   signalValue: RhaiValue = undefined;
+  /** A `?.` / `?[` found (): the rest of its chain is skipped (cleared where the chain ends). */
+  skipChain = false;
   /** `this` as the last script function left it, for writing back into the caller's variable. */
   lastThis: RhaiValue = undefined;
   /** The compiled program whose functions `Fn("name")` pointers resolve against. */
   program: unknown = null;
+  /** While a module's function runs: the programs that called into it, outermost first. */
+  readonly callers: unknown[] = [];
+  /** The last strings indexed by chars (text.ts): a loop over a string's chars re-indexes nothing. */
+  readonly textMemo: { text: string; index: CharIndex }[] = [];
   /** What native functions may ask of this run, and the position of the native call in progress. */
   native: NativeContext | null = null;
   callPos: Pos = NO_POS;
@@ -47,6 +61,7 @@ export class Runtime {
     this.maxString = orElse(limits.maxStringSize, Infinity);
     this.maxArray = orElse(limits.maxArraySize, HOST_MAX_ITEMS);
     this.maxMap = orElse(limits.maxMapSize, HOST_MAX_ITEMS);
+    this.parseLimits = { maxExprDepth: limits.maxExprDepth, maxFunctionExprDepth: limits.maxFunctionExprDepth };
   }
 }
 
@@ -78,12 +93,12 @@ export function checkStringLength(rt: Runtime, chars: number, pos?: Pos): void {
 }
 
 export function checkArray(rt: Runtime, a: RhaiValue[], pos?: Pos): void {
-  if (a.length > rt.maxArray) throw dataTooLarge('Size of array', pos);
+  if (a.length > rt.maxArray) throw dataTooLarge('Size of array/BLOB', pos);
 }
 
 /** Refuses an array of `items` items before it is built. */
 export function checkArrayLength(rt: Runtime, items: number, pos?: Pos): void {
-  if (items > rt.maxArray) throw dataTooLarge('Size of array', pos);
+  if (items > rt.maxArray) throw dataTooLarge('Size of array/BLOB', pos);
 }
 
 export function checkMap(rt: Runtime, m: Map<string, RhaiValue>, pos?: Pos): void {
@@ -97,12 +112,13 @@ export function checkMap(rt: Runtime, m: Map<string, RhaiValue>, pos?: Pos): voi
 export function checkNestedSizes(rt: Runtime, v: RhaiValue[] | Map<string, RhaiValue>, pos?: Pos): void {
   const size = { items: 0, entries: 0 };
   countNested(v, size);
-  if (size.items > rt.maxArray) throw dataTooLarge('Size of array', pos);
+  if (size.items > rt.maxArray) throw dataTooLarge('Size of array/BLOB', pos);
   if (size.entries > rt.maxMap) throw dataTooLarge('Size of object map', pos);
 }
 
 function countNested(v: RhaiValue, size: { items: number; entries: number }): void {
-  if (Array.isArray(v)) {
+  if (v instanceof RhaiBlob) size.items += v.bytes.length;
+  else if (Array.isArray(v)) {
     size.items += v.length;
     for (const x of v) if (typeof x === 'object') countNested(x, size);
   } else if (v instanceof Map) {

@@ -5,6 +5,7 @@
 //   string  -> string               char   -> RhaiChar
 //   array   -> RhaiValue[]          map    -> Map<string, RhaiValue> (key order is applied when listed)
 //   range   -> RhaiRange            Fn     -> FnPtr
+//   blob    -> RhaiBlob             timestamp -> RhaiTimestamp
 
 export type RhaiValue =
   | undefined
@@ -17,7 +18,9 @@ export type RhaiValue =
   | RhaiValue[]
   | RhaiMap
   | RhaiRange
-  | FnPtr;
+  | FnPtr
+  | RhaiBlob
+  | RhaiTimestamp;
 
 export type RhaiMap = Map<string, RhaiValue>;
 export type RhaiArray = RhaiValue[];
@@ -39,9 +42,23 @@ export function makeChar(c: string): RhaiChar {
   return c.length === 1 && code < 128 ? asciiChars[code]! : new RhaiChar(c);
 }
 
-/** `a..b`, `a..=b`, and `range(from, to, step)` for INT (a step other than 1 is a StepRange). */
+/**
+ * `a..b`, `a..=b`, and `range(from, to, step)` for INT (a step other than 1 is a StepRange). The
+ * ends are INT values (a bigint only beyond the safe range: `5..` ends at i64::MAX, as in Rhai).
+ */
 export class RhaiRange {
-  constructor(readonly start: number, readonly end: number, readonly inclusive: boolean, readonly step = 1) {}
+  constructor(readonly start: number | bigint, readonly end: number | bigint, readonly inclusive: boolean, readonly step = 1) {}
+}
+
+/** Rhai's BLOB (`Vec<u8>`): bytes, copied like arrays when stored. */
+export class RhaiBlob {
+  /** Each item is a byte, 0..=255. */
+  constructor(readonly bytes: number[] = []) {}
+}
+
+/** Rhai's `timestamp()`: an instant, in milliseconds of the host's monotonic clock. */
+export class RhaiTimestamp {
+  constructor(readonly ms: number) {}
 }
 
 /** Anything a Fn pointer can resolve to at call time (a script function or a closure body). */
@@ -60,8 +77,11 @@ export class FnPtr {
   get isAnonymous(): boolean { return this.closure !== undefined; }
 }
 
-/** A variable shared between a scope and the closures that captured it. */
-export interface Cell { value: RhaiValue }
+/**
+ * A variable a closure may capture. `shared` is set once a closure has captured it: from then on it
+ * is one value for the scope and the closures (Rhai's shared value, `is_shared`).
+ */
+export interface Cell { value: RhaiValue; shared?: boolean }
 
 export const MAX_INT = 9223372036854775807n;
 export const MIN_INT = -9223372036854775808n;
@@ -87,6 +107,8 @@ export function typeName(v: RhaiValue): string {
   if (Array.isArray(v)) return 'array';
   if (v instanceof Map) return 'map';
   if (v instanceof RhaiRange) return v.step !== 1 ? 'StepRange<i64>' : v.inclusive ? 'range=' : 'range';
+  if (v instanceof RhaiBlob) return 'blob';
+  if (v instanceof RhaiTimestamp) return 'timestamp';
   return 'Fn';
 }
 

@@ -287,4 +287,11 @@ describe('rhai seeds', () => {
     expect(runRhaiSeed('seeds/plan.rhai', '["a", "b", 3]')).toBe('a\nb\n3');
     expect(() => runRhaiSeed('seeds/plan.rhai', '\nthrow "no plan";')).toThrow(/^seeds\/plan\.rhai line 2, column \d+: .*no plan/);
   });
+
+  it('a value nested too deeply to turn into text is an error naming the seed, not a RangeError', () => {
+    // [a] with a 1,500 levels deep prints as 1,501 brackets either side of "x"
+    expect(runRhaiSeed('seeds/deep.rhai', 'let a = "x"; for i in 0..1500 { a = [a]; } [a]')).toBe(`${'['.repeat(1500)}"x"${']'.repeat(1500)}`);
+    expect(() => runRhaiSeed('seeds/deep.rhai', 'let a = "x"; for i in 0..5000 { a = [a]; } [a]'))
+      .toThrow(/^seeds\/deep\.rhai: the script's value is nested too deeply to turn into text$/);
+  });
 });

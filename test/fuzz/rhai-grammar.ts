@@ -8,6 +8,20 @@ const BINARY = ['+', '-', '*', '/', '%', '**', '==', '!=', '<', '>', '<=', '&&',
 const FUNCTIONS = ['len', 'to_string', 'type_of', 'abs', 'parse_int', 'to_int', 'to_float', 'is_empty', 'keys', 'values', 'to_upper', 'trim', 'reverse', 'sort', 'pop', 'shift', 'clear'];
 const METHODS_1 = ['push', 'contains', 'split', 'index_of', 'append', 'remove', 'get', 'starts_with', 'truncate', 'extract', 'drain', 'retain', 'sub_string', 'chop', 'insert', 'pad'];
 
+/** Operations whose work grows with the string: looped over one of HEAVY_SIZE chars. */
+const HEAVY_STRING_OPS = [
+  's.to_upper()', 's.len()', 's.get(-1)', 's.contains("z")', 'let u = s; u.replace("a", "b")', 's.index_of("z")',
+  's == t', 's.to_chars()', 'debug(s)', 's.to_debug()', 'print(s)', '`${s}${t}`', 's.split("a")', '[s, t].to_json()',
+];
+const HEAVY_SIZE = 1_000_000;
+
+/** Values nested deeper than the Rhai <-> JS conversion takes (1,000 levels), or a growing curry. */
+const DEEP_VALUES = [
+  'let y = (); for i in 0..1500 { y = [y]; } return y;',
+  'let m = #{}; for i in 0..1500 { m = #{a: m}; } return m;',
+  'let f = Fn("g"); loop { f = f.curry([1, 2, 3]); }',
+];
+
 export const expr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
   e: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -54,6 +68,10 @@ export const statement: fc.Arbitrary<string> = fc.letrec<{ s: string }>((tie) =>
     expr.map((e) => `throw ${e};`),
     expr.map((e) => `return ${e};`),
     fc.constantFrom('let a = []; loop { a.push(a.len()); }', 'let s = "ab"; loop { s += s; }', 'let a = [1]; loop { a += a; }'),
+    // issue 34: work in proportion to size (charged by cost.ts) and values nested past the
+    // conversion bound (convert.ts), each under a budget rather than a hang or a stack trace
+    fc.tuple(fc.constantFrom(...HEAVY_STRING_OPS), fc.constantFrom('"a"', '"😀"', '"ab\\n"')).map(([op, c]) => `let s = ""; s.pad(${HEAVY_SIZE}, ${c}); let t = s; loop { ${op}; }`),
+    fc.constantFrom(...DEEP_VALUES),
   ),
 })).s;
 

@@ -1,11 +1,12 @@
 // Scripts that allocate without end stop with an ordinary script error under the limits every hook
 // call runs with (HOOK_LIMITS), and a custom region whose render does so falls back with a warning.
 import { describe, expect, it } from 'vitest';
-import { evaluate, RhaiError } from '../../src/rhai/index.ts';
+import { compile, evaluate, fromRhai, RhaiError, toRhai } from '../../src/rhai/index.ts';
+import { MAX_CONVERT_DEPTH } from '../../src/rhai/convert.ts';
 import { HOOK_LIMITS } from '../../src/engine/custom-script.ts';
 import { replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { ScenarioSchema } from '../../src/engine/scenario.ts';
+import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
 
 function failure(source: string): { kind: string; message: string } {
   try {
@@ -33,7 +34,7 @@ describe('scripts that allocate without end (HOOK_LIMITS)', () => {
 
   it('doubling an array, flat or nested, stops at the array limit counted at every depth', () => {
     expect(failure('let a = [1]; loop { a += a; }').kind).toBe('ErrorDataTooLarge');
-    expect(failure('let a = []; loop { a = [a, a]; }')).toEqual({ kind: 'ErrorDataTooLarge', message: 'Size of array too large (line 1, position 24)' });
+    expect(failure('let a = []; loop { a = [a, a]; }')).toEqual({ kind: 'ErrorDataTooLarge', message: 'Size of array/BLOB too large (line 1, position 24)' });
     expect(failure('let a = [1]; loop { a.push(a); }').kind).toBe('ErrorDataTooLarge');
     expect(failure('let a = [[1, 2, 3]]; for i in 0..30 { a = [a, a, a]; }').kind).toBe('ErrorDataTooLarge');
   });
@@ -57,6 +58,46 @@ describe('scripts that allocate without end (HOOK_LIMITS)', () => {
     expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const inference = timeline.steps[1]!;
     expect(inference.request!.systemTokens).toBeGreaterThan(0);
-    expect(inference.warnings.join('\n')).toMatch(/render failed at context_hooks\/hog\.rhai line 3, column 14: Size of array too large/);
+    expect(inference.warnings.join('\n')).toMatch(/render failed at context_hooks\/hog\.rhai line 3, column 14: Size of array\/BLOB too large/);
+  });
+});
+
+describe('values nested too deeply to leave a script', () => {
+  const deepHook = (build: string): Scenario => ScenarioSchema.parse({
+    version: 1, model: { id: 'gpt-4o' },
+    agent: {
+      'agent.leviath': '[context.regions]\nbrain = { kind = "custom", script = "context_hooks/deep.rhai" }\n',
+      'context_hooks/deep.rhai': `fn render(ctx) {\n  let a = "x";\n  for i in 0..1500 { ${build} }\n  a\n}\n`,
+    },
+    traffic: [{ type: 'context_append', region: 'brain', content: 'a note' }, { type: 'assistant', content: 'ok' }],
+  });
+
+  it('a render hook returning 1,500 nested arrays or maps is a warning naming the hook and the limit; the replay finishes', () => {
+    for (const build of ['a = [a];', 'a = #{system: a};']) {
+      const timeline = replay(deepHook(build));
+      expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      expect(timeline.steps).toHaveLength(2);
+      const inference = timeline.steps[1]!;
+      // the plain fallback rendering still sends the region's entry
+      expect(inference.request!.systemTokens).toBeGreaterThan(0);
+      expect(inference.warnings.join('\n')).toContain(
+        `custom region brain: render failed at context_hooks/deep.rhai line 1, column 1: Value nested too deeply: arrays and maps more than ${MAX_CONVERT_DEPTH.toLocaleString('en-US')} levels deep`);
+    }
+  });
+
+  it('conversion stops at the bound both ways with ErrorDataTooLarge, never a JS RangeError', () => {
+    const nested = (levels: number): unknown => { let v: unknown = 'x'; for (let i = 0; i < levels; i++) v = [v]; return v; };
+    expect(() => toRhai(nested(MAX_CONVERT_DEPTH))).not.toThrow();
+    for (const levels of [MAX_CONVERT_DEPTH + 1, 100_000]) {
+      expect(() => toRhai(nested(levels))).toThrowError(expect.objectContaining({ kind: 'ErrorDataTooLarge' }) as Error);
+    }
+    for (const levels of [MAX_CONVERT_DEPTH + 1, 5_000]) {
+      const rhai = evaluate(`let a = "x"; for i in 0..${levels} { a = [a]; } a`).value;
+      expect(() => fromRhai(rhai)).toThrowError(expect.objectContaining({ kind: 'ErrorDataTooLarge' }) as Error);
+    }
+    // a script function's deep result is reported at the function's definition
+    const script = compile('let x = 1;\nfn deep() { let a = (); for i in 0..2000 { a = #{a: a}; } a }');
+    expect(() => script.call('deep', [])).toThrowError(expect.objectContaining({ kind: 'ErrorDataTooLarge', line: 2, column: 1 }) as Error);
+    expect(fromRhai(evaluate(`let a = 1; for i in 0..${MAX_CONVERT_DEPTH} { a = [a]; } a`).value)).toBeInstanceOf(Array);
   });
 });

@@ -138,11 +138,18 @@ describe('lev rhai limits', () => {
   it('places a parse error in a 100,000-term expression', async () => {
     const terms = Array.from({ length: 100_000 }, () => '1').join(' + ');
     const path = file('terms.rhai', `let x = 0;\nlet y = ${terms};`);
+    // As in Rhai, each operator of a chain is one level of expression depth: the expression is one
+    // level, so the 64th operator goes past the default depth of 64.
     const r = await lev([path]);
     expect(r.code).toBe(1);
     const [message, at] = r.err.join('\n').split('\n');
-    expect(message).toContain('ErrorParsing: More than 1000 operators in one expression');
-    expect(at).toBe(`  at ${path}:2:${'let y = 1 '.length + 1 + 1000 * 4}`);
+    expect(message).toContain('ErrorParsing: Expression exceeds maximum complexity');
+    expect(at).toBe(`  at ${path}:2:${'let y = 1 '.length + 1 + 63 * 4}`);
+    // Without a depth limit, one chain still stops at 1,000 operators (the JS stack's bound).
+    const unlimited = await lev([path, '--max-expr-depth', '0']);
+    const [message2, at2] = unlimited.err.join('\n').split('\n');
+    expect(message2).toContain('ErrorParsing: More than 1000 operators in one expression');
+    expect(at2).toBe(`  at ${path}:2:${'let y = 1 '.length + 1 + 1000 * 4}`);
   });
 
   it('places a parse error in a 100,000-link method chain', async () => {
@@ -152,6 +159,63 @@ describe('lev rhai limits', () => {
     const [message, at] = r.err.join('\n').split('\n');
     expect(message).toBe('ErrorParsing: More than 1000 properties, method calls and indexes in one chain; split it into several statements');
     expect(at).toBe(`  at ${path}:2:${'let y = x'.length + 1 + 1000 * '.abs()'.length}`);
+  });
+});
+
+describe('lev rhai print output', () => {
+  it('writes each print line while the script runs, before the script ends', async () => {
+    const events: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => { events.push(`out ${a.join(' ')}`); });
+    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => { events.push(`err ${String(a[0]).split('\n')[0]}`); });
+    // The script prints, then runs into the operation limit: its lines are out before that error.
+    const code = await run([file('stream.rhai', 'for i in 0..3 { print(i) }\nloop { }'), '--max-operations', '1000']);
+    expect(code).toBe(1);
+    expect(events.slice(0, 3)).toEqual(['out 0', 'out 1', 'out 2']);
+    expect(events[3]).toMatch(/^err ErrorTooManyOperations/);
+    expect(events).toHaveLength(4);
+  });
+
+  it('stops a script whose print output passes --max-output with ErrorTerminated naming the flag', async () => {
+    const path = file('flood.rhai', 'let s = "x"; s.pad(999, "x");\nloop { print(s) }');
+    const r = await lev([path, '--max-output', '10000', '--max-operations', '0']);
+    expect(r.code).toBe(1);
+    expect(r.out).toHaveLength(10);
+    expect(r.err.join('\n')).toContain('ErrorTerminated: Script terminated: its print output passed 10,000 characters (raise --max-output to allow more)');
+    expect(r.err.join('\n')).toContain(`${path}:2:8`);
+    // The default bound stops the same loop with no operation limit.
+    const started = Date.now();
+    const d = await lev([path, '--max-operations', '0']);
+    expect(d.err.join('\n')).toContain('passed 10,000,000 characters');
+    expect(d.out).toHaveLength(10_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await lev([file('few.rhai', 'print("abc"); 1'), '--max-output', '0'])).out).toEqual(['abc', '1']);
+  });
+
+  it('keeps print lines for --json within --max-output, and stops past it', async () => {
+    const within = await lev([file('jkeep.rhai', 'for i in 0..5 { print(`line ${i}`) } 7'), '--json', '--max-output', '35']);
+    // five lines of 6 characters plus a newline each: 35 characters, exactly the bound
+    expect(within).toEqual({ code: 0, out: [JSON.stringify({ prints: ['line 0', 'line 1', 'line 2', 'line 3', 'line 4'], value: '7' })], err: [] });
+    const r = await lev([file('jflood.rhai', 'loop { print("0123456789") }'), '--json', '--max-output', '55']);
+    expect(r.code).toBe(1);
+    // 5 lines of 10 characters and a newline fill the 55; the sixth stops the script
+    const out = JSON.parse(r.out.join('')) as { prints: string[]; error: { kind: string; message: string } };
+    expect(out.prints).toEqual(Array<string>(5).fill('0123456789'));
+    expect(out.error.kind).toBe('ErrorTerminated');
+    expect(out.error.message).toContain('Script terminated: its print output passed 55 characters (raise --max-output to allow more)');
+  });
+
+  it('refuses a bad --max-output with usage exit 2', async () => {
+    for (const v of ['-1', 'lots', '1.5']) expect((await lev([file('ok3.rhai', '1'), '--max-output', v])).code).toBe(2);
+    expect((await lev([file('ok4.rhai', '1'), '--max-output'])).code).toBe(2);
+    const { USAGE } = await import('../../src/cli/rhai.ts');
+    expect(USAGE).toContain('--max-output N');
+    expect(USAGE).toContain('(default 10,000,000; 0 = unlimited)');
+  });
+
+  it('says a directory is not a file', async () => {
+    const r = await lev([dir]);
+    expect(r.code).toBe(1);
+    expect(r.err[0]).toContain('is a directory, not a file');
   });
 });
 

@@ -57,10 +57,11 @@ describe('the shortcuts for what hooks do most give the general answers', () => 
 });
 
 describe('sort with a comparer', () => {
-  it('orders only by INT results, like Rhai (anything else counts as equal)', () => {
+  it('orders by INT results, and a bool as array_basic.rs sort_by reads it (true: x first); anything else is equal', () => {
     expect(value('let a = [3, 1, 2]; a.sort(|x, y| x - y); a')).toBe('[1, 2, 3]');
-    expect(value('let a = [3, 1, 2]; a.sort(|x, y| x > y); a')).toBe('[3, 1, 2]');
+    expect(value('let a = [3, 1, 2]; a.sort(|x, y| x > y); a')).toBe('[3, 2, 1]');
     expect(value('let a = [3, 1, 2]; a.sort(|x, y| x.bad()); a')).toBe('[3, 1, 2]');
+    expect(value('let a = [3, 1, 2]; a.sort(|x, y| "no"); a')).toBe('[3, 1, 2]');
   });
 });
 

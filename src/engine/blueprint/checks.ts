@@ -151,16 +151,16 @@ function checkScript(r: Reporter, input: CheckInput, region: RegionDecl, regionP
       `Script "${region.script}" for custom region "${region.name}" does not exist in the agent directory. Create it (with fn render(ctx)) or fix the path.`, 'value');
     return;
   }
-  for (const finding of runScriptCheck(input.checkScript, source, file)) {
-    r.diagnostics.push({ code: finding.code, severity: 'error', message: finding.message, file, line: finding.line, column: finding.column, path: '' });
+  for (const finding of runScriptCheck(input.checkScript, source, file, input.agent)) {
+    r.diagnostics.push({ code: finding.code, severity: 'error', message: finding.message, file: finding.file ?? file, line: finding.line, column: finding.column, path: '' });
   }
 }
 
 // A checker that throws (a parser overwhelmed by a pathological script) still yields a finding.
-function runScriptCheck(check: ScriptChecker | undefined, source: string, file: string): ScriptFinding[] {
+function runScriptCheck(check: ScriptChecker | undefined, source: string, file: string, agent: Readonly<Record<string, string>>): ScriptFinding[] {
   if (!check) return [];
   try {
-    return check(source, file);
+    return check(source, file, agent);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     return [{ code: 'custom-script-invalid', message: `${file} could not be checked (${reason}). Simplify the script.`, line: 1, column: 1 }];

@@ -5,13 +5,23 @@
 // DEFAULT_SCRIPT_CHECK, and `compileBlueprint(agent, { checkScript })` can replace it.
 
 export interface ScriptFinding {
-  /** `custom-script-invalid` (does not parse) or `custom-render-missing` (no `fn render(ctx)`). */
-  code: 'custom-script-invalid' | 'custom-render-missing';
+  /**
+   * `custom-script-invalid` (it or a module it imports does not parse), `custom-render-missing` (no
+   * `fn render(ctx)`), `script-import-missing` (an `import` names no file of the agent directory),
+   * `script-import-cycle` (modules importing each other), `script-outside-agent-dir` (an `import`
+   * path leaving the agent directory).
+   */
+  code: 'custom-script-invalid' | 'custom-render-missing' | 'script-import-missing' | 'script-import-cycle' | 'script-outside-agent-dir';
   message: string;
-  /** 1-based, inside the script file. */
+  /** 1-based, inside `file`. */
   line: number;
   column: number;
+  /** The file the finding is in, when not the script itself (a module it imports). */
+  file?: string;
 }
 
-/** Compile-checks one custom-region script; `file` is its path inside the agent directory. */
-export type ScriptChecker = (source: string, file: string) => ScriptFinding[];
+/**
+ * Compile-checks one custom-region script; `file` is its path inside the agent directory, `agent`
+ * the directory's files (where its `import`s are found).
+ */
+export type ScriptChecker = (source: string, file: string, agent?: Readonly<Record<string, string>>) => ScriptFinding[];

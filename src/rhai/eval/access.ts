@@ -1,12 +1,14 @@
 // Reading and writing properties and indexes (src/eval/chaining.rs): maps, arrays, strings as
 // chars, integers as bit-fields, with Rhai's bounds and type errors.
-import { bitFieldBoundsError, boundsError, dotExprError, indexingTypeError, mismatchError, type Pos } from '../errors.ts';
-import { getBits, setBits } from '../packages/bits.ts';
+import { bitFieldBoundsError, boundsError, dotExprError, indexingTypeError, mismatchError, RhaiError, type Pos } from '../errors.ts';
+import { bitFieldRange, getBits, setBits } from '../packages/bits.ts';
 import { NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext } from '../packages/index.ts';
 import { displayString } from '../format.ts';
 import { checkMap, checkString, type Runtime } from '../runtime.ts';
-import { hasAstral, isInt, makeChar, RhaiChar, RhaiRange, toChars, typeName, type RhaiValue } from '../values.ts';
-import { callNative } from './calls.ts';
+import { isInt, makeChar, normInt, RhaiBlob, RhaiChar, RhaiRange, typeName, type RhaiValue } from '../values.ts';
+import { chargeChars } from '../cost.ts';
+import { charAtIndex, charLength, charSlice, textIndex } from '../text.ts';
+import { byteOf } from '../packages/blob.ts';
 import type { Env, LValue } from './frame.ts';
 
 export function readProp(rt: Runtime, obj: RhaiValue, name: string, safe: boolean, pos: Pos): RhaiValue {
@@ -24,6 +26,15 @@ export function arrayIndex(len: number, idx: RhaiValue, pos: Pos, kind: 'ErrorAr
   if (i < 0 || i >= len) throw boundsError(kind, len, idx, pos);
   return i;
 }
+function bitField(r: RhaiRange, pos: Pos): { shift: number; mask: bigint } {
+  try {
+    return bitFieldRange(r);
+  } catch (e) {
+    if (e instanceof RhaiError) e.setPosition(pos);
+    throw e;
+  }
+}
+
 export function bitIndex(idx: RhaiValue, pos: Pos): number {
   let i = Number(idx);
   if (i < 0) i += 64;
@@ -37,18 +48,21 @@ export function bitIndex(idx: RhaiValue, pos: Pos): number {
  * it), and `a..=b` covers nothing when b is not after a. `keepBefore`/`keepFrom` are what a write
  * keeps around the new text (target.rs).
  */
-function stringSlice(chars: string[], r: RhaiRange, pos: Pos): { text: string; keepBefore: number; keepFrom: number } {
-  const n = chars.length;
+function stringSlice(rt: Runtime, s: string, r: RhaiRange, pos: Pos): { text: string; keepBefore: number; keepFrom: number } {
+  const n = charLength(rt, s);
   if (n === 0) return { text: '', keepBefore: 0, keepFrom: 0 };
+  const chars = { slice: (from: number, to: number): string => charSlice(rt, s, from, Math.max(0, to - from)) };
   const fromEnd = (i: number): number | undefined => (-i <= n ? n + i : undefined);
-  const start = r.start >= 0 ? r.start : fromEnd(r.start);
+  const rs = Number(r.start); // beyond the safe range an end only clamps to the string
+  const re = Number(r.end);
+  const start = rs >= 0 ? rs : fromEnd(rs);
   if (start === undefined) throw boundsError('ErrorStringBounds', n, r.start, pos);
-  const end = r.end >= 0 ? r.end : fromEnd(r.end) ?? 0;
+  const end = re >= 0 ? re : fromEnd(re) ?? 0;
   if (!r.inclusive) {
-    const text = start === 0 && end >= n ? chars.join('') : chars.slice(start, start + Math.max(0, end - start)).join('');
+    const text = start === 0 && end >= n ? s : chars.slice(start, Math.min(n, start + Math.max(0, end - start)));
     return { text, keepBefore: start, keepFrom: Math.min(end, n) };
   }
-  const text = start === 0 && end >= n - 1 ? chars.join('') : end > start ? chars.slice(start, end + 1).join('') : '';
+  const text = start === 0 && end >= n - 1 ? s : end > start ? chars.slice(start, Math.min(n, end + 1)) : '';
   return { text, keepBefore: start, keepFrom: Math.min(end, n - 1) + 1 };
 }
 
@@ -59,21 +73,26 @@ export function readIndex(rt: Runtime, obj: RhaiValue, idx: RhaiValue, safe: boo
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     return obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')];
   }
+  if (obj instanceof RhaiBlob) { // a byte, as an INT
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    return obj.bytes[arrayIndex(obj.bytes.length, idx, pos, 'ErrorArrayBounds')];
+  }
   if (obj instanceof Map) {
     if (typeof idx === 'string') return obj.get(idx);
     if (idx instanceof RhaiChar) return obj.get(idx.c);
     throw mismatchError('string', typeName(idx), pos);
   }
   if (typeof obj === 'string') {
-    if (isRangeIndex(idx)) return stringSlice(toChars(obj), idx, pos).text;
+    if (isRangeIndex(idx)) return stringSlice(rt, obj, idx, pos).text;
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
-    const chars = hasAstral(obj) ? Array.from(obj) : null;
-    const len = chars ? chars.length : obj.length;
-    const i = arrayIndex(len, idx, pos, 'ErrorStringBounds');
-    return makeChar(chars ? chars[i]! : obj[i]!);
+    const i = arrayIndex(charLength(rt, obj), idx, pos, 'ErrorStringBounds');
+    return makeChar(charAtIndex(rt, obj, i));
   }
   if (isInt(obj)) {
-    if (idx instanceof RhaiRange) return callNative(rt, NATIVE_FUNCTIONS.get('get_bits')!, 'get_bits', [obj, idx], pos);
+    if (idx instanceof RhaiRange) {
+      const { shift, mask } = bitField(idx, pos);
+      return normInt((BigInt(obj) & mask) >> BigInt(shift)); // an arithmetic shift, as Rhai's i64 `>>`
+    }
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     return getBits(obj, bitIndex(idx, pos), 1) === 1;
   }
@@ -87,6 +106,13 @@ export function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiVa
     obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')] = v;
     return;
   }
+  if (obj instanceof RhaiBlob) { // target.rs BlobByte: the INT's low 8 bits
+    if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
+    const at = arrayIndex(obj.bytes.length, idx, pos, 'ErrorArrayBounds');
+    if (!isInt(v)) throw mismatchError('INT', typeName(v), pos);
+    obj.bytes[at] = byteOf(v);
+    return;
+  }
   if (obj instanceof Map) {
     const key = typeof idx === 'string' ? idx : idx instanceof RhaiChar ? idx.c : undefined;
     if (key === undefined) throw mismatchError('string', typeName(idx), pos);
@@ -95,26 +121,29 @@ export function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiVa
     return;
   }
   if (typeof obj === 'string') {
+    const rt = env.rt;
+    const index = textIndex(rt, obj);
     if (isRangeIndex(idx)) { // the covered chars are replaced by the new value's text
-      const chars = toChars(obj);
-      const { keepBefore, keepFrom } = stringSlice(chars, idx, pos);
-      const text = chars.slice(0, keepBefore).join('') + displayString(v) + chars.slice(keepFrom).join('');
-      target.set(env, checkString(env.rt, text, pos));
+      const { keepBefore, keepFrom } = stringSlice(rt, obj, idx, pos);
+      const added = displayString(v);
+      chargeChars(rt, obj.length + added.length);
+      const text = obj.slice(0, index.offset(keepBefore)) + added + obj.slice(index.offset(Math.min(keepFrom, index.chars)));
+      target.set(env, checkString(rt, text, pos));
       return;
     }
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     if (!(v instanceof RhaiChar)) throw mismatchError('char', typeName(v), pos);
-    const chars = toChars(obj);
-    chars[arrayIndex(chars.length, idx, pos, 'ErrorStringBounds')] = v.c;
-    target.set(env, chars.join(''));
+    const i = arrayIndex(index.chars, idx, pos, 'ErrorStringBounds');
+    chargeChars(rt, obj.length);
+    target.set(env, obj.slice(0, index.offset(i)) + v.c + obj.slice(index.offset(i + 1)));
     return;
   }
   if (isInt(obj)) {
     if (idx instanceof RhaiRange) {
       if (!isInt(v)) throw mismatchError('i64', typeName(v), pos);
-      const args = [obj, idx, v];
-      callNative(env.rt, NATIVE_FUNCTIONS.get('set_bits')!, 'set_bits', args, pos);
-      target.set(env, args[0]);
+      const { shift, mask } = bitField(idx, pos);
+      const bits = (BigInt(v) << BigInt(shift)) & mask;
+      target.set(env, normInt(BigInt.asIntN(64, (BigInt(obj) & ~mask) | bits)));
       return;
     }
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);

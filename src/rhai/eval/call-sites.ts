@@ -1,15 +1,18 @@
 // Calls as written in a script — `f(x)` and `x.f(y)` — compiled: each binds, when compiled, to
 // the script function or native function of its name and arity. Running a call (frames, depth,
 // Fn pointers) is in calls.ts.
-import type { Expr } from '../ast.ts';
-import { fnNotFound, RhaiError, type Pos } from '../errors.ts';
+import type { Expr, VarDecl } from '../ast.ts';
+import { fnNotFound, mismatchError, RhaiError, wrapInFunctionCall, type Pos } from '../errors.ts';
 import { isNonPureCall, NATIVE_FUNCTIONS, type NativeFn } from '../packages/index.ts';
 import { cloneValue } from '../copy.ts';
-import { FnPtr, typeName, type RhaiValue } from '../values.ts';
-import { lvalue } from './assignment.ts';
+import { FnPtr, typeName, type Cell, type RhaiValue } from '../values.ts';
+import { lvalue, varLValue } from './assignment.ts';
 import { callFnPtr, callNative, invoke, runFrame } from './calls.ts';
 import { owned, type Compiler } from './compiler.ts';
-import { Env, NONE, signature, type CompiledFn, type Ev, type LValue } from './frame.ts';
+import { countOp, Env, NONE, RETURN, signature, type CompiledFn, type Ev, type LValue } from './frame.ts';
+import type { Program } from './program.ts';
+import { findModule, markSource, runIn } from './modules.ts';
+import { findVariable } from './scope.ts';
 
 function compileArgs(c: Compiler, args: Expr[]): Ev[] {
   return args.map((a) => owned(c, a));
@@ -19,16 +22,20 @@ function compileArgs(c: Compiler, args: Expr[]): Ev[] {
 export function compileCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Ev {
   const pos = e.pos;
   const name = e.name;
+  if (name === 'is_shared' && e.args.length === 1) return compileIsShared(c, e.args[0]!);
   if (name === 'is_def_var' && e.args.length === 1) {
     const arg = c.expr(e.args[0]!);
     const visible = new Set(e.visibleVars);
     return (env) => {
       const v = arg(env);
       if (typeof v !== 'string') throw fnNotFound(`is_def_var (${typeName(v)})`, pos);
-      return visible.has(v);
+      return visible.has(v) || findVariable(env, v) !== undefined;
     };
   }
+  if (e.namespace) return compileModuleCall(c, e, e.namespace);
+  if (name === 'eval' && e.args.length === 1) return compileEval(c, e);
   const sfn = c.fns.get(`${name}/${e.args.length}`);
+  if (e.bang) return compileBangCall(c, e, sfn);
   if (sfn) return compileScriptCall(sfn, compileArgs(c, e.args), pos);
   const native = NATIVE_FUNCTIONS.get(name);
   if (!native) {
@@ -51,6 +58,140 @@ export function compileCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Ev
     const r = callNative(env.rt, native, name, args, pos);
     if (byRef && args[0] !== before) firstLv.set(env, args[0]);
     return r;
+  };
+}
+
+/**
+ * `is_shared(x)` / `x.is_shared()`: whether the variable has been captured by a closure (Rhai makes
+ * a captured variable one shared value). Any other value is not shared.
+ */
+function compileIsShared(c: Compiler, arg: Expr): Ev {
+  if (arg.kind === 'var' || arg.kind === 'this') {
+    const lv = lvalue(c, arg);
+    const cell = lv.cell;
+    if (cell) return (env) => cell(env).shared === true;
+    return (env) => { lv.get(env); return false; };
+  }
+  const f = c.expr(arg);
+  return (env) => { f(env); return false; };
+}
+
+/**
+ * Calling a closure with `this` bound to a variable the closure itself captured: Rhai passes the
+ * captured values as leading arguments, finds that one locked by the `this` binding and refuses
+ * the call (ensure_no_data_race) before it starts.
+ */
+function checkDataRace(target: LValue, env: Env, fp: FnPtr): void {
+  if (!target.cell || !fp.closure) return;
+  const cell = target.cell(env);
+  const at = fp.closure.captures.indexOf(cell);
+  if (at >= 0) throw new RhaiError('ErrorDataRace', `Data race detected on variable 'argument #${at + 1} of function '${fp.name}''`);
+}
+
+/**
+ * `m::f(args)`: a public function of an imported module, run as the module's code (its functions,
+ * its imports, its constants); a private one is not found from outside.
+ */
+function compileModuleCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>, path: string[]): Ev {
+  const pos = e.pos;
+  const name = e.name;
+  const args = compileArgs(c, e.args);
+  return (env) => {
+    const module = findModule(env.rt, path, pos);
+    const argv = new Array<RhaiValue>(args.length);
+    for (let i = 0; i < args.length; i++) argv[i] = args[i]!(env);
+    if (env.rt.signal !== NONE) return undefined;
+    const fn = module.program.fns.get(`${name}/${argv.length}`);
+    if (!fn || fn.def.private) throw fnNotFound(signature(`${path.join('::')}::${name}`, argv), pos);
+    try {
+      return runIn(env.rt, module.program, module.constants, module.environ, () => invoke(env.rt, fn, argv, null, false, undefined, false, pos));
+    } catch (err) {
+      throw markSource(err, module.id);
+    }
+  };
+}
+
+/** The caller's variables in scope at an `eval` or `!` call, as places in the caller's frame. */
+function callerVars(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Map<string, LValue> {
+  return new Map((e.scope ?? []).map(([name, ref]) => [name, varLValue(c, name, ref, e.pos)]));
+}
+
+/**
+ * `eval(text)` (func/call.rs): the text runs as statements in the caller's scope. It reads and
+ * changes the caller's variables; a `let` at its top level adds a variable to the caller's scope
+ * (until the caller's block ends); at the script's top level its constants are global constants.
+ * Its failures are ErrorInFunctionCall("eval") (limits excepted, which stop the whole run here).
+ */
+function compileEval(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Ev {
+  const pos = e.pos;
+  const arg = c.expr(e.args[0]!);
+  const vars = callerVars(c, e);
+  const topLevel = e.topLevel === true;
+  return (env) => {
+    const text = arg(env);
+    if (env.rt.signal !== NONE) return undefined;
+    if (typeof text !== 'string') throw mismatchError('string', typeName(text), e.args[0]!.pos);
+    countOp(env.rt, pos);
+    const source = text.trim();
+    if (source === '') return undefined;
+    const rt = env.rt;
+    try {
+      const code = (rt.program as Program).evalCode(source, rt.parseLimits, topLevel);
+      const frame = new Env(code.slots, null, rt);
+      frame.parent = { env, vars };
+      let v = code.body(frame);
+      if (rt.signal === RETURN) { v = rt.signalValue; rt.signal = NONE; rt.signalValue = undefined; }
+      exportEvalVariables(env, frame, code.declared);
+      return v;
+    } catch (err) {
+      if (err instanceof RhaiError && !LIMIT_KINDS.has(err.kind)) throw wrapInFunctionCall('eval', err, pos);
+      throw err;
+    }
+  };
+}
+
+/** Errors that stop the whole run: never wrapped, so never caught. */
+const LIMIT_KINDS = new Set(['ErrorExit', 'ErrorTooManyOperations', 'ErrorStackOverflow', 'ErrorDataTooLarge', 'ErrorTerminated']);
+
+/** The variables an `eval`'d script declared at its top level (and those its own `eval`s added) join the caller's frame. */
+function exportEvalVariables(caller: Env, frame: Env, declared: VarDecl[]): void {
+  if (declared.length === 0 && frame.dyn === null) return;
+  const dyn = caller.dyn ?? (caller.dyn = []);
+  for (const d of declared) {
+    const held = frame.slots[d.slot];
+    dyn.push({ name: d.name, cell: d.captured ? held as Cell : { value: held as RhaiValue }, isConst: d.isConst });
+  }
+  if (frame.dyn !== null) dyn.push(...frame.dyn);
+}
+
+/**
+ * `f!(args)` and `call!(fp, args)`: the script function runs with the caller's variables in sight
+ * (names it does not declare itself), and may change them; its own `let`s stay its own. A native
+ * function sees nothing more, so it is called as usual.
+ */
+function compileBangCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>, sfn: CompiledFn | undefined): Ev {
+  const pos = e.pos;
+  const args = compileArgs(c, e.args);
+  const vars = callerVars(c, e);
+  const name = e.name;
+  const native = NATIVE_FUNCTIONS.get(name);
+  return (env) => {
+    const argv = new Array<RhaiValue>(args.length);
+    for (let i = 0; i < args.length; i++) argv[i] = args[i]!(env);
+    if (env.rt.signal !== NONE) return undefined;
+    let fn = sfn;
+    let rest = argv;
+    if (!fn && name === 'call' && argv[0] instanceof FnPtr && !argv[0].closure) {
+      const fp = argv[0];
+      rest = [...fp.curry, ...argv.slice(1)];
+      fn = (env.rt.program as Program).fns.get(`${fp.name}/${rest.length}`);
+      if (!fn) return callFnPtr(env.rt, fp, argv.slice(1), pos);
+    }
+    if (!fn) {
+      if (!native) throw fnNotFound(signature(name, argv), pos);
+      return callNative(env.rt, native, name, argv, pos);
+    }
+    return invoke(env.rt, fn, rest, null, false, undefined, false, pos, { env, vars });
   };
 }
 
@@ -107,6 +248,7 @@ function nativeMethod(env: Env, native: NativeFn, name: string, full: RhaiValue[
 export function compileMethodCall(c: Compiler, e: Extract<Expr, { kind: 'method' }>): Ev {
   const pos = e.pos;
   const name = e.name;
+  if (name === 'is_shared' && e.args.length === 0) return compileIsShared(c, e.target);
   const target = e.target.kind === 'var' || e.target.kind === 'this' || e.target.kind === 'property' || e.target.kind === 'index'
     ? lvalue(c, e.target)
     : { get: owned(c, e.target), set: () => {}, update: () => {}, isConst: () => false }; // a temporary
@@ -115,9 +257,11 @@ export function compileMethodCall(c: Compiler, e: Extract<Expr, { kind: 'method'
   const sfn = c.fns.get(`${name}/${argc}`);
   const native = NATIVE_FUNCTIONS.get(name);
   const safe = e.safe;
+  const guarded = e.chain?.guarded ?? false;
   return (env) => {
     const obj = target.get(env);
-    if (obj === undefined && safe) return undefined;
+    if (guarded && env.rt.skipChain) return undefined;
+    if (obj === undefined && safe) { env.rt.skipChain = true; return undefined; }
     // The target and the arguments in one array, as a native function takes them.
     const full = new Array<RhaiValue>(argc + 1);
     full[0] = obj;
@@ -127,6 +271,7 @@ export function compileMethodCall(c: Compiler, e: Extract<Expr, { kind: 'method'
     const argv = full.slice(1);
     // `x.call(fp, ...)`: call the pointer with `this` bound to x.
     if (name === 'call' && !(obj instanceof FnPtr) && argv[0] instanceof FnPtr) {
+      checkDataRace(target, env, argv[0]);
       const ref = { value: obj, isConst: target.isConst(env) };
       env.rt.lastThis = obj; // stays so when the pointer names a native function
       const r = callFnPtr(env.rt, argv[0], argv.slice(1), pos, ref);
@@ -136,6 +281,7 @@ export function compileMethodCall(c: Compiler, e: Extract<Expr, { kind: 'method'
     // `obj.prop(...)` where the map property holds a Fn pointer: call it with `this` = obj.
     if (obj instanceof Map) {
       const f = obj.get(name);
+      if (f instanceof FnPtr) checkDataRace(target, env, f);
       if (f instanceof FnPtr) return callFnPtr(env.rt, f, argv, pos, { value: obj, isConst: target.isConst(env) });
     }
     if (sfn) {

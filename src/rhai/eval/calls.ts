@@ -2,14 +2,14 @@
 // each frame counted against the call depth and wrapped in ErrorInFunctionCall on failure.
 import { fnNotFound, isJsStackOverflow, isSystemError, RhaiError, stackOverflow, wrapInFunctionCall, type Pos } from '../errors.ts';
 import { NATIVE_FUNCTIONS, NO_MATCH, type NativeContext, type NativeFn } from '../packages/index.ts';
-import { tooManyOperations, type Runtime } from '../runtime.ts';
+import { tooManyOperations } from '../cost.ts';
+import type { Runtime } from '../runtime.ts';
 import { FnPtr, type Cell, type RhaiValue } from '../values.ts';
-import { Env, NONE, signature, type CompiledFn } from './frame.ts';
+import { Env, NONE, signature, type CompiledFn, type ParentScope } from './frame.ts';
 import type { Program } from './program.ts';
 
 /** What native functions may ask of the run they are called in (made once per run). */
 export function nativeContext(rt: Runtime): NativeContext {
-  const program = rt.program as Program;
   return {
     runtime: rt,
     call: (fp, args) => callFnPtr(rt, fp, args, rt.callPos),
@@ -20,10 +20,10 @@ export function nativeContext(rt: Runtime): NativeContext {
     },
     arityOf: (fp) => {
       if (fp.closure) return fp.closure.fn.arity - fp.curry.length;
-      const arity = program.maxArity.get(fp.name);
+      const arity = maxArityOf(rt, fp.name);
       return arity === undefined ? undefined : arity - fp.curry.length;
     },
-    hasScriptFn: (name, arity) => program.fns.has(`${name}/${arity}`),
+    hasScriptFn: (name, arity) => (rt.program as Program).fns.has(`${name}/${arity}`),
     print: (text) => rt.onPrint(text),
     debug: (text) => rt.onDebug(text),
   };
@@ -78,14 +78,42 @@ export function runFrame(fn: CompiledFn, env: Env, pos: Pos): RhaiValue {
 /** Calls a script function or closure with its arguments (already copied where needed). */
 export function invoke(
   rt: Runtime, fn: CompiledFn, args: RhaiValue[], caps: Cell[] | null,
-  hasThis: boolean, thisVal: RhaiValue, thisConst: boolean, pos: Pos,
+  hasThis: boolean, thisVal: RhaiValue, thisConst: boolean, pos: Pos, parent: ParentScope | null = null,
 ): RhaiValue {
   const env = new Env(fn.slotCount, caps, rt);
+  env.parent = parent;
   if (hasThis) { env.hasThis = true; env.thisVal = thisVal; env.thisConst = thisConst; }
   const slots = env.slots;
   const ps = fn.paramSlots;
   for (let i = 0; i < ps.length; i++) slots[ps[i]!] = fn.paramCaptured[i] ? { value: args[i] } : args[i];
   return runFrame(fn, env, pos);
+}
+
+/** The most parameters a script function of that name takes, in the running program or its callers. */
+function maxArityOf(rt: Runtime, name: string): number | undefined {
+  const own = (rt.program as Program).maxArity.get(name);
+  if (own !== undefined || rt.callers.length === 0) return own;
+  for (let i = rt.callers.length - 1; i >= 0; i--) {
+    const arity = (rt.callers[i] as Program).maxArity.get(name);
+    if (arity !== undefined) return arity;
+  }
+  return undefined;
+}
+
+/**
+ * The script function a Fn pointer's name calls: the running program's first, then (inside a
+ * module's function) its callers' — as Rhai searches the lib stack, so a pointer a script hands
+ * to a module still reaches the script's own function.
+ */
+function scriptFnNamed(rt: Runtime, name: string, arity: number): CompiledFn | undefined {
+  const key = `${name}/${arity}`;
+  const own = (rt.program as Program).fns.get(key);
+  if (own || rt.callers.length === 0) return own;
+  for (let i = rt.callers.length - 1; i >= 0; i--) {
+    const fn = (rt.callers[i] as Program).fns.get(key);
+    if (fn) return fn;
+  }
+  return undefined;
 }
 
 export function callFnPtr(rt: Runtime, fp: FnPtr, args: RhaiValue[], pos: Pos, thisRef?: { value: RhaiValue; isConst: boolean }): RhaiValue {
@@ -95,9 +123,10 @@ export function callFnPtr(rt: Runtime, fp: FnPtr, args: RhaiValue[], pos: Pos, t
     if (fn.arity !== full.length) throw fnNotFound(signature(fp.name, full), pos);
     return invoke(rt, fn, full, fp.closure.captures, thisRef !== undefined, thisRef?.value, thisRef?.isConst ?? false, pos);
   }
-  const sfn = (rt.program as Program).fns.get(`${fp.name}/${full.length}`);
+  const sfn = scriptFnNamed(rt, fp.name, full.length);
   if (sfn) return invoke(rt, sfn, full, null, thisRef !== undefined, thisRef?.value, thisRef?.isConst ?? false, pos);
   const nf = NATIVE_FUNCTIONS.get(fp.name);
+  if (++rt.ops > rt.opLimit) tooManyOperations(pos); // a native function called through a pointer is a call too
   if (nf) return callNative(rt, nf, fp.name, thisRef ? [thisRef.value, ...full] : full, pos);
   throw fnNotFound(signature(fp.name, full), pos);
 }

@@ -2,7 +2,7 @@
 // `for` loop visits, and JS engine failures turned into the Rhai errors they stand for.
 import { dataTooLarge, innermost, isJsStackOverflow, RhaiError, rhaiDisplayText, rhaiKnowsPosition, stackOverflow, type Pos } from '../errors.ts';
 import { valuesEqual } from '../ops.ts';
-import { makeChar, RhaiRange, toChars, typeName, type RhaiMap, type RhaiValue } from '../values.ts';
+import { RhaiBlob, RhaiRange, typeName, type RhaiMap, type RhaiValue } from '../values.ts';
 
 /**
  * The value a caught error gives to `catch (e)` (Rhai's `Stmt::TryCatch`): a value thrown anywhere
@@ -45,11 +45,12 @@ export function sameTypedValue(a: RhaiValue, b: RhaiValue): boolean {
   return valuesEqual(a, b);
 }
 
-/** Values a `for` loop visits. */
-export function iterationValues(v: RhaiValue, fresh: boolean, pos: Pos): RhaiValue[] | RhaiRange {
+/** Values a `for` loop visits (a string's chars are read one at a time by the loop). */
+export function iterationValues(v: RhaiValue, fresh: boolean, pos: Pos): RhaiValue[] | RhaiRange | string {
   if (v instanceof RhaiRange) return v;
   if (Array.isArray(v)) return fresh ? v : v.slice();
-  if (typeof v === 'string') return toChars(v).map(makeChar);
+  if (typeof v === 'string') return v;
+  if (v instanceof RhaiBlob) return v.bytes.slice(); // each byte as an INT
   throw new RhaiError('ErrorFor', 'For loop expects iterable type', pos);
 }
 
@@ -57,7 +58,7 @@ export function iterationValues(v: RhaiValue, fresh: boolean, pos: Pos): RhaiVal
 export function asRhaiError(e: unknown): unknown {
   if (isJsStackOverflow(e)) return stackOverflow();
   if (e instanceof RangeError && /invalid string length/i.test(e.message)) return dataTooLarge('Length of string');
-  if (e instanceof RangeError && /invalid array length/i.test(e.message)) return dataTooLarge('Size of array');
+  if (e instanceof RangeError && /invalid array length/i.test(e.message)) return dataTooLarge('Size of array/BLOB');
   if (e instanceof RangeError && /map maximum size/i.test(e.message)) return dataTooLarge('Size of object map');
   return e;
 }

@@ -3,19 +3,21 @@
 // An INT stays a JS number while it is a safe integer; operators try that fast path first.
 import type { Expr } from '../ast.ts';
 import { fnNotFound, variableNotFound } from '../errors.ts';
-import { debugString, displayString } from '../format.ts';
-import { binaryOp, compareOp, containsOp, negate, valuesEqual } from '../ops.ts';
+import { chargeFormatting, debugString, displayString } from '../format.ts';
+import { binaryOp, compareOp, containsOp, negate, valuesDiffer, valuesEqual } from '../ops.ts';
 import { checkArray, checkMap, checkNestedSizes, concatText, type Runtime } from '../runtime.ts';
-import { FnPtr, isInt, RhaiRange, typeName, type Cell, type RhaiMap, type RhaiValue } from '../values.ts';
+import { FnPtr, isInt, MAX_INT, normInt, RhaiRange, typeName, type Cell, type RhaiMap, type RhaiValue } from '../values.ts';
 import { readIndex, readProp } from './access.ts';
 import { lvalue, varLValue } from './assignment.ts';
 import { compileCall, compileMethodCall } from './call-sites.ts';
 import { localSlot, owned, type Compiler } from './compiler.ts';
 import { cellsOf, expectBool, makeCompiledFn, slotsOf, type Env, type Ev } from './frame.ts';
 import { compileDo, compileFor, compileWhile } from './loops.ts';
+import { findModule } from './modules.ts';
 import { compileIf, compileSwitch } from './statements.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const INT_MAX = normInt(MAX_INT);
 /** A fast path's "no answer, take the general path". */
 const MISS: unique symbol = Symbol('miss');
 
@@ -23,8 +25,21 @@ export function compileExpr(c: Compiler, e: Expr): Ev {
   const pos = e.pos;
   switch (e.kind) {
     case 'literal': { const v = e.value; return () => v; }
-    case 'var': return varLValue(e.name, e.ref, pos).get;
+    case 'var': {
+      // A name no declaration resolves that names a script function is a Fn pointer to it
+      // (eval/expr.rs search_namespace); a variable of that name, even one `eval` added, wins.
+      if (!e.ref && c.maxArity.has(e.name)) { const fp = new FnPtr(e.name); return () => fp; }
+      return varLValue(c, e.name, e.ref, pos).get;
+    }
     case 'this': return lvalue(c, e).get;
+    case 'modvar': {
+      const { path, name } = e;
+      return (env) => {
+        const m = findModule(env.rt, path, pos);
+        if (!m.vars.has(name)) throw variableNotFound(`${path.join('::')}::${name}`, pos);
+        return m.vars.get(name);
+      };
+    }
     case 'global': {
       const name = e.name;
       return (env) => {
@@ -65,32 +80,16 @@ export function compileExpr(c: Compiler, e: Expr): Ev {
     case 'interpolation': return compileInterpolation(c, e);
     case 'unary': return compileUnary(c, e);
     case 'binary': return compileBinary(c, e);
-    case 'property': {
-      const name = e.name;
-      const safe = e.safe;
-      // `e.name` on a local variable holding a map (a hook's usual read): no closure to read the variable.
-      const slot = localSlot(e.target);
-      if (slot !== undefined) {
-        return (env) => {
-          const obj = slotsOf(env)[slot];
-          return obj instanceof Map ? obj.get(name) : readProp(env.rt, obj, name, safe, pos);
-        };
-      }
-      const target = c.expr(e.target);
-      return (env) => readProp(env.rt, target(env), name, safe, pos);
-    }
-    case 'index': {
-      const target = c.expr(e.target);
-      const index = c.expr(e.index);
-      const safe = e.safe;
-      return (env) => {
-        const obj = target(env);
-        if (obj === undefined && safe) return undefined;
-        return readIndex(env.rt, obj, index(env), safe, pos);
+    case 'property': case 'index': case 'method': {
+      const link = compileLink(c, e);
+      if (!e.chain?.top) return link;
+      return (env) => { // the end of a chain holding `?.` / `?[`: whatever was skipped is ()
+        const v = link(env);
+        env.rt.skipChain = false;
+        return v;
       };
     }
     case 'call': return compileCall(c, e);
-    case 'method': return compileMethodCall(c, e);
     case 'closure': return compileClosure(c, e);
     case 'block': return c.block(e.body);
     case 'if': return compileIf(c, e);
@@ -99,6 +98,43 @@ export function compileExpr(c: Compiler, e: Expr): Ev {
     case 'do': return compileDo(c, e);
     case 'for': return compileFor(c, e);
   }
+}
+
+/**
+ * A property read, an index read or a method call. A safe link (`?.`, `?[`) on () gives () and
+ * marks the run's chain as cut; a link after one (`guarded`) gives () when the chain was cut.
+ */
+function compileLink(c: Compiler, e: Extract<Expr, { kind: 'property' | 'index' | 'method' }>): Ev {
+  if (e.kind === 'method') return compileMethodCall(c, e);
+  const pos = e.pos;
+  const safe = e.safe;
+  const guarded = e.chain?.guarded ?? false;
+  if (e.kind === 'property') {
+    const name = e.name;
+    // `e.name` on a local variable holding a map (a hook's usual read): no closure to read the variable.
+    const slot = localSlot(c, e.target);
+    if (slot !== undefined && !safe) {
+      return (env) => {
+        const obj = slotsOf(env)[slot];
+        return obj instanceof Map ? obj.get(name) : readProp(env.rt, obj, name, false, pos);
+      };
+    }
+    const target = c.expr(e.target);
+    return (env) => {
+      const obj = target(env);
+      if (guarded && env.rt.skipChain) return undefined;
+      if (obj === undefined && safe) { env.rt.skipChain = true; return undefined; }
+      return readProp(env.rt, obj, name, safe, pos);
+    };
+  }
+  const target = c.expr(e.target);
+  const index = c.expr(e.index);
+  return (env) => {
+    const obj = target(env);
+    if (guarded && env.rt.skipChain) return undefined;
+    if (obj === undefined && safe) { env.rt.skipChain = true; return undefined; }
+    return readIndex(env.rt, obj, index(env), safe, pos);
+  };
 }
 
 function isLiteralContainer(e: Expr): boolean {
@@ -127,7 +163,11 @@ function compileInterpolation(c: Compiler, e: Extract<Expr, { kind: 'interpolati
       if (typeof p === 'string') text = p;
       else {
         const v = p(env);
-        text = typeof v === 'string' ? v : displayString(v);
+        if (typeof v === 'string') text = v;
+        else {
+          chargeFormatting(env.rt, v);
+          text = displayString(v);
+        }
       }
       s = concatText(env.rt, s, text, pos);
     }
@@ -162,23 +202,26 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
     case '&&': return (env) => expectBool(L(env), e.left.pos) && expectBool(R(env), e.right.pos);
     case '||': return (env) => expectBool(L(env), e.left.pos) || expectBool(R(env), e.right.pos);
     case '??': return (env) => { const a = L(env); return a === undefined ? R(env) : a; };
-    case 'in': return (env) => { const a = L(env); return containsOp(R(env), a, pos); };
-    case '!in': return (env) => { const a = L(env); return !containsOp(R(env), a, pos); };
+    case 'in': return (env) => { const a = L(env); return containsOp(R(env), a, pos, env.rt); };
+    case '!in': return (env) => { const a = L(env); return !containsOp(R(env), a, pos, env.rt); };
     case '..': case '..=': {
       const inclusive = op === '..=';
       return (env) => {
         const a = L(env);
         const b = R(env);
-        if (typeof a !== 'number' || typeof b !== 'number') throw fnNotFound(`${op} (${typeName(a)}, ${typeName(b)})`, pos);
-        return new RhaiRange(a, b, inclusive);
+        // builtin.rs: `n..()` runs to i64::MAX, `()..n` starts at 0 (`x[..]`, `5..`, `..=n`).
+        if (isInt(a) && isInt(b)) return new RhaiRange(a, b, inclusive);
+        if (isInt(a) && b === undefined) return new RhaiRange(a, INT_MAX, inclusive);
+        if (a === undefined && isInt(b)) return new RhaiRange(0, b, inclusive);
+        throw fnNotFound(`${op} (${typeName(a)}, ${typeName(b)})`, pos);
       };
     }
-    case '==': return numeric(e, L, R, (a, b) => a === b, (a, b) => valuesEqual(a, b));
-    case '!=': return numeric(e, L, R, (a, b) => a !== b, (a, b) => !valuesEqual(a, b));
-    case '<': return numeric(e, L, R, (a, b) => a < b, (a, b) => compareOp(op, a, b, pos));
-    case '<=': return numeric(e, L, R, (a, b) => a <= b, (a, b) => compareOp(op, a, b, pos));
-    case '>': return numeric(e, L, R, (a, b) => a > b, (a, b) => compareOp(op, a, b, pos));
-    case '>=': return numeric(e, L, R, (a, b) => a >= b, (a, b) => compareOp(op, a, b, pos));
+    case '==': return numeric(c, e, L, R, (a, b) => a === b, (a, b, rt) => valuesEqual(a, b, rt, pos));
+    case '!=': return numeric(c, e, L, R, (a, b) => a !== b, (a, b, rt) => valuesDiffer(a, b, rt, pos));
+    case '<': return numeric(c, e, L, R, (a, b) => a < b, (a, b, rt) => compareOp(op, a, b, pos, rt));
+    case '<=': return numeric(c, e, L, R, (a, b) => a <= b, (a, b, rt) => compareOp(op, a, b, pos, rt));
+    case '>': return numeric(c, e, L, R, (a, b) => a > b, (a, b, rt) => compareOp(op, a, b, pos, rt));
+    case '>=': return numeric(c, e, L, R, (a, b) => a >= b, (a, b, rt) => compareOp(op, a, b, pos, rt));
     case '+': {
       // `text + "\n"`: a literal string on the right joins a string without the numeric checks.
       if (e.right.kind === 'literal' && typeof e.right.value === 'string') {
@@ -188,7 +231,7 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
           return typeof a === 'string' ? concatText(env.rt, a, text, pos) : binaryOp(env.rt, op, a, text, pos);
         };
       }
-      return numeric(e, L, R, (a, b) => {
+      return numeric(c, e, L, R, (a, b) => {
         const r = a + b;
         return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
       }, (a, b, rt) => {
@@ -196,15 +239,15 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
         return concatText(rt, a, b, pos);
       });
     }
-    case '-': return numeric(e, L, R, (a, b) => {
+    case '-': return numeric(c, e, L, R, (a, b) => {
       const r = a - b;
       return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
     }, (a, b, rt) => binaryOp(rt, op, a, b, pos));
-    case '*': return numeric(e, L, R, (a, b) => {
+    case '*': return numeric(c, e, L, R, (a, b) => {
       const r = a * b;
       return r <= MAX_SAFE && r >= -MAX_SAFE ? (r === 0 ? 0 : r) : MISS;
     }, (a, b, rt) => binaryOp(rt, op, a, b, pos));
-    case '%': return numeric(e, L, R, (a, b) => (b === 0 ? MISS : a % b === 0 ? 0 : a % b), (a, b, rt) => binaryOp(rt, op, a, b, pos));
+    case '%': return numeric(c, e, L, R, (a, b) => (b === 0 ? MISS : a % b === 0 ? 0 : a % b), (a, b, rt) => binaryOp(rt, op, a, b, pos));
     default: return (env) => {
       const a = L(env);
       return binaryOp(env.rt, op, a, R(env), pos);
@@ -218,12 +261,12 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
  * operands are read inline rather than through another closure.
  */
 function numeric(
-  e: Extract<Expr, { kind: 'binary' }>, L: Ev, R: Ev,
+  c: Compiler, e: Extract<Expr, { kind: 'binary' }>, L: Ev, R: Ev,
   fast: (a: number, b: number) => RhaiValue | typeof MISS,
   slow: (a: RhaiValue, b: RhaiValue, rt: Runtime) => RhaiValue,
 ): Ev {
-  const ls = localSlot(e.left);
-  const rs = localSlot(e.right);
+  const ls = localSlot(c, e.left);
+  const rs = localSlot(c, e.right);
   const rc = e.right.kind === 'literal' && typeof e.right.value === 'number' ? e.right.value : undefined;
   if (ls !== undefined && rc !== undefined) {
     return (env) => {
@@ -261,7 +304,7 @@ function compileClosure(c: Compiler, e: Extract<Expr, { kind: 'closure' }>): Ev 
   const missing = e.fn.missingCapture;
   if (missing) return () => { throw variableNotFound(missing.name, missing.pos); };
   const fn = makeCompiledFn(e.fn);
-  fn.body = c.functionBody(e.fn.body);
+  fn.body = c.functionBody(e.fn.body, e.fn.usesEval === true);
   const getters = e.fn.captures.map((ref): ((env: Env) => Cell) => {
     if (ref.kind === 'capture') { const k = ref.index; return (env) => env.caps![k]!; }
     const slot = ref.decl.slot;
@@ -270,7 +313,11 @@ function compileClosure(c: Compiler, e: Extract<Expr, { kind: 'closure' }>): Ev 
   const name = fn.name;
   return (env) => {
     const captures = new Array<Cell>(getters.length);
-    for (let i = 0; i < getters.length; i++) captures[i] = getters[i]!(env);
+    for (let i = 0; i < getters.length; i++) {
+      const cell = getters[i]!(env);
+      cell.shared = true;
+      captures[i] = cell;
+    }
     return new FnPtr(name, [], { fn, captures });
   };
 }

@@ -2,7 +2,8 @@
 // control-flow signal codes, operation counting, function signatures for error messages.
 import type { FnDef } from '../ast.ts';
 import { mismatchError, type Pos } from '../errors.ts';
-import { tooManyOperations, type Runtime } from '../runtime.ts';
+import { tooManyOperations } from '../cost.ts';
+import type { Runtime } from '../runtime.ts';
 import { typeName, type Callable, type Cell, type RhaiValue } from '../values.ts';
 
 export type Ev = (env: Env) => RhaiValue;
@@ -17,12 +18,29 @@ export interface LValue {
   update: <A>(env: Env, change: Change<A>, arg: A) => void;
   /** True when the root is a constant (a `const` variable, or `this` bound to one). */
   isConst: (env: Env) => boolean;
+  /** For a variable a closure may capture: its cell (shared once a closure has captured it). */
+  cell?: (env: Env) => Cell;
 }
+/** A variable `eval` added to a frame at run time (Rhai's scope grows; later reads search it by name). */
+export interface DynVar { name: string; cell: Cell; isConst: boolean }
+
+/**
+ * The caller's variables seen by an `eval`'d script or a `foo!()` call: the caller's frame and its
+ * variables in scope at the call, by name. Names the callee does not declare are looked up here.
+ */
+export interface ParentScope { env: Env; vars: ReadonlyMap<string, LValue> }
+
 export class Env {
   readonly slots: RhaiValue[] | Cell[] | unknown[];
   thisVal: RhaiValue = undefined;
   hasThis = false;
   thisConst = false;
+  /** Variables `eval` declared in this frame, oldest first (null until one does). */
+  dyn: DynVar[] | null = null;
+  /** For an `eval` frame or a `!` call: where names this frame does not declare are found. */
+  parent: ParentScope | null = null;
+  /** A module's top-level frame: its `export`s, read when its top level has run. */
+  exports: { alias: string; read: () => RhaiValue }[] | null = null;
   /** The run this frame belongs to: counters, limits, control-flow signal, output. */
   constructor(size: number, readonly caps: Cell[] | null, readonly rt: Runtime) {
     this.slots = new Array(size);

@@ -5,7 +5,7 @@ import { mayMutate } from '../analysis.ts';
 import type { Expr, Stmt } from '../ast.ts';
 import { cloneValue } from '../copy.ts';
 import type { Runtime } from '../runtime.ts';
-import { RhaiRange, type Cell, type RhaiValue } from '../values.ts';
+import { makeChar, normInt, RhaiRange, type Cell, type RhaiValue } from '../values.ts';
 import { mayBeBorrowed, owned, type Compiler } from './compiler.ts';
 import { iterationValues } from './control.ts';
 import { BREAK, CONTINUE, countOp, expectBool, leaveWith, NONE, type Ev } from './frame.ts';
@@ -93,9 +93,34 @@ export function compileFor(c: Compiler, e: Extract<Expr, { kind: 'for' }>): Ev {
     };
     if (values instanceof RhaiRange) {
       const step = values.step;
-      const end = values.inclusive ? values.end + 1 : values.end;
-      for (let x = values.start, i = 0; step > 0 ? x < end : x > end; x += step, i++) {
-        setItem(x, i);
+      const { start, end: last } = values;
+      if (typeof start === 'number' && typeof last === 'number') {
+        const end = values.inclusive ? last + 1 : last;
+        for (let x = start, i = 0; step > 0 ? x < end : x > end; x += step, i++) {
+          setItem(x, i);
+          countOp(env.rt, pos);
+          body(env);
+          if (env.rt.signal !== NONE && loopExit(env.rt)) return breakValue(env.rt);
+        }
+        return undefined;
+      }
+      // An end beyond the safe range (`for x in 5..`): exact i64 steps.
+      const end = BigInt(last) + (values.inclusive ? 1n : 0n);
+      const by = BigInt(step);
+      for (let x = BigInt(start), i = 0; by > 0n ? x < end : x > end; x += by, i++) {
+        setItem(normInt(x), i);
+        countOp(env.rt, pos);
+        body(env);
+        if (env.rt.signal !== NONE && loopExit(env.rt)) return breakValue(env.rt);
+      }
+      return undefined;
+    }
+    if (typeof values === 'string') { // a string's chars, one at a time: nothing is split up front
+      for (let u = 0, i = 0; u < values.length; i++) {
+        const high = values.charCodeAt(u);
+        const width = high >= 0xd800 && high <= 0xdbff && u + 1 < values.length ? 2 : 1;
+        setItem(makeChar(values.slice(u, u + width)), i);
+        u += width;
         countOp(env.rt, pos);
         body(env);
         if (env.rt.signal !== NONE && loopExit(env.rt)) return breakValue(env.rt);

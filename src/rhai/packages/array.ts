@@ -1,11 +1,12 @@
 // Array functions (src/packages/array_basic.rs). Changing functions work in place on args[0].
 import { compareOp, valuesEqual } from '../ops.ts';
 import { checkArray, checkArrayLength } from '../runtime.ts';
-import { isSystemError, NO_POS, RhaiError } from '../errors.ts';
-import { compareStrings, FnPtr, typeName, type RhaiValue } from '../values.ts';
+import { innermost, isSystemError, NO_POS, RhaiError } from '../errors.ts';
+import { compareStrings, FnPtr, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
 import { cloneValue } from '../copy.ts';
+import { chargeItems } from '../cost.ts';
 import {
-  callOnItem, callWithOptional, fnArg, intArg, isIntArg, NO_MATCH, runtimeError, spanArgs, startPos, truthy,
+  callOnItem, callWithOptional, fnArg, fnNameProblem, intArg, isIntArg, isTrue, NO_MATCH, runtimeError, spanArgs, startPos,
   type Library, type NativeContext, type NativeResult,
 } from './types.ts';
 
@@ -17,6 +18,8 @@ const isNumericType = (t: string): boolean => t === 'i64' || t === 'f64';
 // No closures are created per comparison: under tsx every closure creation is costly (keepNames).
 function defaultCompare(x: RhaiValue, y: RhaiValue): number {
   if (typeof x === 'number' && typeof y === 'number') return x - y;
+  // sort_with_builtin: FLOATs by partial_cmp (exact; NaN counts as equal), not the epsilon operators.
+  if (x instanceof RhaiFloat && y instanceof RhaiFloat) return x.v < y.v ? -1 : x.v > y.v ? 1 : 0;
   if (typeof x === 'string' && typeof y === 'string') return compareStrings(x, y);
   const tx = typeName(x);
   const ty = typeName(y);
@@ -54,12 +57,25 @@ function compareWith(ctx: NativeContext, fp: FnPtr, x: RhaiValue, y: RhaiValue):
   }
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return v < 0n ? -1 : 1;
+  if (typeof v === 'boolean') return v ? -1 : 1; // array_basic.rs sort_by: true sorts x first
   return 0;
+}
+
+/** dedup's comparer as array_basic.rs reads it: an error or a non-bool means "different". */
+function dedupAnswer(ctx: NativeContext, fp: FnPtr, kept: RhaiValue, next: RhaiValue): boolean {
+  try {
+    return isTrue(ctx.call(fp, [cloneValue(ctx.runtime, kept), cloneValue(ctx.runtime, next)]));
+  } catch (e) {
+    if (e instanceof RhaiError && !isSystemError(e)) return false;
+    throw e;
+  }
 }
 
 /** Sorts `a` by the comparer in `rest`, or without one (descending for `sort_desc`); returns `a`. */
 function sortInPlace(a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext, descending: boolean): RhaiValue[] {
   const fp = rest.length ? fnArg(rest[0]) : undefined;
+  // About n log n comparisons, each charged as an item visit (a comparer's calls count as calls too).
+  chargeItems(ctx.runtime, a.length * Math.max(1, Math.ceil(Math.log2(a.length + 1))));
   if (fp) a.sort((x, y) => compareWith(ctx, fp, x, y));
   else sortHomogeneous(a, descending);
   return a;
@@ -69,11 +85,12 @@ function sortInPlace(a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext, desc
  * Removes in place the items the predicate picks (`drain`) or does not pick (`retain`) and returns
  * the removed ones, calling the predicate once per item in order, as Rhai does.
  */
-function removeWhere(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, name: string, removeMatches: boolean): RhaiValue[] {
+function removeWhere(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, removeMatches: boolean): RhaiValue[] {
+  chargeItems(ctx.runtime, a.length);
   const removed: RhaiValue[] = [];
   const kept: RhaiValue[] = [];
   for (let i = 0; i < a.length; i++) {
-    const matches = truthy(callOnItem(ctx, fp, a, i, [], 0, i), name);
+    const matches = isTrue(callOnItem(ctx, fp, a, i, [], 0, i));
     (matches === removeMatches ? removed : kept).push(a[i]);
   }
   a.length = 0;
@@ -91,25 +108,28 @@ export const arrayLib: Library = {
   append: arr((a, [b], ctx) => {
     const items = b as RhaiValue[];
     checkArrayLength(ctx.runtime, a.length + items.length);
+    chargeItems(ctx.runtime, items.length);
     for (const x of items) a.push(cloneValue(ctx.runtime, x));
     return undefined;
   }),
   insert: arr((a, [i, x], ctx) => {
     if (!isIntArg(i)) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length); // the items after it move
     a.splice(startPos(intArg(i), a.length), 0, cloneValue(ctx.runtime, x));
     checkArray(ctx.runtime, a);
     return undefined;
   }),
   pop: arr((a, rest) => (rest.length ? NO_MATCH : a.pop())),
-  shift: arr((a, rest) => (rest.length ? NO_MATCH : a.shift())),
-  remove: arr((a, [i]) => {
+  shift: arr((a, rest, ctx) => { if (rest.length) return NO_MATCH; chargeItems(ctx.runtime, a.length); return a.shift(); }),
+  remove: arr((a, [i], ctx) => {
     if (!isIntArg(i)) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
     let n = intArg(i);
     if (n < 0) n += a.length;
     if (n < 0 || n >= a.length) return undefined;
     return a.splice(n, 1)[0];
   }),
-  reverse: arr((a, rest) => { if (rest.length) return NO_MATCH; a.reverse(); return undefined; }),
+  reverse: arr((a, rest, ctx) => { if (rest.length) return NO_MATCH; chargeItems(ctx.runtime, a.length); a.reverse(); return undefined; }),
   len: arr((a, rest) => (rest.length ? NO_MATCH : a.length)),
   is_empty: arr((a, rest) => (rest.length ? NO_MATCH : a.length === 0)),
   clear: arr((a, rest) => { if (rest.length) return NO_MATCH; a.length = 0; return undefined; }),
@@ -117,6 +137,7 @@ export const arrayLib: Library = {
     if (!isIntArg(n)) return NO_MATCH;
     const target = intArg(n);
     checkArrayLength(ctx.runtime, target);
+    chargeItems(ctx.runtime, target - a.length);
     while (a.length < target) a.push(cloneValue(ctx.runtime, x));
     return undefined;
   }),
@@ -125,14 +146,16 @@ export const arrayLib: Library = {
     a.length = Math.min(a.length, Math.max(0, intArg(n)));
     return undefined;
   }),
-  chop: arr((a, [n]) => {
+  chop: arr((a, [n], ctx) => {
     if (!isIntArg(n)) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
     const keep = Math.max(0, intArg(n));
     if (a.length > keep) a.splice(0, a.length - keep);
     return undefined;
   }),
-  split: arr((a, [i]) => {
+  split: arr((a, [i], ctx) => {
     if (!isIntArg(i)) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
     const at = startPos(intArg(i), a.length);
     return a.splice(at);
   }),
@@ -153,34 +176,45 @@ export const arrayLib: Library = {
     if (n >= 0 && n < a.length) a[n] = cloneValue(ctx.runtime, x);
     return undefined;
   }),
-  contains: arr((a, [x]) => {
-    for (const y of a) if (valuesEqual(y, x)) return true;
+  contains: arr((a, [x], ctx) => {
+    chargeItems(ctx.runtime, a.length);
+    for (const y of a) if (valuesEqual(y, x, ctx.runtime)) return true;
     return false;
   }),
   index_of: arr((a, [x, from], ctx) => {
     const start = from === undefined ? 0 : startPos(intArg(from as number | bigint), a.length);
-    if (x instanceof FnPtr) return findIndex(a, ctx, x, start, 'index_of');
-    for (let i = start; i < a.length; i++) if (valuesEqual(a[i], x)) return i;
+    if (x instanceof FnPtr) return findIndex(a, ctx, x, start);
+    if (typeof x === 'string') {
+      // Rhai 1.x's deprecated `index_of(array, "fn_name")`: a string is first tried as the name of a
+      // predicate; only when no function of that name takes the item is it searched for as a value.
+      const found = findByName(a, ctx, x, start);
+      if (found !== undefined) return found;
+    }
+    chargeItems(ctx.runtime, a.length - start);
+    for (let i = start; i < a.length; i++) if (valuesEqual(a[i], x, ctx.runtime)) return i;
     return -1;
   }),
   filter: arr((a, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
     const out: RhaiValue[] = [];
     for (let i = 0; i < a.length; i++) {
-      if (truthy(callOnItem(ctx, fp, a, i, [], 0, i), 'filter')) out.push(cloneValue(ctx.runtime, a[i]));
+      if (isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) out.push(cloneValue(ctx.runtime, a[i]));
     }
     return out;
   }),
   map: arr((a, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
     const out = new Array<RhaiValue>(a.length);
     for (let i = 0; i < a.length; i++) out[i] = callOnItem(ctx, fp, a, i, [], 0, i);
     return out;
   }),
   // Rhai binds `this` to each element (changes stick) and passes the index if the callback takes it.
   for_each: arr((a, [f], ctx) => {
+    chargeItems(ctx.runtime, a.length);
     const fp = f as FnPtr;
     const arity = ctx.arityOf(fp);
     for (let i = 0; i < a.length; i++) a[i] = ctx.callBound(fp, a[i], arity === 0 ? [] : [i]).thisAfter;
@@ -191,21 +225,24 @@ export const arrayLib: Library = {
   some: arr((a, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
-    for (let i = 0; i < a.length; i++) if (truthy(callOnItem(ctx, fp, a, i, [], 0, i), 'some')) return true;
+    chargeItems(ctx.runtime, a.length);
+    for (let i = 0; i < a.length; i++) if (isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) return true;
     return false;
   }),
   all: arr((a, [f], ctx) => {
     const fp = fnArg(f);
     if (!fp) return NO_MATCH;
-    for (let i = 0; i < a.length; i++) if (!truthy(callOnItem(ctx, fp, a, i, [], 0, i), 'all')) return false;
+    chargeItems(ctx.runtime, a.length);
+    for (let i = 0; i < a.length; i++) if (!isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) return false;
     return true;
   }),
   find: arr((a, [f, from], ctx) => {
     const start = from === undefined ? 0 : startPos(intArg(from as number | bigint), a.length);
-    const i = findIndex(a, ctx, f as FnPtr, start, 'find');
+    const i = findIndex(a, ctx, f as FnPtr, start);
     return i < 0 ? undefined : cloneValue(ctx.runtime, a[i]);
   }),
   find_map: arr((a, [f, from], ctx) => {
+    chargeItems(ctx.runtime, a.length);
     const fp = f as FnPtr;
     for (let i = from === undefined ? 0 : startPos(intArg(from as number | bigint), a.length); i < a.length; i++) {
       const r = callOnItem(ctx, fp, a, i, [], 0, i);
@@ -215,7 +252,8 @@ export const arrayLib: Library = {
   }),
   retain: arr((a, rest, ctx) => {
     const fp = fnArg(rest[0]);
-    if (fp) return removeWhere(a, ctx, fp, 'retain', false);
+    if (fp) return removeWhere(a, ctx, fp, false);
+    chargeItems(ctx.runtime, a.length);
     const { start, count } = spanArgs(a.length, rest);
     const kept = a.slice(start, start + count);
     const removed = [...a.slice(0, start), ...a.slice(start + count)];
@@ -225,7 +263,8 @@ export const arrayLib: Library = {
   }),
   drain: arr((a, rest, ctx) => {
     const fp = fnArg(rest[0]);
-    if (fp) return removeWhere(a, ctx, fp, 'drain', true);
+    if (fp) return removeWhere(a, ctx, fp, true);
+    chargeItems(ctx.runtime, a.length);
     const { start, count } = spanArgs(a.length, rest);
     return a.splice(start, count);
   }),
@@ -233,6 +272,7 @@ export const arrayLib: Library = {
     const items = rest[rest.length - 1] as RhaiValue[];
     const { start, count } = spanArgs(a.length, rest.slice(0, -1));
     checkArrayLength(ctx.runtime, a.length - Math.min(count, a.length - start) + items.length);
+    chargeItems(ctx.runtime, a.length + items.length);
     a.splice(start, count, ...(cloneValue(ctx.runtime, items) as RhaiValue[]));
     return undefined;
   }),
@@ -240,9 +280,10 @@ export const arrayLib: Library = {
     const fp = rest.length ? fnArg(rest[0]) : undefined;
     if (rest.length && !fp) return NO_MATCH;
     const out: RhaiValue[] = [];
+    chargeItems(ctx.runtime, a.length);
     for (const x of a) {
       const last = out[out.length - 1];
-      const same = out.length > 0 && (fp ? truthy(ctx.call(fp, [cloneValue(ctx.runtime, last), cloneValue(ctx.runtime, x)]), 'dedup') : valuesEqual(last, x));
+      const same = out.length > 0 && (fp ? dedupAnswer(ctx, fp, last, x) : valuesEqual(last, x, ctx.runtime));
       if (!same) out.push(x);
     }
     a.length = 0;
@@ -250,8 +291,9 @@ export const arrayLib: Library = {
     return undefined;
   }),
   none: arr((a, [f], ctx) => {
+    chargeItems(ctx.runtime, a.length);
     const fp = fnArg(f)!;
-    for (let i = 0; i < a.length; i++) if (truthy(callOnItem(ctx, fp, a, i, [], 0, i), 'none')) return false;
+    for (let i = 0; i < a.length; i++) if (isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) return false;
     return true;
   }),
   sort: arr((a, rest, ctx) => { sortInPlace(a, rest, ctx, false); return undefined; }),
@@ -262,6 +304,7 @@ export const arrayLib: Library = {
   order_by: arr((a, rest, ctx) => sortInPlace(cloneValue(ctx.runtime, a) as RhaiValue[], rest, ctx, false)),
   order_desc: arr((a, rest, ctx) => sortInPlace(cloneValue(ctx.runtime, a) as RhaiValue[], rest, ctx, true)),
   zip: arr((a, [b, f], ctx) => {
+    chargeItems(ctx.runtime, a.length);
     const fp = fnArg(f);
     if (!Array.isArray(b) || !fp) return NO_MATCH;
     const n = Math.min(a.length, b.length);
@@ -271,12 +314,26 @@ export const arrayLib: Library = {
   }),
 };
 
-function findIndex(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, start: number, name: string): number {
-  for (let i = start; i < a.length; i++) if (truthy(callOnItem(ctx, fp, a, i, [], 0, i), name)) return i;
+/** api/deprecated.rs index_of_by_fn_name: undefined when `name` is no function taking the item. */
+function findByName(a: RhaiValue[], ctx: NativeContext, name: string, start: number): number | undefined {
+  if (fnNameProblem(name)) return undefined; // FnPtr::new refuses it
+  try {
+    return findIndex(a, ctx, new FnPtr(name), start);
+  } catch (e) {
+    const cause = e instanceof RhaiError ? innermost(e) : undefined;
+    if (cause?.kind === 'ErrorFunctionNotFound' && cause.detail.startsWith(`Function not found: ${name}`)) return undefined;
+    throw e;
+  }
+}
+
+function findIndex(a: RhaiValue[], ctx: NativeContext, fp: FnPtr, start: number): number {
+  chargeItems(ctx.runtime, a.length - start);
+  for (let i = start; i < a.length; i++) if (isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) return i;
   return -1;
 }
 
 function reduce(a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext, reverse: boolean): NativeResult {
+  chargeItems(ctx.runtime, a.length);
   const fp = fnArg(rest[0]);
   if (!fp || rest.length > 2) return NO_MATCH;
   let acc: RhaiValue = rest.length === 2 ? rest[1] : undefined;

@@ -1,30 +1,62 @@
 // Integers as bit-fields (src/packages/bit_field.rs): get_bit/set_bit/get_bits/set_bits.
 import { RhaiError } from '../errors.ts';
-import { normInt, RhaiRange, type RhaiValue } from '../values.ts';
-import { intArg, isIntArg, NO_MATCH, rangeSpan, type Library } from './types.ts';
+import { MAX_INT, normInt, RhaiRange, type RhaiValue } from '../values.ts';
+import { intArg, isIntArg, NO_MATCH, type Library } from './types.ts';
 
 const BITS = 64;
 
 /** A bit number counting from the MSB when negative, checked against 0..63. */
 export function bitNumber(n: number): number {
   const bit = n < 0 ? BITS + n : n;
-  if (bit < 0 || bit >= BITS) {
-    throw new RhaiError('ErrorBitFieldBounds', `Bit-field index ${n} out of bounds: only ${BITS} bits in bit-field`);
-  }
+  if (bit < 0 || bit >= BITS) throw bitsOutOfBounds(n);
   return bit;
 }
 
-/** `(start, count)` or a range, as a start bit and a bit count clipped to the MSB. */
+/**
+ * `x[a..b]` / `x[a..=b]` on an INT (chaining.rs): the field's shift and mask. Neither end counts
+ * from the MSB; an open end (`x[4..]`) runs to bit 63; a start or end past the bits is
+ * ErrorBitFieldBounds.
+ */
+export function bitFieldRange(r: RhaiRange): { shift: number; mask: bigint } {
+  const open = r.end === normInt(MAX_INT);
+  const start = r.start;
+  const end = open ? (r.inclusive ? BITS - 1 : BITS) : r.end;
+  if (start < 0 || start >= BITS) throw bitsOutOfBounds(start);
+  if (end < 0 || (r.inclusive ? end >= BITS : end > BITS)) throw bitsOutOfBounds(end);
+  const s = Number(start);
+  const count = Number(end) - s + (r.inclusive ? 1 : 0);
+  if (count <= 0) return { shift: 0, mask: 0n };
+  return { shift: s, mask: BigInt.asIntN(64, ((1n << BigInt(count)) - 1n) << BigInt(s)) };
+}
+
+/**
+ * `(start, count)` or a range, as a start bit and a bit count clipped to the MSB (bit_field.rs
+ * get_bits/set_bits): no bits is no bits whatever the start; an inclusive range ending past bit 63
+ * is ErrorBitFieldBounds; a start past it too.
+ */
 function bitSpan(rest: RhaiValue[]): { start: number; count: number } | undefined {
   const [a, b] = rest;
+  let from: number;
+  let count: number;
   if (a instanceof RhaiRange) {
-    const span = rangeSpan(a);
-    const start = bitNumber(span.start);
-    return { start, count: Math.min(span.count, BITS - start) };
+    from = Math.max(Number(a.start), 0);
+    if (a.inclusive) {
+      const to = Math.max(Number(a.end), from - 1);
+      if (to >= BITS) throw bitsOutOfBounds(a.end);
+      count = to - from + 1;
+    } else count = Math.max(Number(a.end), from) - from;
+  } else {
+    if (!isIntArg(a) || !isIntArg(b)) return undefined;
+    from = intArg(a);
+    count = intArg(b);
   }
-  if (!isIntArg(a) || !isIntArg(b)) return undefined;
-  const start = bitNumber(intArg(a));
-  return { start, count: Math.max(0, Math.min(intArg(b), BITS - start)) };
+  if (count <= 0) return { start: 0, count: 0 };
+  const start = bitNumber(from);
+  return { start, count: Math.min(count, BITS - start) };
+}
+
+function bitsOutOfBounds(index: RhaiValue): RhaiError {
+  return new RhaiError('ErrorBitFieldBounds', `Bit-field index ${String(index)} out of bounds: only ${BITS} bits in bit-field`);
 }
 
 const mask = (count: number): bigint => (1n << BigInt(count)) - 1n;

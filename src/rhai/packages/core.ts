@@ -1,13 +1,13 @@
 // Language-level functions (src/packages/lang_core.rs, fn_basic.rs, iter_basic.rs).
-import { debugString, displayString, toDebugText } from '../format.ts';
+import { chargeFormatting, debugString, displayString, toDebugText } from '../format.ts';
+import { chargeItems, chargeNewItems } from '../cost.ts';
 import { NO_POS, RhaiError, wrapInFunctionCall } from '../errors.ts';
-import { KEYWORDS, RESERVED } from '../lexer.ts';
-import { checkArrayLength } from '../runtime.ts';
+import { checkArrayLength, checkNestedSizes } from '../runtime.ts';
 import { bitNumber } from './bits.ts';
 import { parseJson } from './json.ts';
 import { rangeContains, toFloat } from '../ops.ts';
-import { FnPtr, RhaiFloat, RhaiRange, typeName, type RhaiValue } from '../values.ts';
-import { intArg, isIntArg, NO_MATCH, rangeSpan, type Library, type NativeContext } from './types.ts';
+import { FnPtr, normInt, RhaiFloat, RhaiRange, typeName, type RhaiValue } from '../values.ts';
+import { fnNameProblem, intArg, isIntArg, NO_MATCH, rangeSpan, type Library, type NativeContext } from './types.ts';
 
 /** Rhai's StepRange::new reports a zero step as a failed call to `range`. */
 function checkedStep(step: number): number {
@@ -31,10 +31,6 @@ function bitList(args: RhaiValue[]): RhaiValue[] {
   return out;
 }
 
-/** Functions the language itself provides (Rhai's `is_keyword_function`); no Fn pointer may name one. */
-const KEYWORD_FUNCTIONS = new Set(['print', 'debug', 'type_of', 'eval', 'Fn', 'call', 'curry', 'is_def_var', 'is_def_fn', 'is_shared']);
-
-const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * `range(from, to[, step])`. For INT it is lazy like Rhai's iterator (a RhaiRange with a step);
@@ -44,11 +40,11 @@ function stepRange(args: RhaiValue[], ctx: NativeContext): RhaiValue {
   const [a, b, s] = args;
   if (a instanceof RhaiRange) { // range(from..to, step)
     const step = checkedStep(intArg(b as number | bigint));
-    return new RhaiRange(a.start, a.inclusive ? a.end + 1 : a.end, false, step);
+    return new RhaiRange(a.start, a.inclusive ? normInt(BigInt(a.end) + 1n) : a.end, false, step);
   }
   if (isIntArg(a)) {
     const step = args.length === 3 ? checkedStep(intArg(s as number | bigint)) : 1;
-    return new RhaiRange(intArg(a), intArg(b as number | bigint), false, step);
+    return new RhaiRange(a, b as number | bigint, false, step);
   }
   const from = toFloat(a)!;
   const to = toFloat(b)!;
@@ -65,11 +61,13 @@ export const coreLib: Library = {
   type_of: (args) => (args.length === 1 ? typeName(args[0]) : NO_MATCH),
   print: (args, ctx) => {
     if (args.length !== 1) return NO_MATCH;
+    chargeFormatting(ctx.runtime, args[0]);
     ctx.print(displayString(args[0]));
     return undefined;
   },
   debug: (args, ctx) => {
     if (args.length !== 1) return NO_MATCH;
+    chargeFormatting(ctx.runtime, args[0]);
     ctx.debug(typeof args[0] === 'string' ? debugString(args[0]) : toDebugText(args[0]));
     return undefined;
   },
@@ -77,19 +75,24 @@ export const coreLib: Library = {
     const [name] = args;
     if (args.length !== 1 || typeof name !== 'string') return NO_MATCH;
     // FnPtr::try_from: a keyword, reserved word or keyword function is a parse error, raised at run time.
-    if (KEYWORDS.has(name) || RESERVED.has(name) || KEYWORD_FUNCTIONS.has(name)) {
-      throw new RhaiError('ErrorParsing', `'${name}' is a reserved keyword`);
-    }
-    if (!IDENT_RE.test(name)) throw new RhaiError('ErrorFunctionNotFound', `Function not found: ${name} (invalid function name)`);
+    const problem = fnNameProblem(name);
+    if (problem === 'reserved') throw new RhaiError('ErrorParsing', `'${name}' is a reserved keyword`);
+    if (problem === 'invalid') throw new RhaiError('ErrorFunctionNotFound', `Function not found: ${name} (invalid function name)`);
     return new FnPtr(name);
   },
   call: (args, ctx) => {
     const [fp, ...rest] = args;
     return fp instanceof FnPtr ? ctx.call(fp, rest) : NO_MATCH;
   },
-  curry: (args) => {
+  curry: (args, ctx) => {
     const [fp, ...rest] = args;
-    return fp instanceof FnPtr ? new FnPtr(fp.name, [...fp.curry, ...rest], fp.closure) : NO_MATCH;
+    if (!(fp instanceof FnPtr)) return NO_MATCH;
+    // A curried argument list is an array: it counts toward the array size limit (all its items,
+    // at every depth) and building it is charged, so `f = f.curry(x)` in a loop is bounded.
+    const curried = [...fp.curry, ...rest];
+    checkNestedSizes(ctx.runtime, curried);
+    chargeItems(ctx.runtime, curried.length);
+    return new FnPtr(fp.name, curried, fp.closure);
   },
   is_def_fn: (args, ctx) => {
     const [name, arity] = args;
@@ -102,7 +105,7 @@ export const coreLib: Library = {
   end: ([r]) => (r instanceof RhaiRange ? r.end : NO_MATCH),
   is_inclusive: ([r]) => (r instanceof RhaiRange ? r.inclusive : NO_MATCH),
   is_exclusive: ([r]) => (r instanceof RhaiRange ? !r.inclusive : NO_MATCH),
-  contains: ([r, x]) => (r instanceof RhaiRange && isIntArg(x) ? rangeContains(r, Number(x)) : NO_MATCH),
+  contains: ([r, x]) => (r instanceof RhaiRange && isIntArg(x) ? rangeContains(r, x) : NO_MATCH),
   is_empty: ([r]) => (r instanceof RhaiRange ? (r.inclusive ? r.start > r.end : r.start >= r.end) : NO_MATCH),
   bits: bitList,
   // The value moves out: the variable (or property) it came from is left holding ().
@@ -111,7 +114,11 @@ export const coreLib: Library = {
     args[0] = undefined;
     return value;
   },
-  parse_json: (args, ctx) => parseJson(args[0] as string, ctx.runtime),
+  parse_json: (args, ctx) => {
+    // Lexing makes a token object for about every other char: charged at the new-value rate.
+    chargeNewItems(ctx.runtime, (args[0] as string).length);
+    return parseJson(args[0] as string, ctx.runtime);
+  },
   exit: (args) => {
     const stop = new RhaiError('ErrorExit', 'Script terminated');
     stop.value = args[0];

@@ -1,5 +1,7 @@
 // The standard package: every native function by name, overloads tried in order.
 import { arrayLib } from './array.ts';
+import { blobLib } from './blob.ts';
+import { timeLib } from './time.ts';
 import { bitsLib } from './bits.ts';
 import { coreLib } from './core.ts';
 import { mapLib } from './map.ts';
@@ -7,6 +9,7 @@ import { mathLib } from './math.ts';
 import { stringLib } from './string.ts';
 import { overloadMatchers } from './signatures.ts';
 import { NO_MATCH, type Library, type NativeFn } from './types.ts';
+import { RhaiBlob } from '../values.ts';
 
 export { NO_MATCH } from './types.ts';
 export type { NativeContext, NativeFn } from './types.ts';
@@ -42,7 +45,7 @@ function merge(libs: Library[]): Map<string, NativeFn> {
   return out;
 }
 
-export const NATIVE_FUNCTIONS: ReadonlyMap<string, NativeFn> = merge([coreLib, mathLib, bitsLib, stringLib, arrayLib, mapLib]);
+export const NATIVE_FUNCTIONS: ReadonlyMap<string, NativeFn> = merge([coreLib, mathLib, bitsLib, stringLib, arrayLib, mapLib, blobLib, timeLib]);
 
 export { PROPERTY_GETTERS } from './signatures.ts';
 
@@ -50,12 +53,12 @@ export { PROPERTY_GETTERS } from './signatures.ts';
 const NON_PURE = new Set([
   'push', 'append', 'insert', 'pop', 'shift', 'remove', 'reverse', 'clear', 'pad', 'truncate', 'chop', 'retain',
   'drain', 'splice', 'dedup', 'sort', 'sort_by', 'sort_desc', 'set', 'mixin', 'fill_with', 'make_upper', 'make_lower', 'trim',
-  'replace', 'crop', 'set_bit', 'set_bits', 'for_each', 'take',
+  'replace', 'crop', 'set_bit', 'set_bits', 'for_each', 'take', 'write_le', 'write_be', 'write_utf8', 'write_ascii',
 ]);
 
 /** Would calling native `name` on `target` change it? (`split` changes arrays, not strings.) */
 export function isNonPureCall(name: string, target: unknown): boolean {
-  if (name === 'split') return Array.isArray(target);
-  return NON_PURE.has(name) &&
-    (Array.isArray(target) || target instanceof Map || typeof target === 'string' || typeof target === 'number' || typeof target === 'bigint');
+  if (name === 'split') return Array.isArray(target) || target instanceof RhaiBlob;
+  return NON_PURE.has(name) && (Array.isArray(target) || target instanceof Map || target instanceof RhaiBlob ||
+    typeof target === 'string' || typeof target === 'number' || typeof target === 'bigint');
 }

@@ -121,7 +121,8 @@ function minMax(args: RhaiValue[], keepFirstIf: '>=' | '<='): NativeResult {
     if (isIntArg(a) && isIntArg(b)) return compareOp(keepFirstIf, a, b, NO_POS) ? a : b;
     const x = toFloat(a)!;
     const y = toFloat(b)!;
-    return new RhaiFloat(keepFirstIf === '>=' ? Math.max(x, y) : Math.min(x, y));
+    // logic.rs: `if x >= y { x } else { y }` with Rust's plain f64 operators (a NaN first loses).
+    return new RhaiFloat((keepFirstIf === '>=' ? x >= y : x <= y) ? x : y);
   }
   const sameText = (typeof a === 'string' && typeof b === 'string') || (a instanceof RhaiChar && b instanceof RhaiChar);
   return sameText ? (compareOp(keepFirstIf, a, b, NO_POS) ? a : b) : NO_MATCH;

@@ -2,7 +2,7 @@
 // argument types match none of a name's signatures is ErrorFunctionNotFound before the function
 // body runs, so a package never accepts an overload Rhai lacks. docs/decisions/rhai.md lists this
 // table; test/rhai/fidelity.test.ts checks that the two agree.
-import { FnPtr, RhaiChar, RhaiFloat, typeName, type RhaiValue } from '../values.ts';
+import { FnPtr, RhaiBlob, RhaiChar, RhaiFloat, RhaiTimestamp, typeName, type RhaiValue } from '../values.ts';
 
 /**
  * Parameter types: Rhai's type names (`i64`, `f64`, `string`, `char`, `bool`, `array`, `map`,
@@ -84,8 +84,8 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
   to_octal: { package: 'string_basic', overloads: ['i64'] },
   to_binary: { package: 'string_basic', overloads: ['i64'] },
   // string_more.rs (and array_basic.rs / map_basic.rs for the shared names)
-  len: { package: 'string_more, array_basic, map_basic', overloads: ['string', 'array', 'map'] },
-  is_empty: { package: 'string_more, array_basic, map_basic, iter_basic', overloads: ['string', 'array', 'map', 'range', 'range='] },
+  len: { package: 'string_more, array_basic, map_basic, blob_basic', overloads: ['string', 'array', 'map', 'blob'] },
+  is_empty: { package: 'string_more, array_basic, map_basic, iter_basic, blob_basic', overloads: ['string', 'array', 'map', 'range', 'range=', 'blob'] },
   bytes: { package: 'string_more', overloads: ['string'] },
   to_upper: { package: 'string_more', overloads: ['string', 'char'] },
   to_lower: { package: 'string_more', overloads: ['string', 'char'] },
@@ -100,29 +100,32 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
   replace: { package: 'string_more', overloads: ['string, string, string', 'string, string, char', 'string, char, string', 'string, char, char'] },
   to_chars: { package: 'string_more', overloads: ['string'] },
   contains: {
-    package: 'string_more, array_basic, map_basic, iter_basic',
-    overloads: ['string, string', 'string, char', 'array, ?', 'map, string', 'range, i64', 'range=, i64'],
+    package: 'string_more, array_basic, map_basic, iter_basic, blob_basic',
+    overloads: ['string, string', 'string, char', 'array, ?', 'map, string', 'range, i64', 'range=, i64', 'blob, i64'],
   },
   index_of: {
     package: 'string_more, array_basic',
     overloads: ['string, string', 'string, string, i64', 'string, char', 'string, char, i64', 'array, Fn', 'array, Fn, i64', 'array, ?', 'array, ?, i64'],
   },
-  get: { package: 'string_more, array_basic, map_basic', overloads: ['string, i64', 'array, i64', 'map, string'] },
-  set: { package: 'string_more, array_basic, map_basic', overloads: ['string, i64, char', 'array, i64, ?', 'map, string, ?'] },
-  pad: { package: 'string_more, array_basic', overloads: ['string, i64, char', 'string, i64, string', 'array, i64, ?'] },
-  truncate: { package: 'string_more, array_basic', overloads: ['string, i64', 'array, i64'] },
-  pop: { package: 'string_more, array_basic', overloads: ['string', 'string, i64', 'array'] },
-  remove: { package: 'string_more, array_basic, map_basic', overloads: ['string, string', 'string, char', 'array, i64', 'map, string'] },
-  clear: { package: 'string_more, array_basic, map_basic', overloads: ['string', 'array', 'map'] },
-  append: { package: 'string_more, array_basic', overloads: ['string, ?', 'array, array'] },
-  split: { package: 'string_more, array_basic', overloads: ['string', 'string, i64', 'string, string', 'string, string, i64', 'string, char', 'string, char, i64', 'array, i64'] },
-  // array_basic.rs
-  push: { package: 'array_basic', overloads: ['array, ?'] },
-  insert: { package: 'array_basic', overloads: ['array, i64, ?'] },
-  shift: { package: 'array_basic', overloads: ['array'] },
-  reverse: { package: 'array_basic', overloads: ['array'] },
-  chop: { package: 'array_basic', overloads: ['array, i64'] },
-  extract: { package: 'array_basic', overloads: ['array, i64', 'array, i64, i64', 'array, range', 'array, range='] },
+  get: { package: 'string_more, array_basic, map_basic, blob_basic', overloads: ['string, i64', 'array, i64', 'map, string', 'blob, i64'] },
+  set: { package: 'string_more, array_basic, map_basic, blob_basic', overloads: ['string, i64, char', 'array, i64, ?', 'map, string, ?', 'blob, i64, i64'] },
+  pad: { package: 'string_more, array_basic, blob_basic', overloads: ['string, i64, char', 'string, i64, string', 'array, i64, ?', 'blob, i64, i64'] },
+  truncate: { package: 'string_more, array_basic, blob_basic', overloads: ['string, i64', 'array, i64', 'blob, i64'] },
+  pop: { package: 'string_more, array_basic, blob_basic', overloads: ['string', 'string, i64', 'array', 'blob'] },
+  remove: { package: 'string_more, array_basic, map_basic, blob_basic', overloads: ['string, string', 'string, char', 'array, i64', 'map, string', 'blob, i64'] },
+  clear: { package: 'string_more, array_basic, map_basic, blob_basic', overloads: ['string', 'array', 'map', 'blob'] },
+  append: { package: 'string_more, array_basic, blob_basic', overloads: ['string, ?', 'array, array', 'blob, i64', 'blob, blob', 'blob, string', 'blob, char'] },
+  split: {
+    package: 'string_more, array_basic, blob_basic',
+    overloads: ['string', 'string, i64', 'string, string', 'string, string, i64', 'string, char', 'string, char, i64', 'array, i64', 'blob, i64'],
+  },
+  // array_basic.rs (and blob_basic.rs for the shared names)
+  push: { package: 'array_basic, blob_basic', overloads: ['array, ?', 'blob, i64'] },
+  insert: { package: 'array_basic, blob_basic', overloads: ['array, i64, ?', 'blob, i64, i64'] },
+  shift: { package: 'array_basic, blob_basic', overloads: ['array', 'blob'] },
+  reverse: { package: 'array_basic, blob_basic', overloads: ['array', 'blob'] },
+  chop: { package: 'array_basic, blob_basic', overloads: ['array, i64', 'blob, i64'] },
+  extract: { package: 'array_basic, blob_basic', overloads: ['array, i64', 'array, i64, i64', 'array, range', 'array, range=', 'blob, i64', 'blob, i64, i64', 'blob, range', 'blob, range='] },
   filter: { package: 'array_basic, map_basic', overloads: ['array, fn', 'map, Fn'] },
   map: { package: 'array_basic, map_basic', overloads: ['array, fn', 'map, Fn'] },
   for_each: { package: 'array_basic', overloads: ['array, Fn'] },
@@ -140,9 +143,12 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
   order: { package: 'array_basic', overloads: ['array'] },
   order_by: { package: 'array_basic', overloads: ['array, fn'] },
   order_desc: { package: 'array_basic', overloads: ['array'] },
-  drain: { package: 'array_basic, map_basic', overloads: ['array, fn', 'array, i64, i64', 'array, range', 'array, range=', 'map, Fn'] },
-  retain: { package: 'array_basic, map_basic', overloads: ['array, fn', 'array, i64, i64', 'array, range', 'array, range=', 'map, Fn'] },
-  splice: { package: 'array_basic', overloads: ['array, i64, i64, array', 'array, range, array', 'array, range=, array'] },
+  drain: { package: 'array_basic, map_basic, blob_basic', overloads: ['array, fn', 'array, i64, i64', 'array, range', 'array, range=', 'map, Fn', 'blob, i64, i64', 'blob, range', 'blob, range='] },
+  retain: { package: 'array_basic, map_basic, blob_basic', overloads: ['array, fn', 'array, i64, i64', 'array, range', 'array, range=', 'map, Fn', 'blob, i64, i64', 'blob, range', 'blob, range='] },
+  splice: {
+    package: 'array_basic, blob_basic',
+    overloads: ['array, i64, i64, array', 'array, range, array', 'array, range=, array', 'blob, i64, i64, blob', 'blob, range, blob', 'blob, range=, blob'],
+  },
   zip: { package: 'array_basic', overloads: ['array, array, Fn'] },
   // map_basic.rs
   keys: { package: 'map_basic', overloads: ['map'] },
@@ -150,13 +156,29 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
   mixin: { package: 'map_basic', overloads: ['map, map'] },
   fill_with: { package: 'map_basic', overloads: ['map, map'] },
   to_json: { package: 'map_basic', overloads: ['map'] },
+  // blob_basic.rs (to_blob: string_more.rs)
+  blob: { package: 'blob_basic', overloads: ['', 'i64', 'i64, i64'] },
+  to_blob: { package: 'string_more', overloads: ['string'] },
+  to_array: { package: 'blob_basic', overloads: ['blob'] },
+  as_string: { package: 'blob_basic', overloads: ['blob'] },
+  parse_le_int: { package: 'blob_basic', overloads: ['blob, i64, i64', 'blob, range', 'blob, range='] },
+  parse_be_int: { package: 'blob_basic', overloads: ['blob, i64, i64', 'blob, range', 'blob, range='] },
+  parse_le_float: { package: 'blob_basic', overloads: ['blob, i64, i64', 'blob, range', 'blob, range='] },
+  parse_be_float: { package: 'blob_basic', overloads: ['blob, i64, i64', 'blob, range', 'blob, range='] },
+  write_le: { package: 'blob_basic', overloads: ['blob, i64, i64, i64', 'blob, range, i64', 'blob, range=, i64', 'blob, i64, i64, f64', 'blob, range, f64', 'blob, range=, f64'] },
+  write_be: { package: 'blob_basic', overloads: ['blob, i64, i64, i64', 'blob, range, i64', 'blob, range=, i64', 'blob, i64, i64, f64', 'blob, range, f64', 'blob, range=, f64'] },
+  write_utf8: { package: 'blob_basic', overloads: ['blob, i64, i64, string', 'blob, range, string', 'blob, range=, string'] },
+  // time_basic.rs
+  timestamp: { package: 'time_basic', overloads: [''] },
+  elapsed: { package: 'time_basic', overloads: ['timestamp'] },
+  write_ascii: { package: 'blob_basic', overloads: ['blob, i64, i64, string', 'blob, range, string', 'blob, range=, string'] },
 };
 
 /** Names Rhai also registers as property getters (`s.len`, `x.is_nan`, `r.start`, `n.bits`). */
 export const PROPERTY_GETTERS = new Set([
   'len', 'is_empty', 'bytes', 'name', 'is_anonymous', 'start', 'end', 'is_inclusive', 'is_exclusive',
   'floor', 'ceiling', 'round', 'int', 'fraction', 'is_nan', 'is_finite', 'is_infinite', 'bits',
-  'chars', 'is_zero', 'is_odd', 'is_even',
+  'chars', 'is_zero', 'is_odd', 'is_even', 'elapsed',
 ]);
 
 type ParamCheck = (v: RhaiValue) => boolean;
@@ -175,6 +197,8 @@ const TYPE_CHECKS: Record<string, ParamCheck> = {
   char: (v) => v instanceof RhaiChar,
   array: (v) => Array.isArray(v),
   map: (v) => v instanceof Map,
+  blob: (v) => v instanceof RhaiBlob,
+  timestamp: (v) => v instanceof RhaiTimestamp,
 };
 
 function paramCheck(type: string): ParamCheck {

@@ -1,8 +1,9 @@
 // The native-function interface shared by every package (src/packages/*.rs).
 import { RhaiError } from '../errors.ts';
+import { KEYWORDS, RESERVED } from '../lexer.ts';
 import { cloneValue } from '../copy.ts';
 import type { Runtime } from '../runtime.ts';
-import { FnPtr, RhaiChar, RhaiRange, typeName, type RhaiValue } from '../values.ts';
+import { FnPtr, RhaiChar, RhaiRange, type RhaiValue } from '../values.ts';
 
 export const NO_MATCH: unique symbol = Symbol('no matching signature');
 export type NativeResult = RhaiValue | typeof NO_MATCH;
@@ -49,8 +50,9 @@ export function startPos(start: number, len: number): number {
  * the start clamped to 0, an end before the start meaning an empty span (`a..=b` one longer).
  */
 export function rangeSpan(r: RhaiRange): { start: number; count: number } {
-  const start = Math.max(r.start, 0);
-  const end = Math.max(r.end, start);
+  // Positions beyond the safe range only ever clamp to a container's length, so numbers do.
+  const start = Math.max(Number(r.start), 0);
+  const end = Math.max(Number(r.end), start);
   return { start, count: end - start + (r.inclusive ? 1 : 0) };
 }
 
@@ -72,6 +74,19 @@ export function textArg(v: RhaiValue): string | undefined {
   if (typeof v === 'string') return v;
   if (v instanceof RhaiChar) return v.c;
   return undefined;
+}
+
+/** Functions the language itself provides (Rhai's `is_keyword_function`); no Fn pointer may name one. */
+const KEYWORD_FUNCTIONS = new Set(['print', 'debug', 'type_of', 'eval', 'Fn', 'call', 'curry', 'is_def_var', 'is_def_fn', 'is_shared']);
+
+/**
+ * Why `name` cannot name a Fn pointer (FnPtr::try_from), if it cannot: a keyword, reserved word or
+ * keyword function is `reserved`; anything that is not a name (a letter, then letters, digits, `_`)
+ * is `invalid`.
+ */
+export function fnNameProblem(name: string): 'reserved' | 'invalid' | undefined {
+  if (KEYWORDS.has(name) || RESERVED.has(name) || KEYWORD_FUNCTIONS.has(name)) return 'reserved';
+  return /^[A-Za-z][A-Za-z0-9_]*$/.test(name) ? undefined : 'invalid';
 }
 
 /** A callback argument: a Fn pointer, or a function name given as a string. */
@@ -116,7 +131,7 @@ export function callOnItem(
   return ctx.call(fp, full);
 }
 
-export function truthy(v: RhaiValue, what: string): boolean {
-  if (typeof v === 'boolean') return v;
-  throw new RhaiError('ErrorMismatchDataType', `${what} must return a bool, not ${typeName(v)}`);
+/** A predicate callback's answer as Rhai reads it (`as_bool().unwrap_or(false)`): only `true` is true. */
+export function isTrue(v: RhaiValue): boolean {
+  return v === true;
 }

@@ -79,13 +79,13 @@ const NESTED: Record<string, Fields> = {
 export const FUNCTION_DOCS: Record<string, string> = {
   len: 'len(x): the length of a string (in characters), an array or a map.',
   contains: 'contains(s, x): whether a string holds a substring/char, an array an item, or a map a key.',
-  split: 'split(s, sep): the pieces of a string around a separator.',
+  split: 'split(s, sep): the pieces of a string around a separator; split(s) the words between runs of whitespace.',
   trim: 's.trim(): removes leading and trailing whitespace (changes s).',
   to_upper: 'to_upper(s): the string in upper case.',
   to_lower: 'to_lower(s): the string in lower case.',
   starts_with: 'starts_with(s, prefix): whether the string begins with prefix.',
   ends_with: 'ends_with(s, suffix): whether the string ends with suffix.',
-  index_of: 'index_of(s, find): the character position of find, or -1.',
+  index_of: 'index_of(s, find): the character position of find, or -1; index_of(a, x) or index_of(a, |x| …) the first matching index of an array.',
   sub_string: 'sub_string(s, start, len): part of a string, by characters.',
   replace: 's.replace(find, with): replaces every occurrence (changes s).',
   push: 'a.push(x): appends x to the array (changes a).',
@@ -106,6 +106,47 @@ export const FUNCTION_DOCS: Record<string, string> = {
   abs: 'abs(n): the absolute value.',
   floor: 'floor(f): rounds down.',
   round: 'round(f): rounds to the nearest whole number.',
+  to_json: 'm.to_json(): the map as JSON text (a Fn pointer as its name).',
+  blob: 'blob(), blob(len), blob(len, byte): a BLOB (byte array), filled with byte.',
+  to_blob: 's.to_blob(): the string\'s UTF-8 bytes as a BLOB.',
+  as_string: 'b.as_string(): a BLOB\'s bytes read as UTF-8 text.',
+  to_array: 'b.to_array(): a BLOB\'s bytes as an array of integers.',
+  parse_le_int: 'parse_le_int(b, start, len) or (b, range): up to 8 bytes as a little-endian integer.',
+  parse_be_int: 'parse_be_int(b, start, len) or (b, range): up to 8 bytes as a big-endian integer.',
+  parse_le_float: 'parse_le_float(b, start, len) or (b, range): up to 8 bytes as a little-endian float.',
+  parse_be_float: 'parse_be_float(b, start, len) or (b, range): up to 8 bytes as a big-endian float.',
+  write_le: 'write_le(b, start, len, n) or (b, range, n): writes a number\'s little-endian bytes into the BLOB.',
+  write_be: 'write_be(b, start, len, n) or (b, range, n): writes a number\'s big-endian bytes into the BLOB.',
+  write_utf8: 'write_utf8(b, start, len, s) or (b, range, s): writes a string\'s UTF-8 bytes into the BLOB.',
+  write_ascii: 'write_ascii(b, start, len, s) or (b, range, s): writes a string\'s ASCII characters into the BLOB.',
+  timestamp: 'timestamp(): now, for measuring time: t.elapsed, t2 - t1 (seconds), t + seconds.',
+  elapsed: 't.elapsed or elapsed(t): seconds since the timestamp t.',
+  eval: 'eval(text): runs text as statements in this scope (a `let` in it adds a variable here).',
+  is_shared: 'is_shared(x): whether the variable has been captured by a closure.',
+  is_def_var: 'is_def_var("name"): whether a variable of that name is in scope.',
+  is_def_fn: 'is_def_fn("name", arity): whether a script function of that name and arity exists.',
+};
+
+/** Functions of the language itself (not in the standard packages), offered with the standard ones. */
+const KEYWORD_FUNCTIONS = ['eval', 'is_shared', 'is_def_var'];
+
+/** Syntax offered at the start of a statement: modules. */
+const STATEMENT_SNIPPETS: CompletionItem[] = [
+  {
+    label: 'import', insertText: 'import "helpers" as helpers;', kind: 'snippet', detail: 'import "path" as name;',
+    documentation: 'Loads the module path.rhai (relative to this file, inside the agent directory) and names it: name::x, name::f(…).',
+  },
+  {
+    label: 'export', insertText: 'export ', kind: 'snippet', detail: 'export name [as alias]; export let / const',
+    documentation: 'In a module: makes a top-level variable readable as module::name by the scripts that import it.',
+  },
+];
+
+/** Hover docs for the module syntax. */
+const KEYWORD_DOCS: Record<string, string> = {
+  import: '`import "path" as name;`\n\nLoads the module path.rhai (relative to this file, inside the agent directory) once and names it: `name::x` reads what it exports, `name::f(…)` calls its functions. An import inside a block or function lasts until its end.',
+  export: '`export name [as alias];`, `export let` / `export const`\n\nIn a module, at the top level: makes the variable\'s final value readable as `module::alias`. Non-private functions are exported without it.',
+  global: '`global::NAME`\n\nA constant declared at the script\'s top level, seen from inside a function.',
 };
 
 /** The hook whose body holds the 1-based line, or null outside any hook. */
@@ -131,6 +172,14 @@ export function completeRhai(text: string, line: number, column: number): Comple
     }));
   }
   const hook = hookAt(text, line);
+  const namespace = /\b([A-Za-z_]\w*)\s*::\s*[A-Za-z_]*$/.exec(before);
+  if (namespace) {
+    // global:: offers the script's top-level constants; a module's names are in its own file.
+    if (namespace[1] !== 'global') return [];
+    return [...text.matchAll(/^(?:export\s+)?const\s+([A-Za-z]\w*)/gm)].map((m) => ({
+      label: m[1]!, insertText: m[1]!, kind: 'value' as const, detail: 'global constant',
+    }));
+  }
   const member = /\bctx\s*\.\s*(?:([A-Za-z_]\w*)\s*\.\s*)?[A-Za-z_]*$/.exec(before);
   if (member && hook) {
     if (!member[1]) return fieldItems(CTX_FIELDS[hook], `ctx in ${hook}`);
@@ -142,12 +191,19 @@ export function completeRhai(text: string, line: number, column: number): Comple
   const entryMember = /\b([A-Za-z_]\w*)\s*\.\s*[A-Za-z_]*$/.exec(before);
   if (entryMember && loopVar.includes(entryMember[1])) return fieldItems(ENTRY_FIELDS, 'entry');
   if (/\.\s*[A-Za-z_]*$/.test(before)) return functionItems();
-  if (/(^|[^\w.])[A-Za-z_]*$/.test(before)) return [...(hook ? [{ label: 'ctx', insertText: 'ctx', kind: 'value' as const, detail: `the ${hook} context` }] : []), ...functionItems()];
+  const statementStart = /^\s*[A-Za-z_]*$/.test(before);
+  if (/(^|[^\w.])[A-Za-z_]*$/.test(before)) {
+    return [
+      ...(hook ? [{ label: 'ctx', insertText: 'ctx', kind: 'value' as const, detail: `the ${hook} context` }] : []),
+      ...(statementStart ? STATEMENT_SNIPPETS : []),
+      ...functionItems(),
+    ];
+  }
   return [];
 }
 
 function functionItems(): CompletionItem[] {
-  return [...NATIVE_FUNCTIONS.keys()].filter((n) => /^[a-z_][a-z0-9_]*$/.test(n)).sort().map((name) => ({
+  return [...NATIVE_FUNCTIONS.keys(), ...KEYWORD_FUNCTIONS].filter((n) => /^[a-z_][a-z0-9_]*$/.test(n)).sort().map((name) => ({
     label: name, insertText: name, kind: 'value' as const, detail: 'standard function', documentation: FUNCTION_DOCS[name],
   }));
 }
@@ -170,6 +226,9 @@ export function hoverRhai(text: string, line: number, column: number): { word: s
     const doc = fields?.[word];
     if (doc) return { word, markdown: `**${member[1] ? `ctx.${member[1]}.${word}` : `ctx.${word}`}** (${hook})\n\n${doc}` };
   }
-  if (NATIVE_FUNCTIONS.has(word)) return { word, markdown: `**${word}** — standard function\n\n${FUNCTION_DOCS[word] ?? 'A Rhai standard-library function.'}` };
+  if (NATIVE_FUNCTIONS.has(word) || KEYWORD_FUNCTIONS.includes(word)) {
+    return { word, markdown: `**${word}** — standard function\n\n${FUNCTION_DOCS[word] ?? 'A Rhai standard-library function.'}` };
+  }
+  if (KEYWORD_DOCS[word]) return { word, markdown: KEYWORD_DOCS[word] };
   return null;
 }

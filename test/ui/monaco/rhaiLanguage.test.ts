@@ -56,3 +56,30 @@ describe('hover in .rhai hooks', () => {
     expect(hoverRhai(...at('fn render(ctx) { "a".cont|ains("b") }'))?.markdown).toBe('**contains** — standard function\n\ncontains(s, x): whether a string holds a substring/char, an array an item, or a map a key.');
   });
 });
+
+describe('Rhai 1.26 functions and module syntax in the editor', () => {
+  it('offers the BLOB, timestamp and keyword functions, with docs', () => {
+    const items = completeRhai(...at('fn render(ctx) {\n    let b = |'));
+    const byLabel = new Map(items.map((i) => [i.label, i]));
+    for (const name of ['blob', 'parse_le_int', 'write_utf8', 'timestamp', 'elapsed', 'eval', 'is_shared', 'is_def_var']) {
+      expect(byLabel.get(name)?.documentation, name).toBeTruthy();
+    }
+  });
+
+  it('offers import and export at the start of a statement, not inside an expression', () => {
+    expect(labels('|')).toEqual(expect.arrayContaining(['import', 'export']));
+    expect(labels('let x = |')).not.toContain('import');
+  });
+
+  it('offers the top-level constants after global::, and nothing after a module alias', () => {
+    expect(labels('const LIMIT = 5;\nexport const NAME = "x";\nfn render(ctx) { global::|')).toEqual(['LIMIT', 'NAME']);
+    expect(labels('import "helpers" as h;\nfn render(ctx) { h::|')).toEqual([]);
+  });
+
+  it('explains import, export and the keyword functions on hover', () => {
+    expect(hoverRhai(...at('imp|ort "helpers" as h;'))?.markdown).toMatch(/^`import "path" as name;`/);
+    expect(hoverRhai(...at('export co|nst'))?.markdown).toBeUndefined();
+    expect(hoverRhai(...at('exp|ort x;'))?.markdown).toMatch(/In a module, at the top level/);
+    expect(hoverRhai(...at('is_sh|ared(a)'))?.markdown).toBe('**is_shared** — standard function\n\nis_shared(x): whether the variable has been captured by a closure.');
+  });
+});
