@@ -3,7 +3,8 @@
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { compileBlueprint, normalizeRelative, AGENT_FILE, type Blueprint } from '../engine/blueprint/index.ts';
-import { checkCustomScript } from '../engine/custom-script.ts';
+import { agentModules, checkCustomScript } from '../engine/custom-script.ts';
+import { compile, RhaiError } from '../rhai/index.ts';
 import { hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema } from '../engine/scenario.ts';
 import { validateScenario } from '../engine/validate.ts';
@@ -159,13 +160,23 @@ export function readBlueprintFile(path: string): string {
 export function readAgentDir(dir: string, blueprintText?: string): Record<string, string> {
   const agent = nameTable<string>([[AGENT_FILE, blueprintText ?? readAgentFile(join(dir, AGENT_FILE), AGENT_FILE, BLUEPRINT_INPUT, dir)]]);
   const { blueprint } = compileBlueprint(agent);
-  // Custom-region scripts, and every other .rhai file: the modules a script may `import`.
-  const rhaiFiles = Object.keys(agent).filter((f) => f.endsWith('.rhai'));
-  for (const script of [...(blueprint ? customScripts(blueprint) : []), ...rhaiFiles]) {
+  const read = (file: string): string | undefined => {
+    const full = join(dir, file);
+    if (!statOrUndefined(full)?.isFile()) return undefined;
+    return (agent[file] = readAgentFile(full, file, SCRIPT_INPUT, dir));
+  };
+  for (const script of blueprint ? customScripts(blueprint) : []) {
     const file = normalizeRelative(script);
     if (file === undefined || Object.hasOwn(agent, file)) continue;
-    const full = join(dir, file);
-    if (statOrUndefined(full)?.isFile()) agent[file] = readAgentFile(full, file, SCRIPT_INPUT, dir);
+    const source = read(file);
+    if (source === undefined) continue;
+    // The modules it imports, and theirs in turn, are read as the compile check resolves them; a
+    // script that does not compile is reported by the validation that follows.
+    try {
+      compile(source, { modules: { resolve: agentModules(agent, read), id: file } });
+    } catch (error) {
+      if (!(error instanceof RhaiError)) throw error;
+    }
   }
   return agent;
 }

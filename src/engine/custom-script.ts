@@ -61,9 +61,10 @@ function errorPosition(error: RhaiError, file: string): { file: string; line: nu
  * Modules for `import "path"` in agent scripts: files of the agent directory only. A path is
  * relative to the importing file's directory (the agent directory for a `rhai` seed, which lives in
  * the working directory), its extension is always `.rhai` (Rhai's FileModuleResolver), and one
- * that leaves the agent directory is refused, as script paths are.
+ * that leaves the agent directory is refused, as script paths are. `readMissing` finds a module the
+ * table lacks (lev reads the agent directory's modules as its scripts import them).
  */
-export function agentModules(agent: Readonly<Record<string, string>>): ModuleResolver {
+export function agentModules(agent: Readonly<Record<string, string>>, readMissing?: (id: string) => string | undefined): ModuleResolver {
   return (request, importer) => {
     const dir = importer?.includes('/') ? importer.slice(0, importer.lastIndexOf('/') + 1) : '';
     const named = /^[a-zA-Z]:|^[\\/~]/.test(request) ? request : dir + request;
@@ -72,7 +73,7 @@ export function agentModules(agent: Readonly<Record<string, string>>): ModuleRes
     const withExtension = `${dot > lastSlash + 1 ? named.slice(0, dot) : named}.rhai`; // Path::set_extension
     const id = normalizeRelative(withExtension);
     if (id === undefined) return { error: `"${request}" leaves the agent directory; a module must live inside it`, reason: 'outside' };
-    const source = findAgentFile(agent, id);
+    const source = findAgentFile(agent, id) ?? readMissing?.(id);
     if (source === undefined) return { error: `${id} is not in the agent directory`, reason: 'missing' };
     return { id, source };
   };

@@ -72,7 +72,7 @@ describe('values nested too deeply to leave a script', () => {
     traffic: [{ type: 'context_append', region: 'brain', content: 'a note' }, { type: 'assistant', content: 'ok' }],
   });
 
-  it('a render hook returning 1,500 nested arrays or maps is a warning naming the hook and the limit; the replay finishes', () => {
+  it('a render hook returning 1,500 nested arrays or maps is a warning naming the hook; the replay finishes', () => {
     for (const build of ['a = [a];', 'a = #{system: a};']) {
       const timeline = replay(deepHook(build));
       expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
@@ -80,8 +80,9 @@ describe('values nested too deeply to leave a script', () => {
       const inference = timeline.steps[1]!;
       // the plain fallback rendering still sends the region's entry
       expect(inference.request!.systemTokens).toBeGreaterThan(0);
-      expect(inference.warnings.join('\n')).toContain(
-        `custom region brain: render failed at context_hooks/deep.rhai line 1, column 1: Value nested too deeply: arrays and maps more than ${MAX_CONVERT_DEPTH.toLocaleString('en-US')} levels deep`);
+      // The hook's answer is read as the Rhai value it is (no copy into JS values to overflow), so
+      // the reader refuses its shape in a warning that names the hook.
+      expect(inference.warnings.join('\n')).toMatch(/^custom region brain: render.*context_hooks\/deep\.rhai.*rendered its entries plainly/m);
     }
   });
 
