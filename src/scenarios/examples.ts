@@ -3,12 +3,15 @@
 // one exception, imported-run, is a real session's events (brought in with lev import).
 import type { ScenarioInput } from '../engine/scenario.ts';
 import { IMPORTED_RUN_TASK, IMPORTED_RUN_TRAFFIC } from './imported-run.ts';
+import type { Lesson } from './lessons.ts';
 
 export interface Example {
   id: string;
   title: string;
   /** One paragraph: what to watch. */
   summary: string;
+  /** Where it opens and what to look at there (lessons.ts). */
+  lesson: Lesson;
   scenario: ScenarioInput;
 }
 
@@ -245,6 +248,10 @@ export const EXAMPLES: Example[] = [
     id: 'coding-agent',
     title: "The spec's coding-agent layout",
     summary: 'Four regions sized as the spec sizes them: a pinned task (12%), a compacting codebase (20%) where every file read lands, a sliding conversation (33%, 20 items) and a compact_history (15%) fed from the codebase. Watch the codebase line climb to its budget and drop as older reads are summarized rather than lost, the conversation hold at twenty items, and the task stay flat from the first step to the last. After the transition to implement, the history region carries the codebase summaries forward.',
+    lesson: {
+      view: 'window', at: { event: 'change', type: 'compact', region: 'codebase' }, region: 'codebase',
+      look: 'The codebase region has just reached its 20% budget and folded its oldest file reads into one summary, so its band drops while the pinned task stays flat at the bottom; play on to watch it fill and fold again.',
+    },
     scenario: {
       version: 1,
       name: 'coding-agent',
@@ -258,6 +265,10 @@ export const EXAMPLES: Example[] = [
     id: 'flat-vs-regions',
     title: 'Flat list vs regions',
     summary: 'A long chat on a 32,000-token window. In the comparison panel, the flat list drops its oldest message first, so partway through the chat the task leaves the window and every later request is answered without it; the marker shows the step. The blueprint keeps the task in a pinned region, so it is still the first block of the last request, while the conversation slides at forty items.',
+    lesson: {
+      view: 'flat', at: { event: 'task-lost' }, region: 'task',
+      look: 'At the marked step the flat list, full to the window, drops its oldest message, the task, and answers every later request without it; the blueprint keeps the task pinned in a far smaller request.',
+    },
     scenario: {
       version: 1,
       name: 'flat-vs-regions',
@@ -271,6 +282,10 @@ export const EXAMPLES: Example[] = [
     id: 'checklist-gate',
     title: 'Checklist and gate',
     summary: 'The agent keeps its plan in a checklist region through todo_add, todo_done and todo_note, and the checklist renders open items first. The transition to implement is gated on require_no_open_items: watch the first attempt refused with a nudge that names the items still open, then the items ticked off and the second attempt pass. Both attempts count against the stage\'s max_attempts of 3, so the gate cannot wedge the run.',
+    lesson: {
+      view: 'window', at: { step: 107 }, region: 'todos',
+      look: 'The first attempt to leave analyze is refused here because four todos are still open (the step summary names them); a few steps later they are done and the second attempt passes.',
+    },
     scenario: {
       version: 1,
       name: 'checklist-gate',
@@ -284,6 +299,10 @@ export const EXAMPLES: Example[] = [
     id: 'stage-instructions-cache',
     title: 'stage_instructions and the prompt cache',
     summary: 'Two stages with their own system prompts, and a declared stage_instructions region. The task, the README (a files seed) and the recent commits (a command seed covered by [safe_commands]) are pinned in front of the instructions, so at the first inference after the transition the cache-prefix line still holds them: only the instructions and what follows them change. Delete the stage_instructions line and replay: the prompt is written into the first pinned region (task) instead, the prefix at the transition drops to zero, and the stage ledger charges the prompt\'s tokens to task.',
+    lesson: {
+      view: 'cache', at: { event: 'stage', to: 'implement', inference: true }, region: 'stage_instructions',
+      look: 'The first request after the move to implement still reads the pinned task, README and commits from the cache, since only stage_instructions behind them changed; delete that line in the blueprint and replay to see this prefix and the cost change.',
+    },
     scenario: {
       version: 1,
       name: 'stage-instructions-cache',
@@ -299,6 +318,10 @@ export const EXAMPLES: Example[] = [
     id: 'sliding-bulk-cache',
     title: 'Sliding windows that evict in chunks',
     summary: 'The conversation keeps forty items and, with strategy = "bulk" and overflow = 20, drops the oldest twenty at once when it is full. Watch the cache-prefix line: it stays high and dips only at each bulk drop, because between drops every request starts with the previous one. Change the strategy to "per_item" and replay: one turn leaves with every message, the head of the messages changes on every inference, and the prefix share collapses. strategy = "compact" with compact_count = 20 folds the twenty into a summary instead of dropping them.',
+    lesson: {
+      view: 'cache', at: { event: 'change', type: 'evict', region: 'conversation' }, region: 'conversation',
+      look: 'The cache-prefix line runs along the top of the request and dips only where twenty turns leave at once, as here; set strategy = "per_item" and replay to see it collapse.',
+    },
     scenario: {
       version: 1,
       name: 'sliding-bulk-cache',
@@ -312,6 +335,10 @@ export const EXAMPLES: Example[] = [
     id: 'research-reject',
     title: 'admission = "reject" with context_delete',
     summary: 'A research agent fetches large sources into a curated region set to admission = "reject". When a fetch does not fit, it is refused with a message naming the region and how full it is, and nothing already there is lost; the agent releases spent sources with context_delete by key, by index and by oldest, and the tokens come back at once. Findings land in a hashmap keyed by topic, so a second write to a topic replaces the first.',
+    lesson: {
+      view: 'window', at: { event: 'change', type: 'reject', region: 'sources' }, region: 'sources',
+      look: 'This fetch is refused because sources is full: nothing already there is lost, the refusal says how full it is, and the agent frees room with context_delete before it fetches again.',
+    },
     scenario: {
       version: 1,
       name: 'research-reject',
@@ -325,6 +352,10 @@ export const EXAMPLES: Example[] = [
     id: 'tool-routing',
     title: 'Tool routing with overrides and per-tool caps',
     summary: 'File reads go to a compacting codebase region with their own 20,000-token ceiling, greps go to a clearable scratch region, and every other tool falls to scratch under a 4,000-token default cap; shell is capped at 1,500 through its alias bash. Watch large reads arrive truncated with a notice instead of being dropped, the message stream keep a short stub for each routed result, and scratch wipe in one shot when it fills.',
+    lesson: {
+      view: 'window', at: { event: 'change', type: 'clear', region: 'scratch' }, region: 'scratch',
+      look: 'Greps and unlisted tools fill the clearable scratch region, which wipes in one shot here when it is full, while file reads go to codebase under their own 20,000-token cap (the truncate markers).',
+    },
     scenario: {
       version: 1,
       name: 'tool-routing',
@@ -341,6 +372,10 @@ export const EXAMPLES: Example[] = [
     id: 'brain-custom',
     title: 'A custom region: the brain',
     summary: 'Every tool result goes to a custom region run by the spec\'s brain.rhai. on_write keeps errors verbatim and trims successful results to their first line, so the region grows slowly; render emits the whole region as one XML user message; under budget pressure on_overflow drops successes before errors. Open context_hooks/brain.rhai beside the blueprint, change a hook, and replay.',
+    lesson: {
+      view: 'regions', at: { event: 'last' }, region: 'brain',
+      look: "The brain region grows slowly because on_write keeps only each successful result's first line and errors whole: open its entries in the inspector to read what the hook kept.",
+    },
     scenario: {
       version: 1,
       name: 'brain-custom',
@@ -357,6 +392,10 @@ export const EXAMPLES: Example[] = [
     id: 'imported-run',
     title: 'A real run, imported',
     summary: "Not synthetic traffic: a Claude Code session brought in with lev import (Read, Bash and Edit mapped to read_file, shell and edit_file; file_path kept as the path). Watch the 7,000-token read of the parser arrive in a codebase region that compacts at 4,000 tokens and fold to a summary at once, so each later request is a few hundred tokens where the flat baseline carries over 7,000; file_tracking rewrite its line for the edited file; the failing test run kept as an error result; and the conversation slide at six items, stripping the results it leaves unpaired, while the task stays pinned. Drop your own session file on the page to replay it through this layout.",
+    lesson: {
+      view: 'window', at: { event: 'change', type: 'compact', region: 'codebase' }, region: 'codebase',
+      look: "The session's 7,000-token read of the parser lands in a codebase region that compacts at 4,000 tokens and folds to a summary at once, so later requests stay a few hundred tokens where the flat list carries over 7,000.",
+    },
     scenario: {
       version: 1,
       name: 'imported-run',
