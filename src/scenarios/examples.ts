@@ -104,23 +104,23 @@ system_prompt = "Work through the todos one at a time and run the tests after ea
 read_file = "codebase"
 `;
 
-const STAGE_INSTRUCTIONS = `# Declaring stage_instructions gives each stage's prompt its own pinned block, assembled
-# after every other pinned block (wherever it is declared), so the prefix in front of
-# it stays byte-identical when the stage changes. Delete that line and replay to compare.
+const STAGE_INSTRUCTIONS = `# stage_instructions gives each stage's prompt a pinned block assembled after every
+# other pinned block, so the prefix in front of it (over the 1,024-token minimum for a
+# cache read) stays the same when the stage changes. Delete that line and replay.
 [context.regions]
 stage_instructions = { kind = "pinned", budget = "3%" }
 task = { kind = "pinned", budget = "5%", seed = "task_input" }
 readme = { kind = "pinned", budget = "5%", seed = { files = ["README.md"] } }
+corpus = { kind = "pinned", budget = "3%", seed = { files = ["tests/corpus/health-checks.http"] } }
 recent_commits = { kind = "pinned", budget = "3%", seed = { command = "git log --oneline -20" } }
 codebase = { kind = "compacting", budget = "25%" }
 conversation = { kind = "sliding_window", budget = "33%", max_items = 20 }
 
-# A command seed runs before anyone could be asked, so it must be covered here.
 [safe_commands]
 allow = ["git log"]
 
 [stages.analyze]
-system_prompt = "You are in the analyze stage. Read the files the task touches, trace how a header moves from the socket to the parser, and note every place that assumes a non-empty line. Do not edit any file in this stage; the next stage makes the change."
+system_prompt = "Analyze: trace how a header line moves from the socket to the parser and note every place that assumes a non-empty line. Edit nothing yet."
 
 [stages.analyze.tool_routing.overrides]
 read_file = "codebase"
@@ -128,7 +128,7 @@ read_file = "codebase"
 [stages.analyze.transitions.implement]
 
 [stages.implement]
-system_prompt = "You are in the implement stage. Make the smallest change that lets empty header lines through, add a test that fails without it, and run the whole test suite after each edit. Keep the diff readable and do not touch files the analysis did not name."
+system_prompt = "Implement: make the smallest change that lets empty continuation lines through, add a test that fails without it, and run the tests after each edit."
 
 [stages.implement.tool_routing.overrides]
 read_file = "codebase"
@@ -199,6 +199,136 @@ system_prompt = "Fix the failing test. Every tool result goes to the brain regio
 
 [stages.work.tool_routing]
 default_region = "brain"
+`;
+
+const HEALTH_CHECKS = `# A load balancer's health checks over one keep-alive connection.
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+
+GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
 `;
 
 const README = `# headerline
@@ -298,17 +428,17 @@ export const EXAMPLES: Example[] = [
   {
     id: 'stage-instructions-cache',
     title: 'stage_instructions and the prompt cache',
-    summary: 'Two stages with their own system prompts, and a declared stage_instructions region. The task, the README (a files seed) and the recent commits (a command seed covered by [safe_commands]) are pinned in front of the instructions, so at the first inference after the transition the cache-prefix line still holds them: only the instructions and what follows them change. Delete the stage_instructions line and replay: the prompt is written into the first pinned region (task) instead, the prefix at the transition drops to zero, and the stage ledger charges the prompt\'s tokens to task.',
+    summary: 'Two stages with their own system prompts, and a declared stage_instructions region. The task, the README and a corpus of health-check requests (files seeds) and the recent commits (a command seed covered by [safe_commands]) are pinned in front of the instructions: 1,247 tokens, over the 1,024-token minimum for a cache read. So at the first inference after the transition the cache-prefix line still holds them and they are read at a tenth of the price; only the instructions and what follows them change. Delete the stage_instructions line and replay: the prompt is written into the first pinned region (task) instead, the prefix at the transition drops to zero, that request costs $0.158 instead of $0.153, and the stage ledger charges the prompt\'s tokens to task.',
     lesson: {
       view: 'cache', at: { event: 'stage', to: 'implement', inference: true }, region: 'stage_instructions',
-      look: 'The first request after the move to implement still reads the pinned task, README and commits from the cache, since only stage_instructions behind them changed; delete that line in the blueprint and replay to see this prefix and the cost change.',
+      look: 'The first request after the move to implement still reads the 1,247 pinned tokens in front of stage_instructions from the cache ($0.153 for this request, on the card), since only the instructions behind them changed; delete that line in the blueprint and replay to see this prefix drop to zero and the cost rise to $0.158',
     },
     scenario: {
       version: 1,
       name: 'stage-instructions-cache',
       model: { id: 'claude-sonnet-4' },
       agent: { 'agent.leviath': STAGE_INSTRUCTIONS },
-      workdir: { 'README.md': README },
+      workdir: { 'README.md': README, 'tests/corpus/health-checks.http': HEALTH_CHECKS },
       commands: { 'git log --oneline -20': GIT_LOG },
       inputs: { task: CODING_TASK },
       generator: { kind: 'coding-agent', seed: 5, steps: 200, params: { todos: null } },
