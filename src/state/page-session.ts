@@ -181,8 +181,9 @@ export class PageSession {
       const lastId = hintId ?? await this.kept.call((l) => l.lastOpened()) ?? earlier?.id;
       const entry = lastId ? await this.kept.call((l) => l.get(lastId)) : undefined;
       if (entry) await this.open(entry.scenario, { entryId: entry.id, origin: entry.origin, baseRevision: entry.revision, history: 'replace' });
-      // A first visit opens the default example at its lesson, as the Examples menu would.
-      else await this.open(defaultScenario(), { entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }, history: 'replace', land: exampleLanding(DEFAULT_EXAMPLE_ID) });
+      // A first visit opens the default example at step 1 of Window, as it always has (a bare address
+      // is a link with no view), with its lesson's sentence and "show me" above the verdict.
+      else await this.open(defaultScenario(), { entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }, history: 'replace', land: { at: null, view: 'window', lesson: lessonNote(DEFAULT_EXAMPLE_ID) } });
     }
     this.follow();
     this.startReplays();

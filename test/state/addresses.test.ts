@@ -33,15 +33,17 @@ function navigate(tab: FakeTab, href: string): void {
 }
 
 describe('examples open at their lesson', () => {
-  it('a first visit lands the default example at its lesson: view, step, region, the sentence, and the address says so', async () => {
+  it('a first visit opens the default example at step 1 of Window with its lesson on screen; "show me" lands there and the address says so', async () => {
     const { session, tab } = await started();
+    await settle(400);
+    expect([session.ui.getState().step, session.ui.getState().chartView]).toEqual([0, 'window']);
+    expect(session.ui.getState().lesson?.look).toBe(findExample('coding-agent')!.lesson.look);
+    expect(tab.url.hash).toBe(encodeScenario(exampleContent('coding-agent')!));
+    session.showLesson();
     const compactAt = firstChange('coding-agent', 'compact', 'codebase');
     expect(compactAt).toBeGreaterThan(0);
-    await until(() => session.ui.getState().step === compactAt, 'the lesson step');
-    const ui = session.ui.getState();
-    expect([ui.chartView, ui.focusRegion]).toEqual(['window', 'codebase']);
-    expect(ui.lesson?.look).toBe(findExample('coding-agent')!.lesson.look);
-    await until(() => tab.url.hash.includes('&step='), 'the view in the address');
+    expect([session.ui.getState().step, session.ui.getState().chartView, session.ui.getState().focusRegion]).toEqual([compactAt, 'window', 'codebase']);
+    await settle(400);
     expect(scenarioPart(tab.url.hash)).toBe(encodeScenario(exampleContent('coding-agent')!));
     expect(parseViewParams(tab.url.hash).view).toEqual({ step: compactAt + 1, region: 'codebase' });
   });
