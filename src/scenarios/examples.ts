@@ -201,128 +201,8 @@ system_prompt = "Fix the failing test. Every tool result goes to the brain regio
 default_region = "brain"
 `;
 
-const HEALTH_CHECKS = `# A load balancer's health checks over one keep-alive connection.
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
-Host: headerline.internal:8080
-User-Agent: ELB-HealthChecker/2.0
-Accept: */*
-Accept-Encoding: gzip, deflate
-Connection: keep-alive
-X-Request-Start: t=1733472000
-
-GET /healthz HTTP/1.1
+/** One of a load balancer's health checks: the corpus repeats it as the balancer does. */
+const HEALTH_CHECK = `GET /healthz HTTP/1.1
 Host: headerline.internal:8080
 User-Agent: ELB-HealthChecker/2.0
 Accept: */*
@@ -330,6 +210,9 @@ Accept-Encoding: gzip, deflate
 Connection: keep-alive
 X-Request-Start: t=1733472000
 `;
+
+/** tests/corpus/health-checks.http: sixteen checks over one keep-alive connection (a pinned seed of stage-instructions-cache). */
+const HEALTH_CHECKS = `# A load balancer's health checks over one keep-alive connection.\n${Array(16).fill(HEALTH_CHECK).join('\n')}`;
 
 const README = `# headerline
 
