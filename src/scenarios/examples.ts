@@ -256,6 +256,43 @@ system_prompt = "Fix the task in small steps and run the tests after each."
 read_file = "codebase"
 `;
 
+const THREE_STAGES = `# Three stages. compact_history carries a summary of what the codebase held into each
+# later stage; verify has a layout of its own: no codebase, a clearable test log.
+[context.regions]
+task = { kind = "pinned", budget = "10%", seed = "task_input" }
+codebase = { kind = "compacting", budget = "20%" }
+history = { kind = "compact_history", budget = "15%", source_region = "codebase" }
+conversation = { kind = "sliding_window", budget = "30%", max_items = 20 }
+
+[stages.analyze]
+system_prompt = "Read the code the task touches. Edit nothing yet."
+
+[stages.analyze.tool_routing.overrides]
+read_file = "codebase"
+
+[stages.analyze.transitions.implement]
+
+[stages.implement]
+system_prompt = "Make the change in small steps."
+
+[stages.implement.tool_routing.overrides]
+read_file = "codebase"
+
+[stages.implement.transitions.verify]
+
+[stages.verify]
+system_prompt = "Run the whole test suite and report what fails."
+
+[stages.verify.context.regions]
+task = { kind = "pinned", budget = "10%", seed = "task_input" }
+history = { kind = "compact_history", budget = "15%", source_region = "codebase" }
+test_log = { kind = "clearable", budget = "10%" }
+conversation = { kind = "sliding_window", budget = "30%", max_items = 20 }
+
+[stages.verify.tool_routing.overrides]
+shell = "test_log"
+`;
+
 export const EXAMPLES: Example[] = [
   {
     id: 'coding-agent',
@@ -399,6 +436,25 @@ export const EXAMPLES: Example[] = [
         kind: 'coding-agent', seed: 6, steps: 150,
         params: { todos: null, transitionTo: null, inlineResults: true, fileSizes: { small: 6, medium: 3, large: 1 } },
       },
+    },
+  },
+  {
+    id: 'three-stage-history',
+    title: 'compact_history across three stages, and a stage with its own layout',
+    summary: 'Three stages: analyze and implement read files into a compacting codebase region, and verify runs the tests. At each transition the compact_history region carries a summary of what is new in the codebase, so by verify it holds one carry per earlier stage. The verify stage declares its own [stages.verify.context.regions]: it leaves the codebase out (hidden, not deleted) and adds a clearable test_log where shell output lands, so its first request is about 15,000 tokens where implement\'s last was over 55,000. Try adding codebase to verify\'s layout and replay to see the request grow back.',
+    lesson: {
+      view: 'window', at: { event: 'stage', to: 'verify', inference: true }, region: 'history',
+      look: "The first request in verify, whose own layout leaves the codebase out: the window drops to about 15,000 tokens while history still carries a summary from each earlier transition (its two entries in the inspector), and test output goes to a clearable test_log.",
+    },
+    scenario: {
+      version: 1,
+      name: 'three-stage-history',
+      model: { id: 'claude-sonnet-4' },
+      agent: { 'agent.leviath': THREE_STAGES },
+      inputs: { task: CODING_TASK },
+      generator: { kind: 'coding-agent', seed: 7, steps: 200, params: { todos: null } },
+      // The generator makes one transition; the third stage's few events follow it.
+      traffic: [{"type": "transition", "to": "verify"}, {"type": "assistant", "content": "Running the whole suite.", "tool_calls": [{"id": "v1", "name": "shell", "arguments": {"command": "cargo test"}}]}, {"type": "tool_result", "tool_call_id": "v1", "tool_name": "shell", "size_tokens": 6000}, {"type": "assistant", "content": "Two failures left; rerunning the parser tests.", "tool_calls": [{"id": "v2", "name": "shell", "arguments": {"command": "cargo test parser"}}]}, {"type": "tool_result", "tool_call_id": "v2", "tool_name": "shell", "size_tokens": 2500}, {"type": "assistant", "content": "All parser tests pass; the empty continuation line is accepted."}],
     },
   },
   {

@@ -87,3 +87,27 @@ describe('stage-instructions-cache: deleting stage_instructions changes the tran
     expect(a.meanPrefixShare - b.meanPrefixShare).toBeLessThan(0.001);
   });
 });
+
+describe('three-stage-history: compact_history across three stages, and a stage with its own layout', () => {
+  const timeline = replay(exampleContent('three-stage-history')!, BUILT_IN_TRAFFIC);
+  const firstIn = (stage: string) => timeline.steps.find((s) => s.stage === stage && s.request)!;
+  const lastIn = (stage: string) => [...timeline.steps].reverse().find((s) => s.stage === stage && s.request)!;
+
+  it('enters all three stages; history carries one summary per transition', () => {
+    expect(timeline.summary.stagesEntered).toEqual(['analyze', 'implement', 'verify']);
+    expect(firstIn('implement').regions.history!.entries).toBe(1);
+    expect(firstIn('verify').regions.history!.entries).toBe(2);
+  });
+
+  it('verify\'s own layout hides the codebase and routes shell output to test_log: its first request is about 15,000 tokens, implement\'s last over 60,000', () => {
+    const verify = firstIn('verify');
+    expect(verify.regions.codebase!.visible).toBe(false);
+    expect(verify.regions.codebase!.tokens).toBeGreaterThan(0);
+    expect(verify.request!.requestTokens).toBeGreaterThan(13_000);
+    expect(verify.request!.requestTokens).toBeLessThan(17_000);
+    expect(lastIn('implement').request!.requestTokens).toBeGreaterThan(55_000);
+    expect(timeline.steps.at(-1)!.regions.test_log!.tokens).toBe(6000 + 2500);
+    const { summary } = findExample('three-stage-history')!;
+    expect(summary).toContain('about 15,000 tokens where implement\'s last was over 55,000');
+  });
+});
