@@ -1,7 +1,7 @@
 // Each example at its lesson, as a visitor lands on it (`#example/<id>`), at 1440×900, for the
 // README and docs/guide.md: `npx tsx scripts/screenshots.ts` after `npm run build`. It serves the
 // build with `vite preview` on PREVIEW_PORT (4173 unless set), drives Debian's Chromium with the
-// flags playwright.config.ts gives it, and writes docs/screenshots/lessons/<id>.jpg (JPEG, so the
+// flags playwright.config.ts gives it, and writes docs/screenshots/lessons/<id>.jpg (JPEG at quality 50, so the
 // nine committed pictures stay small).
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
         await page.mouse.move(0, 0);
         await page.waitForTimeout(300);
         const path = `${OUT}/${example.id}.jpg`;
-        await page.screenshot({ path, type: 'jpeg', quality: 70 });
+        await page.screenshot({ path, type: 'jpeg', quality: 50 });
         console.log(`${path}: ${example.title}`);
       }
     } finally {
