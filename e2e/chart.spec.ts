@@ -102,7 +102,7 @@ test('a region keeps its colour when another is declared before it; implicit reg
     .toHaveAttribute('title', /runtime always carries it: tool output lands here/);
 });
 
-test('the window chart draws every region against the window; "fit to the data" scales to the peak', async ({ page }) => {
+test('the window chart draws every region against the window; "fit the data" scales to the peak', async ({ page }) => {
   const timeline = engineTimeline(scenario());
   const { window } = timeline.model;
   const peak = Math.max(...timeline.steps.map((s) => Object.values(s.regions).reduce((n, f) => n + f.tokens, 0)));
@@ -114,9 +114,12 @@ test('the window chart draws every region against the window; "fit to the data" 
   // Each region is a band: its area and its top edge.
   await expect(chart.locator('.stacked-regions path')).toHaveCount(2 * regions);
   const yLabels = () => chart.locator('.y-axis text').allTextContents();
+  // The data use under half the window, so the axis fits them until the whole window is chosen.
+  await expect(chart).toHaveAttribute('data-fit', 'yes');
+  await chart.getByTestId('zoom').selectOption('window');
   expect((await yLabels()).at(-1)).toBe(`${window / 1000}k`);
   await expect(chart.locator('.window-line text')).toHaveText(`window ${window.toLocaleString('en-US')}`);
-  await chart.getByLabel('fit to the data').check();
+  await chart.getByTestId('zoom').selectOption('fit');
   await expect(chart.locator('.window-line')).toHaveCount(0);
   const top = Number((await yLabels()).at(-1)!.replace('k', '')) * 1000;
   expect(top).toBeLessThanOrEqual(peak * 1.1);

@@ -3,12 +3,15 @@
 // one exception, imported-run, is a real session's events (brought in with lev import).
 import type { ScenarioInput } from '../engine/scenario.ts';
 import { IMPORTED_RUN_TASK, IMPORTED_RUN_TRAFFIC } from './imported-run.ts';
+import type { Lesson } from './lessons.ts';
 
 export interface Example {
   id: string;
   title: string;
   /** One paragraph: what to watch. */
   summary: string;
+  /** Where it opens and what to look at there (lessons.ts). */
+  lesson: Lesson;
   scenario: ScenarioInput;
 }
 
@@ -101,23 +104,23 @@ system_prompt = "Work through the todos one at a time and run the tests after ea
 read_file = "codebase"
 `;
 
-const STAGE_INSTRUCTIONS = `# Declaring stage_instructions gives each stage's prompt its own pinned block, assembled
-# after every other pinned block (wherever it is declared), so the prefix in front of
-# it stays byte-identical when the stage changes. Delete that line and replay to compare.
+const STAGE_INSTRUCTIONS = `# stage_instructions gives each stage's prompt a pinned block assembled after every
+# other pinned block, so the prefix in front of it (over the 1,024-token minimum for a
+# cache read) stays the same when the stage changes. Delete that line and replay.
 [context.regions]
 stage_instructions = { kind = "pinned", budget = "3%" }
 task = { kind = "pinned", budget = "5%", seed = "task_input" }
 readme = { kind = "pinned", budget = "5%", seed = { files = ["README.md"] } }
+corpus = { kind = "pinned", budget = "3%", seed = { files = ["tests/corpus/health-checks.http"] } }
 recent_commits = { kind = "pinned", budget = "3%", seed = { command = "git log --oneline -20" } }
 codebase = { kind = "compacting", budget = "25%" }
 conversation = { kind = "sliding_window", budget = "33%", max_items = 20 }
 
-# A command seed runs before anyone could be asked, so it must be covered here.
 [safe_commands]
 allow = ["git log"]
 
 [stages.analyze]
-system_prompt = "You are in the analyze stage. Read the files the task touches, trace how a header moves from the socket to the parser, and note every place that assumes a non-empty line. Do not edit any file in this stage; the next stage makes the change."
+system_prompt = "Analyze: trace how a header line moves from the socket to the parser and note every place that assumes a non-empty line. Edit nothing yet."
 
 [stages.analyze.tool_routing.overrides]
 read_file = "codebase"
@@ -125,7 +128,7 @@ read_file = "codebase"
 [stages.analyze.transitions.implement]
 
 [stages.implement]
-system_prompt = "You are in the implement stage. Make the smallest change that lets empty header lines through, add a test that fails without it, and run the whole test suite after each edit. Keep the diff readable and do not touch files the analysis did not name."
+system_prompt = "Implement: make the smallest change that lets empty continuation lines through, add a test that fails without it, and run the tests after each edit."
 
 [stages.implement.tool_routing.overrides]
 read_file = "codebase"
@@ -198,6 +201,19 @@ system_prompt = "Fix the failing test. Every tool result goes to the brain regio
 default_region = "brain"
 `;
 
+/** One of a load balancer's health checks: the corpus repeats it as the balancer does. */
+const HEALTH_CHECK = `GET /healthz HTTP/1.1
+Host: headerline.internal:8080
+User-Agent: ELB-HealthChecker/2.0
+Accept: */*
+Accept-Encoding: gzip, deflate
+Connection: keep-alive
+X-Request-Start: t=1733472000
+`;
+
+/** tests/corpus/health-checks.http: sixteen checks over one keep-alive connection (a pinned seed of stage-instructions-cache). */
+const HEALTH_CHECKS = `# A load balancer's health checks over one keep-alive connection.\n${Array(16).fill(HEALTH_CHECK).join('\n')}`;
+
 const README = `# headerline
 
 A small HTTP/1.1 header parser in Rust.
@@ -240,11 +256,52 @@ system_prompt = "Fix the task in small steps and run the tests after each."
 read_file = "codebase"
 `;
 
+const THREE_STAGES = `# Three stages. compact_history carries a summary of what the codebase held into each
+# later stage; verify has a layout of its own: no codebase, a clearable test log.
+[context.regions]
+task = { kind = "pinned", budget = "10%", seed = "task_input" }
+codebase = { kind = "compacting", budget = "20%" }
+history = { kind = "compact_history", budget = "15%", source_region = "codebase" }
+conversation = { kind = "sliding_window", budget = "30%", max_items = 20 }
+
+[stages.analyze]
+system_prompt = "Read the code the task touches. Edit nothing yet."
+
+[stages.analyze.tool_routing.overrides]
+read_file = "codebase"
+
+[stages.analyze.transitions.implement]
+
+[stages.implement]
+system_prompt = "Make the change in small steps."
+
+[stages.implement.tool_routing.overrides]
+read_file = "codebase"
+
+[stages.implement.transitions.verify]
+
+[stages.verify]
+system_prompt = "Run the whole test suite and report what fails."
+
+[stages.verify.context.regions]
+task = { kind = "pinned", budget = "10%", seed = "task_input" }
+history = { kind = "compact_history", budget = "15%", source_region = "codebase" }
+test_log = { kind = "clearable", budget = "10%" }
+conversation = { kind = "sliding_window", budget = "30%", max_items = 20 }
+
+[stages.verify.tool_routing.overrides]
+shell = "test_log"
+`;
+
 export const EXAMPLES: Example[] = [
   {
     id: 'coding-agent',
     title: "The spec's coding-agent layout",
     summary: 'Four regions sized as the spec sizes them: a pinned task (12%), a compacting codebase (20%) where every file read lands, a sliding conversation (33%, 20 items) and a compact_history (15%) fed from the codebase. Watch the codebase line climb to its budget and drop as older reads are summarized rather than lost, the conversation hold at twenty items, and the task stay flat from the first step to the last. After the transition to implement, the history region carries the codebase summaries forward.',
+    lesson: {
+      view: 'window', at: { event: 'change', type: 'compact', region: 'codebase' }, region: 'codebase',
+      look: 'The codebase region has just reached its 20% budget and folded its oldest file reads into one summary, so its band drops while the pinned task stays flat at the bottom; play on to watch it fill and fold again.',
+    },
     scenario: {
       version: 1,
       name: 'coding-agent',
@@ -258,6 +315,10 @@ export const EXAMPLES: Example[] = [
     id: 'flat-vs-regions',
     title: 'Flat list vs regions',
     summary: 'A long chat on a 32,000-token window. In the comparison panel, the flat list drops its oldest message first, so partway through the chat the task leaves the window and every later request is answered without it; the marker shows the step. The blueprint keeps the task in a pinned region, so it is still the first block of the last request, while the conversation slides at forty items.',
+    lesson: {
+      view: 'flat', at: { event: 'task-lost' }, region: 'task',
+      look: 'At the marked step the flat list, full to the window, drops its oldest message, the task, and answers every later request without it; the blueprint keeps the task pinned in a far smaller request.',
+    },
     scenario: {
       version: 1,
       name: 'flat-vs-regions',
@@ -271,6 +332,10 @@ export const EXAMPLES: Example[] = [
     id: 'checklist-gate',
     title: 'Checklist and gate',
     summary: 'The agent keeps its plan in a checklist region through todo_add, todo_done and todo_note, and the checklist renders open items first. The transition to implement is gated on require_no_open_items: watch the first attempt refused with a nudge that names the items still open, then the items ticked off and the second attempt pass. Both attempts count against the stage\'s max_attempts of 3, so the gate cannot wedge the run.',
+    lesson: {
+      view: 'window', at: { step: 107 }, region: 'todos',
+      look: 'The first attempt to leave analyze is refused here because four todos are still open (the step summary names them); a few steps later they are done and the second attempt passes.',
+    },
     scenario: {
       version: 1,
       name: 'checklist-gate',
@@ -283,13 +348,17 @@ export const EXAMPLES: Example[] = [
   {
     id: 'stage-instructions-cache',
     title: 'stage_instructions and the prompt cache',
-    summary: 'Two stages with their own system prompts, and a declared stage_instructions region. The task, the README (a files seed) and the recent commits (a command seed covered by [safe_commands]) are pinned in front of the instructions, so at the first inference after the transition the cache-prefix line still holds them: only the instructions and what follows them change. Delete the stage_instructions line and replay: the prompt is written into the first pinned region (task) instead, the prefix at the transition drops to zero, and the stage ledger charges the prompt\'s tokens to task.',
+    summary: 'Two stages with their own system prompts, and a declared stage_instructions region. The task, the README and a corpus of health-check requests (files seeds) and the recent commits (a command seed covered by [safe_commands]) are pinned in front of the instructions: 1,247 tokens, over the 1,024-token minimum for a cache read. So at the first inference after the transition the cache-prefix line still holds them and they are read at a tenth of the price; only the instructions and what follows them change. Delete the stage_instructions line and replay: the prompt is written into the first pinned region (task) instead, the prefix at the transition drops to zero, that request costs $0.158 instead of $0.153, and the stage ledger charges the prompt\'s tokens to task.',
+    lesson: {
+      view: 'cache', at: { event: 'stage', to: 'implement', inference: true }, region: 'stage_instructions',
+      look: 'The first request after the move to implement still reads the 1,247 pinned tokens in front of stage_instructions from the cache ($0.153 for this request, on the card), since only the instructions behind them changed; delete that line in the blueprint and replay to see this prefix drop to zero and the cost rise to $0.158',
+    },
     scenario: {
       version: 1,
       name: 'stage-instructions-cache',
       model: { id: 'claude-sonnet-4' },
       agent: { 'agent.leviath': STAGE_INSTRUCTIONS },
-      workdir: { 'README.md': README },
+      workdir: { 'README.md': README, 'tests/corpus/health-checks.http': HEALTH_CHECKS },
       commands: { 'git log --oneline -20': GIT_LOG },
       inputs: { task: CODING_TASK },
       generator: { kind: 'coding-agent', seed: 5, steps: 200, params: { todos: null } },
@@ -299,6 +368,10 @@ export const EXAMPLES: Example[] = [
     id: 'sliding-bulk-cache',
     title: 'Sliding windows that evict in chunks',
     summary: 'The conversation keeps forty items and, with strategy = "bulk" and overflow = 20, drops the oldest twenty at once when it is full. Watch the cache-prefix line: it stays high and dips only at each bulk drop, because between drops every request starts with the previous one. Change the strategy to "per_item" and replay: one turn leaves with every message, the head of the messages changes on every inference, and the prefix share collapses. strategy = "compact" with compact_count = 20 folds the twenty into a summary instead of dropping them.',
+    lesson: {
+      view: 'cache', at: { event: 'change', type: 'evict', region: 'conversation' }, region: 'conversation',
+      look: 'The cache-prefix line runs along the top of the request and dips only where twenty turns leave at once, as here; set strategy = "per_item" and replay to see it collapse.',
+    },
     scenario: {
       version: 1,
       name: 'sliding-bulk-cache',
@@ -312,6 +385,10 @@ export const EXAMPLES: Example[] = [
     id: 'research-reject',
     title: 'admission = "reject" with context_delete',
     summary: 'A research agent fetches large sources into a curated region set to admission = "reject". When a fetch does not fit, it is refused with a message naming the region and how full it is, and nothing already there is lost; the agent releases spent sources with context_delete by key, by index and by oldest, and the tokens come back at once. Findings land in a hashmap keyed by topic, so a second write to a topic replaces the first.',
+    lesson: {
+      view: 'window', at: { event: 'change', type: 'reject', region: 'sources' }, region: 'sources',
+      look: 'This fetch is refused because sources is full: nothing already there is lost, the refusal says how full it is, and the agent frees room with context_delete before it fetches again.',
+    },
     scenario: {
       version: 1,
       name: 'research-reject',
@@ -325,6 +402,10 @@ export const EXAMPLES: Example[] = [
     id: 'tool-routing',
     title: 'Tool routing with overrides and per-tool caps',
     summary: 'File reads go to a compacting codebase region with their own 20,000-token ceiling, greps go to a clearable scratch region, and every other tool falls to scratch under a 4,000-token default cap; shell is capped at 1,500 through its alias bash. Watch large reads arrive truncated with a notice instead of being dropped, the message stream keep a short stub for each routed result, and scratch wipe in one shot when it fills.',
+    lesson: {
+      view: 'window', at: { event: 'change', type: 'clear', region: 'scratch' }, region: 'scratch',
+      look: 'Greps and unlisted tools fill the clearable scratch region, which wipes in one shot here when it is full, while file reads go to codebase under their own 20,000-token cap (the truncate markers).',
+    },
     scenario: {
       version: 1,
       name: 'tool-routing',
@@ -341,6 +422,10 @@ export const EXAMPLES: Example[] = [
     id: 'brain-custom',
     title: 'A custom region: the brain',
     summary: 'Every tool result goes to a custom region run by the spec\'s brain.rhai. on_write keeps errors verbatim and trims successful results to their first line, so the region grows slowly; render emits the whole region as one XML user message; under budget pressure on_overflow drops successes before errors. Open context_hooks/brain.rhai beside the blueprint, change a hook, and replay.',
+    lesson: {
+      view: 'regions', at: { event: 'last' }, region: 'brain',
+      look: "The brain region grows slowly because on_write keeps only each successful result's first line and errors whole: open its entries in the inspector to read what the hook kept.",
+    },
     scenario: {
       version: 1,
       name: 'brain-custom',
@@ -354,9 +439,32 @@ export const EXAMPLES: Example[] = [
     },
   },
   {
+    id: 'three-stage-history',
+    title: 'compact_history across three stages, and a stage with its own layout',
+    summary: 'Three stages: analyze and implement read files into a compacting codebase region, and verify runs the tests. At each transition the compact_history region carries a summary of what is new in the codebase, so by verify it holds one carry per earlier stage. The verify stage declares its own [stages.verify.context.regions]: it leaves the codebase out (hidden, not deleted) and adds a clearable test_log where shell output lands, so its first request is about 15,000 tokens where implement\'s last was over 55,000. Try adding codebase to verify\'s layout and replay to see the request grow back.',
+    lesson: {
+      view: 'window', at: { event: 'stage', to: 'verify', inference: true }, region: 'history',
+      look: "The first request in verify, whose own layout leaves the codebase out: the window drops to about 15,000 tokens while history still carries a summary from each earlier transition (its two entries in the inspector), and test output goes to a clearable test_log.",
+    },
+    scenario: {
+      version: 1,
+      name: 'three-stage-history',
+      model: { id: 'claude-sonnet-4' },
+      agent: { 'agent.leviath': THREE_STAGES },
+      inputs: { task: CODING_TASK },
+      generator: { kind: 'coding-agent', seed: 7, steps: 200, params: { todos: null } },
+      // The generator makes one transition; the third stage's few events follow it.
+      traffic: [{"type": "transition", "to": "verify"}, {"type": "assistant", "content": "Running the whole suite.", "tool_calls": [{"id": "v1", "name": "shell", "arguments": {"command": "cargo test"}}]}, {"type": "tool_result", "tool_call_id": "v1", "tool_name": "shell", "size_tokens": 6000}, {"type": "assistant", "content": "Two failures left; rerunning the parser tests.", "tool_calls": [{"id": "v2", "name": "shell", "arguments": {"command": "cargo test parser"}}]}, {"type": "tool_result", "tool_call_id": "v2", "tool_name": "shell", "size_tokens": 2500}, {"type": "assistant", "content": "All parser tests pass; the empty continuation line is accepted."}],
+    },
+  },
+  {
     id: 'imported-run',
     title: 'A real run, imported',
     summary: "Not synthetic traffic: a Claude Code session brought in with lev import (Read, Bash and Edit mapped to read_file, shell and edit_file; file_path kept as the path). Watch the 7,000-token read of the parser arrive in a codebase region that compacts at 4,000 tokens and fold to a summary at once, so each later request is a few hundred tokens where the flat baseline carries over 7,000; file_tracking rewrite its line for the edited file; the failing test run kept as an error result; and the conversation slide at six items, stripping the results it leaves unpaired, while the task stays pinned. Drop your own session file on the page to replay it through this layout.",
+    lesson: {
+      view: 'window', at: { event: 'change', type: 'compact', region: 'codebase' }, region: 'codebase',
+      look: "The session's 7,000-token read of the parser lands in a codebase region that compacts at 4,000 tokens and folds to a summary at once, so later requests stay a few hundred tokens where the flat list carries over 7,000.",
+    },
     scenario: {
       version: 1,
       name: 'imported-run',

@@ -1,9 +1,12 @@
 // The address bar holds the open scenario's link: rewritten a moment after the last edit (no
 // history entry per keystroke), pushed as a history entry of its own when a scenario is opened (so
-// Back returns to the previous one), and each history entry's state names its library entry.
+// Back returns to the previous one), and each history entry's state names its library entry. The
+// view (step, chart, zoom, region, entry: share/view.ts) follows the scenario's part, rewritten in
+// place as it changes.
 import type { Scenario } from '../engine/scenario.ts';
 import { fmt } from '../engine/format.ts';
 import { encodeScenario, MAX_ADDRESS_CHARS } from '../share/index.ts';
+import { scenarioPart, viewParams, type ViewState } from '../share/view.ts';
 import type { PageHost } from './host.ts';
 import { jsonLongerThan } from './jsonSize.ts';
 
@@ -14,16 +17,23 @@ export const MAX_ADDRESS_SOURCE_CHARS = 2_000_000;
 export interface HistoryState { entryId?: string | null }
 
 export class AddressBar {
-  /** The fragment this tab last put in the address bar. */
+  /** The scenario's part of the fragment this tab last put in the address bar. */
   private fragment = '';
+  /** The whole fragment this tab last put there (the scenario's part and the view's). */
+  private written = '';
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private viewTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * The write waiting in `timer`, if any: an edit not in the address bar yet, or an open's new
    * history entry, which later edits' rewrites must not turn into a replace.
    */
   private pending: 'push' | 'replace' | null = null;
 
-  constructor(private readonly host: PageHost, private readonly open: () => { scenario: Scenario; entryId: string | null }) {}
+  constructor(
+    private readonly host: PageHost,
+    private readonly open: () => { scenario: Scenario; entryId: string | null },
+    private readonly view: () => ViewState = () => ({}),
+  ) {}
 
   /** Whether a write is waiting (an open's entry not pushed yet, or an edit not in the address yet). */
   get waiting(): boolean {
@@ -70,12 +80,40 @@ export class AddressBar {
     const write = this.withPending(mode);
     clearTimeout(this.timer);
     this.pending = null;
-    this.fragment = fragment;
+    this.fragment = scenarioPart(fragment);
+    this.put(write);
+  }
+
+  /** The view changed (a scrub, a tab, the zoom, the inspector): the address follows, in place, once it settles. */
+  writeViewSoon(delay: number): void {
+    clearTimeout(this.viewTimer);
+    this.viewTimer = setTimeout(() => this.writeView(), delay);
+  }
+
+  /** Writes a view change waiting in its timer now (the page is going away). */
+  flushView(): void {
+    if (this.viewTimer === undefined) return;
+    this.writeView();
+  }
+
+  private writeView(): void {
+    clearTimeout(this.viewTimer);
+    this.viewTimer = undefined;
+    // A write on its way carries the view; before it lands, the address still names what was open.
+    if (this.pending !== null || this.fragment === '') return;
+    this.put('replace');
+  }
+
+  private put(write: 'push' | 'replace'): void {
+    clearTimeout(this.viewTimer);
+    this.viewTimer = undefined;
     const { pathname, search, hash } = this.host.location();
-    const url = `${pathname}${search}${fragment}`;
+    const full = this.fragment === '' ? '' : this.fragment + viewParams(this.view());
+    this.written = full;
+    const url = `${pathname}${search}${full}`;
     const state: HistoryState = { entryId: this.open().entryId };
     try {
-      if (write === 'push' && hash !== fragment) this.host.history.pushState(state, '', url);
+      if (write === 'push' && scenarioPart(hash) !== this.fragment) this.host.history.pushState(state, '', url);
       else this.host.history.replaceState(state, '', url);
     } catch {
       // The browser refused the address (too long for it, or too many changes too fast): the
@@ -91,17 +129,22 @@ export class AddressBar {
   }
 
   /**
-   * The address changed under the page (Back/Forward, a pasted link). False when it is the one this
-   * tab wrote (popstate and hashchange both arrive for one change: the second finds it handled).
+   * The address changed under the page (Back/Forward, a pasted link): `scenario` when it names
+   * another scenario, `view` when only its view parts changed. False when it is the one this tab
+   * wrote (popstate and hashchange both arrive for one change: the second finds it handled).
    */
-  changed(): boolean {
+  changed(): false | 'view' | 'scenario' {
     const { hash } = this.host.location();
-    if (hash === this.fragment) return false;
-    this.fragment = hash;
+    if (hash === this.written) return false;
+    this.written = hash;
+    clearTimeout(this.viewTimer);
+    this.viewTimer = undefined;
+    if (scenarioPart(hash) === this.fragment) return 'view';
+    this.fragment = scenarioPart(hash);
     // The address now names another scenario: a pending rewrite of the old one must not land on it.
     clearTimeout(this.timer);
     this.pending = null;
-    return true;
+    return 'scenario';
   }
 
   /** `mode`, unless an open's history entry is still waiting to be pushed: that push is kept. */

@@ -8,6 +8,9 @@ import type { StoreApi } from 'zustand';
 import type { Scenario } from '../engine/scenario.ts';
 import { DEFAULT_EXAMPLE_ID, EXAMPLES, findExample } from '../scenarios/examples.ts';
 import { decodeFragment } from '../share/index.ts';
+import { parseRoute, parseViewParams, type ChartView, type ViewState, type Zoom } from '../share/view.ts';
+import { describeAt, type LessonAt } from '../scenarios/lessons.ts';
+import { landingStep } from './lesson.ts';
 import type { WorkerClient } from '../worker/client.ts';
 import type { Transform } from '../worker/protocol.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
@@ -21,7 +24,7 @@ import { Replays } from './replays.ts';
 import { createResultsStore, type ResultsStore } from './results.ts';
 import { AGENT_FILE, blankScenario, createScenarioStore, defaultScenario, exampleContent, placeholderScenario, type ScenarioStore } from './scenario.ts';
 import { memoryStorage, type OpenedStorage } from './storage.ts';
-import { createUiStore, type Notice, type UiStore } from './ui.ts';
+import { createUiStore, type LessonNote, type Notice, type UiStore } from './ui.ts';
 
 /** How long the session waits for quiet before acting, in ms. */
 export interface Delays {
@@ -36,6 +39,24 @@ export interface Delays {
 }
 
 export const DELAYS: Readonly<Delays> = Object.freeze({ save: 300, address: 400, edit: 200, inspect: 40 });
+
+/** After the last change of the view (a scrub, a tab), before the address bar follows, in ms. */
+const VIEW_ADDRESS_DELAY = 250;
+
+/** Where an open lands: the view, and the step once its replay answers (none: step 1). */
+interface Landing {
+  at: LessonAt | null;
+  view: ChartView;
+  zoom?: Zoom;
+  region?: string;
+  entry?: number;
+  lesson?: LessonNote;
+}
+
+/** A link's view parts as a landing (a link without them lands where links always did: step 1, Window). */
+function landingOf(view: ViewState): Landing {
+  return { at: view.step ? { step: view.step } : null, view: view.view ?? 'window', zoom: view.zoom, region: view.region, entry: view.entry };
+}
 
 export interface PageSessionOptions {
   host: PageHost;
@@ -60,6 +81,8 @@ interface OpenOptions {
   /** The fragment to show (a link keeps its own, byte for byte). */
   fragment?: string;
   baseRevision?: number;
+  /** Where it lands (default: step 1 of the Window view, the person's zoom). */
+  land?: Landing;
 }
 
 export class PageSession {
@@ -82,6 +105,8 @@ export class PageSession {
   /** Saves run one after another, so a flush waits for one already in flight. */
   private saveQueue: Promise<unknown> = Promise.resolve();
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The opened scenario's landing step, taken by its first replay. */
+  private landing: { scenario: Scenario; at: LessonAt } | null = null;
 
   constructor(options: PageSessionOptions) {
     this.host = options.host;
@@ -94,13 +119,35 @@ export class PageSession {
       text: `Your work cannot be stored in this browser (${problem}). The page keeps working, but nothing will survive a reload: use Export to keep a copy.`,
     }));
     this.library = this.kept.store;
-    this.address = new AddressBar(this.host, () => ({ scenario: this.scenario.getState().scenario, entryId: this.library.getState().entryId }));
+    this.address = new AddressBar(
+      this.host,
+      () => ({ scenario: this.scenario.getState().scenario, entryId: this.library.getState().entryId }),
+      () => this.viewState(),
+    );
     this.replays = new Replays({
       engine: options.engine, edit: options.edit, results: this.results, ui: this.ui,
       scenario: () => this.scenario.getState().scenario,
       guard: createReplayGuard(options.host.storage), chartWidth: () => this.host.chartWidth(),
       delays: { edit: this.delays.edit, inspect: this.delays.inspect },
+      landing: (scenario, timeline) => {
+        const landing = this.landing;
+        if (landing?.scenario !== scenario) return null;
+        this.landing = null;
+        return landingStep(landing.at, timeline);
+      },
     });
+  }
+
+  /** What the address holds of the view: only what differs from where a link lands without it. */
+  private viewState(): ViewState {
+    const ui = this.ui.getState();
+    return {
+      step: ui.step > 0 ? ui.step + 1 : undefined,
+      view: ui.chartView === 'window' ? undefined : ui.chartView,
+      zoom: ui.zoom === 'auto' ? undefined : ui.zoom,
+      region: ui.focusRegion ?? undefined,
+      entry: ui.focusRegion !== null && ui.focusEntry !== null ? ui.focusEntry : undefined,
+    };
   }
 
   // ---- Start ----------------------------------------------------------------------------------
@@ -117,11 +164,14 @@ export class PageSession {
     const earlier = await this.moveEarlierWork();
     const { hash, href } = this.host.location();
     let opened = false;
-    if (hash.length > 1) {
+    const route = parseRoute(href);
+    if (route?.kind === 'example') opened = await this.openExampleRoute(route.id, href);
+    else if (route?.kind === 'guide') this.ui.getState().setGuideSection(route.section);
+    else if (hash.length > 1) {
       const decoded = decodeFragment(href);
       if (decoded.ok) {
         // A state of ours means this tab's own address came back (a reload): nothing to announce.
-        await this.openLink(decoded.scenario, hash, { history: 'replace', preferId: hintId, quiet: ours });
+        await this.openLink(decoded.scenario, hash, { history: 'replace', preferId: hintId, quiet: ours, view: parseViewParams(href).view });
         opened = true;
       } else {
         this.notify({ tone: 'error', text: `${decoded.error} Your own work is unchanged.` });
@@ -131,7 +181,9 @@ export class PageSession {
       const lastId = hintId ?? await this.kept.call((l) => l.lastOpened()) ?? earlier?.id;
       const entry = lastId ? await this.kept.call((l) => l.get(lastId)) : undefined;
       if (entry) await this.open(entry.scenario, { entryId: entry.id, origin: entry.origin, baseRevision: entry.revision, history: 'replace' });
-      else await this.open(defaultScenario(), { entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }, history: 'replace' });
+      // A first visit opens the default example at step 1 of Window, as it always has (a bare address
+      // is a link with no view), with its lesson's sentence and "show me" above the verdict.
+      else await this.open(defaultScenario(), { entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }, history: 'replace', land: { at: null, view: 'window', lesson: lessonNote(DEFAULT_EXAMPLE_ID) } });
     }
     this.follow();
     this.startReplays();
@@ -161,6 +213,50 @@ export class PageSession {
     this.host.listen('popstate', () => void this.addressChanged());
     this.host.listen('hashchange', () => void this.addressChanged());
     this.host.listen('pagehide', () => void this.flushSave());
+    this.host.listen('pagehide', () => this.address.flushView());
+    this.ui.subscribe((s, prev) => {
+      if (s.step !== prev.step || s.chartView !== prev.chartView || s.zoom !== prev.zoom || s.focusRegion !== prev.focusRegion || s.focusEntry !== prev.focusEntry) {
+        this.address.writeViewSoon(VIEW_ADDRESS_DELAY);
+      }
+    });
+  }
+
+  /** `#example/<id>`: the example at its lesson (view parts after it override the lesson's). */
+  private async openExampleRoute(id: string, href: string): Promise<boolean> {
+    if (findExample(id)) {
+      await this.openExample(id, { history: 'replace', view: parseViewParams(href).view, quiet: true });
+      return true;
+    }
+    this.notify({ tone: 'error', text: `This link names an example "${id}" that this page does not have; the examples are ${EXAMPLES.map((e) => e.id).join(', ')}. Your own work is unchanged.` });
+    return false;
+  }
+
+  /** Applies a link's view parts to the scenario on screen (its step within the run). */
+  private applyView(view: ViewState): void {
+    const ui = this.ui.getState();
+    const count = this.results.getState().timeline?.steps.count ?? 0;
+    ui.setPlaying(false);
+    if (view.step !== undefined) ui.setStep(Math.min(view.step - 1, Math.max(0, count - 1)));
+    ui.setChartView(view.view ?? 'window');
+    ui.setZoom(view.zoom);
+    ui.setFocusRegion(view.region ?? null);
+    ui.setFocusEntry(view.entry ?? null);
+  }
+
+  /** The lesson bar's "Show me": the example's view, zoom and region, at its step of the run on screen. */
+  showLesson(): void {
+    const note = this.ui.getState().lesson;
+    const example = note && findExample(note.exampleId);
+    const timeline = this.results.getState().timeline;
+    if (!example) return;
+    const { lesson } = example;
+    const ui = this.ui.getState();
+    ui.setPlaying(false);
+    ui.setChartView(lesson.view);
+    ui.setZoom(lesson.zoom);
+    ui.setFocusRegion(lesson.region ?? null);
+    const step = timeline ? landingStep(lesson.at, timeline) : null;
+    if (step !== null) ui.setStep(step);
   }
 
   /** Moves the earlier page's single-slot work into the library; returns the first entry. */
@@ -288,8 +384,25 @@ export class PageSession {
 
   /** Back/Forward or a pasted link changed the address: open what it names. */
   private async addressChanged(): Promise<void> {
-    if (!this.address.changed()) return;
+    const change = this.address.changed();
+    if (!change) return;
     const { hash, href } = this.host.location();
+    if (change === 'view') {
+      this.applyView(parseViewParams(href).view);
+      return;
+    }
+    const route = parseRoute(href);
+    if (route) {
+      if (route.kind === 'example') {
+        await this.flushSave();
+        if (await this.openExampleRoute(route.id, href)) return;
+      } else {
+        this.ui.getState().setGuideSection(route.section);
+      }
+      // The address goes back to naming the scenario on screen.
+      this.address.write('replace');
+      return;
+    }
     const entryId = this.address.entryId;
     await this.flushSave();
     // Back/Forward to a library entry reopens the entry as it is now, not the copy its address held.
@@ -298,7 +411,7 @@ export class PageSession {
     if (entry) {
       await this.openEntry(entry.id, { history: 'replace' });
     } else if (decoded.ok) {
-      await this.openLink(decoded.scenario, hash);
+      await this.openLink(decoded.scenario, hash, { view: parseViewParams(href).view });
     } else if (hash.length > 1) {
       this.notify({ tone: 'error', text: `${decoded.error} Your own work is unchanged.` });
       this.address.write('replace');
@@ -327,6 +440,7 @@ export class PageSession {
     this.savedEdits = this.scenario.getState().edits;
     this.baseRevision = options.baseRevision ?? 0;
     this.library.setState({ entryId: options.entryId, origin: options.origin });
+    this.landing = options.land?.at ? { scenario, at: options.land.at } : null;
     this.replays.opened();
     const entryId = options.entryId;
     if (entryId) void this.kept.call((l) => l.setLastOpened(entryId));
@@ -334,6 +448,12 @@ export class PageSession {
     if (!(ui.selectedFile in scenario.agent)) ui.selectFile(AGENT_FILE);
     ui.setStep(0);
     ui.setPlaying(false);
+    const land = options.land;
+    ui.setChartView(land?.view ?? 'window');
+    ui.setZoom(land?.zoom);
+    ui.setFocusRegion(land?.region ?? null);
+    ui.setFocusEntry(land?.entry ?? null);
+    ui.setLesson(land?.lesson ?? null);
     // A link keeps its own fragment; any other address is the scenario deflated, written in a task of
     // its own so the open's render and the deflate are not one long task.
     if (options.fragment !== undefined) this.address.write(options.history ?? 'push', options.fragment);
@@ -360,11 +480,16 @@ export class PageSession {
     });
   }
 
-  async openExample(id: string): Promise<void> {
+  /** An example, at its lesson (or where `view` says: a link's parts override the lesson's). */
+  async openExample(id: string, { view = {} as ViewState, history = 'push' as 'push' | 'replace', quiet = false } = {}): Promise<void> {
     const example = findExample(id);
     const content = exampleContent(id);
     if (!example || !content) return;
-    await this.open(content, { entryId: null, origin: { kind: 'example', exampleId: id }, say: `Opened the example "${example.title}".` });
+    await this.open(content, {
+      entryId: null, origin: { kind: 'example', exampleId: id }, history,
+      say: quiet ? undefined : `Opened the example "${example.title}".`,
+      land: exampleLanding(id, view),
+    });
   }
 
   async newBlank(): Promise<void> {
@@ -385,24 +510,27 @@ export class PageSession {
    * A shared link: an example's own link opens the example; a scenario already in the library opens
    * that entry; anything else becomes a new entry. The address bar keeps the link as it came.
    */
-  async openLink(scenario: Scenario, fragment: string, { history = 'push' as 'push' | 'replace', preferId = null as string | null, quiet = false } = {}): Promise<void> {
+  async openLink(scenario: Scenario, fragment: string, { history = 'push' as 'push' | 'replace', preferId = null as string | null, quiet = false, view = {} as ViewState } = {}): Promise<void> {
     await this.flushSave();
     const key = contentKey(scenario);
+    const land = landingOf(view);
     const preferred = preferId ? await this.kept.call((l) => l.get(preferId)) : undefined;
     if (preferred && contentKey(preferred.scenario) === key) {
-      await this.open(preferred.scenario, { entryId: preferred.id, origin: preferred.origin, baseRevision: preferred.revision, history, fragment });
+      const exampleId = preferred.origin.kind === 'example' ? preferred.origin.exampleId : undefined;
+      await this.open(preferred.scenario, { entryId: preferred.id, origin: preferred.origin, baseRevision: preferred.revision, history, fragment, land: { ...land, lesson: exampleId ? lessonNote(exampleId) : undefined } });
       return;
     }
     const example = EXAMPLES.find((e) => contentKey(exampleContent(e.id)) === key);
     if (example) {
-      await this.open(scenario, { entryId: null, origin: { kind: 'example', exampleId: example.id }, history, fragment, say: quiet ? undefined : `Opened the example "${example.title}" from the link.` });
+      // The example's own link opens where the link says (step 1 of Window when it says nothing), with its lesson one click away.
+      await this.open(scenario, { entryId: null, origin: { kind: 'example', exampleId: example.id }, history, fragment, land: { ...land, lesson: lessonNote(example.id) }, say: quiet ? undefined : `Opened the example "${example.title}" from the link.` });
       return;
     }
     const known = await this.kept.call((l) => l.findByContent(scenario));
     const entry = known ?? await this.kept.call((l) => l.create(scenario, { kind: 'link' }));
     const where = known ? `already in Scenarios as "${known.name}"` : entry ? `saved in Scenarios as "${entry.name}"` : 'kept in this tab only';
     await this.open(entry?.scenario ?? scenario, {
-      entryId: entry?.id ?? null, origin: entry?.origin ?? { kind: 'link' }, baseRevision: entry?.revision, history, fragment,
+      entryId: entry?.id ?? null, origin: entry?.origin ?? { kind: 'link' }, baseRevision: entry?.revision, history, fragment, land,
       say: quiet && known ? undefined : `Opened the shared scenario (${where}).`,
     });
   }
@@ -455,4 +583,21 @@ export class PageSession {
     await this.openEntry(id, { say: false });
     this.notify({ tone: 'info', text: `"${entry.name}" is back to its version of ${new Date(savedAt).toLocaleString()}; what it replaced is kept as a version.` });
   }
+}
+
+/** Where an example opens: its lesson, with whatever a link's view parts say instead. */
+function exampleLanding(id: string, view: ViewState = {}): Landing | undefined {
+  const lesson = findExample(id)?.lesson;
+  if (!lesson) return undefined;
+  return {
+    at: view.step ? { step: view.step } : lesson.at,
+    view: view.view ?? lesson.view, zoom: view.zoom ?? lesson.zoom, region: view.region ?? lesson.region, entry: view.entry,
+    lesson: lessonNote(id),
+  };
+}
+
+/** The lesson bar's words for an example. */
+function lessonNote(id: string): LessonNote | undefined {
+  const example = findExample(id);
+  return example && { exampleId: id, title: example.title, look: example.lesson.look, where: describeAt(example.lesson.at) };
 }

@@ -1,9 +1,10 @@
 // What the page keeps of the UI between visits: the editor settings (with the theme choice, the one
 // place the theme is stored), the replay speed, the open file, the colour each region name was drawn
-// in and the panes' sizes. The UI store keeps them through zustand's `persist` (its `partialize` is
+// in, the panes' sizes and the charts' zoom. The UI store keeps them through zustand's `persist` (its `partialize` is
 // `preferencesOf`) under one localStorage key; what earlier versions kept under four keys of their
 // own is read once, when that key is not there yet, and then removed.
 import type { StateStorage } from 'zustand/middleware';
+import { isZoom, type Zoom } from '../share/view.ts';
 
 export const PREFERENCES_KEY = 'leviath.preferences.v1';
 
@@ -36,6 +37,8 @@ export interface Preferences {
   regionColours: [string, string][];
   /** Each pane group's sizes, as react-resizable-panels writes them, by its storage key. */
   layouts: Record<string, string>;
+  /** The charts' token axis the person chose last (share/view.ts); `auto` until they choose. */
+  zoom: Zoom;
 }
 
 /** Where earlier versions of the page kept the same things, each under a key of its own. */
@@ -88,6 +91,7 @@ export function parsePreferences(value: unknown): Partial<Preferences> {
       .filter((e): e is [string, string] => Array.isArray(e) && typeof e[0] === 'string' && isColour(e[1]))
       .slice(-REMEMBERED_COLOURS);
   }
+  if (typeof raw.zoom === 'string' && isZoom(raw.zoom)) out.zoom = raw.zoom;
   if (isRecord(raw.layouts)) {
     out.layouts = Object.fromEntries(Object.entries(raw.layouts).filter((e): e is [string, string] => typeof e[1] === 'string'));
   }

@@ -6,6 +6,7 @@ import type { Scenario } from '../engine/scenario.ts';
 import type { StoreApi } from 'zustand';
 import { CancelledError, type WorkerClient } from '../worker/client.ts';
 import type { Transform } from '../worker/protocol.ts';
+import type { TimelineView } from '../worker/timeline-view.ts';
 import type { ReplayGuard } from './replayGuard.ts';
 import type { ResultsStore } from './results.ts';
 import { replayStarted } from './status.ts';
@@ -28,6 +29,8 @@ export interface ReplaysOptions {
   chartWidth: () => number;
   /** Quiet time after an edit before it is replayed, and after a scrub before the step is inspected. */
   delays: { edit: number; inspect: number };
+  /** The step a replayed scenario should open at (an example's lesson, a link's step); null: where it is. */
+  landing?: (scenario: Scenario, timeline: TimelineView) => number | null;
 }
 
 function ignoreCancelled(error: unknown): string | null {
@@ -190,7 +193,9 @@ export class Replays {
         }
         this.onScreen = { replayId, scenario };
         const ui = this.options.ui.getState();
-        if (ui.step >= timeline.steps.count) ui.setStep(Math.max(0, timeline.steps.count - 1));
+        const landing = this.options.landing?.(scenario, timeline) ?? null;
+        if (landing !== null) ui.setStep(landing);
+        else if (ui.step >= timeline.steps.count) ui.setStep(Math.max(0, timeline.steps.count - 1));
         results.setState({
           timeline, replayDiagnostics: result.diagnostics, replayMs: result.ms,
           status: this.editsWaiting ? { kind: 'waiting' } : { kind: 'current' },

@@ -8,6 +8,10 @@ import {
   type Preferences, type Settings, type Theme,
 } from './preferences.ts';
 import { AGENT_FILE } from './scenario.ts';
+import type { ChartView, Zoom } from '../share/view.ts';
+
+/** The lesson of the example on screen, as the lesson bar shows it. */
+export interface LessonNote { exampleId: string; title: string; look: string; where: string }
 
 /** `sticky` (and any notice with an action) stays until dismissed: its Undo must not expire. */
 export type Notice = { id: number; tone: 'info' | 'error'; text: string; sticky?: boolean; action?: { label: string; run: () => void } };
@@ -31,6 +35,18 @@ export interface UiStore {
   settings: Settings;
   /** Region focused in the inspector; null shows all. */
   focusRegion: string | null;
+  /** The entry opened in the focused region (its index); null when none is. */
+  focusEntry: number | null;
+  /** The timeline's chart view (its tab). */
+  chartView: ChartView;
+  /** The charts' token axis in force: the person's choice, or what a lesson or a link asked for. */
+  zoom: Zoom;
+  /** The token axis the person chose last (kept between visits): what an open without its own zoom shows. */
+  zoomPreference: Zoom;
+  /** The lesson of the example on screen; null once dismissed or when something else is open. */
+  lesson: LessonNote | null;
+  /** The Guide's section a link asked for; the header opens the Guide there, then clears it. */
+  guideSection: string | null;
   /** The pane filling the workspace, or null for the normal layout. */
   maximized: PaneId | null;
   /** Open dialogs (a count, since a dialog can open another); shortcuts stay off while > 0. */
@@ -54,6 +70,14 @@ export interface UiStore {
   setTheme: (theme: Theme) => void;
   setSettings: (patch: Partial<Settings>) => void;
   setFocusRegion: (region: string | null) => void;
+  setFocusEntry: (entry: number | null) => void;
+  setChartView: (view: ChartView) => void;
+  /** The person's own choice: in force now, and kept for later opens. */
+  chooseZoom: (zoom: Zoom) => void;
+  /** What a lesson or a link asks for (undefined: the person's choice); the choice kept is unchanged. */
+  setZoom: (zoom: Zoom | undefined) => void;
+  setLesson: (lesson: LessonNote | null) => void;
+  setGuideSection: (section: string | null) => void;
   toggleMaximized: (pane: PaneId) => void;
   setMaximized: (pane: PaneId | null) => void;
   dialogOpened: () => void;
@@ -65,7 +89,7 @@ export interface UiStore {
 
 /** The part of the UI store `persist` keeps (its `partialize`). */
 export function preferencesOf(s: UiStore): Preferences {
-  return { settings: s.settings, speed: s.speed, selectedFile: s.selectedFile, regionColours: [...s.regionColours], layouts: { ...s.layouts } };
+  return { settings: s.settings, speed: s.speed, selectedFile: s.selectedFile, regionColours: [...s.regionColours], layouts: { ...s.layouts }, zoom: s.zoomPreference };
 }
 
 export interface UiStoreOptions {
@@ -84,6 +108,12 @@ export function createUiStore({ storage, prefersDark }: UiStoreOptions): StoreAp
     theme: resolveTheme(DEFAULT_SETTINGS.theme, prefersDark),
     settings: { ...DEFAULT_SETTINGS },
     focusRegion: null,
+    focusEntry: null,
+    chartView: 'window',
+    zoom: 'auto',
+    zoomPreference: 'auto',
+    lesson: null,
+    guideSection: null,
     maximized: null,
     dialogs: 0,
     keysOpen: false,
@@ -104,7 +134,13 @@ export function createUiStore({ storage, prefersDark }: UiStoreOptions): StoreAp
     setSpeed: (speed) => set({ speed }),
     setTheme: (theme) => set({ theme }),
     setSettings: (patch) => set((s) => ({ settings: { ...s.settings, ...patch } })),
-    setFocusRegion: (focusRegion) => set({ focusRegion }),
+    setFocusRegion: (focusRegion) => set((s) => (s.focusRegion === focusRegion ? s : { focusRegion, focusEntry: null })),
+    setFocusEntry: (focusEntry) => set({ focusEntry }),
+    setChartView: (chartView) => set({ chartView }),
+    chooseZoom: (zoom) => set({ zoom, zoomPreference: zoom }),
+    setZoom: (zoom) => set((s) => ({ zoom: zoom ?? s.zoomPreference })),
+    setLesson: (lesson) => set({ lesson }),
+    setGuideSection: (guideSection) => set({ guideSection }),
     toggleMaximized: (pane) => set((s) => ({ maximized: s.maximized === pane ? null : pane })),
     setMaximized: (maximized) => set({ maximized }),
     dialogOpened: () => set((s) => ({ dialogs: s.dialogs + 1 })),
@@ -138,6 +174,8 @@ export function createUiStore({ storage, prefersDark }: UiStoreOptions): StoreAp
         settings,
         theme: resolveTheme(settings.theme, prefersDark),
         regionColours: kept.regionColours ? new Map(kept.regionColours) : current.regionColours,
+        zoom: kept.zoom ?? current.zoom,
+        zoomPreference: kept.zoom ?? current.zoomPreference,
       };
     },
   }));

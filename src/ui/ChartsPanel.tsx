@@ -9,7 +9,7 @@ import { PaneHead } from './layout/Pane.tsx';
 import { ReplayControls, ReplayStatus } from './ReplayControls.tsx';
 import { WarningsBar } from './WarningsBar.tsx';
 import { HeldReplayBanner } from './HeldReplayBanner.tsx';
-import { page, useResults } from './page.ts';
+import { page, useResults, useUi } from './page.ts';
 import { bannerOf, isDrawn, isOutOfDate } from '../state/status.ts';
 
 // Fetched as soon as this module runs, so the chunk is in by the time the first replay answers.
@@ -31,12 +31,25 @@ function Verdict({ timeline }: { timeline: TimelineView }) {
   return (
     <div className="verdict" data-testid="comparison-verdict">
       {lostStep !== null
-        ? <>A flat message list loses the task at <button className="link" onClick={() => jumpTo(lostStep)}>step {lostStep + 1}</button> (inference #{baselineLosesTaskAt}). </>
+        ? <>A flat message list loses the task at <button className="link" data-testid="verdict-lost-step" title="Show it on the Flat list vs blueprint chart" onClick={() => jumpTo(lostStep, undefined, 'flat')}>step {lostStep + 1}</button> (inference #{baselineLosesTaskAt}). </>
         : <>A flat message list keeps the task in its window for the whole run. </>}
       {ownLostStep !== null
-        ? <span className="error-text">This blueprint loses it too, at <button className="link" onClick={() => jumpTo(ownLostStep)}>step {ownLostStep + 1}</button>. </span>
+        ? <span className="error-text">This blueprint loses it too, at <button className="link" title="Show it on the Flat list vs blueprint chart" onClick={() => jumpTo(ownLostStep, undefined, 'flat')}>step {ownLostStep + 1}</button>. </span>
         : <span className="ok-text">This blueprint keeps it at every step. </span>}
       <span className="muted">Mean stable cache prefix: {pct(meanPrefixShare)} of each request.</span>
+    </div>
+  );
+}
+
+/** The example's lesson: what to look at, where it is, and a way back to it. */
+function LessonBar() {
+  const lesson = useUi((s) => s.lesson);
+  if (!lesson) return null;
+  return (
+    <div className="lesson" role="note" data-testid="lesson" data-example={lesson.exampleId}>
+      <span className="lesson-look"><b>Look:</b> {lesson.look}</span>
+      <button className="link" data-testid="lesson-show" title={`Go to ${lesson.where}, in the view that shows it`} onClick={() => page().showLesson()}>show me</button>
+      <button className="link" aria-label="Hide the lesson" title="Hide the lesson" onClick={() => useUi.getState().setLesson(null)}>×</button>
     </div>
   );
 }
@@ -75,6 +88,7 @@ export function ChartsPanel() {
       {status.kind === 'failed' && <div className="banner error-text" role="alert" data-testid="replay-error">The replay failed: {status.message}. The charts below are out of date: they show the last replay that finished.</div>}
       {banner === 'waiting' && <PendingBanner />}
       {banner === 'broken' && <div className="banner" data-testid="stale-banner">Out of date: the current blueprint has errors (see the problems list), so this is the last timeline that ran.</div>}
+      <LessonBar />
       {timeline && <Verdict timeline={timeline} />}
       {timeline && <WarningsBar warnings={timeline.warnings} />}
       <div className="timeline-views" data-testid="charts" data-ready={viewsLoaded && isDrawn(status, timeline, drawn) ? 'yes' : 'no'} data-steps={timeline?.steps.count ?? 0} data-scenario={timeline?.header.scenario} data-stale={isOutOfDate(status, timeline) ? 'yes' : 'no'}>

@@ -7,10 +7,10 @@ import type { TimelineView, StageChange } from '../worker/timeline-view.ts';
 import type { ChartedColumn } from '../engine/figures.ts';
 import { stepOfInference } from './chartData.ts';
 import { regionChartLines, regionPoints, requestChartLines, requestPoints, type RegionPoint, type RequestPoint } from './seriesPoints.ts';
-import { Clickable, Cursor, RIGHT_MARGIN, Y_AXIS_WIDTH, compact, stepTick } from './chartFrame.tsx';
+import { Clickable, Cursor, RIGHT_MARGIN, WindowOffScale, Y_AXIS_WIDTH, ZoomControl, axisTop, compact, stepTick } from './chartFrame.tsx';
 import { fmt, pct } from './format.ts';
 import { WhenVisible } from './Visible.tsx';
-import { useResults } from './page.ts';
+import { useResults, useUi } from './page.ts';
 
 // Every tick the scale makes is drawn (five or fewer): with `interval` 0 recharts never measures
 // label text in the DOM to thin the ticks out, the largest part of drawing a chart otherwise.
@@ -32,6 +32,10 @@ const REGION_LINES = regionChartLines();
 const CACHE_LINES = requestChartLines('cache');
 const FLAT_LINES = requestChartLines('flat');
 const FLAT_LIST_COLOUR = FLAT_LINES.find((l) => l.column === 'baselineTokens')!.colour;
+// The figures each chart's axis fits: what its lines draw.
+const REGION_PEAK_COLUMNS = REGION_LINES.map((l) => l.column as keyof RegionPoint);
+const CACHE_PEAK_COLUMNS = CACHE_LINES.map((l) => l.column as keyof RequestPoint);
+const FLAT_PEAK_COLUMNS = FLAT_LINES.map((l) => l.column as keyof RequestPoint);
 const TASK_LOST_LABEL = { value: 'task lost', fontSize: 10, fill: 'var(--text)', position: 'insideTopLeft' } as const;
 
 type TooltipProps = { active?: boolean; payload?: readonly { payload?: unknown }[] };
@@ -63,13 +67,26 @@ function drawLines(lines: readonly ChartedColumn[], colour?: string, type?: 'ste
     : <Line key={line.column} {...strokeOf(line, line.colour ?? colour)} type={type} />));
 }
 
-const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { data: RegionPoint[]; color: string; steps: number; stages: StageChange[] }) {
+/** The y domain of a chart whose axis tops at `top`. */
+function useTopDomain(top: number): [number, number] {
+  return useMemo(() => [0, top], [top]);
+}
+
+/** The highest of a chart's figures: where `fit` tops its axis. */
+function peakOf<T>(data: readonly T[], columns: readonly (keyof T)[]): number {
+  let peak = 0;
+  for (const point of data) for (const column of columns) peak = Math.max(peak, Number(point[column]) || 0);
+  return peak;
+}
+
+const RegionChart = memo(function RegionChart({ data, color, steps, stages, top }: { data: RegionPoint[]; color: string; steps: number; stages: StageChange[]; top: number }) {
   const xDomain = useStepDomain(steps);
+  const yDomain = useTopDomain(top);
   return (
     <ResponsiveContainer width="100%" height={62}>
       <ComposedChart data={data} margin={REGION_MARGIN}>
         <XAxis dataKey="i" type="number" domain={xDomain} hide />
-        <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} tickCount={3} />
+        <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} tickCount={3} domain={yDomain} allowDataOverflow />
         {drawLines(REGION_LINES, color, 'stepAfter')}
         {stages.map((c) => <ReferenceLine key={c.i} x={c.i} stroke="var(--muted)" strokeDasharray="2 2" />)}
         <Tooltip content={RegionTooltip} isAnimationActive={false} />
@@ -80,16 +97,29 @@ const RegionChart = memo(function RegionChart({ data, color, steps, stages }: { 
 
 function RegionCharts({ timeline, regions, colors, stages }: { timeline: TimelineView; regions: string[]; colors: Map<string, string>; stages: StageChange[] }) {
   const series = useMemo(() => new Map(regions.map((r) => [r, regionPoints(timeline, r)])), [timeline, regions]);
+  const zoom = useUi((s) => s.zoom);
+  const { window } = timeline.header.model;
+  // Each chart fits its own region (its tokens and budget), or every chart shows the whole window.
+  const tops = useMemo(() => new Map(regions.map((r) => {
+    const data = series.get(r)!;
+    return [r, axisTop(zoom, peakOf(data, REGION_PEAK_COLUMNS), window)] as const;
+  })), [regions, series, zoom, window]);
+  const fitted = [...tops.values()].filter((t) => t.fit).length;
   const steps = timeline.steps.count;
   return (
-    <div>
+    <div data-testid="region-charts" data-fit={fitted === regions.length ? 'yes' : fitted === 0 ? 'no' : 'some'}>
       <div className="chart-title"><h3>Each region</h3><span className="muted">area: tokens · dashed: resolved budget · dotted line: stage change · click to inspect</span></div>
+      <div className="row muted small">
+        <ZoomControl />
+        <span className="spacer" />
+        {fitted > 0 && <span className="window-note" data-testid="window-off-scale">{fitted === regions.length ? 'each chart fits its region' : `${fitted} of ${regions.length} charts fit their region`}; the window is {fmt(window)} tokens</span>}
+      </div>
       {regions.map((name) => (
-        <div key={name} className="region-chart" data-testid={`chart-${name}`}>
+        <div key={name} className="region-chart" data-testid={`chart-${name}`} data-top={tops.get(name)!.top}>
           <div className="muted mono small"><span className="legend-dot" style={{ background: colors.get(name) }} />{name}</div>
           <Clickable steps={steps}>
             <WhenVisible height={62}>
-              <RegionChart data={series.get(name)!} color={colors.get(name)!} steps={steps} stages={stages} />
+              <RegionChart data={series.get(name)!} color={colors.get(name)!} steps={steps} stages={stages} top={tops.get(name)!.top} />
               <Cursor steps={steps} />
             </WhenVisible>
           </Clickable>
@@ -113,19 +143,30 @@ function RequestTooltip({ active, payload }: TooltipProps) {
 }
 
 /** A per-inference line chart over the timeline's steps: grid, axes, tooltip, cursor, click to inspect. */
-function RequestChart({ steps, data, height, children }: { steps: number; data: RequestPoint[]; height: number; children: React.ReactNode }) {
+function RequestChart({ steps, data, height, window, peakColumns, testId, children }: {
+  steps: number; data: RequestPoint[]; height: number; window: number;
+  /** The figures the axis fits when it fits the data. */
+  peakColumns: readonly (keyof RequestPoint)[]; testId: string; children: React.ReactNode;
+}) {
   const xDomain = useStepDomain(steps);
+  const zoom = useUi((s) => s.zoom);
+  const peak = useMemo(() => peakOf(data, peakColumns), [data, peakColumns]);
+  const { top, fit } = axisTop(zoom, peak, window);
+  const yDomain = useTopDomain(top);
   return (
     <Clickable steps={steps}>
+      <div data-testid={testId} data-fit={fit ? 'yes' : 'no'} data-top={top} style={{ position: 'relative' }}>
+      {fit && <WindowOffScale window={window} top={top} />}
       <ResponsiveContainer width="100%" height={height}>
         <LineChart data={data} margin={REQUEST_MARGIN}>
           <CartesianGrid {...grid} />
           <XAxis dataKey="i" type="number" domain={xDomain} {...axis} tickFormatter={stepTick} />
-          <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} />
+          <YAxis width={Y_AXIS_WIDTH} {...axis} tickFormatter={compact} domain={yDomain} allowDataOverflow />
           {children}
           <Tooltip content={RequestTooltip} isAnimationActive={false} />
         </LineChart>
       </ResponsiveContainer>
+      </div>
       <Cursor steps={steps} />
     </Clickable>
   );
@@ -147,10 +188,11 @@ function CacheCard({ timeline, data }: { timeline: TimelineView; data: RequestPo
   return (
     <div data-testid="cache">
       <div className="chart-title"><h3>Prompt cache</h3><span className="muted">stable prefix vs the whole request, per inference; the provider's view of the cost below</span></div>
-      <RequestChart steps={timeline.steps.count} data={data} height={150}>
+      <RequestChart steps={timeline.steps.count} data={data} height={150} window={timeline.header.model.window} peakColumns={CACHE_PEAK_COLUMNS} testId="cache-chart">
         {drawLines(CACHE_LINES)}
       </RequestChart>
       <div className="row muted small">
+        <ZoomControl />
         <Legend lines={CACHE_LINES} model={timeline.header.model.id} />
         <span className="spacer" />
         <span>mean prefix share {pct(timeline.header.summary.meanPrefixShare)}</span>
@@ -173,12 +215,13 @@ function ComparisonCard({ timeline, data }: { timeline: TimelineView; data: Requ
   return (
     <div data-testid="comparison">
       <div className="chart-title"><h3>Flat list vs blueprint</h3><span className="muted">request tokens for the same traffic</span></div>
-      <RequestChart steps={timeline.steps.count} data={data} height={170}>
-        <ReferenceLine y={window} stroke="var(--error)" strokeDasharray="4 3" />
+      <RequestChart steps={timeline.steps.count} data={data} height={170} window={window} peakColumns={FLAT_PEAK_COLUMNS} testId="flat-chart">
+        <ReferenceLine y={window} stroke="var(--error)" strokeDasharray="4 3" ifOverflow="hidden" />
         {drawLines(FLAT_LINES)}
         {lostStep !== null && <ReferenceLine x={lostStep} stroke={FLAT_LIST_COLOUR} label={TASK_LOST_LABEL} />}
       </RequestChart>
       <div className="row muted small">
+        <ZoomControl />
         <Legend lines={FLAT_LINES} model={timeline.header.model.id} />
         <span>red dashed: the window ({fmt(window)})</span>
       </div>

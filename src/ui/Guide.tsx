@@ -1,6 +1,6 @@
 // docs/guide.md shown in the app (the built site has no docs/ folder). Markdown is turned into
 // React elements line by line; nothing is ever inserted as HTML.
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, useEffect, useRef, type ReactNode } from 'react';
 import { Modal } from './Modal.tsx';
 import { EXAMPLES } from '../scenarios/examples.ts';
 import { page } from './page.ts';
@@ -35,6 +35,24 @@ function exampleIn(text: string): string | undefined {
   return EXAMPLES.find((e) => text.includes(`\`${e.id}\``))?.id;
 }
 
+/** A heading's address in `#guide/<section>`: its words, lower case, joined by hyphens (backticks and punctuation dropped). */
+export function guideSlug(heading: string): string {
+  return heading.replace(/\(`[^`]*`\)/g, '').replace(/[^A-Za-z0-9_ -]+/g, ' ').trim().toLowerCase().replace(/[\s_]+/g, '-').replace(/-+/g, '-');
+}
+
+/** The sections of the guide that have addresses, in order. */
+export function guideSections(markdown: string | null = GUIDE): string[] {
+  return (markdown ?? '').split('\n').filter((l) => /^#{2,3} /.test(l)).map((l) => guideSlug(l.replace(/^#+ /, '')));
+}
+
+function SectionLink({ slug }: { slug: string }) {
+  const copy = () => {
+    const { origin, pathname, search } = window.location;
+    void navigator.clipboard?.writeText(`${origin}${pathname}${search}#guide/${slug}`).catch(() => undefined);
+  };
+  return <button className="link section-link" title={`Copy this section's link (#guide/${slug})`} aria-label="Copy this section's link" onClick={copy}>#</button>;
+}
+
 function render(markdown: string, open: (id: string) => void): ReactNode[] {
   const out: ReactNode[] = [];
   const lines = markdown.split('\n');
@@ -48,8 +66,9 @@ function render(markdown: string, open: (id: string) => void): ReactNode[] {
     } else if (/^#{1,4} /.test(line)) {
       const level = line.indexOf(' ');
       const example = exampleIn(line);
-      const text = <>{inline(line.slice(level + 1))}{example && <> <button onClick={() => open(example)}>Open this example</button></>}</>;
-      out.push(level === 1 ? <h1 key={k++}>{text}</h1> : level === 2 ? <h2 key={k++}>{text}</h2> : <h3 key={k++}>{text}</h3>);
+      const slug = guideSlug(line.slice(level + 1));
+      const text = <>{inline(line.slice(level + 1))}{level > 1 && <> <SectionLink slug={slug} /></>}{example && <> <button onClick={() => open(example)}>Open this example</button></>}</>;
+      out.push(level === 1 ? <h1 key={k++}>{text}</h1> : level === 2 ? <h2 key={k++} id={`guide-${slug}`}>{text}</h2> : <h3 key={k++} id={`guide-${slug}`}>{text}</h3>);
     } else if (line.trim().startsWith('|')) {
       const rows: string[] = [];
       for (; i < lines.length && lines[i].trim().startsWith('|'); i++) rows.push(lines[i]);
@@ -74,10 +93,16 @@ function render(markdown: string, open: (id: string) => void): ReactNode[] {
   return out;
 }
 
-export function GuideDialog({ onClose }: { onClose: () => void }) {
+export function GuideDialog({ onClose, section = null }: { onClose: () => void; section?: string | null }) {
+  const body = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (section === null) return;
+    const heading = body.current?.querySelector(`[id="guide-${CSS.escape(section)}"]`);
+    heading?.scrollIntoView({ block: 'start' });
+  }, [section]);
   return (
     <Modal title="Guide" onClose={onClose} testId="guide">
-      <div className="guide">
+      <div className="guide" ref={body} data-section={section ?? undefined}>
         {GUIDE ? render(GUIDE, (id) => { void page().openExample(id); onClose(); }) : (
           <p>The guide (docs/guide.md) is not part of this build. In short: edit the blueprint on the left, pick traffic in the middle, and read the timeline on the right; scrub to any step to see every region and the exact request below.</p>
         )}

@@ -1,5 +1,5 @@
 // The bar across the top: examples, share, import/export, the guide and the theme.
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { invalidUtf8Warning } from '../import/utf8.ts';
 import type { ScenarioFileResult } from '../worker/trace-protocol.ts';
 import { exportScenario } from './backup.ts';
@@ -55,6 +55,9 @@ export function Header() {
   const name = useScenario((s) => s.scenario.name);
   const fileInput = useRef<HTMLInputElement>(null);
   const close = () => setDialog(null);
+  // A `#guide/<section>` link opens the Guide at its section.
+  const guideSection = useUi((s) => s.guideSection);
+  useEffect(() => { if (guideSection !== null) setDialog('guide'); }, [guideSection]);
 
   return (
     <header className="header">
@@ -79,7 +82,7 @@ export function Header() {
       {dialog === 'scenarios' && <ScenariosMenu onClose={close} />}
       {dialog === 'examples' && <ExamplesGallery onClose={close} />}
       {dialog === 'share' && <ShareDialog onClose={close} />}
-      {dialog === 'guide' && <Suspense fallback={null}><GuideDialog onClose={close} /></Suspense>}
+      {dialog === 'guide' && <Suspense fallback={null}><GuideDialog section={guideSection} onClose={() => { useUi.getState().setGuideSection(null); close(); }} /></Suspense>}
       {dialog === 'settings' && <SettingsDialog onClose={close} />}
       {keysOpen && <KeysSheet onClose={() => useUi.getState().setKeysOpen(false)} />}
     </header>

@@ -26,12 +26,20 @@ function LongText({ text }: { text: string }) {
   );
 }
 
-function Entry({ entry }: { entry: EntryDetail }) {
+function Entry({ entry, region }: { entry: EntryDetail; region: string }) {
   const state = entry.checklist ? `#${entry.checklist.id} ${entry.checklist.state}` : null;
+  // The entry a link or a lesson names opens by itself (and the address names the one opened).
+  const named = useUi((s) => s.focusRegion === region && s.focusEntry === entry.index);
   // The body is only rendered once opened: a region can hold hundreds of long entries.
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(named);
+  const toggled = (now: boolean) => {
+    setOpen(now);
+    const ui = useUi.getState();
+    if (now) { ui.setFocusRegion(region); ui.setFocusEntry(entry.index); }
+    else if (named) ui.setFocusEntry(null);
+  };
   return (
-    <details className="entry" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+    <details className="entry" open={open || undefined} data-entry={entry.index} onToggle={(e) => toggled((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>
         <span className="muted mono">{entry.index}</span>
         {entry.key !== undefined && <span className="badge" title="key">{entry.key}</span>}
@@ -65,7 +73,7 @@ function RegionBlock({ region }: { region: RegionDetail }) {
         <span className="mono" data-testid="region-tokens">{fmt(region.tokens)}</span><span className="muted">/ {fmt(region.budget)} tokens · {region.entries.length} entries</span>
       </header>
       <div className="entries">
-        {region.entries.length === 0 ? <div className="muted">empty</div> : region.entries.map((e) => <Entry key={e.index} entry={e} />)}
+        {region.entries.length === 0 ? <div className="muted">empty</div> : region.entries.map((e) => <Entry key={e.index} entry={e} region={region.name} />)}
       </div>
     </div>
   );

@@ -2,13 +2,14 @@
 // at the scrubbed step), each region, the prompt cache and the flat-list comparison. Its own chunk:
 // fetched while the first replay runs. The recharts views are a further chunk, fetched when their
 // tab is pointed at, so the first visit draws no recharts at all.
-import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo } from 'react';
 import type { TimelineView, StageChange } from '../worker/timeline-view.ts';
 import { IMPLICIT_REGION_WHY, regionColors } from './chartData.ts';
 import { fmt, pct } from './format.ts';
 import { jumpTo } from './jump.ts';
 import { WindowChart } from './WindowChart.tsx';
 import { useResults, useUi } from './page.ts';
+import type { ChartView } from '../share/view.ts';
 
 const loadDetailCharts = () => import('./DetailCharts.tsx');
 const DetailCharts = lazy(loadDetailCharts);
@@ -58,17 +59,19 @@ function StageLinks({ stages }: { stages: StageChange[] }) {
   );
 }
 
-const VIEWS = [
+const VIEWS: readonly { id: ChartView; label: string }[] = [
   { id: 'window', label: 'Window' },
   { id: 'regions', label: 'Each region' },
   { id: 'cache', label: 'Prompt cache' },
   { id: 'flat', label: 'Flat list vs blueprint' },
-] as const;
-type View = (typeof VIEWS)[number]['id'];
+];
 
 /** `onDrawn` hears which timeline the charts on screen show, once they are drawn. */
 export default function TimelineViews({ timeline, onDrawn }: { timeline: TimelineView; onDrawn: (timeline: TimelineView) => void }) {
-  const [view, setView] = useState<View>('window');
+  // In the UI store, so a lesson, a link and the verdict's links can choose it.
+  const view = useUi((s) => s.chartView);
+  // A detail view asked for before its tab was pointed at (a lesson, a link): fetch its chunk now.
+  useEffect(() => { if (view !== 'window') void loadDetailCharts(); }, [view]);
   const regions = timeline.charted;
   // Read, not subscribed: remembering the colours below must not redraw the charts.
   const colors = useMemo(() => regionColors(regions, useUi.getState().regionColours), [regions]);
@@ -78,7 +81,7 @@ export default function TimelineViews({ timeline, onDrawn }: { timeline: Timelin
     <>
       <div className="view-tabs" role="tablist" aria-label="Timeline views">
         {VIEWS.map((v) => (
-          <button key={v.id} role="tab" id={`view-${v.id}`} aria-selected={view === v.id} aria-controls="timeline-view" className={`tab ${view === v.id ? 'active' : ''}`} data-testid={`view-${v.id}`} onPointerEnter={v.id === 'window' ? undefined : loadDetailCharts} onFocus={v.id === 'window' ? undefined : loadDetailCharts} onClick={() => setView(v.id)}>{v.label}</button>
+          <button key={v.id} role="tab" id={`view-${v.id}`} aria-selected={view === v.id} aria-controls="timeline-view" className={`tab ${view === v.id ? 'active' : ''}`} data-testid={`view-${v.id}`} onPointerEnter={v.id === 'window' ? undefined : loadDetailCharts} onFocus={v.id === 'window' ? undefined : loadDetailCharts} onClick={() => useUi.getState().setChartView(v.id)}>{v.label}</button>
         ))}
       </div>
       <div className={`panel-body timeline-body view-${view}`} id="timeline-view" role="tabpanel" aria-labelledby={`view-${view}`} tabIndex={0}>

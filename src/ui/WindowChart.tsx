@@ -7,7 +7,8 @@ import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useStat
 import type { TimelineView, StageChange } from '../worker/timeline-view.ts';
 import { changesAt, inferenceAt, markerClusters, stackedStepBands, stageAt, stepLinePath, windowPoints, type MarkerCluster, type WindowPoint } from './chartData.ts';
 import { CHANGE_TYPES } from '../engine/timeline.ts';
-import { Clickable, Cursor, RIGHT_MARGIN, Y_AXIS_WIDTH, compact, plotLeft, stepAtX, stepTick, xShare } from './chartFrame.tsx';
+import { Clickable, Cursor, RIGHT_MARGIN, WindowOffScale, Y_AXIS_WIDTH, ZoomControl, axisTop, compact, plotLeft, stepAtX, stepTick, xShare } from './chartFrame.tsx';
+import { useUi } from './page.ts';
 import { fmt, pct } from './format.ts';
 import { jumpTo } from './jump.ts';
 import { MARKER_LABELS, MarkerGlyph } from './markers.tsx';
@@ -216,7 +217,7 @@ function tooltipTop(pointer: number, tip: number, plot: number): number {
 }
 
 export const WindowChart = memo(function WindowChart({ timeline, regions, colors, stages, onDrawn }: { timeline: TimelineView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (timeline: TimelineView) => void }) {
-  const [fit, setFit] = useState(false);
+  const zoom = useUi((s) => s.zoom);
   // The plot is drawn at the size the observer reports (the marker lane's clusters follow its width).
   const [size, sizeRef] = useSize<HTMLDivElement>();
   const measured = size !== UNMEASURED;
@@ -227,12 +228,13 @@ export const WindowChart = memo(function WindowChart({ timeline, regions, colors
   const clusters = useMemo(() => markerClusters(timeline, columns), [timeline, columns]);
   const peak = useMemo(() => data.reduce((m, p) => Math.max(m, p.total), 0), [data]);
   const { window } = timeline.header.model;
-  const top = fit ? Math.max(1, Math.ceil(peak * 1.1)) : Math.max(window, peak);
+  const { top, fit } = axisTop(zoom, peak, window);
   const tooltip = useCallback((point: WindowPoint) => <WindowTooltip point={point} timeline={timeline} regions={regions} colors={colors} />, [timeline, regions, colors]);
   return (
-    <div className="window-chart" data-testid="window-chart">
+    <div className="window-chart" data-testid="window-chart" data-fit={fit ? 'yes' : 'no'} data-top={top}>
       <MarkerLane clusters={clusters} steps={steps} />
       <Clickable steps={steps} className="window-plot">
+        {fit && <WindowOffScale window={window} top={top} />}
         <PlotBox sizeRef={sizeRef} size={size} data={data} pointSteps={timeline.window.steps} steps={steps} tooltip={tooltip}>
           {size.width > 0 && size.height > 0 && (
             <WindowPlot size={size} data={data} regions={regions} colors={colors} steps={steps} top={top} window={window} stages={stages} />
@@ -243,7 +245,7 @@ export const WindowChart = memo(function WindowChart({ timeline, regions, colors
       <div className="row chart-legend">
         <span><span className="legend-line window" /> model window</span>
         <span><span className="legend-line prefix" /> cache prefix (served from cache)</span>
-        <label className="row" style={{ gap: 3 }}><input type="checkbox" checked={fit} onChange={(e) => setFit(e.target.checked)} /> fit to the data</label>
+        <ZoomControl />
         <span className="spacer" />
         <MarkerLegend changes={timeline.header.summary.changes} hasStages={stages.length > 0} />
       </div>

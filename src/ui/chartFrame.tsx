@@ -1,5 +1,7 @@
 // What every timeline chart shares, drawn with recharts or not: the plot's margins (so a click, the
 // scrub cursor and a marker all find the same step), the axis labels, and click to inspect.
+import { fitsData, type Zoom } from '../share/view.ts';
+import { fmt } from './format.ts';
 import { jumpTo } from './jump.ts';
 import { useUi } from './page.ts';
 
@@ -41,4 +43,34 @@ export function Clickable({ steps, className, children }: { steps: number; class
 export function Cursor({ steps }: { steps: number }) {
   const step = useUi((s) => s.step);
   return <div aria-hidden className="scrub-cursor" style={{ left: plotLeft(xShare(Math.min(step, steps - 1), steps)) }} />;
+}
+
+/**
+ * The top of a chart's token axis: the data's peak (with a tenth of headroom) when the zoom fits
+ * it, else the window (or the peak, past it). `fit` says which, for the window-off-scale note.
+ */
+export function axisTop(zoom: Zoom, peak: number, window: number): { top: number; fit: boolean } {
+  const fit = fitsData(zoom, peak, window);
+  return { fit, top: fit ? Math.max(1, Math.ceil(peak * 1.1)) : Math.max(window, peak) };
+}
+
+const ZOOM_LABELS: Record<Zoom, string> = { auto: 'auto', fit: 'fit the data', window: 'whole window' };
+
+/** The token axis's choice, the same in every view; a choice is kept for every later scenario. */
+export function ZoomControl() {
+  const zoom = useUi((s) => s.zoom);
+  return (
+    <label className="row zoom-control" style={{ gap: 3 }} title="auto fits the axis to the data when they use less than half of the window">
+      token axis
+      <select value={zoom} data-testid="zoom" onChange={(e) => useUi.getState().chooseZoom(e.target.value as Zoom)}>
+        {(Object.keys(ZOOM_LABELS) as Zoom[]).map((z) => <option key={z} value={z}>{ZOOM_LABELS[z]}</option>)}
+      </select>
+    </label>
+  );
+}
+
+/** Where the axis fits data far below the window: says how large the window is, since its line is off the scale. */
+export function WindowOffScale({ window, top }: { window: number; top: number }) {
+  if (window <= top) return null;
+  return <span className="window-off-scale" data-testid="window-off-scale">⇡ window {fmt(window)} tokens, {Math.round(window / top)}× this axis</span>;
 }

@@ -8,6 +8,7 @@
 // docs/decisions/scenarios.md, "Golden fixtures").
 import { writeFileSync } from 'node:fs';
 import { replay } from '../../src/engine/index.ts';
+import { loadEncodings } from '../../src/engine/tokens.ts';
 import { ScenarioSchema, type GeneratorSpec, type TrafficEvent } from '../../src/engine/scenario.ts';
 import type { Timeline } from '../../src/engine/timeline.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
@@ -65,6 +66,8 @@ export function exampleHeadlines(): Headline[] {
 const json = (value: unknown): string => `${JSON.stringify(value, null, 1)}\n`;
 
 if (process.argv[1]?.endsWith('test/scenarios/golden.ts')) {
+  // Run by itself (not under vitest, whose setup loads them), the replays need the encodings first.
+  await loadEncodings();
   writeFileSync(GENERATOR_EVENTS_FILE, json(generatorFixtures()));
   writeFileSync(EXAMPLE_HEADLINES_FILE, json(exampleHeadlines()));
   console.log(`wrote ${GENERATOR_EVENTS_FILE.pathname} and ${EXAMPLE_HEADLINES_FILE.pathname}`);

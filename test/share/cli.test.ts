@@ -62,4 +62,28 @@ describe('lev share', () => {
       expect(result.stderr).toMatch(/^lev: share/);
     }
   }, 90_000);
+
+  it('encode --step --view --zoom --region makes the link the page writes for that view: the scenario, then its view parts', () => {
+    const result = lev(['encode', 'examples/flat-vs-regions.json', '--step', '254', '--view', 'flat', '--zoom', 'fit', '--region', 'task']);
+    expect(result).toEqual({ code: 0, stdout: `${encodeScenario(findExample('flat-vs-regions')!.scenario)}&step=254&view=flat&zoom=fit&region=task\n`, stderr: '' });
+    const url = lev(['encode', 'examples/flat-vs-regions.json', '--url', 'https://leviath.dev/p/', '--view=cache']);
+    expect(url.stdout).toBe(`https://leviath.dev/p/${encodeScenario(findExample('flat-vs-regions')!.scenario)}&view=cache\n`);
+  });
+
+  it('a bad --step, --view or --zoom is a usage error naming the flag and the values it takes', () => {
+    const cases: [string[], string][] = [
+      [['--step', '0'], 'share encode: --step 0: expected a step number from 1 (the page numbers steps from 1)'],
+      [['--step', 'two'], 'share encode: --step two: expected a step number from 1 (the page numbers steps from 1)'],
+      [['--view', 'chart'], 'share encode: --view chart: expected one of window, regions, cache, flat'],
+      [['--zoom', 'max'], 'share encode: --zoom max: expected one of auto, fit, window'],
+      [['--view'], 'share encode: --view needs a value'],
+    ];
+    for (const [flags, message] of cases) {
+      const result = lev(['encode', scenarioFile, ...flags]);
+      expect(result.code, flags.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n')[0]).toBe(`lev: ${message}`);
+      expect(result.stderr).toContain('usage: lev share encode');
+    }
+  }, 120_000);
 });

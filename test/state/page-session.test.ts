@@ -7,6 +7,7 @@ import type { Scenario } from '../../src/engine/scenario.ts';
 import { DEFAULT_EXAMPLE_ID, findExample } from '../../src/scenarios/examples.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { encodeScenario } from '../../src/share/index.ts';
+import { scenarioPart } from '../../src/share/view.ts';
 import { AGENT_FILE, defaultScenario, exampleContent } from '../../src/state/scenario.ts';
 import { createReplayGuard, REPLAY_GUARD_KEY, fingerprint } from '../../src/state/replayGuard.ts';
 import { bannerOf, isOutOfDate } from '../../src/state/status.ts';
@@ -48,7 +49,8 @@ describe('a first visit', () => {
     expect(session.library.getState()).toMatchObject({ entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID } });
     // The address holds the example's link, in the history entry the tab came with.
     await until(() => tab.url.hash.length > 1, 'the address written');
-    expect(tab.url.hash).toBe(encodeScenario(defaultScenario()));
+    // The scenario's part; the view's parts follow it (test/state/addresses.test.ts).
+    expect(scenarioPart(tab.url.hash)).toBe(encodeScenario(defaultScenario()));
     expect(tab.historyLength).toBe(1);
   });
 
@@ -73,7 +75,7 @@ describe('edits', () => {
     expect(replays(sent)).toBe(2);
     const { entries, entryId } = session.library.getState();
     expect(entries.map((e) => [e.id, e.name, e.origin])).toEqual([[entryId, DEFAULT_EXAMPLE_ID, { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }]]);
-    await until(() => tab.url.hash === encodeScenario(edited), 'the address rewritten');
+    await until(() => scenarioPart(tab.url.hash) === encodeScenario(edited), 'the address rewritten');
     expect(tab.historyLength).toBe(1);
     expect(tab.historyState()).toEqual({ entryId });
   });
@@ -139,7 +141,7 @@ describe('opening', () => {
     await until(() => status(session) === 'current' && session.results.getState().timeline?.header.scenario === DEFAULT_EXAMPLE_ID, 'the work replayed');
 
     await session.openExample('tool-routing');
-    await until(() => tab.url.hash === encodeScenario(exampleContent('tool-routing')!), 'the example in the address');
+    await until(() => scenarioPart(tab.url.hash) === encodeScenario(exampleContent('tool-routing')!), 'the example in the address');
     tab.back();
     await until(() => session.library.getState().entryId === mine, 'Back reopened the work');
     expect(session.scenario.getState().scenario.inputs.task).toBe('Mine.');
@@ -185,7 +187,7 @@ describe('keeping work', () => {
     const { session, tab } = await started();
     await session.saveAndCopyLink();
     expect(tab.copied).toEqual([tab.url.href]);
-    expect(tab.url.hash).toBe(encodeScenario(defaultScenario()));
+    expect(scenarioPart(tab.url.hash)).toBe(encodeScenario(defaultScenario()));
     const [entry] = session.library.getState().entries;
     expect([entry!.name, entry!.versions.length]).toEqual([DEFAULT_EXAMPLE_ID, 1]);
     expect(noticeTexts(session).at(-1)).toBe(`Saved "${DEFAULT_EXAMPLE_ID}" in Scenarios; its link is copied.`);

@@ -55,7 +55,7 @@ describe('preferences in the UI store', () => {
     expect(ui.getState().theme).toBe('dark');
     ui.getState().setSettings({ fontSize: 13 });
     const stored = JSON.parse(storage.getItem(PREFERENCES_KEY)!) as { state: Record<string, unknown> };
-    expect(Object.keys(stored.state).sort()).toEqual(['layouts', 'regionColours', 'selectedFile', 'settings', 'speed']);
+    expect(Object.keys(stored.state).sort()).toEqual(['layouts', 'regionColours', 'selectedFile', 'settings', 'speed', 'zoom']);
     expect(stored.state.settings).toEqual({ ...DEFAULT_SETTINGS, fontSize: 13 });
     expect(createUiStore({ storage, prefersDark: false }).getState().theme).toBe('light');
   });
