@@ -9,6 +9,7 @@ import { PaneHead } from './layout/Pane.tsx';
 import { ReplayControls, ReplayStatus } from './ReplayControls.tsx';
 import { WarningsBar } from './WarningsBar.tsx';
 import { HeldReplayBanner } from './HeldReplayBanner.tsx';
+import { RecordedVerdict } from './RecordedVerdict.tsx';
 import { page, useResults } from './page.ts';
 import { bannerOf, isDrawn, isOutOfDate } from '../state/status.ts';
 
@@ -36,8 +37,22 @@ function Verdict({ timeline }: { timeline: TimelineView }) {
       {ownLostStep !== null
         ? <span className="error-text">This blueprint loses it too, at <button className="link" onClick={() => jumpTo(ownLostStep)}>step {ownLostStep + 1}</button>. </span>
         : <span className="ok-text">This blueprint keeps it at every step. </span>}
+      <ReadAgainSentence timeline={timeline} />
       <span className="muted">Mean stable cache prefix: {pct(meanPrefixShare)} of each request.</span>
+      {timeline.recorded && <RecordedVerdict c={timeline.recorded} model={timeline.header.model.id} />}
     </div>
+  );
+}
+
+/** Entries the blueprint let go that the run named again later (read-again.ts), with a link to the first. */
+function ReadAgainSentence({ timeline }: { timeline: TimelineView }) {
+  const { count, items } = timeline.header.summary.readAgain;
+  if (count === 0) return null;
+  const first = items.reduce((a, b) => (b.namedAt < a.namedAt ? b : a));
+  return (
+    <span data-testid="read-again-sentence">
+      {fmt(count)} {count === 1 ? 'entry it let go was' : 'entries it let go were'} read again later (first <code>{first.key}</code>, named at <button className="link" onClick={() => jumpTo(first.namedAt)}>step {first.namedAt + 1}</button>).{' '}
+    </span>
   );
 }
 

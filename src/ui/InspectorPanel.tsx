@@ -9,6 +9,7 @@ import { jumpTo } from './jump.ts';
 import { summarize } from './events.ts';
 import { firstLine, fmt } from './format.ts';
 import { RequestExport } from './import/RequestExport.tsx';
+import { WindowBreakdown } from './WindowBreakdown.tsx';
 import { useResults, useUi } from './page.ts';
 import { isOutOfDate } from '../state/status.ts';
 
@@ -118,6 +119,7 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
         <span className="mono" data-testid="request-tokens">{fmt(request.tokens)}</span><span className="muted">tokens</span>
       </div>
       <div className="panel-body" data-testid="request" tabIndex={0} aria-label="The request">
+        <StepWindowBreakdown step={detail.index} />
         <h3>system ({request.system.length} blocks)</h3>
         {request.system.map((b, k) => (
           <div key={k} className="block" data-testid="system-block">
@@ -139,6 +141,12 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
       </div>
     </section>
   );
+}
+
+/** What fills the window at this step, once the worker answered it for this step. */
+function StepWindowBreakdown({ step }: { step: number }) {
+  const breakdown = useResults((s) => s.breakdown);
+  return breakdown ? <WindowBreakdown breakdown={breakdown} step={step} /> : null;
 }
 
 /** The first step replayed in `stage`, where a click on its ledger column lands. */

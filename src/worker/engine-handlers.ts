@@ -1,7 +1,8 @@
 // The engine worker's answers. It keeps the replays: a replay keeps its run (copies of it along the
 // way, and each step's figures), so inspecting a step afterwards steps on from the nearest copy,
 // never a second replay. Every number the page shows about a replay is computed here.
-import { compile, Replay, replayAsRecorded } from '../engine/index.ts';
+import { advise, blueprintBreakdown, compile, flatListBreakdown, Replay, replayAsRecorded, resolveModel, type AsRecordedTimeline } from '../engine/index.ts';
+import { asSentBreakdown, asSentKey, asSentRequests, hasRecordedUsage, recordedComparison, type AsSentRequests } from './recorded-view.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
 import { asRecordedView } from './as-recorded-view.ts';
 import type { CompileResult } from '../engine/blueprint/index.ts';
@@ -78,14 +79,27 @@ function stoppedEarly(done: number, total: number | undefined, deadlineMs: numbe
 export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs?: number } = {}): Handlers {
   // A kept replay, by the page's replay id: the Replay (a step's detail) and the figures of each
   // step (the readout); the timeline itself is let go once its view is sent.
-  const kept = new Map<number, { replay: Replay; figures: FigureTable }>();
-  function keep(replayId: number, { replay, timeline }: { replay: Replay; timeline: Timeline }): void {
+  const kept = new Map<number, { replay: Replay; figures: FigureTable; window: number; asSent?: AsSentRequests }>();
+  function keep(replayId: number, { replay, timeline }: { replay: Replay; timeline: Timeline }, asSent?: AsRecordedTimeline): void {
     kept.delete(replayId);
-    kept.set(replayId, { replay, figures: figureTable(timeline) });
+    kept.set(replayId, { replay, figures: figureTable(timeline), window: timeline.model.window, ...(asSent ? { asSent: asSentRequests(asSent) } : {}) });
     for (const oldest of kept.keys()) {
       if (kept.size <= REPLAYS_KEPT) break;
       kept.delete(oldest);
     }
+  }
+  // The run as it was sent depends on the traffic, not the blueprint: replayed once per traffic, and
+  // every edit of the blueprint is compared with the same one.
+  let asSentKept: { key: string; timeline: AsRecordedTimeline } | undefined;
+  function asSentOf(scenario: Scenario, signal: AbortSignal): AsRecordedTimeline | undefined {
+    if (!hasRecordedUsage(scenario)) return undefined;
+    const key = asSentKey(scenario);
+    if (asSentKept?.key !== key) {
+      const timeline = replayAsRecorded(scenario, { signal });
+      if (signal.aborted || timeline.error) return undefined;
+      asSentKept = { key, timeline };
+    }
+    return asSentKept.timeline;
   }
   return {
     replay: async (req, context) => {
@@ -112,9 +126,16 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
       const replayed = replayKept(req.id, scenario, context, deadlineMs, { onProgress, compiled });
       if (!replayed) return;
       const { timeline } = replayed;
+      const asSent = timeline.steps.length > 0 ? asSentOf(scenario, context.signal) : undefined;
       // A replay with errors has no steps to inspect, and must not push the one on screen out.
-      if (timeline.steps.length > 0) keep(req.replayId, replayed);
+      if (timeline.steps.length > 0) keep(req.replayId, replayed, asSent);
       const { view, transfer } = timelineView(timeline, req.points);
+      const model = resolveModel(scenario.model);
+      if (asSent && model.ok) {
+        const compared = recordedComparison(model.model, timeline, asSent, { window: view.window.steps, requests: view.requests.steps });
+        view.recorded = compared.comparison;
+        transfer.push(...compared.transfer);
+      }
       post({
         type: 'replay', id: req.id,
         result: { diagnostics: timeline.diagnostics, view, ms: performance.now() - started - loadingMs },
@@ -130,7 +151,7 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
       if (loading) await loading;
       const replayed = replayKept(req.id, scenario, context, deadlineMs);
       if (!replayed) return;
-      keep(req.replayId, replayed);
+      keep(req.replayId, replayed, asSentOf(scenario, context.signal));
       context.post({ type: 'open', id: req.id, result: { ok: replayed.timeline.steps.length > 0 } });
     },
     transform: async (req, { post }) => {
@@ -161,13 +182,40 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
       const { view, transfer } = asRecordedView(timeline);
       post({ type: 'asRecorded', id: req.id, result: { diagnostics: [], view } }, transfer);
     },
+    advise: async (req, { post, signal }) => {
+      const { scenario, diagnostics } = parseScenario(req.scenario);
+      if (!scenario) throw new Error(diagnostics.map((d) => d.message).join('; '));
+      const loading = loadingEncodingOf(scenario);
+      if (loading) await loading;
+      let lastProgress = 0;
+      const advice = advise(scenario, {
+        ...BUILT_IN_TRAFFIC, signal, ...(req.candidates ? { candidates: req.candidates } : {}), ...(req.seed !== undefined ? { seed: req.seed } : {}),
+        onProgress: ({ phase, done, total, front }) => {
+          const now = performance.now();
+          if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total) return;
+          lastProgress = now;
+          post({ type: 'progress', id: req.id, done, total, phase, front });
+        },
+      });
+      // Cancel stops the search and the page hears no answer: the front so far is not the advice it asked for.
+      if (signal.aborted) {
+        post({ type: 'failed', id: req.id, message: 'cancelled', cancelled: true });
+        return;
+      }
+      post({ type: 'advise', id: req.id, result: advice });
+    },
     inspect: (req, { post }) => {
       const replay = kept.get(req.replayId);
       if (!replay) {
         post({ type: 'inspect', id: req.id, result: { detail: null, missing: true } });
         return;
       }
-      post({ type: 'inspect', id: req.id, result: { detail: replay.replay.inspect(req.step), figures: stepFigures(replay.figures, req.step) } });
+      const detail = replay.replay.inspect(req.step);
+      // What fills the window: the blueprint's request beside the run as it was sent (or, with no
+      // recorded run, the flat-list baseline that stands in for it).
+      const beside = replay.asSent ? asSentBreakdown(replay.asSent, req.step) : flatListBreakdown(detail, replay.window) ?? null;
+      const breakdown = { blueprint: blueprintBreakdown(detail, replay.window), beside, besideIs: replay.asSent ? 'asSent' as const : 'flatList' as const };
+      post({ type: 'inspect', id: req.id, result: { detail, figures: stepFigures(replay.figures, req.step), breakdown } });
     },
   };
 }
