@@ -25,10 +25,8 @@ export interface AdvisorStore {
   open: boolean;
   status: AdvisorStatus;
   advice: Advice | null;
-  /** The agent.leviath the advice was made for: applying is offered only while it is still the one on screen. */
+  /** The agent.leviath the advice was made for: applying is offered only while it (or one of the proposals) is the one on screen. */
   adviceFor: string | null;
-  /** The proposal applied last (its index in the front), until the text changes again. */
-  applied: number | null;
 }
 
 export interface AdvisorOptions {
@@ -40,8 +38,14 @@ export interface AdvisorOptions {
 
 const KEY = 'advise';
 
+/** See Advisor.applicable: the panel asks the same of the text it renders. */
+export function isApplicable({ advice, adviceFor }: Pick<AdvisorStore, 'advice' | 'adviceFor'>, text: string | undefined): boolean {
+  if (advice === null || adviceFor === null || text === undefined) return false;
+  return text === adviceFor || advice.front.some((p) => p.toml === text);
+}
+
 export class Advisor {
-  readonly store: StoreApi<AdvisorStore> = createStore<AdvisorStore>()(() => ({ open: false, status: { kind: 'idle' }, advice: null, adviceFor: null, applied: null }));
+  readonly store: StoreApi<AdvisorStore> = createStore<AdvisorStore>()(() => ({ open: false, status: { kind: 'idle' }, advice: null, adviceFor: null }));
 
   constructor(private readonly options: AdvisorOptions) {}
 
@@ -53,7 +57,7 @@ export class Advisor {
   run(candidates?: number): void {
     const scenario: Scenario = this.options.scenario.getState().scenario;
     const text = scenario.agent[AGENT_FILE] ?? null;
-    this.store.setState({ open: true, status: { kind: 'running', phase: 'search', done: 0, total: candidates ?? 0, front: 0 }, advice: null, adviceFor: text, applied: null });
+    this.store.setState({ open: true, status: { kind: 'running', phase: 'search', done: 0, total: candidates ?? 0, front: 0 }, advice: null, adviceFor: text });
     this.options.client.request('advise', { scenario, ...(candidates ? { candidates } : {}) }, {
       key: KEY, timeLimitMs: ADVISE_TIME_LIMIT_MS,
       onProgress: (done, total, phase) => this.store.setState((s) => (s.status.kind === 'running'
@@ -75,12 +79,12 @@ export class Advisor {
   }
 
   /**
-   * Whether proposal `index` can be applied: the advice was made for the agent.leviath on screen (a
-   * proposal is that text plus its edits, so applying it over other edits would undo them).
+   * Whether the proposals can be applied to the text on screen: it is the text the advice was made
+   * for, or one of the proposals (applying another swaps one for the other). Each proposal is that
+   * text plus its edits, so applying it over other edits would undo them.
    */
   applicable(): boolean {
-    const { advice, adviceFor } = this.store.getState();
-    return advice !== null && adviceFor !== null && this.options.scenario.getState().scenario.agent[AGENT_FILE] === adviceFor;
+    return isApplicable(this.store.getState(), this.options.scenario.getState().scenario.agent[AGENT_FILE]);
   }
 
   /** Applies proposal `index` as an edit of agent.leviath (undoable in the editor), which replays it. */
@@ -89,7 +93,6 @@ export class Advisor {
     if (!proposal || !this.applicable()) return false;
     this.options.ui.getState().selectFile(AGENT_FILE);
     this.options.scenario.getState().setFile(AGENT_FILE, proposal.toml);
-    this.store.setState({ applied: index });
     return true;
   }
 }

@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { structuredPatch } from 'diff';
 import type { Advice, Proposal, Reference } from '../engine/advise/index.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
-import type { AdvisorStatus } from '../state/advisor.ts';
+import { isApplicable, type AdvisorStatus } from '../state/advisor.ts';
 import { fmt, pct, usd } from './format.ts';
 import { page, useAdvisor, useScenario } from './page.ts';
 
@@ -75,7 +75,7 @@ function Progress({ status }: { status: Extract<AdvisorStatus, { kind: 'running'
   );
 }
 
-function Front({ advice, before, applicable, applied }: { advice: Advice; before: string; applicable: boolean; applied: number | null }) {
+function Front({ advice, before, applicable, text }: { advice: Advice; before: string; applicable: boolean; text: string | undefined }) {
   const r = advice.asRecorded;
   if (advice.diagnostics.length > 0) {
     return <div className="error-text" data-testid="advise-error">The advisor cannot search this scenario: {advice.diagnostics.map((d) => d.message).join('; ')}</div>;
@@ -93,7 +93,7 @@ function Front({ advice, before, applicable, applied }: { advice: Advice; before
       {advice.front.length === 0
         ? <div data-testid="advise-empty">No blueprint the search found beats this one on any of the three measures without breaking a constraint.</div>
         : <ol className="advise-front" data-testid="advise-front">
-          {advice.front.map((p, k) => <ProposalCard key={k} p={p} index={k} reference={r} before={before} applicable={applicable} applied={applied === k} />)}
+          {advice.front.map((p, k) => <ProposalCard key={k} p={p} index={k} reference={r} before={before} applicable={applicable} applied={p.toml === text} />)}
         </ol>}
       {!applicable && advice.front.length > 0 && <div className="warning-text" data-testid="advise-stale">agent.leviath changed since this search: search again to apply a proposal to the text on screen.</div>}
     </>
@@ -101,12 +101,12 @@ function Front({ advice, before, applicable, applied }: { advice: Advice; before
 }
 
 export default function AdvisePanel() {
-  const { status, advice, adviceFor, applied } = useAdvisor();
+  const { status, advice, adviceFor } = useAdvisor();
   const text = useScenario((s) => s.scenario.agent[AGENT_FILE]);
   const advisor = page().advisor;
   const running = status.kind === 'running';
   // The proposals were made for `adviceFor`: applying one over later edits would undo them.
-  const applicable = advice !== null && adviceFor === text;
+  const applicable = isApplicable({ advice, adviceFor }, text);
   return (
     <aside className="advise-panel" role="dialog" aria-modal="false" aria-labelledby="advise-title" data-testid="advise-panel" data-status={status.kind}>
       <div className="sub-head">
@@ -129,7 +129,7 @@ export default function AdvisePanel() {
         {running && <Progress status={status} />}
         {status.kind === 'cancelled' && <div className="muted" data-testid="advise-cancelled">Cancelled. Nothing was changed.</div>}
         {status.kind === 'failed' && <div className="error-text" data-testid="advise-error">The search failed: {status.message}</div>}
-        {advice && adviceFor !== null && <Front advice={advice} before={adviceFor} applicable={applicable} applied={applied} />}
+        {advice && adviceFor !== null && <Front advice={advice} before={adviceFor} applicable={applicable} text={text} />}
       </div>
     </aside>
   );

@@ -77,6 +77,11 @@ function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: num
   );
 }
 
+/** A circled mark: an entry let go, named again. */
+function ReadAgainGlyph({ size = 12 }: { size?: number }) {
+  return <svg className="glyph" width={size} height={size} viewBox="0 0 12 12" aria-hidden><circle cx={6} cy={6} r={4.5} fill="none" stroke="currentColor" strokeWidth={1.5} /><path d="M6 3.5V6.5M6 8V8.6" stroke="currentColor" strokeWidth={1.5} /></svg>;
+}
+
 type ReadAgainItem = TimelineView['header']['summary']['readAgain']['items'][number];
 
 /**
@@ -106,7 +111,7 @@ function ReadAgainLane({ items, steps, columns }: { items: readonly ReadAgainIte
             aria-label={label} title={`${label}\n${group.slice(0, 8).map(line).join('\n')}\nClick to go to step ${first.namedAt + 1}.`}
             onClick={() => jumpTo(first.namedAt)}
           >
-            <svg className="glyph" width={12} height={12} viewBox="0 0 12 12" aria-hidden><circle cx={6} cy={6} r={4.5} fill="none" stroke="currentColor" strokeWidth={1.5} /><path d="M6 3.5V6.5M6 8V8.6" stroke="currentColor" strokeWidth={1.5} /></svg>
+            <ReadAgainGlyph />
             {group.length > 1 && <span className="marker-count">{group.length > 99 ? '99+' : group.length}</span>}
           </button>
         );
@@ -296,7 +301,7 @@ export const WindowChart = memo(function WindowChart({ timeline, regions, colors
         <label className="row" style={{ gap: 3 }}><input type="checkbox" checked={fit} onChange={(e) => setFit(e.target.checked)} /> fit to the data</label>
         <span className="spacer" />
         <MarkerLegend changes={timeline.header.summary.changes} hasStages={stages.length > 0} />
-        {timeline.header.summary.readAgain.count > 0 && <span className="read-again-legend" title="An entry the blueprint let go that the run named again later">ⓘ read again ×{timeline.header.summary.readAgain.count}</span>}
+        {timeline.header.summary.readAgain.count > 0 && <span className="read-again-legend" title="An entry the blueprint let go that the run named again later"><ReadAgainGlyph size={10} /> read again ×{timeline.header.summary.readAgain.count}</span>}
       </div>
     </div>
   );
