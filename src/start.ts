@@ -54,7 +54,7 @@ function makeSession(storage?: OpenedStorage): PageSession {
     // The Advise button's search, in a worker of its own (started on the first Advise): replays and
     // scrubbing never wait behind it, and its longer time limit is its own.
     advise: new WorkerClient({
-      spawn: () => new Worker(new URL('./worker/engine.worker.ts', import.meta.url), { type: 'module' }),
+      spawn: () => new Worker(new URL('./worker/advise.worker.ts', import.meta.url), { type: 'module' }),
       timeLimitMs: ADVISE_TIME_LIMIT_MS, cancelGraceMs: 300, onRestart: notify,
     }),
     storage,

@@ -44,8 +44,8 @@ export interface PageSessionOptions {
   engine: WorkerClient;
   /** The edit worker's client: validation while edits wait for Run, Rhai checks. */
   edit: WorkerClient;
-  /** The advisor's worker (the engine's handlers in a lane of their own); the engine worker's when absent. */
-  advise?: WorkerClient;
+  /** The advisor's worker (advise.worker.ts), started on the first Advise. */
+  advise: WorkerClient;
   /** The library's storage. Absent in the embed view, which keeps nothing and leaves the address alone. */
   storage?: OpenedStorage;
   /** Saves the scenario as a file: offered where the browser will not keep the work. */
@@ -106,7 +106,7 @@ export class PageSession {
       guard: createReplayGuard(options.host.storage), chartWidth: () => this.host.chartWidth(),
       delays: { edit: this.delays.edit, inspect: this.delays.inspect },
     });
-    this.advisor = new Advisor({ client: options.advise ?? options.engine, scenario: this.scenario, ui: this.ui });
+    this.advisor = new Advisor({ client: options.advise, scenario: this.scenario, ui: this.ui });
   }
 
   // ---- Start ----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import { AGENT_FILE } from '../state/scenario.ts';
 import { isApplicable, type AdvisorStatus } from '../state/advisor.ts';
 import { fmt, pct, usd } from './format.ts';
 import { page, useAdvisor, useScenario } from './page.ts';
+import './advise.css';
 
 /** The proposal's agent.leviath against the text it was made for, as unified-diff lines. */
 function diffLines(before: string, after: string): { kind: 'add' | 'del' | 'ctx' | 'hunk'; text: string }[] {

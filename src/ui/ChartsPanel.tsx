@@ -9,7 +9,8 @@ import { PaneHead } from './layout/Pane.tsx';
 import { ReplayControls, ReplayStatus } from './ReplayControls.tsx';
 import { WarningsBar } from './WarningsBar.tsx';
 import { HeldReplayBanner } from './HeldReplayBanner.tsx';
-import { RecordedVerdict } from './RecordedVerdict.tsx';
+// Only a scenario that records its run has these sentences: fetched when one is opened.
+const RecordedVerdict = lazy(() => import('./RecordedVerdict.tsx'));
 import { page, useResults } from './page.ts';
 import { bannerOf, isDrawn, isOutOfDate } from '../state/status.ts';
 
@@ -39,7 +40,7 @@ function Verdict({ timeline }: { timeline: TimelineView }) {
         : <span className="ok-text">This blueprint keeps it at every step. </span>}
       <ReadAgainSentence timeline={timeline} />
       <span className="muted">Mean stable cache prefix: {pct(meanPrefixShare)} of each request.</span>
-      {timeline.recorded && <RecordedVerdict c={timeline.recorded} model={timeline.header.model.id} />}
+      {timeline.recorded && <Suspense fallback={null}><RecordedVerdict c={timeline.recorded} model={timeline.header.model.id} /></Suspense>}
     </div>
   );
 }

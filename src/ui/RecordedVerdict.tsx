@@ -6,7 +6,7 @@ import { fmt, pct, usd } from './format.ts';
 
 const cost = (n: number | null): string => (n === null ? 'no price on record' : usd(n));
 
-export function RecordedVerdict({ c, model }: { c: RecordedComparison; model: string }) {
+export default function RecordedVerdict({ c, model }: { c: RecordedComparison; model: string }) {
   const { recorded, asSent, blueprint, prices } = c;
   const approx = c.approximate ? ' (approximate)' : '';
   return (

@@ -42,7 +42,7 @@ function BreakdownTable({ title, b, regions, testId }: { title: string; b: Break
   );
 }
 
-export function WindowBreakdown({ breakdown, step }: { breakdown: StepBreakdown; step: number }) {
+export default function WindowBreakdown({ breakdown, step }: { breakdown: StepBreakdown; step: number }) {
   const remembered = useUi((s) => s.regionColours);
   return (
     <details className="window-breakdown" open data-testid="window-breakdown" data-step={step}>

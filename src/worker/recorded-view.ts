@@ -38,11 +38,6 @@ export interface RecordedComparison {
   cache: { recorded: Int32Array; asSent: Int32Array };
 }
 
-/** Whether the scenario carries the provider's records of its calls (an imported run). */
-export function hasRecordedUsage(scenario: Scenario): boolean {
-  return scenario.traffic.some((e) => e.type === 'assistant' && e.recorded !== undefined);
-}
-
 /** What the as-sent replay depends on: the model, the task and the traffic (never the blueprint). */
 export function asSentKey(scenario: Scenario): string {
   return JSON.stringify([scenario.model, scenario.inputs.task ?? null, scenario.traffic]);

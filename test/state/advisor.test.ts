@@ -29,7 +29,8 @@ describe('the advisor on the page', () => {
     const { advice, adviceFor } = advisor.store.getState();
     expect(adviceFor).toBe(example.agent['agent.leviath']);
     expect(advice!.front.length).toBeGreaterThan(0);
-    expect(sent.engine.filter((r) => r.type === 'advise')).toHaveLength(1);
+    expect(sent.advise.filter((r) => r.type === 'advise')).toHaveLength(1);
+    expect(sent.engine.some((r) => r.type === 'advise')).toBe(false);
 
     const edits = session.scenario.getState().edits;
     const replays = sent.engine.filter((r) => r.type === 'replay').length;

@@ -10,6 +10,7 @@ import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
 import { importTrace } from '../../src/import/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { engineHandlers } from '../../src/worker/engine-handlers.ts';
+import { adviseHandlers } from '../../src/worker/advise-handlers.ts';
 import { WorkerResponseSchema, type WorkerResponse } from '../../src/worker/protocol.ts';
 import type { TimelineView } from '../../src/worker/timeline-view.ts';
 
@@ -18,7 +19,7 @@ const fixture = (name: string) => readFileSync(new URL(`../import/fixtures/real/
 const imported = (): Scenario => JSON.parse(JSON.stringify(importTrace(fixture('openhands-wrong-initial-state.json')).scenario)) as Scenario;
 
 function harness() {
-  const handlers = engineHandlers();
+  const handlers = { ...engineHandlers(), ...adviseHandlers() };
   const posted: WorkerResponse[] = [];
   const transferred: Transferable[][] = [];
   let id = 0;
@@ -163,7 +164,7 @@ describe('what fills the window at an inspected step', () => {
   });
 });
 
-describe('the advisor in the engine worker', () => {
+describe('the advisor in its worker', () => {
   const example = (): Scenario => ScenarioSchema.parse(JSON.parse(readFileSync(new URL('../../examples/imported-run.json', import.meta.url), 'utf8')));
 
   it('answers with the same advice as advise() run directly, after progress through both phases', async () => {
