@@ -52,6 +52,7 @@ test('a recorded run: its lines over the regions, the verdict compares it, the w
   await expect(blueprint).toContainText(`Through this blueprint: peak ${fmt(timeline.summary.peakRequestTokens)} (approximate)`);
   await expect(blueprint).toContainText(timeline.summary.taskLostAt === null ? 'the task kept at every step' : 'the task lost');
   await expect(blueprint).toContainText(`(${timeline.summary.readAgain.count} read again later)`);
+  await page.getByTestId('recorded-verdict').getByText('How these were counted').click();
   await expect(page.getByTestId('as-sent-sentence')).toContainText(`Replayed as it was sent: peak ${fmt(replayAsRecorded(run).summary.peakRequestTokens)}`);
   await expect(page.getByTestId('as-sent-sentence')).toContainText(/price table checked \d{4}-\d{2}-\d{2}/);
 
