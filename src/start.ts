@@ -6,6 +6,7 @@
 import { decodeFragment } from './share/index.ts';
 import type { PageHost } from './state/host.ts';
 import { PageSession } from './state/page-session.ts';
+import { ADVISE_TIME_LIMIT_MS } from './state/advisor.ts';
 import { openStorage, type OpenedStorage } from './state/storage.ts';
 import { WorkerClient } from './worker/client.ts';
 import { ENGINE_TIME_LIMIT_MS } from './worker/protocol.ts';
@@ -49,6 +50,12 @@ function makeSession(storage?: OpenedStorage): PageSession {
     engine: new WorkerClient({
       spawn: () => new Worker(new URL('./worker/engine.worker.ts', import.meta.url), { type: 'module' }),
       timeLimitMs: ENGINE_TIME_LIMIT_MS, cancelGraceMs: 300, onRestart: notify,
+    }),
+    // The Advise button's search, in a worker of its own (started on the first Advise): replays and
+    // scrubbing never wait behind it, and its longer time limit is its own.
+    advise: new WorkerClient({
+      spawn: () => new Worker(new URL('./worker/advise.worker.ts', import.meta.url), { type: 'module' }),
+      timeLimitMs: ADVISE_TIME_LIMIT_MS, cancelGraceMs: 300, onRestart: notify,
     }),
     storage,
     exportScenario: downloadScenario,

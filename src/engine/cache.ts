@@ -122,13 +122,11 @@ export function providerView(model: Model, blocks: readonly PrefixBlock[], prefi
   if (!price) {
     return { cacheReadTokens: 0, cacheWriteTokens: 0, uncachedTokens: total, inputCostUsd: 0, costWithoutCacheUsd: 0, rule: `${model.id}: no ${model.provider} price or cache rule on record` };
   }
-  const inputPerMTok = price.longPrompt && total > price.longPrompt.tokens ? price.longPrompt.inputPerMTok : price.inputPerMTok;
   const split = model.provider === 'anthropic'
     ? anthropicSplit(provider, price, blocks, total, prefix)
     : model.provider === 'openai' ? openaiSplit(provider, price, total, prefix) : geminiSplit(price, total, prefix);
-  const readMultiplier = price.cacheReadMultiplier ?? 1;
-  const writeMultiplier = provider.writeMultiplier ?? 1;
-  const inputCostUsd = usd(split.read, inputPerMTok * readMultiplier) + usd(split.write, inputPerMTok * writeMultiplier) + usd(split.uncached, inputPerMTok);
+  const inputCostUsd = splitCostUsd(provider, price, split);
+  const inputPerMTok = price.longPrompt && total > price.longPrompt.tokens ? price.longPrompt.inputPerMTok : price.inputPerMTok;
   return {
     cacheReadTokens: split.read,
     cacheWriteTokens: split.write,
@@ -141,6 +139,26 @@ export function providerView(model: Model, blocks: readonly PrefixBlock[], prefi
 }
 
 interface Split { read: number; write: number; uncached: number; rule: string }
+
+/** A request's input cost under the price table: its cache reads, cache writes and uncached tokens. */
+function splitCostUsd(provider: ProviderRule, price: ModelCachePrice, split: Omit<Split, 'rule'>): number {
+  const total = split.read + split.write + split.uncached;
+  const inputPerMTok = price.longPrompt && total > price.longPrompt.tokens ? price.longPrompt.inputPerMTok : price.inputPerMTok;
+  return usd(split.read, inputPerMTok * (price.cacheReadMultiplier ?? 1)) + usd(split.write, inputPerMTok * (provider.writeMultiplier ?? 1)) + usd(split.uncached, inputPerMTok);
+}
+
+/**
+ * What a request split into cache reads, writes and uncached tokens costs under the price table (a
+ * split the provider recorded, or the as-sent replay's), and the table's source and date; null for
+ * a model with no price on record.
+ */
+export function priceSplit(model: Model, split: { read: number; write: number; uncached: number }): { usd: number; source: string; checked: string } | null {
+  if (model.provider === 'custom') return null;
+  const provider = PROVIDER_RULES[model.provider];
+  const price = provider.models[model.id];
+  if (!price) return null;
+  return { usd: splitCostUsd(provider, price, split), source: provider.source, checked: provider.checked };
+}
 
 /**
  * Anthropic, as the runtime places breakpoints: one on the last block and one every `lookbackBlocks`

@@ -15,6 +15,7 @@ import type { WorkerClient } from '../worker/client.ts';
 import type { Transform } from '../worker/protocol.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
 import { AddressBar } from './address-bar.ts';
+import { Advisor } from './advisor.ts';
 import { forgetEarlierWork, loadEarlierWork } from './earlier-work.ts';
 import type { PageHost } from './host.ts';
 import { KeptLibrary, type LibraryStore } from './kept-library.ts';
@@ -64,6 +65,8 @@ export interface PageSessionOptions {
   engine: WorkerClient;
   /** The edit worker's client: validation while edits wait for Run, Rhai checks. */
   edit: WorkerClient;
+  /** The advisor's worker (advise.worker.ts), started on the first Advise. */
+  advise: WorkerClient;
   /** The library's storage. Absent in the embed view, which keeps nothing and leaves the address alone. */
   storage?: OpenedStorage;
   /** Saves the scenario as a file: offered where the browser will not keep the work. */
@@ -91,6 +94,8 @@ export class PageSession {
   readonly results: StoreApi<ResultsStore> = createResultsStore();
   /** The library listing and where the open scenario lives (the Scenarios menu). */
   readonly library: StoreApi<LibraryStore>;
+  /** The Advise button's search and its proposals. */
+  readonly advisor: Advisor;
 
   private readonly host: PageHost;
   private readonly kept: KeptLibrary;
@@ -136,6 +141,7 @@ export class PageSession {
         return landingStep(landing.at, timeline);
       },
     });
+    this.advisor = new Advisor({ client: options.advise, scenario: this.scenario, ui: this.ui });
   }
 
   /** What the address holds of the view: only what differs from where a link lands without it. */

@@ -227,7 +227,7 @@ export class Replays {
     const count = results.getState().timeline?.steps.count ?? 0;
     const replay = this.onScreen;
     if (!replay || count === 0) {
-      results.setState({ detail: null, figures: null });
+      results.setState({ detail: null, figures: null, breakdown: null });
       return;
     }
     const step = Math.min(ui.getState().step, count - 1);
@@ -236,7 +236,7 @@ export class Replays {
       .then((result) => {
         // A replay on its way will bring one the worker keeps; only a replay lost for good is opened again.
         if (result.missing && results.getState().status.kind !== 'replaying') this.reopen(replay);
-        else results.setState({ detail: result.detail, figures: result.figures ?? null, detailError: result.error ?? null });
+        else results.setState({ detail: result.detail, figures: result.figures ?? null, breakdown: result.breakdown ?? null, detailError: result.error ?? null });
       })
       .catch((error: unknown) => this.showInspectError(error));
   }

@@ -5,7 +5,7 @@ import { createStore, type StoreApi } from 'zustand';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import type { StepDetail } from '../engine/timeline.ts';
 import type { StepFigures, TimelineView } from '../worker/timeline-view.ts';
-import type { ValidateResult } from '../worker/protocol.ts';
+import type { StepBreakdown, ValidateResult } from '../worker/protocol.ts';
 import type { ReplayStatus } from './status.ts';
 
 export interface ResultsStore {
@@ -28,6 +28,8 @@ export interface ResultsStore {
   detail: StepDetail | null;
   /** The scrubbed step's region figures and the request in force, answered with its detail. */
   figures: StepFigures | null;
+  /** What fills the window at the scrubbed step: the blueprint's request beside the as-sent one (or the flat list). */
+  breakdown: StepBreakdown | null;
   detailError: string | null;
 }
 
@@ -44,6 +46,7 @@ export function createResultsStore(): StoreApi<ResultsStore> {
     replayMs: null,
     detail: null,
     figures: null,
+    breakdown: null,
     detailError: null,
   }));
 }

@@ -9,6 +9,8 @@ import { PaneHead } from './layout/Pane.tsx';
 import { ReplayControls, ReplayStatus } from './ReplayControls.tsx';
 import { WarningsBar } from './WarningsBar.tsx';
 import { HeldReplayBanner } from './HeldReplayBanner.tsx';
+// Only a scenario that records its run has these sentences: fetched when one is opened.
+const RecordedVerdict = lazy(() => import('./RecordedVerdict.tsx'));
 import { page, useResults, useUi } from './page.ts';
 import { bannerOf, isDrawn, isOutOfDate } from '../state/status.ts';
 
@@ -36,7 +38,9 @@ function Verdict({ timeline }: { timeline: TimelineView }) {
       {ownLostStep !== null
         ? <span className="error-text">This blueprint loses it too, at <button className="link" title="Show it on the Flat list vs blueprint chart" onClick={() => jumpTo(ownLostStep, undefined, 'flat')}>step {ownLostStep + 1}</button>. </span>
         : <span className="ok-text">This blueprint keeps it at every step. </span>}
+      <ReadAgainSentence timeline={timeline} />
       <span className="muted">Mean stable cache prefix: {pct(meanPrefixShare)} of each request.</span>
+      {timeline.recorded && <Suspense fallback={null}><RecordedVerdict c={timeline.recorded} model={timeline.header.model.id} /></Suspense>}
     </div>
   );
 }
@@ -51,6 +55,18 @@ function LessonBar() {
       <button className="link" data-testid="lesson-show" title={`Go to ${lesson.where}, in the view that shows it`} onClick={() => page().showLesson()}>show me</button>
       <button className="link" aria-label="Hide the lesson" title="Hide the lesson" onClick={() => useUi.getState().setLesson(null)}>×</button>
     </div>
+  );
+}
+
+/** Entries the blueprint let go that the run named again later (read-again.ts), with a link to the first. */
+function ReadAgainSentence({ timeline }: { timeline: TimelineView }) {
+  const { count, items } = timeline.header.summary.readAgain;
+  if (count === 0) return null;
+  const first = items.reduce((a, b) => (b.namedAt < a.namedAt ? b : a));
+  return (
+    <span data-testid="read-again-sentence">
+      {fmt(count)} {count === 1 ? 'entry it let go was' : 'entries it let go were'} read again later (first <code>{first.key}</code>, named at <button className="link" onClick={() => jumpTo(first.namedAt)}>step {first.namedAt + 1}</button>).{' '}
+    </span>
   );
 }
 

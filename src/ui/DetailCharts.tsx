@@ -11,6 +11,7 @@ import { Clickable, Cursor, RIGHT_MARGIN, WindowOffScale, Y_AXIS_WIDTH, ZoomCont
 import { fmt, pct } from './format.ts';
 import { WhenVisible } from './Visible.tsx';
 import { useResults, useUi } from './page.ts';
+import { AS_SENT_COLOUR, RECORDED_COLOUR } from './recordedColours.ts';
 
 // Every tick the scale makes is drawn (five or fewer): with `interval` 0 recharts never measures
 // label text in the DOM to thin the ticks out, the largest part of drawing a chart otherwise.
@@ -190,10 +191,16 @@ function CacheCard({ timeline, data }: { timeline: TimelineView; data: RequestPo
       <div className="chart-title"><h3>Prompt cache</h3><span className="muted">stable prefix vs the whole request, per inference; the provider's view of the cost below</span></div>
       <RequestChart steps={timeline.steps.count} data={data} height={150} window={timeline.header.model.window} peakColumns={CACHE_PEAK_COLUMNS} testId="cache-chart">
         {drawLines(CACHE_LINES)}
+        {timeline.recorded && <Line dataKey="asSentCacheRead" name="cache reads, as sent" stroke={AS_SENT_COLOUR} strokeWidth={1.5} strokeDasharray="1 2" dot={false} isAnimationActive={false} />}
+        {timeline.recorded && <Line dataKey="recordedCacheRead" name="cache reads, as recorded" stroke={RECORDED_COLOUR} strokeWidth={2} dot={false} connectNulls isAnimationActive={false} />}
       </RequestChart>
       <div className="row muted small">
         <ZoomControl />
         <Legend lines={CACHE_LINES} model={timeline.header.model.id} />
+        {timeline.recorded && <span data-testid="cache-recorded-legend">
+          <LegendLine color={RECORDED_COLOUR} dash={false} label="cache reads as recorded (the provider's)" />
+          <LegendLine color={AS_SENT_COLOUR} dash label="cache reads as sent (replayed)" />
+        </span>}
         <span className="spacer" />
         <span>mean prefix share {pct(timeline.header.summary.meanPrefixShare)}</span>
       </div>

@@ -9,7 +9,10 @@ import { ShareDialog } from './ShareDialog.tsx';
 import { importAnyFile, setScenarioOpener } from './import/TraceImport.tsx';
 import { KeysSheet } from './KeysSheet.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
-import { page, useScenario, useUi } from './page.ts';
+import { page, useAdvisor, useScenario, useUi } from './page.ts';
+
+// The Advise panel (with its diff library) is fetched when it is first opened.
+const AdvisePanel = lazy(() => import('./AdvisePanel.tsx'));
 
 // The guide is most of the header's code and rarely opened: it is fetched when it is.
 const GuideDialog = lazy(async () => ({ default: (await import('./Guide.tsx')).GuideDialog }));
@@ -52,6 +55,7 @@ export function Header() {
   const theme = useUi((s) => s.theme);
   const setSettings = useUi((s) => s.setSettings);
   const keysOpen = useUi((s) => s.keysOpen);
+  const adviseOpen = useAdvisor((s) => s.open);
   const name = useScenario((s) => s.scenario.name);
   const fileInput = useRef<HTMLInputElement>(null);
   const close = () => setDialog(null);
@@ -68,6 +72,7 @@ export function Header() {
       <button onClick={() => setDialog('scenarios')} data-testid="open-scenarios">Scenarios</button>
       <button onClick={() => setDialog('examples')} data-testid="open-examples">Examples</button>
       <button onClick={() => setDialog('share')} data-testid="open-share">Share</button>
+      <button onClick={() => page().advisor.show(!adviseOpen)} data-testid="open-advise" aria-expanded={adviseOpen} title="Search for blueprints that beat this one on input cost, peak request and entries read again, over this scenario's own traffic">Advise</button>
       <button onClick={() => fileInput.current?.click()} title="Open a scenario JSON file, or an agent's real run in any format the import reads (Claude Code, Codex, Gemini CLI, Cline, SWE-agent (.traj), mini-swe-agent, OpenHands, claude-trace, API bodies)">Import</button>
       <button onClick={exportScenario} title="Save this scenario as JSON (lev replay reads it)">Export</button>
       <button onClick={() => setDialog('guide')} data-testid="open-guide">Guide</button>
@@ -84,6 +89,7 @@ export function Header() {
       {dialog === 'share' && <ShareDialog onClose={close} />}
       {dialog === 'guide' && <Suspense fallback={null}><GuideDialog section={guideSection} onClose={() => { useUi.getState().setGuideSection(null); close(); }} /></Suspense>}
       {dialog === 'settings' && <SettingsDialog onClose={close} />}
+      {adviseOpen && <Suspense fallback={null}><AdvisePanel /></Suspense>}
       {keysOpen && <KeysSheet onClose={() => useUi.getState().setKeysOpen(false)} />}
     </header>
   );

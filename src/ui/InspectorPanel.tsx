@@ -1,6 +1,6 @@
 // Below the charts: the scrubbed step in full — regions and their entries, the request exactly as
 // the provider would receive it, and the stage ledger. All text is rendered as text.
-import { useDeferredValue, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import type { EntryDetail, RegionDetail, StepDetail } from '../engine/timeline.ts';
 import { firstStepOfStage } from './chartData.ts';
 import { MarkerGlyph } from './markers.tsx';
@@ -9,6 +9,8 @@ import { jumpTo } from './jump.ts';
 import { summarize } from './events.ts';
 import { firstLine, fmt } from './format.ts';
 import { RequestExport } from './import/RequestExport.tsx';
+// What fills the window: a chunk of its own, fetched with the first inspected step's breakdown.
+const WindowBreakdown = lazy(() => import('./WindowBreakdown.tsx'));
 import { useResults, useUi } from './page.ts';
 import { isOutOfDate } from '../state/status.ts';
 
@@ -126,6 +128,7 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
         <span className="mono" data-testid="request-tokens">{fmt(request.tokens)}</span><span className="muted">tokens</span>
       </div>
       <div className="panel-body" data-testid="request" tabIndex={0} aria-label="The request">
+        <StepWindowBreakdown step={detail.index} />
         <h3>system ({request.system.length} blocks)</h3>
         {request.system.map((b, k) => (
           <div key={k} className="block" data-testid="system-block">
@@ -147,6 +150,12 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
       </div>
     </section>
   );
+}
+
+/** What fills the window at this step, once the worker answered it for this step. */
+function StepWindowBreakdown({ step }: { step: number }) {
+  const breakdown = useResults((s) => s.breakdown);
+  return breakdown ? <Suspense fallback={null}><WindowBreakdown breakdown={breakdown} step={step} /></Suspense> : null;
 }
 
 /** The first step replayed in `stage`, where a click on its ledger column lands. */

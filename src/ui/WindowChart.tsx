@@ -12,6 +12,7 @@ import { useUi } from './page.ts';
 import { fmt, pct } from './format.ts';
 import { jumpTo } from './jump.ts';
 import { MARKER_LABELS, MarkerGlyph } from './markers.tsx';
+import { AS_SENT_COLOUR, RECORDED_COLOUR } from './recordedColours.ts';
 import { linearScale, nearestPoint, niceTicks, stepTicks } from './plotScale.ts';
 
 /** A marker's width in pixels: markers closer than this become one cluster. */
@@ -77,6 +78,49 @@ function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: num
   );
 }
 
+/** A circled mark: an entry let go, named again. */
+function ReadAgainGlyph({ size = 12 }: { size?: number }) {
+  return <svg className="glyph" width={size} height={size} viewBox="0 0 12 12" aria-hidden><circle cx={6} cy={6} r={4.5} fill="none" stroke="currentColor" strokeWidth={1.5} /><path d="M6 3.5V6.5M6 8V8.6" stroke="currentColor" strokeWidth={1.5} /></svg>;
+}
+
+type ReadAgainItem = TimelineView['header']['summary']['readAgain']['items'][number];
+
+/**
+ * The steps where the run names again an entry the blueprint let go (read-again.ts): a lane of
+ * markers under the change markers, one per column of MARKER_PX, each a button to its step.
+ */
+function ReadAgainLane({ items, steps, columns }: { items: readonly ReadAgainItem[]; steps: number; columns: number }) {
+  const clusters = useMemo(() => {
+    const byColumn = new Map<number, ReadAgainItem[]>();
+    for (const item of [...items].sort((a, b) => a.namedAt - b.namedAt)) {
+      const column = Math.round(xShare(item.namedAt, steps) * columns);
+      byColumn.set(column, [...(byColumn.get(column) ?? []), item]);
+    }
+    return [...byColumn.values()];
+  }, [items, steps, columns]);
+  if (items.length === 0) return null;
+  const line = (item: ReadAgainItem) => `step ${item.namedAt + 1}: ${item.key} named again (let go at ${item.lostAt < 0 ? 'spawn' : `step ${item.lostAt + 1}`} by ${item.change} in ${item.region})`;
+  return (
+    <div className="marker-lane read-again-lane" data-testid="read-again-lane" aria-label="Entries read again later">
+      {clusters.map((group) => {
+        const first = group[0]!;
+        const label = group.length === 1 ? line(first) : `steps ${first.namedAt + 1}–${group.at(-1)!.namedAt + 1}: ${group.length} entries read again later`;
+        return (
+          <button
+            key={first.namedAt} type="button" className="marker read-again-marker" data-step={first.namedAt} data-count={group.length}
+            style={{ left: `calc(${plotLeft(xShare(first.namedAt, steps))} - 6px)` }}
+            aria-label={label} title={`${label}\n${group.slice(0, 8).map(line).join('\n')}\nClick to go to step ${first.namedAt + 1}.`}
+            onClick={() => jumpTo(first.namedAt)}
+          >
+            <ReadAgainGlyph />
+            {group.length > 1 && <span className="marker-count">{group.length > 99 ? '99+' : group.length}</span>}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
 function WindowTooltip({ point, timeline, regions, colors }: { point: WindowPoint; timeline: TimelineView; regions: string[]; colors: Map<string, string> }) {
   const inference = inferenceAt(timeline, point.i);
   const { window } = timeline.header.model;
@@ -85,6 +129,8 @@ function WindowTooltip({ point, timeline, regions, colors }: { point: WindowPoin
       <div><b>Step {point.i + 1}</b>{inference !== null ? ` · inference #${inference}` : ''} · stage <code>{stageAt(timeline, point.i)}</code></div>
       <div>{fmt(point.total)} of {fmt(window)} tokens ({pct(point.total / window)})</div>
       {point.prefix !== null && <div>cache prefix {fmt(point.prefix)}</div>}
+      {point.recorded != null && <div>as recorded: {fmt(point.recorded)} prompt tokens (the provider's count)</div>}
+      {point.asSent != null && <div>as sent (replayed): {fmt(point.asSent)} tokens</div>}
       <table className="compact"><tbody>
         {regions.map((r, k) => ({ r, k })).reverse().filter(({ k }) => point.tokens[k]! > 0).map(({ r, k }) => (
           <tr key={r}><td><span className="legend-dot" style={{ background: colors.get(r) }} />{r}</td><td className="num">{fmt(point.tokens[k])}</td></tr>
@@ -118,6 +164,8 @@ const WindowPlot = memo(function WindowPlot({ size, data, regions, colors, steps
   const y = linearScale(top, bottom, TOP_MARGIN);
   const bands = stackedStepBands(data, regions.length, x, y);
   const prefix = stepLinePath(data, (p) => p.prefix, x, y);
+  const recorded = stepLinePath(data, (p) => p.recorded ?? null, x, y);
+  const asSent = stepLinePath(data, (p) => p.asSent ?? null, x, y);
   const tokenTicks = niceTicks(top, TICK_COUNT);
   return (
     <svg width={size.width} height={size.height} className="window-svg" role="img" aria-label={`Tokens per region over ${fmt(steps)} steps, against the model's window`}>
@@ -133,6 +181,8 @@ const WindowPlot = memo(function WindowPlot({ size, data, regions, colors, steps
         ))}
       </g>
       <path d={prefix} fill="none" stroke="var(--text)" strokeWidth={1.5} strokeDasharray="5 3" className="prefix-line" />
+      {asSent && <path d={asSent} fill="none" stroke={AS_SENT_COLOUR} strokeWidth={1.5} strokeDasharray="2 2" className="as-sent-line" data-testid="as-sent-line" />}
+      {recorded && <path d={recorded} fill="none" stroke={RECORDED_COLOUR} strokeWidth={2} className="recorded-line" data-testid="recorded-line" />}
       {window <= top && (
         <g className="window-line">
           <line x1={left} x2={right} y1={y(window)} y2={y(window)} stroke="var(--error)" strokeWidth={1.5} />
@@ -226,13 +276,14 @@ export const WindowChart = memo(function WindowChart({ timeline, regions, colors
   const steps = timeline.steps.count;
   const columns = Math.max(1, (size.width - Y_AXIS_WIDTH - RIGHT_MARGIN) / MARKER_PX);
   const clusters = useMemo(() => markerClusters(timeline, columns), [timeline, columns]);
-  const peak = useMemo(() => data.reduce((m, p) => Math.max(m, p.total), 0), [data]);
+  const peak = useMemo(() => data.reduce((m, p) => Math.max(m, p.total, p.recorded ?? 0, p.asSent ?? 0), 0), [data]);
   const { window } = timeline.header.model;
   const { top, fit } = axisTop(zoom, peak, window);
   const tooltip = useCallback((point: WindowPoint) => <WindowTooltip point={point} timeline={timeline} regions={regions} colors={colors} />, [timeline, regions, colors]);
   return (
     <div className="window-chart" data-testid="window-chart" data-fit={fit ? 'yes' : 'no'} data-top={top}>
       <MarkerLane clusters={clusters} steps={steps} />
+      <ReadAgainLane items={timeline.header.summary.readAgain.items} steps={steps} columns={columns} />
       <Clickable steps={steps} className="window-plot">
         {fit && <WindowOffScale window={window} top={top} />}
         <PlotBox sizeRef={sizeRef} size={size} data={data} pointSteps={timeline.window.steps} steps={steps} tooltip={tooltip}>
@@ -246,8 +297,13 @@ export const WindowChart = memo(function WindowChart({ timeline, regions, colors
         <span><span className="legend-line window" /> model window</span>
         <span><span className="legend-line prefix" /> cache prefix (served from cache)</span>
         <ZoomControl />
+        {timeline.recorded && <>
+          <span><span className="legend-line" style={{ borderTop: `2px solid ${RECORDED_COLOUR}` }} /> as recorded (the provider's prompt tokens)</span>
+          <span><span className="legend-line" style={{ borderTop: `2px dotted ${AS_SENT_COLOUR}` }} /> as sent (the run replayed as its harness sent it)</span>
+        </>}
         <span className="spacer" />
         <MarkerLegend changes={timeline.header.summary.changes} hasStages={stages.length > 0} />
+        {timeline.header.summary.readAgain.count > 0 && <span className="read-again-legend" title="An entry the blueprint let go that the run named again later"><ReadAgainGlyph size={10} /> read again ×{timeline.header.summary.readAgain.count}</span>}
       </div>
     </div>
   );

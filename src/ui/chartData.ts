@@ -21,6 +21,9 @@ export interface WindowPoint {
   total: number;
   /** Stable cache prefix of the request in force at this step (null before the first inference). */
   prefix: number | null;
+  /** For a scenario that records its run: the request in force as the provider recorded it, and as the as-sent replay sends it (null: none yet). */
+  recorded?: number | null;
+  asSent?: number | null;
 }
 
 function changeRow(timeline: TimelineView, row: number): ChangeRow {
@@ -44,9 +47,16 @@ export function changesAt(timeline: TimelineView, step: number, region?: string)
 
 export function windowPoints(timeline: TimelineView): WindowPoint[] {
   const { steps, tokens, prefix } = timeline.window;
+  const beside = timeline.recorded?.window;
+  const orNull = (v: number) => (v < 0 ? null : v);
   return Array.from(steps, (i, p) => {
     const at = tokens.map((column) => column[p]!);
-    return { i, tokens: at, total: at.reduce((a, b) => a + b, 0), prefix: prefix[p]! < 0 ? null : prefix[p]! };
+    const point: WindowPoint = { i, tokens: at, total: at.reduce((a, b) => a + b, 0), prefix: orNull(prefix[p]!) };
+    if (beside) {
+      point.recorded = orNull(beside.recorded[p]!);
+      point.asSent = orNull(beside.asSent[p]!);
+    }
+    return point;
   });
 }
 

@@ -41,6 +41,7 @@ export const useScenario = sessionStore((s) => s.scenario);
 export const useUi = sessionStore((s) => s.ui);
 export const useResults = sessionStore((s) => s.results);
 export const useLibrary = sessionStore((s) => s.library);
+export const useAdvisor = sessionStore((s) => s.advisor.store);
 
 /** An imported file: saved to the library at once and opened. */
 export const openImported = (scenario: Scenario, file: string): Promise<void> => page().openImported(scenario, file);

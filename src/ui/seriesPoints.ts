@@ -13,7 +13,11 @@ export type RegionPoint = { i: number } & Row<typeof REGION_COLUMNS> & {
 };
 
 /** One point of the per-inference charts: every request and cache column (figures.ts) at step `i`. */
-export type RequestPoint = { i: number } & Row<typeof REQUEST_COLUMNS> & Row<typeof CACHE_COLUMNS>;
+export type RequestPoint = { i: number } & Row<typeof REQUEST_COLUMNS> & Row<typeof CACHE_COLUMNS> & {
+  /** For a scenario that records its run: the cache reads the provider recorded for this call (absent: not recorded), and the as-sent replay's. */
+  recordedCacheRead?: number;
+  asSentCacheRead?: number;
+};
 
 export function regionPoints(view: TimelineView, region: string): RegionPoint[] {
   const series = view.regions[region];
@@ -28,7 +32,15 @@ export function regionPoints(view: TimelineView, region: string): RegionPoint[] 
 
 export function requestPoints(view: TimelineView): RequestPoint[] {
   const r = view.requests;
-  return Array.from(r.steps, (i, p) => ({ i, ...rowAt(REQUEST_COLUMNS, r, p), ...rowAt(CACHE_COLUMNS, r, p) }));
+  const beside = view.recorded?.cache;
+  return Array.from(r.steps, (i, p) => {
+    const point: RequestPoint = { i, ...rowAt(REQUEST_COLUMNS, r, p), ...rowAt(CACHE_COLUMNS, r, p) };
+    if (beside) {
+      if (beside.recorded[p]! >= 0) point.recordedCacheRead = beside.recorded[p]!;
+      point.asSentCacheRead = beside.asSent[p]!;
+    }
+    return point;
+  });
 }
 
 /** The lines of a per-inference chart (figures.ts), in drawing order. */

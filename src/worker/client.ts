@@ -9,6 +9,9 @@ import {
 import { fmt } from '../engine/format.ts';
 import { describeScript, type RunningScript } from './scripts.ts';
 
+/** Where a request with phases stands (the advisor: `search`, then `front`), and its front so far. */
+export interface ProgressPhase { phase: 'search' | 'front'; front: number }
+
 export class CancelledError extends Error {
   constructor() { super('superseded by a newer request'); this.name = 'CancelledError'; }
 }
@@ -34,8 +37,9 @@ interface Pending {
   startedAt: number;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: (done: number, total: number, phase?: ProgressPhase) => void;
   onValidated?: (result: ValidateResult) => void;
+  timeLimitMs: number;
   /** Superseded while the worker is busy with it: restart the worker (true), or let it finish unheard. */
   restartIfStuck: boolean;
   /** The last progress and the last script the worker said it started, for a time limit's message. */
@@ -85,8 +89,10 @@ export class WorkerClient {
   request<T extends RequestType>(
     type: T, payload: Payload<T>,
     options: {
-      onProgress?: (done: number, total: number) => void; onValidated?: (result: ValidateResult) => void;
+      onProgress?: (done: number, total: number, phase?: ProgressPhase) => void; onValidated?: (result: ValidateResult) => void;
       key?: string; restartIfStuck?: boolean;
+      /** This request's own time limit, when it is not the client's (the advisor's search runs longer than a replay). */
+      timeLimitMs?: number;
     } = {},
   ): Promise<ResultOf[T]> {
     const key = options.key ?? type;
@@ -96,7 +102,7 @@ export class WorkerClient {
     return new Promise<ResultOf[T]>((resolve, reject) => {
       this.pending.set(id, {
         id, type, key, message, startedAt: performance.now(), onProgress: options.onProgress, onValidated: options.onValidated,
-        restartIfStuck: options.restartIfStuck ?? true,
+        restartIfStuck: options.restartIfStuck ?? true, timeLimitMs: options.timeLimitMs ?? this.options.timeLimitMs,
         resolve: resolve as (v: unknown) => void, reject,
       });
       this.live.postMessage(message);
@@ -166,7 +172,7 @@ export class WorkerClient {
     }
     if (msg.type === 'progress') {
       p.progress = { done: msg.done, total: msg.total };
-      p.onProgress?.(msg.done, msg.total);
+      p.onProgress?.(msg.done, msg.total, msg.phase === undefined ? undefined : { phase: msg.phase, front: msg.front ?? 0 });
       return;
     }
     if (msg.type === 'validated') {
@@ -182,10 +188,10 @@ export class WorkerClient {
     if (this.limitTimer !== undefined) return;
     this.limitTimer = setInterval(() => {
       const now = performance.now();
-      const late = [...this.pending.values()].find((p) => now - p.startedAt > this.options.timeLimitMs);
+      const late = [...this.pending.values()].find((p) => now - p.startedAt > p.timeLimitMs);
       if (late) {
         this.pending.delete(late.id);
-        const seconds = Math.round(this.options.timeLimitMs / 1000);
+        const seconds = Math.round(late.timeLimitMs / 1000);
         const where = whereStopped(late);
         late.reject(new Error(`The ${late.type} took longer than ${seconds} s and was stopped${where}`));
         this.options.onRestart(`The engine worker spent more than ${seconds} s on one ${late.type} and was restarted${where} Your work is unchanged.`);

@@ -1,7 +1,10 @@
 // The engine worker's answers. It keeps the replays: a replay keeps its run (copies of it along the
 // way, and each step's figures), so inspecting a step afterwards steps on from the nearest copy,
 // never a second replay. Every number the page shows about a replay is computed here.
-import { compile, Replay, replayAsRecorded } from '../engine/index.ts';
+import { blueprintBreakdown, compile, flatListBreakdown, Replay, replayAsRecorded, resolveModel, type AsRecordedTimeline } from '../engine/index.ts';
+import type { WindowBreakdown } from '../engine/breakdown.ts';
+import type { Model } from '../engine/models.ts';
+import type { RecordedComparison } from './recorded-view.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
 import { asRecordedView } from './as-recorded-view.ts';
 import type { CompileResult } from '../engine/blueprint/index.ts';
@@ -20,14 +23,24 @@ import type { ScriptLog } from './scripts.ts';
 import { fmt } from '../engine/format.ts';
 import { loadingEncodingOf } from './encoding.ts';
 
-const PROGRESS_INTERVAL_MS = 50;
+export const PROGRESS_INTERVAL_MS = 50;
 /** Replays kept for inspection: the one on screen and the newest (which may not be adopted yet). */
 const REPLAYS_KEPT = 2;
 
-function parseScenario(raw: unknown): { scenario?: Scenario; diagnostics: Diagnostic[] } {
+export function parseScenario(raw: unknown): { scenario?: Scenario; diagnostics: Diagnostic[] } {
   const parsed = ScenarioSchema.safeParse(raw);
   if (parsed.success) return { scenario: parsed.data, diagnostics: [] };
   return { diagnostics: scenarioIssueDiagnostics(parsed.error, 'scenario.json') };
+}
+
+/** Whether the scenario carries the provider's records of its calls (an imported run). */
+const recordsItsRun = (scenario: Scenario): boolean => scenario.traffic.some((e) => e.type === 'assistant' && e.recorded !== undefined);
+
+/** The run as it was sent, replayed once per traffic: its window at a step, and its comparison with a blueprint's replay (recorded-view.ts). */
+interface AsSent {
+  timeline: AsRecordedTimeline;
+  breakdownAt: (step: number) => WindowBreakdown | null;
+  compare: (model: Model, blueprint: Timeline, points: { window: Int32Array; requests: Int32Array }) => { comparison: RecordedComparison; transfer: ArrayBuffer[] };
 }
 
 /**
@@ -78,14 +91,33 @@ function stoppedEarly(done: number, total: number | undefined, deadlineMs: numbe
 export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs?: number } = {}): Handlers {
   // A kept replay, by the page's replay id: the Replay (a step's detail) and the figures of each
   // step (the readout); the timeline itself is let go once its view is sent.
-  const kept = new Map<number, { replay: Replay; figures: FigureTable }>();
-  function keep(replayId: number, { replay, timeline }: { replay: Replay; timeline: Timeline }): void {
+  // `asSentAt`: the window of the run as it was sent at a step, for a scenario that records its run.
+  const kept = new Map<number, { replay: Replay; figures: FigureTable; window: number; asSentAt?: (step: number) => WindowBreakdown | null }>();
+  function keep(replayId: number, { replay, timeline }: { replay: Replay; timeline: Timeline }, asSent?: AsSent): void {
     kept.delete(replayId);
-    kept.set(replayId, { replay, figures: figureTable(timeline) });
+    kept.set(replayId, { replay, figures: figureTable(timeline), window: timeline.model.window, ...(asSent ? { asSentAt: asSent.breakdownAt } : {}) });
     for (const oldest of kept.keys()) {
       if (kept.size <= REPLAYS_KEPT) break;
       kept.delete(oldest);
     }
+  }
+  // The run as it was sent depends on the traffic, not the blueprint: replayed once per traffic, and
+  // every edit of the blueprint is compared with the same one.
+  let asSentKept: ({ key: string } & AsSent) | undefined;
+  async function asSentOf(scenario: Scenario, signal: AbortSignal): Promise<AsSent | undefined> {
+    // Only a scenario that records its run needs this module: a chunk of its own, off the page's first load.
+    const view = await import('./recorded-view.ts');
+    const key = view.asSentKey(scenario);
+    if (asSentKept?.key !== key) {
+      const timeline = replayAsRecorded(scenario, { signal });
+      if (signal.aborted || timeline.error) return undefined;
+      const requests = view.asSentRequests(timeline);
+      asSentKept = {
+        key, timeline, breakdownAt: (step) => view.asSentBreakdown(requests, step),
+        compare: (model, blueprint, points) => view.recordedComparison(model, blueprint, timeline, points),
+      };
+    }
+    return asSentKept;
   }
   return {
     replay: async (req, context) => {
@@ -112,9 +144,17 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
       const replayed = replayKept(req.id, scenario, context, deadlineMs, { onProgress, compiled });
       if (!replayed) return;
       const { timeline } = replayed;
+      // Awaited only for a scenario that records its run: any other replay answers in the same task.
+      const asSent = timeline.steps.length > 0 && recordsItsRun(scenario) ? await asSentOf(scenario, context.signal) : undefined;
       // A replay with errors has no steps to inspect, and must not push the one on screen out.
-      if (timeline.steps.length > 0) keep(req.replayId, replayed);
+      if (timeline.steps.length > 0) keep(req.replayId, replayed, asSent);
       const { view, transfer } = timelineView(timeline, req.points);
+      const model = resolveModel(scenario.model);
+      if (asSent && model.ok) {
+        const compared = asSent.compare(model.model, timeline, { window: view.window.steps, requests: view.requests.steps });
+        view.recorded = compared.comparison;
+        transfer.push(...compared.transfer);
+      }
       post({
         type: 'replay', id: req.id,
         result: { diagnostics: timeline.diagnostics, view, ms: performance.now() - started - loadingMs },
@@ -130,7 +170,7 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
       if (loading) await loading;
       const replayed = replayKept(req.id, scenario, context, deadlineMs);
       if (!replayed) return;
-      keep(req.replayId, replayed);
+      keep(req.replayId, replayed, recordsItsRun(scenario) ? await asSentOf(scenario, context.signal) : undefined);
       context.post({ type: 'open', id: req.id, result: { ok: replayed.timeline.steps.length > 0 } });
     },
     transform: async (req, { post }) => {
@@ -167,7 +207,12 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
         post({ type: 'inspect', id: req.id, result: { detail: null, missing: true } });
         return;
       }
-      post({ type: 'inspect', id: req.id, result: { detail: replay.replay.inspect(req.step), figures: stepFigures(replay.figures, req.step) } });
+      const detail = replay.replay.inspect(req.step);
+      // What fills the window: the blueprint's request beside the run as it was sent (or, with no
+      // recorded run, the flat-list baseline that stands in for it).
+      const beside = replay.asSentAt ? replay.asSentAt(req.step) : flatListBreakdown(detail, replay.window) ?? null;
+      const breakdown = { blueprint: blueprintBreakdown(detail, replay.window), beside, besideIs: replay.asSentAt ? 'asSent' as const : 'flatList' as const };
+      post({ type: 'inspect', id: req.id, result: { detail, figures: stepFigures(replay.figures, req.step), breakdown } });
     },
   };
 }

@@ -8,6 +8,16 @@ import type { StepDetail } from '../engine/timeline.ts';
 import type { TimelineView, StepFigures } from './timeline-view.ts';
 import { AS_RECORDED_COLUMNS, type AsRecordedView } from './as-recorded-view.ts';
 import { formatIssues } from '../scenarios/issues.ts';
+import type { WindowBreakdown } from '../engine/breakdown.ts';
+import type { Advice } from '../engine/advise/index.ts';
+
+/** What fills the window at an inspected step, side by side. */
+export interface StepBreakdown {
+  blueprint: WindowBreakdown;
+  /** The run as it was sent, for a scenario that records it; else the flat-list baseline (null before the first inference). */
+  beside: WindowBreakdown | null;
+  besideIs: 'asSent' | 'flatList';
+}
 
 const idSchema = () => z.number().int().nonnegative();
 
@@ -62,9 +72,14 @@ function requestSchema() {
   const TransformRequest = z.object({ id: Id, type: z.literal('transform'), transform: z.enum(TRANSFORMS), scenario: z.unknown() });
   /** An imported run replayed as its harness sent it (the engine's replayAsRecorded). */
   const AsRecordedRequest = z.object({ id: Id, type: z.literal('asRecorded'), scenario: z.unknown() });
+  /** The advisor's search over the scenario's own traffic (the engine's advise), with progress through its phases. */
+  const AdviseRequest = z.object({
+    id: Id, type: z.literal('advise'), scenario: z.unknown(),
+    candidates: z.number().int().positive().max(2_000).optional(), seed: z.number().int().optional(),
+  });
   const CancelRequest = z.object({ id: Id, type: z.literal('cancel') });
   return z.discriminatedUnion('type', [
-    ValidateRequest, ReplayRequest, OpenRequest, InspectRequest, RhaiCheckRequest, TransformRequest, AsRecordedRequest, CancelRequest,
+    ValidateRequest, ReplayRequest, OpenRequest, InspectRequest, RhaiCheckRequest, TransformRequest, AsRecordedRequest, AdviseRequest, CancelRequest,
   ]);
 }
 export const WorkerRequestSchema = z.lazy(requestSchema);
@@ -139,8 +154,13 @@ function responseSchema() {
     ms: z.number(),
   });
 
+  /** What fills the window at the step: the blueprint's request, and the as-sent one (or the flat list) beside it. */
+  const StepBreakdownSchema = z.custom<StepBreakdown>((v) => isRecord(v) && isRecord(v.blueprint) && Array.isArray(v.blueprint.rows)
+    && (v.beside === null || (isRecord(v.beside) && Array.isArray(v.beside.rows))) && (v.besideIs === 'asSent' || v.besideIs === 'flatList'),
+  'not a window breakdown: expected the blueprint\'s rows and the rows beside them');
   const InspectResultSchema = z.object({
     detail: StepDetailSchema.nullable(),
+    breakdown: StepBreakdownSchema.optional(),
     figures: StepFiguresSchema.nullable().optional(),
     error: z.string().optional(),
     /** The worker no longer keeps that replay (it was restarted): open it again, then ask again. */
@@ -159,10 +179,19 @@ function responseSchema() {
     const length = typeof v.header.inferences === 'number' ? v.header.inferences : -1;
     return AS_RECORDED_COLUMNS.every((c) => isInt32(columns[c], length));
   }, 'not an as-sent view: expected a header and one typed column per figure, one row per inference');
+  /** The advice, checked at its envelope: the reference, the front (each a blueprint's text and its figures) and the search's counts. */
+  const AdviceSchema = z.custom<Advice>((v) => isRecord(v) && isRecord(v.asRecorded) && isRecord(v.search) && Array.isArray(v.diagnostics)
+    && Array.isArray(v.front) && v.front.every((p) => isRecord(p) && typeof p.toml === 'string' && typeof p.peakRequestTokens === 'number'
+      && typeof p.inputCostUsd === 'number' && typeof p.readAgain === 'number' && Array.isArray(p.changes)),
+  'not advice: expected asRecorded, a front of proposals (toml and figures), search and diagnostics');
   const AsRecordedResultSchema = z.object({ diagnostics: z.array(DiagnosticSchema), view: AsRecordedViewSchema.nullable() });
   return z.discriminatedUnion('type', [
     z.object({ type: z.literal('ready') }),
-    z.object({ type: z.literal('progress'), id: Id, done: z.number(), total: z.number() }),
+    z.object({
+      type: z.literal('progress'), id: Id, done: z.number(), total: z.number(),
+      /** The advisor's phase (`search`, then `front`) and the proposals on its front so far. */
+      phase: z.enum(['search', 'front']).optional(), front: z.number().optional(),
+    }),
     /** A script file (a custom region's hooks, a rhai seed) the worker went into, and its hooks called since: if a time limit stops the worker now, it is in there. */
     z.object({ type: z.literal('script'), id: Id, file: z.string(), hooks: z.array(z.enum(['render', 'on_write', 'on_overflow', 'seed'])) }),
     /** A replay's compile, answered before the replay runs on it (so the page needs no separate validate). */
@@ -174,6 +203,7 @@ function responseSchema() {
     z.object({ type: z.literal('rhaiCheck'), id: Id, result: RhaiCheckResultSchema }),
     z.object({ type: z.literal('transform'), id: Id, result: TransformResultSchema }),
     z.object({ type: z.literal('asRecorded'), id: Id, result: AsRecordedResultSchema }),
+    z.object({ type: z.literal('advise'), id: Id, result: AdviceSchema }),
     z.object({ type: z.literal('failed'), id: Id, message: z.string(), cancelled: z.boolean() }),
   ]);
 }
@@ -195,6 +225,7 @@ export interface ResultOf {
   rhaiCheck: ResultFor<'rhaiCheck'>;
   transform: ResultFor<'transform'>;
   asRecorded: ResultFor<'asRecorded'>;
+  advise: ResultFor<'advise'>;
 }
 
 /** Describes a zod failure in one line: which field, what was wrong (worded as everywhere else). */

@@ -12,6 +12,7 @@ import {
 } from '../engine/timeline.ts';
 import { regionRows, type MarkdownFacts } from '../share/markdown.ts';
 import { lowerBound } from '../engine/sorted.ts';
+import type { RecordedComparison } from './recorded-view.ts';
 
 /** The timeline without its steps. */
 export type RunHeader = Omit<Timeline, 'steps'>;
@@ -79,6 +80,8 @@ export interface TimelineView {
   stageChanges: StageChange[];
   warnings: WarningGroup[];
   markdown: MarkdownFacts;
+  /** For a scenario that records its run: the run as recorded and as sent, beside this one (recorded-view.ts). */
+  recorded?: RecordedComparison;
 }
 
 /** One step's figures, answered with its detail: the readout and the cache card at the scrubbed step. */

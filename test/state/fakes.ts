@@ -1,5 +1,5 @@
 // What a PageSession is given, faked for tests: localStorage on a Map, a browser tab (address,
-// history, events, clipboard) and the two workers, each serving the real handlers in this process
+// history, events, clipboard) and the three workers, each serving the real handlers in this process
 // over a MessageChannel, so a session under test replays with the real engine.
 import { afterEach } from 'vitest';
 import type { Address, PageHost } from '../../src/state/host.ts';
@@ -8,6 +8,7 @@ import { memoryStorage, type KeyValueStorage, type OpenedStorage } from '../../s
 import { WorkerClient } from '../../src/worker/client.ts';
 import { editHandlers } from '../../src/worker/edit-handlers.ts';
 import { engineHandlers } from '../../src/worker/engine-handlers.ts';
+import { adviseHandlers } from '../../src/worker/advise-handlers.ts';
 import type { WorkerRequest } from '../../src/worker/protocol.ts';
 import { serve, type Handlers } from '../../src/worker/serve.ts';
 
@@ -110,14 +111,14 @@ export class FakeTab {
 }
 
 /** The two workers' requests, as they were sent. */
-export interface Sent { engine: WorkerRequest[]; edit: WorkerRequest[] }
+export interface Sent { engine: WorkerRequest[]; edit: WorkerRequest[]; advise: WorkerRequest[] }
 
 /** Delays short enough for a test, in the same order as the page's (an edit saves, then writes the address). */
 export const TEST_DELAYS: Delays = { save: 5, address: 10, edit: 5, inspect: 5 };
 
 /** A session on `tab`, its workers in this process; `library` is the storage its library starts on. */
 export function testSession(tab: FakeTab, { library = memoryStorage(), storage }: { library?: KeyValueStorage; storage?: OpenedStorage } = {}) {
-  const sent: Sent = { engine: [], edit: [] };
+  const sent: Sent = { engine: [], edit: [], advise: [] };
   const restarts: string[] = [];
   const client = (handlers: () => Handlers, into: WorkerRequest[]) => new WorkerClient({
     spawn: () => new InProcessWorker(handlers(), into) as unknown as Worker,
@@ -127,6 +128,7 @@ export function testSession(tab: FakeTab, { library = memoryStorage(), storage }
     host: tab.host,
     engine: client(engineHandlers, sent.engine),
     edit: client(editHandlers, sent.edit),
+    advise: client(adviseHandlers, sent.advise),
     storage: storage ?? { storage: library, persistent: true },
     delays: TEST_DELAYS,
   });

@@ -129,6 +129,22 @@ describe('WorkerClient', () => {
     expect(restarts[0]).toMatch(/more than 5 s on one replay and was restarted/);
   });
 
+  it('a request with a time limit of its own is held to it, not the client\'s; progress carries its phase', async () => {
+    const restarts: string[] = [];
+    const c = client(restarts);
+    const phases: unknown[] = [];
+    const search = c.request('advise', { scenario: {} }, { timeLimitMs: 60_000, onProgress: (done, total, phase) => phases.push([done, total, phase]) });
+    const worker = FakeWorker.all[0];
+    worker.reply({ type: 'progress', id: 1, done: 3, total: 240, phase: 'search', front: 2 });
+    vi.advanceTimersByTime(30_000);
+    expect(worker.terminated).toBe(false);
+    worker.reply({ type: 'progress', id: 1, done: 5, total: 40, phase: 'front', front: 4 });
+    expect(phases).toEqual([[3, 240, { phase: 'search', front: 2 }], [5, 40, { phase: 'front', front: 4 }]]);
+    vi.advanceTimersByTime(30_300);
+    await expect(search).rejects.toThrow('took longer than 60 s');
+    expect(restarts[0]).toMatch(/more than 60 s on one advise/);
+  });
+
   it('a time limit says where the request stood: its last progress and the last script the worker started', async () => {
     const restarts: string[] = [];
     const c = client(restarts);

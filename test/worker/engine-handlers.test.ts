@@ -1,7 +1,7 @@
 // The engine worker's request handling: a replay is kept under the page's replay id, inspects name
 // it and are answered from it, a lost replay is reported as missing and can be opened again.
 import { describe, expect, it } from 'vitest';
-import { Replay, compile, replay } from '../../src/engine/index.ts';
+import { Replay, blueprintBreakdown, compile, findModel, flatListBreakdown, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import type { Scenario } from '../../src/engine/scenario.ts';
 import { append, assistant, scenario, user } from '../builders.ts';
@@ -18,6 +18,9 @@ import { importTrace } from '../../src/import/index.ts';
 import { readFileSync } from 'node:fs';
 import { scriptLog, type RunningScript, type ScriptLog } from '../../src/worker/scripts.ts';
 import { watchScripts } from '../../src/engine/script-activity.ts';
+
+/** The builders' model, gpt-4o, and its window. */
+const GPT_4O_WINDOW = findModel('gpt-4o')!.window;
 
 const notes = (text: string): Scenario => scenario('[context.regions]\nnotes = { max_tokens = 50 }', [
   append('notes', text, 'a'), user('hi'), assistant('first'), append('notes', 'two', 'b'), assistant('second'),
@@ -66,7 +69,12 @@ describe('engine worker handlers', () => {
     const worker = harness();
     const answer = worker.replay(7, notes('one'));
     expect(answer.type).toBe('replay');
-    expect(worker.inspect(7, 2)).toEqual({ detail: new Replay(notes('one'), BUILT_IN_TRAFFIC).inspect(2), figures: stepFigures(figureTable(replay(notes('one'), BUILT_IN_TRAFFIC)), 2) });
+    const detail = new Replay(notes('one'), BUILT_IN_TRAFFIC).inspect(2);
+    expect(worker.inspect(7, 2)).toEqual({
+      detail, figures: stepFigures(figureTable(replay(notes('one'), BUILT_IN_TRAFFIC)), 2),
+      // No recorded run: the flat list stands beside the blueprint's window.
+      breakdown: { blueprint: blueprintBreakdown(detail, GPT_4O_WINDOW), beside: flatListBreakdown(detail, GPT_4O_WINDOW) ?? null, besideIs: 'flatList' },
+    });
     expect(worker.inspect(7, 4).detail).toMatchObject({ index: 4, inference: true });
     // The readout's figures at step 3 (an append): notes holds both texts, the request in force is inference 0 at step 2.
     expect(worker.inspect(7, 3).figures).toMatchObject({ index: 3, regions: { notes: { tokens: 2 } }, request: { step: 2, inference: 0 } });
