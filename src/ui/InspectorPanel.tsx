@@ -1,6 +1,6 @@
 // Below the charts: the scrubbed step in full — regions and their entries, the request exactly as
 // the provider would receive it, and the stage ledger. All text is rendered as text.
-import { useDeferredValue, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import type { EntryDetail, RegionDetail, StepDetail } from '../engine/timeline.ts';
 import { firstStepOfStage } from './chartData.ts';
 import { MarkerGlyph } from './markers.tsx';
@@ -26,7 +26,25 @@ function LongText({ text }: { text: string }) {
   );
 }
 
-function Entry({ entry }: { entry: EntryDetail }) {
+// The token view is its own chunk, fetched the first time a reader asks for tokens.
+const TokenView = lazy(() => import('./TokenView.tsx'));
+
+/** A text, or (at the reader's asking) its tokens; `view` names the block for the worker's answers. */
+function TextWithTokens({ text, view }: { text: string; view: string }) {
+  const [tokens, setTokens] = useState(false);
+  return (
+    <>
+      <button className="link token-toggle" aria-pressed={tokens} data-testid="token-toggle" onClick={() => setTokens(!tokens)}>
+        {tokens ? 'show text' : 'show tokens'}
+      </button>
+      {tokens
+        ? <Suspense fallback={<div className="muted">Loading the token view…</div>}><TokenView text={text} view={view} /></Suspense>
+        : <LongText text={text} />}
+    </>
+  );
+}
+
+function Entry({ entry, region }: { entry: EntryDetail; region: string }) {
   const state = entry.checklist ? `#${entry.checklist.id} ${entry.checklist.state}` : null;
   // The body is only rendered once opened: a region can hold hundreds of long entries.
   const [open, setOpen] = useState(false);
@@ -42,7 +60,7 @@ function Entry({ entry }: { entry: EntryDetail }) {
       </summary>
       {open && (
         <>
-          <LongText text={entry.content} />
+          <TextWithTokens text={entry.content} view={`entry:${region}:${entry.index}`} />
           {entry.tool_calls?.length ? <pre className="muted">{JSON.stringify(entry.tool_calls, null, 1)}</pre> : null}
           {entry.checklist?.notes.length ? <div className="muted">notes: {entry.checklist.notes.join(' · ')}</div> : null}
           {entry.folded && <div className="muted">summarizes {entry.folded.entries} entries ({fmt(entry.folded.tokens)} tokens)</div>}
@@ -65,7 +83,7 @@ function RegionBlock({ region }: { region: RegionDetail }) {
         <span className="mono" data-testid="region-tokens">{fmt(region.tokens)}</span><span className="muted">/ {fmt(region.budget)} tokens · {region.entries.length} entries</span>
       </header>
       <div className="entries">
-        {region.entries.length === 0 ? <div className="muted">empty</div> : region.entries.map((e) => <Entry key={e.index} entry={e} />)}
+        {region.entries.length === 0 ? <div className="muted">empty</div> : region.entries.map((e) => <Entry key={e.index} entry={e} region={region.name} />)}
       </div>
     </div>
   );
@@ -122,14 +140,14 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
         {request.system.map((b, k) => (
           <div key={k} className="block" data-testid="system-block">
             <header><code>{b.region}</code><span className="badge" title="provider cache hint">cache: {b.cache}</span><span className="spacer" /><span className="mono">{fmt(b.tokens)}</span></header>
-            <LongText text={b.text} />
+            <TextWithTokens text={b.text} view={`system:${k}`} />
           </div>
         ))}
         <h3>messages ({request.messages.length})</h3>
         {request.messages.map((m, k) => (
           <div key={k} className="block" data-testid="message">
             <header><b>{m.role}</b><span className="muted">from <code>{m.region}</code></span>{m.tool_call_id && <span className="mono muted">{m.tool_call_id}</span>}<span className="spacer" /><span className="mono">{fmt(m.tokens)}</span></header>
-            <LongText text={m.content} />
+            <TextWithTokens text={m.content} view={`message:${k}`} />
             {m.tool_calls?.length ? <pre className="muted">{m.tool_calls.map((c) => `${c.name}(${JSON.stringify(c.arguments)}) #${c.id}`).join('\n')}</pre> : null}
           </div>
         ))}

@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { InputsSchema, ModelRefSchema, type Scenario } from '../engine/scenario.ts';
 import type { StepDetail } from '../engine/timeline.ts';
+// Types only: the page must not load the tokenizer's code with the protocol.
+import type { Encoding, TokenPage } from '../engine/tokens.ts';
 import type { TimelineView, StepFigures } from './timeline-view.ts';
 import { AS_RECORDED_COLUMNS, type AsRecordedView } from './as-recorded-view.ts';
 import { formatIssues } from '../scenarios/issues.ts';
@@ -30,6 +32,9 @@ function diagnosticSchema() {
 /** Share options that count tokens: the worker has the tokenizer, so the page never loads it. */
 export const TRANSFORMS = ['drop-tool-output', 'shape-only'] as const;
 export type Transform = (typeof TRANSFORMS)[number];
+
+/** The most token pieces one answer carries: the page draws each as an element. */
+export const TOKEN_PAGE_MAX = 5_000;
 
 function requestSchema() {
   const Files = z.record(z.string(), z.string());
@@ -62,9 +67,15 @@ function requestSchema() {
   const TransformRequest = z.object({ id: Id, type: z.literal('transform'), transform: z.enum(TRANSFORMS), scenario: z.unknown() });
   /** An imported run replayed as its harness sent it (the engine's replayAsRecorded). */
   const AsRecordedRequest = z.object({ id: Id, type: z.literal('asRecorded'), scenario: z.unknown() });
+  /** A text shown as its tokens (the token view): one page of its pieces, from piece `from`. */
+  const TokensRequest = z.object({
+    id: Id, type: z.literal('tokens'),
+    text: z.string(), encoding: z.enum(['o200k_base', 'cl100k_base'] satisfies Encoding[]), from: z.number().int().nonnegative(),
+    limit: z.number().int().positive().max(TOKEN_PAGE_MAX),
+  });
   const CancelRequest = z.object({ id: Id, type: z.literal('cancel') });
   return z.discriminatedUnion('type', [
-    ValidateRequest, ReplayRequest, OpenRequest, InspectRequest, RhaiCheckRequest, TransformRequest, AsRecordedRequest, CancelRequest,
+    ValidateRequest, ReplayRequest, OpenRequest, InspectRequest, RhaiCheckRequest, TransformRequest, AsRecordedRequest, TokensRequest, CancelRequest,
   ]);
 }
 export const WorkerRequestSchema = z.lazy(requestSchema);
@@ -160,6 +171,11 @@ function responseSchema() {
     return AS_RECORDED_COLUMNS.every((c) => isInt32(columns[c], length));
   }, 'not an as-sent view: expected a header and one typed column per figure, one row per inference');
   const AsRecordedResultSchema = z.object({ diagnostics: z.array(DiagnosticSchema), view: AsRecordedViewSchema.nullable() });
+  /** A page of token pieces, checked at its envelope (thousands of pieces are not parsed one by one). */
+  const TokenPageSchema = z.custom<TokenPage>((v) => isRecord(v) && Array.isArray(v.pieces) && v.pieces.length <= TOKEN_PAGE_MAX
+    && typeof v.from === 'number' && typeof v.fromChar === 'number' && typeof v.totalPieces === 'number' && typeof v.totalTokens === 'number'
+    && v.pieces.every((p: unknown) => isRecord(p) && typeof p.text === 'string' && Array.isArray(p.ids)),
+  'not a page of tokens: expected pieces (text and ids), from, fromChar, totalPieces and totalTokens');
   return z.discriminatedUnion('type', [
     z.object({ type: z.literal('ready') }),
     z.object({ type: z.literal('progress'), id: Id, done: z.number(), total: z.number() }),
@@ -174,6 +190,7 @@ function responseSchema() {
     z.object({ type: z.literal('rhaiCheck'), id: Id, result: RhaiCheckResultSchema }),
     z.object({ type: z.literal('transform'), id: Id, result: TransformResultSchema }),
     z.object({ type: z.literal('asRecorded'), id: Id, result: AsRecordedResultSchema }),
+    z.object({ type: z.literal('tokens'), id: Id, result: TokenPageSchema }),
     z.object({ type: z.literal('failed'), id: Id, message: z.string(), cancelled: z.boolean() }),
   ]);
 }
@@ -195,6 +212,7 @@ export interface ResultOf {
   rhaiCheck: ResultFor<'rhaiCheck'>;
   transform: ResultFor<'transform'>;
   asRecorded: ResultFor<'asRecorded'>;
+  tokens: ResultFor<'tokens'>;
 }
 
 /** Describes a zod failure in one line: which field, what was wrong (worded as everywhere else). */
