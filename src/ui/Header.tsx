@@ -68,7 +68,7 @@ export function Header() {
       <button onClick={() => fileInput.current?.click()} title="Open a scenario JSON file, or an agent's real run in any format the import reads (Claude Code, Codex, Gemini CLI, Cline, SWE-agent (.traj), mini-swe-agent, OpenHands, claude-trace, API bodies)">Import</button>
       <button onClick={exportScenario} title="Save this scenario as JSON (lev replay reads it)">Export</button>
       <button onClick={() => setDialog('guide')} data-testid="open-guide">Guide</button>
-      <button onClick={() => setDialog('settings')} data-testid="open-settings" title="Editor font, word wrap, minimap, theme">Settings</button>
+      <button onClick={() => setDialog('settings')} data-testid="open-settings" title="Editor font, word wrap, minimap, keybindings (vim, emacs), theme">Settings</button>
       <button onClick={() => useUi.getState().setKeysOpen(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
       <button onClick={() => setSettings({ theme: theme === 'dark' ? 'light' : 'dark' })} aria-label="Toggle dark mode" title="Light / dark">{theme === 'dark' ? '☀' : '☾'}</button>
       <input ref={fileInput} type="file" hidden data-testid="import-file" onChange={(e) => {
