@@ -1,5 +1,5 @@
 // The bar across the top: examples, share, import/export, the guide and the theme.
-import { lazy, Suspense, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { invalidUtf8Warning } from '../import/utf8.ts';
 import type { ScenarioFileResult } from '../worker/trace-protocol.ts';
 import { exportScenario } from './backup.ts';
@@ -12,7 +12,6 @@ import { SettingsDialog } from './SettingsDialog.tsx';
 import { page, useScenario, useUi } from './page.ts';
 
 // The guide is most of the header's code and rarely opened: it is fetched when it is.
-const GuideDialog = lazy(async () => ({ default: (await import('./Guide.tsx')).GuideDialog }));
 
 /** A scenario file the import worker read and checked (within the limit Export writes to): opened, or why not. */
 async function importScenario(file: File, result: ScenarioFileResult): Promise<void> {
@@ -48,11 +47,12 @@ function ScenarioName({ name }: { name: string }) {
 }
 
 export function Header() {
-  const [dialog, setDialog] = useState<'scenarios' | 'examples' | 'share' | 'guide' | 'settings' | null>(null);
+  const [dialog, setDialog] = useState<'scenarios' | 'examples' | 'share' | 'settings' | null>(null);
   const theme = useUi((s) => s.theme);
   const setSettings = useUi((s) => s.setSettings);
   const keysOpen = useUi((s) => s.keysOpen);
   const name = useScenario((s) => s.scenario.name);
+  const guideOpen = useUi((s) => s.guide.open);
   const fileInput = useRef<HTMLInputElement>(null);
   const close = () => setDialog(null);
 
@@ -67,7 +67,7 @@ export function Header() {
       <button onClick={() => setDialog('share')} data-testid="open-share">Share</button>
       <button onClick={() => fileInput.current?.click()} title="Open a scenario JSON file, or an agent's real run in any format the import reads (Claude Code, Codex, Gemini CLI, Cline, SWE-agent (.traj), mini-swe-agent, OpenHands, claude-trace, API bodies)">Import</button>
       <button onClick={exportScenario} title="Save this scenario as JSON (lev replay reads it)">Export</button>
-      <button onClick={() => setDialog('guide')} data-testid="open-guide">Guide</button>
+      <button onClick={() => useUi.getState().setGuide({ open: !useUi.getState().guide.open })} data-testid="open-guide" aria-expanded={guideOpen}>Guide</button>
       <button onClick={() => setDialog('settings')} data-testid="open-settings" title="Editor font, word wrap, minimap, keybindings (vim, emacs), theme">Settings</button>
       <button onClick={() => useUi.getState().setKeysOpen(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
       <button onClick={() => setSettings({ theme: theme === 'dark' ? 'light' : 'dark' })} aria-label="Toggle dark mode" title="Light / dark">{theme === 'dark' ? '☀' : '☾'}</button>
@@ -79,7 +79,6 @@ export function Header() {
       {dialog === 'scenarios' && <ScenariosMenu onClose={close} />}
       {dialog === 'examples' && <ExamplesGallery onClose={close} />}
       {dialog === 'share' && <ShareDialog onClose={close} />}
-      {dialog === 'guide' && <Suspense fallback={null}><GuideDialog onClose={close} /></Suspense>}
       {dialog === 'settings' && <SettingsDialog onClose={close} />}
       {keysOpen && <KeysSheet onClose={() => useUi.getState().setKeysOpen(false)} />}
     </header>

@@ -1,5 +1,5 @@
 // Vim and emacs keybindings for the editor (Settings: "Keybindings"). Each comes with its own
-// package, imported only when chosen: monaco-vim is about 30 KB gzip, which the first load, already
+// package, imported only when chosen: monaco-vim is 30 KB gzip (emacs 9 KB), which the first load, already
 // at its 1.0 MB budget, has no room for, and most visitors never turn it on.
 import type { editor } from 'monaco-editor/editor/editor.api';
 import type { Keybindings } from '../../state/preferences.ts';
