@@ -13,6 +13,7 @@ import { AGENT_FILE } from '../state/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import type { Keybindings } from '../state/preferences.ts';
 import { page, useScenario, useUi } from './page.ts';
+import './monaco/keys-status.css';
 
 // @monaco-editor/react gets the bundled instance instead of fetching one.
 loader.config({ monaco });

@@ -4,6 +4,7 @@
 import { Fragment, useEffect, useRef, type ReactNode } from 'react';
 import { EXAMPLES } from '../scenarios/examples.ts';
 import { page, useUi } from './page.ts';
+import './guide.css';
 
 const guides = import.meta.glob('../../docs/guide.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 const GUIDE = Object.values(guides)[0] ?? null;

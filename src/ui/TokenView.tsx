@@ -6,9 +6,9 @@
 import { startTransition, useEffect, useState } from 'react';
 import type { TokenPage } from '../engine/tokens.ts';
 import { approximateNote } from '../engine/models.ts';
-import { CancelledError } from '../worker/client.ts';
 import { fmt } from './format.ts';
 import { page, useResults } from './page.ts';
+import './tokens.css';
 
 /** Pieces drawn at once: the spans of a page are inserted and laid out in one task, so a page stays small. */
 export const TOKENS_PER_PAGE = 1_000;
@@ -30,7 +30,7 @@ export default function TokenView({ text, view }: { text: string; view: string }
     page().tokens(view, text, encoding, from, TOKENS_PER_PAGE)
       // A transition: React renders the page of spans in slices, between which the page stays responsive.
       .then((result) => { if (live) startTransition(() => { setAnswer({ page: result, text, encoding }); setError(null); }); })
-      .catch((e: unknown) => { if (live && !(e instanceof CancelledError)) setError(e instanceof Error ? e.message : String(e)); });
+      .catch((e: unknown) => { if (live && !(e instanceof Error && e.name === 'CancelledError')) setError(e instanceof Error ? e.message : String(e)); });
     return () => { live = false; };
   }, [view, text, encoding, from]);
 
