@@ -76,5 +76,5 @@ const UNPUBLISHED: Partial<Record<Provider, string>> = {
 export function approximateNote(id: string, encoding: Encoding, approximate: boolean): string | undefined {
   if (!approximate) return undefined;
   const why = UNPUBLISHED[findModel(id)?.provider ?? 'custom'] ?? 'this model\'s tokenizer is not public';
-  return `Approximate: ${why}, so these are ${encoding}'s tokens, a stand-in: the model's own tokenizer cuts text differently and counts differently.`;
+  return `Approximate: ${why}; these are ${encoding}'s tokens, not the model's own.`;
 }
