@@ -125,6 +125,19 @@ function ranksAsPairs(): Plugin {
 
 export default defineConfig({
   plugins: [react(), relaxCspForDevServer(), preloadStagedImports(), monacoPreload.plugin],
+  resolve: {
+    // monaco-vim and monaco-emacs import Monaco as `monaco-editor` (whose entry is the full editor
+    // with every language) and by its pre-0.5x `esm/vs/...` paths: both are pointed at the modules
+    // the page already bundles, so the keybindings bring no second Monaco. Only monaco-emacs
+    // imports the bare name, and gets the few exports it uses (src/ui/monaco/monaco-for-emacs.ts).
+    alias: [
+      { find: /^monaco-editor$/, replacement: fileURLToPath(new URL('./src/ui/monaco/monaco-for-emacs.ts', import.meta.url)) },
+      { find: /^monaco-editor\/esm\/vs\/(.*)$/, replacement: 'monaco-editor/$1' },
+      // Its `browser` export is a UMD file with its own copy of parts of Monaco 0.33; its ES module
+      // (not exported by path) imports them from the Monaco the page has.
+      { find: /^monaco-vim$/, replacement: fileURLToPath(new URL('./node_modules/monaco-vim/dist/index.mjs', import.meta.url)) },
+    ],
+  },
   worker: { format: 'es', plugins: () => [ranksAsPairs()] },
   build: {
     chunkSizeWarningLimit: 4000,

@@ -48,7 +48,7 @@ test('space plays and pauses, arrows step', async ({ page }) => {
   await expect(page.getByTestId('play')).toContainText('Play');
 });
 
-test('the guide opens in the page and its example buttons load the example', async ({ page }) => {
+test('the guide opens beside the app and its example buttons load the example behind it', async ({ page }) => {
   await page.goto('/');
   await waitForTimeline(page);
   await page.getByTestId('open-guide').click();
@@ -56,8 +56,9 @@ test('the guide opens in the page and its example buttons load the example', asy
   await expect(guide.getByRole('heading', { level: 1 })).toContainText('structured context');
   const heading = guide.getByRole('heading', { name: /flat-vs-regions/ });
   await heading.getByRole('button', { name: 'Open this example' }).click();
-  await expect(guide).toBeHidden();
   await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'flat-vs-regions');
+  // A side panel, so the reader follows the lesson in the app: it stays open.
+  await expect(guide).toBeVisible();
 });
 
 test('hook scripts can be added, renamed and deleted; a Rhai error is marked live', async ({ page }) => {

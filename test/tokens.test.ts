@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
-import { countTokens, encode, decode, observeCounts, type Encoding } from '../src/engine/tokens.ts';
+import { readFileSync } from 'node:fs';
+import { countTokens, encode, decode, hardCuts, observeCounts, tokenPage, tokenPieces, type Encoding } from '../src/engine/tokens.ts';
 
 // The engine counts with gpt-tokenizer; js-tiktoken is the reference it must agree with.
 const reference: Record<Encoding, Tiktoken> = {
@@ -56,5 +57,57 @@ describe('observeCounts (the bench floor\'s recorder)', () => {
     observeCounts(undefined);
     countTokens('not seen');
     expect(seen).toEqual(['hello world', 'hello world']);
+  });
+});
+
+// Real text a token view shows: a harness's recorded request bodies and an agent's trajectory
+// (test/import/fixtures/real/SOURCES.md says where each comes from).
+const realTexts: Record<string, string> = {
+  'claude-trace request bodies (207 KB)': readFileSync(new URL('./import/fixtures/real/claude-trace-first-calls.jsonl', import.meta.url), 'utf8'),
+  'SWE-agent trajectory': readFileSync(new URL('./import/fixtures/real/swe-agent-commands.traj', import.meta.url), 'utf8'),
+};
+
+describe('tokenPieces (the token view)', () => {
+  for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+    for (const [name, text] of Object.entries({ ...samples, ...realTexts })) {
+      it(`${encoding}: ${name}: the pieces join to the text and their ids are js-tiktoken's`, () => {
+        const pieces = tokenPieces(text, encoding);
+        expect(pieces.map((p) => p.text).join('')).toBe(text);
+        // Where the engine cuts a text before encoding it only where the pre-split cuts anyway, its ids are js-tiktoken's exactly.
+        expect(hardCuts(text)).toBe(0);
+        expect(pieces.flatMap((p) => p.ids)).toEqual(reference[encoding].encode(text, [], []));
+        for (const piece of pieces) expect(piece.ids.length).toBeGreaterThan(0);
+      });
+    }
+  }
+
+  it('each piece is the text of exactly its ids, an emoji split across tokens included', () => {
+    const pieces = tokenPieces(samples.unicode!, 'cl100k_base');
+    for (const piece of pieces) expect(reference.cl100k_base.decode(piece.ids)).toBe(piece.text);
+    // cl100k_base has no token for 🧪: its four bytes are more than one token, shown as one piece.
+    const emoji = pieces.find((p) => p.text.includes('🧪'))!;
+    expect(reference.cl100k_base.encode('🧪', [], []).length).toBeGreaterThan(1);
+    expect(emoji.ids.length).toBeGreaterThan(1);
+  });
+
+  it('a lone surrogate (not valid Unicode) still joins back to the text', () => {
+    const text = 'before \ud800 after';
+    expect(tokenPieces(text).map((p) => p.text).join('')).toBe(text);
+  });
+
+  it('pages through a long text: the pages are the pieces in order, each placed where it starts', () => {
+    const text = realTexts['claude-trace request bodies (207 KB)']!;
+    const all = tokenPieces(text, 'o200k_base');
+    const tokens = countTokens(text, 'o200k_base');
+    const seen: string[] = [];
+    for (let from = 0; from < all.length; from += 2000) {
+      const page = tokenPage(text, 'o200k_base', from, 2000);
+      expect(page.from).toBe(from);
+      expect(page.fromChar).toBe(seen.join('').length);
+      expect(page.totalPieces).toBe(all.length);
+      expect(page.totalTokens).toBe(tokens);
+      seen.push(...page.pieces.map((p) => p.text));
+    }
+    expect(seen.join('')).toBe(text);
   });
 });

@@ -63,3 +63,18 @@ export function resolveModel(ref: ModelRef): ModelResult {
   const known = MODELS.map((m) => m.id).join(', ');
   return { ok: false, error: `unknown model "${ref.id}": use one of ${known}, or give { "window": N, "encoding": "o200k_base" }` };
 }
+
+const UNPUBLISHED: Partial<Record<Provider, string>> = {
+  anthropic: 'Anthropic does not publish Claude\'s tokenizer',
+  google: 'Google does not publish Gemini\'s tokenizer',
+};
+
+/**
+ * What a count or a token view in `encoding` is for the model `id`: undefined when it is the
+ * model's own tokenizer, else a sentence saying it is approximate and why.
+ */
+export function approximateNote(id: string, encoding: Encoding, approximate: boolean): string | undefined {
+  if (!approximate) return undefined;
+  const why = UNPUBLISHED[findModel(id)?.provider ?? 'custom'] ?? 'this model\'s tokenizer is not public';
+  return `Approximate: ${why}; these are ${encoding}'s tokens, not the model's own.`;
+}

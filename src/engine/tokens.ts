@@ -21,6 +21,8 @@ const IMPORT_RANKS: Record<Encoding, () => Promise<{ default: Ranks }>> = {
   cl100k_base: () => import('gpt-tokenizer/bpeRanks/cl100k_base'),
 };
 const loadedTokenizers = new Map<Encoding, Tokenizer>();
+/** Each loaded encoding's tokens as the tokenizer holds them (index = token id): the token view's byte lengths. */
+const loadedRanks = new Map<Encoding, Ranks>();
 const pendingLoads = new Map<Encoding, Promise<void>>();
 
 export function isEncodingLoaded(encoding: Encoding): boolean {
@@ -32,7 +34,10 @@ export function loadEncoding(encoding: Encoding): Promise<void> {
   let pending = pendingLoads.get(encoding);
   if (!pending) {
     pending = IMPORT_RANKS[encoding]().then(
-      ({ default: ranks }) => { loadedTokenizers.set(encoding, GptEncoding.getEncodingApi(encoding, () => ranks)); },
+      ({ default: ranks }) => {
+        loadedRanks.set(encoding, ranks);
+        loadedTokenizers.set(encoding, GptEncoding.getEncodingApi(encoding, () => ranks));
+      },
       (error: unknown) => { pendingLoads.delete(encoding); throw error; },
     );
     pendingLoads.set(encoding, pending);
@@ -142,6 +147,92 @@ export function encode(text: string, encoding: Encoding = 'o200k_base'): number[
 
 export function decode(tokens: readonly number[], encoding: Encoding = 'o200k_base'): string {
   return tokenizer(encoding).decode(tokens as number[]);
+}
+
+/** One piece of a text as the model reads it: usually one token; more when a character's bytes span tokens. */
+export interface TokenPiece {
+  text: string;
+  ids: number[];
+}
+
+/**
+ * The text cut into its tokens, for showing them (the page's token view): the pieces join to the
+ * text exactly and their ids, in order, are `encode(text)`. A token holds bytes, not characters, so
+ * where a character's UTF-8 bytes span several tokens (an emoji, some CJK) those tokens are one
+ * piece with all their ids, and every piece's ids decode to exactly its text.
+ */
+export function tokenPieces(text: string, encoding: Encoding = 'o200k_base'): TokenPiece[] {
+  const ids = encode(text, encoding);
+  const ranks = loadedRanks.get(encoding)!;
+  const out: TokenPiece[] = [];
+  let pieceStart = 0;
+  let pieceIds: number[] = [];
+  let char = 0;
+  // UTF-8 bytes of the text up to `char`, and of the tokens so far.
+  let charBytes = 0;
+  let tokenBytes = 0;
+  for (const id of ids) {
+    tokenBytes += byteLength(ranks[id]!);
+    pieceIds.push(id);
+    while (char < text.length) {
+      const code = text.codePointAt(char)!;
+      const bytes = utf8Length(code);
+      if (charBytes + bytes > tokenBytes) break;
+      charBytes += bytes;
+      char += code > 0xffff ? 2 : 1;
+    }
+    if (charBytes === tokenBytes) {
+      out.push({ text: text.slice(pieceStart, char), ids: pieceIds });
+      pieceStart = char;
+      pieceIds = [];
+    }
+  }
+  if (pieceIds.length > 0 || pieceStart < text.length) out.push({ text: text.slice(pieceStart), ids: pieceIds });
+  return out;
+}
+
+function byteLength(token: string | readonly number[]): number {
+  if (typeof token !== 'string') return token.length;
+  let n = 0;
+  for (let i = 0; i < token.length; i++) {
+    const code = token.codePointAt(i)!;
+    n += utf8Length(code);
+    if (code > 0xffff) i++;
+  }
+  return n;
+}
+
+/** A code point's UTF-8 length; a lone surrogate is encoded as U+FFFD, which is 3 bytes too. */
+function utf8Length(code: number): number {
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+}
+
+/** One page of a text's token pieces (`tokenPieces`), with where it stands in the whole. */
+export interface TokenPage {
+  pieces: TokenPiece[];
+  /** The index of the first piece, and the character where it starts. */
+  from: number;
+  fromChar: number;
+  /** Pieces and tokens in the whole text. */
+  totalPieces: number;
+  totalTokens: number;
+}
+
+let lastPaged: { text: string; encoding: Encoding; pieces: TokenPiece[] } | undefined;
+
+/** The pieces `from` to `from + limit` of the text (a long tool result is shown a page at a time). */
+export function tokenPage(text: string, encoding: Encoding, from: number, limit: number): TokenPage {
+  // Paging on through one text tokenizes it once (a 200 KB text is about 0.2 s of work).
+  if (lastPaged?.text !== text || lastPaged.encoding !== encoding) lastPaged = { text, encoding, pieces: tokenPieces(text, encoding) };
+  const all = lastPaged.pieces;
+  const start = Math.max(0, Math.min(from, Math.max(0, all.length - 1)));
+  let fromChar = 0;
+  let totalTokens = 0;
+  for (let i = 0; i < all.length; i++) {
+    if (i < start) fromChar += all[i]!.text.length;
+    totalTokens += all[i]!.ids.length;
+  }
+  return { pieces: all.slice(start, start + limit), from: start, fromChar, totalPieces: all.length, totalTokens };
 }
 
 // Counting without building the token array spares the garbage collector on large tool output.

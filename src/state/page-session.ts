@@ -12,7 +12,8 @@ import { parseRoute, parseViewParams, type ChartView, type ViewState, type Zoom 
 import { describeAt, type LessonAt } from '../scenarios/lessons.ts';
 import { landingStep } from './lesson.ts';
 import type { WorkerClient } from '../worker/client.ts';
-import type { Transform } from '../worker/protocol.ts';
+import type { ResultOf, Transform } from '../worker/protocol.ts';
+import type { Encoding } from '../engine/tokens.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
 import { AddressBar } from './address-bar.ts';
 import { Advisor } from './advisor.ts';
@@ -308,6 +309,11 @@ export class PageSession {
   /** A share option that counts tokens, done where the tokenizer is (the engine worker). */
   transform(scenario: Scenario, transform: Transform): Promise<Scenario> {
     return this.replays.transform(scenario, transform);
+  }
+
+  /** One page of a text's tokens, for the token view (the engine worker has the tokenizer). */
+  tokens(view: string, text: string, encoding: Encoding, from: number, limit: number): Promise<ResultOf['tokens']> {
+    return this.replays.tokens(view, text, encoding, from, limit);
   }
 
   /** The charts finished drawing this timeline (they count as ready only then). */

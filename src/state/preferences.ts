@@ -11,15 +11,20 @@ export const PREFERENCES_KEY = 'leviath.preferences.v1';
 export type Theme = 'light' | 'dark';
 export type ThemeChoice = 'system' | Theme;
 
+/** The editor's keys: Monaco's own, or vim's or emacs's (each loaded only when chosen). */
+export const KEYBINDINGS = ['standard', 'vim', 'emacs'] as const;
+export type Keybindings = (typeof KEYBINDINGS)[number];
+
 /** Editor preferences (Settings menu). */
 export interface Settings {
   fontSize: number;
   wordWrap: boolean;
   minimap: boolean;
   theme: ThemeChoice;
+  keybindings: Keybindings;
 }
 
-export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ fontSize: 12, wordWrap: false, minimap: false, theme: 'system' });
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ fontSize: 12, wordWrap: false, minimap: false, theme: 'system', keybindings: 'standard' });
 export const FONT_SIZES = [11, 12, 13, 14, 16, 18] as const;
 export const SPEEDS = [1, 2, 5, 10, 25] as const;
 export const DEFAULT_SPEED = 5;
@@ -66,7 +71,7 @@ function parseJson(text: string | null | undefined): unknown {
 
 /**
  * Saved settings, keeping only known keys with values of the right type: an old or hand-edited entry
- * cannot break the page (a `vim` key from before vim mode was removed is dropped).
+ * cannot break the page (a `vim` key from before vim mode was removed is dropped: `keybindings` says it now).
  */
 export function parseSettings(value: unknown): Settings {
   const raw = isRecord(value) ? value : {};
@@ -77,6 +82,7 @@ export function parseSettings(value: unknown): Settings {
     wordWrap: pick('wordWrap', (v) => typeof v === 'boolean'),
     minimap: pick('minimap', (v) => typeof v === 'boolean'),
     theme: pick('theme', (v) => v === 'system' || v === 'light' || v === 'dark'),
+    keybindings: pick('keybindings', (v) => (KEYBINDINGS as readonly unknown[]).includes(v)),
   };
 }
 

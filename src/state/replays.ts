@@ -5,8 +5,9 @@
 import type { Scenario } from '../engine/scenario.ts';
 import type { StoreApi } from 'zustand';
 import { CancelledError, type WorkerClient } from '../worker/client.ts';
-import type { Transform } from '../worker/protocol.ts';
+import type { ResultOf, Transform } from '../worker/protocol.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
+import type { Encoding } from '../engine/tokens.ts';
 import type { ReplayGuard } from './replayGuard.ts';
 import type { ResultsStore } from './results.ts';
 import { replayStarted } from './status.ts';
@@ -127,6 +128,14 @@ export class Replays {
   transform(scenario: Scenario, transform: Transform): Promise<Scenario> {
     return this.options.engine.request('transform', { transform, scenario }, { key: `transform:${transform}`, restartIfStuck: false })
       .then((result) => result.scenario);
+  }
+
+  /**
+   * One page of a text's tokens (the token view), cut where the tokenizer is (the engine worker).
+   * `view` names the view asking: a newer page for the same view supersedes the one on its way.
+   */
+  tokens(view: string, text: string, encoding: Encoding, from: number, limit: number): Promise<ResultOf['tokens']> {
+    return this.options.engine.request('tokens', { text, encoding, from, limit }, { key: `tokens:${view}`, restartIfStuck: false });
   }
 
   /** The tab is going away normally: a replay still running is not one that hung the page. */

@@ -53,6 +53,8 @@ export interface UiStore {
   dialogs: number;
   /** The `?` sheet of shortcuts is open. */
   keysOpen: boolean;
+  /** The Guide's side panel: whether it is open, and the section it was last at (reopened there). */
+  guide: { open: boolean; section: string | null };
   notices: Notice[];
   /** The id the next notice gets. */
   nextNoticeId: number;
@@ -83,6 +85,7 @@ export interface UiStore {
   dialogOpened: () => void;
   dialogClosed: () => void;
   setKeysOpen: (open: boolean) => void;
+  setGuide: (patch: Partial<UiStore['guide']>) => void;
   notify: (notice: Omit<Notice, 'id'>) => void;
   dismiss: (id: number) => void;
 }
@@ -117,6 +120,7 @@ export function createUiStore({ storage, prefersDark }: UiStoreOptions): StoreAp
     maximized: null,
     dialogs: 0,
     keysOpen: false,
+    guide: { open: false, section: null },
     notices: [],
     nextNoticeId: 1,
     regionColours: new Map(),
@@ -146,6 +150,7 @@ export function createUiStore({ storage, prefersDark }: UiStoreOptions): StoreAp
     dialogOpened: () => set((s) => ({ dialogs: s.dialogs + 1 })),
     dialogClosed: () => set((s) => ({ dialogs: Math.max(0, s.dialogs - 1) })),
     setKeysOpen: (keysOpen) => set({ keysOpen }),
+    setGuide: (patch) => set((s) => ({ guide: { ...s.guide, ...patch } })),
     notify: (notice) => set((s) => {
       // The same message twice in a row is one notice, not a stack.
       const notices = [...s.notices.filter((n) => n.text !== notice.text), { ...notice, id: s.nextNoticeId }];

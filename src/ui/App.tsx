@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import type { PaneId } from '../state/ui.ts';
 import { EditorPanel } from './EditorPanel.tsx';
 import { TrafficPanel } from './TrafficPanel.tsx';
@@ -25,6 +25,13 @@ function Charts() {
 function Inspector() {
   const detail = useResults((s) => s.detail);
   return <PanelBoundary name="inspector" resetKey={detail}><InspectorPanel /></PanelBoundary>;
+}
+
+// The guide is its own chunk (the guide's text with it), fetched when it is first opened.
+const GuidePanel = lazy(async () => ({ default: (await import('./Guide.tsx')).GuidePanel }));
+function Guide() {
+  const open = useUi((s) => s.guide.open);
+  return open ? <PanelBoundary name="guide"><Suspense fallback={null}><GuidePanel /></Suspense></PanelBoundary> : null;
 }
 
 function renderPane(id: PaneId) {
@@ -56,7 +63,10 @@ export function App() {
   return (
     <div className="app">
       <Header />
-      <Workspace render={renderPane} />
+      <div className="app-body">
+        <Workspace render={renderPane} />
+        <Guide />
+      </div>
       <Notices />
       <TraceImport />
     </div>

@@ -11,7 +11,9 @@ import { nextFrame, nextTask } from './tasks.ts';
 import { DARK_THEME } from './monaco/providers.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
+import type { Keybindings } from '../state/preferences.ts';
 import { page, useScenario, useUi } from './page.ts';
+import './monaco/keys-status.css';
 
 // @monaco-editor/react gets the bundled instance instead of fetching one.
 loader.config({ monaco });
@@ -117,6 +119,23 @@ export async function prepareEditor(): Promise<void> {
   await nextTask();
 }
 
+/**
+ * Vim's or emacs's keys on the editor while chosen in Settings; their package is imported the
+ * first time (monaco/keybindings.ts). Going back to the standard keys disposes the mode.
+ */
+function useKeybindings(editor: MonacoEditor | null, mode: Keybindings, status: HTMLElement | null): void {
+  useEffect(() => {
+    if (!editor || !status || mode === 'standard') return;
+    let stopped = false;
+    let running: { dispose(): void } | undefined;
+    void import('./monaco/keybindings.ts')
+      .then(({ startKeybindings }) => (stopped ? undefined : startKeybindings(mode, editor, status)))
+      .then((started) => { if (stopped) started?.dispose(); else running = started; })
+      .catch((error: unknown) => page().notify({ tone: 'error', text: `The ${mode} keybindings did not load (${error instanceof Error ? error.message : String(error)}); the editor keeps its standard keys.` }));
+    return () => { stopped = true; running?.dispose(); };
+  }, [editor, mode, status]);
+}
+
 export interface CodeEditorProps {
   agent: Record<string, string>;
   files: string[];
@@ -149,22 +168,31 @@ export default function CodeEditor({ agent, files, current, diagnostics, jump, o
   useMarkers(diagnostics, files);
   useModelsInSync(editor, agent, current, applied);
   useJump(editor, jump, current, onJumped);
+  const [status, setStatus] = useState<HTMLDivElement | null>(null);
+  useKeybindings(editor, settings.keybindings, status);
 
   return (
-    <Editor
-      path={uriOf(current).toString()}
-      language={languageOf(current)}
-      defaultValue={agent[current] ?? ''}
-      theme={theme === 'dark' ? DARK_THEME : 'vs'}
-      onChange={onChange}
-      onMount={(mounted) => {
-        setEditor(mounted);
-        const measure = () => onColumns(mounted.getLayoutInfo().viewportColumn);
-        measure();
-        mounted.onDidLayoutChange(measure);
-        mounted.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => page().replayNow());
-      }}
-      options={options}
-    />
+    <div className="code-editor">
+      <div className="code-editor-main">
+        <Editor
+          path={uriOf(current).toString()}
+          language={languageOf(current)}
+          defaultValue={agent[current] ?? ''}
+          theme={theme === 'dark' ? DARK_THEME : 'vs'}
+          onChange={onChange}
+          onMount={(mounted) => {
+            setEditor(mounted);
+            const measure = () => onColumns(mounted.getLayoutInfo().viewportColumn);
+            measure();
+            mounted.onDidLayoutChange(measure);
+            mounted.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => page().replayNow());
+          }}
+          options={options}
+        />
+      </div>
+      {settings.keybindings !== 'standard' && (
+        <div className="keys-status mono" ref={setStatus} data-testid="keys-status" data-mode={settings.keybindings} role="status" aria-label={`${settings.keybindings} status`} />
+      )}
+    </div>
   );
 }

@@ -1,9 +1,10 @@
-// docs/guide.md shown in the app (the built site has no docs/ folder). Markdown is turned into
-// React elements line by line; nothing is ever inserted as HTML.
+// docs/guide.md shown in the app (the built site has no docs/ folder), in a side panel beside the
+// workspace, so its "Watch / Try" steps can be followed in the app while it stays open. Markdown is
+// turned into React elements line by line; nothing is ever inserted as HTML.
 import { Fragment, useEffect, useRef, type ReactNode } from 'react';
-import { Modal } from './Modal.tsx';
 import { EXAMPLES } from '../scenarios/examples.ts';
-import { page } from './page.ts';
+import { page, useUi } from './page.ts';
+import './guide.css';
 
 const guides = import.meta.glob('../../docs/guide.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 const GUIDE = Object.values(guides)[0] ?? null;
@@ -93,20 +94,56 @@ function render(markdown: string, open: (id: string) => void): ReactNode[] {
   return out;
 }
 
-export function GuideDialog({ onClose, section = null }: { onClose: () => void; section?: string | null }) {
+/** The heading the reader is at: the last one at or above the top of the scrolled body. */
+function sectionAt(body: HTMLElement): string | null {
+  const top = body.getBoundingClientRect().top + 8;
+  let at: string | null = null;
+  for (const heading of body.querySelectorAll<HTMLElement>('h1[id], h2[id], h3[id]')) {
+    if (heading.getBoundingClientRect().top > top) break;
+    at = heading.id;
+  }
+  return at;
+}
+
+/**
+ * The Guide beside the workspace (not over it): the app stays usable while it is open, an example
+ * it opens is opened behind it, and closing and reopening it comes back to the section the reader
+ * was at. Below 1,200 px wide it lies over the workspace's right side; on a phone it covers the app.
+ */
+export function GuidePanel() {
+  const section = useUi((s) => s.guide.section);
   const body = useRef<HTMLDivElement>(null);
+  const close = () => {
+    useUi.getState().setGuide({ open: false });
+    document.querySelector<HTMLElement>('[data-testid="open-guide"]')?.focus();
+  };
+  // Back at the section it was closed at (read once, as it opens), with the focus in the text so
+  // the keys scroll it.
   useEffect(() => {
-    if (section === null) return;
-    const heading = body.current?.querySelector(`[id="guide-${CSS.escape(section)}"]`);
-    heading?.scrollIntoView({ block: 'start' });
-  }, [section]);
+    const el = body.current!;
+    const at = section ? document.getElementById(section) : null;
+    if (at) el.scrollTop = at.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop;
+    el.focus({ preventScroll: true });
+  }, []);
+  // The section is noted as the reader scrolls, a frame at a time.
+  useEffect(() => {
+    const el = body.current!;
+    let frame = 0;
+    const onScroll = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => useUi.getState().setGuide({ section: sectionAt(el) }));
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => { el.removeEventListener('scroll', onScroll); cancelAnimationFrame(frame); };
+  }, []);
   return (
-    <Modal title="Guide" onClose={onClose} testId="guide">
-      <div className="guide" ref={body} data-section={section ?? undefined}>
-        {GUIDE ? render(GUIDE, (id) => { void page().openExample(id); onClose(); }) : (
+    <aside className="guide-panel" aria-labelledby="guide-title" data-testid="guide" onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
+      <div className="panel-head"><h2 id="guide-title">Guide</h2><span className="spacer" /><button className="icon" aria-label="Close the guide" onClick={close}>✕</button></div>
+      <div ref={body} className="panel-body guide" tabIndex={0} aria-label="The guide's text" data-testid="guide-body">
+        {GUIDE ? render(GUIDE, (id) => { void page().openExample(id); }) : (
           <p>The guide (docs/guide.md) is not part of this build. In short: edit the blueprint on the left, pick traffic in the middle, and read the timeline on the right; scrub to any step to see every region and the exact request below.</p>
         )}
       </div>
-    </Modal>
+    </aside>
   );
 }

@@ -15,7 +15,6 @@ import { page, useAdvisor, useScenario, useUi } from './page.ts';
 const AdvisePanel = lazy(() => import('./AdvisePanel.tsx'));
 
 // The guide is most of the header's code and rarely opened: it is fetched when it is.
-const GuideDialog = lazy(async () => ({ default: (await import('./Guide.tsx')).GuideDialog }));
 
 /** A scenario file the import worker read and checked (within the limit Export writes to): opened, or why not. */
 async function importScenario(file: File, result: ScenarioFileResult): Promise<void> {
@@ -51,17 +50,25 @@ function ScenarioName({ name }: { name: string }) {
 }
 
 export function Header() {
-  const [dialog, setDialog] = useState<'scenarios' | 'examples' | 'share' | 'guide' | 'settings' | null>(null);
+  const [dialog, setDialog] = useState<'scenarios' | 'examples' | 'share' | 'settings' | null>(null);
   const theme = useUi((s) => s.theme);
   const setSettings = useUi((s) => s.setSettings);
   const keysOpen = useUi((s) => s.keysOpen);
   const adviseOpen = useAdvisor((s) => s.open);
   const name = useScenario((s) => s.scenario.name);
+  const guideOpen = useUi((s) => s.guide.open);
   const fileInput = useRef<HTMLInputElement>(null);
   const close = () => setDialog(null);
-  // A `#guide/<section>` link opens the Guide at its section.
+  // A `#guide/<section>` link opens the Guide panel at its section (opened afresh, so it scrolls there).
   const guideSection = useUi((s) => s.guideSection);
-  useEffect(() => { if (guideSection !== null) setDialog('guide'); }, [guideSection]);
+  useEffect(() => {
+    if (guideSection === null) return;
+    const ui = useUi.getState();
+    ui.setGuideSection(null);
+    ui.setGuide({ open: false });
+    const frame = requestAnimationFrame(() => useUi.getState().setGuide({ open: true, section: `guide-${guideSection}` }));
+    return () => cancelAnimationFrame(frame);
+  }, [guideSection]);
 
   return (
     <header className="header">
@@ -75,8 +82,8 @@ export function Header() {
       <button onClick={() => page().advisor.show(!adviseOpen)} data-testid="open-advise" aria-expanded={adviseOpen} title="Search for blueprints that beat this one on input cost, peak request and entries read again, over this scenario's own traffic">Advise</button>
       <button onClick={() => fileInput.current?.click()} title="Open a scenario JSON file, or an agent's real run in any format the import reads (Claude Code, Codex, Gemini CLI, Cline, SWE-agent (.traj), mini-swe-agent, OpenHands, claude-trace, API bodies)">Import</button>
       <button onClick={exportScenario} title="Save this scenario as JSON (lev replay reads it)">Export</button>
-      <button onClick={() => setDialog('guide')} data-testid="open-guide">Guide</button>
-      <button onClick={() => setDialog('settings')} data-testid="open-settings" title="Editor font, word wrap, minimap, theme">Settings</button>
+      <button onClick={() => useUi.getState().setGuide({ open: !useUi.getState().guide.open })} data-testid="open-guide" aria-expanded={guideOpen}>Guide</button>
+      <button onClick={() => setDialog('settings')} data-testid="open-settings" title="Editor font, word wrap, minimap, keybindings (vim, emacs), theme">Settings</button>
       <button onClick={() => useUi.getState().setKeysOpen(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
       <button onClick={() => setSettings({ theme: theme === 'dark' ? 'light' : 'dark' })} aria-label="Toggle dark mode" title="Light / dark">{theme === 'dark' ? '☀' : '☾'}</button>
       <input ref={fileInput} type="file" hidden data-testid="import-file" onChange={(e) => {
@@ -87,7 +94,6 @@ export function Header() {
       {dialog === 'scenarios' && <ScenariosMenu onClose={close} />}
       {dialog === 'examples' && <ExamplesGallery onClose={close} />}
       {dialog === 'share' && <ShareDialog onClose={close} />}
-      {dialog === 'guide' && <Suspense fallback={null}><GuideDialog section={guideSection} onClose={() => { useUi.getState().setGuideSection(null); close(); }} /></Suspense>}
       {dialog === 'settings' && <SettingsDialog onClose={close} />}
       {adviseOpen && <Suspense fallback={null}><AdvisePanel /></Suspense>}
       {keysOpen && <KeysSheet onClose={() => useUi.getState().setKeysOpen(false)} />}

@@ -28,6 +28,24 @@ function LongText({ text }: { text: string }) {
   );
 }
 
+// The token view is its own chunk, fetched the first time a reader asks for tokens.
+const TokenView = lazy(() => import('./TokenView.tsx'));
+
+/** A text, or (at the reader's asking) its tokens; `view` names the block for the worker's answers. */
+function TextWithTokens({ text, view }: { text: string; view: string }) {
+  const [tokens, setTokens] = useState(false);
+  return (
+    <>
+      <button className="link token-toggle" aria-pressed={tokens} data-testid="token-toggle" onClick={() => setTokens(!tokens)}>
+        {tokens ? 'show text' : 'show tokens'}
+      </button>
+      {tokens
+        ? <Suspense fallback={<div className="muted">Loading the token view…</div>}><TokenView text={text} view={view} /></Suspense>
+        : <LongText text={text} />}
+    </>
+  );
+}
+
 function Entry({ entry, region }: { entry: EntryDetail; region: string }) {
   const state = entry.checklist ? `#${entry.checklist.id} ${entry.checklist.state}` : null;
   // The entry a link or a lesson names opens by itself (and the address names the one opened).
@@ -52,7 +70,7 @@ function Entry({ entry, region }: { entry: EntryDetail; region: string }) {
       </summary>
       {open && (
         <>
-          <LongText text={entry.content} />
+          <TextWithTokens text={entry.content} view={`entry:${region}:${entry.index}`} />
           {entry.tool_calls?.length ? <pre className="muted">{JSON.stringify(entry.tool_calls, null, 1)}</pre> : null}
           {entry.checklist?.notes.length ? <div className="muted">notes: {entry.checklist.notes.join(' · ')}</div> : null}
           {entry.folded && <div className="muted">summarizes {entry.folded.entries} entries ({fmt(entry.folded.tokens)} tokens)</div>}
@@ -133,14 +151,14 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
         {request.system.map((b, k) => (
           <div key={k} className="block" data-testid="system-block">
             <header><code>{b.region}</code><span className="badge" title="provider cache hint">cache: {b.cache}</span><span className="spacer" /><span className="mono">{fmt(b.tokens)}</span></header>
-            <LongText text={b.text} />
+            <TextWithTokens text={b.text} view={`system:${k}`} />
           </div>
         ))}
         <h3>messages ({request.messages.length})</h3>
         {request.messages.map((m, k) => (
           <div key={k} className="block" data-testid="message">
             <header><b>{m.role}</b><span className="muted">from <code>{m.region}</code></span>{m.tool_call_id && <span className="mono muted">{m.tool_call_id}</span>}<span className="spacer" /><span className="mono">{fmt(m.tokens)}</span></header>
-            <LongText text={m.content} />
+            <TextWithTokens text={m.content} view={`message:${k}`} />
             {m.tool_calls?.length ? <pre className="muted">{m.tool_calls.map((c) => `${c.name}(${JSON.stringify(c.arguments)}) #${c.id}`).join('\n')}</pre> : null}
           </div>
         ))}

@@ -1,7 +1,7 @@
 // Editor and page preferences, kept in this browser.
 import { Modal } from './Modal.tsx';
 import { useUi } from './page.ts';
-import { FONT_SIZES, type ThemeChoice } from '../state/preferences.ts';
+import { FONT_SIZES, type Keybindings, type ThemeChoice } from '../state/preferences.ts';
 
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const settings = useUi((s) => s.settings);
@@ -21,6 +21,12 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         </select>
         <label htmlFor="set-wrap">Word wrap</label>
         <input id="set-wrap" type="checkbox" checked={settings.wordWrap} onChange={(e) => setSettings({ wordWrap: e.target.checked })} />
+        <label htmlFor="set-keys">Keybindings</label>
+        <select id="set-keys" value={settings.keybindings} onChange={(e) => setSettings({ keybindings: e.target.value as Keybindings })}>
+          <option value="standard">Standard</option>
+          <option value="vim">Vim</option>
+          <option value="emacs">Emacs</option>
+        </select>
         <label htmlFor="set-minimap">Minimap</label>
         <input id="set-minimap" type="checkbox" checked={settings.minimap} onChange={(e) => setSettings({ minimap: e.target.checked })} />
       </div>

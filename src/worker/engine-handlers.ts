@@ -16,7 +16,7 @@ import { figureTable, timelineView, stepFigures, type FigureTable } from './time
 import { validationResult } from './validation.ts';
 import { dropToolOutput } from '../share/shrink.ts';
 import { shapeOnly } from '../import/shape.ts';
-import { countTokens } from '../engine/tokens.ts';
+import { countTokens, isEncodingLoaded, loadEncoding, tokenPage } from '../engine/tokens.ts';
 import type { Context, Handlers } from './serve.ts';
 import { ENGINE_TIME_LIMIT_MS } from './protocol.ts';
 import type { ScriptLog } from './scripts.ts';
@@ -200,6 +200,10 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
       }
       const { view, transfer } = asRecordedView(timeline);
       post({ type: 'asRecorded', id: req.id, result: { diagnostics: [], view } }, transfer);
+    },
+    tokens: async (req, { post }) => {
+      if (!isEncodingLoaded(req.encoding)) await loadEncoding(req.encoding);
+      post({ type: 'tokens', id: req.id, result: tokenPage(req.text, req.encoding, req.from, req.limit) });
     },
     inspect: (req, { post }) => {
       const replay = kept.get(req.replayId);

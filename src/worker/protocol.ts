@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { InputsSchema, ModelRefSchema, type Scenario } from '../engine/scenario.ts';
 import type { StepDetail } from '../engine/timeline.ts';
+// Types only: the page must not load the tokenizer's code with the protocol.
+import type { Encoding, TokenPage } from '../engine/tokens.ts';
 import type { TimelineView, StepFigures } from './timeline-view.ts';
 import { AS_RECORDED_COLUMNS, type AsRecordedView } from './as-recorded-view.ts';
 import { formatIssues } from '../scenarios/issues.ts';
@@ -40,6 +42,9 @@ function diagnosticSchema() {
 /** Share options that count tokens: the worker has the tokenizer, so the page never loads it. */
 export const TRANSFORMS = ['drop-tool-output', 'shape-only'] as const;
 export type Transform = (typeof TRANSFORMS)[number];
+
+/** The most token pieces one answer carries: the page draws each as an element. */
+export const TOKEN_PAGE_MAX = 5_000;
 
 function requestSchema() {
   const Files = z.record(z.string(), z.string());
@@ -77,9 +82,15 @@ function requestSchema() {
     id: Id, type: z.literal('advise'), scenario: z.unknown(),
     candidates: z.number().int().positive().max(2_000).optional(), seed: z.number().int().optional(),
   });
+  /** A text shown as its tokens (the token view): one page of its pieces, from piece `from`. */
+  const TokensRequest = z.object({
+    id: Id, type: z.literal('tokens'),
+    text: z.string(), encoding: z.enum(['o200k_base', 'cl100k_base'] satisfies Encoding[]), from: z.number().int().nonnegative(),
+    limit: z.number().int().positive().max(TOKEN_PAGE_MAX),
+  });
   const CancelRequest = z.object({ id: Id, type: z.literal('cancel') });
   return z.discriminatedUnion('type', [
-    ValidateRequest, ReplayRequest, OpenRequest, InspectRequest, RhaiCheckRequest, TransformRequest, AsRecordedRequest, AdviseRequest, CancelRequest,
+    ValidateRequest, ReplayRequest, OpenRequest, InspectRequest, RhaiCheckRequest, TransformRequest, AsRecordedRequest, AdviseRequest, TokensRequest, CancelRequest,
   ]);
 }
 export const WorkerRequestSchema = z.lazy(requestSchema);
@@ -185,6 +196,11 @@ function responseSchema() {
       && typeof p.inputCostUsd === 'number' && typeof p.readAgain === 'number' && Array.isArray(p.changes)),
   'not advice: expected asRecorded, a front of proposals (toml and figures), search and diagnostics');
   const AsRecordedResultSchema = z.object({ diagnostics: z.array(DiagnosticSchema), view: AsRecordedViewSchema.nullable() });
+  /** A page of token pieces, checked at its envelope (thousands of pieces are not parsed one by one). */
+  const TokenPageSchema = z.custom<TokenPage>((v) => isRecord(v) && Array.isArray(v.pieces) && v.pieces.length <= TOKEN_PAGE_MAX
+    && typeof v.from === 'number' && typeof v.fromChar === 'number' && typeof v.totalPieces === 'number' && typeof v.totalTokens === 'number'
+    && v.pieces.every((p: unknown) => isRecord(p) && typeof p.text === 'string' && Array.isArray(p.ids)),
+  'not a page of tokens: expected pieces (text and ids), from, fromChar, totalPieces and totalTokens');
   return z.discriminatedUnion('type', [
     z.object({ type: z.literal('ready') }),
     z.object({
@@ -204,6 +220,7 @@ function responseSchema() {
     z.object({ type: z.literal('transform'), id: Id, result: TransformResultSchema }),
     z.object({ type: z.literal('asRecorded'), id: Id, result: AsRecordedResultSchema }),
     z.object({ type: z.literal('advise'), id: Id, result: AdviceSchema }),
+    z.object({ type: z.literal('tokens'), id: Id, result: TokenPageSchema }),
     z.object({ type: z.literal('failed'), id: Id, message: z.string(), cancelled: z.boolean() }),
   ]);
 }
@@ -226,6 +243,7 @@ export interface ResultOf {
   transform: ResultFor<'transform'>;
   asRecorded: ResultFor<'asRecorded'>;
   advise: ResultFor<'advise'>;
+  tokens: ResultFor<'tokens'>;
 }
 
 /** Describes a zod failure in one line: which field, what was wrong (worded as everywhere else). */

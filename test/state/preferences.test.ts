@@ -11,7 +11,13 @@ import { fakeStorage } from './fakes.ts';
 describe('parseSettings', () => {
   it('ignores the vim key saved before vim mode was removed, keeping the rest', () => {
     const saved = { fontSize: 16, wordWrap: true, minimap: false, vim: true, theme: 'dark' };
-    expect(parseSettings(saved)).toEqual({ fontSize: 16, wordWrap: true, minimap: false, theme: 'dark' });
+    expect(parseSettings(saved)).toEqual({ fontSize: 16, wordWrap: true, minimap: false, theme: 'dark', keybindings: 'standard' });
+  });
+
+  it('keeps the keybindings chosen (standard, vim, emacs), and anything else is the standard keys', () => {
+    for (const keybindings of ['standard', 'vim', 'emacs'] as const) expect(parseSettings({ keybindings }).keybindings).toBe(keybindings);
+    expect(parseSettings({ keybindings: 'nano' }).keybindings).toBe('standard');
+    expect(parseSettings({ keybindings: true }).keybindings).toBe('standard');
   });
 
   it('falls back per key on wrong types, and wholesale on what is not an object', () => {
@@ -37,7 +43,7 @@ describe('preferences in the UI store', () => {
     const storage = earlierVisit();
     const ui = createUiStore({ storage, prefersDark: false });
     const s = ui.getState();
-    expect(s.settings).toEqual({ fontSize: 14, wordWrap: true, minimap: false, theme: 'dark' });
+    expect(s.settings).toEqual({ fontSize: 14, wordWrap: true, minimap: false, theme: 'dark', keybindings: 'standard' });
     expect(s.theme).toBe('dark');
     expect([s.speed, s.selectedFile]).toEqual([10, 'context_hooks/brain.rhai']);
     expect([...s.regionColours]).toEqual([['task', '#0072B2'], ['notes', '#E69F00']]);

@@ -55,6 +55,10 @@ function harness(options: Parameters<typeof engineHandlers>[0] = {}, scripts?: S
       await handlers.asRecorded!({ id: ++id, type: 'asRecorded', scenario: s }, context());
       return last();
     },
+    async tokens(text: string, encoding: 'o200k_base' | 'cl100k_base', from: number, limit: number) {
+      await handlers.tokens!({ id: ++id, type: 'tokens', text, encoding, from, limit }, context());
+      return last();
+    },
     inspect(replayId: number, step: number) {
       handlers.inspect!({ id: ++id, type: 'inspect', replayId, step }, context());
       const answer = last();
@@ -221,5 +225,23 @@ describe('the as-sent replay in the engine worker', () => {
     const answer = await harness().asRecorded({ version: 1 });
     expect(answer).toMatchObject({ type: 'asRecorded', result: { view: null } });
     if (answer.type === 'asRecorded') expect(answer.result.diagnostics.length).toBeGreaterThan(0);
+  });
+});
+
+describe('tokens (the token view)', () => {
+  it('answers a page of the text\'s pieces in the encoding asked for, and the answer parses as the page parses it', async () => {
+    const text = 'The usual way to give a model its history is one flat list of messages. 🧪 '.repeat(40);
+    const h = harness();
+    for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+      const first = await h.tokens(text, encoding, 0, 100);
+      expect(WorkerResponseSchema.parse(first)).toEqual(first);
+      if (first.type !== 'tokens') throw new Error(`expected a tokens answer, got ${first.type}`);
+      expect(first.result.pieces).toHaveLength(100);
+      expect(first.result.totalTokens).toBe(countTokens(text, encoding));
+      const second = await h.tokens(text, encoding, 100, 100);
+      if (second.type !== 'tokens') throw new Error(`expected a tokens answer, got ${second.type}`);
+      expect(second.result.fromChar).toBe(first.result.pieces.map((p) => p.text).join('').length);
+      expect(text.startsWith(first.result.pieces.concat(second.result.pieces).map((p) => p.text).join(''))).toBe(true);
+    }
   });
 });
