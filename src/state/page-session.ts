@@ -338,9 +338,12 @@ export class PageSession {
     // its own so the open's render and the deflate are not one long task.
     if (options.fragment !== undefined) this.address.write(options.history ?? 'push', options.fragment);
     else this.address.writeSoon(0, options.history ?? 'push');
+    ui.dropScenarioNotices();
     if (options.say) {
+      // The Undo fades with its notice (after longer than plain information): what it goes back
+      // to is in Scenarios either way, as the notice says.
       const text = [options.say, leaving?.text].filter(Boolean).join(' ');
-      this.notify({ tone: 'info', text, sticky: leaving !== null, action: leaving ? { label: 'Undo', run: leaving.undo } : undefined });
+      this.notify({ tone: 'info', text, action: leaving ? { label: 'Undo', run: leaving.undo } : undefined });
     }
     await this.kept.refresh();
   }
