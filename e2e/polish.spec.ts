@@ -55,3 +55,51 @@ test.describe('toasts', () => {
     await expect(info).toHaveCount(0, { timeout: 15_000 });
   });
 });
+
+/** Each table's scroll box on screen: whether it overflows, and whether the keyboard can reach it. */
+async function tableBoxes(page: Page) {
+  return page.locator('.table-scroll').evaluateAll((boxes) => boxes.map((b) => ({
+    table: b.querySelector('table')?.getAttribute('data-testid') ?? b.querySelector('table')?.getAttribute('aria-label') ?? '?',
+    overflows: b.scrollWidth > b.clientWidth + 1,
+    said: b.getAttribute('data-overflows'),
+    tabIndex: b.getAttribute('tabindex'),
+    role: b.getAttribute('role'),
+  })));
+}
+
+test.describe('tables', () => {
+  for (const [width, height] of [[1440, 900], [1024, 768], [390, 844]] as const) {
+    test(`the Stage ledger's second stage is reachable, and every table scrolls in a box of its own, at ${width}x${height}`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto('/');
+      await waitForTimeline(page);
+      await page.getByRole('button', { name: 'Last step' }).click();
+      const ledger = page.getByTestId('ledger');
+      await expect(ledger.locator('th')).toHaveText(['Region', 'analyze', 'implement']);
+      // Every table on the main screen is in a scroll box, and one that overflows is a named,
+      // focusable region (axe's scrollable-region-focusable); one that fits adds no tab stop.
+      expect(await page.locator('table:not(.table-scroll table)').count()).toBe(0);
+      for (const box of await tableBoxes(page)) {
+        expect(box.said, box.table).toBe(box.overflows ? 'yes' : 'no');
+        expect([box.tabIndex, box.role], box.table).toEqual(box.overflows ? ['0', 'region'] : [null, null]);
+      }
+      const inspector = page.getByTestId('inspector');
+      const implement = ledger.locator('th', { hasText: 'implement' });
+      if (width === 1440) {
+        // At 1440 px the ledger's column fits both stages: nothing to scroll.
+        const [pane, cell] = [await inspector.boundingBox(), await implement.boundingBox()];
+        expect(cell!.x + cell!.width).toBeLessThanOrEqual(pane!.x + pane!.width);
+        expect(await tableBoxes(page).then((b) => b.find((x) => x.table === 'ledger')!.overflows)).toBe(false);
+      }
+      // Reachable however narrow: scrolled into view inside its own box, it is inside the inspector.
+      await implement.scrollIntoViewIfNeeded();
+      const [pane, cell] = [await inspector.boundingBox(), await implement.boundingBox()];
+      expect(cell!.x).toBeGreaterThanOrEqual(pane!.x);
+      expect(cell!.x + cell!.width).toBeLessThanOrEqual(pane!.x + pane!.width + 1);
+      // The region readout keeps all six columns, each at least as wide as its heading.
+      const heads = page.getByTestId('region-readout').locator('th');
+      await expect(heads).toHaveText(['Region', 'Kind', 'Tokens', 'Budget', 'Entries', 'Used']);
+      for (const head of await heads.all()) expect(await head.evaluate((th) => th.scrollWidth <= th.clientWidth + 1)).toBe(true);
+    });
+  }
+});

@@ -2,6 +2,7 @@
 // React elements line by line; nothing is ever inserted as HTML.
 import { Fragment, type ReactNode } from 'react';
 import { Modal } from './Modal.tsx';
+import { TableScroll } from './TableScroll.tsx';
 import { EXAMPLES } from '../scenarios/examples.ts';
 import { page } from './page.ts';
 
@@ -23,10 +24,10 @@ function cells(row: string): string[] {
 function Table({ rows }: { rows: string[] }) {
   const [head, , ...body] = rows;
   return (
-    <table>
+    <TableScroll label="Table, scrolls sideways" className="wraps"><table>
       <thead><tr>{cells(head).map((c, k) => <th key={k}>{inline(c)}</th>)}</tr></thead>
       <tbody>{body.map((r, j) => <tr key={j}>{cells(r).map((c, k) => <td key={k}>{inline(c)}</td>)}</tr>)}</tbody>
-    </table>
+    </table></TableScroll>
   );
 }
 

@@ -11,6 +11,7 @@ import { firstLine, fmt } from './format.ts';
 import { RequestExport } from './import/RequestExport.tsx';
 import { useResults, useUi } from './page.ts';
 import { isOutOfDate } from '../state/status.ts';
+import { TableScroll } from './TableScroll.tsx';
 
 /** Long texts are cut at this many characters until the reader asks for the rest. */
 const PREVIEW_CHARS = 6000;
@@ -155,7 +156,7 @@ function StageLedger({ detail }: { detail: StepDetail }) {
       <div className="sub-head"><h3>Stage ledger</h3><span className="muted">tokens charged per region</span></div>
       <div className="panel-body" tabIndex={0} aria-label="Tokens charged per region and stage">
         {stages.length === 0 ? <div className="muted">Nothing charged yet.</div> : (
-          <table data-testid="ledger">
+          <TableScroll label="Stage ledger, scrolls sideways"><table data-testid="ledger">
             <thead><tr><th>Region</th>{stages.map((s) => <th key={s} className="num">{s}</th>)}</tr></thead>
             <tbody>
               {regions.map((r) => (
@@ -166,7 +167,7 @@ function StageLedger({ detail }: { detail: StepDetail }) {
                 ))}</tr>
               ))}
             </tbody>
-          </table>
+          </table></TableScroll>
         )}
       </div>
     </section>
