@@ -146,15 +146,8 @@ function CacheCard({ timeline, data }: { timeline: TimelineView; data: RequestPo
   const at = useResults((s) => s.figures?.request);
   return (
     <div data-testid="cache">
-      <div className="chart-title"><h3>Prompt cache</h3><span className="muted">stable prefix vs the whole request, per inference; the provider's view of the cost below</span></div>
-      <RequestChart steps={timeline.steps.count} data={data} height={150}>
-        {drawLines(CACHE_LINES)}
-      </RequestChart>
-      <div className="row muted small">
-        <Legend lines={CACHE_LINES} model={timeline.header.model.id} />
-        <span className="spacer" />
-        <span>mean prefix share {pct(timeline.header.summary.meanPrefixShare)}</span>
-      </div>
+      <div className="chart-title"><h3>Prompt cache</h3><span className="muted">the provider's view of the cost at this step; stable prefix vs the whole request, per inference</span></div>
+      {/* The cost at the scrubbed step comes first: at 1024x768 the cards stay above the fold. */}
       {at ? (
         <div className="stat-grid" data-testid="cache-at-step">
           <div className="stat"><div className="v" data-testid="prefix-tokens">{fmt(at.prefixTokens)}</div><div className="k">stable prefix tokens ({pct(at.prefixShare)})</div></div>
@@ -163,6 +156,14 @@ function CacheCard({ timeline, data }: { timeline: TimelineView; data: RequestPo
           <div className="muted small" style={{ gridColumn: '1 / -1' }} data-testid="cache-rule">{at.cache.rule}</div>
         </div>
       ) : <div className="muted">No inference yet at this step.</div>}
+      <RequestChart steps={timeline.steps.count} data={data} height={150}>
+        {drawLines(CACHE_LINES)}
+      </RequestChart>
+      <div className="row muted small">
+        <Legend lines={CACHE_LINES} model={timeline.header.model.id} />
+        <span className="spacer" />
+        <span>mean prefix share {pct(timeline.header.summary.meanPrefixShare)}</span>
+      </div>
     </div>
   );
 }

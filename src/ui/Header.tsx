@@ -60,7 +60,8 @@ export function Header() {
     <header className="header">
       <h1>Leviath Playground</h1>
       <ScenarioName name={name} />
-      <span className="tagline">Design an agent's context window as regions; replay tool traffic through it.</span>
+      {/* The tagline shows whole, or in its short form, or not at all: never cut mid-word (styles.css). */}
+      <span className="tagline-box"><span className="tagline" data-form="long">Design an agent's context window as regions; replay tool traffic through it.</span><span className="tagline" data-form="short">Design an agent's context window.</span></span>
       <span className="spacer" />
       <button onClick={() => setDialog('scenarios')} data-testid="open-scenarios">Scenarios</button>
       <button onClick={() => setDialog('examples')} data-testid="open-examples">Examples</button>

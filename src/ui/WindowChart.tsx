@@ -176,14 +176,22 @@ function PlotBox({ sizeRef, size, data, pointSteps, steps, tooltip, children }: 
   tooltip: (point: WindowPoint) => React.ReactNode; children: React.ReactNode;
 }) {
   const [hover, setHover] = useState<Hover | null>(null);
-  // The tooltip's height decides where it fits; it is measured after each draw.
+  // The tooltip's size decides where it fits; it is measured after each draw.
   const tipRef = useRef<HTMLDivElement>(null);
-  const [tipHeight, setTipHeight] = useState(0);
+  const [tip, setTip] = useState<Size>(UNMEASURED);
   useLayoutEffect(() => {
-    const height = tipRef.current?.offsetHeight;
-    if (height !== undefined && height !== tipHeight) setTipHeight(height);
+    const el = tipRef.current;
+    if (el && (el.offsetWidth !== tip.width || el.offsetHeight !== tip.height)) setTip({ width: el.offsetWidth, height: el.offsetHeight });
   });
-  const move = (e: React.MouseEvent<HTMLDivElement>) => {
+  // A touch has no "leave": the tooltip a tap opened stays until a tap (or click) outside the plot.
+  const shown = hover !== null;
+  useEffect(() => {
+    if (!shown) return;
+    const outside = (e: PointerEvent) => { if (!sizeRef.current?.contains(e.target as Node)) setHover(null); };
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, [shown, sizeRef]);
+  const show = (e: React.PointerEvent<HTMLDivElement>) => {
     const box = e.currentTarget.getBoundingClientRect();
     const x = e.clientX - box.left;
     const point = nearestPoint(pointSteps, stepAtX(x, box.width, steps));
@@ -191,14 +199,17 @@ function PlotBox({ sizeRef, size, data, pointSteps, steps, tooltip, children }: 
   };
   const point = hover ? data[hover.point] : undefined;
   return (
-    <div className="plot-box" ref={sizeRef} onMouseMove={move} onMouseLeave={() => setHover(null)}>
+    <div
+      className="plot-box" ref={sizeRef} onPointerMove={show} onPointerDown={show}
+      onPointerLeave={(e) => { if (e.pointerType === 'mouse') setHover(null); }}
+    >
       {children}
       {hover && point && (
         <>
           <div aria-hidden className="hover-cursor" style={{ left: plotLeft(xShare(point.i, steps)), top: TOP_MARGIN, bottom: X_AXIS_HEIGHT }} />
-          <div ref={tipRef} className="tooltip plot-tooltip" style={{
-            ...(hover.x < size.width / 2 ? { left: hover.x + TIP_GAP } : { right: size.width - hover.x + TIP_GAP }),
-            top: tooltipTop(hover.y, tipHeight, size.height),
+          <div ref={tipRef} className="tooltip plot-tooltip" data-testid="plot-tooltip" style={{
+            left: tooltipLeft(hover.x, tip.width, size.width),
+            top: tooltipTop(hover.y, tip.height, size.height),
           }}>{tooltip(point)}</div>
         </>
       )}
@@ -207,6 +218,15 @@ function PlotBox({ sizeRef, size, data, pointSteps, steps, tooltip, children }: 
 }
 
 const TIP_GAP = 12;
+
+/**
+ * Beside the pointer on the side with more room, and never past either edge of the plot: on a
+ * phone the plot is barely wider than the tooltip.
+ */
+function tooltipLeft(pointer: number, tip: number, plot: number): number {
+  const wanted = pointer < plot / 2 ? pointer + TIP_GAP : pointer - TIP_GAP - tip;
+  return Math.max(0, Math.min(wanted, plot - tip));
+}
 
 /** Below the pointer if the tooltip fits there, else above it, else as high as the plot allows. */
 function tooltipTop(pointer: number, tip: number, plot: number): number {
