@@ -103,3 +103,79 @@ test.describe('tables', () => {
     });
   }
 });
+
+/** Pairs of marker buttons whose boxes overlap (their counts would print over each other). */
+async function overlappingMarkers(page: Page): Promise<string[]> {
+  return page.locator('.marker').evaluateAll((markers) => {
+    const boxes = markers.map((m) => ({ step: m.getAttribute('data-step'), r: m.getBoundingClientRect() }));
+    const out: string[] = [];
+    for (let k = 1; k < boxes.length; k++) {
+      const [a, b] = [boxes[k - 1]!, boxes[k]!];
+      if (b.r.left < a.r.right - 0.5) out.push(`${a.step}/${b.step}`);
+    }
+    return out;
+  });
+}
+
+test.describe('phone, by touch', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('the chart tooltip stays on screen and a tap outside closes it; tabs scroll; markers do not overlap; nothing scrolls the page sideways', async ({ page }) => {
+    await page.goto('/');
+    await waitForTimeline(page);
+    const plot = page.locator('.plot-box');
+    const tooltip = page.getByTestId('plot-tooltip');
+    const box = (await plot.boundingBox())!;
+    for (const share of [0.1, 0.5, 0.9]) {
+      await plot.tap({ position: { x: box.width * share, y: box.height / 3 } });
+      await expect(tooltip).toBeVisible();
+      const tip = (await tooltip.boundingBox())!;
+      expect(tip.x, `tap at ${share}`).toBeGreaterThanOrEqual(0);
+      expect(tip.x + tip.width, `tap at ${share}`).toBeLessThanOrEqual(390);
+    }
+    // A touch has no "leave": the tooltip stays after the tap, and goes at a tap outside the plot.
+    await page.waitForTimeout(500);
+    await expect(tooltip).toBeVisible();
+    await page.getByTestId('region-readout').tap();
+    await expect(tooltip).toHaveCount(0);
+
+    // The view tabs scroll inside their row; the last is reachable and the page never scrolls sideways.
+    const tabs = page.locator('.view-tabs');
+    expect(await tabs.evaluate((t) => getComputedStyle(t).overflowX)).toBe('auto');
+    const last = page.getByRole('tab', { name: 'Flat list vs blueprint' });
+    await last.scrollIntoViewIfNeeded();
+    const lastBox = (await last.boundingBox())!;
+    expect(lastBox.x + lastBox.width).toBeLessThanOrEqual(390);
+    await last.tap();
+    await expect(last).toHaveAttribute('aria-selected', 'true');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    await page.getByRole('tab', { name: 'Window' }).tap();
+    await expect(page.locator('.marker').first()).toBeVisible();
+    expect(await overlappingMarkers(page)).toEqual([]);
+  });
+});
+
+test.describe('1024x768 and wider', () => {
+  for (const [width, height] of [[1024, 768], [1280, 800], [1440, 900]] as const) {
+    test(`the tagline is whole or absent, markers do not overlap, and the cost cards are above the fold at ${width}x${height}`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto('/');
+      await waitForTimeline(page);
+      // Whatever form of the tagline shows is shown whole (no ellipsis after "Design an").
+      for (const tagline of await page.locator('.tagline:visible').all()) {
+        expect(await tagline.evaluate((t) => t.scrollWidth <= t.clientWidth + 1 && t.getBoundingClientRect().right <= t.parentElement!.getBoundingClientRect().right + 1)).toBe(true);
+      }
+      if (width >= 1440) await expect(page.locator('.tagline:visible')).toHaveCount(1);
+      expect(await overlappingMarkers(page)).toEqual([]);
+
+      await page.getByRole('button', { name: 'Last step' }).click();
+      await page.getByRole('tab', { name: 'Prompt cache' }).click();
+      const cards = page.getByTestId('cache-at-step');
+      await expect(cards).toBeVisible({ timeout: 20_000 });
+      const pane = (await page.locator('[data-pane="timeline"]').boundingBox())!;
+      const cost = (await page.getByTestId('input-cost').boundingBox())!;
+      expect(cost.y + cost.height).toBeLessThanOrEqual(Math.min(pane.y + pane.height, height));
+    });
+  }
+});
