@@ -179,3 +179,35 @@ test.describe('1024x768 and wider', () => {
     });
   }
 });
+
+test('the inspector follows the timeline while playing at 10 steps/s, and play keeps its speed', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/');
+  await waitForTimeline(page);
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', '0');
+  await page.getByLabel('Speed (steps per second)').selectOption('10');
+  await page.getByRole('button', { name: /Play/ }).click();
+  // Sampled in the page every 50 ms: the timeline's step and the inspector's.
+  const samples = await page.evaluate(async () => {
+    const out: { at: number; step: number; inspected: number }[] = [];
+    const start = performance.now();
+    while (performance.now() - start < 4000) {
+      await new Promise((r) => setTimeout(r, 50));
+      const step = Number((document.querySelector('[data-testid="scrubber"]') as HTMLInputElement).value);
+      const inspected = Number((document.querySelector('[data-testid="inspector"]') as HTMLElement).dataset.step);
+      out.push({ at: performance.now() - start, step, inspected });
+    }
+    return out;
+  });
+  await page.getByRole('button', { name: /Pause/ }).click();
+  const [first, last] = [samples[0]!, samples.at(-1)!];
+  // Play follows the clock: 10 steps a second (a busy machine skips steps rather than slowing down).
+  expect((last.step - first.step) / ((last.at - first.at) / 1000)).toBeGreaterThan(8.5);
+  // The inspector is within one step of the timeline in most samples, and never stuck behind.
+  const lags = samples.map((s) => s.step - s.inspected).sort((a, b) => a - b);
+  expect(lags[Math.floor(lags.length / 2)], `lags ${lags.join(',')}`).toBeLessThanOrEqual(1);
+  expect(new Set(samples.map((s) => s.inspected)).size).toBeGreaterThan(10);
+  // Paused, it shows the very step.
+  const step = await page.getByTestId('scrubber').inputValue();
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', step);
+});

@@ -1,6 +1,6 @@
 // Below the charts: the scrubbed step in full — regions and their entries, the request exactly as
 // the provider would receive it, and the stage ledger. All text is rendered as text.
-import { useDeferredValue, useEffect, useRef, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useRef, useState } from 'react';
 import type { EntryDetail, RegionDetail, StepDetail } from '../engine/timeline.ts';
 import { firstStepOfStage } from './chartData.ts';
 import { MarkerGlyph } from './markers.tsx';
@@ -94,7 +94,7 @@ function StepSummary({ detail }: { detail: StepDetail }) {
   );
 }
 
-function RegionInspector({ detail }: { detail: StepDetail }) {
+const RegionInspector = memo(function RegionInspector({ detail }: { detail: StepDetail }) {
   return (
     <section className="sub-panel" aria-label="Region inspector">
       <div className="sub-head"><h3>Regions at step {detail.index + 1}</h3><span className="muted">stage <code>{detail.stage}</code></span></div>
@@ -104,9 +104,9 @@ function RegionInspector({ detail }: { detail: StepDetail }) {
       </div>
     </section>
   );
-}
+});
 
-function RequestPreview({ detail }: { detail: StepDetail }) {
+const RequestPreview = memo(function RequestPreview({ detail }: { detail: StepDetail }) {
   const { request } = detail;
   const stripped = request.stripped.toolCalls.length + request.stripped.toolResults.length;
   return (
@@ -140,7 +140,7 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
       </div>
     </section>
   );
-}
+});
 
 /** The first step replayed in `stage`, where a click on its ledger column lands. */
 function firstStepOf(stage: string): number | undefined {
@@ -148,7 +148,7 @@ function firstStepOf(stage: string): number | undefined {
   return timeline ? firstStepOfStage(timeline, stage) : undefined;
 }
 
-function StageLedger({ detail }: { detail: StepDetail }) {
+const StageLedger = memo(function StageLedger({ detail }: { detail: StepDetail }) {
   const stages = Object.keys(detail.ledger);
   const regions = [...new Set(stages.flatMap((s) => Object.keys(detail.ledger[s])))];
   return (
@@ -172,6 +172,12 @@ function StageLedger({ detail }: { detail: StepDetail }) {
       </div>
     </section>
   );
+});
+
+/** Only this line follows every step before the first answer: the panel itself re-renders on answers, not on steps. */
+function Inspecting() {
+  const step = useUi((s) => s.step);
+  return <span className="muted">Inspecting step {step + 1}…</span>;
 }
 
 export function InspectorPanel() {
@@ -179,14 +185,13 @@ export function InspectorPanel() {
   const error = useResults((s) => s.detailError);
   // The detail comes from the timeline on screen: out of date when it is, or when the replay failed.
   const outOfDate = useResults((s) => (s.timeline !== null || s.status.kind === 'failed') && isOutOfDate(s.status, s.timeline));
-  const step = useUi((s) => s.step);
   return (
     <section className="panel" aria-labelledby="pane-title-inspector" data-pane="inspector">
       <PaneHead>
         <span className="muted ellipsis">the scrubbed step in full{outOfDate ? ' · out of date: from the last replay that finished' : ''}</span>
       </PaneHead>
       {!detail
-        ? <div className="panel-body">{error ? <span className="error-text">{error}</span> : <span className="muted">Inspecting step {step + 1}…</span>}</div>
+        ? <div className="panel-body">{error ? <span className="error-text">{error}</span> : <Inspecting />}</div>
         : (
           <div className="inspector" data-testid="inspector" data-step={detail.index}>
             <RegionInspector detail={detail} />
