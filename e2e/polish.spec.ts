@@ -1,6 +1,7 @@
 // The polish a demo needs (issue 30): toasts that go by themselves, one per kind; tables that
 // scroll visibly; the inspector keeping up with play; the phone and 1024x768 layouts; keyboard
 // order and skip links; nothing lost to a reload.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { waitForTimeline } from './helpers.ts';
 
@@ -210,4 +211,75 @@ test('the inspector follows the timeline while playing at 10 steps/s, and play k
   // Paused, it shows the very step.
   const step = await page.getByTestId('scrubber').inputValue();
   await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', step);
+});
+
+test.describe('keyboard', () => {
+  test('skip links come first and land in the editor and the inspector; the markers are one tab stop with arrow keys', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/');
+    await waitForTimeline(page);
+    await expect(page.getByTestId('inspector')).toBeVisible();
+
+    // The first Tab of a fresh page.
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('skip-editor')).toBeFocused();
+    await expect(page.getByTestId('skip-editor')).toBeInViewport();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[data-pane="editor"]'))).toBe(true);
+
+    await page.getByTestId('skip-inspector').focus();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-pane'))).toBe('inspector');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[data-pane="inspector"]'))).toBe(true);
+
+    // From the top of a fresh page to the inspector: every marker is passed in one tab stop.
+    await page.reload();
+    await waitForTimeline(page);
+    await expect(page.getByTestId('inspector')).toBeVisible();
+    const markers = await page.locator('.marker').count();
+    expect(markers).toBeGreaterThan(10);
+    const visited: string[] = [];
+    for (let presses = 0; presses < 80; presses++) {
+      await page.keyboard.press('Tab');
+      const where = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return el?.closest('[data-pane="inspector"]') ? 'inspector' : el?.classList.contains('marker') ? 'marker' : el?.tagName ?? '';
+      });
+      if (where === 'inspector') break;
+      visited.push(where);
+    }
+    expect(visited.filter((w) => w === 'marker')).toHaveLength(1);
+    expect(visited.length, visited.join(' ')).toBeLessThan(40);
+
+    // In the marker strip the arrows move between markers and leave the step alone.
+    const first = page.locator('.marker').first();
+    await first.focus();
+    const step = await page.getByTestId('scrubber').inputValue();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.locator('.marker').nth(1)).toBeFocused();
+    await page.keyboard.press('End');
+    await expect(page.locator('.marker').last()).toBeFocused();
+    await page.keyboard.press('Home');
+    await expect(first).toBeFocused();
+    expect(await page.getByTestId('scrubber').inputValue()).toBe(step);
+    expect(await page.locator('.marker[tabindex="0"]').count()).toBe(1);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('scrubber')).toHaveValue(await first.getAttribute('data-step') ?? '');
+  });
+
+  for (const [width, height] of [[1440, 900], [1024, 768], [390, 844]] as const) {
+    test(`axe: no serious or critical finding with the request's blocks on screen at ${width}x${height}`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width, height });
+      await page.goto('/');
+      await waitForTimeline(page);
+      await page.getByRole('button', { name: 'Last step' }).click();
+      await expect(page.getByTestId('message').first()).toBeAttached({ timeout: 20_000 });
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`);
+      expect(serious).toEqual([]);
+    });
+  }
 });

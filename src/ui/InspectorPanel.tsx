@@ -16,12 +16,17 @@ import { TableScroll } from './TableScroll.tsx';
 /** Long texts are cut at this many characters until the reader asks for the rest. */
 const PREVIEW_CHARS = 6000;
 
-function LongText({ text }: { text: string }) {
+/**
+ * A request block's text scrolls in its own box (styles.css `.block > pre`): given a `label`, the
+ * box is a named tab stop, so the keyboard can scroll it (axe's scrollable-region-focusable).
+ */
+function LongText({ text, label }: { text: string; label?: string }) {
   const [all, setAll] = useState(false);
-  if (all || text.length <= PREVIEW_CHARS) return <pre>{text}</pre>;
+  const box = label ? { tabIndex: 0, role: 'group', 'aria-label': label } : {};
+  if (all || text.length <= PREVIEW_CHARS) return <pre {...box}>{text}</pre>;
   return (
     <>
-      <pre>{text.slice(0, PREVIEW_CHARS)}</pre>
+      <pre {...box}>{text.slice(0, PREVIEW_CHARS)}</pre>
       <button className="link" onClick={() => setAll(true)}>show all {fmt(text.length)} characters</button>
     </>
   );
@@ -123,14 +128,14 @@ const RequestPreview = memo(function RequestPreview({ detail }: { detail: StepDe
         {request.system.map((b, k) => (
           <div key={k} className="block" data-testid="system-block">
             <header><code>{b.region}</code><span className="badge" title="provider cache hint">cache: {b.cache}</span><span className="spacer" /><span className="mono">{fmt(b.tokens)}</span></header>
-            <LongText text={b.text} />
+            <LongText text={b.text} label={`System block ${k + 1}, from ${b.region}`} />
           </div>
         ))}
         <h3>messages ({request.messages.length})</h3>
         {request.messages.map((m, k) => (
           <div key={k} className="block" data-testid="message">
             <header><b>{m.role}</b><span className="muted">from <code>{m.region}</code></span>{m.tool_call_id && <span className="mono muted">{m.tool_call_id}</span>}<span className="spacer" /><span className="mono">{fmt(m.tokens)}</span></header>
-            <LongText text={m.content} />
+            <LongText text={m.content} label={`Message ${k + 1}, ${m.role}, from ${m.region}`} />
             {m.tool_calls?.length ? <pre className="muted">{m.tool_calls.map((c) => `${c.name}(${JSON.stringify(c.arguments)}) #${c.id}`).join('\n')}</pre> : null}
           </div>
         ))}

@@ -56,16 +56,33 @@ function clusterDetail(c: MarkerCluster): string {
   return `${clusterLabel(c)}\n${lines.join('\n')}\nClick to go to step ${c.i + 1}.`;
 }
 
-/** The strip of change markers above the main chart; a marker is a button that jumps to its step. */
+/**
+ * The strip of change markers above the main chart; a marker is a button that jumps to its step.
+ * The strip is one tab stop (a toolbar with a roving tabindex): Tab passes it in one press, and
+ * the arrows, Home and End move between its markers (they do not step the timeline while here).
+ */
 function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: number }) {
+  const [active, setActive] = useState(0);
+  const lane = useRef<HTMLDivElement>(null);
+  const current = Math.min(active, Math.max(0, clusters.length - 1));
+  const move = (e: React.KeyboardEvent<HTMLDivElement>) => {
+    const to = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: clusters.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const next = Math.max(0, Math.min(clusters.length - 1, to));
+    setActive(next);
+    lane.current?.querySelectorAll<HTMLButtonElement>('.marker')[next]?.focus();
+  };
   return (
-    <div className="marker-lane" data-testid="marker-lane" aria-label="Changes over the run">
-      {clusters.map((c) => (
+    <div ref={lane} className="marker-lane" data-testid="marker-lane" role="toolbar" aria-label="Changes over the run (arrow keys move between them)" onKeyDown={move}>
+      {clusters.map((c, k) => (
         <button
           key={`${c.i}-${c.kind}`} type="button" className="marker" data-step={c.i} data-kind={c.kind} data-count={c.count}
-          data-kinds={c.breakdown.map(([k]) => k).join(' ')}
+          data-kinds={c.breakdown.map(([kind]) => kind).join(' ')} tabIndex={k === current ? 0 : -1}
           style={{ left: `calc(${plotLeft(xShare(c.i, steps))} - 6px)` }}
           aria-label={clusterLabel(c)} title={clusterDetail(c)}
+          onFocus={() => setActive(k)}
           onClick={() => jumpTo(c.i, c.region)}
         >
           <MarkerGlyph kind={c.kind} />
