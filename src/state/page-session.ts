@@ -114,6 +114,7 @@ export class PageSession {
   async start(): Promise<void> {
     const hintId = this.address.entryId;
     const ours = this.address.ours;
+    const left = this.address.left;
     const earlier = await this.moveEarlierWork();
     const { hash, href } = this.host.location();
     let opened = false;
@@ -121,7 +122,8 @@ export class PageSession {
       const decoded = decodeFragment(href);
       if (decoded.ok) {
         // A state of ours means this tab's own address came back (a reload): nothing to announce.
-        await this.openLink(decoded.scenario, hash, { history: 'replace', preferId: hintId, quiet: ours });
+        if (ours && left.unsaved) await this.restoreUnsaved(decoded.scenario, hash, hintId, left.unsaved.origin);
+        else await this.openLink(decoded.scenario, hash, { history: 'replace', preferId: hintId, quiet: ours });
         opened = true;
       } else {
         this.notify({ tone: 'error', text: `${decoded.error} Your own work is unchanged.` });
@@ -133,8 +135,26 @@ export class PageSession {
       if (entry) await this.open(entry.scenario, { entryId: entry.id, origin: entry.origin, baseRevision: entry.revision, history: 'replace' });
       else await this.open(defaultScenario(), { entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }, history: 'replace' });
     }
+    // A reload comes back to the step it left (the replay clamps it to the run's length).
+    if (ours && left.step !== undefined) this.ui.getState().setStep(left.step);
     this.follow();
     this.startReplays();
+  }
+
+  /**
+   * A reload of this tab that went away with edits not saved yet (the address got them as it went,
+   * `AddressBar.leaving`): they are saved where they belong, the entry they were made in (or, for
+   * an example's first edit, a new entry named as that save would have named it), not as a
+   * shared link of their own.
+   */
+  private async restoreUnsaved(scenario: Scenario, fragment: string, entryId: string | null, origin: Origin): Promise<void> {
+    // The save begun as the tab went may have finished after all: then that entry holds them.
+    const entry = entryId ? await this.kept.call((l) => l.get(entryId)) : await this.kept.call((l) => l.findByContent(scenario));
+    await this.open(scenario, { entryId: entry?.id ?? null, origin: entry?.origin ?? origin, baseRevision: entry?.revision, history: 'replace', fragment });
+    if (entry && contentKey(entry.scenario) === contentKey(scenario)) return;
+    this.savedEdits = -1;
+    await this.flushSave();
+    this.address.write('replace', fragment);
   }
 
   /** The embed view: the scenario of a link, replayed, with no library and the address left alone. */
@@ -160,7 +180,13 @@ export class PageSession {
     });
     this.host.listen('popstate', () => void this.addressChanged());
     this.host.listen('hashchange', () => void this.addressChanged());
-    this.host.listen('pagehide', () => void this.flushSave());
+    this.host.listen('pagehide', () => {
+      // The save below is asynchronous and a reload does not wait for it: the address gets the
+      // edits (and the step) at once, and the reload saves them (restoreUnsaved).
+      const unsaved = this.scenario.getState().edits !== this.savedEdits ? { origin: this.library.getState().origin } : null;
+      this.address.leaving(this.ui.getState().step, unsaved);
+      void this.flushSave();
+    });
   }
 
   /** Moves the earlier page's single-slot work into the library; returns the first entry. */
