@@ -255,6 +255,7 @@ export class PageSession {
       const entry = await this.kept.call((l) => l.create(scenario, origin));
       if (!entry) return;
       this.track(entry, edits);
+      this.adoptName(entry);
       if (checkpoint) await this.saveNow(true);
     } else {
       const result = await this.kept.call((l) => l.save(entryId, scenario, this.baseRevision, { checkpoint }));
@@ -272,11 +273,22 @@ export class PageSession {
     void this.kept.call((l) => l.setLastOpened(entry.id));
   }
 
+  /**
+   * A new entry's name is made unique ("coding-agent (2)"): the scenario on screen takes it, so the
+   * header, the Scenarios menu and Copy as Markdown name it alike. Not an edit: the entry already
+   * holds that name.
+   */
+  private adoptName(entry: LibraryEntry): void {
+    const { scenario, load } = this.scenario.getState();
+    if (scenario.name !== entry.name) load({ ...scenario, name: entry.name });
+  }
+
   /** Another tab saved this entry since this tab read it: this tab's work becomes its own entry. */
   private async keepOwnCopy(scenario: Scenario, theirs: LibraryEntry, edits: number): Promise<void> {
     const copy = await this.kept.call((l) => l.create(scenario, { kind: 'copy', of: theirs.name }, theirs.name));
     if (!copy) return;
     this.track(copy, edits);
+    this.adoptName(copy);
     this.address.write('replace');
     this.notify({
       tone: 'info', sticky: true,

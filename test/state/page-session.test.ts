@@ -280,3 +280,19 @@ describe('a reload', () => {
     expect(noticeTexts(next)).toEqual([]);
   });
 });
+
+describe('one name', () => {
+  it('a second copy of an example is "coding-agent (2)" on screen, in the library and in Copy as Markdown alike', async () => {
+    const { session } = await started();
+    session.scenario.getState().setTask('First copy.');
+    await until(() => session.library.getState().entryId !== null, 'the first copy saved');
+    await session.openExample(DEFAULT_EXAMPLE_ID);
+    session.scenario.getState().setTask('Second copy.');
+    await until(() => session.library.getState().entryId !== null, 'the second copy saved');
+    await settle();
+    const second = `${DEFAULT_EXAMPLE_ID} (2)`;
+    expect(session.scenario.getState().scenario.name).toBe(second);
+    expect(session.openName()).toBe(second);
+    expect(session.library.getState().entries.map((e) => e.name).sort()).toEqual([DEFAULT_EXAMPLE_ID, second]);
+  });
+});
