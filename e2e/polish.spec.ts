@@ -3,6 +3,7 @@
 // order and skip links; nothing lost to a reload.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
 import { waitForTimeline } from './helpers.ts';
 
 async function openExample(page: Page, id: string): Promise<void> {
@@ -282,4 +283,61 @@ test.describe('keyboard', () => {
       expect(serious).toEqual([]);
     });
   }
+});
+
+test.describe('nothing lost to a reload', () => {
+  test('an edit made 300 ms before a reload is kept in its entry, and the step comes back', async ({ page }) => {
+    await page.goto('/');
+    await waitForTimeline(page);
+    const task = page.getByLabel('Task', { exact: true });
+    await task.fill('Saved long before the reload.');
+    await expect(page.getByTestId('edited-mark')).toBeVisible();
+    await page.getByRole('button', { name: 'Last step' }).click();
+    const step = await page.getByTestId('scrubber').inputValue();
+    await task.fill('Typed 300 ms before the reload.');
+    await page.waitForTimeout(300);
+    await page.reload();
+    await waitForTimeline(page);
+    await expect(page.getByLabel('Task', { exact: true })).toHaveValue('Typed 300 ms before the reload.');
+    await expect(page.getByTestId('scrubber')).toHaveValue(step);
+    await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', step, { timeout: 20_000 });
+    // Kept in the entry it was made in: one entry, named as before, and no "shared scenario" announced.
+    await page.getByTestId('open-scenarios').click();
+    await expect(page.locator('[data-entry]')).toHaveCount(1);
+    await expect(page.locator(`[data-entry="${DEFAULT_EXAMPLE_ID}"]`)).toBeVisible();
+    await expect(page.getByTestId('no-versions')).toContainText('one is kept every 5 minutes of editing');
+    await expect(page.getByTestId('notice-info').filter({ hasText: 'shared scenario' })).toHaveCount(0);
+  });
+
+  test('an example\'s first edit, 0 ms before a reload, is kept', async ({ page }) => {
+    await page.goto('/');
+    await waitForTimeline(page);
+    await page.getByLabel('Task', { exact: true }).fill('Reloaded at once.');
+    await page.reload();
+    await waitForTimeline(page);
+    await expect(page.getByLabel('Task', { exact: true })).toHaveValue('Reloaded at once.');
+    await expect(page.getByTestId('edited-mark')).toBeVisible();
+  });
+
+  test('one name everywhere: a second copy of an example is "(2)" in the header, the menu and Copy as Markdown, marked edited', async ({ page }) => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/');
+    await waitForTimeline(page);
+    await page.getByLabel('Task', { exact: true }).fill('First copy.');
+    await expect(page.getByTestId('edited-mark')).toBeVisible();
+    await openExample(page, DEFAULT_EXAMPLE_ID);
+    await expect(page.getByTestId('edited-mark')).toHaveCount(0);
+    await page.getByLabel('Task', { exact: true }).fill('Second copy.');
+    const second = `${DEFAULT_EXAMPLE_ID} (2)`;
+    await expect(page.getByTestId('scenario-name')).toHaveValue(second);
+    await expect(page.getByTestId('edited-mark')).toBeVisible();
+    await page.getByTestId('open-scenarios').click();
+    await expect(page.locator(`[data-entry="${second}"]`)).toContainText('(open)');
+    await page.keyboard.press('Escape');
+    await waitForTimeline(page);
+    await page.getByTestId('open-share').click();
+    await page.getByTestId('copy-markdown').click();
+    // Markdown escapes the brackets of the name it links.
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain(`[${second.replace(/[()]/g, '\\$&')}](`);
+  });
 });

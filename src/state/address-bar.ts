@@ -5,18 +5,13 @@ import type { Scenario } from '../engine/scenario.ts';
 import { fmt } from '../engine/format.ts';
 import { encodeScenario, MAX_ADDRESS_CHARS } from '../share/index.ts';
 import type { PageHost } from './host.ts';
-import type { Origin } from './library.ts';
 import { jsonLongerThan } from './jsonSize.ts';
 
 /** Past this much JSON no link is made for the address bar (its link would be far past MAX_ADDRESS_CHARS anyway). */
 export const MAX_ADDRESS_SOURCE_CHARS = 2_000_000;
 
-/**
- * What a history entry's state holds: the library entry its address stands for; and, written as the
- * tab goes away (`leaving`), the step on screen and, when the address holds edits not saved yet,
- * where they belong (a reload then saves them there).
- */
-export interface HistoryState { entryId?: string | null; step?: number; unsaved?: { origin: Origin } }
+/** What a history entry's state holds: the library entry its address stands for. */
+export interface HistoryState { entryId?: string | null }
 
 export class AddressBar {
   /** The fragment this tab last put in the address bar. */
@@ -38,22 +33,6 @@ export class AddressBar {
   /** The library entry this tab's history entry names, if it names one (a reload of this tab). */
   get entryId(): string | null {
     return (this.host.history.state as HistoryState | null)?.entryId ?? null;
-  }
-
-  /** What the tab left in its history entry as it went away (a reload of this tab), if anything. */
-  get left(): { step?: number; unsaved?: { origin: Origin } } {
-    const state = this.host.history.state as HistoryState | null;
-    return { step: state?.step, unsaved: state?.unsaved };
-  }
-
-  /**
-   * The tab is going away (pagehide): the address gets the scenario as it is now, at once (a save
-   * to the library is asynchronous and a reload does not wait for it), with the step on screen and,
-   * when edits are not saved yet, the origin they belong to.
-   */
-  leaving(step: number, unsaved: { origin: Origin } | null): void {
-    const fragment = unsaved || this.pending ? this.linkOf(this.open().scenario).fragment : this.fragment;
-    this.write('replace', fragment, { step, ...(unsaved ? { unsaved } : {}) });
   }
 
   /** Whether the history entry is one this page wrote (a reload of this tab, not a link pasted into a fresh one). */
@@ -87,14 +66,14 @@ export class AddressBar {
   }
 
   /** Puts the open scenario's link in the address bar: a new history entry only when opening. */
-  write(mode: 'push' | 'replace', fragment = this.linkOf(this.open().scenario).fragment, extra: Omit<HistoryState, 'entryId'> = {}): void {
+  write(mode: 'push' | 'replace', fragment = this.linkOf(this.open().scenario).fragment): void {
     const write = this.withPending(mode);
     clearTimeout(this.timer);
     this.pending = null;
     this.fragment = fragment;
     const { pathname, search, hash } = this.host.location();
     const url = `${pathname}${search}${fragment}`;
-    const state: HistoryState = { entryId: this.open().entryId, ...extra };
+    const state: HistoryState = { entryId: this.open().entryId };
     try {
       if (write === 'push' && hash !== fragment) this.host.history.pushState(state, '', url);
       else this.host.history.replaceState(state, '', url);

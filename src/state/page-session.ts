@@ -12,6 +12,7 @@ import type { WorkerClient } from '../worker/client.ts';
 import type { Transform } from '../worker/protocol.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
 import { AddressBar } from './address-bar.ts';
+import { ScenarioSchema } from '../engine/scenario.ts';
 import { forgetEarlierWork, loadEarlierWork } from './earlier-work.ts';
 import type { PageHost } from './host.ts';
 import { KeptLibrary, type LibraryStore } from './kept-library.ts';
@@ -34,6 +35,11 @@ export interface Delays {
   /** After the last scrub, before the step is inspected. */
   inspect: number;
 }
+
+/** The tab's storage key for what it left as it went (`PageSession.leaving`). */
+export const LEFT_KEY = 'leviath.leaving.v1';
+/** What a tab leaves as it goes: its entry, its step, and edits not saved yet with where they belong. */
+interface Left { entryId: string | null; step: number; unsaved?: { origin: Origin; scenario: Scenario } }
 
 export const DELAYS: Readonly<Delays> = Object.freeze({ save: 300, address: 400, edit: 200, inspect: 40 });
 
@@ -114,16 +120,18 @@ export class PageSession {
   async start(): Promise<void> {
     const hintId = this.address.entryId;
     const ours = this.address.ours;
-    const left = this.address.left;
+    const left = this.takeLeft(hintId, ours);
     const earlier = await this.moveEarlierWork();
     const { hash, href } = this.host.location();
     let opened = false;
-    if (hash.length > 1) {
+    if (left?.unsaved) {
+      await this.restoreUnsaved(left.unsaved.scenario, left.entryId, left.unsaved.origin);
+      opened = true;
+    } else if (hash.length > 1) {
       const decoded = decodeFragment(href);
       if (decoded.ok) {
         // A state of ours means this tab's own address came back (a reload): nothing to announce.
-        if (ours && left.unsaved) await this.restoreUnsaved(decoded.scenario, hash, hintId, left.unsaved.origin);
-        else await this.openLink(decoded.scenario, hash, { history: 'replace', preferId: hintId, quiet: ours });
+        await this.openLink(decoded.scenario, hash, { history: 'replace', preferId: hintId, quiet: ours });
         opened = true;
       } else {
         this.notify({ tone: 'error', text: `${decoded.error} Your own work is unchanged.` });
@@ -136,25 +144,61 @@ export class PageSession {
       else await this.open(defaultScenario(), { entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }, history: 'replace' });
     }
     // A reload comes back to the step it left (the replay clamps it to the run's length).
-    if (ours && left.step !== undefined) this.ui.getState().setStep(left.step);
+    if (left) this.ui.getState().setStep(left.step);
     this.follow();
     this.startReplays();
   }
 
   /**
-   * A reload of this tab that went away with edits not saved yet (the address got them as it went,
-   * `AddressBar.leaving`): they are saved where they belong, the entry they were made in (or, for
-   * an example's first edit, a new entry named as that save would have named it), not as a
-   * shared link of their own.
+   * What this tab left as it went (`leaving`), read once: only a reload of a history entry this
+   * page wrote takes it up (a link pasted into the tab, or one naming another entry, does not).
    */
-  private async restoreUnsaved(scenario: Scenario, fragment: string, entryId: string | null, origin: Origin): Promise<void> {
+  private takeLeft(entryId: string | null, ours: boolean): Left | null {
+    const storage = this.host.tabStorage;
+    let left: Left | null = null;
+    try {
+      const text = storage?.getItem(LEFT_KEY);
+      storage?.removeItem(LEFT_KEY);
+      const parsed = text ? JSON.parse(text) as Left : null;
+      // The history entry may not name the entry yet (its address is rewritten 400 ms after an
+      // edit, the first save can take longer): the tab's own storage says which it was.
+      if (parsed && ours && (parsed.entryId === entryId || entryId === null) && Number.isInteger(parsed.step)) left = parsed;
+      if (left?.unsaved) left.unsaved.scenario = ScenarioSchema.parse(left.unsaved.scenario);
+    } catch {
+      left = null;
+    }
+    return left;
+  }
+
+  /**
+   * The tab is going away (pagehide): the step, and edits not saved yet with where they belong, go
+   * to the tab's own storage at once. (The save begun now is asynchronous and a reload does not
+   * wait for it; an address rewritten during pagehide is not kept by the reload either.)
+   */
+  private leaving(): void {
+    const { entryId, origin } = this.library.getState();
+    const { scenario, edits } = this.scenario.getState();
+    const left: Left = { entryId, step: this.ui.getState().step };
+    if (edits !== this.savedEdits) left.unsaved = { origin, scenario };
+    try {
+      this.host.tabStorage?.setItem(LEFT_KEY, JSON.stringify(left));
+    } catch {
+      // Refused, or too large for the tab's storage (a big import): the save below is all there is.
+    }
+  }
+
+  /**
+   * A reload of this tab that went away with edits not saved yet: they are saved where they
+   * belong, the entry they were made in (or, for an example's first edit, a new entry named as that
+   * save would have named it), not as a shared link of their own.
+   */
+  private async restoreUnsaved(scenario: Scenario, entryId: string | null, origin: Origin): Promise<void> {
     // The save begun as the tab went may have finished after all: then that entry holds them.
     const entry = entryId ? await this.kept.call((l) => l.get(entryId)) : await this.kept.call((l) => l.findByContent(scenario));
-    await this.open(scenario, { entryId: entry?.id ?? null, origin: entry?.origin ?? origin, baseRevision: entry?.revision, history: 'replace', fragment });
+    await this.open(scenario, { entryId: entry?.id ?? null, origin: entry?.origin ?? origin, baseRevision: entry?.revision, history: 'replace' });
     if (entry && contentKey(entry.scenario) === contentKey(scenario)) return;
     this.savedEdits = -1;
     await this.flushSave();
-    this.address.write('replace', fragment);
   }
 
   /** The embed view: the scenario of a link, replayed, with no library and the address left alone. */
@@ -181,10 +225,7 @@ export class PageSession {
     this.host.listen('popstate', () => void this.addressChanged());
     this.host.listen('hashchange', () => void this.addressChanged());
     this.host.listen('pagehide', () => {
-      // The save below is asynchronous and a reload does not wait for it: the address gets the
-      // edits (and the step) at once, and the reload saves them (restoreUnsaved).
-      const unsaved = this.scenario.getState().edits !== this.savedEdits ? { origin: this.library.getState().origin } : null;
-      this.address.leaving(this.ui.getState().step, unsaved);
+      this.leaving();
       void this.flushSave();
     });
   }

@@ -231,9 +231,14 @@ function cuttableLibrary() {
   return { library, inner, cut: () => { cut = true; } };
 }
 
-/** The same tab reloaded: its address and history state, the library as the page left it. */
+/** The same tab reloaded: its address, history state and sessionStorage; the library as the page left it. */
 function reloaded(tab: FakeTab): FakeTab {
-  return new FakeTab(tab.url.href, tab.historyState());
+  const again = new FakeTab(tab.url.href, tab.historyState());
+  for (let k = 0; k < tab.tabStorage.length; k++) {
+    const key = tab.tabStorage.key(k)!;
+    again.tabStorage.setItem(key, tab.tabStorage.getItem(key)!);
+  }
+  return again;
 }
 
 describe('a reload', () => {
