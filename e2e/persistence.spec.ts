@@ -41,7 +41,7 @@ test('edit, open an example, open another: one "Opened" notice, the newest; its 
   await openExample(page, 'checklist-gate');
   // A new notice replaces its kind's: the older "Opened" notice is gone, not stacked.
   await expect(page.getByTestId('notice-info')).toHaveCount(1);
-  await expect(page.getByTestId('notice-info')).toContainText('checklist');
+  await expect(page.getByTestId('notice-info')).toContainText('Opened the example "Checklist and gate"');
   await expect(older).toHaveCount(0);
   expect(await menuNames(page)).toEqual([DEFAULT_EXAMPLE_ID]);
 });
