@@ -11,9 +11,14 @@ test('clicking a marker lands on its step and the inspector opens that change', 
   const timeline = engineTimeline(scenario());
   await page.goto('/');
   await waitForTimeline(page, timeline.steps.length);
-  // A marker holding a compaction; a cluster lands on its first step.
-  const marker = page.getByTestId('marker-lane').locator('.marker[data-kinds~="compact"]').first();
-  const step = Number(await marker.getAttribute('data-step'));
+  // A marker holding a compaction whose first step changes a region (a cluster can start at a stage
+  // change); a cluster lands on its first step.
+  const candidates = page.getByTestId('marker-lane').locator('.marker[data-kinds~="compact"]');
+  const steps = (await candidates.evaluateAll((ms) => ms.map((m) => Number(m.getAttribute('data-step')))));
+  const at = steps.findIndex((i) => timeline.steps[i]!.changes.some((c) => timeline.regions.some((r) => r.name === c.region)));
+  expect(at).toBeGreaterThanOrEqual(0);
+  const marker = candidates.nth(at);
+  const step = steps[at]!;
   const first = timeline.steps[step].changes[0]!;
   expect(first).toBeDefined();
   await marker.click();

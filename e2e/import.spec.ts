@@ -105,7 +105,7 @@ test('the request at the inspected step copies as an Anthropic body', async ({ p
   await waitForTimeline(page);
   const step = Number(await page.getByTestId('inspector').getAttribute('data-step'));
   await page.getByTestId('copy-anthropic').click();
-  await expect(page.getByTestId('request-export-said')).toHaveText('Copied the Anthropic body.');
+  await expect(page.getByTestId('notice-info').filter({ hasText: 'Copied the Anthropic body.' })).toBeVisible();
   const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
   const model = resolveModel(scenario.model);
   if (!model.ok) throw new Error(model.error);

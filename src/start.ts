@@ -22,12 +22,19 @@ function browserHost(): PageHost {
     // Site data refused: preferences and the replay guard are not kept.
     storage = null;
   }
+  let tabStorage: Storage | null;
+  try {
+    tabStorage = window.sessionStorage;
+  } catch {
+    tabStorage = null;
+  }
   return {
     location: () => window.location,
     history: window.history,
     listen: (event, listener) => window.addEventListener(event, listener),
     clipboard: { writeText: (text) => navigator.clipboard.writeText(text) },
     storage,
+    tabStorage,
     prefersDark: window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false,
     chartWidth: () => document.querySelector('[data-testid="charts"]')?.clientWidth || window.innerWidth / 2,
   };

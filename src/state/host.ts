@@ -22,6 +22,12 @@ export interface PageHost {
   clipboard: { writeText(text: string): Promise<void> };
   /** localStorage, or null when the browser refuses it (preferences and the replay guard are then not kept). */
   storage: Storage | null;
+  /**
+   * sessionStorage (this tab's, kept across a reload), or null when refused: what the tab leaves as
+   * it goes (edits not saved yet, the step), since a reload waits neither for IndexedDB nor for an
+   * address rewritten during pagehide.
+   */
+  tabStorage: Storage | null;
   /** Whether the browser prefers a dark theme (Settings' "system"). */
   prefersDark: boolean;
   /** How many pixels wide the charts are: each replay's series are downsampled to about half that many points. */

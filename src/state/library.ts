@@ -191,9 +191,11 @@ export function createLibrary({ storage, now = Date.now, newId = randomId }: Lib
   /** A new entry, named after the scenario but unique in the library ("coding-agent (2)"). */
   async function create(scenario: Scenario, origin: Origin, name = scenario.name): Promise<LibraryEntry> {
     const at = now();
+    const unique = uniqueName(name, await takenNames());
+    // The scenario carries the entry's name, so the header, the menu and a link say the same.
     const entry: LibraryEntry = {
-      id: newId(), name: uniqueName(name, await takenNames()), createdAt: at, changedAt: at, origin,
-      scenario, versions: [], versionedAt: at, revision: 1,
+      id: newId(), name: unique, createdAt: at, changedAt: at, origin,
+      scenario: scenario.name === unique ? scenario : { ...scenario, name: unique }, versions: [], versionedAt: at, revision: 1,
     };
     await write(entry);
     return entry;

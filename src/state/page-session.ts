@@ -17,6 +17,7 @@ import type { Encoding } from '../engine/tokens.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
 import { AddressBar } from './address-bar.ts';
 import { Advisor } from './advisor.ts';
+import { ScenarioSchema } from '../engine/scenario.ts';
 import { forgetEarlierWork, loadEarlierWork } from './earlier-work.ts';
 import type { PageHost } from './host.ts';
 import { KeptLibrary, type LibraryStore } from './kept-library.ts';
@@ -39,6 +40,11 @@ export interface Delays {
   /** After the last scrub, before the step is inspected. */
   inspect: number;
 }
+
+/** The tab's storage key for what it left as it went (`PageSession.leaving`). */
+export const LEFT_KEY = 'leviath.leaving.v1';
+/** What a tab leaves as it goes: its entry, its step, and edits not saved yet with where they belong. */
+interface Left { entryId: string | null; step: number; unsaved?: { origin: Origin; scenario: Scenario } }
 
 export const DELAYS: Readonly<Delays> = Object.freeze({ save: 300, address: 400, edit: 200, inspect: 40 });
 
@@ -168,11 +174,15 @@ export class PageSession {
   async start(): Promise<void> {
     const hintId = this.address.entryId;
     const ours = this.address.ours;
+    const left = this.takeLeft(hintId, ours);
     const earlier = await this.moveEarlierWork();
     const { hash, href } = this.host.location();
     let opened = false;
     const route = parseRoute(href);
-    if (route?.kind === 'example') opened = await this.openExampleRoute(route.id, href);
+    if (left?.unsaved) {
+      await this.restoreUnsaved(left.unsaved.scenario, left.entryId, left.unsaved.origin);
+      opened = true;
+    } else if (route?.kind === 'example') opened = await this.openExampleRoute(route.id, href);
     else if (route?.kind === 'guide') this.ui.getState().setGuideSection(route.section);
     else if (hash.length > 1) {
       const decoded = decodeFragment(href);
@@ -192,8 +202,62 @@ export class PageSession {
       // is a link with no view), with its lesson's sentence and "show me" above the verdict.
       else await this.open(defaultScenario(), { entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }, history: 'replace', land: { at: null, view: 'window', lesson: lessonNote(DEFAULT_EXAMPLE_ID) } });
     }
+    // A reload comes back to the step it left (the replay clamps it to the run's length).
+    if (left) this.ui.getState().setStep(left.step);
     this.follow();
     this.startReplays();
+  }
+
+  /**
+   * What this tab left as it went (`leaving`), read once: only a reload of a history entry this
+   * page wrote takes it up (a link pasted into the tab, or one naming another entry, does not).
+   */
+  private takeLeft(entryId: string | null, ours: boolean): Left | null {
+    const storage = this.host.tabStorage;
+    let left: Left | null = null;
+    try {
+      const text = storage?.getItem(LEFT_KEY);
+      storage?.removeItem(LEFT_KEY);
+      const parsed = text ? JSON.parse(text) as Left : null;
+      // The history entry may not name the entry yet (its address is rewritten 400 ms after an
+      // edit, the first save can take longer): the tab's own storage says which it was.
+      if (parsed && ours && (parsed.entryId === entryId || entryId === null) && Number.isInteger(parsed.step)) left = parsed;
+      if (left?.unsaved) left.unsaved.scenario = ScenarioSchema.parse(left.unsaved.scenario);
+    } catch {
+      left = null;
+    }
+    return left;
+  }
+
+  /**
+   * The tab is going away (pagehide): the step, and edits not saved yet with where they belong, go
+   * to the tab's own storage at once. (The save begun now is asynchronous and a reload does not
+   * wait for it; an address rewritten during pagehide is not kept by the reload either.)
+   */
+  private leaving(): void {
+    const { entryId, origin } = this.library.getState();
+    const { scenario, edits } = this.scenario.getState();
+    const left: Left = { entryId, step: this.ui.getState().step };
+    if (edits !== this.savedEdits) left.unsaved = { origin, scenario };
+    try {
+      this.host.tabStorage?.setItem(LEFT_KEY, JSON.stringify(left));
+    } catch {
+      // Refused, or too large for the tab's storage (a big import): the save below is all there is.
+    }
+  }
+
+  /**
+   * A reload of this tab that went away with edits not saved yet: they are saved where they
+   * belong, the entry they were made in (or, for an example's first edit, a new entry named as that
+   * save would have named it), not as a shared link of their own.
+   */
+  private async restoreUnsaved(scenario: Scenario, entryId: string | null, origin: Origin): Promise<void> {
+    // The save begun as the tab went may have finished after all: then that entry holds them.
+    const entry = entryId ? await this.kept.call((l) => l.get(entryId)) : await this.kept.call((l) => l.findByContent(scenario));
+    await this.open(scenario, { entryId: entry?.id ?? null, origin: entry?.origin ?? origin, baseRevision: entry?.revision, history: 'replace' });
+    if (entry && contentKey(entry.scenario) === contentKey(scenario)) return;
+    this.savedEdits = -1;
+    await this.flushSave();
   }
 
   /** The embed view: the scenario of a link, replayed, with no library and the address left alone. */
@@ -219,7 +283,10 @@ export class PageSession {
     });
     this.host.listen('popstate', () => void this.addressChanged());
     this.host.listen('hashchange', () => void this.addressChanged());
-    this.host.listen('pagehide', () => void this.flushSave());
+    this.host.listen('pagehide', () => {
+      this.leaving();
+      void this.flushSave();
+    });
     this.host.listen('pagehide', () => this.address.flushView());
     this.ui.subscribe((s, prev) => {
       if (s.step !== prev.step || s.chartView !== prev.chartView || s.zoom !== prev.zoom || s.focusRegion !== prev.focusRegion || s.focusEntry !== prev.focusEntry) {
@@ -337,6 +404,7 @@ export class PageSession {
       const entry = await this.kept.call((l) => l.create(scenario, origin));
       if (!entry) return;
       this.track(entry, edits);
+      this.adoptName(entry);
       if (checkpoint) await this.saveNow(true);
     } else {
       const result = await this.kept.call((l) => l.save(entryId, scenario, this.baseRevision, { checkpoint }));
@@ -354,11 +422,22 @@ export class PageSession {
     void this.kept.call((l) => l.setLastOpened(entry.id));
   }
 
+  /**
+   * A new entry's name is made unique ("coding-agent (2)"): the scenario on screen takes it, so the
+   * header, the Scenarios menu and Copy as Markdown name it alike. Not an edit: the entry already
+   * holds that name.
+   */
+  private adoptName(entry: LibraryEntry): void {
+    const { scenario, load } = this.scenario.getState();
+    if (scenario.name !== entry.name) load({ ...scenario, name: entry.name });
+  }
+
   /** Another tab saved this entry since this tab read it: this tab's work becomes its own entry. */
   private async keepOwnCopy(scenario: Scenario, theirs: LibraryEntry, edits: number): Promise<void> {
     const copy = await this.kept.call((l) => l.create(scenario, { kind: 'copy', of: theirs.name }, theirs.name));
     if (!copy) return;
     this.track(copy, edits);
+    this.adoptName(copy);
     this.address.write('replace');
     this.notify({
       tone: 'info', sticky: true,
@@ -470,9 +549,12 @@ export class PageSession {
     // its own so the open's render and the deflate are not one long task.
     if (options.fragment !== undefined) this.address.write(options.history ?? 'push', options.fragment);
     else this.address.writeSoon(0, options.history ?? 'push');
+    ui.dropScenarioNotices();
     if (options.say) {
+      // The Undo fades with its notice (after longer than plain information): what it goes back
+      // to is in Scenarios either way, as the notice says.
       const text = [options.say, leaving?.text].filter(Boolean).join(' ');
-      this.notify({ tone: 'info', text, sticky: leaving !== null, action: leaving ? { label: 'Undo', run: leaving.undo } : undefined });
+      this.notify({ tone: 'info', text, action: leaving ? { label: 'Undo', run: leaving.undo } : undefined });
     }
     await this.kept.refresh();
   }

@@ -52,6 +52,10 @@ export class Replays {
   private started = false;
   private editTimer: ReturnType<typeof setTimeout> | undefined;
   private inspectTimer: ReturnType<typeof setTimeout> | undefined;
+  /** An inspect is on its way to the worker and back. */
+  private inspecting = false;
+  /** The step (or the replay on screen) moved while it was: ask again when it answers. */
+  private inspectAgain = false;
 
   constructor(private readonly options: ReplaysOptions) {}
 
@@ -231,6 +235,12 @@ export class Replays {
     ui.getState().notify({ tone: 'info', text: `Auto-run is off because ${reason}: edits now wait for Run (Ctrl+Enter). Turn it back on beside Run.` });
   }
 
+  /**
+   * One inspect at a time, coalesced to the latest step: while one is on its way, later steps only
+   * mark that the step moved, and the latest is asked as soon as it answers. (Superseding the one on
+   * its way would drop its answer: whenever answers take longer than a step of play, the inspector
+   * would not follow the timeline until play stops.)
+   */
   private inspect(): void {
     const { engine, results, ui } = this.options;
     const count = results.getState().timeline?.steps.count ?? 0;
@@ -239,15 +249,28 @@ export class Replays {
       results.setState({ detail: null, figures: null, breakdown: null });
       return;
     }
+    if (this.inspecting) {
+      this.inspectAgain = true;
+      return;
+    }
+    this.inspecting = true;
     const step = Math.min(ui.getState().step, count - 1);
     // A scrub queued behind a long replay must not restart the worker (and the replay) when the next scrub supersedes it.
     engine.request('inspect', { replayId: replay.replayId, step }, { restartIfStuck: false })
       .then((result) => {
+        // An answer about a replay no longer on screen is dropped (the step is asked again below).
+        if (this.onScreen !== replay) { this.inspectAgain = true; return; }
         // A replay on its way will bring one the worker keeps; only a replay lost for good is opened again.
         if (result.missing && results.getState().status.kind !== 'replaying') this.reopen(replay);
         else results.setState({ detail: result.detail, figures: result.figures ?? null, breakdown: result.breakdown ?? null, detailError: result.error ?? null });
       })
-      .catch((error: unknown) => this.showInspectError(error));
+      .catch((error: unknown) => this.showInspectError(error))
+      .finally(() => {
+        this.inspecting = false;
+        if (!this.inspectAgain) return;
+        this.inspectAgain = false;
+        this.inspect();
+      });
   }
 
   private showInspectError(error: unknown): void {

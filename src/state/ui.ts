@@ -13,15 +13,28 @@ import type { ChartView, Zoom } from '../share/view.ts';
 /** The lesson of the example on screen, as the lesson bar shows it. */
 export interface LessonNote { exampleId: string; title: string; look: string; where: string }
 
-/** `sticky` (and any notice with an action) stays until dismissed: its Undo must not expire. */
-export type Notice = { id: number; tone: 'info' | 'error'; text: string; sticky?: boolean; action?: { label: string; run: () => void } };
+/**
+ * An error, and a `sticky` notice, stays until dismissed; any other information fades (ui/Notices.tsx).
+ * `about: 'scenario'` is a notice about the scenario on screen ("Copied the Anthropic body."): it
+ * goes when another scenario opens.
+ */
+export type Notice = {
+  id: number; tone: 'info' | 'error'; text: string; sticky?: boolean; about?: 'scenario';
+  action?: { label: string; run: () => void };
+};
+
+/** The kinds of notice: one of each is on screen at most, and a new one replaces its kind's. */
+export type NoticeKind = 'error' | 'lasting' | 'info';
+export function noticeKind(notice: Pick<Notice, 'tone' | 'sticky'>): NoticeKind {
+  return notice.tone === 'error' ? 'error' : notice.sticky ? 'lasting' : 'info';
+}
 
 /** The workspace's panes; a maximised pane fills the workspace alone. */
 export const PANES = ['timeline', 'inspector', 'editor', 'traffic'] as const;
 export type PaneId = (typeof PANES)[number];
 
-/** Notices shown at most; passing information makes room before an older Undo does. */
-export const MAX_NOTICES = 4;
+/** Notices shown at most: one of each kind. */
+export const MAX_NOTICES = 3;
 
 export interface UiStore {
   selectedFile: string;
@@ -88,6 +101,8 @@ export interface UiStore {
   setGuide: (patch: Partial<UiStore['guide']>) => void;
   notify: (notice: Omit<Notice, 'id'>) => void;
   dismiss: (id: number) => void;
+  /** Another scenario opened: the notices about the one before go. */
+  dropScenarioNotices: () => void;
 }
 
 /** The part of the UI store `persist` keeps (its `partialize`). */
@@ -152,16 +167,14 @@ export function createUiStore({ storage, prefersDark }: UiStoreOptions): StoreAp
     setKeysOpen: (keysOpen) => set({ keysOpen }),
     setGuide: (patch) => set((s) => ({ guide: { ...s.guide, ...patch } })),
     notify: (notice) => set((s) => {
-      // The same message twice in a row is one notice, not a stack.
-      const notices = [...s.notices.filter((n) => n.text !== notice.text), { ...notice, id: s.nextNoticeId }];
-      // At most MAX_NOTICES: passing information goes first, so an older Undo outlives it.
-      while (notices.length > MAX_NOTICES) {
-        const passing = notices.findIndex((n, i) => i < notices.length - 1 && !n.sticky && !n.action);
-        notices.splice(Math.max(passing, 0), 1);
-      }
+      // One notice per kind: a new one replaces its kind's, so opening four examples in a row
+      // leaves one "Opened ..." notice, not a stack over the Traffic pane.
+      const kind = noticeKind(notice);
+      const notices = [...s.notices.filter((n) => noticeKind(n) !== kind), { ...notice, id: s.nextNoticeId }];
       return { notices, nextNoticeId: s.nextNoticeId + 1 };
     }),
     dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+    dropScenarioNotices: () => set((s) => (s.notices.some((n) => n.about === 'scenario') ? { notices: s.notices.filter((n) => n.about !== 'scenario') } : s)),
   }), {
     name: PREFERENCES_KEY,
     version: 1,

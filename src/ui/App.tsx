@@ -6,6 +6,7 @@ import { ChartsPanel } from './ChartsPanel.tsx';
 import { InspectorPanel } from './InspectorPanel.tsx';
 import { Header } from './Header.tsx';
 import { Notices } from './Notices.tsx';
+import { SkipLinks } from './SkipLinks.tsx';
 import { TraceImport } from './import/TraceImport.tsx';
 import { PanelBoundary } from './ErrorBoundary.tsx';
 import { Workspace } from './layout/Workspace.tsx';
@@ -62,6 +63,7 @@ export function App() {
   useGlobalShortcuts();
   return (
     <div className="app">
+      <SkipLinks />
       <Header />
       <div className="app-body">
         <Workspace render={renderPane} />

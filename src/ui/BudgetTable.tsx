@@ -7,6 +7,7 @@ import type { ValidateResult } from '../worker/protocol.ts';
 import type { BudgetRow } from '../worker/protocol.ts';
 import { fmt, pct } from './format.ts';
 import { useResults } from './page.ts';
+import { TableScroll } from './TableScroll.tsx';
 
 function how(row: BudgetRow): string {
   if (row.share === undefined) return `max_tokens ${fmt(row.maxTokens)}`;
@@ -41,7 +42,7 @@ export function BudgetTable() {
   return (
     <>
     {stale && <div className="banner small" data-testid="budgets-stale">Stale: agent.leviath is not valid TOML right now (see the problems list), so these are the last budgets that resolved.</div>}
-    <table className={`compact ${stale ? 'stale' : ''}`} data-testid="budgets" aria-label="Resolved budgets">
+    <TableScroll label="Resolved budgets, scrolls sideways"><table className={`compact ${stale ? 'stale' : ''}`} data-testid="budgets" aria-label="Resolved budgets">
       <thead>
         <tr><th>Region</th><th>Budget as written</th><th className="num">Resolved</th><th className="num" title="compact_at / threshold_tokens, when lower than the budget">Acts at</th></tr>
       </thead>
@@ -62,7 +63,7 @@ export function BudgetTable() {
           );
         })}
       </tbody>
-    </table>
+    </table></TableScroll>
     </>
   );
 }

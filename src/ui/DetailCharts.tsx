@@ -188,7 +188,16 @@ function CacheCard({ timeline, data }: { timeline: TimelineView; data: RequestPo
   const at = useResults((s) => s.figures?.request);
   return (
     <div data-testid="cache">
-      <div className="chart-title"><h3>Prompt cache</h3><span className="muted">stable prefix vs the whole request, per inference; the provider's view of the cost below</span></div>
+      <div className="chart-title"><h3>Prompt cache</h3><span className="muted">the provider's view of the cost at this step; stable prefix vs the whole request, per inference</span></div>
+      {/* The cost at the scrubbed step comes first: at 1024x768 the cards stay above the fold. */}
+      {at ? (
+        <div className="stat-grid" data-testid="cache-at-step">
+          <div className="stat"><div className="v" data-testid="prefix-tokens">{fmt(at.prefixTokens)}</div><div className="k">stable prefix tokens ({pct(at.prefixShare)})</div></div>
+          <div className="stat"><div className="v" data-testid="cache-read">{fmt(at.cache.cacheReadTokens)}</div><div className="k">cache-read tokens</div></div>
+          <div className="stat"><div className="v" data-testid="input-cost">{usd(at.cache.inputCostUsd)}</div><div className="k">input cost ({usd(at.cache.costWithoutCacheUsd)} uncached)</div></div>
+          <div className="muted small" style={{ gridColumn: '1 / -1' }} data-testid="cache-rule">{at.cache.rule}</div>
+        </div>
+      ) : <div className="muted">No inference yet at this step.</div>}
       <RequestChart steps={timeline.steps.count} data={data} height={150} window={timeline.header.model.window} peakColumns={CACHE_PEAK_COLUMNS} testId="cache-chart">
         {drawLines(CACHE_LINES)}
         {timeline.recorded && <Line dataKey="asSentCacheRead" name="cache reads, as sent" stroke={AS_SENT_COLOUR} strokeWidth={1.5} strokeDasharray="1 2" dot={false} isAnimationActive={false} />}
@@ -204,14 +213,6 @@ function CacheCard({ timeline, data }: { timeline: TimelineView; data: RequestPo
         <span className="spacer" />
         <span>mean prefix share {pct(timeline.header.summary.meanPrefixShare)}</span>
       </div>
-      {at ? (
-        <div className="stat-grid" data-testid="cache-at-step">
-          <div className="stat"><div className="v" data-testid="prefix-tokens">{fmt(at.prefixTokens)}</div><div className="k">stable prefix tokens ({pct(at.prefixShare)})</div></div>
-          <div className="stat"><div className="v" data-testid="cache-read">{fmt(at.cache.cacheReadTokens)}</div><div className="k">cache-read tokens</div></div>
-          <div className="stat"><div className="v" data-testid="input-cost">{usd(at.cache.inputCostUsd)}</div><div className="k">input cost ({usd(at.cache.costWithoutCacheUsd)} uncached)</div></div>
-          <div className="muted small" style={{ gridColumn: '1 / -1' }} data-testid="cache-rule">{at.cache.rule}</div>
-        </div>
-      ) : <div className="muted">No inference yet at this step.</div>}
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // workspace, so its "Watch / Try" steps can be followed in the app while it stays open. Markdown is
 // turned into React elements line by line; nothing is ever inserted as HTML.
 import { Fragment, useEffect, useRef, type ReactNode } from 'react';
+import { TableScroll } from './TableScroll.tsx';
 import { EXAMPLES } from '../scenarios/examples.ts';
 import { page, useUi } from './page.ts';
 import './guide.css';
@@ -24,10 +25,10 @@ function cells(row: string): string[] {
 function Table({ rows }: { rows: string[] }) {
   const [head, , ...body] = rows;
   return (
-    <table>
+    <TableScroll label="Table, scrolls sideways" className="wraps"><table>
       <thead><tr>{cells(head).map((c, k) => <th key={k}>{inline(c)}</th>)}</tr></thead>
       <tbody>{body.map((r, j) => <tr key={j}>{cells(r).map((c, k) => <td key={k}>{inline(c)}</td>)}</tr>)}</tbody>
-    </table>
+    </table></TableScroll>
   );
 }
 

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { invalidUtf8Warning } from '../import/utf8.ts';
 import type { ScenarioFileResult } from '../worker/trace-protocol.ts';
 import { exportScenario } from './backup.ts';
+import { EditedMark } from './EditedMark.tsx';
 import { ExamplesGallery } from './ExamplesGallery.tsx';
 import { ScenariosMenu } from './ScenariosMenu.tsx';
 import { ShareDialog } from './ShareDialog.tsx';
@@ -74,7 +75,9 @@ export function Header() {
     <header className="header">
       <h1>Leviath Playground</h1>
       <ScenarioName name={name} />
-      <span className="tagline">Design an agent's context window as regions; replay tool traffic through it.</span>
+      <EditedMark />
+      {/* The tagline shows whole, or in its short form, or not at all: never cut mid-word (styles.css). */}
+      <span className="tagline-box"><span className="tagline" data-form="long">Design an agent's context window as regions; replay tool traffic through it.</span><span className="tagline" data-form="short">Design an agent's context window.</span></span>
       <span className="spacer" />
       <button onClick={() => setDialog('scenarios')} data-testid="open-scenarios">Scenarios</button>
       <button onClick={() => setDialog('examples')} data-testid="open-examples">Examples</button>

@@ -1,6 +1,6 @@
 // Below the charts: the scrubbed step in full — regions and their entries, the request exactly as
 // the provider would receive it, and the stage ledger. All text is rendered as text.
-import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import type { EntryDetail, RegionDetail, StepDetail } from '../engine/timeline.ts';
 import { firstStepOfStage } from './chartData.ts';
 import { MarkerGlyph } from './markers.tsx';
@@ -13,16 +13,22 @@ import { RequestExport } from './import/RequestExport.tsx';
 const WindowBreakdown = lazy(() => import('./WindowBreakdown.tsx'));
 import { useResults, useUi } from './page.ts';
 import { isOutOfDate } from '../state/status.ts';
+import { TableScroll } from './TableScroll.tsx';
 
 /** Long texts are cut at this many characters until the reader asks for the rest. */
 const PREVIEW_CHARS = 6000;
 
-function LongText({ text }: { text: string }) {
+/**
+ * A request block's text scrolls in its own box (styles.css `.block > pre`): given a `label`, the
+ * box is a named tab stop, so the keyboard can scroll it (axe's scrollable-region-focusable).
+ */
+function LongText({ text, label }: { text: string; label?: string }) {
   const [all, setAll] = useState(false);
-  if (all || text.length <= PREVIEW_CHARS) return <pre>{text}</pre>;
+  const box = label ? { tabIndex: 0, role: 'group', 'aria-label': label } : {};
+  if (all || text.length <= PREVIEW_CHARS) return <pre {...box}>{text}</pre>;
   return (
     <>
-      <pre>{text.slice(0, PREVIEW_CHARS)}</pre>
+      <pre {...box}>{text.slice(0, PREVIEW_CHARS)}</pre>
       <button className="link" onClick={() => setAll(true)}>show all {fmt(text.length)} characters</button>
     </>
   );
@@ -32,7 +38,7 @@ function LongText({ text }: { text: string }) {
 const TokenView = lazy(() => import('./TokenView.tsx'));
 
 /** A text, or (at the reader's asking) its tokens; `view` names the block for the worker's answers. */
-function TextWithTokens({ text, view }: { text: string; view: string }) {
+function TextWithTokens({ text, view, label }: { text: string; view: string; label?: string }) {
   const [tokens, setTokens] = useState(false);
   return (
     <>
@@ -41,7 +47,7 @@ function TextWithTokens({ text, view }: { text: string; view: string }) {
       </button>
       {tokens
         ? <Suspense fallback={<div className="muted">Loading the token view…</div>}><TokenView text={text} view={view} /></Suspense>
-        : <LongText text={text} />}
+        : <LongText text={text} label={label} />}
     </>
   );
 }
@@ -121,7 +127,7 @@ function StepSummary({ detail }: { detail: StepDetail }) {
   );
 }
 
-function RegionInspector({ detail }: { detail: StepDetail }) {
+const RegionInspector = memo(function RegionInspector({ detail }: { detail: StepDetail }) {
   return (
     <section className="sub-panel" aria-label="Region inspector">
       <div className="sub-head"><h3>Regions at step {detail.index + 1}</h3><span className="muted">stage <code>{detail.stage}</code></span></div>
@@ -131,9 +137,9 @@ function RegionInspector({ detail }: { detail: StepDetail }) {
       </div>
     </section>
   );
-}
+});
 
-function RequestPreview({ detail }: { detail: StepDetail }) {
+const RequestPreview = memo(function RequestPreview({ detail }: { detail: StepDetail }) {
   const { request } = detail;
   const stripped = request.stripped.toolCalls.length + request.stripped.toolResults.length;
   return (
@@ -151,14 +157,14 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
         {request.system.map((b, k) => (
           <div key={k} className="block" data-testid="system-block">
             <header><code>{b.region}</code><span className="badge" title="provider cache hint">cache: {b.cache}</span><span className="spacer" /><span className="mono">{fmt(b.tokens)}</span></header>
-            <TextWithTokens text={b.text} view={`system:${k}`} />
+            <TextWithTokens text={b.text} view={`system:${k}`} label={`System block ${k + 1}, from ${b.region}`} />
           </div>
         ))}
         <h3>messages ({request.messages.length})</h3>
         {request.messages.map((m, k) => (
           <div key={k} className="block" data-testid="message">
             <header><b>{m.role}</b><span className="muted">from <code>{m.region}</code></span>{m.tool_call_id && <span className="mono muted">{m.tool_call_id}</span>}<span className="spacer" /><span className="mono">{fmt(m.tokens)}</span></header>
-            <TextWithTokens text={m.content} view={`message:${k}`} />
+            <TextWithTokens text={m.content} view={`message:${k}`} label={`Message ${k + 1}, ${m.role}, from ${m.region}`} />
             {m.tool_calls?.length ? <pre className="muted">{m.tool_calls.map((c) => `${c.name}(${JSON.stringify(c.arguments)}) #${c.id}`).join('\n')}</pre> : null}
           </div>
         ))}
@@ -168,7 +174,7 @@ function RequestPreview({ detail }: { detail: StepDetail }) {
       </div>
     </section>
   );
-}
+});
 
 /** What fills the window at this step, once the worker answered it for this step. */
 function StepWindowBreakdown({ step }: { step: number }) {
@@ -182,7 +188,7 @@ function firstStepOf(stage: string): number | undefined {
   return timeline ? firstStepOfStage(timeline, stage) : undefined;
 }
 
-function StageLedger({ detail }: { detail: StepDetail }) {
+const StageLedger = memo(function StageLedger({ detail }: { detail: StepDetail }) {
   const stages = Object.keys(detail.ledger);
   const regions = [...new Set(stages.flatMap((s) => Object.keys(detail.ledger[s])))];
   return (
@@ -190,7 +196,7 @@ function StageLedger({ detail }: { detail: StepDetail }) {
       <div className="sub-head"><h3>Stage ledger</h3><span className="muted">tokens charged per region</span></div>
       <div className="panel-body" tabIndex={0} aria-label="Tokens charged per region and stage">
         {stages.length === 0 ? <div className="muted">Nothing charged yet.</div> : (
-          <table data-testid="ledger">
+          <TableScroll label="Stage ledger, scrolls sideways"><table data-testid="ledger">
             <thead><tr><th>Region</th>{stages.map((s) => <th key={s} className="num">{s}</th>)}</tr></thead>
             <tbody>
               {regions.map((r) => (
@@ -201,11 +207,17 @@ function StageLedger({ detail }: { detail: StepDetail }) {
                 ))}</tr>
               ))}
             </tbody>
-          </table>
+          </table></TableScroll>
         )}
       </div>
     </section>
   );
+});
+
+/** Only this line follows every step before the first answer: the panel itself re-renders on answers, not on steps. */
+function Inspecting() {
+  const step = useUi((s) => s.step);
+  return <span className="muted">Inspecting step {step + 1}…</span>;
 }
 
 export function InspectorPanel() {
@@ -213,14 +225,13 @@ export function InspectorPanel() {
   const error = useResults((s) => s.detailError);
   // The detail comes from the timeline on screen: out of date when it is, or when the replay failed.
   const outOfDate = useResults((s) => (s.timeline !== null || s.status.kind === 'failed') && isOutOfDate(s.status, s.timeline));
-  const step = useUi((s) => s.step);
   return (
     <section className="panel" aria-labelledby="pane-title-inspector" data-pane="inspector">
       <PaneHead>
         <span className="muted ellipsis">the scrubbed step in full{outOfDate ? ' · out of date: from the last replay that finished' : ''}</span>
       </PaneHead>
       {!detail
-        ? <div className="panel-body">{error ? <span className="error-text">{error}</span> : <span className="muted">Inspecting step {step + 1}…</span>}</div>
+        ? <div className="panel-body">{error ? <span className="error-text">{error}</span> : <Inspecting />}</div>
         : (
           <div className="inspector" data-testid="inspector" data-step={detail.index}>
             <RegionInspector detail={detail} />

@@ -1,20 +1,36 @@
 // Messages that need the user's eye: a restarted worker, a link that could not open, an undo.
-// Plain information fades; a notice with an action (Undo, Export) or marked sticky stays until dismissed.
-import { useEffect } from 'react';
+// Information fades after a few seconds (an Undo a little later); an error, or a notice marked
+// sticky, stays until closed. One notice of each kind is on screen (state/ui.ts), so they never
+// stack over the Traffic pane. A notice under the pointer or holding the focus does not fade.
+import { useEffect, useState } from 'react';
 import type { Notice } from '../state/ui.ts';
 import { useUi } from './page.ts';
 
-const INFO_LIFETIME_MS = 8000;
+/** How long information stays, and information with an action (Undo) that must be reachable. */
+export const INFO_LIFETIME_MS = 5000;
+export const ACTION_LIFETIME_MS = 10_000;
+
+function lifetimeOf(notice: Notice): number | null {
+  if (notice.tone !== 'info' || notice.sticky) return null;
+  return notice.action ? ACTION_LIFETIME_MS : INFO_LIFETIME_MS;
+}
 
 function NoticeItem({ notice }: { notice: Notice }) {
   const dismiss = useUi((s) => s.dismiss);
+  const [held, setHeld] = useState(false);
+  const lifetime = lifetimeOf(notice);
   useEffect(() => {
-    if (notice.tone !== 'info' || notice.sticky || notice.action) return;
-    const timer = setTimeout(() => dismiss(notice.id), INFO_LIFETIME_MS);
+    if (lifetime === null || held) return;
+    const timer = setTimeout(() => dismiss(notice.id), lifetime);
     return () => clearTimeout(timer);
-  }, [notice, dismiss]);
+  }, [notice.id, lifetime, held, dismiss]);
   return (
-    <div className={`notice ${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'} data-testid={`notice-${notice.tone}`}>
+    <div
+      className={`notice ${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'} data-testid={`notice-${notice.tone}`}
+      data-lifetime={lifetime ?? 'until-closed'}
+      onPointerEnter={() => setHeld(true)} onPointerLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)} onBlur={() => setHeld(false)}
+    >
       <span className="grow">{notice.text}</span>
       {notice.action && <button onClick={() => { notice.action!.run(); dismiss(notice.id); }}>{notice.action.label}</button>}
       <button className="icon" aria-label="Dismiss" onClick={() => dismiss(notice.id)}>✕</button>

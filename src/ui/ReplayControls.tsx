@@ -11,10 +11,18 @@ function usePlayback(total: number): void {
   const speed = useUi((s) => s.speed);
   useEffect(() => {
     if (!playing) return;
+    // Play follows the clock: a tick that comes late (a busy main thread) moves as many steps as the
+    // time that passed, so 10 steps/s plays 10 steps a second rather than slowing down. A step moved
+    // by hand while playing is where play goes on from.
+    let anchor = { step: useUi.getState().step, at: performance.now() };
+    let last = anchor.step;
     const timer = setInterval(() => {
       const { step, setStep, setPlaying } = useUi.getState();
-      if (step >= total - 1) setPlaying(false);
-      else setStep(step + 1);
+      if (step !== last) anchor = { step, at: performance.now() };
+      if (step >= total - 1) { setPlaying(false); return; }
+      const due = anchor.step + Math.round(((performance.now() - anchor.at) * speed) / 1000);
+      last = Math.min(total - 1, Math.max(step + 1, due));
+      setStep(last);
     }, 1000 / speed);
     return () => clearInterval(timer);
   }, [playing, speed, total]);

@@ -1,7 +1,7 @@
 // The library: every saved scenario with when it changed and its versions; open, rename,
 // duplicate, delete (undo until the next delete), and "New blank" / "Reset this example".
 import { useState } from 'react';
-import { MAX_VERSIONS, type EntrySummary, type Origin } from '../state/library.ts';
+import { MAX_VERSIONS, VERSION_INTERVAL_MS, type EntrySummary, type Origin } from '../state/library.ts';
 import { findExample } from '../scenarios/examples.ts';
 import { exportScenario } from './backup.ts';
 import { Modal } from './Modal.tsx';
@@ -45,9 +45,12 @@ function EntryRow({ entry, open, onOpened }: { entry: EntrySummary; open: boolea
       </div>
       <p>
         Changed {when(entry.changedAt)} · {describeOrigin(entry.origin)} ·{' '}
-        <button className="link" aria-expanded={showVersions} disabled={entry.versions.length === 0} onClick={() => setShowVersions(!showVersions)}>
-          {entry.versions.length === 1 ? '1 earlier version' : `${entry.versions.length} earlier versions`}
-        </button>
+        {entry.versions.length === 0
+          // An automatic version is kept at most every 5 minutes of editing, so a new entry has none yet.
+          ? <span title={`A version is kept every ${VERSION_INTERVAL_MS / 60_000} minutes of editing, and each time you press Ctrl+S`} data-testid="no-versions">no earlier version yet (one is kept every {VERSION_INTERVAL_MS / 60_000} minutes of editing, or with Ctrl+S)</span>
+          : <button className="link" aria-expanded={showVersions} onClick={() => setShowVersions(!showVersions)}>
+              {entry.versions.length === 1 ? '1 earlier version' : `${entry.versions.length} earlier versions`}
+            </button>}
       </p>
       {showVersions && (
         <ul className="versions" aria-label={`Versions of ${entry.name}`}>

@@ -7,6 +7,7 @@ import type { TimelineView, StageChange } from '../worker/timeline-view.ts';
 import { IMPLICIT_REGION_WHY, regionColors } from './chartData.ts';
 import { fmt, pct } from './format.ts';
 import { jumpTo } from './jump.ts';
+import { TableScroll } from './TableScroll.tsx';
 import { WindowChart } from './WindowChart.tsx';
 import { useResults, useUi } from './page.ts';
 import type { ChartView } from '../share/view.ts';
@@ -19,7 +20,7 @@ function RegionReadout({ timeline, regions, colors }: { timeline: TimelineView; 
   const at = useResults((s) => s.figures);
   const meta = new Map(timeline.header.regions.map((r) => [r.name, r]));
   return (
-    <table data-testid="region-readout" data-step={at?.index} aria-label="Regions at this step" className="compact readout">
+    <TableScroll label="Regions at this step, scrolls sideways" className="readout"><table data-testid="region-readout" data-step={at?.index} aria-label="Regions at this step" className="compact">
       <thead><tr><th>Region</th><th>Kind</th><th className="num">Tokens</th><th className="num">Budget</th><th className="num">Entries</th><th className="num">Used</th></tr></thead>
       <tbody>
         {[...regions].reverse().map((name) => {
@@ -42,7 +43,7 @@ function RegionReadout({ timeline, regions, colors }: { timeline: TimelineView; 
           );
         })}
       </tbody>
-    </table>
+    </table></TableScroll>
   );
 }
 

@@ -58,16 +58,33 @@ function clusterDetail(c: MarkerCluster): string {
   return `${clusterLabel(c)}\n${lines.join('\n')}\nClick to go to step ${c.i + 1}.`;
 }
 
-/** The strip of change markers above the main chart; a marker is a button that jumps to its step. */
+/**
+ * The strip of change markers above the main chart; a marker is a button that jumps to its step.
+ * The strip is one tab stop (a toolbar with a roving tabindex): Tab passes it in one press, and
+ * the arrows, Home and End move between its markers (they do not step the timeline while here).
+ */
 function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: number }) {
+  const [active, setActive] = useState(0);
+  const lane = useRef<HTMLDivElement>(null);
+  const current = Math.min(active, Math.max(0, clusters.length - 1));
+  const move = (e: React.KeyboardEvent<HTMLDivElement>) => {
+    const to = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: clusters.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const next = Math.max(0, Math.min(clusters.length - 1, to));
+    setActive(next);
+    lane.current?.querySelectorAll<HTMLButtonElement>('.marker')[next]?.focus();
+  };
   return (
-    <div className="marker-lane" data-testid="marker-lane" aria-label="Changes over the run">
-      {clusters.map((c) => (
+    <div ref={lane} className="marker-lane" data-testid="marker-lane" role="toolbar" aria-label="Changes over the run (arrow keys move between them)" onKeyDown={move}>
+      {clusters.map((c, k) => (
         <button
           key={`${c.i}-${c.kind}`} type="button" className="marker" data-step={c.i} data-kind={c.kind} data-count={c.count}
-          data-kinds={c.breakdown.map(([k]) => k).join(' ')}
+          data-kinds={c.breakdown.map(([kind]) => kind).join(' ')} tabIndex={k === current ? 0 : -1}
           style={{ left: `calc(${plotLeft(xShare(c.i, steps))} - 6px)` }}
           aria-label={clusterLabel(c)} title={clusterDetail(c)}
+          onFocus={() => setActive(k)}
           onClick={() => jumpTo(c.i, c.region)}
         >
           <MarkerGlyph kind={c.kind} />
@@ -227,14 +244,22 @@ function PlotBox({ sizeRef, size, data, pointSteps, steps, tooltip, children }: 
   tooltip: (point: WindowPoint) => React.ReactNode; children: React.ReactNode;
 }) {
   const [hover, setHover] = useState<Hover | null>(null);
-  // The tooltip's height decides where it fits; it is measured after each draw.
+  // The tooltip's size decides where it fits; it is measured after each draw.
   const tipRef = useRef<HTMLDivElement>(null);
-  const [tipHeight, setTipHeight] = useState(0);
+  const [tip, setTip] = useState<Size>(UNMEASURED);
   useLayoutEffect(() => {
-    const height = tipRef.current?.offsetHeight;
-    if (height !== undefined && height !== tipHeight) setTipHeight(height);
+    const el = tipRef.current;
+    if (el && (el.offsetWidth !== tip.width || el.offsetHeight !== tip.height)) setTip({ width: el.offsetWidth, height: el.offsetHeight });
   });
-  const move = (e: React.MouseEvent<HTMLDivElement>) => {
+  // A touch has no "leave": the tooltip a tap opened stays until a tap (or click) outside the plot.
+  const shown = hover !== null;
+  useEffect(() => {
+    if (!shown) return;
+    const outside = (e: PointerEvent) => { if (!sizeRef.current?.contains(e.target as Node)) setHover(null); };
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, [shown, sizeRef]);
+  const show = (e: React.PointerEvent<HTMLDivElement>) => {
     const box = e.currentTarget.getBoundingClientRect();
     const x = e.clientX - box.left;
     const point = nearestPoint(pointSteps, stepAtX(x, box.width, steps));
@@ -242,14 +267,17 @@ function PlotBox({ sizeRef, size, data, pointSteps, steps, tooltip, children }: 
   };
   const point = hover ? data[hover.point] : undefined;
   return (
-    <div className="plot-box" ref={sizeRef} onMouseMove={move} onMouseLeave={() => setHover(null)}>
+    <div
+      className="plot-box" ref={sizeRef} onPointerMove={show} onPointerDown={show}
+      onPointerLeave={(e) => { if (e.pointerType === 'mouse') setHover(null); }}
+    >
       {children}
       {hover && point && (
         <>
           <div aria-hidden className="hover-cursor" style={{ left: plotLeft(xShare(point.i, steps)), top: TOP_MARGIN, bottom: X_AXIS_HEIGHT }} />
-          <div ref={tipRef} className="tooltip plot-tooltip" style={{
-            ...(hover.x < size.width / 2 ? { left: hover.x + TIP_GAP } : { right: size.width - hover.x + TIP_GAP }),
-            top: tooltipTop(hover.y, tipHeight, size.height),
+          <div ref={tipRef} className="tooltip plot-tooltip" data-testid="plot-tooltip" style={{
+            left: tooltipLeft(hover.x, tip.width, size.width),
+            top: tooltipTop(hover.y, tip.height, size.height),
           }}>{tooltip(point)}</div>
         </>
       )}
@@ -258,6 +286,15 @@ function PlotBox({ sizeRef, size, data, pointSteps, steps, tooltip, children }: 
 }
 
 const TIP_GAP = 12;
+
+/**
+ * Beside the pointer on the side with more room, and never past either edge of the plot: on a
+ * phone the plot is barely wider than the tooltip.
+ */
+function tooltipLeft(pointer: number, tip: number, plot: number): number {
+  const wanted = pointer < plot / 2 ? pointer + TIP_GAP : pointer - TIP_GAP - tip;
+  return Math.max(0, Math.min(wanted, plot - tip));
+}
 
 /** Below the pointer if the tooltip fits there, else above it, else as high as the plot allows. */
 function tooltipTop(pointer: number, tip: number, plot: number): number {

@@ -139,7 +139,8 @@ function forEachMarker(timeline: TimelineView, visit: (i: number, marker: () => 
 }
 
 /**
- * Markers that would share a pixel column become one cluster. `columns` is how many marker-wide
+ * Markers that would share a marker-wide column become one cluster, and clusters are at least a
+ * column apart (so their counts never overlap). `columns` is how many marker-wide
  * columns the plot has. Only the first markers of each cluster are made into objects, so a timeline
  * with a hundred thousand changes costs a count per column, not an object per change.
  */
@@ -163,7 +164,21 @@ export function markerClusters(timeline: TimelineView, columns: number): MarkerC
       if (!cluster.region) cluster.region = m.region;
     }
   });
-  return [...byColumn.values()].map(({ cluster, counts }) => {
+  // A cluster is drawn at its first step, so the first markers of two neighbouring columns can
+  // stand a step apart, and their counts ("6" and "26") print over each other: a cluster that
+  // starts less than a column after the one drawn before it joins that one.
+  const drawn: { cluster: MarkerCluster; counts: Map<MarkerKind, number> }[] = [];
+  for (const entry of [...byColumn.values()].sort((a, b) => a.cluster.i - b.cluster.i)) {
+    const before = drawn.at(-1);
+    if (!before || entry.cluster.i - before.cluster.i >= perColumn) { drawn.push(entry); continue; }
+    const [into, from] = [before.cluster, entry.cluster];
+    into.last = Math.max(into.last, from.last);
+    into.count += from.count;
+    into.markers.push(...from.markers.slice(0, SAMPLED_MARKERS - into.markers.length));
+    if (!into.region) into.region = from.region;
+    for (const [kind, n] of entry.counts) before.counts.set(kind, (before.counts.get(kind) ?? 0) + n);
+  }
+  return drawn.map(({ cluster, counts }) => {
     const breakdown = [...counts].sort((a, b) => b[1] - a[1]);
     return { ...cluster, kind: breakdown[0]![0], breakdown };
   });

@@ -57,6 +57,8 @@ export class InProcessWorker {
 export class FakeTab {
   readonly copied: string[] = [];
   readonly storage = fakeStorage();
+  /** sessionStorage: this tab's, kept across a reload (`reloaded` in the tests carries it over). */
+  readonly tabStorage = fakeStorage();
   private readonly entries: { url: URL; state: unknown }[];
   private at = 0;
   private readonly listeners = new Map<string, (() => void)[]>();
@@ -85,6 +87,7 @@ export class FakeTab {
       listen: (event, listener) => tab.listeners.set(event, [...(tab.listeners.get(event) ?? []), listener]),
       clipboard: { writeText: async (text) => { tab.copied.push(text); } },
       storage: tab.storage,
+      tabStorage: tab.tabStorage,
       prefersDark: false,
       chartWidth: () => 1200,
     };

@@ -26,7 +26,8 @@ describe('library store', () => {
     await library.create(scenario('mine'), { kind: 'blank' });
     expect(a.name).toBe('coding-agent');
     expect(b.name).toBe('coding-agent (2)');
-    expect(b.scenario.name).toBe('coding-agent');
+    // The scenario carries its entry's name: the header, the menu and a link say the same (issue 30).
+    expect(b.scenario.name).toBe('coding-agent (2)');
     expect((await library.list()).map((e) => e.name)).toEqual(['mine', 'coding-agent (2)', 'coding-agent']);
     tick(10);
     const saved = await library.save(a.id, scenario('coding-agent', 'edited'), a.revision);
@@ -99,7 +100,7 @@ describe('library store', () => {
     await library.rename(a.id, 'gamma');
     const copy = await library.duplicate(b.id);
     expect(copy!.name).toBe('beta copy');
-    expect(copy!.scenario).toEqual(b.scenario);
+    expect(copy!.scenario).toEqual({ ...b.scenario, name: 'beta copy' });
     expect(copy!.origin).toEqual({ kind: 'copy', of: 'beta' });
 
     await library.remove(a.id);

@@ -218,3 +218,88 @@ describe('keeping work', () => {
     expect(noticeTexts(two.session).at(-1)).toBe(`"${DEFAULT_EXAMPLE_ID}" was also changed in another tab. Both are kept: this tab's version is now "${DEFAULT_EXAMPLE_ID} (2)" in Scenarios, the other tab's stays "${DEFAULT_EXAMPLE_ID}".`);
   });
 });
+
+/** A library whose writes stop landing once `cut()` is called: the page went away before they finished. */
+function cuttableLibrary() {
+  const inner = memoryStorage();
+  let cut = false;
+  const never = new Promise<void>(() => {});
+  const library = {
+    ...inner,
+    set: (key: string, value: unknown) => (cut ? never : inner.set(key, value)),
+    transact: (keys: readonly string[], change: Parameters<typeof inner.transact>[1]) => (cut ? never : inner.transact(keys, change)),
+    del: (key: string) => (cut ? never : inner.del(key)),
+  };
+  return { library, inner, cut: () => { cut = true; } };
+}
+
+/** The same tab reloaded: its address, history state and sessionStorage; the library as the page left it. */
+function reloaded(tab: FakeTab): FakeTab {
+  const again = new FakeTab(tab.url.href, tab.historyState());
+  for (let k = 0; k < tab.tabStorage.length; k++) {
+    const key = tab.tabStorage.key(k)!;
+    again.tabStorage.setItem(key, tab.tabStorage.getItem(key)!);
+  }
+  return again;
+}
+
+describe('a reload', () => {
+  it('keeps an edit made a moment before it, in the entry it was made in, and comes back to the step', async () => {
+    const { library, inner, cut } = cuttableLibrary();
+    const { session, tab } = await started(new FakeTab(), { library });
+    // (Not editTask: on a loaded machine a slow first replay turns auto-run off, and this needs the save only.)
+    session.scenario.getState().setTask('First, saved.');
+    await until(() => session.library.getState().entryId !== null, 'the edit saved');
+    await settle();
+    const entryId = session.library.getState().entryId!;
+    session.ui.getState().setStep(57);
+    // An edit, and the page goes at once: no save timer, no address timer, and no write after pagehide lands.
+    session.scenario.getState().setTask('Second, 0 ms before the reload.');
+    cut();
+    tab.fire('pagehide');
+
+    const again = reloaded(tab);
+    const { session: next } = await started(again, { library: inner });
+    expect(next.scenario.getState().scenario.inputs.task).toBe('Second, 0 ms before the reload.');
+    expect(next.library.getState().entryId).toBe(entryId);
+    // Saved into its own entry, not made a new one from the link.
+    const entries = await inner.entries<{ name: string }>('entry:');
+    expect(entries.map(([, e]) => e.name)).toEqual([DEFAULT_EXAMPLE_ID]);
+    const saved = await inner.get<{ scenario: Scenario }>(`content:${entryId}`);
+    expect(saved?.scenario.inputs.task).toBe('Second, 0 ms before the reload.');
+    expect(next.ui.getState().step).toBe(57);
+    expect(noticeTexts(next)).toEqual([]);
+  });
+
+  it('keeps an example\'s first edit made a moment before it, as the entry its first save would have made', async () => {
+    const { library, inner, cut } = cuttableLibrary();
+    const { session, tab } = await started(new FakeTab(), { library });
+    session.scenario.getState().setTask('Edited, then reloaded at once.');
+    cut();
+    tab.fire('pagehide');
+
+    const { session: next } = await started(reloaded(tab), { library: inner });
+    expect(next.scenario.getState().scenario.inputs.task).toBe('Edited, then reloaded at once.');
+    expect(next.library.getState().origin).toEqual({ kind: 'example', exampleId: DEFAULT_EXAMPLE_ID });
+    const entries = await inner.entries<{ name: string; origin: unknown }>('entry:');
+    expect(entries.map(([, e]) => [e.name, e.origin])).toEqual([[DEFAULT_EXAMPLE_ID, { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }]]);
+    expect(next.library.getState().entryId).toBe(entries[0]![0].replace('entry:', ''));
+    expect(noticeTexts(next)).toEqual([]);
+  });
+});
+
+describe('one name', () => {
+  it('a second copy of an example is "coding-agent (2)" on screen, in the library and in Copy as Markdown alike', async () => {
+    const { session } = await started();
+    session.scenario.getState().setTask('First copy.');
+    await until(() => session.library.getState().entryId !== null, 'the first copy saved');
+    await session.openExample(DEFAULT_EXAMPLE_ID);
+    session.scenario.getState().setTask('Second copy.');
+    await until(() => session.library.getState().entryId !== null, 'the second copy saved');
+    await settle();
+    const second = `${DEFAULT_EXAMPLE_ID} (2)`;
+    expect(session.scenario.getState().scenario.name).toBe(second);
+    expect(session.openName()).toBe(second);
+    expect(session.library.getState().entries.map((e) => e.name).sort()).toEqual([DEFAULT_EXAMPLE_ID, second]);
+  });
+});

@@ -93,8 +93,12 @@ describe('the worker downsamples and the page draws every change at its own step
 describe('markers', () => {
   it('changes in one pixel column become one cluster with a count and a breakdown', () => {
     const { view } = timelineView(timeline());
-    // Three columns over 900 steps: 300 steps per column; each change lands in its own, the stage change in the middle one.
-    expect(markerClusters(view, 3).map((c) => [c.i, c.count, c.kind])).toEqual([[5, 1, 'evict'], [450, 1, 'stage'], [600, 1, 'compact']]);
+    // Nine columns over 900 steps: 100 steps per column; each change lands in its own.
+    expect(markerClusters(view, 9).map((c) => [c.i, c.count, c.kind])).toEqual([[5, 1, 'evict'], [450, 1, 'stage'], [600, 1, 'compact']]);
+    // Three columns: 300 steps per column. The stage change (450, middle column) and the compaction
+    // (600, last column) are in columns of their own but only half a marker apart, so their glyphs
+    // and counts would overlap: the later joins the earlier.
+    expect(markerClusters(view, 3).map((c) => [c.i, c.last, c.count, c.kind])).toEqual([[5, 5, 1, 'evict'], [450, 600, 2, 'stage']]);
     // One column: one cluster at the first change, counting every kind, focusing the first real region.
     const [one] = markerClusters(view, 1);
     expect([one!.i, one!.last, one!.count, one!.breakdown, one!.region]).toEqual([5, 600, 3, [['evict', 1], ['stage', 1], ['compact', 1]], 'a']);

@@ -1,28 +1,29 @@
 // "Copy the request as an Anthropic / OpenAI body", and download it: the inspected step's request
 // in the shape the provider's API takes (src/export, the same code as `lev test --format`).
-import { useState } from 'react';
 import { resolveModel } from '../../engine/models.ts';
 import type { AssembledRequest } from '../../engine/timeline.ts';
 import { EXPORT_FORMATS, requestBody, type ExportFormat } from '../../export/index.ts';
-import { useScenario } from '../page.ts';
+import { useScenario, useUi } from '../page.ts';
 
 const LABEL: Record<ExportFormat, string> = { anthropic: 'Anthropic', openai: 'OpenAI' };
 
 export function RequestExport({ request, step }: { request: AssembledRequest; step: number }) {
   const modelRef = useScenario((s) => s.scenario.model);
-  const [said, setSaid] = useState<string | null>(null);
+  const notify = useUi((s) => s.notify);
+  // What a copy did is a notice about this scenario: it fades, and goes when another opens.
+  const say = (text: string, tone: 'info' | 'error' = 'info') => notify({ tone, text, about: 'scenario' });
   const body = (format: ExportFormat): string | null => {
     const model = resolveModel(modelRef);
     return model.ok ? JSON.stringify(requestBody(format, request, model.model), null, 2) : null;
   };
   const copy = async (format: ExportFormat) => {
     const text = body(format);
-    if (text === null) { setSaid('The model is not known: pick one first.'); return; }
+    if (text === null) { say('The model is not known: pick one first.', 'error'); return; }
     try {
       await navigator.clipboard.writeText(text);
-      setSaid(`Copied the ${LABEL[format]} body.`);
+      say(`Copied the ${LABEL[format]} body.`);
     } catch {
-      setSaid('The browser refused the clipboard: use Download.');
+      say('The browser refused the clipboard: use Download.', 'error');
     }
   };
   const download = (format: ExportFormat) => {
@@ -42,7 +43,6 @@ export function RequestExport({ request, step }: { request: AssembledRequest; st
           <button className="icon" onClick={() => download(f)} aria-label={`Download the ${LABEL[f]} body`} title={`Download the ${LABEL[f]} body`}>⤓</button>
         </span>
       ))}
-      {said && <span className="muted" data-testid="request-export-said">{said}</span>}
     </span>
   );
 }

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { describeReport, FORMAT_LABELS, FORMAT_NAMES, type FormatName } from '../../import/index.ts';
 import { openImported } from '../page.ts';
 import { Modal } from '../Modal.tsx';
+import { TableScroll } from '../TableScroll.tsx';
 import { closeImport, importFile, useTraceImport } from './importer.ts';
 import type { ScenarioFileResult } from '../../worker/trace-protocol.ts';
 
@@ -19,7 +20,7 @@ function ToolMapTable() {
   if (state.status !== 'ready' || state.report.tools.length === 0) return null;
   const rename = (name: string, to: string) => useTraceImport.setState({ toolMap: { ...toolMap, [name]: to.trim() || name } });
   return (
-    <table data-testid="tool-map">
+    <TableScroll label="Tool names, scrolls sideways"><table data-testid="tool-map">
       <thead><tr><th>Tool in the trace</th><th className="num">calls</th><th>Blueprint tool</th></tr></thead>
       <tbody>
         {state.report.tools.map((t) => (
@@ -30,7 +31,7 @@ function ToolMapTable() {
           </tr>
         ))}
       </tbody>
-    </table>
+    </table></TableScroll>
   );
 }
 

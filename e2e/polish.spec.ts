@@ -1,0 +1,343 @@
+// The polish a demo needs (issue 30): toasts that go by themselves, one per kind; tables that
+// scroll visibly; the inspector keeping up with play; the phone and 1024x768 layouts; keyboard
+// order and skip links; nothing lost to a reload.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
+import { waitForTimeline } from './helpers.ts';
+
+async function openExample(page: Page, id: string): Promise<void> {
+  await page.getByTestId('open-examples').click();
+  await page.getByTestId('examples').locator(`[data-example="${id}"]`).getByRole('button', { name: 'Open' }).click();
+  await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', id, { timeout: 30_000 });
+}
+
+test.describe('toasts', () => {
+  test('four examples opened in a row leave one notice, which goes by itself; an error stays until closed', async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.goto('/');
+    await waitForTimeline(page);
+    for (const id of ['flat-vs-regions', 'checklist-gate', 'tool-routing', 'sliding-bulk-cache']) await openExample(page, id);
+    const info = page.getByTestId('notice-info');
+    await expect(info).toHaveCount(1);
+    await expect(info).toContainText('Opened the example');
+    // An "Opened" notice carries Undo, so it lasts ACTION_LIFETIME_MS (10 s), then goes.
+    await expect(info).toHaveCount(0, { timeout: 15_000 });
+
+    // A bad link's error stays past any information's lifetime, until closed.
+    await page.goto('/#s=1.not-a-real-scenario!!');
+    const error = page.getByTestId('notice-error');
+    await expect(error).toContainText('Your own work is unchanged');
+    await page.waitForTimeout(11_000);
+    await expect(error).toHaveCount(1);
+    await error.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(error).toHaveCount(0);
+  });
+
+  test('"Copied the Anthropic body." is about its scenario: it goes when another scenario opens', async ({ page }) => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/');
+    await waitForTimeline(page);
+    await page.getByTestId('copy-anthropic').click();
+    const copied = page.getByTestId('notice-info').filter({ hasText: 'Copied the Anthropic body.' });
+    await expect(copied).toBeVisible();
+    await openExample(page, 'flat-vs-regions');
+    await expect(copied).toHaveCount(0);
+  });
+
+  test('a notice under the pointer does not go while it is read', async ({ page }) => {
+    await page.goto('/');
+    await waitForTimeline(page);
+    await openExample(page, 'flat-vs-regions');
+    const info = page.getByTestId('notice-info');
+    await info.hover();
+    await page.waitForTimeout(11_000);
+    await expect(info).toHaveCount(1);
+    await page.mouse.move(5, 5);
+    await expect(info).toHaveCount(0, { timeout: 15_000 });
+  });
+});
+
+/** Each table's scroll box on screen: whether it overflows, and whether the keyboard can reach it. */
+async function tableBoxes(page: Page) {
+  return page.locator('.table-scroll').evaluateAll((boxes) => boxes.map((b) => ({
+    table: b.querySelector('table')?.getAttribute('data-testid') ?? b.querySelector('table')?.getAttribute('aria-label') ?? '?',
+    overflows: b.scrollWidth > b.clientWidth + 1,
+    said: b.getAttribute('data-overflows'),
+    tabIndex: b.getAttribute('tabindex'),
+    role: b.getAttribute('role'),
+  })));
+}
+
+test.describe('tables', () => {
+  for (const [width, height] of [[1440, 900], [1024, 768], [390, 844]] as const) {
+    test(`the Stage ledger's second stage is reachable, and every table scrolls in a box of its own, at ${width}x${height}`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto('/');
+      await waitForTimeline(page);
+      await page.getByRole('button', { name: 'Last step' }).click();
+      const ledger = page.getByTestId('ledger');
+      await expect(ledger.locator('th')).toHaveText(['Region', 'analyze', 'implement']);
+      // Every table on the main screen is in a scroll box, and one that overflows is a named,
+      // focusable region (axe's scrollable-region-focusable); one that fits adds no tab stop.
+      expect(await page.locator('table:not(.table-scroll table)').count()).toBe(0);
+      for (const box of await tableBoxes(page)) {
+        expect(box.said, box.table).toBe(box.overflows ? 'yes' : 'no');
+        expect([box.tabIndex, box.role], box.table).toEqual(box.overflows ? ['0', 'region'] : [null, null]);
+      }
+      const inspector = page.getByTestId('inspector');
+      const implement = ledger.locator('th', { hasText: 'implement' });
+      if (width === 1440) {
+        // At 1440 px the ledger's column fits both stages: nothing to scroll.
+        const [pane, cell] = [await inspector.boundingBox(), await implement.boundingBox()];
+        expect(cell!.x + cell!.width).toBeLessThanOrEqual(pane!.x + pane!.width);
+        expect(await tableBoxes(page).then((b) => b.find((x) => x.table === 'ledger')!.overflows)).toBe(false);
+      }
+      // Reachable however narrow: scrolled into view inside its own box, it is inside the inspector.
+      await implement.scrollIntoViewIfNeeded();
+      const [pane, cell] = [await inspector.boundingBox(), await implement.boundingBox()];
+      expect(cell!.x).toBeGreaterThanOrEqual(pane!.x);
+      expect(cell!.x + cell!.width).toBeLessThanOrEqual(pane!.x + pane!.width + 1);
+      // The region readout keeps all six columns, each at least as wide as its heading.
+      const heads = page.getByTestId('region-readout').locator('th');
+      await expect(heads).toHaveText(['Region', 'Kind', 'Tokens', 'Budget', 'Entries', 'Used']);
+      for (const head of await heads.all()) expect(await head.evaluate((th) => th.scrollWidth <= th.clientWidth + 1)).toBe(true);
+    });
+  }
+});
+
+/** Pairs of marker buttons whose boxes overlap (their counts would print over each other). */
+async function overlappingMarkers(page: Page): Promise<string[]> {
+  return page.locator('.marker').evaluateAll((markers) => {
+    const boxes = markers.map((m) => ({ step: m.getAttribute('data-step'), r: m.getBoundingClientRect() }));
+    const out: string[] = [];
+    for (let k = 1; k < boxes.length; k++) {
+      const [a, b] = [boxes[k - 1]!, boxes[k]!];
+      if (b.r.left < a.r.right - 0.5) out.push(`${a.step}/${b.step}`);
+    }
+    return out;
+  });
+}
+
+test.describe('phone, by touch', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('the chart tooltip stays on screen and a tap outside closes it; tabs scroll; markers do not overlap; nothing scrolls the page sideways', async ({ page }) => {
+    await page.goto('/');
+    await waitForTimeline(page);
+    const plot = page.locator('.plot-box');
+    const tooltip = page.getByTestId('plot-tooltip');
+    const box = (await plot.boundingBox())!;
+    for (const share of [0.1, 0.5, 0.9]) {
+      await plot.tap({ position: { x: box.width * share, y: box.height / 3 } });
+      await expect(tooltip).toBeVisible();
+      const tip = (await tooltip.boundingBox())!;
+      expect(tip.x, `tap at ${share}`).toBeGreaterThanOrEqual(0);
+      expect(tip.x + tip.width, `tap at ${share}`).toBeLessThanOrEqual(390);
+    }
+    // A touch has no "leave": the tooltip stays after the tap, and goes at a tap outside the plot.
+    await page.waitForTimeout(500);
+    await expect(tooltip).toBeVisible();
+    await page.getByTestId('region-readout').tap();
+    await expect(tooltip).toHaveCount(0);
+
+    // The view tabs scroll inside their row; the last is reachable and the page never scrolls sideways.
+    const tabs = page.locator('.view-tabs');
+    expect(await tabs.evaluate((t) => getComputedStyle(t).overflowX)).toBe('auto');
+    const last = page.getByRole('tab', { name: 'Flat list vs blueprint' });
+    await last.scrollIntoViewIfNeeded();
+    const lastBox = (await last.boundingBox())!;
+    expect(lastBox.x + lastBox.width).toBeLessThanOrEqual(390);
+    await last.tap();
+    await expect(last).toHaveAttribute('aria-selected', 'true');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    await page.getByRole('tab', { name: 'Window' }).tap();
+    await expect(page.locator('.marker').first()).toBeVisible();
+    expect(await overlappingMarkers(page)).toEqual([]);
+  });
+});
+
+test.describe('1024x768 and wider', () => {
+  for (const [width, height] of [[1024, 768], [1280, 800], [1440, 900]] as const) {
+    test(`the tagline is whole or absent, markers do not overlap, and the cost cards are above the fold at ${width}x${height}`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto('/');
+      await waitForTimeline(page);
+      // Whatever form of the tagline shows is shown whole (no ellipsis after "Design an").
+      for (const tagline of await page.locator('.tagline:visible').all()) {
+        expect(await tagline.evaluate((t) => t.scrollWidth <= t.clientWidth + 1 && t.getBoundingClientRect().right <= t.parentElement!.getBoundingClientRect().right + 1)).toBe(true);
+      }
+      if (width >= 1440) await expect(page.locator('.tagline:visible')).toHaveCount(1);
+      expect(await overlappingMarkers(page)).toEqual([]);
+
+      await page.getByRole('button', { name: 'Last step' }).click();
+      await page.getByRole('tab', { name: 'Prompt cache' }).click();
+      const cards = page.getByTestId('cache-at-step');
+      await expect(cards).toBeVisible({ timeout: 20_000 });
+      const pane = (await page.locator('[data-pane="timeline"]').boundingBox())!;
+      const cost = (await page.getByTestId('input-cost').boundingBox())!;
+      expect(cost.y + cost.height).toBeLessThanOrEqual(Math.min(pane.y + pane.height, height));
+    });
+  }
+});
+
+test('the inspector follows the timeline while playing at 10 steps/s, and play keeps its speed', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/');
+  await waitForTimeline(page);
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', '0');
+  await page.getByLabel('Speed (steps per second)').selectOption('10');
+  await page.getByRole('button', { name: /Play/ }).click();
+  // Sampled in the page every 50 ms: the timeline's step and the inspector's.
+  const samples = await page.evaluate(async () => {
+    const out: { at: number; step: number; inspected: number }[] = [];
+    const start = performance.now();
+    while (performance.now() - start < 4000) {
+      await new Promise((r) => setTimeout(r, 50));
+      const step = Number((document.querySelector('[data-testid="scrubber"]') as HTMLInputElement).value);
+      const inspected = Number((document.querySelector('[data-testid="inspector"]') as HTMLElement).dataset.step);
+      out.push({ at: performance.now() - start, step, inspected });
+    }
+    return out;
+  });
+  await page.getByRole('button', { name: /Pause/ }).click();
+  const [first, last] = [samples[0]!, samples.at(-1)!];
+  // Play follows the clock: 10 steps a second (a busy machine skips steps rather than slowing down).
+  expect((last.step - first.step) / ((last.at - first.at) / 1000)).toBeGreaterThan(8.5);
+  // The inspector is within one step of the timeline in most samples, and never stuck behind.
+  const lags = samples.map((s) => s.step - s.inspected).sort((a, b) => a - b);
+  expect(lags[Math.floor(lags.length / 2)], `lags ${lags.join(',')}`).toBeLessThanOrEqual(1);
+  expect(new Set(samples.map((s) => s.inspected)).size).toBeGreaterThan(10);
+  // Paused, it shows the very step.
+  const step = await page.getByTestId('scrubber').inputValue();
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', step);
+});
+
+test.describe('keyboard', () => {
+  test('skip links come first and land in the editor and the inspector; the markers are one tab stop with arrow keys', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/');
+    await waitForTimeline(page);
+    await expect(page.getByTestId('inspector')).toBeVisible();
+
+    // The first Tab of a fresh page.
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('skip-editor')).toBeFocused();
+    await expect(page.getByTestId('skip-editor')).toBeInViewport();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[data-pane="editor"]'))).toBe(true);
+
+    await page.getByTestId('skip-inspector').focus();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-pane'))).toBe('inspector');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[data-pane="inspector"]'))).toBe(true);
+
+    // From the top of a fresh page to the inspector: every marker is passed in one tab stop.
+    await page.reload();
+    await waitForTimeline(page);
+    await expect(page.getByTestId('inspector')).toBeVisible();
+    const markers = await page.locator('.marker').count();
+    expect(markers).toBeGreaterThan(10);
+    const visited: string[] = [];
+    for (let presses = 0; presses < 80; presses++) {
+      await page.keyboard.press('Tab');
+      const where = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return el?.closest('[data-pane="inspector"]') ? 'inspector' : el?.classList.contains('marker') ? 'marker' : el?.tagName ?? '';
+      });
+      if (where === 'inspector') break;
+      visited.push(where);
+    }
+    expect(visited.filter((w) => w === 'marker')).toHaveLength(1);
+    expect(visited.length, visited.join(' ')).toBeLessThan(40);
+
+    // In the marker strip the arrows move between markers and leave the step alone.
+    const first = page.locator('.marker').first();
+    await first.focus();
+    const step = await page.getByTestId('scrubber').inputValue();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.locator('.marker').nth(1)).toBeFocused();
+    await page.keyboard.press('End');
+    await expect(page.locator('.marker').last()).toBeFocused();
+    await page.keyboard.press('Home');
+    await expect(first).toBeFocused();
+    expect(await page.getByTestId('scrubber').inputValue()).toBe(step);
+    expect(await page.locator('.marker[tabindex="0"]').count()).toBe(1);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('scrubber')).toHaveValue(await first.getAttribute('data-step') ?? '');
+  });
+
+  for (const [width, height] of [[1440, 900], [1024, 768], [390, 844]] as const) {
+    test(`axe: no serious or critical finding with the request's blocks on screen at ${width}x${height}`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width, height });
+      await page.goto('/');
+      await waitForTimeline(page);
+      await page.getByRole('button', { name: 'Last step' }).click();
+      await expect(page.getByTestId('message').first()).toBeAttached({ timeout: 20_000 });
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`);
+      expect(serious).toEqual([]);
+    });
+  }
+});
+
+test.describe('nothing lost to a reload', () => {
+  test('an edit made 300 ms before a reload is kept in its entry, and the step comes back', async ({ page }) => {
+    await page.goto('/');
+    await waitForTimeline(page);
+    const task = page.getByLabel('Task', { exact: true });
+    await task.fill('Saved long before the reload.');
+    await expect(page.getByTestId('edited-mark')).toBeVisible();
+    await page.getByRole('button', { name: 'Last step' }).click();
+    const step = await page.getByTestId('scrubber').inputValue();
+    await task.fill('Typed 300 ms before the reload.');
+    await page.waitForTimeout(300);
+    await page.reload();
+    await waitForTimeline(page);
+    await expect(page.getByLabel('Task', { exact: true })).toHaveValue('Typed 300 ms before the reload.');
+    await expect(page.getByTestId('scrubber')).toHaveValue(step);
+    await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', step, { timeout: 20_000 });
+    // Kept in the entry it was made in: one entry, named as before, and no "shared scenario" announced.
+    await page.getByTestId('open-scenarios').click();
+    await expect(page.locator('[data-entry]')).toHaveCount(1);
+    await expect(page.locator(`[data-entry="${DEFAULT_EXAMPLE_ID}"]`)).toBeVisible();
+    await expect(page.getByTestId('no-versions')).toContainText('one is kept every 5 minutes of editing');
+    await expect(page.getByTestId('notice-info').filter({ hasText: 'shared scenario' })).toHaveCount(0);
+  });
+
+  test('an example\'s first edit, 0 ms before a reload, is kept', async ({ page }) => {
+    await page.goto('/');
+    await waitForTimeline(page);
+    await page.getByLabel('Task', { exact: true }).fill('Reloaded at once.');
+    await page.reload();
+    await waitForTimeline(page);
+    await expect(page.getByLabel('Task', { exact: true })).toHaveValue('Reloaded at once.');
+    await expect(page.getByTestId('edited-mark')).toBeVisible();
+  });
+
+  test('one name everywhere: a second copy of an example is "(2)" in the header, the menu and Copy as Markdown, marked edited', async ({ page }) => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/');
+    await waitForTimeline(page);
+    await page.getByLabel('Task', { exact: true }).fill('First copy.');
+    await expect(page.getByTestId('edited-mark')).toBeVisible();
+    await openExample(page, DEFAULT_EXAMPLE_ID);
+    await expect(page.getByTestId('edited-mark')).toHaveCount(0);
+    await page.getByLabel('Task', { exact: true }).fill('Second copy.');
+    const second = `${DEFAULT_EXAMPLE_ID} (2)`;
+    await expect(page.getByTestId('scenario-name')).toHaveValue(second);
+    await expect(page.getByTestId('edited-mark')).toBeVisible();
+    await page.getByTestId('open-scenarios').click();
+    await expect(page.locator(`[data-entry="${second}"]`)).toContainText('(open)');
+    await page.keyboard.press('Escape');
+    await waitForTimeline(page);
+    await page.getByTestId('open-share').click();
+    await page.getByTestId('copy-markdown').click();
+    // Markdown escapes the brackets of the name it links.
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain(`[${second.replace(/[()]/g, '\\$&')}](`);
+  });
+});
