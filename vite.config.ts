@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -155,5 +156,8 @@ export default defineConfig({
     setupFiles: ['test/load-encodings.ts'],
     environment: 'node',
     testTimeout: 30_000,
+    // Two at least: on a 2-core machine the default (one fewer than the cores) runs the files one
+    // at a time, while much of their time is spent waiting on the `lev` processes they start.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

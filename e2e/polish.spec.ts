@@ -108,15 +108,16 @@ test.describe('tables', () => {
 
 /** Pairs of marker buttons whose boxes overlap (their counts would print over each other). */
 async function overlappingMarkers(page: Page): Promise<string[]> {
-  return page.locator('.marker').evaluateAll((markers) => {
-    const boxes = markers.map((m) => ({ step: m.getAttribute('data-step'), r: m.getBoundingClientRect() }));
+  // Markers share the line only with the markers of their own lane (changes, read again later).
+  return page.locator('.marker-lane').evaluateAll((lanes) => lanes.flatMap((lane) => {
+    const boxes = [...lane.querySelectorAll('.marker')].map((m) => ({ step: m.getAttribute('data-step'), r: m.getBoundingClientRect() }));
     const out: string[] = [];
     for (let k = 1; k < boxes.length; k++) {
       const [a, b] = [boxes[k - 1]!, boxes[k]!];
       if (b.r.left < a.r.right - 0.5) out.push(`${a.step}/${b.step}`);
     }
     return out;
-  });
+  }));
 }
 
 test.describe('phone, by touch', () => {
@@ -250,21 +251,22 @@ test.describe('keyboard', () => {
       if (where === 'inspector') break;
       visited.push(where);
     }
-    expect(visited.filter((w) => w === 'marker')).toHaveLength(1);
+    // One tab stop per marker lane (the changes, and the entries read again later when there are any).
+    expect(visited.filter((w) => w === 'marker')).toHaveLength(await page.locator('.marker-lane:has(.marker)').count());
     expect(visited.length, visited.join(' ')).toBeLessThan(40);
 
     // In the marker strip the arrows move between markers and leave the step alone.
-    const first = page.locator('.marker').first();
+    const first = page.getByTestId('marker-lane').locator('.marker').first();
     await first.focus();
     const step = await page.getByTestId('scrubber').inputValue();
     await page.keyboard.press('ArrowRight');
-    await expect(page.locator('.marker').nth(1)).toBeFocused();
+    await expect(page.getByTestId('marker-lane').locator('.marker').nth(1)).toBeFocused();
     await page.keyboard.press('End');
-    await expect(page.locator('.marker').last()).toBeFocused();
+    await expect(page.getByTestId('marker-lane').locator('.marker').last()).toBeFocused();
     await page.keyboard.press('Home');
     await expect(first).toBeFocused();
     expect(await page.getByTestId('scrubber').inputValue()).toBe(step);
-    expect(await page.locator('.marker[tabindex="0"]').count()).toBe(1);
+    expect(await page.getByTestId('marker-lane').locator('.marker[tabindex="0"]').count()).toBe(1);
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('scrubber')).toHaveValue(await first.getAttribute('data-step') ?? '');
   });
@@ -303,8 +305,8 @@ test.describe('nothing lost to a reload', () => {
     await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', step, { timeout: 20_000 });
     // Kept in the entry it was made in: one entry, named as before, and no "shared scenario" announced.
     await page.getByTestId('open-scenarios').click();
-    await expect(page.locator('[data-entry]')).toHaveCount(1);
-    await expect(page.locator(`[data-entry="${DEFAULT_EXAMPLE_ID}"]`)).toBeVisible();
+    await expect(page.getByTestId('scenarios').locator('li.card[data-entry]')).toHaveCount(1);
+    await expect(page.getByTestId('scenarios').locator(`li.card[data-entry="${DEFAULT_EXAMPLE_ID}"]`)).toBeVisible();
     await expect(page.getByTestId('no-versions')).toContainText('one is kept every 5 minutes of editing');
     await expect(page.getByTestId('notice-info').filter({ hasText: 'shared scenario' })).toHaveCount(0);
   });
@@ -332,7 +334,7 @@ test.describe('nothing lost to a reload', () => {
     await expect(page.getByTestId('scenario-name')).toHaveValue(second);
     await expect(page.getByTestId('edited-mark')).toBeVisible();
     await page.getByTestId('open-scenarios').click();
-    await expect(page.locator(`[data-entry="${second}"]`)).toContainText('(open)');
+    await expect(page.getByTestId('scenarios').locator(`li.card[data-entry="${second}"]`)).toContainText('(open)');
     await page.keyboard.press('Escape');
     await waitForTimeline(page);
     await page.getByTestId('open-share').click();

@@ -67,8 +67,8 @@ export function Header() {
     const ui = useUi.getState();
     ui.setGuideSection(null);
     ui.setGuide({ open: false });
-    const frame = requestAnimationFrame(() => useUi.getState().setGuide({ open: true, section: `guide-${guideSection}` }));
-    return () => cancelAnimationFrame(frame);
+    // Not cancelled when the section is cleared just above: that clearing re-runs this effect.
+    requestAnimationFrame(() => useUi.getState().setGuide({ open: true, section: `guide-${guideSection}` }));
   }, [guideSection]);
 
   return (

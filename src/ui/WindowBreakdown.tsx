@@ -7,6 +7,7 @@ import type { BreakdownRow, WindowBreakdown as Breakdown } from '../engine/break
 import type { StepBreakdown } from '../worker/protocol.ts';
 import { fmt, pct } from './format.ts';
 import { useUi } from './page.ts';
+import { TableScroll } from './TableScroll.tsx';
 
 const KIND_COLOUR: Record<Exclude<BreakdownRow['kind'], 'region'>, string> = {
   messages: '#88CCEE', overhead: '#777777', free: 'transparent', headroom: 'transparent',
@@ -26,7 +27,7 @@ function BreakdownTable({ title, b, regions, testId }: { title: string; b: Break
           <span key={`${r.kind}:${r.name}`} className={`seg seg-${r.kind}`} style={{ width: `${Math.min(100, r.share * 100)}%`, background: colourOf(r, regions) }} title={`${r.name}: ${fmt(r.tokens)}`} />
         ))}
       </div>
-      <table className="compact breakdown-rows">
+      <TableScroll label={`${title}: what fills the window, scrolls sideways`}><table className="compact breakdown-rows">
         <tbody>
           {b.rows.map((r) => (
             <tr key={`${r.kind}:${r.name}`} data-kind={r.kind} data-name={r.name}>
@@ -36,7 +37,7 @@ function BreakdownTable({ title, b, regions, testId }: { title: string; b: Break
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></TableScroll>
       {b.overhead && <div className="muted small">Harness overhead: {b.overhead.source}</div>}
     </div>
   );

@@ -59,23 +59,29 @@ function clusterDetail(c: MarkerCluster): string {
 }
 
 /**
- * The strip of change markers above the main chart; a marker is a button that jumps to its step.
- * The strip is one tab stop (a toolbar with a roving tabindex): Tab passes it in one press, and
- * the arrows, Home and End move between its markers (they do not step the timeline while here).
+ * A strip of marker buttons that is one tab stop (a toolbar with a roving tabindex): Tab passes it
+ * in one press, and the arrows, Home and End move between its markers (they do not step the
+ * timeline while here).
  */
-function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: number }) {
+function useRovingStrip(count: number) {
   const [active, setActive] = useState(0);
   const lane = useRef<HTMLDivElement>(null);
-  const current = Math.min(active, Math.max(0, clusters.length - 1));
+  const current = Math.min(active, Math.max(0, count - 1));
   const move = (e: React.KeyboardEvent<HTMLDivElement>) => {
-    const to = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: clusters.length - 1 }[e.key];
+    const to = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: count - 1 }[e.key];
     if (to === undefined) return;
     e.preventDefault();
     e.stopPropagation();
-    const next = Math.max(0, Math.min(clusters.length - 1, to));
+    const next = Math.max(0, Math.min(count - 1, to));
     setActive(next);
     lane.current?.querySelectorAll<HTMLButtonElement>('.marker')[next]?.focus();
   };
+  return { lane, current, move, setActive };
+}
+
+/** The strip of change markers above the main chart; a marker is a button that jumps to its step. */
+function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: number }) {
+  const { lane, current, move, setActive } = useRovingStrip(clusters.length);
   return (
     <div ref={lane} className="marker-lane" data-testid="marker-lane" role="toolbar" aria-label="Changes over the run (arrow keys move between them)" onKeyDown={move}>
       {clusters.map((c, k) => (
@@ -107,24 +113,30 @@ type ReadAgainItem = TimelineView['header']['summary']['readAgain']['items'][num
  * markers under the change markers, one per column of MARKER_PX, each a button to its step.
  */
 function ReadAgainLane({ items, steps, columns }: { items: readonly ReadAgainItem[]; steps: number; columns: number }) {
+  // A marker is drawn at its first item's step; an item less than a marker's width after it joins it,
+  // so no two markers of the lane overlap (positions in marker widths).
   const clusters = useMemo(() => {
-    const byColumn = new Map<number, ReadAgainItem[]>();
+    const out: { at: number; items: ReadAgainItem[] }[] = [];
     for (const item of [...items].sort((a, b) => a.namedAt - b.namedAt)) {
-      const column = Math.round(xShare(item.namedAt, steps) * columns);
-      byColumn.set(column, [...(byColumn.get(column) ?? []), item]);
+      const at = xShare(item.namedAt, steps) * columns;
+      const last = out.at(-1);
+      if (last && at - last.at < 1) last.items.push(item);
+      else out.push({ at, items: [item] });
     }
-    return [...byColumn.values()];
+    return out.map((c) => c.items);
   }, [items, steps, columns]);
+  const { lane, current, move, setActive } = useRovingStrip(clusters.length);
   if (items.length === 0) return null;
   const line = (item: ReadAgainItem) => `step ${item.namedAt + 1}: ${item.key} named again (let go at ${item.lostAt < 0 ? 'spawn' : `step ${item.lostAt + 1}`} by ${item.change} in ${item.region})`;
   return (
-    <div className="marker-lane read-again-lane" data-testid="read-again-lane" aria-label="Entries read again later">
-      {clusters.map((group) => {
+    <div ref={lane} className="marker-lane read-again-lane" data-testid="read-again-lane" role="toolbar" aria-label="Entries read again later (arrow keys move between them)" onKeyDown={move}>
+      {clusters.map((group, k) => {
         const first = group[0]!;
         const label = group.length === 1 ? line(first) : `steps ${first.namedAt + 1}–${group.at(-1)!.namedAt + 1}: ${group.length} entries read again later`;
         return (
           <button
             key={first.namedAt} type="button" className="marker read-again-marker" data-step={first.namedAt} data-count={group.length}
+            tabIndex={k === current ? 0 : -1} onFocus={() => setActive(k)}
             style={{ left: `calc(${plotLeft(xShare(first.namedAt, steps))} - 6px)` }}
             aria-label={label} title={`${label}\n${group.slice(0, 8).map(line).join('\n')}\nClick to go to step ${first.namedAt + 1}.`}
             onClick={() => jumpTo(first.namedAt)}
