@@ -24,7 +24,10 @@ function relaxCspForDevServer(): Plugin {
 // App.tsx one after the other (so each is evaluated in its own task); listing their files in
 // index.html lets the browser fetch them with the entry, not after it.
 const STAGED = [
-  /\/src\/engine\/scenario\.ts$/, /\/src\/share\/index\.ts$/, /\/src\/start\.ts$/, /\/src\/ui\/App\.tsx$/,
+  /\/src\/engine\/scenario\.ts$/,
+  /\/src\/share\/index\.ts$/,
+  /\/src\/start\.ts$/,
+  /\/src\/ui\/App\.tsx$/,
 ];
 
 function preloadStagedImports(): Plugin {
@@ -32,7 +35,9 @@ function preloadStagedImports(): Plugin {
   return {
     name: 'leviath-preload-staged-imports',
     apply: 'build',
-    configResolved(config) { base = config.base; },
+    configResolved(config) {
+      base = config.base;
+    },
     transformIndexHtml: {
       order: 'post',
       handler(html, { bundle, chunk }) {
@@ -40,7 +45,8 @@ function preloadStagedImports(): Plugin {
         const files = new Set<string>();
         const add = (file: string) => {
           const found = bundle[file];
-          if (found?.type !== 'chunk' || files.has(file) || file === chunk.fileName || chunk.imports.includes(file)) return;
+          if (found?.type !== 'chunk' || files.has(file) || file === chunk.fileName || chunk.imports.includes(file))
+            return;
           files.add(file);
           found.imports.forEach(add);
         };
@@ -87,7 +93,12 @@ function preloadMonacoTogether(): { plugin: Plugin; resolveDependencies: (file: 
     plugin: {
       name: 'leviath-preload-monaco-together',
       apply: 'build',
-      generateBundle: { order: 'pre', handler(_, bundle) { monacoFiles = Object.keys(bundle).filter(isMonaco); } },
+      generateBundle: {
+        order: 'pre',
+        handler(_, bundle) {
+          monacoFiles = Object.keys(bundle).filter(isMonaco);
+        },
+      },
     },
     resolveDependencies: (_, deps) => (deps.some(isMonaco) ? [...new Set([...deps, ...monacoFiles])] : deps),
   };
@@ -117,7 +128,11 @@ function ranksAsPairs(): Plugin {
       if (!id.startsWith(PREFIX)) return null;
       const encoding = id.slice(PREFIX.length);
       const { default: ranks } = (await import(`gpt-tokenizer/bpeRanks/${encoding}`)) as { default: Ranks };
-      const file = this.emitFile({ type: 'asset', name: `${encoding}.bin`, source: await gzipAsync(packRanks(ranks), { numiterations: ZOPFLI_ITERATIONS }) });
+      const file = this.emitFile({
+        type: 'asset',
+        name: `${encoding}.bin`,
+        source: await gzipAsync(packRanks(ranks), { numiterations: ZOPFLI_ITERATIONS }),
+      });
       const fetcher = JSON.stringify(fileURLToPath(new URL('./src/engine/rank-pairs.ts', import.meta.url)));
       return `import { fetchRanks } from ${fetcher};\nexport default await fetchRanks(import.meta.ROLLUP_FILE_URL_${file});\n`;
     },
@@ -132,11 +147,17 @@ export default defineConfig({
     // the page already bundles, so the keybindings bring no second Monaco. Only monaco-emacs
     // imports the bare name, and gets the few exports it uses (src/ui/monaco/monaco-for-emacs.ts).
     alias: [
-      { find: /^monaco-editor$/, replacement: fileURLToPath(new URL('./src/ui/monaco/monaco-for-emacs.ts', import.meta.url)) },
+      {
+        find: /^monaco-editor$/,
+        replacement: fileURLToPath(new URL('./src/ui/monaco/monaco-for-emacs.ts', import.meta.url)),
+      },
       { find: /^monaco-editor\/esm\/vs\/(.*)$/, replacement: 'monaco-editor/$1' },
       // Its `browser` export is a UMD file with its own copy of parts of Monaco 0.33; its ES module
       // (not exported by path) imports them from the Monaco the page has.
-      { find: /^monaco-vim$/, replacement: fileURLToPath(new URL('./node_modules/monaco-vim/dist/index.mjs', import.meta.url)) },
+      {
+        find: /^monaco-vim$/,
+        replacement: fileURLToPath(new URL('./node_modules/monaco-vim/dist/index.mjs', import.meta.url)),
+      },
     ],
   },
   worker: { format: 'es', plugins: () => [ranksAsPairs()] },

@@ -42,7 +42,10 @@ export interface GoalRow {
 }
 
 export const meetsGoal = (p: Proposal, a: Advice['asRecorded']): boolean =>
-  p.peakRequestTokens <= PEAK_SHARE * a.peakRequestTokens && p.inputCostUsd <= a.inputCostUsd && p.taskKept && p.readAgain <= GOAL_READ_AGAIN;
+  p.peakRequestTokens <= PEAK_SHARE * a.peakRequestTokens &&
+  p.inputCostUsd <= a.inputCostUsd &&
+  p.taskKept &&
+  p.readAgain <= GOAL_READ_AGAIN;
 
 export function measureGoals(scenario: Scenario, options: { candidates?: number; seed?: number } = {}): GoalRow {
   const inferences = replay(scenario, BUILT_IN_TRAFFIC).summary.inferences;
@@ -51,10 +54,14 @@ export function measureGoals(scenario: Scenario, options: { candidates?: number;
   const a = advice.asRecorded;
   const byPeak = [...advice.front].sort((x, y) => x.peakRequestTokens - y.peakRequestTokens);
   return {
-    scenario: scenario.name, inferences, advice,
+    scenario: scenario.name,
+    inferences,
+    advice,
     meets: byPeak.find((p) => meetsGoal(p, a)),
     nearest: byPeak.find((p) => p.inputCostUsd <= a.inputCostUsd && p.readAgain <= a.readAgain && p.taskKept),
-    worseOnAll: advice.front.filter((p) => p.peakRequestTokens > a.peakRequestTokens && p.inputCostUsd > a.inputCostUsd && p.readAgain > a.readAgain).length,
+    worseOnAll: advice.front.filter(
+      (p) => p.peakRequestTokens > a.peakRequestTokens && p.inputCostUsd > a.inputCostUsd && p.readAgain > a.readAgain,
+    ).length,
     seconds: (performance.now() - started) / 1000,
   };
 }
@@ -67,21 +74,32 @@ function load(spec: string): Scenario {
 }
 
 const usd = (v: number) => `$${v.toFixed(v < 1 ? 4 : 2)}`;
-const figures = (p: Proposal | undefined, a: Advice['asRecorded']) => (p
-  ? `${p.peakRequestTokens.toLocaleString('en-US')} (${(p.peakRequestTokens / a.peakRequestTokens).toFixed(2)}x), ${usd(p.inputCostUsd)}, ${p.readAgain} read again`
-  : 'none');
+const figures = (p: Proposal | undefined, a: Advice['asRecorded']) =>
+  p
+    ? `${p.peakRequestTokens.toLocaleString('en-US')} (${(p.peakRequestTokens / a.peakRequestTokens).toFixed(2)}x), ${usd(p.inputCostUsd)}, ${p.readAgain} read again`
+    : 'none';
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const option = (name: string) => { const at = args.indexOf(`--${name}`); return at >= 0 ? Number(args.splice(at, 2)[1]) : undefined; };
+  const option = (name: string) => {
+    const at = args.indexOf(`--${name}`);
+    return at >= 0 ? Number(args.splice(at, 2)[1]) : undefined;
+  };
   const candidates = option('candidates');
   const seed = option('seed');
   await loadEncodings();
-  console.log('| scenario | calls | as recorded: peak, input, read again | goal met by | else the lowest peak at no more cost and read again | worse on all three | search |');
+  console.log(
+    '| scenario | calls | as recorded: peak, input, read again | goal met by | else the lowest peak at no more cost and read again | worse on all three | search |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const spec of args.length ? args : DEFAULTS) {
-    const row = measureGoals(load(spec), { ...(candidates ? { candidates } : {}), ...(seed !== undefined ? { seed } : {}) });
+    const row = measureGoals(load(spec), {
+      ...(candidates ? { candidates } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+    });
     const a = row.advice.asRecorded;
-    console.log(`| ${spec} | ${row.inferences} | ${a.peakRequestTokens.toLocaleString('en-US')}, ${usd(a.inputCostUsd)}, ${a.readAgain} | ${figures(row.meets, a)} | ${row.meets ? '' : figures(row.nearest, a)} | ${row.worseOnAll} of ${row.advice.front.length} | ${row.advice.search.judged} judged, ${row.seconds.toFixed(1)} s wall |`);
+    console.log(
+      `| ${spec} | ${row.inferences} | ${a.peakRequestTokens.toLocaleString('en-US')}, ${usd(a.inputCostUsd)}, ${a.readAgain} | ${figures(row.meets, a)} | ${row.meets ? '' : figures(row.nearest, a)} | ${row.worseOnAll} of ${row.advice.front.length} | ${row.advice.search.judged} judged, ${row.seconds.toFixed(1)} s wall |`,
+    );
   }
 }

@@ -69,10 +69,21 @@ export function benchAdvise(scenario: Scenario = exampleAt('coding-agent', 1_230
     },
   });
   return {
-    scenario: scenario.name, events: timeline.steps.length, inferences: timeline.summary.inferences,
-    judged: advice.search.judged, replayed: advice.search.replayed, stoppedEarly: advice.search.stoppedEarly, raced: advice.search.raced, simplifying: advice.search.simplifying,
-    searchCpuMs, searchWallMs, totalCpuMs: cpuMs(cpu), totalWallMs: performance.now() - wall,
-    proposals: advice.front.length, loadAverage: loadavg()[0]!, replayCpuMs,
+    scenario: scenario.name,
+    events: timeline.steps.length,
+    inferences: timeline.summary.inferences,
+    judged: advice.search.judged,
+    replayed: advice.search.replayed,
+    stoppedEarly: advice.search.stoppedEarly,
+    raced: advice.search.raced,
+    simplifying: advice.search.simplifying,
+    searchCpuMs,
+    searchWallMs,
+    totalCpuMs: cpuMs(cpu),
+    totalWallMs: performance.now() - wall,
+    proposals: advice.front.length,
+    loadAverage: loadavg()[0]!,
+    replayCpuMs,
   };
 }
 
@@ -80,7 +91,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await loadEncodings();
   const f = benchAdvise();
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  console.log(`${f.scenario}: ${f.events} events, ${f.inferences} inferences (load average ${f.loadAverage.toFixed(1)}); one replay ${f.replayCpuMs.toFixed(0)} ms CPU`);
-  console.log(`search: ${f.judged} candidates judged (${f.replayed} replayed to the end, ${f.stoppedEarly} stopped early, ${f.raced} of them behind another at the same step) in ${s(f.searchCpuMs)} CPU (${(f.searchCpuMs / f.replayCpuMs).toFixed(0)} replays' worth), ${s(f.searchWallMs)} wall`);
-  console.log(`with the front: ${f.proposals} proposals, ${f.simplifying} more replays, ${s(f.totalCpuMs)} CPU, ${s(f.totalWallMs)} wall`);
+  console.log(
+    `${f.scenario}: ${f.events} events, ${f.inferences} inferences (load average ${f.loadAverage.toFixed(1)}); one replay ${f.replayCpuMs.toFixed(0)} ms CPU`,
+  );
+  console.log(
+    `search: ${f.judged} candidates judged (${f.replayed} replayed to the end, ${f.stoppedEarly} stopped early, ${f.raced} of them behind another at the same step) in ${s(f.searchCpuMs)} CPU (${(f.searchCpuMs / f.replayCpuMs).toFixed(0)} replays' worth), ${s(f.searchWallMs)} wall`,
+  );
+  console.log(
+    `with the front: ${f.proposals} proposals, ${f.simplifying} more replays, ${s(f.totalCpuMs)} CPU, ${s(f.totalWallMs)} wall`,
+  );
 }

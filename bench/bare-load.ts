@@ -23,13 +23,17 @@ export interface BareLoad {
 }
 
 /** The example the phases open, and its timeline's length (to know when its replay is drawn). */
-export interface Example { id: string; steps: number }
+export interface Example {
+  id: string;
+  steps: number;
+}
 
 /** The phases after the load, named as the Playwright probe names them. */
 export type Phase = 'replay' | 'scrub' | 'inspect';
 type Task = { start: number; ms: number };
 /** What the probe script posts. */
-type Posted = { chartsMs: number; tasks: Task[]; phases: Record<Phase, { from: number; to: number }> } | { error: string };
+type Posted =
+  { chartsMs: number; tasks: Task[]; phases: Record<Phase, { from: number; to: number }> } | { error: string };
 type Results = { next: (posted: Posted) => void };
 
 const DIST = 'dist';
@@ -103,8 +107,15 @@ const probeScript = (example: Example) => `(() => {
 `;
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png',
-  '.json': 'application/json', '.txt': 'text/plain', '.md': 'text/markdown', '.bin': 'application/octet-stream',
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.txt': 'text/plain',
+  '.md': 'text/markdown',
+  '.bin': 'application/octet-stream',
 };
 
 function serveDist(req: IncomingMessage, res: ServerResponse, example: Example): void {
@@ -112,7 +123,9 @@ function serveDist(req: IncomingMessage, res: ServerResponse, example: Example):
   if (path === '/__warmup') {
     // The browser first settles its new profile on this page, then opens the app: its start-up
     // work would otherwise land on the load being measured.
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><script>setTimeout(() => location.replace('/'), ${WARM_UP_MS})</script>`);
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(`<!doctype html><script>setTimeout(() => location.replace('/'), ${WARM_UP_MS})</script>`);
     return;
   }
   if (path === '/__probe.js') {
@@ -126,7 +139,8 @@ function serveDist(req: IncomingMessage, res: ServerResponse, example: Example):
   }
   try {
     let body: Buffer | string = readFileSync(join(DIST, file));
-    if (file === 'index.html') body = body.toString('utf8').replace('<head>', '<head><script src="/__probe.js"></script>');
+    if (file === 'index.html')
+      body = body.toString('utf8').replace('<head>', '<head><script src="/__probe.js"></script>');
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
   } catch {
     res.writeHead(404).end();
@@ -136,24 +150,48 @@ function serveDist(req: IncomingMessage, res: ServerResponse, example: Example):
 /** One cold load (a fresh profile: no HTTP cache, no code cache) in a headless Chromium nobody inspects. */
 async function loadOnce(origin: string, results: Results): Promise<BareLoad> {
   const profile = mkdtempSync(join(tmpdir(), 'lev-bare-load-'));
-  const browser = spawn(CHROMIUM, [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--window-size=1280,800', `${origin}/__warmup`,
-  ], { stdio: 'ignore', detached: true });
+  const browser = spawn(
+    CHROMIUM,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
+      '--window-size=1280,800',
+      `${origin}/__warmup`,
+    ],
+    { stdio: 'ignore', detached: true },
+  );
   try {
     const posted = await new Promise<Posted>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the page did not report its load and phases within ${LOAD_TIMEOUT_MS / 1000} s`)), LOAD_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`the page did not report its load and phases within ${LOAD_TIMEOUT_MS / 1000} s`)),
+        LOAD_TIMEOUT_MS,
+      );
       browser.once('exit', (code) => reject(new Error(`Chromium exited (${code}) before the page reported`)));
-      results.next = (load) => { clearTimeout(timer); resolve(load); };
+      results.next = (load) => {
+        clearTimeout(timer);
+        resolve(load);
+      };
     });
     if ('error' in posted) throw new Error(`the probe in the page failed: ${posted.error}`);
-    const during = (from: number, to: number) => posted.tasks.filter((t) => t.start >= from && t.start < to).map((t) => Math.round(t.ms));
+    const during = (from: number, to: number) =>
+      posted.tasks.filter((t) => t.start >= from && t.start < to).map((t) => Math.round(t.ms));
     const { replay, scrub, inspect } = posted.phases;
     return {
       chartsMs: posted.chartsMs,
       tasksBeforeCharts: during(0, posted.chartsMs),
       tasksAfterCharts: during(posted.chartsMs, replay.from),
-      phases: { replay: during(replay.from, replay.to), scrub: during(scrub.from, scrub.to), inspect: during(inspect.from, inspect.to) },
+      phases: {
+        replay: during(replay.from, replay.to),
+        scrub: during(scrub.from, scrub.to),
+        inspect: during(inspect.from, inspect.to),
+      },
     };
   } finally {
     // Chromium and its helper processes (one process group) write to the profile until they exit.
@@ -175,8 +213,13 @@ export async function bareLoads(rounds: number, example: Example): Promise<BareL
       return;
     }
     let body = '';
-    req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8'); });
-    req.on('end', () => { res.writeHead(204).end(); results.next(JSON.parse(body) as Posted); });
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
+    req.on('end', () => {
+      res.writeHead(204).end();
+      results.next(JSON.parse(body) as Posted);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

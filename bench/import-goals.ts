@@ -21,12 +21,18 @@ const lines = (text: string) => text.split('\n').filter((l) => l.trim().length >
  * Each format's real API calls, counted from the file, and its text with the usage of calls from
  * `keep` on removed (no `strip`: the format records no per-call usage, so only the calls are measured).
  */
-interface Reader { calls: (text: string) => number; strip?: (text: string, keep: number) => string }
+interface Reader {
+  calls: (text: string) => number;
+  strip?: (text: string, keep: number) => string;
+}
 
 const mainOf = (entries: Obj[]) => {
-  const tools = (e: Obj) => (isObj(e.request) && isObj(e.request.body) && Array.isArray(e.request.body.tools) ? e.request.body.tools.length : -1);
+  const tools = (e: Obj) =>
+    isObj(e.request) && isObj(e.request.body) && Array.isArray(e.request.body.tools) ? e.request.body.tools.length : -1;
   const most = Math.max(...entries.map(tools));
-  return entries.map((e) => tools(e) === most && isObj(e.request) && isObj(e.request.body) && Array.isArray(e.request.body.messages));
+  return entries.map(
+    (e) => tools(e) === most && isObj(e.request) && isObj(e.request.body) && Array.isArray(e.request.body.messages),
+  );
 };
 
 const READERS: Partial<Record<FormatName, Reader>> = {
@@ -36,26 +42,37 @@ const READERS: Partial<Record<FormatName, Reader>> = {
       const entries = lines(text).map((l) => JSON.parse(l) as Obj);
       const main = mainOf(entries);
       let k = 0;
-      return entries.map((e, i) => {
-        if (main[i] && k++ >= keep) {
-          const response = e.response as Obj;
-          if (isObj(response.body)) delete response.body.usage;
-          if (typeof response.body_raw === 'string') {
-            response.body_raw = response.body_raw.split('\n').map((line) => {
-              if (!line.startsWith('data:')) return line;
-              const event = JSON.parse(line.slice(5)) as Obj;
-              delete event.usage;
-              if (isObj(event.message)) delete event.message.usage;
-              return `data: ${JSON.stringify(event)}`;
-            }).join('\n');
+      return entries
+        .map((e, i) => {
+          if (main[i] && k++ >= keep) {
+            const response = e.response as Obj;
+            if (isObj(response.body)) delete response.body.usage;
+            if (typeof response.body_raw === 'string') {
+              response.body_raw = response.body_raw
+                .split('\n')
+                .map((line) => {
+                  if (!line.startsWith('data:')) return line;
+                  const event = JSON.parse(line.slice(5)) as Obj;
+                  delete event.usage;
+                  if (isObj(event.message)) delete event.message.usage;
+                  return `data: ${JSON.stringify(event)}`;
+                })
+                .join('\n');
+            }
           }
-        }
-        return JSON.stringify(e);
-      }).join('\n');
+          return JSON.stringify(e);
+        })
+        .join('\n');
     },
   },
-  'openhands': {
-    calls: (text) => new Set(events(JSON.parse(text)).filter((e) => e.action !== undefined).map(responseId).filter(Boolean)).size,
+  openhands: {
+    calls: (text) =>
+      new Set(
+        events(JSON.parse(text))
+          .filter((e) => e.action !== undefined)
+          .map(responseId)
+          .filter(Boolean),
+      ).size,
     strip: (text, keep) => {
       const json = JSON.parse(text) as unknown;
       const order: string[] = [];
@@ -73,34 +90,48 @@ const READERS: Partial<Record<FormatName, Reader>> = {
     },
   },
   'claude-code': {
-    calls: (text) => new Set(claudeCodeCalls(lines(text).map((l) => JSON.parse(l) as Obj)).map((e) => (e.message as Obj).id)).size,
+    calls: (text) =>
+      new Set(claudeCodeCalls(lines(text).map((l) => JSON.parse(l) as Obj)).map((e) => (e.message as Obj).id)).size,
     strip: (text, keep) => {
       const entries = lines(text).map((l) => JSON.parse(l) as Obj);
       const calls = new Set(claudeCodeCalls(entries));
       const seen: unknown[] = [];
-      return entries.map((e) => {
-        if (calls.has(e) && isObj(e.message)) {
-          if (!seen.includes(e.message.id)) seen.push(e.message.id);
-          if (seen.indexOf(e.message.id) >= keep) delete e.message.usage;
-        }
-        return JSON.stringify(e);
-      }).join('\n');
+      return entries
+        .map((e) => {
+          if (calls.has(e) && isObj(e.message)) {
+            if (!seen.includes(e.message.id)) seen.push(e.message.id);
+            if (seen.indexOf(e.message.id) >= keep) delete e.message.usage;
+          }
+          return JSON.stringify(e);
+        })
+        .join('\n');
     },
   },
   'claude-stream-json': {
-    calls: (text) => new Set(lines(text).map((l) => JSON.parse(l) as Obj).filter((e) => e.type === 'assistant' && typeof e.parent_tool_use_id !== 'string' && isObj(e.message)).map((e) => (e.message as Obj).id)).size,
+    calls: (text) =>
+      new Set(
+        lines(text)
+          .map((l) => JSON.parse(l) as Obj)
+          .filter((e) => e.type === 'assistant' && typeof e.parent_tool_use_id !== 'string' && isObj(e.message))
+          .map((e) => (e.message as Obj).id),
+      ).size,
     strip: (text, keep) => {
       const seen: unknown[] = [];
-      return lines(text).map((l) => {
-        const e = JSON.parse(l) as Obj;
-        if (e.type === 'assistant' && typeof e.parent_tool_use_id !== 'string' && isObj(e.message)) {
-          if (!seen.includes(e.message.id)) seen.push(e.message.id);
-          if (seen.indexOf(e.message.id) >= keep) delete e.message.usage;
-        }
-        // The closing line's totals are usage too.
-        if (e.type === 'result') { delete e.usage; delete e.modelUsage; }
-        return JSON.stringify(e);
-      }).join('\n');
+      return lines(text)
+        .map((l) => {
+          const e = JSON.parse(l) as Obj;
+          if (e.type === 'assistant' && typeof e.parent_tool_use_id !== 'string' && isObj(e.message)) {
+            if (!seen.includes(e.message.id)) seen.push(e.message.id);
+            if (seen.indexOf(e.message.id) >= keep) delete e.message.usage;
+          }
+          // The closing line's totals are usage too.
+          if (e.type === 'result') {
+            delete e.usage;
+            delete e.modelUsage;
+          }
+          return JSON.stringify(e);
+        })
+        .join('\n');
     },
   },
   // SWE-agent keeps only the run's totals (info.model_stats), mini-swe-agent no usage at all.
@@ -118,19 +149,27 @@ const READERS: Partial<Record<FormatName, Reader>> = {
       return (messages as unknown[]).filter((m) => isObj(m) && m.role === 'assistant').length;
     },
   },
-  'codex': {
+  codex: {
     calls: (text) => new Set(tokenCounts(text).map((c) => c.call)).size,
     strip: (text, keep) => {
       // Every token_count line of a call past the calibration's goes, its repeats too.
-      const drop = new Set(tokenCounts(text).filter((c) => c.call >= keep).map((c) => c.line));
-      return lines(text).filter((_, i) => !drop.has(i)).join('\n');
+      const drop = new Set(
+        tokenCounts(text)
+          .filter((c) => c.call >= keep)
+          .map((c) => c.line),
+      );
+      return lines(text)
+        .filter((_, i) => !drop.has(i))
+        .join('\n');
     },
   },
 };
 
 /** A Claude Code file's assistant lines that are API calls: the main agent's, or every one in a sub-agent's file (all side chain). */
 function claudeCodeCalls(entries: Obj[]): Obj[] {
-  const assistant = entries.filter((e) => e.type === 'assistant' && isObj(e.message) && e.message.model !== '<synthetic>');
+  const assistant = entries.filter(
+    (e) => e.type === 'assistant' && isObj(e.message) && e.message.model !== '<synthetic>',
+  );
   const conversation = entries.filter((e) => e.type === 'assistant' || e.type === 'user');
   const subAgent = conversation.length > 0 && conversation.every((e) => e.isSidechain === true);
   return subAgent ? assistant : assistant.filter((e) => e.isSidechain !== true);
@@ -138,7 +177,10 @@ function claudeCodeCalls(entries: Obj[]): Obj[] {
 
 function events(json: unknown): Obj[] {
   if (Array.isArray(json)) return json as Obj[];
-  if (isObj(json)) return (Array.isArray(json.trajectory) ? json.trajectory : Array.isArray(json.history) ? json.history : []) as Obj[];
+  if (isObj(json))
+    return (
+      Array.isArray(json.trajectory) ? json.trajectory : Array.isArray(json.history) ? json.history : []
+    ) as Obj[];
   return [];
 }
 
@@ -190,7 +232,11 @@ const quantile = (sorted: number[], q: number) => {
 };
 
 /** The trace's real calls counted from the file, and its text with the usage of all but the first 10% of them removed. */
-export function stripUsage(text: string, format: FormatName, path = 'the trace'): { fileCalls: number; keep: number; text: string } {
+export function stripUsage(
+  text: string,
+  format: FormatName,
+  path = 'the trace',
+): { fileCalls: number; keep: number; text: string } {
   const reader = READERS[format];
   if (!reader) throw new Error(`${path}: no call counter for the ${format} format yet`);
   const fileCalls = reader.calls(text);
@@ -208,8 +254,16 @@ export function measureGoals(path: string): GoalRow {
   const truth = recorded(full.scenario.traffic);
   if (!truth.some(Boolean)) {
     return {
-      file: basename(path), format, fileCalls, inferences: full.report.inferences, calibration: 'none', compared: 0,
-      medianError: 0, p90Error: 0, compactions: [], note: 'no per-call usage in the file: calls only',
+      file: basename(path),
+      format,
+      fileCalls,
+      inferences: full.report.inferences,
+      calibration: 'none',
+      compared: 0,
+      medianError: 0,
+      p90Error: 0,
+      compactions: [],
+      note: 'no per-call usage in the file: calls only',
     };
   }
   const left = recorded(stripped.scenario.traffic).filter(Boolean).length;
@@ -222,7 +276,8 @@ export function measureGoals(path: string): GoalRow {
     const r = truth[i];
     if (!r || q.calibration || r.promptTokens === 0) return;
     errors.push(Math.abs(q.requestTokens - r.promptTokens) / r.promptTokens);
-    if (r.cacheReadTokens !== undefined) shares.push(Math.abs(q.cache.cacheReadTokens / q.requestTokens - r.cacheReadTokens / r.promptTokens));
+    if (r.cacheReadTokens !== undefined)
+      shares.push(Math.abs(q.cache.cacheReadTokens / q.requestTokens - r.cacheReadTokens / r.promptTokens));
   });
   errors.sort((a, b) => a - b);
   // A compaction's drop: the calls on either side of it, as recorded (untouched file) and as sent.
@@ -233,13 +288,22 @@ export function measureGoals(path: string): GoalRow {
     if (event.type !== 'compaction' || inference === 0 || inference >= requests.length) continue;
     const [before, after] = [inference - 1, inference];
     const rec = (i: number) => truth[i]?.promptTokens.toLocaleString('en-US') ?? '?';
-    compactions.push(`recorded ${rec(before)} -> ${rec(after)}, as sent ${requests[before]!.requestTokens.toLocaleString('en-US')} -> ${requests[after]!.requestTokens.toLocaleString('en-US')}`);
+    compactions.push(
+      `recorded ${rec(before)} -> ${rec(after)}, as sent ${requests[before]!.requestTokens.toLocaleString('en-US')} -> ${requests[after]!.requestTokens.toLocaleString('en-US')}`,
+    );
   }
   const cal = t.summary.recorded?.calibration;
   return {
-    file: basename(path), format, fileCalls, inferences: stripped.report.inferences,
-    calibration: cal ? `calls ${cal.calls.join(', ') || 'none'}; overhead ${cal.overheadTokens.toLocaleString("en-US")}, factor ${cal.factor.toFixed(3)}, ${cal.perMessageTokens.toFixed(1)} per message` : 'none',
-    compared: errors.length, medianError: quantile(errors, 0.5), p90Error: quantile(errors, 0.9),
+    file: basename(path),
+    format,
+    fileCalls,
+    inferences: stripped.report.inferences,
+    calibration: cal
+      ? `calls ${cal.calls.join(', ') || 'none'}; overhead ${cal.overheadTokens.toLocaleString('en-US')}, factor ${cal.factor.toFixed(3)}, ${cal.perMessageTokens.toFixed(1)} per message`
+      : 'none',
+    compared: errors.length,
+    medianError: quantile(errors, 0.5),
+    p90Error: quantile(errors, 0.9),
     ...(shares.length ? { cacheShareError: shares.reduce((a, b) => a + b, 0) / shares.length } : {}),
     compactions,
   };
@@ -254,8 +318,13 @@ export function goalsTable(rows: GoalRow[]): string {
   ];
   for (const r of rows) {
     const calls = `${r.fileCalls} / ${r.inferences}${r.fileCalls === r.inferences ? '' : ' **(differ)**'}`;
-    if (r.note) { out.push(`| ${r.file} | ${r.format} | ${calls} | ${r.note} | 0 | | | | |`); continue; }
-    out.push(`| ${r.file} | ${r.format} | ${calls} | ${r.calibration} | ${r.compared} | ${pct(r.medianError)}${r.medianError <= 0.05 ? '' : ' **(over 5%)**'} | ${pct(r.p90Error)}${r.p90Error <= 0.15 ? '' : ' **(over 15%)**'} | ${r.cacheShareError === undefined ? '' : `${r.cacheShareError.toFixed(3)}${r.cacheShareError <= 0.05 ? '' : ' **(over 0.05)**'}`} | ${r.compactions.join('; ') || 'none'} |`);
+    if (r.note) {
+      out.push(`| ${r.file} | ${r.format} | ${calls} | ${r.note} | 0 | | | | |`);
+      continue;
+    }
+    out.push(
+      `| ${r.file} | ${r.format} | ${calls} | ${r.calibration} | ${r.compared} | ${pct(r.medianError)}${r.medianError <= 0.05 ? '' : ' **(over 5%)**'} | ${pct(r.p90Error)}${r.p90Error <= 0.15 ? '' : ' **(over 15%)**'} | ${r.cacheShareError === undefined ? '' : `${r.cacheShareError.toFixed(3)}${r.cacheShareError <= 0.05 ? '' : ' **(over 0.05)**'}`} | ${r.compactions.join('; ') || 'none'} |`,
+    );
   }
   return out.join('\n');
 }

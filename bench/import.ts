@@ -32,9 +32,18 @@ export function benchLevImport(bytes = 50_000_000): ImportFigures {
     const loadAverage = loadavg()[0]!;
     const args = ['bin/lev.mjs', 'import', trace, '-o', join(dir, 'run.json')];
     const start = performance.now();
-    execFileSync(timed ? '/usr/bin/time' : process.execPath, timed ? ['-f', '%U %S %M', '-o', timeFile, process.execPath, ...args] : args, { stdio: ['ignore', 'ignore', 'ignore'] });
+    execFileSync(
+      timed ? '/usr/bin/time' : process.execPath,
+      timed ? ['-f', '%U %S %M', '-o', timeFile, process.execPath, ...args] : args,
+      { stdio: ['ignore', 'ignore', 'ignore'] },
+    );
     const wallMs = performance.now() - start;
-    const figures: ImportFigures = { bytes: Buffer.byteLength(text), events: JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).traffic.length, wallMs, loadAverage };
+    const figures: ImportFigures = {
+      bytes: Buffer.byteLength(text),
+      events: JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).traffic.length,
+      wallMs,
+      loadAverage,
+    };
     if (timed) {
       const [user, system, rssKb] = readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-3).map(Number);
       figures.cpuMs = (user! + system!) * 1000;
@@ -67,8 +76,14 @@ export function benchAsRecorded(bytes = 10_000_000, runs = 3): AsRecordedCost {
   let replayMs = Infinity;
   let asRecordedMs = Infinity;
   for (let i = 0; i < runs; i++) {
-    replayMs = Math.min(replayMs, cpu(() => replay(scenario, BUILT_IN_TRAFFIC)));
-    asRecordedMs = Math.min(asRecordedMs, cpu(() => replayAsRecorded(scenario)));
+    replayMs = Math.min(
+      replayMs,
+      cpu(() => replay(scenario, BUILT_IN_TRAFFIC)),
+    );
+    asRecordedMs = Math.min(
+      asRecordedMs,
+      cpu(() => replayAsRecorded(scenario)),
+    );
   }
   return { events: scenario.traffic.length, replayMs, asRecordedMs };
 }
@@ -76,22 +91,29 @@ export function benchAsRecorded(bytes = 10_000_000, runs = 3): AsRecordedCost {
 /** The goal rows for every trace file in `dir` ($LEV_REAL_TRACES), or none when it is not set. */
 export function realTraceGoals(dir = process.env.LEV_REAL_TRACES): GoalRow[] {
   if (!dir || !existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => /\.(jsonl?|traj)$/.test(f)).sort().flatMap((f) => {
-    try {
-      return [measureGoals(join(dir, f))];
-    } catch (error) {
-      console.error(`import goals: ${f}: ${(error as Error).message}`);
-      return [];
-    }
-  });
+  return readdirSync(dir)
+    .filter((f) => /\.(jsonl?|traj)$/.test(f))
+    .sort()
+    .flatMap((f) => {
+      try {
+        return [measureGoals(join(dir, f))];
+      } catch (error) {
+        console.error(`import goals: ${f}: ${(error as Error).message}`);
+        return [];
+      }
+    });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   await loadEncodings();
   const lev = benchLevImport();
-  console.log(`lev import of ${(lev.bytes / 1e6).toFixed(0)} MB (${lev.events} events): ${(lev.wallMs / 1000).toFixed(1)} s wall, ${lev.cpuMs === undefined ? '?' : (lev.cpuMs / 1000).toFixed(1)} s CPU (load ${lev.loadAverage.toFixed(1)})`);
+  console.log(
+    `lev import of ${(lev.bytes / 1e6).toFixed(0)} MB (${lev.events} events): ${(lev.wallMs / 1000).toFixed(1)} s wall, ${lev.cpuMs === undefined ? '?' : (lev.cpuMs / 1000).toFixed(1)} s CPU (load ${lev.loadAverage.toFixed(1)})`,
+  );
   const cost = benchAsRecorded();
-  console.log(`${cost.events} events: replay ${cost.replayMs.toFixed(0)} ms, as sent ${cost.asRecordedMs.toFixed(0)} ms CPU`);
+  console.log(
+    `${cost.events} events: replay ${cost.replayMs.toFixed(0)} ms, as sent ${cost.asRecordedMs.toFixed(0)} ms CPU`,
+  );
   const goals = realTraceGoals();
   if (goals.length) console.log(goalsTable(goals));
 }

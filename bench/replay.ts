@@ -59,7 +59,11 @@ function cpu<T>(fn: () => T): { ms: number; value: T } {
 
 /** Heap `make()`'s result retains: measured with it held, then released (caches it filled stay filled). */
 function retainedBytes(make: () => unknown): number {
-  const heap = () => { gc(); gc(); return process.memoryUsage().heapUsed; };
+  const heap = () => {
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed;
+  };
   const holder: { value?: unknown } = { value: make() };
   const held = heap();
   holder.value = undefined;
@@ -149,28 +153,59 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
   const runs = RUNS;
   const tokenizeRuns: number[] = [];
   const replayRuns: number[] = [];
-  const floorPass = (b: number) => { observeCounts(undefined); for (const t of texts[b]!) countTokens(t, encoding); };
-  const replayPass = (b: number) => { observeCounts(undefined); replay(scenarios[b]!, BUILT_IN_TRAFFIC); };
-  const timedBatch = (pass: (b: number) => void) => { gc(); return cpu(() => { for (let b = 0; b < batch; b++) pass(b); }).ms / batch; };
+  const floorPass = (b: number) => {
+    observeCounts(undefined);
+    for (const t of texts[b]!) countTokens(t, encoding);
+  };
+  const replayPass = (b: number) => {
+    observeCounts(undefined);
+    replay(scenarios[b]!, BUILT_IN_TRAFFIC);
+  };
+  const timedBatch = (pass: (b: number) => void) => {
+    gc();
+    return (
+      cpu(() => {
+        for (let b = 0; b < batch; b++) pass(b);
+      }).ms / batch
+    );
+  };
   const floorRun = () => tokenizeRuns.push(timedBatch(floorPass));
   const replayRun = () => replayRuns.push(timedBatch(replayPass));
   for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) { floorRun(); replayRun(); } else { replayRun(); floorRun(); }
+    if (i % 2 === 0) {
+      floorRun();
+      replayRun();
+    } else {
+      replayRun();
+      floorRun();
+    }
   }
   observeCounts(undefined);
   const tokenizeMs = Math.min(...tokenizeRuns);
   const replayMs = Math.min(...replayRuns);
   const perReplay = (total: number) => total / batch;
   let toolTokens = 0;
-  for (const e of scenarios.flatMap((s) => s.traffic)) if (e.type === 'tool_result') toolTokens += e.size_tokens ?? countTokens(e.content!, encoding);
+  for (const e of scenarios.flatMap((s) => s.traffic))
+    if (e.type === 'tool_result') toolTokens += e.size_tokens ?? countTokens(e.content!, encoding);
   const countedChars = texts.flat().reduce((sum, t) => sum + t.length, 0);
   // Memory is measured on the first seed's run alone (a heap figure per event needs no average).
   const scenario = scenarios[0]!;
   const timelineBytesPerEvent = retainedBytes(() => replay(scenario, BUILT_IN_TRAFFIC)) / scenario.traffic.length;
   const timelineJsonBytes = JSON.stringify(replay(scenario, BUILT_IN_TRAFFIC)).length;
   return {
-    events: perReplay(scenarios.reduce((sum, s) => sum + s.traffic.length, 0)), inlineResults, toolTokens: perReplay(toolTokens), replayMs, tokenizeMs, ratio: replayMs / tokenizeMs, runs, batch,
-    countedChars: perReplay(countedChars), firstSeed: FIRST_SEED, memoryEvents: scenario.traffic.length, timelineBytesPerEvent, timelineJsonBytes,
+    events: perReplay(scenarios.reduce((sum, s) => sum + s.traffic.length, 0)),
+    inlineResults,
+    toolTokens: perReplay(toolTokens),
+    replayMs,
+    tokenizeMs,
+    ratio: replayMs / tokenizeMs,
+    runs,
+    batch,
+    countedChars: perReplay(countedChars),
+    firstSeed: FIRST_SEED,
+    memoryEvents: scenario.traffic.length,
+    timelineBytesPerEvent,
+    timelineJsonBytes,
   };
 }
 
@@ -185,7 +220,17 @@ const MEASURE_FLAG = '--measure';
  * figures as JSON.
  */
 function measureApart(events: number, inlineResults: boolean): ReplayFigures {
-  const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), MEASURE_FLAG, String(events), inlineResults ? 'inline' : 'size_tokens'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  const out = execFileSync(
+    process.execPath,
+    [
+      ...process.execArgv,
+      fileURLToPath(import.meta.url),
+      MEASURE_FLAG,
+      String(events),
+      inlineResults ? 'inline' : 'size_tokens',
+    ],
+    { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
   return JSON.parse(out.trim().split('\n').at(-1)!) as ReplayFigures;
 }
 
@@ -194,19 +239,31 @@ export async function benchReplay(): Promise<ReplayFigures[]> {
   for (const inline of [true, false]) {
     for (const events of [500, 2_000, 8_000, 32_000]) figures.push(measureApart(events, inline));
   }
-  console.log('replay (spec coding-agent layout, claude-sonnet-4, 200k window), CPU ms per replay, best of the runs given (each of `batch` replays)');
+  console.log(
+    'replay (spec coding-agent layout, claude-sonnet-4, 200k window), CPU ms per replay, best of the runs given (each of `batch` replays)',
+  );
   console.log('events  results        tool tokens  runs  batch  replay ms  count-once ms  ratio  timeline B/event');
   for (const f of figures) {
-    console.log([
-      f.events.toFixed(0).padStart(6), (f.inlineResults ? 'inline text' : 'size_tokens').padEnd(13), n(Math.round(f.toolTokens)).padStart(12), String(f.runs).padStart(4), String(f.batch).padStart(5),
-      f.replayMs.toFixed(0).padStart(10), f.tokenizeMs.toFixed(0).padStart(14), f.ratio.toFixed(2).padStart(6),
-      f.timelineBytesPerEvent.toFixed(0).padStart(17),
-    ].join('  '));
+    console.log(
+      [
+        f.events.toFixed(0).padStart(6),
+        (f.inlineResults ? 'inline text' : 'size_tokens').padEnd(13),
+        n(Math.round(f.toolTokens)).padStart(12),
+        String(f.runs).padStart(4),
+        String(f.batch).padStart(5),
+        f.replayMs.toFixed(0).padStart(10),
+        f.tokenizeMs.toFixed(0).padStart(14),
+        f.ratio.toFixed(2).padStart(6),
+        f.timelineBytesPerEvent.toFixed(0).padStart(17),
+      ].join('  '),
+    );
   }
   for (const inline of [true, false]) {
     const rows = figures.filter((f) => f.inlineResults === inline);
     const perEvent = rows.map((f) => (f.replayMs / f.events) * 1000);
-    console.log(`${inline ? 'inline' : 'size_tokens'}: microseconds per event at ${rows.map((f) => n(f.events)).join(' / ')}: ${perEvent.map((v) => v.toFixed(0)).join(' / ')}`);
+    console.log(
+      `${inline ? 'inline' : 'size_tokens'}: microseconds per event at ${rows.map((f) => n(f.events)).join(' / ')}: ${perEvent.map((v) => v.toFixed(0)).join(' / ')}`,
+    );
   }
   return figures;
 }
@@ -224,7 +281,12 @@ export interface InspectFigures {
    * Heap retained per event, per kind of result: a whole timeline; what the engine worker keeps of
    * it once its view is sent (the figure table); and that with the Replay that answers inspects.
    */
-  memory: { inlineResults: boolean; timelineBytesPerEvent: number; figuresBytesPerEvent: number; keptBytesPerEvent: number }[];
+  memory: {
+    inlineResults: boolean;
+    timelineBytesPerEvent: number;
+    figuresBytesPerEvent: number;
+    keptBytesPerEvent: number;
+  }[];
 }
 
 /** What a scrub costs in the page's engine worker, and what the worker holds to answer it. */
@@ -241,7 +303,8 @@ export function benchInspect(events = 8_000): InspectFigures {
     samples.push(cpu(() => structuredClone(run.inspect(step))).ms);
     wall.push(performance.now() - start);
   }
-  const at = (q: number, of = samples) => [...of].sort((a, b) => a - b)[Math.min(of.length - 1, Math.floor(of.length * q))]!;
+  const at = (q: number, of = samples) =>
+    [...of].sort((a, b) => a - b)[Math.min(of.length - 1, Math.floor(of.length * q))]!;
   const memory = [true, false].map((inlineResults) => {
     const kept = codingScenario(events, inlineResults, 13);
     const steps = replay(kept, BUILT_IN_TRAFFIC).steps.length;
@@ -249,13 +312,29 @@ export function benchInspect(events = 8_000): InspectFigures {
       inlineResults,
       timelineBytesPerEvent: retainedBytes(() => replay(kept, BUILT_IN_TRAFFIC)) / steps,
       figuresBytesPerEvent: retainedBytes(() => figureTable(replay(kept, BUILT_IN_TRAFFIC))) / steps,
-      keptBytesPerEvent: retainedBytes(() => { const r = new Replay(kept, BUILT_IN_TRAFFIC); return { r, figures: figureTable(r.timeline()) }; }) / steps,
+      keptBytesPerEvent:
+        retainedBytes(() => {
+          const r = new Replay(kept, BUILT_IN_TRAFFIC);
+          return { r, figures: figureTable(r.timeline()) };
+        }) / steps,
     };
   });
-  const figures = { events: timeline.steps.length, keptReplayMs, plainReplayMs, p50Ms: at(0.5), p95Ms: at(0.95), p95WallMs: at(0.95, wall), memory };
-  console.log(`inspect: ${n(figures.events)} events, replay keeping checkpoints ${keptReplayMs.toFixed(0)} ms (plain ${plainReplayMs.toFixed(0)} ms); any step p50 ${figures.p50Ms.toFixed(2)} ms, p95 ${figures.p95Ms.toFixed(2)} ms CPU (${figures.p95WallMs.toFixed(2)} ms wall)`);
+  const figures = {
+    events: timeline.steps.length,
+    keptReplayMs,
+    plainReplayMs,
+    p50Ms: at(0.5),
+    p95Ms: at(0.95),
+    p95WallMs: at(0.95, wall),
+    memory,
+  };
+  console.log(
+    `inspect: ${n(figures.events)} events, replay keeping checkpoints ${keptReplayMs.toFixed(0)} ms (plain ${plainReplayMs.toFixed(0)} ms); any step p50 ${figures.p50Ms.toFixed(2)} ms, p95 ${figures.p95Ms.toFixed(2)} ms CPU (${figures.p95WallMs.toFixed(2)} ms wall)`,
+  );
   for (const m of memory) {
-    console.log(`memory (${m.inlineResults ? 'inline' : 'size_tokens'}): timeline ${m.timelineBytesPerEvent.toFixed(0)} B/event, the worker's figure table ${m.figuresBytesPerEvent.toFixed(0)} B/event, with the kept run ${m.keptBytesPerEvent.toFixed(0)} B/event`);
+    console.log(
+      `memory (${m.inlineResults ? 'inline' : 'size_tokens'}): timeline ${m.timelineBytesPerEvent.toFixed(0)} B/event, the worker's figure table ${m.figuresBytesPerEvent.toFixed(0)} B/event, with the kept run ${m.keptBytesPerEvent.toFixed(0)} B/event`,
+    );
   }
   return figures;
 }
@@ -284,7 +363,9 @@ export function benchLevReplay(events = 100_000): LevReplayFigures {
   const start = performance.now();
   try {
     const command = timed ? '/usr/bin/time' : process.execPath;
-    const args = timed ? ['-f', '%U %S %M', '-o', timeFile, process.execPath, 'bin/lev.mjs', 'replay', file] : ['bin/lev.mjs', 'replay', file];
+    const args = timed
+      ? ['-f', '%U %S %M', '-o', timeFile, process.execPath, 'bin/lev.mjs', 'replay', file]
+      : ['bin/lev.mjs', 'replay', file];
     const out = execFileSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const wallMs = performance.now() - start;
     const steps = Number(/(\d+) steps/.exec(out)?.[1] ?? events);
@@ -294,7 +375,9 @@ export function benchLevReplay(events = 100_000): LevReplayFigures {
       figures.cpuMs = (user! + system!) * 1000;
       figures.peakRssBytes = rssKb! * 1024;
     }
-    console.log(`lev replay: ${n(figures.events)} generated events in ${(wallMs / 1000).toFixed(1)} s wall${figures.cpuMs === undefined ? '' : `, ${(figures.cpuMs / 1000).toFixed(1)} s CPU, peak RSS ${(figures.peakRssBytes! / 1_048_576).toFixed(0)} MB`} (load ${loadAverage.toFixed(1)})`);
+    console.log(
+      `lev replay: ${n(figures.events)} generated events in ${(wallMs / 1000).toFixed(1)} s wall${figures.cpuMs === undefined ? '' : `, ${(figures.cpuMs / 1000).toFixed(1)} s CPU, peak RSS ${(figures.peakRssBytes! / 1_048_576).toFixed(0)} MB`} (load ${loadAverage.toFixed(1)})`,
+    );
     return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });

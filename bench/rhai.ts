@@ -6,7 +6,12 @@
 // Run: `npx tsx bench/rhai.ts`.
 import { compile, type CompiledScript } from '../src/rhai/index.ts';
 
-export interface RhaiBenchRow { name: string; rhaiMs: number; jsMs: number; ratio: number }
+export interface RhaiBenchRow {
+  name: string;
+  rhaiMs: number;
+  jsMs: number;
+  ratio: number;
+}
 
 interface Workload {
   name: string;
@@ -19,13 +24,18 @@ function script(src: string): CompiledScript {
 }
 
 const FIB = script('fn fib(n) { if n < 2 { n } else { fib(n - 1) + fib(n - 2) } } fib(25)');
-function fibJs(n: number): number { return n < 2 ? n : fibJs(n - 1) + fibJs(n - 2); }
+function fibJs(n: number): number {
+  return n < 2 ? n : fibJs(n - 1) + fibJs(n - 2);
+}
 
 const LOOP = script('let sum = 0; let i = 0; while i < 1000000 { sum += i; i += 1; } sum');
 function loopJs(): number {
   let sum = 0;
   let i = 0;
-  while (i < 1000000) { sum += i; i += 1; }
+  while (i < 1000000) {
+    sum += i;
+    i += 1;
+  }
   return sum;
 }
 
@@ -77,8 +87,18 @@ fn render(ctx) {
   }
   out
 }`);
-interface Entry { name: string; tokens: number; kind: string }
-const CTX = { entries: Array.from({ length: 1000 }, (_, i): Entry => ({ name: `entry-${i}`, tokens: (i * 37) % 500, kind: i % 3 ? 'tool' : 'user' })) };
+interface Entry {
+  name: string;
+  tokens: number;
+  kind: string;
+}
+const CTX = {
+  entries: Array.from({ length: 1000 }, (_, i): Entry => ({
+    name: `entry-${i}`,
+    tokens: (i * 37) % 500,
+    kind: i % 3 ? 'tool' : 'user',
+  })),
+};
 function renderJs(ctx: { entries: Entry[] }): string {
   let out = '';
   for (const e of ctx.entries) {
@@ -112,7 +132,8 @@ function timeBatch(f: () => unknown, calls: number, expected: string): number {
 /** The number of calls after which a batch of the faster side lasts at least MIN_BATCH_MS. */
 function batchSize(w: Workload, expected: string): number {
   let calls = 1;
-  while (Math.min(timeBatch(w.rhai, calls, expected), timeBatch(w.js, calls, expected)) * calls < MIN_BATCH_MS) calls *= 2;
+  while (Math.min(timeBatch(w.rhai, calls, expected), timeBatch(w.js, calls, expected)) * calls < MIN_BATCH_MS)
+    calls *= 2;
   return calls;
 }
 
@@ -130,7 +151,10 @@ export async function benchRhai(rounds = 10): Promise<RhaiBenchRow[]> {
     const expected = check(w);
     // Closure trees need more calls than plain JS before V8 optimizes them all; sizing the batch
     // runs both sides many times more.
-    for (let i = 0; i < 10; i++) { w.rhai(); w.js(); }
+    for (let i = 0; i < 10; i++) {
+      w.rhai();
+      w.js();
+    }
     const calls = batchSize(w, expected);
     let rhaiMs = Infinity;
     let jsMs = Infinity;

@@ -7,7 +7,14 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { benchAdvise, type AdviseFigures } from './advise.ts';
 import { pageRows, type Row } from './page.ts';
-import { benchInspect, benchLevReplay, benchReplay, type InspectFigures, type LevReplayFigures, type ReplayFigures } from './replay.ts';
+import {
+  benchInspect,
+  benchLevReplay,
+  benchReplay,
+  type InspectFigures,
+  type LevReplayFigures,
+  type ReplayFigures,
+} from './replay.ts';
 import { benchRhai, type RhaiBenchRow } from './rhai.ts';
 import { benchTokens, type TokenBenchRow } from './tokens.ts';
 import { benchAsRecorded, benchLevImport, realTraceGoals, type AsRecordedCost, type ImportFigures } from './import.ts';
@@ -16,7 +23,8 @@ import { EXAMPLES } from '../src/scenarios/examples.ts';
 import { encodeScenario, LONG_LINK_CHARS } from '../src/share/index.ts';
 import { loadEncodings } from '../src/engine/tokens.ts';
 
-const n = (v: number, digits = 0) => v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const n = (v: number, digits = 0) =>
+  v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const mb = (bytes: number) => `${n(bytes / 1_048_576, 1)} MB`;
 
 const kb = (bytes: number) => `${n(bytes / 1024, 2)} KB`;
@@ -25,16 +33,35 @@ function replayRows(figures: ReplayFigures[]): Row[] {
   const rows: Row[] = [];
   for (const f of figures) {
     const label = `${n(f.events)} events, ${f.inlineResults ? 'inline text' : 'size_tokens'}`;
-    const seeds = f.batch > 1 ? `seeds ${f.firstSeed}–${f.firstSeed + f.batch - 1}, one replay each` : `seed ${f.firstSeed}`;
+    const seeds =
+      f.batch > 1 ? `seeds ${f.firstSeed}–${f.firstSeed + f.batch - 1}, one replay each` : `seed ${f.firstSeed}`;
     const timing = `CPU per replay, best of ${f.runs} runs of ${f.batch}: ${seeds}`;
     if (f.inlineResults) {
-      rows.push({ area: 'replay', measure: `${label}: replay vs countTokens on its text once (${timing})`, value: `${n(f.replayMs)} ms vs ${n(f.tokenizeMs)} ms = ${n(f.ratio, 2)}x`, goal: '<= 1.3x', met: f.ratio <= 1.3 });
+      rows.push({
+        area: 'replay',
+        measure: `${label}: replay vs countTokens on its text once (${timing})`,
+        value: `${n(f.replayMs)} ms vs ${n(f.tokenizeMs)} ms = ${n(f.ratio, 2)}x`,
+        goal: '<= 1.3x',
+        met: f.ratio <= 1.3,
+      });
     } else {
       // Tool output given as size_tokens is not tokenized (a read_file result cut at the byte cap
       // counts only its last line and the notice), so these rows report time per event, no floor.
-      rows.push({ area: 'replay', measure: `${label}: replay (${timing})`, value: `${n(f.replayMs)} ms (${n((f.replayMs / f.events) * 1000)} µs per event)`, goal: '', met: undefined });
+      rows.push({
+        area: 'replay',
+        measure: `${label}: replay (${timing})`,
+        value: `${n(f.replayMs)} ms (${n((f.replayMs / f.events) * 1000)} µs per event)`,
+        goal: '',
+        met: undefined,
+      });
     }
-    rows.push({ area: 'replay', measure: `${label}: timeline memory (seed ${f.firstSeed}'s run, ${n(f.memoryEvents)} events)`, value: `${kb(f.timelineBytesPerEvent)} heap per event, ${mb(f.timelineJsonBytes)} JSON`, goal: '', met: undefined });
+    rows.push({
+      area: 'replay',
+      measure: `${label}: timeline memory (seed ${f.firstSeed}'s run, ${n(f.memoryEvents)} events)`,
+      value: `${kb(f.timelineBytesPerEvent)} heap per event, ${mb(f.timelineJsonBytes)} JSON`,
+      goal: '',
+      met: undefined,
+    });
   }
   for (const inline of [true, false]) {
     const set = figures.filter((f) => f.inlineResults === inline).sort((a, b) => a.events - b.events);
@@ -56,7 +83,8 @@ function replayRows(figures: ReplayFigures[]): Row[] {
       area: 'replay',
       measure: `scaling ${set.map((f) => n(f.events)).join(' / ')} events (inline): distinct text counted per event`,
       value: `${chars.map((v) => n(v)).join(' / ')} characters (x${n(chars[chars.length - 1]! / chars[0]!, 2)} from first to last)`,
-      goal: '', met: undefined,
+      goal: '',
+      met: undefined,
     });
     const own = set.map((f) => ((f.replayMs - f.tokenizeMs) / f.events) * 1000);
     const ownGrowth = own[own.length - 1]! / own[0]!;
@@ -73,52 +101,82 @@ function replayRows(figures: ReplayFigures[]): Row[] {
 
 function inspectRows(f: InspectFigures): Row[] {
   return [
-    { area: 'inspect', measure: `any step of a ${n(f.events)}-event coding-agent run kept by the worker (with the postMessage clone), CPU`, value: `p50 ${n(f.p50Ms, 2)} ms, p95 ${n(f.p95Ms, 2)} ms (p95 wall ${n(f.p95WallMs, 2)} ms)`, goal: 'p95 <= 16 ms', met: f.p95Ms <= 16 },
-    { area: 'inspect', measure: 'the worker\'s replay keeping a checkpoint every 32 events vs a plain replay (CPU)', value: `${n(f.keptReplayMs)} ms vs ${n(f.plainReplayMs)} ms = ${n(f.keptReplayMs / f.plainReplayMs, 2)}x`, goal: '', met: undefined },
+    {
+      area: 'inspect',
+      measure: `any step of a ${n(f.events)}-event coding-agent run kept by the worker (with the postMessage clone), CPU`,
+      value: `p50 ${n(f.p50Ms, 2)} ms, p95 ${n(f.p95Ms, 2)} ms (p95 wall ${n(f.p95WallMs, 2)} ms)`,
+      goal: 'p95 <= 16 ms',
+      met: f.p95Ms <= 16,
+    },
+    {
+      area: 'inspect',
+      measure: "the worker's replay keeping a checkpoint every 32 events vs a plain replay (CPU)",
+      value: `${n(f.keptReplayMs)} ms vs ${n(f.plainReplayMs)} ms = ${n(f.keptReplayMs / f.plainReplayMs, 2)}x`,
+      goal: '',
+      met: undefined,
+    },
     ...f.memory.flatMap((m) => {
       const label = `${n(f.events)} events, ${m.inlineResults ? 'inline text' : 'size_tokens'}`;
-      return [{
-        area: 'inspect',
-        measure: `${label}: the timeline the worker keeps, per event (its figure table; a whole timeline in brackets)`,
-        value: `${kb(m.figuresBytesPerEvent)} (${kb(m.timelineBytesPerEvent)})`,
-        goal: '<= 0.5 KB', met: m.figuresBytesPerEvent <= 512,
-      }, {
-        area: 'inspect',
-        measure: `${label}: everything the worker keeps per event (figure table + kept run)`,
-        value: kb(m.keptBytesPerEvent), goal: '', met: undefined,
-      }];
+      return [
+        {
+          area: 'inspect',
+          measure: `${label}: the timeline the worker keeps, per event (its figure table; a whole timeline in brackets)`,
+          value: `${kb(m.figuresBytesPerEvent)} (${kb(m.timelineBytesPerEvent)})`,
+          goal: '<= 0.5 KB',
+          met: m.figuresBytesPerEvent <= 512,
+        },
+        {
+          area: 'inspect',
+          measure: `${label}: everything the worker keeps per event (figure table + kept run)`,
+          value: kb(m.keptBytesPerEvent),
+          goal: '',
+          met: undefined,
+        },
+      ];
     }),
   ];
 }
 
 function levReplayRows(f: LevReplayFigures): Row[] {
   const cpu = f.cpuMs === undefined ? '' : `, ${n(f.cpuMs / 1000, 1)} s CPU, peak RSS ${mb(f.peakRssBytes!)}`;
-  return [{
-    area: 'replay',
-    measure: `\`lev replay\` of ${n(f.events)} generated coding-agent events (node bin/lev.mjs, a child process; load ${n(f.loadAverage, 1)})`,
-    value: `${n(f.wallMs / 1000, 1)} s wall${cpu}`, goal: '<= 10 s', met: f.wallMs <= 10_000,
-  }];
+  return [
+    {
+      area: 'replay',
+      measure: `\`lev replay\` of ${n(f.events)} generated coding-agent events (node bin/lev.mjs, a child process; load ${n(f.loadAverage, 1)})`,
+      value: `${n(f.wallMs / 1000, 1)} s wall${cpu}`,
+      goal: '<= 10 s',
+      met: f.wallMs <= 10_000,
+    },
+  ];
 }
 
 function importRows(lev: ImportFigures, cost: AsRecordedCost, goals: GoalRow[]): Row[] {
   const cpu = lev.cpuMs === undefined ? '' : `, ${n(lev.cpuMs / 1000, 1)} s CPU, peak RSS ${mb(lev.peakRssBytes!)}`;
   const perEvent = (ms: number) => (ms / cost.events) * 1000;
-  const rows: Row[] = [{
-    area: 'import',
-    measure: `\`lev import\` of a ${n(lev.bytes / 1e6)} MB Claude Code session (${n(lev.events)} events; node bin/lev.mjs, a child process; load ${n(lev.loadAverage, 1)})`,
-    value: `${n(lev.wallMs / 1000, 1)} s wall${cpu}`, goal: '<= 3 s', met: lev.wallMs <= 3_000,
-  }, {
-    area: 'import',
-    measure: `as-sent replay vs the ordinary replay of the same imported run (${n(cost.events)} events, CPU, best of 3, token caches emptied before each)`,
-    value: `${n(perEvent(cost.asRecordedMs))} µs vs ${n(perEvent(cost.replayMs))} µs per event = ${n(cost.asRecordedMs / cost.replayMs, 2)}x`,
-    goal: '<= 1x', met: cost.asRecordedMs <= cost.replayMs,
-  }];
+  const rows: Row[] = [
+    {
+      area: 'import',
+      measure: `\`lev import\` of a ${n(lev.bytes / 1e6)} MB Claude Code session (${n(lev.events)} events; node bin/lev.mjs, a child process; load ${n(lev.loadAverage, 1)})`,
+      value: `${n(lev.wallMs / 1000, 1)} s wall${cpu}`,
+      goal: '<= 3 s',
+      met: lev.wallMs <= 3_000,
+    },
+    {
+      area: 'import',
+      measure: `as-sent replay vs the ordinary replay of the same imported run (${n(cost.events)} events, CPU, best of 3, token caches emptied before each)`,
+      value: `${n(perEvent(cost.asRecordedMs))} µs vs ${n(perEvent(cost.replayMs))} µs per event = ${n(cost.asRecordedMs / cost.replayMs, 2)}x`,
+      goal: '<= 1x',
+      met: cost.asRecordedMs <= cost.replayMs,
+    },
+  ];
   for (const g of goals) {
     rows.push({
-      area: 'import', measure: `as sent vs recorded, ${g.file} (${g.format}, ${g.fileCalls} real calls; usage of all but the first 10% removed before import)`,
+      area: 'import',
+      measure: `as sent vs recorded, ${g.file} (${g.format}, ${g.fileCalls} real calls; usage of all but the first 10% removed before import)`,
       value: `${g.inferences} inferences; median ${n(g.medianError * 100, 1)}%, p90 ${n(g.p90Error * 100, 1)}%${g.cacheShareError === undefined ? '' : `, cache-read share off ${n(g.cacheShareError, 3)}`}`,
       goal: 'one per call; median <= 5%, p90 <= 15%, share <= 0.05',
-      met: g.inferences === g.fileCalls && g.medianError <= 0.05 && g.p90Error <= 0.15 && (g.cacheShareError ?? 0) <= 0.05,
+      met:
+        g.inferences === g.fileCalls && g.medianError <= 0.05 && g.p90Error <= 0.15 && (g.cacheShareError ?? 0) <= 0.05,
     });
   }
   return rows;
@@ -126,54 +184,87 @@ function importRows(lev: ImportFigures, cost: AsRecordedCost, goals: GoalRow[]):
 
 function adviseRows(f: AdviseFigures): Row[] {
   const label = `\`lev advise\` on a generated ${n(f.inferences)}-call coding-agent session (${n(f.events)} events), one thread (load ${n(f.loadAverage, 1)})`;
-  return [{
-    area: 'advise', measure: `${label}: candidate blueprints judged, CPU`,
-    value: `${n(f.judged)} in ${n(f.searchCpuMs / 1000, 1)} s, ${n(f.searchCpuMs / f.replayCpuMs)} replays' worth (${n(f.replayed)} replayed to the end, ${n(f.stoppedEarly)} stopped early, ${n(f.raced)} of them by the race; ${n(f.searchWallMs / 1000, 1)} s wall)`,
-    goal: '>= 200 in <= 10 s', met: f.judged >= 200 && f.searchCpuMs <= 10_000,
-  }, {
-    area: 'advise', measure: `${label}: then the front, each proposal's unneeded changes put back and the others measured`,
-    value: `${n(f.simplifying)} more replays, ${n(f.totalCpuMs / 1000, 1)} s CPU in all (${n(f.totalWallMs / 1000, 1)} s wall)`, goal: '', met: undefined,
-  }];
+  return [
+    {
+      area: 'advise',
+      measure: `${label}: candidate blueprints judged, CPU`,
+      value: `${n(f.judged)} in ${n(f.searchCpuMs / 1000, 1)} s, ${n(f.searchCpuMs / f.replayCpuMs)} replays' worth (${n(f.replayed)} replayed to the end, ${n(f.stoppedEarly)} stopped early, ${n(f.raced)} of them by the race; ${n(f.searchWallMs / 1000, 1)} s wall)`,
+      goal: '>= 200 in <= 10 s',
+      met: f.judged >= 200 && f.searchCpuMs <= 10_000,
+    },
+    {
+      area: 'advise',
+      measure: `${label}: then the front, each proposal's unneeded changes put back and the others measured`,
+      value: `${n(f.simplifying)} more replays, ${n(f.totalCpuMs / 1000, 1)} s CPU in all (${n(f.totalWallMs / 1000, 1)} s wall)`,
+      goal: '',
+      met: undefined,
+    },
+  ];
 }
 
 function rhaiRows(results: RhaiBenchRow[]): Row[] {
   return results.map((r) => ({
-    area: 'rhai', measure: `${r.name}: Rhai vs plain JS`, value: `${n(r.rhaiMs, 1)} ms vs ${n(r.jsMs, 2)} ms = ${n(r.ratio, 1)}x`, goal: '<= 20x', met: r.ratio <= 20,
+    area: 'rhai',
+    measure: `${r.name}: Rhai vs plain JS`,
+    value: `${n(r.rhaiMs, 1)} ms vs ${n(r.jsMs, 2)} ms = ${n(r.ratio, 1)}x`,
+    goal: '<= 20x',
+    met: r.ratio <= 20,
   }));
 }
 
 function tokenRows(results: TokenBenchRow[]): Row[] {
   return results.map((r) => ({
-    area: 'tokens', measure: `count 1 MB / 4 MB of ${r.name}`, value: `${n(r.msPerMb)} ms / ${n(r.msPer4Mb)} ms (x${n(r.msPer4Mb / r.msPerMb, 1)})`,
-    goal: 'linear (4 MB < 6x 1 MB), < 1 s per MB', met: r.msPer4Mb < 6 * r.msPerMb && r.msPerMb < 1_000,
+    area: 'tokens',
+    measure: `count 1 MB / 4 MB of ${r.name}`,
+    value: `${n(r.msPerMb)} ms / ${n(r.msPer4Mb)} ms (x${n(r.msPer4Mb / r.msPerMb, 1)})`,
+    goal: 'linear (4 MB < 6x 1 MB), < 1 s per MB',
+    met: r.msPer4Mb < 6 * r.msPerMb && r.msPerMb < 1_000,
   }));
 }
 
 function shareRows(): Row[] {
   return EXAMPLES.map((e) => {
     const length = encodeScenario(e.scenario).length;
-    return { area: 'share', measure: `link for example "${e.id}"`, value: `${n(length)} chars`, goal: `< ${n(LONG_LINK_CHARS)}`, met: length < LONG_LINK_CHARS };
+    return {
+      area: 'share',
+      measure: `link for example "${e.id}"`,
+      value: `${n(length)} chars`,
+      goal: `< ${n(LONG_LINK_CHARS)}`,
+      met: length < LONG_LINK_CHARS,
+    };
   });
 }
 
 function table(rows: Row[]): string {
   const lines = ['| area | measure | value | goal | met |', '| --- | --- | --- | --- | --- |'];
-  for (const r of rows) lines.push(`| ${r.area} | ${r.measure} | ${r.value} | ${r.goal} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} |`);
+  for (const r of rows)
+    lines.push(
+      `| ${r.area} | ${r.measure} | ${r.value} | ${r.goal} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} |`,
+    );
   return lines.join('\n');
 }
 
 await loadEncodings();
 const goals = realTraceGoals();
 const rows = [
-  ...tokenRows(benchTokens()), ...rhaiRows(await benchRhai()), ...replayRows(await benchReplay()), ...levReplayRows(benchLevReplay()), ...inspectRows(benchInspect()),
-  ...adviseRows(benchAdvise()), ...importRows(benchLevImport(), benchAsRecorded(), goals), ...shareRows(), ...(await pageRows()),
+  ...tokenRows(benchTokens()),
+  ...rhaiRows(await benchRhai()),
+  ...replayRows(await benchReplay()),
+  ...levReplayRows(benchLevReplay()),
+  ...inspectRows(benchInspect()),
+  ...adviseRows(benchAdvise()),
+  ...importRows(benchLevImport(), benchAsRecorded(), goals),
+  ...shareRows(),
+  ...(await pageRows()),
 ];
 if (goals.length) console.log(`\n${goalsTable(goals)}`);
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${n(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const report = table(rows);
 console.log(`\n${report}\n\nmachine: ${machine}`);
 
-writeFileSync('docs/performance.md', `# Performance
+writeFileSync(
+  'docs/performance.md',
+  `# Performance
 
 The latest figures from \`npm run bench\` (${new Date().toISOString().slice(0, 10)}), on ${machine}.
 Every ratio is measured side by side in one run. Re-run \`npm run bench\` to refresh this file.
@@ -255,5 +346,6 @@ ${report}
   tasks and the time the charts were drawn, then acts out the Playwright probe's phases with DOM
   events (opens the largest example, moves the slider 40 times 16 ms apart, clicks a chart marker)
   and posts it all back.
-`);
+`,
+);
 console.log('wrote docs/performance.md');

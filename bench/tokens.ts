@@ -3,9 +3,14 @@
 // every kind costs about the same per MB and 4 MB costs four times 1 MB.
 import { countTokens } from '../src/engine/tokens.ts';
 
-export interface TokenBenchRow { name: string; msPerMb: number; msPer4Mb: number }
+export interface TokenBenchRow {
+  name: string;
+  msPerMb: number;
+  msPer4Mb: number;
+}
 
-const prose = 'The usual way to give a model its history is one flat list of messages; it\'s got a failure mode (x = 42).\n';
+const prose =
+  "The usual way to give a model its history is one flat list of messages; it's got a failure mode (x = 42).\n";
 const KINDS: [string, string][] = [
   ['prose', prose],
   ['code', 'fn main() {\n    let v: Vec<u32> = (0..10).map(|x| x * 2).collect();\n}\n'],

@@ -11,7 +11,10 @@ import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
 import { engineDetail, engineTimeline, exampleScenario, fmt, waitForTimeline, watchErrors } from './helpers.ts';
 
 /** A real OpenHands run on claude-3-5-sonnet, with the provider's usage on each of its 4 calls (test/import/fixtures/real/SOURCES.md). */
-const run: Scenario = importTrace(readFileSync(new URL('../test/import/fixtures/real/openhands-wrong-initial-state.json', import.meta.url), 'utf8'), { name: 'openhands-run' }).scenario;
+const run: Scenario = importTrace(
+  readFileSync(new URL('../test/import/fixtures/real/openhands-wrong-initial-state.json', import.meta.url), 'utf8'),
+  { name: 'openhands-run' },
+).scenario;
 type Assistant = Extract<Scenario['traffic'][number], { type: 'assistant' }>;
 const calls = run.traffic.filter((e): e is Assistant => e.type === 'assistant');
 /** anthropic.com/pricing: Claude Sonnet input $3 per million tokens, cache reads 0.1x, 5-minute cache writes 1.25x. */
@@ -24,7 +27,11 @@ const recordedCost = calls.reduce((sum, e) => {
 const usd = (n: number): string => `$${n < 0.01 ? n.toFixed(4) : n < 1 ? n.toFixed(3) : n.toFixed(2)}`;
 
 async function openScenario(page: Page, scenario: Scenario, steps: number): Promise<void> {
-  await page.getByTestId('import-file').setInputFiles({ name: `${scenario.name}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scenario)) });
+  await page.getByTestId('import-file').setInputFiles({
+    name: `${scenario.name}.json`,
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(scenario)),
+  });
   await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', scenario.name);
   await waitForTimeline(page, steps);
 }
@@ -35,7 +42,9 @@ async function openExample(page: Page, id: string, steps: number): Promise<void>
   await waitForTimeline(page, steps);
 }
 
-test('a recorded run: its lines over the regions, the verdict compares it, the window breakdown sets the as-sent request beside the blueprint\'s', async ({ page }) => {
+test("a recorded run: its lines over the regions, the verdict compares it, the window breakdown sets the as-sent request beside the blueprint's", async ({
+  page,
+}) => {
   const errors = watchErrors(page);
   const timeline = engineTimeline(run);
   await page.goto('/');
@@ -47,13 +56,21 @@ test('a recorded run: its lines over the regions, the verdict compares it, the w
   await expect(chart.getByTestId('as-sent-line')).toHaveAttribute('d', /^M/);
 
   const peak = Math.max(...calls.map((e) => e.recorded!.promptTokens));
-  await expect(page.getByTestId('as-recorded-sentence')).toHaveText(`As recorded: ${calls.length} calls, peak ${fmt(peak)} tokens, ${usd(recordedCost)} of input.`);
+  await expect(page.getByTestId('as-recorded-sentence')).toHaveText(
+    `As recorded: ${calls.length} calls, peak ${fmt(peak)} tokens, ${usd(recordedCost)} of input.`,
+  );
   const blueprint = page.getByTestId('blueprint-sentence');
-  await expect(blueprint).toContainText(`Through this blueprint: peak ${fmt(timeline.summary.peakRequestTokens)} (approximate)`);
-  await expect(blueprint).toContainText(timeline.summary.taskLostAt === null ? 'the task kept at every step' : 'the task lost');
+  await expect(blueprint).toContainText(
+    `Through this blueprint: peak ${fmt(timeline.summary.peakRequestTokens)} (approximate)`,
+  );
+  await expect(blueprint).toContainText(
+    timeline.summary.taskLostAt === null ? 'the task kept at every step' : 'the task lost',
+  );
   await expect(blueprint).toContainText(`(${timeline.summary.readAgain.count} read again later)`);
   await page.getByTestId('recorded-verdict').getByText('How these were counted').click();
-  await expect(page.getByTestId('as-sent-sentence')).toContainText(`Replayed as it was sent: peak ${fmt(replayAsRecorded(run).summary.peakRequestTokens)}`);
+  await expect(page.getByTestId('as-sent-sentence')).toContainText(
+    `Replayed as it was sent: peak ${fmt(replayAsRecorded(run).summary.peakRequestTokens)}`,
+  );
   await expect(page.getByTestId('as-sent-sentence')).toContainText(/price table checked \d{4}-\d{2}-\d{2}/);
 
   // What fills the window at the last step: the blueprint's regions beside the as-sent message list.
@@ -64,22 +81,37 @@ test('a recorded run: its lines over the regions, the verdict compares it, the w
   await expect(breakdown).toHaveAttribute('data-step', String(last));
   const detail = engineDetail(run, last);
   for (const block of detail.request.system) {
-    await expect(breakdown.getByTestId('breakdown-blueprint').locator(`tr[data-name="${block.region}"] [data-testid="breakdown-tokens"]`)).toHaveText(fmt(block.tokens));
+    await expect(
+      breakdown
+        .getByTestId('breakdown-blueprint')
+        .locator(`tr[data-name="${block.region}"] [data-testid="breakdown-tokens"]`),
+    ).toHaveText(fmt(block.tokens));
   }
   const sent = replayAsRecorded(run).steps.findLast((s) => s.request && s.index <= last)!.request!;
   const beside = breakdown.getByTestId('breakdown-beside');
   await expect(beside).toContainText('As it was sent (replayed)');
-  await expect(beside.locator('tr[data-kind="messages"] [data-testid="breakdown-tokens"]').first()).toHaveText(fmt(sent.messageTokens));
+  await expect(beside.locator('tr[data-kind="messages"] [data-testid="breakdown-tokens"]').first()).toHaveText(
+    fmt(sent.messageTokens),
+  );
   await expect(breakdown.getByTestId('breakdown-blueprint').locator('tr[data-kind="headroom"]')).toBeVisible();
 
   // The Prompt cache view draws the recorded cache reads beside the blueprint's.
   await page.getByTestId('view-cache').click();
   await expect(page.getByTestId('cache-recorded-legend')).toContainText('cache reads as recorded');
-  await expect(page.getByTestId('cache').locator('.recharts-line path[name="cache reads, as recorded"], .recharts-line-curve[name="cache reads, as recorded"]').first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('cache')
+      .locator(
+        '.recharts-line path[name="cache reads, as recorded"], .recharts-line-curve[name="cache reads, as recorded"]',
+      )
+      .first(),
+  ).toBeVisible();
   expect(errors).toEqual([]);
 });
 
-test('entries read again later: markers on the timeline at the steps that name them, the count in the verdict', async ({ page }) => {
+test('entries read again later: markers on the timeline at the steps that name them, the count in the verdict', async ({
+  page,
+}) => {
   const scenario = exampleScenario('imported-run');
   const timeline = engineTimeline(scenario);
   const { count, items } = timeline.summary.readAgain;
@@ -87,18 +119,25 @@ test('entries read again later: markers on the timeline at the steps that name t
   await page.goto('/');
   await waitForTimeline(page);
   await openExample(page, 'imported-run', timeline.steps.length);
-  await expect(page.getByTestId('read-again-sentence')).toContainText(`${count} ${count === 1 ? 'entry it let go was' : 'entries it let go were'} read again later`);
+  await expect(page.getByTestId('read-again-sentence')).toContainText(
+    `${count} ${count === 1 ? 'entry it let go was' : 'entries it let go were'} read again later`,
+  );
   const markers = page.getByTestId('read-again-lane').locator('.read-again-marker');
   const steps = [...new Set(items.map((i) => i.namedAt))].sort((a, b) => a - b);
   await expect(markers).toHaveCount(steps.length);
   const first = items.reduce((a, b) => (b.namedAt < a.namedAt ? b : a));
   await expect(markers.first()).toHaveAttribute('data-step', String(first.namedAt));
-  await expect(markers.first()).toHaveAttribute('aria-label', new RegExp(`${first.key.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} named again`));
+  await expect(markers.first()).toHaveAttribute(
+    'aria-label',
+    new RegExp(`${first.key.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} named again`),
+  );
   await markers.first().click();
   await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', String(first.namedAt));
 });
 
-test('Advise: progress while the page stays usable, the front with its measures and diff, apply as an edit that Ctrl+Z undoes', async ({ page }) => {
+test('Advise: progress while the page stays usable, the front with its measures and diff, apply as an edit that Ctrl+Z undoes', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const errors = watchErrors(page);
   const scenario = exampleScenario('imported-run');
@@ -138,7 +177,9 @@ test('Advise: progress while the page stays usable, the front with its measures 
   const last = timeline.steps.length - 1;
   await page.getByRole('heading', { name: 'Timeline', exact: true }).click();
   await page.keyboard.press('End');
-  await expect(page.getByTestId('request-tokens')).toHaveText(fmt(engineDetail(applied, last).request.tokens), { timeout: 30_000 });
+  await expect(page.getByTestId('request-tokens')).toHaveText(fmt(engineDetail(applied, last).request.tokens), {
+    timeout: 30_000,
+  });
   await expect(page.getByTestId('editor').locator('.view-lines')).toContainText(added[0]!.replace(/ /g, '\u00a0'));
   // The panel leaves the editor to the person: closed, Ctrl+Z there, opened again.
   await panel.getByRole('button', { name: 'Close the Advise panel' }).click();
@@ -146,7 +187,9 @@ test('Advise: progress while the page stays usable, the front with its measures 
   await page.keyboard.press('ControlOrMeta+z');
   await page.getByRole('heading', { name: 'Timeline', exact: true }).click();
   await page.keyboard.press('End');
-  await expect(page.getByTestId('request-tokens')).toHaveText(fmt(engineDetail(scenario, last).request.tokens), { timeout: 30_000 });
+  await expect(page.getByTestId('request-tokens')).toHaveText(fmt(engineDetail(scenario, last).request.tokens), {
+    timeout: 30_000,
+  });
   await page.getByTestId('open-advise').click();
   await expect(proposals.first().getByTestId('apply-proposal')).toHaveText('Apply');
   // Another edit: the proposals are no longer applied over it (each is the searched text plus its edits).

@@ -11,7 +11,13 @@ async function seriousViolations(page: Page, include?: string): Promise<string[]
   const { violations } = await builder.analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`);
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')})`,
+    );
 }
 
 for (const theme of ['light', 'dark'] as const) {
@@ -22,11 +28,18 @@ for (const theme of ['light', 'dark'] as const) {
     await waitForTimeline(page, engineTimeline(exampleScenario(DEFAULT_EXAMPLE_ID)).steps.length);
     await expect(page.getByTestId('inspector')).toBeVisible({ timeout: 20_000 });
     expect(await seriousViolations(page), 'main screen').toEqual([]);
-    for (const [button, dialog] of [['open-guide', 'guide'], ['open-share', 'share'], ['open-settings', 'settings']] as const) {
+    for (const [button, dialog] of [
+      ['open-guide', 'guide'],
+      ['open-share', 'share'],
+      ['open-settings', 'settings'],
+    ] as const) {
       await page.getByTestId(button).click();
       await expect(page.getByTestId(dialog)).toBeVisible();
       // The guide is a side panel beside the app, not a dialog.
-      expect(await seriousViolations(page, dialog === 'guide' ? '[data-testid="guide"]' : '[role="dialog"]'), dialog).toEqual([]);
+      expect(
+        await seriousViolations(page, dialog === 'guide' ? '[data-testid="guide"]' : '[role="dialog"]'),
+        dialog,
+      ).toEqual([]);
       await page.keyboard.press('Escape');
     }
   });

@@ -4,8 +4,17 @@ import { longTasks, recordLongTasks, resetLongTasks, setEditorText, waitForTimel
 
 const BAD: { name: string; text: () => string; code: string }[] = [
   { name: 'not TOML', text: () => 'this is not = = toml [[[', code: 'toml-syntax' },
-  { name: 'binary', text: () => Array.from({ length: 2000 }, (_, i) => String.fromCharCode((i * 7919) % 256)).join(''), code: 'toml-syntax' },
-  { name: 'deeply nested tables', text: () => `a = ${'['.repeat(5000)}${']'.repeat(5000)}\n[${Array.from({ length: 300 }, (_, i) => `t${i}`).join('.')}]\nx = 1\n`, code: '' },
+  {
+    name: 'binary',
+    text: () => Array.from({ length: 2000 }, (_, i) => String.fromCharCode((i * 7919) % 256)).join(''),
+    code: 'toml-syntax',
+  },
+  {
+    name: 'deeply nested tables',
+    text: () =>
+      `a = ${'['.repeat(5000)}${']'.repeat(5000)}\n[${Array.from({ length: 300 }, (_, i) => `t${i}`).join('.')}]\nx = 1\n`,
+    code: '',
+  },
   { name: '5 MB of text', text: () => `# ${'x'.repeat(5 * 1024 * 1024)}\n`, code: '' },
 ];
 
@@ -19,7 +28,10 @@ for (const bad of BAD) {
     await resetLongTasks(page);
     await setEditorText(page, bad.text());
     const problems = page.getByTestId('diagnostics').locator('[data-code]');
-    if (bad.code) await expect(page.getByTestId('diagnostics').locator(`[data-code="${bad.code}"]`).first()).toBeVisible({ timeout: 30_000 });
+    if (bad.code)
+      await expect(page.getByTestId('diagnostics').locator(`[data-code="${bad.code}"]`).first()).toBeVisible({
+        timeout: 30_000,
+      });
     else await expect(problems.first()).toBeVisible({ timeout: 30_000 });
     // Still responsive: the examples gallery opens and closes.
     await page.getByTestId('open-examples').click();

@@ -14,8 +14,10 @@ test('clicking a marker lands on its step and the inspector opens that change', 
   // A marker holding a compaction whose first step changes a region (a cluster can start at a stage
   // change); a cluster lands on its first step.
   const candidates = page.getByTestId('marker-lane').locator('.marker[data-kinds~="compact"]');
-  const steps = (await candidates.evaluateAll((ms) => ms.map((m) => Number(m.getAttribute('data-step')))));
-  const at = steps.findIndex((i) => timeline.steps[i]!.changes.some((c) => timeline.regions.some((r) => r.name === c.region)));
+  const steps = await candidates.evaluateAll((ms) => ms.map((m) => Number(m.getAttribute('data-step'))));
+  const at = steps.findIndex((i) =>
+    timeline.steps[i]!.changes.some((c) => timeline.regions.some((r) => r.name === c.region)),
+  );
   expect(at).toBeGreaterThanOrEqual(0);
   const marker = candidates.nth(at);
   const step = steps[at]!;
@@ -40,8 +42,14 @@ test('many changes in one pixel column are one marker with a count and a breakdo
   const label = (await cluster.getAttribute('aria-label'))!;
   expect(label).toMatch(new RegExp(`^steps? \\d+(–\\d+)?: ${count} changes \\(`));
   // Every change of the run is in exactly one marker.
-  const counts = await page.getByTestId('marker-lane').locator('.marker').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))));
-  const changes = timeline.steps.reduce((n, s, k) => n + s.changes.length + (k > 0 && s.stage !== timeline.steps[k - 1].stage ? 1 : 0), 0);
+  const counts = await page
+    .getByTestId('marker-lane')
+    .locator('.marker')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))));
+  const changes = timeline.steps.reduce(
+    (n, s, k) => n + s.changes.length + (k > 0 && s.stage !== timeline.steps[k - 1].stage ? 1 : 0),
+    0,
+  );
   expect(counts.reduce((a, b) => a + b, 0)).toBe(changes);
 });
 
@@ -61,8 +69,14 @@ test('clicking the chart, a ledger cell and the verdict jumps to a step', async 
   const firstImplement = timeline.steps.find((s) => s.stage === 'implement')!.index;
   await page.keyboard.press('End');
   await page.getByTestId('ledger').locator('th', { hasText: 'implement' }).waitFor();
-  const column = await page.getByTestId('ledger').locator('thead th').evaluateAll((ths) => ths.findIndex((th) => th.textContent === 'implement'));
-  await page.getByTestId('ledger').locator(`tbody tr:first-child td:nth-child(${column + 1}) button`).click();
+  const column = await page
+    .getByTestId('ledger')
+    .locator('thead th')
+    .evaluateAll((ths) => ths.findIndex((th) => th.textContent === 'implement'));
+  await page
+    .getByTestId('ledger')
+    .locator(`tbody tr:first-child td:nth-child(${column + 1}) button`)
+    .click();
   await expect(page.getByTestId('step-label')).toContainText(`Step ${firstImplement + 1} of`);
 });
 
@@ -72,7 +86,9 @@ test('the tooltip names the exact step of a change, even where the series is dow
   // Over 300 steps the series is downsampled in buckets of two. Pick a change whose bucket-mate is
   // fuller: keeping only each bucket's fullest step would name the mate, one step off.
   expect(timeline.steps.length).toBeGreaterThan(300);
-  const step = timeline.steps.find((s) => s.changes.length > 0 && (s.index ^ 1) < timeline.steps.length && total(s.index ^ 1) > total(s.index))!.index;
+  const step = timeline.steps.find(
+    (s) => s.changes.length > 0 && (s.index ^ 1) < timeline.steps.length && total(s.index ^ 1) > total(s.index),
+  )!.index;
   const change = timeline.steps[step].changes[0];
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/');
@@ -95,16 +111,24 @@ test('a region keeps its colour when another is declared before it; implicit reg
   const timeline = engineTimeline(scenario());
   await page.goto('/');
   await waitForTimeline(page, timeline.steps.length);
-  const colour = (region: string) => page.getByTestId('region-readout').locator(`tr[data-region="${region}"] .legend-dot`).evaluate((e) => getComputedStyle(e).backgroundColor);
+  const colour = (region: string) =>
+    page
+      .getByTestId('region-readout')
+      .locator(`tr[data-region="${region}"] .legend-dot`)
+      .evaluate((e) => getComputedStyle(e).backgroundColor);
   const before = { codebase: await colour('codebase'), task: await colour('task') };
   const agent = scenario().agent['agent.leviath'];
   // `notes` hashes to codebase's colour: declared first, it must still not take it.
-  await setEditorText(page, agent.replace('[context.regions]\n', '[context.regions]\nnotes = { kind = "pinned", budget = "5%" }\n'));
+  await setEditorText(
+    page,
+    agent.replace('[context.regions]\n', '[context.regions]\nnotes = { kind = "pinned", budget = "5%" }\n'),
+  );
   await expect(page.getByTestId('region-readout').locator('tr[data-region="notes"]')).toBeVisible({ timeout: 30_000 });
   expect({ codebase: await colour('codebase'), task: await colour('task') }).toEqual(before);
   expect(await colour('notes')).not.toBe(before.codebase);
-  await expect(page.getByTestId('region-readout').locator('tr[data-region="tool_results"] .badge.implicit'))
-    .toHaveAttribute('title', /runtime always carries it: tool output lands here/);
+  await expect(
+    page.getByTestId('region-readout').locator('tr[data-region="tool_results"] .badge.implicit'),
+  ).toHaveAttribute('title', /runtime always carries it: tool output lands here/);
 });
 
 test('the window chart draws every region against the window; "fit the data" scales to the peak', async ({ page }) => {
@@ -128,7 +152,7 @@ test('the window chart draws every region against the window; "fit the data" sca
   await expect(chart.locator('.window-line')).toHaveCount(0);
   const top = Number((await yLabels()).at(-1)!.replace('k', '')) * 1000;
   expect(top).toBeLessThanOrEqual(peak * 1.1);
-  expect(top).toBeGreaterThanOrEqual(peak * 1.1 / 2);
+  expect(top).toBeGreaterThanOrEqual((peak * 1.1) / 2);
   // The x axis ends on the run's last step.
   expect((await chart.locator('.x-axis text').allTextContents()).at(-1)).toBe(String(timeline.steps.length));
 });

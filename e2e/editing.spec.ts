@@ -3,7 +3,13 @@
 import { expect, test } from '@playwright/test';
 import { DEFAULT_EXAMPLE_ID, findExample } from '../src/scenarios/examples.ts';
 import {
-  engineTimeline, exampleScenario, fmt, readRegionReadout, setEditorText, waitForTimeline, watchErrors,
+  engineTimeline,
+  exampleScenario,
+  fmt,
+  readRegionReadout,
+  setEditorText,
+  waitForTimeline,
+  watchErrors,
 } from './helpers.ts';
 
 const scenario = exampleScenario(DEFAULT_EXAMPLE_ID);
@@ -54,8 +60,9 @@ test('editing a budget changes the resolved budget and the chart figures', async
   await setEditorText(page, edited);
   const editedTimeline = engineTimeline({ ...scenario, agent: { ...scenario.agent, 'agent.leviath': edited } });
   await expect(page.getByTestId('budget-codebase')).toHaveText(fmt(editedTimeline.steps[0].regions.codebase.budget));
-  await expect(page.getByTestId('region-readout').locator('tr[data-region="codebase"] [data-testid="budget"]'))
-    .toHaveText(fmt(editedTimeline.steps[0].regions.codebase.budget));
+  await expect(
+    page.getByTestId('region-readout').locator('tr[data-region="codebase"] [data-testid="budget"]'),
+  ).toHaveText(fmt(editedTimeline.steps[0].regions.codebase.budget));
   expect(editedTimeline.steps[0].regions.codebase.budget).toBeLessThan(expected.steps[0].regions.codebase.budget);
 });
 

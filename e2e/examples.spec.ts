@@ -3,7 +3,13 @@
 import { expect, test } from '@playwright/test';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 import {
-  engineDetail, engineTimeline, exampleScenario, fmt, goToStep, readRegionReadout, waitForTimeline,
+  engineDetail,
+  engineTimeline,
+  exampleScenario,
+  fmt,
+  goToStep,
+  readRegionReadout,
+  waitForTimeline,
 } from './helpers.ts';
 
 for (const example of EXAMPLES) {
@@ -32,13 +38,16 @@ for (const example of EXAMPLES) {
     expect(Object.keys(readout).length).toBeGreaterThan(0);
     for (const [region, shown] of Object.entries(readout)) {
       expect(shown, region).toEqual({
-        tokens: fmt(figures[region].tokens), budget: fmt(figures[region].budget), entries: fmt(figures[region].entries),
+        tokens: fmt(figures[region].tokens),
+        budget: fmt(figures[region].budget),
+        entries: fmt(figures[region].entries),
       });
     }
     // Stage changes are marked and listed with the step the engine entered the new stage.
     for (let k = 1; k < timeline.steps.length; k++) {
       const [before, after] = [timeline.steps[k - 1].stage, timeline.steps[k].stage];
-      if (before !== after) await expect(page.getByTestId('change-legend')).toContainText(`stage ${before} → ${after} at step ${k + 1}`);
+      if (before !== after)
+        await expect(page.getByTestId('change-legend')).toContainText(`stage ${before} → ${after} at step ${k + 1}`);
     }
     // The per-region charts are one tab away; each is drawn once scrolled into view.
     await page.getByTestId('view-regions').click();
@@ -49,7 +58,9 @@ for (const example of EXAMPLES) {
 
     const detail = engineDetail(scenario, step);
     for (const region of detail.regions) {
-      await expect(page.getByTestId(`inspect-${region.name}`).getByTestId('region-tokens')).toHaveText(fmt(region.tokens));
+      await expect(page.getByTestId(`inspect-${region.name}`).getByTestId('region-tokens')).toHaveText(
+        fmt(region.tokens),
+      );
     }
     await expect(page.getByTestId('request-tokens')).toHaveText(fmt(detail.request.tokens));
     await expect(page.getByTestId('system-block')).toHaveCount(detail.request.system.length);

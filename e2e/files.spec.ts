@@ -18,14 +18,18 @@ test('export writes the scenario as JSON; importing it back, or a bad file, beha
   expect(exported).toEqual(scenario);
 
   await page.getByTestId('import-file').setInputFiles({
-    name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "agent": {}}'),
+    name: 'broken.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"version": 1, "agent": {}}'),
   });
   await expect(page.getByTestId('notice-error')).toContainText('is not a Leviath scenario');
   await expect(page.getByTestId('notice-error')).toContainText('Nothing was changed');
 
   const other = exampleScenario('flat-vs-regions');
   await page.getByTestId('import-file').setInputFiles({
-    name: 'flat.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(other)),
+    name: 'flat.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(other)),
   });
   await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', other.name);
   await waitForTimeline(page, engineTimeline(other).steps.length);

@@ -8,10 +8,18 @@ const scenario = exampleScenario(DEFAULT_EXAMPLE_ID);
 const blueprint = scenario.agent['agent.leviath']!;
 const steps = () => engineTimeline(scenario).steps.length;
 
-test('a malformed budget shows its finding in the budget table; a TOML error keeps the last table, stale', async ({ page }) => {
+test('a malformed budget shows its finding in the budget table; a TOML error keeps the last table, stale', async ({
+  page,
+}) => {
   await page.goto('/');
   await waitForTimeline(page, steps());
-  await setEditorText(page, blueprint.replace('codebase = { kind = "compacting", budget = "20%" }', 'codebase = { kind = "compacting", budget = "twenty" }'));
+  await setEditorText(
+    page,
+    blueprint.replace(
+      'codebase = { kind = "compacting", budget = "20%" }',
+      'codebase = { kind = "compacting", budget = "twenty" }',
+    ),
+  );
   const row = page.getByTestId('budgets').locator('tr[data-region="codebase"]');
   await expect(row.getByTestId('budget-problem')).toContainText('`budget` must be a percentage string');
   await expect(row).not.toContainText('max_tokens 5,000');
@@ -19,12 +27,20 @@ test('a malformed budget shows its finding in the budget table; a TOML error kee
   await setEditorText(page, blueprint);
   await expect(page.getByTestId('budget-codebase')).toHaveText('40,000');
 
-  await setEditorText(page, blueprint.replace('task = { kind = "pinned", budget = "12%", seed = "task_input" }', 'task = { kind = "pinned", budget = "12%", seed = "task_input"'));
+  await setEditorText(
+    page,
+    blueprint.replace(
+      'task = { kind = "pinned", budget = "12%", seed = "task_input" }',
+      'task = { kind = "pinned", budget = "12%", seed = "task_input"',
+    ),
+  );
   await expect(page.getByTestId('budgets-stale')).toBeVisible();
   await expect(page.getByTestId('budget-codebase')).toHaveText('40,000');
   // The fault is reported on the line that left the `{` open, not on the next one.
   const line = blueprint.split('\n').findIndex((l) => l.startsWith('task = {')) + 1;
-  await expect(page.getByTestId('diagnostics').locator('[data-code="toml-syntax"] .where')).toHaveText(new RegExp(`^agent\\.leviath:${line}:\\d+$`));
+  await expect(page.getByTestId('diagnostics').locator('[data-code="toml-syntax"] .where')).toHaveText(
+    new RegExp(`^agent\\.leviath:${line}:\\d+$`),
+  );
 });
 
 test('the custom window field keeps what is typed and says what is wrong', async ({ page }) => {
@@ -48,7 +64,9 @@ test('the custom window field keeps what is typed and says what is wrong', async
   await expect(page.locator('[data-pane="timeline"] .pane-head')).toContainText('custom-64000', { timeout: 30_000 });
 });
 
-test('the generator form speaks in words, the events list never asks for a generator it has, and the scenario renames', async ({ page }) => {
+test('the generator form speaks in words, the events list never asks for a generator it has, and the scenario renames', async ({
+  page,
+}) => {
   await page.goto('/');
   await waitForTimeline(page, steps());
   const traffic = page.locator('[data-pane="traffic"]');
@@ -64,12 +82,21 @@ test('the generator form speaks in words, the events list never asks for a gener
   await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'my coding agent', { timeout: 30_000 });
 });
 
-test('a hook that fails at run time is one problem at its script position, and a marker in the .rhai file', async ({ page }) => {
+test('a hook that fails at run time is one problem at its script position, and a marker in the .rhai file', async ({
+  page,
+}) => {
   await page.goto('/');
   await waitForTimeline(page, steps());
-  await setEditorText(page, `${blueprint}\n[context.regions.brain]\nkind = "custom"\nscript = "context_hooks/brain.rhai"\n`);
+  await setEditorText(
+    page,
+    `${blueprint}\n[context.regions.brain]\nkind = "custom"\nscript = "context_hooks/brain.rhai"\n`,
+  );
   await addAgentFile(page, 'context_hooks/brain.rhai', 'fn render(ctx) {\n    throw "boom";\n}\n');
-  const problem = page.getByTestId('diagnostics').locator('[data-code="run-warning"]').filter({ hasText: 'render failed' }).first();
+  const problem = page
+    .getByTestId('diagnostics')
+    .locator('[data-code="run-warning"]')
+    .filter({ hasText: 'render failed' })
+    .first();
   await expect(problem).toBeVisible({ timeout: 30_000 });
   await expect(problem.locator('.where')).toHaveText(/^context_hooks\/brain\.rhai:2:\d+$/);
   await expect(page.getByTestId('diagnostics')).not.toContainText('No problems found');

@@ -24,7 +24,9 @@ async function headingAtTop(page: Page): Promise<string> {
 }
 
 for (const size of SIZES) {
-  test(`${size.name}: the guide opens as a side panel, the app stays usable beside it, and it reopens at the same section`, async ({ page }) => {
+  test(`${size.name}: the guide opens as a side panel, the app stays usable beside it, and it reopens at the same section`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: size.width, height: size.height });
     await page.goto('/');
     await waitForTimeline(page);

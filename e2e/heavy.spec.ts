@@ -7,7 +7,9 @@ import { engineTimeline, exampleScenario, waitForTimeline } from './helpers.ts';
 
 const steps = () => engineTimeline(exampleScenario(DEFAULT_EXAMPLE_ID)).steps.length;
 
-test('with auto-run off an edit waits for Run (Ctrl+Enter), and the charts say they are out of date', async ({ page }) => {
+test('with auto-run off an edit waits for Run (Ctrl+Enter), and the charts say they are out of date', async ({
+  page,
+}) => {
   await page.goto('/');
   await waitForTimeline(page, steps());
   await page.getByTestId('auto-run').uncheck();
@@ -22,7 +24,9 @@ test('with auto-run off an edit waits for Run (Ctrl+Enter), and the charts say t
   await expect(page.getByTestId('charts')).not.toHaveAttribute('data-steps', String(steps()));
 });
 
-test('a replay in progress shows progress and can be cancelled; the old timeline is then marked out of date', async ({ page }) => {
+test('a replay in progress shows progress and can be cancelled; the old timeline is then marked out of date', async ({
+  page,
+}) => {
   await page.goto('/');
   await waitForTimeline(page, steps());
   await page.getByLabel('Events', { exact: true }).fill(String(MAX_TRAFFIC_EVENTS));

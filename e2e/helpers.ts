@@ -33,7 +33,9 @@ export function engineDetail(scenario: Scenario, step: number): StepDetail {
 /** Collects console errors and page errors; assert it is empty at the end of a test. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   page.on('pageerror', (e) => errors.push(e.message));
   return errors;
 }
@@ -60,11 +62,12 @@ export async function setEditorText(page: Page, text: string): Promise<void> {
     read: () => page.evaluate(() => navigator.clipboard.readText()),
   };
   // 'in the editor', or where the focus is instead (for the failure message).
-  const focus = () => page.evaluate(() => {
-    const active = document.activeElement;
-    if (active?.closest('[data-testid="editor"] .monaco-editor')) return 'in the editor';
-    return `on ${active?.tagName.toLowerCase()}.${String((active as HTMLElement | null)?.className ?? '')} (page focused: ${document.hasFocus()})`;
-  });
+  const focus = () =>
+    page.evaluate(() => {
+      const active = document.activeElement;
+      if (active?.closest('[data-testid="editor"] .monaco-editor')) return 'in the editor';
+      return `on ${active?.tagName.toLowerCase()}.${String((active as HTMLElement | null)?.className ?? '')} (page focused: ${document.hasFocus()})`;
+    });
   // Monaco keeps one end-of-line sequence: a pasted \r or \r\n becomes \n.
   const expected = text.replace(/\r\n?/g, '\n');
   let inEditor = '';
@@ -101,7 +104,9 @@ export async function addAgentFile(page: Page, path: string, text: string): Prom
 }
 
 /** Token figures of the region readout table at the scrubbed step. */
-export async function readRegionReadout(page: Page): Promise<Record<string, { tokens: string; budget: string; entries: string }>> {
+export async function readRegionReadout(
+  page: Page,
+): Promise<Record<string, { tokens: string; budget: string; entries: string }>> {
   const rows = page.getByTestId('region-readout').locator('tbody tr');
   const out: Record<string, { tokens: string; budget: string; entries: string }> = {};
   for (const row of await rows.all()) {
@@ -117,7 +122,10 @@ export async function readRegionReadout(page: Page): Promise<Record<string, { to
 
 /** Scrubs to a step (0-based) with the keyboard, as a user would. */
 export async function goToStep(page: Page, step: number, total: number): Promise<void> {
-  await page.locator('body').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+  await page
+    .locator('body')
+    .click({ position: { x: 5, y: 5 } })
+    .catch(() => undefined);
   const scrubber = page.getByTestId('scrubber');
   await scrubber.focus();
   await scrubber.fill(String(step));
@@ -126,7 +134,10 @@ export async function goToStep(page: Page, step: number, total: number): Promise
 }
 
 /** A long task: when it started (ms since navigation) and how long it took. */
-export interface LongTask { start: number; ms: number }
+export interface LongTask {
+  start: number;
+  ms: number;
+}
 
 /** Starts recording long tasks (PerformanceObserver) on every page load; read with longTasks(). */
 export async function recordLongTasks(page: Page): Promise<void> {
@@ -140,7 +151,9 @@ export async function recordLongTasks(page: Page): Promise<void> {
 }
 
 export async function resetLongTasks(page: Page): Promise<void> {
-  await page.evaluate(() => { (window as unknown as { __longtasks: LongTask[] }).__longtasks = []; });
+  await page.evaluate(() => {
+    (window as unknown as { __longtasks: LongTask[] }).__longtasks = [];
+  });
 }
 
 /** The recorded long tasks, each with its start. */

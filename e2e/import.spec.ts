@@ -8,7 +8,15 @@ import { bigSession } from '../test/import/big-session.ts';
 import { anthropicBody } from '../src/export/index.ts';
 import { resolveModel } from '../src/engine/models.ts';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
-import { engineDetail, engineTimeline, exampleScenario, fmt, goToStep, waitForTimeline, watchErrors } from './helpers.ts';
+import {
+  engineDetail,
+  engineTimeline,
+  exampleScenario,
+  fmt,
+  goToStep,
+  waitForTimeline,
+  watchErrors,
+} from './helpers.ts';
 
 const FIXTURE = 'claude-code-session.jsonl';
 const trace = readFileSync(new URL(`../test/import/fixtures/${FIXTURE}`, import.meta.url), 'utf8');
@@ -19,25 +27,34 @@ function expected() {
 }
 
 async function drop(page: Page, name: string, text: string): Promise<void> {
-  const transfer = await page.evaluateHandle(({ name, text }) => {
-    const dt = new DataTransfer();
-    dt.items.add(new File([text], name, { type: 'application/x-ndjson' }));
-    return dt;
-  }, { name, text });
+  const transfer = await page.evaluateHandle(
+    ({ name, text }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], name, { type: 'application/x-ndjson' }));
+      return dt;
+    },
+    { name, text },
+  );
   await page.dispatchEvent('body', 'dragover', { dataTransfer: transfer });
   await expect(page.getByTestId('drop-overlay')).toBeVisible();
   await page.dispatchEvent('body', 'drop', { dataTransfer: transfer });
 }
 
-test('a dropped Claude Code session opens as its own timeline, with the report and the tool-name table', async ({ page }) => {
+test('a dropped Claude Code session opens as its own timeline, with the report and the tool-name table', async ({
+  page,
+}) => {
   const errors = watchErrors(page);
   await page.goto('/');
   await waitForTimeline(page);
   await drop(page, FIXTURE, trace);
   const dialog = page.getByTestId('trace-import');
-  await expect(dialog.getByTestId('import-report')).toContainText('imported a claude-code trace: 15 events (7 inferences, 7 tool results, 1 user messages)');
+  await expect(dialog.getByTestId('import-report')).toContainText(
+    'imported a claude-code trace: 15 events (7 inferences, 7 tool results, 1 user messages)',
+  );
   // The thinking block is the reply's reasoning now; only the sidechain lines are left out.
-  await expect(dialog.getByTestId('import-report').locator('li', { hasText: 'skipped' })).toHaveText('skipped (the scenario format cannot hold them yet): 2 sidechain message');
+  await expect(dialog.getByTestId('import-report').locator('li', { hasText: 'skipped' })).toHaveText(
+    'skipped (the scenario format cannot hold them yet): 2 sidechain message',
+  );
   await expect(dialog.getByTestId('tool-map').locator('tbody tr')).toHaveCount(5);
   await expect(dialog.getByLabel('blueprint name for Read')).toHaveValue('read_file');
   await dialog.getByTestId('import-open').click();
@@ -57,7 +74,9 @@ test('a dropped Claude Code session opens as its own timeline, with the report a
 test('the tool-name table changes the names the run replays with', async ({ page }) => {
   await page.goto('/');
   await waitForTimeline(page);
-  await page.getByTestId('import-file').setInputFiles({ name: FIXTURE, mimeType: 'application/x-ndjson', buffer: Buffer.from(trace) });
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: FIXTURE, mimeType: 'application/x-ndjson', buffer: Buffer.from(trace) });
   const dialog = page.getByTestId('trace-import');
   await dialog.getByLabel('blueprint name for Task').fill('delegate');
   await dialog.getByTestId('import-apply').click();
@@ -70,7 +89,9 @@ test('a broken trace says where and imports nothing', async ({ page }) => {
   const lines = trace.split('\n');
   lines[6] = lines[6]!.slice(0, 50);
   await drop(page, 'broken.jsonl', lines.join('\n'));
-  await expect(page.getByTestId('import-error')).toContainText('broken.jsonl: line 7, (top level): not valid JSON at column 51');
+  await expect(page.getByTestId('import-error')).toContainText(
+    'broken.jsonl: line 7, (top level): not valid JSON at column 51',
+  );
   await expect(page.getByTestId('import-error')).toContainText('Nothing was changed.');
 });
 
@@ -80,22 +101,34 @@ test('a file that is not valid UTF-8 imports with a warning that names the byte 
   const bytes = Buffer.from(trace);
   const at = bytes.indexOf('Plan approved');
   const latin1 = Buffer.concat([bytes.subarray(0, at), Buffer.from([0xe9]), bytes.subarray(at)]);
-  await page.getByTestId('import-file').setInputFiles({ name: 'latin1.jsonl', mimeType: 'application/x-ndjson', buffer: latin1 });
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'latin1.jsonl', mimeType: 'application/x-ndjson', buffer: latin1 });
   const report = page.getByTestId('trace-import').getByTestId('import-report');
-  await expect(report.locator('li').first()).toHaveText(`warning: not valid UTF-8 at byte ${at} (the first bad sequence, counted from 0): bad bytes were read as U+FFFD, so that text differs from the original; save the trace as UTF-8 to import it exactly`);
+  await expect(report.locator('li').first()).toHaveText(
+    `warning: not valid UTF-8 at byte ${at} (the first bad sequence, counted from 0): bad bytes were read as U+FFFD, so that text differs from the original; save the trace as UTF-8 to import it exactly`,
+  );
   await expect(report).toContainText('imported a claude-code trace: 15 events');
 });
 
 test('a scenario file that is not valid UTF-8 opens with a warning that names the byte offset', async ({ page }) => {
   await page.goto('/');
   await waitForTimeline(page);
-  const text = JSON.stringify({ ...exampleScenario('flat-vs-regions'), name: 'latin1-scenario', description: 'caf@ notes' });
+  const text = JSON.stringify({
+    ...exampleScenario('flat-vs-regions'),
+    name: 'latin1-scenario',
+    description: 'caf@ notes',
+  });
   const at = Buffer.byteLength(text.slice(0, text.indexOf('@')));
   const [before, after] = text.split('@') as [string, string];
   const latin1 = Buffer.concat([Buffer.from(before), Buffer.from([0xe9]), Buffer.from(after)]);
-  await page.getByTestId('import-file').setInputFiles({ name: 'latin1.json', mimeType: 'application/json', buffer: latin1 });
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'latin1.json', mimeType: 'application/json', buffer: latin1 });
   await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'latin1-scenario', { timeout: 30_000 });
-  await expect(page.getByTestId('notice-error').filter({ hasText: 'latin1.json' })).toContainText(`latin1.json is not valid UTF-8 from byte ${fmt(at)} (0-based)`);
+  await expect(page.getByTestId('notice-error').filter({ hasText: 'latin1.json' })).toContainText(
+    `latin1.json is not valid UTF-8 from byte ${fmt(at)} (0-based)`,
+  );
 });
 
 test('the request at the inspected step copies as an Anthropic body', async ({ page }) => {
@@ -112,7 +145,10 @@ test('the request at the inspected step copies as an Anthropic body', async ({ p
   expect(copied).toEqual(anthropicBody(engineDetail(scenario, step).request, model.model));
 });
 
-test('a shape-only link of an imported run opens with the same charts and none of its text', async ({ page, browser }) => {
+test('a shape-only link of an imported run opens with the same charts and none of its text', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000); // two pages, each replaying the run
   await page.goto('/');
   await waitForTimeline(page);
@@ -134,7 +170,8 @@ test('a shape-only link of an imported run opens with the same charts and none o
   await goToStep(other, steps - 1, steps);
   await expect(other.getByTestId('request-tokens')).toHaveText(fmt(engineDetail(scenario, steps - 1).request.tokens));
   const text = await other.locator('body').innerText();
-  for (const secret of ['header parser rejects', 'EmptyValue', 'Plan approved', 'cargo test']) expect(text).not.toContain(secret);
+  for (const secret of ['header parser rejects', 'EmptyValue', 'Plan approved', 'cargo test'])
+    expect(text).not.toContain(secret);
   expect(text).toContain('read_file');
   await other.close();
 });
@@ -166,7 +203,10 @@ test('a 50 MB session is read in the worker with progress, and the page keeps dr
   });
   await expect(page.getByTestId('import-progress')).toBeVisible();
   const report = page.getByTestId('import-report');
-  await expect(report).toContainText(`imported a claude-code trace: ${fmt(turns * 2)} events (${fmt(turns)} inferences, ${fmt(turns)} tool results, 0 user messages)`, { timeout: 120_000 });
+  await expect(report).toContainText(
+    `imported a claude-code trace: ${fmt(turns * 2)} events (${fmt(turns)} inferences, ${fmt(turns)} tool results, 0 user messages)`,
+    { timeout: 120_000 },
+  );
   const gap = await page.evaluate(() => {
     const w = window as unknown as { longestFrameGap: number; watching: boolean };
     const longest = w.longestFrameGap;
@@ -182,7 +222,9 @@ test('a 50 MB session is read in the worker with progress, and the page keeps dr
   // loaded CI run, before the last three); the bound leaves room for a loaded CI run.
   await page.getByTestId('import-open').click();
   // Reading 50 MB took up to 5 s on a loaded 2-core CI run; the frame gap below is what is held.
-  await expect(page.getByTestId('events-pager')).toContainText(`events 1–200 of ${fmt(turns * 2)}`, { timeout: 15_000 });
+  await expect(page.getByTestId('events-pager')).toContainText(`events 1–200 of ${fmt(turns * 2)}`, {
+    timeout: 15_000,
+  });
   await page.waitForTimeout(8_000);
   const openGap = await page.evaluate(() => {
     const w = window as unknown as { longestFrameGap: number; watching: boolean };
@@ -196,28 +238,42 @@ test('a 50 MB session is read in the worker with progress, and the page keeps dr
 
 test('any file can be picked: a SWE-agent .traj imports as one inference per API call it counted', async ({ page }) => {
   const traj = readFileSync(new URL('../test/import/fixtures/real/swe-agent-function-calling.traj', import.meta.url));
-  const apiCalls = (JSON.parse(traj.toString()) as { info: { model_stats: { api_calls: number } } }).info.model_stats.api_calls;
+  const apiCalls = (JSON.parse(traj.toString()) as { info: { model_stats: { api_calls: number } } }).info.model_stats
+    .api_calls;
   await page.goto('/');
   await waitForTimeline(page);
   // The picker offers every file: nothing is greyed out by its extension.
   expect(await page.getByTestId('import-file').getAttribute('accept')).toBeNull();
-  await page.getByTestId('import-file').setInputFiles({ name: 'sweagenttestrepo-1c2844.traj', mimeType: 'application/octet-stream', buffer: traj });
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'sweagenttestrepo-1c2844.traj', mimeType: 'application/octet-stream', buffer: traj });
   await expect(page.getByTestId('import-report')).toContainText(`imported a swe-agent trace: `);
   await expect(page.getByTestId('import-report')).toContainText(`(${apiCalls} inferences,`);
 });
 
-test('a file no format is detected in: the dialog offers the format choice, in the page\'s words, and imports as the one chosen', async ({ page }) => {
+test("a file no format is detected in: the dialog offers the format choice, in the page's words, and imports as the one chosen", async ({
+  page,
+}) => {
   // A Gemini CLI chat without its session header: nothing in it says which tool wrote it.
-  const chat = JSON.stringify({ messages: [{ type: 'user', content: 'Rename the file.' }, { type: 'gemini', content: 'Renamed.', tokens: { input: 1200, output: 8 } }] });
+  const chat = JSON.stringify({
+    messages: [
+      { type: 'user', content: 'Rename the file.' },
+      { type: 'gemini', content: 'Renamed.', tokens: { input: 1200, output: 8 } },
+    ],
+  });
   await page.goto('/');
   await waitForTimeline(page);
-  await page.getByTestId('import-file').setInputFiles({ name: 'chat.json', mimeType: 'application/json', buffer: Buffer.from(chat) });
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'chat.json', mimeType: 'application/json', buffer: Buffer.from(chat) });
   const error = page.getByTestId('import-error');
   await expect(error).toContainText('matches no trace format');
   expect(await error.innerText()).not.toContain('--format');
   const choice = page.getByTestId('import-format-choice');
   await choice.getByLabel('trace format').selectOption('gemini-cli');
   await choice.getByTestId('import-as-format').click();
-  await expect(page.getByTestId('import-report')).toContainText('imported a gemini-cli trace: 1 events (1 inferences, 0 tool results, 0 user messages)');
+  await expect(page.getByTestId('import-report')).toContainText(
+    'imported a gemini-cli trace: 1 events (1 inferences, 0 tool results, 0 user messages)',
+  );
   await expect(page.getByTestId('import-report')).toContainText('recorded usage: 1 of 1 inferences');
 });

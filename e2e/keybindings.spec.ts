@@ -24,7 +24,9 @@ async function toStart(page: Page): Promise<void> {
   await page.keyboard.press('ControlOrMeta+Home');
 }
 
-test('vim: chosen in Settings, `ihello<Esc>` types hello into the blueprint, and vim is still on after a reload', async ({ page }) => {
+test('vim: chosen in Settings, `ihello<Esc>` types hello into the blueprint, and vim is still on after a reload', async ({
+  page,
+}) => {
   const errors = watchErrors(page);
   const fetched: string[] = [];
   page.on('request', (r) => fetched.push(new URL(r.url()).pathname));

@@ -17,7 +17,9 @@ test('? opens the sheet of every shortcut; the dialog takes, traps and gives bac
   await expect(sheet).toContainText('Ctrl + M');
   await expect(sheet).toContainText('tab-focus mode');
   // Ctrl + S (save, keep a version, copy the link) is listed with the rest.
-  await expect(sheet.getByRole('row', { name: /^Ctrl \+ S Save, keep this content as a version, and copy the link/ })).toBeVisible();
+  await expect(
+    sheet.getByRole('row', { name: /^Ctrl \+ S Save, keep this content as a version, and copy the link/ }),
+  ).toBeVisible();
   await expect(sheet.locator('tbody tr')).toHaveCount(13);
   // Focus is inside, and Tab cycles inside.
   expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);

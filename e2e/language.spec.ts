@@ -26,7 +26,12 @@ test('hover on compact_at shows its meaning from the spec', async ({ page }) => 
   await page.goto('/');
   await waitForTimeline(page, steps());
   await setEditorText(page, '[context.regions.codebase]\nkind = "compacting"\ncompact_at = "80%"\n');
-  await page.getByTestId('editor').locator('.view-line', { hasText: 'compact_at' }).locator('span', { hasText: 'compact_at' }).first().hover();
+  await page
+    .getByTestId('editor')
+    .locator('.view-line', { hasText: 'compact_at' })
+    .locator('span', { hasText: 'compact_at' })
+    .first()
+    .hover();
   const hover = page.locator('.monaco-hover', { hasText: 'compact_at' }).first();
   await expect(hover).toContainText('compact once the region is this full', { timeout: 10_000 });
 });
@@ -34,11 +39,16 @@ test('hover on compact_at shows its meaning from the spec', async ({ page }) => 
 test('a did-you-mean diagnostic has a quick fix that applies it', async ({ page }) => {
   await page.goto('/');
   await waitForTimeline(page, steps());
-  await setEditorText(page, '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\nconversation = { kind = "sliding", max_items = 5 }\n');
+  await setEditorText(
+    page,
+    '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\nconversation = { kind = "sliding", max_items = 5 }\n',
+  );
   await expect(page.getByTestId('diagnostics')).toContainText('Did you mean "sliding_window"?');
   await page.getByTestId('diagnostics').locator('[data-code="unknown-region-kind"]').click();
   await page.keyboard.press('ControlOrMeta+.');
   await page.locator('.action-widget').getByText('Change to "sliding_window"').click();
-  await expect(page.getByTestId('editor').locator('.view-lines')).toContainText('conversation = { kind = "sliding_window", max_items = 5 }');
+  await expect(page.getByTestId('editor').locator('.view-lines')).toContainText(
+    'conversation = { kind = "sliding_window", max_items = 5 }',
+  );
   await expect(page.getByTestId('diagnostics')).not.toContainText('unknown-region-kind');
 });

@@ -13,7 +13,10 @@ async function pageScroll(page: Page): Promise<{ x: number; y: number }> {
   }));
 }
 
-for (const [width, height] of [[1440, 900], [1024, 768]] as const) {
+for (const [width, height] of [
+  [1440, 900],
+  [1024, 768],
+] as const) {
   test(`at ${width}×${height} the app fits the window: no page scroll`, async ({ page }) => {
     const errors = watchErrors(page);
     await page.setViewportSize({ width, height });
@@ -29,7 +32,9 @@ for (const [width, height] of [[1440, 900], [1024, 768]] as const) {
     expect(chart!.y + chart!.height).toBeLessThan(height);
     expect(chart!.height).toBeGreaterThan(180);
     // The editor shows at least 60 columns (once Monaco has arrived, after the charts).
-    await expect.poll(async () => Number(await page.getByTestId('editor').getAttribute('data-columns'))).toBeGreaterThanOrEqual(60);
+    await expect
+      .poll(async () => Number(await page.getByTestId('editor').getAttribute('data-columns')))
+      .toBeGreaterThanOrEqual(60);
     if (process.env.SHOTS) await page.screenshot({ path: `/tmp/ui-shots/layout-${width}.png` });
     expect(errors).toEqual([]);
   });
@@ -84,10 +89,14 @@ test('pane sizes are remembered across a reload, and a pane collapses to its tit
   await page.getByRole('button', { name: 'Collapse or expand Traffic' }).click();
   await expect.poll(async () => (await page.locator('[data-pane="traffic"]').boundingBox())!.height).toBeLessThan(40);
   await page.getByRole('button', { name: 'Collapse or expand Traffic' }).click();
-  await expect.poll(async () => (await page.locator('[data-pane="traffic"]').boundingBox())!.height).toBeGreaterThan(100);
+  await expect
+    .poll(async () => (await page.locator('[data-pane="traffic"]').boundingBox())!.height)
+    .toBeGreaterThan(100);
 });
 
-test('nothing moves while playing: the panes, the chart, the problems list and the step label keep their boxes', async ({ page }) => {
+test('nothing moves while playing: the panes, the chart, the problems list and the step label keep their boxes', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1024, height: 768 });
   await page.goto('/');
   await waitForTimeline(page, steps());
@@ -96,14 +105,23 @@ test('nothing moves while playing: the panes, the chart, the problems list and t
   await expect(monaco).toBeVisible();
   // Monaco mounts at a few pixels and sizes itself to its pane on the next frames.
   await expect.poll(async () => (await monaco.boundingBox())?.width ?? 0).toBeGreaterThan(100);
-  const boxes = () => page.evaluate(() => {
-    const selectors = ['[data-pane="timeline"]', '[data-pane="inspector"]', '[data-pane="editor"]', '[data-pane="traffic"]',
-      '[data-testid="window-chart"]', '[data-testid="diagnostics"]', '[data-testid="step-label"]', '.monaco-editor'];
-    return selectors.map((s) => {
-      const r = document.querySelector(s)!.getBoundingClientRect();
-      return `${s} ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+  const boxes = () =>
+    page.evaluate(() => {
+      const selectors = [
+        '[data-pane="timeline"]',
+        '[data-pane="inspector"]',
+        '[data-pane="editor"]',
+        '[data-pane="traffic"]',
+        '[data-testid="window-chart"]',
+        '[data-testid="diagnostics"]',
+        '[data-testid="step-label"]',
+        '.monaco-editor',
+      ];
+      return selectors.map((s) => {
+        const r = document.querySelector(s)!.getBoundingClientRect();
+        return `${s} ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+      });
     });
-  });
   const before = await boxes();
   await page.getByLabel('Speed (steps per second)').selectOption('25');
   await page.getByTestId('play').click();

@@ -5,7 +5,11 @@ import { findExample } from '../src/scenarios/examples.ts';
 import { encodeScenario } from '../src/share/index.ts';
 import { engineTimeline, exampleScenario, fmt, watchErrors } from './helpers.ts';
 
-const SIZES = [[1440, 900], [1024, 768], [390, 844]] as const;
+const SIZES = [
+  [1440, 900],
+  [1024, 768],
+  [390, 844],
+] as const;
 
 /** The step (0-based) where the engine's flat list loses the task in an example. */
 function flatListLosesAt(id: string): number {
@@ -15,7 +19,9 @@ function flatListLosesAt(id: string): number {
 
 /** The first step (0-based) of the engine's run with a change of `type` in `region`. */
 function firstChange(id: string, type: string, region: string): number {
-  return engineTimeline(exampleScenario(id)).steps.findIndex((s) => s.changes.some((c) => c.type === type && c.region === region));
+  return engineTimeline(exampleScenario(id)).steps.findIndex((s) =>
+    s.changes.some((c) => c.type === type && c.region === region),
+  );
 }
 
 async function expectAt(page: Page, step: number, id: string): Promise<void> {
@@ -31,7 +37,9 @@ for (const [width, height] of SIZES) {
   test.describe(`${width}×${height}`, () => {
     test.use({ viewport: { width, height } });
 
-    test('an example opens at its lesson with its sentence; the verdict\'s step link shows the flat-list chart', async ({ page }) => {
+    test("an example opens at its lesson with its sentence; the verdict's step link shows the flat-list chart", async ({
+      page,
+    }) => {
       const errors = watchErrors(page);
       await page.goto('/#example/flat-vs-regions');
       const lost = flatListLosesAt('flat-vs-regions');
@@ -60,10 +68,19 @@ for (const [width, height] of SIZES) {
       expect(errors).toEqual([]);
     });
 
-    test('the charts fit data far below the window, in every view, and say how large the window is; the choice is kept', async ({ page }) => {
+    test('the charts fit data far below the window, in every view, and say how large the window is; the choice is kept', async ({
+      page,
+    }) => {
       await page.goto('/#example/imported-run');
       await expectAt(page, firstChange('imported-run', 'compact', 'codebase'), 'imported-run');
-      const peak = engineTimeline(exampleScenario('imported-run')).steps.reduce((m, s) => Math.max(m, Object.values(s.regions).reduce((t, r) => t + r.tokens, 0)), 0);
+      const peak = engineTimeline(exampleScenario('imported-run')).steps.reduce(
+        (m, s) =>
+          Math.max(
+            m,
+            Object.values(s.regions).reduce((t, r) => t + r.tokens, 0),
+          ),
+        0,
+      );
       const chart = page.getByTestId('window-chart');
       await expect(chart).toHaveAttribute('data-fit', 'yes');
       // The axis tops just above the data (a tenth of headroom), not at the 200,000-token window.
@@ -74,7 +91,9 @@ for (const [width, height] of SIZES) {
 
       await tab(page, 'regions').click();
       await expect(page.getByTestId('region-charts')).toHaveAttribute('data-fit', 'yes');
-      await expect(page.getByTestId('region-charts').getByTestId('window-off-scale')).toContainText('the window is 200,000 tokens');
+      await expect(page.getByTestId('region-charts').getByTestId('window-off-scale')).toContainText(
+        'the window is 200,000 tokens',
+      );
       await tab(page, 'cache').click();
       await expect(page.getByTestId('cache-chart')).toHaveAttribute('data-fit', 'yes');
       await tab(page, 'flat').click();
@@ -91,7 +110,9 @@ for (const [width, height] of SIZES) {
       await expect(page.getByTestId('window-chart')).toHaveAttribute('data-top', '200000');
     });
 
-    test('the address holds step, view, zoom and region; a reload keeps them; old links open at step 1 of Window; the Guide has addresses', async ({ page }) => {
+    test('the address holds step, view, zoom and region; a reload keeps them; old links open at step 1 of Window; the Guide has addresses', async ({
+      page,
+    }) => {
       await page.goto('/#example/research-reject');
       const reject = firstChange('research-reject', 'reject', 'sources');
       await expectAt(page, reject, 'research-reject');

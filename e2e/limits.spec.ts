@@ -3,7 +3,14 @@
 import { expect, test } from '@playwright/test';
 import { DEFAULT_EXAMPLE_ID, EXAMPLES } from '../src/scenarios/examples.ts';
 import {
-  addAgentFile, engineTimeline, exampleScenario, longTasks, recordLongTasks, resetLongTasks, setEditorText, waitForTimeline,
+  addAgentFile,
+  engineTimeline,
+  exampleScenario,
+  longTasks,
+  recordLongTasks,
+  resetLongTasks,
+  setEditorText,
+  waitForTimeline,
 } from './helpers.ts';
 
 test('a loop {} hook in a custom region hits the limit with a message; the page stays responsive', async ({ page }) => {
@@ -16,7 +23,8 @@ test('a loop {} hook in a custom region hits the limit with a message; the page 
 
   await page.getByRole('tab', { name: 'agent.leviath' }).click();
   const withSpin = scenario.agent['agent.leviath'].replace(
-    '[context.regions]\n', '[context.regions]\nspin = { kind = "custom", script = "context_hooks/spin.rhai" }\n',
+    '[context.regions]\n',
+    '[context.regions]\nspin = { kind = "custom", script = "context_hooks/spin.rhai" }\n',
   );
   await resetLongTasks(page);
   await setEditorText(page, withSpin);
@@ -36,9 +44,11 @@ test('a loop {} hook in a custom region hits the limit with a message; the page 
 // A sane bound for every run of the suite; the bench's page probe (e2e/page.spec.ts) reports each
 // phase against the 50 ms goal.
 test('replaying the largest example keeps long tasks short', async ({ page }) => {
-  const largest = EXAMPLES
-    .map((e) => ({ id: e.id, title: e.title, size: JSON.stringify(engineTimeline(exampleScenario(e.id))).length }))
-    .sort((a, b) => b.size - a.size)[0];
+  const largest = EXAMPLES.map((e) => ({
+    id: e.id,
+    title: e.title,
+    size: JSON.stringify(engineTimeline(exampleScenario(e.id))).length,
+  })).sort((a, b) => b.size - a.size)[0];
   await recordLongTasks(page);
   await page.goto('/');
   await waitForTimeline(page);
@@ -46,7 +56,11 @@ test('replaying the largest example keeps long tasks short', async ({ page }) =>
   await resetLongTasks(page);
 
   await page.getByTestId('open-examples').click();
-  await page.getByTestId('examples').locator(`[data-example="${largest.id}"]`).getByRole('button', { name: 'Open' }).click();
+  await page
+    .getByTestId('examples')
+    .locator(`[data-example="${largest.id}"]`)
+    .getByRole('button', { name: 'Open' })
+    .click();
   const steps = engineTimeline(exampleScenario(largest.id)).steps.length;
   await waitForTimeline(page, steps);
   // Scrub across the run as a user would while it is on screen.

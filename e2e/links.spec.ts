@@ -11,7 +11,9 @@ import { engineTimeline, exampleScenario, fmt, goToStep, readRegionReadout, wait
 // Each test opens and replays several scenarios; on a machine shared by many runs that takes minutes.
 test.describe.configure({ timeout: 180_000 });
 
-const fixtures = JSON.parse(readFileSync(new URL('../test/share/fixtures/links-2026-12-03.json', import.meta.url), 'utf8')) as LinkFixture[];
+const fixtures = JSON.parse(
+  readFileSync(new URL('../test/share/fixtures/links-2026-12-03.json', import.meta.url), 'utf8'),
+) as LinkFixture[];
 const fixture = (name: string) => fixtures.find((f) => f.name === name)!;
 
 test('a link made on 2026-12-03 opens to the timeline it opened to then, and keeps its fragment', async ({ page }) => {
@@ -27,12 +29,20 @@ test('a link made on 2026-12-03 opens to the timeline it opened to then, and kee
   expect(Object.keys(readout)).toContain('conversation');
 });
 
-test('a link past 2,000 characters says so; dropping tool output shrinks it to the same charts', async ({ page, browser, context }) => {
+test('a link past 2,000 characters says so; dropping tool output shrinks it to the same charts', async ({
+  page,
+  browser,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const base = exampleScenario('flat-vs-regions');
-  const output = Array.from({ length: 120 }, (_, i) => `src/file${i}.rs:${(i * 7919) % 997}: let v${i} = ${(i * 104729) % 65521};`).join('\n');
+  const output = Array.from(
+    { length: 120 },
+    (_, i) => `src/file${i}.rs:${(i * 7919) % 997}: let v${i} = ${(i * 104729) % 65521};`,
+  ).join('\n');
   const long = ScenarioSchema.parse({
-    ...base, name: 'long-one',
+    ...base,
+    name: 'long-one',
     traffic: [
       { type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'grep', arguments: { pattern: 'let' } }] },
       { type: 'tool_result', tool_call_id: 'c1', tool_name: 'grep', content: output },
@@ -80,14 +90,18 @@ test('Copy as Markdown gives the link and the table of regions', async ({ page, 
   await expect(page.getByTestId('share')).toContainText('Markdown copied to the clipboard.');
   const text = await page.evaluate(() => navigator.clipboard.readText());
   const lines = text.split('\n');
-  expect(lines[0]).toBe(`[${DEFAULT_EXAMPLE_ID}](${url}) — ${fmt(timeline.steps.length)} steps, ${fmt(timeline.summary.inferences)} inferences on claude-sonnet-4`);
+  expect(lines[0]).toBe(
+    `[${DEFAULT_EXAMPLE_ID}](${url}) — ${fmt(timeline.steps.length)} steps, ${fmt(timeline.summary.inferences)} inferences on claude-sonnet-4`,
+  );
   expect(lines).toContain('| Region | Kind | Budget | Final tokens | Evictions |');
   const last = timeline.steps.at(-1)!.regions;
   expect(lines).toContain(`| task | pinned | ${fmt(last.task.budget)} | ${fmt(last.task.tokens)} | 0 |`);
   expect(text).toContain(`Cache prefix: ${Math.round(timeline.summary.meanPrefixShare * 100)}%`);
 });
 
-test('the embed view shows the chart and the replay controls only, plays, and links to the playground', async ({ page }) => {
+test('the embed view shows the chart and the replay controls only, plays, and links to the playground', async ({
+  page,
+}) => {
   const link = fixture('flat-vs-regions');
   await page.goto(`/?embed${link.fragment}`);
   await expect(page.getByTestId('embed')).toBeVisible();
@@ -95,7 +109,10 @@ test('the embed view shows the chart and the replay controls only, plays, and li
   await expect(page.getByTestId('editor')).toHaveCount(0);
   await expect(page.getByLabel('Task', { exact: true })).toHaveCount(0);
   await expect(page.getByTestId('open-scenarios')).toHaveCount(0);
-  await expect(page.getByTestId('open-in-playground')).toHaveAttribute('href', new URL(`/${link.fragment}`, page.url()).href);
+  await expect(page.getByTestId('open-in-playground')).toHaveAttribute(
+    'href',
+    new URL(`/${link.fragment}`, page.url()).href,
+  );
 
   await page.getByTestId('play').click();
   await expect(page.getByTestId('play')).toContainText('Pause');
@@ -111,7 +128,10 @@ test('the embed view also opens from an embed part of the fragment', async ({ pa
   await expect(page.getByTestId('embed')).toBeVisible();
   await waitForTimeline(page, link.opensTo.steps);
   await expect(page.getByTestId('open-scenarios')).toHaveCount(0);
-  await expect(page.getByTestId('open-in-playground')).toHaveAttribute('href', new URL(`/${link.fragment}`, page.url()).href);
+  await expect(page.getByTestId('open-in-playground')).toHaveAttribute(
+    'href',
+    new URL(`/${link.fragment}`, page.url()).href,
+  );
 });
 
 test('a bad embed link says what is wrong', async ({ page }) => {

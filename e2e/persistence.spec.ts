@@ -25,7 +25,9 @@ async function openExample(page: Page, id: string): Promise<void> {
   await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', id, { timeout: 30_000 });
 }
 
-test('edit, open an example, open another: one "Opened" notice, the newest; its Undo goes back, and the edited work is in Scenarios', async ({ page }) => {
+test('edit, open an example, open another: one "Opened" notice, the newest; its Undo goes back, and the edited work is in Scenarios', async ({
+  page,
+}) => {
   await page.goto('/');
   await waitForTimeline(page);
   await editTask(page, EDITED_TASK);
@@ -46,7 +48,9 @@ test('edit, open an example, open another: one "Opened" notice, the newest; its 
   expect(await menuNames(page)).toEqual([DEFAULT_EXAMPLE_ID]);
 });
 
-test('with auto-run off (after a slow replay), opening an example still replays it; an edit waits for Run', async ({ page }) => {
+test('with auto-run off (after a slow replay), opening an example still replays it; an edit waits for Run', async ({
+  page,
+}) => {
   await page.goto('/');
   await waitForTimeline(page);
   await page.getByTestId('auto-run').uncheck();
@@ -76,34 +80,66 @@ test('a reload after opening an example, a link and a file keeps every scenario 
   expect((await menuNames(page)).sort()).toEqual([DEFAULT_EXAMPLE_ID, 'from-a-colleague']);
 
   const imported = { ...exampleScenario('research-reject'), name: 'imported-one' };
-  await page.getByTestId('import-file').setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(imported)) });
-  await expect(page.getByTestId('notice-info').filter({ hasText: 'Imported mine.json as "imported-one" in Scenarios' })).toBeVisible();
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(imported)) });
+  await expect(
+    page.getByTestId('notice-info').filter({ hasText: 'Imported mine.json as "imported-one" in Scenarios' }),
+  ).toBeVisible();
   await page.reload();
   await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'imported-one', { timeout: 30_000 });
   expect((await menuNames(page)).sort()).toEqual([DEFAULT_EXAMPLE_ID, 'from-a-colleague', 'imported-one']);
 
   // Each is still whole: opening the edited one brings back the edit.
   await page.getByTestId('open-scenarios').click();
-  await page.getByTestId('scenarios').locator(`[data-entry="${DEFAULT_EXAMPLE_ID}"]`).getByRole('button', { name: 'Open' }).click();
+  await page
+    .getByTestId('scenarios')
+    .locator(`[data-entry="${DEFAULT_EXAMPLE_ID}"]`)
+    .getByRole('button', { name: 'Open' })
+    .click();
   await expect(page.getByLabel('Task', { exact: true })).toHaveValue(EDITED_TASK);
 });
 
-test('a library stored whole by an earlier version of the page opens after the update, with nothing lost', async ({ page }) => {
+test('a library stored whole by an earlier version of the page opens after the update, with nothing lost', async ({
+  page,
+}) => {
   await page.goto('/');
   await waitForTimeline(page);
-  const scenario = { ...exampleScenario('tool-routing'), name: 'from yesterday', inputs: { task: 'kept across the update' } };
-  const whole = { id: 'old-1', name: 'from yesterday', createdAt: 1, changedAt: Date.now(), origin: { kind: 'blank' }, scenario, versions: [{ savedAt: 1, scenario }], versionedAt: 1, revision: 4 };
+  const scenario = {
+    ...exampleScenario('tool-routing'),
+    name: 'from yesterday',
+    inputs: { task: 'kept across the update' },
+  };
+  const whole = {
+    id: 'old-1',
+    name: 'from yesterday',
+    createdAt: 1,
+    changedAt: Date.now(),
+    origin: { kind: 'blank' },
+    scenario,
+    versions: [{ savedAt: 1, scenario }],
+    versionedAt: 1,
+    revision: 4,
+  };
   // Written as the page wrote entries before summaries and contents were apart.
-  const keysAfter = async (write?: unknown) => page.evaluate((value) => new Promise<string[]>((resolve, reject) => {
-    const request = indexedDB.open('leviath');
-    request.onsuccess = () => {
-      const tx = request.result.transaction('library', 'readwrite');
-      if (value) tx.objectStore('library').put(value, 'entry:old-1');
-      const keys = tx.objectStore('library').getAllKeys();
-      tx.oncomplete = () => { request.result.close(); resolve((keys.result as string[]).filter((k) => k.endsWith('old-1'))); };
-      tx.onerror = () => reject(tx.error);
-    };
-  }), write);
+  const keysAfter = async (write?: unknown) =>
+    page.evaluate(
+      (value) =>
+        new Promise<string[]>((resolve, reject) => {
+          const request = indexedDB.open('leviath');
+          request.onsuccess = () => {
+            const tx = request.result.transaction('library', 'readwrite');
+            if (value) tx.objectStore('library').put(value, 'entry:old-1');
+            const keys = tx.objectStore('library').getAllKeys();
+            tx.oncomplete = () => {
+              request.result.close();
+              resolve((keys.result as string[]).filter((k) => k.endsWith('old-1')));
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+        }),
+      write,
+    );
   expect(await keysAfter(whole)).toEqual(['entry:old-1']);
   await page.reload();
   await waitForTimeline(page);
@@ -123,7 +159,10 @@ test('the address bar after an edit opens the same scenario in a fresh browser',
   const historyLength = await page.evaluate(() => history.length);
   await page.getByLabel('Task', { exact: true }).fill('Fix');
   await page.getByLabel('Task', { exact: true }).fill(EDITED_TASK);
-  const expected = encodeScenario({ ...exampleScenario(DEFAULT_EXAMPLE_ID), inputs: { ...exampleScenario(DEFAULT_EXAMPLE_ID).inputs, task: EDITED_TASK } });
+  const expected = encodeScenario({
+    ...exampleScenario(DEFAULT_EXAMPLE_ID),
+    inputs: { ...exampleScenario(DEFAULT_EXAMPLE_ID).inputs, task: EDITED_TASK },
+  });
   await expect.poll(() => new URL(page.url()).hash).toBe(expected);
   // Typing replaced the address, it did not add history entries.
   expect(await page.evaluate(() => history.length)).toBe(historyLength);
@@ -137,7 +176,10 @@ test('the address bar after an edit opens the same scenario in a fresh browser',
   await fresh.close();
 });
 
-test('Back returns to the scenario before an open, not through keystrokes; Ctrl+S saves and copies the link', async ({ page, context }) => {
+test('Back returns to the scenario before an open, not through keystrokes; Ctrl+S saves and copies the link', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('/');
   await waitForTimeline(page);
@@ -153,7 +195,9 @@ test('Back returns to the scenario before an open, not through keystrokes; Ctrl+
 
   await page.getByRole('heading', { name: 'Traffic', exact: true }).click();
   await page.keyboard.press('ControlOrMeta+S');
-  await expect(page.getByTestId('notice-info').filter({ hasText: 'Saved "flat-vs-regions" in Scenarios; its link is copied.' })).toBeVisible();
+  await expect(
+    page.getByTestId('notice-info').filter({ hasText: 'Saved "flat-vs-regions" in Scenarios; its link is copied.' }),
+  ).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url());
   const saved = (await libraryEntries(page)).find((e) => e.name === 'flat-vs-regions');
   expect(saved?.versions).toHaveLength(1);
@@ -165,12 +209,18 @@ test('when the browser refuses storage the page works, says so and offers Export
   await page.addInitScript(() => {
     Object.defineProperty(window, 'indexedDB', {
       get() {
-        return { open() { throw new DOMException('The user denied permission to access the database.', 'SecurityError'); } };
+        return {
+          open() {
+            throw new DOMException('The user denied permission to access the database.', 'SecurityError');
+          },
+        };
       },
     });
     // Site data blocked: reading localStorage itself throws (the layout's sizes used to blank the page).
     Object.defineProperty(window, 'localStorage', {
-      get() { throw new DOMException('Access is denied for this document.', 'SecurityError'); },
+      get() {
+        throw new DOMException('Access is denied for this document.', 'SecurityError');
+      },
     });
   });
   const steps = engineTimeline(exampleScenario(DEFAULT_EXAMPLE_ID)).steps.length;
@@ -186,23 +236,29 @@ test('when the browser refuses storage the page works, says so and offers Export
   // Editing and opening examples still work, and the work is kept for this tab.
   await page.getByLabel('Task', { exact: true }).fill(EDITED_TASK);
   await openExample(page, 'flat-vs-regions');
-  await expect(page.getByTestId('notice-info').filter({ hasText: 'flat' })).toContainText('kept for this tab in Scenarios');
+  await expect(page.getByTestId('notice-info').filter({ hasText: 'flat' })).toContainText(
+    'kept for this tab in Scenarios',
+  );
   await page.getByTestId('notice-info').filter({ hasText: 'flat' }).getByRole('button', { name: 'Undo' }).click();
   await expect(page.getByLabel('Task', { exact: true })).toHaveValue(EDITED_TASK);
   expect(errors).toEqual([]);
 });
 
-test('storage that fills up after load: the page says so, and opening an example still keeps the work', async ({ page }) => {
+test('storage that fills up after load: the page says so, and opening an example still keeps the work', async ({
+  page,
+}) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto('/');
   await waitForTimeline(page);
   await page.evaluate(() => {
-    IDBObjectStore.prototype.put = () => { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };
+    IDBObjectStore.prototype.put = () => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
   });
   await page.getByLabel('Task', { exact: true }).fill(EDITED_TASK);
   const notice = page.getByTestId('notice-error').filter({ hasText: 'cannot be stored in this browser' });
-  await expect(notice).toContainText('the browser\'s storage for this site is full');
+  await expect(notice).toContainText("the browser's storage for this site is full");
   await expect(notice.getByRole('button', { name: 'Export' })).toBeVisible();
 
   await openExample(page, 'flat-vs-regions');
@@ -214,40 +270,64 @@ test('storage that fills up after load: the page says so, and opening an example
   expect(errors).toEqual([]);
 });
 
-test('two tabs editing the same scenario: neither overwrites the other, each keeps its own copy', async ({ context }) => {
+test('two tabs editing the same scenario: neither overwrites the other, each keeps its own copy', async ({
+  context,
+}) => {
   const first = await context.newPage();
   await first.goto('/');
   await waitForTimeline(first);
   await editTask(first, 'tab one, first edit');
-  await expect.poll(() => new URL(first.url()).hash).toBe(encodeScenario({ ...exampleScenario(DEFAULT_EXAMPLE_ID), inputs: { ...exampleScenario(DEFAULT_EXAMPLE_ID).inputs, task: 'tab one, first edit' } }));
+  await expect
+    .poll(() => new URL(first.url()).hash)
+    .toBe(
+      encodeScenario({
+        ...exampleScenario(DEFAULT_EXAMPLE_ID),
+        inputs: { ...exampleScenario(DEFAULT_EXAMPLE_ID).inputs, task: 'tab one, first edit' },
+      }),
+    );
 
   const second = await context.newPage();
   await second.goto(first.url());
   await expect(second.getByLabel('Task', { exact: true })).toHaveValue('tab one, first edit');
-  await expect(second.getByTestId('notice-info').filter({ hasText: `already in Scenarios as "${DEFAULT_EXAMPLE_ID}"` })).toBeVisible();
+  await expect(
+    second.getByTestId('notice-info').filter({ hasText: `already in Scenarios as "${DEFAULT_EXAMPLE_ID}"` }),
+  ).toBeVisible();
 
   await editTask(first, 'tab one, second edit');
   await second.getByLabel('Task', { exact: true }).fill('tab two');
-  await expect(second.getByTestId('notice-info').filter({ hasText: 'was also changed in another tab' }))
-    .toContainText(`this tab's version is now "${DEFAULT_EXAMPLE_ID} (2)" in Scenarios, the other tab's stays "${DEFAULT_EXAMPLE_ID}"`);
+  await expect(second.getByTestId('notice-info').filter({ hasText: 'was also changed in another tab' })).toContainText(
+    `this tab's version is now "${DEFAULT_EXAMPLE_ID} (2)" in Scenarios, the other tab's stays "${DEFAULT_EXAMPLE_ID}"`,
+  );
   await editTask(first, 'tab one, third edit');
   await second.getByLabel('Task', { exact: true }).fill('tab two, again');
-  await expect.poll(async () => Object.fromEntries((await libraryEntries(first)).map((e) => [e.name, e.scenario.inputs.task]))).toEqual({
-    [DEFAULT_EXAMPLE_ID]: 'tab one, third edit',
-    [`${DEFAULT_EXAMPLE_ID} (2)`]: 'tab two, again',
-  });
+  await expect
+    .poll(async () => Object.fromEntries((await libraryEntries(first)).map((e) => [e.name, e.scenario.inputs.task])))
+    .toEqual({
+      [DEFAULT_EXAMPLE_ID]: 'tab one, third edit',
+      [`${DEFAULT_EXAMPLE_ID} (2)`]: 'tab two, again',
+    });
 });
 
-test('a scenario whose last replay did not finish opens out of date with a Run button, not replayed', async ({ page }) => {
+test('a scenario whose last replay did not finish opens out of date with a Run button, not replayed', async ({
+  page,
+}) => {
   const scenario = exampleScenario(DEFAULT_EXAMPLE_ID);
   const steps = engineTimeline(scenario).steps.length;
   await page.goto('/');
   await waitForTimeline(page, steps);
-  await page.evaluate(([key, print]) => {
-    localStorage.setItem(key, JSON.stringify({ [print]: { state: 'failed', message: 'the replay took longer than 20 s', at: Date.now() } }));
-  }, [REPLAY_GUARD_KEY, fingerprint(scenario)]);
+  await page.evaluate(
+    ([key, print]) => {
+      localStorage.setItem(
+        key,
+        JSON.stringify({ [print]: { state: 'failed', message: 'the replay took longer than 20 s', at: Date.now() } }),
+      );
+    },
+    [REPLAY_GUARD_KEY, fingerprint(scenario)],
+  );
   await page.reload();
-  await expect(page.getByTestId('replay-held')).toContainText('Out of date: this scenario was not replayed on load because its last replay did not finish (the replay took longer than 20 s).');
+  await expect(page.getByTestId('replay-held')).toContainText(
+    'Out of date: this scenario was not replayed on load because its last replay did not finish (the replay took longer than 20 s).',
+  );
   await page.waitForTimeout(3_000);
   await expect(page.getByTestId('charts')).toHaveAttribute('data-steps', '0');
   await expect(page.getByTestId('replaying')).toHaveCount(0);
@@ -262,7 +342,9 @@ test('a scenario whose last replay did not finish opens out of date with a Run b
   await expect(page.getByTestId('replay-held')).toHaveCount(0);
 });
 
-test('the Scenarios menu: rename, duplicate, delete with an undo that outlasts a reload, new blank, reset, versions', async ({ page }) => {
+test('the Scenarios menu: rename, duplicate, delete with an undo that outlasts a reload, new blank, reset, versions', async ({
+  page,
+}) => {
   await page.goto('/');
   await waitForTimeline(page);
   await editTask(page, EDITED_TASK);
@@ -316,20 +398,30 @@ test('the Scenarios menu: rename, duplicate, delete with an undo that outlasts a
   expect((await menuNames(page)).sort()).toEqual(['my layout', 'my layout copy']);
 });
 
-test('a scenario too big for the address bar leaves it empty, still reloads, and Ctrl+S says to export', async ({ page }) => {
+test('a scenario too big for the address bar leaves it empty, still reloads, and Ctrl+S says to export', async ({
+  page,
+}) => {
   // Random text does not compress: its link is far past what an address bar takes.
   const noise = randomBytes(90_000).toString('base64');
   const big = ScenarioSchema.parse({
-    ...exampleScenario('flat-vs-regions'), name: 'big-run', generator: undefined,
+    ...exampleScenario('flat-vs-regions'),
+    name: 'big-run',
+    generator: undefined,
     traffic: [
-      { type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'dump.txt' } }] },
+      {
+        type: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'dump.txt' } }],
+      },
       { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', content: noise },
     ],
   });
   expect(encodeScenario(big).length).toBeGreaterThan(MAX_ADDRESS_CHARS);
   await page.goto('/');
   await waitForTimeline(page);
-  await page.getByTestId('import-file').setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(big)) });
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(big)) });
   await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'big-run', { timeout: 30_000 });
   expect(new URL(page.url()).hash).toBe('');
 

@@ -13,11 +13,14 @@ async function openExample(page: Page, id: string): Promise<void> {
 }
 
 test.describe('toasts', () => {
-  test('four examples opened in a row leave one notice, which goes by itself; an error stays until closed', async ({ page }) => {
+  test('four examples opened in a row leave one notice, which goes by itself; an error stays until closed', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     await page.goto('/');
     await waitForTimeline(page);
-    for (const id of ['flat-vs-regions', 'checklist-gate', 'tool-routing', 'sliding-bulk-cache']) await openExample(page, id);
+    for (const id of ['flat-vs-regions', 'checklist-gate', 'tool-routing', 'sliding-bulk-cache'])
+      await openExample(page, id);
     const info = page.getByTestId('notice-info');
     await expect(info).toHaveCount(1);
     await expect(info).toContainText('Opened the example');
@@ -60,18 +63,29 @@ test.describe('toasts', () => {
 
 /** Each table's scroll box on screen: whether it overflows, and whether the keyboard can reach it. */
 async function tableBoxes(page: Page) {
-  return page.locator('.table-scroll').evaluateAll((boxes) => boxes.map((b) => ({
-    table: b.querySelector('table')?.getAttribute('data-testid') ?? b.querySelector('table')?.getAttribute('aria-label') ?? '?',
-    overflows: b.scrollWidth > b.clientWidth + 1,
-    said: b.getAttribute('data-overflows'),
-    tabIndex: b.getAttribute('tabindex'),
-    role: b.getAttribute('role'),
-  })));
+  return page.locator('.table-scroll').evaluateAll((boxes) =>
+    boxes.map((b) => ({
+      table:
+        b.querySelector('table')?.getAttribute('data-testid') ??
+        b.querySelector('table')?.getAttribute('aria-label') ??
+        '?',
+      overflows: b.scrollWidth > b.clientWidth + 1,
+      said: b.getAttribute('data-overflows'),
+      tabIndex: b.getAttribute('tabindex'),
+      role: b.getAttribute('role'),
+    })),
+  );
 }
 
 test.describe('tables', () => {
-  for (const [width, height] of [[1440, 900], [1024, 768], [390, 844]] as const) {
-    test(`the Stage ledger's second stage is reachable, and every table scrolls in a box of its own, at ${width}x${height}`, async ({ page }) => {
+  for (const [width, height] of [
+    [1440, 900],
+    [1024, 768],
+    [390, 844],
+  ] as const) {
+    test(`the Stage ledger's second stage is reachable, and every table scrolls in a box of its own, at ${width}x${height}`, async ({
+      page,
+    }) => {
       await page.setViewportSize({ width, height });
       await page.goto('/');
       await waitForTimeline(page);
@@ -101,7 +115,8 @@ test.describe('tables', () => {
       // The region readout keeps all six columns, each at least as wide as its heading.
       const heads = page.getByTestId('region-readout').locator('th');
       await expect(heads).toHaveText(['Region', 'Kind', 'Tokens', 'Budget', 'Entries', 'Used']);
-      for (const head of await heads.all()) expect(await head.evaluate((th) => th.scrollWidth <= th.clientWidth + 1)).toBe(true);
+      for (const head of await heads.all())
+        expect(await head.evaluate((th) => th.scrollWidth <= th.clientWidth + 1)).toBe(true);
     });
   }
 });
@@ -109,21 +124,28 @@ test.describe('tables', () => {
 /** Pairs of marker buttons whose boxes overlap (their counts would print over each other). */
 async function overlappingMarkers(page: Page): Promise<string[]> {
   // Markers share the line only with the markers of their own lane (changes, read again later).
-  return page.locator('.marker-lane').evaluateAll((lanes) => lanes.flatMap((lane) => {
-    const boxes = [...lane.querySelectorAll('.marker')].map((m) => ({ step: m.getAttribute('data-step'), r: m.getBoundingClientRect() }));
-    const out: string[] = [];
-    for (let k = 1; k < boxes.length; k++) {
-      const [a, b] = [boxes[k - 1]!, boxes[k]!];
-      if (b.r.left < a.r.right - 0.5) out.push(`${a.step}/${b.step}`);
-    }
-    return out;
-  }));
+  return page.locator('.marker-lane').evaluateAll((lanes) =>
+    lanes.flatMap((lane) => {
+      const boxes = [...lane.querySelectorAll('.marker')].map((m) => ({
+        step: m.getAttribute('data-step'),
+        r: m.getBoundingClientRect(),
+      }));
+      const out: string[] = [];
+      for (let k = 1; k < boxes.length; k++) {
+        const [a, b] = [boxes[k - 1]!, boxes[k]!];
+        if (b.r.left < a.r.right - 0.5) out.push(`${a.step}/${b.step}`);
+      }
+      return out;
+    }),
+  );
 }
 
 test.describe('phone, by touch', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
-  test('the chart tooltip stays on screen and a tap outside closes it; tabs scroll; markers do not overlap; nothing scrolls the page sideways', async ({ page }) => {
+  test('the chart tooltip stays on screen and a tap outside closes it; tabs scroll; markers do not overlap; nothing scrolls the page sideways', async ({
+    page,
+  }) => {
     await page.goto('/');
     await waitForTimeline(page);
     const plot = page.locator('.plot-box');
@@ -160,14 +182,26 @@ test.describe('phone, by touch', () => {
 });
 
 test.describe('1024x768 and wider', () => {
-  for (const [width, height] of [[1024, 768], [1280, 800], [1440, 900]] as const) {
-    test(`the tagline is whole or absent, markers do not overlap, and the cost cards are above the fold at ${width}x${height}`, async ({ page }) => {
+  for (const [width, height] of [
+    [1024, 768],
+    [1280, 800],
+    [1440, 900],
+  ] as const) {
+    test(`the tagline is whole or absent, markers do not overlap, and the cost cards are above the fold at ${width}x${height}`, async ({
+      page,
+    }) => {
       await page.setViewportSize({ width, height });
       await page.goto('/');
       await waitForTimeline(page);
       // Whatever form of the tagline shows is shown whole (no ellipsis after "Design an").
       for (const tagline of await page.locator('.tagline:visible').all()) {
-        expect(await tagline.evaluate((t) => t.scrollWidth <= t.clientWidth + 1 && t.getBoundingClientRect().right <= t.parentElement!.getBoundingClientRect().right + 1)).toBe(true);
+        expect(
+          await tagline.evaluate(
+            (t) =>
+              t.scrollWidth <= t.clientWidth + 1 &&
+              t.getBoundingClientRect().right <= t.parentElement!.getBoundingClientRect().right + 1,
+          ),
+        ).toBe(true);
       }
       if (width >= 1440) await expect(page.locator('.tagline:visible')).toHaveCount(1);
       expect(await overlappingMarkers(page)).toEqual([]);
@@ -216,7 +250,9 @@ test('the inspector follows the timeline while playing at 10 steps/s, and play k
 });
 
 test.describe('keyboard', () => {
-  test('skip links come first and land in the editor and the inspector; the markers are one tab stop with arrow keys', async ({ page }) => {
+  test('skip links come first and land in the editor and the inspector; the markers are one tab stop with arrow keys', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto('/');
     await waitForTimeline(page);
@@ -246,7 +282,11 @@ test.describe('keyboard', () => {
       await page.keyboard.press('Tab');
       const where = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
-        return el?.closest('[data-pane="inspector"]') ? 'inspector' : el?.classList.contains('marker') ? 'marker' : el?.tagName ?? '';
+        return el?.closest('[data-pane="inspector"]')
+          ? 'inspector'
+          : el?.classList.contains('marker')
+            ? 'marker'
+            : (el?.tagName ?? '');
       });
       if (where === 'inspector') break;
       visited.push(where);
@@ -268,11 +308,17 @@ test.describe('keyboard', () => {
     expect(await page.getByTestId('scrubber').inputValue()).toBe(step);
     expect(await page.getByTestId('marker-lane').locator('.marker[tabindex="0"]').count()).toBe(1);
     await page.keyboard.press('Enter');
-    await expect(page.getByTestId('scrubber')).toHaveValue(await first.getAttribute('data-step') ?? '');
+    await expect(page.getByTestId('scrubber')).toHaveValue((await first.getAttribute('data-step')) ?? '');
   });
 
-  for (const [width, height] of [[1440, 900], [1024, 768], [390, 844]] as const) {
-    test(`axe: no serious or critical finding with the request's blocks on screen at ${width}x${height}`, async ({ page }) => {
+  for (const [width, height] of [
+    [1440, 900],
+    [1024, 768],
+    [390, 844],
+  ] as const) {
+    test(`axe: no serious or critical finding with the request's blocks on screen at ${width}x${height}`, async ({
+      page,
+    }) => {
       test.setTimeout(120_000);
       await page.setViewportSize({ width, height });
       await page.goto('/');
@@ -280,8 +326,15 @@ test.describe('keyboard', () => {
       await page.getByRole('button', { name: 'Last step' }).click();
       await expect(page.getByTestId('message').first()).toBeAttached({ timeout: 20_000 });
       const { violations } = await new AxeBuilder({ page }).analyze();
-      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`);
+      const serious = violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map(
+          (v) =>
+            `${v.id}: ${v.nodes.length} (${v.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(' '))
+              .join(' | ')})`,
+        );
       expect(serious).toEqual([]);
     });
   }
@@ -316,7 +369,7 @@ test.describe('nothing lost to a reload', () => {
     await expect(page.getByTestId('notice-info').filter({ hasText: 'shared scenario' })).toHaveCount(0);
   });
 
-  test('an example\'s first edit, 0 ms before a reload, is kept', async ({ page }) => {
+  test("an example's first edit, 0 ms before a reload, is kept", async ({ page }) => {
     await page.goto('/');
     await waitForTimeline(page);
     await page.getByLabel('Task', { exact: true }).fill('Reloaded at once.');
@@ -326,7 +379,9 @@ test.describe('nothing lost to a reload', () => {
     await expect(page.getByTestId('edited-mark')).toBeVisible();
   });
 
-  test('one name everywhere: a second copy of an example is "(2)" in the header, the menu and Copy as Markdown, marked edited', async ({ page }) => {
+  test('one name everywhere: a second copy of an example is "(2)" in the header, the menu and Copy as Markdown, marked edited', async ({
+    page,
+  }) => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto('/');
     await waitForTimeline(page);
@@ -345,6 +400,8 @@ test.describe('nothing lost to a reload', () => {
     await page.getByTestId('open-share').click();
     await page.getByTestId('copy-markdown').click();
     // Markdown escapes the brackets of the name it links.
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain(`[${second.replace(/[()]/g, '\\$&')}](`);
+    await expect
+      .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+      .toContain(`[${second.replace(/[()]/g, '\\$&')}](`);
   });
 });

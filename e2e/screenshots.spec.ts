@@ -6,7 +6,10 @@ import { engineTimeline, exampleScenario, goToStep, waitForTimeline } from './he
 
 test.skip(!process.env.SCREENSHOTS, 'set SCREENSHOTS=1 to refresh docs/screenshots');
 
-for (const [width, height] of [[1440, 900], [1024, 768]] as const) {
+for (const [width, height] of [
+  [1440, 900],
+  [1024, 768],
+] as const) {
   for (const theme of ['light', 'dark'] as const) {
     test(`playground, ${width}×${height}, ${theme}`, async ({ page }) => {
       await page.setViewportSize({ width, height });

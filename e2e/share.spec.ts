@@ -4,7 +4,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { deflateSync } from 'fflate';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
 import {
-  engineTimeline, exampleScenario, fmt, goToStep, readRegionReadout, setEditorText, waitForTimeline,
+  engineTimeline,
+  exampleScenario,
+  fmt,
+  goToStep,
+  readRegionReadout,
+  setEditorText,
+  waitForTimeline,
 } from './helpers.ts';
 import { libraryEntries } from './library.ts';
 
@@ -18,7 +24,9 @@ async function makeOwnEdit(page: Page): Promise<string> {
   expect(edited).not.toEqual(blueprint);
   await setEditorText(page, edited);
   await expect(page.getByTestId('editor').locator('.view-lines')).toContainText('max_items = 9');
-  await expect.poll(async () => (await libraryEntries(page)).map((e) => e.scenario.agent['agent.leviath']).join()).toContain('max_items = 9');
+  await expect
+    .poll(async () => (await libraryEntries(page)).map((e) => e.scenario.agent['agent.leviath']).join())
+    .toContain('max_items = 9');
   return edited;
 }
 

@@ -9,13 +9,26 @@ import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import type { Scenario } from '../src/engine/scenario.ts';
 import { encodeScenario } from '../src/share/index.ts';
 import { assistant, scenario, user } from '../test/builders.ts';
-import { engineDetail, engineTimeline, exampleScenario, goToStep, longTasks, recordLongTasks, resetLongTasks, waitForTimeline, watchErrors } from './helpers.ts';
+import {
+  engineDetail,
+  engineTimeline,
+  exampleScenario,
+  goToStep,
+  longTasks,
+  recordLongTasks,
+  resetLongTasks,
+  waitForTimeline,
+  watchErrors,
+} from './helpers.ts';
 
 const o200k = new Tiktoken(o200kRanks);
 
 /** The ids in a token view's spans, in order, read from their titles ("token 123" / "tokens 1, 2 (...)"). */
 async function shownIds(view: Locator): Promise<number[]> {
-  const titles = await view.getByTestId('tokens').locator('span').evaluateAll((spans) => spans.map((s) => s.getAttribute('title') ?? ''));
+  const titles = await view
+    .getByTestId('tokens')
+    .locator('span')
+    .evaluateAll((spans) => spans.map((s) => s.getAttribute('title') ?? ''));
   return titles.flatMap((t) => /^tokens? ([\d, ]+)/.exec(t)![1]!.split(', ').map(Number));
 }
 
@@ -24,7 +37,9 @@ async function open(page: import('@playwright/test').Page, s: Scenario): Promise
   await waitForTimeline(page, engineTimeline(s).steps.length);
 }
 
-test('a request block shows its tokens: spans that join to the text, js-tiktoken\'s ids on hover, the encoding named', async ({ page }) => {
+test("a request block shows its tokens: spans that join to the text, js-tiktoken's ids on hover, the encoding named", async ({
+  page,
+}) => {
   const errors = watchErrors(page);
   const s = exampleScenario('research-reject');
   const timeline = engineTimeline(s);
@@ -50,7 +65,9 @@ test('a request block shows its tokens: spans that join to the text, js-tiktoken
   expect(errors).toEqual([]);
 });
 
-test('a region entry shows its tokens; with Claude the view says the count is approximate and why', async ({ page }) => {
+test('a region entry shows its tokens; with Claude the view says the count is approximate and why', async ({
+  page,
+}) => {
   const s = exampleScenario('coding-agent');
   const timeline = engineTimeline(s);
   expect(timeline.model).toMatchObject({ id: 'claude-sonnet-4', approximate: true });
@@ -73,7 +90,10 @@ test('a region entry shows its tokens; with Claude the view says the count is ap
 test('a 100 KB tool result is shown 1,000 tokens a page, and no main-thread task reaches 200 ms', async ({ page }) => {
   await recordLongTasks(page);
   // Real text: a harness's recorded request bodies (test/import/fixtures/real/SOURCES.md).
-  const big = readFileSync(new URL('../test/import/fixtures/real/claude-trace-first-calls.jsonl', import.meta.url), 'utf8').slice(0, 100_000);
+  const big = readFileSync(
+    new URL('../test/import/fixtures/real/claude-trace-first-calls.jsonl', import.meta.url),
+    'utf8',
+  ).slice(0, 100_000);
   const s = scenario('', [
     user('Read the trace.'),
     assistant('Reading it.', ['c1', 'bash', { command: 'cat trace.jsonl' }]),
@@ -108,6 +128,8 @@ test('a 100 KB tool result is shown 1,000 tokens a page, and no main-thread task
   const ids = await shownIds(view);
   expect(expected.slice(0, 3000).join(',')).toContain(ids.join(','));
   const tasks = await longTasks(page);
-  console.log(`token view of a 100 KB tool result: longest main-thread task ${Math.max(0, ...tasks).toFixed(0)} ms (${tasks.length} over 50 ms)`);
+  console.log(
+    `token view of a 100 KB tool result: longest main-thread task ${Math.max(0, ...tasks).toFixed(0)} ms (${tasks.length} over 50 ms)`,
+  );
   expect(Math.max(0, ...tasks)).toBeLessThan(200);
 });

@@ -32,7 +32,8 @@ test('events can be added, edited, reordered and deleted, and the timeline follo
   await page.getByRole('heading', { name: 'Traffic', exact: true }).click();
   await page.keyboard.press('End');
   await expect(page.getByTestId('step-label')).toContainText(`Step ${fmt(expected.steps.length)} of`);
-  await expect.poll(async () => (await readRegionReadout(page)).task.tokens)
+  await expect
+    .poll(async () => (await readRegionReadout(page)).task.tokens)
     .toBe(fmt(expected.steps.at(-1)!.regions.task.tokens));
 
   // An invalid edit is not saved, and says why.

@@ -52,17 +52,23 @@ function makeSession(storage?: OpenedStorage): PageSession {
     host: browserHost(),
     edit: new WorkerClient({
       spawn: () => new Worker(new URL('./worker/edit.worker.ts', import.meta.url), { type: 'module' }),
-      timeLimitMs: 10_000, cancelGraceMs: 1_000, onRestart: notify,
+      timeLimitMs: 10_000,
+      cancelGraceMs: 1_000,
+      onRestart: notify,
     }),
     engine: new WorkerClient({
       spawn: () => new Worker(new URL('./worker/engine.worker.ts', import.meta.url), { type: 'module' }),
-      timeLimitMs: ENGINE_TIME_LIMIT_MS, cancelGraceMs: 300, onRestart: notify,
+      timeLimitMs: ENGINE_TIME_LIMIT_MS,
+      cancelGraceMs: 300,
+      onRestart: notify,
     }),
     // The Advise button's search, in a worker of its own (started on the first Advise): replays and
     // scrubbing never wait behind it, and its longer time limit is its own.
     advise: new WorkerClient({
       spawn: () => new Worker(new URL('./worker/advise.worker.ts', import.meta.url), { type: 'module' }),
-      timeLimitMs: ADVISE_TIME_LIMIT_MS, cancelGraceMs: 300, onRestart: notify,
+      timeLimitMs: ADVISE_TIME_LIMIT_MS,
+      cancelGraceMs: 300,
+      onRestart: notify,
     }),
     storage,
     exportScenario: downloadScenario,

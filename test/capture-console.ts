@@ -5,7 +5,11 @@ import { vi } from 'vitest';
 export function captureConsole(): { out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => { out.push(a.join(' ')); });
-  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => { err.push(a.join(' ')); });
+  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => {
+    out.push(a.join(' '));
+  });
+  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => {
+    err.push(a.join(' '));
+  });
   return { out, err };
 }

@@ -5,7 +5,12 @@ import { dirname, join, normalize, relative } from 'node:path';
 
 export function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
-    d.isDirectory() ? sources(join(dir, d.name)) : d.name.endsWith('.ts') && !d.name.endsWith('.test.ts') ? [join(dir, d.name)] : []);
+    d.isDirectory()
+      ? sources(join(dir, d.name))
+      : d.name.endsWith('.ts') && !d.name.endsWith('.test.ts')
+        ? [join(dir, d.name)]
+        : [],
+  );
 }
 
 /** The relative imports of a file as normalized paths; type-only ones too when `types` is set. */
@@ -19,7 +24,11 @@ export function importsOf(file: string, { types }: { types: boolean }): string[]
 }
 
 export function importGraph(root: string, options: { types: boolean }): Map<string, string[]> {
-  return new Map(sources(root).map(normalize).map((f) => [f, importsOf(f, options)]));
+  return new Map(
+    sources(root)
+      .map(normalize)
+      .map((f) => [f, importsOf(f, options)]),
+  );
 }
 
 /** Every cycle's modules, relative to `root` (strongly connected components of more than one module, Tarjan). */
@@ -34,13 +43,18 @@ export function cycles(graph: Map<string, string[]>, root: string): string[][] {
     stack.push(v);
     for (const w of graph.get(v) ?? []) {
       if (!graph.has(w)) continue;
-      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
-      else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
     }
     if (low.get(v) === index.get(v)) {
       const component: string[] = [];
       let w: string;
-      do { w = stack.pop()!; component.push(relative(root, w)); } while (w !== v);
+      do {
+        w = stack.pop()!;
+        component.push(relative(root, w));
+      } while (w !== v);
       if (component.length > 1) found.push(component.sort());
     }
   };

@@ -7,7 +7,10 @@ import cl100k from 'gpt-tokenizer/bpeRanks/cl100k_base';
 import { describe, expect, it } from 'vitest';
 import { fetchRanks, packRanks, unpackRanks, type Ranks } from '../src/engine/rank-pairs.ts';
 
-const ENCODINGS: [string, Ranks][] = [['o200k_base', o200k], ['cl100k_base', cl100k]];
+const ENCODINGS: [string, Ranks][] = [
+  ['o200k_base', o200k],
+  ['cl100k_base', cl100k],
+];
 
 /** Serves `body` (or a 404) on a local port for the length of `use`. */
 async function serving<T>(body: Uint8Array | undefined, use: (url: string) => Promise<T>): Promise<T> {
@@ -25,15 +28,20 @@ async function serving<T>(body: Uint8Array | undefined, use: (url: string) => Pr
 }
 
 describe('ranks packed as pairs', () => {
-  it.each(ENCODINGS)('%s round-trips exactly: every token, as text or as bytes where gpt-tokenizer has bytes', (_, ranks) => {
-    const packed = packRanks(ranks);
-    expect(packed.length).toBe(4 + 6 * ranks.length);
-    expect(unpackRanks(packed)).toEqual(ranks);
-  });
+  it.each(ENCODINGS)(
+    '%s round-trips exactly: every token, as text or as bytes where gpt-tokenizer has bytes',
+    (_, ranks) => {
+      const packed = packRanks(ranks);
+      expect(packed.length).toBe(4 + 6 * ranks.length);
+      expect(unpackRanks(packed)).toEqual(ranks);
+    },
+  );
 
   it('keeps a token that starts with a byte-order mark as bytes, as gpt-tokenizer does', () => {
     const unpacked = unpackRanks(packRanks(o200k));
-    const withBom = unpacked.findIndex((token) => Array.isArray(token) && token[0] === 0xef && token[1] === 0xbb && token[2] === 0xbf);
+    const withBom = unpacked.findIndex(
+      (token) => Array.isArray(token) && token[0] === 0xef && token[1] === 0xbb && token[2] === 0xbf,
+    );
     expect(withBom).toBeGreaterThan(0);
     expect(o200k[withBom]).toEqual(unpacked[withBom]);
   });
@@ -48,7 +56,9 @@ describe('ranks packed as pairs', () => {
 
   it('refuses a file cut short or naming a later token', () => {
     const packed = packRanks(['a', 'b', 'ab']);
-    expect(() => unpackRanks(packed.subarray(0, packed.length - 1))).toThrow('packed ranks of 3 tokens take 22 bytes, not 21');
+    expect(() => unpackRanks(packed.subarray(0, packed.length - 1))).toThrow(
+      'packed ranks of 3 tokens take 22 bytes, not 21',
+    );
     const forward = packed.slice();
     forward[4 + 2 * 3 + 1] = 2; // token 1's left rank's low byte: itself is not a pair, so a later one
     forward[4 + 5 * 3 + 1] = 0;
@@ -62,6 +72,8 @@ describe('ranks packed as pairs', () => {
   });
 
   it('says which file failed and how when the fetch does', async () => {
-    await expect(serving(undefined, (url) => fetchRanks(url))).rejects.toThrow(/fetching the tokenizer's ranks \(http:\/\/127\.0\.0\.1:\d+\/o200k_base\.bin\) failed: HTTP 404/);
+    await expect(serving(undefined, (url) => fetchRanks(url))).rejects.toThrow(
+      /fetching the tokenizer's ranks \(http:\/\/127\.0\.0\.1:\d+\/o200k_base\.bin\) failed: HTTP 404/,
+    );
   });
 });

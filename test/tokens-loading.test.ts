@@ -14,7 +14,9 @@ const TEXT = 'The context window is a budget: 200,000 tokens, shared by every re
 describe('loading encodings', () => {
   it('refuses to count with an encoding not loaded, naming it and the call that loads it', async () => {
     const tokens = await freshTokens();
-    expect(() => tokens.countTokens(TEXT, 'cl100k_base')).toThrow("the cl100k_base encoding is not loaded: await loadEncoding('cl100k_base') before counting with it");
+    expect(() => tokens.countTokens(TEXT, 'cl100k_base')).toThrow(
+      "the cl100k_base encoding is not loaded: await loadEncoding('cl100k_base') before counting with it",
+    );
     expect(() => tokens.encode(TEXT)).toThrow(/o200k_base encoding is not loaded/);
     expect(() => tokens.decode([1, 2, 3], 'cl100k_base')).toThrow(/cl100k_base encoding is not loaded/);
   });

@@ -3,7 +3,16 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
 import { readFileSync } from 'node:fs';
-import { countTokens, encode, decode, hardCuts, observeCounts, tokenPage, tokenPieces, type Encoding } from '../src/engine/tokens.ts';
+import {
+  countTokens,
+  encode,
+  decode,
+  hardCuts,
+  observeCounts,
+  tokenPage,
+  tokenPieces,
+  type Encoding,
+} from '../src/engine/tokens.ts';
 
 // The engine counts with gpt-tokenizer; js-tiktoken is the reference it must agree with.
 const reference: Record<Encoding, Tiktoken> = {
@@ -47,7 +56,7 @@ describe('token counting', () => {
   });
 });
 
-describe('observeCounts (the bench floor\'s recorder)', () => {
+describe("observeCounts (the bench floor's recorder)", () => {
   it('sees every text counted, cached or not, and stops when removed', () => {
     const seen: string[] = [];
     observeCounts((text) => seen.push(text));
@@ -63,8 +72,14 @@ describe('observeCounts (the bench floor\'s recorder)', () => {
 // Real text a token view shows: a harness's recorded request bodies and an agent's trajectory
 // (test/import/fixtures/real/SOURCES.md says where each comes from).
 const realTexts: Record<string, string> = {
-  'claude-trace request bodies (207 KB)': readFileSync(new URL('./import/fixtures/real/claude-trace-first-calls.jsonl', import.meta.url), 'utf8'),
-  'SWE-agent trajectory': readFileSync(new URL('./import/fixtures/real/swe-agent-commands.traj', import.meta.url), 'utf8'),
+  'claude-trace request bodies (207 KB)': readFileSync(
+    new URL('./import/fixtures/real/claude-trace-first-calls.jsonl', import.meta.url),
+    'utf8',
+  ),
+  'SWE-agent trajectory': readFileSync(
+    new URL('./import/fixtures/real/swe-agent-commands.traj', import.meta.url),
+    'utf8',
+  ),
 };
 
 describe('tokenPieces (the token view)', () => {
@@ -92,7 +107,11 @@ describe('tokenPieces (the token view)', () => {
 
   it('a lone surrogate (not valid Unicode) still joins back to the text', () => {
     const text = 'before \ud800 after';
-    expect(tokenPieces(text).map((p) => p.text).join('')).toBe(text);
+    expect(
+      tokenPieces(text)
+        .map((p) => p.text)
+        .join(''),
+    ).toBe(text);
   });
 
   it('pages through a long text: the pages are the pieces in order, each placed where it starts', () => {

@@ -57,20 +57,35 @@ const times = (v: number, of: number): string => (of > 0 ? `${(v / of).toFixed(2
 
 function printAdvice(name: string, a: Advice): void {
   const r = a.asRecorded;
-  console.log(`${name}: as recorded (${r.source}): peak request ${n(r.peakRequestTokens)} tokens, ${usd(r.inputCostUsd)} of input, ${n(r.readAgain)} read again later, task ${r.taskKept ? 'kept' : 'LOST'}`);
-  console.log(a.prices ? `input priced as ${a.prices.model} (${a.prices.provider}), with its cache rules: ${a.prices.source}, checked ${a.prices.checked}` : 'a custom model has no price: costs are 0');
+  console.log(
+    `${name}: as recorded (${r.source}): peak request ${n(r.peakRequestTokens)} tokens, ${usd(r.inputCostUsd)} of input, ${n(r.readAgain)} read again later, task ${r.taskKept ? 'kept' : 'LOST'}`,
+  );
+  console.log(
+    a.prices
+      ? `input priced as ${a.prices.model} (${a.prices.provider}), with its cache rules: ${a.prices.source}, checked ${a.prices.checked}`
+      : 'a custom model has no price: costs are 0',
+  );
   const s = a.search;
-  console.log(`searched ${n(s.knobs)} settings with seed ${s.seed}: ${n(s.judged)} candidates judged (${n(s.replayed)} replayed to the end, ${n(s.stoppedEarly)} stopped once they could not win (${n(s.raced)} of them clearly behind another at the same step), ${n(s.infeasible)} broke a hard constraint, ${n(s.invalid)} refused by lev validate)${s.cancelled ? '; cancelled' : ''}`);
+  console.log(
+    `searched ${n(s.knobs)} settings with seed ${s.seed}: ${n(s.judged)} candidates judged (${n(s.replayed)} replayed to the end, ${n(s.stoppedEarly)} stopped once they could not win (${n(s.raced)} of them clearly behind another at the same step), ${n(s.infeasible)} broke a hard constraint, ${n(s.invalid)} refused by lev validate)${s.cancelled ? '; cancelled' : ''}`,
+  );
   if (a.front.length === 0) {
-    console.log('\nno candidate beats the starting layout on any of the three measures without breaking a hard constraint');
+    console.log(
+      '\nno candidate beats the starting layout on any of the three measures without breaking a hard constraint',
+    );
     return;
   }
   a.front.forEach((p, i) => printProposal(p, i, r));
-  console.log('\n(lev advise --json prints each proposal\'s whole agent.leviath)');
+  console.log("\n(lev advise --json prints each proposal's whole agent.leviath)");
 }
 
 function printProposal(p: Proposal, i: number, r: Advice['asRecorded']): void {
-  console.log(`\n${i + 1}. peak request ${n(p.peakRequestTokens)} tokens (${times(p.peakRequestTokens, r.peakRequestTokens)}), ${usd(p.inputCostUsd)} of input (${times(p.inputCostUsd, r.inputCostUsd)}), ${n(p.readAgain)} read again later, task ${p.taskKept ? 'kept' : 'LOST'}; cache reads ${Math.round(p.cacheReadShare * 100)}% of input`);
+  console.log(
+    `\n${i + 1}. peak request ${n(p.peakRequestTokens)} tokens (${times(p.peakRequestTokens, r.peakRequestTokens)}), ${usd(p.inputCostUsd)} of input (${times(p.inputCostUsd, r.inputCostUsd)}), ${n(p.readAgain)} read again later, task ${p.taskKept ? 'kept' : 'LOST'}; cache reads ${Math.round(p.cacheReadShare * 100)}% of input`,
+  );
   for (const change of p.changes) console.log(`   - ${change}`);
-  for (const edit of p.edits) console.log(`     ${edit.op === 'set' ? `${edit.path.join('.')} = ${JSON.stringify(edit.value)}` : `${edit.path.join('.')} removed`}`);
+  for (const edit of p.edits)
+    console.log(
+      `     ${edit.op === 'set' ? `${edit.path.join('.')} = ${JSON.stringify(edit.value)}` : `${edit.path.join('.')} removed`}`,
+    );
 }

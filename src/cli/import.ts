@@ -7,12 +7,32 @@ import { AGENT_FILE } from '../engine/blueprint/index.ts';
 import { preflight } from '../engine/index.ts';
 import { MAX_SCENARIO_BYTES, MAX_TRACE_BYTES } from '../engine/limits.ts';
 import { fmt as n } from '../engine/format.ts';
-import { describeReport, FORMAT_LABELS, FORMAT_NAMES, ImportError, importTrace, parseToolMap, UnknownFormatError, type FormatName } from '../import/index.ts';
+import {
+  describeReport,
+  FORMAT_LABELS,
+  FORMAT_NAMES,
+  ImportError,
+  importTrace,
+  parseToolMap,
+  UnknownFormatError,
+  type FormatName,
+} from '../import/index.ts';
 import { EncodingError, encodingAdvice } from '../import/utf8.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
 import { fileSize, scenarioFile } from '../share/file.ts';
 import { subagentRuns } from './subagents.ts';
-import { EXIT_FINDINGS, EXIT_OK, inputFinding, parseArgs, readBytes, readProblem, unknownFlag, usageError, type Command, type InputLimit } from './io.ts';
+import {
+  EXIT_FINDINGS,
+  EXIT_OK,
+  inputFinding,
+  parseArgs,
+  readBytes,
+  readProblem,
+  unknownFlag,
+  usageError,
+  type Command,
+  type InputLimit,
+} from './io.ts';
 import { AgentFileError, readAgentDir, readBlueprintFile } from './validate.ts';
 
 export const USAGE = `usage: lev import TRACE [--agent DIR|agent.leviath] [--format NAME] [--tool-map A=B,...] [-o scenario.json] [--json]
@@ -33,12 +53,14 @@ export const run: Command = async (rawArgs) => {
   const bad = unknownFlag(parsed, ['json', ...VALUED]);
   if (bad) return usageError(`import: unknown option --${bad}\n${USAGE}`);
   if (parsed.positional.length !== 1) return usageError(`import: expected one TRACE file\n${USAGE}`);
-  for (const name of VALUED) if (parsed.flags.get(name) === true) return usageError(`import: --${name} needs a value\n${USAGE}`);
+  for (const name of VALUED)
+    if (parsed.flags.get(name) === true) return usageError(`import: --${name} needs a value\n${USAGE}`);
   const flag = (name: string) => parsed.flags.get(name) as string | undefined;
   const json = parsed.flags.has('json');
 
   const format = flag('format');
-  if (format !== undefined && !FORMAT_NAMES.includes(format as FormatName)) return usageError(`import: unknown --format "${format}"; use one of ${FORMAT_NAMES.join(', ')}`);
+  if (format !== undefined && !FORMAT_NAMES.includes(format as FormatName))
+    return usageError(`import: unknown --format "${format}"; use one of ${FORMAT_NAMES.join(', ')}`);
   let toolMap;
   try {
     toolMap = flag('tool-map') === undefined ? undefined : parseToolMap(flag('tool-map')!);
@@ -51,7 +73,8 @@ export const run: Command = async (rawArgs) => {
   const file = parsed.positional[0]!;
   // Findings about the input or the scenario it makes: printed as diagnostics, nothing written.
   const refuse = (code: string, message: string, line = 1, path = ''): number => {
-    if (json) console.log(JSON.stringify({ diagnostics: [{ code, severity: 'error', message, file, line, column: 1, path }] }));
+    if (json)
+      console.log(JSON.stringify({ diagnostics: [{ code, severity: 'error', message, file, line, column: 1, path }] }));
     else console.error(`${file}: error [${code}] ${message}`);
     return EXIT_FINDINGS;
   };
@@ -61,30 +84,50 @@ export const run: Command = async (rawArgs) => {
   } catch (error) {
     const finding = inputFinding(error, file, 'trace-too-large');
     if (finding) return refuse(finding.code, finding.message);
-    if ((error as NodeJS.ErrnoException).code === 'EISDIR') return usageError(`import: ${file} is a directory; pass a trace file`);
+    if ((error as NodeJS.ErrnoException).code === 'EISDIR')
+      return usageError(`import: ${file} is a directory; pass a trace file`);
     const problem = readProblem(error, file);
     if (problem === undefined) throw error;
     return usageError(`import: ${problem}`);
   }
   let result;
   try {
-    result = importTrace(bytes, { ...(format ? { format: format as FormatName } : {}), ...(toolMap ? { toolMap } : {}), ...(agent ? { agent } : {}), name: basename(file, extname(file)) });
+    result = importTrace(bytes, {
+      ...(format ? { format: format as FormatName } : {}),
+      ...(toolMap ? { toolMap } : {}),
+      ...(agent ? { agent } : {}),
+      name: basename(file, extname(file)),
+    });
   } catch (error) {
     if (error instanceof EncodingError) return refuse('not-utf8', encodingAdvice(file, error.found, 'cli'));
     if (!(error instanceof ImportError)) throw error;
     // Detection failed: the CLI's way to say which format it is.
-    const hint = error instanceof UnknownFormatError && format === undefined ? `; if it is one of them, name it with --format (${FORMAT_NAMES.join(', ')})` : '';
-    return refuse('trace-invalid', `${json ? `${error.problem}; expected ${error.expected}` : error.message}${hint}`, error.where.line ?? 1, error.where.path);
+    const hint =
+      error instanceof UnknownFormatError && format === undefined
+        ? `; if it is one of them, name it with --format (${FORMAT_NAMES.join(', ')})`
+        : '';
+    return refuse(
+      'trace-invalid',
+      `${json ? `${error.problem}; expected ${error.expected}` : error.message}${hint}`,
+      error.where.line ?? 1,
+      error.where.path,
+    );
   }
   // What is written must read back: within the scenario file limit, and a scenario replay runs.
   const written = scenarioFile(result.scenario);
   if (!written.ok) {
-    return refuse('scenario-too-large', `the imported scenario would be ${fileSize(written.bytes)} of JSON; lev replay and the page read scenario files up to ${n(MAX_SCENARIO_BYTES)} bytes, so nothing was written. Import part of the trace instead.`);
+    return refuse(
+      'scenario-too-large',
+      `the imported scenario would be ${fileSize(written.bytes)} of JSON; lev replay and the page read scenario files up to ${n(MAX_SCENARIO_BYTES)} bytes, so nothing was written. Import part of the trace instead.`,
+    );
   }
   const refused = preflight(result.scenario, BUILT_IN_TRAFFIC).filter((d) => d.severity === 'error');
   if (refused.length > 0) {
     const why = refused.map((d) => `${d.file}:${d.line}:${d.column} [${d.code}] ${d.message}`).join('; ');
-    return refuse('scenario-would-not-replay', `lev replay would refuse the imported scenario, so nothing was written: ${why}${agent ? ' Fix the --agent blueprint, or import without --agent.' : ''}`);
+    return refuse(
+      'scenario-would-not-replay',
+      `lev replay would refuse the imported scenario, so nothing was written: ${why}${agent ? ' Fix the --agent blueprint, or import without --agent.' : ''}`,
+    );
   }
   // A Claude Code session's sub-agents ran in files of their own beside it: say where, and how big.
   const subagents = result.report.format === 'claude-code' ? subagentRuns(file) : [];
@@ -92,26 +135,34 @@ export const run: Command = async (rawArgs) => {
   const output = flag('output');
   if (output !== undefined) writeFileSync(output, scenarioText);
   const report = subagents.length ? { ...result.report, subagents } : result.report;
-  if (json) console.log(JSON.stringify(output === undefined ? { report, scenario: result.scenario } : { report, output }));
+  if (json)
+    console.log(JSON.stringify(output === undefined ? { report, scenario: result.scenario } : { report, output }));
   else {
     if (output === undefined) process.stdout.write(scenarioText);
     const lines = describeReport(result.report, output);
     if (subagents.length) {
-      lines.push(`sub-agent runs (each imports on its own: lev import FILE): ${subagents.map((a) => `${a.file} (${a.inferences === undefined ? a.error : `${n(a.inferences)} inferences`})`).join(', ')}`);
+      lines.push(
+        `sub-agent runs (each imports on its own: lev import FILE): ${subagents.map((a) => `${a.file} (${a.inferences === undefined ? a.error : `${n(a.inferences)} inferences`})`).join(', ')}`,
+      );
     }
     console.error(lines.join('\n'));
   }
   return EXIT_OK;
 };
 
-const TRACE_INPUT: InputLimit = { bytes: MAX_TRACE_BYTES, what: 'traces', advice: 'Import part of the session instead (split the file).' };
+const TRACE_INPUT: InputLimit = {
+  bytes: MAX_TRACE_BYTES,
+  what: 'traces',
+  advice: 'Import part of the session instead (split the file).',
+};
 
 /** An agent directory, or an agent.leviath file (its directory holds the scripts). */
 function readAgent(path: string): Record<string, string> | string {
   try {
     const stats = statSync(path);
     if (stats.isDirectory()) {
-      if (!statSync(`${path}/${AGENT_FILE}`, { throwIfNoEntry: false })?.isFile()) return `--agent ${path} has no ${AGENT_FILE}`;
+      if (!statSync(`${path}/${AGENT_FILE}`, { throwIfNoEntry: false })?.isFile())
+        return `--agent ${path} has no ${AGENT_FILE}`;
       return readAgentDir(path);
     }
     return readAgentDir(dirname(path), readBlueprintFile(path));

@@ -29,7 +29,8 @@ export function inert(text: string): string {
  */
 export function makeInert(stream: NodeJS.WriteStream): void {
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
-  stream.write = ((chunk: unknown, ...rest: unknown[]) => write(typeof chunk === 'string' ? inert(chunk) : chunk, ...rest)) as typeof stream.write;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+    write(typeof chunk === 'string' ? inert(chunk) : chunk, ...rest)) as typeof stream.write;
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') process.exitCode = 1;
   });

@@ -29,7 +29,10 @@ export function parseArgs(args: string[], valued: readonly string[] = []): Parse
   const flags = new Map<string, string | true>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (!arg.startsWith('--')) { positional.push(arg); continue; }
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
     const eq = arg.indexOf('=');
     const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
     if (eq >= 0) flags.set(name, arg.slice(eq + 1));
@@ -58,7 +61,10 @@ export interface InputLimit {
  * (`/dev/zero`) or stdin has no size to check first, so the count of bytes read is the check.
  */
 export class InputTooLargeError extends Error {
-  constructor(readonly file: string, readonly limit: InputLimit) {
+  constructor(
+    readonly file: string,
+    readonly limit: InputLimit,
+  ) {
     super(`${file} is over ${fmt(limit.bytes)} bytes; ${limit.what} over that are refused. ${limit.advice}`);
     this.name = 'InputTooLargeError';
   }
@@ -87,7 +93,10 @@ export function readBytes(path: string | 0, limit: InputLimit, display = path ==
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         // A non-blocking stdin with nothing to read yet: wait for the writer.
-        if (code === 'EAGAIN') { pause(10); continue; }
+        if (code === 'EAGAIN') {
+          pause(10);
+          continue;
+        }
         if (code === 'EOF') break;
         throw error;
       }
@@ -146,14 +155,20 @@ export function readProblem(error: unknown, file: string): string | undefined {
  * A read failure that is a finding about the input (too large: `tooLargeCode`; UTF-16 or UTF-32:
  * `not-utf8`), as a diagnostic's code and message; undefined for any other error.
  */
-export function inputFinding(error: unknown, file: string, tooLargeCode: string): { code: string; message: string } | undefined {
+export function inputFinding(
+  error: unknown,
+  file: string,
+  tooLargeCode: string,
+): { code: string; message: string } | undefined {
   if (error instanceof InputTooLargeError) return { code: tooLargeCode, message: error.message };
   if (error instanceof EncodingError) return { code: 'not-utf8', message: encodingAdvice(file, error.found, 'cli') };
   return undefined;
 }
 
 export const SCENARIO_INPUT: InputLimit = {
-  bytes: MAX_SCENARIO_BYTES, what: 'scenario files', advice: 'Split its traffic into several scenarios.',
+  bytes: MAX_SCENARIO_BYTES,
+  what: 'scenario files',
+  advice: 'Split its traffic into several scenarios.',
 };
 
 /**
@@ -163,7 +178,9 @@ export const SCENARIO_INPUT: InputLimit = {
  */
 export async function writeJsonStreamed(value: object, out: NodeJS.WritableStream = process.stdout): Promise<void> {
   let failure: NodeJS.ErrnoException | undefined;
-  const onError = (error: NodeJS.ErrnoException) => { failure ??= error; };
+  const onError = (error: NodeJS.ErrnoException) => {
+    failure ??= error;
+  };
   out.on('error', onError);
   let buffer = '';
   const flush = async () => {
@@ -171,7 +188,12 @@ export async function writeJsonStreamed(value: object, out: NodeJS.WritableStrea
     buffer = '';
     if (failure || out.write(text)) return;
     await new Promise<void>((resolve) => {
-      const done = () => { out.off('drain', done); out.off('error', done); out.off('close', done); resolve(); };
+      const done = () => {
+        out.off('drain', done);
+        out.off('error', done);
+        out.off('close', done);
+        resolve();
+      };
       out.on('drain', done).on('error', done).on('close', done);
     });
   };
@@ -187,7 +209,8 @@ export async function writeJsonStreamed(value: object, out: NodeJS.WritableStrea
       if (Array.isArray(item)) {
         first = false;
         await push(`${prefix}[`);
-        for (let i = 0; i < item.length && !failure; i++) await push(`${i ? ',' : ''}${JSON.stringify(item[i]) ?? 'null'}`);
+        for (let i = 0; i < item.length && !failure; i++)
+          await push(`${i ? ',' : ''}${JSON.stringify(item[i]) ?? 'null'}`);
         await push(']');
         continue;
       }
@@ -208,10 +231,22 @@ export async function writeJsonStreamed(value: object, out: NodeJS.WritableStrea
 const FLUSH_CHARACTERS = 1 << 20;
 
 /** An agent's `agent.leviath`, however it is given. */
-export const BLUEPRINT_INPUT: InputLimit = { bytes: MAX_BLUEPRINT_BYTES, what: 'blueprints', advice: 'Is this the right file?' };
+export const BLUEPRINT_INPUT: InputLimit = {
+  bytes: MAX_BLUEPRINT_BYTES,
+  what: 'blueprints',
+  advice: 'Is this the right file?',
+};
 
 /** A custom region's script, or `lev rhai FILE.rhai`. */
-export const SCRIPT_INPUT: InputLimit = { bytes: MAX_AGENT_FILE_BYTES, what: 'scripts', advice: 'Is this the right file?' };
+export const SCRIPT_INPUT: InputLimit = {
+  bytes: MAX_AGENT_FILE_BYTES,
+  what: 'scripts',
+  advice: 'Is this the right file?',
+};
 
 /** `lev rhai --cases FILE`: a conformance file is JSON of scripts, read like a scenario. */
-export const CASES_INPUT: InputLimit = { bytes: MAX_SCENARIO_BYTES, what: 'case files', advice: 'Split it into several files.' };
+export const CASES_INPUT: InputLimit = {
+  bytes: MAX_SCENARIO_BYTES,
+  what: 'case files',
+  advice: 'Split it into several files.',
+};

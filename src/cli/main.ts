@@ -3,7 +3,10 @@
 import { usageError, type Command } from './io.ts';
 import { loadEncodings } from '../engine/tokens.ts';
 
-interface CommandModule { run: Command; USAGE: string }
+interface CommandModule {
+  run: Command;
+  USAGE: string;
+}
 
 // A Map, so `lev constructor` or `lev __proto__` is an unknown command, not an Object member.
 const COMMANDS = new Map<string, () => Promise<CommandModule>>([

@@ -9,7 +9,17 @@ import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import { locateJson } from '../engine/blueprint/jsonLocate.ts';
 import type { Timeline, TimelineStep } from '../engine/timeline.ts';
 import {
-  EXIT_FINDINGS, EXIT_OK, inputFinding, parseArgs, readProblem, readText, SCENARIO_INPUT, unknownFlag, usageError, writeJsonStreamed, type Command,
+  EXIT_FINDINGS,
+  EXIT_OK,
+  inputFinding,
+  parseArgs,
+  readProblem,
+  readText,
+  SCENARIO_INPUT,
+  unknownFlag,
+  usageError,
+  writeJsonStreamed,
+  type Command,
 } from './io.ts';
 
 export const USAGE = `usage: lev replay SCENARIO.json [--as-recorded] [--json]
@@ -18,7 +28,8 @@ export const USAGE = `usage: lev replay SCENARIO.json [--as-recorded] [--json]
                  overhead, its compactions and caching, counts calibrated on the first 10% of calls)
                  and compare each call with the provider's recorded usage`;
 
-export type LoadedScenario = { ok: true; scenario: Scenario } | { ok: false; usage?: string; diagnostics: Diagnostic[] };
+export type LoadedScenario =
+  { ok: true; scenario: Scenario } | { ok: false; usage?: string; diagnostics: Diagnostic[] };
 
 function fail(file: string, code: string, message: string, path = ''): LoadedScenario {
   return { ok: false, diagnostics: [{ code, severity: 'error', message, file, line: 1, column: 1, path }] };
@@ -33,7 +44,8 @@ export function loadScenario(file: string): LoadedScenario {
     const finding = inputFinding(error, file, 'scenario-too-large');
     if (finding) return fail(file, finding.code, finding.message);
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EISDIR') return { ok: false, usage: `${file} is a directory; pass a scenario .json file`, diagnostics: [] };
+    if (code === 'EISDIR')
+      return { ok: false, usage: `${file} is a directory; pass a scenario .json file`, diagnostics: [] };
     const problem = readProblem(error, file);
     if (problem === undefined) throw error;
     return { ok: false, usage: problem, diagnostics: [] };
@@ -46,7 +58,10 @@ export function loadScenario(file: string): LoadedScenario {
   }
   const parsed = ScenarioSchema.safeParse(json);
   if (parsed.success) return { ok: true, scenario: parsed.data };
-  return { ok: false, diagnostics: scenarioIssueDiagnostics(parsed.error, file, (keyPath) => locateJson(source, keyPath)) };
+  return {
+    ok: false,
+    diagnostics: scenarioIssueDiagnostics(parsed.error, file, (keyPath) => locateJson(source, keyPath)),
+  };
 }
 
 export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
@@ -57,8 +72,13 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
 }
 
 /** Common start of `lev replay` and `lev test`: flags, file, scenario. */
-export function readScenarioArgs(args: string[], name: string, usage: string, valued: string[] = [], switches: string[] = []):
-  { exit: number } | { scenario: Scenario; json: boolean; flags: Map<string, string | true> } {
+export function readScenarioArgs(
+  args: string[],
+  name: string,
+  usage: string,
+  valued: string[] = [],
+  switches: string[] = [],
+): { exit: number } | { scenario: Scenario; json: boolean; flags: Map<string, string | true> } {
   const parsed = parseArgs(args, valued);
   const bad = unknownFlag(parsed, ['json', ...valued, ...switches]);
   if (bad) return { exit: usageError(`${name}: unknown option --${bad}\n${usage}`) };
@@ -116,11 +136,17 @@ export function table(rows: string[][], rightAligned: ReadonlySet<number> = new 
 function describeEvent(step: TimelineStep): string {
   const e = step.event;
   switch (e.type) {
-    case 'user': case 'assistant': return `${e.type}${e.type === 'assistant' && e.tool_calls?.length ? ` (${e.tool_calls.length} call${e.tool_calls.length > 1 ? 's' : ''})` : ''}`;
-    case 'tool_result': return `tool_result ${e.tool_name}`;
-    case 'transition': return `transition -> ${e.to}`;
-    case 'compaction': return 'compaction (harness)';
-    default: return `${e.type} ${e.region}`;
+    case 'user':
+    case 'assistant':
+      return `${e.type}${e.type === 'assistant' && e.tool_calls?.length ? ` (${e.tool_calls.length} call${e.tool_calls.length > 1 ? 's' : ''})` : ''}`;
+    case 'tool_result':
+      return `tool_result ${e.tool_name}`;
+    case 'transition':
+      return `transition -> ${e.to}`;
+    case 'compaction':
+      return 'compaction (harness)';
+    default:
+      return `${e.type} ${e.region}`;
   }
 }
 
@@ -138,22 +164,32 @@ function readAgainMarks(t: Timeline): Map<number, Map<number, number>> {
 }
 
 function describeChanges(step: TimelineStep, marks: Map<number, number> | undefined): string {
-  const parts = step.changes.map((c, i) => `${c.type} ${c.region} ${n(c.tokens)}t (${c.entries.length})${marks?.has(i) ? ` [${marks.get(i)} read again later]` : ''}`);
+  const parts = step.changes.map(
+    (c, i) =>
+      `${c.type} ${c.region} ${n(c.tokens)}t (${c.entries.length})${marks?.has(i) ? ` [${marks.get(i)} read again later]` : ''}`,
+  );
   if (step.result && !step.result.ok) parts.push(`refused: ${step.result.message.split('\n')[0]}`);
   return parts.join('; ');
 }
 
 export function printTimeline(t: Timeline): void {
-  console.log(`${t.scenario} on ${t.model.id} (${n(t.model.window)}-token window${t.model.approximate ? ', approximate counts' : ''})`);
+  console.log(
+    `${t.scenario} on ${t.model.id} (${n(t.model.window)}-token window${t.model.approximate ? ', approximate counts' : ''})`,
+  );
   for (const w of t.warnings) console.log(`warning: ${w}`);
   const rows = [['step', 'event', 'stage', 'request', 'prefix', 'baseline', 'task (regions/flat)', 'changes']];
   const marks = readAgainMarks(t);
   for (const s of t.steps) {
     const r = s.request;
     rows.push([
-      String(s.index), describeEvent(s), s.stage,
-      r ? n(r.requestTokens) : '', r ? `${Math.round(r.prefixShare * 100)}%` : '', r ? n(r.baselineTokens) : '',
-      r ? `${r.taskInWindow ? 'kept' : 'LOST'}/${r.taskInBaselineWindow ? 'kept' : 'LOST'}` : '', describeChanges(s, marks.get(s.index)),
+      String(s.index),
+      describeEvent(s),
+      s.stage,
+      r ? n(r.requestTokens) : '',
+      r ? `${Math.round(r.prefixShare * 100)}%` : '',
+      r ? n(r.baselineTokens) : '',
+      r ? `${r.taskInWindow ? 'kept' : 'LOST'}/${r.taskInBaselineWindow ? 'kept' : 'LOST'}` : '',
+      describeChanges(s, marks.get(s.index)),
     ]);
     for (const w of s.warnings) rows.push(['', '', '', '', '', '', '', `warning: ${w}`]);
   }
@@ -169,10 +205,17 @@ export function printTimeline(t: Timeline): void {
     console.log(table(regionRows, new Set([2, 3, 4])));
   }
   const s = t.summary;
-  const changes = Object.entries(s.changes).filter(([, v]) => v.count > 0).map(([k, v]) => `${k} ${v.count} (${n(v.tokens)} tokens)`).join(', ');
-  console.log(`\n${s.steps} steps, ${s.inferences} inferences, stages ${s.stagesEntered.join(' -> ')}; peak request ${n(s.peakRequestTokens)} tokens; mean prefix share ${Math.round(s.meanPrefixShare * 100)}%`);
+  const changes = Object.entries(s.changes)
+    .filter(([, v]) => v.count > 0)
+    .map(([k, v]) => `${k} ${v.count} (${n(v.tokens)} tokens)`)
+    .join(', ');
+  console.log(
+    `\n${s.steps} steps, ${s.inferences} inferences, stages ${s.stagesEntered.join(' -> ')}; peak request ${n(s.peakRequestTokens)} tokens; mean prefix share ${Math.round(s.meanPrefixShare * 100)}%`,
+  );
   console.log(`changes: ${changes || 'none'}`);
-  console.log(`task: ${s.taskLostAt === null ? 'kept in every request' : `lost at inference ${s.taskLostAt}`}; flat-list baseline: ${s.baselineLosesTaskAt === null ? 'kept it' : `lost it at inference ${s.baselineLosesTaskAt}`}`);
+  console.log(
+    `task: ${s.taskLostAt === null ? 'kept in every request' : `lost at inference ${s.taskLostAt}`}; flat-list baseline: ${s.baselineLosesTaskAt === null ? 'kept it' : `lost it at inference ${s.baselineLosesTaskAt}`}`,
+  );
   console.log(describeReadAgain(s.readAgain));
   if (s.warnings) console.log(`${s.warnings} warning${s.warnings === 1 ? '' : 's'}`);
 }
@@ -182,7 +225,17 @@ export function printTimeline(t: Timeline): void {
 async function asRecorded(scenario: Scenario, json: boolean): Promise<number> {
   const t = replayAsRecorded(scenario);
   if (t.error) {
-    printDiagnostics([{ code: 'unknown-model', severity: 'error', message: t.error, file: 'scenario.json', line: 1, column: 1, path: 'model' }]);
+    printDiagnostics([
+      {
+        code: 'unknown-model',
+        severity: 'error',
+        message: t.error,
+        file: 'scenario.json',
+        line: 1,
+        column: 1,
+        path: 'model',
+      },
+    ]);
     return EXIT_FINDINGS;
   }
   if (json) await writeJsonStreamed(t);
@@ -193,21 +246,55 @@ async function asRecorded(scenario: Scenario, json: boolean): Promise<number> {
 const percent = (x: number, digits = 1) => `${(x * 100).toFixed(digits)}%`;
 
 export function printAsRecorded(t: AsRecordedTimeline): void {
-  const approx = t.model.approximate ? ', approximate counts calibrated to the provider\'s' : '';
-  console.log(`${t.scenario} as sent, on ${t.model.id} (${n(t.model.window)}-token window${approx}); caching: ${t.caching}`);
+  const approx = t.model.approximate ? ", approximate counts calibrated to the provider's" : '';
+  console.log(
+    `${t.scenario} as sent, on ${t.model.id} (${n(t.model.window)}-token window${approx}); caching: ${t.caching}`,
+  );
   const cal = t.summary.recorded?.calibration;
   if (cal) console.log(cal.description);
   else console.log(t.summary.note);
-  const rows = [['step', 'event', 'request', 'harness', 'messages', 'reasoning', 'cache read', 'recorded', 'recorded read', 'error']];
+  const rows = [
+    [
+      'step',
+      'event',
+      'request',
+      'harness',
+      'messages',
+      'reasoning',
+      'cache read',
+      'recorded',
+      'recorded read',
+      'error',
+    ],
+  ];
   for (const s of t.steps) {
     const r = s.request;
     if (!r) {
-      if (s.event.type === 'compaction') rows.push([String(s.index), `compaction${s.event.pre_tokens === undefined ? '' : ` (recorded before: ${n(s.event.pre_tokens)})`}`, '', '', '', '', '', '', '', '']);
+      if (s.event.type === 'compaction')
+        rows.push([
+          String(s.index),
+          `compaction${s.event.pre_tokens === undefined ? '' : ` (recorded before: ${n(s.event.pre_tokens)})`}`,
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+        ]);
       continue;
     }
     rows.push([
-      String(s.index), `inference ${r.inference}${r.calibration ? ' (calibration)' : ''}`, n(r.requestTokens), n(r.harnessTokens), n(r.messageTokens), n(r.reasoningTokens),
-      n(r.cache.cacheReadTokens), r.recorded ? n(r.recorded.promptTokens) : '', r.recorded?.cacheReadTokens === undefined ? '' : n(r.recorded.cacheReadTokens),
+      String(s.index),
+      `inference ${r.inference}${r.calibration ? ' (calibration)' : ''}`,
+      n(r.requestTokens),
+      n(r.harnessTokens),
+      n(r.messageTokens),
+      n(r.reasoningTokens),
+      n(r.cache.cacheReadTokens),
+      r.recorded ? n(r.recorded.promptTokens) : '',
+      r.recorded?.cacheReadTokens === undefined ? '' : n(r.recorded.cacheReadTokens),
       r.error === undefined ? '' : `${r.error >= 0 ? '+' : ''}${percent(r.error)}`,
     ]);
   }
@@ -215,21 +302,35 @@ export function printAsRecorded(t: AsRecordedTimeline): void {
   const s = t.summary;
   console.log(`\n${s.inferences} inferences; peak request ${n(s.peakRequestTokens)} tokens`);
   for (const c of s.compactions) {
-    console.log(`compaction at step ${c.index}: as sent ${c.before === undefined ? '?' : n(c.before)} -> ${c.after === undefined ? '?' : n(c.after)} tokens`
-      + (c.recordedBefore !== undefined || c.recordedAfter !== undefined ? `; recorded ${c.recordedBefore === undefined ? '?' : n(c.recordedBefore)} -> ${c.recordedAfter === undefined ? '?' : n(c.recordedAfter)}` : '')
-      + (c.preTokens === undefined ? '' : ` (the harness recorded ${n(c.preTokens)} before compacting)`));
+    console.log(
+      `compaction at step ${c.index}: as sent ${c.before === undefined ? '?' : n(c.before)} -> ${c.after === undefined ? '?' : n(c.after)} tokens` +
+        (c.recordedBefore !== undefined || c.recordedAfter !== undefined
+          ? `; recorded ${c.recordedBefore === undefined ? '?' : n(c.recordedBefore)} -> ${c.recordedAfter === undefined ? '?' : n(c.recordedAfter)}`
+          : '') +
+        (c.preTokens === undefined ? '' : ` (the harness recorded ${n(c.preTokens)} before compacting)`),
+    );
   }
   const r = s.recorded;
   if (r) {
-    console.log(`against the recorded usage: ${r.compared} of ${r.calls} recorded calls compared (the calibration's left out); prompt tokens off by a median of ${percent(r.medianError)}, p90 ${percent(r.p90Error)}`
-      + (r.cacheReadShareError === undefined ? '' : `; cache-read share off by ${r.cacheReadShareError.toFixed(3)} on average`));
+    console.log(
+      `against the recorded usage: ${r.compared} of ${r.calls} recorded calls compared (the calibration's left out); prompt tokens off by a median of ${percent(r.medianError)}, p90 ${percent(r.p90Error)}` +
+        (r.cacheReadShareError === undefined
+          ? ''
+          : `; cache-read share off by ${r.cacheReadShareError.toFixed(3)} on average`),
+    );
   }
 }
 
 /** The summary's read-again line: how many, and the first few with where each was lost and named again. */
 function describeReadAgain({ count, items }: Timeline['summary']['readAgain']): string {
-  if (count === 0) return 'read again later: none (no file or key the blueprint dropped, summarized or cut is named again)';
-  const shown = items.slice(0, READ_AGAIN_SHOWN).map((i) => `${i.key} (${i.change} in ${i.region} ${i.lostAt < 0 ? 'at spawn' : `at step ${i.lostAt}`}, named at step ${i.namedAt})`);
+  if (count === 0)
+    return 'read again later: none (no file or key the blueprint dropped, summarized or cut is named again)';
+  const shown = items
+    .slice(0, READ_AGAIN_SHOWN)
+    .map(
+      (i) =>
+        `${i.key} (${i.change} in ${i.region} ${i.lostAt < 0 ? 'at spawn' : `at step ${i.lostAt}`}, named at step ${i.namedAt})`,
+    );
   const more = count > shown.length ? `; and ${n(count - shown.length)} more (--json lists them all)` : '';
   return `read again later: ${n(count)}: ${shown.join('; ')}${more}`;
 }

@@ -1,12 +1,28 @@
 // `lev rhai FILE.rhai` runs a script and prints its print lines, then the Debug form of its value.
 // `lev rhai --cases CASES.json` runs a conformance file and ends with `N passed, M failed`.
 import {
-  compile, debugString, DEFAULT_LIMITS, LIMIT_DESCRIPTIONS, PLAYGROUND_LIMITS, RhaiError, type RhaiLimits,
+  compile,
+  debugString,
+  DEFAULT_LIMITS,
+  LIMIT_DESCRIPTIONS,
+  PLAYGROUND_LIMITS,
+  RhaiError,
+  type RhaiLimits,
 } from '../rhai/index.ts';
 import { callSiteLabel } from '../rhai/errors.ts';
 import { runCase, validateCases, type CaseResult, type ConformanceCase } from '../rhai/conformance.ts';
 import {
-  CASES_INPUT, EXIT_FINDINGS, EXIT_OK, parseArgs, readProblem, readText as readInput, SCRIPT_INPUT, unknownFlag, usageError, type Command, type InputLimit,
+  CASES_INPUT,
+  EXIT_FINDINGS,
+  EXIT_OK,
+  parseArgs,
+  readProblem,
+  readText as readInput,
+  SCRIPT_INPUT,
+  unknownFlag,
+  usageError,
+  type Command,
+  type InputLimit,
 } from './io.ts';
 import { fmt } from '../engine/format.ts';
 
@@ -28,11 +44,15 @@ export const USAGE = [
   'Runs with the same limits as a custom region on the page; a runaway script ends with',
   'ErrorTooManyOperations, ErrorStackOverflow or ErrorDataTooLarge and its position.',
   'limits (N = 0 means unlimited):',
-  ...LIMIT_FLAGS.map(({ key, flag }) =>
-    `  --${flag} N`.padEnd(34) + `${LIMIT_DESCRIPTIONS[key]} (default ${showLimit(PLAYGROUND_LIMITS[key])})`),
-  `  --no-limits`.padEnd(34) + "Rhai's own defaults instead: no operation or size limit, call depth " +
+  ...LIMIT_FLAGS.map(
+    ({ key, flag }) =>
+      `  --${flag} N`.padEnd(34) + `${LIMIT_DESCRIPTIONS[key]} (default ${showLimit(PLAYGROUND_LIMITS[key])})`,
+  ),
+  `  --no-limits`.padEnd(34) +
+    "Rhai's own defaults instead: no operation or size limit, call depth " +
     `${DEFAULT_LIMITS.maxCallDepth}, expression depth ${DEFAULT_LIMITS.maxExprDepth}/${DEFAULT_LIMITS.maxFunctionExprDepth}`,
-  `  --max-output N`.padEnd(34) + `characters print may write before the script is stopped (default ${fmt(DEFAULT_MAX_OUTPUT)}; 0 = unlimited)`,
+  `  --max-output N`.padEnd(34) +
+    `characters print may write before the script is stopped (default ${fmt(DEFAULT_MAX_OUTPUT)}; 0 = unlimited)`,
   '',
   'print lines are written as they come (with --json, kept for the JSON up to --max-output).',
 ].join('\n');
@@ -60,7 +80,10 @@ function printSink(max: number, keep: boolean): { onPrint: (text: string) => voi
   const onPrint = (text: string): void => {
     written += text.length + 1;
     if (max > 0 && written > max) {
-      throw new RhaiError('ErrorTerminated', `Script terminated: its print output passed ${fmt(max)} characters (raise --max-output to allow more)`);
+      throw new RhaiError(
+        'ErrorTerminated',
+        `Script terminated: its print output passed ${fmt(max)} characters (raise --max-output to allow more)`,
+      );
     }
     if (keep) kept.push(text);
     else console.log(text);
@@ -72,7 +95,10 @@ function printSink(max: number, keep: boolean): { onPrint: (text: string) => voi
 function describeError(e: RhaiError, file: string): string {
   const wrappers: RhaiError[] = [];
   let inner = e;
-  while (inner.inner) { wrappers.push(inner); inner = inner.inner; }
+  while (inner.inner) {
+    wrappers.push(inner);
+    inner = inner.inner;
+  }
   const kind = inner === e ? e.kind : `${e.kind} (${inner.kind})`;
   const lines = [`${kind}: ${inner.detail}`, `  at ${file}:${inner.line}:${inner.column}`];
   for (const w of wrappers.reverse()) {
@@ -86,15 +112,20 @@ function describeError(e: RhaiError, file: string): string {
  * to print) is one line naming the script.
  */
 function interpreterFailure(file: string, e: unknown): number {
-  const what = e instanceof RangeError && /call stack/i.test(e.message) ? 'the result is nested too deeply to print'
-    : `internal error: ${e instanceof Error ? e.message : String(e)}`;
+  const what =
+    e instanceof RangeError && /call stack/i.test(e.message)
+      ? 'the result is nested too deeply to print'
+      : `internal error: ${e instanceof Error ? e.message : String(e)}`;
   console.error(`lev rhai: ${file}: ${what}`);
   return EXIT_FINDINGS;
 }
 
 function runScript(file: string, limits: RhaiLimits, json: boolean, maxOutput: number): number {
   const source = readText(file, SCRIPT_INPUT);
-  if (typeof source !== 'string') { console.error(source.error); return EXIT_FINDINGS; }
+  if (typeof source !== 'string') {
+    console.error(source.error);
+    return EXIT_FINDINGS;
+  }
   const { onPrint, kept: prints } = printSink(maxOutput, json);
   try {
     const value = compile(source, { limits }).run({ limits, onPrint });
@@ -104,10 +135,12 @@ function runScript(file: string, limits: RhaiLimits, json: boolean, maxOutput: n
   } catch (e) {
     if (!(e instanceof RhaiError)) return interpreterFailure(file, e);
     if (json) {
-      console.log(JSON.stringify({
-        prints,
-        error: { kind: e.kind, innerKind: e.innerKind, message: e.message, file, line: e.line, column: e.column },
-      }));
+      console.log(
+        JSON.stringify({
+          prints,
+          error: { kind: e.kind, innerKind: e.innerKind, message: e.message, file, line: e.line, column: e.column },
+        }),
+      );
     } else console.error(describeError(e, file));
     return EXIT_FINDINGS;
   }
@@ -120,7 +153,10 @@ const showExpectation = (x: CaseResult['expected'] | CaseResult['actual']): stri
 
 function runCases(file: string, limits: RhaiLimits, json: boolean): number {
   const text = readText(file, CASES_INPUT);
-  if (typeof text !== 'string') { console.error(text.error); return EXIT_FINDINGS; }
+  if (typeof text !== 'string') {
+    console.error(text.error);
+    return EXIT_FINDINGS;
+  }
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -129,7 +165,10 @@ function runCases(file: string, limits: RhaiLimits, json: boolean): number {
     return EXIT_FINDINGS;
   }
   const problem = validateCases(data);
-  if (problem) { console.error(`lev rhai: ${file}: ${problem}`); return EXIT_FINDINGS; }
+  if (problem) {
+    console.error(`lev rhai: ${file}: ${problem}`);
+    return EXIT_FINDINGS;
+  }
   let results: CaseResult[];
   try {
     results = (data as ConformanceCase[]).map((c) => runCase(c, limits));
@@ -139,14 +178,18 @@ function runCases(file: string, limits: RhaiLimits, json: boolean): number {
   const failures = results.filter((r) => !r.passed);
   const summary = `${results.length - failures.length} passed, ${failures.length} failed`;
   if (json) {
-    console.log(JSON.stringify({ passed: results.length - failures.length, failed: failures.length, failures, summary }));
+    console.log(
+      JSON.stringify({ passed: results.length - failures.length, failed: failures.length, failures, summary }),
+    );
     console.error(summary);
   } else {
     const scripts = new Map((data as ConformanceCase[]).map((c) => [c.id, c.script]));
     for (const f of failures) {
       console.log(`FAIL ${f.id}: ${scripts.get(f.id)}`);
       console.log(`  expected: ${showExpectation(f.expected)}`);
-      console.log(`  actual:   ${showExpectation(f.actual)}${f.actual.message ? `\n            ${f.actual.message}` : ''}`);
+      console.log(
+        `  actual:   ${showExpectation(f.actual)}${f.actual.message ? `\n            ${f.actual.message}` : ''}`,
+      );
     }
     console.log(summary);
   }
@@ -156,7 +199,8 @@ function runCases(file: string, limits: RhaiLimits, json: boolean): number {
 /** The limits the flags ask for: the playground's (or with --no-limits Rhai's), then each override. */
 function limitsFromFlags(flags: Map<string, string | true>): RhaiLimits | string {
   const limits: RhaiLimits = { ...(flags.has('no-limits') ? DEFAULT_LIMITS : PLAYGROUND_LIMITS) };
-  if (flags.get('no-limits') !== undefined && flags.get('no-limits') !== true) return 'rhai: --no-limits takes no value';
+  if (flags.get('no-limits') !== undefined && flags.get('no-limits') !== true)
+    return 'rhai: --no-limits takes no value';
   for (const { key, flag } of LIMIT_FLAGS) {
     const raw = flags.get(flag);
     if (raw === undefined) continue;

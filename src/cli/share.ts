@@ -5,7 +5,17 @@
 import { fmt } from '../engine/format.ts';
 import { decodeFragment, encodeScenario, isLongLink, LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
 import { CHART_VIEWS, ZOOMS, isChartView, isZoom, viewParams, type ViewState } from '../share/view.ts';
-import { EXIT_FINDINGS, EXIT_OK, inputFinding, parseArgs, readText, SCENARIO_INPUT, unknownFlag, usageError, type Command } from './io.ts';
+import {
+  EXIT_FINDINGS,
+  EXIT_OK,
+  inputFinding,
+  parseArgs,
+  readText,
+  SCENARIO_INPUT,
+  unknownFlag,
+  usageError,
+  type Command,
+} from './io.ts';
 
 export const USAGE = `usage: lev share encode SCENARIO.json [--url PAGE_URL] [--step N] [--view ${CHART_VIEWS.join('|')}]
                         [--zoom ${ZOOMS.join('|')}] [--region NAME] [--json]   (SCENARIO "-" reads stdin)
@@ -26,7 +36,8 @@ function viewOfFlags(flags: Map<string, string | true>): { view: ViewState } | {
     if (value === undefined) continue;
     if (value === true) return { error: `--${name} needs a value` };
     if (name === 'step') {
-      if (!/^\d{1,9}$/.test(value) || Number(value) < 1) return { error: `--step ${value}: expected a step number from 1 (the page numbers steps from 1)` };
+      if (!/^\d{1,9}$/.test(value) || Number(value) < 1)
+        return { error: `--step ${value}: expected a step number from 1 (the page numbers steps from 1)` };
       view.step = Number(value);
     } else if (name === 'view') {
       if (!isChartView(value)) return { error: `--view ${value}: expected one of ${CHART_VIEWS.join(', ')}` };
@@ -51,7 +62,9 @@ export const run: Command = async (args) => {
   const bad = unknownFlag(parsed, action === 'encode' ? ['json', 'url', ...VIEW_FLAGS] : ['json']);
   if (bad) return usageError(`share ${action}: unknown option --${bad}\n${USAGE}`);
   if (target === undefined || extra.length > 0) {
-    return usageError(`share ${action}: expected one ${action === 'encode' ? 'SCENARIO file' : 'FRAGMENT or URL'}\n${USAGE}`);
+    return usageError(
+      `share ${action}: expected one ${action === 'encode' ? 'SCENARIO file' : 'FRAGMENT or URL'}\n${USAGE}`,
+    );
   }
   const json = parsed.flags.has('json');
   if (action === 'decode') return decode(target, json);
@@ -93,14 +106,18 @@ function encode(path: string, json: boolean, pageUrl: string | undefined, view: 
   }
   let link: string;
   try {
-    link = (pageUrl === undefined ? encodeScenario(scenario as never) : scenarioUrl(pageUrl, scenario as never)) + viewParams(view);
+    link =
+      (pageUrl === undefined ? encodeScenario(scenario as never) : scenarioUrl(pageUrl, scenario as never)) +
+      viewParams(view);
   } catch (err) {
     return failure(`${path}: ${(err as Error).message}`);
   }
   if (json) console.log(JSON.stringify({ ok: true, link, characters: link.length }));
   else console.log(link);
   if (isLongLink(link)) {
-    console.error(`lev: share encode: note: the link is ${fmt(link.length)} characters; chat apps such as Discord cut messages at ${fmt(LONG_LINK_CHARS)}. Share the JSON file instead, or use a generator rather than explicit traffic.`);
+    console.error(
+      `lev: share encode: note: the link is ${fmt(link.length)} characters; chat apps such as Discord cut messages at ${fmt(LONG_LINK_CHARS)}. Share the JSON file instead, or use a generator rather than explicit traffic.`,
+    );
   }
   return EXIT_OK;
 }

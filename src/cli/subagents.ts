@@ -17,7 +17,9 @@ export function subagentRuns(sessionFile: string): SubagentRun[] {
   const folder = join(dirname(sessionFile), basename(sessionFile, extname(sessionFile)), 'subagents');
   let names: string[];
   try {
-    names = readdirSync(folder).filter((f) => f.endsWith('.jsonl') && f.startsWith('agent-')).sort();
+    names = readdirSync(folder)
+      .filter((f) => f.endsWith('.jsonl') && f.startsWith('agent-'))
+      .sort();
   } catch {
     return [];
   }

@@ -12,10 +12,23 @@ import { jsonErrorPosition, locateJson } from '../engine/blueprint/jsonLocate.ts
 import { nameTable } from '../engine/names.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import {
-  BLUEPRINT_INPUT, EXIT_FINDINGS, EXIT_OK, inputFinding, parseArgs, readProblem, readText, SCENARIO_INPUT, SCRIPT_INPUT, unknownFlag, usageError, type Command, type InputLimit,
+  BLUEPRINT_INPUT,
+  EXIT_FINDINGS,
+  EXIT_OK,
+  inputFinding,
+  parseArgs,
+  readProblem,
+  readText,
+  SCENARIO_INPUT,
+  SCRIPT_INPUT,
+  unknownFlag,
+  usageError,
+  type Command,
+  type InputLimit,
 } from './io.ts';
 
-export const USAGE = 'usage: lev validate PATH [--json] [--workdir DIR]  (PATH: agent directory, agent.leviath or scenario .json)';
+export const USAGE =
+  'usage: lev validate PATH [--json] [--workdir DIR]  (PATH: agent directory, agent.leviath or scenario .json)';
 /** Directory walks stop here: enough for any agent or project, bounded for a mistaken `lev validate /`. */
 const MAX_WALK_FILES = 20_000;
 const SKIPPED_DIRS = new Set(['node_modules', '.git', 'dist', '.hg', '.svn']);
@@ -45,7 +58,9 @@ export const run: Command = async (args) => {
   try {
     if (stats.isDirectory()) {
       if (!statOrUndefined(join(path, AGENT_FILE))?.isFile()) {
-        return usageError(`validate: ${path} has no ${AGENT_FILE}; pass an agent directory, an ${AGENT_FILE} file or a scenario .json`);
+        return usageError(
+          `validate: ${path} has no ${AGENT_FILE}; pass an agent directory, an ${AGENT_FILE} file or a scenario .json`,
+        );
       }
       target = validateAgentDir(path, readAgentDir(path), workdirFlag);
     } else if (path.endsWith('.json')) {
@@ -56,7 +71,12 @@ export const run: Command = async (args) => {
     }
   } catch (error) {
     if (!(error instanceof AgentFileError)) throw error;
-    target = { displayDir: error.dir, diagnostics: [{ code: error.code, severity: 'error', message: error.message, file: error.file, line: 1, column: 1, path: '' }] };
+    target = {
+      displayDir: error.dir,
+      diagnostics: [
+        { code: error.code, severity: 'error', message: error.message, file: error.file, line: 1, column: 1, path: '' },
+      ],
+    };
   }
 
   if (parsed.flags.has('json')) console.log(JSON.stringify({ diagnostics: target.diagnostics.map(designFields) }));
@@ -67,13 +87,18 @@ export const run: Command = async (args) => {
 // The working directory is where a run would start: the current directory unless --workdir says.
 function validateAgentDir(dir: string, agent: Record<string, string>, workdirFlag: string | undefined): Target {
   const workdir = listFiles(workdirFlag ?? process.cwd());
-  return { displayDir: dir, diagnostics: compileBlueprint(agent, { workdir, checkScript: checkCustomScript }).diagnostics };
+  return {
+    displayDir: dir,
+    diagnostics: compileBlueprint(agent, { workdir, checkScript: checkCustomScript }).diagnostics,
+  };
 }
 
 function validateScenarioFile(path: string): Target {
   const display = basename(path);
-  const fail = (code: string, message: string, line = 1, column = 1, key = ''): Target =>
-    ({ displayDir: '', diagnostics: [{ code, severity: 'error', message, file: display, line, column, path: key }] });
+  const fail = (code: string, message: string, line = 1, column = 1, key = ''): Target => ({
+    displayDir: '',
+    diagnostics: [{ code, severity: 'error', message, file: display, line, column, path: key }],
+  });
   let source: string;
   try {
     source = readText(path, SCENARIO_INPUT);
@@ -87,19 +112,33 @@ function validateScenarioFile(path: string): Target {
     json = JSON.parse(source);
   } catch (err) {
     const { line, column } = jsonErrorPosition(source, err);
-    return fail('json-syntax', `Scenario is not valid JSON: ${(err as Error).message}. Fix the JSON at this position.`, line, column);
+    return fail(
+      'json-syntax',
+      `Scenario is not valid JSON: ${(err as Error).message}. Fix the JSON at this position.`,
+      line,
+      column,
+    );
   }
   const scenario = ScenarioSchema.safeParse(json);
   if (!scenario.success) {
-    return { displayDir: '', diagnostics: scenarioIssueDiagnostics(scenario.error, display, (keyPath) => locateJson(source, keyPath)) };
+    return {
+      displayDir: '',
+      diagnostics: scenarioIssueDiagnostics(scenario.error, display, (keyPath) => locateJson(source, keyPath)),
+    };
   }
-  return { displayDir: '', diagnostics: validateScenario(scenario.data, { checkScript: checkCustomScript }).diagnostics };
+  return {
+    displayDir: '',
+    diagnostics: validateScenario(scenario.data, { checkScript: checkCustomScript }).diagnostics,
+  };
 }
 
 /** A blueprint passed under another name (`lev validate staging.leviath`) is reported under that name. */
 function reportAs(target: Target, blueprintFile: string): Target {
   if (blueprintFile === AGENT_FILE) return target;
-  return { ...target, diagnostics: target.diagnostics.map((d) => (d.file === AGENT_FILE ? { ...d, file: blueprintFile } : d)) };
+  return {
+    ...target,
+    diagnostics: target.diagnostics.map((d) => (d.file === AGENT_FILE ? { ...d, file: blueprintFile } : d)),
+  };
 }
 
 /** Exactly the fields DESIGN.md promises (the editor-only end positions are left out). */
@@ -115,8 +154,11 @@ function printHuman({ displayDir, diagnostics }: Target): void {
   const count = (severity: Diagnostic['severity']): number => diagnostics.filter((d) => d.severity === severity).length;
   const errors = count('error');
   const warnings = count('warning');
-  console.log(diagnostics.length === 0 ? 'ok: no problems found'
-    : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}, ${count('info')} info`);
+  console.log(
+    diagnostics.length === 0
+      ? 'ok: no problems found'
+      : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}, ${count('info')} info`,
+  );
 }
 
 function statOrUndefined(path: string): Stats | undefined {
@@ -129,7 +171,12 @@ function statOrUndefined(path: string): Stats | undefined {
 
 /** A file of an agent directory that cannot be read: its diagnostic code, and where it is. */
 export class AgentFileError extends Error {
-  constructor(readonly dir: string, readonly file: string, readonly code: string, message: string) {
+  constructor(
+    readonly dir: string,
+    readonly file: string,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'AgentFileError';
   }
@@ -140,7 +187,11 @@ function readAgentFile(path: string, name: string, limit: InputLimit, dir = dirn
   try {
     return readText(path, limit);
   } catch (error) {
-    const finding = inputFinding(error, name, limit === BLUEPRINT_INPUT ? 'blueprint-too-large' : 'agent-file-too-large');
+    const finding = inputFinding(
+      error,
+      name,
+      limit === BLUEPRINT_INPUT ? 'blueprint-too-large' : 'agent-file-too-large',
+    );
     const problem = finding ?? { code: 'agent-file-unreadable', message: readProblem(error, name) };
     if (problem.message === undefined) throw error;
     throw new AgentFileError(dir, name, problem.code, problem.message);
@@ -158,7 +209,9 @@ export function readBlueprintFile(path: string): string {
  * at a large project reads neither its files nor its file list. Throws AgentFileError.
  */
 export function readAgentDir(dir: string, blueprintText?: string): Record<string, string> {
-  const agent = nameTable<string>([[AGENT_FILE, blueprintText ?? readAgentFile(join(dir, AGENT_FILE), AGENT_FILE, BLUEPRINT_INPUT, dir)]]);
+  const agent = nameTable<string>([
+    [AGENT_FILE, blueprintText ?? readAgentFile(join(dir, AGENT_FILE), AGENT_FILE, BLUEPRINT_INPUT, dir)],
+  ]);
   const { blueprint } = compileBlueprint(agent);
   const read = (file: string): string | undefined => {
     const full = join(dir, file);

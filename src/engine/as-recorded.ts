@@ -134,13 +134,17 @@ export function cachingOf(model: Model, traceModel?: string): Caching {
     if (!/^(gpt|gemini)/.test(id)) return 'none';
   }
   if (model.provider === 'anthropic') return 'anthropic-breakpoints';
-  if (model.provider === 'openai') return PROVIDER_RULES.openai.models[model.id]?.cacheReadMultiplier === undefined ? 'none' : 'openai-prefix';
+  if (model.provider === 'openai')
+    return PROVIDER_RULES.openai.models[model.id]?.cacheReadMultiplier === undefined ? 'none' : 'openai-prefix';
   if (model.provider === 'google') return 'gemini-implicit';
   return 'none';
 }
 
 /** One message of the flat list: its counted tokens, and whether it is reasoning (dropped when the turn ends). */
-interface Item { tokens: number; reasoning: boolean }
+interface Item {
+  tokens: number;
+  reasoning: boolean;
+}
 
 /**
  * The flat list as the harness holds it. Requests are measured before each assistant event; its
@@ -167,7 +171,10 @@ class FlatList {
     let before = 0;
     let first = -1;
     for (let i = 0; i < this.items.length; i++) {
-      if (this.items[i]!.reasoning) { first = i; break; }
+      if (this.items[i]!.reasoning) {
+        first = i;
+        break;
+      }
       before += this.items[i]!.tokens;
     }
     if (first >= 0) {
@@ -191,9 +198,13 @@ class FlatList {
 
   /** What this request shares with the previous one (counted tokens and messages), and a fresh start for the next. */
   takeShared(previous: { tokens: number; messages: number } | undefined): { tokens: number; messages: number } {
-    const shared = previous === undefined
-      ? { tokens: 0, messages: 0 }
-      : { tokens: Math.min(previous.tokens, this.stableUntil, this.total), messages: Math.min(previous.messages, this.stableMessages, this.items.length) };
+    const shared =
+      previous === undefined
+        ? { tokens: 0, messages: 0 }
+        : {
+            tokens: Math.min(previous.tokens, this.stableUntil, this.total),
+            messages: Math.min(previous.messages, this.stableMessages, this.items.length),
+          };
     this.stableUntil = Number.POSITIVE_INFINITY;
     this.stableMessages = Number.POSITIVE_INFINITY;
     return shared;
@@ -203,14 +214,20 @@ class FlatList {
 /** Counted tokens of one event as it joins the list (its text, and its calls as their JSON). */
 function eventTokens(event: TrafficEvent, count: (text: string) => number): number {
   switch (event.type) {
-    case 'user': return event.size_tokens ?? count(event.content);
+    case 'user':
+      return event.size_tokens ?? count(event.content);
     case 'assistant': {
       const text = event.size_tokens ?? count(event.content);
-      const calls = (event.tool_calls ?? []).reduce((sum, c) => sum + count(JSON.stringify({ name: c.name, arguments: c.arguments })), 0);
+      const calls = (event.tool_calls ?? []).reduce(
+        (sum, c) => sum + count(JSON.stringify({ name: c.name, arguments: c.arguments })),
+        0,
+      );
       return text + calls;
     }
-    case 'tool_result': return event.size_tokens ?? count(event.content ?? '');
-    default: return 0;
+    case 'tool_result':
+      return event.size_tokens ?? count(event.content ?? '');
+    default:
+      return 0;
   }
 }
 
@@ -221,9 +238,13 @@ function reasoningTokens(event: Extract<TrafficEvent, { type: 'assistant' }>, co
 }
 
 interface Measured {
-  index: number; counted: number; shared: number; reasoning: number;
+  index: number;
+  counted: number;
+  shared: number;
+  reasoning: number;
   /** Messages in the list, and in the prefix shared with the previous request. */
-  messages: number; sharedMessages: number;
+  messages: number;
+  sharedMessages: number;
   recorded?: RecordedUsage;
 }
 
@@ -237,10 +258,21 @@ interface Measured {
  */
 export function calibrate(measured: readonly Measured[], approximate: boolean): Calibration {
   const limit = Math.floor(measured.length * CALIBRATION_SHARE);
-  const used = measured.slice(0, limit).map((m, inference) => ({ ...m, inference })).filter((m) => m.recorded !== undefined);
+  const used = measured
+    .slice(0, limit)
+    .map((m, inference) => ({ ...m, inference }))
+    .filter((m) => m.recorded !== undefined);
   if (used.length === 0) {
-    const why = measured.some((m) => m.recorded) ? `no recorded usage among the first ${fmt(limit)} calls (10% of ${fmt(measured.length)})` : 'no recorded usage';
-    return { calls: [], factor: 1, perMessageTokens: 0, overheadTokens: 0, description: `not calibrated: ${why}; counts are this tokenizer's${approximate ? ' (approximate for this model)' : ''}, without the harness's system prompt and tool definitions` };
+    const why = measured.some((m) => m.recorded)
+      ? `no recorded usage among the first ${fmt(limit)} calls (10% of ${fmt(measured.length)})`
+      : 'no recorded usage';
+    return {
+      calls: [],
+      factor: 1,
+      perMessageTokens: 0,
+      overheadTokens: 0,
+      description: `not calibrated: ${why}; counts are this tokenizer's${approximate ? ' (approximate for this model)' : ''}, without the harness's system prompt and tool definitions`,
+    };
   }
   const ys = used.map((m) => m.recorded!.promptTokens);
   const xs = used.map((m) => m.counted);
@@ -249,16 +281,26 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
   let fit = { overhead: mean(ys) - mean(xs), factor: 1, perMessage: 0 };
   if (used.length >= 2 && spread(ms) > 0) {
     // Framing first, at the factor of 1: the calls' remainder against their message count.
-    const line = leastSquares(ms.map((m) => [1, m]), ys.map((y, i) => y - xs[i]!));
-    if (line && line[1]! >= 0 && line[1]! <= MAX_PER_MESSAGE) fit = { overhead: line[0]!, factor: 1, perMessage: line[1]! };
+    const line = leastSquares(
+      ms.map((m) => [1, m]),
+      ys.map((y, i) => y - xs[i]!),
+    );
+    if (line && line[1]! >= 0 && line[1]! <= MAX_PER_MESSAGE)
+      fit = { overhead: line[0]!, factor: 1, perMessage: line[1]! };
   }
   // This tokenizer is the provider's own for the model (o200k_base for GPT-4o and GPT-5): its
   // counts need no factor, and a factor fitted from a few calls would only trade off against the framing.
   if (approximate && used.length >= 4 && spread(xs) >= MIN_SPREAD_FOR_FACTOR) {
     // Sizes far enough apart: the factor and the framing together, else the factor alone (a
     // tokenizer's ratio moves a long run's requests more than any framing does).
-    const plane = leastSquares(used.map((_, i) => [1, xs[i]!, ms[i]!]), ys);
-    const line = leastSquares(xs.map((x) => [1, x]), ys);
+    const plane = leastSquares(
+      used.map((_, i) => [1, xs[i]!, ms[i]!]),
+      ys,
+    );
+    const line = leastSquares(
+      xs.map((x) => [1, x]),
+      ys,
+    );
     const factorOk = (f: number | undefined) => f !== undefined && f >= MIN_FACTOR && f <= MAX_FACTOR;
     if (plane && factorOk(plane[1]) && plane[2]! >= 0 && plane[2]! <= MAX_PER_MESSAGE) {
       fit = { overhead: plane[0]!, factor: plane[1]!, perMessage: plane[2]! };
@@ -270,9 +312,13 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
   const calls = used.map((m) => m.inference);
   const range = calls.length === 1 ? `call ${calls[0]}` : `calls ${calls[0]}-${calls.at(-1)}`;
   return {
-    calls, factor: fit.factor, perMessageTokens: fit.perMessage, overheadTokens,
-    description: `calibrated on the recorded usage of ${range} (${fmt(calls.length)} of the first 10% of ${fmt(measured.length)} calls): `
-      + `harness overhead ${fmt(overheadTokens)} tokens, ${fit.factor.toFixed(3)} provider tokens per counted token, ${fit.perMessage.toFixed(1)} per message`,
+    calls,
+    factor: fit.factor,
+    perMessageTokens: fit.perMessage,
+    overheadTokens,
+    description:
+      `calibrated on the recorded usage of ${range} (${fmt(calls.length)} of the first 10% of ${fmt(measured.length)} calls): ` +
+      `harness overhead ${fmt(overheadTokens)} tokens, ${fit.factor.toFixed(3)} provider tokens per counted token, ${fit.perMessage.toFixed(1)} per message`,
   };
 }
 
@@ -281,7 +327,9 @@ const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
 /** Least-squares coefficients for rows of `x` against `y` (normal equations); undefined when they do not determine it. */
 function leastSquares(x: number[][], y: number[]): number[] | undefined {
   const k = x[0]!.length;
-  const a = Array.from({ length: k }, (_, i) => Array.from({ length: k + 1 }, (_, j) => x.reduce((s, row, r) => s + row[i]! * (j < k ? row[j]! : y[r]!), 0)));
+  const a = Array.from({ length: k }, (_, i) =>
+    Array.from({ length: k + 1 }, (_, j) => x.reduce((s, row, r) => s + row[i]! * (j < k ? row[j]! : y[r]!), 0)),
+  );
   for (let c = 0; c < k; c++) {
     let pivot = c;
     for (let r = c + 1; r < k; r++) if (Math.abs(a[r]![c]!) > Math.abs(a[pivot]![c]!)) pivot = r;
@@ -302,7 +350,12 @@ const MIN_FACTOR = 0.8;
 const MAX_FACTOR = 1.5;
 
 function cacheOf(caching: Caching, model: Model, total: number, shared: number, first: boolean): AsRecordedCache {
-  const none = (rule: string): AsRecordedCache => ({ cacheReadTokens: 0, cacheWriteTokens: 0, uncachedTokens: total, rule });
+  const none = (rule: string): AsRecordedCache => ({
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    uncachedTokens: total,
+    rule,
+  });
   if (caching === 'none') return none('no prompt caching on this model');
   if (caching === 'anthropic-breakpoints') {
     const min = PROVIDER_RULES.anthropic.models[model.id]?.minCacheableTokens ?? 1024;
@@ -310,17 +363,34 @@ function cacheOf(caching: Caching, model: Model, total: number, shared: number, 
     // The harness marks the end of each request; the next finds that prefix unless the context was rebuilt.
     const read = first ? 0 : shared >= min ? shared : 0;
     return {
-      cacheReadTokens: read, cacheWriteTokens: total - read, uncachedTokens: 0,
-      rule: read > 0 ? `breakpoint at the end of the previous request: ${fmt(read)} read, ${fmt(total - read)} written` : `no cached prefix: ${fmt(total)} written`,
+      cacheReadTokens: read,
+      cacheWriteTokens: total - read,
+      uncachedTokens: 0,
+      rule:
+        read > 0
+          ? `breakpoint at the end of the previous request: ${fmt(read)} read, ${fmt(total - read)} written`
+          : `no cached prefix: ${fmt(total)} written`,
     };
   }
-  const price = caching === 'openai-prefix' ? PROVIDER_RULES.openai.models[model.id] : PROVIDER_RULES.google.models[model.id];
+  const price =
+    caching === 'openai-prefix' ? PROVIDER_RULES.openai.models[model.id] : PROVIDER_RULES.google.models[model.id];
   const min = price?.minCacheableTokens ?? 1024;
   if (shared < min) return none(`${fmt(shared)} shared tokens, under the ${fmt(min)}-token minimum: no cache hit`);
-  if (caching === 'gemini-implicit') return { cacheReadTokens: shared, cacheWriteTokens: 0, uncachedTokens: total - shared, rule: `implicit caching: ${fmt(shared)} shared tokens hit` };
+  if (caching === 'gemini-implicit')
+    return {
+      cacheReadTokens: shared,
+      cacheWriteTokens: 0,
+      uncachedTokens: total - shared,
+      rule: `implicit caching: ${fmt(shared)} shared tokens hit`,
+    };
   const step = PROVIDER_RULES.openai.hitIncrementTokens ?? 128;
   const read = min + Math.floor((shared - min) / step) * step;
-  return { cacheReadTokens: read, cacheWriteTokens: 0, uncachedTokens: total - read, rule: `automatic prefix caching: ${fmt(read)} of ${fmt(shared)} shared tokens hit (${fmt(min)} + ${step}-token steps)` };
+  return {
+    cacheReadTokens: read,
+    cacheWriteTokens: 0,
+    uncachedTokens: total - read,
+    rule: `automatic prefix caching: ${fmt(read)} of ${fmt(shared)} shared tokens hit (${fmt(min)} + ${step}-token steps)`,
+  };
 }
 
 function quantile(sorted: readonly number[], q: number): number {
@@ -347,14 +417,20 @@ export interface AsRecordedOptions {
 export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions = {}): AsRecordedTimeline {
   const resolved = resolveModel(scenario.model);
   const empty = (error?: string): AsRecordedTimeline => ({
-    scenario: scenario.name, model: { id: 'unknown', window: 0, encoding: 'o200k_base', approximate: true }, caching: 'none', steps: [],
-    summary: { steps: 0, inferences: 0, peakRequestTokens: 0, compactions: [], recorded: null }, ...(error ? { error } : {}),
+    scenario: scenario.name,
+    model: { id: 'unknown', window: 0, encoding: 'o200k_base', approximate: true },
+    caching: 'none',
+    steps: [],
+    summary: { steps: 0, inferences: 0, peakRequestTokens: 0, compactions: [], recorded: null },
+    ...(error ? { error } : {}),
   });
   if (!resolved.ok) return empty(resolved.error);
   const model = resolved.model;
   const count = (text: string) => countTokens(text, model.encoding);
   const events = scenario.traffic;
-  const traceModel = events.find((e): e is Extract<TrafficEvent, { type: 'assistant' }> => e.type === 'assistant' && e.recorded?.model !== undefined)?.recorded?.model;
+  const traceModel = events.find(
+    (e): e is Extract<TrafficEvent, { type: 'assistant' }> => e.type === 'assistant' && e.recorded?.model !== undefined,
+  )?.recorded?.model;
   const caching = cachingOf(model, traceModel);
 
   // First pass: the flat list's counted size and shared prefix at each inference.
@@ -374,7 +450,15 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
         break;
       case 'assistant': {
         const { tokens: shared, messages: sharedMessages } = list.takeShared(previous);
-        measured.push({ index: i, counted: list.total, shared, reasoning: list.reasoning, messages: list.items.length, sharedMessages, ...(event.recorded ? { recorded: event.recorded } : {}) });
+        measured.push({
+          index: i,
+          counted: list.total,
+          shared,
+          reasoning: list.reasoning,
+          messages: list.items.length,
+          sharedMessages,
+          ...(event.recorded ? { recorded: event.recorded } : {}),
+        });
         inferenceAt.push(i);
         previous = { tokens: list.total, messages: list.items.length };
         // The reasoning comes first in the reply (a thinking block, a reasoning item) and stays for the rest of the turn.
@@ -390,7 +474,7 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
         list.compact(event.size_tokens ?? count(event.summary));
         break;
       default:
-        // The runtime's own tools (context_append, todo_*) and stage transitions are a blueprint's, not a harness's.
+      // The runtime's own tools (context_append, todo_*) and stage transitions are a blueprint's, not a harness's.
     }
   }
 
@@ -404,15 +488,23 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
   let k = 0;
   for (let i = 0; i < events.length; i++) {
     const event = events[i]!;
-    if (inferenceAt[k] !== i) { steps.push({ index: i, event }); continue; }
+    if (inferenceAt[k] !== i) {
+      steps.push({ index: i, event });
+      continue;
+    }
     const m = measured[k]!;
     const requestTokens = overhead + Math.round(factor * m.counted + perMessage * m.messages);
     const reasoning = Math.round(factor * m.reasoning);
     const sharedTokens = k === 0 ? 0 : overhead + Math.round(factor * m.shared + perMessage * m.sharedMessages);
     const cache = cacheOf(caching, model, requestTokens, Math.min(sharedTokens, requestTokens), k === 0);
     const request: AsRecordedRequest = {
-      inference: k, requestTokens, harnessTokens: overhead, messageTokens: requestTokens - overhead - reasoning, reasoningTokens: reasoning,
-      countedTokens: m.counted, cache,
+      inference: k,
+      requestTokens,
+      harnessTokens: overhead,
+      messageTokens: requestTokens - overhead - reasoning,
+      reasoningTokens: reasoning,
+      countedTokens: m.counted,
+      cache,
     };
     if (m.recorded) {
       request.recorded = recordedFigures(m.recorded);
@@ -421,7 +513,9 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
         request.error = (requestTokens - m.recorded.promptTokens) / m.recorded.promptTokens;
         errors.push(Math.abs(request.error));
         if (m.recorded.cacheReadTokens !== undefined && requestTokens > 0) {
-          shareErrors.push(Math.abs(cache.cacheReadTokens / requestTokens - m.recorded.cacheReadTokens / m.recorded.promptTokens));
+          shareErrors.push(
+            Math.abs(cache.cacheReadTokens / requestTokens - m.recorded.cacheReadTokens / m.recorded.promptTokens),
+          );
         }
       }
     }
@@ -433,18 +527,36 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
   const compactions = compactionFigures(steps);
   const recordedCalls = measured.filter((m) => m.recorded).length;
   const sorted = errors.slice().sort((a, b) => a - b);
-  const recorded: RecordedSummary | null = recordedCalls === 0 ? null : {
-    calls: recordedCalls, compared: errors.length, medianError: quantile(sorted, 0.5), p90Error: quantile(sorted, 0.9),
-    ...(shareErrors.length ? { cacheReadShareError: shareErrors.reduce((a, b) => a + b, 0) / shareErrors.length } : {}),
-    calibration,
-  };
+  const recorded: RecordedSummary | null =
+    recordedCalls === 0
+      ? null
+      : {
+          calls: recordedCalls,
+          compared: errors.length,
+          medianError: quantile(sorted, 0.5),
+          p90Error: quantile(sorted, 0.9),
+          ...(shareErrors.length
+            ? { cacheReadShareError: shareErrors.reduce((a, b) => a + b, 0) / shareErrors.length }
+            : {}),
+          calibration,
+        };
   return {
     scenario: scenario.name,
     model: { id: model.id, window: model.window, encoding: model.encoding, approximate: model.approximate },
-    caching, ...(traceModel && traceModel !== model.id ? { traceModel } : {}), steps,
+    caching,
+    ...(traceModel && traceModel !== model.id ? { traceModel } : {}),
+    steps,
     summary: {
-      steps: steps.length, inferences: measured.length, peakRequestTokens: peak, compactions, recorded,
-      ...(recorded === null ? { note: `this scenario carries no recorded usage, so nothing is compared or calibrated: the requests are this tokenizer's counts${model.approximate ? ' (approximate for this model)' : ''} of the flat list, without the harness's system prompt and tool definitions` } : {}),
+      steps: steps.length,
+      inferences: measured.length,
+      peakRequestTokens: peak,
+      compactions,
+      recorded,
+      ...(recorded === null
+        ? {
+            note: `this scenario carries no recorded usage, so nothing is compared or calibrated: the requests are this tokenizer's counts${model.approximate ? ' (approximate for this model)' : ''} of the flat list, without the harness's system prompt and tool definitions`,
+          }
+        : {}),
     },
   };
 }

@@ -82,7 +82,8 @@ const layouts = new WeakMap<readonly Region[], { systemOrder: Region[]; names: s
 
 function layoutOf(regions: readonly Region[]): { systemOrder: Region[]; names: string[] } {
   let layout = layouts.get(regions);
-  if (!layout) layouts.set(regions, (layout = { systemOrder: systemOrder(regions), names: regions.map((r) => r.name) }));
+  if (!layout)
+    layouts.set(regions, (layout = { systemOrder: systemOrder(regions), names: regions.map((r) => r.name) }));
   return layout;
 }
 const systemBlocks = new WeakMap<object, SystemBlock>();
@@ -94,7 +95,11 @@ export const RUNTIME_NOTICE_REGION = '(runtime)';
  * `regions`: the stage's visible regions in declaration order. Read-only: nothing is mutated.
  * `notices`: messages the runtime owes the model once (a write it refused), sent after the stream.
  */
-export function assemble(regions: readonly Region[], ctx: RegionContext, notices: readonly RenderedMessage[] = []): Assembly {
+export function assemble(
+  regions: readonly Region[],
+  ctx: RegionContext,
+  notices: readonly RenderedMessage[] = [],
+): Assembly {
   const layout = layoutOf(regions);
   const blocks: RequestBlock[] = [];
   let systemTokens = 0;
@@ -128,7 +133,12 @@ export function assemble(regions: readonly Region[], ctx: RegionContext, notices
         stripped: paired.stripped,
       });
     },
-    tokens, stripped: paired.stripped, blocks, systemTokens, messageTokens, strippedBlocks: paired.strippedBlocks,
+    tokens,
+    stripped: paired.stripped,
+    blocks,
+    systemTokens,
+    messageTokens,
+    strippedBlocks: paired.strippedBlocks,
   };
 }
 
@@ -175,10 +185,19 @@ function messageStream(regions: readonly Region[], names: readonly string[], ctx
       // Merged from the back into the room after the stream so far; on equal seqs the later list's goes last.
       let i = length - 1;
       for (let j = list.length - 1, at = length + list.length - 1; j >= 0; at--) {
-        if (i >= 0 && messages[i]!.seq > list[j]!.seq) { messages[at] = messages[i]!; owners[at] = owners[i--]!; } else { messages[at] = list[j--]!; owners[at] = owner; }
+        if (i >= 0 && messages[i]!.seq > list[j]!.seq) {
+          messages[at] = messages[i]!;
+          owners[at] = owners[i--]!;
+        } else {
+          messages[at] = list[j--]!;
+          owners[at] = owner;
+        }
       }
     } else {
-      for (let j = 0; j < list.length; j++) { messages[length + j] = list[j]!; owners[length + j] = owner; }
+      for (let j = 0; j < list.length; j++) {
+        messages[length + j] = list[j]!;
+        owners[length + j] = owner;
+      }
     }
     length += list.length;
   }
@@ -192,9 +211,15 @@ function messageStream(regions: readonly Region[], names: readonly string[], ctx
  * stub, written first, would answer it and the script's message would be stripped as a second
  * result. A script's message with no stub to replace stays where its region placed it.
  */
-function answerInPlaceOfStubs(messages: RenderedMessage[], owners: string[], answers: ReadonlyMap<string, RenderedMessage>): MessageStream {
+function answerInPlaceOfStubs(
+  messages: RenderedMessage[],
+  owners: string[],
+  answers: ReadonlyMap<string, RenderedMessage>,
+): MessageStream {
   const at = new Map<RenderedMessage, number>();
-  for (let i = 0; i < messages.length; i++) if (messages[i]!.tool_call_id !== undefined && answers.get(messages[i]!.tool_call_id!) === messages[i]) at.set(messages[i]!, i);
+  for (let i = 0; i < messages.length; i++)
+    if (messages[i]!.tool_call_id !== undefined && answers.get(messages[i]!.tool_call_id!) === messages[i])
+      at.set(messages[i]!, i);
   const moved = new Set<number>();
   for (let i = 0; i < messages.length; i++) {
     const stub = messages[i]!;
@@ -215,15 +240,27 @@ function sortBySeq(messages: RenderedMessage[], owners: string[]): void {
   const order = messages.map((_, at) => at).sort((a, b) => messages[a]!.seq - messages[b]!.seq || a - b);
   const m = order.map((at) => messages[at]!);
   const o = order.map((at) => owners[at]!);
-  for (let at = 0; at < order.length; at++) { messages[at] = m[at]!; owners[at] = o[at]!; }
+  for (let at = 0; at < order.length; at++) {
+    messages[at] = m[at]!;
+    owners[at] = o[at]!;
+  }
 }
 
 /** The request's messages: `blocks` after the system ones, each with the name of its region. */
-function requestMessages(blocks: readonly RequestBlock[], systemCount: number, owners: readonly string[]): RequestMessage[] {
+function requestMessages(
+  blocks: readonly RequestBlock[],
+  systemCount: number,
+  owners: readonly string[],
+): RequestMessage[] {
   const out: RequestMessage[] = [];
   for (let at = systemCount; at < blocks.length; at++) {
     const message = blocks[at] as RenderedMessage;
-    const sent: RequestMessage = { role: message.role, content: message.content, region: owners[at - systemCount]!, tokens: message.tokens };
+    const sent: RequestMessage = {
+      role: message.role,
+      content: message.content,
+      region: owners[at - systemCount]!,
+      tokens: message.tokens,
+    };
     if (message.tool_calls?.length) sent.tool_calls = [...message.tool_calls];
     if (message.tool_call_id !== undefined) sent.tool_call_id = message.tool_call_id;
     if (message.is_error) sent.is_error = true;
@@ -240,7 +277,11 @@ const resultStrips = new WeakMap<RenderedMessage, StrippedBlock>();
 
 function resultStrip(message: RenderedMessage, region: string): StrippedBlock {
   let block = resultStrips.get(message);
-  if (block?.region !== region) resultStrips.set(message, (block = { region, id: message.tool_call_id ?? '', seq: message.seq, tokens: message.tokens }));
+  if (block?.region !== region)
+    resultStrips.set(
+      message,
+      (block = { region, id: message.tool_call_id ?? '', seq: message.seq, tokens: message.tokens }),
+    );
   return block;
 }
 
@@ -373,7 +414,11 @@ function pairToolBlocks({ messages, owners }: MessageStream, out: RequestBlock[]
         strippedBlocks.push({ region: owner, id, seq: message.seq, tokens: message.toolCallTokens?.[i] ?? 0 });
       }
       const sent = all ? message : withCalls(message, answered, firstSlot);
-      if (all || sent.tool_calls?.length || sent.content.length > 0) { out.push(sent); keptOwners.push(owner); tokens += sent.tokens; }
+      if (all || sent.tool_calls?.length || sent.content.length > 0) {
+        out.push(sent);
+        keptOwners.push(owner);
+        tokens += sent.tokens;
+      }
       continue;
     }
     if (message.role === 'tool' && slotOf[at] === -1) {

@@ -9,7 +9,10 @@ export class FlatListBaseline {
   /** Position of the task message in `sizes`, or -1 when the run has no task. */
   private taskAt: number;
 
-  constructor(private readonly window: number, taskTokens: number | undefined) {
+  constructor(
+    private readonly window: number,
+    taskTokens: number | undefined,
+  ) {
     this.taskAt = taskTokens === undefined ? -1 : 0;
     if (taskTokens !== undefined) this.add(taskTokens);
   }

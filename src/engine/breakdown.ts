@@ -76,7 +76,9 @@ export function breakdown(window: number, parts: readonly WindowPart[], overhead
   const usedTokens = parts.reduce((sum, p) => sum + p.tokens, 0) + overheadTokens;
   const free = Math.max(0, window - usedTokens);
   // A part over its budget (a pinned region) reaches as far as it holds.
-  const reach = parts.some((p) => p.budget === undefined) ? Infinity : parts.reduce((sum, p) => sum + Math.max(p.budget!, p.tokens), 0) + overheadTokens;
+  const reach = parts.some((p) => p.budget === undefined)
+    ? Infinity
+    : parts.reduce((sum, p) => sum + Math.max(p.budget!, p.tokens), 0) + overheadTokens;
   const headroom = Math.min(free, Math.max(0, window - reach));
   rows.push({ name: 'free space', kind: 'free', tokens: free - headroom, share: share(free - headroom, window) });
   rows.push({ name: 'reply headroom', kind: 'headroom', tokens: headroom, share: share(headroom, window) });
@@ -92,7 +94,8 @@ export function breakdown(window: number, parts: readonly WindowPart[], overhead
 export function requestParts(detail: StepDetail): WindowPart[] {
   const spent = new Map<string, number>();
   for (const block of detail.request.system) spent.set(block.region, (spent.get(block.region) ?? 0) + block.tokens);
-  for (const message of detail.request.messages) spent.set(message.region, (spent.get(message.region) ?? 0) + message.tokens);
+  for (const message of detail.request.messages)
+    spent.set(message.region, (spent.get(message.region) ?? 0) + message.tokens);
   const visible = (name: string, fallback: boolean) => detail.requestRegions?.[name]?.visible ?? fallback;
   const shown = detail.regions.filter((r) => visible(r.name, r.visible));
   const order = [...spent.keys(), ...shown.map((r) => r.name).filter((name) => !spent.has(name))];
@@ -118,7 +121,11 @@ export function blueprintBreakdown(detail: StepDetail, window: number, overhead?
  * every turn since) that fills the window before it drops anything. It stands in for the run as it
  * was sent until a scenario records that run.
  */
-export function flatListBreakdown(detail: StepDetail, window: number, overhead?: HarnessOverhead): WindowBreakdown | undefined {
+export function flatListBreakdown(
+  detail: StepDetail,
+  window: number,
+  overhead?: HarnessOverhead,
+): WindowBreakdown | undefined {
   if (detail.baselineTokens === undefined) return undefined;
   return breakdown(window, [{ name: 'flat message list', kind: 'messages', tokens: detail.baselineTokens }], overhead);
 }

@@ -18,7 +18,11 @@ export interface PrefixBlock {
  * Tokens of the identical leading blocks of `prev` and `next` (0 when there is no previous
  * request), as `same` judges two blocks (the same object, or the same text).
  */
-export function commonPrefixTokens<B extends PrefixBlock>(prev: readonly B[] | undefined, next: readonly B[], same: (a: B, b: B) => boolean): number {
+export function commonPrefixTokens<B extends PrefixBlock>(
+  prev: readonly B[] | undefined,
+  next: readonly B[],
+  same: (a: B, b: B) => boolean,
+): number {
   if (!prev) return 0;
   const n = Math.min(prev.length, next.length);
   let tokens = 0;
@@ -62,7 +66,8 @@ export interface ProviderRule {
 /** The one table of provider caching facts and input prices. Update `checked` when re-verifying. */
 export const PROVIDER_RULES: Readonly<Record<Exclude<Provider, 'custom'>, ProviderRule>> = {
   anthropic: {
-    mechanism: 'explicit cache_control breakpoints; prefix order tools, system, messages; an edit invalidates the prefix from the edit onward',
+    mechanism:
+      'explicit cache_control breakpoints; prefix order tools, system, messages; an edit invalidates the prefix from the edit onward',
     maxBreakpoints: 4,
     lookbackBlocks: 20,
     writeMultiplier: 1.25,
@@ -76,14 +81,15 @@ export const PROVIDER_RULES: Readonly<Record<Exclude<Provider, 'custom'>, Provid
     checked: '2026-12-02',
   },
   openai: {
-    mechanism: 'automatic prefix caching from 1,024 tokens, hits in 128-token increments; routed by a hash of about the first 256 tokens',
+    mechanism:
+      'automatic prefix caching from 1,024 tokens, hits in 128-token increments; routed by a hash of about the first 256 tokens',
     hitIncrementTokens: 128,
     models: {
       'gpt-4o': { inputPerMTok: 2.5, cacheReadMultiplier: 0.5, minCacheableTokens: 1024 },
       'gpt-4o-mini': { inputPerMTok: 0.15, cacheReadMultiplier: 0.5, minCacheableTokens: 1024 },
       'gpt-4.1': { inputPerMTok: 2, cacheReadMultiplier: 0.25, minCacheableTokens: 1024 },
       'gpt-5': { inputPerMTok: 1.25, cacheReadMultiplier: 0.1, minCacheableTokens: 1024 },
-      'o3': { inputPerMTok: 2, cacheReadMultiplier: 0.25, minCacheableTokens: 1024 },
+      o3: { inputPerMTok: 2, cacheReadMultiplier: 0.25, minCacheableTokens: 1024 },
       'o4-mini': { inputPerMTok: 1.1, cacheReadMultiplier: 0.25, minCacheableTokens: 1024 },
       // Older models predate prompt caching.
       'gpt-4-turbo': { inputPerMTok: 10 },
@@ -93,10 +99,16 @@ export const PROVIDER_RULES: Readonly<Record<Exclude<Provider, 'custom'>, Provid
     checked: '2026-12-02',
   },
   google: {
-    mechanism: 'implicit caching on Gemini 2.5 and newer; a shared prefix above the model minimum is read at the cached rate',
+    mechanism:
+      'implicit caching on Gemini 2.5 and newer; a shared prefix above the model minimum is read at the cached rate',
     models: {
       // The docs have listed 1,024, 2,048 and 4,096 for these over 2025-2026; 2,048 is the current page.
-      'gemini-2.5-pro': { inputPerMTok: 1.25, cacheReadMultiplier: 0.1, minCacheableTokens: 2048, longPrompt: { tokens: 200_000, inputPerMTok: 2.5 } },
+      'gemini-2.5-pro': {
+        inputPerMTok: 1.25,
+        cacheReadMultiplier: 0.1,
+        minCacheableTokens: 2048,
+        longPrompt: { tokens: 200_000, inputPerMTok: 2.5 },
+      },
       'gemini-2.5-flash': { inputPerMTok: 0.3, cacheReadMultiplier: 0.1, minCacheableTokens: 2048 },
     },
     source: 'ai.google.dev/gemini-api/docs/caching (updated 2026-10-13); ai.google.dev/gemini-api/docs/pricing',
@@ -115,18 +127,36 @@ export function providerView(model: Model, blocks: readonly PrefixBlock[], prefi
   const total = blocks.reduce((sum, b) => sum + b.tokens, 0);
   const prefix = Math.min(prefixTokens, total);
   if (model.provider === 'custom') {
-    return { cacheReadTokens: 0, cacheWriteTokens: 0, uncachedTokens: total, inputCostUsd: 0, costWithoutCacheUsd: 0, rule: `${model.id}: a custom model has no provider cache rule or price` };
+    return {
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      uncachedTokens: total,
+      inputCostUsd: 0,
+      costWithoutCacheUsd: 0,
+      rule: `${model.id}: a custom model has no provider cache rule or price`,
+    };
   }
   const provider = PROVIDER_RULES[model.provider];
   const price = provider.models[model.id];
   if (!price) {
-    return { cacheReadTokens: 0, cacheWriteTokens: 0, uncachedTokens: total, inputCostUsd: 0, costWithoutCacheUsd: 0, rule: `${model.id}: no ${model.provider} price or cache rule on record` };
+    return {
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      uncachedTokens: total,
+      inputCostUsd: 0,
+      costWithoutCacheUsd: 0,
+      rule: `${model.id}: no ${model.provider} price or cache rule on record`,
+    };
   }
-  const split = model.provider === 'anthropic'
-    ? anthropicSplit(provider, price, blocks, total, prefix)
-    : model.provider === 'openai' ? openaiSplit(provider, price, total, prefix) : geminiSplit(price, total, prefix);
+  const split =
+    model.provider === 'anthropic'
+      ? anthropicSplit(provider, price, blocks, total, prefix)
+      : model.provider === 'openai'
+        ? openaiSplit(provider, price, total, prefix)
+        : geminiSplit(price, total, prefix);
   const inputCostUsd = splitCostUsd(provider, price, split);
-  const inputPerMTok = price.longPrompt && total > price.longPrompt.tokens ? price.longPrompt.inputPerMTok : price.inputPerMTok;
+  const inputPerMTok =
+    price.longPrompt && total > price.longPrompt.tokens ? price.longPrompt.inputPerMTok : price.inputPerMTok;
   return {
     cacheReadTokens: split.read,
     cacheWriteTokens: split.write,
@@ -138,13 +168,23 @@ export function providerView(model: Model, blocks: readonly PrefixBlock[], prefi
   };
 }
 
-interface Split { read: number; write: number; uncached: number; rule: string }
+interface Split {
+  read: number;
+  write: number;
+  uncached: number;
+  rule: string;
+}
 
 /** A request's input cost under the price table: its cache reads, cache writes and uncached tokens. */
 function splitCostUsd(provider: ProviderRule, price: ModelCachePrice, split: Omit<Split, 'rule'>): number {
   const total = split.read + split.write + split.uncached;
-  const inputPerMTok = price.longPrompt && total > price.longPrompt.tokens ? price.longPrompt.inputPerMTok : price.inputPerMTok;
-  return usd(split.read, inputPerMTok * (price.cacheReadMultiplier ?? 1)) + usd(split.write, inputPerMTok * (provider.writeMultiplier ?? 1)) + usd(split.uncached, inputPerMTok);
+  const inputPerMTok =
+    price.longPrompt && total > price.longPrompt.tokens ? price.longPrompt.inputPerMTok : price.inputPerMTok;
+  return (
+    usd(split.read, inputPerMTok * (price.cacheReadMultiplier ?? 1)) +
+    usd(split.write, inputPerMTok * (provider.writeMultiplier ?? 1)) +
+    usd(split.uncached, inputPerMTok)
+  );
 }
 
 /**
@@ -152,7 +192,10 @@ function splitCostUsd(provider: ProviderRule, price: ModelCachePrice, split: Omi
  * split the provider recorded, or the as-sent replay's), and the table's source and date; null for
  * a model with no price on record.
  */
-export function priceSplit(model: Model, split: { read: number; write: number; uncached: number }): { usd: number; source: string; checked: string } | null {
+export function priceSplit(
+  model: Model,
+  split: { read: number; write: number; uncached: number },
+): { usd: number; source: string; checked: string } | null {
   if (model.provider === 'custom') return null;
   const provider = PROVIDER_RULES[model.provider];
   const price = provider.models[model.id];
@@ -166,21 +209,41 @@ export function priceSplit(model: Model, split: { read: number; write: number; u
  * 4 x 20 = 80 blocks of the end. The last breakpoint writes everything after the read (5-minute
  * TTL). Below the model minimum nothing is read or written, and no error is raised.
  */
-function anthropicSplit(rule: ProviderRule, price: ModelCachePrice, blocks: readonly PrefixBlock[], total: number, prefix: number): Split {
+function anthropicSplit(
+  rule: ProviderRule,
+  price: ModelCachePrice,
+  blocks: readonly PrefixBlock[],
+  total: number,
+  prefix: number,
+): Split {
   const min = price.minCacheableTokens ?? 0;
-  if (total < min) return { read: 0, write: 0, uncached: total, rule: `request below the ${fmt(min)}-token minimum cacheable prefix: nothing cached` };
+  if (total < min)
+    return {
+      read: 0,
+      write: 0,
+      uncached: total,
+      rule: `request below the ${fmt(min)}-token minimum cacheable prefix: nothing cached`,
+    };
   const reach = (rule.maxBreakpoints ?? 4) * (rule.lookbackBlocks ?? 20);
   const blocksAfter = blocks.length - sharedBlockCount(blocks, prefix);
   let read = prefix >= min ? prefix : 0;
-  let why = read > 0
-    ? `${fmt(read)} shared tokens read at ${price.cacheReadMultiplier ?? 1}x`
-    : prefix > 0 ? `${fmt(prefix)} shared tokens, under the ${fmt(min)}-token minimum: no read` : 'no shared prefix: no read';
+  let why =
+    read > 0
+      ? `${fmt(read)} shared tokens read at ${price.cacheReadMultiplier ?? 1}x`
+      : prefix > 0
+        ? `${fmt(prefix)} shared tokens, under the ${fmt(min)}-token minimum: no read`
+        : 'no shared prefix: no read';
   if (read > 0 && blocksAfter > reach) {
     read = 0;
     why = `shared prefix ends ${blocksAfter} blocks before the end, beyond ${rule.maxBreakpoints} breakpoints x ${rule.lookbackBlocks}-block lookback: no read`;
   }
   const write = total - read;
-  return { read, write, uncached: 0, rule: `${why}; ${fmt(write)} written at ${rule.writeMultiplier}x (breakpoint on the last block, 5-minute TTL)` };
+  return {
+    read,
+    write,
+    uncached: 0,
+    rule: `${why}; ${fmt(write)} written at ${rule.writeMultiplier}x (breakpoint on the last block, 5-minute TTL)`,
+  };
 }
 
 /**
@@ -204,18 +267,41 @@ function sharedBlockCount(blocks: readonly PrefixBlock[], prefix: number): numbe
 }
 
 function openaiSplit(rule: ProviderRule, price: ModelCachePrice, total: number, prefix: number): Split {
-  if (price.cacheReadMultiplier === undefined) return { read: 0, write: 0, uncached: total, rule: 'no prompt caching on this model' };
+  if (price.cacheReadMultiplier === undefined)
+    return { read: 0, write: 0, uncached: total, rule: 'no prompt caching on this model' };
   const min = price.minCacheableTokens ?? 1024;
   const step = rule.hitIncrementTokens ?? 128;
-  if (prefix < min) return { read: 0, write: 0, uncached: total, rule: `${fmt(prefix)} shared tokens, under the ${fmt(min)}-token minimum: no cache hit` };
+  if (prefix < min)
+    return {
+      read: 0,
+      write: 0,
+      uncached: total,
+      rule: `${fmt(prefix)} shared tokens, under the ${fmt(min)}-token minimum: no cache hit`,
+    };
   const read = min + Math.floor((prefix - min) / step) * step;
   const off = Math.round((1 - price.cacheReadMultiplier) * 100);
-  return { read, write: 0, uncached: total - read, rule: `automatic caching: ${fmt(read)} of ${fmt(prefix)} shared tokens hit (${fmt(min)} + ${step}-token increments), ${off}% off` };
+  return {
+    read,
+    write: 0,
+    uncached: total - read,
+    rule: `automatic caching: ${fmt(read)} of ${fmt(prefix)} shared tokens hit (${fmt(min)} + ${step}-token increments), ${off}% off`,
+  };
 }
 
 function geminiSplit(price: ModelCachePrice, total: number, prefix: number): Split {
   const min = price.minCacheableTokens ?? 0;
-  if (prefix < min) return { read: 0, write: 0, uncached: total, rule: `${fmt(prefix)} shared tokens, under the ${fmt(min)}-token minimum: no implicit cache hit` };
+  if (prefix < min)
+    return {
+      read: 0,
+      write: 0,
+      uncached: total,
+      rule: `${fmt(prefix)} shared tokens, under the ${fmt(min)}-token minimum: no implicit cache hit`,
+    };
   const off = Math.round((1 - (price.cacheReadMultiplier ?? 1)) * 100);
-  return { read: prefix, write: 0, uncached: total - prefix, rule: `implicit caching: ${fmt(prefix)} shared tokens hit, ${off}% off` };
+  return {
+    read: prefix,
+    write: 0,
+    uncached: total - prefix,
+    rule: `implicit caching: ${fmt(prefix)} shared tokens hit, ${off}% off`,
+  };
 }

@@ -17,7 +17,10 @@ export interface RegionFacts {
 
 export function regionMap(r: RegionFacts): RhaiMap {
   return new Map<string, RhaiValue>([
-    ['name', r.name], ['budget', r.budget], ['current_tokens', r.tokens], ['entry_count', r.entryCount],
+    ['name', r.name],
+    ['budget', r.budget],
+    ['current_tokens', r.tokens],
+    ['entry_count', r.entryCount],
   ]);
 }
 
@@ -27,7 +30,8 @@ export function jsToRhai(value: unknown): RhaiValue {
   if (typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isInteger(value) ? value : new RhaiFloat(value);
   if (Array.isArray(value)) return value.map(jsToRhai);
-  if (typeof value === 'object') return new Map(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, jsToRhai(v)]));
+  if (typeof value === 'object')
+    return new Map(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, jsToRhai(v)]));
   return String(value);
 }
 
@@ -45,7 +49,11 @@ export function rhaiToJs(value: RhaiValue): unknown {
 }
 
 function toolCallMap(call: ToolCall): RhaiMap {
-  return new Map<string, RhaiValue>([['id', call.id], ['name', call.name], ['arguments', jsToRhai(call.arguments)]]);
+  return new Map<string, RhaiValue>([
+    ['id', call.id],
+    ['name', call.name],
+    ['arguments', jsToRhai(call.arguments)],
+  ]);
 }
 
 /**
@@ -55,7 +63,11 @@ function toolCallMap(call: ToolCall): RhaiMap {
  */
 export function entryMap(entry: Entry): RhaiMap {
   const m: RhaiMap = new Map<string, RhaiValue>([
-    ['content', entry.content], ['tokens', entry.tokens], ['timestamp', entry.seq], ['key', entry.key], ['kind', entry.kind],
+    ['content', entry.content],
+    ['tokens', entry.tokens],
+    ['timestamp', entry.seq],
+    ['key', entry.key],
+    ['kind', entry.kind],
   ]);
   if (entry.kind === 'assistant_turn') m.set('tool_calls', (entry.toolCalls ?? []).map(toolCallMap));
   if (entry.kind === 'tool_result' || (entry.kind === 'stub' && entry.toolCallId !== undefined)) {
@@ -83,17 +95,34 @@ export function renderCtx(f: RenderFacts): RhaiMap {
     ['stage_name', f.stage],
     ['stage_iterations', f.stageIterations],
     ['model', f.model],
-    ['window', new Map<string, RhaiValue>([['total_tokens', f.windowTokens], ['max_tokens', f.windowMax]])],
+    [
+      'window',
+      new Map<string, RhaiValue>([
+        ['total_tokens', f.windowTokens],
+        ['max_tokens', f.windowMax],
+      ]),
+    ],
   ]);
 }
 
 export function writeCtx(region: RegionFacts, entry: Entry): RhaiMap {
-  const e = new Map<string, RhaiValue>([['content', entry.content], ['kind', entry.kind], ['tokens', entry.tokens]]);
-  return new Map<string, RhaiValue>([['region', regionMap(region)], ['entry', e]]);
+  const e = new Map<string, RhaiValue>([
+    ['content', entry.content],
+    ['kind', entry.kind],
+    ['tokens', entry.tokens],
+  ]);
+  return new Map<string, RhaiValue>([
+    ['region', regionMap(region)],
+    ['entry', e],
+  ]);
 }
 
 export function overflowCtx(region: RegionFacts, entries: readonly Entry[], needed: number): RhaiMap {
-  return new Map<string, RhaiValue>([['region', regionMap(region)], ['entries', entries.map(entryMap)], ['needed_tokens', needed]]);
+  return new Map<string, RhaiValue>([
+    ['region', regionMap(region)],
+    ['entries', entries.map(entryMap)],
+    ['needed_tokens', needed],
+  ]);
 }
 
 // ---- reading answers ---------------------------------------------------------------------------
@@ -120,8 +149,10 @@ const fail = <T>(error: string): Read<T> => ({ ok: false, error });
 /** render's return: a string, or a map with `system` (string or array of strings) and `messages`. */
 export function readRender(value: RhaiValue): Read<RenderAnswer> {
   if (typeof value === 'string') return { ok: true, value: { system: value ? [value] : [], messages: [], notes: [] } };
-  if (!(value instanceof Map)) return fail(`render must return a string or a map with system / messages, got ${typeName(value)}`);
-  const notes = [...value.keys()].filter((k) => k !== 'system' && k !== 'messages')
+  if (!(value instanceof Map))
+    return fail(`render must return a string or a map with system / messages, got ${typeName(value)}`);
+  const notes = [...value.keys()]
+    .filter((k) => k !== 'system' && k !== 'messages')
     .map((k) => `render returned an unknown key "${k}" (only system and messages are read)`);
   const system = readSystem(value.get('system'), notes);
   if (!system.ok) return system;
@@ -137,10 +168,12 @@ export function readRender(value: RhaiValue): Read<RenderAnswer> {
 function readSystem(value: RhaiValue, notes: string[]): Read<string[]> {
   if (value === undefined) return { ok: true, value: [] };
   if (typeof value === 'string') return { ok: true, value: value ? [value] : [] };
-  if (!Array.isArray(value)) return fail(`render's system must be a string or an array of strings, got ${typeName(value)}`);
+  if (!Array.isArray(value))
+    return fail(`render's system must be a string or an array of strings, got ${typeName(value)}`);
   const out: string[] = [];
   for (const [i, item] of value.entries()) {
-    if (typeof item !== 'string') notes.push(`render's system[${i}] must be a string, got ${typeName(item)}; that part was left out`);
+    if (typeof item !== 'string')
+      notes.push(`render's system[${i}] must be a string, got ${typeName(item)}; that part was left out`);
     else if (item) out.push(item);
   }
   return { ok: true, value: out };
@@ -162,10 +195,13 @@ const ROLES = new Set(['user', 'assistant', 'tool']);
 
 /** One message map; a `tool_results` array expands into one tool message per result, then the text. */
 function readMessage(value: RhaiValue, where: string): Read<ScriptMessage[]> {
-  if (!(value instanceof Map)) return fail(`render's ${where} must be a map with role and content, got ${typeName(value)}`);
+  if (!(value instanceof Map))
+    return fail(`render's ${where} must be a map with role and content, got ${typeName(value)}`);
   const role = value.get('role');
   if (typeof role !== 'string' || !ROLES.has(role)) {
-    return fail(`render's ${where}.role must be "user", "assistant" or "tool", got ${typeof role === 'string' ? `"${role}"` : typeName(role)}`);
+    return fail(
+      `render's ${where}.role must be "user", "assistant" or "tool", got ${typeof role === 'string' ? `"${role}"` : typeName(role)}`,
+    );
   }
   const content = value.get('content') ?? '';
   if (typeof content !== 'string') return fail(`render's ${where}.content must be a string, got ${typeName(content)}`);
@@ -173,15 +209,18 @@ function readMessage(value: RhaiValue, where: string): Read<ScriptMessage[]> {
   const out: ScriptMessage[] = [];
   const calls = value.get('tool_calls');
   if (calls !== undefined) {
-    if (role !== 'assistant') return fail(`render's ${where} carries tool_calls but its role is "${role}"; only assistant messages call tools`);
+    if (role !== 'assistant')
+      return fail(`render's ${where} carries tool_calls but its role is "${role}"; only assistant messages call tools`);
     const read = readToolCalls(calls, where);
     if (!read.ok) return read;
     if (read.value.length) message.tool_calls = read.value;
   }
   const callId = value.get('tool_call_id');
   if (callId !== undefined) {
-    if (typeof callId !== 'string') return fail(`render's ${where}.tool_call_id must be a string, got ${typeName(callId)}`);
-    if (role !== 'tool') return fail(`render's ${where} has a tool_call_id but its role is "${role}"; use role "tool" for a tool result`);
+    if (typeof callId !== 'string')
+      return fail(`render's ${where}.tool_call_id must be a string, got ${typeName(callId)}`);
+    if (role !== 'tool')
+      return fail(`render's ${where} has a tool_call_id but its role is "${role}"; use role "tool" for a tool result`);
     message.tool_call_id = callId;
   } else if (role === 'tool') {
     return fail(`render's ${where} has role "tool" but no tool_call_id`);
@@ -202,7 +241,8 @@ function readToolCalls(value: RhaiValue, where: string): Read<ToolCall[]> {
   const out: ToolCall[] = [];
   for (const [i, call] of value.entries()) {
     const at = `${where}.tool_calls[${i}]`;
-    if (!(call instanceof Map)) return fail(`render's ${at} must be a map with id, name and arguments, got ${typeName(call)}`);
+    if (!(call instanceof Map))
+      return fail(`render's ${at} must be a map with id, name and arguments, got ${typeName(call)}`);
     const id = call.get('id');
     const name = call.get('name');
     const args = call.get('arguments') ?? new Map();
@@ -219,7 +259,8 @@ function readToolResults(value: RhaiValue, where: string): Read<ScriptMessage[]>
   const out: ScriptMessage[] = [];
   for (const [i, result] of value.entries()) {
     const at = `${where}.tool_results[${i}]`;
-    if (!(result instanceof Map)) return fail(`render's ${at} must be a map with tool_call_id and content, got ${typeName(result)}`);
+    if (!(result instanceof Map))
+      return fail(`render's ${at} must be a map with tool_call_id and content, got ${typeName(result)}`);
     const id = result.get('tool_call_id');
     const content = result.get('content') ?? '';
     if (typeof id !== 'string' || id === '') return fail(`render's ${at}.tool_call_id must be a non-empty string`);
@@ -244,9 +285,11 @@ export function readOnOverflow(value: RhaiValue, entryCount: number): Read<numbe
   if (!Array.isArray(value)) return fail(`on_overflow must return an array of entry indices, got ${typeName(value)}`);
   const seen = new Set<number>();
   for (const [i, item] of value.entries()) {
-    if (typeof item !== 'number' && typeof item !== 'bigint') return fail(`on_overflow's result[${i}] must be an integer index, got ${typeName(item)}`);
+    if (typeof item !== 'number' && typeof item !== 'bigint')
+      return fail(`on_overflow's result[${i}] must be an integer index, got ${typeName(item)}`);
     const index = Number(item);
-    if (index < 0 || index >= entryCount) return fail(`on_overflow's result[${i}] is ${index}, outside 0..${entryCount - 1}`);
+    if (index < 0 || index >= entryCount)
+      return fail(`on_overflow's result[${i}] is ${index}, outside 0..${entryCount - 1}`);
     seen.add(index);
   }
   return { ok: true, value: [...seen].sort((a, b) => a - b) };

@@ -64,7 +64,10 @@ function errorPosition(error: RhaiError, file: string): { file: string; line: nu
  * that leaves the agent directory is refused, as script paths are. `readMissing` finds a module the
  * table lacks (lev reads the agent directory's modules as its scripts import them).
  */
-export function agentModules(agent: Readonly<Record<string, string>>, readMissing?: (id: string) => string | undefined): ModuleResolver {
+export function agentModules(
+  agent: Readonly<Record<string, string>>,
+  readMissing?: (id: string) => string | undefined,
+): ModuleResolver {
   return (request, importer) => {
     const dir = importer?.includes('/') ? importer.slice(0, importer.lastIndexOf('/') + 1) : '';
     const named = /^[a-zA-Z]:|^[\\/~]/.test(request) ? request : dir + request;
@@ -72,7 +75,8 @@ export function agentModules(agent: Readonly<Record<string, string>>, readMissin
     const dot = named.lastIndexOf('.');
     const withExtension = `${dot > lastSlash + 1 ? named.slice(0, dot) : named}.rhai`; // Path::set_extension
     const id = normalizeRelative(withExtension);
-    if (id === undefined) return { error: `"${request}" leaves the agent directory; a module must live inside it`, reason: 'outside' };
+    if (id === undefined)
+      return { error: `"${request}" leaves the agent directory; a module must live inside it`, reason: 'outside' };
     const source = findAgentFile(agent, id) ?? readMissing?.(id);
     if (source === undefined) return { error: `${id} is not in the agent directory`, reason: 'missing' };
     return { id, source };
@@ -83,7 +87,8 @@ export function agentModules(agent: Readonly<Record<string, string>>, readMissin
 function moduleFindingCode(error: RhaiError): ScriptFinding['code'] {
   let cause: RhaiError = error;
   while (cause.inner && cause.kind === 'ErrorInModule') cause = cause.inner;
-  if (cause.kind === 'ErrorModuleNotFound') return cause.reason === 'outside' ? 'script-outside-agent-dir' : 'script-import-missing';
+  if (cause.kind === 'ErrorModuleNotFound')
+    return cause.reason === 'outside' ? 'script-outside-agent-dir' : 'script-import-missing';
   if (cause.kind === 'ErrorInModule') return 'script-import-cycle';
   return 'custom-script-invalid';
 }
@@ -93,7 +98,8 @@ function errorDetail(error: RhaiError): string {
 }
 
 export function describeFailure(failure: HookFailure): string {
-  const at = failure.line > 0 ? ` at ${failure.file} line ${failure.line}, column ${failure.column}` : ` in ${failure.file}`;
+  const at =
+    failure.line > 0 ? ` at ${failure.file} line ${failure.line}, column ${failure.column}` : ` in ${failure.file}`;
   return `${failure.hook} failed${at}: ${failure.detail}`;
 }
 
@@ -109,14 +115,33 @@ export function resolveScriptPath(script: string): string | undefined {
 export function loadCustomHooks(script: string, agent: Readonly<Record<string, string>>, region: string): CustomHooks {
   const file = resolveScriptPath(script);
   if (file === undefined) {
-    throw new CustomScriptError('script-outside-agent-dir', `custom region ${region}: script "${script}" leaves the agent directory; a custom-region script must live inside it`, script, 0, 0);
+    throw new CustomScriptError(
+      'script-outside-agent-dir',
+      `custom region ${region}: script "${script}" leaves the agent directory; a custom-region script must live inside it`,
+      script,
+      0,
+      0,
+    );
   }
   const source = findAgentFile(agent, file);
   if (source === undefined) {
-    throw new CustomScriptError('custom-script-missing', `custom region ${region}: script "${script}" is not in the agent directory; create it with at least fn render(ctx)`, file, 0, 0);
+    throw new CustomScriptError(
+      'custom-script-missing',
+      `custom region ${region}: script "${script}" is not in the agent directory; create it with at least fn render(ctx)`,
+      file,
+      0,
+      0,
+    );
   }
   const finding = checkCustomScript(source, file, agent)[0];
-  if (finding) throw new CustomScriptError(finding.code, `custom region ${region}: ${finding.message}`, finding.file ?? file, finding.line, finding.column);
+  if (finding)
+    throw new CustomScriptError(
+      finding.code,
+      `custom region ${region}: ${finding.message}`,
+      finding.file ?? file,
+      finding.line,
+      finding.column,
+    );
   return hooksOf(compile(source, { limits: HOOK_LIMITS, modules: { resolve: agentModules(agent), id: file } }), file);
 }
 
@@ -135,7 +160,9 @@ export const RUNAWAY_STRIKES = 3;
 const LIMIT_ERRORS = new Set(['ErrorTooManyOperations', 'ErrorDataTooLarge', 'ErrorStackOverflow']);
 
 function hooksOf(compiled: CompiledScript, file: string): CustomHooks {
-  const present = new Set<HookName>((['render', 'on_write', 'on_overflow'] as const).filter((h) => compiled.hasFunction(h, 1)));
+  const present = new Set<HookName>(
+    (['render', 'on_write', 'on_overflow'] as const).filter((h) => compiled.hasFunction(h, 1)),
+  );
   const strikes = new Map<HookName, { count: number; failure: HookFailure }>();
   return {
     file,
@@ -174,10 +201,14 @@ export const checkCustomScript: ScriptChecker = (source, file, agent = {}) => {
   }
   if (compiled.hasFunction('render', 1)) return [];
   const wrong = compiled.functions().find((f) => f.name === 'render');
-  const other = wrong ? ` (the render at line ${wrong.line} takes ${wrong.arity} parameter${wrong.arity === 1 ? '' : 's'}; it must take exactly ctx)` : '';
+  const other = wrong
+    ? ` (the render at line ${wrong.line} takes ${wrong.arity} parameter${wrong.arity === 1 ? '' : 's'}; it must take exactly ctx)`
+    : '';
   const finding: ScriptFinding = {
-    code: 'custom-render-missing', message: `${file} defines no fn render(ctx)${other}; render is the one required hook`,
-    line: wrong?.line ?? 1, column: wrong?.column ?? 1,
+    code: 'custom-render-missing',
+    message: `${file} defines no fn render(ctx)${other}; render is the one required hook`,
+    line: wrong?.line ?? 1,
+    column: wrong?.column ?? 1,
   };
   return [finding];
 };
@@ -189,8 +220,10 @@ function scriptFinding(error: RhaiError, file: string): ScriptFinding {
   const column = Math.max(1, at.column);
   const code = moduleFindingCode(error);
   const where = `(line ${line}, column ${column}${at.file === file ? '' : ` of ${at.file}`})`;
-  const message = code === 'custom-script-invalid' ? `${at.file} does not parse: ${errorDetail(error)} ${where}`
-    : `${file}: ${errorDetail(error)} ${where}`;
+  const message =
+    code === 'custom-script-invalid'
+      ? `${at.file} does not parse: ${errorDetail(error)} ${where}`
+      : `${file}: ${errorDetail(error)} ${where}`;
   return at.file === file ? { code, message, line, column } : { code, message, line, column, file: at.file };
 }
 
@@ -202,7 +235,9 @@ function scriptFinding(error: RhaiError, file: string): ScriptFinding {
  */
 export function runRhaiSeed(path: string, source: string, agent: Readonly<Record<string, string>> = {}): string {
   try {
-    const value = inScript({ file: path, hook: 'seed' }, () => compile(source, { limits: HOOK_LIMITS, modules: { resolve: agentModules(agent) } }).run());
+    const value = inScript({ file: path, hook: 'seed' }, () =>
+      compile(source, { limits: HOOK_LIMITS, modules: { resolve: agentModules(agent) } }).run(),
+    );
     if (Array.isArray(value)) return value.map(displayString).join('\n');
     return displayString(value);
   } catch (error) {
@@ -213,4 +248,3 @@ export function runRhaiSeed(path: string, source: string, agent: Readonly<Record
     throw new Error(`${at.file} line ${at.line}, column ${at.column}: ${errorDetail(error)}`);
   }
 }
-

@@ -38,7 +38,11 @@ export type Columns = Readonly<Record<string, Column>>;
 /** One value of each column: a row of the table. */
 export type Row<T extends Columns> = { -readonly [K in keyof T]: T[K]['type'] extends 'flag' ? boolean : number };
 
-type ArrayFor<C extends Column> = C['type'] extends 'flag' ? Uint8Array : C['type'] extends 'number' ? Float64Array : Int32Array;
+type ArrayFor<C extends Column> = C['type'] extends 'flag'
+  ? Uint8Array
+  : C['type'] extends 'number'
+    ? Float64Array
+    : Int32Array;
 
 /** Each column as a typed array: how a table crosses to the page. */
 export type ColumnArrays<T extends Columns> = { -readonly [K in keyof T]: ArrayFor<T[K]> };
@@ -58,7 +62,10 @@ export const REQUEST_COLUMNS = {
   /** 0-based inference number (what `lev test --step` takes). */
   inference: { type: 'int' },
   /** The same traffic through one flat oldest-first list at the model window. */
-  baselineTokens: { type: 'int', charts: { flat: { label: 'flat list', legend: 'flat list (thick)', colour: '#D55E00', width: 3 } } },
+  baselineTokens: {
+    type: 'int',
+    charts: { flat: { label: 'flat list', legend: 'flat list (thick)', colour: '#D55E00', width: 3 } },
+  },
   taskInBaselineWindow: { type: 'flag' },
   requestTokens: {
     type: 'int',
@@ -70,7 +77,12 @@ export const REQUEST_COLUMNS = {
   systemTokens: { type: 'int' },
   messageTokens: { type: 'int' },
   /** Tokens of the leading blocks identical to the previous request's. */
-  prefixTokens: { type: 'int', charts: { cache: { label: 'stable prefix', legend: 'stable prefix (dashed)', colour: '#009E73', width: 2, dash: '6 3' } } },
+  prefixTokens: {
+    type: 'int',
+    charts: {
+      cache: { label: 'stable prefix', legend: 'stable prefix (dashed)', colour: '#009E73', width: 2, dash: '6 3' },
+    },
+  },
   /** prefixTokens / requestTokens (0 when the request is empty). */
   prefixShare: { type: 'number' },
   /** Unpaired tool calls/results left out of this request. */
@@ -83,7 +95,18 @@ export const REQUEST_COLUMNS = {
 
 /** What the provider would do with a request's cache under its rules (cache.ts providerView); CacheFigures adds the rule in words. */
 export const CACHE_COLUMNS = {
-  cacheReadTokens: { type: 'int', charts: { cache: { label: 'cache reads', legend: 'cache reads, {model} (dotted)', colour: '#0072B2', width: 1.5, dash: '2 2' } } },
+  cacheReadTokens: {
+    type: 'int',
+    charts: {
+      cache: {
+        label: 'cache reads',
+        legend: 'cache reads, {model} (dotted)',
+        colour: '#0072B2',
+        width: 1.5,
+        dash: '2 2',
+      },
+    },
+  },
   cacheWriteTokens: { type: 'int' },
   /** Input billed at the plain rate. read + write + uncached = the request's tokens. */
   uncachedTokens: { type: 'int' },
@@ -94,7 +117,11 @@ export const CACHE_COLUMNS = {
 const ARRAYS = { int: Int32Array, number: Float64Array, flag: Uint8Array } as const;
 
 /** `rows` as one typed array per column of `columns`; `rowOf` reads row k's values. */
-export function toColumnArrays<T extends Columns, R>(columns: T, rows: readonly R[], rowOf: (row: R) => Row<T>): ColumnArrays<T> {
+export function toColumnArrays<T extends Columns, R>(
+  columns: T,
+  rows: readonly R[],
+  rowOf: (row: R) => Row<T>,
+): ColumnArrays<T> {
   const out: Record<string, Int32Array | Float64Array | Uint8Array> = {};
   for (const [name, column] of Object.entries(columns)) out[name] = new ARRAYS[column.type](rows.length);
   rows.forEach((r, k) => {
@@ -122,8 +149,10 @@ export type ChartedColumn = ChartLine & { readonly column: string };
 
 /** The columns `chart` draws, in drawing order (a later one is drawn over an earlier one). */
 export function chartLines(chart: Chart, ...tables: Columns[]): ChartedColumn[] {
-  return tables.flatMap((table) => Object.entries(table).flatMap(([column, c]) => {
-    const line = c.charts?.[chart];
-    return line ? [{ column, ...line }] : [];
-  }));
+  return tables.flatMap((table) =>
+    Object.entries(table).flatMap(([column, c]) => {
+      const line = c.charts?.[chart];
+      return line ? [{ column, ...line }] : [];
+    }),
+  );
 }

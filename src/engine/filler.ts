@@ -8,9 +8,11 @@
 // making a million tokens of filler is a few substring slices, not a million string pieces.
 import type { Encoding } from './tokens.ts';
 
-const WORDS = ('alpha beta gamma delta river stone cloud paper table window silver market orange yellow '
-  + 'purple basket letter number answer simple common system update report value action result module '
-  + 'server client buffer stream record filter vector matrix branch commit').split(' ');
+const WORDS = (
+  'alpha beta gamma delta river stone cloud paper table window silver market orange yellow ' +
+  'purple basket letter number answer simple common system update report value action result module ' +
+  'server client buffer stream record filter vector matrix branch commit'
+).split(' ');
 const WORDS_PER_LINE = 12;
 const TOKENS_PER_LINE = WORDS_PER_LINE + 1;
 const POOL_LINES = 8192;
@@ -96,7 +98,13 @@ function wordsEnd(line: number, words: number): number {
  * just after one of its line breaks: the header, then one per word or line break, known without
  * tokenizing. Undefined for any other text or cut.
  */
-export function fillerHeadTokens(text: string, end: number, toolName: string, count: (text: string, encoding: Encoding) => number, encoding: Encoding): number | undefined {
+export function fillerHeadTokens(
+  text: string,
+  end: number,
+  toolName: string,
+  count: (text: string, encoding: Encoding) => number,
+  encoding: Encoding,
+): number | undefined {
   const header = fillerHeader(toolName);
   if (!text.startsWith(`${header}\n`) || text.charCodeAt(end - 1) !== 0x0a) return undefined;
   let lines = 0;
@@ -112,7 +120,13 @@ function fillerHeader(toolName: string): string {
  * `tokens` tokens of text for a tool result; the first line names the tool so summaries and
  * change lists read sensibly. `count` measures the (short) header, cached by the caller.
  */
-export function fillerText(tokens: number, toolName: string, seed: string, count: (text: string, encoding: Encoding) => number, encoding: Encoding): string {
+export function fillerText(
+  tokens: number,
+  toolName: string,
+  seed: string,
+  count: (text: string, encoding: Encoding) => number,
+  encoding: Encoding,
+): string {
   return filler(tokens, toolName, seed, count, encoding).text();
 }
 
@@ -136,7 +150,13 @@ export interface Filler {
 }
 
 /** The filler fillerText would make for these arguments. */
-export function filler(tokens: number, toolName: string, seed: string, count: (text: string, encoding: Encoding) => number, encoding: Encoding): Filler {
+export function filler(
+  tokens: number,
+  toolName: string,
+  seed: string,
+  count: (text: string, encoding: Encoding) => number,
+  encoding: Encoding,
+): Filler {
   if (tokens <= 0) return textFiller('', undefined, toolName, count, encoding);
   const header = fillerHeader(toolName);
   const headerTokens = count(header, encoding);
@@ -156,7 +176,13 @@ class PoolFiller implements Filler {
   readonly head: string | undefined;
 
   /** `prefix` (the header line, or nothing), then `bodyLength` characters of the pool from line `startLine` (at `from`). */
-  constructor(private readonly prefix: string, private readonly startLine: number, private readonly from: number, bodyLength: number, private readonly headerTokens: number) {
+  constructor(
+    private readonly prefix: string,
+    private readonly startLine: number,
+    private readonly from: number,
+    bodyLength: number,
+    private readonly headerTokens: number,
+  ) {
     this.length = prefix.length + bodyLength;
     this.head = prefix ? prefix.slice(0, -1) : undefined;
   }
@@ -203,7 +229,13 @@ class PoolFiller implements Filler {
 }
 
 /** A filler held as its text (empty, or longer than the pool). */
-function textFiller(text: string, head: string | undefined, toolName: string, count: (text: string, encoding: Encoding) => number, encoding: Encoding): Filler {
+function textFiller(
+  text: string,
+  head: string | undefined,
+  toolName: string,
+  count: (text: string, encoding: Encoding) => number,
+  encoding: Encoding,
+): Filler {
   return {
     length: text.length,
     text: () => text,

@@ -27,7 +27,11 @@ export { advise, DEFAULT_CANDIDATES, DEFAULT_PROPOSALS } from './advise/index.ts
 export type { Advice, AdviseOptions, AdviseProgress, Proposal, Reference } from './advise/index.ts';
 
 /** The engine's own Rhai seed runner and script check, unless the caller brings others. */
-const withRhai = (options: ReplayOptions = {}): ReplayOptions => ({ runRhaiSeed, checkScript: checkCustomScript, ...options });
+const withRhai = (options: ReplayOptions = {}): ReplayOptions => ({
+  runRhaiSeed,
+  checkScript: checkCustomScript,
+  ...options,
+});
 
 /** Compiles a scenario's blueprint exactly as its replay would; pass the result as `ReplayOptions.compiled` to replay from it. */
 export function compile(scenario: Scenario, options: ReplayOptions = {}): CompileResult {
@@ -61,7 +65,10 @@ export class Replay {
   private kept: KeptSteps | undefined;
   readonly diagnostics: Diagnostic[] = [];
 
-  constructor(private readonly scenario: Scenario, private readonly options: ReplayOptions = {}) {}
+  constructor(
+    private readonly scenario: Scenario,
+    private readonly options: ReplayOptions = {},
+  ) {}
 
   /**
    * The whole timeline, keeping what inspecting any step of this run afterwards needs: the page's
@@ -81,7 +88,9 @@ export class Replay {
       if (events[i]!.type !== 'assistant') continue;
       if (seen++ === n) return this.inspect(i);
     }
-    throw new InspectError(`no inference ${n}: the scenario has ${seen} inference${seen === 1 ? '' : 's'} (numbered from 0)`);
+    throw new InspectError(
+      `no inference ${n}: the scenario has ${seen} inference${seen === 1 ? '' : 's'} (numbered from 0)`,
+    );
   }
 
   inspect(index: number): StepDetail {
@@ -103,7 +112,12 @@ export class Replay {
     if (this.run && !restart) return this.run;
     const prepared = this.start(withRhai(this.options));
     if (!prepared.run) {
-      throw new InspectError(`the scenario cannot run: ${prepared.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message).join('; ')}`);
+      throw new InspectError(
+        `the scenario cannot run: ${prepared.diagnostics
+          .filter((d) => d.severity === 'error')
+          .map((d) => d.message)
+          .join('; ')}`,
+      );
     }
     return prepared.run;
   }

@@ -40,7 +40,8 @@ export const MAX_INFLATED_BYTES = 2 * 1024 * 1024;
  * DEFLATE stream that can hold MAX_INFLATED_BYTES (stored blocks of 65,535 bytes, 5 bytes of
  * header each), plus the prefix. A longer one is refused before it is decoded.
  */
-export const MAX_LINK_CHARS = Math.ceil(((MAX_INFLATED_BYTES + 5 * Math.ceil(MAX_INFLATED_BYTES / 65_535)) * 4) / 3) + 16;
+export const MAX_LINK_CHARS =
+  Math.ceil(((MAX_INFLATED_BYTES + 5 * Math.ceil(MAX_INFLATED_BYTES / 65_535)) * 4) / 3) + 16;
 
 /**
  * Explicit traffic beyond this is refused, like a generator's `steps`: the timeline keeps a snapshot

@@ -17,10 +17,22 @@ export interface Model {
   approximate: boolean;
 }
 
-const openai = (id: string, label: string, window: number, encoding: Encoding = 'o200k_base'): Model =>
-  ({ id, label, provider: 'openai', window, encoding, approximate: false });
-const stand_in = (provider: Provider, id: string, label: string, window: number): Model =>
-  ({ id, label, provider, window, encoding: 'o200k_base', approximate: true });
+const openai = (id: string, label: string, window: number, encoding: Encoding = 'o200k_base'): Model => ({
+  id,
+  label,
+  provider: 'openai',
+  window,
+  encoding,
+  approximate: false,
+});
+const stand_in = (provider: Provider, id: string, label: string, window: number): Model => ({
+  id,
+  label,
+  provider,
+  window,
+  encoding: 'o200k_base',
+  approximate: true,
+});
 
 // Windows as published by each provider (checked 2026-12).
 export const MODELS: readonly Model[] = [
@@ -53,20 +65,37 @@ export function resolveModel(ref: ModelRef): ModelResult {
     // A built-in model run with another window (an imported run records the window it had, such as
     // Codex's 258,400 of gpt-5's 400,000): that model's tokenizer, provider and cache rules.
     const builtIn = ref.id === undefined ? undefined : findModel(ref.id);
-    if (builtIn) return { ok: true, model: { ...builtIn, label: `${builtIn.label} (${fmt(ref.window)}-token window)`, window: ref.window } };
+    if (builtIn)
+      return {
+        ok: true,
+        model: { ...builtIn, label: `${builtIn.label} (${fmt(ref.window)}-token window)`, window: ref.window },
+      };
     const id = ref.id ?? `custom-${ref.window}`;
     const encoding = ref.encoding ?? 'o200k_base';
-    return { ok: true, model: { id, label: `Custom (${fmt(ref.window)} tokens)`, provider: 'custom', window: ref.window, encoding, approximate: false } };
+    return {
+      ok: true,
+      model: {
+        id,
+        label: `Custom (${fmt(ref.window)} tokens)`,
+        provider: 'custom',
+        window: ref.window,
+        encoding,
+        approximate: false,
+      },
+    };
   }
   const model = findModel(ref.id);
   if (model) return { ok: true, model };
   const known = MODELS.map((m) => m.id).join(', ');
-  return { ok: false, error: `unknown model "${ref.id}": use one of ${known}, or give { "window": N, "encoding": "o200k_base" }` };
+  return {
+    ok: false,
+    error: `unknown model "${ref.id}": use one of ${known}, or give { "window": N, "encoding": "o200k_base" }`,
+  };
 }
 
 const UNPUBLISHED: Partial<Record<Provider, string>> = {
-  anthropic: 'Anthropic does not publish Claude\'s tokenizer',
-  google: 'Google does not publish Gemini\'s tokenizer',
+  anthropic: "Anthropic does not publish Claude's tokenizer",
+  google: "Google does not publish Gemini's tokenizer",
 };
 
 /**
@@ -75,6 +104,6 @@ const UNPUBLISHED: Partial<Record<Provider, string>> = {
  */
 export function approximateNote(id: string, encoding: Encoding, approximate: boolean): string | undefined {
   if (!approximate) return undefined;
-  const why = UNPUBLISHED[findModel(id)?.provider ?? 'custom'] ?? 'this model\'s tokenizer is not public';
+  const why = UNPUBLISHED[findModel(id)?.provider ?? 'custom'] ?? "this model's tokenizer is not public";
   return `Approximate: ${why}; these are ${encoding}'s tokens, not the model's own.`;
 }

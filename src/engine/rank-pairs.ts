@@ -61,9 +61,12 @@ function latin1(bytes: Uint8Array): string {
 /** gpt-tokenizer's ranks from `packRanks`'s bytes (tests check both encodings round-trip exactly). */
 export function unpackRanks(packed: Uint8Array): Ranks {
   const n = new DataView(packed.buffer, packed.byteOffset, packed.byteLength).getUint32(0, true);
-  if (packed.length !== HEADER + PLANES * n) throw new Error(`packed ranks of ${n} tokens take ${HEADER + PLANES * n} bytes, not ${packed.length}`);
+  if (packed.length !== HEADER + PLANES * n)
+    throw new Error(`packed ranks of ${n} tokens take ${HEADER + PLANES * n} bytes, not ${packed.length}`);
   const at = (plane: number, rank: number) =>
-    (packed[HEADER + plane * n + rank]! << 16) | (packed[HEADER + (plane + 1) * n + rank]! << 8) | packed[HEADER + (plane + 2) * n + rank]!;
+    (packed[HEADER + plane * n + rank]! << 16) |
+    (packed[HEADER + (plane + 1) * n + rank]! << 8) |
+    packed[HEADER + (plane + 2) * n + rank]!;
   const left = new Int32Array(n);
   const right = new Int32Array(n);
   const length = new Int32Array(n);
@@ -73,7 +76,8 @@ export function unpackRanks(packed: Uint8Array): Ranks {
     left[rank] = at(0, rank);
     right[rank] = at(3, rank);
     const single = right[rank] === rank;
-    if (!single && (left[rank]! >= rank || right[rank]! >= rank)) throw new Error(`packed token ${rank} names a later token`);
+    if (!single && (left[rank]! >= rank || right[rank]! >= rank))
+      throw new Error(`packed token ${rank} names a later token`);
     length[rank] = single ? 1 : length[left[rank]!]! + length[right[rank]!]!;
     offset[rank] = total;
     total += length[rank]!;
@@ -116,7 +120,8 @@ function decodeStrict(decoder: TextDecoder, bytes: Uint8Array): string | undefin
 /** The ranks in a gzipped `packRanks` file, as fetched: inflated by the platform's own gzip. */
 export async function fetchRanks(url: string | URL): Promise<Ranks> {
   const response = await fetch(url);
-  if (!response.ok || !response.body) throw new Error(`fetching the tokenizer's ranks (${String(url)}) failed: HTTP ${response.status}`);
+  if (!response.ok || !response.body)
+    throw new Error(`fetching the tokenizer's ranks (${String(url)}) failed: HTTP ${response.status}`);
   const inflated = response.body.pipeThrough(new DecompressionStream('gzip'));
   return unpackRanks(new Uint8Array(await new Response(inflated).arrayBuffer()));
 }

@@ -63,12 +63,14 @@ export function needlesOf(key: string): string[] {
 function stringsOf(value: unknown, out: string[]): void {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) for (const item of value) stringsOf(item, out);
-  else if (typeof value === 'object' && value !== null) for (const key in value) stringsOf((value as Record<string, unknown>)[key], out);
+  else if (typeof value === 'object' && value !== null)
+    for (const key in value) stringsOf((value as Record<string, unknown>)[key], out);
 }
 
 /** Name characters by code, for the word scan (a regular expression per character is several times slower). */
 const NAME_CODES = new Uint8Array(128);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.~-/\\') NAME_CODES[c.charCodeAt(0)] = 1;
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.~-/\\')
+  NAME_CODES[c.charCodeAt(0)] = 1;
 const FULL_STOP = 46;
 
 /** What the traffic says, read once on the first loss: most steps of most runs lose nothing. */
@@ -92,7 +94,10 @@ export class RunNames {
   private readonly namings = new Map<string, Int32Array>();
   private words: Map<string, number[]> | undefined;
 
-  constructor(private readonly events: readonly TrafficEvent[], private readonly seededKeys: Iterable<string> = []) {}
+  constructor(
+    private readonly events: readonly TrafficEvent[],
+    private readonly seededKeys: Iterable<string> = [],
+  ) {}
 
   private read(): Said {
     if (this.said) return this.said;
@@ -103,7 +108,10 @@ export class RunNames {
       if (event.type !== 'assistant') continue;
       const texts = event.content ? [event.content] : [];
       for (const call of event.tool_calls ?? []) {
-        const path = typeof call.arguments.path === 'string' && lookupTool(FILE_TOOLS, call.name) ? call.arguments.path : undefined;
+        const path =
+          typeof call.arguments.path === 'string' && lookupTool(FILE_TOOLS, call.name)
+            ? call.arguments.path
+            : undefined;
         if (path !== undefined) said.keys.add(path);
         let made = said.callPaths.get(call.id);
         if (!made) said.callPaths.set(call.id, (made = []));
@@ -144,7 +152,10 @@ export class RunNames {
     if (needles.every((n) => WHOLE_NAME.test(n))) {
       // A name made only of name characters stands whole exactly where it is one of the texts' words.
       const words = this.wordIndex();
-      at = needles.length === 1 ? words.get(key) ?? [] : [...new Set(needles.flatMap((n) => words.get(n) ?? []))].sort((a, b) => a - b);
+      at =
+        needles.length === 1
+          ? (words.get(key) ?? [])
+          : [...new Set(needles.flatMap((n) => words.get(n) ?? []))].sort((a, b) => a - b);
     } else {
       const { steps, texts } = this.read();
       at = [];
@@ -176,7 +187,10 @@ export class RunNames {
         for (let k = 0; k <= text.length; k++) {
           const code = k < text.length ? text.charCodeAt(k) : 0;
           const inWord = code < 128 && NAME_CODES[code] === 1;
-          if (inWord) { if (start < 0) start = k; continue; }
+          if (inWord) {
+            if (start < 0) start = k;
+            continue;
+          }
           if (start < 0) continue;
           note(text.slice(start, k), step);
           if (text.charCodeAt(k - 1) === FULL_STOP && k - 1 > start) note(text.slice(start, k - 1), step);
@@ -237,8 +251,14 @@ export class ReadAgainCounter {
       const strippedResults = change.type === 'strip' && change.region !== 'conversation';
       if (!LOSSES.has(change.type) && !strippedResults) continue;
       for (const label of change.entries) {
-        const key = change.type === 'truncate' || (strippedResults && this.streamed.has(label)) ? this.names.pathOfCall(label, step)
-          : strippedResults ? undefined : this.names.isName(label) ? label : undefined;
+        const key =
+          change.type === 'truncate' || (strippedResults && this.streamed.has(label))
+            ? this.names.pathOfCall(label, step)
+            : strippedResults
+              ? undefined
+              : this.names.isName(label)
+                ? label
+                : undefined;
         if (key === undefined) continue;
         // A cascade and a strip happen as the step's request is made: its reply was written without them.
         const namedAt = this.names.nextNaming(key, step, change.type === 'cascade' || change.type === 'strip');
@@ -250,14 +270,25 @@ export class ReadAgainCounter {
           continue;
         }
         this.seen.set(id, this.items.length);
-        this.items.push({ key, lostAt: step, namedAt, change: change.type, region: change.region, losses: [{ step, change: c }] });
+        this.items.push({
+          key,
+          lostAt: step,
+          namedAt,
+          change: change.type,
+          region: change.region,
+          losses: [{ step, change: c }],
+        });
       }
     }
   }
 }
 
 /** The timeline's read-again items: the spawn's changes, then each step's. */
-export function readAgainOf(names: RunNames, spawnChanges: readonly Change[], steps: readonly TimelineStep[]): ReadAgainItem[] {
+export function readAgainOf(
+  names: RunNames,
+  spawnChanges: readonly Change[],
+  steps: readonly TimelineStep[],
+): ReadAgainItem[] {
   const counter = new ReadAgainCounter(names);
   counter.observeSpawn(spawnChanges);
   for (const step of steps) counter.observe(step);

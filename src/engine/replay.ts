@@ -34,7 +34,8 @@ export interface ReplayOptions {
   shared?: SharedFacts;
 }
 
-export type Prepared = { run: Run; diagnostics: Diagnostic[] } | { run?: undefined; diagnostics: Diagnostic[]; model?: Model };
+export type Prepared =
+  { run: Run; diagnostics: Diagnostic[] } | { run?: undefined; diagnostics: Diagnostic[]; model?: Model };
 
 /** Compiles, resolves the model, generates traffic and spawns. Never throws on bad input. */
 export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepared {
@@ -43,20 +44,36 @@ export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepar
   const model = resolved.model;
   const compiled = options.compiled ?? validateScenario(scenario, options);
   if (!compiled.blueprint || compiled.diagnostics.some((d) => d.severity === 'error')) {
-    const diagnostics = compiled.diagnostics.length ? compiled.diagnostics : [runError('blueprint-invalid', 'the blueprint could not be compiled', 'agent.leviath')];
+    const diagnostics = compiled.diagnostics.length
+      ? compiled.diagnostics
+      : [runError('blueprint-invalid', 'the blueprint could not be compiled', 'agent.leviath')];
     return { diagnostics, model };
   }
   let events: TrafficEvent[] = scenario.traffic;
   if (scenario.generator) {
     const generate = options.generators?.[scenario.generator.kind];
     if (!generate) {
-      return { diagnostics: [...compiled.diagnostics, runError('generator-unavailable', generatorUnavailable(scenario.generator.kind, options.generators), 'scenario.json', 'generator')], model };
+      return {
+        diagnostics: [
+          ...compiled.diagnostics,
+          runError(
+            'generator-unavailable',
+            generatorUnavailable(scenario.generator.kind, options.generators),
+            'scenario.json',
+            'generator',
+          ),
+        ],
+        model,
+      };
     }
     try {
       events = [...generate(scenario.generator), ...scenario.traffic];
     } catch (error) {
       const message = `scenario.generator could not make traffic: ${error instanceof Error ? error.message : String(error)}`;
-      return { diagnostics: [...compiled.diagnostics, runError('generator-invalid', message, 'scenario.json', 'generator')], model };
+      return {
+        diagnostics: [...compiled.diagnostics, runError('generator-invalid', message, 'scenario.json', 'generator')],
+        model,
+      };
     }
   }
   const run = new Run(model, compiled.blueprint, events, scenario, options.shared);
@@ -64,27 +81,49 @@ export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepar
   if (spawnErrors.length) return { diagnostics: [...compiled.diagnostics, ...spawnErrors], model };
   const snapshots = events.length * run.regions.size;
   if (snapshots > MAX_REGION_SNAPSHOTS) {
-    const message = `this run would record ${fmt(events.length)} events × ${fmt(run.regions.size)} regions = ${fmt(snapshots)} region snapshots; `
-      + `the playground records at most ${fmt(MAX_REGION_SNAPSHOTS)} (about 0.5 GB). Use fewer events or fewer regions.`;
-    return { diagnostics: [...compiled.diagnostics, runError('run-too-large', message, 'scenario.json', 'traffic')], model };
+    const message =
+      `this run would record ${fmt(events.length)} events × ${fmt(run.regions.size)} regions = ${fmt(snapshots)} region snapshots; ` +
+      `the playground records at most ${fmt(MAX_REGION_SNAPSHOTS)} (about 0.5 GB). Use fewer events or fewer regions.`;
+    return {
+      diagnostics: [...compiled.diagnostics, runError('run-too-large', message, 'scenario.json', 'traffic')],
+      model,
+    };
   }
   return { run, diagnostics: compiled.diagnostics };
 }
 
 function generatorUnavailable(kind: string, generators: TrafficGenerators = {}): string {
   const brought = Object.keys(generators);
-  return `scenario.generator names the ${kind} generator, which this replay was not given (given: ${brought.length ? brought.join(', ') : 'none'}); `
-    + 'pass it in ReplayOptions.generators (BUILT_IN_TRAFFIC in src/scenarios/generators.ts has the built-in ones)';
+  return (
+    `scenario.generator names the ${kind} generator, which this replay was not given (given: ${brought.length ? brought.join(', ') : 'none'}); ` +
+    'pass it in ReplayOptions.generators (BUILT_IN_TRAFFIC in src/scenarios/generators.ts has the built-in ones)'
+  );
 }
 
 export function emptyTimeline(scenario: Scenario, diagnostics: Diagnostic[], model?: Model): Timeline {
   return {
     scenario: scenario.name,
-    model: model ? { id: model.id, window: model.window, encoding: model.encoding, approximate: model.approximate } : { id: 'unknown', window: 0, encoding: 'o200k_base', approximate: true },
-    regions: [], stages: [], diagnostics, warnings: [], spawn: { regions: {}, changes: [] }, steps: [],
+    model: model
+      ? { id: model.id, window: model.window, encoding: model.encoding, approximate: model.approximate }
+      : { id: 'unknown', window: 0, encoding: 'o200k_base', approximate: true },
+    regions: [],
+    stages: [],
+    diagnostics,
+    warnings: [],
+    spawn: { regions: {}, changes: [] },
+    steps: [],
     summary: {
-      steps: 0, inferences: 0, finalStage: '', stagesEntered: [], peakRequestTokens: 0, meanPrefixShare: 0,
-      changes: emptyChangeTotals(), baselineLosesTaskAt: null, taskLostAt: null, ledger: nameTable(), warnings: 0,
+      steps: 0,
+      inferences: 0,
+      finalStage: '',
+      stagesEntered: [],
+      peakRequestTokens: 0,
+      meanPrefixShare: 0,
+      changes: emptyChangeTotals(),
+      baselineLosesTaskAt: null,
+      taskLostAt: null,
+      ledger: nameTable(),
+      warnings: 0,
       readAgain: { count: 0, items: [] },
     },
     cancelled: false,
@@ -92,7 +131,12 @@ export function emptyTimeline(scenario: Scenario, diagnostics: Diagnostic[], mod
 }
 
 /** Runs a prepared scenario to its end; `onStep` sees the run after each event (the page's inspector keeps what it needs). */
-export function replayPrepared(scenario: Scenario, prepared: Prepared, options: ReplayOptions, onStep?: (run: Run, step: TimelineStep) => void): Timeline {
+export function replayPrepared(
+  scenario: Scenario,
+  prepared: Prepared,
+  options: ReplayOptions,
+  onStep?: (run: Run, step: TimelineStep) => void,
+): Timeline {
   if (!prepared.run) return emptyTimeline(scenario, prepared.diagnostics, prepared.model);
   const run = prepared.run;
   const spawn = { regions: run.figures(), changes: run.spawnChanges };
@@ -101,7 +145,10 @@ export function replayPrepared(scenario: Scenario, prepared: Prepared, options: 
   const total = run.events.length;
   let cancelled = false;
   while (!run.done) {
-    if (options.signal?.cancelled || options.signal?.aborted) { cancelled = true; break; }
+    if (options.signal?.cancelled || options.signal?.aborted) {
+      cancelled = true;
+      break;
+    }
     const step = run.step();
     steps.push(step);
     onStep?.(run, step);
@@ -113,11 +160,20 @@ export function replayPrepared(scenario: Scenario, prepared: Prepared, options: 
 /** The keys a run's regions hold now (at spawn: the seeded ones, which the run may name again). */
 export function keysHeld(run: Run): string[] {
   const keys: string[] = [];
-  for (const region of run.regions.values()) for (const entry of region.entries) if (entry.key !== undefined) keys.push(entry.key);
+  for (const region of run.regions.values())
+    for (const entry of region.entries) if (entry.key !== undefined) keys.push(entry.key);
   return keys;
 }
 
-function buildTimeline(scenario: Scenario, run: Run, diagnostics: Diagnostic[], spawn: Timeline['spawn'], steps: TimelineStep[], cancelled: boolean, seededKeys: string[]): Timeline {
+function buildTimeline(
+  scenario: Scenario,
+  run: Run,
+  diagnostics: Diagnostic[],
+  spawn: Timeline['spawn'],
+  steps: TimelineStep[],
+  cancelled: boolean,
+  seededKeys: string[],
+): Timeline {
   const changes = emptyChangeTotals();
   let inferences = 0;
   let peak = 0;
@@ -127,30 +183,50 @@ function buildTimeline(scenario: Scenario, run: Run, diagnostics: Diagnostic[], 
   let warnings = run.runWarnings.length;
   for (const step of steps) {
     warnings += step.warnings.length;
-    for (const c of step.changes) { changes[c.type].count++; changes[c.type].tokens += c.tokens; }
+    for (const c of step.changes) {
+      changes[c.type].count++;
+      changes[c.type].tokens += c.tokens;
+    }
     const r = step.request;
     if (!r) continue;
     inferences++;
     peak = Math.max(peak, r.requestTokens);
     if (r.inference > 0) shareSum += r.prefixShare;
-    if (baselineLosesTaskAt === null && !r.taskInBaselineWindow && scenario.inputs.task !== undefined) baselineLosesTaskAt = r.inference;
+    if (baselineLosesTaskAt === null && !r.taskInBaselineWindow && scenario.inputs.task !== undefined)
+      baselineLosesTaskAt = r.inference;
     if (taskLostAt === null && !r.taskInWindow && scenario.inputs.task !== undefined) taskLostAt = r.inference;
   }
   const regions = orderedMeta(run);
   const readAgain = readAgainOf(new RunNames(run.events, seededKeys), spawn.changes, steps);
   return {
     scenario: scenario.name,
-    model: { id: run.model.id, window: run.model.window, encoding: run.model.encoding, approximate: run.model.approximate },
+    model: {
+      id: run.model.id,
+      window: run.model.window,
+      encoding: run.model.encoding,
+      approximate: run.model.approximate,
+    },
     regions,
-    stages: stagesOf(run.blueprint).map((s) => ({ name: s.name, regions: stageLayout(run.blueprint, s).map((d) => d.name) })),
+    stages: stagesOf(run.blueprint).map((s) => ({
+      name: s.name,
+      regions: stageLayout(run.blueprint, s).map((d) => d.name),
+    })),
     diagnostics,
     warnings: run.runWarnings,
     spawn,
     steps,
     summary: {
-      steps: steps.length, inferences, finalStage: run.stage.name, stagesEntered: run.stagesEntered,
-      peakRequestTokens: peak, meanPrefixShare: inferences > 1 ? shareSum / (inferences - 1) : 0,
-      changes, baselineLosesTaskAt, taskLostAt, ledger: run.ledger.byStage, warnings,
+      steps: steps.length,
+      inferences,
+      finalStage: run.stage.name,
+      stagesEntered: run.stagesEntered,
+      peakRequestTokens: peak,
+      meanPrefixShare: inferences > 1 ? shareSum / (inferences - 1) : 0,
+      changes,
+      baselineLosesTaskAt,
+      taskLostAt,
+      ledger: run.ledger.byStage,
+      warnings,
       readAgain: { count: readAgain.length, items: readAgain },
     },
     cancelled,
@@ -161,10 +237,11 @@ function buildTimeline(scenario: Scenario, run: Run, diagnostics: Diagnostic[], 
 function orderedMeta(run: Run): RegionMeta[] {
   const first = stagesOf(run.blueprint)[0]!;
   const names: string[] = [];
-  const firstLayout = stageLayout(run.blueprint, first).map((d) => run.regions.get(d.name)!).filter(Boolean);
+  const firstLayout = stageLayout(run.blueprint, first)
+    .map((d) => run.regions.get(d.name)!)
+    .filter(Boolean);
   for (const r of systemOrder(firstLayout)) names.push(r.name);
   for (const r of firstLayout) if (!names.includes(r.name)) names.push(r.name);
   for (const name of run.meta.keys()) if (!names.includes(name)) names.push(name);
   return names.map((n) => run.meta.get(n)!);
 }
-

@@ -51,11 +51,20 @@ export interface ToolRoute {
  * Ceiling: the override's own `max_result_tokens`, else `max_result_tokens_per_tool`, else the
  * stage-level `max_result_tokens`.
  */
-export function routeToolResult(routing: ToolRouting | undefined, toolName: string, visible: ReadonlySet<string>): ToolRoute {
+export function routeToolResult(
+  routing: ToolRouting | undefined,
+  toolName: string,
+  visible: ReadonlySet<string>,
+): ToolRoute {
   if (!routing) return { region: DEFAULT_TOOL_REGION };
   const override = lookupTool(routing.overrides, toolName);
-  const region = canSee(override?.region, visible) ? override!.region! : canSee(routing.defaultRegion, visible) ? routing.defaultRegion! : DEFAULT_TOOL_REGION;
-  const maxResultTokens = override?.maxResultTokens ?? lookupTool(routing.maxResultTokensPerTool, toolName) ?? routing.maxResultTokens;
+  const region = canSee(override?.region, visible)
+    ? override!.region!
+    : canSee(routing.defaultRegion, visible)
+      ? routing.defaultRegion!
+      : DEFAULT_TOOL_REGION;
+  const maxResultTokens =
+    override?.maxResultTokens ?? lookupTool(routing.maxResultTokensPerTool, toolName) ?? routing.maxResultTokens;
   return maxResultTokens === undefined ? { region } : { region, maxResultTokens };
 }
 
@@ -93,7 +102,9 @@ export interface KeptHead {
  * follows it. `marker` words the cut (default: truncationMarker); it is sized with an empty head.
  */
 export function capToolResult(
-  content: string, maxTokens: number | undefined, encoding: Encoding,
+  content: string,
+  maxTokens: number | undefined,
+  encoding: Encoding,
   marker: (head: KeptHead) => string = (head) => truncationMarker(head.total - head.kept, head.total, maxTokens!),
 ): CappedResult {
   const ids = encode(content, encoding);
@@ -105,7 +116,8 @@ export function capToolResult(
     const head = decodeWhole(ids, keep, encoding);
     const capped = head.text + marker({ ...head, total });
     const tokens = countTokens(capped, encoding);
-    if (tokens <= maxTokens || head.kept === 0) return { content: capped, tokens, truncated: true, originalTokens: total, cut: total - head.kept };
+    if (tokens <= maxTokens || head.kept === 0)
+      return { content: capped, tokens, truncated: true, originalTokens: total, cut: total - head.kept };
     keep = head.kept - (tokens - maxTokens);
   }
 }
@@ -154,7 +166,13 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 /** capReadFile for ASCII text, one byte per character: the same cut without encoding the text. */
 function capAscii(content: string): CappedFile {
-  return cutAscii({ length: content.length, lastLineBreak: (position) => content.lastIndexOf('\n', position), slice: (start, end) => content.slice(start, end) }) ?? { content };
+  return (
+    cutAscii({
+      length: content.length,
+      lastLineBreak: (position) => content.lastIndexOf('\n', position),
+      slice: (start, end) => content.slice(start, end),
+    }) ?? { content }
+  );
 }
 
 /** What cutting an ASCII text at the byte cap reads of it: a string's, or generated filler's that is never made whole (filler.ts). */
@@ -186,8 +204,10 @@ function readFileNotice(shown: number, total: number): string {
  * and which two limits cut the rest, so neither notice is lost to the other.
  */
 export function bothCapsMarker(head: KeptHead, fileBytes: number, maxTokens: number): string {
-  return `\n[truncated: showing the first ${fmt(utf8Length(head.text))} of ${fmt(fileBytes)} bytes (${fmt(head.kept)} tokens); `
-    + `read_file's ${fmt(READ_FILE_BYTE_CAP)}-byte cap and max_result_tokens = ${fmt(maxTokens)} cut the rest]`;
+  return (
+    `\n[truncated: showing the first ${fmt(utf8Length(head.text))} of ${fmt(fileBytes)} bytes (${fmt(head.kept)} tokens); ` +
+    `read_file's ${fmt(READ_FILE_BYTE_CAP)}-byte cap and max_result_tokens = ${fmt(maxTokens)} cut the rest]`
+  );
 }
 
 function utf8Length(text: string): number {

@@ -71,15 +71,24 @@ function report(ctx: SeedContext, severity: Severity, code: string, at: KeyPath,
 
 function resolveOne(seed: Seed, ctx: SeedContext): SeedEntry[] {
   switch (seed.type) {
-    case 'task_input': return fromInput(ctx, 'task', 'task_input');
-    case 'input': return fromInput(ctx, ctx.region, `input:${ctx.region}`);
-    case 'key': return fromInput(ctx, seed.key, `input:${seed.key}`);
-    case 'caller': return fromCaller(ctx, seed.name);
-    case 'literal': return [{ content: seed.text, source: 'literal' }];
-    case 'files': return fromFiles(ctx, seed.files);
-    case 'glob': return fromGlob(ctx, seed.glob);
-    case 'command': return fromCommand(ctx, seed.command);
-    case 'rhai': return fromRhai(ctx, seed.script);
+    case 'task_input':
+      return fromInput(ctx, 'task', 'task_input');
+    case 'input':
+      return fromInput(ctx, ctx.region, `input:${ctx.region}`);
+    case 'key':
+      return fromInput(ctx, seed.key, `input:${seed.key}`);
+    case 'caller':
+      return fromCaller(ctx, seed.name);
+    case 'literal':
+      return [{ content: seed.text, source: 'literal' }];
+    case 'files':
+      return fromFiles(ctx, seed.files);
+    case 'glob':
+      return fromGlob(ctx, seed.glob);
+    case 'command':
+      return fromCommand(ctx, seed.command);
+    case 'rhai':
+      return fromRhai(ctx, seed.script);
   }
 }
 
@@ -91,12 +100,23 @@ function fromInput(ctx: SeedContext, key: string, source: string): SeedEntry[] {
   const value = own(inputs, key);
   const field = key === 'task' ? 'inputs.task' : `inputs["${key}"]`;
   if (value === undefined) {
-    report(ctx, 'warning', 'seed-input-missing', [],
-      `Region "${ctx.region}" is seeded from the caller key "${key}", but the scenario gives no ${field}, so it starts empty. Set ${field} in the scenario.`);
+    report(
+      ctx,
+      'warning',
+      'seed-input-missing',
+      [],
+      `Region "${ctx.region}" is seeded from the caller key "${key}", but the scenario gives no ${field}, so it starts empty. Set ${field} in the scenario.`,
+    );
     return [];
   }
   if (typeof value !== 'string') {
-    report(ctx, 'error', 'seed-input-invalid', [], `${field} must be a string to seed region "${ctx.region}", not ${describeType(value)}.`);
+    report(
+      ctx,
+      'error',
+      'seed-input-invalid',
+      [],
+      `${field} must be a string to seed region "${ctx.region}", not ${describeType(value)}.`,
+    );
     return [];
   }
   return [{ content: value, source }];
@@ -107,8 +127,13 @@ function fromCaller(ctx: SeedContext, name: string): SeedEntry[] {
   if (!inputs) return [];
   const value = inputs.caller ? own(inputs.caller, name) : undefined;
   if (value === undefined) {
-    report(ctx, 'warning', 'seed-input-missing', ['caller'],
-      `Region "${ctx.region}" is seeded from the parent's value "${name}", but inputs.caller has no "${name}", so it starts empty. Set inputs.caller["${name}"] in the scenario.`);
+    report(
+      ctx,
+      'warning',
+      'seed-input-missing',
+      ['caller'],
+      `Region "${ctx.region}" is seeded from the parent's value "${name}", but inputs.caller has no "${name}", so it starts empty. Set inputs.caller["${name}"] in the scenario.`,
+    );
     return [];
   }
   return [{ content: value, source: `caller:${name}` }];
@@ -123,23 +148,39 @@ function describeType(value: unknown): string {
 /** Regions that take the task: `task_input`, `seed = "task"`, or `seed = "input"` on a region named task. */
 export function seedsFromTask(region: RegionDecl): boolean {
   const seed = region.seed;
-  return seed?.type === 'task_input' || (seed?.type === 'key' && seed.key === 'task') || (seed?.type === 'input' && region.name === 'task');
+  return (
+    seed?.type === 'task_input' ||
+    (seed?.type === 'key' && seed.key === 'task') ||
+    (seed?.type === 'input' && region.name === 'task')
+  );
 }
 
 /**
  * No region seeded from the task: a run given a task is refused. An error when the inputs give a
  * task (the run will not start), a warning when they do not or are unknown (a run given one would be).
  */
-export function taskSeedFinding(regions: readonly RegionDecl[], inputs: Scenario['inputs'] | undefined): { severity: Severity; message: string } | undefined {
+export function taskSeedFinding(
+  regions: readonly RegionDecl[],
+  inputs: Scenario['inputs'] | undefined,
+): { severity: Severity; message: string } | undefined {
   if (regions.some(seedsFromTask)) return undefined;
   // A region named almost `task` (tsk, tasks, Task) lost its implicit seed to the typo.
-  const nearMiss = regions.find((region) => region.name !== 'task' && region.seed === undefined && closest(region.name, ['task']) !== undefined);
+  const nearMiss = regions.find(
+    (region) => region.name !== 'task' && region.seed === undefined && closest(region.name, ['task']) !== undefined,
+  );
   const hint = nearMiss ? ` Region "${nearMiss.name}" would be, if it were named "task".` : '';
-  const fix = ' Add a pinned region for it: task = { kind = "pinned", seed = "task_input" } (a region named task is seeded from the task implicitly).';
+  const fix =
+    ' Add a pinned region for it: task = { kind = "pinned", seed = "task_input" } (a region named task is seeded from the task implicitly).';
   if (inputs?.task !== undefined) {
-    return { severity: 'error', message: `The scenario gives a task (inputs.task) but no region is seeded from it, so the run is refused rather than run without it.${hint}${fix}` };
+    return {
+      severity: 'error',
+      message: `The scenario gives a task (inputs.task) but no region is seeded from it, so the run is refused rather than run without it.${hint}${fix}`,
+    };
   }
-  return { severity: 'warning', message: `No region is seeded from the task, so a run given a task is refused.${hint}${fix}` };
+  return {
+    severity: 'warning',
+    message: `No region is seeded from the task, so a run given a task is refused.${hint}${fix}`,
+  };
 }
 
 // ---- working-directory paths -----------------------------------------------------------------
@@ -168,8 +209,13 @@ function reportGranted(ctx: SeedContext, at: KeyPath, paths: readonly string[]):
   if (paths.length === 0) return;
   const entry = readPathCovering(paths[0]!, ctx.blueprint.readPaths);
   const list = paths.map((p) => `"${p}"`).join(', ');
-  report(ctx, 'info', 'seed-path-via-read-paths', at,
-    `${list} ${paths.length === 1 ? 'is' : 'are'} outside the working directory and allowed by [read_paths] entry "${entry}". A real run also needs that path granted in your config.`);
+  report(
+    ctx,
+    'info',
+    'seed-path-via-read-paths',
+    at,
+    `${list} ${paths.length === 1 ? 'is' : 'are'} outside the working directory and allowed by [read_paths] entry "${entry}". A real run also needs that path granted in your config.`,
+  );
 }
 
 function fromFiles(ctx: SeedContext, files: readonly string[]): SeedEntry[] {
@@ -181,8 +227,13 @@ function fromFiles(ctx: SeedContext, files: readonly string[]): SeedEntry[] {
       return;
     }
     refused = true;
-    report(ctx, 'error', 'seed-path-escapes', ['files', i],
-      `Seed path "${files[i]}" leaves the working directory, so the seed of region "${ctx.region}" is refused at spawn and nothing is read. ${READ_PATHS_HINT}${readPathsListed(ctx.blueprint)}.`);
+    report(
+      ctx,
+      'error',
+      'seed-path-escapes',
+      ['files', i],
+      `Seed path "${files[i]}" leaves the working directory, so the seed of region "${ctx.region}" is refused at spawn and nothing is read. ${READ_PATHS_HINT}${readPathsListed(ctx.blueprint)}.`,
+    );
   });
   const workdir = ctx.inputs.workdir;
   if (!workdir) return [];
@@ -194,13 +245,23 @@ function fromFiles(ctx: SeedContext, files: readonly string[]): SeedEntry[] {
     const content = index.get(path);
     if (content !== undefined) entries.push({ content, key: path, source: `files:${path}` });
     else if (++missing <= MAX_MISSING_REPORTED) {
-      report(ctx, 'warning', 'seed-file-missing', ['files', i],
-        `Seed file "${files[i]}" is not in the working directory, so region "${ctx.region}" gets nothing from it. Add the file or fix the path.`);
+      report(
+        ctx,
+        'warning',
+        'seed-file-missing',
+        ['files', i],
+        `Seed file "${files[i]}" is not in the working directory, so region "${ctx.region}" gets nothing from it. Add the file or fix the path.`,
+      );
     }
   });
   if (missing > MAX_MISSING_REPORTED) {
-    report(ctx, 'warning', 'seed-file-missing', ['files'],
-      `${missing - MAX_MISSING_REPORTED} more seed files of region "${ctx.region}" are not in the working directory (${missing} in all). Add them or fix the paths.`);
+    report(
+      ctx,
+      'warning',
+      'seed-file-missing',
+      ['files'],
+      `${missing - MAX_MISSING_REPORTED} more seed files of region "${ctx.region}" are not in the working directory (${missing} in all). Add them or fix the paths.`,
+    );
   }
   return refused ? [] : entries;
 }
@@ -211,16 +272,30 @@ function fromGlob(ctx: SeedContext, glob: string): SeedEntry[] {
   if (!workdir) return [];
   const matches = matchGlob(glob, workdir);
   if (matches.length === 0) {
-    report(ctx, 'warning', 'seed-glob-no-match', ['glob'],
-      `Glob "${glob}" matches no file in the working directory, so region "${ctx.region}" starts empty. Check the pattern.`);
+    report(
+      ctx,
+      'warning',
+      'seed-glob-no-match',
+      ['glob'],
+      `Glob "${glob}" matches no file in the working directory, so region "${ctx.region}" starts empty. Check the pattern.`,
+    );
     return [];
   }
   const escaping = matches.filter((path) => !pathAllowed(path, ctx.blueprint));
   for (const path of escaping) {
-    report(ctx, 'error', 'seed-path-escapes', ['glob'],
-      `Glob "${glob}" matches "${path}", which is outside the working directory, so the seed of region "${ctx.region}" is refused at spawn and nothing is read. Narrow the pattern, or declare the directory under [read_paths] paths = [...]${readPathsListed(ctx.blueprint)}.`);
+    report(
+      ctx,
+      'error',
+      'seed-path-escapes',
+      ['glob'],
+      `Glob "${glob}" matches "${path}", which is outside the working directory, so the seed of region "${ctx.region}" is refused at spawn and nothing is read. Narrow the pattern, or declare the directory under [read_paths] paths = [...]${readPathsListed(ctx.blueprint)}.`,
+    );
   }
-  reportGranted(ctx, ['glob'], matches.filter((path) => normalizeRelative(path) === undefined && pathAllowed(path, ctx.blueprint)));
+  reportGranted(
+    ctx,
+    ['glob'],
+    matches.filter((path) => normalizeRelative(path) === undefined && pathAllowed(path, ctx.blueprint)),
+  );
   if (escaping.length > 0) return [];
   const index = workdirIndex(workdir);
   return matches.map((path) => ({ content: index.get(path)!, key: path, source: `glob:${path}` }));
@@ -234,24 +309,44 @@ function fromGlob(ctx: SeedContext, glob: string): SeedEntry[] {
  */
 function fromCommand(ctx: SeedContext, command: string): SeedEntry[] {
   const at = ['command'];
-  report(ctx, 'info', 'command-seed', at,
-    `Region "${ctx.region}" is seeded by running \`${command}\` at spawn, before the first inference and before any approval prompt.`);
+  report(
+    ctx,
+    'info',
+    'command-seed',
+    at,
+    `Region "${ctx.region}" is seeded by running \`${command}\` at spawn, before the first inference and before any approval prompt.`,
+  );
   if (!ctx.blueprint.security.allowSeedCommands) {
-    report(ctx, 'warning', 'command-seed-disabled', at,
-      `[security] allow_seed_commands = false refuses command seeds, so \`${command}\` does not run and region "${ctx.region}" starts empty; the run goes on.`);
+    report(
+      ctx,
+      'warning',
+      'command-seed-disabled',
+      at,
+      `[security] allow_seed_commands = false refuses command seeds, so \`${command}\` does not run and region "${ctx.region}" starts empty; the run goes on.`,
+    );
     return [];
   }
   if (!commandIsSafe(command, ctx.blueprint.safeCommands)) {
     const prefix = command.trim().split(/\s+/).slice(0, 2).join(' ');
-    report(ctx, 'warning', 'command-seed-not-safe', at,
-      `Command seed \`${command}\` is not covered by [safe_commands], so it does not run at all and region "${ctx.region}" starts empty; the run goes on. It runs at spawn, before anyone can approve it: add it (or a prefix such as "${prefix}") to [safe_commands] allow = [...].`);
+    report(
+      ctx,
+      'warning',
+      'command-seed-not-safe',
+      at,
+      `Command seed \`${command}\` is not covered by [safe_commands], so it does not run at all and region "${ctx.region}" starts empty; the run goes on. It runs at spawn, before anyone can approve it: add it (or a prefix such as "${prefix}") to [safe_commands] allow = [...].`,
+    );
     return [];
   }
   const commands = ctx.inputs.commands;
   if (!commands) return [];
   if (!Object.hasOwn(commands, command)) {
-    report(ctx, 'warning', 'command-seed-no-output', at,
-      `The scenario records no stdout for \`${command}\`, so region "${ctx.region}" starts empty (a browser runs no shell). Add it under "commands" in the scenario.`);
+    report(
+      ctx,
+      'warning',
+      'command-seed-no-output',
+      at,
+      `The scenario records no stdout for \`${command}\`, so region "${ctx.region}" starts empty (a browser runs no shell). Add it under "commands" in the scenario.`,
+    );
     return [];
   }
   return [{ content: commands[command]!, source: `command:${command}` }];
@@ -268,24 +363,39 @@ function fromRhai(ctx: SeedContext, script: string): SeedEntry[] {
   const at = ['rhai'];
   const path = normalizeRelative(script);
   if (path === undefined) {
-    report(ctx, 'error', 'seed-path-escapes', at,
-      `Rhai seed script "${script}" leaves the working directory. Seed scripts are code, so [read_paths] does not cover them: move the script inside the working directory.`);
+    report(
+      ctx,
+      'error',
+      'seed-path-escapes',
+      at,
+      `Rhai seed script "${script}" leaves the working directory. Seed scripts are code, so [read_paths] does not cover them: move the script inside the working directory.`,
+    );
     return [];
   }
   const workdir = ctx.inputs.workdir;
   if (!workdir) return [];
   const source = workdirIndex(workdir).get(path);
   if (source === undefined) {
-    report(ctx, 'warning', 'seed-file-missing', at,
-      `Rhai seed script "${script}" is not in the working directory, so region "${ctx.region}" starts empty. Add the file there or fix the path (rhai seeds resolve against the working directory, not the agent directory).`);
+    report(
+      ctx,
+      'warning',
+      'seed-file-missing',
+      at,
+      `Rhai seed script "${script}" is not in the working directory, so region "${ctx.region}" starts empty. Add the file there or fix the path (rhai seeds resolve against the working directory, not the agent directory).`,
+    );
     return [];
   }
   if (!ctx.inputs.runRhaiSeed) return [];
   try {
     return [{ content: ctx.inputs.runRhaiSeed(path, source), source: `rhai:${path}` }];
   } catch (error) {
-    report(ctx, 'warning', 'seed-script-failed', at,
-      `Rhai seed script "${script}" failed (${error instanceof Error ? error.message : String(error)}), so region "${ctx.region}" starts empty. Fix the script.`);
+    report(
+      ctx,
+      'warning',
+      'seed-script-failed',
+      at,
+      `Rhai seed script "${script}" failed (${error instanceof Error ? error.message : String(error)}), so region "${ctx.region}" starts empty. Fix the script.`,
+    );
     return [];
   }
 }

@@ -15,18 +15,27 @@ export const DEFAULT_MAX_ATTEMPTS = 3;
 export const STAGE_PROMPT_KEY = 'stage prompt';
 
 /** The regions the runtime always carries, with what they are when the blueprint does not declare them. */
-export const IMPLICIT_REGIONS: readonly { name: string; kind: RegionKind; budgetShare?: number; maxItems?: number }[] = [
-  { name: 'conversation', kind: 'sliding_window', budgetShare: 0.3, maxItems: 40 },
-  { name: 'tool_results', kind: 'sliding_window', budgetShare: 0.3, maxItems: 40 },
-  { name: 'final_output', kind: 'temporary' },
-  { name: 'stage_instructions', kind: 'pinned' },
-];
+export const IMPLICIT_REGIONS: readonly { name: string; kind: RegionKind; budgetShare?: number; maxItems?: number }[] =
+  [
+    { name: 'conversation', kind: 'sliding_window', budgetShare: 0.3, maxItems: 40 },
+    { name: 'tool_results', kind: 'sliding_window', budgetShare: 0.3, maxItems: 40 },
+    { name: 'final_output', kind: 'temporary' },
+    { name: 'stage_instructions', kind: 'pinned' },
+  ];
 
 export function implicitDecl(name: string, kind: RegionKind, extra: Partial<RegionDecl> = {}): RegionDecl {
   return {
-    name, kind, maxTokens: DEFAULT_MAX_TOKENS, maxTokensExplicit: false, seedImplicit: false, required: false,
-    requiredMessage: '', summarizable: true, admission: 'evict',
-    loc: { file: '(runtime)', line: 0, column: 0 }, ...extra,
+    name,
+    kind,
+    maxTokens: DEFAULT_MAX_TOKENS,
+    maxTokensExplicit: false,
+    seedImplicit: false,
+    required: false,
+    requiredMessage: '',
+    summarizable: true,
+    admission: 'evict',
+    loc: { file: '(runtime)', line: 0, column: 0 },
+    ...extra,
   };
 }
 
@@ -94,12 +103,19 @@ export const DEFAULT_GATE_MESSAGE = 'Finish or explicitly drop the open items fi
  * Why a transition may not pass yet, or [] when it may: each empty `required` region (its
  * required_message) and a checklist gate with open items (its message plus the items, by id).
  */
-export function gateRefusals(stage: StageDecl, edge: TransitionDecl, visible: readonly Region[], regions: ReadonlyMap<string, Region>): string[] {
+export function gateRefusals(
+  stage: StageDecl,
+  edge: TransitionDecl,
+  visible: readonly Region[],
+  regions: ReadonlyMap<string, Region>,
+): string[] {
   const reasons: string[] = [];
   for (const region of visible) {
     if (region.decl.required && region.entries.length === 0) {
-      reasons.push(region.decl.requiredMessage.replaceAll('{region}', region.name)
-        || `Region ${region.name} is required and still empty; write to it before leaving stage ${stage.name}.`);
+      reasons.push(
+        region.decl.requiredMessage.replaceAll('{region}', region.name) ||
+          `Region ${region.name} is required and still empty; write to it before leaving stage ${stage.name}.`,
+      );
     }
   }
   const gateRegion = edge.gate?.requireNoOpenItems;
@@ -108,7 +124,9 @@ export function gateRefusals(stage: StageDecl, edge: TransitionDecl, visible: re
     const checklist = region?.checklist;
     if (checklist) {
       if (checklist.openItems.length > 0) {
-        reasons.push(`${edge.gate?.message ?? DEFAULT_GATE_MESSAGE} Open in ${gateRegion}: ${checklist.describeOpen()}.`);
+        reasons.push(
+          `${edge.gate?.message ?? DEFAULT_GATE_MESSAGE} Open in ${gateRegion}: ${checklist.describeOpen()}.`,
+        );
       }
     }
   }

@@ -42,10 +42,15 @@ export interface SummaryItems {
 export function summaryItems(entries: readonly SummaryInput[]): SummaryItems {
   let count = 0;
   const items = new Map<string, number>();
-  const add = (item: string, n = 1) => { if (item) items.set(item, (items.get(item) ?? 0) + n); };
+  const add = (item: string, n = 1) => {
+    if (item) items.set(item, (items.get(item) ?? 0) + n);
+  };
   for (const entry of entries) {
     // Generated filler (with a head) is never a summary: its text is not read.
-    const folded = entry.head === undefined && (entry.kind === 'summary' || entry.key === undefined) ? HEADER.exec(entry.content) : null;
+    const folded =
+      entry.head === undefined && (entry.kind === 'summary' || entry.key === undefined)
+        ? HEADER.exec(entry.content)
+        : null;
     if (folded) {
       count += Number(folded[1]);
       for (const item of splitItems(entry.content.slice(folded[0].length))) add(item.text, item.count);
@@ -77,7 +82,12 @@ export const extractiveSummarizer: Summarizer = {
   },
 };
 
-export function summarize(entries: readonly SummaryInput[], label: string, summarizer: Summarizer = extractiveSummarizer, options?: SummaryOptions): string {
+export function summarize(
+  entries: readonly SummaryInput[],
+  label: string,
+  summarizer: Summarizer = extractiveSummarizer,
+  options?: SummaryOptions,
+): string {
   return summarizer.summarize(entries, label, options);
 }
 
@@ -100,8 +110,11 @@ function firstNonBlankLine(text: string): string | undefined {
 
 /** Items of an earlier summary, with their `(xN)` counts and without its `... and N more` tail. */
 function splitItems(body: string): { text: string; count: number }[] {
-  return body.split('; ').filter((s) => s && !/^\.\.\. and \d+ more$/.test(s)).map((s) => {
-    const m = / \(x(\d+)\)$/.exec(s);
-    return m ? { text: s.slice(0, m.index), count: Number(m[1]) } : { text: s, count: 1 };
-  });
+  return body
+    .split('; ')
+    .filter((s) => s && !/^\.\.\. and \d+ more$/.test(s))
+    .map((s) => {
+      const m = / \(x(\d+)\)$/.exec(s);
+      return m ? { text: s.slice(0, m.index), count: Number(m[1]) } : { text: s, count: 1 };
+    });
 }

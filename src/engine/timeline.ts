@@ -229,7 +229,15 @@ export interface StepDetail {
 }
 
 export const CHANGE_TYPES: readonly ChangeType[] = [
-  'evict', 'compact', 'reject', 'delete', 'clear', 'strip', 'cascade', 'replace', 'truncate',
+  'evict',
+  'compact',
+  'reject',
+  'delete',
+  'clear',
+  'strip',
+  'cascade',
+  'replace',
+  'truncate',
 ];
 
 export function emptyChangeTotals(): TimelineSummary['changes'] {

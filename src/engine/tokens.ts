@@ -36,9 +36,15 @@ export function loadEncoding(encoding: Encoding): Promise<void> {
     pending = IMPORT_RANKS[encoding]().then(
       ({ default: ranks }) => {
         loadedRanks.set(encoding, ranks);
-        loadedTokenizers.set(encoding, GptEncoding.getEncodingApi(encoding, () => ranks));
+        loadedTokenizers.set(
+          encoding,
+          GptEncoding.getEncodingApi(encoding, () => ranks),
+        );
       },
-      (error: unknown) => { pendingLoads.delete(encoding); throw error; },
+      (error: unknown) => {
+        pendingLoads.delete(encoding);
+        throw error;
+      },
     );
     pendingLoads.set(encoding, pending);
   }
@@ -51,7 +57,10 @@ export async function loadEncodings(encodings: readonly Encoding[] = ENCODINGS):
 
 function tokenizer(encoding: Encoding): Tokenizer {
   const loaded = loadedTokenizers.get(encoding);
-  if (!loaded) throw new Error(`the ${encoding} encoding is not loaded: await loadEncoding('${encoding}') before counting with it`);
+  if (!loaded)
+    throw new Error(
+      `the ${encoding} encoding is not loaded: await loadEncoding('${encoding}') before counting with it`,
+    );
   return loaded;
 }
 
@@ -223,7 +232,8 @@ let lastPaged: { text: string; encoding: Encoding; pieces: TokenPiece[] } | unde
 /** The pieces `from` to `from + limit` of the text (a long tool result is shown a page at a time). */
 export function tokenPage(text: string, encoding: Encoding, from: number, limit: number): TokenPage {
   // Paging on through one text tokenizes it once (a 200 KB text is about 0.2 s of work).
-  if (lastPaged?.text !== text || lastPaged.encoding !== encoding) lastPaged = { text, encoding, pieces: tokenPieces(text, encoding) };
+  if (lastPaged?.text !== text || lastPaged.encoding !== encoding)
+    lastPaged = { text, encoding, pieces: tokenPieces(text, encoding) };
   const all = lastPaged.pieces;
   const start = Math.max(0, Math.min(from, Math.max(0, all.length - 1)));
   let fromChar = 0;

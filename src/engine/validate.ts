@@ -8,7 +8,8 @@ import type { Scenario } from './scenario.ts';
 import type { SeedInputs } from './seeds.ts';
 
 /** The parts of a scenario its blueprint is judged against; budgets are judged against the model's window. */
-export type ScenarioFiles = Pick<Scenario, 'agent' | 'workdir' | 'commands' | 'inputs'> & Partial<Pick<Scenario, 'model'>>;
+export type ScenarioFiles = Pick<Scenario, 'agent' | 'workdir' | 'commands' | 'inputs'> &
+  Partial<Pick<Scenario, 'model'>>;
 
 export interface ValidateOptions {
   checkScript?: ScriptChecker;
@@ -20,7 +21,12 @@ export interface ValidateOptions {
 export function seedInputsOf(scenario: ScenarioFiles, runRhaiSeed: RhaiSeedRunner = defaultRhaiSeedRunner): SeedInputs {
   // A seed script's `import`s come from the agent directory (scripts are code the agent ships).
   const agent = scenario.agent;
-  return { workdir: scenario.workdir, commands: scenario.commands, inputs: scenario.inputs, runRhaiSeed: (path, source) => runRhaiSeed(path, source, agent) };
+  return {
+    workdir: scenario.workdir,
+    commands: scenario.commands,
+    inputs: scenario.inputs,
+    runRhaiSeed: (path, source) => runRhaiSeed(path, source, agent),
+  };
 }
 
 /** Runs a `rhai` seed script: its path and source, and the agent directory its imports come from. */
@@ -32,6 +38,8 @@ export function validateScenario(scenario: ScenarioFiles, options: ValidateOptio
   const model = scenario.model ? resolveModel(scenario.model) : undefined;
   const window = model?.ok ? { tokens: model.model.window, model: model.model.id } : undefined;
   return compileBlueprint(scenario.agent, {
-    ...inputs, ...(window ? { window } : {}), ...(options.checkScript ? { checkScript: options.checkScript } : {}),
+    ...inputs,
+    ...(window ? { window } : {}),
+    ...(options.checkScript ? { checkScript: options.checkScript } : {}),
   });
 }

@@ -10,7 +10,9 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ['anthropic', 'openai'];
 
 /** API model ids for the built-in models (the playground's ids name a family, the APIs an alias). */
 const ANTHROPIC_MODEL_IDS: Readonly<Record<string, string>> = {
-  'claude-sonnet-4': 'claude-sonnet-4-0', 'claude-opus-4': 'claude-opus-4-0', 'claude-3-5-haiku': 'claude-3-5-haiku-latest',
+  'claude-sonnet-4': 'claude-sonnet-4-0',
+  'claude-opus-4': 'claude-opus-4-0',
+  'claude-3-5-haiku': 'claude-3-5-haiku-latest',
 };
 const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-0';
 const DEFAULT_OPENAI_MODEL = 'gpt-4o';
@@ -25,8 +27,20 @@ export const ANTHROPIC_LEAD_TEXT = '(The task and context are in the system prom
 
 type CacheControl = { type: 'ephemeral' };
 type AnthropicText = { type: 'text'; text: string; cache_control?: CacheControl };
-type AnthropicToolUse = { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; cache_control?: CacheControl };
-type AnthropicToolResult = { type: 'tool_result'; tool_use_id: string; content: string; is_error?: true; cache_control?: CacheControl };
+type AnthropicToolUse = {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  cache_control?: CacheControl;
+};
+type AnthropicToolResult = {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string;
+  is_error?: true;
+  cache_control?: CacheControl;
+};
 type AnthropicBlock = AnthropicText | AnthropicToolUse | AnthropicToolResult;
 
 export interface AnthropicBody {
@@ -39,11 +53,18 @@ export interface AnthropicBody {
 
 export interface OpenAIChatBody {
   model: string;
-  tools?: { type: 'function'; function: { name: string; description: string; parameters: { type: 'object'; properties: Record<string, object> } } }[];
+  tools?: {
+    type: 'function';
+    function: { name: string; description: string; parameters: { type: 'object'; properties: Record<string, object> } };
+  }[];
   messages: (
     | { role: 'system'; content: string }
     | { role: 'user'; content: string }
-    | { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
+    | {
+        role: 'assistant';
+        content: string | null;
+        tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+      }
     | { role: 'tool'; tool_call_id: string; content: string }
   )[];
 }
@@ -62,7 +83,7 @@ function toolsCalled(messages: readonly RequestMessage[]): { name: string; prope
 const TOOL_DESCRIPTION = 'A tool the replayed run called (its schema lists the argument names seen).';
 
 function anthropicModel(model: Model): string {
-  return model.provider === 'anthropic' ? ANTHROPIC_MODEL_IDS[model.id] ?? model.id : DEFAULT_ANTHROPIC_MODEL;
+  return model.provider === 'anthropic' ? (ANTHROPIC_MODEL_IDS[model.id] ?? model.id) : DEFAULT_ANTHROPIC_MODEL;
 }
 
 function assistantBlocks(message: RequestMessage): AnthropicBlock[] {
@@ -71,7 +92,12 @@ function assistantBlocks(message: RequestMessage): AnthropicBlock[] {
   return blocks;
 }
 
-const toolUse = (call: ToolCall): AnthropicToolUse => ({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+const toolUse = (call: ToolCall): AnthropicToolUse => ({
+  type: 'tool_use',
+  id: call.id,
+  name: call.name,
+  input: call.arguments,
+});
 
 /**
  * The Anthropic Messages body. Each engine block (a system region, a message) maps to one system
@@ -82,12 +108,27 @@ const toolUse = (call: ToolCall): AnthropicToolUse => ({ type: 'tool_use', id: c
 export function anthropicBody(request: AssembledRequest, model: Model): AnthropicBody {
   const breakpoints = new Set(anthropicBreakpoints(request.system.length + request.messages.length));
   const system: AnthropicText[] = request.system.map((block, i) =>
-    (breakpoints.has(i) ? { type: 'text', text: block.text, cache_control: { type: 'ephemeral' } } : { type: 'text', text: block.text }));
+    breakpoints.has(i)
+      ? { type: 'text', text: block.text, cache_control: { type: 'ephemeral' } }
+      : { type: 'text', text: block.text },
+  );
   const messages: AnthropicBody['messages'] = [];
   request.messages.forEach((message, i) => {
-    const blocks: AnthropicBlock[] = message.role === 'assistant' ? assistantBlocks(message)
-      : message.role === 'tool' ? [{ type: 'tool_result', tool_use_id: message.tool_call_id!, content: message.content, ...(message.is_error ? { is_error: true as const } : {}) }]
-        : message.content.length > 0 ? [{ type: 'text', text: message.content }] : [];
+    const blocks: AnthropicBlock[] =
+      message.role === 'assistant'
+        ? assistantBlocks(message)
+        : message.role === 'tool'
+          ? [
+              {
+                type: 'tool_result',
+                tool_use_id: message.tool_call_id!,
+                content: message.content,
+                ...(message.is_error ? { is_error: true as const } : {}),
+              },
+            ]
+          : message.content.length > 0
+            ? [{ type: 'text', text: message.content }]
+            : [];
     if (blocks.length === 0) return;
     if (breakpoints.has(request.system.length + i)) blocks[blocks.length - 1]!.cache_control = { type: 'ephemeral' };
     const role = message.role === 'assistant' ? 'assistant' : 'user';
@@ -95,13 +136,22 @@ export function anthropicBody(request: AssembledRequest, model: Model): Anthropi
     if (last?.role === role && (role === 'user' ? canFollow(last.content, blocks) : true)) last.content.push(...blocks);
     else messages.push({ role, content: blocks });
   });
-  if (messages[0]?.role !== 'user') messages.unshift({ role: 'user', content: [{ type: 'text', text: ANTHROPIC_LEAD_TEXT }] });
+  if (messages[0]?.role !== 'user')
+    messages.unshift({ role: 'user', content: [{ type: 'text', text: ANTHROPIC_LEAD_TEXT }] });
   const tools = toolsCalled(request.messages);
   return {
     model: anthropicModel(model),
     max_tokens: EXPORT_MAX_TOKENS,
     ...(system.length ? { system } : {}),
-    ...(tools.length ? { tools: tools.map((t) => ({ name: t.name, description: TOOL_DESCRIPTION, input_schema: { type: 'object' as const, properties: t.properties } })) } : {}),
+    ...(tools.length
+      ? {
+          tools: tools.map((t) => ({
+            name: t.name,
+            description: TOOL_DESCRIPTION,
+            input_schema: { type: 'object' as const, properties: t.properties },
+          })),
+        }
+      : {}),
     messages,
   };
 }
@@ -115,23 +165,44 @@ function canFollow(existing: readonly AnthropicBlock[], next: readonly Anthropic
 export function openaiChatBody(request: AssembledRequest, model: Model): OpenAIChatBody {
   const messages: OpenAIChatBody['messages'] = request.system.map((block) => ({ role: 'system', content: block.text }));
   for (const message of request.messages) {
-    if (message.role === 'tool') messages.push({ role: 'tool', tool_call_id: message.tool_call_id!, content: message.content });
+    if (message.role === 'tool')
+      messages.push({ role: 'tool', tool_call_id: message.tool_call_id!, content: message.content });
     else if (message.role === 'user') messages.push({ role: 'user', content: message.content });
     else if (message.tool_calls?.length) {
       messages.push({
-        role: 'assistant', content: message.content.length > 0 ? message.content : null,
-        tool_calls: message.tool_calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
+        role: 'assistant',
+        content: message.content.length > 0 ? message.content : null,
+        tool_calls: message.tool_calls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+        })),
       });
     } else messages.push({ role: 'assistant', content: message.content });
   }
   const tools = toolsCalled(request.messages);
   return {
     model: model.provider === 'openai' ? model.id : DEFAULT_OPENAI_MODEL,
-    ...(tools.length ? { tools: tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: TOOL_DESCRIPTION, parameters: { type: 'object' as const, properties: t.properties } } })) } : {}),
+    ...(tools.length
+      ? {
+          tools: tools.map((t) => ({
+            type: 'function' as const,
+            function: {
+              name: t.name,
+              description: TOOL_DESCRIPTION,
+              parameters: { type: 'object' as const, properties: t.properties },
+            },
+          })),
+        }
+      : {}),
     messages,
   };
 }
 
-export function requestBody(format: ExportFormat, request: AssembledRequest, model: Model): AnthropicBody | OpenAIChatBody {
+export function requestBody(
+  format: ExportFormat,
+  request: AssembledRequest,
+  model: Model,
+): AnthropicBody | OpenAIChatBody {
   return format === 'anthropic' ? anthropicBody(request, model) : openaiChatBody(request, model);
 }

@@ -15,8 +15,9 @@ import { ImportError, type FormatName } from './trace.ts';
 
 export type Detected = { format: FormatName; json?: unknown };
 
-const EXPECTED = 'an agent trace: an Anthropic or OpenAI API body or message list, a Claude Code session, stream-json or claude-trace log, '
-  + 'a Codex CLI rollout, a SWE-agent, mini-swe-agent or OpenHands trajectory, a Cline / Roo / Kilo task history, or a Gemini CLI chat';
+const EXPECTED =
+  'an agent trace: an Anthropic or OpenAI API body or message list, a Claude Code session, stream-json or claude-trace log, ' +
+  'a Codex CLI rollout, a SWE-agent, mini-swe-agent or OpenHands trajectory, a Cline / Roo / Kilo task history, or a Gemini CLI chat';
 
 /**
  * The file matches no format the importer knows. Each surface says what to do in its own words:
@@ -24,8 +25,23 @@ const EXPECTED = 'an agent trace: an Anthropic or OpenAI API body or message lis
  */
 export class UnknownFormatError extends ImportError {}
 
-const RESPONSES_ITEM_TYPES = new Set(['message', 'function_call', 'function_call_output', 'reasoning', 'custom_tool_call', 'custom_tool_call_output', 'item_reference']);
-const ANTHROPIC_BLOCK_TYPES = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document']);
+const RESPONSES_ITEM_TYPES = new Set([
+  'message',
+  'function_call',
+  'function_call_output',
+  'reasoning',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'item_reference',
+]);
+const ANTHROPIC_BLOCK_TYPES = new Set([
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+  'image',
+  'document',
+]);
 const RESPONSES_PART_TYPES = new Set(['input_text', 'output_text', 'input_image', 'input_file']);
 const CHAT_PART_TYPES = new Set(['image_url', 'input_audio', 'file', 'refusal']);
 
@@ -44,7 +60,12 @@ export function detectFormat(text: string): Detected {
   const whole = parseWhole(text);
   if (whole.ok) {
     const format = documentFormat(whole.json);
-    if (!format) throw new UnknownFormatError({ path: '' }, `this JSON matches no trace format (${shapeOf(whole.json)})`, EXPECTED);
+    if (!format)
+      throw new UnknownFormatError(
+        { path: '' },
+        `this JSON matches no trace format (${shapeOf(whole.json)})`,
+        EXPECTED,
+      );
     return { format, json: whole.json };
   }
   const firstEnd = trimmed.indexOf('\n');
@@ -54,21 +75,35 @@ export function detectFormat(text: string): Detected {
   try {
     value = JSON.parse(first);
   } catch (error) {
-    const at = firstEnd < 0 ? jsonErrorPosition(text, whole.error) : { line, column: jsonErrorPosition(first, error).column };
-    throw new UnknownFormatError({ line: at.line, path: '' }, `not valid JSON at column ${at.column} (${(error as Error).message})`, EXPECTED);
+    const at =
+      firstEnd < 0 ? jsonErrorPosition(text, whole.error) : { line, column: jsonErrorPosition(first, error).column };
+    throw new UnknownFormatError(
+      { line: at.line, path: '' },
+      `not valid JSON at column ${at.column} (${(error as Error).message})`,
+      EXPECTED,
+    );
   }
   if (firstEnd < 0) throw new UnknownFormatError({ path: '' }, 'not valid JSON', EXPECTED);
   const format = linesFormat(value);
   if (format) return { format };
-  throw new UnknownFormatError({ line, path: '' }, `a JSON Lines file whose first entry is ${shapeOf(value)}`, EXPECTED);
+  throw new UnknownFormatError(
+    { line, path: '' },
+    `a JSON Lines file whose first entry is ${shapeOf(value)}`,
+    EXPECTED,
+  );
 }
 
 /** A JSON Lines file's format, from its first entry. */
 function linesFormat(value: unknown): FormatName | undefined {
-  if (looksLikeCodexEntry(value) || (isObject(value) && value.type === undefined && typeof value.id === 'string' && 'instructions' in value)) return 'codex';
+  if (
+    looksLikeCodexEntry(value) ||
+    (isObject(value) && value.type === undefined && typeof value.id === 'string' && 'instructions' in value)
+  )
+    return 'codex';
   if (looksLikeClaudeTraceEntry(value)) return 'claude-trace';
   if (looksLikeStreamJsonEntry(value)) return 'claude-stream-json';
-  if (isObject(value) && value.type === undefined && typeof value.sessionId === 'string' && 'projectHash' in value) return 'gemini-cli';
+  if (isObject(value) && value.type === undefined && typeof value.sessionId === 'string' && 'projectHash' in value)
+    return 'gemini-cli';
   if (looksLikeClaudeCodeEntry(value)) return 'claude-code';
   return undefined;
 }
@@ -93,8 +128,10 @@ function documentFormat(json: unknown): FormatName | undefined {
   if (Array.isArray(json)) return listFormat(json);
   if (!isObject(json)) return undefined;
   if (json.type === 'message' && json.role === 'assistant' && Array.isArray(json.content)) return 'anthropic';
-  if (json.object === 'chat.completion' || (Array.isArray(json.choices) && json.messages === undefined)) return 'openai-chat';
-  if (json.object === 'response' || (json.input !== undefined && json.messages === undefined)) return 'openai-responses';
+  if (json.object === 'chat.completion' || (Array.isArray(json.choices) && json.messages === undefined))
+    return 'openai-chat';
+  if (json.object === 'response' || (json.input !== undefined && json.messages === undefined))
+    return 'openai-responses';
   if (!Array.isArray(json.messages)) return undefined;
   if (json.system !== undefined || json.anthropic_version !== undefined) return 'anthropic';
   return listFormat(json.messages) ?? undefined;
@@ -105,9 +142,18 @@ function listFormat(list: readonly unknown[]): FormatName | undefined {
   let messages = 0;
   for (const item of list) {
     if (!isObject(item)) return undefined;
-    if (typeof item.type === 'string' && RESPONSES_ITEM_TYPES.has(item.type) && (item.type !== 'message' || item.role !== undefined)) return 'openai-responses';
-    if (['system', 'developer', 'tool'].includes(String(item.role)) || item.tool_calls !== undefined || item.tool_call_id !== undefined) {
-      return item.role === 'system' || item.role === 'developer' ? partsFormat(list) ?? 'openai-chat' : 'openai-chat';
+    if (
+      typeof item.type === 'string' &&
+      RESPONSES_ITEM_TYPES.has(item.type) &&
+      (item.type !== 'message' || item.role !== undefined)
+    )
+      return 'openai-responses';
+    if (
+      ['system', 'developer', 'tool'].includes(String(item.role)) ||
+      item.tool_calls !== undefined ||
+      item.tool_call_id !== undefined
+    ) {
+      return item.role === 'system' || item.role === 'developer' ? (partsFormat(list) ?? 'openai-chat') : 'openai-chat';
     }
     if (item.role !== 'user' && item.role !== 'assistant') return undefined;
     messages++;

@@ -95,31 +95,59 @@ export interface ImportResult {
 }
 
 const FAMILY_MODEL: Readonly<Record<FormatName, string>> = {
-  'anthropic': DEFAULT_MODEL_ID, 'claude-code': DEFAULT_MODEL_ID, 'claude-stream-json': DEFAULT_MODEL_ID, 'claude-trace': DEFAULT_MODEL_ID,
-  'cline': DEFAULT_MODEL_ID, 'openhands': DEFAULT_MODEL_ID,
-  'openai-chat': 'gpt-4o', 'openai-responses': 'gpt-5', 'codex': 'gpt-5',
-  'swe-agent': 'gpt-4o', 'mini-swe-agent': 'gpt-4o', 'gemini-cli': 'gemini-2.5-pro',
+  anthropic: DEFAULT_MODEL_ID,
+  'claude-code': DEFAULT_MODEL_ID,
+  'claude-stream-json': DEFAULT_MODEL_ID,
+  'claude-trace': DEFAULT_MODEL_ID,
+  cline: DEFAULT_MODEL_ID,
+  openhands: DEFAULT_MODEL_ID,
+  'openai-chat': 'gpt-4o',
+  'openai-responses': 'gpt-5',
+  codex: 'gpt-5',
+  'swe-agent': 'gpt-4o',
+  'mini-swe-agent': 'gpt-4o',
+  'gemini-cli': 'gemini-2.5-pro',
 };
 
 /** Formats written as JSON Lines; the rest are one JSON document (Gemini CLI writes either). */
 const LINE_PARSERS: Partial<Record<FormatName, (text: string, progress?: Progress) => Transcript>> = {
-  'claude-code': parseClaudeCode, 'codex': parseCodex, 'claude-stream-json': parseClaudeStreamJson, 'claude-trace': parseClaudeTrace,
+  'claude-code': parseClaudeCode,
+  codex: parseCodex,
+  'claude-stream-json': parseClaudeStreamJson,
+  'claude-trace': parseClaudeTrace,
 };
-const DOCUMENT_PARSERS: Record<Exclude<FormatName, 'claude-code' | 'codex' | 'claude-stream-json' | 'claude-trace'>, (json: unknown) => Transcript> = {
-  'anthropic': parseAnthropic, 'openai-chat': parseOpenAIChat, 'openai-responses': parseOpenAIResponses,
-  'swe-agent': parseSweAgent, 'mini-swe-agent': parseMiniSweAgent, 'openhands': parseOpenHands, 'cline': parseCline, 'gemini-cli': parseGeminiSession,
+const DOCUMENT_PARSERS: Record<
+  Exclude<FormatName, 'claude-code' | 'codex' | 'claude-stream-json' | 'claude-trace'>,
+  (json: unknown) => Transcript
+> = {
+  anthropic: parseAnthropic,
+  'openai-chat': parseOpenAIChat,
+  'openai-responses': parseOpenAIResponses,
+  'swe-agent': parseSweAgent,
+  'mini-swe-agent': parseMiniSweAgent,
+  openhands: parseOpenHands,
+  cline: parseCline,
+  'gemini-cli': parseGeminiSession,
 };
 
 /** The built-in model a trace's model id names: the longest built-in id it starts with (`claude-sonnet-4-20250514`). */
 export function builtInModel(traceModel: string | undefined, format: FormatName): string {
   const id = traceModel?.replace(/^.*\//, '').toLowerCase();
   if (id !== undefined && findModel(id)) return id;
-  const match = id === undefined ? undefined : MODELS.filter((m) => id.startsWith(`${m.id}-`)).sort((a, b) => b.id.length - a.id.length)[0];
+  const match =
+    id === undefined
+      ? undefined
+      : MODELS.filter((m) => id.startsWith(`${m.id}-`)).sort((a, b) => b.id.length - a.id.length)[0];
   return match?.id ?? FAMILY_MODEL[format];
 }
 
-export function parseTrace(text: string, format: FormatName | undefined, progress?: Progress): { format: FormatName; transcript: Transcript } {
-  if (format !== undefined && !FORMAT_NAMES.includes(format)) throw new Error(`unknown format "${String(format)}": use one of ${FORMAT_NAMES.join(', ')}`);
+export function parseTrace(
+  text: string,
+  format: FormatName | undefined,
+  progress?: Progress,
+): { format: FormatName; transcript: Transcript } {
+  if (format !== undefined && !FORMAT_NAMES.includes(format))
+    throw new Error(`unknown format "${String(format)}": use one of ${FORMAT_NAMES.join(', ')}`);
   // Detection parses a JSON document once; a forced format parses it here.
   const { format: detected, json } = format === undefined ? detectFormat(text) : { format, json: undefined };
   const lines = LINE_PARSERS[detected];
@@ -128,7 +156,11 @@ export function parseTrace(text: string, format: FormatName | undefined, progres
   if (!whole.ok && detected === 'gemini-cli') return { format: detected, transcript: parseGeminiJsonl(text, progress) };
   if (!whole.ok) {
     const { line, column } = jsonErrorPosition(text, whole.error);
-    throw new ImportError({ line, path: '' }, `not valid JSON at column ${column} (${(whole.error as Error).message})`, `one JSON document (the ${detected} format is a single JSON body or array)`);
+    throw new ImportError(
+      { line, path: '' },
+      `not valid JSON at column ${column} (${(whole.error as Error).message})`,
+      `one JSON document (the ${detected} format is a single JSON body or array)`,
+    );
   }
   progress?.(0.5);
   const parse = DOCUMENT_PARSERS[detected as keyof typeof DOCUMENT_PARSERS];
@@ -152,7 +184,8 @@ function withLine(error: unknown, text: string): unknown {
  * on bad input. Given the file's bytes, it also reports where they stop being valid UTF-8.
  */
 export function importTrace(source: string | Uint8Array, options: ImportOptions = {}): ImportResult {
-  const { text, invalidUtf8At } = typeof source === 'string' ? { text: source, invalidUtf8At: undefined } : decodeTrace(source);
+  const { text, invalidUtf8At } =
+    typeof source === 'string' ? { text: source, invalidUtf8At: undefined } : decodeTrace(source);
   let read: ReturnType<typeof parseTrace>;
   let mapped: ReturnType<typeof toTraffic>;
   try {
@@ -163,7 +196,11 @@ export function importTrace(source: string | Uint8Array, options: ImportOptions 
   }
   const { format, transcript } = read;
   if (mapped.traffic.length === 0 && mapped.task === undefined) {
-    throw new ImportError({ path: '' }, `the ${format} trace holds no conversation (no user, assistant or tool turns)`, 'at least one message');
+    throw new ImportError(
+      { path: '' },
+      `the ${format} trace holds no conversation (no user, assistant or tool turns)`,
+      'at least one message',
+    );
   }
   const inputs: Scenario['inputs'] = {};
   if (mapped.task !== undefined) inputs.task = mapped.task;
@@ -180,20 +217,41 @@ export function importTrace(source: string | Uint8Array, options: ImportOptions 
     agent: options.agent ?? { 'agent.leviath': IMPORT_BLUEPRINT },
     inputs,
   });
-  const trafficProblem = mapped.traffic.length > MAX_TRAFFIC_EVENTS
-    ? { path: 'traffic', message: `${fmt(mapped.traffic.length)} events; at most ${fmt(MAX_TRAFFIC_EVENTS)} fit one scenario (split the trace)` }
-    : tooDeep({ traffic: mapped.traffic }).map((d) => ({ path: issuePath(d.path), message: `nested more than ${d.limit} levels deep; flatten it` }))[0];
+  const trafficProblem =
+    mapped.traffic.length > MAX_TRAFFIC_EVENTS
+      ? {
+          path: 'traffic',
+          message: `${fmt(mapped.traffic.length)} events; at most ${fmt(MAX_TRAFFIC_EVENTS)} fit one scenario (split the trace)`,
+        }
+      : tooDeep({ traffic: mapped.traffic }).map((d) => ({
+          path: issuePath(d.path),
+          message: `nested more than ${d.limit} levels deep; flatten it`,
+        }))[0];
   if (!parsed.success || trafficProblem) {
-    const problem = trafficProblem ?? { path: issuePath(parsed.error!.issues[0]!.path), message: parsed.error!.issues[0]!.message };
-    throw new ImportError({ path: problem.path }, `the imported scenario is not valid: ${problem.message}`, 'a trace the scenario format can hold');
+    const problem = trafficProblem ?? {
+      path: issuePath(parsed.error!.issues[0]!.path),
+      message: parsed.error!.issues[0]!.message,
+    };
+    throw new ImportError(
+      { path: problem.path },
+      `the imported scenario is not valid: ${problem.message}`,
+      'a trace the scenario format can hold',
+    );
   }
   const count = (type: string) => mapped.traffic.filter((e) => e.type === type).length;
   return {
     scenario: { ...parsed.data, traffic: mapped.traffic },
     report: {
-      format, events: mapped.traffic.length, inferences: count('assistant'), toolResults: count('tool_result'), userMessages: count('user'),
-      task: mapped.task !== undefined, notes: transcript.notes.length, skipped: transcript.skipped,
-      unansweredCalls: mapped.unansweredCalls, tools: mapped.tools,
+      format,
+      events: mapped.traffic.length,
+      inferences: count('assistant'),
+      toolResults: count('tool_result'),
+      userMessages: count('user'),
+      task: mapped.task !== undefined,
+      notes: transcript.notes.length,
+      skipped: transcript.skipped,
+      unansweredCalls: mapped.unansweredCalls,
+      tools: mapped.tools,
       model: { ...(transcript.model ? { trace: transcript.model } : {}), used },
       ...(invalidUtf8At === undefined ? {} : { invalidUtf8At }),
       recordedCalls: mapped.traffic.filter((e) => e.type === 'assistant' && e.recorded !== undefined).length,

@@ -21,7 +21,8 @@ export function found(value: unknown): string {
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return value.length > 40 ? `the string "${value.slice(0, 40)}…"` : `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'string')
+    return value.length > 40 ? `the string "${value.slice(0, 40)}…"` : `the string ${JSON.stringify(value)}`;
   return typeof value === 'object' ? 'an object' : `the ${typeof value} ${String(value)}`;
 }
 
@@ -43,13 +44,18 @@ export function stringAt(value: unknown, where: Where, expected: string): string
 /** Tool-call arguments given as a JSON text (OpenAI, Codex): an object, or an empty text for none. */
 export function argumentsFromText(value: unknown, where: Where): JsonObject {
   if (isObject(value)) return value;
-  if (typeof value !== 'string') throw new ImportError(where, found(value), 'the call\'s arguments as a JSON object encoded in a string');
+  if (typeof value !== 'string')
+    throw new ImportError(where, found(value), "the call's arguments as a JSON object encoded in a string");
   if (value.trim() === '') return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
   } catch (error) {
-    throw new ImportError(where, `the arguments are not valid JSON (${(error as Error).message})`, 'the call\'s arguments as a JSON object encoded in a string');
+    throw new ImportError(
+      where,
+      `the arguments are not valid JSON (${(error as Error).message})`,
+      "the call's arguments as a JSON object encoded in a string",
+    );
   }
-  return objectAt(parsed, where, 'the call\'s arguments to decode to a JSON object');
+  return objectAt(parsed, where, "the call's arguments to decode to a JSON object");
 }

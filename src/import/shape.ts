@@ -21,10 +21,18 @@ export function hashPath(path: string): string {
 export function hashScenarioPaths(scenario: Scenario): Scenario {
   return {
     ...scenario,
-    traffic: scenario.traffic.map((event) => (event.type !== 'assistant' || !event.tool_calls?.length ? event : {
-      ...event,
-      tool_calls: event.tool_calls.map((c) => (typeof c.arguments.path === 'string' ? { ...c, arguments: { ...c.arguments, path: hashPath(c.arguments.path) } } : c)),
-    })),
+    traffic: scenario.traffic.map((event) =>
+      event.type !== 'assistant' || !event.tool_calls?.length
+        ? event
+        : {
+            ...event,
+            tool_calls: event.tool_calls.map((c) =>
+              typeof c.arguments.path === 'string'
+                ? { ...c, arguments: { ...c.arguments, path: hashPath(c.arguments.path) } }
+                : c,
+            ),
+          },
+    ),
   };
 }
 
@@ -36,28 +44,38 @@ export function shapeOnly(scenario: Scenario): Scenario {
     Object.fromEntries(Object.entries(files).map(([k, v]) => [k, filler(v, `${seed}:${k}`)]));
   const traffic = dropToolOutput(scenario, countTokens).traffic.map((event, i): TrafficEvent => {
     switch (event.type) {
-      case 'user': return { type: 'user', content: '', size_tokens: event.size_tokens ?? count(event.content) };
+      case 'user':
+        return { type: 'user', content: '', size_tokens: event.size_tokens ?? count(event.content) };
       case 'assistant': {
         const text = event.size_tokens ?? count(event.content);
         // The provider's record is numbers (and the model's name): it stays; reasoning keeps its size only.
         const extra = {
           ...(event.recorded ? { recorded: event.recorded } : {}),
-          ...(event.reasoning ? { reasoning: { size_tokens: event.reasoning.size_tokens ?? count(event.reasoning.content ?? '') } } : {}),
+          ...(event.reasoning
+            ? { reasoning: { size_tokens: event.reasoning.size_tokens ?? count(event.reasoning.content ?? '') } }
+            : {}),
         };
         if (!event.tool_calls?.length) return { type: 'assistant', content: '', size_tokens: text, ...extra };
         let removed = 0;
         const tool_calls = event.tool_calls.map((call) => {
           const args = typeof call.arguments.path === 'string' ? { path: call.arguments.path } : {};
-          removed += count(JSON.stringify({ name: call.name, arguments: call.arguments })) - count(JSON.stringify({ name: call.name, arguments: args }));
+          removed +=
+            count(JSON.stringify({ name: call.name, arguments: call.arguments })) -
+            count(JSON.stringify({ name: call.name, arguments: args }));
           return { id: call.id, name: call.name, arguments: args };
         });
         return { type: 'assistant', content: '', size_tokens: Math.max(0, text + removed), tool_calls, ...extra };
       }
-      case 'compaction': return { ...event, summary: '', size_tokens: event.size_tokens ?? count(event.summary) };
-      case 'context_append': return { ...event, content: filler(event.content, `append:${i}`) };
-      case 'todo_add': return { ...event, item: filler(event.item, `todo:${i}`) };
-      case 'todo_note': return { ...event, note: filler(event.note, `note:${i}`) };
-      default: return event;
+      case 'compaction':
+        return { ...event, summary: '', size_tokens: event.size_tokens ?? count(event.summary) };
+      case 'context_append':
+        return { ...event, content: filler(event.content, `append:${i}`) };
+      case 'todo_add':
+        return { ...event, item: filler(event.item, `todo:${i}`) };
+      case 'todo_note':
+        return { ...event, note: filler(event.note, `note:${i}`) };
+      default:
+        return event;
     }
   });
 

@@ -29,7 +29,8 @@ export function toTraffic(transcript: Transcript, toolMap: ToolMap): MappedTraff
     started = true;
     if (turn.kind === 'compaction') {
       traffic.push({
-        type: 'compaction', summary: turn.summary,
+        type: 'compaction',
+        summary: turn.summary,
         ...(isCount(turn.preTokens) ? { pre_tokens: turn.preTokens } : {}),
         ...(turn.trigger === undefined ? {} : { trigger: turn.trigger }),
       });
@@ -38,7 +39,11 @@ export function toTraffic(transcript: Transcript, toolMap: ToolMap): MappedTraff
     if (turn.kind === 'assistant') {
       const toolCalls = turn.calls.map((call) => {
         if (call.id === '' || call.name === '') {
-          throw new ImportError(call.where, `a tool call without ${call.id === '' ? 'an id' : 'a name'}`, 'each tool call with its id and its tool\'s name');
+          throw new ImportError(
+            call.where,
+            `a tool call without ${call.id === '' ? 'an id' : 'a name'}`,
+            "each tool call with its id and its tool's name",
+          );
         }
         const name = mapToolName(toolMap, call.name);
         const seen = tools.get(call.name) ?? { name: call.name, mappedTo: name, calls: 0 };
@@ -57,14 +62,23 @@ export function toTraffic(transcript: Transcript, toolMap: ToolMap): MappedTraff
     }
     const call = calls.get(turn.callId);
     if (!call) {
-      throw new ImportError(turn.where, `a tool result for call "${turn.callId}", but no earlier tool call has that id`,
-        `the assistant turn that made call "${turn.callId}" before its result (was the trace cut at the start, or an id mistyped?)`);
+      throw new ImportError(
+        turn.where,
+        `a tool result for call "${turn.callId}", but no earlier tool call has that id`,
+        `the assistant turn that made call "${turn.callId}" before its result (was the trace cut at the start, or an id mistyped?)`,
+      );
     }
     if (call.answered) {
       throw new ImportError(turn.where, `a second tool result for call "${turn.callId}"`, 'one result per tool call');
     }
     call.answered = true;
-    traffic.push({ type: 'tool_result', tool_call_id: turn.callId, tool_name: call.name, content: turn.content, ...(turn.isError ? { is_error: true } : {}) });
+    traffic.push({
+      type: 'tool_result',
+      tool_call_id: turn.callId,
+      tool_name: call.name,
+      content: turn.content,
+      ...(turn.isError ? { is_error: true } : {}),
+    });
   }
   const unansweredCalls = [...calls].filter(([, c]) => !c.answered).map(([id]) => id);
   return { ...(task === undefined ? {} : { task }), traffic, unansweredCalls, tools: [...tools.values()] };

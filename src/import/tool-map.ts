@@ -53,7 +53,9 @@ export function parseToolMap(text: string, base: ToolMap = DEFAULT_TOOL_MAP): To
     const from = eq < 0 ? '' : entry.slice(0, eq).trim();
     const to = eq < 0 ? '' : entry.slice(eq + 1).trim();
     if (from === '' || /[\s=]/.test(to)) {
-      throw new Error(`--tool-map entry ${i + 1} "${entry}": expected TRACE_NAME=BLUEPRINT_NAME (e.g. Read=read_file), or TRACE_NAME= to keep the name`);
+      throw new Error(
+        `--tool-map entry ${i + 1} "${entry}": expected TRACE_NAME=BLUEPRINT_NAME (e.g. Read=read_file), or TRACE_NAME= to keep the name`,
+      );
     }
     map[from] = to === '' ? from : to;
   }

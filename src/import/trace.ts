@@ -3,27 +3,48 @@
 // result without its call) can still name the line and JSON path.
 import type { RecordedUsage } from '../engine/scenario.ts';
 
-export type FormatName = 'anthropic' | 'openai-chat' | 'openai-responses' | 'claude-code' | 'codex'
-  | 'claude-stream-json' | 'claude-trace' | 'swe-agent' | 'mini-swe-agent' | 'openhands' | 'cline' | 'gemini-cli';
+export type FormatName =
+  | 'anthropic'
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'claude-code'
+  | 'codex'
+  | 'claude-stream-json'
+  | 'claude-trace'
+  | 'swe-agent'
+  | 'mini-swe-agent'
+  | 'openhands'
+  | 'cline'
+  | 'gemini-cli';
 
 export const FORMAT_NAMES: readonly FormatName[] = [
-  'anthropic', 'openai-chat', 'openai-responses', 'claude-code', 'codex',
-  'claude-stream-json', 'claude-trace', 'swe-agent', 'mini-swe-agent', 'openhands', 'cline', 'gemini-cli',
+  'anthropic',
+  'openai-chat',
+  'openai-responses',
+  'claude-code',
+  'codex',
+  'claude-stream-json',
+  'claude-trace',
+  'swe-agent',
+  'mini-swe-agent',
+  'openhands',
+  'cline',
+  'gemini-cli',
 ];
 
 /** Each format in words, for the page's format choice and the CLI's help. */
 export const FORMAT_LABELS: Readonly<Record<FormatName, string>> = {
-  'anthropic': 'Anthropic Messages body or message array',
+  anthropic: 'Anthropic Messages body or message array',
   'openai-chat': 'OpenAI Chat Completions body or message array',
   'openai-responses': 'OpenAI Responses input items',
   'claude-code': 'Claude Code session (.jsonl, or a sub-agent file)',
-  'codex': 'Codex CLI rollout (.jsonl)',
+  codex: 'Codex CLI rollout (.jsonl)',
   'claude-stream-json': 'claude -p --output-format stream-json log',
   'claude-trace': 'claude-trace request/response log (.jsonl)',
   'swe-agent': 'SWE-agent trajectory (.traj)',
   'mini-swe-agent': 'mini-swe-agent trajectory (.traj.json)',
-  'openhands': 'OpenHands trajectory (event list)',
-  'cline': 'Cline / Roo Code / Kilo Code api_conversation_history.json',
+  openhands: 'OpenHands trajectory (event list)',
+  cline: 'Cline / Roo Code / Kilo Code api_conversation_history.json',
   'gemini-cli': 'Gemini CLI chat session (session-*.json or .jsonl)',
 };
 
@@ -43,12 +64,15 @@ export interface TraceCall {
 export type TraceTurn =
   | { kind: 'user'; text: string; where: Where }
   | {
-    kind: 'assistant'; text: string; calls: TraceCall[]; where: Where;
-    /** What the provider recorded for this API call, when the trace keeps it. */
-    recorded?: RecordedUsage;
-    /** Reasoning sent back within the turn (OpenAI reasoning items, Claude's thinking blocks): its text, or its size when encrypted. */
-    reasoning?: { text?: string; tokens?: number; encrypted?: boolean };
-  }
+      kind: 'assistant';
+      text: string;
+      calls: TraceCall[];
+      where: Where;
+      /** What the provider recorded for this API call, when the trace keeps it. */
+      recorded?: RecordedUsage;
+      /** Reasoning sent back within the turn (OpenAI reasoning items, Claude's thinking blocks): its text, or its size when encrypted. */
+      reasoning?: { text?: string; tokens?: number; encrypted?: boolean };
+    }
   | { kind: 'tool_result'; callId: string; content: string; isError: boolean; where: Where }
   /** The harness compacted its context here; `summary` starts the new context. */
   | { kind: 'compaction'; summary: string; preTokens?: number; trigger?: string; where: Where };
@@ -72,7 +96,11 @@ export interface Transcript {
 
 /** A trace that cannot be imported: where, what was found, and what was expected there. */
 export class ImportError extends Error {
-  constructor(readonly where: Where, readonly problem: string, readonly expected: string) {
+  constructor(
+    readonly where: Where,
+    readonly problem: string,
+    readonly expected: string,
+  ) {
     super(`${describeWhere(where)}: ${problem}; expected ${expected}`);
     this.name = 'ImportError';
   }

@@ -5,9 +5,13 @@
 import type { RecordedUsage } from '../engine/scenario.ts';
 import { isObject, type JsonObject } from './json.ts';
 
-const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined);
+const num = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined;
 
-function withOptional(base: RecordedUsage, extra: Partial<Record<keyof RecordedUsage, number | string | undefined>>): RecordedUsage {
+function withOptional(
+  base: RecordedUsage,
+  extra: Partial<Record<keyof RecordedUsage, number | string | undefined>>,
+): RecordedUsage {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) out[key] = value;
   // A window is a whole number of tokens above 0; anything else a trace wrote is left out.
@@ -25,9 +29,13 @@ export function anthropicUsage(usage: unknown, model?: string): RecordedUsage | 
   if (input === undefined) return undefined;
   const read = num(usage.cache_read_input_tokens) ?? 0;
   const write = num(usage.cache_creation_input_tokens) ?? 0;
-  return withOptional({ promptTokens: input + read + write, cacheReadTokens: read, cacheWriteTokens: write }, {
-    outputTokens: num(usage.output_tokens), model,
-  });
+  return withOptional(
+    { promptTokens: input + read + write, cacheReadTokens: read, cacheWriteTokens: write },
+    {
+      outputTokens: num(usage.output_tokens),
+      model,
+    },
+  );
 }
 
 /**
@@ -45,9 +53,14 @@ export function chatUsage(usage: unknown, model?: string): RecordedUsage | undef
   const write = num(usage.cache_creation_input_tokens) ?? 0;
   // LiteLLM's Anthropic figures: prompt_tokens counts the uncached input and the cache writes, and
   // sometimes not the reads; the prompt is never smaller than its parts.
-  return withOptional({ promptTokens: Math.max(prompt, read + write), cacheReadTokens: read, cacheWriteTokens: write }, {
-    outputTokens: num(usage.completion_tokens), reasoningTokens: num(completion.reasoning_tokens), model,
-  });
+  return withOptional(
+    { promptTokens: Math.max(prompt, read + write), cacheReadTokens: read, cacheWriteTokens: write },
+    {
+      outputTokens: num(usage.completion_tokens),
+      reasoningTokens: num(completion.reasoning_tokens),
+      model,
+    },
+  );
 }
 
 /** OpenAI Responses `usage` and Codex's `token_count` figures: `input_tokens` includes the cached part. */
@@ -57,11 +70,15 @@ export function responsesUsage(usage: unknown, model?: string, window?: number):
   if (input === undefined) return undefined;
   const details = isObject(usage.input_tokens_details) ? usage.input_tokens_details : {};
   const outDetails = isObject(usage.output_tokens_details) ? usage.output_tokens_details : {};
-  return withOptional({ promptTokens: input, cacheReadTokens: num(usage.cached_input_tokens) ?? num(details.cached_tokens) ?? 0 }, {
-    outputTokens: num(usage.output_tokens),
-    reasoningTokens: num(usage.reasoning_output_tokens) ?? num(outDetails.reasoning_tokens),
-    model, window,
-  });
+  return withOptional(
+    { promptTokens: input, cacheReadTokens: num(usage.cached_input_tokens) ?? num(details.cached_tokens) ?? 0 },
+    {
+      outputTokens: num(usage.output_tokens),
+      reasoningTokens: num(usage.reasoning_output_tokens) ?? num(outDetails.reasoning_tokens),
+      model,
+      window,
+    },
+  );
 }
 
 /**
@@ -72,9 +89,14 @@ export function geminiUsage(tokens: unknown, model?: string): RecordedUsage | un
   if (!isObject(tokens)) return undefined;
   const input = num(tokens.input);
   if (input === undefined) return undefined;
-  return withOptional({ promptTokens: input, cacheReadTokens: num(tokens.cached) ?? 0 }, {
-    outputTokens: num(tokens.output), reasoningTokens: num(tokens.thoughts), model,
-  });
+  return withOptional(
+    { promptTokens: input, cacheReadTokens: num(tokens.cached) ?? 0 },
+    {
+      outputTokens: num(tokens.output),
+      reasoningTokens: num(tokens.thoughts),
+      model,
+    },
+  );
 }
 
 /** The usage object of a response body in any of the three API shapes, normalized. */
@@ -82,6 +104,7 @@ export function responseBodyUsage(body: JsonObject): RecordedUsage | undefined {
   const model = typeof body.model === 'string' ? body.model : undefined;
   if (!isObject(body.usage)) return undefined;
   if (body.usage.prompt_tokens !== undefined) return chatUsage(body.usage, model);
-  if (body.usage.cache_read_input_tokens !== undefined || body.type === 'message') return anthropicUsage(body.usage, model);
+  if (body.usage.cache_read_input_tokens !== undefined || body.type === 'message')
+    return anthropicUsage(body.usage, model);
   return responsesUsage(body.usage, model);
 }

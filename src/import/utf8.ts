@@ -12,8 +12,10 @@ export interface DecodedTrace {
 
 /** What `lev` and the page say of a file that is not valid UTF-8 (an import's report words its own). */
 export function invalidUtf8Warning(file: string, at: number): string {
-  return `${file} is not valid UTF-8 from byte ${fmt(at)} (0-based); those bytes read as U+FFFD (\uFFFD). `
-    + 'Save the file as UTF-8 to keep its text as written.';
+  return (
+    `${file} is not valid UTF-8 from byte ${fmt(at)} (0-based); those bytes read as U+FFFD (\uFFFD). ` +
+    'Save the file as UTF-8 to keep its text as written.'
+  );
 }
 
 export function decodeTrace(bytes: Uint8Array): DecodedTrace {
@@ -34,7 +36,10 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const lead = bytes[i]!;
-    if (lead < 0x80) { i++; continue; }
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
     let length: number;
     let low = 0x80;
     let high = 0xbf;
@@ -71,8 +76,10 @@ export interface FoundEncoding {
 
 const BOMS: [OtherEncoding, number[]][] = [
   // UTF-32LE's mark starts with UTF-16LE's, so it is tried first.
-  ['UTF-32LE', [0xff, 0xfe, 0x00, 0x00]], ['UTF-32BE', [0x00, 0x00, 0xfe, 0xff]],
-  ['UTF-16LE', [0xff, 0xfe]], ['UTF-16BE', [0xfe, 0xff]],
+  ['UTF-32LE', [0xff, 0xfe, 0x00, 0x00]],
+  ['UTF-32BE', [0x00, 0x00, 0xfe, 0xff]],
+  ['UTF-16LE', [0xff, 0xfe]],
+  ['UTF-16BE', [0xfe, 0xff]],
 ];
 
 /** How many leading bytes the zero-byte pattern is judged on. */
@@ -87,7 +94,10 @@ const SAMPLE_BYTES = 4096;
 export function otherEncoding(bytes: Uint8Array): FoundEncoding | undefined {
   for (const [encoding, mark] of BOMS) {
     if (bytes.length >= mark.length && mark.every((b, i) => bytes[i] === b)) {
-      return { encoding, evidence: `it starts with the byte-order mark ${mark.map((b) => b.toString(16).toUpperCase().padStart(2, '0')).join(' ')}` };
+      return {
+        encoding,
+        evidence: `it starts with the byte-order mark ${mark.map((b) => b.toString(16).toUpperCase().padStart(2, '0')).join(' ')}`,
+      };
     }
   }
   const length = Math.min(bytes.length, SAMPLE_BYTES) & ~3;
@@ -96,19 +106,24 @@ export function otherEncoding(bytes: Uint8Array): FoundEncoding | undefined {
   for (let i = 0; i < length; i++) if (bytes[i] === 0) zeros[i & 3]!++;
   const units = length / 4;
   // Most of the 4-byte groups have zeros in these places, and almost none in the others.
-  const pattern = (zeroAt: number[]) => [0, 1, 2, 3].every((k) => (zeroAt.includes(k) ? zeros[k]! >= units * 0.6 : zeros[k]! <= units * 0.1));
-  const found = ([
-    ['UTF-32LE', [1, 2, 3], 'three zero bytes after each character'],
-    ['UTF-32BE', [0, 1, 2], 'three zero bytes before each character'],
-    ['UTF-16LE', [1, 3], 'a zero byte after each character'],
-    ['UTF-16BE', [0, 2], 'a zero byte before each character'],
-  ] as const).find(([, zeroAt]) => pattern([...zeroAt]));
+  const pattern = (zeroAt: number[]) =>
+    [0, 1, 2, 3].every((k) => (zeroAt.includes(k) ? zeros[k]! >= units * 0.6 : zeros[k]! <= units * 0.1));
+  const found = (
+    [
+      ['UTF-32LE', [1, 2, 3], 'three zero bytes after each character'],
+      ['UTF-32BE', [0, 1, 2], 'three zero bytes before each character'],
+      ['UTF-16LE', [1, 3], 'a zero byte after each character'],
+      ['UTF-16BE', [0, 2], 'a zero byte before each character'],
+    ] as const
+  ).find(([, zeroAt]) => pattern([...zeroAt]));
   return found && { encoding: found[0], evidence: `${found[2]}, as ${found[0]} writes plain text` };
 }
 
 const ENCODING_WORDS: Record<OtherEncoding, string> = {
-  'UTF-16LE': 'UTF-16 (little-endian)', 'UTF-16BE': 'UTF-16 (big-endian)',
-  'UTF-32LE': 'UTF-32 (little-endian)', 'UTF-32BE': 'UTF-32 (big-endian)',
+  'UTF-16LE': 'UTF-16 (little-endian)',
+  'UTF-16BE': 'UTF-16 (big-endian)',
+  'UTF-32LE': 'UTF-32 (little-endian)',
+  'UTF-32BE': 'UTF-32 (big-endian)',
 };
 
 /**
@@ -117,7 +132,11 @@ const ENCODING_WORDS: Record<OtherEncoding, string> = {
  */
 export class EncodingError extends ImportError {
   constructor(readonly found: FoundEncoding) {
-    super({ path: '' }, `the file is ${ENCODING_WORDS[found.encoding]} text, not UTF-8 (${found.evidence})`, 'UTF-8 text');
+    super(
+      { path: '' },
+      `the file is ${ENCODING_WORDS[found.encoding]} text, not UTF-8 (${found.evidence})`,
+      'UTF-8 text',
+    );
     this.name = 'EncodingError';
   }
 }

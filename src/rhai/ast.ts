@@ -12,9 +12,7 @@ export interface VarDecl {
   captured: boolean;
 }
 
-export type VarRef =
-  | { kind: 'local'; decl: VarDecl }
-  | { kind: 'capture'; index: number; name: string };
+export type VarRef = { kind: 'local'; decl: VarDecl } | { kind: 'capture'; index: number; name: string };
 
 export interface FnDef {
   name: string;
@@ -48,7 +46,10 @@ export interface SwitchCase {
  * rest of the chain is skipped and the whole chain is () (Rhai's `ASTFlags::NEGATED`). `guarded`:
  * an earlier safe link may have cut the chain (the run's `skipChain`); `top`: the chain ends here.
  */
-export interface ChainFlags { guarded: boolean; top: boolean }
+export interface ChainFlags {
+  guarded: boolean;
+  top: boolean;
+}
 
 export type Expr =
   | { kind: 'literal'; pos: Pos; value: RhaiValue }
@@ -65,16 +66,20 @@ export type Expr =
   | { kind: 'property'; pos: Pos; target: Expr; name: string; safe: boolean; chain?: ChainFlags }
   | { kind: 'index'; pos: Pos; target: Expr; index: Expr; safe: boolean; chain?: ChainFlags }
   | {
-    kind: 'call'; pos: Pos; name: string; args: Expr[]; visibleVars: string[];
-    /** `foo!(..)`, `call!(fp, ..)`: the function runs seeing (and changing) the caller's variables. */
-    bang?: boolean;
-    /** For `eval(..)` and `!` calls: the caller's variables in scope at the call, innermost last. */
-    scope?: [string, VarRef][];
-    /** `eval(..)` at the script's top level (outside any block): its top-level constants are global. */
-    topLevel?: boolean;
-    /** `m::f(..)`, `m::sub::f(..)`: a function of an imported module. */
-    namespace?: string[];
-  }
+      kind: 'call';
+      pos: Pos;
+      name: string;
+      args: Expr[];
+      visibleVars: string[];
+      /** `foo!(..)`, `call!(fp, ..)`: the function runs seeing (and changing) the caller's variables. */
+      bang?: boolean;
+      /** For `eval(..)` and `!` calls: the caller's variables in scope at the call, innermost last. */
+      scope?: [string, VarRef][];
+      /** `eval(..)` at the script's top level (outside any block): its top-level constants are global. */
+      topLevel?: boolean;
+      /** `m::f(..)`, `m::sub::f(..)`: a function of an imported module. */
+      namespace?: string[];
+    }
   | { kind: 'method'; pos: Pos; target: Expr; name: string; args: Expr[]; safe: boolean; chain?: ChainFlags }
   | { kind: 'closure'; pos: Pos; fn: FnDef }
   | { kind: 'block'; pos: Pos; body: Stmt[] }

@@ -2,7 +2,11 @@
 // and what real Rhai returned for it (the Debug form, or the error variant).
 import { debugString, evaluate, RhaiError, type RhaiLimits } from './index.ts';
 
-export interface ConformanceExpectation { debug?: string; error?: string; inner_error?: string }
+export interface ConformanceExpectation {
+  debug?: string;
+  error?: string;
+  inner_error?: string;
+}
 
 export interface ConformanceCase {
   id: string;
@@ -33,8 +37,12 @@ export function runCase(c: ConformanceCase, limits?: RhaiLimits): CaseResult {
     if (e.kind === 'ErrorInFunctionCall') actual.inner_error = e.innerKind;
   }
   const expected = { ...c.expect, prints: c.prints ?? [] };
-  const samePrints = c.prints === undefined && 'error' in c.expect ? true : JSON.stringify(expected.prints) === JSON.stringify(prints);
-  const passed = samePrints && actual.debug === expected.debug && actual.error === expected.error &&
+  const samePrints =
+    c.prints === undefined && 'error' in c.expect ? true : JSON.stringify(expected.prints) === JSON.stringify(prints);
+  const passed =
+    samePrints &&
+    actual.debug === expected.debug &&
+    actual.error === expected.error &&
     actual.inner_error === expected.inner_error;
   return { id: c.id, passed, expected, actual };
 }

@@ -12,10 +12,14 @@ import { RhaiError } from './errors.ts';
 export const MAX_CONVERT_DEPTH = 1_000;
 
 /** Values the conversion hands over as they are (Rhai's own scalars that are JS objects). */
-const isRhaiScalar = (x: object): x is RhaiFloat | RhaiChar | RhaiRange | FnPtr => x instanceof RhaiFloat || x instanceof RhaiChar || x instanceof RhaiRange || x instanceof FnPtr;
+const isRhaiScalar = (x: object): x is RhaiFloat | RhaiChar | RhaiRange | FnPtr =>
+  x instanceof RhaiFloat || x instanceof RhaiChar || x instanceof RhaiRange || x instanceof FnPtr;
 
-const tooDeep = (): RhaiError => new RhaiError('ErrorDataTooLarge',
-  `Value nested too deeply: arrays and maps more than ${MAX_CONVERT_DEPTH.toLocaleString('en-US')} levels deep cannot be passed between the script and the playground`);
+const tooDeep = (): RhaiError =>
+  new RhaiError(
+    'ErrorDataTooLarge',
+    `Value nested too deeply: arrays and maps more than ${MAX_CONVERT_DEPTH.toLocaleString('en-US')} levels deep cannot be passed between the script and the playground`,
+  );
 
 /**
  * integer number -> INT, other number -> FLOAT, bigint -> INT, string -> string, boolean -> bool,
@@ -27,12 +31,19 @@ export function toRhai(js: unknown): RhaiValue {
 
 function toRhaiAt(js: unknown, depth: number): RhaiValue {
   switch (typeof js) {
-    case 'undefined': return undefined;
-    case 'boolean': case 'string': return js;
-    case 'number': return Number.isSafeInteger(js) ? (js === 0 ? 0 : js) : new RhaiFloat(js);
-    case 'bigint': return normInt(BigInt.asIntN(64, js));
-    case 'object': break;
-    default: throw new TypeError(`Cannot convert a JS ${typeof js} to a Rhai value`);
+    case 'undefined':
+      return undefined;
+    case 'boolean':
+    case 'string':
+      return js;
+    case 'number':
+      return Number.isSafeInteger(js) ? (js === 0 ? 0 : js) : new RhaiFloat(js);
+    case 'bigint':
+      return normInt(BigInt.asIntN(64, js));
+    case 'object':
+      break;
+    default:
+      throw new TypeError(`Cannot convert a JS ${typeof js} to a Rhai value`);
   }
   if (js === null) return undefined;
   if (depth >= MAX_CONVERT_DEPTH && !isRhaiScalar(js)) throw tooDeep();
@@ -73,7 +84,12 @@ export function fromRhai(v: RhaiValue): unknown {
 
 function fromRhaiAt(v: RhaiValue, depth: number): unknown {
   switch (typeof v) {
-    case 'undefined': case 'boolean': case 'string': case 'number': case 'bigint': return v;
+    case 'undefined':
+    case 'boolean':
+    case 'string':
+    case 'number':
+    case 'bigint':
+      return v;
   }
   if (v instanceof RhaiFloat) return v.v;
   if (v instanceof RhaiChar) return v.c;

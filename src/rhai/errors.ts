@@ -1,7 +1,10 @@
 // Rhai's EvalAltResult / ParseError variants as one JS error type.
 import type { RhaiValue } from './values.ts';
 
-export interface Pos { line: number; column: number }
+export interface Pos {
+  line: number;
+  column: number;
+}
 export const NO_POS: Pos = { line: 0, column: 0 };
 
 export class RhaiError extends Error {
@@ -42,7 +45,9 @@ export class RhaiError extends Error {
     this.refreshMessage();
   }
 
-  hasPosition(): boolean { return this.line > 0; }
+  hasPosition(): boolean {
+    return this.line > 0;
+  }
 
   setPosition(pos: Pos): this {
     this.line = pos.line;
@@ -57,7 +62,15 @@ export class RhaiError extends Error {
 }
 
 /** Errors that abort the whole run (`ErrorExit` is `exit(value)`, which the run turns into its value): not catchable by try/catch, never wrapped in ErrorInFunctionCall. */
-const SYSTEM_KINDS = new Set(['ErrorExit', 'ErrorTooManyOperations', 'ErrorStackOverflow', 'ErrorDataTooLarge', 'ErrorTerminated', 'ErrorSystem', 'ErrorParsing']);
+const SYSTEM_KINDS = new Set([
+  'ErrorExit',
+  'ErrorTooManyOperations',
+  'ErrorStackOverflow',
+  'ErrorDataTooLarge',
+  'ErrorTerminated',
+  'ErrorSystem',
+  'ErrorParsing',
+]);
 
 export function isSystemError(e: RhaiError): boolean {
   return SYSTEM_KINDS.has(e.kind);
@@ -83,9 +96,10 @@ export function wrapInFunctionCall(fnName: string, inner: RhaiError, callPos: Po
  * appends ` (line L, position C)` when Rhai knows one.
  */
 export function rhaiDisplayText(e: RhaiError, withPosition: boolean): string {
-  const body = e.kind === 'ErrorInFunctionCall' && e.inner && e.fnName !== undefined
-    ? `${rhaiDisplayText(e.inner, true)}\n${callSiteLabel(e.fnName)}`
-    : e.detail;
+  const body =
+    e.kind === 'ErrorInFunctionCall' && e.inner && e.fnName !== undefined
+      ? `${rhaiDisplayText(e.inner, true)}\n${callSiteLabel(e.fnName)}`
+      : e.detail;
   return withPosition && rhaiKnowsPosition(e) ? `${body} (line ${e.line}, position ${e.column})` : body;
 }
 
@@ -103,7 +117,7 @@ export function errorLocation(e: RhaiError, rootFile: string): { file: string; l
   let best = { file, line: e.line, column: e.column };
   for (let cur: RhaiError | undefined = e; cur; cur = cur.inner) {
     // A wrapper's own position is in the file that called; an error without an inner one is where it says.
-    if (cur.line > 0) best = { file: cur.inner ? file : cur.source ?? file, line: cur.line, column: cur.column };
+    if (cur.line > 0) best = { file: cur.inner ? file : (cur.source ?? file), line: cur.line, column: cur.column };
     if (cur.source !== undefined) file = cur.source;
   }
   return best;
@@ -129,8 +143,10 @@ function withFields(err: RhaiError, fields: Record<string, RhaiValue>): RhaiErro
 
 // Messages follow Rhai's `impl Display for EvalAltResult` (src/types/error.rs).
 export const mismatchError = (expected: string, actual: string, pos: Pos = NO_POS): RhaiError =>
-  withFields(new RhaiError('ErrorMismatchDataType', `Data type incorrect: ${actual} (expecting ${expected})`, pos),
-    { requested: expected, actual });
+  withFields(new RhaiError('ErrorMismatchDataType', `Data type incorrect: ${actual} (expecting ${expected})`, pos), {
+    requested: expected,
+    actual,
+  });
 export const fnNotFound = (signature: string, pos: Pos = NO_POS): RhaiError =>
   withFields(new RhaiError('ErrorFunctionNotFound', `Function not found: ${signature}`, pos), { function: signature });
 export const variableNotFound = (name: string, pos: Pos): RhaiError =>
@@ -143,16 +159,30 @@ export const indexingTypeError = (type: string, pos: Pos): RhaiError =>
   withFields(new RhaiError('ErrorIndexingType', `Indexer unavailable: ${type}`, pos), { type });
 
 /** ErrorArrayBounds / ErrorStringBounds with Rhai's wording. */
-export function boundsError(kind: 'ErrorArrayBounds' | 'ErrorStringBounds', length: number, index: RhaiValue, pos: Pos): RhaiError {
-  const [what, unit, container] = kind === 'ErrorArrayBounds' ? ['Array', 'element', 'array'] : ['String', 'character', 'string'];
-  const detail = length === 0 ? `${what} index ${String(index)} out of bounds: ${container} is empty`
-    : `${what} index ${String(index)} out of bounds: only ${length} ${unit}${length === 1 ? '' : 's'} in ${container}`;
+export function boundsError(
+  kind: 'ErrorArrayBounds' | 'ErrorStringBounds',
+  length: number,
+  index: RhaiValue,
+  pos: Pos,
+): RhaiError {
+  const [what, unit, container] =
+    kind === 'ErrorArrayBounds' ? ['Array', 'element', 'array'] : ['String', 'character', 'string'];
+  const detail =
+    length === 0
+      ? `${what} index ${String(index)} out of bounds: ${container} is empty`
+      : `${what} index ${String(index)} out of bounds: only ${length} ${unit}${length === 1 ? '' : 's'} in ${container}`;
   return withFields(new RhaiError(kind, detail, pos), { length, index });
 }
 
 export function bitFieldBoundsError(index: RhaiValue, pos: Pos): RhaiError {
-  return withFields(new RhaiError('ErrorBitFieldBounds', `Bit-field index ${String(index)} out of bounds: only 64 bits in bit-field`, pos),
-    { length: 64, index });
+  return withFields(
+    new RhaiError(
+      'ErrorBitFieldBounds',
+      `Bit-field index ${String(index)} out of bounds: only 64 bits in bit-field`,
+      pos,
+    ),
+    { length: 64, index },
+  );
 }
 
 /** A JS engine stack overflow (deep recursion in the parser or evaluator). */
@@ -160,7 +190,8 @@ export function isJsStackOverflow(e: unknown): boolean {
   return e instanceof RangeError && /call stack/i.test(e.message);
 }
 
-export const stackOverflow = (pos: Pos = NO_POS): RhaiError => new RhaiError('ErrorStackOverflow', 'Stack overflow', pos);
+export const stackOverflow = (pos: Pos = NO_POS): RhaiError =>
+  new RhaiError('ErrorStackOverflow', 'Stack overflow', pos);
 
 /** ErrorDataTooLarge: `what` is 'Length of string', 'Size of array/BLOB' or 'Size of object map' (Rhai 1.26's words). */
 export const dataTooLarge = (what: string, pos?: Pos): RhaiError =>

@@ -1,6 +1,15 @@
 // Rhai's two text forms of a value: Debug (`format!("{:?}")`, src/types/dynamic.rs) and
 // Display (`to_string` / `print`, src/packages/string_basic.rs), including Rust's float rules.
-import { FnPtr, RhaiBlob, RhaiChar, RhaiFloat, RhaiRange, RhaiTimestamp, sortedKeys, type RhaiValue } from './values.ts';
+import {
+  FnPtr,
+  RhaiBlob,
+  RhaiChar,
+  RhaiFloat,
+  RhaiRange,
+  RhaiTimestamp,
+  sortedKeys,
+  type RhaiValue,
+} from './values.ts';
 import { chargeChars, chargeItems, chargeNewItems, chargeOps } from './cost.ts';
 import type { Runtime } from './runtime.ts';
 
@@ -63,12 +72,18 @@ function floatDisplay(x: number): string {
 
 function escapeChar(c: string, quote: '"' | "'"): string {
   switch (c) {
-    case '\\': return '\\\\';
-    case '\n': return '\\n';
-    case '\r': return '\\r';
-    case '\t': return '\\t';
-    case '\0': return '\\0';
-    case quote: return `\\${quote}`;
+    case '\\':
+      return '\\\\';
+    case '\n':
+      return '\\n';
+    case '\r':
+      return '\\r';
+    case '\t':
+      return '\\t';
+    case '\0':
+      return '\\0';
+    case quote:
+      return `\\${quote}`;
   }
   const code = c.codePointAt(0)!;
   if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return `\\u{${code.toString(16)}}`;
@@ -118,7 +133,10 @@ export function chargeFormatting(rt: Runtime, v: RhaiValue): void {
       // Sorting the keys and writing each entry's text: about 1.3 µs an entry measured for a
       // 100,000-entry map (docs/robustness.md), so an operation an entry.
       chargeOps(rt, x.size);
-      for (const [k, y] of x) { pending.push(k); if (typeof y === 'object' || typeof y === 'string') pending.push(y); }
+      for (const [k, y] of x) {
+        pending.push(k);
+        if (typeof y === 'object' || typeof y === 'string') pending.push(y);
+      }
     } else if (x instanceof RhaiBlob) chargeItems(rt, x.bytes.length);
     else if (x instanceof FnPtr) for (const y of x.curry) pending.push(y);
   }
@@ -137,14 +155,22 @@ function fnPtrDebug(f: FnPtr): string {
 /** Exactly `format!("{:?}", dynamic)`. */
 export function debugString(v: RhaiValue): string {
   switch (typeof v) {
-    case 'undefined': return '()';
-    case 'boolean': case 'number': case 'bigint': return String(v);
-    case 'string': return stringDebug(v);
+    case 'undefined':
+      return '()';
+    case 'boolean':
+    case 'number':
+    case 'bigint':
+      return String(v);
+    case 'string':
+      return stringDebug(v);
   }
   if (v instanceof RhaiFloat) return floatDebug(v.v);
   if (v instanceof RhaiChar) return charDebug(v.c);
   if (Array.isArray(v)) return `[${v.map(debugString).join(', ')}]`;
-  if (v instanceof Map) return `#{${sortedKeys(v).map((k) => `${stringDebug(k)}: ${debugString(v.get(k))}`).join(', ')}}`;
+  if (v instanceof Map)
+    return `#{${sortedKeys(v)
+      .map((k) => `${stringDebug(k)}: ${debugString(v.get(k))}`)
+      .join(', ')}}`;
   if (v instanceof RhaiRange) {
     const range = `${v.start}..${v.inclusive ? '=' : ''}${v.end}`;
     return v.step === 1 ? range : `StepRange(${range}, step ${v.step})`;
@@ -168,16 +194,24 @@ function blobDebug(bytes: number[]): string {
 export function toDebugText(v: RhaiValue): string {
   if (v instanceof RhaiChar) return v.c;
   if (Array.isArray(v)) return `[${v.map(toDebugText).join(', ')}]`;
-  if (v instanceof Map) return `#{${sortedKeys(v).map((k) => `${stringDebug(k)}: ${toDebugText(v.get(k))}`).join(', ')}}`;
+  if (v instanceof Map)
+    return `#{${sortedKeys(v)
+      .map((k) => `${stringDebug(k)}: ${toDebugText(v.get(k))}`)
+      .join(', ')}}`;
   return debugString(v);
 }
 
 /** `to_string` / `print` / string `+` / interpolation form. */
 export function displayString(v: RhaiValue): string {
   switch (typeof v) {
-    case 'undefined': return '';
-    case 'string': return v;
-    case 'boolean': case 'number': case 'bigint': return String(v);
+    case 'undefined':
+      return '';
+    case 'string':
+      return v;
+    case 'boolean':
+    case 'number':
+    case 'bigint':
+      return String(v);
   }
   if (v instanceof RhaiFloat) return floatDisplay(v.v);
   if (v instanceof RhaiChar) return v.c;

@@ -35,14 +35,22 @@ export interface CompiledScript {
 }
 
 class Compiled implements CompiledScript {
-  constructor(private readonly program: Program, private readonly limits: RhaiLimits | undefined) {}
+  constructor(
+    private readonly program: Program,
+    private readonly limits: RhaiLimits | undefined,
+  ) {}
 
   hasFunction(name: string, arity: number): boolean {
     return this.program.fns.has(`${name}/${arity}`);
   }
 
   functions(): { name: string; arity: number; line: number; column: number }[] {
-    return [...this.program.fns.values()].map((f) => ({ name: f.name, arity: f.arity, line: f.def.pos.line, column: f.def.pos.column }));
+    return [...this.program.fns.values()].map((f) => ({
+      name: f.name,
+      arity: f.arity,
+      line: f.def.pos.line,
+      column: f.def.pos.column,
+    }));
   }
 
   private runtime(options: RunOptions | undefined): Runtime {
@@ -72,7 +80,12 @@ class Compiled implements CompiledScript {
     return this.callWith(name, args, cloneValue, options);
   }
 
-  private callWith(name: string, args: RhaiValue[], take: (rt: Runtime, v: RhaiValue) => RhaiValue, options: RunOptions | undefined): RhaiValue {
+  private callWith(
+    name: string,
+    args: RhaiValue[],
+    take: (rt: Runtime, v: RhaiValue) => RhaiValue,
+    options: RunOptions | undefined,
+  ): RhaiValue {
     const runtime = this.runtime(options);
     const rhaiArgs = args.map((arg) => take(runtime, arg));
     this.program.runMain(runtime);
@@ -107,7 +120,10 @@ function compileAs(source: string, mode: ParseMode, options?: CompileOptions): C
     const script = parse(source, limits, mode);
     const modules = options?.modules;
     if (!modules) return new Compiled(new Program(script), options?.limits);
-    const registry = new ModuleRegistry(modules.resolve, (text, id, reg) => new Program(parse(text, limits), { id, modules: reg }));
+    const registry = new ModuleRegistry(
+      modules.resolve,
+      (text, id, reg) => new Program(parse(text, limits), { id, modules: reg }),
+    );
     registry.check(script, modules.id);
     return new Compiled(new Program(script, { id: modules.id, modules: registry }), options?.limits);
   } catch (e) {
@@ -117,19 +133,27 @@ function compileAs(source: string, mode: ParseMode, options?: CompileOptions): C
 }
 
 /** Compiles and runs a script, collecting `print` output (and also passing it to onPrint). */
-export function evaluate(source: string, options?: RunOptions & Pick<CompileOptions, 'modules'>): { value: RhaiValue; prints: string[] } {
+export function evaluate(
+  source: string,
+  options?: RunOptions & Pick<CompileOptions, 'modules'>,
+): { value: RhaiValue; prints: string[] } {
   const prints: string[] = [];
   const script = compile(source, { limits: options?.limits, modules: options?.modules });
   const value = script.run({
     ...options,
-    onPrint: (text) => { prints.push(text); options?.onPrint?.(text); },
+    onPrint: (text) => {
+      prints.push(text);
+      options?.onPrint?.(text);
+    },
   });
   return { value, prints };
 }
 
-
 /** The first syntax error of a script, for editor markers; null when it compiles. */
-export function checkSyntax(source: string, options?: { limits?: RhaiLimits }): { message: string; line: number; column: number } | null {
+export function checkSyntax(
+  source: string,
+  options?: { limits?: RhaiLimits },
+): { message: string; line: number; column: number } | null {
   try {
     parse(source, resolveLimits(options?.limits)); // every syntax error is found by the parser
     return null;

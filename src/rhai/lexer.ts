@@ -18,24 +18,123 @@ export interface Token {
 }
 
 export const KEYWORDS = new Set([
-  'let', 'const', 'if', 'else', 'switch', 'while', 'loop', 'do', 'until', 'for', 'in', 'break', 'continue',
-  'return', 'throw', 'try', 'catch', 'fn', 'private', 'import', 'export', 'as', 'true', 'false', 'this', 'global',
+  'let',
+  'const',
+  'if',
+  'else',
+  'switch',
+  'while',
+  'loop',
+  'do',
+  'until',
+  'for',
+  'in',
+  'break',
+  'continue',
+  'return',
+  'throw',
+  'try',
+  'catch',
+  'fn',
+  'private',
+  'import',
+  'export',
+  'as',
+  'true',
+  'false',
+  'this',
+  'global',
 ]);
 
 /** Words Rhai reserves for the future; using one as a name is a parse error. */
 export const RESERVED = new Set([
-  'var', 'static', 'shared', 'goto', 'match', 'case', 'public', 'protected', 'new', 'use', 'with',
-  'module', 'package', 'super', 'spawn', 'thread', 'go', 'sync', 'async', 'await', 'yield', 'default', 'void',
-  'null', 'nil', 'is',
+  'var',
+  'static',
+  'shared',
+  'goto',
+  'match',
+  'case',
+  'public',
+  'protected',
+  'new',
+  'use',
+  'with',
+  'module',
+  'package',
+  'super',
+  'spawn',
+  'thread',
+  'go',
+  'sync',
+  'async',
+  'await',
+  'yield',
+  'default',
+  'void',
+  'null',
+  'nil',
+  'is',
 ]);
 
 // Looked up longest first (see next()), so that `..=` wins over `..` and `<<=` over `<<`.
 const PUNCTS = [
-  '..=', '<<=', '>>=', '**=', '??=',
-  '==', '!=', '<=', '>=', '&&', '||', '<<', '>>', '**', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=',
-  '..', '::', '=>', '??', '?.', '?[', '#{', '->',
-  '+', '-', '*', '/', '%', '=', '<', '>', '!', '&', '|', '^', '(', ')', '[', ']', '{', '}', ',', ';', ':',
-  '.', '?', '#', '@', '$', '~',
+  '..=',
+  '<<=',
+  '>>=',
+  '**=',
+  '??=',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '<<',
+  '>>',
+  '**',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '..',
+  '::',
+  '=>',
+  '??',
+  '?.',
+  '?[',
+  '#{',
+  '->',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '=',
+  '<',
+  '>',
+  '!',
+  '&',
+  '|',
+  '^',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  ';',
+  ':',
+  '.',
+  '?',
+  '#',
+  '@',
+  '$',
+  '~',
 ];
 
 const PUNCT_SET = new Set(PUNCTS);
@@ -49,9 +148,49 @@ const isWhitespace = (c: string): boolean => c !== '' && /\s/.test(c);
 
 /** Tokens after which an operand may start (Rhai's `Token::is_next_unary`). */
 const UNARY_AFTER_PUNCT = new Set([
-  ';', ':', ',', '??', '..', '..=', '{', '(', '[', '?[', '+', '+=', '-', '-=', '*', '*=', '/', '/=', '%', '%=',
-  '**', '**=', '<<', '<<=', '>>', '>>=', '=', '==', '!=', '<', '>', '!', '<=', '>=', '|', '&', '&&', '&=', '||',
-  '|=', '^', '^=', '!in',
+  ';',
+  ':',
+  ',',
+  '??',
+  '..',
+  '..=',
+  '{',
+  '(',
+  '[',
+  '?[',
+  '+',
+  '+=',
+  '-',
+  '-=',
+  '*',
+  '*=',
+  '/',
+  '/=',
+  '%',
+  '%=',
+  '**',
+  '**=',
+  '<<',
+  '<<=',
+  '>>',
+  '>>=',
+  '=',
+  '==',
+  '!=',
+  '<',
+  '>',
+  '!',
+  '<=',
+  '>=',
+  '|',
+  '&',
+  '&&',
+  '&=',
+  '||',
+  '|=',
+  '^',
+  '^=',
+  '!in',
 ]);
 const UNARY_AFTER_KEYWORD = new Set(['if', 'while', 'until', 'in', 'return', 'throw']);
 
@@ -81,13 +220,19 @@ export class Lexer {
     return tokens;
   }
 
-  private pos(): Pos { return { line: this.line, column: this.col }; }
-  private peek(offset = 0): string { return this.src[this.i + offset] ?? ''; }
+  private pos(): Pos {
+    return { line: this.line, column: this.col };
+  }
+  private peek(offset = 0): string {
+    return this.src[this.i + offset] ?? '';
+  }
 
   private advance(): string {
     const c = this.src[this.i++] ?? '';
-    if (c === '\n') { this.line++; this.col = 1; }
-    else if (!(c >= '\udc00' && c <= '\udfff')) this.col++; // a surrogate pair counts as one char
+    if (c === '\n') {
+      this.line++;
+      this.col = 1;
+    } else if (!(c >= '\udc00' && c <= '\udfff')) this.col++; // a surrogate pair counts as one char
     return c;
   }
 
@@ -98,11 +243,15 @@ export class Lexer {
     for (;;) {
       this.skipTrivia();
       if (this.i >= this.src.length) {
-        if (insideInterpolation) throw parseError('Open string is not terminated (missing "}" in interpolation)', this.pos());
+        if (insideInterpolation)
+          throw parseError('Open string is not terminated (missing "}" in interpolation)', this.pos());
         return tokens;
       }
       const c = this.peek();
-      if (insideInterpolation && c === '}' && braceDepth === 0) { this.advance(); return tokens; }
+      if (insideInterpolation && c === '}' && braceDepth === 0) {
+        this.advance();
+        return tokens;
+      }
       const tok = this.next(tokens[tokens.length - 1]);
       if (tok.type === 'punct') {
         if (tok.text === '{' || tok.text === '#{') braceDepth++;
@@ -115,13 +264,20 @@ export class Lexer {
   private skipTrivia(): void {
     for (;;) {
       const c = this.peek();
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\uFEFF') { this.advance(); continue; }
+      if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\uFEFF') {
+        this.advance();
+        continue;
+      }
       if (c === '/' && this.peek(1) === '/') {
         while (this.i < this.src.length && this.peek() !== '\n') this.advance();
         continue;
       }
-      if (c === '/' && this.peek(1) === '*') { this.skipBlockComment(); continue; }
-      if (c === '#' && this.peek(1) === '!' && this.i === 0) { // shebang line
+      if (c === '/' && this.peek(1) === '*') {
+        this.skipBlockComment();
+        continue;
+      }
+      if (c === '#' && this.peek(1) === '!' && this.i === 0) {
+        // shebang line
         while (this.i < this.src.length && this.peek() !== '\n') this.advance();
         continue;
       }
@@ -131,13 +287,20 @@ export class Lexer {
 
   private skipBlockComment(): void {
     const start = this.pos();
-    this.advance(); this.advance();
+    this.advance();
+    this.advance();
     let depth = 1; // Rhai block comments nest
     while (depth > 0) {
       if (this.i >= this.src.length) throw parseError('Block comment is not terminated', start);
-      if (this.peek() === '/' && this.peek(1) === '*') { this.advance(); this.advance(); depth++; }
-      else if (this.peek() === '*' && this.peek(1) === '/') { this.advance(); this.advance(); depth--; }
-      else this.advance();
+      if (this.peek() === '/' && this.peek(1) === '*') {
+        this.advance();
+        this.advance();
+        depth++;
+      } else if (this.peek() === '*' && this.peek(1) === '/') {
+        this.advance();
+        this.advance();
+        depth--;
+      } else this.advance();
     }
   }
 
@@ -155,9 +318,12 @@ export class Lexer {
     if (c === '"') return { type: 'string', text: this.quotedString(pos), pos };
     if (c === '`') return this.template(pos);
     if (c === "'") return this.charLiteral(pos);
-    if (c === '#' && (this.peek(1) === '"' || this.peek(1) === '#')) return { type: 'string', text: this.rawString(pos), pos };
+    if (c === '#' && (this.peek(1) === '"' || this.peek(1) === '#'))
+      return { type: 'string', text: this.rawString(pos), pos };
     if (c === '!' && this.src.startsWith('in', this.i + 1) && !isIdentChar(this.peek(3))) {
-      this.advance(); this.advance(); this.advance();
+      this.advance();
+      this.advance();
+      this.advance();
       return { type: 'punct', text: '!in', pos };
     }
     for (let len = 3; len >= 1; len--) {
@@ -176,7 +342,8 @@ export class Lexer {
     while (isIdentChar(this.peek())) this.advance();
     const text = this.src.slice(start, this.i);
     // Rhai 1.26's is_valid_identifier: a name starts with a letter (`_` alone is the symbol `_`).
-    if (text !== '_' && !isLetter(text[0]!)) throw parseError(`Malformed identifier '${text}': a name must start with a letter`, pos);
+    if (text !== '_' && !isLetter(text[0]!))
+      throw parseError(`Malformed identifier '${text}': a name must start with a letter`, pos);
     return { type: KEYWORDS.has(text) ? 'keyword' : 'ident', text, pos };
   }
 
@@ -184,13 +351,18 @@ export class Lexer {
     const start = this.i;
     if (this.peek() === '0' && /[xXoObB]/.test(this.peek(1))) {
       const radixChar = this.peek(1).toLowerCase();
-      this.advance(); this.advance();
+      this.advance();
+      this.advance();
       const digitsStart = this.i;
       while (/[0-9a-fA-F_]/.test(this.peek())) this.advance();
       const digits = this.src.slice(digitsStart, this.i).replace(/_/g, '');
       const prefix = radixChar === 'x' ? '0x' : radixChar === 'o' ? '0o' : '0b';
       let value: bigint;
-      try { value = BigInt(prefix + digits); } catch { throw parseError(`Invalid number: ${this.src.slice(start, this.i)}`, pos); }
+      try {
+        value = BigInt(prefix + digits);
+      } catch {
+        throw parseError(`Invalid number: ${this.src.slice(start, this.i)}`, pos);
+      }
       // Hex/octal/binary literals are the bit pattern of an i64.
       if (value > 0xffffffffffffffffn) throw parseError(`Integer too large: ${this.src.slice(start, this.i)}`, pos);
       return { type: 'int', text: this.src.slice(start, this.i), pos, int: BigInt.asIntN(64, value) };
@@ -201,15 +373,23 @@ export class Lexer {
       isFloat = true;
       this.advance();
       while (isDigit(this.peek()) || this.peek() === '_') this.advance();
-    } else if (this.peek() === '.' && this.peek(1) !== '' && this.peek(1) !== '.' && this.peek(1) !== '_' && !isLetter(this.peek(1))) {
+    } else if (
+      this.peek() === '.' &&
+      this.peek(1) !== '' &&
+      this.peek(1) !== '.' &&
+      this.peek(1) !== '_' &&
+      !isLetter(this.peek(1))
+    ) {
       // Rhai's tokenizer: `1.` before anything that cannot start a property name (`1.;`, `1. + x`)
       // is the float 1.0; before a letter it is a method call, before `.` a range.
       this.advance();
       const text = this.src.slice(start, this.i);
       return { type: 'float', text, pos, float: Number(text.replace(/_/g, '').slice(0, -1)) };
     }
-    if ((this.peek() === 'e' || this.peek() === 'E') &&
-      (isDigit(this.peek(1)) || ((this.peek(1) === '-' || this.peek(1) === '+') && isDigit(this.peek(2))))) {
+    if (
+      (this.peek() === 'e' || this.peek() === 'E') &&
+      (isDigit(this.peek(1)) || ((this.peek(1) === '-' || this.peek(1) === '+') && isDigit(this.peek(2))))
+    ) {
       isFloat = true;
       this.advance();
       if (this.peek() === '-' || this.peek() === '+') this.advance();
@@ -233,14 +413,20 @@ export class Lexer {
     this.advance(); // backslash
     const e = this.advance();
     switch (e) {
-      case 'n': return '\n';
-      case 't': return '\t';
+      case 'n':
+        return '\n';
+      case 't':
+        return '\t';
       case 'r':
         return '\r';
-      case '\\': return '\\';
-      case 'x': return this.hexEscape(2, escPos);
-      case 'u': return this.hexEscape(4, escPos);
-      case 'U': return this.hexEscape(8, escPos);
+      case '\\':
+        return '\\';
+      case 'x':
+        return this.hexEscape(2, escPos);
+      case 'u':
+        return this.hexEscape(4, escPos);
+      case 'U':
+        return this.hexEscape(8, escPos);
     }
     if (e === quote) return quote;
     const lineEnd = e === '\n' || (e === '\r' && this.peek() === '\n');
@@ -261,7 +447,8 @@ export class Lexer {
       hex += this.advance();
     }
     const code = parseInt(hex, 16);
-    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) throw parseError(`Invalid escape sequence: ${hex}`, escPos);
+    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+      throw parseError(`Invalid escape sequence: ${hex}`, escPos);
     return String.fromCodePoint(code);
   }
 
@@ -270,21 +457,31 @@ export class Lexer {
     let out = '';
     for (;;) {
       const c = this.peek();
-      if (c === '' || c === '\n') throw parseError('Open string is not terminated (missing \'"\')', pos);
+      if (c === '' || c === '\n') throw parseError("Open string is not terminated (missing '\"')", pos);
       if (c === '"') {
         this.advance();
-        if (this.peek() === '"') { this.advance(); out += '"'; continue; } // "" is an escaped quote
+        if (this.peek() === '"') {
+          this.advance();
+          out += '"';
+          continue;
+        } // "" is an escaped quote
         return out;
       }
-      if (c === '\\') { out += this.escape(pos, '"'); continue; }
+      if (c === '\\') {
+        out += this.escape(pos, '"');
+        continue;
+      }
       out += this.advance();
     }
   }
 
   private rawString(pos: Pos): string {
     let hashes = 0;
-    while (this.peek() === '#') { this.advance(); hashes++; }
-    if (this.peek() !== '"') throw parseError('Expecting \'"\' to start a raw string', this.pos());
+    while (this.peek() === '#') {
+      this.advance();
+      hashes++;
+    }
+    if (this.peek() !== '"') throw parseError("Expecting '\"' to start a raw string", this.pos());
     this.advance();
     const close = '"' + '#'.repeat(hashes);
     let out = '';
@@ -304,7 +501,8 @@ export class Lexer {
     if (this.peek() === '\\') ch = this.escape(pos, "'");
     else {
       const cp = this.src.codePointAt(this.i);
-      if (cp === undefined || this.peek() === "'" || this.peek() === '\n') throw parseError('Expecting a character literal', pos);
+      if (cp === undefined || this.peek() === "'" || this.peek() === '\n')
+        throw parseError('Expecting a character literal', pos);
       ch = String.fromCodePoint(cp);
       this.advance();
       if (ch.length === 2) this.advance();
@@ -317,25 +515,35 @@ export class Lexer {
   /** Backtick string: no escapes, `` for a backtick, `${expr}` interpolation. */
   private template(pos: Pos): Token {
     this.advance();
-    if (this.peek() === '\r' && this.peek(1) === '\n') { this.advance(); this.advance(); }
-    else if (this.peek() === '\n') this.advance();
+    if (this.peek() === '\r' && this.peek(1) === '\n') {
+      this.advance();
+      this.advance();
+    } else if (this.peek() === '\n') this.advance();
     const parts: (string | Token[])[] = [];
     let text = '';
     for (;;) {
-      if (this.i >= this.src.length) throw parseError('Open string is not terminated (missing \'`\')', pos);
+      if (this.i >= this.src.length) throw parseError("Open string is not terminated (missing '`')", pos);
       const c = this.peek();
       if (c === '`') {
         this.advance();
-        if (this.peek() === '`') { this.advance(); text += '`'; continue; }
+        if (this.peek() === '`') {
+          this.advance();
+          text += '`';
+          continue;
+        }
         break;
       }
-      if (c === '\\' && this.peek(1) === '$' && this.peek(2) === '{') { // `\${` is the text `${`
-        this.advance(); this.advance(); this.advance();
+      if (c === '\\' && this.peek(1) === '$' && this.peek(2) === '{') {
+        // `\${` is the text `${`
+        this.advance();
+        this.advance();
+        this.advance();
         text += '${';
         continue;
       }
       if (c === '$' && this.peek(1) === '{') {
-        this.advance(); this.advance();
+        this.advance();
+        this.advance();
         parts.push(text);
         text = '';
         const inner = this.lexUntil(true);
@@ -343,7 +551,10 @@ export class Lexer {
         parts.push(inner);
         continue;
       }
-      if (c === '\r' && this.peek(1) === '\n') { this.advance(); continue; } // CRLF reads as LF, as in Rhai
+      if (c === '\r' && this.peek(1) === '\n') {
+        this.advance();
+        continue;
+      } // CRLF reads as LF, as in Rhai
       text += this.advance();
     }
     parts.push(text);

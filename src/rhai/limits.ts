@@ -53,7 +53,8 @@ export function resolveLimits(...layers: (RhaiLimits | undefined)[]): Required<R
     for (const key of Object.keys(out) as (keyof RhaiLimits)[]) {
       const v = layer[key];
       if (v !== undefined) {
-        if (!Number.isFinite(v) || v < 0) throw new RangeError(`Rhai limit ${key} must be a non-negative number, got ${v}`);
+        if (!Number.isFinite(v) || v < 0)
+          throw new RangeError(`Rhai limit ${key} must be a non-negative number, got ${v}`);
         out[key] = Math.floor(v);
       }
     }

@@ -4,7 +4,20 @@ import { arithmeticError, fnNotFound, RhaiError, type Pos } from './errors.ts';
 import { chargeFormatting, displayString } from './format.ts';
 import { checkArrayLength, checkMap, concatText, type Runtime } from './runtime.ts';
 import {
-  compareStrings, FnPtr, isInt, MAX_INT, MIN_INT, normInt, RhaiBlob, RhaiChar, RhaiFloat, RhaiRange, RhaiTimestamp, typeName, type RhaiMap, type RhaiValue,
+  compareStrings,
+  FnPtr,
+  isInt,
+  MAX_INT,
+  MIN_INT,
+  normInt,
+  RhaiBlob,
+  RhaiChar,
+  RhaiFloat,
+  RhaiRange,
+  RhaiTimestamp,
+  typeName,
+  type RhaiMap,
+  type RhaiValue,
 } from './values.ts';
 import { blobText, byteOf, textBytes } from './packages/blob.ts';
 import { chargeChars, chargeItems, chargeNewItems } from './cost.ts';
@@ -30,27 +43,54 @@ function checked(r: bigint, op: string, a: RhaiValue, b: RhaiValue, pos: Pos): n
 function intArith(op: string, a: number | bigint, b: number | bigint, pos: Pos): RhaiValue {
   if (typeof a === 'number' && typeof b === 'number') {
     switch (op) {
-      case '+': { const r = a + b; if (r <= MAX_SAFE && r >= -MAX_SAFE) return r; break; }
-      case '-': { const r = a - b; if (r <= MAX_SAFE && r >= -MAX_SAFE) return r; break; }
-      case '*': { const r = a * b; if (r <= MAX_SAFE && r >= -MAX_SAFE) return r === 0 ? 0 : r; break; }
+      case '+': {
+        const r = a + b;
+        if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+        break;
+      }
+      case '-': {
+        const r = a - b;
+        if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+        break;
+      }
+      case '*': {
+        const r = a * b;
+        if (r <= MAX_SAFE && r >= -MAX_SAFE) return r === 0 ? 0 : r;
+        break;
+      }
       case '/':
         if (b === 0) throw arithmeticError(`Division by zero: ${a} / ${b}`, pos);
-        if ((a | 0) === a && (b | 0) === b) { const q = Math.trunc(a / b); return q === 0 ? 0 : q; }
+        if ((a | 0) === a && (b | 0) === b) {
+          const q = Math.trunc(a / b);
+          return q === 0 ? 0 : q;
+        }
         break;
       case '%':
         if (b === 0) throw arithmeticError(`Division by zero: ${a} % ${b}`, pos);
-        { const r = a % b; return r === 0 ? 0 : r; }
-      case '&': if ((a | 0) === a && (b | 0) === b) return a & b; break;
-      case '|': if ((a | 0) === a && (b | 0) === b) return a | b; break;
-      case '^': if ((a | 0) === a && (b | 0) === b) return a ^ b; break;
+        {
+          const r = a % b;
+          return r === 0 ? 0 : r;
+        }
+      case '&':
+        if ((a | 0) === a && (b | 0) === b) return a & b;
+        break;
+      case '|':
+        if ((a | 0) === a && (b | 0) === b) return a | b;
+        break;
+      case '^':
+        if ((a | 0) === a && (b | 0) === b) return a ^ b;
+        break;
     }
   }
   const x = BigInt(a);
   const y = BigInt(b);
   switch (op) {
-    case '+': return checked(x + y, op, a, b, pos);
-    case '-': return checked(x - y, op, a, b, pos);
-    case '*': return checked(x * y, op, a, b, pos);
+    case '+':
+      return checked(x + y, op, a, b, pos);
+    case '-':
+      return checked(x - y, op, a, b, pos);
+    case '*':
+      return checked(x * y, op, a, b, pos);
     case '/':
       if (y === 0n) throw arithmeticError(`Division by zero: ${a} / ${b}`, pos);
       return checked(x / y, op, a, b, pos);
@@ -65,10 +105,15 @@ function intArith(op: string, a: number | bigint, b: number | bigint, pos: Pos):
       if (y > 64n) throw overflow(op, a, b, pos);
       return checked(x ** y, op, a, b, pos);
     }
-    case '<<': case '>>': return shift(op, x, y, a, b, pos);
-    case '&': return normInt(x & y);
-    case '|': return normInt(x | y);
-    case '^': return normInt(x ^ y);
+    case '<<':
+    case '>>':
+      return shift(op, x, y, a, b, pos);
+    case '&':
+      return normInt(x & y);
+    case '|':
+      return normInt(x | y);
+    case '^':
+      return normInt(x ^ y);
   }
   throw opNotFound(op, a, b, pos);
 }
@@ -82,9 +127,15 @@ const U32_MAX = 0xffffffffn;
 function shift(op: string, x: bigint, y: bigint, a: RhaiValue, b: RhaiValue, pos: Pos): RhaiValue {
   let left = op === '<<';
   let n = y;
-  if (n < 0n) { left = !left; n = n === MIN_INT ? MAX_INT : -n; }
+  if (n < 0n) {
+    left = !left;
+    n = n === MIN_INT ? MAX_INT : -n;
+  }
   if (n > U32_MAX) {
-    throw arithmeticError(`${left ? 'Left' : 'Right'}-shift by too many bits: ${displayString(a)} ${op} ${displayString(b)}`, pos);
+    throw arithmeticError(
+      `${left ? 'Left' : 'Right'}-shift by too many bits: ${displayString(a)} ${op} ${displayString(b)}`,
+      pos,
+    );
   }
   if (n >= 64n) return left || x >= 0n ? 0 : -1;
   return normInt(left ? BigInt.asIntN(64, x << n) : x >> n);
@@ -92,12 +143,18 @@ function shift(op: string, x: bigint, y: bigint, a: RhaiValue, b: RhaiValue, pos
 
 function floatArith(op: string, x: number, y: number): RhaiFloat | undefined {
   switch (op) {
-    case '+': return new RhaiFloat(x + y);
-    case '-': return new RhaiFloat(x - y);
-    case '*': return new RhaiFloat(x * y);
-    case '/': return new RhaiFloat(x / y);
-    case '%': return new RhaiFloat(x % y);
-    case '**': return new RhaiFloat(Math.pow(x, y));
+    case '+':
+      return new RhaiFloat(x + y);
+    case '-':
+      return new RhaiFloat(x - y);
+    case '*':
+      return new RhaiFloat(x * y);
+    case '/':
+      return new RhaiFloat(x / y);
+    case '%':
+      return new RhaiFloat(x % y);
+    case '**':
+      return new RhaiFloat(Math.pow(x, y));
   }
   return undefined;
 }
@@ -139,7 +196,8 @@ export function binaryOp(rt: Runtime, op: string, a: RhaiValue, b: RhaiValue, po
     if (typeof a === 'string' && b instanceof RhaiBlob) return concatText(rt, a, blobText(b.bytes), pos);
     if (a instanceof RhaiBlob && typeof b === 'string') return concatText(rt, blobText(a.bytes), b, pos);
     if (typeof a === 'string' || typeof b === 'string') return concatText(rt, textOf(rt, a), textOf(rt, b), pos);
-    if (a instanceof RhaiBlob && (b instanceof RhaiBlob || b instanceof RhaiChar)) { // builtin.rs
+    if (a instanceof RhaiBlob && (b instanceof RhaiBlob || b instanceof RhaiChar)) {
+      // builtin.rs
       const added = b instanceof RhaiBlob ? b.bytes : textBytes(b.c);
       checkArrayLength(rt, a.bytes.length + added.length, pos);
       return new RhaiBlob(a.bytes.concat(added));
@@ -157,7 +215,8 @@ export function binaryOp(rt: Runtime, op: string, a: RhaiValue, b: RhaiValue, po
     }
   }
   if (op === '-' && typeof a === 'string' && isTextual(b)) return removeAll(rt, a, typeof b === 'string' ? b : b.c);
-  if (a instanceof RhaiTimestamp && (op === '+' || op === '-')) { // time_basic.rs
+  if (a instanceof RhaiTimestamp && (op === '+' || op === '-')) {
+    // time_basic.rs
     if (isInt(b) || b instanceof RhaiFloat) return shiftTimestamp(a, b, op === '-');
     if (op === '-' && b instanceof RhaiTimestamp) return timestampDiff(a, b);
   }
@@ -185,9 +244,18 @@ export function assignOp(rt: Runtime, op: string, a: RhaiValue, b: RhaiValue, po
       return a;
     }
     if (typeof a === 'string') return concatText(rt, a, b instanceof RhaiBlob ? blobText(b.bytes) : textOf(rt, b), pos);
-    if (a instanceof RhaiBlob) { // builtin.rs: blob += blob / INT / char / string, in place
-      const added = b instanceof RhaiBlob ? b.bytes : isInt(b) ? [byteOf(b)] : b instanceof RhaiChar ? textBytes(b.c)
-        : typeof b === 'string' ? textBytes(b) : undefined;
+    if (a instanceof RhaiBlob) {
+      // builtin.rs: blob += blob / INT / char / string, in place
+      const added =
+        b instanceof RhaiBlob
+          ? b.bytes
+          : isInt(b)
+            ? [byteOf(b)]
+            : b instanceof RhaiChar
+              ? textBytes(b.c)
+              : typeof b === 'string'
+                ? textBytes(b)
+                : undefined;
       if (added) {
         checkArrayLength(rt, a.bytes.length + added.length, pos);
         for (const x of b === a ? [...added] : added) a.bytes.push(x);
@@ -214,12 +282,18 @@ export function floatCompare(op: string, x: number, y: number): boolean {
   const max = x * y === 0 ? 1 : rustMax(Math.abs(x), Math.abs(y));
   const eps = Number.EPSILON;
   switch (op) {
-    case '==': return max === 0 || Math.abs(x - y) / max <= eps;
-    case '!=': return max !== 0 && Math.abs(x - y) / max > eps;
-    case '>': return max !== 0 && (x - y) / max > eps;
-    case '>=': return max === 0 || (x - y) / max > -eps;
-    case '<': return max !== 0 && (y - x) / max > eps;
-    default: return max === 0 || (y - x) / max > -eps; // <=
+    case '==':
+      return max === 0 || Math.abs(x - y) / max <= eps;
+    case '!=':
+      return max !== 0 && Math.abs(x - y) / max > eps;
+    case '>':
+      return max !== 0 && (x - y) / max > eps;
+    case '>=':
+      return max === 0 || (x - y) / max > -eps;
+    case '<':
+      return max !== 0 && (y - x) / max > eps;
+    default:
+      return max === 0 || (y - x) / max > -eps; // <=
   }
 }
 
@@ -232,12 +306,14 @@ export function valuesEqual(a: RhaiValue, b: RhaiValue, rt?: Runtime, pos?: Pos)
   }
   if (a === b) return !(a instanceof RhaiFloat && Number.isNaN(a.v)); // NaN equals nothing, itself included
   switch (typeof a) {
-    case 'number': case 'bigint':
+    case 'number':
+    case 'bigint':
       if (isInt(b)) return BigInt(a) === BigInt(b);
       return b instanceof RhaiFloat && floatCompare('==', Number(a), b.v);
     case 'string':
       return b instanceof RhaiChar && a === b.c;
-    case 'undefined': case 'boolean':
+    case 'undefined':
+    case 'boolean':
       return false;
   }
   if (a instanceof RhaiFloat) return (b instanceof RhaiFloat || isInt(b)) && floatCompare('==', a.v, toFloat(b)!);
@@ -255,14 +331,18 @@ export function valuesEqual(a: RhaiValue, b: RhaiValue, rt?: Runtime, pos?: Pos)
     for (const [k, v] of a) if (!b.has(k) || !valuesEqual(v, b.get(k), rt, pos)) return false;
     return true;
   }
-  if (a instanceof RhaiRange) return b instanceof RhaiRange && a.start === b.start && a.end === b.end && a.inclusive === b.inclusive;
+  if (a instanceof RhaiRange)
+    return b instanceof RhaiRange && a.start === b.start && a.end === b.end && a.inclusive === b.inclusive;
   if (a instanceof RhaiBlob) {
     if (!(b instanceof RhaiBlob) || a.bytes.length !== b.bytes.length) return false;
     if (rt) chargeItems(rt, a.bytes.length);
     return a.bytes.every((x, i) => x === b.bytes[i]);
   }
   if (a instanceof RhaiTimestamp) return b instanceof RhaiTimestamp && a.ms === b.ms;
-  if (a instanceof FnPtr) return b instanceof FnPtr && a.name === b.name && a.closure === b.closure && a.curry.length === 0 && b.curry.length === 0;
+  if (a instanceof FnPtr)
+    return (
+      b instanceof FnPtr && a.name === b.name && a.closure === b.closure && a.curry.length === 0 && b.curry.length === 0
+    );
   return false;
 }
 
@@ -294,10 +374,14 @@ export function compareOp(op: string, a: RhaiValue, b: RhaiValue, pos: Pos, rt?:
   else if (a === undefined && b === undefined) return false;
   else throw opNotFound(op, a, b, pos);
   switch (op) {
-    case '<': return c < 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    default: return c >= 0;
+    case '<':
+      return c < 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    default:
+      return c >= 0;
   }
 }
 

@@ -4,20 +4,43 @@ import type { Expr, FnDef, Script, Stmt, SwitchCase, VarDecl } from './ast.ts';
 import { isJsStackOverflow, parseError, type Pos } from './errors.ts';
 import { Lexer, RESERVED, type Token } from './lexer.ts';
 import { resolveScript } from './resolver.ts';
-import { isInt, makeChar, MAX_INT, MIN_INT, normInt, RhaiChar, RhaiFloat, RhaiRange, type RhaiValue } from './values.ts';
+import {
+  isInt,
+  makeChar,
+  MAX_INT,
+  MIN_INT,
+  normInt,
+  RhaiChar,
+  RhaiFloat,
+  RhaiRange,
+  type RhaiValue,
+} from './values.ts';
 
 const PRECEDENCE: Record<string, number> = {
-  '||': 30, '|': 30, '^': 30,
-  '&&': 60, '&': 60,
-  '==': 90, '!=': 90,
-  'in': 110, '!in': 110,
-  '<': 130, '<=': 130, '>': 130, '>=': 130,
+  '||': 30,
+  '|': 30,
+  '^': 30,
+  '&&': 60,
+  '&': 60,
+  '==': 90,
+  '!=': 90,
+  in: 110,
+  '!in': 110,
+  '<': 130,
+  '<=': 130,
+  '>': 130,
+  '>=': 130,
   '??': 135,
-  '..': 140, '..=': 140,
-  '+': 150, '-': 150,
-  '*': 180, '/': 180, '%': 180,
+  '..': 140,
+  '..=': 140,
+  '+': 150,
+  '-': 150,
+  '*': 180,
+  '/': 180,
+  '%': 180,
   '**': 190,
-  '<<': 210, '>>': 210,
+  '<<': 210,
+  '>>': 210,
 };
 
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '**=', '<<=', '>>=', '&=', '|=', '^=', '??=']);
@@ -28,7 +51,10 @@ const OPEN_RANGE_CLOSERS = new Set([']', ')', '}', ',', ';', '=>']);
 /** Statements that end in `}` and need no `;` after them. */
 const SELF_TERMINATED = new Set(['if', 'switch', 'while', 'for', 'block', 'try', 'loop']);
 
-export interface ParseLimits { maxExprDepth: number; maxFunctionExprDepth: number }
+export interface ParseLimits {
+  maxExprDepth: number;
+  maxFunctionExprDepth: number;
+}
 
 /**
  * `script`: statements and functions (Rhai's `Engine::compile`). `expression`: one expression
@@ -73,20 +99,35 @@ class Parser {
   private readonly functions: FnDef[] = [];
   private readonly fnKeys = new Set<string>();
 
-  constructor(private toks: Token[], private readonly limits: ParseLimits, private readonly expressionOnly = false) {}
+  constructor(
+    private toks: Token[],
+    private readonly limits: ParseLimits,
+    private readonly expressionOnly = false,
+  ) {}
 
   // ---- token helpers ----
-  private get tok(): Token { return this.toks[this.p]!; }
-  private peekTok(n = 1): Token { return this.toks[Math.min(this.p + n, this.toks.length - 1)]!; }
+  private get tok(): Token {
+    return this.toks[this.p]!;
+  }
+  private peekTok(n = 1): Token {
+    return this.toks[Math.min(this.p + n, this.toks.length - 1)]!;
+  }
   private is(text: string): boolean {
     const t = this.tok;
     return (t.type === 'punct' || t.type === 'keyword') && t.text === text;
   }
   /** Where parsing has got to (for errors the parser cannot place itself). */
-  position(): Pos { return this.tok.pos; }
-  private atEof(): boolean { return this.tok.type === 'eof'; }
+  position(): Pos {
+    return this.tok.pos;
+  }
+  private atEof(): boolean {
+    return this.tok.type === 'eof';
+  }
   private eat(text: string): boolean {
-    if (this.is(text)) { this.p++; return true; }
+    if (this.is(text)) {
+      this.p++;
+      return true;
+    }
     return false;
   }
   private expect(text: string, context: string): Token {
@@ -118,7 +159,10 @@ class Parser {
   parseScript(): Script {
     const body: Stmt[] = [];
     while (this.tok.type !== 'eof') {
-      if (this.is('fn') || (this.is('private') && this.peekTok().text === 'fn')) { this.parseFnDef(); continue; }
+      if (this.is('fn') || (this.is('private') && this.peekTok().text === 'fn')) {
+        this.parseFnDef();
+        continue;
+      }
       const from = body.length;
       this.parseStmtInto(body, true);
       // Only a constant at scope level 0 is a global constant (Rhai's eval Stmt::Var).
@@ -151,11 +195,25 @@ class Parser {
       this.expect('(', 'after the function name');
       const params = this.parseParams(')', 'function parameter');
       const key = `${nameTok.text}/${params.length}`;
-      if (this.fnKeys.has(key)) throw parseError(`Function '${nameTok.text}' with ${params.length} parameter(s) is already defined`, nameTok.pos);
+      if (this.fnKeys.has(key))
+        throw parseError(
+          `Function '${nameTok.text}' with ${params.length} parameter(s) is already defined`,
+          nameTok.pos,
+        );
       this.fnKeys.add(key);
-      if (!this.is('{')) throw parseError(`Expecting '{' to start the body of function '${nameTok.text}'`, this.tok.pos);
+      if (!this.is('{'))
+        throw parseError(`Expecting '{' to start the body of function '${nameTok.text}'`, this.tok.pos);
       const body = this.parseBlockBody();
-      this.functions.push({ name: nameTok.text, params, body, slotCount: 0, pos: start, captures: [], isClosure: false, private: isPrivate });
+      this.functions.push({
+        name: nameTok.text,
+        params,
+        body,
+        slotCount: 0,
+        pos: start,
+        captures: [],
+        isClosure: false,
+        private: isPrivate,
+      });
     } finally {
       this.inFunction = false;
       this.loopDepth = outerLoop;
@@ -172,7 +230,10 @@ class Parser {
       if (seen.has(t.text)) throw parseError(`Duplicated parameter '${t.text}'`, t.pos);
       seen.add(t.text);
       params.push(this.declare(t.text, false));
-      if (!this.eat(',')) { this.expect(close, `to close the ${what} list`); break; }
+      if (!this.eat(',')) {
+        this.expect(close, `to close the ${what} list`);
+        break;
+      }
     }
     return params;
   }
@@ -193,7 +254,13 @@ class Parser {
       if (this.is('{')) body.push({ kind: 'expr', pos: this.tok.pos, expr: this.parseBlockExpr() });
       else body.push(this.parseSimpleStmt());
       const fn: FnDef = {
-        name: `anon$${++this.closureCount}`, params, body, slotCount: 0, pos, captures: [], isClosure: true,
+        name: `anon$${++this.closureCount}`,
+        params,
+        body,
+        slotCount: 0,
+        pos,
+        captures: [],
+        isClosure: true,
       };
       return { kind: 'closure', pos, fn };
     } finally {
@@ -207,7 +274,8 @@ class Parser {
     const open = this.expect('{', 'to start a block');
     this.enterDepth(open.pos);
     try {
-      if (this.expressionOnly) { // DISALLOW_STATEMENTS_IN_BLOCKS: the block is one expression
+      if (this.expressionOnly) {
+        // DISALLOW_STATEMENTS_IN_BLOCKS: the block is one expression
         const pos = this.tok.pos;
         const expr = this.parseExpr();
         this.expect('}', 'to close the block (an expression holds no statements)');
@@ -219,7 +287,9 @@ class Parser {
         this.parseStmtInto(body, false);
       }
       return body;
-    } finally { this.depth--; }
+    } finally {
+      this.depth--;
+    }
   }
 
   private parseStmtInto(body: Stmt[], topLevel: boolean): void {
@@ -229,7 +299,10 @@ class Parser {
     }
     const [stmt, kind] = this.parseStmt();
     body.push(stmt);
-    if (this.pendingExport) { body.push(this.pendingExport); this.pendingExport = null; }
+    if (this.pendingExport) {
+      body.push(this.pendingExport);
+      this.pendingExport = null;
+    }
     if (this.eat(';')) return;
     if (SELF_TERMINATED.has(kind)) return;
     if (this.is('}') && !topLevel) return;
@@ -243,18 +316,33 @@ class Parser {
     const pos = t.pos;
     if (t.type === 'keyword') {
       switch (t.text) {
-        case 'let': case 'const': return [this.parseLet(), 'let'];
-        case 'if': return [{ kind: 'expr', pos, expr: this.parseIf() }, 'if'];
-        case 'switch': return [{ kind: 'expr', pos, expr: this.parseSwitch() }, 'switch'];
-        case 'while': return [{ kind: 'expr', pos, expr: this.parseWhile() }, 'while'];
-        case 'loop': return [{ kind: 'expr', pos, expr: this.parseLoop() }, 'loop'];
-        case 'do': return [{ kind: 'expr', pos, expr: this.parseDo() }, 'do'];
-        case 'for': return [{ kind: 'expr', pos, expr: this.parseFor() }, 'for'];
-        case 'try': return [this.parseTry(), 'try'];
-        case 'break': case 'continue': return [this.parseBreak(), 'break'];
-        case 'return': case 'throw': return [this.parseReturn(), 'return'];
-        case 'import': return [this.parseImport(), 'import'];
-        case 'export': return [this.parseExport(), 'export'];
+        case 'let':
+        case 'const':
+          return [this.parseLet(), 'let'];
+        case 'if':
+          return [{ kind: 'expr', pos, expr: this.parseIf() }, 'if'];
+        case 'switch':
+          return [{ kind: 'expr', pos, expr: this.parseSwitch() }, 'switch'];
+        case 'while':
+          return [{ kind: 'expr', pos, expr: this.parseWhile() }, 'while'];
+        case 'loop':
+          return [{ kind: 'expr', pos, expr: this.parseLoop() }, 'loop'];
+        case 'do':
+          return [{ kind: 'expr', pos, expr: this.parseDo() }, 'do'];
+        case 'for':
+          return [{ kind: 'expr', pos, expr: this.parseFor() }, 'for'];
+        case 'try':
+          return [this.parseTry(), 'try'];
+        case 'break':
+        case 'continue':
+          return [this.parseBreak(), 'break'];
+        case 'return':
+        case 'throw':
+          return [this.parseReturn(), 'return'];
+        case 'import':
+          return [this.parseImport(), 'import'];
+        case 'export':
+          return [this.parseExport(), 'export'];
       }
     }
     if (this.is('{')) return [{ kind: 'expr', pos, expr: this.parseBlockExpr() }, 'block'];
@@ -332,7 +420,7 @@ class Parser {
     const t = this.toks[this.p++]!;
     const value = this.atStmtEnd() ? null : this.parseExpr();
     if (t.text === 'return') return { kind: 'return', pos: t.pos, value };
-    const rethrow = value === null ? this.catchVars[this.catchVars.length - 1] ?? null : null;
+    const rethrow = value === null ? (this.catchVars[this.catchVars.length - 1] ?? null) : null;
     return { kind: 'throw', pos: t.pos, value, rethrow };
   }
 
@@ -355,7 +443,9 @@ class Parser {
     try {
       const handler = this.parseBlockBody();
       return { kind: 'try', pos, body, errVar, hidden, handler } satisfies Stmt;
-    } finally { this.catchVars.pop(); }
+    } finally {
+      this.catchVars.pop();
+    }
   }
 
   // ---- control-flow expressions ----
@@ -390,12 +480,20 @@ class Parser {
   private withNoPipe<T>(noPipe: boolean, body: () => T): T {
     const outer = this.noPipe;
     this.noPipe = noPipe;
-    try { return body(); } finally { this.noPipe = outer; }
+    try {
+      return body();
+    } finally {
+      this.noPipe = outer;
+    }
   }
 
   private inLoop<T>(body: () => T): T {
     this.loopDepth++;
-    try { return body(); } finally { this.loopDepth--; }
+    try {
+      return body();
+    } finally {
+      this.loopDepth--;
+    }
   }
 
   private parseWhile(): Expr {
@@ -471,7 +569,10 @@ class Parser {
               sawRange = true;
               if (v.inclusive ? v.start <= v.end : v.start < v.end) ranges.push(v);
             } else if (sawRange && (isInt(v) || v instanceof RhaiFloat)) {
-              throw parseError('A number case cannot follow a range case (it would be matched by value first): move it above the ranges', e.pos);
+              throw parseError(
+                'A number case cannot follow a range case (it would be matched by value first): move it above the ranges',
+                e.pos,
+              );
             }
             values.push(v);
           } while (this.eat('|'));
@@ -501,7 +602,11 @@ class Parser {
   // ---- expressions ----
   parseExpr(): Expr {
     this.enterDepth(this.tok.pos);
-    try { return this.parseBinary(1); } finally { this.depth--; }
+    try {
+      return this.parseBinary(1);
+    } finally {
+      this.depth--;
+    }
   }
 
   private binaryOp(): string | null {
@@ -524,21 +629,33 @@ class Parser {
         if (prec < minPrec) return lhs;
         const opTok = this.toks[this.p++]!;
         if (operators > MAX_OPERATOR_CHAIN) {
-          throw parseError(`More than ${MAX_OPERATOR_CHAIN} operators in one expression; split it into several statements`, opTok.pos);
+          throw parseError(
+            `More than ${MAX_OPERATOR_CHAIN} operators in one expression; split it into several statements`,
+            opTok.pos,
+          );
         }
         // As in Rhai's parse_binary_op, every operator of a chain is one level of expression depth.
         this.enterDepth(opTok.pos);
         const rhs = this.operand(op, prec);
-        if (op === '&&' || op === '||') { ensureBoolOperand(lhs); ensureBoolOperand(rhs); }
+        if (op === '&&' || op === '||') {
+          ensureBoolOperand(lhs);
+          ensureBoolOperand(rhs);
+        }
         lhs = { kind: 'binary', pos: opTok.pos, op, left: lhs, right: rhs };
       }
-    } finally { this.depth = outerDepth; }
+    } finally {
+      this.depth = outerDepth;
+    }
   }
 
   /** The right operand of `op`: `x ?? break` takes a statement, `a..` and `..=` at a closer have none. */
   private operand(op: string, prec: number): Expr {
     const t = this.tok;
-    if (op === '??' && t.type === 'keyword' && (t.text === 'break' || t.text === 'continue' || t.text === 'return' || t.text === 'throw')) {
+    if (
+      op === '??' &&
+      t.type === 'keyword' &&
+      (t.text === 'break' || t.text === 'continue' || t.text === 'return' || t.text === 'throw')
+    ) {
       const stmt = t.text === 'break' || t.text === 'continue' ? this.parseBreak() : this.parseReturn();
       return { kind: 'block', pos: t.pos, body: [stmt] };
     }
@@ -558,11 +675,14 @@ class Parser {
         // `-(5.abs())`), and only a constant result is folded into a negative literal.
         const e = this.parseUnary();
         if (t.text === '-' && e.kind === 'literal') {
-          if (typeof e.value === 'number' || typeof e.value === 'bigint') return { kind: 'literal', pos: t.pos, value: normInt(-BigInt(e.value)) };
+          if (typeof e.value === 'number' || typeof e.value === 'bigint')
+            return { kind: 'literal', pos: t.pos, value: normInt(-BigInt(e.value)) };
           if (e.value instanceof RhaiFloat) return { kind: 'literal', pos: t.pos, value: new RhaiFloat(-e.value.v) };
         }
         return { kind: 'unary', pos: t.pos, op: t.text, operand: e };
-      } finally { this.depth--; }
+      } finally {
+        this.depth--;
+      }
     }
     return this.parsePostfix(this.parsePrimary());
   }
@@ -572,7 +692,10 @@ class Parser {
     this.withNoPipe(false, () => {
       while (!this.eat(close)) {
         args.push(this.parseExpr());
-        if (!this.eat(',')) { this.expect(close, 'to close the list'); break; }
+        if (!this.eat(',')) {
+          this.expect(close, 'to close the list');
+          break;
+        }
       }
     });
     return args;
@@ -597,20 +720,34 @@ class Parser {
       if (t.type !== 'punct') return e;
       // Like an operator chain, each `.name`, `.f()` or `[i]` nests the tree one level deeper.
       if (links > MAX_OPERATOR_CHAIN && (t.text === '.' || t.text === '?.' || t.text === '[' || t.text === '?[')) {
-        throw parseError(`More than ${MAX_OPERATOR_CHAIN} properties, method calls and indexes in one chain; split it into several statements`, t.pos);
+        throw parseError(
+          `More than ${MAX_OPERATOR_CHAIN} properties, method calls and indexes in one chain; split it into several statements`,
+          t.pos,
+        );
       }
       if (t.text === '.' || t.text === '?.') {
         this.p++;
         const safe = t.text === '?.';
         const nameTok = this.tok;
-        if (nameTok.type !== 'ident' && nameTok.type !== 'keyword') throw parseError(`Expecting a property or method name after '${t.text}'`, nameTok.pos);
+        if (nameTok.type !== 'ident' && nameTok.type !== 'keyword')
+          throw parseError(`Expecting a property or method name after '${t.text}'`, nameTok.pos);
         this.p++;
         if (this.is('!') && this.peekTok().text === '(') {
-          throw parseError(`'${nameTok.text}!' cannot be a method call: a call that sees the caller's variables is written ${nameTok.text}!(...)`, this.tok.pos);
+          throw parseError(
+            `'${nameTok.text}!' cannot be a method call: a call that sees the caller's variables is written ${nameTok.text}!(...)`,
+            this.tok.pos,
+          );
         }
         if (this.is('(')) {
           this.p++;
-          e = link({ kind: 'method', pos: nameTok.pos, target: e, name: nameTok.text, args: this.parseArgs(')'), safe });
+          e = link({
+            kind: 'method',
+            pos: nameTok.pos,
+            target: e,
+            name: nameTok.text,
+            args: this.parseArgs(')'),
+            safe,
+          });
         } else {
           // A property of a non-map (`5.a`) parses; it fails at run time with ErrorDotExpr, as in Rhai.
           e = link({ kind: 'property', pos: nameTok.pos, target: e, name: nameTok.text, safe });
@@ -636,39 +773,72 @@ class Parser {
       case 'int':
         this.p++;
         // A decimal literal beyond i64 is read as a float, as Rhai's tokenizer does.
-        if (t.int! > MAX_INT || t.int! < MIN_INT) return { kind: 'literal', pos, value: new RhaiFloat(Number(t.text.replace(/_/g, ''))) };
+        if (t.int! > MAX_INT || t.int! < MIN_INT)
+          return { kind: 'literal', pos, value: new RhaiFloat(Number(t.text.replace(/_/g, ''))) };
         return { kind: 'literal', pos, value: normInt(t.int!) };
-      case 'float': this.p++; return { kind: 'literal', pos, value: new RhaiFloat(t.float!) };
-      case 'string': this.p++; return { kind: 'literal', pos, value: t.text };
-      case 'char': this.p++; return { kind: 'literal', pos, value: makeChar(t.text) };
-      case 'template': this.p++; return this.parseTemplate(t);
-      case 'ident': return this.parseIdent();
-      case 'eof': throw parseError('Script is incomplete: expecting an expression', pos);
+      case 'float':
+        this.p++;
+        return { kind: 'literal', pos, value: new RhaiFloat(t.float!) };
+      case 'string':
+        this.p++;
+        return { kind: 'literal', pos, value: t.text };
+      case 'char':
+        this.p++;
+        return { kind: 'literal', pos, value: makeChar(t.text) };
+      case 'template':
+        this.p++;
+        return this.parseTemplate(t);
+      case 'ident':
+        return this.parseIdent();
+      case 'eof':
+        throw parseError('Script is incomplete: expecting an expression', pos);
       case 'keyword':
         switch (t.text) {
-          case 'true': this.p++; return { kind: 'literal', pos, value: true };
-          case 'false': this.p++; return { kind: 'literal', pos, value: false };
-          case 'this': this.p++; return { kind: 'this', pos };
-          case 'if': return this.parseIf();
-          case 'switch': return this.parseSwitch();
-          case 'while': case 'loop': case 'do': case 'for':
+          case 'true':
+            this.p++;
+            return { kind: 'literal', pos, value: true };
+          case 'false':
+            this.p++;
+            return { kind: 'literal', pos, value: false };
+          case 'this':
+            this.p++;
+            return { kind: 'this', pos };
+          case 'if':
+            return this.parseIf();
+          case 'switch':
+            return this.parseSwitch();
+          case 'while':
+          case 'loop':
+          case 'do':
+          case 'for':
             if (this.expressionOnly) throw parseError(`'${t.text}' loops are not allowed in an expression`, pos);
-            return t.text === 'while' ? this.parseWhile() : t.text === 'loop' ? this.parseLoop() : t.text === 'do' ? this.parseDo() : this.parseFor();
+            return t.text === 'while'
+              ? this.parseWhile()
+              : t.text === 'loop'
+                ? this.parseLoop()
+                : t.text === 'do'
+                  ? this.parseDo()
+                  : this.parseFor();
           case 'global': {
             this.p++;
             this.expect('::', "after 'global'");
             const name = this.identName('a global constant');
             return { kind: 'global', pos, name: name.text };
           }
-          case 'fn': throw parseError('Functions can only be defined at the global level', pos);
-          case 'try': throw parseError("'try' is a statement and cannot be used as a value", pos);
+          case 'fn':
+            throw parseError('Functions can only be defined at the global level', pos);
+          case 'try':
+            throw parseError("'try' is a statement and cannot be used as a value", pos);
         }
         throw parseError(`Unexpected '${t.text}'`, pos);
       case 'punct':
         switch (t.text) {
           case '(': {
             this.p++;
-            if (t.unit) { this.p++; return { kind: 'literal', pos, value: undefined }; }
+            if (t.unit) {
+              this.p++;
+              return { kind: 'literal', pos, value: undefined };
+            }
             return this.withNoPipe(false, () => {
               const e = this.parseExpr();
               this.expect(')', 'to close the parenthesis');
@@ -678,15 +848,23 @@ class Parser {
           case '[': {
             this.p++;
             this.enterDepth(pos);
-            try { return { kind: 'array', pos, items: this.parseArgs(']') }; } finally { this.depth--; }
+            try {
+              return { kind: 'array', pos, items: this.parseArgs(']') };
+            } finally {
+              this.depth--;
+            }
           }
-          case '..': case '..=': // `..n` is `0..n` (Rhai's parse_primary leaves the `..` to the operator)
+          case '..':
+          case '..=': // `..n` is `0..n` (Rhai's parse_primary leaves the `..` to the operator)
             return { kind: 'literal', pos, value: 0 };
-          case '#{': return this.parseMapLiteral();
+          case '#{':
+            return this.parseMapLiteral();
           case '{':
             if (this.expressionOnly) throw parseError('A statement block is not allowed in an expression', pos);
             return this.parseBlockExpr();
-          case '|': case '||': return this.parseClosure();
+          case '|':
+          case '||':
+            return this.parseClosure();
         }
     }
     throw parseError(`Unexpected ${describe(t)}`, pos);
@@ -701,7 +879,8 @@ class Parser {
       const args = this.parseArgs(')');
       return { kind: 'call', pos: t.pos, name: t.text, args, visibleVars: [] };
     }
-    if (this.is('!') && this.peekTok().text === '(') { // `foo!(..)`: the call sees the caller's variables
+    if (this.is('!') && this.peekTok().text === '(') {
+      // `foo!(..)`: the call sees the caller's variables
       this.p += 2;
       const args = this.parseArgs(')');
       return { kind: 'call', pos: t.pos, name: t.text, args, visibleVars: [], bang: true };
@@ -716,7 +895,10 @@ class Parser {
     for (;;) {
       this.expect('::', 'in a module path');
       const t = this.identName('a name inside a module');
-      if (this.is('::')) { path.push(t.text); continue; }
+      if (this.is('::')) {
+        path.push(t.text);
+        continue;
+      }
       if (this.is('(')) {
         this.p++;
         const args = this.parseArgs(')');
@@ -741,7 +923,8 @@ class Parser {
           if (parts.length !== 1) throw parseError('A property name cannot use string interpolation', k.pos);
           key = parts[0] as string;
         } else if (k.type === 'ident') {
-          if (k.text.startsWith('_')) throw parseError(`Invalid property name '${k.text}' (quote it as a string)`, k.pos);
+          if (k.text.startsWith('_'))
+            throw parseError(`Invalid property name '${k.text}' (quote it as a string)`, k.pos);
           key = k.text;
         } else throw parseError(`Expecting a property name in the object map, found ${describe(k)}`, k.pos);
         this.p++;
@@ -749,16 +932,24 @@ class Parser {
         seen.add(key);
         this.expect(':', 'after the property name');
         entries.push([key, this.withNoPipe(false, () => this.parseExpr())]);
-        if (!this.eat(',')) { this.expect('}', 'to close the object map'); break; }
+        if (!this.eat(',')) {
+          this.expect('}', 'to close the object map');
+          break;
+        }
       }
       return { kind: 'map', pos, entries };
-    } finally { this.depth--; }
+    } finally {
+      this.depth--;
+    }
   }
 
   private parseTemplate(t: Token): Expr {
     const parts: (string | Expr)[] = [];
     for (const part of t.parts!) {
-      if (typeof part === 'string') { if (part) parts.push(part); continue; }
+      if (typeof part === 'string') {
+        if (part) parts.push(part);
+        continue;
+      }
       const saved = this.toks;
       const savedP = this.p;
       const outerNoPipe = this.noPipe;
@@ -784,10 +975,15 @@ class Parser {
 
 function describe(t: Token): string {
   switch (t.type) {
-    case 'eof': return 'end of script';
-    case 'string': case 'template': return 'a string';
-    case 'char': return 'a character';
-    default: return `'${t.text}'`;
+    case 'eof':
+      return 'end of script';
+    case 'string':
+    case 'template':
+      return 'a string';
+    case 'char':
+      return 'a character';
+    default:
+      return `'${t.text}'`;
   }
 }
 
@@ -811,7 +1007,8 @@ type ChainLink = Extract<Expr, { kind: 'property' | 'index' | 'method' }>;
 
 /** Does the chain ending at `e` hold a `?.` or `?[` (of its own, not inside an argument)? */
 function sawSafeLink(e: Expr): boolean {
-  for (let x = e; x.kind === 'property' || x.kind === 'index' || x.kind === 'method'; x = x.target) if (x.safe) return true;
+  for (let x = e; x.kind === 'property' || x.kind === 'index' || x.kind === 'method'; x = x.target)
+    if (x.safe) return true;
   return false;
 }
 
@@ -820,7 +1017,8 @@ const NOT_CONSTANT = Symbol('not constant');
 /** The value of a constant expression (literals, negated literals, int ranges, constant arrays). */
 function constantValue(e: Expr): RhaiValue | typeof NOT_CONSTANT {
   switch (e.kind) {
-    case 'literal': return e.value;
+    case 'literal':
+      return e.value;
     case 'array': {
       const out: RhaiValue[] = [];
       for (const item of e.items) {
@@ -846,24 +1044,43 @@ function constantValue(e: Expr): RhaiValue | typeof NOT_CONSTANT {
       if (a === NOT_CONSTANT || b === NOT_CONSTANT || !isInt(a) || !(isInt(b) || b === undefined)) return NOT_CONSTANT;
       return new RhaiRange(a, b ?? normInt(MAX_INT), e.op === '..=');
     }
-    default: return NOT_CONSTANT;
+    default:
+      return NOT_CONSTANT;
   }
 }
 
 /** Index types Rhai rejects at parse time when both sides are literals (parse_index_chain). */
 function checkLiteralIndex(target: Expr, index: Expr): void {
   const isBoolOp = index.kind === 'binary' && (index.op === '&&' || index.op === '||');
-  const idx = index.kind === 'literal' ? index.value : index.kind === 'array' ? [] : index.kind === 'map' ? new Map() : isBoolOp ? true : null;
+  const idx =
+    index.kind === 'literal'
+      ? index.value
+      : index.kind === 'array'
+        ? []
+        : index.kind === 'map'
+          ? new Map()
+          : isBoolOp
+            ? true
+            : null;
   if (idx === null && index.kind !== 'interpolation') return;
   const isStringIndex = typeof idx === 'string' || index.kind === 'interpolation';
-  const badIndex = typeof idx === 'boolean' || idx === undefined && index.kind === 'literal' || idx instanceof RhaiFloat ||
-    idx instanceof RhaiChar || Array.isArray(idx) || idx instanceof Map;
+  const badIndex =
+    typeof idx === 'boolean' ||
+    (idx === undefined && index.kind === 'literal') ||
+    idx instanceof RhaiFloat ||
+    idx instanceof RhaiChar ||
+    Array.isArray(idx) ||
+    idx instanceof Map;
   if (target.kind === 'map') {
-    if (typeof idx === 'number' || typeof idx === 'bigint' || badIndex) throw parseError('Object map expects a string index', index.pos);
+    if (typeof idx === 'number' || typeof idx === 'bigint' || badIndex)
+      throw parseError('Object map expects a string index', index.pos);
     return;
   }
-  const literalTarget = target.kind === 'array' || target.kind === 'interpolation' ||
-    (target.kind === 'literal' && (typeof target.value === 'string' || typeof target.value === 'number' || typeof target.value === 'bigint'));
+  const literalTarget =
+    target.kind === 'array' ||
+    target.kind === 'interpolation' ||
+    (target.kind === 'literal' &&
+      (typeof target.value === 'string' || typeof target.value === 'number' || typeof target.value === 'bigint'));
   if (!literalTarget) return;
   if (isStringIndex) throw parseError('Array or string expects a numeric index, not a string', index.pos);
   if (badIndex) throw parseError('Array or string expects a numeric index', index.pos);

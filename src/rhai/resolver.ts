@@ -37,7 +37,10 @@ class Resolver {
   private depth = 0;
   private readonly top: FnScope;
 
-  constructor(private scope: FnScope, private readonly isMain: boolean) {
+  constructor(
+    private scope: FnScope,
+    private readonly isMain: boolean,
+  ) {
     this.top = scope;
   }
 
@@ -93,11 +96,18 @@ class Resolver {
   private block(body: () => void): void {
     const mark = this.scope.vars.length;
     this.depth++;
-    try { body(); } finally { this.scope.vars.length = mark; this.depth--; }
+    try {
+      body();
+    } finally {
+      this.scope.vars.length = mark;
+      this.depth--;
+    }
   }
 
   statements(stmts: Stmt[]): void {
-    this.block(() => { for (const s of stmts) this.statement(s); });
+    this.block(() => {
+      for (const s of stmts) this.statement(s);
+    });
   }
 
   private statement(s: Stmt): void {
@@ -106,16 +116,27 @@ class Resolver {
         if (s.init) this.expr(s.init); // before the declaration: `let x = x + 1` reads the outer x
         this.declare(s.decl);
         return;
-      case 'expr': this.expr(s.expr); return;
+      case 'expr':
+        this.expr(s.expr);
+        return;
       case 'assign':
         this.expr(s.target);
         this.refuseConstantTarget(s.target);
         this.expr(s.value);
         return;
-      case 'break': case 'return': case 'throw': if (s.value) this.expr(s.value); return;
-      case 'continue': return;
-      case 'import': this.expr(s.path); return;
-      case 'export': s.ref = this.lookup(s.name); return;
+      case 'break':
+      case 'return':
+      case 'throw':
+        if (s.value) this.expr(s.value);
+        return;
+      case 'continue':
+        return;
+      case 'import':
+        this.expr(s.path);
+        return;
+      case 'export':
+        s.ref = this.lookup(s.name);
+        return;
       case 'try':
         this.statements(s.body);
         this.block(() => {
@@ -135,15 +156,37 @@ class Resolver {
 
   private expr(e: Expr): void {
     switch (e.kind) {
-      case 'literal': case 'this': case 'global': case 'modvar': return;
-      case 'var': this.variable(e); return;
-      case 'array': for (const item of e.items) this.expr(item); return;
-      case 'map': for (const [, value] of e.entries) this.expr(value); return;
-      case 'interpolation': for (const part of e.parts) if (typeof part !== 'string') this.expr(part); return;
-      case 'unary': this.expr(e.operand); return;
-      case 'binary': this.expr(e.left); this.expr(e.right); return;
-      case 'property': this.expr(e.target); return;
-      case 'index': this.expr(e.target); this.expr(e.index); return;
+      case 'literal':
+      case 'this':
+      case 'global':
+      case 'modvar':
+        return;
+      case 'var':
+        this.variable(e);
+        return;
+      case 'array':
+        for (const item of e.items) this.expr(item);
+        return;
+      case 'map':
+        for (const [, value] of e.entries) this.expr(value);
+        return;
+      case 'interpolation':
+        for (const part of e.parts) if (typeof part !== 'string') this.expr(part);
+        return;
+      case 'unary':
+        this.expr(e.operand);
+        return;
+      case 'binary':
+        this.expr(e.left);
+        this.expr(e.right);
+        return;
+      case 'property':
+        this.expr(e.target);
+        return;
+      case 'index':
+        this.expr(e.target);
+        this.expr(e.index);
+        return;
       case 'call':
         for (const a of e.args) this.expr(a);
         if (e.name === 'is_def_var') e.visibleVars = this.visibleNames();
@@ -156,9 +199,16 @@ class Resolver {
           e.scope = this.scopeRefs();
         }
         return;
-      case 'method': this.expr(e.target); for (const a of e.args) this.expr(a); return;
-      case 'closure': this.closure(e.fn); return;
-      case 'block': this.statements(e.body); return;
+      case 'method':
+        this.expr(e.target);
+        for (const a of e.args) this.expr(a);
+        return;
+      case 'closure':
+        this.closure(e.fn);
+        return;
+      case 'block':
+        this.statements(e.body);
+        return;
       case 'if':
         this.expr(e.cond);
         this.statements(e.then);
@@ -172,8 +222,14 @@ class Resolver {
         }
         if (e.defaultCase) this.expr(e.defaultCase);
         return;
-      case 'while': if (e.cond) this.expr(e.cond); this.statements(e.body); return;
-      case 'do': this.statements(e.body); this.expr(e.cond); return;
+      case 'while':
+        if (e.cond) this.expr(e.cond);
+        this.statements(e.body);
+        return;
+      case 'do':
+        this.statements(e.body);
+        this.expr(e.cond);
+        return;
       case 'for':
         this.expr(e.iter);
         this.block(() => {
@@ -188,7 +244,9 @@ class Resolver {
     e.ref = this.lookup(e.name);
     // Rhai captures a closure's outside variables when the closure is made, so a missing one fails
     // there (in every enclosing closure), not when the closure is called.
-    if (!e.ref) for (let s: FnScope | null = this.scope; s?.parent; s = s.parent) s.missingCapture ??= { name: e.name, pos: e.pos };
+    if (!e.ref)
+      for (let s: FnScope | null = this.scope; s?.parent; s = s.parent)
+        s.missingCapture ??= { name: e.name, pos: e.pos };
   }
 
   private closure(fn: FnDef): void {
@@ -198,7 +256,9 @@ class Resolver {
     try {
       for (const p of fn.params) this.declare(p);
       for (const s of fn.body) this.statement(s); // a closure's body shares the parameters' scope
-    } finally { this.scope = outer; }
+    } finally {
+      this.scope = outer;
+    }
     fn.slotCount = scope.slotCount;
     fn.captures = scope.captures;
     fn.missingCapture = scope.missingCapture;

@@ -43,9 +43,11 @@ function astralIndex(s: string): CharIndex {
     charAt: (unit) => {
       let lo = 0;
       let hi = blocks.length - 1;
-      while (lo < hi) { // the last block starting at or before `unit`
+      while (lo < hi) {
+        // the last block starting at or before `unit`
         const mid = (lo + hi + 1) >> 1;
-        if (blocks[mid]! <= unit) lo = mid; else hi = mid - 1;
+        if (blocks[mid]! <= unit) lo = mid;
+        else hi = mid - 1;
       }
       let i = lo * BLOCK;
       for (let u = blocks[lo]!; u < unit; i++) u += isHigh(s.charCodeAt(u)) && isLow(s.charCodeAt(u + 1)) ? 2 : 1;

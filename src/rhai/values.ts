@@ -47,7 +47,12 @@ export function makeChar(c: string): RhaiChar {
  * ends are INT values (a bigint only beyond the safe range: `5..` ends at i64::MAX, as in Rhai).
  */
 export class RhaiRange {
-  constructor(readonly start: number | bigint, readonly end: number | bigint, readonly inclusive: boolean, readonly step = 1) {}
+  constructor(
+    readonly start: number | bigint,
+    readonly end: number | bigint,
+    readonly inclusive: boolean,
+    readonly step = 1,
+  ) {}
 }
 
 /** Rhai's BLOB (`Vec<u8>`): bytes, copied like arrays when stored. */
@@ -74,14 +79,19 @@ export class FnPtr {
     /** Set for closures and anonymous functions: the compiled body plus its captured cells. */
     readonly closure?: { fn: Callable; captures: Cell[] },
   ) {}
-  get isAnonymous(): boolean { return this.closure !== undefined; }
+  get isAnonymous(): boolean {
+    return this.closure !== undefined;
+  }
 }
 
 /**
  * A variable a closure may capture. `shared` is set once a closure has captured it: from then on it
  * is one value for the scope and the closures (Rhai's shared value, `is_shared`).
  */
-export interface Cell { value: RhaiValue; shared?: boolean }
+export interface Cell {
+  value: RhaiValue;
+  shared?: boolean;
+}
 
 export const MAX_INT = 9223372036854775807n;
 export const MIN_INT = -9223372036854775808n;
@@ -97,10 +107,15 @@ export function normInt(b: bigint): number | bigint {
 
 export function typeName(v: RhaiValue): string {
   switch (typeof v) {
-    case 'undefined': return '()';
-    case 'boolean': return 'bool';
-    case 'number': case 'bigint': return 'i64';
-    case 'string': return 'string';
+    case 'undefined':
+      return '()';
+    case 'boolean':
+      return 'bool';
+    case 'number':
+    case 'bigint':
+      return 'i64';
+    case 'string':
+      return 'string';
   }
   if (v instanceof RhaiFloat) return 'f64';
   if (v instanceof RhaiChar) return 'char';

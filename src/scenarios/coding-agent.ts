@@ -7,19 +7,46 @@ import { TrafficBuilder, type PlannedCall } from './traffic-builder.ts';
 
 const weight = z.number().nonnegative();
 
-export const CodingAgentParamsSchema = z.object({
-  fileSizes: z.object({
-    small: weight.default(5),
-    medium: weight.default(3),
-    large: weight.default(2),
-  }).strict().refine((m) => m.small + m.medium + m.large > 0, {
-    message: 'at least one of small, medium or large must be above 0',
-  }).default({ small: 5, medium: 3, large: 2 }).describe('Relative weights of small (150-1,200 tokens), medium (1,500-6,000) and large (8,000-24,000) file reads.'),
-  todos: z.string().min(1).nullable().default('todos').describe('The checklist region the agent keeps its todos in; null for an agent without one.'),
-  transitionTo: z.string().min(1).nullable().default('implement').describe('The stage the agent moves to when analysis is done; null for a single-stage run.'),
-  analyzeShare: z.number().min(0.05).max(0.95).default(0.35).describe('Share of the events spent analyzing before the transition.'),
-  inlineResults: z.boolean().default(false).describe('Tool results as multi-line text instead of `size_tokens` filler (for scripts that read content).'),
-}).strict();
+export const CodingAgentParamsSchema = z
+  .object({
+    fileSizes: z
+      .object({
+        small: weight.default(5),
+        medium: weight.default(3),
+        large: weight.default(2),
+      })
+      .strict()
+      .refine((m) => m.small + m.medium + m.large > 0, {
+        message: 'at least one of small, medium or large must be above 0',
+      })
+      .default({ small: 5, medium: 3, large: 2 })
+      .describe(
+        'Relative weights of small (150-1,200 tokens), medium (1,500-6,000) and large (8,000-24,000) file reads.',
+      ),
+    todos: z
+      .string()
+      .min(1)
+      .nullable()
+      .default('todos')
+      .describe('The checklist region the agent keeps its todos in; null for an agent without one.'),
+    transitionTo: z
+      .string()
+      .min(1)
+      .nullable()
+      .default('implement')
+      .describe('The stage the agent moves to when analysis is done; null for a single-stage run.'),
+    analyzeShare: z
+      .number()
+      .min(0.05)
+      .max(0.95)
+      .default(0.35)
+      .describe('Share of the events spent analyzing before the transition.'),
+    inlineResults: z
+      .boolean()
+      .default(false)
+      .describe('Tool results as multi-line text instead of `size_tokens` filler (for scripts that read content).'),
+  })
+  .strict();
 export type CodingAgentParams = z.infer<typeof CodingAgentParamsSchema>;
 
 const SIZE_CLASSES = [
@@ -30,16 +57,56 @@ const SIZE_CLASSES = [
 const FILES_PER_CLASS = 16;
 
 const DIRS = ['src/parser', 'src/engine', 'src/cli', 'src/net', 'src/storage', 'tests'];
-const STEMS = ['lexer', 'header', 'token', 'cache', 'config', 'request', 'stream', 'index', 'batch',
-  'limits', 'router', 'session', 'buffer', 'schema', 'errors', 'retry', 'queue', 'metrics', 'table', 'codec'];
-const PATTERNS = ['fn parse_header', 'TODO', 'unwrap()', 'impl Display', 'struct Config', 'max_len',
-  'Error::Io', '#[test]', 'pub fn new', 'timeout'];
+const STEMS = [
+  'lexer',
+  'header',
+  'token',
+  'cache',
+  'config',
+  'request',
+  'stream',
+  'index',
+  'batch',
+  'limits',
+  'router',
+  'session',
+  'buffer',
+  'schema',
+  'errors',
+  'retry',
+  'queue',
+  'metrics',
+  'table',
+  'codec',
+];
+const PATTERNS = [
+  'fn parse_header',
+  'TODO',
+  'unwrap()',
+  'impl Display',
+  'struct Config',
+  'max_len',
+  'Error::Io',
+  '#[test]',
+  'pub fn new',
+  'timeout',
+];
 const COMMANDS = ['cargo test', 'cargo test parser', 'cargo build', 'cargo clippy', 'git diff --stat', 'ls src'];
 const TODO_VERBS = ['Find where', 'Check how', 'Write a test for how', 'Fix how', 'Document how'];
-const TODO_SUBJECTS = ['headers are parsed', 'empty lines are handled', 'errors reach the caller',
-  'the cache is invalidated', 'limits are enforced', 'retries back off', 'config defaults load'];
+const TODO_SUBJECTS = [
+  'headers are parsed',
+  'empty lines are handled',
+  'errors reach the caller',
+  'the cache is invalidated',
+  'limits are enforced',
+  'retries back off',
+  'config defaults load',
+];
 
-interface SourceFile { path: string; tokens: number }
+interface SourceFile {
+  path: string;
+  tokens: number;
+}
 
 /** What the assistant says as it calls a tool, so the request preview reads like a real run. */
 function describeCall(call: PlannedCall): string {
@@ -71,7 +138,10 @@ class CodingAgent {
   private readonly open: number[] = [];
   private turnsUntilDone = 4;
 
-  constructor(private readonly random: Random, private readonly params: CodingAgentParams) {
+  constructor(
+    private readonly random: Random,
+    private readonly params: CodingAgentParams,
+  ) {
     this.pools = makeFilePools(random);
     const { small, medium, large } = params.fileSizes;
     this.classWeights = [small, medium, large];

@@ -6,6 +6,7 @@ export const EXAMPLES_DIR = 'examples';
 
 /** File path (relative to the repository root) -> file text. */
 export function exampleFiles(): Record<string, string> {
-  return Object.fromEntries(EXAMPLES.map((example) =>
-    [`${EXAMPLES_DIR}/${example.id}.json`, `${JSON.stringify(example.scenario, null, 2)}\n`]));
+  return Object.fromEntries(
+    EXAMPLES.map((example) => [`${EXAMPLES_DIR}/${example.id}.json`, `${JSON.stringify(example.scenario, null, 2)}\n`]),
+  );
 }

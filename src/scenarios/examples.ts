@@ -16,37 +16,38 @@ export interface Example {
 }
 
 /** The spec's brain region, verbatim from the custom-regions page. */
-const BRAIN_RHAI = [
-  "// context_hooks/brain.rhai",
-  "",
-  "fn render(ctx) {",
-  "    let xml = \"<context>\";",
-  "    for entry in ctx.entries {",
-  "        xml += `<event kind=\"${entry.kind}\">${entry.content}</event>`;",
-  "    }",
-  "    xml += \"</context>\";",
-  "    #{ messages: [ #{ role: \"user\", content: xml } ] }",
-  "}",
-  "",
-  "fn on_write(ctx) {",
-  "    // Keep tool errors verbatim; trim chatty successes to their first line.",
-  "    let entry = ctx.entry;",
-  "    if entry.kind == \"tool_result\" && !entry.content.contains(\"ERROR\") {",
-  "        let head = entry.content.split(\"\\n\")[0];",
-  "        return head;                 // replace content (kind preserved)",
-  "    }",
-  "    ()                               // accept everything else unchanged",
-  "}",
-  "",
-  "fn on_overflow(ctx) {",
-  "    // Drop successes first; oldest-first eviction covers any shortfall.",
-  "    let drops = [];",
-  "    for (entry, i) in ctx.entries {",
-  "        if !entry.content.contains(\"ERROR\") { drops.push(i); }",
-  "    }",
-  "    drops",
-  "}",
-].join('\n') + '\n';
+const BRAIN_RHAI =
+  [
+    '// context_hooks/brain.rhai',
+    '',
+    'fn render(ctx) {',
+    '    let xml = "<context>";',
+    '    for entry in ctx.entries {',
+    '        xml += `<event kind="${entry.kind}">${entry.content}</event>`;',
+    '    }',
+    '    xml += "</context>";',
+    '    #{ messages: [ #{ role: "user", content: xml } ] }',
+    '}',
+    '',
+    'fn on_write(ctx) {',
+    '    // Keep tool errors verbatim; trim chatty successes to their first line.',
+    '    let entry = ctx.entry;',
+    '    if entry.kind == "tool_result" && !entry.content.contains("ERROR") {',
+    '        let head = entry.content.split("\\n")[0];',
+    '        return head;                 // replace content (kind preserved)',
+    '    }',
+    '    ()                               // accept everything else unchanged',
+    '}',
+    '',
+    'fn on_overflow(ctx) {',
+    '    // Drop successes first; oldest-first eviction covers any shortfall.',
+    '    let drops = [];',
+    '    for (entry, i) in ctx.entries {',
+    '        if !entry.content.contains("ERROR") { drops.push(i); }',
+    '    }',
+    '    drops',
+    '}',
+  ].join('\n') + '\n';
 
 const CODING_AGENT_LAYOUT = `# The spec's coding-agent layout: a pinned task, a compacting codebase, a sliding
 # conversation, and a history that carries codebase summaries into later stages.
@@ -235,7 +236,8 @@ e8813c6 parser: keep the raw line for error messages
 a1f09b3 first commit
 `;
 
-const CODING_TASK = 'Fix the failing test in src/parser/header.rs: parse_header rejects an empty continuation line. Keep the public API unchanged.';
+const CODING_TASK =
+  'Fix the failing test in src/parser/header.rs: parse_header rejects an empty continuation line. Keep the public API unchanged.';
 
 const IMPORTED_RUN = `# A Claude Code session, imported with lev import, replayed through a layout of its own:
 # file reads land in a small compacting codebase region, file_tracking keeps one line per file
@@ -297,9 +299,12 @@ export const EXAMPLES: Example[] = [
   {
     id: 'coding-agent',
     title: "The spec's coding-agent layout",
-    summary: 'Four regions sized as the spec sizes them: a pinned task (12%), a compacting codebase (20%) where every file read lands, a sliding conversation (33%, 20 items) and a compact_history (15%) fed from the codebase. Watch the codebase line climb to its budget and drop as older reads are summarized rather than lost, the conversation hold at twenty items, and the task stay flat from the first step to the last. After the transition to implement, the history region carries the codebase summaries forward.',
+    summary:
+      'Four regions sized as the spec sizes them: a pinned task (12%), a compacting codebase (20%) where every file read lands, a sliding conversation (33%, 20 items) and a compact_history (15%) fed from the codebase. Watch the codebase line climb to its budget and drop as older reads are summarized rather than lost, the conversation hold at twenty items, and the task stay flat from the first step to the last. After the transition to implement, the history region carries the codebase summaries forward.',
     lesson: {
-      view: 'window', at: { event: 'change', type: 'compact', region: 'codebase' }, region: 'codebase',
+      view: 'window',
+      at: { event: 'change', type: 'compact', region: 'codebase' },
+      region: 'codebase',
       look: 'The codebase region has just reached its 20% budget and folded its oldest file reads into one summary, so its band drops while the pinned task stays flat at the bottom; play on to watch it fill and fold again.',
     },
     scenario: {
@@ -314,9 +319,12 @@ export const EXAMPLES: Example[] = [
   {
     id: 'flat-vs-regions',
     title: 'Flat list vs regions',
-    summary: 'A long chat on a 32,000-token window. In the comparison panel, the flat list drops its oldest message first, so partway through the chat the task leaves the window and every later request is answered without it; the marker shows the step. The blueprint keeps the task in a pinned region, so it is still the first block of the last request, while the conversation slides at forty items.',
+    summary:
+      'A long chat on a 32,000-token window. In the comparison panel, the flat list drops its oldest message first, so partway through the chat the task leaves the window and every later request is answered without it; the marker shows the step. The blueprint keeps the task in a pinned region, so it is still the first block of the last request, while the conversation slides at forty items.',
     lesson: {
-      view: 'flat', at: { event: 'task-lost' }, region: 'task',
+      view: 'flat',
+      at: { event: 'task-lost' },
+      region: 'task',
       look: 'At the marked step the flat list, full to the window, drops its oldest message, the task, and answers every later request without it; the blueprint keeps the task pinned in a far smaller request.',
     },
     scenario: {
@@ -324,16 +332,21 @@ export const EXAMPLES: Example[] = [
       name: 'flat-vs-regions',
       model: { window: 32000 },
       agent: { 'agent.leviath': FLAT_VS_REGIONS },
-      inputs: { task: 'Plan a three-day offsite for twelve people under a budget of 6,000 euros; every plan must list the venue, the travel and the total cost.' },
+      inputs: {
+        task: 'Plan a three-day offsite for twelve people under a budget of 6,000 euros; every plan must list the venue, the travel and the total cost.',
+      },
       generator: { kind: 'long-chat', seed: 3, steps: 500 },
     },
   },
   {
     id: 'checklist-gate',
     title: 'Checklist and gate',
-    summary: 'The agent keeps its plan in a checklist region through todo_add, todo_done and todo_note, and the checklist renders open items first. The transition to implement is gated on require_no_open_items: watch the first attempt refused with a nudge that names the items still open, then the items ticked off and the second attempt pass. Both attempts count against the stage\'s max_attempts of 3, so the gate cannot wedge the run.',
+    summary:
+      "The agent keeps its plan in a checklist region through todo_add, todo_done and todo_note, and the checklist renders open items first. The transition to implement is gated on require_no_open_items: watch the first attempt refused with a nudge that names the items still open, then the items ticked off and the second attempt pass. Both attempts count against the stage's max_attempts of 3, so the gate cannot wedge the run.",
     lesson: {
-      view: 'window', at: { step: 107 }, region: 'todos',
+      view: 'window',
+      at: { step: 107 },
+      region: 'todos',
       look: 'The first attempt to leave analyze is refused here because four todos are still open (the step summary names them); a few steps later they are done and the second attempt passes.',
     },
     scenario: {
@@ -348,9 +361,12 @@ export const EXAMPLES: Example[] = [
   {
     id: 'stage-instructions-cache',
     title: 'stage_instructions and the prompt cache',
-    summary: 'Two stages with their own system prompts, and a declared stage_instructions region. The task, the README and a corpus of health-check requests (files seeds) and the recent commits (a command seed covered by [safe_commands]) are pinned in front of the instructions: 1,247 tokens, over the 1,024-token minimum for a cache read. So at the first inference after the transition the cache-prefix line still holds them and they are read at a tenth of the price; only the instructions and what follows them change. Delete the stage_instructions line and replay: the prompt is written into the first pinned region (task) instead, the prefix at the transition drops to zero, that request costs $0.158 instead of $0.153, and the stage ledger charges the prompt\'s tokens to task.',
+    summary:
+      "Two stages with their own system prompts, and a declared stage_instructions region. The task, the README and a corpus of health-check requests (files seeds) and the recent commits (a command seed covered by [safe_commands]) are pinned in front of the instructions: 1,247 tokens, over the 1,024-token minimum for a cache read. So at the first inference after the transition the cache-prefix line still holds them and they are read at a tenth of the price; only the instructions and what follows them change. Delete the stage_instructions line and replay: the prompt is written into the first pinned region (task) instead, the prefix at the transition drops to zero, that request costs $0.158 instead of $0.153, and the stage ledger charges the prompt's tokens to task.",
     lesson: {
-      view: 'cache', at: { event: 'stage', to: 'implement', inference: true }, region: 'stage_instructions',
+      view: 'cache',
+      at: { event: 'stage', to: 'implement', inference: true },
+      region: 'stage_instructions',
       look: 'The first request after the move to implement still reads the 1,247 pinned tokens in front of stage_instructions from the cache ($0.153 for this request, on the card), since only the instructions behind them changed; delete that line in the blueprint and replay to see this prefix drop to zero and the cost rise to $0.158',
     },
     scenario: {
@@ -367,9 +383,12 @@ export const EXAMPLES: Example[] = [
   {
     id: 'sliding-bulk-cache',
     title: 'Sliding windows that evict in chunks',
-    summary: 'The conversation keeps forty items and, with strategy = "bulk" and overflow = 20, drops the oldest twenty at once when it is full. Watch the cache-prefix line: it stays high and dips only at each bulk drop, because between drops every request starts with the previous one. Change the strategy to "per_item" and replay: one turn leaves with every message, the head of the messages changes on every inference, and the prefix share collapses. strategy = "compact" with compact_count = 20 folds the twenty into a summary instead of dropping them.',
+    summary:
+      'The conversation keeps forty items and, with strategy = "bulk" and overflow = 20, drops the oldest twenty at once when it is full. Watch the cache-prefix line: it stays high and dips only at each bulk drop, because between drops every request starts with the previous one. Change the strategy to "per_item" and replay: one turn leaves with every message, the head of the messages changes on every inference, and the prefix share collapses. strategy = "compact" with compact_count = 20 folds the twenty into a summary instead of dropping them.',
     lesson: {
-      view: 'cache', at: { event: 'change', type: 'evict', region: 'conversation' }, region: 'conversation',
+      view: 'cache',
+      at: { event: 'change', type: 'evict', region: 'conversation' },
+      region: 'conversation',
       look: 'The cache-prefix line runs along the top of the request and dips only where twenty turns leave at once, as here; set strategy = "per_item" and replay to see it collapse.',
     },
     scenario: {
@@ -377,16 +396,21 @@ export const EXAMPLES: Example[] = [
       name: 'sliding-bulk-cache',
       model: { id: 'claude-sonnet-4' },
       agent: { 'agent.leviath': SLIDING_BULK },
-      inputs: { task: 'Help me write the migration guide from v1 to v2 of our HTTP client; every section must include a before/after code sample.' },
+      inputs: {
+        task: 'Help me write the migration guide from v1 to v2 of our HTTP client; every section must include a before/after code sample.',
+      },
       generator: { kind: 'long-chat', seed: 8, steps: 500 },
     },
   },
   {
     id: 'research-reject',
     title: 'admission = "reject" with context_delete',
-    summary: 'A research agent fetches large sources into a curated region set to admission = "reject". When a fetch does not fit, it is refused with a message naming the region and how full it is, and nothing already there is lost; the agent releases spent sources with context_delete by key, by index and by oldest, and the tokens come back at once. Findings land in a hashmap keyed by topic, so a second write to a topic replaces the first.',
+    summary:
+      'A research agent fetches large sources into a curated region set to admission = "reject". When a fetch does not fit, it is refused with a message naming the region and how full it is, and nothing already there is lost; the agent releases spent sources with context_delete by key, by index and by oldest, and the tokens come back at once. Findings land in a hashmap keyed by topic, so a second write to a topic replaces the first.',
     lesson: {
-      view: 'window', at: { event: 'change', type: 'reject', region: 'sources' }, region: 'sources',
+      view: 'window',
+      at: { event: 'change', type: 'reject', region: 'sources' },
+      region: 'sources',
       look: 'This fetch is refused because sources is full: nothing already there is lost, the refusal says how full it is, and the agent frees room with context_delete before it fetches again.',
     },
     scenario: {
@@ -394,16 +418,21 @@ export const EXAMPLES: Example[] = [
       name: 'research-reject',
       model: { id: 'gpt-4o' },
       agent: { 'agent.leviath': RESEARCH_REJECT },
-      inputs: { task: 'Find out how the major LLM providers price prompt caching, and when a cached prefix is invalidated.' },
+      inputs: {
+        task: 'Find out how the major LLM providers price prompt caching, and when a cached prefix is invalidated.',
+      },
       generator: { kind: 'research-agent', seed: 2, steps: 300 },
     },
   },
   {
     id: 'tool-routing',
     title: 'Tool routing with overrides and per-tool caps',
-    summary: 'File reads go to a compacting codebase region with their own 20,000-token ceiling, greps go to a clearable scratch region, and every other tool falls to scratch under a 4,000-token default cap; shell is capped at 1,500 through its alias bash. Watch large reads arrive truncated with a notice instead of being dropped, the message stream keep a short stub for each routed result, and scratch wipe in one shot when it fills.',
+    summary:
+      'File reads go to a compacting codebase region with their own 20,000-token ceiling, greps go to a clearable scratch region, and every other tool falls to scratch under a 4,000-token default cap; shell is capped at 1,500 through its alias bash. Watch large reads arrive truncated with a notice instead of being dropped, the message stream keep a short stub for each routed result, and scratch wipe in one shot when it fills.',
     lesson: {
-      view: 'window', at: { event: 'change', type: 'clear', region: 'scratch' }, region: 'scratch',
+      view: 'window',
+      at: { event: 'change', type: 'clear', region: 'scratch' },
+      region: 'scratch',
       look: 'Greps and unlisted tools fill the clearable scratch region, which wipes in one shot here when it is full, while file reads go to codebase under their own 20,000-token cap (the truncate markers).',
     },
     scenario: {
@@ -413,7 +442,9 @@ export const EXAMPLES: Example[] = [
       agent: { 'agent.leviath': TOOL_ROUTING },
       inputs: { task: CODING_TASK },
       generator: {
-        kind: 'coding-agent', seed: 4, steps: 250,
+        kind: 'coding-agent',
+        seed: 4,
+        steps: 250,
         params: { todos: null, transitionTo: null, fileSizes: { small: 3, medium: 3, large: 4 } },
       },
     },
@@ -421,9 +452,12 @@ export const EXAMPLES: Example[] = [
   {
     id: 'brain-custom',
     title: 'A custom region: the brain',
-    summary: 'Every tool result goes to a custom region run by the spec\'s brain.rhai. on_write keeps errors verbatim and trims successful results to their first line, so the region grows slowly; render emits the whole region as one XML user message; under budget pressure on_overflow drops successes before errors. Open context_hooks/brain.rhai beside the blueprint, change a hook, and replay.',
+    summary:
+      "Every tool result goes to a custom region run by the spec's brain.rhai. on_write keeps errors verbatim and trims successful results to their first line, so the region grows slowly; render emits the whole region as one XML user message; under budget pressure on_overflow drops successes before errors. Open context_hooks/brain.rhai beside the blueprint, change a hook, and replay.",
     lesson: {
-      view: 'regions', at: { event: 'last' }, region: 'brain',
+      view: 'regions',
+      at: { event: 'last' },
+      region: 'brain',
       look: "The brain region grows slowly because on_write keeps only each successful result's first line and errors whole: open its entries in the inspector to read what the hook kept.",
     },
     scenario: {
@@ -433,7 +467,9 @@ export const EXAMPLES: Example[] = [
       agent: { 'agent.leviath': BRAIN, 'context_hooks/brain.rhai': BRAIN_RHAI },
       inputs: { task: CODING_TASK },
       generator: {
-        kind: 'coding-agent', seed: 6, steps: 150,
+        kind: 'coding-agent',
+        seed: 6,
+        steps: 150,
         params: { todos: null, transitionTo: null, inlineResults: true, fileSizes: { small: 6, medium: 3, large: 1 } },
       },
     },
@@ -441,10 +477,13 @@ export const EXAMPLES: Example[] = [
   {
     id: 'three-stage-history',
     title: 'compact_history across three stages, and a stage with its own layout',
-    summary: 'Three stages: analyze and implement read files into a compacting codebase region, and verify runs the tests. At each transition the compact_history region carries a summary of what is new in the codebase, so by verify it holds one carry per earlier stage. The verify stage declares its own [stages.verify.context.regions]: it leaves the codebase out (hidden, not deleted) and adds a clearable test_log where shell output lands, so its first request is about 15,000 tokens where implement\'s last was over 55,000. Try adding codebase to verify\'s layout and replay to see the request grow back.',
+    summary:
+      "Three stages: analyze and implement read files into a compacting codebase region, and verify runs the tests. At each transition the compact_history region carries a summary of what is new in the codebase, so by verify it holds one carry per earlier stage. The verify stage declares its own [stages.verify.context.regions]: it leaves the codebase out (hidden, not deleted) and adds a clearable test_log where shell output lands, so its first request is about 15,000 tokens where implement's last was over 55,000. Try adding codebase to verify's layout and replay to see the request grow back.",
     lesson: {
-      view: 'window', at: { event: 'stage', to: 'verify', inference: true }, region: 'history',
-      look: "The first request in verify, whose own layout leaves the codebase out: the window drops to about 15,000 tokens while history still carries a summary from each earlier transition (its two entries in the inspector), and test output goes to a clearable test_log.",
+      view: 'window',
+      at: { event: 'stage', to: 'verify', inference: true },
+      region: 'history',
+      look: 'The first request in verify, whose own layout leaves the codebase out: the window drops to about 15,000 tokens while history still carries a summary from each earlier transition (its two entries in the inspector), and test output goes to a clearable test_log.',
     },
     scenario: {
       version: 1,
@@ -454,15 +493,33 @@ export const EXAMPLES: Example[] = [
       inputs: { task: CODING_TASK },
       generator: { kind: 'coding-agent', seed: 7, steps: 200, params: { todos: null } },
       // The generator makes one transition; the third stage's few events follow it.
-      traffic: [{"type": "transition", "to": "verify"}, {"type": "assistant", "content": "Running the whole suite.", "tool_calls": [{"id": "v1", "name": "shell", "arguments": {"command": "cargo test"}}]}, {"type": "tool_result", "tool_call_id": "v1", "tool_name": "shell", "size_tokens": 6000}, {"type": "assistant", "content": "Two failures left; rerunning the parser tests.", "tool_calls": [{"id": "v2", "name": "shell", "arguments": {"command": "cargo test parser"}}]}, {"type": "tool_result", "tool_call_id": "v2", "tool_name": "shell", "size_tokens": 2500}, {"type": "assistant", "content": "All parser tests pass; the empty continuation line is accepted."}],
+      traffic: [
+        { type: 'transition', to: 'verify' },
+        {
+          type: 'assistant',
+          content: 'Running the whole suite.',
+          tool_calls: [{ id: 'v1', name: 'shell', arguments: { command: 'cargo test' } }],
+        },
+        { type: 'tool_result', tool_call_id: 'v1', tool_name: 'shell', size_tokens: 6000 },
+        {
+          type: 'assistant',
+          content: 'Two failures left; rerunning the parser tests.',
+          tool_calls: [{ id: 'v2', name: 'shell', arguments: { command: 'cargo test parser' } }],
+        },
+        { type: 'tool_result', tool_call_id: 'v2', tool_name: 'shell', size_tokens: 2500 },
+        { type: 'assistant', content: 'All parser tests pass; the empty continuation line is accepted.' },
+      ],
     },
   },
   {
     id: 'imported-run',
     title: 'A real run, imported',
-    summary: "Not synthetic traffic: a Claude Code session brought in with lev import (Read, Bash and Edit mapped to read_file, shell and edit_file; file_path kept as the path). Watch the 7,000-token read of the parser arrive in a codebase region that compacts at 4,000 tokens and fold to a summary at once, so each later request is a few hundred tokens where the flat baseline carries over 7,000; file_tracking rewrite its line for the edited file; the failing test run kept as an error result; and the conversation slide at six items, stripping the results it leaves unpaired, while the task stays pinned. Drop your own session file on the page to replay it through this layout.",
+    summary:
+      'Not synthetic traffic: a Claude Code session brought in with lev import (Read, Bash and Edit mapped to read_file, shell and edit_file; file_path kept as the path). Watch the 7,000-token read of the parser arrive in a codebase region that compacts at 4,000 tokens and fold to a summary at once, so each later request is a few hundred tokens where the flat baseline carries over 7,000; file_tracking rewrite its line for the edited file; the failing test run kept as an error result; and the conversation slide at six items, stripping the results it leaves unpaired, while the task stays pinned. Drop your own session file on the page to replay it through this layout.',
     lesson: {
-      view: 'window', at: { event: 'change', type: 'compact', region: 'codebase' }, region: 'codebase',
+      view: 'window',
+      at: { event: 'change', type: 'compact', region: 'codebase' },
+      region: 'codebase',
       look: "The session's 7,000-token read of the parser lands in a codebase region that compacts at 4,000 tokens and folds to a summary at once, so later requests stay a few hundred tokens where the flat list carries over 7,000.",
     },
     scenario: {

@@ -32,8 +32,7 @@ export class GeneratorParamsError extends Error {
 }
 
 export type ParamsResult<K extends GeneratorKind> =
-  | { ok: true; params: GeneratorParams<K> }
-  | { ok: false; issues: string[] };
+  { ok: true; params: GeneratorParams<K> } | { ok: false; issues: string[] };
 
 /** Validates `params` for `kind`, filling defaults; issues read like `generator.params.fileSizes.large: ...`. */
 export function parseGeneratorParams<K extends GeneratorKind>(kind: K, params: unknown): ParamsResult<K> {
@@ -42,7 +41,9 @@ export function parseGeneratorParams<K extends GeneratorKind>(kind: K, params: u
   return { ok: false, issues: formatIssues(result.error, 'generator.params') };
 }
 
-const GENERATE: { [K in GeneratorKind]: (random: Random, steps: number, params: GeneratorParams<K>) => TrafficEvent[] } = {
+const GENERATE: {
+  [K in GeneratorKind]: (random: Random, steps: number, params: GeneratorParams<K>) => TrafficEvent[];
+} = {
   'coding-agent': codingAgent,
   'research-agent': researchAgent,
   'long-chat': longChat,

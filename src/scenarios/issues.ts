@@ -38,12 +38,21 @@ export function formatIssues(error: z.ZodError, root = ''): string[] {
  * CLI has it; the page's scenario is not text, so its problems sit at 1:1).
  */
 export function scenarioIssueDiagnostics(
-  error: z.ZodError, file: string,
+  error: z.ZodError,
+  file: string,
   locate: (path: (string | number)[]) => { line: number; column: number } = () => ({ line: 1, column: 1 }),
 ): Diagnostic[] {
   return error.issues.map((issue) => {
     const keyPath = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     const { line, column } = locate(keyPath);
-    return { code: 'scenario-invalid', severity: 'error', message: `${formatPath('', keyPath)}: ${issueMessage(issue)}`, file, line, column, path: issuePath(keyPath) };
+    return {
+      code: 'scenario-invalid',
+      severity: 'error',
+      message: `${formatPath('', keyPath)}: ${issueMessage(issue)}`,
+      file,
+      line,
+      column,
+      path: issuePath(keyPath),
+    };
   });
 }

@@ -32,14 +32,18 @@ export interface Lesson {
 export function describeAt(at: LessonAt): string {
   if ('step' in at) return `step ${at.step}`;
   switch (at.event) {
-    case 'task-lost': return 'where the flat list loses the task';
-    case 'stage': return `${at.inference ? 'the first request after ' : ''}the transition${at.to ? ` to ${at.to}` : ''}`;
-    case 'change': return `the ${at.nth && at.nth > 1 ? `${ordinal(at.nth)} ` : 'first '}${at.type}${at.region ? ` in ${at.region}` : ''}`;
-    case 'last': return 'the last step';
+    case 'task-lost':
+      return 'where the flat list loses the task';
+    case 'stage':
+      return `${at.inference ? 'the first request after ' : ''}the transition${at.to ? ` to ${at.to}` : ''}`;
+    case 'change':
+      return `the ${at.nth && at.nth > 1 ? `${ordinal(at.nth)} ` : 'first '}${at.type}${at.region ? ` in ${at.region}` : ''}`;
+    case 'last':
+      return 'the last step';
   }
 }
 
 function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${suffix}`;
 }

@@ -4,9 +4,14 @@ import { MAX_RESULT_SIZE_TOKENS } from '../engine/scenario.ts';
 import { fmt } from '../engine/format.ts';
 
 // Sizes (tokens or words per event) are built in memory: past this bound one event would exhaust it.
-const size = z.number().int().positive().max(MAX_RESULT_SIZE_TOKENS, {
-  message: `at most ${fmt(MAX_RESULT_SIZE_TOKENS)} per event`,
-});
+const size = z
+  .number()
+  .int()
+  .positive()
+  .max(MAX_RESULT_SIZE_TOKENS, {
+    message: `at most ${fmt(MAX_RESULT_SIZE_TOKENS)} per event`,
+  });
 
-export const positiveRange = z.tuple([size, size])
+export const positiveRange = z
+  .tuple([size, size])
   .refine(([min, max]) => min <= max, { message: 'give [min, max] with min <= max' });

@@ -6,18 +6,56 @@ import { positiveRange } from './ranges.ts';
 import { prose } from './text.ts';
 import { TrafficBuilder } from './traffic-builder.ts';
 
-export const ResearchAgentParamsSchema = z.object({
-  sources: z.string().min(1).default('sources').describe('The region fetched sources are routed to, and released from.'),
-  findings: z.string().min(1).default('findings').describe('The hashmap region findings are written to, keyed by topic.'),
-  fetchTokens: positiveRange.default([3_000, 14_000]).describe('Token size of each fetch result, [min, max].'),
-  maxInFlight: z.number().int().min(1).max(50).default(4).describe('The agent releases a source once this many are held.'),
-  topics: z.number().int().min(1).max(1_000).default(24).describe('Distinct finding keys; fewer topics means more rewrites of the same key.'),
-}).strict();
+export const ResearchAgentParamsSchema = z
+  .object({
+    sources: z
+      .string()
+      .min(1)
+      .default('sources')
+      .describe('The region fetched sources are routed to, and released from.'),
+    findings: z
+      .string()
+      .min(1)
+      .default('findings')
+      .describe('The hashmap region findings are written to, keyed by topic.'),
+    fetchTokens: positiveRange.default([3_000, 14_000]).describe('Token size of each fetch result, [min, max].'),
+    maxInFlight: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .default(4)
+      .describe('The agent releases a source once this many are held.'),
+    topics: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000)
+      .default(24)
+      .describe('Distinct finding keys; fewer topics means more rewrites of the same key.'),
+  })
+  .strict();
 export type ResearchAgentParams = z.infer<typeof ResearchAgentParamsSchema>;
 
 const SITES = ['rfc-editor.org', 'docs.example.dev', 'arxiv.org', 'engineering.example.com', 'wiki.example.org'];
-const TOPIC_WORDS = ['cache', 'latency', 'retry', 'quota', 'eviction', 'prefix', 'window', 'budget',
-  'backoff', 'sharding', 'consistency', 'compression', 'tokenizer', 'routing', 'batching', 'streaming'];
+const TOPIC_WORDS = [
+  'cache',
+  'latency',
+  'retry',
+  'quota',
+  'eviction',
+  'prefix',
+  'window',
+  'budget',
+  'backoff',
+  'sharding',
+  'consistency',
+  'compression',
+  'tokenizer',
+  'routing',
+  'batching',
+  'streaming',
+];
 
 /** What the agent believes `sources` holds, oldest first: a key for keyed excerpts, else null. */
 type Held = (string | null)[];
@@ -28,9 +66,15 @@ class ResearchAgent {
   private readonly held: Held = [];
   private excerptCount = 0;
 
-  constructor(private readonly random: Random, private readonly params: ResearchAgentParams) {
-    this.topics = Array.from({ length: params.topics }, (_, i) =>
-      `${TOPIC_WORDS[i % TOPIC_WORDS.length]}-${random.pick(TOPIC_WORDS)}${i >= TOPIC_WORDS.length ? `-${i}` : ''}`);
+  constructor(
+    private readonly random: Random,
+    private readonly params: ResearchAgentParams,
+  ) {
+    this.topics = Array.from(
+      { length: params.topics },
+      (_, i) =>
+        `${TOPIC_WORDS[i % TOPIC_WORDS.length]}-${random.pick(TOPIC_WORDS)}${i >= TOPIC_WORDS.length ? `-${i}` : ''}`,
+    );
   }
 
   run(steps: number) {
@@ -45,13 +89,19 @@ class ResearchAgent {
     const { random, traffic, params } = this;
     const topic = random.pick(this.topics);
     if (random.chance(0.3)) {
-      traffic.toolTurn(`Searching for ${topic}.`, [{
-        name: 'search', arguments: { query: topic.replace(/-/g, ' ') }, result: { size_tokens: random.int(150, 700) },
-      }]);
+      traffic.toolTurn(`Searching for ${topic}.`, [
+        {
+          name: 'search',
+          arguments: { query: topic.replace(/-/g, ' ') },
+          result: { size_tokens: random.int(150, 700) },
+        },
+      ]);
     }
     const url = `https://${random.pick(SITES)}/${topic}/${random.int(1, 999)}`;
     const [min, max] = params.fetchTokens;
-    traffic.toolTurn(`Fetching ${url}.`, [{ name: 'fetch', arguments: { url }, result: { size_tokens: random.int(min, max) } }]);
+    traffic.toolTurn(`Fetching ${url}.`, [
+      { name: 'fetch', arguments: { url }, result: { size_tokens: random.int(min, max) } },
+    ]);
     this.held.push(null);
     if (random.chance(0.25)) this.keepExcerpt(topic);
     traffic.append(params.findings, `${prose(random, random.int(15, 50))} (source: ${url})`, topic);

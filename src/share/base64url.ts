@@ -27,7 +27,8 @@ export type Base64Result = { ok: true; bytes: Uint8Array } | { ok: false; error:
 /** Decodes base64url; trailing `=` padding is tolerated, any other stray character is an error. */
 export function fromBase64Url(text: string): Base64Result {
   const body = text.replace(/=+$/, '');
-  if (body.length % 4 === 1) return { ok: false, error: `its length (${body.length}) is not a possible base64url length` };
+  if (body.length % 4 === 1)
+    return { ok: false, error: `its length (${body.length}) is not a possible base64url length` };
   const bytes = new Uint8Array(Math.floor((body.length * 3) / 4));
   let buffer = 0;
   let bits = 0;
@@ -35,7 +36,8 @@ export function fromBase64Url(text: string): Base64Result {
   for (let i = 0; i < body.length; i++) {
     const code = body.charCodeAt(i);
     const value = code < 128 ? VALUES[code]! : -1;
-    if (value < 0) return { ok: false, error: `character ${JSON.stringify(body[i])} at position ${i + 1} is not base64url` };
+    if (value < 0)
+      return { ok: false, error: `character ${JSON.stringify(body[i])} at position ${i + 1} is not base64url` };
     buffer = ((buffer << 6) | value) & 0xffffff;
     bits += 6;
     if (bits >= 8) {

@@ -2,7 +2,16 @@
 // The `1` is the share format; a link in another format is refused with a message that says so.
 // The page and `lev share` both call these two functions.
 import { deflateSync } from 'fflate';
-import { DEFAULT_SCENARIO_NAME, GeneratorSchema, SCENARIO_VERSION, ScenarioSchema, type GeneratorSpec, type Scenario, type ScenarioInput, type TrafficEvent } from '../engine/scenario.ts';
+import {
+  DEFAULT_SCENARIO_NAME,
+  GeneratorSchema,
+  SCENARIO_VERSION,
+  ScenarioSchema,
+  type GeneratorSpec,
+  type Scenario,
+  type ScenarioInput,
+  type TrafficEvent,
+} from '../engine/scenario.ts';
 import { GENERATOR_PARAMS } from '../scenarios/generators.ts';
 import { formatIssues } from '../scenarios/issues.ts';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
@@ -52,11 +61,15 @@ export function decodeFragment(fragmentOrUrl: string): DecodeResult {
   const dot = value.indexOf('.');
   const version = dot < 0 ? '' : value.slice(0, dot);
   if (!/^\d+$/.test(version)) {
-    return fail('This link is corrupt: the scenario data has no format version (#s=1.…). It may have been cut or changed when copied.');
+    return fail(
+      'This link is corrupt: the scenario data has no format version (#s=1.…). It may have been cut or changed when copied.',
+    );
   }
   if (Number(version) !== SHARE_FORMAT_VERSION) return otherVersion(`share format ${version}`);
   if (value.length > MAX_LINK_CHARS) {
-    return fail(`This link is ${fmt(value.length)} characters long, more than a scenario of ${MAX_INFLATED_BYTES / 1024 / 1024} MB can make (${fmt(MAX_LINK_CHARS)}), so it was not opened. Share big scenarios as a JSON file instead.`);
+    return fail(
+      `This link is ${fmt(value.length)} characters long, more than a scenario of ${MAX_INFLATED_BYTES / 1024 / 1024} MB can make (${fmt(MAX_LINK_CHARS)}), so it was not opened. Share big scenarios as a JSON file instead.`,
+    );
   }
   const decoded = fromBase64Url(value.slice(dot + 1));
   if (!decoded.ok) return fail(`This link is corrupt: ${decoded.error}. It may have been cut or changed when copied.`);
@@ -69,7 +82,9 @@ function decodePayload(packed: Uint8Array): DecodeResult {
     bytes = inflateCapped(packed, MAX_INFLATED_BYTES);
   } catch (err) {
     if (err instanceof InflateLimitError) {
-      return fail(`This link's scenario is larger than ${MAX_INFLATED_BYTES / 1024 / 1024} MB once decompressed, so it was not opened. Share big scenarios as a JSON file instead.`);
+      return fail(
+        `This link's scenario is larger than ${MAX_INFLATED_BYTES / 1024 / 1024} MB once decompressed, so it was not opened. Share big scenarios as a JSON file instead.`,
+      );
     }
     const why = err instanceof Error ? err.message : String(err);
     return fail(`This link is corrupt: its data does not decompress (${why}). It may have been cut short when copied.`);
@@ -104,7 +119,9 @@ function shareValue(text: string): string | undefined {
 }
 
 function otherVersion(what: string): DecodeResult {
-  return fail(`This link was made in a different version of the playground (${what}); this page reads share format ${SHARE_FORMAT_VERSION}, scenario version ${SCENARIO_VERSION}. Open it with the version that made it, or export the scenario as JSON there.`);
+  return fail(
+    `This link was made in a different version of the playground (${what}); this page reads share format ${SHARE_FORMAT_VERSION}, scenario version ${SCENARIO_VERSION}. Open it with the version that made it, or export the scenario as JSON there.`,
+  );
 }
 
 function fail(error: string): DecodeResult {
@@ -121,9 +138,10 @@ export function compactScenario(scenario: Scenario): Record<string, unknown> {
   const out: Record<string, unknown> = { version: scenario.version };
   if (scenario.name !== DEFAULT_SCENARIO_NAME) out.name = scenario.name;
   if (scenario.description !== undefined) out.description = scenario.description;
-  out.model = 'window' in scenario.model && scenario.model.encoding === DEFAULT_ENCODING
-    ? { ...scenario.model, encoding: undefined }
-    : scenario.model;
+  out.model =
+    'window' in scenario.model && scenario.model.encoding === DEFAULT_ENCODING
+      ? { ...scenario.model, encoding: undefined }
+      : scenario.model;
   out.agent = scenario.agent;
   if (Object.keys(scenario.workdir).length > 0) out.workdir = scenario.workdir;
   if (Object.keys(scenario.commands).length > 0) out.commands = scenario.commands;
@@ -142,7 +160,10 @@ export function compactScenario(scenario: Scenario): Record<string, unknown> {
 }
 
 /** Drops params equal to the generator's defaults; undefined when nothing else is left. */
-function compactParams(kind: keyof typeof GENERATOR_PARAMS, params: Record<string, unknown>): Record<string, unknown> | undefined {
+function compactParams(
+  kind: keyof typeof GENERATOR_PARAMS,
+  params: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   const defaults: Record<string, unknown> = GENERATOR_PARAMS[kind].parse({});
   const kept = Object.entries(params).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(defaults[key]));
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;
@@ -152,6 +173,8 @@ function compactEvent(event: TrafficEvent): TrafficEvent {
   if (event.type !== 'assistant' || !event.tool_calls) return event;
   return {
     ...event,
-    tool_calls: event.tool_calls.map((call) => (Object.keys(call.arguments).length > 0 ? call : { id: call.id, name: call.name } as typeof call)),
+    tool_calls: event.tool_calls.map((call) =>
+      Object.keys(call.arguments).length > 0 ? call : ({ id: call.id, name: call.name } as typeof call),
+    ),
   };
 }

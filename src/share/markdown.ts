@@ -15,7 +15,14 @@ export function markdownText(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/[\\[\]()!<>|`*_~&]/g, '\\$&');
 }
 
-export interface RegionRow { region: string; kind: string; budget: number; finalTokens: number; evictions: number; evictedTokens: number }
+export interface RegionRow {
+  region: string;
+  kind: string;
+  budget: number;
+  finalTokens: number;
+  evictions: number;
+  evictedTokens: number;
+}
 
 /** One row per region: budget, tokens after the last step, and what its own rules evicted. */
 export function regionRows(timeline: Timeline): RegionRow[] {
@@ -32,8 +39,11 @@ export function regionRows(timeline: Timeline): RegionRow[] {
     }
   }
   return timeline.regions.map((meta) => ({
-    region: meta.name, kind: meta.kind, budget: last[meta.name]?.budget ?? meta.budget,
-    finalTokens: last[meta.name]?.tokens ?? 0, ...(evicted.get(meta.name) ?? { evictions: 0, evictedTokens: 0 }),
+    region: meta.name,
+    kind: meta.kind,
+    budget: last[meta.name]?.budget ?? meta.budget,
+    finalTokens: last[meta.name]?.tokens ?? 0,
+    ...(evicted.get(meta.name) ?? { evictions: 0, evictedTokens: 0 }),
   }));
 }
 
@@ -54,7 +64,10 @@ export function scenarioMarkdown(name: string, url: string, facts: MarkdownFacts
     '',
     '| Region | Kind | Budget | Final tokens | Evictions |',
     '|---|---|--:|--:|--:|',
-    ...facts.rows.map((r) => `| ${markdownText(r.region)} | ${r.kind} | ${n(r.budget)} | ${n(r.finalTokens)} | ${r.evictions === 0 ? '0' : `${n(r.evictions)} (${n(r.evictedTokens)} tokens)`} |`),
+    ...facts.rows.map(
+      (r) =>
+        `| ${markdownText(r.region)} | ${r.kind} | ${n(r.budget)} | ${n(r.finalTokens)} | ${r.evictions === 0 ? '0' : `${n(r.evictions)} (${n(r.evictedTokens)} tokens)`} |`,
+    ),
     '',
     `Cache prefix: ${Math.round(facts.meanPrefixShare * 100)}% of each request on average was identical to the previous one` +
       (lastRequest ? `; last request ${n(lastRequest.prefixTokens)} of ${n(lastRequest.requestTokens)} tokens.` : '.'),

@@ -108,7 +108,9 @@ export const isZoom = (value: string): value is Zoom => (ZOOMS as readonly strin
 /** The scenario's part of a fragment (`#s=1.…`), without the view's parts. */
 export function scenarioPart(fragment: string): string {
   const hash = fragment.startsWith('#') ? '#' : '';
-  const parts = (hash ? fragment.slice(1) : fragment).split('&').filter((part) => !KEYS.some((key) => part.startsWith(`${key}=`)));
+  const parts = (hash ? fragment.slice(1) : fragment)
+    .split('&')
+    .filter((part) => !KEYS.some((key) => part.startsWith(`${key}=`)));
   return hash + parts.join('&');
 }
 

@@ -14,7 +14,9 @@ import { jsonLongerThan } from './jsonSize.ts';
 export const MAX_ADDRESS_SOURCE_CHARS = 2_000_000;
 
 /** What a history entry's state holds: the library entry its address stands for. */
-export interface HistoryState { entryId?: string | null }
+export interface HistoryState {
+  entryId?: string | null;
+}
 
 export class AddressBar {
   /** The scenario's part of the fragment this tab last put in the address bar. */
@@ -59,7 +61,10 @@ export class AddressBar {
     // Deflating or even measuring tens of MB of JSON is seconds of the page's thread, for a link no
     // address bar takes; the walk stops at the limit instead.
     if (jsonLongerThan(scenario, MAX_ADDRESS_SOURCE_CHARS)) {
-      return { fragment: '', problem: `it is more than ${fmt(MAX_ADDRESS_SOURCE_CHARS)} characters of JSON, the most a link is made for` };
+      return {
+        fragment: '',
+        problem: `it is more than ${fmt(MAX_ADDRESS_SOURCE_CHARS)} characters of JSON, the most a link is made for`,
+      };
     }
     let fragment: string;
     try {
@@ -70,7 +75,10 @@ export class AddressBar {
     const { origin, pathname, search } = this.host.location();
     const length = origin.length + pathname.length + search.length + fragment.length;
     if (length > MAX_ADDRESS_CHARS) {
-      return { fragment: '', problem: `its link would be ${fmt(length)} characters, more than an address bar takes (${fmt(MAX_ADDRESS_CHARS)})` };
+      return {
+        fragment: '',
+        problem: `its link would be ${fmt(length)} characters, more than an address bar takes (${fmt(MAX_ADDRESS_CHARS)})`,
+      };
     }
     return { fragment };
   }

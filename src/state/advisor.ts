@@ -39,13 +39,21 @@ export interface AdvisorOptions {
 const KEY = 'advise';
 
 /** See Advisor.applicable: the panel asks the same of the text it renders. */
-export function isApplicable({ advice, adviceFor }: Pick<AdvisorStore, 'advice' | 'adviceFor'>, text: string | undefined): boolean {
+export function isApplicable(
+  { advice, adviceFor }: Pick<AdvisorStore, 'advice' | 'adviceFor'>,
+  text: string | undefined,
+): boolean {
   if (advice === null || adviceFor === null || text === undefined) return false;
   return text === adviceFor || advice.front.some((p) => p.toml === text);
 }
 
 export class Advisor {
-  readonly store: StoreApi<AdvisorStore> = createStore<AdvisorStore>()(() => ({ open: false, status: { kind: 'idle' }, advice: null, adviceFor: null }));
+  readonly store: StoreApi<AdvisorStore> = createStore<AdvisorStore>()(() => ({
+    open: false,
+    status: { kind: 'idle' },
+    advice: null,
+    adviceFor: null,
+  }));
 
   constructor(private readonly options: AdvisorOptions) {}
 
@@ -57,17 +65,41 @@ export class Advisor {
   run(candidates?: number): void {
     const scenario: Scenario = this.options.scenario.getState().scenario;
     const text = scenario.agent[AGENT_FILE] ?? null;
-    this.store.setState({ open: true, status: { kind: 'running', phase: 'search', done: 0, total: candidates ?? 0, front: 0 }, advice: null, adviceFor: text });
-    this.options.client.request('advise', { scenario, ...(candidates ? { candidates } : {}) }, {
-      key: KEY, timeLimitMs: ADVISE_TIME_LIMIT_MS,
-      onProgress: (done, total, phase) => this.store.setState((s) => (s.status.kind === 'running'
-        ? { status: { kind: 'running', phase: phase?.phase ?? s.status.phase, done, total, front: phase?.front ?? s.status.front } }
-        : s)),
-    })
+    this.store.setState({
+      open: true,
+      status: { kind: 'running', phase: 'search', done: 0, total: candidates ?? 0, front: 0 },
+      advice: null,
+      adviceFor: text,
+    });
+    this.options.client
+      .request(
+        'advise',
+        { scenario, ...(candidates ? { candidates } : {}) },
+        {
+          key: KEY,
+          timeLimitMs: ADVISE_TIME_LIMIT_MS,
+          onProgress: (done, total, phase) =>
+            this.store.setState((s) =>
+              s.status.kind === 'running'
+                ? {
+                    status: {
+                      kind: 'running',
+                      phase: phase?.phase ?? s.status.phase,
+                      done,
+                      total,
+                      front: phase?.front ?? s.status.front,
+                    },
+                  }
+                : s,
+            ),
+        },
+      )
       .then((advice) => this.store.setState({ advice, status: { kind: 'done' } }))
       .catch((error: unknown) => {
         if (error instanceof CancelledError) return;
-        this.store.setState({ status: { kind: 'failed', message: error instanceof Error ? error.message : String(error) } });
+        this.store.setState({
+          status: { kind: 'failed', message: error instanceof Error ? error.message : String(error) },
+        });
       });
   }
 

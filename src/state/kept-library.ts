@@ -22,7 +22,12 @@ export interface LibraryStore {
 
 export function createLibraryStore(): StoreApi<LibraryStore> {
   return createStore<LibraryStore>()(() => ({
-    entryId: null, origin: { kind: 'blank' }, entries: [], trash: null, persistent: true, storageProblem: null,
+    entryId: null,
+    origin: { kind: 'blank' },
+    entries: [],
+    trash: null,
+    persistent: true,
+    storageProblem: null,
   }));
 }
 
@@ -34,7 +39,10 @@ export class KeptLibrary {
   private onMemory: Promise<void> | null;
 
   /** `onRefused` tells the person, once, that their work will not survive a reload. */
-  constructor(opened: OpenedStorage, private readonly onRefused: (problem: string) => void) {
+  constructor(
+    opened: OpenedStorage,
+    private readonly onRefused: (problem: string) => void,
+  ) {
     this.storage = opened.storage;
     this.library = createLibrary({ storage: this.storage });
     this.onMemory = opened.persistent ? null : Promise.resolve();

@@ -17,7 +17,10 @@ export type Origin =
   | { kind: 'copy'; of: string }
   | { kind: 'earlier-work' };
 
-export interface Version { savedAt: number; scenario: Scenario }
+export interface Version {
+  savedAt: number;
+  scenario: Scenario;
+}
 
 export interface LibraryEntry {
   id: string;
@@ -46,7 +49,10 @@ export interface EntrySummary extends Omit<LibraryEntry, 'scenario' | 'versions'
   contentLengthAtLeast: number;
 }
 
-interface StoredContent { scenario: Scenario; versions: Version[] }
+interface StoredContent {
+  scenario: Scenario;
+  versions: Version[];
+}
 
 export type SaveResult = { ok: true; entry: LibraryEntry } | { ok: false; conflict: LibraryEntry };
 
@@ -64,9 +70,11 @@ export interface LibraryOptions {
 
 /** JSON with sorted keys: two scenarios with the same content compare equal whatever the key order. */
 export function contentKey(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v)
-    ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    : v));
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }
 
 /** Whether JSON would write a property with this value (it leaves out undefined, functions, symbols). */
@@ -116,8 +124,13 @@ export function uniqueName(base: string, taken: ReadonlySet<string>): string {
 
 function summaryOf(entry: LibraryEntry): EntrySummary {
   return {
-    id: entry.id, name: entry.name, createdAt: entry.createdAt, changedAt: entry.changedAt, origin: entry.origin,
-    versionedAt: entry.versionedAt, revision: entry.revision,
+    id: entry.id,
+    name: entry.name,
+    createdAt: entry.createdAt,
+    changedAt: entry.changedAt,
+    origin: entry.origin,
+    versionedAt: entry.versionedAt,
+    revision: entry.revision,
     versions: entry.versions.map((v) => ({ savedAt: v.savedAt })),
     contentLengthAtLeast: jsonLengthAtLeast({ ...entry.scenario, name: '' }),
   };
@@ -125,14 +138,24 @@ function summaryOf(entry: LibraryEntry): EntrySummary {
 
 function joined(summary: EntrySummary, content: StoredContent): LibraryEntry {
   return {
-    id: summary.id, name: summary.name, createdAt: summary.createdAt, changedAt: summary.changedAt, origin: summary.origin,
-    versionedAt: summary.versionedAt, revision: summary.revision, scenario: content.scenario, versions: content.versions,
+    id: summary.id,
+    name: summary.name,
+    createdAt: summary.createdAt,
+    changedAt: summary.changedAt,
+    origin: summary.origin,
+    versionedAt: summary.versionedAt,
+    revision: summary.revision,
+    scenario: content.scenario,
+    versions: content.versions,
   };
 }
 
 /** The entry's two records: its summary and its content. */
 function records(entry: LibraryEntry): Writes {
-  return { [ENTRY + entry.id]: summaryOf(entry), [CONTENT + entry.id]: { scenario: entry.scenario, versions: entry.versions } };
+  return {
+    [ENTRY + entry.id]: summaryOf(entry),
+    [CONTENT + entry.id]: { scenario: entry.scenario, versions: entry.versions },
+  };
 }
 
 /** The entry from the records `transact` read for it, if both are there. */
@@ -153,9 +176,11 @@ async function splitWholeRecords(storage: KeyValueStorage): Promise<void> {
   }
   const trash = await storage.get<unknown>(TRASH_KEY);
   if (isWhole(trash)) {
-    await storage.transact([TRASH_KEY], ([now]) => (isWhole(now)
-      ? { [TRASH_KEY]: summaryOf(now), [TRASH_CONTENT_KEY]: { scenario: now.scenario, versions: now.versions } }
-      : {}));
+    await storage.transact([TRASH_KEY], ([now]) =>
+      isWhole(now)
+        ? { [TRASH_KEY]: summaryOf(now), [TRASH_CONTENT_KEY]: { scenario: now.scenario, versions: now.versions } }
+        : {},
+    );
   }
 }
 
@@ -194,8 +219,15 @@ export function createLibrary({ storage, now = Date.now, newId = randomId }: Lib
     const unique = uniqueName(name, await takenNames());
     // The scenario carries the entry's name, so the header, the menu and a link say the same.
     const entry: LibraryEntry = {
-      id: newId(), name: unique, createdAt: at, changedAt: at, origin,
-      scenario: scenario.name === unique ? scenario : { ...scenario, name: unique }, versions: [], versionedAt: at, revision: 1,
+      id: newId(),
+      name: unique,
+      createdAt: at,
+      changedAt: at,
+      origin,
+      scenario: scenario.name === unique ? scenario : { ...scenario, name: unique },
+      versions: [],
+      versionedAt: at,
+      revision: 1,
     };
     await write(entry);
     return entry;
@@ -220,7 +252,14 @@ export function createLibrary({ storage, now = Date.now, newId = randomId }: Lib
       versions = withVersion({ ...entry, versions }, scenario, at);
       versionedAt = at;
     }
-    return { ...entry, scenario, versions, versionedAt, changedAt: changed ? at : entry.changedAt, revision: entry.revision + 1 };
+    return {
+      ...entry,
+      scenario,
+      versions,
+      versionedAt,
+      changedAt: changed ? at : entry.changedAt,
+      revision: entry.revision + 1,
+    };
   }
 
   /**
@@ -228,7 +267,12 @@ export function createLibrary({ storage, now = Date.now, newId = randomId }: Lib
    * leaves it alone and returns what is stored (another tab saved it). `checkpoint` (Ctrl+S) also
    * keeps this content as a version. An entry deleted meanwhile is written back: the work is here.
    */
-  async function save(id: string, scenario: Scenario, baseRevision: number, { checkpoint = false } = {}): Promise<SaveResult> {
+  async function save(
+    id: string,
+    scenario: Scenario,
+    baseRevision: number,
+    { checkpoint = false } = {},
+  ): Promise<SaveResult> {
     await ready();
     let result: SaveResult | undefined;
     await storage.transact([ENTRY + id, CONTENT + id], (stored) => {
@@ -237,7 +281,17 @@ export function createLibrary({ storage, now = Date.now, newId = randomId }: Lib
         result = { ok: false, conflict: old };
         return {};
       }
-      const base = old ?? { id, name: scenario.name, createdAt: now(), changedAt: now(), origin: { kind: 'earlier-work' }, scenario, versions: [], versionedAt: now(), revision: baseRevision };
+      const base = old ?? {
+        id,
+        name: scenario.name,
+        createdAt: now(),
+        changedAt: now(),
+        origin: { kind: 'earlier-work' },
+        scenario,
+        versions: [],
+        versionedAt: now(),
+        revision: baseRevision,
+      };
       const entry = advance(base, scenario, checkpoint);
       result = { ok: true, entry };
       return records(entry);
@@ -311,7 +365,13 @@ export function createLibrary({ storage, now = Date.now, newId = randomId }: Lib
       const version = e.versions.find((v) => v.savedAt === savedAt);
       if (!version) return e;
       const at = now();
-      return { ...e, versions: withVersion(e, e.scenario, at), versionedAt: at, changedAt: at, scenario: version.scenario };
+      return {
+        ...e,
+        versions: withVersion(e, e.scenario, at),
+        versionedAt: at,
+        changedAt: at,
+        scenario: version.scenario,
+      };
     });
   }
 
@@ -330,7 +390,17 @@ export function createLibrary({ storage, now = Date.now, newId = randomId }: Lib
   }
 
   return {
-    list, get: read, create, save, rename, duplicate, remove, trash, undoRemove, restoreVersion, findByContent,
+    list,
+    get: read,
+    create,
+    save,
+    rename,
+    duplicate,
+    remove,
+    trash,
+    undoRemove,
+    restoreVersion,
+    findByContent,
     lastOpened: () => storage.get<string>(LAST_OPENED_KEY),
     setLastOpened: (id: string) => storage.set(LAST_OPENED_KEY, id),
   };

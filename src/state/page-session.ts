@@ -25,7 +25,15 @@ import { contentKey, type LibraryEntry, type Origin } from './library.ts';
 import { createReplayGuard } from './replayGuard.ts';
 import { Replays } from './replays.ts';
 import { createResultsStore, type ResultsStore } from './results.ts';
-import { AGENT_FILE, blankScenario, createScenarioStore, defaultScenario, exampleContent, placeholderScenario, type ScenarioStore } from './scenario.ts';
+import {
+  AGENT_FILE,
+  blankScenario,
+  createScenarioStore,
+  defaultScenario,
+  exampleContent,
+  placeholderScenario,
+  type ScenarioStore,
+} from './scenario.ts';
 import { memoryStorage, type OpenedStorage } from './storage.ts';
 import { createUiStore, type LessonNote, type Notice, type UiStore } from './ui.ts';
 
@@ -44,7 +52,11 @@ export interface Delays {
 /** The tab's storage key for what it left as it went (`PageSession.leaving`). */
 export const LEFT_KEY = 'leviath.leaving.v1';
 /** What a tab leaves as it goes: its entry, its step, and edits not saved yet with where they belong. */
-interface Left { entryId: string | null; step: number; unsaved?: { origin: Origin; scenario: Scenario } }
+interface Left {
+  entryId: string | null;
+  step: number;
+  unsaved?: { origin: Origin; scenario: Scenario };
+}
 
 export const DELAYS: Readonly<Delays> = Object.freeze({ save: 300, address: 400, edit: 200, inspect: 40 });
 
@@ -63,7 +75,13 @@ interface Landing {
 
 /** A link's view parts as a landing (a link without them lands where links always did: step 1, Window). */
 function landingOf(view: ViewState): Landing {
-  return { at: view.step ? { step: view.step } : null, view: view.view ?? 'window', zoom: view.zoom, region: view.region, entry: view.entry };
+  return {
+    at: view.step ? { step: view.step } : null,
+    view: view.view ?? 'window',
+    zoom: view.zoom,
+    region: view.region,
+    entry: view.entry,
+  };
 }
 
 export interface PageSessionOptions {
@@ -125,11 +143,18 @@ export class PageSession {
     this.delays = { ...DELAYS, ...options.delays };
     this.ui = createUiStore({ storage: options.host.storage, prefersDark: options.host.prefersDark });
     const exportScenario = options.exportScenario;
-    this.exportAction = exportScenario && { label: 'Export', run: () => exportScenario(this.scenario.getState().scenario) };
-    this.kept = new KeptLibrary(options.storage ?? { storage: memoryStorage(), persistent: true }, (problem) => this.notify({
-      tone: 'error', sticky: true, action: this.exportAction,
-      text: `Your work cannot be stored in this browser (${problem}). The page keeps working, but nothing will survive a reload: use Export to keep a copy.`,
-    }));
+    this.exportAction = exportScenario && {
+      label: 'Export',
+      run: () => exportScenario(this.scenario.getState().scenario),
+    };
+    this.kept = new KeptLibrary(options.storage ?? { storage: memoryStorage(), persistent: true }, (problem) =>
+      this.notify({
+        tone: 'error',
+        sticky: true,
+        action: this.exportAction,
+        text: `Your work cannot be stored in this browser (${problem}). The page keeps working, but nothing will survive a reload: use Export to keep a copy.`,
+      }),
+    );
     this.library = this.kept.store;
     this.address = new AddressBar(
       this.host,
@@ -137,9 +162,13 @@ export class PageSession {
       () => this.viewState(),
     );
     this.replays = new Replays({
-      engine: options.engine, edit: options.edit, results: this.results, ui: this.ui,
+      engine: options.engine,
+      edit: options.edit,
+      results: this.results,
+      ui: this.ui,
       scenario: () => this.scenario.getState().scenario,
-      guard: createReplayGuard(options.host.storage), chartWidth: () => this.host.chartWidth(),
+      guard: createReplayGuard(options.host.storage),
+      chartWidth: () => this.host.chartWidth(),
       delays: { edit: this.delays.edit, inspect: this.delays.inspect },
       landing: (scenario, timeline) => {
         const landing = this.landing;
@@ -188,19 +217,36 @@ export class PageSession {
       const decoded = decodeFragment(href);
       if (decoded.ok) {
         // A state of ours means this tab's own address came back (a reload): nothing to announce.
-        await this.openLink(decoded.scenario, hash, { history: 'replace', preferId: hintId, quiet: ours, view: parseViewParams(href).view });
+        await this.openLink(decoded.scenario, hash, {
+          history: 'replace',
+          preferId: hintId,
+          quiet: ours,
+          view: parseViewParams(href).view,
+        });
         opened = true;
       } else {
         this.notify({ tone: 'error', text: `${decoded.error} Your own work is unchanged.` });
       }
     }
     if (!opened) {
-      const lastId = hintId ?? await this.kept.call((l) => l.lastOpened()) ?? earlier?.id;
+      const lastId = hintId ?? (await this.kept.call((l) => l.lastOpened())) ?? earlier?.id;
       const entry = lastId ? await this.kept.call((l) => l.get(lastId)) : undefined;
-      if (entry) await this.open(entry.scenario, { entryId: entry.id, origin: entry.origin, baseRevision: entry.revision, history: 'replace' });
+      if (entry)
+        await this.open(entry.scenario, {
+          entryId: entry.id,
+          origin: entry.origin,
+          baseRevision: entry.revision,
+          history: 'replace',
+        });
       // A first visit opens the default example at step 1 of Window, as it always has (a bare address
       // is a link with no view), with its lesson's sentence and "show me" above the verdict.
-      else await this.open(defaultScenario(), { entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }, history: 'replace', land: { at: null, view: 'window', lesson: lessonNote(DEFAULT_EXAMPLE_ID) } });
+      else
+        await this.open(defaultScenario(), {
+          entryId: null,
+          origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID },
+          history: 'replace',
+          land: { at: null, view: 'window', lesson: lessonNote(DEFAULT_EXAMPLE_ID) },
+        });
     }
     // A reload comes back to the step it left (the replay clamps it to the run's length).
     if (left) this.ui.getState().setStep(left.step);
@@ -218,10 +264,11 @@ export class PageSession {
     try {
       const text = storage?.getItem(LEFT_KEY);
       storage?.removeItem(LEFT_KEY);
-      const parsed = text ? JSON.parse(text) as Left : null;
+      const parsed = text ? (JSON.parse(text) as Left) : null;
       // The history entry may not name the entry yet (its address is rewritten 400 ms after an
       // edit, the first save can take longer): the tab's own storage says which it was.
-      if (parsed && ours && (parsed.entryId === entryId || entryId === null) && Number.isInteger(parsed.step)) left = parsed;
+      if (parsed && ours && (parsed.entryId === entryId || entryId === null) && Number.isInteger(parsed.step))
+        left = parsed;
       if (left?.unsaved) left.unsaved.scenario = ScenarioSchema.parse(left.unsaved.scenario);
     } catch {
       left = null;
@@ -253,8 +300,15 @@ export class PageSession {
    */
   private async restoreUnsaved(scenario: Scenario, entryId: string | null, origin: Origin): Promise<void> {
     // The save begun as the tab went may have finished after all: then that entry holds them.
-    const entry = entryId ? await this.kept.call((l) => l.get(entryId)) : await this.kept.call((l) => l.findByContent(scenario));
-    await this.open(scenario, { entryId: entry?.id ?? null, origin: entry?.origin ?? origin, baseRevision: entry?.revision, history: 'replace' });
+    const entry = entryId
+      ? await this.kept.call((l) => l.get(entryId))
+      : await this.kept.call((l) => l.findByContent(scenario));
+    await this.open(scenario, {
+      entryId: entry?.id ?? null,
+      origin: entry?.origin ?? origin,
+      baseRevision: entry?.revision,
+      history: 'replace',
+    });
     if (entry && contentKey(entry.scenario) === contentKey(scenario)) return;
     this.savedEdits = -1;
     await this.flushSave();
@@ -267,8 +321,12 @@ export class PageSession {
   }
 
   private startReplays(): void {
-    this.scenario.subscribe((s, prev) => { if (s.edits !== prev.edits) this.replays.edited(); });
-    this.ui.subscribe((s, prev) => { if (s.step !== prev.step) this.replays.stepChanged(); });
+    this.scenario.subscribe((s, prev) => {
+      if (s.edits !== prev.edits) this.replays.edited();
+    });
+    this.ui.subscribe((s, prev) => {
+      if (s.step !== prev.step) this.replays.stepChanged();
+    });
     this.host.listen('pagehide', () => this.replays.leaving());
     this.replays.start();
   }
@@ -289,7 +347,13 @@ export class PageSession {
     });
     this.host.listen('pagehide', () => this.address.flushView());
     this.ui.subscribe((s, prev) => {
-      if (s.step !== prev.step || s.chartView !== prev.chartView || s.zoom !== prev.zoom || s.focusRegion !== prev.focusRegion || s.focusEntry !== prev.focusEntry) {
+      if (
+        s.step !== prev.step ||
+        s.chartView !== prev.chartView ||
+        s.zoom !== prev.zoom ||
+        s.focusRegion !== prev.focusRegion ||
+        s.focusEntry !== prev.focusEntry
+      ) {
         this.address.writeViewSoon(VIEW_ADDRESS_DELAY);
       }
     });
@@ -301,7 +365,10 @@ export class PageSession {
       await this.openExample(id, { history: 'replace', view: parseViewParams(href).view, quiet: true });
       return true;
     }
-    this.notify({ tone: 'error', text: `This link names an example "${id}" that this page does not have; the examples are ${EXAMPLES.map((e) => e.id).join(', ')}. Your own work is unchanged.` });
+    this.notify({
+      tone: 'error',
+      text: `This link names an example "${id}" that this page does not have; the examples are ${EXAMPLES.map((e) => e.id).join(', ')}. Your own work is unchanged.`,
+    });
     return false;
   }
 
@@ -338,7 +405,9 @@ export class PageSession {
     const earlier = loadEarlierWork(this.host.storage);
     let first: LibraryEntry | undefined;
     for (const work of earlier) {
-      const entry = await this.kept.call(async (l) => (await l.findByContent(work)) ?? l.create(work, { kind: 'earlier-work' }));
+      const entry = await this.kept.call(
+        async (l) => (await l.findByContent(work)) ?? l.create(work, { kind: 'earlier-work' }),
+      );
       first ??= entry;
     }
     if (earlier.length > 0 && this.library.getState().persistent) forgetEarlierWork(this.host.storage);
@@ -440,7 +509,8 @@ export class PageSession {
     this.adoptName(copy);
     this.address.write('replace');
     this.notify({
-      tone: 'info', sticky: true,
+      tone: 'info',
+      sticky: true,
       text: `"${theirs.name}" was also changed in another tab. Both are kept: this tab's version is now "${copy.name}" in Scenarios, the other tab's stays "${theirs.name}".`,
     });
   }
@@ -458,16 +528,26 @@ export class PageSession {
     const link = this.address.linkOf(this.scenario.getState().scenario);
     this.address.write('replace', link.fragment);
     const name = this.openName();
-    const where = this.library.getState().persistent ? `Saved "${name}" in Scenarios` : `"${name}" is kept in this tab only (storage is refused)`;
+    const where = this.library.getState().persistent
+      ? `Saved "${name}" in Scenarios`
+      : `"${name}" is kept in this tab only (storage is refused)`;
     if (link.problem) {
-      this.notify({ tone: 'info', sticky: true, action: this.exportAction, text: `${where}. No link was copied: ${link.problem}. Export it as a file, or use Share to shorten the link.` });
+      this.notify({
+        tone: 'info',
+        sticky: true,
+        action: this.exportAction,
+        text: `${where}. No link was copied: ${link.problem}. Export it as a file, or use Share to shorten the link.`,
+      });
       return;
     }
     try {
       await this.host.clipboard.writeText(this.host.location().href);
       this.notify({ tone: 'info', text: `${where}; its link is copied.` });
     } catch {
-      this.notify({ tone: 'info', text: `${where}. The browser refused the clipboard: copy the link from the address bar.` });
+      this.notify({
+        tone: 'info',
+        text: `${where}. The browser refused the clipboard: copy the link from the address bar.`,
+      });
     }
   }
 
@@ -567,20 +647,33 @@ export class PageSession {
       await this.kept.refresh();
       return;
     }
-    if (this.library.getState().entryId === id && this.scenario.getState().edits === this.savedEdits && this.baseRevision === entry.revision) return;
+    if (
+      this.library.getState().entryId === id &&
+      this.scenario.getState().edits === this.savedEdits &&
+      this.baseRevision === entry.revision
+    )
+      return;
     await this.open(entry.scenario, {
-      entryId: entry.id, origin: entry.origin, baseRevision: entry.revision, history,
+      entryId: entry.id,
+      origin: entry.origin,
+      baseRevision: entry.revision,
+      history,
       say: say ? `Opened "${entry.name}" from Scenarios.` : undefined,
     });
   }
 
   /** An example, at its lesson (or where `view` says: a link's parts override the lesson's). */
-  async openExample(id: string, { view = {} as ViewState, history = 'push' as 'push' | 'replace', quiet = false } = {}): Promise<void> {
+  async openExample(
+    id: string,
+    { view = {} as ViewState, history = 'push' as 'push' | 'replace', quiet = false } = {},
+  ): Promise<void> {
     const example = findExample(id);
     const content = exampleContent(id);
     if (!example || !content) return;
     await this.open(content, {
-      entryId: null, origin: { kind: 'example', exampleId: id }, history,
+      entryId: null,
+      origin: { kind: 'example', exampleId: id },
+      history,
       say: quiet ? undefined : `Opened the example "${example.title}".`,
       land: exampleLanding(id, view),
     });
@@ -595,7 +688,9 @@ export class PageSession {
     await this.flushSave();
     const entry = await this.kept.call((l) => l.create(scenario, { kind: 'import', file }));
     await this.open(entry?.scenario ?? scenario, {
-      entryId: entry?.id ?? null, origin: { kind: 'import', file }, baseRevision: entry?.revision,
+      entryId: entry?.id ?? null,
+      origin: { kind: 'import', file },
+      baseRevision: entry?.revision,
       say: `Imported ${file}${entry ? ` as "${entry.name}" in Scenarios` : ''}.`,
     });
   }
@@ -604,27 +699,59 @@ export class PageSession {
    * A shared link: an example's own link opens the example; a scenario already in the library opens
    * that entry; anything else becomes a new entry. The address bar keeps the link as it came.
    */
-  async openLink(scenario: Scenario, fragment: string, { history = 'push' as 'push' | 'replace', preferId = null as string | null, quiet = false, view = {} as ViewState } = {}): Promise<void> {
+  async openLink(
+    scenario: Scenario,
+    fragment: string,
+    {
+      history = 'push' as 'push' | 'replace',
+      preferId = null as string | null,
+      quiet = false,
+      view = {} as ViewState,
+    } = {},
+  ): Promise<void> {
     await this.flushSave();
     const key = contentKey(scenario);
     const land = landingOf(view);
     const preferred = preferId ? await this.kept.call((l) => l.get(preferId)) : undefined;
     if (preferred && contentKey(preferred.scenario) === key) {
       const exampleId = preferred.origin.kind === 'example' ? preferred.origin.exampleId : undefined;
-      await this.open(preferred.scenario, { entryId: preferred.id, origin: preferred.origin, baseRevision: preferred.revision, history, fragment, land: { ...land, lesson: exampleId ? lessonNote(exampleId) : undefined } });
+      await this.open(preferred.scenario, {
+        entryId: preferred.id,
+        origin: preferred.origin,
+        baseRevision: preferred.revision,
+        history,
+        fragment,
+        land: { ...land, lesson: exampleId ? lessonNote(exampleId) : undefined },
+      });
       return;
     }
     const example = EXAMPLES.find((e) => contentKey(exampleContent(e.id)) === key);
     if (example) {
       // The example's own link opens where the link says (step 1 of Window when it says nothing), with its lesson one click away.
-      await this.open(scenario, { entryId: null, origin: { kind: 'example', exampleId: example.id }, history, fragment, land: { ...land, lesson: lessonNote(example.id) }, say: quiet ? undefined : `Opened the example "${example.title}" from the link.` });
+      await this.open(scenario, {
+        entryId: null,
+        origin: { kind: 'example', exampleId: example.id },
+        history,
+        fragment,
+        land: { ...land, lesson: lessonNote(example.id) },
+        say: quiet ? undefined : `Opened the example "${example.title}" from the link.`,
+      });
       return;
     }
     const known = await this.kept.call((l) => l.findByContent(scenario));
-    const entry = known ?? await this.kept.call((l) => l.create(scenario, { kind: 'link' }));
-    const where = known ? `already in Scenarios as "${known.name}"` : entry ? `saved in Scenarios as "${entry.name}"` : 'kept in this tab only';
+    const entry = known ?? (await this.kept.call((l) => l.create(scenario, { kind: 'link' })));
+    const where = known
+      ? `already in Scenarios as "${known.name}"`
+      : entry
+        ? `saved in Scenarios as "${entry.name}"`
+        : 'kept in this tab only';
     await this.open(entry?.scenario ?? scenario, {
-      entryId: entry?.id ?? null, origin: entry?.origin ?? { kind: 'link' }, baseRevision: entry?.revision, history, fragment, land,
+      entryId: entry?.id ?? null,
+      origin: entry?.origin ?? { kind: 'link' },
+      baseRevision: entry?.revision,
+      history,
+      fragment,
+      land,
       say: quiet && known ? undefined : `Opened the shared scenario (${where}).`,
     });
   }
@@ -660,7 +787,11 @@ export class PageSession {
   async deleteEntry(id: string): Promise<void> {
     if (id === this.library.getState().entryId) return;
     const gone = await this.kept.call((l) => l.remove(id));
-    if (gone) this.notify({ tone: 'info', text: `Deleted "${gone.name}". Undo is in the Scenarios menu until the next delete.` });
+    if (gone)
+      this.notify({
+        tone: 'info',
+        text: `Deleted "${gone.name}". Undo is in the Scenarios menu until the next delete.`,
+      });
     await this.kept.refresh();
   }
 
@@ -675,7 +806,10 @@ export class PageSession {
     const entry = await this.kept.call((l) => l.restoreVersion(id, savedAt));
     if (!entry) return;
     await this.openEntry(id, { say: false });
-    this.notify({ tone: 'info', text: `"${entry.name}" is back to its version of ${new Date(savedAt).toLocaleString()}; what it replaced is kept as a version.` });
+    this.notify({
+      tone: 'info',
+      text: `"${entry.name}" is back to its version of ${new Date(savedAt).toLocaleString()}; what it replaced is kept as a version.`,
+    });
   }
 }
 
@@ -685,7 +819,10 @@ function exampleLanding(id: string, view: ViewState = {}): Landing | undefined {
   if (!lesson) return undefined;
   return {
     at: view.step ? { step: view.step } : lesson.at,
-    view: view.view ?? lesson.view, zoom: view.zoom ?? lesson.zoom, region: view.region ?? lesson.region, entry: view.entry,
+    view: view.view ?? lesson.view,
+    zoom: view.zoom ?? lesson.zoom,
+    region: view.region ?? lesson.region,
+    entry: view.entry,
     lesson: lessonNote(id),
   };
 }
@@ -693,5 +830,7 @@ function exampleLanding(id: string, view: ViewState = {}): Landing | undefined {
 /** The lesson bar's words for an example. */
 function lessonNote(id: string): LessonNote | undefined {
   const example = findExample(id);
-  return example && { exampleId: id, title: example.title, look: example.lesson.look, where: describeAt(example.lesson.at) };
+  return (
+    example && { exampleId: id, title: example.title, look: example.lesson.look, where: describeAt(example.lesson.at) }
+  );
 }

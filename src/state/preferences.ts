@@ -24,7 +24,13 @@ export interface Settings {
   keybindings: Keybindings;
 }
 
-export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ fontSize: 12, wordWrap: false, minimap: false, theme: 'system', keybindings: 'standard' });
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  fontSize: 12,
+  wordWrap: false,
+  minimap: false,
+  theme: 'system',
+  keybindings: 'standard',
+});
 export const FONT_SIZES = [11, 12, 13, 14, 16, 18] as const;
 export const SPEEDS = [1, 2, 5, 10, 25] as const;
 export const DEFAULT_SPEED = 5;
@@ -99,25 +105,36 @@ export function parsePreferences(value: unknown): Partial<Preferences> {
   }
   if (typeof raw.zoom === 'string' && isZoom(raw.zoom)) out.zoom = raw.zoom;
   if (isRecord(raw.layouts)) {
-    out.layouts = Object.fromEntries(Object.entries(raw.layouts).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    out.layouts = Object.fromEntries(
+      Object.entries(raw.layouts).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
   }
   return out;
 }
 
 /** The preferences earlier versions kept under their own keys, as one record (undefined when there are none). */
-export function readEarlierPreferences(storage: Pick<Storage, 'getItem' | 'key' | 'length'>): Partial<Preferences> | undefined {
+export function readEarlierPreferences(
+  storage: Pick<Storage, 'getItem' | 'key' | 'length'>,
+): Partial<Preferences> | undefined {
   const ui = parseJson(storage.getItem(EARLIER_KEYS.ui));
   const settings = storage.getItem(EARLIER_KEYS.settings);
   const colours = storage.getItem(EARLIER_KEYS.regionColours);
   const layouts: Record<string, string> = {};
   for (let k = 0; k < storage.length; k++) {
     const key = storage.key(k);
-    if (key?.startsWith(EARLIER_KEYS.layoutPrefix)) layouts[layoutKey(key.slice(EARLIER_KEYS.layoutPrefix.length))] = storage.getItem(key) ?? '';
+    if (key?.startsWith(EARLIER_KEYS.layoutPrefix))
+      layouts[layoutKey(key.slice(EARLIER_KEYS.layoutPrefix.length))] = storage.getItem(key) ?? '';
   }
   if (ui === null && settings === null && colours === null && Object.keys(layouts).length === 0) return undefined;
   const { speed, selectedFile } = isRecord(ui) ? ui : {};
   // The theme the earlier ui.v1 key kept was the one in force, which follows from the settings' choice.
-  return parsePreferences({ settings: parseJson(settings), speed, selectedFile, regionColours: parseJson(colours), layouts });
+  return parsePreferences({
+    settings: parseJson(settings),
+    speed,
+    selectedFile,
+    regionColours: parseJson(colours),
+    layouts,
+  });
 }
 
 /** The keys earlier versions used, for removal once their content is kept under PREFERENCES_KEY. */

@@ -110,13 +110,15 @@ export function createReplayGuard(storage: Pick<Storage, 'getItem' | 'setItem'> 
   const read = (): Marks => {
     try {
       const value: unknown = JSON.parse(storage?.getItem(REPLAY_GUARD_KEY) ?? '{}');
-      return value && typeof value === 'object' ? value as Marks : {};
+      return value && typeof value === 'object' ? (value as Marks) : {};
     } catch {
       return {};
     }
   };
   const write = (marks: Marks) => {
-    const kept = Object.entries(marks).sort(([, a], [, b]) => b.at - a.at).slice(0, MAX_REMEMBERED);
+    const kept = Object.entries(marks)
+      .sort(([, a], [, b]) => b.at - a.at)
+      .slice(0, MAX_REMEMBERED);
     try {
       storage?.setItem(REPLAY_GUARD_KEY, JSON.stringify(Object.fromEntries(kept)));
     } catch {
@@ -131,7 +133,8 @@ export function createReplayGuard(storage: Pick<Storage, 'getItem' | 'setItem'> 
     write(marks);
   };
   return {
-    started: (scenario) => set(scenario, { state: 'running', message: 'the page closed or crashed before it finished', at: now() }),
+    started: (scenario) =>
+      set(scenario, { state: 'running', message: 'the page closed or crashed before it finished', at: now() }),
     finished: (scenario) => set(scenario, null),
     failed: (scenario, message) => set(scenario, { state: 'failed', message, at: now() }),
     leaving: () => write(Object.fromEntries(Object.entries(read()).filter(([, m]) => m.state !== 'running'))),

@@ -119,7 +119,7 @@ export class Replays {
   }
 
   setAutoRun(on: boolean, reason?: string): void {
-    this.options.results.setState({ autoRun: on, autoRunOffReason: on ? null : reason ?? null });
+    this.options.results.setState({ autoRun: on, autoRunOffReason: on ? null : (reason ?? null) });
   }
 
   /** The scrubbed step moved: it is inspected once the scrubbing pauses. */
@@ -130,7 +130,8 @@ export class Replays {
 
   /** A share option that counts tokens, done where the tokenizer is (the engine worker). */
   transform(scenario: Scenario, transform: Transform): Promise<Scenario> {
-    return this.options.engine.request('transform', { transform, scenario }, { key: `transform:${transform}`, restartIfStuck: false })
+    return this.options.engine
+      .request('transform', { transform, scenario }, { key: `transform:${transform}`, restartIfStuck: false })
       .then((result) => result.scenario);
   }
 
@@ -139,7 +140,11 @@ export class Replays {
    * `view` names the view asking: a newer page for the same view supersedes the one on its way.
    */
   tokens(view: string, text: string, encoding: Encoding, from: number, limit: number): Promise<ResultOf['tokens']> {
-    return this.options.engine.request('tokens', { text, encoding, from, limit }, { key: `tokens:${view}`, restartIfStuck: false });
+    return this.options.engine.request(
+      'tokens',
+      { text, encoding, from, limit },
+      { key: `tokens:${view}`, restartIfStuck: false },
+    );
   }
 
   /** The tab is going away normally: a replay still running is not one that hung the page. */
@@ -149,7 +154,14 @@ export class Replays {
 
   private validate(scenario: Scenario): void {
     const { edit, results, ui } = this.options;
-    edit.request('validate', { agent: scenario.agent, workdir: scenario.workdir, commands: scenario.commands, inputs: scenario.inputs, model: scenario.model })
+    edit
+      .request('validate', {
+        agent: scenario.agent,
+        workdir: scenario.workdir,
+        commands: scenario.commands,
+        inputs: scenario.inputs,
+        model: scenario.model,
+      })
       .then((validation) => results.setState({ validation }))
       .catch((error: unknown) => {
         const message = ignoreCancelled(error);
@@ -170,7 +182,8 @@ export class Replays {
       const source = scenario.agent[file]!;
       if (this.rhaiChecked.get(file) === source) continue;
       this.rhaiChecked.set(file, source);
-      edit.request('rhaiCheck', { file, source }, { key: `rhaiCheck:${file}` })
+      edit
+        .request('rhaiCheck', { file, source }, { key: `rhaiCheck:${file}` })
         .then((result) => results.setState((s) => ({ rhai: { ...s.rhai, [file]: result.diagnostics } })))
         .catch(() => this.rhaiChecked.delete(file));
     }
@@ -191,17 +204,29 @@ export class Replays {
     results.setState((s) => ({ status: replayStarted(s.status) }));
     guard.started(scenario);
     const replayId = this.nextReplayId++;
-    const progress = (done: number, total: number) => results.setState((s) => (s.status.kind === 'replaying' ? { status: { ...s.status, done, total } } : s));
-    engine.request('replay', { replayId, scenario, points: this.chartPoints() }, {
-      onProgress: progress,
-      // The replay's own compile answers the validation: one compile per edit.
-      onValidated: (validation) => { edit.cancel('validate'); results.setState({ validation }); },
-    })
+    const progress = (done: number, total: number) =>
+      results.setState((s) => (s.status.kind === 'replaying' ? { status: { ...s.status, done, total } } : s));
+    engine
+      .request(
+        'replay',
+        { replayId, scenario, points: this.chartPoints() },
+        {
+          onProgress: progress,
+          // The replay's own compile answers the validation: one compile per edit.
+          onValidated: (validation) => {
+            edit.cancel('validate');
+            results.setState({ validation });
+          },
+        },
+      )
       .then((result) => {
         guard.finished(scenario);
         const timeline = result.view;
         if (!timeline || result.diagnostics.some((d) => d.severity === 'error')) {
-          results.setState({ status: this.editsWaiting ? { kind: 'waiting' } : { kind: 'broken' }, replayDiagnostics: result.diagnostics });
+          results.setState({
+            status: this.editsWaiting ? { kind: 'waiting' } : { kind: 'broken' },
+            replayDiagnostics: result.diagnostics,
+          });
           return;
         }
         this.onScreen = { replayId, scenario };
@@ -210,7 +235,9 @@ export class Replays {
         if (landing !== null) ui.setStep(landing);
         else if (ui.step >= timeline.steps.count) ui.setStep(Math.max(0, timeline.steps.count - 1));
         results.setState({
-          timeline, replayDiagnostics: result.diagnostics, replayMs: result.ms,
+          timeline,
+          replayDiagnostics: result.diagnostics,
+          replayMs: result.ms,
           status: this.editsWaiting ? { kind: 'waiting' } : { kind: 'current' },
         });
         this.switchToExplicitRunsIfSlow(result.ms);
@@ -232,7 +259,10 @@ export class Replays {
     if (ms <= SLOW_REPLAY_MS || !results.getState().autoRun) return;
     const reason = `the last replay took ${(ms / 1000).toFixed(1)} s`;
     this.setAutoRun(false, reason);
-    ui.getState().notify({ tone: 'info', text: `Auto-run is off because ${reason}: edits now wait for Run (Ctrl+Enter). Turn it back on beside Run.` });
+    ui.getState().notify({
+      tone: 'info',
+      text: `Auto-run is off because ${reason}: edits now wait for Run (Ctrl+Enter). Turn it back on beside Run.`,
+    });
   }
 
   /**
@@ -256,13 +286,23 @@ export class Replays {
     this.inspecting = true;
     const step = Math.min(ui.getState().step, count - 1);
     // A scrub queued behind a long replay must not restart the worker (and the replay) when the next scrub supersedes it.
-    engine.request('inspect', { replayId: replay.replayId, step }, { restartIfStuck: false })
+    engine
+      .request('inspect', { replayId: replay.replayId, step }, { restartIfStuck: false })
       .then((result) => {
         // An answer about a replay no longer on screen is dropped (the step is asked again below).
-        if (this.onScreen !== replay) { this.inspectAgain = true; return; }
+        if (this.onScreen !== replay) {
+          this.inspectAgain = true;
+          return;
+        }
         // A replay on its way will bring one the worker keeps; only a replay lost for good is opened again.
         if (result.missing && results.getState().status.kind !== 'replaying') this.reopen(replay);
-        else results.setState({ detail: result.detail, figures: result.figures ?? null, breakdown: result.breakdown ?? null, detailError: result.error ?? null });
+        else
+          results.setState({
+            detail: result.detail,
+            figures: result.figures ?? null,
+            breakdown: result.breakdown ?? null,
+            detailError: result.error ?? null,
+          });
       })
       .catch((error: unknown) => this.showInspectError(error))
       .finally(() => {
@@ -286,9 +326,11 @@ export class Replays {
       return;
     }
     this.reopened.add(replay.replayId);
-    engine.request('open', { replayId: replay.replayId, scenario: replay.scenario }, { restartIfStuck: false })
-      .then(() => { if (this.onScreen === replay) this.stepChanged(); })
+    engine
+      .request('open', { replayId: replay.replayId, scenario: replay.scenario }, { restartIfStuck: false })
+      .then(() => {
+        if (this.onScreen === replay) this.stepChanged();
+      })
       .catch((error: unknown) => this.showInspectError(error));
   }
 }
-

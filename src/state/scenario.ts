@@ -1,7 +1,15 @@
 // The scenario on screen: the user's work. A PageSession owns one store of it, saves every edit to
 // the library and replays it (page-session.ts).
 import { createStore, type StoreApi } from 'zustand';
-import { DEFAULT_SCENARIO_NAME, SCENARIO_VERSION, ScenarioSchema, type GeneratorSpec, type ModelRef, type Scenario, type TrafficEvent } from '../engine/scenario.ts';
+import {
+  DEFAULT_SCENARIO_NAME,
+  SCENARIO_VERSION,
+  ScenarioSchema,
+  type GeneratorSpec,
+  type ModelRef,
+  type Scenario,
+  type TrafficEvent,
+} from '../engine/scenario.ts';
 import { DEFAULT_MODEL_ID } from '../engine/models.ts';
 import { nameTable } from '../engine/names.ts';
 import { DEFAULT_EXAMPLE_ID, EXAMPLES, findExample } from '../scenarios/examples.ts';
@@ -79,21 +87,24 @@ export function createScenarioStore(initial: Scenario): StoreApi<ScenarioStore> 
     setModel: (model) => edit(set, (s) => ({ ...s, model })),
     setGenerator: (generator) => edit(set, (s) => ({ ...s, generator })),
     setTask: (task) => edit(set, (s) => ({ ...s, inputs: { ...s.inputs, task } })),
-    addEvent: (event, at) => edit(set, (s) => {
-      const traffic = [...s.traffic];
-      traffic.splice(at ?? traffic.length, 0, event);
-      return { ...s, traffic };
-    }),
-    updateEvent: (index, event) => edit(set, (s) => ({ ...s, traffic: s.traffic.map((e, i) => (i === index ? event : e)) })),
+    addEvent: (event, at) =>
+      edit(set, (s) => {
+        const traffic = [...s.traffic];
+        traffic.splice(at ?? traffic.length, 0, event);
+        return { ...s, traffic };
+      }),
+    updateEvent: (index, event) =>
+      edit(set, (s) => ({ ...s, traffic: s.traffic.map((e, i) => (i === index ? event : e)) })),
     deleteEvent: (index) => edit(set, (s) => ({ ...s, traffic: s.traffic.filter((_, i) => i !== index) })),
-    moveEvent: (index, delta) => edit(set, (s) => {
-      const to = index + delta;
-      if (to < 0 || to >= s.traffic.length) return s;
-      const traffic = [...s.traffic];
-      const [moved] = traffic.splice(index, 1);
-      traffic.splice(to, 0, moved);
-      return { ...s, traffic };
-    }),
+    moveEvent: (index, delta) =>
+      edit(set, (s) => {
+        const to = index + delta;
+        if (to < 0 || to >= s.traffic.length) return s;
+        const traffic = [...s.traffic];
+        const [moved] = traffic.splice(index, 1);
+        traffic.splice(to, 0, moved);
+        return { ...s, traffic };
+      }),
     setName: (name) => edit(set, (s) => ({ ...s, name })),
   }));
 }
@@ -111,8 +122,14 @@ export function exampleContent(id: string): Scenario | undefined {
  */
 export function placeholderScenario(): Scenario {
   return {
-    version: SCENARIO_VERSION, name: DEFAULT_SCENARIO_NAME, model: { id: DEFAULT_MODEL_ID },
-    agent: nameTable([[AGENT_FILE, '']]), workdir: nameTable(), commands: nameTable(), inputs: nameTable(), traffic: [],
+    version: SCENARIO_VERSION,
+    name: DEFAULT_SCENARIO_NAME,
+    model: { id: DEFAULT_MODEL_ID },
+    agent: nameTable([[AGENT_FILE, '']]),
+    workdir: nameTable(),
+    commands: nameTable(),
+    inputs: nameTable(),
+    traffic: [],
   };
 }
 
@@ -129,8 +146,11 @@ conversation = { kind = "sliding_window", budget = "60%", max_items = 30 }
 /** What "New blank" opens: the smallest blueprint that shows something, over a short chat. */
 export function blankScenario(): Scenario {
   return ScenarioSchema.parse({
-    version: 1, name: 'untitled', model: { id: 'gpt-4o' },
-    agent: { [AGENT_FILE]: BLANK_BLUEPRINT }, inputs: { task: 'Describe the task here.' },
+    version: 1,
+    name: 'untitled',
+    model: { id: 'gpt-4o' },
+    agent: { [AGENT_FILE]: BLANK_BLUEPRINT },
+    inputs: { task: 'Describe the task here.' },
     generator: { kind: 'long-chat', steps: 100 },
   });
 }

@@ -40,7 +40,8 @@ export function replayStarted(status: ReplayStatus): Replaying {
  * already out of date leaves them so.
  */
 export function isOutOfDate(status: ReplayStatus, timeline: TimelineView | null): boolean {
-  if (status.kind === 'replaying') return timeline !== null && ['broken', 'failed', 'waiting'].includes(status.before.kind);
+  if (status.kind === 'replaying')
+    return timeline !== null && ['broken', 'failed', 'waiting'].includes(status.before.kind);
   return status.kind === 'failed' || status.kind === 'waiting' || (status.kind === 'broken' && timeline !== null);
 }
 

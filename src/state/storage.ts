@@ -27,17 +27,22 @@ export function memoryStorage(): KeyValueStorage {
   return {
     get: async <T>(key: string) => read(key) as T | undefined,
     getMany: async (keys) => keys.map(read),
-    set: async (key, value) => { map.set(key, structuredClone(value)); },
-    del: async (key) => { map.delete(key); },
+    set: async (key, value) => {
+      map.set(key, structuredClone(value));
+    },
+    del: async (key) => {
+      map.delete(key);
+    },
     transact: async (keys, change) => {
       for (const [key, value] of Object.entries(change(keys.map(read)))) {
         if (value === undefined) map.delete(key);
         else map.set(key, structuredClone(value));
       }
     },
-    entries: async <T>(prefix: string) => [...map.entries()]
-      .filter(([key]) => key.startsWith(prefix))
-      .map(([key, value]) => [key, structuredClone(value) as T]),
+    entries: async <T>(prefix: string) =>
+      [...map.entries()]
+        .filter(([key]) => key.startsWith(prefix))
+        .map(([key, value]) => [key, structuredClone(value) as T]),
   };
 }
 
@@ -50,24 +55,30 @@ function idbStorage(store: UseStore): KeyValueStorage {
     getMany: (keys) => getMany([...keys], store),
     set: (key, value) => set(key, value, store),
     del: (key) => del(key, store),
-    transact: (keys, change) => store('readwrite', async (objects) => {
-      const old = await Promise.all(keys.map((key) => promisifyRequest(objects.get(key))));
-      for (const [key, value] of Object.entries(change(old))) {
-        if (value === undefined) objects.delete(key);
-        else objects.put(value, key);
-      }
-      return promisifyRequest(objects.transaction);
-    }),
-    entries: <T>(prefix: string) => store('readonly', async (objects) => {
-      // A key range, so a listing of small records never deserializes the large ones beside them.
-      const range = IDBKeyRange.bound(prefix, `${prefix}\uffff`);
-      const [keys, values] = await Promise.all([promisifyRequest(objects.getAllKeys(range)), promisifyRequest(objects.getAll(range))]);
-      return keys.map((key, i): [string, T] => [String(key), values[i] as T]);
-    }),
+    transact: (keys, change) =>
+      store('readwrite', async (objects) => {
+        const old = await Promise.all(keys.map((key) => promisifyRequest(objects.get(key))));
+        for (const [key, value] of Object.entries(change(old))) {
+          if (value === undefined) objects.delete(key);
+          else objects.put(value, key);
+        }
+        return promisifyRequest(objects.transaction);
+      }),
+    entries: <T>(prefix: string) =>
+      store('readonly', async (objects) => {
+        // A key range, so a listing of small records never deserializes the large ones beside them.
+        const range = IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+        const [keys, values] = await Promise.all([
+          promisifyRequest(objects.getAllKeys(range)),
+          promisifyRequest(objects.getAll(range)),
+        ]);
+        return keys.map((key, i): [string, T] => [String(key), values[i] as T]);
+      }),
   };
 }
 
-export type OpenedStorage = { storage: KeyValueStorage; persistent: true } | { storage: KeyValueStorage; persistent: false; problem: string };
+export type OpenedStorage =
+  { storage: KeyValueStorage; persistent: true } | { storage: KeyValueStorage; persistent: false; problem: string };
 
 const PROBE_KEY = 'probe';
 const OPEN_TIMEOUT_MS = 3000;
@@ -95,14 +106,24 @@ export async function openStorage(): Promise<OpenedStorage> {
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`IndexedDB did not answer within ${ms / 1000} s`)), ms);
-    promise.then((v) => { clearTimeout(timer); resolve(v); }, (e: unknown) => { clearTimeout(timer); reject(e); });
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
   });
 }
 
 /** A short reason a person can act on: full, refused, or the browser's own words. */
 export function describeStorageError(error: unknown): string {
   const name = error instanceof DOMException || error instanceof Error ? error.name : '';
-  if (name === 'QuotaExceededError') return 'the browser\'s storage for this site is full';
-  if (name === 'SecurityError' || name === 'InvalidStateError') return 'the browser refuses to store data for this site (private mode or a privacy setting)';
+  if (name === 'QuotaExceededError') return "the browser's storage for this site is full";
+  if (name === 'SecurityError' || name === 'InvalidStateError')
+    return 'the browser refuses to store data for this site (private mode or a privacy setting)';
   return error instanceof Error ? error.message : String(error);
 }

@@ -4,14 +4,27 @@
 import { createStore, type StoreApi } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import {
-  DEFAULT_SETTINGS, DEFAULT_SPEED, PREFERENCES_KEY, REMEMBERED_COLOURS, parsePreferences, preferencesStorage, resolveTheme,
-  type Preferences, type Settings, type Theme,
+  DEFAULT_SETTINGS,
+  DEFAULT_SPEED,
+  PREFERENCES_KEY,
+  REMEMBERED_COLOURS,
+  parsePreferences,
+  preferencesStorage,
+  resolveTheme,
+  type Preferences,
+  type Settings,
+  type Theme,
 } from './preferences.ts';
 import { AGENT_FILE } from './scenario.ts';
 import type { ChartView, Zoom } from '../share/view.ts';
 
 /** The lesson of the example on screen, as the lesson bar shows it. */
-export interface LessonNote { exampleId: string; title: string; look: string; where: string }
+export interface LessonNote {
+  exampleId: string;
+  title: string;
+  look: string;
+  where: string;
+}
 
 /**
  * An error, and a `sticky` notice, stays until dismissed; any other information fades (ui/Notices.tsx).
@@ -19,7 +32,11 @@ export interface LessonNote { exampleId: string; title: string; look: string; wh
  * goes when another scenario opens.
  */
 export type Notice = {
-  id: number; tone: 'info' | 'error'; text: string; sticky?: boolean; about?: 'scenario';
+  id: number;
+  tone: 'info' | 'error';
+  text: string;
+  sticky?: boolean;
+  about?: 'scenario';
   action?: { label: string; run: () => void };
 };
 
@@ -107,7 +124,14 @@ export interface UiStore {
 
 /** The part of the UI store `persist` keeps (its `partialize`). */
 export function preferencesOf(s: UiStore): Preferences {
-  return { settings: s.settings, speed: s.speed, selectedFile: s.selectedFile, regionColours: [...s.regionColours], layouts: { ...s.layouts }, zoom: s.zoomPreference };
+  return {
+    settings: s.settings,
+    speed: s.speed,
+    selectedFile: s.selectedFile,
+    regionColours: [...s.regionColours],
+    layouts: { ...s.layouts },
+    zoom: s.zoomPreference,
+  };
 }
 
 export interface UiStoreOptions {
@@ -118,83 +142,97 @@ export interface UiStoreOptions {
 }
 
 export function createUiStore({ storage, prefersDark }: UiStoreOptions): StoreApi<UiStore> {
-  return createStore<UiStore>()(persist((set) => ({
-    selectedFile: AGENT_FILE,
-    step: 0,
-    playing: false,
-    speed: DEFAULT_SPEED,
-    theme: resolveTheme(DEFAULT_SETTINGS.theme, prefersDark),
-    settings: { ...DEFAULT_SETTINGS },
-    focusRegion: null,
-    focusEntry: null,
-    chartView: 'window',
-    zoom: 'auto',
-    zoomPreference: 'auto',
-    lesson: null,
-    guideSection: null,
-    maximized: null,
-    dialogs: 0,
-    keysOpen: false,
-    guide: { open: false, section: null },
-    notices: [],
-    nextNoticeId: 1,
-    regionColours: new Map(),
-    layouts: {},
-    rememberRegionColours: (colours) => set((s) => {
-      if ([...colours].every(([name, colour]) => s.regionColours.get(name) === colour)) return s;
-      const next = new Map([...s.regionColours].filter(([name]) => !colours.has(name)));
-      for (const entry of colours) next.set(...entry);
-      return { regionColours: new Map([...next].slice(-REMEMBERED_COLOURS)) };
-    }),
-    setLayout: (key, sizes) => set((s) => (s.layouts[key] === sizes ? s : { layouts: { ...s.layouts, [key]: sizes } })),
-    selectFile: (selectedFile) => set({ selectedFile }),
-    setStep: (step) => set({ step: Math.max(0, step) }),
-    setPlaying: (playing) => set({ playing }),
-    setSpeed: (speed) => set({ speed }),
-    setTheme: (theme) => set({ theme }),
-    setSettings: (patch) => set((s) => ({ settings: { ...s.settings, ...patch } })),
-    setFocusRegion: (focusRegion) => set((s) => (s.focusRegion === focusRegion ? s : { focusRegion, focusEntry: null })),
-    setFocusEntry: (focusEntry) => set({ focusEntry }),
-    setChartView: (chartView) => set({ chartView }),
-    chooseZoom: (zoom) => set({ zoom, zoomPreference: zoom }),
-    setZoom: (zoom) => set((s) => ({ zoom: zoom ?? s.zoomPreference })),
-    setLesson: (lesson) => set({ lesson }),
-    setGuideSection: (guideSection) => set({ guideSection }),
-    toggleMaximized: (pane) => set((s) => ({ maximized: s.maximized === pane ? null : pane })),
-    setMaximized: (maximized) => set({ maximized }),
-    dialogOpened: () => set((s) => ({ dialogs: s.dialogs + 1 })),
-    dialogClosed: () => set((s) => ({ dialogs: Math.max(0, s.dialogs - 1) })),
-    setKeysOpen: (keysOpen) => set({ keysOpen }),
-    setGuide: (patch) => set((s) => ({ guide: { ...s.guide, ...patch } })),
-    notify: (notice) => set((s) => {
-      // One notice per kind: a new one replaces its kind's, so opening four examples in a row
-      // leaves one "Opened ..." notice, not a stack over the Traffic pane.
-      const kind = noticeKind(notice);
-      const notices = [...s.notices.filter((n) => noticeKind(n) !== kind), { ...notice, id: s.nextNoticeId }];
-      return { notices, nextNoticeId: s.nextNoticeId + 1 };
-    }),
-    dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
-    dropScenarioNotices: () => set((s) => (s.notices.some((n) => n.about === 'scenario') ? { notices: s.notices.filter((n) => n.about !== 'scenario') } : s)),
-  }), {
-    name: PREFERENCES_KEY,
-    version: 1,
-    storage: createJSONStorage(() => preferencesStorage(storage)),
-    partialize: preferencesOf,
-    // Version 0 is what readEarlierPreferences gathered from the earlier keys: already in today's shape.
-    migrate: (persisted) => persisted,
-    // What is stored is checked here: a value that is not a valid preference keeps its default.
-    merge: (persisted, current) => {
-      const kept = parsePreferences(persisted);
-      const settings = kept.settings ?? current.settings;
-      return {
-        ...current,
-        ...kept,
-        settings,
-        theme: resolveTheme(settings.theme, prefersDark),
-        regionColours: kept.regionColours ? new Map(kept.regionColours) : current.regionColours,
-        zoom: kept.zoom ?? current.zoom,
-        zoomPreference: kept.zoom ?? current.zoomPreference,
-      };
-    },
-  }));
+  return createStore<UiStore>()(
+    persist(
+      (set) => ({
+        selectedFile: AGENT_FILE,
+        step: 0,
+        playing: false,
+        speed: DEFAULT_SPEED,
+        theme: resolveTheme(DEFAULT_SETTINGS.theme, prefersDark),
+        settings: { ...DEFAULT_SETTINGS },
+        focusRegion: null,
+        focusEntry: null,
+        chartView: 'window',
+        zoom: 'auto',
+        zoomPreference: 'auto',
+        lesson: null,
+        guideSection: null,
+        maximized: null,
+        dialogs: 0,
+        keysOpen: false,
+        guide: { open: false, section: null },
+        notices: [],
+        nextNoticeId: 1,
+        regionColours: new Map(),
+        layouts: {},
+        rememberRegionColours: (colours) =>
+          set((s) => {
+            if ([...colours].every(([name, colour]) => s.regionColours.get(name) === colour)) return s;
+            const next = new Map([...s.regionColours].filter(([name]) => !colours.has(name)));
+            for (const entry of colours) next.set(...entry);
+            return { regionColours: new Map([...next].slice(-REMEMBERED_COLOURS)) };
+          }),
+        setLayout: (key, sizes) =>
+          set((s) => (s.layouts[key] === sizes ? s : { layouts: { ...s.layouts, [key]: sizes } })),
+        selectFile: (selectedFile) => set({ selectedFile }),
+        setStep: (step) => set({ step: Math.max(0, step) }),
+        setPlaying: (playing) => set({ playing }),
+        setSpeed: (speed) => set({ speed }),
+        setTheme: (theme) => set({ theme }),
+        setSettings: (patch) => set((s) => ({ settings: { ...s.settings, ...patch } })),
+        setFocusRegion: (focusRegion) =>
+          set((s) => (s.focusRegion === focusRegion ? s : { focusRegion, focusEntry: null })),
+        setFocusEntry: (focusEntry) => set({ focusEntry }),
+        setChartView: (chartView) => set({ chartView }),
+        chooseZoom: (zoom) => set({ zoom, zoomPreference: zoom }),
+        setZoom: (zoom) => set((s) => ({ zoom: zoom ?? s.zoomPreference })),
+        setLesson: (lesson) => set({ lesson }),
+        setGuideSection: (guideSection) => set({ guideSection }),
+        toggleMaximized: (pane) => set((s) => ({ maximized: s.maximized === pane ? null : pane })),
+        setMaximized: (maximized) => set({ maximized }),
+        dialogOpened: () => set((s) => ({ dialogs: s.dialogs + 1 })),
+        dialogClosed: () => set((s) => ({ dialogs: Math.max(0, s.dialogs - 1) })),
+        setKeysOpen: (keysOpen) => set({ keysOpen }),
+        setGuide: (patch) => set((s) => ({ guide: { ...s.guide, ...patch } })),
+        notify: (notice) =>
+          set((s) => {
+            // One notice per kind: a new one replaces its kind's, so opening four examples in a row
+            // leaves one "Opened ..." notice, not a stack over the Traffic pane.
+            const kind = noticeKind(notice);
+            const notices = [...s.notices.filter((n) => noticeKind(n) !== kind), { ...notice, id: s.nextNoticeId }];
+            return { notices, nextNoticeId: s.nextNoticeId + 1 };
+          }),
+        dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+        dropScenarioNotices: () =>
+          set((s) =>
+            s.notices.some((n) => n.about === 'scenario')
+              ? { notices: s.notices.filter((n) => n.about !== 'scenario') }
+              : s,
+          ),
+      }),
+      {
+        name: PREFERENCES_KEY,
+        version: 1,
+        storage: createJSONStorage(() => preferencesStorage(storage)),
+        partialize: preferencesOf,
+        // Version 0 is what readEarlierPreferences gathered from the earlier keys: already in today's shape.
+        migrate: (persisted) => persisted,
+        // What is stored is checked here: a value that is not a valid preference keeps its default.
+        merge: (persisted, current) => {
+          const kept = parsePreferences(persisted);
+          const settings = kept.settings ?? current.settings;
+          return {
+            ...current,
+            ...kept,
+            settings,
+            theme: resolveTheme(settings.theme, prefersDark),
+            regionColours: kept.regionColours ? new Map(kept.regionColours) : current.regionColours,
+            zoom: kept.zoom ?? current.zoom,
+            zoomPreference: kept.zoom ?? current.zoomPreference,
+          };
+        },
+      },
+    ),
+  );
 }

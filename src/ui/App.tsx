@@ -17,30 +17,56 @@ import { useResults, useScenario, useUi } from './page.ts';
 // step does not re-render the editor.
 function Traffic() {
   const scenario = useScenario((s) => s.scenario);
-  return <PanelBoundary name="traffic panel" resetKey={scenario}><TrafficPanel /></PanelBoundary>;
+  return (
+    <PanelBoundary name="traffic panel" resetKey={scenario}>
+      <TrafficPanel />
+    </PanelBoundary>
+  );
 }
 function Charts() {
   const timeline = useResults((s) => s.timeline);
-  return <PanelBoundary name="timeline" resetKey={timeline}><ChartsPanel /></PanelBoundary>;
+  return (
+    <PanelBoundary name="timeline" resetKey={timeline}>
+      <ChartsPanel />
+    </PanelBoundary>
+  );
 }
 function Inspector() {
   const detail = useResults((s) => s.detail);
-  return <PanelBoundary name="inspector" resetKey={detail}><InspectorPanel /></PanelBoundary>;
+  return (
+    <PanelBoundary name="inspector" resetKey={detail}>
+      <InspectorPanel />
+    </PanelBoundary>
+  );
 }
 
 // The guide is its own chunk (the guide's text with it), fetched when it is first opened.
 const GuidePanel = lazy(async () => ({ default: (await import('./Guide.tsx')).GuidePanel }));
 function Guide() {
   const open = useUi((s) => s.guide.open);
-  return open ? <PanelBoundary name="guide"><Suspense fallback={null}><GuidePanel /></Suspense></PanelBoundary> : null;
+  return open ? (
+    <PanelBoundary name="guide">
+      <Suspense fallback={null}>
+        <GuidePanel />
+      </Suspense>
+    </PanelBoundary>
+  ) : null;
 }
 
 function renderPane(id: PaneId) {
   switch (id) {
-    case 'timeline': return <Charts />;
-    case 'inspector': return <Inspector />;
-    case 'editor': return <PanelBoundary name="editor"><EditorPanel /></PanelBoundary>;
-    case 'traffic': return <Traffic />;
+    case 'timeline':
+      return <Charts />;
+    case 'inspector':
+      return <Inspector />;
+    case 'editor':
+      return (
+        <PanelBoundary name="editor">
+          <EditorPanel />
+        </PanelBoundary>
+      );
+    case 'traffic':
+      return <Traffic />;
   }
 }
 
@@ -55,7 +81,9 @@ function useThemeChoice(): void {
     media.addEventListener('change', apply);
     return () => media.removeEventListener('change', apply);
   }, [choice]);
-  useEffect(() => { document.documentElement.dataset.theme = theme; }, [theme]);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
 }
 
 export function App() {

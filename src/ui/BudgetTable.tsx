@@ -11,7 +11,7 @@ import { TableScroll } from './TableScroll.tsx';
 
 function how(row: BudgetRow): string {
   if (row.share === undefined) return `max_tokens ${fmt(row.maxTokens)}`;
-  const parts = [`${pct(row.share, row.share * 100 % 1 ? 1 : 0)} of window`];
+  const parts = [`${pct(row.share, (row.share * 100) % 1 ? 1 : 0)} of window`];
   if (row.maxTokensExplicit) parts.push(`≤ ${fmt(row.maxTokens)}`);
   if (row.minTokens !== undefined) parts.push(`≥ ${fmt(row.minTokens)}`);
   return parts.join(', ');
@@ -20,7 +20,10 @@ function how(row: BudgetRow): string {
 const BUDGET_KEYS = ['budget', 'max_tokens', 'min_tokens', 'compact_at', 'threshold_tokens'];
 
 /** The budget finding for a row's region (path `context.regions.<r>.<key>` or the stage's), if any. */
-export function budgetProblem(row: Pick<BudgetRow, 'region' | 'stage'>, diagnostics: readonly Diagnostic[]): Diagnostic | undefined {
+export function budgetProblem(
+  row: Pick<BudgetRow, 'region' | 'stage'>,
+  diagnostics: readonly Diagnostic[],
+): Diagnostic | undefined {
   const base = row.stage ? `stages.${row.stage}.context.regions.${row.region}` : `context.regions.${row.region}`;
   return diagnostics.find((d) => d.severity === 'error' && BUDGET_KEYS.some((k) => d.path === `${base}.${k}`));
 }
@@ -37,33 +40,74 @@ export function BudgetTable() {
   const validation = useResults((s) => s.validation);
   const { shown, stale } = useLastGood(validation);
   const rows = shown?.budgets ?? [];
-  if (!shown) return <div className="muted" style={{ padding: '0 8px' }}>Resolving budgets…</div>;
-  if (rows.length === 0) return <div className="muted" style={{ padding: '0 8px 6px' }}>No budgets: fix the blueprint's errors first.</div>;
+  if (!shown)
+    return (
+      <div className="muted" style={{ padding: '0 8px' }}>
+        Resolving budgets…
+      </div>
+    );
+  if (rows.length === 0)
+    return (
+      <div className="muted" style={{ padding: '0 8px 6px' }}>
+        No budgets: fix the blueprint's errors first.
+      </div>
+    );
   return (
     <>
-    {stale && <div className="banner small" data-testid="budgets-stale">Stale: agent.leviath is not valid TOML right now (see the problems list), so these are the last budgets that resolved.</div>}
-    <TableScroll label="Resolved budgets, scrolls sideways"><table className={`compact ${stale ? 'stale' : ''}`} data-testid="budgets" aria-label="Resolved budgets">
-      <thead>
-        <tr><th>Region</th><th>Budget as written</th><th className="num">Resolved</th><th className="num" title="compact_at / threshold_tokens, when lower than the budget">Acts at</th></tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => {
-          const problem = budgetProblem(r, shown.diagnostics);
-          return (
-          <tr key={`${r.stage}/${r.region}`} data-region={r.region}>
-            <td title={`kind = "${r.kind}"`}>{r.stage ? <span className="muted">{r.stage} · </span> : null}<code>{r.region}</code></td>
-            {problem
-              ? <td className="error-text" data-testid="budget-problem">{problem.message}</td>
-              : <td className="muted">{how(r)}</td>}
-            <td className="num" data-testid={`budget-${r.stage ? `${r.stage}.` : ''}${r.region}`}>{problem ? '–' : fmt(r.budget)}</td>
-            <td className="num" title={[r.compactAt !== undefined ? `compact_at ${fmt(r.compactAt)}` : '', r.threshold !== undefined ? `threshold_tokens ${fmt(r.threshold)}` : ''].filter(Boolean).join(', ')}>
-              {!problem && r.trigger !== r.budget ? fmt(r.trigger) : '–'}
-            </td>
-          </tr>
-          );
-        })}
-      </tbody>
-    </table></TableScroll>
+      {stale && (
+        <div className="banner small" data-testid="budgets-stale">
+          Stale: agent.leviath is not valid TOML right now (see the problems list), so these are the last budgets that
+          resolved.
+        </div>
+      )}
+      <TableScroll label="Resolved budgets, scrolls sideways">
+        <table className={`compact ${stale ? 'stale' : ''}`} data-testid="budgets" aria-label="Resolved budgets">
+          <thead>
+            <tr>
+              <th>Region</th>
+              <th>Budget as written</th>
+              <th className="num">Resolved</th>
+              <th className="num" title="compact_at / threshold_tokens, when lower than the budget">
+                Acts at
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => {
+              const problem = budgetProblem(r, shown.diagnostics);
+              return (
+                <tr key={`${r.stage}/${r.region}`} data-region={r.region}>
+                  <td title={`kind = "${r.kind}"`}>
+                    {r.stage ? <span className="muted">{r.stage} · </span> : null}
+                    <code>{r.region}</code>
+                  </td>
+                  {problem ? (
+                    <td className="error-text" data-testid="budget-problem">
+                      {problem.message}
+                    </td>
+                  ) : (
+                    <td className="muted">{how(r)}</td>
+                  )}
+                  <td className="num" data-testid={`budget-${r.stage ? `${r.stage}.` : ''}${r.region}`}>
+                    {problem ? '–' : fmt(r.budget)}
+                  </td>
+                  <td
+                    className="num"
+                    title={[
+                      r.compactAt !== undefined ? `compact_at ${fmt(r.compactAt)}` : '',
+                      r.threshold !== undefined ? `threshold_tokens ${fmt(r.threshold)}` : '',
+                    ]
+                      .filter(Boolean)
+                      .join(', ')}
+                  >
+                    {!problem && r.trigger !== r.budget ? fmt(r.trigger) : '–'}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </TableScroll>
     </>
   );
 }

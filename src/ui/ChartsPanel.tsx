@@ -21,7 +21,9 @@ const TimelineViews = lazy(() => loadViews);
 /** Whether the charts' chunk has arrived (until then the charts are not drawn, so not "ready"). */
 function useViewsLoaded(): boolean {
   const [loaded, setLoaded] = useState(false);
-  useEffect(() => { void loadViews.then(() => setLoaded(true)); }, []);
+  useEffect(() => {
+    void loadViews.then(() => setLoaded(true));
+  }, []);
   return loaded;
 }
 
@@ -32,15 +34,44 @@ function Verdict({ timeline }: { timeline: TimelineView }) {
   const ownLostStep = stepOfInference(timeline, taskLostAt);
   return (
     <div className="verdict" data-testid="comparison-verdict">
-      {lostStep !== null
-        ? <>A flat message list loses the task at <button className="link" data-testid="verdict-lost-step" title="Show it on the Flat list vs blueprint chart" onClick={() => jumpTo(lostStep, undefined, 'flat')}>step {lostStep + 1}</button> (inference #{baselineLosesTaskAt}). </>
-        : <>A flat message list keeps the task in its window for the whole run. </>}
-      {ownLostStep !== null
-        ? <span className="error-text">This blueprint loses it too, at <button className="link" title="Show it on the Flat list vs blueprint chart" onClick={() => jumpTo(ownLostStep, undefined, 'flat')}>step {ownLostStep + 1}</button>. </span>
-        : <span className="ok-text">This blueprint keeps it at every step. </span>}
+      {lostStep !== null ? (
+        <>
+          A flat message list loses the task at{' '}
+          <button
+            className="link"
+            data-testid="verdict-lost-step"
+            title="Show it on the Flat list vs blueprint chart"
+            onClick={() => jumpTo(lostStep, undefined, 'flat')}
+          >
+            step {lostStep + 1}
+          </button>{' '}
+          (inference #{baselineLosesTaskAt}).{' '}
+        </>
+      ) : (
+        <>A flat message list keeps the task in its window for the whole run. </>
+      )}
+      {ownLostStep !== null ? (
+        <span className="error-text">
+          This blueprint loses it too, at{' '}
+          <button
+            className="link"
+            title="Show it on the Flat list vs blueprint chart"
+            onClick={() => jumpTo(ownLostStep, undefined, 'flat')}
+          >
+            step {ownLostStep + 1}
+          </button>
+          .{' '}
+        </span>
+      ) : (
+        <span className="ok-text">This blueprint keeps it at every step. </span>
+      )}
       <ReadAgainSentence timeline={timeline} />
       <span className="muted">Mean stable cache prefix: {pct(meanPrefixShare)} of each request.</span>
-      {timeline.recorded && <Suspense fallback={null}><RecordedVerdict c={timeline.recorded} model={timeline.header.model.id} /></Suspense>}
+      {timeline.recorded && (
+        <Suspense fallback={null}>
+          <RecordedVerdict c={timeline.recorded} model={timeline.header.model.id} />
+        </Suspense>
+      )}
     </div>
   );
 }
@@ -51,9 +82,25 @@ function LessonBar() {
   if (!lesson) return null;
   return (
     <div className="lesson" role="note" data-testid="lesson" data-example={lesson.exampleId}>
-      <span className="lesson-look"><b>Look:</b> {lesson.look}</span>
-      <button className="link" data-testid="lesson-show" title={`Go to ${lesson.where}, in the view that shows it`} onClick={() => page().showLesson()}>show me</button>
-      <button className="link" aria-label="Hide the lesson" title="Hide the lesson" onClick={() => useUi.getState().setLesson(null)}>×</button>
+      <span className="lesson-look">
+        <b>Look:</b> {lesson.look}
+      </span>
+      <button
+        className="link"
+        data-testid="lesson-show"
+        title={`Go to ${lesson.where}, in the view that shows it`}
+        onClick={() => page().showLesson()}
+      >
+        show me
+      </button>
+      <button
+        className="link"
+        aria-label="Hide the lesson"
+        title="Hide the lesson"
+        onClick={() => useUi.getState().setLesson(null)}
+      >
+        ×
+      </button>
     </div>
   );
 }
@@ -65,7 +112,12 @@ function ReadAgainSentence({ timeline }: { timeline: TimelineView }) {
   const first = items.reduce((a, b) => (b.namedAt < a.namedAt ? b : a));
   return (
     <span data-testid="read-again-sentence">
-      {fmt(count)} {count === 1 ? 'entry it let go was' : 'entries it let go were'} read again later (first <code>{first.key}</code>, named at <button className="link" onClick={() => jumpTo(first.namedAt)}>step {first.namedAt + 1}</button>).{' '}
+      {fmt(count)} {count === 1 ? 'entry it let go was' : 'entries it let go were'} read again later (first{' '}
+      <code>{first.key}</code>, named at{' '}
+      <button className="link" onClick={() => jumpTo(first.namedAt)}>
+        step {first.namedAt + 1}
+      </button>
+      ).{' '}
     </span>
   );
 }
@@ -76,8 +128,11 @@ function PendingBanner() {
   const autoRun = useResults((s) => s.autoRun);
   return (
     <div className="banner" role="status" data-testid="pending-banner">
-      Out of date: {autoRun ? 'the last replay was cancelled' : `your edits are not replayed yet (auto-run is off${reason ? ` because ${reason}` : ''})`}.
-      Press Run or Ctrl+Enter to replay.
+      Out of date:{' '}
+      {autoRun
+        ? 'the last replay was cancelled'
+        : `your edits are not replayed yet (auto-run is off${reason ? ` because ${reason}` : ''})`}
+      . Press Run or Ctrl+Enter to replay.
     </div>
   );
 }
@@ -96,20 +151,46 @@ export function ChartsPanel() {
   return (
     <section className="panel" aria-labelledby="pane-title-timeline" data-pane="timeline">
       <PaneHead>
-        {timeline && <span className="muted ellipsis">{fmt(timeline.steps.count)} steps · {fmt(timeline.header.summary.inferences)} inferences · {timeline.header.model.id}{timeline.header.model.approximate ? ' (approximate counts)' : ''}</span>}
+        {timeline && (
+          <span className="muted ellipsis">
+            {fmt(timeline.steps.count)} steps · {fmt(timeline.header.summary.inferences)} inferences ·{' '}
+            {timeline.header.model.id}
+            {timeline.header.model.approximate ? ' (approximate counts)' : ''}
+          </span>
+        )}
         <ReplayStatus />
       </PaneHead>
       <ReplayControls />
       {status.kind === 'held' && <HeldReplayBanner reason={status.reason} />}
-      {status.kind === 'failed' && <div className="banner error-text" role="alert" data-testid="replay-error">The replay failed: {status.message}. The charts below are out of date: they show the last replay that finished.</div>}
+      {status.kind === 'failed' && (
+        <div className="banner error-text" role="alert" data-testid="replay-error">
+          The replay failed: {status.message}. The charts below are out of date: they show the last replay that
+          finished.
+        </div>
+      )}
       {banner === 'waiting' && <PendingBanner />}
-      {banner === 'broken' && <div className="banner" data-testid="stale-banner">Out of date: the current blueprint has errors (see the problems list), so this is the last timeline that ran.</div>}
+      {banner === 'broken' && (
+        <div className="banner" data-testid="stale-banner">
+          Out of date: the current blueprint has errors (see the problems list), so this is the last timeline that ran.
+        </div>
+      )}
       <LessonBar />
       {timeline && <Verdict timeline={timeline} />}
       {timeline && <WarningsBar warnings={timeline.warnings} />}
-      <div className="timeline-views" data-testid="charts" data-ready={viewsLoaded && isDrawn(status, timeline, drawn) ? 'yes' : 'no'} data-steps={timeline?.steps.count ?? 0} data-scenario={timeline?.header.scenario} data-stale={isOutOfDate(status, timeline) ? 'yes' : 'no'}>
-        {!timeline ? <div className="muted panel-body">Waiting for the first replay…</div> : (
-          <Suspense fallback={<div className="muted panel-body">Drawing the charts…</div>}><TimelineViews timeline={timeline} onDrawn={chartsDrawn} /></Suspense>
+      <div
+        className="timeline-views"
+        data-testid="charts"
+        data-ready={viewsLoaded && isDrawn(status, timeline, drawn) ? 'yes' : 'no'}
+        data-steps={timeline?.steps.count ?? 0}
+        data-scenario={timeline?.header.scenario}
+        data-stale={isOutOfDate(status, timeline) ? 'yes' : 'no'}
+      >
+        {!timeline ? (
+          <div className="muted panel-body">Waiting for the first replay…</div>
+        ) : (
+          <Suspense fallback={<div className="muted panel-body">Drawing the charts…</div>}>
+            <TimelineViews timeline={timeline} onDrawn={chartsDrawn} />
+          </Suspense>
         )}
       </div>
     </section>

@@ -43,17 +43,23 @@ function useMarkers(diagnostics: Diagnostic[], files: string[]): void {
       const model = monaco.editor.getModel(uriOf(file));
       if (!model) continue;
       const lines = model.getLineCount();
-      monaco.editor.setModelMarkers(model, MARKER_OWNER, diagnostics.filter((d) => d.file === file).map((d) => {
-        const line = Math.min(Math.max(1, d.line), lines);
-        return {
-          severity: SEVERITY[d.severity],
-          message: `${d.message} [${d.code}]`,
-          startLineNumber: line,
-          startColumn: Math.max(1, d.column),
-          endLineNumber: Math.min(d.endLine ?? line, lines),
-          endColumn: d.endColumn ?? model.getLineMaxColumn(line),
-        };
-      }));
+      monaco.editor.setModelMarkers(
+        model,
+        MARKER_OWNER,
+        diagnostics
+          .filter((d) => d.file === file)
+          .map((d) => {
+            const line = Math.min(Math.max(1, d.line), lines);
+            return {
+              severity: SEVERITY[d.severity],
+              message: `${d.message} [${d.code}]`,
+              startLineNumber: line,
+              startColumn: Math.max(1, d.column),
+              endLineNumber: Math.min(d.endLine ?? line, lines),
+              endColumn: d.endColumn ?? model.getLineMaxColumn(line),
+            };
+          }),
+      );
     }
   });
 }
@@ -66,7 +72,12 @@ function useMarkers(diagnostics: Diagnostic[], files: string[]): void {
  * Typing needs nothing here: the store already holds the editor's text. `onApplied` hears when
  * the new text is in (the markers are placed again on it).
  */
-function useModelsInSync(editor: MonacoEditor | null, agent: Record<string, string>, current: string, onApplied: () => void): void {
+function useModelsInSync(
+  editor: MonacoEditor | null,
+  agent: Record<string, string>,
+  current: string,
+  onApplied: () => void,
+): void {
   useEffect(() => {
     for (const model of monaco.editor.getModels()) {
       if (!model.uri.path.startsWith('/agent/')) continue;
@@ -85,7 +96,9 @@ function useModelsInSync(editor: MonacoEditor | null, agent: Record<string, stri
       editor.pushUndoStop();
       onApplied();
     });
-    return () => { cancelled = true; };
+    return () => {
+      cancelled = true;
+    };
   }, [editor, agent, current, onApplied]);
 }
 
@@ -130,9 +143,20 @@ function useKeybindings(editor: MonacoEditor | null, mode: Keybindings, status: 
     let running: { dispose(): void } | undefined;
     void import('./monaco/keybindings.ts')
       .then(({ startKeybindings }) => (stopped ? undefined : startKeybindings(mode, editor, status)))
-      .then((started) => { if (stopped) started?.dispose(); else running = started; })
-      .catch((error: unknown) => page().notify({ tone: 'error', text: `The ${mode} keybindings did not load (${error instanceof Error ? error.message : String(error)}); the editor keeps its standard keys.` }));
-    return () => { stopped = true; running?.dispose(); };
+      .then((started) => {
+        if (stopped) started?.dispose();
+        else running = started;
+      })
+      .catch((error: unknown) =>
+        page().notify({
+          tone: 'error',
+          text: `The ${mode} keybindings did not load (${error instanceof Error ? error.message : String(error)}); the editor keeps its standard keys.`,
+        }),
+      );
+    return () => {
+      stopped = true;
+      running?.dispose();
+    };
   }, [editor, mode, status]);
 }
 
@@ -159,11 +183,21 @@ export default function CodeEditor({ agent, files, current, diagnostics, jump, o
   const applied = useCallback(() => setApplied((n) => n + 1), []);
   // Kept across renders: @monaco-editor/react calls updateOptions whenever the object is a new
   // one, and Monaco then clones and migrates every option (its cost: docs/decisions/ui.md).
-  const options = useMemo(() => ({
-    minimap: { enabled: settings.minimap }, fontSize: settings.fontSize, scrollBeyondLastLine: false, tabSize: 4,
-    automaticLayout: true, wordWrap: settings.wordWrap ? 'on' as const : 'off' as const, renderLineHighlight: 'line' as const,
-    fixedOverflowWidgets: true, lineNumbersMinChars: 3, ariaLabel: `Editor for ${current}. Press Ctrl+M to make Tab move the focus out.`,
-  }), [settings.minimap, settings.fontSize, settings.wordWrap, current]);
+  const options = useMemo(
+    () => ({
+      minimap: { enabled: settings.minimap },
+      fontSize: settings.fontSize,
+      scrollBeyondLastLine: false,
+      tabSize: 4,
+      automaticLayout: true,
+      wordWrap: settings.wordWrap ? ('on' as const) : ('off' as const),
+      renderLineHighlight: 'line' as const,
+      fixedOverflowWidgets: true,
+      lineNumbersMinChars: 3,
+      ariaLabel: `Editor for ${current}. Press Ctrl+M to make Tab move the focus out.`,
+    }),
+    [settings.minimap, settings.fontSize, settings.wordWrap, current],
+  );
   const onChange = useCallback((text: string | undefined) => setFile(current, text ?? ''), [setFile, current]);
   useMarkers(diagnostics, files);
   useModelsInSync(editor, agent, current, applied);
@@ -191,7 +225,14 @@ export default function CodeEditor({ agent, files, current, diagnostics, jump, o
         />
       </div>
       {settings.keybindings !== 'standard' && (
-        <div className="keys-status mono" ref={setStatus} data-testid="keys-status" data-mode={settings.keybindings} role="status" aria-label={`${settings.keybindings} status`} />
+        <div
+          className="keys-status mono"
+          ref={setStatus}
+          data-testid="keys-status"
+          data-mode={settings.keybindings}
+          role="status"
+          aria-label={`${settings.keybindings} status`}
+        />
       )}
     </div>
   );

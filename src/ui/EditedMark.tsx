@@ -11,6 +11,17 @@ export function EditedMark() {
   // (revision 2 on) once edited. Either shows 300 ms after the edit, when it is saved.
   const edited = origin.kind === 'example' ? entryId !== null : origin.kind === 'link' ? revision > 1 : false;
   if (!edited) return null;
-  const from = origin.kind === 'example' ? `the example "${findExample(origin.exampleId)?.title ?? origin.exampleId}"` : 'the shared link it was opened from';
-  return <span className="badge" data-testid="edited-mark" title={`Changed from ${from}; the original is still in ${origin.kind === 'example' ? 'Examples' : 'the link'}.`}>edited</span>;
+  const from =
+    origin.kind === 'example'
+      ? `the example "${findExample(origin.exampleId)?.title ?? origin.exampleId}"`
+      : 'the shared link it was opened from';
+  return (
+    <span
+      className="badge"
+      data-testid="edited-mark"
+      title={`Changed from ${from}; the original is still in ${origin.kind === 'example' ? 'Examples' : 'the link'}.`}
+    >
+      edited
+    </span>
+  );
 }

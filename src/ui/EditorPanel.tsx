@@ -35,7 +35,9 @@ function requestWhenIdle(task: () => void): { cancel: () => void } {
  * draw), the user reached for the text, or time is up. Never goes back.
  */
 function useEditorWanted(): [boolean, () => void] {
-  const answered = useResults((s) => s.drawn !== null || s.replayDiagnostics.length > 0 || ['failed', 'held'].includes(s.status.kind));
+  const answered = useResults(
+    (s) => s.drawn !== null || s.replayDiagnostics.length > 0 || ['failed', 'held'].includes(s.status.kind),
+  );
   const [wanted, setWanted] = useState(false);
   useEffect(() => {
     if (!answered) return;
@@ -57,7 +59,10 @@ function FileTabs({ files, errorsByFile }: { files: string[]; errorsByFile: Map<
   const notify = useUi((s) => s.notify);
 
   const add = () => {
-    const path = window.prompt('New file in the agent directory (e.g. context_hooks/brain.rhai):', 'context_hooks/new.rhai');
+    const path = window.prompt(
+      'New file in the agent directory (e.g. context_hooks/brain.rhai):',
+      'context_hooks/new.rhai',
+    );
     if (path === null) return;
     const starter = path.endsWith('.rhai') ? 'fn render(ctx) {\n    ""\n}\n' : '';
     const problem = addFile(path.trim(), starter);
@@ -80,32 +85,67 @@ function FileTabs({ files, errorsByFile }: { files: string[]; errorsByFile: Map<
   return (
     <div className="tabs">
       <div role="tablist" aria-label="Agent files" className="tab-list">
-      {files.map((f) => (
-        <button key={f} role="tab" aria-selected={f === selected} className={`tab ${f === selected ? 'active' : ''}`} onClick={() => selectFile(f)} title={f}>
-          {f.split('/').pop()}
-          {errorsByFile.get(f) ? <span className="count" aria-label={`${errorsByFile.get(f)} errors`}>{errorsByFile.get(f)}</span> : null}
-        </button>
-      ))}
+        {files.map((f) => (
+          <button
+            key={f}
+            role="tab"
+            aria-selected={f === selected}
+            className={`tab ${f === selected ? 'active' : ''}`}
+            onClick={() => selectFile(f)}
+            title={f}
+          >
+            {f.split('/').pop()}
+            {errorsByFile.get(f) ? (
+              <span className="count" aria-label={`${errorsByFile.get(f)} errors`}>
+                {errorsByFile.get(f)}
+              </span>
+            ) : null}
+          </button>
+        ))}
       </div>
       <span className="spacer" />
-      <button className="icon" title="Add a file (a hook script, a seed script)" onClick={add}>+</button>
-      <button className="icon" title="Rename this file" onClick={rename} disabled={selected === AGENT_FILE}>✎</button>
-      <button className="icon" title="Delete this file" onClick={remove} disabled={selected === AGENT_FILE}>✕</button>
+      <button className="icon" title="Add a file (a hook script, a seed script)" onClick={add}>
+        +
+      </button>
+      <button className="icon" title="Rename this file" onClick={rename} disabled={selected === AGENT_FILE}>
+        ✎
+      </button>
+      <button className="icon" title="Delete this file" onClick={remove} disabled={selected === AGENT_FILE}>
+        ✕
+      </button>
     </div>
   );
 }
 
-export function DiagnosticsList({ diagnostics, onJump }: { diagnostics: Diagnostic[]; onJump: (d: Diagnostic) => void }) {
+export function DiagnosticsList({
+  diagnostics,
+  onJump,
+}: {
+  diagnostics: Diagnostic[];
+  onJump: (d: Diagnostic) => void;
+}) {
   if (diagnostics.length === 0) {
-    return <div className="diag-list" data-testid="diagnostics"><div className="muted" style={{ padding: '3px 8px' }}>✓ No problems found.</div></div>;
+    return (
+      <div className="diag-list" data-testid="diagnostics">
+        <div className="muted" style={{ padding: '3px 8px' }}>
+          ✓ No problems found.
+        </div>
+      </div>
+    );
   }
   return (
     <div className="diag-list" data-testid="diagnostics" aria-label="Problems">
       {diagnostics.map((d, i) => (
         <button key={i} className="diag" onClick={() => onJump(d)} title="Jump to this line" data-code={d.code}>
-          <span className={`sev-${d.severity}`}>{d.severity === 'error' ? '✖' : d.severity === 'warning' ? '▲' : 'ℹ'}</span>
-          <span className="where">{d.file}:{d.line}:{d.column}</span>
-          <span>{d.message} <span className="muted mono">[{d.code}]</span></span>
+          <span className={`sev-${d.severity}`}>
+            {d.severity === 'error' ? '✖' : d.severity === 'warning' ? '▲' : 'ℹ'}
+          </span>
+          <span className="where">
+            {d.file}:{d.line}:{d.column}
+          </span>
+          <span>
+            {d.message} <span className="muted mono">[{d.code}]</span>
+          </span>
         </button>
       ))}
     </div>
@@ -116,8 +156,16 @@ export function DiagnosticsList({ diagnostics, onJump }: { diagnostics: Diagnost
 function EditorLoading({ path, text, onFocus }: { path: string; text: string; onFocus?: () => void }) {
   return (
     <div className="editor-loading" data-testid="editor-loading">
-      <div className="muted small" role="status">loading editor…</div>
-      <textarea className="mono" readOnly value={text} onFocus={onFocus} aria-label={`${path} (read-only until the editor has loaded)`} />
+      <div className="muted small" role="status">
+        loading editor…
+      </div>
+      <textarea
+        className="mono"
+        readOnly
+        value={text}
+        onFocus={onFocus}
+        aria-label={`${path} (read-only until the editor has loaded)`}
+      />
     </div>
   );
 }
@@ -131,11 +179,17 @@ export function EditorPanel() {
   const [columns, setColumns] = useState(0);
   const jumped = useCallback(() => setPendingJump(null), []);
   const [editorWanted, wantEditor] = useEditorWanted();
-  const files = [AGENT_FILE, ...Object.keys(agent).filter((f) => f !== AGENT_FILE).sort()];
+  const files = [
+    AGENT_FILE,
+    ...Object.keys(agent)
+      .filter((f) => f !== AGENT_FILE)
+      .sort(),
+  ];
   const current = selected in agent ? selected : AGENT_FILE;
 
   const errorsByFile = new Map<string, number>();
-  for (const d of diagnostics) if (d.severity === 'error') errorsByFile.set(d.file, (errorsByFile.get(d.file) ?? 0) + 1);
+  for (const d of diagnostics)
+    if (d.severity === 'error') errorsByFile.set(d.file, (errorsByFile.get(d.file) ?? 0) + 1);
 
   const jump = (d: Diagnostic) => {
     if (d.file in agent) selectFile(d.file);
@@ -147,17 +201,26 @@ export function EditorPanel() {
 
   return (
     <section className="panel" aria-labelledby="pane-title-editor" data-pane="editor">
-      <PaneHead><span className="muted ellipsis">the blueprint and its hook scripts</span></PaneHead>
+      <PaneHead>
+        <span className="muted ellipsis">the blueprint and its hook scripts</span>
+      </PaneHead>
       <FileTabs files={files} errorsByFile={errorsByFile} />
       <div className="editor-host" data-testid="editor" data-columns={columns}>
         {editorWanted ? (
           <Suspense fallback={<EditorLoading path={current} text={agent[current] ?? ''} />}>
             <CodeEditor
-              agent={agent} files={files} current={current} diagnostics={diagnostics}
-              jump={pendingJump} onJumped={jumped} onColumns={setColumns}
+              agent={agent}
+              files={files}
+              current={current}
+              diagnostics={diagnostics}
+              jump={pendingJump}
+              onJumped={jumped}
+              onColumns={setColumns}
             />
           </Suspense>
-        ) : <EditorLoading path={current} text={agent[current] ?? ''} onFocus={wantEditor} />}
+        ) : (
+          <EditorLoading path={current} text={agent[current] ?? ''} onFocus={wantEditor} />
+        )}
       </div>
       <DiagnosticsList diagnostics={diagnostics} onJump={jump} />
     </section>

@@ -10,20 +10,28 @@ import { useScenario, useUi } from './page.ts';
 export function EmbedView({ problem }: { problem: string | null }) {
   const theme = useUi((s) => s.theme);
   const name = useScenario((s) => s.scenario.name);
-  useEffect(() => { document.documentElement.dataset.theme = theme; }, [theme]);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
   useGlobalShortcuts({ embed: true });
   return (
     <div className="embed" data-testid="embed">
       <header className="header">
         <b className="mono">{problem ? 'Leviath Playground' : name}</b>
         <span className="spacer" />
-        <a href={playgroundUrl(window.location.href)} target="_blank" rel="noopener" data-testid="open-in-playground">Open in the playground ↗</a>
+        <a href={playgroundUrl(window.location.href)} target="_blank" rel="noopener" data-testid="open-in-playground">
+          Open in the playground ↗
+        </a>
       </header>
-      {problem
-        ? <p className="error-text" role="alert" style={{ padding: 12 }}>{problem}</p>
-        : (
-          <PanelBoundary name="timeline"><ChartsPanel /></PanelBoundary>
-        )}
+      {problem ? (
+        <p className="error-text" role="alert" style={{ padding: 12 }}>
+          {problem}
+        </p>
+      ) : (
+        <PanelBoundary name="timeline">
+          <ChartsPanel />
+        </PanelBoundary>
+      )}
     </div>
   );
 }

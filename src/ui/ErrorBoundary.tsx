@@ -1,8 +1,15 @@
 // A render error in one panel shows a message in that panel instead of blanking the page.
 import { Component, type ReactNode } from 'react';
 
-interface Props { name: string; children: ReactNode; resetKey?: unknown }
-interface State { error: Error | null; resetKey?: unknown }
+interface Props {
+  name: string;
+  children: ReactNode;
+  resetKey?: unknown;
+}
+interface State {
+  error: Error | null;
+  resetKey?: unknown;
+}
 
 export class PanelBoundary extends Component<Props, State> {
   state: State = { error: null, resetKey: this.props.resetKey };

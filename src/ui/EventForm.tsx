@@ -6,22 +6,47 @@ import { describeIssues } from '../worker/protocol.ts';
 
 type Draft = Record<string, unknown>;
 
-function Text({ label, value, onChange, multiline }: { label: string; value: string; onChange: (v: string) => void; multiline?: boolean }) {
+function Text({
+  label,
+  value,
+  onChange,
+  multiline,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  multiline?: boolean;
+}) {
   return (
     <>
       <label>{label}</label>
-      {multiline
-        ? <textarea rows={3} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} />
-        : <input aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} />}
+      {multiline ? (
+        <textarea rows={3} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <input aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} />
+      )}
     </>
   );
 }
 
-function Num({ label, value, onChange }: { label: string; value: number | undefined; onChange: (v: number | undefined) => void }) {
+function Num({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: number | undefined;
+  onChange: (v: number | undefined) => void;
+}) {
   return (
     <>
       <label>{label}</label>
-      <input type="number" aria-label={label} value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))} />
+      <input
+        type="number"
+        aria-label={label}
+        value={value ?? ''}
+        onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))}
+      />
     </>
   );
 }
@@ -33,15 +58,20 @@ function JsonField({ label, value, onChange }: { label: string; value: unknown; 
     <>
       <label>{label}</label>
       <div>
-        <textarea rows={4} aria-label={label} value={text} onChange={(e) => {
-          setText(e.target.value);
-          try {
-            onChange(JSON.parse(e.target.value));
-            setError(null);
-          } catch (err) {
-            setError(err instanceof Error ? err.message : String(err));
-          }
-        }} />
+        <textarea
+          rows={4}
+          aria-label={label}
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value);
+            try {
+              onChange(JSON.parse(e.target.value));
+              setError(null);
+            } catch (err) {
+              setError(err instanceof Error ? err.message : String(err));
+            }
+          }}
+        />
         {error && <div className="error-text">Not JSON yet: {error}</div>}
       </div>
     </>
@@ -59,7 +89,11 @@ function fields(draft: Draft, set: (patch: Draft) => void) {
       return (
         <>
           <Text label="content" value={str('content')} onChange={(v) => set({ content: v })} multiline />
-          <JsonField label="tool_calls" value={draft.tool_calls ?? []} onChange={(v) => set({ tool_calls: Array.isArray(v) && v.length === 0 ? undefined : v })} />
+          <JsonField
+            label="tool_calls"
+            value={draft.tool_calls ?? []}
+            onChange={(v) => set({ tool_calls: Array.isArray(v) && v.length === 0 ? undefined : v })}
+          />
         </>
       );
     case 'tool_result': {
@@ -69,15 +103,32 @@ function fields(draft: Draft, set: (patch: Draft) => void) {
           <Text label="tool_call_id" value={str('tool_call_id')} onChange={(v) => set({ tool_call_id: v })} />
           <Text label="tool_name" value={str('tool_name')} onChange={(v) => set({ tool_name: v })} />
           <label>body</label>
-          <select aria-label="body" value={bySize ? 'size' : 'content'} onChange={(e) => set(e.target.value === 'size' ? { size_tokens: 500, content: undefined } : { content: '', size_tokens: undefined })}>
+          <select
+            aria-label="body"
+            value={bySize ? 'size' : 'content'}
+            onChange={(e) =>
+              set(
+                e.target.value === 'size'
+                  ? { size_tokens: 500, content: undefined }
+                  : { content: '', size_tokens: undefined },
+              )
+            }
+          >
             <option value="size">filler of N tokens</option>
             <option value="content">literal content</option>
           </select>
-          {bySize
-            ? <Num label="size_tokens" value={num('size_tokens')} onChange={(v) => set({ size_tokens: v })} />
-            : <Text label="content" value={str('content')} onChange={(v) => set({ content: v })} multiline />}
+          {bySize ? (
+            <Num label="size_tokens" value={num('size_tokens')} onChange={(v) => set({ size_tokens: v })} />
+          ) : (
+            <Text label="content" value={str('content')} onChange={(v) => set({ content: v })} multiline />
+          )}
           <label>is_error</label>
-          <input type="checkbox" aria-label="is_error" checked={draft.is_error === true} onChange={(e) => set({ is_error: e.target.checked || undefined })} />
+          <input
+            type="checkbox"
+            aria-label="is_error"
+            checked={draft.is_error === true}
+            onChange={(e) => set({ is_error: e.target.checked || undefined })}
+          />
         </>
       );
     }
@@ -95,12 +146,27 @@ function fields(draft: Draft, set: (patch: Draft) => void) {
         <>
           <Text label="region" value={str('region')} onChange={(v) => set({ region: v })} />
           <label>by</label>
-          <select aria-label="delete by" value={by} onChange={(e) => set({ key: undefined, index: undefined, oldest: undefined, ...(e.target.value === 'key' ? { key: '' } : { [e.target.value]: e.target.value === 'oldest' ? 1 : 0 }) })}>
-            <option value="key">key</option><option value="index">index</option><option value="oldest">oldest</option>
+          <select
+            aria-label="delete by"
+            value={by}
+            onChange={(e) =>
+              set({
+                key: undefined,
+                index: undefined,
+                oldest: undefined,
+                ...(e.target.value === 'key' ? { key: '' } : { [e.target.value]: e.target.value === 'oldest' ? 1 : 0 }),
+              })
+            }
+          >
+            <option value="key">key</option>
+            <option value="index">index</option>
+            <option value="oldest">oldest</option>
           </select>
-          {by === 'key'
-            ? <Text label="key" value={str('key')} onChange={(v) => set({ key: v })} />
-            : <Num label={by} value={num(by)} onChange={(v) => set({ [by]: v })} />}
+          {by === 'key' ? (
+            <Text label="key" value={str('key')} onChange={(v) => set({ key: v })} />
+          ) : (
+            <Num label={by} value={num(by)} onChange={(v) => set({ [by]: v })} />
+          )}
         </>
       );
     }

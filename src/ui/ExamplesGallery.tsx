@@ -6,12 +6,25 @@ import { Modal } from './Modal.tsx';
 export function ExamplesGallery({ onClose }: { onClose: () => void }) {
   return (
     <Modal title="Examples" onClose={onClose} testId="examples">
-      <p className="muted" style={{ marginTop: 0 }}>Each example shows one idea of the spec. Opening one never loses your work: if you changed what is open, it is saved in Scenarios first.</p>
+      <p className="muted" style={{ marginTop: 0 }}>
+        Each example shows one idea of the spec. Opening one never loses your work: if you changed what is open, it is
+        saved in Scenarios first.
+      </p>
       <div className="gallery">
         {EXAMPLES.map((e) => (
           <div key={e.id} className="card" data-example={e.id}>
-            <div className="row"><h3 style={{ margin: 0 }}>{e.title}</h3><span className="spacer" />
-              <button className="primary" onClick={() => { void page().openExample(e.id); onClose(); }}>Open</button>
+            <div className="row">
+              <h3 style={{ margin: 0 }}>{e.title}</h3>
+              <span className="spacer" />
+              <button
+                className="primary"
+                onClick={() => {
+                  void page().openExample(e.id);
+                  onClose();
+                }}
+              >
+                Open
+              </button>
             </div>
             <p>{e.summary}</p>
           </div>

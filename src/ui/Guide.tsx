@@ -7,28 +7,53 @@ import { EXAMPLES } from '../scenarios/examples.ts';
 import { page, useUi } from './page.ts';
 import './guide.css';
 
-const guides = import.meta.glob('../../docs/guide.md', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const guides = import.meta.glob('../../docs/guide.md', { query: '?raw', import: 'default', eager: true }) as Record<
+  string,
+  string
+>;
 const GUIDE = Object.values(guides)[0] ?? null;
 
 function inline(text: string): ReactNode[] {
   return text.split(/(\*\*[^*]+\*\*|`[^`]+`)/g).map((part, k) => {
     if (part.startsWith('`') && part.endsWith('`') && part.length > 1) return <code key={k}>{part.slice(1, -1)}</code>;
-    if (part.startsWith('**') && part.endsWith('**') && part.length > 3) return <b key={k}>{inline(part.slice(2, -2))}</b>;
+    if (part.startsWith('**') && part.endsWith('**') && part.length > 3)
+      return <b key={k}>{inline(part.slice(2, -2))}</b>;
     return <Fragment key={k}>{part.replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')}</Fragment>;
   });
 }
 
 function cells(row: string): string[] {
-  return row.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+  return row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
 }
 
 function Table({ rows }: { rows: string[] }) {
   const [head, , ...body] = rows;
   return (
-    <TableScroll label="Table, scrolls sideways" className="wraps"><table>
-      <thead><tr>{cells(head).map((c, k) => <th key={k}>{inline(c)}</th>)}</tr></thead>
-      <tbody>{body.map((r, j) => <tr key={j}>{cells(r).map((c, k) => <td key={k}>{inline(c)}</td>)}</tr>)}</tbody>
-    </table></TableScroll>
+    <TableScroll label="Table, scrolls sideways" className="wraps">
+      <table>
+        <thead>
+          <tr>
+            {cells(head).map((c, k) => (
+              <th key={k}>{inline(c)}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {body.map((r, j) => (
+            <tr key={j}>
+              {cells(r).map((c, k) => (
+                <td key={k}>{inline(c)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }
 
@@ -39,12 +64,21 @@ function exampleIn(text: string): string | undefined {
 
 /** A heading's address in `#guide/<section>`: its words, lower case, joined by hyphens (backticks and punctuation dropped). */
 export function guideSlug(heading: string): string {
-  return heading.replace(/\(`[^`]*`\)/g, '').replace(/[^A-Za-z0-9_ -]+/g, ' ').trim().toLowerCase().replace(/[\s_]+/g, '-').replace(/-+/g, '-');
+  return heading
+    .replace(/\(`[^`]*`\)/g, '')
+    .replace(/[^A-Za-z0-9_ -]+/g, ' ')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-')
+    .replace(/-+/g, '-');
 }
 
 /** The sections of the guide that have addresses, in order. */
 export function guideSections(markdown: string | null = GUIDE): string[] {
-  return (markdown ?? '').split('\n').filter((l) => /^#{2,3} /.test(l)).map((l) => guideSlug(l.replace(/^#+ /, '')));
+  return (markdown ?? '')
+    .split('\n')
+    .filter((l) => /^#{2,3} /.test(l))
+    .map((l) => guideSlug(l.replace(/^#+ /, '')));
 }
 
 function SectionLink({ slug }: { slug: string }) {
@@ -52,7 +86,16 @@ function SectionLink({ slug }: { slug: string }) {
     const { origin, pathname, search } = window.location;
     void navigator.clipboard?.writeText(`${origin}${pathname}${search}#guide/${slug}`).catch(() => undefined);
   };
-  return <button className="link section-link" title={`Copy this section's link (#guide/${slug})`} aria-label="Copy this section's link" onClick={copy}>#</button>;
+  return (
+    <button
+      className="link section-link"
+      title={`Copy this section's link (#guide/${slug})`}
+      aria-label="Copy this section's link"
+      onClick={copy}
+    >
+      #
+    </button>
+  );
 }
 
 function render(markdown: string, open: (id: string) => void): ReactNode[] {
@@ -69,8 +112,36 @@ function render(markdown: string, open: (id: string) => void): ReactNode[] {
       const level = line.indexOf(' ');
       const example = exampleIn(line);
       const slug = guideSlug(line.slice(level + 1));
-      const text = <>{inline(line.slice(level + 1))}{level > 1 && <> <SectionLink slug={slug} /></>}{example && <> <button onClick={() => open(example)}>Open this example</button></>}</>;
-      out.push(level === 1 ? <h1 key={k++}>{text}</h1> : level === 2 ? <h2 key={k++} id={`guide-${slug}`}>{text}</h2> : <h3 key={k++} id={`guide-${slug}`}>{text}</h3>);
+      const text = (
+        <>
+          {inline(line.slice(level + 1))}
+          {level > 1 && (
+            <>
+              {' '}
+              <SectionLink slug={slug} />
+            </>
+          )}
+          {example && (
+            <>
+              {' '}
+              <button onClick={() => open(example)}>Open this example</button>
+            </>
+          )}
+        </>
+      );
+      out.push(
+        level === 1 ? (
+          <h1 key={k++}>{text}</h1>
+        ) : level === 2 ? (
+          <h2 key={k++} id={`guide-${slug}`}>
+            {text}
+          </h2>
+        ) : (
+          <h3 key={k++} id={`guide-${slug}`}>
+            {text}
+          </h3>
+        ),
+      );
     } else if (line.trim().startsWith('|')) {
       const rows: string[] = [];
       for (; i < lines.length && lines[i].trim().startsWith('|'); i++) rows.push(lines[i]);
@@ -84,10 +155,17 @@ function render(markdown: string, open: (id: string) => void): ReactNode[] {
         else break;
       }
       i--;
-      out.push(<ul key={k++}>{items.map((t, j) => <li key={j}>{inline(t)}</li>)}</ul>);
+      out.push(
+        <ul key={k++}>
+          {items.map((t, j) => (
+            <li key={j}>{inline(t)}</li>
+          ))}
+        </ul>,
+      );
     } else if (line.trim() !== '') {
       const para: string[] = [line];
-      for (i++; i < lines.length && lines[i].trim() !== '' && !/^(#|```|\s*[-*] |\s*\|)/.test(lines[i]); i++) para.push(lines[i]);
+      for (i++; i < lines.length && lines[i].trim() !== '' && !/^(#|```|\s*[-*] |\s*\|)/.test(lines[i]); i++)
+        para.push(lines[i]);
       i--;
       out.push(<p key={k++}>{inline(para.join(' '))}</p>);
     }
@@ -135,14 +213,41 @@ export function GuidePanel() {
       frame = requestAnimationFrame(() => useUi.getState().setGuide({ section: sectionAt(el) }));
     };
     el.addEventListener('scroll', onScroll, { passive: true });
-    return () => { el.removeEventListener('scroll', onScroll); cancelAnimationFrame(frame); };
+    return () => {
+      el.removeEventListener('scroll', onScroll);
+      cancelAnimationFrame(frame);
+    };
   }, []);
   return (
-    <aside className="guide-panel" aria-labelledby="guide-title" data-testid="guide" onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
-      <div className="panel-head"><h2 id="guide-title">Guide</h2><span className="spacer" /><button className="icon" aria-label="Close the guide" onClick={close}>✕</button></div>
+    <aside
+      className="guide-panel"
+      aria-labelledby="guide-title"
+      data-testid="guide"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          close();
+        }
+      }}
+    >
+      <div className="panel-head">
+        <h2 id="guide-title">Guide</h2>
+        <span className="spacer" />
+        <button className="icon" aria-label="Close the guide" onClick={close}>
+          ✕
+        </button>
+      </div>
       <div ref={body} className="panel-body guide" tabIndex={0} aria-label="The guide's text" data-testid="guide-body">
-        {GUIDE ? render(GUIDE, (id) => { void page().openExample(id); }) : (
-          <p>The guide (docs/guide.md) is not part of this build. In short: edit the blueprint on the left, pick traffic in the middle, and read the timeline on the right; scrub to any step to see every region and the exact request below.</p>
+        {GUIDE ? (
+          render(GUIDE, (id) => {
+            void page().openExample(id);
+          })
+        ) : (
+          <p>
+            The guide (docs/guide.md) is not part of this build. In short: edit the blueprint on the left, pick traffic
+            in the middle, and read the timeline on the right; scrub to any step to see every region and the exact
+            request below.
+          </p>
         )}
       </div>
     </aside>

@@ -42,10 +42,21 @@ function ScenarioName({ name }: { name: string }) {
   };
   return (
     <input
-      className="scenario-name mono" aria-label="Scenario name" data-testid="scenario-name" title="Rename this scenario"
-      value={draft ?? name} size={Math.min(40, Math.max(8, (draft ?? name).length + 1))}
-      onChange={(e) => setDraft(e.target.value)} onBlur={commit}
-      onKeyDown={(e) => { if (e.key === 'Enter') e.currentTarget.blur(); if (e.key === 'Escape') { setDraft(null); e.currentTarget.blur(); } }}
+      className="scenario-name mono"
+      aria-label="Scenario name"
+      data-testid="scenario-name"
+      title="Rename this scenario"
+      value={draft ?? name}
+      size={Math.min(40, Math.max(8, (draft ?? name).length + 1))}
+      onChange={(e) => setDraft(e.target.value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') e.currentTarget.blur();
+        if (e.key === 'Escape') {
+          setDraft(null);
+          e.currentTarget.blur();
+        }
+      }}
     />
   );
 }
@@ -77,28 +88,89 @@ export function Header() {
       <ScenarioName name={name} />
       <EditedMark />
       {/* The tagline shows whole, or in its short form, or not at all: never cut mid-word (styles.css). */}
-      <span className="tagline-box"><span className="tagline" data-form="long">Design an agent's context window as regions; replay tool traffic through it.</span><span className="tagline" data-form="short">Design an agent's context window.</span></span>
+      <span className="tagline-box">
+        <span className="tagline" data-form="long">
+          Design an agent's context window as regions; replay tool traffic through it.
+        </span>
+        <span className="tagline" data-form="short">
+          Design an agent's context window.
+        </span>
+      </span>
       <span className="spacer" />
-      <button onClick={() => setDialog('scenarios')} data-testid="open-scenarios">Scenarios</button>
-      <button onClick={() => setDialog('examples')} data-testid="open-examples">Examples</button>
-      <button onClick={() => setDialog('share')} data-testid="open-share">Share</button>
-      <button onClick={() => page().advisor.show(!adviseOpen)} data-testid="open-advise" aria-expanded={adviseOpen} title="Search for blueprints that beat this one on input cost, peak request and entries read again, over this scenario's own traffic">Advise</button>
-      <button onClick={() => fileInput.current?.click()} title="Open a scenario JSON file, or an agent's real run in any format the import reads (Claude Code, Codex, Gemini CLI, Cline, SWE-agent (.traj), mini-swe-agent, OpenHands, claude-trace, API bodies)">Import</button>
-      <button onClick={exportScenario} title="Save this scenario as JSON (lev replay reads it)">Export</button>
-      <button onClick={() => useUi.getState().setGuide({ open: !useUi.getState().guide.open })} data-testid="open-guide" aria-expanded={guideOpen}>Guide</button>
-      <button onClick={() => setDialog('settings')} data-testid="open-settings" title="Editor font, word wrap, minimap, keybindings (vim, emacs), theme">Settings</button>
-      <button onClick={() => useUi.getState().setKeysOpen(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
-      <button onClick={() => setSettings({ theme: theme === 'dark' ? 'light' : 'dark' })} aria-label="Toggle dark mode" title="Light / dark">{theme === 'dark' ? '☀' : '☾'}</button>
-      <input ref={fileInput} type="file" hidden data-testid="import-file" onChange={(e) => {
-        const file = e.target.files?.[0];
-        e.target.value = '';
-        if (file) importAnyFile(file);
-      }} />
+      <button onClick={() => setDialog('scenarios')} data-testid="open-scenarios">
+        Scenarios
+      </button>
+      <button onClick={() => setDialog('examples')} data-testid="open-examples">
+        Examples
+      </button>
+      <button onClick={() => setDialog('share')} data-testid="open-share">
+        Share
+      </button>
+      <button
+        onClick={() => page().advisor.show(!adviseOpen)}
+        data-testid="open-advise"
+        aria-expanded={adviseOpen}
+        title="Search for blueprints that beat this one on input cost, peak request and entries read again, over this scenario's own traffic"
+      >
+        Advise
+      </button>
+      <button
+        onClick={() => fileInput.current?.click()}
+        title="Open a scenario JSON file, or an agent's real run in any format the import reads (Claude Code, Codex, Gemini CLI, Cline, SWE-agent (.traj), mini-swe-agent, OpenHands, claude-trace, API bodies)"
+      >
+        Import
+      </button>
+      <button onClick={exportScenario} title="Save this scenario as JSON (lev replay reads it)">
+        Export
+      </button>
+      <button
+        onClick={() => useUi.getState().setGuide({ open: !useUi.getState().guide.open })}
+        data-testid="open-guide"
+        aria-expanded={guideOpen}
+      >
+        Guide
+      </button>
+      <button
+        onClick={() => setDialog('settings')}
+        data-testid="open-settings"
+        title="Editor font, word wrap, minimap, keybindings (vim, emacs), theme"
+      >
+        Settings
+      </button>
+      <button
+        onClick={() => useUi.getState().setKeysOpen(true)}
+        aria-label="Keyboard shortcuts"
+        title="Keyboard shortcuts (?)"
+      >
+        ?
+      </button>
+      <button
+        onClick={() => setSettings({ theme: theme === 'dark' ? 'light' : 'dark' })}
+        aria-label="Toggle dark mode"
+        title="Light / dark"
+      >
+        {theme === 'dark' ? '☀' : '☾'}
+      </button>
+      <input
+        ref={fileInput}
+        type="file"
+        hidden
+        data-testid="import-file"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (file) importAnyFile(file);
+        }}
+      />
       {dialog === 'scenarios' && <ScenariosMenu onClose={close} />}
       {dialog === 'examples' && <ExamplesGallery onClose={close} />}
       {dialog === 'share' && <ShareDialog onClose={close} />}
       {dialog === 'settings' && <SettingsDialog onClose={close} />}
-      {adviseOpen && <Suspense fallback={null}><AdvisePanel /></Suspense>}
+      {adviseOpen && (
+        <Suspense fallback={null}>
+          <AdvisePanel />
+        </Suspense>
+      )}
       {keysOpen && <KeysSheet onClose={() => useUi.getState().setKeysOpen(false)} />}
     </header>
   );

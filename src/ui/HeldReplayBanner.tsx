@@ -6,7 +6,9 @@ export function HeldReplayBanner({ reason }: { reason: string }) {
   return (
     <div className="banner" role="status" data-testid="replay-held">
       Out of date: this scenario was not replayed on load because its last replay did not finish ({reason}).{' '}
-      <button className="primary" onClick={() => page().replayNow()} data-testid="run-replay">Run</button>
+      <button className="primary" onClick={() => page().replayNow()} data-testid="run-replay">
+        Run
+      </button>
     </div>
   );
 }

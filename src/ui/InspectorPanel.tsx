@@ -29,7 +29,9 @@ function LongText({ text, label }: { text: string; label?: string }) {
   return (
     <>
       <pre {...box}>{text.slice(0, PREVIEW_CHARS)}</pre>
-      <button className="link" onClick={() => setAll(true)}>show all {fmt(text.length)} characters</button>
+      <button className="link" onClick={() => setAll(true)}>
+        show all {fmt(text.length)} characters
+      </button>
     </>
   );
 }
@@ -42,12 +44,21 @@ function TextWithTokens({ text, view, label }: { text: string; view: string; lab
   const [tokens, setTokens] = useState(false);
   return (
     <>
-      <button className="link token-toggle" aria-pressed={tokens} data-testid="token-toggle" onClick={() => setTokens(!tokens)}>
+      <button
+        className="link token-toggle"
+        aria-pressed={tokens}
+        data-testid="token-toggle"
+        onClick={() => setTokens(!tokens)}
+      >
         {tokens ? 'show text' : 'show tokens'}
       </button>
-      {tokens
-        ? <Suspense fallback={<div className="muted">Loading the token view…</div>}><TokenView text={text} view={view} /></Suspense>
-        : <LongText text={text} label={label} />}
+      {tokens ? (
+        <Suspense fallback={<div className="muted">Loading the token view…</div>}>
+          <TokenView text={text} view={view} />
+        </Suspense>
+      ) : (
+        <LongText text={text} label={label} />
+      )}
     </>
   );
 }
@@ -61,15 +72,28 @@ function Entry({ entry, region }: { entry: EntryDetail; region: string }) {
   const toggled = (now: boolean) => {
     setOpen(now);
     const ui = useUi.getState();
-    if (now) { ui.setFocusRegion(region); ui.setFocusEntry(entry.index); }
-    else if (named) ui.setFocusEntry(null);
+    if (now) {
+      ui.setFocusRegion(region);
+      ui.setFocusEntry(entry.index);
+    } else if (named) ui.setFocusEntry(null);
   };
   return (
-    <details className="entry" open={open || undefined} data-entry={entry.index} onToggle={(e) => toggled((e.currentTarget as HTMLDetailsElement).open)}>
+    <details
+      className="entry"
+      open={open || undefined}
+      data-entry={entry.index}
+      onToggle={(e) => toggled((e.currentTarget as HTMLDetailsElement).open)}
+    >
       <summary>
         <span className="muted mono">{entry.index}</span>
-        {entry.key !== undefined && <span className="badge" title="key">{entry.key}</span>}
-        {state && <span className={`badge ${entry.checklist?.state === 'open' ? 'warning-text' : 'ok-text'}`}>{state}</span>}
+        {entry.key !== undefined && (
+          <span className="badge" title="key">
+            {entry.key}
+          </span>
+        )}
+        {state && (
+          <span className={`badge ${entry.checklist?.state === 'open' ? 'warning-text' : 'ok-text'}`}>{state}</span>
+        )}
         <span className="muted">{entry.kind}</span>
         <span className="first">{firstLine(entry.content, 120)}</span>
         <span className="mono muted">{fmt(entry.tokens)}</span>
@@ -78,8 +102,14 @@ function Entry({ entry, region }: { entry: EntryDetail; region: string }) {
         <>
           <TextWithTokens text={entry.content} view={`entry:${region}:${entry.index}`} />
           {entry.tool_calls?.length ? <pre className="muted">{JSON.stringify(entry.tool_calls, null, 1)}</pre> : null}
-          {entry.checklist?.notes.length ? <div className="muted">notes: {entry.checklist.notes.join(' · ')}</div> : null}
-          {entry.folded && <div className="muted">summarizes {entry.folded.entries} entries ({fmt(entry.folded.tokens)} tokens)</div>}
+          {entry.checklist?.notes.length ? (
+            <div className="muted">notes: {entry.checklist.notes.join(' · ')}</div>
+          ) : null}
+          {entry.folded && (
+            <div className="muted">
+              summarizes {entry.folded.entries} entries ({fmt(entry.folded.tokens)} tokens)
+            </div>
+          )}
         </>
       )}
     </details>
@@ -89,17 +119,34 @@ function Entry({ entry, region }: { entry: EntryDetail; region: string }) {
 function RegionBlock({ region }: { region: RegionDetail }) {
   const focused = useUi((s) => s.focusRegion === region.name);
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => { if (focused) ref.current?.scrollIntoView({ block: 'nearest' }); }, [focused]);
+  useEffect(() => {
+    if (focused) ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [focused]);
   return (
     <div ref={ref} className={`region-block ${focused ? 'focused' : ''}`} data-testid={`inspect-${region.name}`}>
       <header>
-        <code><b>{region.name}</b></code>
-        <span className="muted">{region.kind}{region.admission === 'reject' ? ', admission reject' : ''}{!region.visible ? ', hidden in this stage' : ''}</span>
+        <code>
+          <b>{region.name}</b>
+        </code>
+        <span className="muted">
+          {region.kind}
+          {region.admission === 'reject' ? ', admission reject' : ''}
+          {!region.visible ? ', hidden in this stage' : ''}
+        </span>
         <span className="spacer" />
-        <span className="mono" data-testid="region-tokens">{fmt(region.tokens)}</span><span className="muted">/ {fmt(region.budget)} tokens · {region.entries.length} entries</span>
+        <span className="mono" data-testid="region-tokens">
+          {fmt(region.tokens)}
+        </span>
+        <span className="muted">
+          / {fmt(region.budget)} tokens · {region.entries.length} entries
+        </span>
       </header>
       <div className="entries">
-        {region.entries.length === 0 ? <div className="muted">empty</div> : region.entries.map((e) => <Entry key={e.index} entry={e} region={region.name} />)}
+        {region.entries.length === 0 ? (
+          <div className="muted">empty</div>
+        ) : (
+          region.entries.map((e) => <Entry key={e.index} entry={e} region={region.name} />)
+        )}
       </div>
     </div>
   );
@@ -108,7 +155,10 @@ function RegionBlock({ region }: { region: RegionDetail }) {
 function StepSummary({ detail }: { detail: StepDetail }) {
   return (
     <div style={{ marginBottom: 6 }}>
-      <div><span className="badge">{detail.event.type}</span>{summarize(detail.event)}</div>
+      <div>
+        <span className="badge">{detail.event.type}</span>
+        {summarize(detail.event)}
+      </div>
       {detail.result && <div className={detail.result.ok ? 'muted' : 'error-text'}>→ {detail.result.message}</div>}
       {detail.changes.length > 0 && (
         <div data-testid="step-changes">
@@ -122,7 +172,11 @@ function StepSummary({ detail }: { detail: StepDetail }) {
           ))}
         </div>
       )}
-      {detail.warnings.map((w, k) => <div key={k} className="warning-text" data-testid="step-warning">▲ {w}</div>)}
+      {detail.warnings.map((w, k) => (
+        <div key={k} className="warning-text" data-testid="step-warning">
+          ▲ {w}
+        </div>
+      ))}
     </div>
   );
 }
@@ -130,10 +184,17 @@ function StepSummary({ detail }: { detail: StepDetail }) {
 const RegionInspector = memo(function RegionInspector({ detail }: { detail: StepDetail }) {
   return (
     <section className="sub-panel" aria-label="Region inspector">
-      <div className="sub-head"><h3>Regions at step {detail.index + 1}</h3><span className="muted">stage <code>{detail.stage}</code></span></div>
+      <div className="sub-head">
+        <h3>Regions at step {detail.index + 1}</h3>
+        <span className="muted">
+          stage <code>{detail.stage}</code>
+        </span>
+      </div>
       <div className="panel-body" tabIndex={0} aria-label="Regions and their entries">
         <StepSummary detail={detail} />
-        {detail.regions.map((r) => <RegionBlock key={r.name} region={r} />)}
+        {detail.regions.map((r) => (
+          <RegionBlock key={r.name} region={r} />
+        ))}
       </div>
     </section>
   );
@@ -146,30 +207,64 @@ const RequestPreview = memo(function RequestPreview({ detail }: { detail: StepDe
     <section className="sub-panel" aria-label="Request preview">
       <div className="sub-head">
         <h3>Request</h3>
-        <span className="muted">{detail.inference ? 'sent at this inference' : 'preview: what the next inference would send'}</span>
+        <span className="muted">
+          {detail.inference ? 'sent at this inference' : 'preview: what the next inference would send'}
+        </span>
         <span className="spacer" />
         <RequestExport request={request} step={detail.index} />
-        <span className="mono" data-testid="request-tokens">{fmt(request.tokens)}</span><span className="muted">tokens</span>
+        <span className="mono" data-testid="request-tokens">
+          {fmt(request.tokens)}
+        </span>
+        <span className="muted">tokens</span>
       </div>
       <div className="panel-body" data-testid="request" tabIndex={0} aria-label="The request">
         <StepWindowBreakdown step={detail.index} />
         <h3>system ({request.system.length} blocks)</h3>
         {request.system.map((b, k) => (
           <div key={k} className="block" data-testid="system-block">
-            <header><code>{b.region}</code><span className="badge" title="provider cache hint">cache: {b.cache}</span><span className="spacer" /><span className="mono">{fmt(b.tokens)}</span></header>
+            <header>
+              <code>{b.region}</code>
+              <span className="badge" title="provider cache hint">
+                cache: {b.cache}
+              </span>
+              <span className="spacer" />
+              <span className="mono">{fmt(b.tokens)}</span>
+            </header>
             <TextWithTokens text={b.text} view={`system:${k}`} label={`System block ${k + 1}, from ${b.region}`} />
           </div>
         ))}
         <h3>messages ({request.messages.length})</h3>
         {request.messages.map((m, k) => (
           <div key={k} className="block" data-testid="message">
-            <header><b>{m.role}</b><span className="muted">from <code>{m.region}</code></span>{m.tool_call_id && <span className="mono muted">{m.tool_call_id}</span>}<span className="spacer" /><span className="mono">{fmt(m.tokens)}</span></header>
-            <TextWithTokens text={m.content} view={`message:${k}`} label={`Message ${k + 1}, ${m.role}, from ${m.region}`} />
-            {m.tool_calls?.length ? <pre className="muted">{m.tool_calls.map((c) => `${c.name}(${JSON.stringify(c.arguments)}) #${c.id}`).join('\n')}</pre> : null}
+            <header>
+              <b>{m.role}</b>
+              <span className="muted">
+                from <code>{m.region}</code>
+              </span>
+              {m.tool_call_id && <span className="mono muted">{m.tool_call_id}</span>}
+              <span className="spacer" />
+              <span className="mono">{fmt(m.tokens)}</span>
+            </header>
+            <TextWithTokens
+              text={m.content}
+              view={`message:${k}`}
+              label={`Message ${k + 1}, ${m.role}, from ${m.region}`}
+            />
+            {m.tool_calls?.length ? (
+              <pre className="muted">
+                {m.tool_calls.map((c) => `${c.name}(${JSON.stringify(c.arguments)}) #${c.id}`).join('\n')}
+              </pre>
+            ) : null}
           </div>
         ))}
         {stripped > 0 && (
-          <div className="warning-text">Stripped before sending (unpaired): {[...request.stripped.toolCalls.map((id) => `call ${id}`), ...request.stripped.toolResults.map((id) => `result ${id}`)].join(', ')}</div>
+          <div className="warning-text">
+            Stripped before sending (unpaired):{' '}
+            {[
+              ...request.stripped.toolCalls.map((id) => `call ${id}`),
+              ...request.stripped.toolResults.map((id) => `result ${id}`),
+            ].join(', ')}
+          </div>
         )}
       </div>
     </section>
@@ -179,7 +274,11 @@ const RequestPreview = memo(function RequestPreview({ detail }: { detail: StepDe
 /** What fills the window at this step, once the worker answered it for this step. */
 function StepWindowBreakdown({ step }: { step: number }) {
   const breakdown = useResults((s) => s.breakdown);
-  return breakdown ? <Suspense fallback={null}><WindowBreakdown breakdown={breakdown} step={step} /></Suspense> : null;
+  return breakdown ? (
+    <Suspense fallback={null}>
+      <WindowBreakdown breakdown={breakdown} step={step} />
+    </Suspense>
+  ) : null;
 }
 
 /** The first step replayed in `stage`, where a click on its ledger column lands. */
@@ -193,21 +292,51 @@ const StageLedger = memo(function StageLedger({ detail }: { detail: StepDetail }
   const regions = [...new Set(stages.flatMap((s) => Object.keys(detail.ledger[s])))];
   return (
     <section className="sub-panel" aria-label="Stage ledger">
-      <div className="sub-head"><h3>Stage ledger</h3><span className="muted">tokens charged per region</span></div>
+      <div className="sub-head">
+        <h3>Stage ledger</h3>
+        <span className="muted">tokens charged per region</span>
+      </div>
       <div className="panel-body" tabIndex={0} aria-label="Tokens charged per region and stage">
-        {stages.length === 0 ? <div className="muted">Nothing charged yet.</div> : (
-          <TableScroll label="Stage ledger, scrolls sideways"><table data-testid="ledger">
-            <thead><tr><th>Region</th>{stages.map((s) => <th key={s} className="num">{s}</th>)}</tr></thead>
-            <tbody>
-              {regions.map((r) => (
-                <tr key={r}><td><code>{r}</code></td>{stages.map((s) => (
-                  <td key={s} className="num">
-                    <button className="cell-link" title={`Go to the first step of stage ${s} and show ${r}`} onClick={() => { const i = firstStepOf(s); if (i !== undefined) jumpTo(i, r); }}>{fmt(detail.ledger[s][r] ?? 0)}</button>
-                  </td>
-                ))}</tr>
-              ))}
-            </tbody>
-          </table></TableScroll>
+        {stages.length === 0 ? (
+          <div className="muted">Nothing charged yet.</div>
+        ) : (
+          <TableScroll label="Stage ledger, scrolls sideways">
+            <table data-testid="ledger">
+              <thead>
+                <tr>
+                  <th>Region</th>
+                  {stages.map((s) => (
+                    <th key={s} className="num">
+                      {s}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {regions.map((r) => (
+                  <tr key={r}>
+                    <td>
+                      <code>{r}</code>
+                    </td>
+                    {stages.map((s) => (
+                      <td key={s} className="num">
+                        <button
+                          className="cell-link"
+                          title={`Go to the first step of stage ${s} and show ${r}`}
+                          onClick={() => {
+                            const i = firstStepOf(s);
+                            if (i !== undefined) jumpTo(i, r);
+                          }}
+                        >
+                          {fmt(detail.ledger[s][r] ?? 0)}
+                        </button>
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
       </div>
     </section>
@@ -224,21 +353,25 @@ export function InspectorPanel() {
   const detail = useDeferredValue(useResults((s) => s.detail));
   const error = useResults((s) => s.detailError);
   // The detail comes from the timeline on screen: out of date when it is, or when the replay failed.
-  const outOfDate = useResults((s) => (s.timeline !== null || s.status.kind === 'failed') && isOutOfDate(s.status, s.timeline));
+  const outOfDate = useResults(
+    (s) => (s.timeline !== null || s.status.kind === 'failed') && isOutOfDate(s.status, s.timeline),
+  );
   return (
     <section className="panel" aria-labelledby="pane-title-inspector" data-pane="inspector">
       <PaneHead>
-        <span className="muted ellipsis">the scrubbed step in full{outOfDate ? ' · out of date: from the last replay that finished' : ''}</span>
+        <span className="muted ellipsis">
+          the scrubbed step in full{outOfDate ? ' · out of date: from the last replay that finished' : ''}
+        </span>
       </PaneHead>
-      {!detail
-        ? <div className="panel-body">{error ? <span className="error-text">{error}</span> : <Inspecting />}</div>
-        : (
-          <div className="inspector" data-testid="inspector" data-step={detail.index}>
-            <RegionInspector detail={detail} />
-            <RequestPreview detail={detail} />
-            <StageLedger detail={detail} />
-          </div>
-        )}
+      {!detail ? (
+        <div className="panel-body">{error ? <span className="error-text">{error}</span> : <Inspecting />}</div>
+      ) : (
+        <div className="inspector" data-testid="inspector" data-step={detail.index}>
+          <RegionInspector detail={detail} />
+          <RequestPreview detail={detail} />
+          <StageLedger detail={detail} />
+        </div>
+      )}
     </section>
   );
 }

@@ -3,19 +3,38 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useUi } from './page.ts';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 function trapTab(e: KeyboardEvent, dialog: HTMLElement): void {
   const items = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null);
-  if (items.length === 0) { e.preventDefault(); return; }
+  if (items.length === 0) {
+    e.preventDefault();
+    return;
+  }
   const first = items[0];
   const last = items[items.length - 1];
   const inside = dialog.contains(document.activeElement);
-  if (e.shiftKey && (document.activeElement === first || !inside)) { e.preventDefault(); last.focus(); }
-  else if (!e.shiftKey && (document.activeElement === last || !inside)) { e.preventDefault(); first.focus(); }
+  if (e.shiftKey && (document.activeElement === first || !inside)) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (document.activeElement === last || !inside)) {
+    e.preventDefault();
+    first.focus();
+  }
 }
 
-export function Modal({ title, onClose, children, testId }: { title: string; onClose: () => void; children: ReactNode; testId?: string }) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  testId,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  testId?: string;
+}) {
   const dialogRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
@@ -25,11 +44,14 @@ export function Modal({ title, onClose, children, testId }: { title: string; onC
     const { dialogOpened, dialogClosed } = useUi.getState();
     dialogOpened();
     const dialog = dialogRef.current!;
-    const autofocus = dialog.querySelector<HTMLElement>('[data-autofocus]') ?? dialog.querySelector<HTMLElement>(FOCUSABLE);
+    const autofocus =
+      dialog.querySelector<HTMLElement>('[data-autofocus]') ?? dialog.querySelector<HTMLElement>(FOCUSABLE);
     (autofocus ?? dialog).focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') { e.stopPropagation(); closeRef.current(); }
-      else if (e.key === 'Tab') trapTab(e, dialog);
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        closeRef.current();
+      } else if (e.key === 'Tab') trapTab(e, dialog);
     };
     // Capture phase: the dialog sees keys before the page's shortcuts and the editor do.
     window.addEventListener('keydown', onKey, true);
@@ -41,9 +63,28 @@ export function Modal({ title, onClose, children, testId }: { title: string; onC
   }, []);
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => { if (e.target === e.currentTarget) onClose(); }}>
-      <div ref={dialogRef} className="modal" role="dialog" aria-modal="true" aria-label={title} data-testid={testId} tabIndex={-1}>
-        <div className="panel-head"><h2>{title}</h2><span className="spacer" /><button className="icon" aria-label="Close" onClick={onClose}>✕</button></div>
+    <div
+      className="modal-backdrop"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
+      <div
+        ref={dialogRef}
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        data-testid={testId}
+        tabIndex={-1}
+      >
+        <div className="panel-head">
+          <h2>{title}</h2>
+          <span className="spacer" />
+          <button className="icon" aria-label="Close" onClick={onClose}>
+            ✕
+          </button>
+        </div>
         <div className="panel-body">{children}</div>
       </div>
     </div>

@@ -16,8 +16,10 @@ export function windowProblem(text: string): string | null {
   if (trimmed === '') return 'Type the window size in tokens, e.g. 128000.';
   if (!/^\d+$/.test(trimmed)) return `"${text}" is not a whole number of tokens.`;
   const n = Number(trimmed);
-  if (n < MIN_CUSTOM_WINDOW) return `A window of ${fmt(n)} tokens is too small to hold a request; use at least ${fmt(MIN_CUSTOM_WINDOW)}.`;
-  if (n > MAX_CUSTOM_WINDOW) return `${fmt(n)} tokens is more than any model offers; use at most ${fmt(MAX_CUSTOM_WINDOW)}.`;
+  if (n < MIN_CUSTOM_WINDOW)
+    return `A window of ${fmt(n)} tokens is too small to hold a request; use at least ${fmt(MIN_CUSTOM_WINDOW)}.`;
+  if (n > MAX_CUSTOM_WINDOW)
+    return `${fmt(n)} tokens is more than any model offers; use at most ${fmt(MAX_CUSTOM_WINDOW)}.`;
   return null;
 }
 
@@ -32,15 +34,27 @@ function WindowField({ window, onWindow }: { window: number; onWindow: (n: numbe
   return (
     <>
       <input
-        type="text" inputMode="numeric" aria-label="Custom window (tokens)" value={text} style={{ width: 100 }}
-        aria-invalid={problem ? true : undefined} aria-describedby={problem ? 'window-problem' : undefined} data-testid="custom-window"
+        type="text"
+        inputMode="numeric"
+        aria-label="Custom window (tokens)"
+        value={text}
+        style={{ width: 100 }}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? 'window-problem' : undefined}
+        data-testid="custom-window"
         onChange={(e) => {
           setDraft(e.target.value);
           if (!windowProblem(e.target.value)) onWindow(Number(e.target.value.replace(/[,_\s]/g, '')));
         }}
-        onBlur={() => { if (!problem) setDraft(null); }}
+        onBlur={() => {
+          if (!problem) setDraft(null);
+        }}
       />
-      {problem && <span id="window-problem" className="error-text small" role="alert">{problem}</span>}
+      {problem && (
+        <span id="window-problem" className="error-text small" role="alert">
+          {problem}
+        </span>
+      )}
     </>
   );
 }
@@ -64,22 +78,41 @@ export function ModelPicker() {
   return (
     <div className="row" style={{ padding: '5px 8px' }}>
       <label htmlFor="model">Model</label>
-      <select id="model" data-testid="model" value={isCustom ? CUSTOM : model.id} onChange={(e) => choose(e.target.value)}>
-        {MODELS.map((m) => <option key={m.id} value={m.id}>{m.label} — {fmt(m.window)}</option>)}
+      <select
+        id="model"
+        data-testid="model"
+        value={isCustom ? CUSTOM : model.id}
+        onChange={(e) => choose(e.target.value)}
+      >
+        {MODELS.map((m) => (
+          <option key={m.id} value={m.id}>
+            {m.label} — {fmt(m.window)}
+          </option>
+        ))}
         <option value={CUSTOM}>Custom window…</option>
       </select>
       {'window' in model && (
         <>
           <WindowField window={model.window} onWindow={(n) => setCustom({ window: n })} />
-          <select aria-label="Tokenizer" value={model.encoding} onChange={(e) => setCustom({ encoding: e.target.value as 'o200k_base' | 'cl100k_base' })}>
+          <select
+            aria-label="Tokenizer"
+            value={model.encoding}
+            onChange={(e) => setCustom({ encoding: e.target.value as 'o200k_base' | 'cl100k_base' })}
+          >
             <option value="o200k_base">o200k_base</option>
             <option value="cl100k_base">cl100k_base</option>
           </select>
         </>
       )}
       {resolved && (
-        <span className="muted" title={resolved.approximate ? 'No public tokenizer: counted with o200k_base' : `Counted with ${resolved.encoding}`}>
-          {resolved.encoding}{resolved.approximate ? ' (approximate)' : ''}
+        <span
+          className="muted"
+          title={
+            resolved.approximate ? 'No public tokenizer: counted with o200k_base' : `Counted with ${resolved.encoding}`
+          }
+        >
+          {resolved.encoding}
+          {resolved.approximate ? ' (approximate)' : ''}
         </span>
       )}
       {modelError && <span className="error-text">{modelError}</span>}

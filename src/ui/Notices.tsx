@@ -26,19 +26,40 @@ function NoticeItem({ notice }: { notice: Notice }) {
   }, [notice.id, lifetime, held, dismiss]);
   return (
     <div
-      className={`notice ${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'} data-testid={`notice-${notice.tone}`}
+      className={`notice ${notice.tone}`}
+      role={notice.tone === 'error' ? 'alert' : 'status'}
+      data-testid={`notice-${notice.tone}`}
       data-lifetime={lifetime ?? 'until-closed'}
-      onPointerEnter={() => setHeld(true)} onPointerLeave={() => setHeld(false)}
-      onFocus={() => setHeld(true)} onBlur={() => setHeld(false)}
+      onPointerEnter={() => setHeld(true)}
+      onPointerLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)}
+      onBlur={() => setHeld(false)}
     >
       <span className="grow">{notice.text}</span>
-      {notice.action && <button onClick={() => { notice.action!.run(); dismiss(notice.id); }}>{notice.action.label}</button>}
-      <button className="icon" aria-label="Dismiss" onClick={() => dismiss(notice.id)}>✕</button>
+      {notice.action && (
+        <button
+          onClick={() => {
+            notice.action!.run();
+            dismiss(notice.id);
+          }}
+        >
+          {notice.action.label}
+        </button>
+      )}
+      <button className="icon" aria-label="Dismiss" onClick={() => dismiss(notice.id)}>
+        ✕
+      </button>
     </div>
   );
 }
 
 export function Notices() {
   const notices = useUi((s) => s.notices);
-  return <div className="notices">{notices.map((n) => <NoticeItem key={n.id} notice={n} />)}</div>;
+  return (
+    <div className="notices">
+      {notices.map((n) => (
+        <NoticeItem key={n.id} notice={n} />
+      ))}
+    </div>
+  );
 }

@@ -12,20 +12,31 @@ export default function RecordedVerdict({ c, model }: { c: RecordedComparison; m
   return (
     <div className="recorded-verdict" data-testid="recorded-verdict">
       <span data-testid="as-recorded-sentence">
-        As recorded: {fmt(recorded.calls)} call{recorded.calls === 1 ? '' : 's'}, peak {fmt(recorded.peakPromptTokens)} tokens, {cost(recorded.inputCostUsd)} of input.{' '}
+        As recorded: {fmt(recorded.calls)} call{recorded.calls === 1 ? '' : 's'}, peak {fmt(recorded.peakPromptTokens)}{' '}
+        tokens, {cost(recorded.inputCostUsd)} of input.{' '}
       </span>
       <span data-testid="blueprint-sentence">
-        Through this blueprint: peak {fmt(blueprint.peakRequestTokens)}{approx}, {cost(blueprint.inputCostUsd)}{approx},{' '}
+        Through this blueprint: peak {fmt(blueprint.peakRequestTokens)}
+        {approx}, {cost(blueprint.inputCostUsd)}
+        {approx},{' '}
         {blueprint.taskKept ? 'the task kept at every step' : <span className="error-text">the task lost</span>},{' '}
-        {fmt(blueprint.lost)} entr{blueprint.lost === 1 ? 'y' : 'ies'} evicted or summarized ({fmt(blueprint.readAgain)} read again later).{' '}
+        {fmt(blueprint.lost)} entr{blueprint.lost === 1 ? 'y' : 'ies'} evicted or summarized ({fmt(blueprint.readAgain)}{' '}
+        read again later).{' '}
       </span>
       <details className="recorded-more">
         <summary className="muted">How these were counted</summary>
         <span className="muted" data-testid="as-sent-sentence">
           Replayed as it was sent: peak {fmt(asSent.peakRequestTokens)}, {cost(asSent.inputCostUsd)}
-          {asSent.medianError !== null ? `, a median ${pct(asSent.medianError, 1)} from the recorded prompt over ${fmt(asSent.compared)} calls` : ''}.{' '}
-          {prices ? `Input priced as ${prices.model} (price table checked ${prices.checked}).` : `${model} has no price on record.`}
-          {c.approximate ? ' Approximate: this project\'s tokenizer stands in for the provider\'s; the recorded figures are the provider\'s own.' : ''}
+          {asSent.medianError !== null
+            ? `, a median ${pct(asSent.medianError, 1)} from the recorded prompt over ${fmt(asSent.compared)} calls`
+            : ''}
+          .{' '}
+          {prices
+            ? `Input priced as ${prices.model} (price table checked ${prices.checked}).`
+            : `${model} has no price on record.`}
+          {c.approximate
+            ? " Approximate: this project's tokenizer stands in for the provider's; the recorded figures are the provider's own."
+            : ''}
         </span>
       </details>
     </div>

@@ -11,12 +11,18 @@ const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle:
 
 function describeOrigin(origin: Origin): string {
   switch (origin.kind) {
-    case 'example': return `from the example ${origin.exampleId}`;
-    case 'link': return 'from a shared link';
-    case 'import': return `imported from ${origin.file}`;
-    case 'blank': return 'started blank';
-    case 'copy': return `a copy of ${origin.of}`;
-    case 'earlier-work': return 'work saved by an earlier version of the page';
+    case 'example':
+      return `from the example ${origin.exampleId}`;
+    case 'link':
+      return 'from a shared link';
+    case 'import':
+      return `imported from ${origin.file}`;
+    case 'blank':
+      return 'started blank';
+    case 'copy':
+      return `a copy of ${origin.of}`;
+    case 'earlier-work':
+      return 'work saved by an earlier version of the page';
   }
 }
 
@@ -30,34 +36,75 @@ function EntryRow({ entry, open, onOpened }: { entry: EntrySummary; open: boolea
   return (
     <li className="card" data-entry={entry.name} aria-current={open ? 'true' : undefined}>
       <div className="row">
-        {renaming === null
-          ? <b>{entry.name}</b>
-          : <input autoFocus aria-label="New name" value={renaming} onChange={(e) => setRenaming(e.target.value)}
-              onKeyDown={(e) => { if (e.key === 'Enter') commitRename(); if (e.key === 'Escape') { e.stopPropagation(); setRenaming(null); } }}
-              onBlur={commitRename} />}
+        {renaming === null ? (
+          <b>{entry.name}</b>
+        ) : (
+          <input
+            autoFocus
+            aria-label="New name"
+            value={renaming}
+            onChange={(e) => setRenaming(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') commitRename();
+              if (e.key === 'Escape') {
+                e.stopPropagation();
+                setRenaming(null);
+              }
+            }}
+            onBlur={commitRename}
+          />
+        )}
         {open && <span className="muted">(open)</span>}
         <span className="spacer" />
-        <button className="primary" disabled={open} onClick={() => { void page().openEntry(entry.id); onOpened(); }}>Open</button>
+        <button
+          className="primary"
+          disabled={open}
+          onClick={() => {
+            void page().openEntry(entry.id);
+            onOpened();
+          }}
+        >
+          Open
+        </button>
         <button onClick={() => setRenaming(entry.name)}>Rename</button>
         <button onClick={() => void page().duplicateEntry(entry.id)}>Duplicate</button>
-        <button disabled={open} title={open ? 'This is the scenario on screen: open another one to delete it' : undefined}
-          onClick={() => void page().deleteEntry(entry.id)}>Delete</button>
+        <button
+          disabled={open}
+          title={open ? 'This is the scenario on screen: open another one to delete it' : undefined}
+          onClick={() => void page().deleteEntry(entry.id)}
+        >
+          Delete
+        </button>
       </div>
       <p>
         Changed {when(entry.changedAt)} · {describeOrigin(entry.origin)} ·{' '}
-        {entry.versions.length === 0
+        {entry.versions.length === 0 ? (
           // An automatic version is kept at most every 5 minutes of editing, so a new entry has none yet.
-          ? <span title={`A version is kept every ${VERSION_INTERVAL_MS / 60_000} minutes of editing, and each time you press Ctrl+S`} data-testid="no-versions">no earlier version yet (one is kept every {VERSION_INTERVAL_MS / 60_000} minutes of editing, or with Ctrl+S)</span>
-          : <button className="link" aria-expanded={showVersions} onClick={() => setShowVersions(!showVersions)}>
-              {entry.versions.length === 1 ? '1 earlier version' : `${entry.versions.length} earlier versions`}
-            </button>}
+          <span
+            title={`A version is kept every ${VERSION_INTERVAL_MS / 60_000} minutes of editing, and each time you press Ctrl+S`}
+            data-testid="no-versions"
+          >
+            no earlier version yet (one is kept every {VERSION_INTERVAL_MS / 60_000} minutes of editing, or with Ctrl+S)
+          </span>
+        ) : (
+          <button className="link" aria-expanded={showVersions} onClick={() => setShowVersions(!showVersions)}>
+            {entry.versions.length === 1 ? '1 earlier version' : `${entry.versions.length} earlier versions`}
+          </button>
+        )}
       </p>
       {showVersions && (
         <ul className="versions" aria-label={`Versions of ${entry.name}`}>
           {entry.versions.map((v) => (
             <li key={v.savedAt} className="row">
               <span>{when(v.savedAt)}</span>
-              <button onClick={() => { void page().restoreVersion(entry.id, v.savedAt); onOpened(); }}>Restore</button>
+              <button
+                onClick={() => {
+                  void page().restoreVersion(entry.id, v.savedAt);
+                  onOpened();
+                }}
+              >
+                Restore
+              </button>
             </li>
           ))}
         </ul>
@@ -79,20 +126,53 @@ export function ScenariosMenu({ onClose }: { onClose: () => void }) {
       )}
       {entryId === null && (
         <p className="muted" style={{ marginTop: 0 }} data-testid="unsaved-open">
-          On screen: {example ? `the example "${example.title}"` : 'a blank scenario'}, unchanged. It joins this list once you change it (or press Ctrl+S).
+          On screen: {example ? `the example "${example.title}"` : 'a blank scenario'}, unchanged. It joins this list
+          once you change it (or press Ctrl+S).
         </p>
       )}
       <div className="row" style={{ marginBottom: 8 }}>
-        <button onClick={() => { void page().newBlank(); onClose(); }}>New blank</button>
-        <button disabled={!example} title={example ? `Open ${example.title} as it ships; your edited copy stays here` : 'The open scenario is not an example'}
-          onClick={() => { void page().resetExample(); onClose(); }}>Reset this example</button>
+        <button
+          onClick={() => {
+            void page().newBlank();
+            onClose();
+          }}
+        >
+          New blank
+        </button>
+        <button
+          disabled={!example}
+          title={
+            example
+              ? `Open ${example.title} as it ships; your edited copy stays here`
+              : 'The open scenario is not an example'
+          }
+          onClick={() => {
+            void page().resetExample();
+            onClose();
+          }}
+        >
+          Reset this example
+        </button>
         <span className="spacer" />
-        {trash && <button data-testid="undo-delete" onClick={() => void page().undoDelete()}>Undo delete of "{trash.name}"</button>}
+        {trash && (
+          <button data-testid="undo-delete" onClick={() => void page().undoDelete()}>
+            Undo delete of "{trash.name}"
+          </button>
+        )}
       </div>
-      {entries.length === 0
-        ? <p className="muted">Nothing saved yet. Every scenario you change, open from a link or import is kept here.</p>
-        : <ul className="library">{entries.map((e) => <EntryRow key={e.id} entry={e} open={e.id === entryId} onOpened={onClose} />)}</ul>}
-      <p className="muted">Kept in this browser (IndexedDB), with up to {MAX_VERSIONS} earlier versions each. Another tab editing the same scenario gets its own copy.</p>
+      {entries.length === 0 ? (
+        <p className="muted">Nothing saved yet. Every scenario you change, open from a link or import is kept here.</p>
+      ) : (
+        <ul className="library">
+          {entries.map((e) => (
+            <EntryRow key={e.id} entry={e} open={e.id === entryId} onOpened={onClose} />
+          ))}
+        </ul>
+      )}
+      <p className="muted">
+        Kept in this browser (IndexedDB), with up to {MAX_VERSIONS} earlier versions each. Another tab editing the same
+        scenario gets its own copy.
+      </p>
     </Modal>
   );
 }

@@ -26,7 +26,8 @@ const LINK_OPTIONS: LinkOption[] = [
   {
     id: 'drop-tool-output',
     label: 'Drop inline tool output',
-    explain: 'Each tool result keeps its size (size_tokens), so the charts stay the same; the text itself is left out (scripts that read it see filler text).',
+    explain:
+      'Each tool result keeps its size (size_tokens), so the charts stay the same; the text itself is left out (scripts that read it see filler text).',
     applies: (s) => inlineToolOutputs(s) > 0,
     apply: (s) => transformScenario(s, 'drop-tool-output'),
   },
@@ -38,7 +39,10 @@ type Link = { url: string } | { error: string };
 function makeLink(scenario: Scenario): Link {
   try {
     const url = scenarioUrl(window.location.href, scenario);
-    if (url.length > MAX_FULL_LINK_CHARS) return { error: `the link would be ${fmt(url.length)} characters, more than a browser's address bar takes (${fmt(MAX_FULL_LINK_CHARS)}); choose Shape only, or export the JSON` };
+    if (url.length > MAX_FULL_LINK_CHARS)
+      return {
+        error: `the link would be ${fmt(url.length)} characters, more than a browser's address bar takes (${fmt(MAX_FULL_LINK_CHARS)}); choose Shape only, or export the JSON`,
+      };
     return { url };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
@@ -55,10 +59,13 @@ function useLink(scenario: Scenario, chosen: ReadonlySet<string>): { link: Link 
     let current = true;
     void (async () => {
       let shared = scenario;
-      for (const option of LINK_OPTIONS) if (chosen.has(option.id) && option.applies(shared)) shared = await option.apply(shared);
+      for (const option of LINK_OPTIONS)
+        if (chosen.has(option.id) && option.applies(shared)) shared = await option.apply(shared);
       if (current) setMade({ link: makeLink(shared), from: scenario, chosen });
     })();
-    return () => { current = false; };
+    return () => {
+      current = false;
+    };
   }, [scenario, chosen]);
   return { link: made?.link ?? null, pending: made === null || made.from !== scenario || made.chosen !== chosen };
 }
@@ -76,7 +83,9 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   const scenario = useScenario((s) => s.scenario);
   const timeline = useResults((s) => s.timeline);
   // Markdown describes the timeline on screen: only once it is the scenario's own.
-  const stale = useResults((s) => s.status.kind === 'replaying' || (s.timeline !== null && isOutOfDate(s.status, s.timeline)));
+  const stale = useResults(
+    (s) => s.status.kind === 'replaying' || (s.timeline !== null && isOutOfDate(s.status, s.timeline)),
+  );
   const origin = useLibrary((s) => s.origin);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(() => defaultShareOptions(scenario, origin));
   const [copied, setCopied] = useState<string | null>(null);
@@ -84,7 +93,11 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
   const options = LINK_OPTIONS.filter((o) => o.applies(scenario) || chosen.has(o.id));
 
   const copy = async (text: string, what: string) => {
-    setCopied(await copyText(text) ? `${what} copied to the clipboard.` : 'The browser refused the clipboard: select the text and copy it by hand.');
+    setCopied(
+      (await copyText(text))
+        ? `${what} copied to the clipboard.`
+        : 'The browser refused the clipboard: select the text and copy it by hand.',
+    );
   };
   const toggle = (id: string) => {
     const next = new Set(chosen);
@@ -97,25 +110,76 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
       <legend>What the link carries</legend>
       {options.map((o) => (
         <label key={o.id} className="row" style={{ alignItems: 'flex-start' }}>
-          <input type="checkbox" checked={chosen.has(o.id)} onChange={() => toggle(o.id)} data-testid={`link-option-${o.id}`} />
-          <span><b>{o.label}</b> <span className="muted">{o.explain}</span></span>
+          <input
+            type="checkbox"
+            checked={chosen.has(o.id)}
+            onChange={() => toggle(o.id)}
+            data-testid={`link-option-${o.id}`}
+          />
+          <span>
+            <b>{o.label}</b> <span className="muted">{o.explain}</span>
+          </span>
         </label>
       ))}
     </fieldset>
   );
-  if (!link) return <Modal title="Share this scenario" onClose={onClose} testId="share"><p className="muted">Making the link…</p></Modal>;
-  if ('error' in link) return <Modal title="Share this scenario" onClose={onClose} testId="share"><p className="error-text">Could not make a link: {link.error}</p>{optionList}</Modal>;
+  if (!link)
+    return (
+      <Modal title="Share this scenario" onClose={onClose} testId="share">
+        <p className="muted">Making the link…</p>
+      </Modal>
+    );
+  if ('error' in link)
+    return (
+      <Modal title="Share this scenario" onClose={onClose} testId="share">
+        <p className="error-text">Could not make a link: {link.error}</p>
+        {optionList}
+      </Modal>
+    );
   const long = isLongLink(link.url);
   return (
     <Modal title="Share this scenario" onClose={onClose} testId="share">
-      <p className="muted" style={{ marginTop: 0 }}>The link holds the blueprint, its scripts, the traffic and the model. Opening it reproduces this timeline; nothing is uploaded anywhere.</p>
-      <textarea className="share-url" aria-label="Share link" rows={4} readOnly value={pending ? '' : link.url} data-testid="share-url" onFocus={(e) => e.target.select()} />
+      <p className="muted" style={{ marginTop: 0 }}>
+        The link holds the blueprint, its scripts, the traffic and the model. Opening it reproduces this timeline;
+        nothing is uploaded anywhere.
+      </p>
+      <textarea
+        className="share-url"
+        aria-label="Share link"
+        rows={4}
+        readOnly
+        value={pending ? '' : link.url}
+        data-testid="share-url"
+        onFocus={(e) => e.target.select()}
+      />
       <div className="row" style={{ marginTop: 6 }}>
-        <button className="primary" disabled={pending} onClick={() => void copy(link.url, 'Link')}>Copy link</button>
-        <button disabled={pending || !timeline || stale} title={timeline && !stale ? 'The link and a table of regions, budgets, final tokens, evictions and the cache prefix' : 'Wait for the replay to finish'}
-          onClick={() => timeline && void copy(scenarioMarkdown(page().openName(), link.url, timeline.markdown), 'Markdown')} data-testid="copy-markdown">Copy as Markdown</button>
-        <button disabled={pending} onClick={() => void copy(embedUrl(link.url), 'Embed link')} title="Chart and replay controls only, read-only, for docs and teaching pages">Copy embed link</button>
-        <span className={long ? 'warning-text' : 'muted'} data-testid="share-length">{pending ? 'Updating the link…' : `${fmt(link.url.length)} characters`}</span>
+        <button className="primary" disabled={pending} onClick={() => void copy(link.url, 'Link')}>
+          Copy link
+        </button>
+        <button
+          disabled={pending || !timeline || stale}
+          title={
+            timeline && !stale
+              ? 'The link and a table of regions, budgets, final tokens, evictions and the cache prefix'
+              : 'Wait for the replay to finish'
+          }
+          onClick={() =>
+            timeline && void copy(scenarioMarkdown(page().openName(), link.url, timeline.markdown), 'Markdown')
+          }
+          data-testid="copy-markdown"
+        >
+          Copy as Markdown
+        </button>
+        <button
+          disabled={pending}
+          onClick={() => void copy(embedUrl(link.url), 'Embed link')}
+          title="Chart and replay controls only, read-only, for docs and teaching pages"
+        >
+          Copy embed link
+        </button>
+        <span className={long ? 'warning-text' : 'muted'} data-testid="share-length">
+          {pending ? 'Updating the link…' : `${fmt(link.url.length)} characters`}
+        </span>
         {copied && <span className="ok-text">{copied}</span>}
       </div>
       {long && !pending && (

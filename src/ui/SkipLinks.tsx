@@ -15,7 +15,10 @@ function focusPane(pane: PaneId): void {
   const section = document.querySelector<HTMLElement>(`[data-pane="${pane}"]`);
   if (!section) return;
   const editor = pane === 'editor' ? section.querySelector<HTMLElement>('.monaco-editor textarea') : null;
-  if (editor) { editor.focus(); return; }
+  if (editor) {
+    editor.focus();
+    return;
+  }
   if (!section.hasAttribute('tabindex')) section.setAttribute('tabindex', '-1');
   section.scrollIntoView({ block: 'nearest' });
   section.focus();
@@ -25,7 +28,9 @@ export function SkipLinks() {
   return (
     <nav className="skip-links" aria-label="Skip links">
       {TARGETS.map(({ pane, label }) => (
-        <button key={pane} type="button" data-testid={`skip-${pane}`} onClick={() => focusPane(pane)}>{label}</button>
+        <button key={pane} type="button" data-testid={`skip-${pane}`} onClick={() => focusPane(pane)}>
+          {label}
+        </button>
       ))}
     </nav>
   );

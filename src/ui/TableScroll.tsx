@@ -5,7 +5,15 @@
 // fits it is neither, and adds no tab stop.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 
-export function TableScroll({ label, children, className = '' }: { label: string; children: ReactNode; className?: string }) {
+export function TableScroll({
+  label,
+  children,
+  className = '',
+}: {
+  label: string;
+  children: ReactNode;
+  className?: string;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const [overflows, setOverflows] = useState(false);
   useEffect(() => {
@@ -20,8 +28,12 @@ export function TableScroll({ label, children, className = '' }: { label: string
   }, []);
   return (
     <div
-      ref={box} className={`table-scroll ${className}`} data-overflows={overflows ? 'yes' : 'no'}
-      tabIndex={overflows ? 0 : undefined} role={overflows ? 'region' : undefined} aria-label={overflows ? label : undefined}
+      ref={box}
+      className={`table-scroll ${className}`}
+      data-overflows={overflows ? 'yes' : 'no'}
+      tabIndex={overflows ? 0 : undefined}
+      role={overflows ? 'region' : undefined}
+      aria-label={overflows ? label : undefined}
     >
       {children}
     </div>

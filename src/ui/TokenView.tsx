@@ -16,7 +16,9 @@ export const TOKENS_PER_PAGE = 1_000;
 const COLOURS = 6;
 
 function title(ids: readonly number[]): string {
-  return ids.length === 1 ? `token ${ids[0]}` : `tokens ${ids.join(', ')} (one character's bytes in ${ids.length} tokens)`;
+  return ids.length === 1
+    ? `token ${ids[0]}`
+    : `tokens ${ids.join(', ')} (one character's bytes in ${ids.length} tokens)`;
 }
 
 export default function TokenView({ text, view }: { text: string; view: string }) {
@@ -27,35 +29,73 @@ export default function TokenView({ text, view }: { text: string; view: string }
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    page().tokens(view, text, encoding, from, TOKENS_PER_PAGE)
+    page()
+      .tokens(view, text, encoding, from, TOKENS_PER_PAGE)
       // A transition: React renders the page of spans in slices, between which the page stays responsive.
-      .then((result) => { if (live) startTransition(() => { setAnswer({ page: result, text, encoding }); setError(null); }); })
-      .catch((e: unknown) => { if (live && !(e instanceof Error && e.name === 'CancelledError')) setError(e instanceof Error ? e.message : String(e)); });
-    return () => { live = false; };
+      .then((result) => {
+        if (live)
+          startTransition(() => {
+            setAnswer({ page: result, text, encoding });
+            setError(null);
+          });
+      })
+      .catch((e: unknown) => {
+        if (live && !(e instanceof Error && e.name === 'CancelledError'))
+          setError(e instanceof Error ? e.message : String(e));
+      });
+    return () => {
+      live = false;
+    };
   }, [view, text, encoding, from]);
 
   if (error) return <div className="error-text">The token view failed: {error}</div>;
   // A page of another text (the step moved) or encoding is not shown as this one's.
   const shown = answer && answer.text === text && answer.encoding === encoding ? answer.page : null;
-  if (!shown) return <div className="muted" data-testid="tokens-loading">Cutting {fmt(text.length)} characters into {encoding} tokens…</div>;
+  if (!shown)
+    return (
+      <div className="muted" data-testid="tokens-loading">
+        Cutting {fmt(text.length)} characters into {encoding} tokens…
+      </div>
+    );
   const note = model ? approximateNote(model.id, encoding, model.approximate) : undefined;
   const last = shown.from + shown.pieces.length;
   const paged = shown.totalPieces > shown.pieces.length;
   return (
     <div className="token-view" data-testid="token-view" data-encoding={encoding}>
       <div className="token-head">
-        <span><b className="mono" data-testid="token-count">{fmt(shown.totalTokens)}</b> tokens · <code data-testid="token-encoding">{encoding}</code></span>
-        {note && <span className="warning-text" data-testid="token-approximate">{note}</span>}
+        <span>
+          <b className="mono" data-testid="token-count">
+            {fmt(shown.totalTokens)}
+          </b>{' '}
+          tokens · <code data-testid="token-encoding">{encoding}</code>
+        </span>
+        {note && (
+          <span className="warning-text" data-testid="token-approximate">
+            {note}
+          </span>
+        )}
       </div>
       {paged && (
         <div className="token-pager" data-testid="token-pager">
-          <span className="muted">Showing pieces {fmt(shown.from + 1)}–{fmt(last)} of {fmt(shown.totalPieces)} (from character {fmt(shown.fromChar + 1)} of {fmt(text.length)}), {fmt(TOKENS_PER_PAGE)} at a time so a long text does not hold up the page.</span>
-          <button disabled={shown.from === 0} onClick={() => setFrom(Math.max(0, shown.from - TOKENS_PER_PAGE))}>Previous</button>
-          <button disabled={last >= shown.totalPieces} onClick={() => setFrom(last)}>Next</button>
+          <span className="muted">
+            Showing pieces {fmt(shown.from + 1)}–{fmt(last)} of {fmt(shown.totalPieces)} (from character{' '}
+            {fmt(shown.fromChar + 1)} of {fmt(text.length)}), {fmt(TOKENS_PER_PAGE)} at a time so a long text does not
+            hold up the page.
+          </span>
+          <button disabled={shown.from === 0} onClick={() => setFrom(Math.max(0, shown.from - TOKENS_PER_PAGE))}>
+            Previous
+          </button>
+          <button disabled={last >= shown.totalPieces} onClick={() => setFrom(last)}>
+            Next
+          </button>
         </div>
       )}
       <pre className="tokens" data-testid="tokens" tabIndex={0} aria-label={`The text as ${encoding} tokens`}>
-        {shown.pieces.map((p, k) => <span key={k} className={`tok tok-${(shown.from + k) % COLOURS}`} title={title(p.ids)}>{p.text}</span>)}
+        {shown.pieces.map((p, k) => (
+          <span key={k} className={`tok tok-${(shown.from + k) % COLOURS}`} title={title(p.ids)}>
+            {p.text}
+          </span>
+        ))}
       </pre>
     </div>
   );

@@ -11,9 +11,15 @@ export function WhenVisible({ height, children }: { height: number; children: Re
       setVisible(true);
       return;
     }
-    const observer = new IntersectionObserver(([entry]) => setVisible(entry.isIntersecting), { rootMargin: '150px 0px' });
+    const observer = new IntersectionObserver(([entry]) => setVisible(entry.isIntersecting), {
+      rootMargin: '150px 0px',
+    });
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
-  return <div ref={ref} style={{ minHeight: height }}>{visible ? children : null}</div>;
+  return (
+    <div ref={ref} style={{ minHeight: height }}>
+      {visible ? children : null}
+    </div>
+  );
 }

@@ -9,7 +9,7 @@ export function WarningsBar({ warnings }: { warnings: WarningGroup[] }) {
   const setStep = useUi((s) => s.setStep);
   if (warnings.length === 0) return null;
   return (
-    <div className="banner" data-testid="timeline-warnings" role="status" style={{ maxHeight: 84, overflow: "auto" }}>
+    <div className="banner" data-testid="timeline-warnings" role="status" style={{ maxHeight: 84, overflow: 'auto' }}>
       <b>{warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`}</b>
       {warnings.slice(0, SHOWN).map((w, k) => (
         <div key={k} className="row" style={{ flexWrap: 'nowrap' }}>
@@ -17,7 +17,8 @@ export function WarningsBar({ warnings }: { warnings: WarningGroup[] }) {
           <span className="grow">{w.text}</span>
           {w.first !== null && (
             <button className="link" onClick={() => setStep(w.first!)}>
-              step {w.first + 1}{w.count > 1 ? ` (+${w.count - 1})` : ''}
+              step {w.first + 1}
+              {w.count > 1 ? ` (+${w.count - 1})` : ''}
             </button>
           )}
         </div>

@@ -5,9 +5,32 @@
 // flat list) keep recharts.
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { TimelineView, StageChange } from '../worker/timeline-view.ts';
-import { changesAt, inferenceAt, markerClusters, stackedStepBands, stageAt, stepLinePath, windowPoints, type MarkerCluster, type WindowPoint } from './chartData.ts';
+import {
+  changesAt,
+  inferenceAt,
+  markerClusters,
+  stackedStepBands,
+  stageAt,
+  stepLinePath,
+  windowPoints,
+  type MarkerCluster,
+  type WindowPoint,
+} from './chartData.ts';
 import { CHANGE_TYPES } from '../engine/timeline.ts';
-import { Clickable, Cursor, RIGHT_MARGIN, WindowOffScale, Y_AXIS_WIDTH, ZoomControl, axisTop, compact, plotLeft, stepAtX, stepTick, xShare } from './chartFrame.tsx';
+import {
+  Clickable,
+  Cursor,
+  RIGHT_MARGIN,
+  WindowOffScale,
+  Y_AXIS_WIDTH,
+  ZoomControl,
+  axisTop,
+  compact,
+  plotLeft,
+  stepAtX,
+  stepTick,
+  xShare,
+} from './chartFrame.tsx';
 import { useUi } from './page.ts';
 import { fmt, pct } from './format.ts';
 import { jumpTo } from './jump.ts';
@@ -24,7 +47,10 @@ const TICK_SIZE = 6;
 const TICK_COUNT = 5;
 const TICK_TEXT = { fontSize: 10, fill: 'var(--muted)' } as const;
 
-interface Size { width: number; height: number }
+interface Size {
+  width: number;
+  height: number;
+}
 
 const UNMEASURED: Size = { width: 0, height: 0 };
 
@@ -83,13 +109,27 @@ function useRovingStrip(count: number) {
 function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: number }) {
   const { lane, current, move, setActive } = useRovingStrip(clusters.length);
   return (
-    <div ref={lane} className="marker-lane" data-testid="marker-lane" role="toolbar" aria-label="Changes over the run (arrow keys move between them)" onKeyDown={move}>
+    <div
+      ref={lane}
+      className="marker-lane"
+      data-testid="marker-lane"
+      role="toolbar"
+      aria-label="Changes over the run (arrow keys move between them)"
+      onKeyDown={move}
+    >
       {clusters.map((c, k) => (
         <button
-          key={`${c.i}-${c.kind}`} type="button" className="marker" data-step={c.i} data-kind={c.kind} data-count={c.count}
-          data-kinds={c.breakdown.map(([kind]) => kind).join(' ')} tabIndex={k === current ? 0 : -1}
+          key={`${c.i}-${c.kind}`}
+          type="button"
+          className="marker"
+          data-step={c.i}
+          data-kind={c.kind}
+          data-count={c.count}
+          data-kinds={c.breakdown.map(([kind]) => kind).join(' ')}
+          tabIndex={k === current ? 0 : -1}
           style={{ left: `calc(${plotLeft(xShare(c.i, steps))} - 6px)` }}
-          aria-label={clusterLabel(c)} title={clusterDetail(c)}
+          aria-label={clusterLabel(c)}
+          title={clusterDetail(c)}
           onFocus={() => setActive(k)}
           onClick={() => jumpTo(c.i, c.region)}
         >
@@ -103,7 +143,12 @@ function MarkerLane({ clusters, steps }: { clusters: MarkerCluster[]; steps: num
 
 /** A circled mark: an entry let go, named again. */
 function ReadAgainGlyph({ size = 12 }: { size?: number }) {
-  return <svg className="glyph" width={size} height={size} viewBox="0 0 12 12" aria-hidden><circle cx={6} cy={6} r={4.5} fill="none" stroke="currentColor" strokeWidth={1.5} /><path d="M6 3.5V6.5M6 8V8.6" stroke="currentColor" strokeWidth={1.5} /></svg>;
+  return (
+    <svg className="glyph" width={size} height={size} viewBox="0 0 12 12" aria-hidden>
+      <circle cx={6} cy={6} r={4.5} fill="none" stroke="currentColor" strokeWidth={1.5} />
+      <path d="M6 3.5V6.5M6 8V8.6" stroke="currentColor" strokeWidth={1.5} />
+    </svg>
+  );
 }
 
 type ReadAgainItem = TimelineView['header']['summary']['readAgain']['items'][number];
@@ -127,18 +172,35 @@ function ReadAgainLane({ items, steps, columns }: { items: readonly ReadAgainIte
   }, [items, steps, columns]);
   const { lane, current, move, setActive } = useRovingStrip(clusters.length);
   if (items.length === 0) return null;
-  const line = (item: ReadAgainItem) => `step ${item.namedAt + 1}: ${item.key} named again (let go at ${item.lostAt < 0 ? 'spawn' : `step ${item.lostAt + 1}`} by ${item.change} in ${item.region})`;
+  const line = (item: ReadAgainItem) =>
+    `step ${item.namedAt + 1}: ${item.key} named again (let go at ${item.lostAt < 0 ? 'spawn' : `step ${item.lostAt + 1}`} by ${item.change} in ${item.region})`;
   return (
-    <div ref={lane} className="marker-lane read-again-lane" data-testid="read-again-lane" role="toolbar" aria-label="Entries read again later (arrow keys move between them)" onKeyDown={move}>
+    <div
+      ref={lane}
+      className="marker-lane read-again-lane"
+      data-testid="read-again-lane"
+      role="toolbar"
+      aria-label="Entries read again later (arrow keys move between them)"
+      onKeyDown={move}
+    >
       {clusters.map((group, k) => {
         const first = group[0]!;
-        const label = group.length === 1 ? line(first) : `steps ${first.namedAt + 1}–${group.at(-1)!.namedAt + 1}: ${group.length} entries read again later`;
+        const label =
+          group.length === 1
+            ? line(first)
+            : `steps ${first.namedAt + 1}–${group.at(-1)!.namedAt + 1}: ${group.length} entries read again later`;
         return (
           <button
-            key={first.namedAt} type="button" className="marker read-again-marker" data-step={first.namedAt} data-count={group.length}
-            tabIndex={k === current ? 0 : -1} onFocus={() => setActive(k)}
+            key={first.namedAt}
+            type="button"
+            className="marker read-again-marker"
+            data-step={first.namedAt}
+            data-count={group.length}
+            tabIndex={k === current ? 0 : -1}
+            onFocus={() => setActive(k)}
             style={{ left: `calc(${plotLeft(xShare(first.namedAt, steps))} - 6px)` }}
-            aria-label={label} title={`${label}\n${group.slice(0, 8).map(line).join('\n')}\nClick to go to step ${first.namedAt + 1}.`}
+            aria-label={label}
+            title={`${label}\n${group.slice(0, 8).map(line).join('\n')}\nClick to go to step ${first.namedAt + 1}.`}
             onClick={() => jumpTo(first.namedAt)}
           >
             <ReadAgainGlyph />
@@ -150,22 +212,55 @@ function ReadAgainLane({ items, steps, columns }: { items: readonly ReadAgainIte
   );
 }
 
-function WindowTooltip({ point, timeline, regions, colors }: { point: WindowPoint; timeline: TimelineView; regions: string[]; colors: Map<string, string> }) {
+function WindowTooltip({
+  point,
+  timeline,
+  regions,
+  colors,
+}: {
+  point: WindowPoint;
+  timeline: TimelineView;
+  regions: string[];
+  colors: Map<string, string>;
+}) {
   const inference = inferenceAt(timeline, point.i);
   const { window } = timeline.header.model;
   return (
     <>
-      <div><b>Step {point.i + 1}</b>{inference !== null ? ` · inference #${inference}` : ''} · stage <code>{stageAt(timeline, point.i)}</code></div>
-      <div>{fmt(point.total)} of {fmt(window)} tokens ({pct(point.total / window)})</div>
+      <div>
+        <b>Step {point.i + 1}</b>
+        {inference !== null ? ` · inference #${inference}` : ''} · stage <code>{stageAt(timeline, point.i)}</code>
+      </div>
+      <div>
+        {fmt(point.total)} of {fmt(window)} tokens ({pct(point.total / window)})
+      </div>
       {point.prefix !== null && <div>cache prefix {fmt(point.prefix)}</div>}
       {point.recorded != null && <div>as recorded: {fmt(point.recorded)} prompt tokens (the provider's count)</div>}
       {point.asSent != null && <div>as sent (replayed): {fmt(point.asSent)} tokens</div>}
-      <table className="compact"><tbody>
-        {regions.map((r, k) => ({ r, k })).reverse().filter(({ k }) => point.tokens[k]! > 0).map(({ r, k }) => (
-          <tr key={r}><td><span className="legend-dot" style={{ background: colors.get(r) }} />{r}</td><td className="num">{fmt(point.tokens[k])}</td></tr>
+      <table className="compact">
+        <tbody>
+          {regions
+            .map((r, k) => ({ r, k }))
+            .reverse()
+            .filter(({ k }) => point.tokens[k]! > 0)
+            .map(({ r, k }) => (
+              <tr key={r}>
+                <td>
+                  <span className="legend-dot" style={{ background: colors.get(r) }} />
+                  {r}
+                </td>
+                <td className="num">{fmt(point.tokens[k])}</td>
+              </tr>
+            ))}
+        </tbody>
+      </table>
+      {changesAt(timeline, point.i)
+        .slice(0, 4)
+        .map((c, k) => (
+          <div key={k}>
+            step {point.i + 1}: {c.type} in {c.region}, {fmt(c.tokens)} tokens
+          </div>
         ))}
-      </tbody></table>
-      {changesAt(timeline, point.i).slice(0, 4).map((c, k) => <div key={k}>step {point.i + 1}: {c.type} in {c.region}, {fmt(c.tokens)} tokens</div>)}
       <div className="muted">Click to inspect step {point.i + 1}.</div>
     </>
   );
@@ -197,9 +292,17 @@ const WindowPlot = memo(function WindowPlot({ size, data, regions, colors, steps
   const asSent = stepLinePath(data, (p) => p.asSent ?? null, x, y);
   const tokenTicks = niceTicks(top, TICK_COUNT);
   return (
-    <svg width={size.width} height={size.height} className="window-svg" role="img" aria-label={`Tokens per region over ${fmt(steps)} steps, against the model's window`}>
+    <svg
+      width={size.width}
+      height={size.height}
+      className="window-svg"
+      role="img"
+      aria-label={`Tokens per region over ${fmt(steps)} steps, against the model's window`}
+    >
       <g stroke="var(--border)" strokeDasharray="2 4">
-        {tokenTicks.map((t) => <line key={t} x1={left} x2={right} y1={y(t)} y2={y(t)} />)}
+        {tokenTicks.map((t) => (
+          <line key={t} x1={left} x2={right} y1={y(t)} y2={y(t)} />
+        ))}
       </g>
       <g className="stacked-regions">
         {bands.map((band, k) => (
@@ -209,24 +312,56 @@ const WindowPlot = memo(function WindowPlot({ size, data, regions, colors, steps
           </g>
         ))}
       </g>
-      <path d={prefix} fill="none" stroke="var(--text)" strokeWidth={1.5} strokeDasharray="5 3" className="prefix-line" />
-      {asSent && <path d={asSent} fill="none" stroke={AS_SENT_COLOUR} strokeWidth={1.5} strokeDasharray="2 2" className="as-sent-line" data-testid="as-sent-line" />}
-      {recorded && <path d={recorded} fill="none" stroke={RECORDED_COLOUR} strokeWidth={2} className="recorded-line" data-testid="recorded-line" />}
+      <path
+        d={prefix}
+        fill="none"
+        stroke="var(--text)"
+        strokeWidth={1.5}
+        strokeDasharray="5 3"
+        className="prefix-line"
+      />
+      {asSent && (
+        <path
+          d={asSent}
+          fill="none"
+          stroke={AS_SENT_COLOUR}
+          strokeWidth={1.5}
+          strokeDasharray="2 2"
+          className="as-sent-line"
+          data-testid="as-sent-line"
+        />
+      )}
+      {recorded && (
+        <path
+          d={recorded}
+          fill="none"
+          stroke={RECORDED_COLOUR}
+          strokeWidth={2}
+          className="recorded-line"
+          data-testid="recorded-line"
+        />
+      )}
       {window <= top && (
         <g className="window-line">
           <line x1={left} x2={right} y1={y(window)} y2={y(window)} stroke="var(--error)" strokeWidth={1.5} />
-          <text x={right - 5} y={y(window) + 5} dy="0.71em" textAnchor="end" fontSize={10} fill="var(--error)">window {fmt(window)}</text>
+          <text x={right - 5} y={y(window) + 5} dy="0.71em" textAnchor="end" fontSize={10} fill="var(--error)">
+            window {fmt(window)}
+          </text>
         </g>
       )}
       <g stroke="var(--muted)" strokeDasharray="2 2">
-        {stages.map((c) => <line key={c.i} x1={x(c.i)} x2={x(c.i)} y1={TOP_MARGIN} y2={bottom} />)}
+        {stages.map((c) => (
+          <line key={c.i} x1={x(c.i)} x2={x(c.i)} y1={TOP_MARGIN} y2={bottom} />
+        ))}
       </g>
       <g className="y-axis" stroke="var(--muted)">
         <line x1={left} x2={left} y1={TOP_MARGIN} y2={bottom} />
         {tokenTicks.map((t) => (
           <g key={t}>
             <line x1={left - TICK_SIZE} x2={left} y1={y(t)} y2={y(t)} />
-            <text x={left - TICK_SIZE - 2} y={y(t)} dy="0.355em" textAnchor="end" stroke="none" {...TICK_TEXT}>{compact(t)}</text>
+            <text x={left - TICK_SIZE - 2} y={y(t)} dy="0.355em" textAnchor="end" stroke="none" {...TICK_TEXT}>
+              {compact(t)}
+            </text>
           </g>
         ))}
       </g>
@@ -235,7 +370,9 @@ const WindowPlot = memo(function WindowPlot({ size, data, regions, colors, steps
         {stepTicks(lastStep, TICK_COUNT).map((s) => (
           <g key={s}>
             <line x1={x(s)} x2={x(s)} y1={bottom} y2={bottom + TICK_SIZE} />
-            <text x={x(s)} y={bottom + TICK_SIZE + 2} dy="0.71em" textAnchor="middle" stroke="none" {...TICK_TEXT}>{stepTick(s)}</text>
+            <text x={x(s)} y={bottom + TICK_SIZE + 2} dy="0.71em" textAnchor="middle" stroke="none" {...TICK_TEXT}>
+              {stepTick(s)}
+            </text>
           </g>
         ))}
       </g>
@@ -243,17 +380,33 @@ const WindowPlot = memo(function WindowPlot({ size, data, regions, colors, steps
   );
 });
 
-interface Hover { point: number; x: number; y: number }
+interface Hover {
+  point: number;
+  x: number;
+  y: number;
+}
 
 /**
  * The plot's box: measures it for the plot, and shows the point under the pointer (a line and the
  * tooltip). The hover is this component's own state, so moving the pointer redraws no plot.
  */
-function PlotBox({ sizeRef, size, data, pointSteps, steps, tooltip, children }: {
-  sizeRef: React.RefObject<HTMLDivElement | null>; size: Size; data: WindowPoint[];
+function PlotBox({
+  sizeRef,
+  size,
+  data,
+  pointSteps,
+  steps,
+  tooltip,
+  children,
+}: {
+  sizeRef: React.RefObject<HTMLDivElement | null>;
+  size: Size;
+  data: WindowPoint[];
   /** The step of each point (the worker's downsampled steps, in order). */
-  pointSteps: ArrayLike<number>; steps: number;
-  tooltip: (point: WindowPoint) => React.ReactNode; children: React.ReactNode;
+  pointSteps: ArrayLike<number>;
+  steps: number;
+  tooltip: (point: WindowPoint) => React.ReactNode;
+  children: React.ReactNode;
 }) {
   const [hover, setHover] = useState<Hover | null>(null);
   // The tooltip's size decides where it fits; it is measured after each draw.
@@ -261,13 +414,16 @@ function PlotBox({ sizeRef, size, data, pointSteps, steps, tooltip, children }: 
   const [tip, setTip] = useState<Size>(UNMEASURED);
   useLayoutEffect(() => {
     const el = tipRef.current;
-    if (el && (el.offsetWidth !== tip.width || el.offsetHeight !== tip.height)) setTip({ width: el.offsetWidth, height: el.offsetHeight });
+    if (el && (el.offsetWidth !== tip.width || el.offsetHeight !== tip.height))
+      setTip({ width: el.offsetWidth, height: el.offsetHeight });
   });
   // A touch has no "leave": the tooltip a tap opened stays until a tap (or click) outside the plot.
   const shown = hover !== null;
   useEffect(() => {
     if (!shown) return;
-    const outside = (e: PointerEvent) => { if (!sizeRef.current?.contains(e.target as Node)) setHover(null); };
+    const outside = (e: PointerEvent) => {
+      if (!sizeRef.current?.contains(e.target as Node)) setHover(null);
+    };
     document.addEventListener('pointerdown', outside);
     return () => document.removeEventListener('pointerdown', outside);
   }, [shown, sizeRef]);
@@ -280,17 +436,33 @@ function PlotBox({ sizeRef, size, data, pointSteps, steps, tooltip, children }: 
   const point = hover ? data[hover.point] : undefined;
   return (
     <div
-      className="plot-box" ref={sizeRef} onPointerMove={show} onPointerDown={show}
-      onPointerLeave={(e) => { if (e.pointerType === 'mouse') setHover(null); }}
+      className="plot-box"
+      ref={sizeRef}
+      onPointerMove={show}
+      onPointerDown={show}
+      onPointerLeave={(e) => {
+        if (e.pointerType === 'mouse') setHover(null);
+      }}
     >
       {children}
       {hover && point && (
         <>
-          <div aria-hidden className="hover-cursor" style={{ left: plotLeft(xShare(point.i, steps)), top: TOP_MARGIN, bottom: X_AXIS_HEIGHT }} />
-          <div ref={tipRef} className="tooltip plot-tooltip" data-testid="plot-tooltip" style={{
-            left: tooltipLeft(hover.x, tip.width, size.width),
-            top: tooltipTop(hover.y, tip.height, size.height),
-          }}>{tooltip(point)}</div>
+          <div
+            aria-hidden
+            className="hover-cursor"
+            style={{ left: plotLeft(xShare(point.i, steps)), top: TOP_MARGIN, bottom: X_AXIS_HEIGHT }}
+          />
+          <div
+            ref={tipRef}
+            className="tooltip plot-tooltip"
+            data-testid="plot-tooltip"
+            style={{
+              left: tooltipLeft(hover.x, tip.width, size.width),
+              top: tooltipTop(hover.y, tip.height, size.height),
+            }}
+          >
+            {tooltip(point)}
+          </div>
         </>
       )}
     </div>
@@ -315,12 +487,26 @@ function tooltipTop(pointer: number, tip: number, plot: number): number {
   return Math.max(0, plot - tip);
 }
 
-export const WindowChart = memo(function WindowChart({ timeline, regions, colors, stages, onDrawn }: { timeline: TimelineView; regions: string[]; colors: Map<string, string>; stages: StageChange[]; onDrawn: (timeline: TimelineView) => void }) {
+export const WindowChart = memo(function WindowChart({
+  timeline,
+  regions,
+  colors,
+  stages,
+  onDrawn,
+}: {
+  timeline: TimelineView;
+  regions: string[];
+  colors: Map<string, string>;
+  stages: StageChange[];
+  onDrawn: (timeline: TimelineView) => void;
+}) {
   const zoom = useUi((s) => s.zoom);
   // The plot is drawn at the size the observer reports (the marker lane's clusters follow its width).
   const [size, sizeRef] = useSize<HTMLDivElement>();
   const measured = size !== UNMEASURED;
-  useEffect(() => { if (measured) onDrawn(timeline); }, [measured, timeline, onDrawn]);
+  useEffect(() => {
+    if (measured) onDrawn(timeline);
+  }, [measured, timeline, onDrawn]);
   const data = useMemo(() => windowPoints(timeline), [timeline]);
   const steps = timeline.steps.count;
   const columns = Math.max(1, (size.width - Y_AXIS_WIDTH - RIGHT_MARGIN) / MARKER_PX);
@@ -328,42 +514,91 @@ export const WindowChart = memo(function WindowChart({ timeline, regions, colors
   const peak = useMemo(() => data.reduce((m, p) => Math.max(m, p.total, p.recorded ?? 0, p.asSent ?? 0), 0), [data]);
   const { window } = timeline.header.model;
   const { top, fit } = axisTop(zoom, peak, window);
-  const tooltip = useCallback((point: WindowPoint) => <WindowTooltip point={point} timeline={timeline} regions={regions} colors={colors} />, [timeline, regions, colors]);
+  const tooltip = useCallback(
+    (point: WindowPoint) => <WindowTooltip point={point} timeline={timeline} regions={regions} colors={colors} />,
+    [timeline, regions, colors],
+  );
   return (
     <div className="window-chart" data-testid="window-chart" data-fit={fit ? 'yes' : 'no'} data-top={top}>
       <MarkerLane clusters={clusters} steps={steps} />
       <ReadAgainLane items={timeline.header.summary.readAgain.items} steps={steps} columns={columns} />
       <Clickable steps={steps} className="window-plot">
         {fit && <WindowOffScale window={window} top={top} />}
-        <PlotBox sizeRef={sizeRef} size={size} data={data} pointSteps={timeline.window.steps} steps={steps} tooltip={tooltip}>
+        <PlotBox
+          sizeRef={sizeRef}
+          size={size}
+          data={data}
+          pointSteps={timeline.window.steps}
+          steps={steps}
+          tooltip={tooltip}
+        >
           {size.width > 0 && size.height > 0 && (
-            <WindowPlot size={size} data={data} regions={regions} colors={colors} steps={steps} top={top} window={window} stages={stages} />
+            <WindowPlot
+              size={size}
+              data={data}
+              regions={regions}
+              colors={colors}
+              steps={steps}
+              top={top}
+              window={window}
+              stages={stages}
+            />
           )}
         </PlotBox>
         <Cursor steps={steps} />
       </Clickable>
       <div className="row chart-legend">
-        <span><span className="legend-line window" /> model window</span>
-        <span><span className="legend-line prefix" /> cache prefix (served from cache)</span>
+        <span>
+          <span className="legend-line window" /> model window
+        </span>
+        <span>
+          <span className="legend-line prefix" /> cache prefix (served from cache)
+        </span>
         <ZoomControl />
-        {timeline.recorded && <>
-          <span><span className="legend-line" style={{ borderTop: `2px solid ${RECORDED_COLOUR}` }} /> as recorded (the provider's prompt tokens)</span>
-          <span><span className="legend-line" style={{ borderTop: `2px dotted ${AS_SENT_COLOUR}` }} /> as sent (the run replayed as its harness sent it)</span>
-        </>}
+        {timeline.recorded && (
+          <>
+            <span>
+              <span className="legend-line" style={{ borderTop: `2px solid ${RECORDED_COLOUR}` }} /> as recorded (the
+              provider's prompt tokens)
+            </span>
+            <span>
+              <span className="legend-line" style={{ borderTop: `2px dotted ${AS_SENT_COLOUR}` }} /> as sent (the run
+              replayed as its harness sent it)
+            </span>
+          </>
+        )}
         <span className="spacer" />
         <MarkerLegend changes={timeline.header.summary.changes} hasStages={stages.length > 0} />
-        {timeline.header.summary.readAgain.count > 0 && <span className="read-again-legend" title="An entry the blueprint let go that the run named again later"><ReadAgainGlyph size={10} /> read again ×{timeline.header.summary.readAgain.count}</span>}
+        {timeline.header.summary.readAgain.count > 0 && (
+          <span className="read-again-legend" title="An entry the blueprint let go that the run named again later">
+            <ReadAgainGlyph size={10} /> read again ×{timeline.header.summary.readAgain.count}
+          </span>
+        )}
       </div>
     </div>
   );
 });
 
-function MarkerLegend({ changes, hasStages }: { changes: TimelineView['header']['summary']['changes']; hasStages: boolean }) {
+function MarkerLegend({
+  changes,
+  hasStages,
+}: {
+  changes: TimelineView['header']['summary']['changes'];
+  hasStages: boolean;
+}) {
   const kinds = CHANGE_TYPES.filter((t) => changes[t].count > 0);
   return (
     <span className="row marker-legend" data-testid="marker-legend">
-      {kinds.map((k) => <span key={k} title={MARKER_LABELS[k]}><MarkerGlyph kind={k} size={10} /> {k} ×{changes[k].count}</span>)}
-      {hasStages && <span><MarkerGlyph kind="stage" size={10} /> stage</span>}
+      {kinds.map((k) => (
+        <span key={k} title={MARKER_LABELS[k]}>
+          <MarkerGlyph kind={k} size={10} /> {k} ×{changes[k].count}
+        </span>
+      ))}
+      {hasStages && (
+        <span>
+          <MarkerGlyph kind="stage" size={10} /> stage
+        </span>
+      )}
     </span>
   );
 }

@@ -28,7 +28,11 @@ export interface WindowPoint {
 
 function changeRow(timeline: TimelineView, row: number): ChangeRow {
   const { changes } = timeline;
-  const out: ChangeRow = { type: CHANGE_TYPES[changes.type[row]!]!, region: changes.names[changes.region[row]!]!, tokens: changes.tokens[row]! };
+  const out: ChangeRow = {
+    type: CHANGE_TYPES[changes.type[row]!]!,
+    region: changes.names[changes.region[row]!]!,
+    tokens: changes.tokens[row]!,
+  };
   const reason = changes.reason[row]!;
   if (reason >= 0) out.reason = changes.reasons[reason]!;
   return out;
@@ -38,7 +42,11 @@ function changeRow(timeline: TimelineView, row: number): ChangeRow {
 export function changesAt(timeline: TimelineView, step: number, region?: string): ChangeRow[] {
   const out: ChangeRow[] = [];
   // The change table is in step order.
-  for (let row = lowerBound(timeline.changes.step, step); row < timeline.changes.step.length && timeline.changes.step[row] === step; row++) {
+  for (
+    let row = lowerBound(timeline.changes.step, step);
+    row < timeline.changes.step.length && timeline.changes.step[row] === step;
+    row++
+  ) {
     const change = changeRow(timeline, row);
     if (region === undefined || change.region === region) out.push(change);
   }
@@ -117,7 +125,10 @@ export interface MarkerCluster {
 const SAMPLED_MARKERS = 12;
 
 /** Every change and stage change at its own step, in step order, one at a time. */
-function forEachMarker(timeline: TimelineView, visit: (i: number, marker: () => Marker, kind: MarkerKind) => void): void {
+function forEachMarker(
+  timeline: TimelineView,
+  visit: (i: number, marker: () => Marker, kind: MarkerKind) => void,
+): void {
   // A change can name a pseudo-region (a truncated tool's result); only real ones are focusable.
   const regions = new Set(timeline.header.regions.map((r) => r.name));
   const stages = timeline.stageChanges;
@@ -127,14 +138,28 @@ function forEachMarker(timeline: TimelineView, visit: (i: number, marker: () => 
     const step = row < rows ? timeline.changes.step[row]! : Infinity;
     for (; next < stages.length && stages[next]!.i <= step; next++) {
       const stage = stages[next]!;
-      visit(stage.i, () => ({ i: stage.i, kind: 'stage', region: '', tokens: 0, text: `stage ${stage.from} → ${stage.to}` }), 'stage');
+      visit(
+        stage.i,
+        () => ({ i: stage.i, kind: 'stage', region: '', tokens: 0, text: `stage ${stage.from} → ${stage.to}` }),
+        'stage',
+      );
     }
     if (row === rows) break;
     const kind = CHANGE_TYPES[timeline.changes.type[row]!]!;
-    visit(step, () => {
-      const c = changeRow(timeline, row);
-      return { i: step, kind, region: regions.has(c.region) ? c.region : '', tokens: c.tokens, text: `${c.type} in ${c.region}: ${c.tokens} tokens${c.reason ? ` (${c.reason})` : ''}` };
-    }, kind);
+    visit(
+      step,
+      () => {
+        const c = changeRow(timeline, row);
+        return {
+          i: step,
+          kind,
+          region: regions.has(c.region) ? c.region : '',
+          tokens: c.tokens,
+          text: `${c.type} in ${c.region}: ${c.tokens} tokens${c.reason ? ` (${c.reason})` : ''}`,
+        };
+      },
+      kind,
+    );
   }
 }
 
@@ -170,7 +195,10 @@ export function markerClusters(timeline: TimelineView, columns: number): MarkerC
   const drawn: { cluster: MarkerCluster; counts: Map<MarkerKind, number> }[] = [];
   for (const entry of [...byColumn.values()].sort((a, b) => a.cluster.i - b.cluster.i)) {
     const before = drawn.at(-1);
-    if (!before || entry.cluster.i - before.cluster.i >= perColumn) { drawn.push(entry); continue; }
+    if (!before || entry.cluster.i - before.cluster.i >= perColumn) {
+      drawn.push(entry);
+      continue;
+    }
     const [into, from] = [before.cluster, entry.cluster];
     into.last = Math.max(into.last, from.last);
     into.count += from.count;
@@ -192,8 +220,17 @@ export function markerClusters(timeline: TimelineView, columns: number): MarkerC
  * the result does not depend on the order of declaration either.
  */
 export const REGION_PALETTE = [
-  '#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#882255',
-  '#BBBBBB', '#999933', '#332288',
+  '#0072B2',
+  '#E69F00',
+  '#009E73',
+  '#CC79A7',
+  '#56B4E9',
+  '#D55E00',
+  '#F0E442',
+  '#882255',
+  '#BBBBBB',
+  '#999933',
+  '#332288',
 ] as const;
 
 function nameHash(name: string): number {
@@ -202,7 +239,10 @@ function nameHash(name: string): number {
   return h >>> 0;
 }
 
-export function regionColors(names: readonly string[], remembered: ReadonlyMap<string, string> = new Map()): Map<string, string> {
+export function regionColors(
+  names: readonly string[],
+  remembered: ReadonlyMap<string, string> = new Map(),
+): Map<string, string> {
   const taken = new Set<string>();
   const out = new Map<string, string>();
   for (const name of names) {
@@ -215,7 +255,8 @@ export function regionColors(names: readonly string[], remembered: ReadonlyMap<s
   for (const name of names.filter((n) => !out.has(n)).sort()) {
     let slot = nameHash(name) % REGION_PALETTE.length;
     // More regions than colours: the last ones share (the legend and tooltips still name them).
-    for (let tries = 0; taken.has(REGION_PALETTE[slot]) && tries < REGION_PALETTE.length; tries++) slot = (slot + 1) % REGION_PALETTE.length;
+    for (let tries = 0; taken.has(REGION_PALETTE[slot]) && tries < REGION_PALETTE.length; tries++)
+      slot = (slot + 1) % REGION_PALETTE.length;
     taken.add(REGION_PALETTE[slot]);
     out.set(name, REGION_PALETTE[slot]);
   }
@@ -240,7 +281,12 @@ export interface StackedBand {
  * SVG paths of the regions stacked in order (the first at the bottom) as step areas: a region's
  * value holds from its point to the next one. `x` and `y` map steps and tokens to pixels.
  */
-export function stackedStepBands(points: readonly WindowPoint[], count: number, x: (step: number) => number, y: (tokens: number) => number): StackedBand[] {
+export function stackedStepBands(
+  points: readonly WindowPoint[],
+  count: number,
+  x: (step: number) => number,
+  y: (tokens: number) => number,
+): StackedBand[] {
   if (points.length === 0) return [];
   const xs = points.map((p) => round(x(p.i)));
   let lower = points.map(() => round(y(0)));
@@ -266,12 +312,20 @@ const round = (v: number) => Math.round(v * 10) / 10;
  * The SVG path of a step line through `points` (a value holds from its point to the next one),
  * broken where `value` is null: the cache prefix before the first inference.
  */
-export function stepLinePath<P extends { i: number }>(points: readonly P[], value: (p: P) => number | null, x: (step: number) => number, y: (v: number) => number): string {
+export function stepLinePath<P extends { i: number }>(
+  points: readonly P[],
+  value: (p: P) => number | null,
+  x: (step: number) => number,
+  y: (v: number) => number,
+): string {
   let path = '';
   let drawing = false;
   for (const p of points) {
     const v = value(p);
-    if (v === null) { drawing = false; continue; }
+    if (v === null) {
+      drawing = false;
+      continue;
+    }
     path += drawing ? `H${round(x(p.i))}V${round(y(v))}` : `M${round(x(p.i))},${round(y(v))}`;
     drawing = true;
   }

@@ -31,18 +31,32 @@ export function stepAtX(x: number, boxWidth: number, steps: number): number {
 }
 
 /** A chart area where a click inspects the step under the pointer. */
-export function Clickable({ steps, className, children }: { steps: number; className?: string; children: React.ReactNode }) {
+export function Clickable({
+  steps,
+  className,
+  children,
+}: {
+  steps: number;
+  className?: string;
+  children: React.ReactNode;
+}) {
   const inspect = (e: React.MouseEvent<HTMLElement>) => {
     const box = e.currentTarget.getBoundingClientRect();
     jumpTo(stepAtX(e.clientX - box.left, box.width, steps));
   };
-  return <div className={`clickable-chart ${className ?? ''}`} onClick={inspect}>{children}</div>;
+  return (
+    <div className={`clickable-chart ${className ?? ''}`} onClick={inspect}>
+      {children}
+    </div>
+  );
 }
 
 /** The scrubbed step, as a bar over the chart: scrubbing moves the bar and redraws no chart. */
 export function Cursor({ steps }: { steps: number }) {
   const step = useUi((s) => s.step);
-  return <div aria-hidden className="scrub-cursor" style={{ left: plotLeft(xShare(Math.min(step, steps - 1), steps)) }} />;
+  return (
+    <div aria-hidden className="scrub-cursor" style={{ left: plotLeft(xShare(Math.min(step, steps - 1), steps)) }} />
+  );
 }
 
 /**
@@ -60,10 +74,18 @@ const ZOOM_LABELS: Record<Zoom, string> = { auto: 'auto', fit: 'fit the data', w
 export function ZoomControl() {
   const zoom = useUi((s) => s.zoom);
   return (
-    <label className="row zoom-control" style={{ gap: 3 }} title="auto fits the axis to the data when they use less than half of the window">
+    <label
+      className="row zoom-control"
+      style={{ gap: 3 }}
+      title="auto fits the axis to the data when they use less than half of the window"
+    >
       token axis
       <select value={zoom} data-testid="zoom" onChange={(e) => useUi.getState().chooseZoom(e.target.value as Zoom)}>
-        {(Object.keys(ZOOM_LABELS) as Zoom[]).map((z) => <option key={z} value={z}>{ZOOM_LABELS[z]}</option>)}
+        {(Object.keys(ZOOM_LABELS) as Zoom[]).map((z) => (
+          <option key={z} value={z}>
+            {ZOOM_LABELS[z]}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -72,5 +94,9 @@ export function ZoomControl() {
 /** Where the axis fits data far below the window: says how large the window is, since its line is off the scale. */
 export function WindowOffScale({ window, top }: { window: number; top: number }) {
   if (window <= top) return null;
-  return <span className="window-off-scale" data-testid="window-off-scale">⇡ window {fmt(window)} tokens, {Math.round(window / top)}× this axis</span>;
+  return (
+    <span className="window-off-scale" data-testid="window-off-scale">
+      ⇡ window {fmt(window)} tokens, {Math.round(window / top)}× this axis
+    </span>
+  );
 }

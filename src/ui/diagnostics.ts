@@ -7,7 +7,9 @@ import { useResults, useScenario } from './page.ts';
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
 function sameFinding(a: Diagnostic, b: Diagnostic): boolean {
-  return a.file === b.file && a.line === b.line && a.column === b.column && (a.message === b.message || a.code === b.code);
+  return (
+    a.file === b.file && a.line === b.line && a.column === b.column && (a.message === b.message || a.code === b.code)
+  );
 }
 
 function mergeDiagnostics(lists: readonly (readonly Diagnostic[])[]): Diagnostic[] {
@@ -15,8 +17,13 @@ function mergeDiagnostics(lists: readonly (readonly Diagnostic[])[]): Diagnostic
   for (const d of lists.flat()) {
     if (!all.some((x) => sameFinding(x, d))) all.push(d);
   }
-  return all.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]
-    || a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  return all.sort(
+    (a, b) =>
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      a.file.localeCompare(b.file) ||
+      a.line - b.line ||
+      a.column - b.column,
+  );
 }
 
 /**
@@ -29,7 +36,17 @@ export function useAllDiagnostics(): Diagnostic[] {
   const rhai = useResults((s) => s.rhai);
   const replayDiagnostics = useResults((s) => s.replayDiagnostics);
   const timeline = useResults((s) => s.timeline);
-  const run = useMemo(() => (timeline ? runProblems(timeline.warnings, timeline.header.regions.map((r) => r.name), useScenario.getState().scenario.agent) : []), [timeline]);
+  const run = useMemo(
+    () =>
+      timeline
+        ? runProblems(
+            timeline.warnings,
+            timeline.header.regions.map((r) => r.name),
+            useScenario.getState().scenario.agent,
+          )
+        : [],
+    [timeline],
+  );
   return useMemo(
     () => mergeDiagnostics([validation?.diagnostics ?? [], ...Object.values(rhai), replayDiagnostics, run]),
     [validation, rhai, replayDiagnostics, run],

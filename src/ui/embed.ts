@@ -4,7 +4,9 @@ const EMBED_PARAM = 'embed';
 
 /** True for `?embed` or an `embed` part in the fragment (`#embed&s=1.…`, `#s=1.…&embed`). */
 export function isEmbed(location: Pick<Location, 'search' | 'hash'>): boolean {
-  return new URLSearchParams(location.search).has(EMBED_PARAM) || location.hash.slice(1).split('&').includes(EMBED_PARAM);
+  return (
+    new URLSearchParams(location.search).has(EMBED_PARAM) || location.hash.slice(1).split('&').includes(EMBED_PARAM)
+  );
 }
 
 /** The embed view of a share link. */
@@ -18,6 +20,10 @@ export function embedUrl(shareUrl: string): string {
 export function playgroundUrl(embedHref: string): string {
   const url = new URL(embedHref);
   url.searchParams.delete(EMBED_PARAM);
-  url.hash = url.hash.slice(1).split('&').filter((part) => part !== EMBED_PARAM).join('&');
+  url.hash = url.hash
+    .slice(1)
+    .split('&')
+    .filter((part) => part !== EMBED_PARAM)
+    .join('&');
   return url.href;
 }

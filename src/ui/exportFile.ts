@@ -16,12 +16,18 @@ export type ExportFile = { ok: true; name: string; text: string } | { ok: false;
  */
 export function exportFile(scenario: Scenario, limit = MAX_SCENARIO_BYTES): ExportFile {
   // A scenario certainly past the limit is turned down without building its JSON on the page's thread.
-  const file = jsonLongerThan(scenario, limit) ? { ok: false as const, bytes: Infinity } : scenarioFile(scenario, limit);
-  if (file.ok) return { ok: true, name: `${(scenario.name || 'scenario').replace(/[^\w.-]+/g, '-')}.json`, text: file.text };
-  const size = Number.isFinite(file.bytes) ? `${fileSize(file.bytes)} of JSON` : `more than ${fmt(limit)} bytes of JSON`;
+  const file = jsonLongerThan(scenario, limit)
+    ? { ok: false as const, bytes: Infinity }
+    : scenarioFile(scenario, limit);
+  if (file.ok)
+    return { ok: true, name: `${(scenario.name || 'scenario').replace(/[^\w.-]+/g, '-')}.json`, text: file.text };
+  const size = Number.isFinite(file.bytes)
+    ? `${fileSize(file.bytes)} of JSON`
+    : `more than ${fmt(limit)} bytes of JSON`;
   return {
     ok: false,
-    message: `"${scenario.name}" was not exported: it is ${size}, and Import (like lev) reads scenario files up to ${fmt(limit)} bytes, so the file could not be opened again. `
-      + 'Your work on the page is unchanged. To export it, shorten its traffic or replace long tool output with size_tokens.',
+    message:
+      `"${scenario.name}" was not exported: it is ${size}, and Import (like lev) reads scenario files up to ${fmt(limit)} bytes, so the file could not be opened again. ` +
+      'Your work on the page is unchanged. To export it, shorten its traffic or replace long tool output with size_tokens.',
   };
 }

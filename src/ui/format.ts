@@ -14,7 +14,11 @@ export function firstLine(text: string, max = 90): string {
 
 /** `fileSizes`, `coding-agent`, `max_items` -> "File sizes", "Coding agent", "Max items". */
 export function humanize(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' ').trim().toLowerCase();
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[-_]+/g, ' ')
+    .trim()
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

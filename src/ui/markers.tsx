@@ -16,16 +16,30 @@ const SHAPES: Record<MarkerKind, { d: string; fill: boolean }> = {
 };
 
 export const MARKER_LABELS: Record<MarkerKind, string> = {
-  evict: 'eviction', compact: 'compaction', reject: 'rejected write', strip: 'stripped tool block',
-  cascade: 'window cascade', stage: 'stage change', delete: 'context_delete', clear: 'region cleared',
-  replace: 'replaced entry', truncate: 'truncated result',
+  evict: 'eviction',
+  compact: 'compaction',
+  reject: 'rejected write',
+  strip: 'stripped tool block',
+  cascade: 'window cascade',
+  stage: 'stage change',
+  delete: 'context_delete',
+  clear: 'region cleared',
+  replace: 'replaced entry',
+  truncate: 'truncated result',
 };
 
 export function MarkerGlyph({ kind, size = 12 }: { kind: MarkerKind; size?: number }) {
   const shape = SHAPES[kind];
   return (
     <svg width={size} height={size} viewBox="0 0 12 12" aria-hidden className={`glyph glyph-${kind}`}>
-      <path d={shape.d} fill={shape.fill ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth={shape.fill ? 0.8 : 1.8} strokeLinejoin="round" strokeLinecap="round" />
+      <path
+        d={shape.d}
+        fill={shape.fill ? 'currentColor' : 'none'}
+        stroke="currentColor"
+        strokeWidth={shape.fill ? 0.8 : 1.8}
+        strokeLinejoin="round"
+        strokeLinecap="round"
+      />
     </svg>
   );
 }

@@ -47,4 +47,5 @@ export const useAdvisor = sessionStore((s) => s.advisor.store);
 export const openImported = (scenario: Scenario, file: string): Promise<void> => page().openImported(scenario, file);
 
 /** A share option that counts tokens, done by the engine worker (which has the tokenizer). */
-export const transformScenario = (scenario: Scenario, transform: Transform): Promise<Scenario> => page().transform(scenario, transform);
+export const transformScenario = (scenario: Scenario, transform: Transform): Promise<Scenario> =>
+  page().transform(scenario, transform);

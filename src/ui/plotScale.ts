@@ -24,7 +24,10 @@ export function niceTicks(rangeEnd: number, count: number, whole = false): numbe
   let spacing = 10 * power;
   for (const m of ROUND_STEPS) {
     const candidate = m * power;
-    if (candidate >= wanted && (!whole || Number.isInteger(candidate))) { spacing = candidate; break; }
+    if (candidate >= wanted && (!whole || Number.isInteger(candidate))) {
+      spacing = candidate;
+      break;
+    }
   }
   if (whole) spacing = Math.max(1, Math.ceil(spacing));
   const ticks: number[] = [];

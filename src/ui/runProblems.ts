@@ -29,21 +29,35 @@ function declarationLine(blueprint: string, region: string): number {
   return 0;
 }
 
-function locate(text: string, agent: Record<string, string>, regions: readonly string[]): { file: string; line: number; column: number } {
+function locate(
+  text: string,
+  agent: Record<string, string>,
+  regions: readonly string[],
+): { file: string; line: number; column: number } {
   const script = SCRIPT_POSITION.exec(text);
   if (script && script[1]! in agent) return { file: script[1]!, line: Number(script[2]), column: Number(script[3]) };
   const blueprint = agent[AGENT_FILE] ?? '';
   // The longest region name the warning mentions wins (`history` over `his`).
-  const named = [...regions].sort((a, b) => b.length - a.length).find((r) => new RegExp(`(^|[^\\w])${escape(r)}([^\\w]|$)`).test(text));
+  const named = [...regions]
+    .sort((a, b) => b.length - a.length)
+    .find((r) => new RegExp(`(^|[^\\w])${escape(r)}([^\\w]|$)`).test(text));
   const line = named ? declarationLine(blueprint, named) : 0;
   return { file: AGENT_FILE, line: Math.max(1, line), column: 1 };
 }
 
-export function runProblems(warnings: readonly WarningGroup[], regions: readonly string[], agent: Record<string, string>): Diagnostic[] {
+export function runProblems(
+  warnings: readonly WarningGroup[],
+  regions: readonly string[],
+  agent: Record<string, string>,
+): Diagnostic[] {
   return warnings.map(({ text, first, count }) => {
-    const when = first === null ? 'before the first step' : `at step ${first + 1}${count > 1 ? ` and ${count - 1} more` : ''}`;
+    const when =
+      first === null ? 'before the first step' : `at step ${first + 1}${count > 1 ? ` and ${count - 1} more` : ''}`;
     return {
-      code: RUN_WARNING_CODE, severity: 'warning' as const, message: `Replay ${when}: ${text}`, path: '',
+      code: RUN_WARNING_CODE,
+      severity: 'warning' as const,
+      message: `Replay ${when}: ${text}`,
+      path: '',
       ...locate(text, agent, regions),
     };
   });

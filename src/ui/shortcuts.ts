@@ -28,8 +28,12 @@ export interface Shortcut {
 
 const hasModifier = (e: KeyboardEvent) => e.ctrlKey || e.metaKey || e.altKey;
 /** A key with no Ctrl, Cmd or Alt (Shift is part of some keys, as in `?`). */
-const plain = (...keys: string[]) => (e: KeyboardEvent) => !hasModifier(e) && keys.includes(e.key);
-const withCtrl = (key: string) => (e: KeyboardEvent) => (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === key;
+const plain =
+  (...keys: string[]) =>
+  (e: KeyboardEvent) =>
+    !hasModifier(e) && keys.includes(e.key);
+const withCtrl = (key: string) => (e: KeyboardEvent) =>
+  (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === key;
 
 const stepCount = () => useResults.getState().timeline?.steps.count ?? 0;
 const lastStep = () => Math.max(0, stepCount() - 1);
@@ -46,7 +50,10 @@ function stepBy(by: number): boolean {
 export function togglePlay(): void {
   const ui = useUi.getState();
   const total = stepCount();
-  if (ui.playing) { ui.setPlaying(false); return; }
+  if (ui.playing) {
+    ui.setPlaying(false);
+    return;
+  }
   if (total === 0) return;
   if (ui.step >= total - 1) ui.setStep(0);
   ui.setPlaying(true);
@@ -59,33 +66,94 @@ function focusedPane(): PaneId {
 
 export const SHORTCUTS: readonly Shortcut[] = [
   {
-    keys: 'Space', does: 'Play / pause (at the last step, Play starts again from the first)', where: 'also with the step slider focused',
-    matches: plain(' '), run: () => { togglePlay(); return true; },
-  },
-  { keys: '← / →', does: 'Previous / next step', matches: (e) => plain('ArrowLeft', 'ArrowRight')(e) && !e.shiftKey, run: (e) => stepBy(e.key === 'ArrowLeft' ? -1 : 1) },
-  { keys: 'Shift + ← / →', does: '10 steps back / forward', matches: (e) => plain('ArrowLeft', 'ArrowRight')(e) && e.shiftKey, run: (e) => stepBy(e.key === 'ArrowLeft' ? -10 : 10) },
-  {
-    keys: 'Home / End', does: 'First / last step',
-    matches: plain('Home', 'End'), run: (e) => { useUi.getState().setStep(e.key === 'Home' ? 0 : lastStep()); return true; },
-  },
-  {
-    keys: 'M', does: 'Maximise the pane holding the focus, or restore it (the title bar: double-click)',
-    matches: plain('m', 'M'), run: () => { const ui = useUi.getState(); ui.toggleMaximized(ui.maximized ?? focusedPane()); return true; },
+    keys: 'Space',
+    does: 'Play / pause (at the last step, Play starts again from the first)',
+    where: 'also with the step slider focused',
+    matches: plain(' '),
+    run: () => {
+      togglePlay();
+      return true;
+    },
   },
   {
-    keys: 'Escape', does: 'Restore a maximised pane; close a dialog',
-    matches: plain('Escape'), run: () => { const ui = useUi.getState(); if (!ui.maximized) return false; ui.setMaximized(null); return true; },
+    keys: '← / →',
+    does: 'Previous / next step',
+    matches: (e) => plain('ArrowLeft', 'ArrowRight')(e) && !e.shiftKey,
+    run: (e) => stepBy(e.key === 'ArrowLeft' ? -1 : 1),
   },
   {
-    keys: 'Ctrl + Enter', does: 'Run the replay now (needed when the page switched to explicit runs)', where: 'everywhere, the editor too',
-    matches: (e) => (e.ctrlKey || e.metaKey) && e.key === 'Enter', run: () => { page().replayNow(); return true; }, scope: 'typing',
+    keys: 'Shift + ← / →',
+    does: '10 steps back / forward',
+    matches: (e) => plain('ArrowLeft', 'ArrowRight')(e) && e.shiftKey,
+    run: (e) => stepBy(e.key === 'ArrowLeft' ? -10 : 10),
   },
   {
-    keys: 'Ctrl + S', does: 'Save, keep this content as a version, and copy the link', where: 'everywhere, the editor and dialogs too',
-    matches: withCtrl('s'), run: () => { void page().saveAndCopyLink(); return true; }, scope: 'everywhere', playgroundOnly: true,
+    keys: 'Home / End',
+    does: 'First / last step',
+    matches: plain('Home', 'End'),
+    run: (e) => {
+      useUi.getState().setStep(e.key === 'Home' ? 0 : lastStep());
+      return true;
+    },
   },
-  { keys: '?', does: 'This list of shortcuts', matches: plain('?'), run: () => { useUi.getState().setKeysOpen(true); return true; } },
-  { keys: 'Ctrl + M', does: 'Tab moves the focus out of the editor instead of indenting (toggle)', where: 'in the editor' },
+  {
+    keys: 'M',
+    does: 'Maximise the pane holding the focus, or restore it (the title bar: double-click)',
+    matches: plain('m', 'M'),
+    run: () => {
+      const ui = useUi.getState();
+      ui.toggleMaximized(ui.maximized ?? focusedPane());
+      return true;
+    },
+  },
+  {
+    keys: 'Escape',
+    does: 'Restore a maximised pane; close a dialog',
+    matches: plain('Escape'),
+    run: () => {
+      const ui = useUi.getState();
+      if (!ui.maximized) return false;
+      ui.setMaximized(null);
+      return true;
+    },
+  },
+  {
+    keys: 'Ctrl + Enter',
+    does: 'Run the replay now (needed when the page switched to explicit runs)',
+    where: 'everywhere, the editor too',
+    matches: (e) => (e.ctrlKey || e.metaKey) && e.key === 'Enter',
+    run: () => {
+      page().replayNow();
+      return true;
+    },
+    scope: 'typing',
+  },
+  {
+    keys: 'Ctrl + S',
+    does: 'Save, keep this content as a version, and copy the link',
+    where: 'everywhere, the editor and dialogs too',
+    matches: withCtrl('s'),
+    run: () => {
+      void page().saveAndCopyLink();
+      return true;
+    },
+    scope: 'everywhere',
+    playgroundOnly: true,
+  },
+  {
+    keys: '?',
+    does: 'This list of shortcuts',
+    matches: plain('?'),
+    run: () => {
+      useUi.getState().setKeysOpen(true);
+      return true;
+    },
+  },
+  {
+    keys: 'Ctrl + M',
+    does: 'Tab moves the focus out of the editor instead of indenting (toggle)',
+    where: 'in the editor',
+  },
   { keys: 'Ctrl + Space', does: 'Complete a table, key, value, region name or file path', where: 'in the editor' },
   { keys: 'Ctrl + .', does: 'Quick fix (apply a "did you mean")', where: 'in the editor, on an underlined problem' },
   { keys: 'F8 / Shift + F8', does: 'Next / previous problem', where: 'in the editor' },
@@ -126,8 +194,12 @@ export function useGlobalShortcuts({ embed = false } = {}): void {
     const shortcuts = SHORTCUTS.filter((s) => !(embed && s.playgroundOnly));
     const first = shortcuts.filter((s) => s.scope === 'everywhere');
     const rest = shortcuts.filter((s) => s.scope !== 'everywhere');
-    const onKeyFirst = (e: KeyboardEvent) => { if (handleKey(e, first)) e.preventDefault(); };
-    const onKey = (e: KeyboardEvent) => { if (handleKey(e, rest)) e.preventDefault(); };
+    const onKeyFirst = (e: KeyboardEvent) => {
+      if (handleKey(e, first)) e.preventDefault();
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (handleKey(e, rest)) e.preventDefault();
+    };
     window.addEventListener('keydown', onKeyFirst, { capture: true });
     window.addEventListener('keydown', onKey);
     return () => {

@@ -17,7 +17,10 @@ export function adviseHandlers(): Handlers {
       if (loading) await loading;
       let lastProgress = 0;
       const advice = advise(scenario, {
-        ...BUILT_IN_TRAFFIC, signal, ...(req.candidates ? { candidates: req.candidates } : {}), ...(req.seed !== undefined ? { seed: req.seed } : {}),
+        ...BUILT_IN_TRAFFIC,
+        signal,
+        ...(req.candidates ? { candidates: req.candidates } : {}),
+        ...(req.seed !== undefined ? { seed: req.seed } : {}),
         onProgress: ({ phase, done, total, front }) => {
           const now = performance.now();
           if (now - lastProgress < PROGRESS_INTERVAL_MS && done < total) return;

@@ -29,7 +29,14 @@ export interface AsRecordedView {
 }
 
 export const AS_RECORDED_COLUMNS = [
-  'step', 'requestTokens', 'harnessTokens', 'reasoningTokens', 'cacheReadTokens', 'cacheWriteTokens', 'recordedPromptTokens', 'recordedCacheReadTokens',
+  'step',
+  'requestTokens',
+  'harnessTokens',
+  'reasoningTokens',
+  'cacheReadTokens',
+  'cacheWriteTokens',
+  'recordedPromptTokens',
+  'recordedCacheReadTokens',
 ] as const;
 
 export function asRecordedView(t: AsRecordedTimeline): { view: AsRecordedView; transfer: ArrayBuffer[] } {
@@ -48,8 +55,14 @@ export function asRecordedView(t: AsRecordedTimeline): { view: AsRecordedView; t
   const s = t.summary;
   const view: AsRecordedView = {
     header: {
-      scenario: t.scenario, model: t.model, caching: t.caching, ...(t.traceModel ? { traceModel: t.traceModel } : {}),
-      inferences: s.inferences, peakRequestTokens: s.peakRequestTokens, compactions: s.compactions, recorded: s.recorded,
+      scenario: t.scenario,
+      model: t.model,
+      caching: t.caching,
+      ...(t.traceModel ? { traceModel: t.traceModel } : {}),
+      inferences: s.inferences,
+      peakRequestTokens: s.peakRequestTokens,
+      compactions: s.compactions,
+      recorded: s.recorded,
       ...(s.note ? { note: s.note } : {}),
     },
     columns,

@@ -3,17 +3,28 @@
 // past its time limit, or dies is terminated and restarted, and the still-wanted requests are sent
 // again.
 import {
-  WorkerResponseSchema, describeIssues,
-  type RequestType, type ResultOf, type ValidateResult, type WorkerRequest, type WorkerResponse,
+  WorkerResponseSchema,
+  describeIssues,
+  type RequestType,
+  type ResultOf,
+  type ValidateResult,
+  type WorkerRequest,
+  type WorkerResponse,
 } from './protocol.ts';
 import { fmt } from '../engine/format.ts';
 import { describeScript, type RunningScript } from './scripts.ts';
 
 /** Where a request with phases stands (the advisor: `search`, then `front`), and its front so far. */
-export interface ProgressPhase { phase: 'search' | 'front'; front: number }
+export interface ProgressPhase {
+  phase: 'search' | 'front';
+  front: number;
+}
 
 export class CancelledError extends Error {
-  constructor() { super('superseded by a newer request'); this.name = 'CancelledError'; }
+  constructor() {
+    super('superseded by a newer request');
+    this.name = 'CancelledError';
+  }
 }
 
 export interface ClientOptions {
@@ -53,8 +64,11 @@ interface Pending {
  * returns, so a runaway hook or seed is that one).
  */
 function whereStopped(p: Pending): string {
-  const at = p.progress && p.progress.total > 0 ? ` after event ${fmt(p.progress.done)} of ${fmt(p.progress.total)}` : '';
-  const script = p.script ? `; the last script it went into was ${describeScript(p.script)}: look there for a loop or a slow string operation` : '';
+  const at =
+    p.progress && p.progress.total > 0 ? ` after event ${fmt(p.progress.done)} of ${fmt(p.progress.total)}` : '';
+  const script = p.script
+    ? `; the last script it went into was ${describeScript(p.script)}: look there for a loop or a slow string operation`
+    : '';
   return `${at}${script}.`;
 }
 
@@ -87,10 +101,13 @@ export class WorkerClient {
    * before it.
    */
   request<T extends RequestType>(
-    type: T, payload: Payload<T>,
+    type: T,
+    payload: Payload<T>,
     options: {
-      onProgress?: (done: number, total: number, phase?: ProgressPhase) => void; onValidated?: (result: ValidateResult) => void;
-      key?: string; restartIfStuck?: boolean;
+      onProgress?: (done: number, total: number, phase?: ProgressPhase) => void;
+      onValidated?: (result: ValidateResult) => void;
+      key?: string;
+      restartIfStuck?: boolean;
       /** This request's own time limit, when it is not the client's (the advisor's search runs longer than a replay). */
       timeLimitMs?: number;
     } = {},
@@ -101,9 +118,17 @@ export class WorkerClient {
     const message = { ...payload, id, type } as unknown as WorkerRequest;
     return new Promise<ResultOf[T]>((resolve, reject) => {
       this.pending.set(id, {
-        id, type, key, message, startedAt: performance.now(), onProgress: options.onProgress, onValidated: options.onValidated,
-        restartIfStuck: options.restartIfStuck ?? true, timeLimitMs: options.timeLimitMs ?? this.options.timeLimitMs,
-        resolve: resolve as (v: unknown) => void, reject,
+        id,
+        type,
+        key,
+        message,
+        startedAt: performance.now(),
+        onProgress: options.onProgress,
+        onValidated: options.onValidated,
+        restartIfStuck: options.restartIfStuck ?? true,
+        timeLimitMs: options.timeLimitMs ?? this.options.timeLimitMs,
+        resolve: resolve as (v: unknown) => void,
+        reject,
       });
       this.live.postMessage(message);
       this.watchTimeLimit();
@@ -172,7 +197,11 @@ export class WorkerClient {
     }
     if (msg.type === 'progress') {
       p.progress = { done: msg.done, total: msg.total };
-      p.onProgress?.(msg.done, msg.total, msg.phase === undefined ? undefined : { phase: msg.phase, front: msg.front ?? 0 });
+      p.onProgress?.(
+        msg.done,
+        msg.total,
+        msg.phase === undefined ? undefined : { phase: msg.phase, front: msg.front ?? 0 },
+      );
       return;
     }
     if (msg.type === 'validated') {
@@ -194,7 +223,9 @@ export class WorkerClient {
         const seconds = Math.round(late.timeLimitMs / 1000);
         const where = whereStopped(late);
         late.reject(new Error(`The ${late.type} took longer than ${seconds} s and was stopped${where}`));
-        this.options.onRestart(`The engine worker spent more than ${seconds} s on one ${late.type} and was restarted${where} Your work is unchanged.`);
+        this.options.onRestart(
+          `The engine worker spent more than ${seconds} s on one ${late.type} and was restarted${where} Your work is unchanged.`,
+        );
         this.restart();
       }
       if (this.pending.size === 0) {

@@ -16,10 +16,17 @@ function validate(req: Extract<WorkerRequest, { type: 'validate' }>): ValidateRe
 function rhaiCheck(req: Extract<WorkerRequest, { type: 'rhaiCheck' }>): Diagnostic[] {
   const problem = checkSyntax(req.source);
   if (!problem) return [];
-  return [{
-    code: 'custom-script-invalid', severity: 'error', message: `${req.file} does not parse: ${problem.message}`,
-    file: req.file, line: Math.max(1, problem.line), column: Math.max(1, problem.column), path: '',
-  }];
+  return [
+    {
+      code: 'custom-script-invalid',
+      severity: 'error',
+      message: `${req.file} does not parse: ${problem.message}`,
+      file: req.file,
+      line: Math.max(1, problem.line),
+      column: Math.max(1, problem.column),
+      path: '',
+    },
+  ];
 }
 
 export function editHandlers(): Handlers {

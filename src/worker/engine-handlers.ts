@@ -1,7 +1,15 @@
 // The engine worker's answers. It keeps the replays: a replay keeps its run (copies of it along the
 // way, and each step's figures), so inspecting a step afterwards steps on from the nearest copy,
 // never a second replay. Every number the page shows about a replay is computed here.
-import { blueprintBreakdown, compile, flatListBreakdown, Replay, replayAsRecorded, resolveModel, type AsRecordedTimeline } from '../engine/index.ts';
+import {
+  blueprintBreakdown,
+  compile,
+  flatListBreakdown,
+  Replay,
+  replayAsRecorded,
+  resolveModel,
+  type AsRecordedTimeline,
+} from '../engine/index.ts';
 import type { WindowBreakdown } from '../engine/breakdown.ts';
 import type { Model } from '../engine/models.ts';
 import type { RecordedComparison } from './recorded-view.ts';
@@ -34,13 +42,18 @@ export function parseScenario(raw: unknown): { scenario?: Scenario; diagnostics:
 }
 
 /** Whether the scenario carries the provider's records of its calls (an imported run). */
-const recordsItsRun = (scenario: Scenario): boolean => scenario.traffic.some((e) => e.type === 'assistant' && e.recorded !== undefined);
+const recordsItsRun = (scenario: Scenario): boolean =>
+  scenario.traffic.some((e) => e.type === 'assistant' && e.recorded !== undefined);
 
 /** The run as it was sent, replayed once per traffic: its window at a step, and its comparison with a blueprint's replay (recorded-view.ts). */
 interface AsSent {
   timeline: AsRecordedTimeline;
   breakdownAt: (step: number) => WindowBreakdown | null;
-  compare: (model: Model, blueprint: Timeline, points: { window: Int32Array; requests: Int32Array }) => { comparison: RecordedComparison; transfer: ArrayBuffer[] };
+  compare: (
+    model: Model,
+    blueprint: Timeline,
+    points: { window: Int32Array; requests: Int32Array },
+  ) => { comparison: RecordedComparison; transfer: ArrayBuffer[] };
 }
 
 /**
@@ -55,14 +68,24 @@ export const REPLAY_DEADLINE_MS = ENGINE_TIME_LIMIT_MS - 2_000;
  * a run warning that says where it stopped and which scripts took the time.
  */
 function replayKept(
-  id: number, scenario: Scenario, { post, signal, scripts }: Context, deadlineMs: number,
+  id: number,
+  scenario: Scenario,
+  { post, signal, scripts }: Context,
+  deadlineMs: number,
   { onProgress, compiled }: { onProgress?: (done: number, total: number) => void; compiled?: CompileResult } = {},
 ): { replay: Replay; timeline: Timeline } | undefined {
   const started = performance.now();
   let late = false;
-  const stop = { get aborted() { return signal.aborted || (late ||= performance.now() - started > deadlineMs); } };
+  const stop = {
+    get aborted() {
+      return signal.aborted || (late ||= performance.now() - started > deadlineMs);
+    },
+  };
   let total: number | undefined;
-  const progress = (done: number, of: number) => { total = of; onProgress?.(done, of); };
+  const progress = (done: number, of: number) => {
+    total = of;
+    onProgress?.(done, of);
+  };
   const replay = new Replay(scenario, BUILT_IN_TRAFFIC);
   const timeline = replay.timeline({ signal: stop, onProgress: progress, compiled });
   if (signal.aborted) {
@@ -77,11 +100,21 @@ function replayKept(
 }
 
 /** The run warning of a replay that stopped at its deadline: where, and which scripts took the time. */
-function stoppedEarly(done: number, total: number | undefined, deadlineMs: number, scripts: ScriptLog | undefined): string {
+function stoppedEarly(
+  done: number,
+  total: number | undefined,
+  deadlineMs: number,
+  scripts: ScriptLog | undefined,
+): string {
   const slowest = scripts?.slowest(3) ?? [];
-  const spent = slowest.length > 0 ? ` Its scripts took ${((scripts?.totalMs ?? 0) / 1000).toFixed(1)} s of it: ${slowest.join(', ')}.` : '';
-  return `The replay stopped at the page's time limit (${Math.round(deadlineMs / 1000)} s) after event ${fmt(done)}${total === undefined ? '' : ` of ${fmt(total)}`}: `
-    + `the timeline shows the events up to there.${spent} lev replay runs it to the end.`;
+  const spent =
+    slowest.length > 0
+      ? ` Its scripts took ${((scripts?.totalMs ?? 0) / 1000).toFixed(1)} s of it: ${slowest.join(', ')}.`
+      : '';
+  return (
+    `The replay stopped at the page's time limit (${Math.round(deadlineMs / 1000)} s) after event ${fmt(done)}${total === undefined ? '' : ` of ${fmt(total)}`}: ` +
+    `the timeline shows the events up to there.${spent} lev replay runs it to the end.`
+  );
 }
 
 /**
@@ -92,10 +125,18 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
   // A kept replay, by the page's replay id: the Replay (a step's detail) and the figures of each
   // step (the readout); the timeline itself is let go once its view is sent.
   // `asSentAt`: the window of the run as it was sent at a step, for a scenario that records its run.
-  const kept = new Map<number, { replay: Replay; figures: FigureTable; window: number; asSentAt?: (step: number) => WindowBreakdown | null }>();
+  const kept = new Map<
+    number,
+    { replay: Replay; figures: FigureTable; window: number; asSentAt?: (step: number) => WindowBreakdown | null }
+  >();
   function keep(replayId: number, { replay, timeline }: { replay: Replay; timeline: Timeline }, asSent?: AsSent): void {
     kept.delete(replayId);
-    kept.set(replayId, { replay, figures: figureTable(timeline), window: timeline.model.window, ...(asSent ? { asSentAt: asSent.breakdownAt } : {}) });
+    kept.set(replayId, {
+      replay,
+      figures: figureTable(timeline),
+      window: timeline.model.window,
+      ...(asSent ? { asSentAt: asSent.breakdownAt } : {}),
+    });
     for (const oldest of kept.keys()) {
       if (kept.size <= REPLAYS_KEPT) break;
       kept.delete(oldest);
@@ -113,7 +154,9 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
       if (signal.aborted || timeline.error) return undefined;
       const requests = view.asSentRequests(timeline);
       asSentKept = {
-        key, timeline, breakdownAt: (step) => view.asSentBreakdown(requests, step),
+        key,
+        timeline,
+        breakdownAt: (step) => view.asSentBreakdown(requests, step),
         compare: (model, blueprint, points) => view.recordedComparison(model, blueprint, timeline, points),
       };
     }
@@ -145,25 +188,37 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
       if (!replayed) return;
       const { timeline } = replayed;
       // Awaited only for a scenario that records its run: any other replay answers in the same task.
-      const asSent = timeline.steps.length > 0 && recordsItsRun(scenario) ? await asSentOf(scenario, context.signal) : undefined;
+      const asSent =
+        timeline.steps.length > 0 && recordsItsRun(scenario) ? await asSentOf(scenario, context.signal) : undefined;
       // A replay with errors has no steps to inspect, and must not push the one on screen out.
       if (timeline.steps.length > 0) keep(req.replayId, replayed, asSent);
       const { view, transfer } = timelineView(timeline, req.points);
       const model = resolveModel(scenario.model);
       if (asSent && model.ok) {
-        const compared = asSent.compare(model.model, timeline, { window: view.window.steps, requests: view.requests.steps });
+        const compared = asSent.compare(model.model, timeline, {
+          window: view.window.steps,
+          requests: view.requests.steps,
+        });
         view.recorded = compared.comparison;
         transfer.push(...compared.transfer);
       }
-      post({
-        type: 'replay', id: req.id,
-        result: { diagnostics: timeline.diagnostics, view, ms: performance.now() - started - loadingMs },
-      }, transfer);
+      post(
+        {
+          type: 'replay',
+          id: req.id,
+          result: { diagnostics: timeline.diagnostics, view, ms: performance.now() - started - loadingMs },
+        },
+        transfer,
+      );
     },
     open: async (req, context) => {
       const { scenario, diagnostics } = parseScenario(req.scenario);
       if (!scenario) {
-        context.post({ type: 'open', id: req.id, result: { ok: false, error: diagnostics.map((d) => d.message).join('; ') } });
+        context.post({
+          type: 'open',
+          id: req.id,
+          result: { ok: false, error: diagnostics.map((d) => d.message).join('; ') },
+        });
         return;
       }
       const loading = loadingEncodingOf(scenario);
@@ -195,7 +250,24 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
         return;
       }
       if (timeline.error) {
-        post({ type: 'asRecorded', id: req.id, result: { diagnostics: [{ code: 'unknown-model', severity: 'error', message: timeline.error, file: 'scenario.json', line: 1, column: 1, path: 'model' }], view: null } });
+        post({
+          type: 'asRecorded',
+          id: req.id,
+          result: {
+            diagnostics: [
+              {
+                code: 'unknown-model',
+                severity: 'error',
+                message: timeline.error,
+                file: 'scenario.json',
+                line: 1,
+                column: 1,
+                path: 'model',
+              },
+            ],
+            view: null,
+          },
+        });
         return;
       }
       const { view, transfer } = asRecordedView(timeline);
@@ -214,9 +286,17 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
       const detail = replay.replay.inspect(req.step);
       // What fills the window: the blueprint's request beside the run as it was sent (or, with no
       // recorded run, the flat-list baseline that stands in for it).
-      const beside = replay.asSentAt ? replay.asSentAt(req.step) : flatListBreakdown(detail, replay.window) ?? null;
-      const breakdown = { blueprint: blueprintBreakdown(detail, replay.window), beside, besideIs: replay.asSentAt ? 'asSent' as const : 'flatList' as const };
-      post({ type: 'inspect', id: req.id, result: { detail, figures: stepFigures(replay.figures, req.step), breakdown } });
+      const beside = replay.asSentAt ? replay.asSentAt(req.step) : (flatListBreakdown(detail, replay.window) ?? null);
+      const breakdown = {
+        blueprint: blueprintBreakdown(detail, replay.window),
+        beside,
+        besideIs: replay.asSentAt ? ('asSent' as const) : ('flatList' as const),
+      };
+      post({
+        type: 'inspect',
+        id: req.id,
+        result: { detail, figures: stepFigures(replay.figures, req.step), breakdown },
+      });
     },
   };
 }

@@ -14,16 +14,29 @@ import type { ChangeType, Timeline } from '../engine/timeline.ts';
 
 export interface RecordedComparison {
   /** The provider's own records: the calls that carry one, the largest prompt, and their input cost. */
-  recorded: { calls: number; peakPromptTokens: number; inputCostUsd: number | null; promptTokens: number; cacheReadTokens: number };
+  recorded: {
+    calls: number;
+    peakPromptTokens: number;
+    inputCostUsd: number | null;
+    promptTokens: number;
+    cacheReadTokens: number;
+  };
   /** The as-sent replay (the harness's flat list, calibrated on the first calls' records). */
   asSent: {
-    inferences: number; peakRequestTokens: number; inputCostUsd: number | null;
+    inferences: number;
+    peakRequestTokens: number;
+    inputCostUsd: number | null;
     /** The calibration in words, and how far the replay is from the records (median, over the compared calls). */
-    calibration: string | null; compared: number; medianError: number | null;
+    calibration: string | null;
+    compared: number;
+    medianError: number | null;
   };
   /** The blueprint's replay of the same traffic. */
   blueprint: {
-    inferences: number; peakRequestTokens: number; inputCostUsd: number | null; taskKept: boolean;
+    inferences: number;
+    peakRequestTokens: number;
+    inputCostUsd: number | null;
+    taskKept: boolean;
     /** Entries its own rules let go: evicted, summarized, cleared or shed by the cascade. */
     lost: number;
     readAgain: number;
@@ -67,16 +80,29 @@ export function asSentRequests(asSent: AsRecordedTimeline): AsSentRequests {
 /** The index of the latest inference at or before `step` (-1: none yet). */
 const atOrBefore = (steps: Int32Array, step: number): number => lowerBound(steps, step + 1) - 1;
 
-function addCost(total: number | null, model: Model, split: { read: number; write: number; uncached: number }): number | null {
+function addCost(
+  total: number | null,
+  model: Model,
+  split: { read: number; write: number; uncached: number },
+): number | null {
   const priced = priceSplit(model, split);
   return total === null || priced === null ? null : total + priced.usd;
 }
 
 export function recordedComparison(
-  model: Model, timeline: Timeline, asSent: AsRecordedTimeline, points: { window: Int32Array; requests: Int32Array },
+  model: Model,
+  timeline: Timeline,
+  asSent: AsRecordedTimeline,
+  points: { window: Int32Array; requests: Int32Array },
 ): { comparison: RecordedComparison; transfer: ArrayBuffer[] } {
   const sent = asSentRequests(asSent);
-  const recorded = { calls: 0, peakPromptTokens: 0, inputCostUsd: 0 as number | null, promptTokens: 0, cacheReadTokens: 0 };
+  const recorded = {
+    calls: 0,
+    peakPromptTokens: 0,
+    inputCostUsd: 0 as number | null,
+    promptTokens: 0,
+    cacheReadTokens: 0,
+  };
   let asSentCost: number | null = 0;
   for (const r of sent.requests) {
     const read = r.cache.cacheReadTokens;
@@ -90,7 +116,11 @@ export function recordedComparison(
     const recRead = rec.cacheReadTokens ?? 0;
     const recWrite = rec.cacheWriteTokens ?? 0;
     recorded.cacheReadTokens += recRead;
-    recorded.inputCostUsd = addCost(recorded.inputCostUsd, model, { read: recRead, write: recWrite, uncached: Math.max(0, rec.promptTokens - recRead - recWrite) });
+    recorded.inputCostUsd = addCost(recorded.inputCostUsd, model, {
+      read: recRead,
+      write: recWrite,
+      uncached: Math.max(0, rec.promptTokens - recRead - recWrite),
+    });
   }
   const table = priceSplit(model, { read: 0, write: 0, uncached: 0 });
   let blueprintCost = 0;
@@ -100,31 +130,46 @@ export function recordedComparison(
     for (const c of s.changes) if (LOSSES.has(c.type)) lost += c.entries.length;
   }
   for (const c of timeline.spawn.changes) if (LOSSES.has(c.type)) lost += c.entries.length;
-  const inForce = (at: Int32Array, pick: (r: AsRecordedRequest) => number) => Int32Array.from(at, (step) => {
-    const k = atOrBefore(sent.steps, step);
-    return k < 0 ? -1 : pick(sent.requests[k]!);
-  });
+  const inForce = (at: Int32Array, pick: (r: AsRecordedRequest) => number) =>
+    Int32Array.from(at, (step) => {
+      const k = atOrBefore(sent.steps, step);
+      return k < 0 ? -1 : pick(sent.requests[k]!);
+    });
   const summary = asSent.summary;
   const comparison: RecordedComparison = {
     recorded,
     asSent: {
-      inferences: summary.inferences, peakRequestTokens: summary.peakRequestTokens, inputCostUsd: asSentCost,
-      calibration: sent.calibration, compared: summary.recorded?.compared ?? 0, medianError: summary.recorded?.medianError ?? null,
+      inferences: summary.inferences,
+      peakRequestTokens: summary.peakRequestTokens,
+      inputCostUsd: asSentCost,
+      calibration: sent.calibration,
+      compared: summary.recorded?.compared ?? 0,
+      medianError: summary.recorded?.medianError ?? null,
     },
     blueprint: {
-      inferences: timeline.summary.inferences, peakRequestTokens: timeline.summary.peakRequestTokens, inputCostUsd: table ? blueprintCost : null,
-      taskKept: timeline.summary.taskLostAt === null, lost, readAgain: timeline.summary.readAgain.count,
+      inferences: timeline.summary.inferences,
+      peakRequestTokens: timeline.summary.peakRequestTokens,
+      inputCostUsd: table ? blueprintCost : null,
+      taskKept: timeline.summary.taskLostAt === null,
+      lost,
+      readAgain: timeline.summary.readAgain.count,
     },
     prices: table && { model: model.id, source: table.source, checked: table.checked },
     approximate: timeline.model.approximate,
-    window: { recorded: inForce(points.window, (r) => r.recorded?.promptTokens ?? -1), asSent: inForce(points.window, (r) => r.requestTokens) },
+    window: {
+      recorded: inForce(points.window, (r) => r.recorded?.promptTokens ?? -1),
+      asSent: inForce(points.window, (r) => r.requestTokens),
+    },
     cache: {
       recorded: inForce(points.requests, (r) => r.recorded?.cacheReadTokens ?? -1),
       asSent: inForce(points.requests, (r) => r.cache.cacheReadTokens),
     },
   };
   const { window, cache } = comparison;
-  return { comparison, transfer: [window.recorded, window.asSent, cache.recorded, cache.asSent].map((a) => a.buffer as ArrayBuffer) };
+  return {
+    comparison,
+    transfer: [window.recorded, window.asSent, cache.recorded, cache.asSent].map((a) => a.buffer as ArrayBuffer),
+  };
 }
 
 /**
@@ -136,9 +181,14 @@ export function asSentBreakdown(sent: AsSentRequests, step: number): WindowBreak
   if (k < 0) return null;
   const r = sent.requests[k]!;
   const parts = [{ name: 'message list (as sent)', kind: 'messages' as const, tokens: r.messageTokens }];
-  if (r.reasoningTokens > 0) parts.push({ name: 'reasoning (within the turn)', kind: 'messages', tokens: r.reasoningTokens });
-  const overhead = r.harnessTokens > 0
-    ? { parts: [{ name: 'harness system prompt and tool definitions', tokens: r.harnessTokens }], source: sent.calibration ?? 'estimated from the recorded usage' }
-    : undefined;
+  if (r.reasoningTokens > 0)
+    parts.push({ name: 'reasoning (within the turn)', kind: 'messages', tokens: r.reasoningTokens });
+  const overhead =
+    r.harnessTokens > 0
+      ? {
+          parts: [{ name: 'harness system prompt and tool definitions', tokens: r.harnessTokens }],
+          source: sent.calibration ?? 'estimated from the recorded usage',
+        }
+      : undefined;
   return breakdown(sent.window, parts, overhead);
 }

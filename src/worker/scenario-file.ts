@@ -18,11 +18,23 @@ export function scenarioJson(text: string): object | undefined {
 }
 
 /** A scenario file: as large as Export and `lev import` write at most, and valid, or why not. */
-export function readScenarioFile(name: string, size: number, json: object, invalidUtf8At: number | undefined): ScenarioFileResult {
+export function readScenarioFile(
+  name: string,
+  size: number,
+  json: object,
+  invalidUtf8At: number | undefined,
+): ScenarioFileResult {
   if (size > MAX_SCENARIO_BYTES) {
-    return { ok: false, message: `${name} is ${fmt(size)} bytes; scenario files up to ${fmt(MAX_SCENARIO_BYTES)} bytes (${megabytes(MAX_SCENARIO_BYTES)}) can be imported, the most Export writes. Nothing was changed.` };
+    return {
+      ok: false,
+      message: `${name} is ${fmt(size)} bytes; scenario files up to ${fmt(MAX_SCENARIO_BYTES)} bytes (${megabytes(MAX_SCENARIO_BYTES)}) can be imported, the most Export writes. Nothing was changed.`,
+    };
   }
   const parsed = ScenarioSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, message: `${name} is not a Leviath scenario (${describeIssues(parsed.error)}). Nothing was changed.` };
+  if (!parsed.success)
+    return {
+      ok: false,
+      message: `${name} is not a Leviath scenario (${describeIssues(parsed.error)}). Nothing was changed.`,
+    };
   return { ok: true, scenario: parsed.data, ...(invalidUtf8At === undefined ? {} : { invalidUtf8At }) };
 }

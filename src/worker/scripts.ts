@@ -42,10 +42,17 @@ export function scriptLog(announce: (running: RunningScript) => void): ScriptLog
       totals.set(key, sum);
       totalMs += ms;
     },
-    get totalMs() { return totalMs; },
+    get totalMs() {
+      return totalMs;
+    },
     slowest(count) {
-      return [...totals.values()].sort((a, b) => b.ms - a.ms).slice(0, count)
-        .map(({ call, ms, calls }) => `${call.file} ${call.hook === 'seed' ? '(a rhai seed)' : call.hook} ${(ms / 1000).toFixed(1)} s (${fmt(calls)} call${calls === 1 ? '' : 's'})`);
+      return [...totals.values()]
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, count)
+        .map(
+          ({ call, ms, calls }) =>
+            `${call.file} ${call.hook === 'seed' ? '(a rhai seed)' : call.hook} ${(ms / 1000).toFixed(1)} s (${fmt(calls)} call${calls === 1 ? '' : 's'})`,
+        );
     },
   };
 }

@@ -44,7 +44,12 @@ export function serve(handlers: Handlers, scope: WorkerScope = self): void {
     }
     handle(next)
       .catch((error: unknown) => {
-        post({ type: 'failed', id: next.id, message: error instanceof Error ? error.message : String(error), cancelled: false });
+        post({
+          type: 'failed',
+          id: next.id,
+          message: error instanceof Error ? error.message : String(error),
+          cancelled: false,
+        });
       })
       // A macrotask between requests lets cancels that arrived meanwhile be read first.
       .finally(() => setTimeout(drain, 0));
@@ -72,7 +77,12 @@ export function serve(handlers: Handlers, scope: WorkerScope = self): void {
     const parsed = WorkerRequestSchema.safeParse(event.data);
     if (!parsed.success) {
       const id = z.object({ id: z.number() }).safeParse(event.data);
-      post({ type: 'failed', id: id.success ? id.data.id : 0, message: `bad request: ${describeIssues(parsed.error)}`, cancelled: false });
+      post({
+        type: 'failed',
+        id: id.success ? id.data.id : 0,
+        message: `bad request: ${describeIssues(parsed.error)}`,
+        cancelled: false,
+      });
       return;
     }
     const req = parsed.data;

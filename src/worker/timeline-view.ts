@@ -5,10 +5,19 @@
 // declares. The steps themselves stay in the worker, and a step's figures and detail are asked for
 // when they are shown.
 import {
-  CACHE_COLUMNS, REGION_COLUMNS, REQUEST_COLUMNS, toColumnArrays, type ColumnArrays,
+  CACHE_COLUMNS,
+  REGION_COLUMNS,
+  REQUEST_COLUMNS,
+  toColumnArrays,
+  type ColumnArrays,
 } from '../engine/figures.ts';
 import {
-  CHANGE_TYPES, type ChangeType, type RegionFigures, type RequestFigures, type Timeline, type TimelineStep,
+  CHANGE_TYPES,
+  type ChangeType,
+  type RegionFigures,
+  type RequestFigures,
+  type Timeline,
+  type TimelineStep,
 } from '../engine/timeline.ts';
 import { regionRows, type MarkdownFacts } from '../share/markdown.ts';
 import { lowerBound } from '../engine/sorted.ts';
@@ -39,7 +48,8 @@ export interface WindowSeries {
 export type RegionSeries = { steps: Int32Array } & ColumnArrays<typeof REGION_COLUMNS>;
 
 /** Every request and cache column (figures.ts) at every `size`-th inference. */
-export type RequestSeries = { steps: Int32Array } & ColumnArrays<typeof REQUEST_COLUMNS> & ColumnArrays<typeof CACHE_COLUMNS>;
+export type RequestSeries = { steps: Int32Array } & ColumnArrays<typeof REQUEST_COLUMNS> &
+  ColumnArrays<typeof CACHE_COLUMNS>;
 
 /** Every change of the timeline in step order, one row per change. */
 export interface ChangeTable {
@@ -175,7 +185,9 @@ function regionSeries(steps: readonly TimelineStep[], region: string, points: nu
     tokens[k] = s.regions[region]?.tokens ?? -1;
     if (s.changes.some((c) => c.region === region)) changed[k] = 1;
   });
-  const kept = keptSteps(tokens, changed, bucketSize(steps.length, points)).filter((k) => steps[k]!.regions[region] !== undefined);
+  const kept = keptSteps(tokens, changed, bucketSize(steps.length, points)).filter(
+    (k) => steps[k]!.regions[region] !== undefined,
+  );
   return { steps: Int32Array.from(kept), ...toColumnArrays(REGION_COLUMNS, kept, (k) => steps[k]!.regions[region]!) };
 }
 
@@ -210,8 +222,11 @@ function interner(): { names: string[]; index: (name: string) => number } {
 function changeTable(steps: readonly TimelineStep[]): ChangeTable {
   const count = steps.reduce((n, s) => n + s.changes.length, 0);
   const table = {
-    step: new Int32Array(count), type: new Uint8Array(count), region: new Uint16Array(count),
-    tokens: new Int32Array(count), reason: new Int32Array(count),
+    step: new Int32Array(count),
+    type: new Uint8Array(count),
+    region: new Uint16Array(count),
+    tokens: new Int32Array(count),
+    reason: new Int32Array(count),
   };
   const regions = interner();
   const reasons = interner();
@@ -260,14 +275,20 @@ export function groupWarnings(timeline: Timeline): WarningGroup[] {
 function markdownFacts(timeline: Timeline): MarkdownFacts {
   const last = timeline.steps.findLast((s) => s.request)?.request;
   return {
-    steps: timeline.steps.length, inferences: timeline.summary.inferences, modelId: timeline.model.id,
-    meanPrefixShare: timeline.summary.meanPrefixShare, rows: regionRows(timeline),
+    steps: timeline.steps.length,
+    inferences: timeline.summary.inferences,
+    modelId: timeline.model.id,
+    meanPrefixShare: timeline.summary.meanPrefixShare,
+    rows: regionRows(timeline),
     lastRequest: last ? { prefixTokens: last.prefixTokens, requestTokens: last.requestTokens } : null,
   };
 }
 
 /** The view of `timeline` for a chart about `points` pixels wide, and the buffers to transfer. */
-export function timelineView(timeline: Timeline, points = DEFAULT_POINTS): { view: TimelineView; transfer: ArrayBuffer[] } {
+export function timelineView(
+  timeline: Timeline,
+  points = DEFAULT_POINTS,
+): { view: TimelineView; transfer: ArrayBuffer[] } {
   const { steps, ...header } = timeline;
   const charted = chartedRegions(timeline);
   const view: TimelineView = {
@@ -287,11 +308,18 @@ export function timelineView(timeline: Timeline, points = DEFAULT_POINTS): { vie
 
 function buffersOf(view: TimelineView): ArrayBuffer[] {
   const arrays: ArrayBufferView[] = [
-    view.steps.stage, view.steps.inference,
-    view.window.steps, view.window.prefix, ...view.window.tokens,
+    view.steps.stage,
+    view.steps.inference,
+    view.window.steps,
+    view.window.prefix,
+    ...view.window.tokens,
     ...Object.values(view.regions).flatMap((r) => Object.values(r)),
     ...Object.values(view.requests),
-    view.changes.step, view.changes.type, view.changes.region, view.changes.tokens, view.changes.reason,
+    view.changes.step,
+    view.changes.type,
+    view.changes.region,
+    view.changes.tokens,
+    view.changes.reason,
   ];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }

@@ -28,13 +28,26 @@ export type TraceImportRequest = z.infer<ReturnType<typeof requestSchema>>;
 function responseSchema() {
   const Id = z.number().int().nonnegative();
   // The scenario and report are the importer's own output, checked at their envelope.
-  const Events = z.custom<Scenario['traffic']>((v) => Array.isArray(v) && v.every((e) => isRecord(e) && typeof e.type === 'string'), 'not a list of events');
-  const ScenarioShell = z.custom<Scenario>((v) => isRecord(v) && Array.isArray(v.traffic) && isRecord(v.agent) && isRecord(v.model), 'not a scenario');
+  const Events = z.custom<Scenario['traffic']>(
+    (v) => Array.isArray(v) && v.every((e) => isRecord(e) && typeof e.type === 'string'),
+    'not a list of events',
+  );
+  const ScenarioShell = z.custom<Scenario>(
+    (v) => isRecord(v) && Array.isArray(v.traffic) && isRecord(v.agent) && isRecord(v.model),
+    'not a scenario',
+  );
   const ScenarioFile = z.union([
-    z.object({ ok: z.literal(true), scenario: ScenarioShell, invalidUtf8At: z.number().int().nonnegative().optional() }),
+    z.object({
+      ok: z.literal(true),
+      scenario: ScenarioShell,
+      invalidUtf8At: z.number().int().nonnegative().optional(),
+    }),
     z.object({ ok: z.literal(false), message: z.string() }),
   ]);
-  const Report = z.custom<ImportReport>((v) => isRecord(v) && typeof v.format === 'string' && typeof v.inferences === 'number' && Array.isArray(v.tools), 'not an import report');
+  const Report = z.custom<ImportReport>(
+    (v) => isRecord(v) && typeof v.format === 'string' && typeof v.inferences === 'number' && Array.isArray(v.tools),
+    'not an import report',
+  );
   return z.discriminatedUnion('type', [
     z.object({ id: Id, type: z.literal('progress'), share: z.number().min(0).max(1) }),
     /**

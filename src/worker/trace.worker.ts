@@ -64,7 +64,10 @@ function postInParts(id: number, scenario: Scenario, last: (rest: Scenario) => T
 self.onmessage = async (event: MessageEvent<unknown>) => {
   const parsed = TraceImportRequestSchema.safeParse(event.data);
   if (!parsed.success) {
-    const id = typeof event.data === 'object' && event.data !== null && typeof (event.data as { id?: unknown }).id === 'number' ? (event.data as { id: number }).id : 0;
+    const id =
+      typeof event.data === 'object' && event.data !== null && typeof (event.data as { id?: unknown }).id === 'number'
+        ? (event.data as { id: number }).id
+        : 0;
     post({ id, type: 'failed', message: `bad request: ${describeIssues(parsed.error)}` });
     return;
   }
@@ -82,21 +85,34 @@ self.onmessage = async (event: MessageEvent<unknown>) => {
       const json = scenarioJson(text);
       if (json !== undefined) {
         const result = readScenarioFile(file.name, bytes.length, json, invalidUtf8At);
-        if (result.ok) postInParts(id, result.scenario, (scenario) => ({ id, type: 'scenario', result: { ...result, scenario } }));
+        if (result.ok)
+          postInParts(id, result.scenario, (scenario) => ({ id, type: 'scenario', result: { ...result, scenario } }));
         else post({ id, type: 'scenario', result });
         return;
       }
     }
-    const { scenario, report } = importTrace(bytes, { toolMap, ...(agent ? { agent } : {}), ...(format ? { format } : {}), name: file.name.replace(/\.(jsonl?|json)$/, ''), progress: (s) => progress(0.5 + s / 2) });
+    const { scenario, report } = importTrace(bytes, {
+      toolMap,
+      ...(agent ? { agent } : {}),
+      ...(format ? { format } : {}),
+      name: file.name.replace(/\.(jsonl?|json)$/, ''),
+      progress: (s) => progress(0.5 + s / 2),
+    });
     postInParts(id, scenario, (rest) => ({ id, type: 'imported', scenario: rest, report }));
   } catch (error) {
-    post({ id, type: 'failed', message: failureMessage(file.name, error), ...(error instanceof UnknownFormatError ? { unknownFormat: true } : {}) });
+    post({
+      id,
+      type: 'failed',
+      message: failureMessage(file.name, error),
+      ...(error instanceof UnknownFormatError ? { unknownFormat: true } : {}),
+    });
   }
 };
 
 /** What the import dialog says went wrong, in the page's words. */
 function failureMessage(name: string, error: unknown): string {
-  if (error instanceof TooLargeError) return `${name} is over ${megabytes(MAX_TRACE_BYTES)}; traces up to ${megabytes(MAX_TRACE_BYTES)} can be imported. Import part of the session instead`;
+  if (error instanceof TooLargeError)
+    return `${name} is over ${megabytes(MAX_TRACE_BYTES)}; traces up to ${megabytes(MAX_TRACE_BYTES)} can be imported. Import part of the session instead`;
   if (error instanceof EncodingError) return encodingAdvice(name, error.found, 'page');
   if (error instanceof ImportError) return `${name}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);

@@ -11,10 +11,17 @@ import type { BudgetRow, ValidateResult } from './protocol.ts';
 function budgetRow(region: RegionDecl, stage: string, window: number): BudgetRow {
   const resolved = resolveBudget(region, window);
   return {
-    region: region.name, kind: region.kind, stage,
-    share: region.budgetShare, maxTokens: region.maxTokens, maxTokensExplicit: region.maxTokensExplicit,
+    region: region.name,
+    kind: region.kind,
+    stage,
+    share: region.budgetShare,
+    maxTokens: region.maxTokens,
+    maxTokensExplicit: region.maxTokensExplicit,
     minTokens: region.minTokens,
-    budget: resolved.budget, compactAt: resolved.compactAt, threshold: resolved.threshold, trigger: resolved.trigger,
+    budget: resolved.budget,
+    compactAt: resolved.compactAt,
+    threshold: resolved.threshold,
+    trigger: resolved.trigger,
   };
 }
 
@@ -31,7 +38,15 @@ export function validationResult(modelRef: ModelRef, { blueprint, diagnostics }:
   return {
     diagnostics,
     budgets,
-    model: model ? { id: model.id, label: model.label, window: model.window, encoding: model.encoding, approximate: model.approximate } : null,
+    model: model
+      ? {
+          id: model.id,
+          label: model.label,
+          window: model.window,
+          encoding: model.encoding,
+          approximate: model.approximate,
+        }
+      : null,
     modelError: resolved.ok ? undefined : resolved.error,
   };
 }

@@ -98,11 +98,20 @@ export class Evaluator {
 
   /** Validates `text` exactly as `lev validate` does for this scenario: its blueprint, or why not. */
   check(text: string): { blueprint: Blueprint; diagnostics: Diagnostic[] } | { why: string } {
-    const compiled = validateScenario(this.scenarioWith(text), { runRhaiSeed: this.options.runRhaiSeed, checkScript: this.options.checkScript });
+    const compiled = validateScenario(this.scenarioWith(text), {
+      runRhaiSeed: this.options.runRhaiSeed,
+      checkScript: this.options.checkScript,
+    });
     const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
-    if (!compiled.blueprint || errors.length) return { why: `lev validate: ${errors.map((d) => `${d.code} at ${d.path || d.file}`).join('; ') || 'does not compile'}` };
+    if (!compiled.blueprint || errors.length)
+      return {
+        why: `lev validate: ${errors.map((d) => `${d.code} at ${d.path || d.file}`).join('; ') || 'does not compile'}`,
+      };
     const added = compiled.diagnostics.filter((d) => !this.knownFindings.has(findingId(d)));
-    if (added.length) return { why: `lev validate: new ${added.map((d) => `${d.severity} ${d.code} at ${d.path || d.file}`).join('; ')}` };
+    if (added.length)
+      return {
+        why: `lev validate: new ${added.map((d) => `${d.severity} ${d.code} at ${d.path || d.file}`).join('; ')}`,
+      };
     return { blueprint: compiled.blueprint, diagnostics: compiled.diagnostics };
   }
 
@@ -111,7 +120,14 @@ export class Evaluator {
     const checked = this.check(text);
     if ('why' in checked) return { status: 'invalid', why: checked.why };
     const prepared = prepare(scenario, { ...this.options, compiled: checked });
-    if (!prepared.run) return { status: 'invalid', why: prepared.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message).join('; ') };
+    if (!prepared.run)
+      return {
+        status: 'invalid',
+        why: prepared.diagnostics
+          .filter((d) => d.severity === 'error')
+          .map((d) => d.message)
+          .join('; '),
+      };
     return this.runToEnd(prepared.run, scenario, options, checked.diagnostics);
   }
 
@@ -123,21 +139,54 @@ export class Evaluator {
     const scenario = this.scenarioWith(text);
     const compiled = validateScenario(scenario, this.options);
     if (!compiled.blueprint || compiled.diagnostics.some((d) => d.severity === 'error')) {
-      return { why: compiled.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.path || d.file}: ${d.message}`).join('; ') || 'the blueprint does not compile' };
+      return {
+        why:
+          compiled.diagnostics
+            .filter((d) => d.severity === 'error')
+            .map((d) => `${d.path || d.file}: ${d.message}`)
+            .join('; ') || 'the blueprint does not compile',
+      };
     }
     const prepared = prepare(scenario, { ...this.options, compiled });
-    if (!prepared.run) return { why: prepared.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message).join('; ') };
-    const facts: StartFacts = { required: new Map(), atPeak: {}, held: new Map(), budgets: new Map(), agentOk: new Uint8Array(prepared.run.events.length) };
+    if (!prepared.run)
+      return {
+        why: prepared.diagnostics
+          .filter((d) => d.severity === 'error')
+          .map((d) => d.message)
+          .join('; '),
+      };
+    const facts: StartFacts = {
+      required: new Map(),
+      atPeak: {},
+      held: new Map(),
+      budgets: new Map(),
+      agentOk: new Uint8Array(prepared.run.events.length),
+    };
     for (const meta of prepared.run.meta.values()) facts.budgets.set(meta.name, meta.budget);
     const verdict = this.runToEnd(prepared.run, scenario, {}, compiled.diagnostics, facts);
     return { verdict, facts, blueprint: compiled.blueprint };
   }
 
-  private runToEnd(run: Run, scenario: Scenario, options: EvaluateOptions, diagnostics: Diagnostic[], record?: StartFacts): Verdict {
+  private runToEnd(
+    run: Run,
+    scenario: Scenario,
+    options: EvaluateOptions,
+    diagnostics: Diagnostic[],
+    record?: StartFacts,
+  ): Verdict {
     const hasTask = scenario.inputs.task !== undefined;
     const counter = new ReadAgainCounter(this.names);
     counter.observeSpawn(run.spawnChanges);
-    const figures: Figures = { peakRequestTokens: 0, inputCostUsd: 0, readAgain: 0, taskKept: true, inferences: 0, inputTokens: 0, cacheReadTokens: 0, meanPrefixShare: 0 };
+    const figures: Figures = {
+      peakRequestTokens: 0,
+      inputCostUsd: 0,
+      readAgain: 0,
+      taskKept: true,
+      inferences: 0,
+      inputTokens: 0,
+      cacheReadTokens: 0,
+      meanPrefixShare: 0,
+    };
     let shareSum = 0;
     const trail = new Float64Array(Math.floor(run.events.length / BOUND_EVERY) * 3);
     const required = requiredRegions(run);
@@ -163,16 +212,33 @@ export class Evaluator {
         if (r.inference > 0) shareSum += r.prefixShare;
         if (hasTask && !r.taskInWindow) {
           figures.taskKept = false;
-          if (!record) return { status: 'infeasible', why: `the task leaves the window at inference ${r.inference}`, step: step.index, figures: finish() };
+          if (!record)
+            return {
+              status: 'infeasible',
+              why: `the task leaves the window at inference ${r.inference}`,
+              step: step.index,
+              figures: finish(),
+            };
         }
-        if (r.overWindow && !record) return { status: 'infeasible', why: `inference ${r.inference} is over the window (${r.requestTokens} tokens)`, step: step.index, figures: finish() };
+        if (r.overWindow && !record)
+          return {
+            status: 'infeasible',
+            why: `inference ${r.inference} is over the window (${r.requestTokens} tokens)`,
+            step: step.index,
+            figures: finish(),
+          };
       }
       counter.observe(step);
       if (AGENT_TOOLS.has(step.event.type)) {
         const ok = step.result?.ok === true;
         if (record) record.agentOk[step.index] = ok ? 1 : 0;
         else if (!ok && this.start?.agentOk[step.index]) {
-          return { status: 'infeasible', why: `the agent's ${step.event.type} at step ${step.index} is refused (${step.result?.message ?? 'no result'}), where the starting blueprint took it`, step: step.index, figures: finish() };
+          return {
+            status: 'infeasible',
+            why: `the agent's ${step.event.type} at step ${step.index} is refused (${step.result?.message ?? 'no result'}), where the starting blueprint took it`,
+            step: step.index,
+            figures: finish(),
+          };
         }
       }
       for (const name of required) {
@@ -180,10 +246,17 @@ export class Evaluator {
         const holds = f !== undefined && f.visible && f.entries > 0;
         if (record) record.required.get(name)![step.index] = holds ? 1 : 0;
         else if (!holds && this.start?.required.get(name)?.[step.index]) {
-          return { status: 'infeasible', why: `required region ${name} is empty at step ${step.index}, where the starting blueprint holds something in it`, step: step.index, figures: finish() };
+          return {
+            status: 'infeasible',
+            why: `required region ${name} is empty at step ${step.index}, where the starting blueprint holds something in it`,
+            step: step.index,
+            figures: finish(),
+          };
         }
       }
-      if (record) for (const [name, f] of Object.entries(step.regions)) record.held.set(name, Math.max(record.held.get(name) ?? 0, f.tokens));
+      if (record)
+        for (const [name, f] of Object.entries(step.regions))
+          record.held.set(name, Math.max(record.held.get(name) ?? 0, f.tokens));
       if (step.index % BOUND_EVERY === BOUND_EVERY - 1) {
         figures.readAgain = counter.count;
         const at = ((step.index + 1) / BOUND_EVERY - 1) * 3;
@@ -201,7 +274,8 @@ export class Evaluator {
 function requiredRegions(run: Run): string[] {
   const names = new Set<string>();
   for (const decl of run.blueprint.regions) if (decl.required) names.add(decl.name);
-  for (const stage of run.blueprint.stages) for (const decl of stage.regions ?? []) if (decl.required) names.add(decl.name);
+  for (const stage of run.blueprint.stages)
+    for (const decl of stage.regions ?? []) if (decl.required) names.add(decl.name);
   return [...names];
 }
 

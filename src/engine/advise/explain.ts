@@ -23,14 +23,21 @@ const pct = (v: KnobValue): string => `${Number(Number(v).toFixed(3))}%`;
 const usd = (v: number): string => `$${v.toFixed(v < 1 ? 4 : 2)}`;
 
 /** A sentence for each knob the candidate sets differently from the starting blueprint. */
-export function explain(space: Space, start: StartFacts, genome: Genome, figures: Figures, without: ReadonlyMap<number, Without>): string[] {
+export function explain(
+  space: Space,
+  start: StartFacts,
+  genome: Genome,
+  figures: Figures,
+  without: ReadonlyMap<number, Without>,
+): string[] {
   const out: string[] = [];
   const introduced = new Set<string>();
   space.knobs.forEach((knob, i) => {
     const value = genome[i]!;
     if (value === knob.start) return;
     // A chunk size whose strategy changed too is said in the strategy's sentence.
-    if ((knob.param === 'overflow' || knob.param === 'compact_count') && strategyChanged(space, genome, knob.region!)) return;
+    if ((knob.param === 'overflow' || knob.param === 'compact_count') && strategyChanged(space, genome, knob.region!))
+      return;
     let what: string;
     if (knob.tool !== undefined) what = toolChange(space, genome, knob, value);
     else {
@@ -65,9 +72,19 @@ function effect(without: Without, now: Figures): string {
   return costs.length ? `${said}; with it, ${costs.join(', ')}` : said;
 }
 
-function regionChange(space: Space, start: StartFacts, genome: Genome, knob: Knob, value: KnobValue, first: boolean): string {
+function regionChange(
+  space: Space,
+  start: StartFacts,
+  genome: Genome,
+  knob: Knob,
+  value: KnobValue,
+  first: boolean,
+): string {
   const region = knob.region!;
-  const declared = isDeclared(space, region) || !first ? '' : ' (declared: the runtime supplies it as a 30% sliding window of 40 items otherwise)';
+  const declared =
+    isDeclared(space, region) || !first
+      ? ''
+      : ' (declared: the runtime supplies it as a 30% sliding window of 40 items otherwise)';
   switch (knob.param) {
     case 'kind':
       return `${region} becomes ${String(value)} instead of ${String(knob.start)}${declared}: ${KIND_DOES[value as RegionKind] ?? 'its own rule decides what it keeps'}`;
@@ -80,8 +97,10 @@ function regionChange(space: Space, start: StartFacts, genome: Genome, knob: Kno
       return `${region} keeps at most ${value === null ? 'the default 10' : fmt(Number(value))} entries instead of ${knob.start === null ? 'the default 10' : fmt(Number(knob.start))}${declared}`;
     case 'strategy': {
       const chunk = chunkOf(space, genome, region, value);
-      if (value === 'bulk') return `${region} drops its oldest entries ${chunk} instead of ${String(knob.start) === 'compact' ? 'folding them' : 'one per write'}${declared}`;
-      if (value === 'compact') return `${region} folds its oldest entries into a summary ${chunk} instead of ${String(knob.start) === 'bulk' ? 'dropping them in chunks' : 'dropping them one per write'}${declared}`;
+      if (value === 'bulk')
+        return `${region} drops its oldest entries ${chunk} instead of ${String(knob.start) === 'compact' ? 'folding them' : 'one per write'}${declared}`;
+      if (value === 'compact')
+        return `${region} folds its oldest entries into a summary ${chunk} instead of ${String(knob.start) === 'bulk' ? 'dropping them in chunks' : 'dropping them one per write'}${declared}`;
       return `${region} drops one entry at a time instead of ${String(knob.start) === 'bulk' ? 'in chunks' : 'folding them'}${declared}`;
     }
     case 'overflow':
@@ -119,6 +138,7 @@ function chunkOf(space: Space, genome: Genome, region: string, strategy: KnobVal
 
 function isDeclared(space: Space, region: string): boolean {
   const context = space.doc.context;
-  const regions = typeof context === 'object' && context !== null ? (context as Record<string, unknown>).regions : undefined;
+  const regions =
+    typeof context === 'object' && context !== null ? (context as Record<string, unknown>).regions : undefined;
   return typeof regions === 'object' && regions !== null && Object.hasOwn(regions, region);
 }

@@ -16,7 +16,17 @@ import { countTokens } from '../tokens.ts';
 import { validateScenario } from '../validate.ts';
 import { BOUND_EVERY, Evaluator, type Figures, type StartFacts, type Verdict } from './evaluate.ts';
 import { explain, type Without } from './explain.ts';
-import { AGENT_FILE, buildSpace, genomeKey, normalize, parsesTo, render, type Edit, type Genome, type Space } from './space.ts';
+import {
+  AGENT_FILE,
+  buildSpace,
+  genomeKey,
+  normalize,
+  parsesTo,
+  render,
+  type Edit,
+  type Genome,
+  type Space,
+} from './space.ts';
 
 export interface AdviseOptions extends Pick<ReplayOptions, 'generators' | 'runRhaiSeed' | 'checkScript'> {
   /** The search's seed: the same seed gives the same candidates and the same front. */
@@ -118,7 +128,10 @@ interface Judged {
  */
 export function referenceOf(start: Figures): Reference {
   return {
-    peakRequestTokens: start.peakRequestTokens, inputCostUsd: start.inputCostUsd, readAgain: start.readAgain, taskKept: start.taskKept,
+    peakRequestTokens: start.peakRequestTokens,
+    inputCostUsd: start.inputCostUsd,
+    readAgain: start.readAgain,
+    taskKept: start.taskKept,
     source: 'the starting layout; this scenario records no run as it was sent',
   };
 }
@@ -142,7 +155,11 @@ const RACE_MARGIN = 1.05;
 function behind(trail: Float64Array, step: number, partial: Figures): boolean {
   const at = ((step + 1) / BOUND_EVERY - 1) * 3;
   if (at + 2 >= trail.length) return false;
-  return partial.peakRequestTokens >= trail[at]! * RACE_MARGIN && partial.inputCostUsd >= trail[at + 1]! * RACE_MARGIN && partial.readAgain >= trail[at + 2]!;
+  return (
+    partial.peakRequestTokens >= trail[at]! * RACE_MARGIN &&
+    partial.inputCostUsd >= trail[at + 1]! * RACE_MARGIN &&
+    partial.readAgain >= trail[at + 2]!
+  );
 }
 
 /** `a` is no worse than `b` on all three measures: `b` can add nothing `a` does not already give. */
@@ -152,14 +169,46 @@ const covers = (a: Figures | Reference, b: Figures): boolean =>
 export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice {
   const seed = options.seed ?? 1;
   const budget = options.candidates ?? DEFAULT_CANDIDATES;
-  const stats = { seed, judged: 0, replayed: 0, stoppedEarly: 0, raced: 0, infeasible: 0, invalid: 0, editsRefused: 0, knobs: 0, simplifying: 0, cancelled: false };
+  const stats = {
+    seed,
+    judged: 0,
+    replayed: 0,
+    stoppedEarly: 0,
+    raced: 0,
+    infeasible: 0,
+    invalid: 0,
+    editsRefused: 0,
+    knobs: 0,
+    simplifying: 0,
+    cancelled: false,
+  };
   const empty = (diagnostics: Diagnostic[]): Advice => ({
-    asRecorded: { peakRequestTokens: 0, inputCostUsd: 0, readAgain: 0, taskKept: false, source: 'the starting layout, which cannot run' },
-    front: [], prices: null, search: stats, diagnostics,
+    asRecorded: {
+      peakRequestTokens: 0,
+      inputCostUsd: 0,
+      readAgain: 0,
+      taskKept: false,
+      source: 'the starting layout, which cannot run',
+    },
+    front: [],
+    prices: null,
+    search: stats,
+    diagnostics,
   });
 
   const resolved = resolveModel(scenario.model);
-  if (!resolved.ok) return empty([{ code: 'unknown-model', severity: 'error', message: resolved.error, file: 'scenario.json', line: 1, column: 1, path: 'model.id' }]);
+  if (!resolved.ok)
+    return empty([
+      {
+        code: 'unknown-model',
+        severity: 'error',
+        message: resolved.error,
+        file: 'scenario.json',
+        line: 1,
+        column: 1,
+        path: 'model.id',
+      },
+    ]);
   const model = resolved.model;
   // The traffic is made once: every candidate replays the same events.
   const events = trafficOf(scenario, options);
@@ -167,7 +216,11 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
   const fixed: Scenario = { ...scenario, generator: undefined, traffic: events.events };
   // Every candidate replays the same events: what a run learns about them (token counts, results cut
   // by a ceiling) is learned once.
-  const replayOptions = { runRhaiSeed: options.runRhaiSeed, checkScript: options.checkScript, shared: new SharedFacts({ keepCaps: true }) };
+  const replayOptions = {
+    runRhaiSeed: options.runRhaiSeed,
+    checkScript: options.checkScript,
+    shared: new SharedFacts({ keepCaps: true }),
+  };
   const startCompiled = validateScenario(fixed, replayOptions);
   const startPrepared = prepare(fixed, { ...replayOptions, compiled: startCompiled });
   if (!startPrepared.run) return empty(startPrepared.diagnostics);
@@ -178,12 +231,28 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
   const started = probe.startRun(startText);
   if ('why' in started || started.verdict.status !== 'ok') {
     const why = 'why' in started ? started.why : 'the starting blueprint did not run to the end';
-    return empty([{ code: 'advise-start-failed', severity: 'error', message: `the starting blueprint cannot be replayed: ${why}`, file: 'scenario.json', line: 1, column: 1, path: '' }]);
+    return empty([
+      {
+        code: 'advise-start-failed',
+        severity: 'error',
+        message: `the starting blueprint cannot be replayed: ${why}`,
+        file: 'scenario.json',
+        line: 1,
+        column: 1,
+        path: '',
+      },
+    ]);
   }
   const start = { figures: started.verdict.figures, facts: started.facts, trail: started.verdict.trail };
   const reference = referenceOf(start.figures);
   const evaluator = new Evaluator(fixed, replayOptions, names, startCompiled.diagnostics, start.facts);
-  const space = buildSpace(startText, started.blueprint, events.events, model.window, (e) => e.size_tokens ?? countTokens(e.content ?? '', model.encoding));
+  const space = buildSpace(
+    startText,
+    started.blueprint,
+    events.events,
+    model.window,
+    (e) => e.size_tokens ?? countTokens(e.content ?? '', model.encoding),
+  );
   stats.knobs = space.knobs.length;
 
   const seen = new Set<string>([genomeKey(space.start)]);
@@ -208,7 +277,9 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
       signal: options.signal,
       bound: (step, partial) => {
         if (covers(reference, partial) || archive.some((a) => covers(a.figures, partial))) return true;
-        lostRace = step >= raceFrom && (behind(start.trail, step, partial) || archive.some((a) => behind(a.trail, step, partial)));
+        lostRace =
+          step >= raceFrom &&
+          (behind(start.trail, step, partial) || archive.some((a) => behind(a.trail, step, partial)));
         return lostRace;
       },
     });
@@ -219,11 +290,20 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
 
   const record = (verdict: Verdict, genome: Genome, key: string, text: string): void => {
     switch (verdict.status) {
-      case 'cancelled': stats.cancelled = true; return;
-      case 'invalid': stats.invalid++; return;
-      case 'infeasible': stats.infeasible++; return;
-      case 'dominated': stats.stoppedEarly++; return;
-      case 'ok': break;
+      case 'cancelled':
+        stats.cancelled = true;
+        return;
+      case 'invalid':
+        stats.invalid++;
+        return;
+      case 'infeasible':
+        stats.infeasible++;
+        return;
+      case 'dominated':
+        stats.stoppedEarly++;
+        return;
+      case 'ok':
+        break;
     }
     stats.replayed++;
     const f = verdict.figures;
@@ -256,20 +336,48 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
   const picked = chooseFront(archive, reference, options.proposals ?? DEFAULT_PROPOSALS);
   // Each proposal tries each of its changes back at least once (more when one goes back).
   const replays = picked.reduce((sum, j) => sum + changeCount(space, j.genome), 0);
-  const progress = () => options.onProgress?.({ phase: 'front', done: stats.simplifying, total: Math.max(replays, stats.simplifying), front: archive.length });
+  const progress = () =>
+    options.onProgress?.({
+      phase: 'front',
+      done: stats.simplifying,
+      total: Math.max(replays, stats.simplifying),
+      front: archive.length,
+    });
   const chosen = picked.map((j) => (cancelled() ? j : simplest(space, evaluator, j, stats, options.signal, progress)));
   // Simplified proposals may have come to the same blueprint, or one may now cover another.
-  const front = dedupe(chosen).filter((j, _, all) => !all.some((o) => o !== j && covers(o.figures, j.figures) && !sameFigures(o.figures, j.figures)))
-    .sort((a, b) => a.figures.peakRequestTokens - b.figures.peakRequestTokens || a.figures.inputCostUsd - b.figures.inputCostUsd)
+  const front = dedupe(chosen)
+    .filter(
+      (j, _, all) => !all.some((o) => o !== j && covers(o.figures, j.figures) && !sameFigures(o.figures, j.figures)),
+    )
+    .sort(
+      (a, b) =>
+        a.figures.peakRequestTokens - b.figures.peakRequestTokens || a.figures.inputCostUsd - b.figures.inputCostUsd,
+    )
     .map((j) => proposal(space, start, j));
   return { asRecorded: reference, front, prices: pricesOf(model), search: stats, diagnostics: [] };
 }
 
-function trafficOf(scenario: Scenario, options: AdviseOptions): { events: TrafficEvent[] } | { diagnostics: Diagnostic[] } {
+function trafficOf(
+  scenario: Scenario,
+  options: AdviseOptions,
+): { events: TrafficEvent[] } | { diagnostics: Diagnostic[] } {
   if (!scenario.generator) return { events: scenario.traffic };
   const generate = options.generators?.[scenario.generator.kind];
-  const fail = (message: string) => ({ diagnostics: [{ code: 'generator-unavailable', severity: 'error' as const, message, file: 'scenario.json', line: 1, column: 1, path: 'generator' }] });
-  if (!generate) return fail(`scenario.generator names the ${scenario.generator.kind} generator, which the advisor was not given`);
+  const fail = (message: string) => ({
+    diagnostics: [
+      {
+        code: 'generator-unavailable',
+        severity: 'error' as const,
+        message,
+        file: 'scenario.json',
+        line: 1,
+        column: 1,
+        path: 'generator',
+      },
+    ],
+  });
+  if (!generate)
+    return fail(`scenario.generator names the ${scenario.generator.kind} generator, which the advisor was not given`);
   try {
     return { events: [...generate(scenario.generator), ...scenario.traffic] };
   } catch (error) {
@@ -295,15 +403,19 @@ function firstMoves(space: Space): Genome[] {
     const start = knob.start;
     const numeric = knob.levels.filter((v): v is number => typeof v === 'number');
     switch (knob.param) {
-      case 'budget': case 'max_items':
-        if (typeof start === 'number') for (const f of [0.5, 0.25]) out.push(withValue(i, nearestIn(numeric, start * f)));
+      case 'budget':
+      case 'max_items':
+        if (typeof start === 'number')
+          for (const f of [0.5, 0.25]) out.push(withValue(i, nearestIn(numeric, start * f)));
         else out.push(withValue(i, nearestIn(numeric, knob.param === 'max_items' ? 6 : 5)));
         break;
       case 'strategy': {
         const chunk = space.knobs.findIndex((k) => k.region === knob.region && k.param === 'overflow');
         for (const value of knob.levels) {
           if (value === start) continue;
-          if (value === 'bulk' && chunk >= 0) for (const size of [5, 20]) out.push(withValue(i, value, [chunk, nearestIn(space.knobs[chunk]!.levels, size)]));
+          if (value === 'bulk' && chunk >= 0)
+            for (const size of [5, 20])
+              out.push(withValue(i, value, [chunk, nearestIn(space.knobs[chunk]!.levels, size)]));
           else out.push(withValue(i, value));
         }
         break;
@@ -314,7 +426,8 @@ function firstMoves(space: Space): Genome[] {
       case 'cap':
         for (const v of numeric.slice(-2)) out.push(withValue(i, v));
         break;
-      case 'kind': case 'route':
+      case 'kind':
+      case 'route':
         for (const v of knob.levels) if (v !== start && v !== null) out.push(withValue(i, v));
         break;
       default:
@@ -370,11 +483,18 @@ function offspring(space: Space, archive: readonly Judged[], random: Random): Ge
  */
 function chooseFront(archive: readonly Judged[], reference: Reference, size: number): Judged[] {
   const chosen: Judged[] = [];
-  const add = (j: Judged | undefined) => { if (j && !chosen.includes(j) && chosen.length < size) chosen.push(j); };
-  const by = (...keys: ((f: Figures) => number)[]) => (a: Judged, b: Judged) => {
-    for (const key of keys) { const d = key(a.figures) - key(b.figures); if (d !== 0) return d; }
-    return 0;
+  const add = (j: Judged | undefined) => {
+    if (j && !chosen.includes(j) && chosen.length < size) chosen.push(j);
   };
+  const by =
+    (...keys: ((f: Figures) => number)[]) =>
+    (a: Judged, b: Judged) => {
+      for (const key of keys) {
+        const d = key(a.figures) - key(b.figures);
+        if (d !== 0) return d;
+      }
+      return 0;
+    };
   const peak = (f: Figures) => f.peakRequestTokens;
   const cost = (f: Figures) => f.inputCostUsd;
   const again = (f: Figures) => f.readAgain;
@@ -384,7 +504,11 @@ function chooseFront(archive: readonly Judged[], reference: Reference, size: num
   add([...archive].sort(by(cost, peak, again))[0]);
   add([...archive].sort(by(peak, cost, again))[0]);
   add([...archive].sort(by(again, peak, cost))[0]);
-  const scale = (j: Judged) => [j.figures.peakRequestTokens / Math.max(1, reference.peakRequestTokens), j.figures.inputCostUsd / Math.max(1e-9, reference.inputCostUsd), j.figures.readAgain / Math.max(1, reference.readAgain)];
+  const scale = (j: Judged) => [
+    j.figures.peakRequestTokens / Math.max(1, reference.peakRequestTokens),
+    j.figures.inputCostUsd / Math.max(1e-9, reference.inputCostUsd),
+    j.figures.readAgain / Math.max(1, reference.readAgain),
+  ];
   while (chosen.length < Math.min(size, archive.length)) {
     let best: Judged | undefined;
     let bestDistance = -1;
@@ -392,7 +516,10 @@ function chooseFront(archive: readonly Judged[], reference: Reference, size: num
       if (chosen.includes(j)) continue;
       const p = scale(j);
       const distance = Math.min(...chosen.map((c) => scale(c).reduce((s, v, k) => s + (v - p[k]!) ** 2, 0)));
-      if (distance > bestDistance) { best = j; bestDistance = distance; }
+      if (distance > bestDistance) {
+        best = j;
+        bestDistance = distance;
+      }
     }
     add(best);
   }
@@ -421,7 +548,14 @@ function proposal(space: Space, start: { figures: Figures; facts: StartFacts }, 
  * measures goes back to the starting value, and the others are tried again against what is left,
  * until each remaining change is needed (each such replay is its sentence's "without it").
  */
-function simplest(space: Space, evaluator: Evaluator, j: Judged, stats: Advice['search'], signal: AdviseOptions['signal'], progress: () => void): Judged {
+function simplest(
+  space: Space,
+  evaluator: Evaluator,
+  j: Judged,
+  stats: Advice['search'],
+  signal: AdviseOptions['signal'],
+  progress: () => void,
+): Judged {
   let best = j;
   for (let pass = 0; pass < space.knobs.length; pass++) {
     const without = new Map<number, Without>();
@@ -438,7 +572,14 @@ function simplest(space: Space, evaluator: Evaluator, j: Judged, stats: Advice['
       progress();
       if (verdict.status === 'cancelled') return { ...best, without };
       if (verdict.status === 'ok' && covers(verdict.figures, best.figures)) {
-        best = { genome: tried, key: genomeKey(tried), figures: verdict.figures, text: made.text, diagnostics: verdict.diagnostics, trail: verdict.trail };
+        best = {
+          genome: tried,
+          key: genomeKey(tried),
+          figures: verdict.figures,
+          text: made.text,
+          diagnostics: verdict.diagnostics,
+          trail: verdict.trail,
+        };
         reverted = true;
       } else if (verdict.status === 'ok') {
         without.set(i, verdict.figures);

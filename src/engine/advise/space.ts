@@ -11,7 +11,8 @@ import type { TrafficEvent } from '../scenario.ts';
 import { DEFAULT_STAGE, IMPLICIT_REGIONS, stagesOf } from '../stages.ts';
 import { TomlEditor, type TomlPath, type TomlValue } from './toml-edit.ts';
 
-export type KnobParam = 'kind' | 'budget' | 'max_items' | 'strategy' | 'overflow' | 'compact_count' | 'compact_at' | 'cap' | 'route';
+export type KnobParam =
+  'kind' | 'budget' | 'max_items' | 'strategy' | 'overflow' | 'compact_count' | 'compact_at' | 'cap' | 'route';
 /** A knob's value: a number, a name, or null for "not written" (the default applies). */
 export type KnobValue = number | string | null;
 
@@ -101,7 +102,10 @@ function percentOf(raw: unknown): number | null {
 const numberOr = (raw: unknown): number | null => (typeof raw === 'number' ? raw : null);
 
 /** The regions whose settings the advisor may change, with their raw tables (undefined: runtime-supplied). */
-function tunableRegions(blueprint: Blueprint, doc: Record<string, unknown>): { name: string; kind: RegionKind; raw: Record<string, unknown> | undefined }[] {
+function tunableRegions(
+  blueprint: Blueprint,
+  doc: Record<string, unknown>,
+): { name: string; kind: RegionKind; raw: Record<string, unknown> | undefined }[] {
   const redeclared = new Set(blueprint.stages.flatMap((s) => (s.regions ?? []).map((r) => r.name)));
   const regionsTable = isTable(doc.context) && isTable(doc.context.regions) ? doc.context.regions : {};
   const out: { name: string; kind: RegionKind; raw: Record<string, unknown> | undefined }[] = [];
@@ -112,17 +116,32 @@ function tunableRegions(blueprint: Blueprint, doc: Record<string, unknown>): { n
     if (isTable(raw)) out.push({ name: decl.name, kind: decl.kind, raw });
   }
   for (const implicit of IMPLICIT_REGIONS) {
-    if (implicit.budgetShare === undefined || blueprint.regions.some((r) => r.name === implicit.name) || redeclared.has(implicit.name)) continue;
+    if (
+      implicit.budgetShare === undefined ||
+      blueprint.regions.some((r) => r.name === implicit.name) ||
+      redeclared.has(implicit.name)
+    )
+      continue;
     out.push({ name: implicit.name, kind: implicit.kind, raw: undefined });
   }
   return out;
 }
 
 /** The knobs of the scenario's blueprint and traffic; `sizeOf` gives a tool result's tokens. */
-export function buildSpace(source: string, blueprint: Blueprint, events: readonly TrafficEvent[], window: number, sizeOf: (event: Extract<TrafficEvent, { type: 'tool_result' }>) => number): Space {
+export function buildSpace(
+  source: string,
+  blueprint: Blueprint,
+  events: readonly TrafficEvent[],
+  window: number,
+  sizeOf: (event: Extract<TrafficEvent, { type: 'tool_result' }>) => number,
+): Space {
   const doc = parse(source) as Record<string, unknown>;
   const knobs: Knob[] = [];
-  const add = (knob: Omit<Knob, 'id'>) => knobs.push({ ...knob, id: `${knob.region !== undefined ? `region:${knob.region}` : `tool:${knob.tool}`}:${knob.param}` });
+  const add = (knob: Omit<Knob, 'id'>) =>
+    knobs.push({
+      ...knob,
+      id: `${knob.region !== undefined ? `region:${knob.region}` : `tool:${knob.tool}`}:${knob.param}`,
+    });
 
   for (const { name, kind, raw } of tunableRegions(blueprint, doc)) {
     const implicit = IMPLICIT_REGIONS.find((r) => r.name === name && raw === undefined);
@@ -131,16 +150,31 @@ export function buildSpace(source: string, blueprint: Blueprint, events: readonl
     const kinds = MOVABLE_KINDS.includes(kind) && name !== 'conversation' ? MOVABLE_KINDS : [kind];
     const anyTakes = (key: string) => kinds.some((k) => takes(k, key));
     if (kinds.length > 1) add({ param: 'kind', region, levels: kinds, start: kind });
-    const budget = implicit ? implicit.budgetShare! * 100 : percentOf(raw?.budget) ?? (typeof raw?.max_tokens === 'number' ? Math.round((raw.max_tokens / window) * 100_000) / 1_000 : 5_000 / window * 100);
+    const budget = implicit
+      ? implicit.budgetShare! * 100
+      : (percentOf(raw?.budget) ??
+        (typeof raw?.max_tokens === 'number'
+          ? Math.round((raw.max_tokens / window) * 100_000) / 1_000
+          : (5_000 / window) * 100));
     add({ param: 'budget', region, levels: sortedLevels(BUDGET_LEVELS, budget), start: budget });
     if (anyTakes('max_items')) {
-      const maxItems = implicit ? implicit.maxItems ?? null : numberOr(raw?.max_items);
+      const maxItems = implicit ? (implicit.maxItems ?? null) : numberOr(raw?.max_items);
       add({ param: 'max_items', region, levels: [null, ...sortedLevels(MAX_ITEMS_LEVELS, maxItems)], start: maxItems });
-      add({ param: 'strategy', region, levels: STRATEGIES, start: typeof raw?.strategy === 'string' ? raw.strategy : 'per_item' });
+      add({
+        param: 'strategy',
+        region,
+        levels: STRATEGIES,
+        start: typeof raw?.strategy === 'string' ? raw.strategy : 'per_item',
+      });
       const overflow = numberOr(raw?.overflow);
       add({ param: 'overflow', region, levels: [null, ...sortedLevels(CHUNK_LEVELS, overflow)], start: overflow });
       const compactCount = numberOr(raw?.compact_count);
-      add({ param: 'compact_count', region, levels: [null, ...sortedLevels(CHUNK_LEVELS, compactCount)], start: compactCount });
+      add({
+        param: 'compact_count',
+        region,
+        levels: [null, ...sortedLevels(CHUNK_LEVELS, compactCount)],
+        start: compactCount,
+      });
     }
     if (anyTakes('compact_at')) {
       const at = percentOf(raw?.compact_at);
@@ -170,11 +204,16 @@ function routeOf(routing: Blueprint['stages'][number]['toolRouting'], tool: stri
 /** Where a large result may be routed: the regions the advisor may tune (every stage sees them), and tool_results. */
 function routeTargets(blueprint: Blueprint, knobs: readonly Knob[]): string[] {
   const tunable = [...new Set(knobs.filter((k) => k.param === 'budget').map((k) => k.region!))];
-  const everywhere = tunable.filter((name) => blueprint.stages.every((s) => !s.regions || s.regions.some((r) => r.name === name)));
+  const everywhere = tunable.filter((name) =>
+    blueprint.stages.every((s) => !s.regions || s.regions.some((r) => r.name === name)),
+  );
   return [...new Set(['tool_results', ...everywhere.filter((n) => n !== 'conversation')])];
 }
 
-function toolStats(events: readonly TrafficEvent[], sizeOf: (event: Extract<TrafficEvent, { type: 'tool_result' }>) => number): ToolStats[] {
+function toolStats(
+  events: readonly TrafficEvent[],
+  sizeOf: (event: Extract<TrafficEvent, { type: 'tool_result' }>) => number,
+): ToolStats[] {
   const byTool = new Map<string, number[]>();
   for (const e of events) {
     if (e.type !== 'tool_result') continue;
@@ -194,7 +233,7 @@ const valueOf = (space: Space, genome: Genome, region: string, param: KnobParam)
 
 /** The region's kind in a candidate. */
 export function kindIn(space: Space, genome: Genome, region: string): RegionKind {
-  return valueOf(space, genome, region, 'kind') as RegionKind | undefined ?? startKind(space, region);
+  return (valueOf(space, genome, region, 'kind') as RegionKind | undefined) ?? startKind(space, region);
 }
 
 function startKind(space: Space, region: string): RegionKind {
@@ -220,10 +259,15 @@ export function normalize(space: Space, genome: Genome): Genome {
     if (knob.region === undefined) return;
     const kind = kindIn(space, out, knob.region);
     const strategy = takes(kind, 'strategy') ? valueOf(space, out, knob.region, 'strategy') : undefined;
-    const applies = knob.param === 'kind' || knob.param === 'budget'
-      || (knob.param === 'compact_at' ? takes(kind, 'compact_at')
-        : knob.param === 'overflow' ? strategy === 'bulk'
-          : knob.param === 'compact_count' ? strategy === 'compact'
+    const applies =
+      knob.param === 'kind' ||
+      knob.param === 'budget' ||
+      (knob.param === 'compact_at'
+        ? takes(kind, 'compact_at')
+        : knob.param === 'overflow'
+          ? strategy === 'bulk'
+          : knob.param === 'compact_count'
+            ? strategy === 'compact'
             : takes(kind, knob.param));
     if (!applies) out[i] = knob.start;
   });
@@ -266,7 +310,9 @@ function regionEdits(space: Space, genome: Genome, region: string): Edit[] {
   const strategy = valueOf(space, genome, region, 'strategy');
   const edits: Edit[] = [];
   const set = (key: string, value: TomlValue) => edits.push({ op: 'set', path: [...path, key], value });
-  const drop = (key: string) => { if (raw && Object.hasOwn(raw, key)) edits.push({ op: 'remove', path: [...path, key] }); };
+  const drop = (key: string) => {
+    if (raw && Object.hasOwn(raw, key)) edits.push({ op: 'remove', path: [...path, key] });
+  };
   // A region the runtime supplies is declared with all it had (its max_items is 40, not the default 10).
   const declaring = raw === undefined;
   if (declaring || kind !== startKind(space, region)) set('kind', kind);
@@ -276,14 +322,20 @@ function regionEdits(space: Space, genome: Genome, region: string): Edit[] {
     if (key === 'kind') continue;
     if (key === 'budget') {
       if (!declaring && value === knob.start) continue;
-      if (raw && raw.budget === undefined && typeof raw.max_tokens === 'number') set('max_tokens', Math.round((Number(value) / 100) * space.window));
+      if (raw && raw.budget === undefined && typeof raw.max_tokens === 'number')
+        set('max_tokens', Math.round((Number(value) / 100) * space.window));
       else set('budget', percentText(Number(value)));
       continue;
     }
     // A key the kind does not take, or a chunk size the strategy does not use, would be an error or an
     // inert key: it goes.
-    const applies = takes(kind, key) && (key === 'overflow' ? strategy === 'bulk' : key === 'compact_count' ? strategy === 'compact' : true);
-    if (!applies) { drop(key); continue; }
+    const applies =
+      takes(kind, key) &&
+      (key === 'overflow' ? strategy === 'bulk' : key === 'compact_count' ? strategy === 'compact' : true);
+    if (!applies) {
+      drop(key);
+      continue;
+    }
     if (!declaring && value === knob.start) continue;
     if (value === null || (key === 'strategy' && value === 'per_item' && raw?.strategy === undefined)) drop(key);
     else set(key, key === 'compact_at' ? percentText(Number(value)) : value);
@@ -294,22 +346,27 @@ function regionEdits(space: Space, genome: Genome, region: string): Edit[] {
 /** The edit that gives `tool` a cap or a route in `stage`, at the key the routing reads first for it. */
 function toolEdit(space: Space, stage: string, tool: string, param: KnobParam, value: KnobValue): Edit {
   const routing = ['stages', stage, 'tool_routing'];
-  const stageTable = (isTable(space.doc.stages) ? space.doc.stages[stage] : undefined);
+  const stageTable = isTable(space.doc.stages) ? space.doc.stages[stage] : undefined;
   const routingTable = isTable(stageTable) && isTable(stageTable.tool_routing) ? stageTable.tool_routing : undefined;
   const overrides = routingTable && isTable(routingTable.overrides) ? routingTable.overrides : {};
   // The override entry routing would read for this tool: its own name first, then its aliases.
   const found = lookupTool(overrides, tool);
   const key = found === undefined ? undefined : Object.keys(overrides).find((k) => overrides[k] === found);
   if (param === 'cap') {
-    if (key !== undefined && isTable(found) && found.max_result_tokens !== undefined) return { op: 'set', path: [...routing, 'overrides', key, 'max_result_tokens'], value: Number(value) };
+    if (key !== undefined && isTable(found) && found.max_result_tokens !== undefined)
+      return { op: 'set', path: [...routing, 'overrides', key, 'max_result_tokens'], value: Number(value) };
     return { op: 'set', path: [...routing, 'max_result_tokens_per_tool', tool], value: Number(value) };
   }
-  if (key !== undefined && isTable(found)) return { op: 'set', path: [...routing, 'overrides', key, 'region'], value: String(value) };
+  if (key !== undefined && isTable(found))
+    return { op: 'set', path: [...routing, 'overrides', key, 'region'], value: String(value) };
   return { op: 'set', path: [...routing, 'overrides', key ?? tool], value: String(value) };
 }
 
 /** The candidate's agent.leviath, edited where its keys stand, and the document it must parse to. */
-export function render(space: Space, genome: Genome): { text: string; expected: Record<string, unknown>; edits: Edit[] } {
+export function render(
+  space: Space,
+  genome: Genome,
+): { text: string; expected: Record<string, unknown>; edits: Edit[] } {
   const edits = editsFor(space, genome);
   const editor = new TomlEditor(space.source);
   const expected = structuredClone(space.doc);

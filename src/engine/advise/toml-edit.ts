@@ -19,7 +19,13 @@ interface Item {
 }
 
 /** `section`: a new section, which goes after any line added to the body it follows. */
-interface Splice { at: number; end: number; text: string; order: number; section: boolean }
+interface Splice {
+  at: number;
+  end: number;
+  text: string;
+  order: number;
+  section: boolean;
+}
 
 const BARE = /^[A-Za-z0-9_-]+$/;
 
@@ -35,8 +41,10 @@ export function tomlLiteral(value: TomlValue): string {
   return pairs.length ? `{ ${pairs.join(', ')} }` : '{}';
 }
 
-const same = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((s, i) => s === b[i]);
-const startsWith = (path: readonly string[], prefix: readonly string[]): boolean => prefix.length <= path.length && prefix.every((s, i) => s === path[i]);
+const same = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((s, i) => s === b[i]);
+const startsWith = (path: readonly string[], prefix: readonly string[]): boolean =>
+  prefix.length <= path.length && prefix.every((s, i) => s === path[i]);
 
 /**
  * A TOML source and the edits made to it, each against the original positions; `text()` applies
@@ -50,7 +58,10 @@ export class TomlEditor {
   private readonly bom: boolean;
   private readonly splices: Splice[] = [];
   /** Tables created by earlier edits: a later key for one joins the text made for it. */
-  private readonly created = new Map<string, { value: Record<string, TomlValue>; splice: Splice; render: (v: Record<string, TomlValue>) => string }>();
+  private readonly created = new Map<
+    string,
+    { value: Record<string, TomlValue>; splice: Splice; render: (v: Record<string, TomlValue>) => string }
+  >();
 
   constructor(private readonly source: string) {
     this.index = new KeyIndex(source);
@@ -63,7 +74,9 @@ export class TomlEditor {
     let out = this.source;
     // From the end back, so earlier offsets stay valid; at one offset, a line joining a section's body
     // goes before a new section that follows it, and otherwise later edits go after earlier ones.
-    const ordered = [...this.splices].sort((a, b) => b.at - a.at || Number(b.section) - Number(a.section) || b.order - a.order);
+    const ordered = [...this.splices].sort(
+      (a, b) => b.at - a.at || Number(b.section) - Number(a.section) || b.order - a.order,
+    );
     for (const s of ordered) out = out.slice(0, s.at) + s.text + out.slice(s.end);
     return out;
   }
@@ -175,7 +188,10 @@ export class TomlEditor {
       const ancestor = path.slice(0, depth);
       anchor = this.items.filter((i) => i.kind === 'header' && startsWith(i.path, ancestor)).at(-1);
     }
-    const section = (v: Record<string, TomlValue>) => `[${path.map(tomlKey).join('.')}]\n${Object.entries(v).map(([k, x]) => `${tomlKey(k)} = ${tomlLiteral(x)}`).join('\n')}`;
+    const section = (v: Record<string, TomlValue>) =>
+      `[${path.map(tomlKey).join('.')}]\n${Object.entries(v)
+        .map(([k, x]) => `${tomlKey(k)} = ${tomlLiteral(x)}`)
+        .join('\n')}`;
     if (anchor) {
       const at = this.bodyEnd(anchor);
       const render = (v: Record<string, TomlValue>) => `\n\n${section(v)}`;
@@ -183,12 +199,18 @@ export class TomlEditor {
       return;
     }
     const at = this.source.length;
-    const lead = this.source.length === 0 || this.source.endsWith('\n\n') ? '' : this.source.endsWith('\n') ? '\n' : '\n\n';
+    const lead =
+      this.source.length === 0 || this.source.endsWith('\n\n') ? '' : this.source.endsWith('\n') ? '\n' : '\n\n';
     const render = (v: Record<string, TomlValue>) => `${lead}${section(v)}\n`;
     this.remember(path, value, this.splice(at, at, render(value), true), render);
   }
 
-  private remember(path: TomlPath, value: Record<string, TomlValue>, splice: Splice, render: (v: Record<string, TomlValue>) => string): void {
+  private remember(
+    path: TomlPath,
+    value: Record<string, TomlValue>,
+    splice: Splice,
+    render: (v: Record<string, TomlValue>) => string,
+  ): void {
     // A later key for this table joins the text made for it, instead of making it twice.
     this.created.set(path.join('\u001f'), { value, splice, render });
   }
@@ -217,7 +239,8 @@ export class TomlEditor {
   private bodyEnd(header: Item): number {
     const at = this.items.indexOf(header);
     let end = header.lineEnd;
-    for (let i = at + 1; i < this.items.length && this.items[i]!.kind === 'assignment'; i++) end = this.items[i]!.lineEnd;
+    for (let i = at + 1; i < this.items.length && this.items[i]!.kind === 'assignment'; i++)
+      end = this.items[i]!.lineEnd;
     return end;
   }
 
@@ -248,7 +271,10 @@ function scanItems(src: string): Item[] {
     const close = triple ? quote.repeat(3) : quote;
     pos += close.length;
     while (pos < src.length) {
-      if (quote === '"' && src[pos] === '\\') { pos += 2; continue; }
+      if (quote === '"' && src[pos] === '\\') {
+        pos += 2;
+        continue;
+      }
       if (src.startsWith(close, pos)) {
         pos += close.length;
         while (triple && src[pos] === quote) pos++;
@@ -283,8 +309,14 @@ function scanItems(src: string): Item[] {
     let depth = 0;
     while (pos < src.length) {
       const c = src[pos]!;
-      if (c === '"' || c === "'") { skipString(); continue; }
-      if (c === '#') { while (pos < src.length && src[pos] !== '\n') pos++; continue; }
+      if (c === '"' || c === "'") {
+        skipString();
+        continue;
+      }
+      if (c === '#') {
+        while (pos < src.length && src[pos] !== '\n') pos++;
+        continue;
+      }
       if (c === '[' || c === '{') depth++;
       else if (c === ']' || c === '}') depth--;
       else if (c === '\n' && depth <= 0) break;

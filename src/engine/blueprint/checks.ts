@@ -55,11 +55,17 @@ export function runChecks(r: Reporter, input: CheckInput): void {
 
 /** A checklist is written only through the todo tools, so a seed has nowhere to go (the run drops it). */
 function checkChecklistSeed(r: Reporter, region: RegionDecl, regionPath: KeyPath): void {
-  const what = region.seedImplicit ? `a region named "${region.name}" is seeded from the task implicitly, but it` : `region "${region.name}"`;
-  r.add('checklist-seed-ignored', 'warning', region.seedImplicit ? regionPath : [...regionPath, 'seed'],
-    `The seed is dropped and the checklist starts empty: ${what} is a checklist, which holds only items written with todo_add `
-    + '(the state cannot drift from what the model believes it wrote). Seed a pinned region with the text instead, or have the agent add the items.',
-    region.seedImplicit ? 'key' : 'value');
+  const what = region.seedImplicit
+    ? `a region named "${region.name}" is seeded from the task implicitly, but it`
+    : `region "${region.name}"`;
+  r.add(
+    'checklist-seed-ignored',
+    'warning',
+    region.seedImplicit ? regionPath : [...regionPath, 'seed'],
+    `The seed is dropped and the checklist starts empty: ${what} is a checklist, which holds only items written with todo_add ` +
+      '(the state cannot drift from what the model believes it wrote). Seed a pinned region with the text instead, or have the agent add the items.',
+    region.seedImplicit ? 'key' : 'value',
+  );
 }
 
 function allRegions(input: CheckInput): RegionDecl[] {
@@ -77,7 +83,13 @@ function checkSeed(r: Reporter, input: CheckInput, region: RegionDecl, regionPat
   for (const finding of resolveSeed(input.blueprint, region, input.seedInputs).findings) {
     const at = [...seedPath, ...finding.at];
     // A string seed has no sub-key to point at: the finding sits on the seed itself.
-    r.add(finding.code, finding.severity, r.has(at) || finding.at.length === 0 ? at : seedPath, finding.message, 'value');
+    r.add(
+      finding.code,
+      finding.severity,
+      r.has(at) || finding.at.length === 0 ? at : seedPath,
+      finding.message,
+      'value',
+    );
   }
 }
 
@@ -87,96 +99,158 @@ function runtimeWrites(input: CheckInput, region: RegionDecl): string[] {
   if (region.name === 'conversation') writes.push('every user turn, assistant reply and gate nudge');
   const routedHere = input.blueprint.stages.some((stage) => {
     const routing = stage.toolRouting;
-    return routing?.defaultRegion === region.name || Object.values(routing?.overrides ?? {}).some((o) => o.region === region.name);
+    return (
+      routing?.defaultRegion === region.name ||
+      Object.values(routing?.overrides ?? {}).some((o) => o.region === region.name)
+    );
   });
   // A result routed into a system-section region that refuses it comes back as the call's result, so
   // the model reads the refusal; into the message stream it would leave the call unanswered.
   const inMessages = capabilitiesOf(region.kind).alwaysMessages || region.name === 'tool_results';
   if (region.name === 'tool_results' || (routedHere && inMessages)) writes.push('tool results');
   if (capabilitiesOf(region.kind).carriesHistory) writes.push('the summary carried at each transition');
-  if (input.blueprint.fileTracking?.enabled && input.blueprint.fileTracking.region === region.name) writes.push('file-tracking records');
+  if (input.blueprint.fileTracking?.enabled && input.blueprint.fileTracking.region === region.name)
+    writes.push('file-tracking records');
   return writes;
 }
 
 function checkRejectRuntimeWrites(r: Reporter, input: CheckInput, region: RegionDecl, regionPath: KeyPath): void {
   const writes = runtimeWrites(input, region);
   if (writes.length === 0) return;
-  r.add('reject-runtime-writes', 'warning', [...regionPath, 'admission'],
-    `Region "${region.name}" has admission = "reject" and receives ${writes.join(', ')}, which the runtime writes without an agent asking. `
-    + 'One that does not fit is refused: the timeline shows a warning with its size and the region\'s fill, but nothing tells the model. '
-    + 'Use admission = "evict" here, or give the region room.', 'value');
+  r.add(
+    'reject-runtime-writes',
+    'warning',
+    [...regionPath, 'admission'],
+    `Region "${region.name}" has admission = "reject" and receives ${writes.join(', ')}, which the runtime writes without an agent asking. ` +
+      "One that does not fit is refused: the timeline shows a warning with its size and the region's fill, but nothing tells the model. " +
+      'Use admission = "evict" here, or give the region room.',
+    'value',
+  );
 }
 
 /** The kinds whose own rule summarizes, which `summarizable = false` does not stop. */
 function summarizesItself(region: RegionDecl): string | undefined {
-  if (capabilitiesOf(region.kind).summarizesWhenFull) return `a ${region.kind} region still summarizes its oldest entries when it fills`;
+  if (capabilitiesOf(region.kind).summarizesWhenFull)
+    return `a ${region.kind} region still summarizes its oldest entries when it fills`;
   // Only a sliding_window has a strategy.
-  if (region.strategy === 'compact') return 'a sliding_window with strategy = "compact" still folds its oldest entries into a summary';
+  if (region.strategy === 'compact')
+    return 'a sliding_window with strategy = "compact" still folds its oldest entries into a summary';
   return undefined;
 }
 
 function checkSummarizable(r: Reporter, region: RegionDecl, regionPath: KeyPath): void {
   const own = summarizesItself(region);
   if (own === undefined) return;
-  r.add('summarizable-kind-still-summarizes', 'info', [...regionPath, 'summarizable'],
-    `summarizable = false keeps an edge transform = "compact" from paraphrasing region "${region.name}"; it does not stop the region's own kind: ${own}. `
-    + 'To keep its content verbatim, use a kind that evicts instead (temporary, sliding_window).', 'value');
+  r.add(
+    'summarizable-kind-still-summarizes',
+    'info',
+    [...regionPath, 'summarizable'],
+    `summarizable = false keeps an edge transform = "compact" from paraphrasing region "${region.name}"; it does not stop the region's own kind: ${own}. ` +
+      'To keep its content verbatim, use a kind that evicts instead (temporary, sliding_window).',
+    'value',
+  );
 }
 
-function checkMinTokensFitWindow(r: Reporter, window: { tokens: number; model: string }, region: RegionDecl, regionPath: KeyPath): void {
+function checkMinTokensFitWindow(
+  r: Reporter,
+  window: { tokens: number; model: string },
+  region: RegionDecl,
+  regionPath: KeyPath,
+): void {
   if (region.minTokens! <= window.tokens) return;
   // A written max_tokens is the hard limit (budget.ts): under the window, the floor cannot outgrow it.
   if (region.maxTokensExplicit && region.maxTokens <= window.tokens) return;
-  r.add('min-tokens-over-window', 'warning', [...regionPath, 'min_tokens'],
-    `\`min_tokens\` (${fmt(region.minTokens!)}) is above the whole context window of ${window.model} (${fmt(window.tokens)} tokens), so region "${region.name}" `
-    + 'may grow past what any request can hold and the cascade sheds it to fit. Lower min_tokens below the window, or pick a model with a larger one.', 'value');
+  r.add(
+    'min-tokens-over-window',
+    'warning',
+    [...regionPath, 'min_tokens'],
+    `\`min_tokens\` (${fmt(region.minTokens!)}) is above the whole context window of ${window.model} (${fmt(window.tokens)} tokens), so region "${region.name}" ` +
+      'may grow past what any request can hold and the cascade sheds it to fit. Lower min_tokens below the window, or pick a model with a larger one.',
+    'value',
+  );
 }
 
 function checkScript(r: Reporter, input: CheckInput, region: RegionDecl, regionPath: KeyPath): void {
   if (region.script === undefined) {
-    r.error('custom-script-missing', regionPath,
-      `Custom region "${region.name}" needs a script: add script = "context_hooks/${region.name}.rhai" (relative to the agent directory) defining fn render(ctx).`);
+    r.error(
+      'custom-script-missing',
+      regionPath,
+      `Custom region "${region.name}" needs a script: add script = "context_hooks/${region.name}.rhai" (relative to the agent directory) defining fn render(ctx).`,
+    );
     return;
   }
   const path = [...regionPath, 'script'];
   const file = normalizeRelative(region.script);
   if (file === undefined) {
-    r.error('script-outside-agent-dir', path,
-      `Script "${region.script}" is outside the agent directory. Scripts must live in the blueprint's own directory (there is no [read_paths] escape for code): move it there and use a relative path.`, 'value');
+    r.error(
+      'script-outside-agent-dir',
+      path,
+      `Script "${region.script}" is outside the agent directory. Scripts must live in the blueprint's own directory (there is no [read_paths] escape for code): move it there and use a relative path.`,
+      'value',
+    );
     return;
   }
   const source = [file, region.script].filter((f) => Object.hasOwn(input.agent, f)).map((f) => input.agent[f]!)[0];
   if (source === undefined) {
-    r.error('custom-script-missing', path,
-      `Script "${region.script}" for custom region "${region.name}" does not exist in the agent directory. Create it (with fn render(ctx)) or fix the path.`, 'value');
+    r.error(
+      'custom-script-missing',
+      path,
+      `Script "${region.script}" for custom region "${region.name}" does not exist in the agent directory. Create it (with fn render(ctx)) or fix the path.`,
+      'value',
+    );
     return;
   }
   for (const finding of runScriptCheck(input.checkScript, source, file, input.agent)) {
-    r.diagnostics.push({ code: finding.code, severity: 'error', message: finding.message, file: finding.file ?? file, line: finding.line, column: finding.column, path: '' });
+    r.diagnostics.push({
+      code: finding.code,
+      severity: 'error',
+      message: finding.message,
+      file: finding.file ?? file,
+      line: finding.line,
+      column: finding.column,
+      path: '',
+    });
   }
 }
 
 // A checker that throws (a parser overwhelmed by a pathological script) still yields a finding.
-function runScriptCheck(check: ScriptChecker | undefined, source: string, file: string, agent: Readonly<Record<string, string>>): ScriptFinding[] {
+function runScriptCheck(
+  check: ScriptChecker | undefined,
+  source: string,
+  file: string,
+  agent: Readonly<Record<string, string>>,
+): ScriptFinding[] {
   if (!check) return [];
   try {
     return check(source, file, agent);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    return [{ code: 'custom-script-invalid', message: `${file} could not be checked (${reason}). Simplify the script.`, line: 1, column: 1 }];
+    return [
+      {
+        code: 'custom-script-invalid',
+        message: `${file} could not be checked (${reason}). Simplify the script.`,
+        line: 1,
+        column: 1,
+      },
+    ];
   }
 }
 
 function checkSourceRegion(r: Reporter, input: CheckInput, region: RegionDecl, regionPath: KeyPath): void {
   const names = declaredNames(input);
   if (names.includes(region.sourceRegion!)) return;
-  r.error('source-region-undeclared', [...regionPath, 'source_region'],
-    `source_region "${region.sourceRegion}" names no declared region.${didYouMean(region.sourceRegion!, names)} Name the region whose summaries roll forward.`, 'value');
+  r.error(
+    'source-region-undeclared',
+    [...regionPath, 'source_region'],
+    `source_region "${region.sourceRegion}" names no declared region.${didYouMean(region.sourceRegion!, names)} Name the region whose summaries roll forward.`,
+    'value',
+  );
 }
 
 function checkTaskSeeded(r: Reporter, input: CheckInput): void {
   const finding = taskSeedFinding(allRegions(input), input.seedInputs.inputs);
-  if (finding) r.add('task-not-seeded', finding.severity, input.layouts[0]?.path ?? ['context', 'regions'], finding.message);
+  if (finding)
+    r.add('task-not-seeded', finding.severity, input.layouts[0]?.path ?? ['context', 'regions'], finding.message);
 }
 
 function checkGates(r: Reporter, input: CheckInput, stage: StageDecl): void {
@@ -185,25 +259,44 @@ function checkGates(r: Reporter, input: CheckInput, stage: StageDecl): void {
     const wanted = transition.gate?.requireNoOpenItems;
     if (wanted === undefined) continue;
     const path = ['stages', stage.name, 'transitions', transition.to, 'gate', 'require_no_open_items'];
-    const region = input.regionsForStage(stage.name).find((x) => x.name === wanted) ?? allRegions(input).find((x) => x.name === wanted);
+    const region =
+      input.regionsForStage(stage.name).find((x) => x.name === wanted) ??
+      allRegions(input).find((x) => x.name === wanted);
     if (!region) {
-      r.error('gate-region-undeclared', path,
-        `Gate requires no open items in "${wanted}", but no stage declares a region by that name, so it would always pass.${didYouMean(wanted, names)} Declare ${wanted} = { kind = "checklist" } or fix the name.`, 'value');
+      r.error(
+        'gate-region-undeclared',
+        path,
+        `Gate requires no open items in "${wanted}", but no stage declares a region by that name, so it would always pass.${didYouMean(wanted, names)} Declare ${wanted} = { kind = "checklist" } or fix the name.`,
+        'value',
+      );
     } else if (!capabilitiesOf(region.kind).checklist) {
-      r.error('gate-region-not-checklist', path,
-        `Gate requires no open items in "${wanted}", which is a ${region.kind} region; only a checklist has open items, so the gate would always pass. Make ${wanted} kind = "checklist" or gate on a checklist.`, 'value');
+      r.error(
+        'gate-region-not-checklist',
+        path,
+        `Gate requires no open items in "${wanted}", which is a ${region.kind} region; only a checklist has open items, so the gate would always pass. Make ${wanted} kind = "checklist" or gate on a checklist.`,
+        'value',
+      );
     } else if (!input.regionsForStage(stage.name).some((x) => x.name === wanted)) {
-      r.error('gate-region-not-visible', path, `Gate requires no open items in "${wanted}", but ${notVisibleWhy(input, stage, wanted)}, so todo_add and todo_done `
-        + 'cannot reach it there: the gate would pass at once on an empty checklist, or nudge the agent to close items it cannot see until max_attempts runs out. '
-        + `Add ${wanted} to [stages.${stage.name}.context.regions], or gate on a checklist stage "${stage.name}" declares.`, 'value');
+      r.error(
+        'gate-region-not-visible',
+        path,
+        `Gate requires no open items in "${wanted}", but ${notVisibleWhy(input, stage, wanted)}, so todo_add and todo_done ` +
+          'cannot reach it there: the gate would pass at once on an empty checklist, or nudge the agent to close items it cannot see until max_attempts runs out. ' +
+          `Add ${wanted} to [stages.${stage.name}.context.regions], or gate on a checklist stage "${stage.name}" declares.`,
+        'value',
+      );
     }
   }
 }
 
 /** Why a stage cannot see a region declared elsewhere: which layouts have it. */
 function notVisibleWhy(input: CheckInput, stage: StageDecl, name: string): string {
-  const seen = input.layouts.filter((l) => l.stage !== undefined && l.regions.some((x) => x.name === name)).map((l) => `"${l.stage}"`);
-  const where = seen.length ? `only stage ${seen.join(', ')} declare${seen.length === 1 ? 's' : ''} it` : 'it is declared only at the top level and every stage declares its own layout without it';
+  const seen = input.layouts
+    .filter((l) => l.stage !== undefined && l.regions.some((x) => x.name === name))
+    .map((l) => `"${l.stage}"`);
+  const where = seen.length
+    ? `only stage ${seen.join(', ')} declare${seen.length === 1 ? 's' : ''} it`
+    : 'it is declared only at the top level and every stage declares its own layout without it';
   return `stage "${stage.name}" cannot see it (${where})`;
 }
 
@@ -212,15 +305,24 @@ function notVisibleWhy(input: CheckInput, stage: StageDecl, name: string): strin
  * at 1 that is the first one, so the gates and required regions of the stage never hold it back.
  */
 function checkAttempts(r: Reporter, input: CheckInput, stage: StageDecl): void {
-  const gated = stage.transitions.some((t) => t.gate?.requireNoOpenItems !== undefined) || input.regionsForStage(stage.name).some((x) => x.required);
+  const gated =
+    stage.transitions.some((t) => t.gate?.requireNoOpenItems !== undefined) ||
+    input.regionsForStage(stage.name).some((x) => x.required);
   if (!gated || stage.transitions.length === 0) return;
-  const one = (path: KeyPath, whose: string) => r.add('max-attempts-never-refuses', 'warning', path,
-    `max_attempts = 1 ${whose}: the first attempt that would be refused moves on instead (with a warning on the timeline), so the gate never refuses `
-    + 'and the agent is never nudged. Set max_attempts = 2 or more to refuse at least once, or remove the gate.', 'value');
+  const one = (path: KeyPath, whose: string) =>
+    r.add(
+      'max-attempts-never-refuses',
+      'warning',
+      path,
+      `max_attempts = 1 ${whose}: the first attempt that would be refused moves on instead (with a warning on the timeline), so the gate never refuses ` +
+        'and the agent is never nudged. Set max_attempts = 2 or more to refuse at least once, or remove the gate.',
+      'value',
+    );
   if (stage.maxAttempts === 1) return one(['stages', stage.name, 'max_attempts'], `for stage "${stage.name}"`);
   if (stage.maxAttempts !== undefined) return;
   for (const t of stage.transitions) {
-    if (t.gate?.maxAttempts === 1) one(['stages', stage.name, 'transitions', t.to, 'gate', 'max_attempts'], `on the gate to "${t.to}"`);
+    if (t.gate?.maxAttempts === 1)
+      one(['stages', stage.name, 'transitions', t.to, 'gate', 'max_attempts'], `on the gate to "${t.to}"`);
   }
 }
 
@@ -242,9 +344,14 @@ function checkRouting(r: Reporter, input: CheckInput, stage: StageDecl): void {
   const intoChecklist = (target: string, path: KeyPath, what: string): void => {
     const region = input.regionsForStage(stage.name).find((x) => x.name === target);
     if (!region || !capabilitiesOf(region.kind).checklist) return;
-    r.add('routing-into-checklist', 'warning', path,
-      `${what} routes tool results into "${target}", a checklist: a checklist holds only todo items (todo_add), so every result routed there is refused. `
-      + 'Route them to tool_results or to a temporary, sliding_window or hashmap region.', 'value');
+    r.add(
+      'routing-into-checklist',
+      'warning',
+      path,
+      `${what} routes tool results into "${target}", a checklist: a checklist holds only todo items (todo_add), so every result routed there is refused. ` +
+        'Route them to tool_results or to a temporary, sliding_window or hashmap region.',
+      'value',
+    );
   };
   if (routing.defaultRegion !== undefined) {
     check(routing.defaultRegion, [...base, 'default_region'], 'default_region');
@@ -268,9 +375,15 @@ function checkFileTracking(r: Reporter, input: CheckInput): void {
   if (tracking.region !== undefined) {
     const region = regions.find((x) => x.name === tracking.region);
     if (region && capabilitiesOf(region.kind).keyed) return;
-    const problem = region ? `"${tracking.region}" is a ${region.kind} region` : `no region named "${tracking.region}" is declared`;
-    r.error('file-tracking-needs-hashmap', [...path, 'region'],
-      `[context.file_tracking] needs a hashmap region, and ${problem}. Point region at a kind = "hashmap" region.`, 'value');
+    const problem = region
+      ? `"${tracking.region}" is a ${region.kind} region`
+      : `no region named "${tracking.region}" is declared`;
+    r.error(
+      'file-tracking-needs-hashmap',
+      [...path, 'region'],
+      `[context.file_tracking] needs a hashmap region, and ${problem}. Point region at a kind = "hashmap" region.`,
+      'value',
+    );
     return;
   }
   const hashmap = regions.find((x) => capabilitiesOf(x.kind).keyed);
@@ -278,6 +391,9 @@ function checkFileTracking(r: Reporter, input: CheckInput): void {
     tracking.region = hashmap.name;
     return;
   }
-  r.error('file-tracking-needs-hashmap', path,
-    '[context.file_tracking] requires a hashmap region to record files in, and none is declared. Add files = { kind = "hashmap" } (or set enabled = false).');
+  r.error(
+    'file-tracking-needs-hashmap',
+    path,
+    '[context.file_tracking] requires a hashmap region to record files in, and none is declared. Add files = { kind = "hashmap" } (or set enabled = false).',
+  );
 }

@@ -60,11 +60,25 @@ const stringList = z.array(z.string());
 export function compileBlueprint(agent: Record<string, string>, options: CompileOptions = {}): CompileResult {
   const source = Object.hasOwn(agent, AGENT_FILE) ? agent[AGENT_FILE] : undefined;
   if (typeof source !== 'string') {
-    return { diagnostics: [fileDiagnostic('agent-file-missing', 'The agent directory has no agent.leviath. Create it with a [context.regions] table.')] };
+    return {
+      diagnostics: [
+        fileDiagnostic(
+          'agent-file-missing',
+          'The agent directory has no agent.leviath. Create it with a [context.regions] table.',
+        ),
+      ],
+    };
   }
   const size = byteLength(source);
   if (size > MAX_BLUEPRINT_BYTES) {
-    return { diagnostics: [fileDiagnostic('blueprint-too-large', `agent.leviath is ${fmt(size)} bytes; blueprints over ${fmt(MAX_BLUEPRINT_BYTES)} bytes are refused. Is this the right file?`)] };
+    return {
+      diagnostics: [
+        fileDiagnostic(
+          'blueprint-too-large',
+          `agent.leviath is ${fmt(size)} bytes; blueprints over ${fmt(MAX_BLUEPRINT_BYTES)} bytes are refused. Is this the right file?`,
+        ),
+      ],
+    };
   }
   const parsed = parseToml(source);
   if ('diagnostic' in parsed) return { diagnostics: [parsed.diagnostic] };
@@ -72,22 +86,39 @@ export function compileBlueprint(agent: Record<string, string>, options: Compile
   const r = new Reporter(AGENT_FILE, safeIndex(source));
   const excess = regionPastLimit(parsed.doc);
   if (excess) {
-    r.error('too-many-regions', excess, `A blueprint declares at most ${fmt(MAX_REGIONS)} regions (each name counted once across [context.regions] and every stage), so that the page can draw them; `
-      + `\`${excess.at(-1)}\` is region ${fmt(MAX_REGIONS + 1)}. Merge regions, or split the agent.`);
+    r.error(
+      'too-many-regions',
+      excess,
+      `A blueprint declares at most ${fmt(MAX_REGIONS)} regions (each name counted once across [context.regions] and every stage), so that the page can draw them; ` +
+        `\`${excess.at(-1)}\` is region ${fmt(MAX_REGIONS + 1)}. Merge regions, or split the agent.`,
+    );
     return { diagnostics: r.diagnostics };
   }
   try {
     const { blueprint, layouts } = buildBlueprint(r, parsed.doc);
     const { checkScript = DEFAULT_SCRIPT_CHECK, window, ...seedInputs } = options;
     runChecks(r, {
-      blueprint, layouts, agent, seedInputs, checkScript, window,
+      blueprint,
+      layouts,
+      agent,
+      seedInputs,
+      checkScript,
+      window,
       regionsForStage: (stage) => regionsForStage(blueprint, stage),
     });
     return { blueprint, diagnostics: sortDiagnostics(r.diagnostics) };
   } catch (err) {
     // A bug here must not take the editor or the CLI down with it: report it like any finding.
     const reason = err instanceof Error ? err.message : String(err);
-    return { diagnostics: [...r.diagnostics, fileDiagnostic('internal-error', `The blueprint compiler failed (${reason}). Please report this with the blueprint.`)] };
+    return {
+      diagnostics: [
+        ...r.diagnostics,
+        fileDiagnostic(
+          'internal-error',
+          `The blueprint compiler failed (${reason}). Please report this with the blueprint.`,
+        ),
+      ],
+    };
   }
 }
 
@@ -124,7 +155,11 @@ function firstInstructions(blueprint: Blueprint, before: number): RegionDecl | u
  * span lines). When the line before the error opens one and leaves it open, the missing `}` or `]`
  * belongs at the end of that line: point there, and name the opener.
  */
-export function syntaxFaultAt(source: string, line: number, column: number): { line: number; column: number; opener?: string } {
+export function syntaxFaultAt(
+  source: string,
+  line: number,
+  column: number,
+): { line: number; column: number; opener?: string } {
   if (column !== 1 || line <= 1) return { line, column };
   const lines = source.split('\n');
   let k = line - 2;
@@ -134,13 +169,22 @@ export function syntaxFaultAt(source: string, line: number, column: number): { l
   const open: { ch: string; col: number }[] = [];
   for (let c = 0; c < text.length; c++) {
     const ch = text[c]!;
-    if (ch === '"' || ch === "'") { const end = text.indexOf(ch, c + 1); if (end < 0) break; c = end; continue; }
+    if (ch === '"' || ch === "'") {
+      const end = text.indexOf(ch, c + 1);
+      if (end < 0) break;
+      c = end;
+      continue;
+    }
     if (ch === '#') break;
     if (ch === '{' || ch === '[') open.push({ ch, col: c + 1 });
     else if ((ch === '}' || ch === ']') && open.length) open.pop();
   }
   const opener = open.at(-1);
-  return { line: k + 1, column: text.length + 1, opener: opener ? `the \`${opener.ch}\` at line ${k + 1}, column ${opener.col} is never closed` : undefined };
+  return {
+    line: k + 1,
+    column: text.length + 1,
+    opener: opener ? `the \`${opener.ch}\` at line ${k + 1}, column ${opener.col} is never closed` : undefined,
+  };
 }
 
 /**
@@ -148,10 +192,13 @@ export function syntaxFaultAt(source: string, line: number, column: number): { l
  * level and every stage's layout; read off the parsed TOML, so 10,000 regions are never compiled.
  */
 function regionPastLimit(doc: Table): KeyPath | undefined {
-  const layouts: [KeyPath, unknown][] = [[['context', 'regions'], isTable(doc.context) ? doc.context.regions : undefined]];
+  const layouts: [KeyPath, unknown][] = [
+    [['context', 'regions'], isTable(doc.context) ? doc.context.regions : undefined],
+  ];
   if (isTable(doc.stages)) {
     for (const [stage, body] of Object.entries(doc.stages)) {
-      if (isTable(body) && isTable(body.context)) layouts.push([['stages', stage, 'context', 'regions'], body.context.regions]);
+      if (isTable(body) && isTable(body.context))
+        layouts.push([['stages', stage, 'context', 'regions'], body.context.regions]);
     }
   }
   const names = new Set<string>();
@@ -172,7 +219,8 @@ function regionPastLimit(doc: Table): KeyPath | undefined {
  */
 function numberTooLarge(source: string, line: number, column: number): Diagnostic {
   const text = source.split(/\r?\n/)[line - 1] ?? '';
-  const number = /^[+-]?(?:0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9_]+)/.exec(text.slice(column - 1))?.[0] ?? 'this number';
+  const number =
+    /^[+-]?(?:0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9_]+)/.exec(text.slice(column - 1))?.[0] ?? 'this number';
   const key = /([A-Za-z0-9_-]+|"[^"]*"|'[^']*')\s*=\s*$/.exec(text.slice(0, column - 1))?.[1];
   let value: bigint | undefined;
   try {
@@ -181,9 +229,16 @@ function numberTooLarge(source: string, line: number, column: number): Diagnosti
     value = undefined;
   }
   const beyondToml = value !== undefined && (value > 2n ** 63n - 1n || value < -(2n ** 63n));
-  const message = `${key ? `\`${key}\` = ${number}` : number} is too large: the playground reads whole numbers from ${fmt(Number.MIN_SAFE_INTEGER)} to ${fmt(Number.MAX_SAFE_INTEGER)} (2^53 - 1)`
-    + `${beyondToml ? ', and TOML itself stops at 64-bit integers (9,223,372,036,854,775,807)' : ''}. Use a smaller number.`;
-  return { ...fileDiagnostic('number-too-large', message), line, column, endLine: line, endColumn: column + number.length };
+  const message =
+    `${key ? `\`${key}\` = ${number}` : number} is too large: the playground reads whole numbers from ${fmt(Number.MIN_SAFE_INTEGER)} to ${fmt(Number.MAX_SAFE_INTEGER)} (2^53 - 1)` +
+    `${beyondToml ? ', and TOML itself stops at 64-bit integers (9,223,372,036,854,775,807)' : ''}. Use a smaller number.`;
+  return {
+    ...fileDiagnostic('number-too-large', message),
+    line,
+    column,
+    endLine: line,
+    endColumn: column + number.length,
+  };
 }
 
 /** Keys smol-toml refuses although the TOML is valid: JavaScript gives them a meaning on every object. */
@@ -191,9 +246,11 @@ const RESERVED_KEYS = /__proto__|constructor/;
 
 function reservedKey(source: string, line: number, column: number): Diagnostic {
   const text = source.split(/\r?\n/)[line - 1] ?? '';
-  const name = RESERVED_KEYS.exec(text.slice(Math.max(0, column - 1)))?.[0] ?? RESERVED_KEYS.exec(text)?.[0] ?? '__proto__';
-  const message = `The name "${name}" is reserved here: the file is valid TOML, but JavaScript gives "${name}" a special meaning on every object, `
-    + `so the playground cannot use it as a key. Rename it (for example "my_${name.replace(/_/g, '')}").`;
+  const name =
+    RESERVED_KEYS.exec(text.slice(Math.max(0, column - 1)))?.[0] ?? RESERVED_KEYS.exec(text)?.[0] ?? '__proto__';
+  const message =
+    `The name "${name}" is reserved here: the file is valid TOML, but JavaScript gives "${name}" a special meaning on every object, ` +
+    `so the playground cannot use it as a key. Rename it (for example "my_${name.replace(/_/g, '')}").`;
   return { ...fileDiagnostic('toml-reserved-key', message), line, column };
 }
 
@@ -202,16 +259,43 @@ function parseToml(source: string): { doc: Table } | { diagnostic: Diagnostic } 
     return { doc: parse(source, { maxDepth: MAX_INLINE_DEPTH, unsafeKeyBehaviour: 'throw' }) };
   } catch (err) {
     if (err instanceof TomlError) {
-      const reason = err.message.replace(/^Invalid TOML document:\s*/, '').split('\n')[0]!.trim().replace(/\.+$/, '');
-      if (reason === 'document contains an unsafe property') return { diagnostic: reservedKey(source, err.line, err.column) };
-      if (reason === 'integer value cannot be represented losslessly') return { diagnostic: numberTooLarge(source, err.line, err.column) };
+      const reason = err.message
+        .replace(/^Invalid TOML document:\s*/, '')
+        .split('\n')[0]!
+        .trim()
+        .replace(/\.+$/, '');
+      if (reason === 'document contains an unsafe property')
+        return { diagnostic: reservedKey(source, err.line, err.column) };
+      if (reason === 'integer value cannot be represented losslessly')
+        return { diagnostic: numberTooLarge(source, err.line, err.column) };
       const at = syntaxFaultAt(source, err.line, err.column);
-      if (!at.opener) return { diagnostic: { ...fileDiagnostic('toml-syntax', `TOML syntax error: ${reason}. Fix this line so the file is valid TOML.`), line: err.line, column: err.column } };
-      return { diagnostic: { ...fileDiagnostic('toml-syntax', `TOML syntax error: ${reason}: ${at.opener}. Fix this line: close it (or add the missing comma).`), line: at.line, column: at.column } };
+      if (!at.opener)
+        return {
+          diagnostic: {
+            ...fileDiagnostic('toml-syntax', `TOML syntax error: ${reason}. Fix this line so the file is valid TOML.`),
+            line: err.line,
+            column: err.column,
+          },
+        };
+      return {
+        diagnostic: {
+          ...fileDiagnostic(
+            'toml-syntax',
+            `TOML syntax error: ${reason}: ${at.opener}. Fix this line: close it (or add the missing comma).`,
+          ),
+          line: at.line,
+          column: at.column,
+        },
+      };
     }
     // A stack overflow or similar inside the parser: still a located, readable answer.
     const reason = err instanceof Error ? err.message : String(err);
-    return { diagnostic: fileDiagnostic('toml-syntax', `agent.leviath could not be parsed (${reason}). Is it TOML? Simplify deeply nested tables.`) };
+    return {
+      diagnostic: fileDiagnostic(
+        'toml-syntax',
+        `agent.leviath could not be parsed (${reason}). Is it TOML? Simplify deeply nested tables.`,
+      ),
+    };
   }
 }
 
@@ -246,7 +330,8 @@ function buildBlueprint(r: Reporter, doc: Table): { blueprint: Blueprint; layout
     const stage = compileStage(r, name, stages[name], stageNames);
     if (!stage) continue;
     blueprint.stages.push(stage);
-    if (stage.regions) layouts.push({ stage: name, regions: stage.regions, path: ['stages', name, 'context', 'regions'] });
+    if (stage.regions)
+      layouts.push({ stage: name, regions: stage.regions, path: ['stages', name, 'context', 'regions'] });
   }
   return { blueprint, layouts };
 }
@@ -256,7 +341,12 @@ function tableAt(r: Reporter, parent: Table, key: string, path: KeyPath): Table 
   const value = parent[key];
   if (value === undefined) return {};
   if (isTable(value)) return value;
-  r.error('invalid-value', [...path, key], `\`${[...path, key].join('.')}\` must be a table ([${[...path, key].join('.')}]), not ${describe(value)}.`, 'value');
+  r.error(
+    'invalid-value',
+    [...path, key],
+    `\`${[...path, key].join('.')}\` must be a table ([${[...path, key].join('.')}]), not ${describe(value)}.`,
+    'value',
+  );
   return {};
 }
 
@@ -268,9 +358,15 @@ function readList(r: Reporter, doc: Table, section: string, keys: readonly strin
   const value = doc[section];
   if (value === undefined) return [];
   const example = `[${section}] ${keys[0]} = [...]`;
-  if (Array.isArray(value)) return r.read(doc, section, [], stringList, `an array of ${what}, or a table: ${example}`) ?? [];
+  if (Array.isArray(value))
+    return r.read(doc, section, [], stringList, `an array of ${what}, or a table: ${example}`) ?? [];
   if (!isTable(value)) {
-    r.error('invalid-value', [section], `\`${section}\` must be written as ${example} with ${what}, not ${describe(value)}.`, 'value');
+    r.error(
+      'invalid-value',
+      [section],
+      `\`${section}\` must be written as ${example} with ${what}, not ${describe(value)}.`,
+      'value',
+    );
     return [];
   }
   r.unknownKeys(value, [section], keys, `[${section}]`);
@@ -288,7 +384,9 @@ function readFileTracking(r: Reporter, context: Table): Blueprint['fileTracking'
   const table = tableAt(r, context, 'file_tracking', ['context']);
   const path = ['context', 'file_tracking'];
   r.unknownKeys(table, path, FILE_TRACKING_KEYS, '[context.file_tracking]');
-  const tracking: NonNullable<Blueprint['fileTracking']> = { enabled: r.read(table, 'enabled', path, boolean, 'true or false') ?? true };
+  const tracking: NonNullable<Blueprint['fileTracking']> = {
+    enabled: r.read(table, 'enabled', path, boolean, 'true or false') ?? true,
+  };
   const region = r.read(table, 'region', path, text, 'the name of a hashmap region');
   if (region !== undefined) tracking.region = region;
   return tracking;
@@ -304,6 +402,10 @@ function byteLength(source: string): number {
 
 /** By file (agent.leviath first), line, column; ties keep report order (sort is stable). */
 function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
-  return [...diagnostics].sort((a, b) => (a.file === b.file ? 0 : a.file === AGENT_FILE ? -1 : b.file === AGENT_FILE ? 1 : a.file < b.file ? -1 : 1) ||
-    a.line - b.line || a.column - b.column);
+  return [...diagnostics].sort(
+    (a, b) =>
+      (a.file === b.file ? 0 : a.file === AGENT_FILE ? -1 : b.file === AGENT_FILE ? 1 : a.file < b.file ? -1 : 1) ||
+      a.line - b.line ||
+      a.column - b.column,
+  );
 }

@@ -61,7 +61,11 @@ function valueEnd(src: string, i: number): number {
   let depth = 0;
   while (i < src.length) {
     const c = src[i]!;
-    if (c === '"') { i = stringEnd(src, i); if (depth === 0) return i; continue; }
+    if (c === '"') {
+      i = stringEnd(src, i);
+      if (depth === 0) return i;
+      continue;
+    }
     if (c === '{' || c === '[') depth++;
     else if (c === '}' || c === ']') {
       if (depth === 0) return i;

@@ -78,7 +78,16 @@ export class KeyIndex {
 }
 
 const BARE_KEY = /[A-Za-z0-9_-]/;
-const SIMPLE_ESCAPES: Record<string, string> = { b: '\b', t: '\t', n: '\n', f: '\f', r: '\r', e: '\x1b', '"': '"', '\\': '\\' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  b: '\b',
+  t: '\t',
+  n: '\n',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  '"': '"',
+  '\\': '\\',
+};
 
 class Scanner {
   private pos = 0;
@@ -86,7 +95,10 @@ class Scanner {
   private lineStart = 0;
   private readonly arrayTableCounts = new Map<string, number>();
 
-  constructor(private readonly src: string, private readonly out: Map<string, KeyLocation>) {}
+  constructor(
+    private readonly src: string,
+    private readonly out: Map<string, KeyLocation>,
+  ) {}
 
   run(): void {
     // Editors hide a byte-order mark, so columns on line 1 count from after it.
@@ -219,8 +231,14 @@ class Scanner {
       this.skipTrivia(true);
       const c = this.src[this.pos];
       if (c === undefined) return;
-      if (c === '}') { this.pos++; return; }
-      if (c === ',') { this.pos++; continue; }
+      if (c === '}') {
+        this.pos++;
+        return;
+      }
+      if (c === ',') {
+        this.pos++;
+        continue;
+      }
       this.assignment(path, depth + 1);
     }
   }
@@ -232,8 +250,14 @@ class Scanner {
       this.skipTrivia(true);
       const c = this.src[this.pos];
       if (c === undefined) return;
-      if (c === ']') { this.pos++; return; }
-      if (c === ',') { this.pos++; continue; }
+      if (c === ']') {
+        this.pos++;
+        return;
+      }
+      if (c === ',') {
+        this.pos++;
+        continue;
+      }
       const itemPath = [...path, index++];
       const at = this.here();
       const location: KeyLocation = { key: at, value: at };
@@ -253,7 +277,10 @@ class Scanner {
       if (this.src.startsWith(close, this.pos)) {
         this.pos += close.length;
         // A multi-line string may end with up to two extra quotes: `""""` is `"` then the closer.
-        while (multi && this.src[this.pos] === quote) { text += quote; this.pos++; }
+        while (multi && this.src[this.pos] === quote) {
+          text += quote;
+          this.pos++;
+        }
         return text;
       }
       const c = this.src[this.pos]!;
@@ -269,7 +296,10 @@ class Scanner {
 
   private escape(): string {
     const next = this.src[this.pos + 1] ?? '';
-    if (Object.hasOwn(SIMPLE_ESCAPES, next)) { this.pos += 2; return SIMPLE_ESCAPES[next]!; }
+    if (Object.hasOwn(SIMPLE_ESCAPES, next)) {
+      this.pos += 2;
+      return SIMPLE_ESCAPES[next]!;
+    }
     const width = next === 'u' ? 4 : next === 'U' ? 8 : next === 'x' ? 2 : 0;
     if (width) {
       const code = parseInt(this.src.slice(this.pos + 2, this.pos + 2 + width), 16);

@@ -26,7 +26,7 @@ export function normalizeRelative(path: string): string | undefined {
  */
 export function normalizeAny(path: string): string {
   const absolute = ABSOLUTE.test(path);
-  const head = absolute ? (path.match(ABSOLUTE)![0].replace(/\\/g, '/')) : '';
+  const head = absolute ? path.match(ABSOLUTE)![0].replace(/\\/g, '/') : '';
   const out: string[] = [];
   for (const segment of path.slice(head.length).split(/[\\/]+/)) {
     if (segment === '' || segment === '.') continue;
@@ -73,13 +73,20 @@ export function globToRegExp(normalized: string): RegExp {
       const end = normalized.indexOf(']', i + 1);
       if (end < 0) re += '\\[';
       else {
-        const body = normalized.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = normalized
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         re += `[${body}]`;
         i = end;
       }
-    } else if (c === '{') { re += '(?:'; braces++; }
-    else if (c === '}' && braces > 0) { re += ')'; braces--; }
-    else if (c === ',' && braces > 0) re += '|';
+    } else if (c === '{') {
+      re += '(?:';
+      braces++;
+    } else if (c === '}' && braces > 0) {
+      re += ')';
+      braces--;
+    } else if (c === ',' && braces > 0) re += '|';
     else re += c.replace(/[.+^$()|\\]/g, '\\$&');
     i++;
   }

@@ -11,7 +11,15 @@ export const DEFAULT_REQUIRED_MESSAGE =
   'The {region} region is required but still empty. Write to {region} before this stage can finish.';
 
 export const COMMON_KEYS = [
-  'kind', 'budget', 'max_tokens', 'min_tokens', 'seed', 'required', 'summarizable', 'admission', 'required_message',
+  'kind',
+  'budget',
+  'max_tokens',
+  'min_tokens',
+  'seed',
+  'required',
+  'summarizable',
+  'admission',
+  'required_message',
 ] as const;
 
 export const KIND_KEYS: Record<RegionKind, readonly string[]> = {
@@ -43,9 +51,10 @@ export function parsePercent(value: unknown): number | undefined {
 function percentProblem(key: string, value: unknown): string {
   const bare = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
   const hint = /^\d+(\.\d+)?$/.test(bare) && Number(bare) > 0 && Number(bare) <= 100 ? ` Did you mean "${bare}%"?` : '';
-  const tail = key === 'budget'
-    ? 'Write a share of the window like "20%" (more than 0, at most 100); use max_tokens for a fixed number of tokens.'
-    : 'Write a share of the resolved budget like "80%" (more than 0, at most 100).';
+  const tail =
+    key === 'budget'
+      ? 'Write a share of the window like "20%" (more than 0, at most 100); use max_tokens for a fixed number of tokens.'
+      : 'Write a share of the resolved budget like "80%" (more than 0, at most 100).';
   return `\`${key}\` must be a percentage string, not ${describe(value)}.${hint} ${tail}`;
 }
 
@@ -56,8 +65,12 @@ function resolveKind(r: Reporter, raw: unknown, path: KeyPath): { kind: RegionKi
     if (Object.hasOwn(KIND_ALIASES, raw)) return { kind: KIND_ALIASES[raw]!, known: true };
   }
   const hint = typeof raw === 'string' ? didYouMean(raw, [...REGION_KINDS, ...Object.keys(KIND_ALIASES)]) : '';
-  r.error('unknown-region-kind', [...path, 'kind'],
-    `Unknown region kind ${describe(raw)}.${hint} Use one of: ${REGION_KINDS.join(', ')} (hash_map is an alias of hashmap).`, 'value');
+  r.error(
+    'unknown-region-kind',
+    [...path, 'kind'],
+    `Unknown region kind ${describe(raw)}.${hint} Use one of: ${REGION_KINDS.join(', ')} (hash_map is an alias of hashmap).`,
+    'value',
+  );
   return { kind: 'temporary', known: false };
 }
 
@@ -69,21 +82,31 @@ function checkKeys(r: Reporter, table: Table, path: KeyPath, name: string, kind:
     if (owners.length > 0) {
       // With an unknown kind we cannot tell which per-kind keys belong; the kind error says enough.
       if (!kindKnown) continue;
-      r.error('unknown-key', [...path, key],
-        `\`${key}\` applies only to ${owners.join(' and ')} regions, and region "${name}" is ${kind}. Remove it or change the kind.`);
+      r.error(
+        'unknown-key',
+        [...path, key],
+        `\`${key}\` applies only to ${owners.join(' and ')} regions, and region "${name}" is ${kind}. Remove it or change the kind.`,
+      );
       continue;
     }
     const hint = didYouMean(key, kindKnown ? allowed : ALL_REGION_KEYS);
-    r.error('unknown-key', [...path, key],
-      `Unknown key \`${key}\` in region "${name}".${hint || ` Keys a ${kind} region accepts: ${allowed.join(', ')}.`} Remove or rename it.`);
+    r.error(
+      'unknown-key',
+      [...path, key],
+      `Unknown key \`${key}\` in region "${name}".${hint || ` Keys a ${kind} region accepts: ${allowed.join(', ')}.`} Remove or rename it.`,
+    );
   }
 }
 
 export function compileRegion(r: Reporter, name: string, raw: unknown, path: KeyPath): RegionDecl | undefined {
   const loc = r.loc(path);
   if (!isTable(raw)) {
-    r.error('invalid-value', path,
-      `Region "${name}" must be a table, not ${describe(raw)}: write \`${name} = { kind = "pinned", budget = "10%" }\` or a [${pathText(path)}] section.`, 'value');
+    r.error(
+      'invalid-value',
+      path,
+      `Region "${name}" must be a table, not ${describe(raw)}: write \`${name} = { kind = "pinned", budget = "10%" }\` or a [${pathText(path)}] section.`,
+      'value',
+    );
     return undefined;
   }
   const { kind, known } = resolveKind(r, raw.kind, path);
@@ -96,7 +119,8 @@ export function compileRegion(r: Reporter, name: string, raw: unknown, path: Key
     maxTokensExplicit: false,
     seedImplicit: false,
     required: r.read(raw, 'required', path, boolean, 'true or false') ?? false,
-    requiredMessage: r.read(raw, 'required_message', path, text, 'a string (it may contain {region})') ?? DEFAULT_REQUIRED_MESSAGE,
+    requiredMessage:
+      r.read(raw, 'required_message', path, text, 'a string (it may contain {region})') ?? DEFAULT_REQUIRED_MESSAGE,
     summarizable: r.read(raw, 'summarizable', path, boolean, 'true or false') ?? true,
     admission: readAdmission(r, raw, path),
     loc,
@@ -120,9 +144,17 @@ function readKindKeys(r: Reporter, raw: Table, path: KeyPath, region: RegionDecl
   if (kind === 'compacting' || kind === 'compact_history') {
     if (raw.compact_at !== undefined) {
       region.compactAtShare = parsePercent(raw.compact_at);
-      if (region.compactAtShare === undefined) r.error('malformed-budget', [...path, 'compact_at'], percentProblem('compact_at', raw.compact_at), 'value');
+      if (region.compactAtShare === undefined)
+        r.error('malformed-budget', [...path, 'compact_at'], percentProblem('compact_at', raw.compact_at), 'value');
     }
-    region.thresholdTokens = r.read(raw, 'threshold_tokens', path, positiveInt, 'a positive whole number of tokens', 'malformed-budget');
+    region.thresholdTokens = r.read(
+      raw,
+      'threshold_tokens',
+      path,
+      positiveInt,
+      'a positive whole number of tokens',
+      'malformed-budget',
+    );
   }
   if (kind === 'compact_history') region.sourceRegion = r.read(raw, 'source_region', path, text, 'a region name');
   if (kind === 'hashmap') region.maxEntries = r.read(raw, 'max_entries', path, positiveInt, 'a positive whole number');
@@ -136,28 +168,56 @@ function readAdmission(r: Reporter, raw: Table, path: KeyPath): 'evict' | 'rejec
   const value = raw.admission;
   if (value === undefined || value === 'evict' || value === 'reject') return value ?? 'evict';
   const hint = typeof value === 'string' ? didYouMean(value, ['evict', 'reject']) : '';
-  r.error('invalid-value', [...path, 'admission'], `\`admission\` must be "evict" or "reject", not ${describe(value)}.${hint}`, 'value');
+  r.error(
+    'invalid-value',
+    [...path, 'admission'],
+    `\`admission\` must be "evict" or "reject", not ${describe(value)}.${hint}`,
+    'value',
+  );
   return 'evict';
 }
 
 function readBudgetKeys(r: Reporter, raw: Table, path: KeyPath, region: RegionDecl): void {
   if (raw.budget !== undefined) {
     region.budgetShare = parsePercent(raw.budget);
-    if (region.budgetShare === undefined) r.error('malformed-budget', [...path, 'budget'], percentProblem('budget', raw.budget), 'value');
+    if (region.budgetShare === undefined)
+      r.error('malformed-budget', [...path, 'budget'], percentProblem('budget', raw.budget), 'value');
   }
-  const maxTokens = r.read(raw, 'max_tokens', path, positiveInt, 'a positive whole number of tokens', 'malformed-budget');
+  const maxTokens = r.read(
+    raw,
+    'max_tokens',
+    path,
+    positiveInt,
+    'a positive whole number of tokens',
+    'malformed-budget',
+  );
   if (maxTokens !== undefined) {
     region.maxTokens = maxTokens;
     region.maxTokensExplicit = true;
   }
-  region.minTokens = r.read(raw, 'min_tokens', path, positiveInt, 'a positive whole number of tokens', 'malformed-budget');
+  region.minTokens = r.read(
+    raw,
+    'min_tokens',
+    path,
+    positiveInt,
+    'a positive whole number of tokens',
+    'malformed-budget',
+  );
   if (region.minTokens === undefined) return;
   if (raw.budget === undefined) {
-    r.add('malformed-budget', 'warning', [...path, 'min_tokens'],
-      `\`min_tokens\` floors a percentage budget, and region "${region.name}" has no \`budget\`, so it has no effect. Add a budget like "10%" or remove min_tokens.`);
+    r.add(
+      'malformed-budget',
+      'warning',
+      [...path, 'min_tokens'],
+      `\`min_tokens\` floors a percentage budget, and region "${region.name}" has no \`budget\`, so it has no effect. Add a budget like "10%" or remove min_tokens.`,
+    );
   } else if (region.maxTokensExplicit && region.minTokens > region.maxTokens) {
-    r.add('malformed-budget', 'warning', [...path, 'min_tokens'],
-      `\`min_tokens\` (${region.minTokens}) is above \`max_tokens\` (${region.maxTokens}); max_tokens is a hard limit and wins, so the region never gets more than ${region.maxTokens} and the floor is never met. Lower min_tokens or raise max_tokens.`);
+    r.add(
+      'malformed-budget',
+      'warning',
+      [...path, 'min_tokens'],
+      `\`min_tokens\` (${region.minTokens}) is above \`max_tokens\` (${region.maxTokens}); max_tokens is a hard limit and wins, so the region never gets more than ${region.maxTokens} and the floor is never met. Lower min_tokens or raise max_tokens.`,
+    );
   }
 }
 
@@ -167,12 +227,20 @@ function readSliding(r: Reporter, raw: Table, path: KeyPath, region: RegionDecl)
   const overflow = r.read(raw, 'overflow', path, positiveInt, 'a positive whole number');
   const compactCount = r.read(raw, 'compact_count', path, positiveInt, 'a positive whole number');
   if (overflow !== undefined && region.strategy !== 'bulk') {
-    r.add('inert-key', 'info', [...path, 'overflow'],
-      `\`overflow\` only takes effect with strategy = "bulk", and this region uses "${region.strategy}". Set strategy = "bulk" or remove overflow.`);
+    r.add(
+      'inert-key',
+      'info',
+      [...path, 'overflow'],
+      `\`overflow\` only takes effect with strategy = "bulk", and this region uses "${region.strategy}". Set strategy = "bulk" or remove overflow.`,
+    );
   }
   if (compactCount !== undefined && region.strategy !== 'compact') {
-    r.add('inert-key', 'info', [...path, 'compact_count'],
-      `\`compact_count\` only takes effect with strategy = "compact", and this region uses "${region.strategy}". Set strategy = "compact" or remove compact_count.`);
+    r.add(
+      'inert-key',
+      'info',
+      [...path, 'compact_count'],
+      `\`compact_count\` only takes effect with strategy = "compact", and this region uses "${region.strategy}". Set strategy = "compact" or remove compact_count.`,
+    );
   }
   // Unset counts default to half the window of items (the spec's example pairs max_items 20 with 10).
   const half = Math.max(1, Math.floor(region.maxItems / 2));
@@ -185,8 +253,12 @@ function readStrategy(r: Reporter, value: unknown, path: KeyPath): SlidingStrate
   if ((STRATEGIES as readonly unknown[]).includes(value)) return value as SlidingStrategy;
   const suggestion = typeof value === 'string' ? closest(value, STRATEGIES) : undefined;
   const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
-  r.error('unknown-strategy', path,
-    `Unknown strategy ${describe(value)}.${hint} Use one of: ${STRATEGIES.join(', ')} (with underscores).`, 'value');
+  r.error(
+    'unknown-strategy',
+    path,
+    `Unknown strategy ${describe(value)}.${hint} Use one of: ${STRATEGIES.join(', ')} (with underscores).`,
+    'value',
+  );
   return 'per_item';
 }
 

@@ -30,7 +30,10 @@ export class Reporter {
   readonly diagnostics: Diagnostic[] = [];
   private readonly seen = new Set<string>();
 
-  constructor(readonly file: string, private readonly index: KeyIndex | undefined) {}
+  constructor(
+    readonly file: string,
+    private readonly index: KeyIndex | undefined,
+  ) {}
 
   /** Where a declaration sits, for the Blueprint's `loc` fields. */
   loc(path: KeyPath): SourceLoc {
@@ -68,7 +71,14 @@ export class Reporter {
   }
 
   /** `table.key` parsed by `schema`, or undefined (reporting `code` with `expected`) when it does not fit. */
-  read<T>(table: Table, key: string, path: KeyPath, schema: z.ZodType<T>, expected: string, code = 'invalid-value'): T | undefined {
+  read<T>(
+    table: Table,
+    key: string,
+    path: KeyPath,
+    schema: z.ZodType<T>,
+    expected: string,
+    code = 'invalid-value',
+  ): T | undefined {
     const value = table[key];
     if (value === undefined) return undefined;
     const parsed = schema.safeParse(value);
@@ -82,7 +92,13 @@ export class Reporter {
    * in open sections, where Leviath has settings the playground does not model, a warning, unless the
    * key is a near miss of a known one (`[context.region]`), which is a typo and an error.
    */
-  unknownKeys(table: Table, path: KeyPath, known: readonly string[], where: string, section: 'strict' | 'open' = 'strict'): void {
+  unknownKeys(
+    table: Table,
+    path: KeyPath,
+    known: readonly string[],
+    where: string,
+    section: 'strict' | 'open' = 'strict',
+  ): void {
     for (const key of Object.keys(table)) {
       if (known.includes(key)) continue;
       const hint = didYouMean(key, known);

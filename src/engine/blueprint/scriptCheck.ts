@@ -11,7 +11,12 @@ export interface ScriptFinding {
    * `script-import-cycle` (modules importing each other), `script-outside-agent-dir` (an `import`
    * path leaving the agent directory).
    */
-  code: 'custom-script-invalid' | 'custom-render-missing' | 'script-import-missing' | 'script-import-cycle' | 'script-outside-agent-dir';
+  code:
+    | 'custom-script-invalid'
+    | 'custom-render-missing'
+    | 'script-import-missing'
+    | 'script-import-cycle'
+    | 'script-outside-agent-dir';
   message: string;
   /** 1-based, inside `file`. */
   line: number;

@@ -8,10 +8,17 @@ import { closest } from './suggest.ts';
 export const SEED_TABLE_KEYS = ['files', 'glob', 'literal', 'command', 'rhai', 'caller'] as const;
 type SeedTableKey = (typeof SEED_TABLE_KEYS)[number];
 
-const FORMS = 'seed = "task_input", "input", "<caller key>", or a table with exactly one of files, glob, literal, command, rhai, caller';
+const FORMS =
+  'seed = "task_input", "input", "<caller key>", or a table with exactly one of files, glob, literal, command, rhai, caller';
 
 function notUnderstood(r: Reporter, path: KeyPath, message: string, at: 'key' | 'value' = 'value'): undefined {
-  r.add('region-seed-not-understood', 'warning', path, `${message} The seed is ignored and the region starts empty.`, at);
+  r.add(
+    'region-seed-not-understood',
+    'warning',
+    path,
+    `${message} The seed is ignored and the region starts empty.`,
+    at,
+  );
   return undefined;
 }
 
@@ -28,9 +35,13 @@ export function compileSeed(r: Reporter, region: string, raw: unknown, path: Key
   }
   if (unknown.length > 0) return undefined;
   if (keys.length !== 1) {
-    return notUnderstood(r, path,
-      keys.length === 0 ? `Seed of region "${region}" is an empty table; write ${FORMS}.` :
-        `Seed of region "${region}" has ${keys.join(' and ')}; a seed table takes exactly one of them. Split them across regions.`);
+    return notUnderstood(
+      r,
+      path,
+      keys.length === 0
+        ? `Seed of region "${region}" is an empty table; write ${FORMS}.`
+        : `Seed of region "${region}" has ${keys.join(' and ')}; a seed table takes exactly one of them. Split them across regions.`,
+    );
   }
   return tableSeed(r, keys[0] as SeedTableKey, raw[keys[0]!], [...path, keys[0]!]);
 }
@@ -38,21 +49,36 @@ export function compileSeed(r: Reporter, region: string, raw: unknown, path: Key
 function stringSeed(r: Reporter, region: string, raw: string, path: KeyPath): Seed | undefined {
   if (raw === 'task_input') return { type: 'task_input' };
   if (raw === 'input') return { type: 'input' };
-  if (raw.trim() === '') return notUnderstood(r, path, `Seed of region "${region}" is an empty string; name a caller key, or write ${FORMS}.`);
+  if (raw.trim() === '')
+    return notUnderstood(
+      r,
+      path,
+      `Seed of region "${region}" is an empty string; name a caller key, or write ${FORMS}.`,
+    );
   // Any other string names a caller key. A near-miss of a keyword is almost always a typo.
   const keyword = raw === 'task' ? undefined : closest(raw, ['task_input', 'input']);
   if (keyword !== undefined) {
-    r.add('region-seed-suspicious', 'warning', path,
-      `seed = ${describe(raw)} reads the caller key named ${describe(raw)}. Did you mean seed = "${keyword}"?`, 'value');
+    r.add(
+      'region-seed-suspicious',
+      'warning',
+      path,
+      `seed = ${describe(raw)} reads the caller key named ${describe(raw)}. Did you mean seed = "${keyword}"?`,
+      'value',
+    );
   }
   return { type: 'key', key: raw };
 }
 
 function tableSeed(r: Reporter, form: SeedTableKey, value: unknown, path: KeyPath): Seed | undefined {
   if (form === 'files') {
-    if (typeof value === 'string') return notUnderstood(r, path, `\`files\` takes an array: write files = [${describe(value)}] (or use glob).`);
+    if (typeof value === 'string')
+      return notUnderstood(r, path, `\`files\` takes an array: write files = [${describe(value)}] (or use glob).`);
     if (!Array.isArray(value) || value.length === 0 || !value.every((f) => typeof f === 'string' && f.trim() !== '')) {
-      return notUnderstood(r, path, `\`files\` must be a non-empty array of paths like ["README.md"], not ${describe(value)}.`);
+      return notUnderstood(
+        r,
+        path,
+        `\`files\` must be a non-empty array of paths like ["README.md"], not ${describe(value)}.`,
+      );
     }
     return { type: 'files', files: value as string[] };
   }
@@ -61,10 +87,15 @@ function tableSeed(r: Reporter, form: SeedTableKey, value: unknown, path: KeyPat
     return notUnderstood(r, path, `\`${form}\` must be ${wanted}, not ${describe(value)}.`);
   }
   switch (form) {
-    case 'glob': return { type: 'glob', glob: value };
-    case 'literal': return { type: 'literal', text: value };
-    case 'command': return { type: 'command', command: value };
-    case 'rhai': return { type: 'rhai', script: value };
-    case 'caller': return { type: 'caller', name: value };
+    case 'glob':
+      return { type: 'glob', glob: value };
+    case 'literal':
+      return { type: 'literal', text: value };
+    case 'command':
+      return { type: 'command', command: value };
+    case 'rhai':
+      return { type: 'rhai', script: value };
+    case 'caller':
+      return { type: 'caller', name: value };
   }
 }

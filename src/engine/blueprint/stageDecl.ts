@@ -28,10 +28,20 @@ export function compileRegionTable(r: Reporter, raw: unknown, path: KeyPath): Re
   return regions;
 }
 
-export function compileStage(r: Reporter, name: string, raw: unknown, stageNames: readonly string[]): StageDecl | undefined {
+export function compileStage(
+  r: Reporter,
+  name: string,
+  raw: unknown,
+  stageNames: readonly string[],
+): StageDecl | undefined {
   const path = ['stages', name];
   if (!isTable(raw)) {
-    r.error('invalid-value', path, `Stage "${name}" must be a table ([stages.${name}]), not ${describe(raw)}.`, 'value');
+    r.error(
+      'invalid-value',
+      path,
+      `Stage "${name}" must be a table ([stages.${name}]), not ${describe(raw)}.`,
+      'value',
+    );
     return undefined;
   }
   r.unknownKeys(raw, path, STAGE_KEYS, `stage "${name}"`, 'open');
@@ -44,31 +54,47 @@ export function compileStage(r: Reporter, name: string, raw: unknown, stageNames
   };
   const context = raw.context;
   if (context !== undefined) {
-    if (!isTable(context)) r.error('invalid-value', [...path, 'context'], `\`context\` must be a table, not ${describe(context)}.`, 'value');
+    if (!isTable(context))
+      r.error('invalid-value', [...path, 'context'], `\`context\` must be a table, not ${describe(context)}.`, 'value');
     else {
       r.unknownKeys(context, [...path, 'context'], STAGE_CONTEXT_KEYS, `[stages.${name}.context]`, 'open');
-      if (context.regions !== undefined) stage.regions = compileRegionTable(r, context.regions, [...path, 'context', 'regions']);
+      if (context.regions !== undefined)
+        stage.regions = compileRegionTable(r, context.regions, [...path, 'context', 'regions']);
     }
   }
-  if (raw.tool_routing !== undefined) stage.toolRouting = compileRouting(r, raw.tool_routing, [...path, 'tool_routing']);
+  if (raw.tool_routing !== undefined)
+    stage.toolRouting = compileRouting(r, raw.tool_routing, [...path, 'tool_routing']);
   return stage;
 }
 
 function compileTransitions(r: Reporter, raw: unknown, path: KeyPath, stageNames: readonly string[]): TransitionDecl[] {
   if (raw === undefined) return [];
   if (!isTable(raw)) {
-    r.error('invalid-value', path, `\`transitions\` must be a table keyed by target stage ([${path.join('.')}.<stage>]), not ${describe(raw)}.`, 'value');
+    r.error(
+      'invalid-value',
+      path,
+      `\`transitions\` must be a table keyed by target stage ([${path.join('.')}.<stage>]), not ${describe(raw)}.`,
+      'value',
+    );
     return [];
   }
   const transitions: TransitionDecl[] = [];
   for (const [to, decl] of Object.entries(raw)) {
     const edge = [...path, to];
     if (!stageNames.includes(to)) {
-      r.error('transition-target-undeclared', edge,
-        `Transition to stage "${to}", which is not declared.${didYouMean(to, stageNames)} Declare [stages.${to}] or fix the name.`);
+      r.error(
+        'transition-target-undeclared',
+        edge,
+        `Transition to stage "${to}", which is not declared.${didYouMean(to, stageNames)} Declare [stages.${to}] or fix the name.`,
+      );
     }
     if (!isTable(decl)) {
-      r.error('invalid-value', edge, `Transition "${to}" must be a table (it may be empty), not ${describe(decl)}.`, 'value');
+      r.error(
+        'invalid-value',
+        edge,
+        `Transition "${to}" must be a table (it may be empty), not ${describe(decl)}.`,
+        'value',
+      );
       continue;
     }
     r.unknownKeys(decl, edge, TRANSITION_KEYS, `transition "${to}"`);
@@ -77,8 +103,12 @@ function compileTransitions(r: Reporter, raw: unknown, path: KeyPath, stageNames
     if (decl.transform !== undefined) {
       if (decl.transform === 'compact') transition.transform = 'compact';
       else {
-        r.error('unknown-transform', [...edge, 'transform'],
-          `Unknown transform ${describe(decl.transform)}. The only edge transform is "compact".`, 'value');
+        r.error(
+          'unknown-transform',
+          [...edge, 'transform'],
+          `Unknown transform ${describe(decl.transform)}. The only edge transform is "compact".`,
+          'value',
+        );
       }
     }
     transitions.push(transition);
@@ -88,7 +118,12 @@ function compileTransitions(r: Reporter, raw: unknown, path: KeyPath, stageNames
 
 function compileGate(r: Reporter, raw: unknown, path: KeyPath): GateDecl | undefined {
   if (!isTable(raw)) {
-    r.error('invalid-value', path, `\`gate\` must be a table like { require_no_open_items = "todos", message = "..." }, not ${describe(raw)}.`, 'value');
+    r.error(
+      'invalid-value',
+      path,
+      `\`gate\` must be a table like { require_no_open_items = "todos", message = "..." }, not ${describe(raw)}.`,
+      'value',
+    );
     return undefined;
   }
   r.unknownKeys(raw, path, GATE_KEYS, 'a gate');
@@ -109,7 +144,10 @@ function compileRouting(r: Reporter, raw: unknown, path: KeyPath): ToolRouting |
     defaultRegion: r.read(raw, 'default_region', path, text, 'a region name'),
     maxResultTokens: r.read(raw, 'max_result_tokens', path, positiveInt, 'a positive whole number of tokens'),
     overrides: compileOverrides(r, raw.overrides, [...path, 'overrides']),
-    maxResultTokensPerTool: compilePerToolCaps(r, raw.max_result_tokens_per_tool, [...path, 'max_result_tokens_per_tool']),
+    maxResultTokensPerTool: compilePerToolCaps(r, raw.max_result_tokens_per_tool, [
+      ...path,
+      'max_result_tokens_per_tool',
+    ]),
   };
 }
 
@@ -129,14 +167,19 @@ function compileOverrides(r: Reporter, raw: unknown, path: KeyPath): Record<stri
 
 function compileOverride(r: Reporter, tool: string, value: unknown, path: KeyPath): RouteOverride | undefined {
   const invalid = (why: string): undefined => {
-    r.error('routing-override-invalid', path,
-      `Override for \`${tool}\` ${why} Write a region name (${tool} = "codebase") or a table (${tool} = { region = "codebase", max_result_tokens = 20000 }).`, 'value');
+    r.error(
+      'routing-override-invalid',
+      path,
+      `Override for \`${tool}\` ${why} Write a region name (${tool} = "codebase") or a table (${tool} = { region = "codebase", max_result_tokens = 20000 }).`,
+      'value',
+    );
     return undefined;
   };
   if (typeof value === 'string') return value.trim() ? { region: value } : invalid('is an empty string.');
   if (!isTable(value)) return invalid(`is ${describe(value)}, which is neither a region name nor a table.`);
   r.unknownKeys(value, path, OVERRIDE_KEYS, `the override for \`${tool}\``);
-  if (!OVERRIDE_KEYS.some((k) => Object.hasOwn(value, k))) return invalid('has neither `region` nor `max_result_tokens`.');
+  if (!OVERRIDE_KEYS.some((k) => Object.hasOwn(value, k)))
+    return invalid('has neither `region` nor `max_result_tokens`.');
   const override: RouteOverride = {};
   const region = r.read(value, 'region', path, text, 'a region name');
   const cap = readCap(r, value, 'max_result_tokens', path);
@@ -148,7 +191,12 @@ function compileOverride(r: Reporter, tool: string, value: unknown, path: KeyPat
 function compilePerToolCaps(r: Reporter, raw: unknown, path: KeyPath): Record<string, number> {
   if (raw === undefined) return nameTable();
   if (!isTable(raw)) {
-    r.error('invalid-value', path, `\`max_result_tokens_per_tool\` must be a table like { read_file = 20000 }, not ${describe(raw)}.`, 'value');
+    r.error(
+      'invalid-value',
+      path,
+      `\`max_result_tokens_per_tool\` must be a table like { read_file = 20000 }, not ${describe(raw)}.`,
+      'value',
+    );
     return nameTable();
   }
   const caps: [string, number][] = [];

@@ -2,8 +2,15 @@
 // Every default from the spec is already applied here, so the runtime never re-derives one.
 
 export const REGION_KINDS = [
-  'temporary', 'pinned', 'sliding_window', 'compacting', 'compact_history',
-  'clearable', 'hashmap', 'checklist', 'custom',
+  'temporary',
+  'pinned',
+  'sliding_window',
+  'compacting',
+  'compact_history',
+  'clearable',
+  'hashmap',
+  'checklist',
+  'custom',
 ] as const;
 export type RegionKind = (typeof REGION_KINDS)[number];
 

@@ -9,7 +9,16 @@ import type { SummaryOptions } from '../summarize.ts';
 import { capabilitiesOf } from './capabilities.ts';
 import type { CacheHint, Change, ChangeType, Section, ToolCall } from '../timeline.ts';
 import type {
-  Checklist, DeleteOutcome, DeleteSelector, Entry, Gone, Region, RegionContext, RegionRender, RenderedMessage, WriteOutcome,
+  Checklist,
+  DeleteOutcome,
+  DeleteSelector,
+  Entry,
+  Gone,
+  Region,
+  RegionContext,
+  RegionRender,
+  RenderedMessage,
+  WriteOutcome,
 } from './types.ts';
 
 /** How an entry is named in a change: its key, else its first line (shortened). */
@@ -17,7 +26,8 @@ export function entryLabel(entry: Entry): string {
   if (entry.todo) return `#${entry.todo.id} ${entry.todo.item}`;
   if (entry.key !== undefined) return entry.key;
   const line = (entry.head ?? firstLine(entry.content)).trim();
-  if (line.length === 0 && entry.toolCalls?.length) return `assistant: ${entry.toolCalls.map((c) => `${c.name}#${c.id}`).join(', ')}`;
+  if (line.length === 0 && entry.toolCalls?.length)
+    return `assistant: ${entry.toolCalls.map((c) => `${c.name}#${c.id}`).join(', ')}`;
   return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
 
@@ -30,7 +40,9 @@ export function change(type: ChangeType, region: string, entries: readonly Entry
   const tokens = entries.reduce((sum, e) => sum + e.tokens, 0);
   const labels = entries.map(entryLabel);
   // Built whole (not `c.reason = ...` later), so the object keeps its fields inline.
-  return reason === undefined ? { type, region, tokens, entries: labels } : { type, region, tokens, entries: labels, reason: sharedReason(reason) };
+  return reason === undefined
+    ? { type, region, tokens, entries: labels }
+    : { type, region, tokens, entries: labels, reason: sharedReason(reason) };
 }
 
 // The same few reasons recur on thousands of changes ("max_items 20 exceeded"); a timeline keeps
@@ -70,12 +82,20 @@ export function isStubMessage(message: RenderedMessage): boolean {
  * An empty list of calls is no calls.
  */
 export function renderedMessage(
-  seq: number, role: RenderedMessage['role'], content: string, tokens: number,
-  toolCalls?: readonly ToolCall[], toolCallTokens?: readonly number[], toolCallId?: string, isError?: true,
+  seq: number,
+  role: RenderedMessage['role'],
+  content: string,
+  tokens: number,
+  toolCalls?: readonly ToolCall[],
+  toolCallTokens?: readonly number[],
+  toolCallId?: string,
+  isError?: true,
 ): RenderedMessage {
   if (toolCalls?.length) return { seq, role, content, tokens, tool_calls: toolCalls, toolCallTokens };
   if (toolCallId === undefined) return { seq, role, content, tokens };
-  return isError ? { seq, role, content, tokens, tool_call_id: toolCallId, is_error: true } : { seq, role, content, tokens, tool_call_id: toolCallId };
+  return isError
+    ? { seq, role, content, tokens, tool_call_id: toolCallId, is_error: true }
+    : { seq, role, content, tokens, tool_call_id: toolCallId };
 }
 
 /** An entry as a message; the object is reused so unchanged messages compare by identity. */
@@ -89,8 +109,19 @@ export function entryMessage(entry: Entry): RenderedMessage {
       break;
     case 'tool_result':
     case 'stub':
-      message = entry.toolCallId === undefined ? renderedMessage(seq, 'user', content, tokens)
-        : renderedMessage(seq, 'tool', content, tokens, undefined, undefined, entry.toolCallId, entry.isError && entry.kind === 'tool_result' ? true : undefined);
+      message =
+        entry.toolCallId === undefined
+          ? renderedMessage(seq, 'user', content, tokens)
+          : renderedMessage(
+              seq,
+              'tool',
+              content,
+              tokens,
+              undefined,
+              undefined,
+              entry.toolCallId,
+              entry.isError && entry.kind === 'tool_result' ? true : undefined,
+            );
       if (entry.kind === 'stub' && entry.toolCallId !== undefined) stubMessages.add(message);
       break;
     default:
@@ -166,8 +197,22 @@ export abstract class BaseRegion implements Region {
     if (refused) return refused;
     if (this.evictsOversized && entry.tokens > this.budget.trigger) {
       // Nothing that fitted is lost to make room for something that never will.
-      const gone: Gone = { verb: 'dropped', why: `larger than the region's whole budget of ${fmt(this.budget.trigger)}` };
-      return { ok: true, changes: [change('evict', this.name, [entry], `larger than the whole budget of ${fmt(this.budget.trigger)}: dropped alone`)], gone };
+      const gone: Gone = {
+        verb: 'dropped',
+        why: `larger than the region's whole budget of ${fmt(this.budget.trigger)}`,
+      };
+      return {
+        ok: true,
+        changes: [
+          change(
+            'evict',
+            this.name,
+            [entry],
+            `larger than the whole budget of ${fmt(this.budget.trigger)}: dropped alone`,
+          ),
+        ],
+        gone,
+      };
     }
     this.insertAt(this.entries.length, entry);
     return this.admitted(entry, this.enforce(ctx));
@@ -180,7 +225,8 @@ export abstract class BaseRegion implements Region {
    */
   protected admitted(entry: Entry, changes: Change[]): WriteOutcome {
     // Appended last, a kept entry is usually still last: the scan runs only when it is not.
-    if (changes.length === 0 || this.entries[this.entries.length - 1] === entry || this.entries.includes(entry)) return { ok: true, changes };
+    if (changes.length === 0 || this.entries[this.entries.length - 1] === entry || this.entries.includes(entry))
+      return { ok: true, changes };
     const label = entryLabel(entry);
     const took = changes.findLast((c) => c.entries.includes(label)) ?? changes[changes.length - 1]!;
     const verb = took.type === 'compact' ? 'summarized' : 'evicted';
@@ -223,8 +269,10 @@ export abstract class BaseRegion implements Region {
     if (this.decl.admission !== 'reject') return undefined;
     const items = this.itemLimit();
     let full: string | undefined;
-    if (this.tokens - freed + entry.tokens > this.budget.trigger) full = `${fmt(this.tokens)} of ${fmt(this.budget.trigger)} tokens`;
-    else if (items !== undefined && this.entries.length + added > items) full = `${fmt(this.entries.length)} of ${fmt(items)} entries`;
+    if (this.tokens - freed + entry.tokens > this.budget.trigger)
+      full = `${fmt(this.tokens)} of ${fmt(this.budget.trigger)} tokens`;
+    else if (items !== undefined && this.entries.length + added > items)
+      full = `${fmt(this.entries.length)} of ${fmt(items)} entries`;
     if (full === undefined) return undefined;
     const message = `${this.name} is full: ${full}; release something with context_delete first (this write needs ${fmt(entry.tokens)} tokens)`;
     return { ok: false, message, changes: [change('reject', this.name, [entry], 'admission = "reject"')] };
@@ -241,11 +289,19 @@ export abstract class BaseRegion implements Region {
     if ('key' in selector) {
       // Every entry with the key: only a custom region holds more than one (it has no keyed upsert).
       removed = [];
-      for (let at = this.entries.length - 1; at >= 0; at--) if (this.entries[at]!.key === selector.key) removed.unshift(...this.removeRange(at, 1));
-      if (removed.length === 0) return { ok: false, message: `${this.name} has no entry with key "${selector.key}" (${list}; see context_list)` };
+      for (let at = this.entries.length - 1; at >= 0; at--)
+        if (this.entries[at]!.key === selector.key) removed.unshift(...this.removeRange(at, 1));
+      if (removed.length === 0)
+        return {
+          ok: false,
+          message: `${this.name} has no entry with key "${selector.key}" (${list}; see context_list)`,
+        };
     } else if ('index' in selector) {
       if (selector.index >= this.entries.length) {
-        return { ok: false, message: `${this.name} has no entry at index ${selector.index} (${list}; indexes start at 0)` };
+        return {
+          ok: false,
+          message: `${this.name} has no entry at index ${selector.index} (${list}; indexes start at 0)`,
+        };
       }
       removed = this.removeRange(selector.index, 1);
     } else {
@@ -294,7 +350,10 @@ export abstract class BaseRegion implements Region {
 
   render(ctx: RegionContext): RegionRender {
     if (this.rendered?.version === this.version) return this.rendered.render;
-    const render = this.section === 'messages' ? { messages: (this.entryMessages ??= this.entries.map(entryMessage)).slice() } : this.renderSystem(ctx);
+    const render =
+      this.section === 'messages'
+        ? { messages: (this.entryMessages ??= this.entries.map(entryMessage)).slice() }
+        : this.renderSystem(ctx);
     this.rendered = { version: this.version, render };
     return render;
   }
@@ -379,8 +438,10 @@ export abstract class BaseRegion implements Region {
 
   protected overReason(): string {
     const b = this.budget;
-    if (b.threshold !== undefined && b.trigger === b.threshold && b.threshold < b.budget) return `over threshold_tokens ${fmt(b.threshold)}`;
-    if (b.compactAt !== undefined && b.trigger === b.compactAt && b.compactAt < b.budget) return `over compact_at ${fmt(b.compactAt)}`;
+    if (b.threshold !== undefined && b.trigger === b.threshold && b.threshold < b.budget)
+      return `over threshold_tokens ${fmt(b.threshold)}`;
+    if (b.compactAt !== undefined && b.trigger === b.compactAt && b.compactAt < b.budget)
+      return `over compact_at ${fmt(b.compactAt)}`;
     return `over budget ${fmt(b.budget)}`;
   }
 

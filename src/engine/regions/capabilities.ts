@@ -29,7 +29,13 @@ export interface KindCapabilities {
 }
 
 const PLAIN: KindCapabilities = {
-  removable: true, keyed: false, checklist: false, carriesHistory: false, alwaysMessages: false, summarizesWhenFull: false, scripted: false,
+  removable: true,
+  keyed: false,
+  checklist: false,
+  carriesHistory: false,
+  alwaysMessages: false,
+  summarizesWhenFull: false,
+  scripted: false,
   cascadeTier: undefined,
 };
 

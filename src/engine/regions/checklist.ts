@@ -34,7 +34,11 @@ export class ChecklistRegion extends BaseRegion implements Checklist {
   override write(entry: Entry, ctx: RegionContext): WriteOutcome {
     const todo = entry.todo;
     if (!todo || this.find(todo.id) >= 0) {
-      return { ok: false, message: `${this.name} is a checklist: write to it with todo_add, todo_done and todo_note`, changes: [] };
+      return {
+        ok: false,
+        message: `${this.name} is a checklist: write to it with todo_add, todo_done and todo_note`,
+        changes: [],
+      };
     }
     const refused = this.refuse(entry, 0);
     if (refused) return refused;
@@ -92,7 +96,10 @@ export class ChecklistRegion extends BaseRegion implements Checklist {
   }
 
   override remove() {
-    return { ok: false as const, message: `${this.name} is a checklist: close items with todo_done rather than deleting them` };
+    return {
+      ok: false as const,
+      message: `${this.name} is a checklist: close items with todo_done rather than deleting them`,
+    };
   }
 
   private update(at: number, todo: TodoState, message: string, ctx: RegionContext): TodoOutcome {
@@ -124,6 +131,8 @@ export class ChecklistRegion extends BaseRegion implements Checklist {
   /** Open items first, each group by id: the order the block renders and context_list shows. */
   private reorder(): void {
     this.reordered();
-    this.entries.sort((a, b) => (a.todo!.state === b.todo!.state ? a.todo!.id - b.todo!.id : a.todo!.state === 'open' ? -1 : 1));
+    this.entries.sort((a, b) =>
+      a.todo!.state === b.todo!.state ? a.todo!.id - b.todo!.id : a.todo!.state === 'open' ? -1 : 1,
+    );
   }
 }

@@ -19,6 +19,13 @@ export class ClearableRegion extends BaseRegion {
 
   override shed(): Change[] {
     if (this.entries.length === 0) return [];
-    return [change('cascade', this.name, this.removeRange(0, this.entries.length), 'request exceeded the model window: cleared')];
+    return [
+      change(
+        'cascade',
+        this.name,
+        this.removeRange(0, this.entries.length),
+        'request exceeded the model window: cleared',
+      ),
+    ];
   }
 }

@@ -22,7 +22,10 @@ export class CompactingRegion extends BaseRegion {
       if (this.tokens >= before) {
         // Folding the oldest few grew them (a summary's header outweighs short entries): one summary
         // of everything may still be smaller, so try that once before giving up.
-        const all = this.entries.length > 1 ? ctx.summarize(this.entries, this.name, this.entries[0]!.seq, this.summaryOptions) : undefined;
+        const all =
+          this.entries.length > 1
+            ? ctx.summarize(this.entries, this.name, this.entries[0]!.seq, this.summaryOptions)
+            : undefined;
         if (all && all.tokens < this.tokens) changes.push(this.fold(0, this.entries.length, ctx, reason, all));
         break;
       }

@@ -7,7 +7,14 @@
 import type { RegionDecl } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
 import {
-  overflowCtx, readOnOverflow, readOnWrite, readRender, renderCtx, writeCtx, type RegionFacts, type ScriptMessage,
+  overflowCtx,
+  readOnOverflow,
+  readOnWrite,
+  readRender,
+  renderCtx,
+  writeCtx,
+  type RegionFacts,
+  type ScriptMessage,
 } from '../custom-hooks.ts';
 import { describeFailure, loadCustomHooks, type CustomHooks } from '../custom-script.ts';
 import type { Change, ChangeType, Section, ToolCall } from '../timeline.ts';
@@ -36,7 +43,7 @@ export class CustomRegion extends BaseRegion {
   }
 
   override get cache() {
-    return this.decl.persistent ? 'always' as const : 'until-changed' as const;
+    return this.decl.persistent ? ('always' as const) : ('until-changed' as const);
   }
 
   /** Always the system section: the script decides per render whether it emits system text, messages, or both. */
@@ -86,8 +93,10 @@ export class CustomRegion extends BaseRegion {
       return { entry, changes: [] };
     }
     switch (answer.value.action) {
-      case 'accept': return { entry, changes: [] };
-      case 'drop': return { changes: [change('evict', this.name, [entry], 'on_write returned false')] };
+      case 'accept':
+        return { entry, changes: [] };
+      case 'drop':
+        return { changes: [change('evict', this.name, [entry], 'on_write returned false')] };
       case 'replace': {
         const content = answer.value.content;
         if (content === entry.content) return { entry, changes: [] };
@@ -132,7 +141,10 @@ export class CustomRegion extends BaseRegion {
       rest.push(oldest!);
       freed += oldest!.tokens;
     }
-    if (rest.length) changes.push(change(type, this.name, rest, picked.length ? `${reason}: oldest-first made up the difference` : reason));
+    if (rest.length)
+      changes.push(
+        change(type, this.name, rest, picked.length ? `${reason}: oldest-first made up the difference` : reason),
+      );
     return changes;
   }
 
@@ -179,15 +191,26 @@ export class CustomRegion extends BaseRegion {
   }
 
   private runRender(ctx: RegionContext, windowTokens: number): RegionRender {
-    const called = this.hooks.call('render', renderCtx({
-      region: this.facts(), entries: this.entries, stage: ctx.stage, stageIterations: ctx.stageIterations,
-      model: ctx.model, windowTokens, windowMax: ctx.window,
-    }));
+    const called = this.hooks.call(
+      'render',
+      renderCtx({
+        region: this.facts(),
+        entries: this.entries,
+        stage: ctx.stage,
+        stageIterations: ctx.stageIterations,
+        model: ctx.model,
+        windowTokens,
+        windowMax: ctx.window,
+      }),
+    );
     if (!called.ok) return this.fallback(ctx, describeFailure(called.failure));
     const answer = readRender(called.value);
     if (!answer.ok) return this.fallback(ctx, `${answer.error} (${this.hooks.file})`);
     for (const note of answer.value.notes) ctx.warn(`custom region ${this.name}: ${note} (${this.hooks.file})`);
-    return { system: this.systemBlock(answer.value.system, ctx), messages: this.placeMessages(answer.value.messages, ctx) };
+    return {
+      system: this.systemBlock(answer.value.system, ctx),
+      messages: this.placeMessages(answer.value.messages, ctx),
+    };
   }
 
   private fallback(ctx: RegionContext, detail: string): RegionRender {
@@ -225,12 +248,18 @@ export class CustomRegion extends BaseRegion {
     let cursor = 0;
     for (const message of messages) {
       const at = this.findEntry(message, cursor);
-      if (at >= 0) { out.push(entryMessage(this.entries[at]!)); cursor = at + 1; } else out.push(message);
+      if (at >= 0) {
+        out.push(entryMessage(this.entries[at]!));
+        cursor = at + 1;
+      } else out.push(message);
     }
     const placed: RenderedMessage[] = [];
     for (let i = 0; i < out.length; i++) {
       const item = out[i]!;
-      if ('seq' in item) { placed.push(item); continue; }
+      if ('seq' in item) {
+        placed.push(item);
+        continue;
+      }
       // A run of unmatched messages shares the gap after the previous placed seq.
       let runEnd = i;
       while (runEnd + 1 < out.length && !('seq' in out[runEnd + 1]!)) runEnd++;
@@ -239,7 +268,8 @@ export class CustomRegion extends BaseRegion {
       const low = before ?? (after !== undefined ? after - 1 : END_OF_STREAM);
       const high = after ?? low + 1;
       const count = runEnd - i + 1;
-      for (let k = 0; k < count; k++) placed.push(this.scriptMessage(out[i + k] as ScriptMessage, low + ((high - low) * (k + 1)) / (count + 1), ctx));
+      for (let k = 0; k < count; k++)
+        placed.push(this.scriptMessage(out[i + k] as ScriptMessage, low + ((high - low) * (k + 1)) / (count + 1), ctx));
       i = runEnd;
     }
     return placed;
@@ -249,7 +279,13 @@ export class CustomRegion extends BaseRegion {
     for (let i = from; i < this.entries.length; i++) {
       if (this.entries[i]!.content !== message.content) continue;
       const m = entryMessage(this.entries[i]!);
-      if (m.role === message.role && m.content === message.content && m.tool_call_id === message.tool_call_id && sameCalls(m.tool_calls, message.tool_calls)) return i;
+      if (
+        m.role === message.role &&
+        m.content === message.content &&
+        m.tool_call_id === message.tool_call_id &&
+        sameCalls(m.tool_calls, message.tool_calls)
+      )
+        return i;
     }
     return -1;
   }
@@ -261,9 +297,19 @@ export class CustomRegion extends BaseRegion {
     const id = `${seq}\u0000${message.role}\u0000${message.tool_call_id ?? ''}\u0000${message.content}\u0000${message.tool_calls ? JSON.stringify(message.tool_calls) : ''}`;
     const cached = this.messageCache.get(id);
     if (cached) return cached;
-    const callTokens = (message.tool_calls ?? []).map((c) => ctx.count(JSON.stringify({ name: c.name, arguments: c.arguments })));
+    const callTokens = (message.tool_calls ?? []).map((c) =>
+      ctx.count(JSON.stringify({ name: c.name, arguments: c.arguments })),
+    );
     const tokens = ctx.count(message.content) + callTokens.reduce((a, b) => a + b, 0);
-    const rendered = renderedMessage(seq, message.role, message.content, tokens, message.tool_calls, callTokens, message.tool_call_id);
+    const rendered = renderedMessage(
+      seq,
+      message.role,
+      message.content,
+      tokens,
+      message.tool_calls,
+      callTokens,
+      message.tool_call_id,
+    );
     if (this.messageCache.size > 1000) this.messageCache.clear();
     this.messageCache.set(id, rendered);
     return rendered;
@@ -274,12 +320,18 @@ function sameCalls(a: readonly ToolCall[] | undefined, b: readonly ToolCall[] | 
   const x = a ?? [];
   const y = b ?? [];
   if (x.length !== y.length) return false;
-  return x.every((c, i) => c.id === y[i]!.id && c.name === y[i]!.name && canonical(c.arguments) === canonical(y[i]!.arguments));
+  return x.every(
+    (c, i) => c.id === y[i]!.id && c.name === y[i]!.name && canonical(c.arguments) === canonical(y[i]!.arguments),
+  );
 }
 
 /** JSON with object keys sorted: Rhai hands maps back in its own key order. */
 function canonical(value: unknown): string {
-  return JSON.stringify(value, (_, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v)
-    ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    : v));
+  return JSON.stringify(value, (_, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
+  );
 }

@@ -51,7 +51,7 @@ class UnscriptedCustomRegion extends BaseRegion {
   }
 
   override get cache() {
-    return this.decl.persistent ? 'always' as const : 'until-changed' as const;
+    return this.decl.persistent ? ('always' as const) : ('until-changed' as const);
   }
 
   protected enforce(): Change[] {

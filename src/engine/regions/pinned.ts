@@ -21,9 +21,14 @@ export class PinnedRegion extends BaseRegion {
    * own stage prompt is swapped when the stage changes.
    */
   override put(entry: Entry, ctx: RegionContext): WriteOutcome {
-    const taken = entry.key !== undefined && entry.key !== STAGE_PROMPT_KEY && this.entries.some((e) => e.key === entry.key);
+    const taken =
+      entry.key !== undefined && entry.key !== STAGE_PROMPT_KEY && this.entries.some((e) => e.key === entry.key);
     if (taken) {
-      return { ok: false, message: `${this.name} is pinned: its entry "${entry.key}" is never replaced. Append under a new key instead.`, changes: [] };
+      return {
+        ok: false,
+        message: `${this.name} is pinned: its entry "${entry.key}" is never replaced. Append under a new key instead.`,
+        changes: [],
+      };
     }
     return super.put(entry, ctx);
   }

@@ -66,7 +66,9 @@ export class SlidingWindowRegion extends BaseRegion {
       if (n >= 2) changes.push(this.fold(0, n, ctx, reason));
       // A summary of one entry, or one bigger than what it replaced, cannot shrink the window.
       if (n < 2 || (!this.tooMany() && this.tokens >= before && this.over())) {
-        changes.push(...this.evictOldestWhile(() => this.tooMany() || this.over(), `${reason}: summary alone does not fit`));
+        changes.push(
+          ...this.evictOldestWhile(() => this.tooMany() || this.over(), `${reason}: summary alone does not fit`),
+        );
         break;
       }
     }

@@ -13,7 +13,8 @@ export interface TodoState {
   notes: string[];
 }
 
-export type TodoOutcome = { ok: true; message: string; changes: Change[]; id: number } | { ok: false; message: string; changes: Change[] };
+export type TodoOutcome =
+  { ok: true; message: string; changes: Change[]; id: number } | { ok: false; message: string; changes: Change[] };
 
 /** What the todo tools and the stage gates ask of a checklist region. */
 export interface Checklist {

@@ -13,15 +13,25 @@ export function contextAppend(run: RunState, name: string, content: string, key:
   const region = run.visibleRegion(name);
   if (typeof region === 'string') return { ok: false, message: region };
   if (region.keyed && key === undefined) {
-    return { ok: false, message: `${name} is a ${region.kind} region whose entries are keyed: give the entry a key (context_append { region: "${name}", key: "...", content })` };
+    return {
+      ok: false,
+      message: `${name} is a ${region.kind} region whose entries are keyed: give the entry a key (context_append { region: "${name}", key: "...", content })`,
+    };
   }
   const entry = run.textEntry(content, key);
   // The agent's own write: a refusal is its result, which tells it the region is full.
   const outcome = run.store(name, entry, key !== undefined);
   if (!outcome.ok) return { ok: false, message: outcome.message };
   // Taken out again at once by the region's rule: the agent hears that nothing was appended.
-  if (outcome.gone) return { ok: true, message: `${goneText(name, 'the entry', outcome.stored ?? entry.tokens, outcome.gone)}; ${run.fullness(region)}` };
-  return { ok: true, message: `appended ${keptSize(entry.tokens, outcome)} to ${name}${key === undefined ? '' : ` as "${key}"`}; ${run.fullness(region)}` };
+  if (outcome.gone)
+    return {
+      ok: true,
+      message: `${goneText(name, 'the entry', outcome.stored ?? entry.tokens, outcome.gone)}; ${run.fullness(region)}`,
+    };
+  return {
+    ok: true,
+    message: `appended ${keptSize(entry.tokens, outcome)} to ${name}${key === undefined ? '' : ` as "${key}"`}; ${run.fullness(region)}`,
+  };
 }
 
 export function contextDelete(run: RunState, event: Extract<TrafficEvent, { type: 'context_delete' }>): StepResult {
@@ -35,14 +45,22 @@ export function contextDelete(run: RunState, event: Extract<TrafficEvent, { type
   if (!outcome.ok) return { ok: false, message: outcome.message };
   run.changes.push(outcome.change);
   const n = outcome.change.entries.length;
-  return { ok: true, message: `deleted ${n} entr${n === 1 ? 'y' : 'ies'} (${fmt(outcome.change.tokens)} tokens) from ${name}; ${run.fullness(region)}` };
+  return {
+    ok: true,
+    message: `deleted ${n} entr${n === 1 ? 'y' : 'ies'} (${fmt(outcome.change.tokens)} tokens) from ${name}; ${run.fullness(region)}`,
+  };
 }
 
 export function contextList(run: RunState, name: string): StepResult {
   const region = run.visibleRegion(name);
   if (typeof region === 'string') return { ok: false, message: region };
   const lines = region.entries.map((e, i) => `${i}: ${entryLabel(e)} (${fmt(e.tokens)} tokens)`);
-  return { ok: true, message: [`${name} (${region.kind}): ${region.entries.length} entries; ${run.fullness(region)}`, ...lines].join('\n') };
+  return {
+    ok: true,
+    message: [`${name} (${region.kind}): ${region.entries.length} entries; ${run.fullness(region)}`, ...lines].join(
+      '\n',
+    ),
+  };
 }
 
 /** A todo_* event: `act` runs on the region's checklist, if the region has one. */
@@ -50,7 +68,11 @@ export function todo(run: RunState, name: string, act: (checklist: Checklist) =>
   const region = run.visibleRegion(name);
   if (typeof region === 'string') return { ok: false, message: region };
   const checklist = region.checklist;
-  if (!checklist) return { ok: false, message: `${name} is a ${region.kind} region, not a checklist: todo tools only write to checklist regions` };
+  if (!checklist)
+    return {
+      ok: false,
+      message: `${name} is a ${region.kind} region, not a checklist: todo tools only write to checklist regions`,
+    };
   const before = region.tokens;
   const outcome = act(checklist);
   run.changes.push(...outcome.changes);

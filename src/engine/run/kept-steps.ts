@@ -5,7 +5,15 @@
 // A run with a region that cannot be copied (a custom region) keeps a snapshot per step instead.
 import type { Assembly } from '../assemble.ts';
 import type { Entry } from '../regions/types.ts';
-import type { EntryDetail, RegionDetail, RegionFigures, RegionMeta, StageLedger, StepDetail, TimelineStep } from '../timeline.ts';
+import type {
+  EntryDetail,
+  RegionDetail,
+  RegionFigures,
+  RegionMeta,
+  StageLedger,
+  StepDetail,
+  TimelineStep,
+} from '../timeline.ts';
 import type { Run } from './run.ts';
 
 /** Events between two checkpoints (in a run of up to 16,000 events): inspecting a step re-runs at most this many. */
@@ -25,7 +33,15 @@ export interface Snapshot {
   assembly: Assembly;
   inference: boolean;
   requestRegions?: Record<string, RegionFigures>;
-  regions: { meta: RegionMeta; kind: RegionMeta['kind']; budget: number; trigger: number; tokens: number; visible: boolean; entries: readonly Entry[] }[];
+  regions: {
+    meta: RegionMeta;
+    kind: RegionMeta['kind'];
+    budget: number;
+    trigger: number;
+    tokens: number;
+    visible: boolean;
+    entries: readonly Entry[];
+  }[];
   ledger: StageLedger;
 }
 
@@ -52,7 +68,8 @@ export class KeptSteps {
 
   passed(run: Run, step: TimelineStep): void {
     if (this.mode === 'snapshots') this.snapshots[step.index] = snapshot(run, step);
-    else if (this.mode === 'checkpoints' && run.position % this.every === 0) this.checkpoints[run.position / this.every] = checkpointOf(run)!;
+    else if (this.mode === 'checkpoints' && run.position % this.every === 0)
+      this.checkpoints[run.position / this.every] = checkpointOf(run)!;
   }
 
   at(index: number): Snapshot | undefined {
@@ -60,9 +77,11 @@ export class KeptSteps {
     const checkpoint = this.checkpoints[Math.floor(index / this.every)];
     if (!checkpoint) return undefined;
     const cursor = this.cursor;
-    const run = cursor && cursor.position <= index && cursor.position > checkpoint.position ? cursor : checkpoint.fork()!;
+    const run =
+      cursor && cursor.position <= index && cursor.position > checkpoint.position ? cursor : checkpoint.fork()!;
     let step: TimelineStep;
-    do step = run.step(); while (run.position <= index);
+    do step = run.step();
+    while (run.position <= index);
     this.cursor = run;
     return snapshot(run, step);
   }
@@ -83,13 +102,19 @@ function checkpointOf(run: Run): Run | undefined {
 export function snapshot(run: Run, step: TimelineStep): Snapshot {
   const inference = step.event.type === 'assistant';
   const out: Snapshot = {
-    step, inference,
+    step,
+    inference,
     assembly: inference ? run.lastAssembly! : run.previewAssembly(),
     regions: [...run.meta.values()].map((meta) => {
       const region = run.regions.get(meta.name)!;
       return {
-        meta, kind: region.kind, budget: region.budget.budget, trigger: region.budget.trigger, tokens: region.tokens,
-        visible: run.layout.includes(region), entries: region.entries.slice(),
+        meta,
+        kind: region.kind,
+        budget: region.budget.budget,
+        trigger: region.budget.trigger,
+        tokens: region.tokens,
+        visible: run.layout.includes(region),
+        entries: region.entries.slice(),
       };
     }),
     ledger: structuredClone(run.ledger.byStage),
@@ -113,12 +138,24 @@ function entryDetail(entry: Entry, index: number): EntryDetail {
 export function detailOf(snap: Snapshot): StepDetail {
   const { step } = snap;
   const regions: RegionDetail[] = snap.regions.map((r) => ({
-    ...r.meta, kind: r.kind, budget: r.budget, trigger: r.trigger, tokens: r.tokens, visible: r.visible,
+    ...r.meta,
+    kind: r.kind,
+    budget: r.budget,
+    trigger: r.trigger,
+    tokens: r.tokens,
+    visible: r.visible,
     entries: r.entries.map(entryDetail),
   }));
   const out: StepDetail = {
-    index: step.index, event: step.event, stage: step.stage, regions, changes: step.changes,
-    request: snap.assembly.request, inference: snap.inference, warnings: step.warnings, ledger: structuredClone(snap.ledger),
+    index: step.index,
+    event: step.event,
+    stage: step.stage,
+    regions,
+    changes: step.changes,
+    request: snap.assembly.request,
+    inference: snap.inference,
+    warnings: step.warnings,
+    ledger: structuredClone(snap.ledger),
   };
   if (step.result) out.result = step.result;
   if (snap.requestRegions) out.requestRegions = snap.requestRegions;

@@ -31,18 +31,21 @@ export class Run extends RunState {
     const all = new Map<string, RegionDecl>();
     for (const decl of stageLayout(this.blueprint, first)) all.set(decl.name, decl);
     for (const decl of this.blueprint.regions) if (!all.has(decl.name)) all.set(decl.name, decl);
-    for (const stage of this.stages) for (const decl of stageLayout(this.blueprint, stage)) if (!all.has(decl.name)) all.set(decl.name, decl);
+    for (const stage of this.stages)
+      for (const decl of stageLayout(this.blueprint, stage)) if (!all.has(decl.name)) all.set(decl.name, decl);
     for (const decl of all.values()) this.createRegion(decl);
 
     const declared = [...all.values()].filter((d) => !isImplicit(d));
     const inputs = seedInputsOf(this.scenario, options.runRhaiSeed);
     const errors: Diagnostic[] = [];
     const unseededTask = taskSeedFinding(declared, this.scenario.inputs);
-    if (unseededTask?.severity === 'error') errors.push(runError('task-not-seeded', unseededTask.message, 'agent.leviath', 'context.regions'));
+    if (unseededTask?.severity === 'error')
+      errors.push(runError('task-not-seeded', unseededTask.message, 'agent.leviath', 'context.regions'));
     const seeds = declared.map((decl) => ({ name: decl.name, ...resolveSeed(this.blueprint, decl, inputs) }));
     for (const f of seeds.flatMap((s) => s.findings)) {
       // The same findings validation reported; a refused seed leaves its region empty and the run goes on.
-      if (f.severity === 'error') errors.push(runError(f.code, f.message, 'agent.leviath', `context.regions.${f.region}.seed`));
+      if (f.severity === 'error')
+        errors.push(runError(f.code, f.message, 'agent.leviath', `context.regions.${f.region}.seed`));
       else if (f.severity === 'warning') this.runWarnings.push(`seed of ${f.region} [${f.code}]: ${f.message}`);
     }
     if (errors.length) return errors;
@@ -54,14 +57,24 @@ export class Run extends RunState {
         const outcome = seed.key === undefined ? region.write(entry, this.ctx) : region.put(entry, this.ctx);
         this.spawnChanges.push(...outcome.changes);
         if (!outcome.ok) this.runWarnings.push(`seed ${seed.source} into ${name}: ${outcome.message}`);
-        else if (outcome.gone) this.runWarnings.push(`seed ${seed.source} into ${name}: ${goneText(name, 'it', outcome.stored ?? entry.tokens, outcome.gone)}`);
+        else if (outcome.gone)
+          this.runWarnings.push(
+            `seed ${seed.source} into ${name}: ${goneText(name, 'it', outcome.stored ?? entry.tokens, outcome.gone)}`,
+          );
         else if (seed.source === 'task_input') this.taskEntries.push({ region: name, entry });
-        this.ledger.charge(first.name, name, !outcome.ok || outcome.gone?.verb === 'dropped' ? 0 : outcome.stored ?? entry.tokens);
+        this.ledger.charge(
+          first.name,
+          name,
+          !outcome.ok || outcome.gone?.verb === 'dropped' ? 0 : (outcome.stored ?? entry.tokens),
+        );
       }
     }
     // The baseline holds the task as its first message; its count is the seeded entry's when there is one.
     const task = this.scenario.inputs.task;
-    const taskTokens = typeof task !== 'string' ? undefined : this.taskEntries.find((t) => t.entry.content === task)?.entry.tokens ?? this.ctx.count(task);
+    const taskTokens =
+      typeof task !== 'string'
+        ? undefined
+        : (this.taskEntries.find((t) => t.entry.content === task)?.entry.tokens ?? this.ctx.count(task));
     this.baseline = new FlatListBaseline(this.model.window, taskTokens);
     enterStage(this, first);
     this.spawnChanges.push(...this.changes);
@@ -80,21 +93,47 @@ export class Run extends RunState {
     let request: RequestFigures | undefined;
     let result: StepResult | undefined;
     switch (event.type) {
-      case 'user': userMessage(this, messageText(this, event, index)); break;
-      case 'assistant': request = infer(this, event, index); break;
-      case 'tool_result': result = toolResult(this, event); break;
-      case 'context_append': result = contextAppend(this, event.region, event.content, event.key); break;
-      case 'context_delete': result = contextDelete(this, event); break;
-      case 'context_list': result = contextList(this, event.region); break;
-      case 'todo_add': result = todo(this, event.region, (c) => c.add(event.item, this.ctx)); break;
-      case 'todo_done': result = todo(this, event.region, (c) => c.done(event.id, this.ctx)); break;
-      case 'todo_note': result = todo(this, event.region, (c) => c.note(event.id, event.note, this.ctx)); break;
-      case 'transition': result = transition(this, event.to); break;
+      case 'user':
+        userMessage(this, messageText(this, event, index));
+        break;
+      case 'assistant':
+        request = infer(this, event, index);
+        break;
+      case 'tool_result':
+        result = toolResult(this, event);
+        break;
+      case 'context_append':
+        result = contextAppend(this, event.region, event.content, event.key);
+        break;
+      case 'context_delete':
+        result = contextDelete(this, event);
+        break;
+      case 'context_list':
+        result = contextList(this, event.region);
+        break;
+      case 'todo_add':
+        result = todo(this, event.region, (c) => c.add(event.item, this.ctx));
+        break;
+      case 'todo_done':
+        result = todo(this, event.region, (c) => c.done(event.id, this.ctx));
+        break;
+      case 'todo_note':
+        result = todo(this, event.region, (c) => c.note(event.id, event.note, this.ctx));
+        break;
+      case 'transition':
+        result = transition(this, event.to);
+        break;
       // The harness's own compaction of an imported run: a blueprint keeps its context by its own
       // regions' rules, so its replay goes on unchanged (the as-sent replay applies it).
-      case 'compaction': break;
+      case 'compaction':
+        break;
     }
-    const [stage, regions, changes, warnings] = [this.stage.name, this.figures(), kept(this.changes), kept(this.warnings)];
+    const [stage, regions, changes, warnings] = [
+      this.stage.name,
+      this.figures(),
+      kept(this.changes),
+      kept(this.warnings),
+    ];
     // One literal per shape, so each step's fields sit inside the object instead of in a grown side table.
     if (request) return { index, event, stage, regions, changes, warnings, request };
     if (result) return { index, event, stage, regions, changes, warnings, result };

@@ -153,7 +153,13 @@ export class RunState {
   /** Calls made and results counted: shared with this run's copies. */
   readonly shared: SharedFacts;
 
-  constructor(model: Model, blueprint: Blueprint, events: readonly TrafficEvent[], scenario: Scenario, shared = new SharedFacts()) {
+  constructor(
+    model: Model,
+    blueprint: Blueprint,
+    events: readonly TrafficEvent[],
+    scenario: Scenario,
+    shared = new SharedFacts(),
+  ) {
     this.model = model;
     this.blueprint = blueprint;
     this.events = events;
@@ -186,7 +192,8 @@ export class RunState {
       copy.regions.set(name, forked);
     }
     for (const [name, meta] of this.meta) copy.meta.set(name, meta);
-    for (const [stage, row] of Object.entries(this.ledger.byStage)) copy.ledger.byStage[stage] = nameTable(Object.entries(row));
+    for (const [stage, row] of Object.entries(this.ledger.byStage))
+      copy.ledger.byStage[stage] = nameTable(Object.entries(row));
     copy.runWarnings.push(...this.runWarnings);
     copy.spawnChanges.push(...this.spawnChanges);
     copy.position = this.position;
@@ -230,7 +237,10 @@ export class RunState {
     let left = 0;
     for (const [name, bySeq] of this.reportedStrips) {
       const region = this.regions.get(name);
-      if (region && !region.messagesAreEntries) { left += bySeq.size; continue; }
+      if (region && !region.messagesAreEntries) {
+        left += bySeq.size;
+        continue;
+      }
       const held = new Set(region?.entries.map((e) => e.seq));
       for (const seq of bySeq.keys()) if (!held.has(seq)) bySeq.delete(seq);
       if (bySeq.size === 0) this.reportedStrips.delete(name);
@@ -273,10 +283,21 @@ export class RunState {
     for (const region of this.regions.values()) {
       const visible = this.layout.includes(region);
       const last = previous?.[region.name];
-      if (last && last.tokens === region.tokens && last.budget === region.budget.budget && last.entries === region.entries.length && last.visible === visible) {
+      if (
+        last &&
+        last.tokens === region.tokens &&
+        last.budget === region.budget.budget &&
+        last.entries === region.entries.length &&
+        last.visible === visible
+      ) {
         out[region.name] = last;
       } else {
-        out[region.name] = { tokens: region.tokens, budget: region.budget.budget, entries: region.entries.length, visible };
+        out[region.name] = {
+          tokens: region.tokens,
+          budget: region.budget.budget,
+          entries: region.entries.length,
+          visible,
+        };
         changed = true;
       }
     }
@@ -293,8 +314,14 @@ export class RunState {
     this.regions.set(decl.name, region);
     if (!this.meta.has(decl.name)) {
       this.meta.set(decl.name, {
-        name: decl.name, kind: decl.kind, budget: budget.budget, trigger: budget.trigger, admission: decl.admission,
-        section: region.section, cache: region.cache, declared: !isImplicit(decl),
+        name: decl.name,
+        kind: decl.kind,
+        budget: budget.budget,
+        trigger: budget.trigger,
+        admission: decl.admission,
+        section: region.section,
+        cache: region.cache,
+        declared: !isImplicit(decl),
       });
     }
     return region;
@@ -311,7 +338,11 @@ export class RunState {
       const what = `a ${entry.kind.replace('_', ' ')} of ${fmt(entry.tokens)} tokens`;
       const fill = `it holds ${fmt(region.tokens)} of ${fmt(region.budget.trigger)} tokens in ${fmt(region.entries.length)} entries`;
       const reject = region.decl.admission === 'reject';
-      this.warnings.push(reject ? `${name} (admission = "reject") refused ${what}: ${fill}` : `${name} refused ${what}: ${outcome.message}`);
+      this.warnings.push(
+        reject
+          ? `${name} (admission = "reject") refused ${what}: ${fill}`
+          : `${name} refused ${what}: ${outcome.message}`,
+      );
       // The spec: a write that does not fit fails "and the agent is told the region is full and to
       // release something first". No agent made this write, so the next request tells the model.
       const told = reject
@@ -329,9 +360,15 @@ export class RunState {
     this.changes.push(...outcome.changes);
     if (outcome.ok) {
       // An entry dropped on arrival was never held: nothing is charged for it.
-      this.ledger.charge(this.stage.name, name, outcome.gone?.verb === 'dropped' ? 0 : outcome.stored ?? entry.tokens);
+      this.ledger.charge(
+        this.stage.name,
+        name,
+        outcome.gone?.verb === 'dropped' ? 0 : (outcome.stored ?? entry.tokens),
+      );
       if (!region.removable && region.tokens > region.budget.budget) {
-        this.warnings.push(`${name} is pinned and over its budget: ${fmt(region.tokens)} of ${fmt(region.budget.budget)} tokens (pinned content is never evicted)`);
+        this.warnings.push(
+          `${name} is pinned and over its budget: ${fmt(region.tokens)} of ${fmt(region.budget.budget)} tokens (pinned content is never evicted)`,
+        );
       }
     }
     return outcome;
@@ -342,7 +379,8 @@ export class RunState {
     const region = this.layout.find((r) => r.name === name);
     if (region) return region;
     const names = this.layout.map((r) => r.name).join(', ');
-    if (this.regions.has(name)) return `region ${name} is not part of stage ${this.stage.name}'s layout (visible: ${names})`;
+    if (this.regions.has(name))
+      return `region ${name} is not part of stage ${this.stage.name}'s layout (visible: ${names})`;
     return `no region named "${name}" (stage ${this.stage.name} has: ${names})`;
   }
 
@@ -367,6 +405,12 @@ export class RunState {
       folded += e.folded?.entries ?? 1;
       foldedTokens += e.folded?.tokens ?? e.tokens;
     }
-    return { seq, content, tokens: this.ctx.count(content), kind: 'summary', folded: { entries: folded, tokens: foldedTokens } };
+    return {
+      seq,
+      content,
+      tokens: this.ctx.count(content),
+      kind: 'summary',
+      folded: { entries: folded, tokens: foldedTokens },
+    };
   }
 }

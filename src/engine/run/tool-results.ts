@@ -18,7 +18,10 @@ const FILE_TOOLS: Record<string, string> = { read_file: 'read', write_file: 'wri
 
 export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: 'tool_result' }>): StepResult {
   const encoding = run.model.encoding;
-  const made = event.content === undefined ? filler(event.size_tokens!, event.tool_name, event.tool_call_id, countTokens, encoding) : undefined;
+  const made =
+    event.content === undefined
+      ? filler(event.size_tokens!, event.tool_name, event.tool_call_id, countTokens, encoding)
+      : undefined;
   let content: string;
   // The filler's first line, while the content is the filler's whole text.
   let head = made?.head;
@@ -27,7 +30,7 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   let byteCut: { text: string; fileBytes: number; notice: string } | undefined;
   if (lookupTool(READ_FILE, event.tool_name)) {
     // Filler is ASCII: it is cut as such, and the part cut off is never made.
-    const capped = made ? cutAscii(made) ?? { content: made.text() } : capReadFile(event.content!);
+    const capped = made ? (cutAscii(made) ?? { content: made.text() }) : capReadFile(event.content!);
     content = capped.content;
     if (capped.notice !== undefined) {
       byteCut = { text: capped.content, fileBytes: capped.fileBytes!, notice: capped.notice };
@@ -35,8 +38,15 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
       head = undefined;
       // Tokens cut are known only when the size was given (the cut tail is never tokenized).
       const shownTokens = made ? cutFillerTokens(run, made, capped.content.length, '') : undefined;
-      const cutTokens = shownTokens === undefined || knownTokens === undefined ? 0 : Math.max(0, knownTokens - shownTokens);
-      run.changes.push({ type: 'truncate', region: '(read_file)', tokens: cutTokens, entries: [event.tool_call_id], reason: capped.notice.trim() });
+      const cutTokens =
+        shownTokens === undefined || knownTokens === undefined ? 0 : Math.max(0, knownTokens - shownTokens);
+      run.changes.push({
+        type: 'truncate',
+        region: '(read_file)',
+        tokens: cutTokens,
+        entries: [event.tool_call_id],
+        reason: capped.notice.trim(),
+      });
       knownTokens = made ? cutFillerTokens(run, made, capped.content.length, capped.notice) : undefined;
     }
   } else {
@@ -51,11 +61,19 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
     // depends only on the event and the cap, so replays of the same traffic share it.
     const capped = run.shared.capped(event, max, () => {
       const once = capToolResult(content, max, encoding);
-      return once.truncated && byteCut ? capToolResult(byteCut.text, max, encoding, (kept) => bothCapsMarker(kept, byteCut!.fileBytes, max)) : once;
+      return once.truncated && byteCut
+        ? capToolResult(byteCut.text, max, encoding, (kept) => bothCapsMarker(kept, byteCut!.fileBytes, max))
+        : once;
     });
     if (capped.truncated) {
       // The same count the marker gives the model: the tokens of the result left out.
-      run.changes.push({ type: 'truncate', region: route.region, tokens: capped.cut!, entries: [event.tool_call_id], reason: `max_result_tokens ${fmt(max)}` });
+      run.changes.push({
+        type: 'truncate',
+        region: route.region,
+        tokens: capped.cut!,
+        entries: [event.tool_call_id],
+        reason: `max_result_tokens ${fmt(max)}`,
+      });
       head = undefined;
     }
     content = capped.content;
@@ -70,7 +88,9 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   if (typeof path === 'string') trackFile(run, event.tool_name, path, tokens, event.is_error === true, route.region);
   let target = run.layout.find((r) => r.name === route.region);
   if (!target) {
-    run.warnings.push(`${event.tool_name} result routed to ${route.region}, which stage ${run.stage.name} does not carry; it went to tool_results`);
+    run.warnings.push(
+      `${event.tool_name} result routed to ${route.region}, which stage ${run.stage.name} does not carry; it went to tool_results`,
+    );
     target = run.regions.get('tool_results')!;
   }
   if (MESSAGE_REGION_NAMES.has(target.name) || target.section === 'messages') {
@@ -84,13 +104,15 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
     return { ok: true, message: said };
   }
   // Routed away: the content lives in its region and a stub keeps the call paired.
-  const placed = target.keyed && entry.key === undefined ? { ...entry, key: `${event.tool_name}:${event.tool_call_id}` } : entry;
+  const placed =
+    target.keyed && entry.key === undefined ? { ...entry, key: `${event.tool_name}:${event.tool_call_id}` } : entry;
   // A refusal here is what the call's result says, so the model reads it.
   const outcome = run.store(target.name, placed, false);
   // What the region kept (after a custom region's on_write), or why it did not keep it.
   let stub: string;
   if (!outcome.ok) stub = outcome.message;
-  else if (outcome.gone) stub = `[${goneText(`routed to ${target.name}, which`, 'it', outcome.stored ?? tokens, outcome.gone)}]`;
+  else if (outcome.gone)
+    stub = `[${goneText(`routed to ${target.name}, which`, 'it', outcome.stored ?? tokens, outcome.gone)}]`;
   else stub = `[routed to ${target.name}: ${keptSize(tokens, outcome, true)}]`;
   run.writeTo('tool_results', stubEntry(run, stub, event));
   return outcome.ok ? { ok: true, message: stub } : { ok: false, message: outcome.message };
@@ -98,20 +120,38 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
 
 /** A short result standing for the call's real one, so the call stays paired in the message stream. */
 function stubEntry(run: RunState, content: string, event: Extract<TrafficEvent, { type: 'tool_result' }>): Entry {
-  return { seq: run.seq++, content, tokens: run.ctx.count(content), kind: 'stub', toolCallId: event.tool_call_id, toolName: event.tool_name };
+  return {
+    seq: run.seq++,
+    content,
+    tokens: run.ctx.count(content),
+    kind: 'stub',
+    toolCallId: event.tool_call_id,
+    toolName: event.tool_name,
+  };
 }
 
 /**
  * The result's entry, one literal per shape (a spread of optional fields takes a slow path in V8);
  * `head` is always a field, undefined unless the content is generated filler.
  */
-function resultEntry(seq: number, content: string, head: string | undefined, tokens: number, event: Extract<TrafficEvent, { type: 'tool_result' }>, key: string | undefined): Entry {
+function resultEntry(
+  seq: number,
+  content: string,
+  head: string | undefined,
+  tokens: number,
+  event: Extract<TrafficEvent, { type: 'tool_result' }>,
+  key: string | undefined,
+): Entry {
   const toolCallId = event.tool_call_id;
   const toolName = event.tool_name;
   if (key === undefined) {
-    return event.is_error ? { seq, content, head, tokens, kind: 'tool_result', toolCallId, toolName, isError: true } : { seq, content, head, tokens, kind: 'tool_result', toolCallId, toolName };
+    return event.is_error
+      ? { seq, content, head, tokens, kind: 'tool_result', toolCallId, toolName, isError: true }
+      : { seq, content, head, tokens, kind: 'tool_result', toolCallId, toolName };
   }
-  return event.is_error ? { seq, content, head, tokens, kind: 'tool_result', toolCallId, toolName, key, isError: true } : { seq, content, head, tokens, kind: 'tool_result', toolCallId, toolName, key };
+  return event.is_error
+    ? { seq, content, head, tokens, kind: 'tool_result', toolCallId, toolName, key, isError: true }
+    : { seq, content, head, tokens, kind: 'tool_result', toolCallId, toolName, key };
 }
 
 /**
@@ -130,13 +170,22 @@ function cutFillerTokens(run: RunState, made: Filler, shown: number, notice: str
  * `[context.file_tracking]`: one entry per file the agent read, wrote or edited, keyed by path,
  * rewritten on every touch, so the hashmap says what the agent has seen without holding content.
  */
-function trackFile(run: RunState, toolName: string, path: string, tokens: number, failed: boolean, routedTo: string): void {
+function trackFile(
+  run: RunState,
+  toolName: string,
+  path: string,
+  tokens: number,
+  failed: boolean,
+  routedTo: string,
+): void {
   const tracking = run.blueprint.fileTracking;
   const verb = lookupTool(FILE_TOOLS, toolName);
   // A result routed into the tracking region is already there under its path.
   if (!tracking?.enabled || tracking.region === undefined || verb === undefined || tracking.region === routedTo) return;
   const region = run.regions.get(tracking.region);
   if (!region) return;
-  const content = failed ? `${path}: ${verb} failed` : `${path}: ${verb}${verb === 'read' ? ` (${fmt(tokens)} tokens)` : ''}`;
+  const content = failed
+    ? `${path}: ${verb} failed`
+    : `${path}: ${verb}${verb === 'read' ? ` (${fmt(tokens)} tokens)` : ''}`;
   run.writeTo(region.name, { seq: run.seq++, content, tokens: run.ctx.count(content), kind: 'text', key: path });
 }

@@ -6,7 +6,14 @@ import type { RegionDecl, StageDecl } from '../blueprint/types.ts';
 import { change } from '../regions/index.ts';
 import type { Entry, Region } from '../regions/types.ts';
 import { formatSummary, summaryItems, type SummaryItems } from '../summarize.ts';
-import { STAGE_PROMPT_KEY, findTransition, gateRefusals, instructionsRegion, maxAttempts, stageLayout } from '../stages.ts';
+import {
+  STAGE_PROMPT_KEY,
+  findTransition,
+  gateRefusals,
+  instructionsRegion,
+  maxAttempts,
+  stageLayout,
+} from '../stages.ts';
 import type { StepResult } from '../timeline.ts';
 import type { RunState } from './state.ts';
 import { userMessage } from './turns.ts';
@@ -29,7 +36,9 @@ export function transition(run: RunState, to: string): StepResult {
       return { ok: false, message: nudge };
     }
     // The shared attempt budget is spent: move on rather than wedge the run.
-    run.warnings.push(`stage ${from.name}: gate still refused after ${max} attempts; moving on to ${to} anyway (${refusals.join(' ')})`);
+    run.warnings.push(
+      `stage ${from.name}: gate still refused after ${max} attempts; moving on to ${to} anyway (${refusals.join(' ')})`,
+    );
   }
   carryHistory(run, from);
   if (edge.transform === 'compact') {
@@ -39,7 +48,10 @@ export function transition(run: RunState, to: string): StepResult {
       run.changes.push(...region.compactAll(run.ctx, `edge transform compact: ${from.name} -> ${to}`));
     }
   }
-  enterStage(run, run.stages.find((s) => s.name === to)!);
+  enterStage(
+    run,
+    run.stages.find((s) => s.name === to)!,
+  );
   const forced = refusals.length > 0 ? ' (gate not satisfied; max_attempts reached)' : '';
   return { ok: true, message: `moved from ${from.name} to ${to}${forced}` };
 }
@@ -110,8 +122,12 @@ function regionFor(run: RunState, decl: RegionDecl): Region {
   if (refused.length > 0) {
     // Nothing is lost unseen: what the new kind does not take (free text in a checklist) leaves on
     // the timeline, with the new kind's reason.
-    run.changes.push(change('evict', decl.name, refused, `stage ${run.stage.name} makes ${decl.name} a ${decl.kind}: ${why}`));
-    run.warnings.push(`stage ${run.stage.name} makes ${decl.name} a ${decl.kind}, which did not take ${refused.length} of its ${existing.entries.length} entries: ${why}`);
+    run.changes.push(
+      change('evict', decl.name, refused, `stage ${run.stage.name} makes ${decl.name} a ${decl.kind}: ${why}`),
+    );
+    run.warnings.push(
+      `stage ${run.stage.name} makes ${decl.name} a ${decl.kind}, which did not take ${refused.length} of its ${existing.entries.length} entries: ${why}`,
+    );
   }
   return fresh;
 }
@@ -140,7 +156,11 @@ function carryHistory(run: RunState, from: StageDecl): void {
     for (const [item, n] of fresh.items) carry.items.set(item, (carry.items.get(item) ?? 0) + n);
     const content = formatSummary(carry, `${source.name} in stage ${from.name}`, { everyItem: true });
     const folded = { entries: carry.count, tokens: (earlier?.folded?.tokens ?? 0) + fresh.tokens };
-    run.writeTo(region.name, { seq: run.seq++, content, tokens: run.ctx.count(content), kind: 'summary', key, folded }, true);
+    run.writeTo(
+      region.name,
+      { seq: run.seq++, content, tokens: run.ctx.count(content), kind: 'summary', key, folded },
+      true,
+    );
   }
 }
 

@@ -14,22 +14,40 @@ import { countTokens } from '../tokens.ts';
 import type { RunState } from './state.ts';
 
 export function userMessage(run: RunState, { text: content, head, tokens }: MessageText): void {
-  const entry: Entry = { seq: run.seq++, content, head, tokens: tokens ?? run.ctx.count(content), kind: 'user_message' };
+  const entry: Entry = {
+    seq: run.seq++,
+    content,
+    head,
+    tokens: tokens ?? run.ctx.count(content),
+    kind: 'user_message',
+  };
   run.writeTo('conversation', entry);
   run.baseline.add(entry.tokens);
 }
 
 /** A message's text; when the run generated it, its first line (Entry.head) and its tokens, known without reading it. */
-export interface MessageText { text: string; head?: string; tokens?: number }
+export interface MessageText {
+  text: string;
+  head?: string;
+  tokens?: number;
+}
 
 /** A user or assistant message's text: its content, or filler of its `size_tokens`. */
-export function messageText(run: RunState, event: { type: 'user' | 'assistant'; content: string; size_tokens?: number }, index: number): MessageText {
+export function messageText(
+  run: RunState,
+  event: { type: 'user' | 'assistant'; content: string; size_tokens?: number },
+  index: number,
+): MessageText {
   if (event.size_tokens === undefined) return { text: event.content };
   const made = filler(event.size_tokens, event.type, `${event.type}:${index}`, countTokens, run.model.encoding);
   return { text: made.text(), head: made.head, tokens: event.size_tokens };
 }
 
-export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assistant' }>, index: number): RequestFigures {
+export function infer(
+  run: RunState,
+  event: Extract<TrafficEvent, { type: 'assistant' }>,
+  index: number,
+): RequestFigures {
   const assembly = assembleWithCascade(run);
   // The request told the model what the runtime owed it; the next one does not repeat it.
   run.notices = [];
@@ -54,7 +72,9 @@ export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assis
     overWindow: tokens > run.model.window,
   };
   if (request.overWindow) {
-    run.warnings.push(`request is ${fmt(tokens)} tokens, over the ${fmt(run.model.window)}-token window even after the cascade; still in it: ${leftAfterCascade(run)}`);
+    run.warnings.push(
+      `request is ${fmt(tokens)} tokens, over the ${fmt(run.model.window)}-token window even after the cascade; still in it: ${leftAfterCascade(run)}`,
+    );
   }
   // The model's reply joins the conversation after the request that produced it.
   const { text, head, tokens: textTokens } = messageText(run, event, index);
@@ -64,7 +84,15 @@ export function infer(run: RunState, event: Extract<TrafficEvent, { type: 'assis
   const turnTokens = (textTokens ?? run.ctx.count(text)) + callTokens.reduce((a, b) => a + b, 0);
   // One literal per shape: a spread of optional fields takes a slow path in V8.
   const entry: Entry = calls.length
-    ? { seq, content: text, head, kind: 'assistant_turn', tokens: turnTokens, toolCalls: calls, toolCallTokens: callTokens }
+    ? {
+        seq,
+        content: text,
+        head,
+        kind: 'assistant_turn',
+        tokens: turnTokens,
+        toolCalls: calls,
+        toolCallTokens: callTokens,
+      }
     : { seq, content: text, head, kind: 'assistant_turn', tokens: turnTokens };
   for (const call of calls) run.shared.recordCall(run.position, call);
   run.writeTo('conversation', entry);
@@ -78,7 +106,9 @@ function assembleWithCascade(run: RunState): Assembly {
   let assembly = assemble(run.layout, run.ctx, run.notices);
   const window = run.model.window;
   if (assembly.tokens <= window) return assembly;
-  const tiers = [...new Set(run.layout.map((r) => r.cascadeTier).filter((t): t is number => t !== undefined))].sort((a, b) => a - b);
+  const tiers = [...new Set(run.layout.map((r) => r.cascadeTier).filter((t): t is number => t !== undefined))].sort(
+    (a, b) => a - b,
+  );
   for (const tier of tiers) {
     for (const region of run.layout) {
       if (region.cascadeTier !== tier || region.entries.length === 0) continue;
@@ -105,7 +135,10 @@ function leftAfterCascade(run: RunState): string {
 
 function whyKept(region: Region): string {
   if (region.cascadeTier !== undefined) {
-    const what = region.entries.length === 1 && region.entries[0]!.kind === 'summary' ? 'one summary, nothing left to fold' : 'all its kind sheds';
+    const what =
+      region.entries.length === 1 && region.entries[0]!.kind === 'summary'
+        ? 'one summary, nothing left to fold'
+        : 'all its kind sheds';
     return `${region.kind}: shed ${what}`;
   }
   if (capabilitiesOf(region.kind).cascadeTier === undefined) return `${region.kind}: never shed`;
@@ -136,7 +169,13 @@ function recordNewStrips(run: RunState, assembly: Assembly): void {
   if (!byRegion) return;
   for (const [region, { tokens, ids }] of byRegion) {
     // A copy holds exactly the ids; the list pushed into has spare room the timeline would keep.
-    run.changes.push({ type: 'strip', region, tokens, entries: ids.slice(), reason: 'tool call and result must be paired' });
+    run.changes.push({
+      type: 'strip',
+      region,
+      tokens,
+      entries: ids.slice(),
+      reason: 'tool call and result must be paired',
+    });
   }
 }
 
@@ -144,5 +183,7 @@ function recordNewStrips(run: RunState, assembly: Assembly): void {
 function taskInWindow(run: RunState): boolean {
   if (run.taskEntries.length === 0) return false;
   const visible = run.visibleNames();
-  return run.taskEntries.every(({ region, entry }) => visible.has(region) && run.regions.get(region)!.entries.includes(entry));
+  return run.taskEntries.every(
+    ({ region, entry }) => visible.has(region) && run.regions.get(region)!.entries.includes(entry),
+  );
 }

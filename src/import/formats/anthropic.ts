@@ -5,11 +5,22 @@
 // the turn), image and document blocks are counted as skipped.
 import { arrayAt, at, found, objectAt, stringAt, type JsonObject } from '../json.ts';
 import { partsText, type PartKinds } from './parts.ts';
-import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type TraceCall, type TraceTurn, type Transcript, type Where } from '../trace.ts';
+import {
+  countSkipped,
+  emptyTranscript,
+  ImportError,
+  type AssistantTurn,
+  type TraceCall,
+  type TraceTurn,
+  type Transcript,
+  type Where,
+} from '../trace.ts';
 
 /** Blocks the scenario format cannot hold yet, by the name the import report uses. */
 const SKIPPED_BLOCKS: Readonly<Record<string, string>> = {
-  redacted_thinking: 'redacted thinking', image: 'image', document: 'document',
+  redacted_thinking: 'redacted thinking',
+  image: 'image',
+  document: 'document',
 };
 
 const RESULT_PARTS: PartKinds = { text: new Set(['text']), skipped: SKIPPED_BLOCKS };
@@ -23,7 +34,12 @@ export interface AnthropicContent {
 }
 
 /** One message's `content` (string or blocks) as text, calls and results in block order. */
-export function readAnthropicContent(content: unknown, where: Where, transcript: Transcript, isHarnessText?: (text: string) => boolean): AnthropicContent {
+export function readAnthropicContent(
+  content: unknown,
+  where: Where,
+  transcript: Transcript,
+  isHarnessText?: (text: string) => boolean,
+): AnthropicContent {
   const out: AnthropicContent = { text: '', calls: [], results: [], thinking: [] };
   if (typeof content === 'string') return { ...out, text: content };
   const texts: string[] = [];
@@ -36,10 +52,10 @@ export function readAnthropicContent(content: unknown, where: Where, transcript:
       // Text the harness wrote into a user message (reminders): kept aside, as the system prompt is.
       if (isHarnessText?.(text)) transcript.notes.push(text);
       else texts.push(text);
-    }
-    else if (type === 'tool_use') out.calls.push(readToolUse(block, here));
+    } else if (type === 'tool_use') out.calls.push(readToolUse(block, here));
     else if (type === 'tool_result') out.results.push(readToolResult(block, here, transcript));
-    else if (type === 'thinking' && typeof block.thinking === 'string' && block.thinking.length > 0) out.thinking.push(block.thinking);
+    else if (type === 'thinking' && typeof block.thinking === 'string' && block.thinking.length > 0)
+      out.thinking.push(block.thinking);
     else countSkipped(transcript, SKIPPED_BLOCKS[type] ?? type);
   });
   out.text = texts.join('\n');
@@ -47,28 +63,38 @@ export function readAnthropicContent(content: unknown, where: Where, transcript:
 }
 
 function stringOrEmpty(value: unknown, where: Where): string {
-  if (typeof value !== 'string') throw new ImportError(where, found(value), 'the block\'s text as a string');
+  if (typeof value !== 'string') throw new ImportError(where, found(value), "the block's text as a string");
   return value;
 }
 
 function readToolUse(block: JsonObject, where: Where): TraceCall {
-  const input = block.input === undefined ? {} : objectAt(block.input, at(where, 'input'), 'the tool_use input as an object');
+  const input =
+    block.input === undefined ? {} : objectAt(block.input, at(where, 'input'), 'the tool_use input as an object');
   return {
     id: stringAt(block.id, at(where, 'id'), 'the tool_use id (the tool_result names it in tool_use_id)'),
-    name: stringAt(block.name, at(where, 'name'), 'the tool\'s name'),
+    name: stringAt(block.name, at(where, 'name'), "the tool's name"),
     arguments: input,
     where,
   };
 }
 
-function readToolResult(block: JsonObject, where: Where, transcript: Transcript): Extract<TraceTurn, { kind: 'tool_result' }> {
+function readToolResult(
+  block: JsonObject,
+  where: Where,
+  transcript: Transcript,
+): Extract<TraceTurn, { kind: 'tool_result' }> {
   const callId = stringAt(block.tool_use_id, at(where, 'tool_use_id'), 'the id of the tool_use this result answers');
   const content = partsText(block.content, at(where, 'content'), transcript, RESULT_PARTS);
   return { kind: 'tool_result', callId, content, isError: block.is_error === true, where };
 }
 
 /** Appends one message's turns: a user message's results (block order) then its text; an assistant message as one turn. */
-export function pushAnthropicMessage(role: 'user' | 'assistant', content: AnthropicContent, where: Where, transcript: Transcript): void {
+export function pushAnthropicMessage(
+  role: 'user' | 'assistant',
+  content: AnthropicContent,
+  where: Where,
+  transcript: Transcript,
+): void {
   if (role === 'assistant') {
     const turn: AssistantTurn = { kind: 'assistant', text: content.text, calls: content.calls, where };
     addThinking(turn, content);
@@ -104,7 +130,11 @@ function readMessages(messages: unknown[], where: Where, transcript: Transcript)
     const message = objectAt(raw, here, 'a message object with "role" and "content"');
     const role = message.role;
     if (role !== 'user' && role !== 'assistant') {
-      throw new ImportError(at(here, 'role'), `found role ${JSON.stringify(role)}`, '"user" or "assistant" (the system prompt goes in the top-level "system")');
+      throw new ImportError(
+        at(here, 'role'),
+        `found role ${JSON.stringify(role)}`,
+        '"user" or "assistant" (the system prompt goes in the top-level "system")',
+      );
     }
     const content = readAnthropicContent(message.content, at(here, 'content'), transcript);
     // The API joins consecutive assistant messages into one turn; so does the import.
@@ -128,13 +158,26 @@ export function parseAnthropic(json: unknown): Transcript {
     readMessages(json, root, transcript);
     return transcript;
   }
-  const body = objectAt(json, root, 'a Messages request ({ "messages": [...] }), a response ({ "type": "message", ... }) or an array of messages');
+  const body = objectAt(
+    json,
+    root,
+    'a Messages request ({ "messages": [...] }), a response ({ "type": "message", ... }) or an array of messages',
+  );
   if (typeof body.model === 'string') transcript.model = body.model;
   if (body.type === 'message') {
-    pushAnthropicMessage('assistant', readAnthropicContent(body.content, at(root, 'content'), transcript), root, transcript);
+    pushAnthropicMessage(
+      'assistant',
+      readAnthropicContent(body.content, at(root, 'content'), transcript),
+      root,
+      transcript,
+    );
     return transcript;
   }
   readSystem(body.system, at(root, 'system'), transcript);
-  readMessages(arrayAt(body.messages, at(root, 'messages'), 'the conversation as an array of messages'), at(root, 'messages'), transcript);
+  readMessages(
+    arrayAt(body.messages, at(root, 'messages'), 'the conversation as an array of messages'),
+    at(root, 'messages'),
+    transcript,
+  );
   return transcript;
 }

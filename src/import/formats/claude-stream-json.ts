@@ -9,37 +9,57 @@ import { RunReader } from './claude-code.ts';
 import { forEachJsonLine } from './jsonl.ts';
 
 export function looksLikeStreamJsonEntry(value: unknown): boolean {
-  return isObject(value) && typeof value.session_id === 'string' && typeof value.type === 'string' && value.sessionId === undefined;
+  return (
+    isObject(value) &&
+    typeof value.session_id === 'string' &&
+    typeof value.type === 'string' &&
+    value.sessionId === undefined
+  );
 }
 
 export function parseClaudeStreamJson(text: string, progress?: Progress): Transcript {
   const main = new RunReader();
   let subagentLines = 0;
-  const warnings = forEachJsonLine(text, (value, line) => {
-    const where: Where = { line, path: '' };
-    const entry = objectAt(value, where, 'a stream message object with a "type"');
-    switch (entry.type) {
-      case 'system':
-        if (entry.subtype === 'init' && typeof entry.model === 'string') main.transcript.model ??= entry.model;
-        if (entry.subtype === 'compact_boundary') main.compaction(entry, where);
-        return;
-      case 'assistant':
-      case 'user': {
-        // A sub-agent's own conversation: its run is not the main one's requests.
-        if (typeof entry.parent_tool_use_id === 'string') { subagentLines++; return; }
-        const message = objectAt(entry.message, at(where, 'message'), 'the line\'s Anthropic message { role, content }');
-        if (entry.type === 'assistant') main.assistant(message, where);
-        else main.user(entry, message, where);
-        return;
+  const warnings = forEachJsonLine(
+    text,
+    (value, line) => {
+      const where: Where = { line, path: '' };
+      const entry = objectAt(value, where, 'a stream message object with a "type"');
+      switch (entry.type) {
+        case 'system':
+          if (entry.subtype === 'init' && typeof entry.model === 'string') main.transcript.model ??= entry.model;
+          if (entry.subtype === 'compact_boundary') main.compaction(entry, where);
+          return;
+        case 'assistant':
+        case 'user': {
+          // A sub-agent's own conversation: its run is not the main one's requests.
+          if (typeof entry.parent_tool_use_id === 'string') {
+            subagentLines++;
+            return;
+          }
+          const message = objectAt(
+            entry.message,
+            at(where, 'message'),
+            "the line's Anthropic message { role, content }",
+          );
+          if (entry.type === 'assistant') main.assistant(message, where);
+          else main.user(entry, message, where);
+          return;
+        }
+        case 'result':
+          // The run's totals; each call's usage is on its own assistant lines.
+          return;
+        case undefined:
+          throw new ImportError(
+            at(where, 'type'),
+            'missing',
+            'a message "type" such as "system", "assistant", "user" or "result"',
+          );
+        default:
       }
-      case 'result':
-        // The run's totals; each call's usage is on its own assistant lines.
-        return;
-      case undefined:
-        throw new ImportError(at(where, 'type'), 'missing', 'a message "type" such as "system", "assistant", "user" or "result"');
-      default:
-    }
-  }, progress);
+    },
+    progress,
+  );
   const transcript = main.transcript;
   if (subagentLines > 0) transcript.skipped['sub-agent message'] = subagentLines;
   transcript.warnings.push(...warnings);

@@ -11,23 +11,36 @@ import { pushAnthropicMessage, readAnthropicContent } from './anthropic.ts';
 import { forEachJsonLine } from './jsonl.ts';
 
 export function looksLikeClaudeTraceEntry(value: unknown): boolean {
-  return isObject(value) && isObject(value.request) && 'response' in value && (isObject(value.request.body) || typeof value.request.url === 'string');
+  return (
+    isObject(value) &&
+    isObject(value.request) &&
+    'response' in value &&
+    (isObject(value.request.body) || typeof value.request.url === 'string')
+  );
 }
 
 /** Claude Code's reminders inside user messages: harness text, not the user's words. */
 const isReminder = (text: string) => text.trimStart().startsWith('<system-reminder>');
 
-interface Exchange { body: JsonObject; response: { content: unknown[]; usage: unknown; model?: string }; where: Where }
+interface Exchange {
+  body: JsonObject;
+  response: { content: unknown[]; usage: unknown; model?: string };
+  where: Where;
+}
 
 export function parseClaudeTrace(text: string, progress?: Progress): Transcript {
   const exchanges: Exchange[] = [];
-  const warnings = forEachJsonLine(text, (value, line) => {
-    const where: Where = { line, path: 'request.body' };
-    const entry = objectAt(value, { line, path: '' }, 'an exchange { request, response }');
-    const request = isObject(entry.request) ? entry.request : {};
-    if (!isObject(request.body) || !Array.isArray(request.body.messages)) return;
-    exchanges.push({ body: request.body, response: responseOf(entry.response), where });
-  }, progress);
+  const warnings = forEachJsonLine(
+    text,
+    (value, line) => {
+      const where: Where = { line, path: 'request.body' };
+      const entry = objectAt(value, { line, path: '' }, 'an exchange { request, response }');
+      const request = isObject(entry.request) ? entry.request : {};
+      if (!isObject(request.body) || !Array.isArray(request.body.messages)) return;
+      exchanges.push({ body: request.body, response: responseOf(entry.response), where });
+    },
+    progress,
+  );
   const transcript = emptyTranscript();
   transcript.warnings.push(...warnings);
   const toolsOf = (e: Exchange) => (Array.isArray(e.body.tools) ? e.body.tools.length : 0);
@@ -58,7 +71,12 @@ function readSegment(segment: Exchange[], afterCompaction: boolean, transcript: 
   messages.forEach((raw, i) => {
     const where = { ...last.where, path: `request.body.messages[${i}]` };
     const message = objectAt(raw, where, 'a message { role, content }');
-    const content = readAnthropicContent(message.content, { ...where, path: `${where.path}.content` }, transcript, message.role === 'user' ? isReminder : undefined);
+    const content = readAnthropicContent(
+      message.content,
+      { ...where, path: `${where.path}.content` },
+      transcript,
+      message.role === 'user' ? isReminder : undefined,
+    );
     if (afterCompaction && i === 0) {
       transcript.turns.push({ kind: 'compaction', summary: content.text, where });
       pushAnthropicMessage('user', { ...content, text: '' }, where, transcript);
@@ -81,7 +99,11 @@ function readSegment(segment: Exchange[], afterCompaction: boolean, transcript: 
 function responseOf(raw: unknown): Exchange['response'] {
   const response = isObject(raw) ? raw : {};
   if (isObject(response.body)) {
-    return { content: Array.isArray(response.body.content) ? response.body.content : [], usage: response.body.usage, model: typeof response.body.model === 'string' ? response.body.model : undefined };
+    return {
+      content: Array.isArray(response.body.content) ? response.body.content : [],
+      usage: response.body.usage,
+      model: typeof response.body.model === 'string' ? response.body.model : undefined,
+    };
   }
   const events = typeof response.body_raw === 'string' ? response.body_raw : '';
   const blocks: JsonObject[] = [];
@@ -91,7 +113,11 @@ function responseOf(raw: unknown): Exchange['response'] {
   for (const line of events.split('\n')) {
     if (!line.startsWith('data:')) continue;
     let event: unknown;
-    try { event = JSON.parse(line.slice(5)); } catch { continue; }
+    try {
+      event = JSON.parse(line.slice(5));
+    } catch {
+      continue;
+    }
     if (!isObject(event)) continue;
     if (event.type === 'message_start' && isObject(event.message)) {
       usage = isObject(event.message.usage) ? { ...event.message.usage } : {};
@@ -103,13 +129,18 @@ function responseOf(raw: unknown): Exchange['response'] {
     } else if (event.type === 'content_block_delta' && isObject(event.delta) && typeof event.index === 'number') {
       const block = blocks[event.index];
       if (!block) continue;
-      if (event.delta.type === 'text_delta') block.text = `${String(block.text ?? '')}${String(event.delta.text ?? '')}`;
+      if (event.delta.type === 'text_delta')
+        block.text = `${String(block.text ?? '')}${String(event.delta.text ?? '')}`;
       if (event.delta.type === 'input_json_delta') partial[event.index] += String(event.delta.partial_json ?? '');
     }
   }
   blocks.forEach((block, i) => {
     if (block.type !== 'tool_use' || !partial[i]) return;
-    try { block.input = JSON.parse(partial[i]!); } catch { block.input = {}; }
+    try {
+      block.input = JSON.parse(partial[i]!);
+    } catch {
+      block.input = {};
+    }
   });
   return { content: blocks.filter(Boolean), usage, ...(model ? { model } : {}) };
 }
@@ -119,5 +150,9 @@ function firstMessageText(e: Exchange): string {
   const first = (e.body.messages as unknown[])[0];
   const content = isObject(first) ? first.content : undefined;
   if (typeof content === 'string') return content;
-  return Array.isArray(content) ? content.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : isObject(b) ? String(b.type) : '')).join('\n') : '';
+  return Array.isArray(content)
+    ? content
+        .map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : isObject(b) ? String(b.type) : ''))
+        .join('\n')
+    : '';
 }

@@ -14,8 +14,19 @@ const ENVIRONMENT = /<environment_details>[\s\S]*?<\/environment_details>/;
 
 export function looksLikeCline(json: unknown): boolean {
   if (!Array.isArray(json)) return false;
-  return json.slice(0, 4).some((m) => isObject(m) && Array.isArray(m.content)
-    && m.content.some((b) => isObject(b) && typeof b.text === 'string' && (b.text.includes('<environment_details>') || b.text.trimStart().startsWith('<task>'))));
+  return json
+    .slice(0, 4)
+    .some(
+      (m) =>
+        isObject(m) &&
+        Array.isArray(m.content) &&
+        m.content.some(
+          (b) =>
+            isObject(b) &&
+            typeof b.text === 'string' &&
+            (b.text.includes('<environment_details>') || b.text.trimStart().startsWith('<task>')),
+        ),
+    );
 }
 
 export function parseCline(json: unknown): Transcript {
@@ -31,7 +42,12 @@ export function parseCline(json: unknown): Transcript {
       const call = xmlCall(content.text, `cline-${n + 1}`, where);
       if (call) n++;
       pending = call;
-      pushAnthropicMessage('assistant', { ...content, calls: [...content.calls, ...(call ? [call] : [])] }, where, transcript);
+      pushAnthropicMessage(
+        'assistant',
+        { ...content, calls: [...content.calls, ...(call ? [call] : [])] },
+        where,
+        transcript,
+      );
       return;
     }
     let text = content.text;
@@ -40,7 +56,13 @@ export function parseCline(json: unknown): Transcript {
       const env = ENVIRONMENT.exec(text);
       const body = env ? text.slice(0, env.index) : text;
       transcript.turns.push(...content.results);
-      transcript.turns.push({ kind: 'tool_result', callId: pending.id, content: body.replace(RESULT_HEAD, '').trim(), isError: /^\[ERROR\]/.test(body.replace(RESULT_HEAD, '')), where });
+      transcript.turns.push({
+        kind: 'tool_result',
+        callId: pending.id,
+        content: body.replace(RESULT_HEAD, '').trim(),
+        isError: /^\[ERROR\]/.test(body.replace(RESULT_HEAD, '')),
+        where,
+      });
       text = env ? env[0] : '';
       pending = undefined;
       if (text.length > 0) transcript.turns.push({ kind: 'user', text, where });

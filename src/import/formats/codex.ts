@@ -5,17 +5,34 @@
 // meta object first and the items unwrapped.
 import { at, isObject, objectAt } from '../json.ts';
 import type { RecordedUsage } from '../../engine/scenario.ts';
-import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type Progress, type Transcript, type Where } from '../trace.ts';
+import {
+  countSkipped,
+  emptyTranscript,
+  ImportError,
+  type AssistantTurn,
+  type Progress,
+  type Transcript,
+  type Where,
+} from '../trace.ts';
 import { forEachJsonLine } from './jsonl.ts';
 import { responsesUsage } from '../usage.ts';
 import { ResponsesItemReader, RESPONSES_PARTS } from './openai-responses.ts';
 import { partsText } from './parts.ts';
 
 /** User messages Codex writes itself: the environment, AGENTS.md and user instructions. */
-const HARNESS_TEXT = /^\s*(<(environment_context|user_instructions|permissions instructions)[\s>]|# AGENTS\.md instructions)/;
+const HARNESS_TEXT =
+  /^\s*(<(environment_context|user_instructions|permissions instructions)[\s>]|# AGENTS\.md instructions)/;
 
 const ROLLOUT_TYPES = new Set(['session_meta', 'response_item', 'turn_context', 'event_msg', 'compacted']);
-const ITEM_TYPES = new Set(['message', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call', 'reasoning']);
+const ITEM_TYPES = new Set([
+  'message',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'local_shell_call',
+  'reasoning',
+]);
 
 /**
  * A tool output as the model saw it. Older Codex (0.3x-0.5x) sends the model the JSON text
@@ -46,24 +63,34 @@ export function parseCodex(text: string, progress?: Progress): Transcript {
   const transcript = emptyTranscript();
   let usage: UsageReader | undefined;
   const reader = new ResponsesItemReader(transcript, {
-    isHarnessText: (t) => HARNESS_TEXT.test(t), readOutput: readCodexOutput, opened: (turn) => usage?.opened(turn),
+    isHarnessText: (t) => HARNESS_TEXT.test(t),
+    readOutput: readCodexOutput,
+    opened: (turn) => usage?.opened(turn),
   });
   usage = new UsageReader(transcript, reader);
-  const warnings = forEachJsonLine(text, (value, line) => {
-    const where: Where = { line, path: '' };
-    const entry = objectAt(value, where, 'a rollout entry object');
-    if (typeof entry.type === 'string' && ROLLOUT_TYPES.has(entry.type) && 'payload' in entry) {
-      readEntry(entry.type, entry.payload, at(where, 'payload'), transcript, reader, usage);
-    } else if (typeof entry.type === 'string' && ITEM_TYPES.has(entry.type)) {
-      reader.read(entry, where);
-    } else if (entry.record_type !== undefined) {
-      // Older rollouts' state records: bookkeeping, not conversation.
-    } else if (line === firstLine(text) && typeof entry.id === 'string') {
-      readMeta(entry, transcript);
-    } else {
-      throw new ImportError(at(where, 'type'), entry.type === undefined ? 'missing' : `found ${JSON.stringify(entry.type)}`, `a rollout entry type (${[...ROLLOUT_TYPES].join(', ')}) with a "payload"`);
-    }
-  }, progress);
+  const warnings = forEachJsonLine(
+    text,
+    (value, line) => {
+      const where: Where = { line, path: '' };
+      const entry = objectAt(value, where, 'a rollout entry object');
+      if (typeof entry.type === 'string' && ROLLOUT_TYPES.has(entry.type) && 'payload' in entry) {
+        readEntry(entry.type, entry.payload, at(where, 'payload'), transcript, reader, usage);
+      } else if (typeof entry.type === 'string' && ITEM_TYPES.has(entry.type)) {
+        reader.read(entry, where);
+      } else if (entry.record_type !== undefined) {
+        // Older rollouts' state records: bookkeeping, not conversation.
+      } else if (line === firstLine(text) && typeof entry.id === 'string') {
+        readMeta(entry, transcript);
+      } else {
+        throw new ImportError(
+          at(where, 'type'),
+          entry.type === undefined ? 'missing' : `found ${JSON.stringify(entry.type)}`,
+          `a rollout entry type (${[...ROLLOUT_TYPES].join(', ')}) with a "payload"`,
+        );
+      }
+    },
+    progress,
+  );
   transcript.warnings.push(...warnings);
   return transcript;
 }
@@ -82,7 +109,10 @@ class UsageReader {
   private model: string | undefined;
   private pending: RecordedUsage | undefined;
 
-  constructor(private readonly transcript: Transcript, private readonly reader: ResponsesItemReader) {}
+  constructor(
+    private readonly transcript: Transcript,
+    private readonly reader: ResponsesItemReader,
+  ) {}
 
   /** A response's first item was read: it takes the usage recorded ahead of it, if any. */
   opened(turn: AssistantTurn): void {
@@ -105,7 +135,10 @@ class UsageReader {
     const info = isObject(body.info) ? body.info : undefined;
     if (!info) return;
     this.window(info.model_context_window);
-    const total = isObject(info.total_token_usage) && typeof info.total_token_usage.total_tokens === 'number' ? info.total_token_usage.total_tokens : undefined;
+    const total =
+      isObject(info.total_token_usage) && typeof info.total_token_usage.total_tokens === 'number'
+        ? info.total_token_usage.total_tokens
+        : undefined;
     if (total !== undefined && total === this.lastTotal) return;
     this.lastTotal = total;
     const recorded = responsesUsage(info.last_token_usage, this.model, this.transcript.window);
@@ -116,7 +149,14 @@ class UsageReader {
   }
 }
 
-function readEntry(type: string, payload: unknown, where: Where, transcript: Transcript, reader: ResponsesItemReader, usage: UsageReader): void {
+function readEntry(
+  type: string,
+  payload: unknown,
+  where: Where,
+  transcript: Transcript,
+  reader: ResponsesItemReader,
+  usage: UsageReader,
+): void {
   if (type === 'response_item') return reader.read(payload, where);
   const body = objectAt(payload, where, `the ${type} payload object`);
   if (type === 'session_meta') readMeta(body, transcript);
@@ -129,7 +169,12 @@ function readEntry(type: string, payload: unknown, where: Where, transcript: Tra
 function readEvent(body: Record<string, unknown>, where: Where, reader: ResponsesItemReader, usage: UsageReader): void {
   if (body.type === 'token_count') usage.tokenCount(body);
   else if (body.type === 'task_started') usage.window(body.model_context_window);
-  else if (body.type === 'user_message' && typeof body.message === 'string' && body.message.trim().length > 0 && !HARNESS_TEXT.test(body.message)) {
+  else if (
+    body.type === 'user_message' &&
+    typeof body.message === 'string' &&
+    body.message.trim().length > 0 &&
+    !HARNESS_TEXT.test(body.message)
+  ) {
     reader.userText(body.message, where);
   }
 }
@@ -160,7 +205,8 @@ function readCompacted(body: Record<string, unknown>, where: Where, transcript: 
 
 function readMeta(meta: Record<string, unknown>, transcript: Transcript): void {
   const base = isObject(meta.base_instructions) ? meta.base_instructions.text : undefined;
-  for (const text of [meta.instructions, base]) if (typeof text === 'string' && text.length > 0) transcript.notes.push(text);
+  for (const text of [meta.instructions, base])
+    if (typeof text === 'string' && text.length > 0) transcript.notes.push(text);
 }
 
 function firstLine(text: string): number {

@@ -7,7 +7,11 @@ import { ImportError, type Progress } from '../trace.ts';
 const PROGRESS_EVERY_LINES = 2_000;
 
 /** Visits each line's value; returns the warnings (a truncated last line left out). */
-export function forEachJsonLine(text: string, visit: (value: unknown, line: number) => void, progress?: Progress): string[] {
+export function forEachJsonLine(
+  text: string,
+  visit: (value: unknown, line: number) => void,
+  progress?: Progress,
+): string[] {
   let start = 0;
   let line = 0;
   const warnings: string[] = [];
@@ -27,14 +31,25 @@ export function forEachJsonLine(text: string, visit: (value: unknown, line: numb
   return warnings;
 }
 
-function parseLine(source: string, line: number, isLast: () => boolean): { ok: true; value: unknown } | { ok: false; warning: string } {
+function parseLine(
+  source: string,
+  line: number,
+  isLast: () => boolean,
+): { ok: true; value: unknown } | { ok: false; warning: string } {
   try {
     return { ok: true, value: JSON.parse(source) };
   } catch (error) {
     const { column } = jsonErrorPosition(source, error);
     if (isLast()) {
-      return { ok: false, warning: `the last line (${line}) is cut off at column ${column} (a session still being written?); it was left out` };
+      return {
+        ok: false,
+        warning: `the last line (${line}) is cut off at column ${column} (a session still being written?); it was left out`,
+      };
     }
-    throw new ImportError({ line, path: '' }, `not valid JSON at column ${column} (${(error as Error).message})`, 'one complete JSON object per line (a hand-edited line?)');
+    throw new ImportError(
+      { line, path: '' },
+      `not valid JSON at column ${column} (${(error as Error).message})`,
+      'one complete JSON object per line (a hand-edited line?)',
+    );
   }
 }

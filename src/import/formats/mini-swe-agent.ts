@@ -5,14 +5,22 @@
 // provider response, with its usage, in `extra.response`, and may use tool calls.
 import { argumentsFromText, at, isObject, objectAt, type JsonObject } from '../json.ts';
 import { chatUsage } from '../usage.ts';
-import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type Transcript, type Where } from '../trace.ts';
+import {
+  countSkipped,
+  emptyTranscript,
+  ImportError,
+  type AssistantTurn,
+  type Transcript,
+  type Where,
+} from '../trace.ts';
 import { partsText, type PartKinds } from './parts.ts';
 
 const PARTS: PartKinds = { text: new Set(['text']), skipped: { image_url: 'image' } };
 const COMMAND = /```(?:mswea_bash_command|bash|sh)\s*\n([\s\S]*?)\n?```/;
 
 export function looksLikeMiniSweAgent(json: unknown): boolean {
-  if (isObject(json)) return Array.isArray(json.messages) && (isObject(json.info) || typeof json.trajectory_format === 'string');
+  if (isObject(json))
+    return Array.isArray(json.messages) && (isObject(json.info) || typeof json.trajectory_format === 'string');
   if (!Array.isArray(json) || json.length < 2) return false;
   const texts = json.map((m) => (isObject(m) && typeof m.content === 'string' ? m.content : ''));
   return texts.some((t) => COMMAND.test(t)) && texts.some((t) => t.trimStart().startsWith('<returncode>'));
@@ -45,13 +53,19 @@ export function parseMiniSweAgent(json: unknown): Transcript {
             const here = at(at(where, 'tool_calls'), k);
             const call = objectAt(c, here, 'a tool call { id, function }');
             const fn = objectAt(call.function, at(here, 'function'), 'the called function { name, arguments }');
-            turn.calls.push({ id: String(call.id), name: String(fn.name), arguments: argumentsFromText(fn.arguments ?? '', at(at(here, 'function'), 'arguments')), where: here });
+            turn.calls.push({
+              id: String(call.id),
+              name: String(fn.name),
+              arguments: argumentsFromText(fn.arguments ?? '', at(at(here, 'function'), 'arguments')),
+              where: here,
+            });
           });
           pending = undefined;
         } else {
           const command = COMMAND.exec(text)?.[1];
           pending = command === undefined ? undefined : `mini-swe-agent-${++n}`;
-          if (pending !== undefined) turn.calls.push({ id: pending, name: 'bash', arguments: { command: command! }, where });
+          if (pending !== undefined)
+            turn.calls.push({ id: pending, name: 'bash', arguments: { command: command! }, where });
         }
         const recorded = usageOf(message);
         if (recorded) turn.recorded = recorded;
@@ -60,13 +74,26 @@ export function parseMiniSweAgent(json: unknown): Transcript {
         return;
       }
       case 'tool':
-        if (typeof message.tool_call_id !== 'string') throw new ImportError(at(where, 'tool_call_id'), 'missing', 'the id of the call this output answers');
-        transcript.turns.push({ kind: 'tool_result', callId: message.tool_call_id, content: text, isError: false, where });
+        if (typeof message.tool_call_id !== 'string')
+          throw new ImportError(at(where, 'tool_call_id'), 'missing', 'the id of the call this output answers');
+        transcript.turns.push({
+          kind: 'tool_result',
+          callId: message.tool_call_id,
+          content: text,
+          isError: false,
+          where,
+        });
         return;
       case 'user':
         if (pending !== undefined) {
           const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
-          transcript.turns.push({ kind: 'tool_result', callId: pending, content: text, isError: code !== null && Number(code[1]) !== 0, where });
+          transcript.turns.push({
+            kind: 'tool_result',
+            callId: pending,
+            content: text,
+            isError: code !== null && Number(code[1]) !== 0,
+            where,
+          });
           pending = undefined;
         } else if (text.length > 0) transcript.turns.push({ kind: 'user', text, where });
         return;

@@ -6,7 +6,10 @@ import { argumentsFromText, arrayAt, at, objectAt, stringAt, type JsonObject } f
 import { emptyTranscript, ImportError, type TraceCall, type Transcript, type Where } from '../trace.ts';
 import { partsText, type PartKinds } from './parts.ts';
 
-const CHAT_PARTS: PartKinds = { text: new Set(['text', 'refusal']), skipped: { image_url: 'image', input_audio: 'audio', file: 'document' } };
+const CHAT_PARTS: PartKinds = {
+  text: new Set(['text', 'refusal']),
+  skipped: { image_url: 'image', input_audio: 'audio', file: 'document' },
+};
 
 function readToolCalls(message: JsonObject, where: Where): TraceCall[] {
   if (message.tool_calls === undefined || message.tool_calls === null) return [];
@@ -16,7 +19,7 @@ function readToolCalls(message: JsonObject, where: Where): TraceCall[] {
     const fn = objectAt(call.function, at(here, 'function'), 'the called function { name, arguments }');
     return {
       id: stringAt(call.id, at(here, 'id'), 'the tool call id (the tool message names it in tool_call_id)'),
-      name: stringAt(fn.name, at(at(here, 'function'), 'name'), 'the function\'s name'),
+      name: stringAt(fn.name, at(at(here, 'function'), 'name'), "the function's name"),
       arguments: argumentsFromText(fn.arguments, at(at(here, 'function'), 'arguments')),
       where: here,
     };
@@ -44,14 +47,22 @@ function readMessage(raw: unknown, where: Where, transcript: Transcript): void {
     case 'tool':
       transcript.turns.push({
         kind: 'tool_result',
-        callId: stringAt(message.tool_call_id, at(where, 'tool_call_id'), 'the id of the assistant tool call this message answers'),
+        callId: stringAt(
+          message.tool_call_id,
+          at(where, 'tool_call_id'),
+          'the id of the assistant tool call this message answers',
+        ),
         content: content(),
         isError: false,
         where,
       });
       return;
     default:
-      throw new ImportError(at(where, 'role'), `found role ${JSON.stringify(message.role)}`, 'one of "system", "developer", "user", "assistant" or "tool"');
+      throw new ImportError(
+        at(where, 'role'),
+        `found role ${JSON.stringify(message.role)}`,
+        'one of "system", "developer", "user", "assistant" or "tool"',
+      );
   }
 }
 
@@ -62,7 +73,11 @@ export function parseOpenAIChat(json: unknown): Transcript {
     json.forEach((m, i) => readMessage(m, at(root, i), transcript));
     return transcript;
   }
-  const body = objectAt(json, root, 'a Chat Completions request ({ "messages": [...] }), a response ({ "choices": [...] }) or an array of messages');
+  const body = objectAt(
+    json,
+    root,
+    'a Chat Completions request ({ "messages": [...] }), a response ({ "choices": [...] }) or an array of messages',
+  );
   if (typeof body.model === 'string') transcript.model = body.model;
   if (body.messages === undefined && Array.isArray(body.choices)) {
     const choice = objectAt(body.choices[0], at(at(root, 'choices'), 0), 'a choice with a "message"');

@@ -6,7 +6,15 @@
 // Codex CLI rollouts carry the same items, so codex.ts reads them with this reader.
 import { argumentsFromText, arrayAt, at, isObject, objectAt, stringAt, type JsonObject } from '../json.ts';
 import { partsText, type PartKinds } from './parts.ts';
-import { countSkipped, emptyTranscript, ImportError, type AssistantTurn, type TraceCall, type Transcript, type Where } from '../trace.ts';
+import {
+  countSkipped,
+  emptyTranscript,
+  ImportError,
+  type AssistantTurn,
+  type TraceCall,
+  type Transcript,
+  type Where,
+} from '../trace.ts';
 
 const REASONING_PARTS: PartKinds = { text: new Set(['summary_text', 'reasoning_text', 'text']), skipped: {} };
 
@@ -31,17 +39,31 @@ export interface ItemHooks {
 export class ResponsesItemReader {
   private open: AssistantTurn | undefined;
 
-  constructor(readonly transcript: Transcript, private readonly hooks: ItemHooks = {}) {}
+  constructor(
+    readonly transcript: Transcript,
+    private readonly hooks: ItemHooks = {},
+  ) {}
 
   read(raw: unknown, where: Where): void {
     const item = objectAt(raw, where, 'an input item object (message, function_call or function_call_output)');
     const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
     switch (type) {
-      case 'message': return this.message(item, where);
+      case 'message':
+        return this.message(item, where);
       case 'function_call':
-        return this.call({ id: callId(item, where), name: stringAt(item.name, at(where, 'name'), 'the function\'s name'), arguments: argumentsFromText(item.arguments, at(where, 'arguments')), where });
+        return this.call({
+          id: callId(item, where),
+          name: stringAt(item.name, at(where, 'name'), "the function's name"),
+          arguments: argumentsFromText(item.arguments, at(where, 'arguments')),
+          where,
+        });
       case 'custom_tool_call':
-        return this.call({ id: callId(item, where), name: stringAt(item.name, at(where, 'name'), 'the tool\'s name'), arguments: { input: item.input ?? '' }, where });
+        return this.call({
+          id: callId(item, where),
+          name: stringAt(item.name, at(where, 'name'), "the tool's name"),
+          arguments: { input: item.input ?? '' },
+          where,
+        });
       case 'local_shell_call': {
         const action = isObject(item.action) ? item.action : {};
         const args: JsonObject = { command: action.command ?? [] };
@@ -55,7 +77,11 @@ export class ResponsesItemReader {
       case 'reasoning':
         return this.reasoning(item, where);
       case undefined:
-        throw new ImportError(at(where, 'type'), 'missing', 'an item "type" (message, function_call, function_call_output, ...)');
+        throw new ImportError(
+          at(where, 'type'),
+          'missing',
+          'an item "type" (message, function_call, function_call_output, ...)',
+        );
       default:
         countSkipped(this.transcript, String(type));
     }
@@ -78,7 +104,11 @@ export class ResponsesItemReader {
         if (text.length > 0) this.transcript.notes.push(text);
         return;
       default:
-        throw new ImportError(at(where, 'role'), `found role ${JSON.stringify(item.role)}`, 'one of "user", "assistant", "system" or "developer"');
+        throw new ImportError(
+          at(where, 'role'),
+          `found role ${JSON.stringify(item.role)}`,
+          'one of "user", "assistant", "system" or "developer"',
+        );
     }
   }
 
@@ -89,11 +119,22 @@ export class ResponsesItemReader {
    */
   private reasoning(item: JsonObject, where: Where): void {
     const parts = [item.summary, item.content].filter((p) => Array.isArray(p));
-    const text = parts.map((p, i) => partsText(p, at(where, i === 0 && Array.isArray(item.summary) ? 'summary' : 'content'), this.transcript, REASONING_PARTS)).filter((t) => t.length > 0).join('\n');
+    const text = parts
+      .map((p, i) =>
+        partsText(
+          p,
+          at(where, i === 0 && Array.isArray(item.summary) ? 'summary' : 'content'),
+          this.transcript,
+          REASONING_PARTS,
+        ),
+      )
+      .filter((t) => t.length > 0)
+      .join('\n');
     const turn = this.open ?? this.openTurn('', where);
     const encrypted = typeof item.encrypted_content === 'string' && item.encrypted_content.length > 0;
     const reasoning = turn.reasoning ?? {};
-    if (text.length > 0) reasoning.text = [reasoning.text, text].filter((t) => t !== undefined && t.length > 0).join('\n');
+    if (text.length > 0)
+      reasoning.text = [reasoning.text, text].filter((t) => t !== undefined && t.length > 0).join('\n');
     if (encrypted) reasoning.encrypted = true;
     turn.reasoning = reasoning;
   }
@@ -128,7 +169,10 @@ export class ResponsesItemReader {
 
   private output(item: JsonObject, where: Where): void {
     this.open = undefined;
-    const raw = typeof item.output === 'string' ? item.output : partsText(item.output, at(where, 'output'), this.transcript, RESPONSES_PARTS);
+    const raw =
+      typeof item.output === 'string'
+        ? item.output
+        : partsText(item.output, at(where, 'output'), this.transcript, RESPONSES_PARTS);
     const { content, isError } = this.hooks.readOutput?.(raw) ?? { content: raw, isError: false };
     this.transcript.turns.push({ kind: 'tool_result', callId: callId(item, where), content, isError, where });
   }
@@ -146,7 +190,11 @@ export function parseOpenAIResponses(json: unknown): Transcript {
     json.forEach((item, i) => reader.read(item, at(root, i)));
     return transcript;
   }
-  const body = objectAt(json, root, 'a Responses request ({ "input": [...] }), a response ({ "output": [...] }) or an array of input items');
+  const body = objectAt(
+    json,
+    root,
+    'a Responses request ({ "input": [...] }), a response ({ "output": [...] }) or an array of input items',
+  );
   if (typeof body.model === 'string') transcript.model = body.model;
   if (typeof body.instructions === 'string' && body.instructions.length > 0) transcript.notes.push(body.instructions);
   const key = body.input === undefined && body.output !== undefined ? 'output' : 'input';
@@ -155,6 +203,8 @@ export function parseOpenAIResponses(json: unknown): Transcript {
     reader.read({ type: 'message', role: 'user', content: items }, at(root, key));
     return transcript;
   }
-  arrayAt(items, at(root, key), 'the input as a string or an array of items').forEach((item, i) => reader.read(item, at(at(root, key), i)));
+  arrayAt(items, at(root, key), 'the input as a string or an array of items').forEach((item, i) =>
+    reader.read(item, at(at(root, key), i)),
+  );
   return transcript;
 }

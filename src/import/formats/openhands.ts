@@ -19,7 +19,15 @@ function eventsKey(json: unknown): 'trajectory' | 'history' | undefined {
 export function looksLikeOpenHands(json: unknown): boolean {
   const key = eventsKey(json);
   const list = key ? (json as JsonObject)[key] : json;
-  return Array.isArray(list) && list.some((e) => isObject(e) && (typeof e.action === 'string' || typeof e.observation === 'string') && typeof e.source === 'string');
+  return (
+    Array.isArray(list) &&
+    list.some(
+      (e) =>
+        isObject(e) &&
+        (typeof e.action === 'string' || typeof e.observation === 'string') &&
+        typeof e.source === 'string',
+    )
+  );
 }
 
 export function parseOpenHands(json: unknown): Transcript {
@@ -35,7 +43,13 @@ export function parseOpenHands(json: unknown): Transcript {
     const meta = isObject(event.tool_call_metadata) ? event.tool_call_metadata : undefined;
     if (typeof event.observation === 'string') {
       if (meta && typeof meta.tool_call_id === 'string') {
-        transcript.turns.push({ kind: 'tool_result', callId: meta.tool_call_id, content: String(event.content ?? ''), isError: event.observation === 'error' || event.success === false, where });
+        transcript.turns.push({
+          kind: 'tool_result',
+          callId: meta.tool_call_id,
+          content: String(event.content ?? ''),
+          isError: event.observation === 'error' || event.success === false,
+          where,
+        });
       } else countSkipped(transcript, `${event.observation} observation`);
       return;
     }
@@ -48,7 +62,8 @@ export function parseOpenHands(json: unknown): Transcript {
     if (meta) return readCall(event, meta, where, transcript, byResponse);
     if (event.action === 'message' && typeof args.content === 'string') {
       if (event.source === 'user') transcript.turns.push({ kind: 'user', text: args.content, where });
-      else if (event.source === 'agent') transcript.turns.push({ kind: 'assistant', text: args.content, calls: [], where });
+      else if (event.source === 'agent')
+        transcript.turns.push({ kind: 'assistant', text: args.content, calls: [], where });
       return;
     }
     // Agent state changes, recalls and other runtime bookkeeping the model never saw as a turn.
@@ -57,14 +72,22 @@ export function parseOpenHands(json: unknown): Transcript {
   return transcript;
 }
 
-function readCall(event: JsonObject, meta: JsonObject, where: Where, transcript: Transcript, byResponse: Map<string, AssistantTurn>): void {
+function readCall(
+  event: JsonObject,
+  meta: JsonObject,
+  where: Where,
+  transcript: Transcript,
+  byResponse: Map<string, AssistantTurn>,
+): void {
   const response = isObject(meta.model_response) ? meta.model_response : {};
   const responseId = typeof response.id === 'string' ? response.id : undefined;
   const choice = Array.isArray(response.choices) && isObject(response.choices[0]) ? response.choices[0] : {};
   const message = isObject(choice.message) ? choice.message : {};
   const id = String(meta.tool_call_id);
   const name = String(meta.function_name ?? event.action);
-  const listed = Array.isArray(message.tool_calls) ? message.tool_calls.find((c) => isObject(c) && c.id === id) : undefined;
+  const listed = Array.isArray(message.tool_calls)
+    ? message.tool_calls.find((c) => isObject(c) && c.id === id)
+    : undefined;
   const fn = isObject(listed) && isObject(listed.function) ? listed.function : undefined;
   const args = fn ? argumentsFromText(fn.arguments ?? '', at(where, 'tool_call_metadata')) : {};
   let turn = responseId === undefined ? undefined : byResponse.get(responseId);

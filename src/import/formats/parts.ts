@@ -17,10 +17,21 @@ export function partsText(content: unknown, where: Where, transcript: Transcript
   arrayAt(content, where, 'a string or an array of content parts').forEach((raw, i) => {
     const here = at(where, i);
     const part = objectAt(raw, here, 'a content part object with a "type"');
-    const type = stringAt(part.type, at(here, 'type'), `a part type such as ${[...kinds.text].slice(0, 2).map((t) => `"${t}"`).join(' or ')}`);
-    if (!kinds.text.has(type)) { countSkipped(transcript, kinds.skipped[type] ?? type); return; }
+    const type = stringAt(
+      part.type,
+      at(here, 'type'),
+      `a part type such as ${[...kinds.text]
+        .slice(0, 2)
+        .map((t) => `"${t}"`)
+        .join(' or ')}`,
+    );
+    if (!kinds.text.has(type)) {
+      countSkipped(transcript, kinds.skipped[type] ?? type);
+      return;
+    }
     const field = type === 'refusal' ? 'refusal' : 'text';
-    if (typeof part[field] !== 'string') throw new ImportError(at(here, field), 'missing', 'the part\'s text as a string');
+    if (typeof part[field] !== 'string')
+      throw new ImportError(at(here, field), 'missing', "the part's text as a string");
     texts.push(part[field]);
   });
   return texts.join('\n');

@@ -27,7 +27,10 @@ export function parseSweAgent(json: unknown): Transcript {
     const where = at(at(root, 'history'), i);
     const message = objectAt(raw, where, 'a message { role, content }');
     const text = partsText(message.content, at(where, 'content'), transcript, PARTS);
-    if (message.is_demo === true || message.message_type === 'demonstration') { countSkipped(transcript, 'demonstration'); return; }
+    if (message.is_demo === true || message.message_type === 'demonstration') {
+      countSkipped(transcript, 'demonstration');
+      return;
+    }
     switch (message.role) {
       case 'system':
         if (text.length > 0) transcript.notes.push(text);
@@ -46,9 +49,16 @@ export function parseSweAgent(json: unknown): Transcript {
       case 'tool': {
         const ids = Array.isArray(message.tool_call_ids) ? message.tool_call_ids : [message.tool_call_id];
         ids.forEach((id, k) => {
-          if (typeof id !== 'string' || id.length === 0) throw new ImportError(at(where, 'tool_call_ids'), 'missing', 'the ids of the calls this output answers');
+          if (typeof id !== 'string' || id.length === 0)
+            throw new ImportError(at(where, 'tool_call_ids'), 'missing', 'the ids of the calls this output answers');
           // One output answers every call it names; the text goes with the first.
-          transcript.turns.push({ kind: 'tool_result', callId: id, content: k === 0 ? text : '', isError: false, where });
+          transcript.turns.push({
+            kind: 'tool_result',
+            callId: id,
+            content: k === 0 ? text : '',
+            isError: false,
+            where,
+          });
         });
         pending = undefined;
         return;
@@ -60,7 +70,11 @@ export function parseSweAgent(json: unknown): Transcript {
         } else if (text.length > 0) transcript.turns.push({ kind: 'user', text, where });
         return;
       default:
-        throw new ImportError(at(where, 'role'), `found role ${JSON.stringify(message.role)}`, 'one of "system", "user", "assistant" or "tool"');
+        throw new ImportError(
+          at(where, 'role'),
+          `found role ${JSON.stringify(message.role)}`,
+          'one of "system", "user", "assistant" or "tool"',
+        );
     }
   });
   readTrailingSteps(body, history, transcript, n);
@@ -79,10 +93,17 @@ function readTrailingSteps(body: JsonObject, history: unknown[], transcript: Tra
     const where = at(at({ path: '' }, 'trajectory'), inHistory + k);
     const step = objectAt(raw, where, 'a trajectory step { thought, action, observation }');
     const action = typeof step.action === 'string' ? step.action.trim() : '';
-    const thought = typeof step.thought === 'string' ? step.thought : typeof step.response === 'string' ? step.response : '';
+    const thought =
+      typeof step.thought === 'string' ? step.thought : typeof step.response === 'string' ? step.response : '';
     const id = `swe-agent-${++n}`;
-    transcript.turns.push({ kind: 'assistant', text: thought, calls: action ? [{ id, name: commandName(action), arguments: { command: action }, where }] : [], where });
-    if (action && typeof step.observation === 'string') transcript.turns.push({ kind: 'tool_result', callId: id, content: step.observation, isError: false, where });
+    transcript.turns.push({
+      kind: 'assistant',
+      text: thought,
+      calls: action ? [{ id, name: commandName(action), arguments: { command: action }, where }] : [],
+      where,
+    });
+    if (action && typeof step.observation === 'string')
+      transcript.turns.push({ kind: 'tool_result', callId: id, content: step.observation, isError: false, where });
   });
 }
 
@@ -92,8 +113,18 @@ function readCalls(message: JsonObject, where: Where): TraceCall[] {
     const here = at(at(where, 'tool_calls'), i);
     const call = objectAt(raw, here, 'a tool call { id, function: { name, arguments } }');
     const fn = objectAt(call.function, at(here, 'function'), 'the called function { name, arguments }');
-    if (typeof call.id !== 'string' || typeof fn.name !== 'string') throw new ImportError(here, 'a call without an id or a name', 'a tool call { id, function: { name, arguments } }');
-    return { id: call.id, name: fn.name, arguments: argumentsFromText(fn.arguments ?? '', at(at(here, 'function'), 'arguments')), where: here };
+    if (typeof call.id !== 'string' || typeof fn.name !== 'string')
+      throw new ImportError(
+        here,
+        'a call without an id or a name',
+        'a tool call { id, function: { name, arguments } }',
+      );
+    return {
+      id: call.id,
+      name: fn.name,
+      arguments: argumentsFromText(fn.arguments ?? '', at(at(here, 'function'), 'arguments')),
+      where: here,
+    };
   });
 }
 
@@ -105,7 +136,11 @@ function commandName(action: string): string {
 function modelOf(body: JsonObject): string | undefined {
   let config: unknown = body.replay_config;
   if (typeof config === 'string') {
-    try { config = JSON.parse(config); } catch { return undefined; }
+    try {
+      config = JSON.parse(config);
+    } catch {
+      return undefined;
+    }
   }
   const agent = isObject(config) && isObject(config.agent) ? config.agent : undefined;
   const model = agent && isObject(agent.model) ? agent.model.name : undefined;

@@ -1,6 +1,14 @@
 // Reading and writing properties and indexes (src/eval/chaining.rs): maps, arrays, strings as
 // chars, integers as bit-fields, with Rhai's bounds and type errors.
-import { bitFieldBoundsError, boundsError, dotExprError, indexingTypeError, mismatchError, RhaiError, type Pos } from '../errors.ts';
+import {
+  bitFieldBoundsError,
+  boundsError,
+  dotExprError,
+  indexingTypeError,
+  mismatchError,
+  RhaiError,
+  type Pos,
+} from '../errors.ts';
 import { bitFieldRange, getBits, setBits } from '../packages/bits.ts';
 import { NATIVE_FUNCTIONS, NO_MATCH, PROPERTY_GETTERS, type NativeContext } from '../packages/index.ts';
 import { displayString } from '../format.ts';
@@ -20,7 +28,12 @@ export function readProp(rt: Runtime, obj: RhaiValue, name: string, safe: boolea
   }
   throw dotExprError(name, `Unknown property '${name}' - a getter is not registered for type '${typeName(obj)}'`, pos);
 }
-export function arrayIndex(len: number, idx: RhaiValue, pos: Pos, kind: 'ErrorArrayBounds' | 'ErrorStringBounds'): number {
+export function arrayIndex(
+  len: number,
+  idx: RhaiValue,
+  pos: Pos,
+  kind: 'ErrorArrayBounds' | 'ErrorStringBounds',
+): number {
   let i = typeof idx === 'number' ? idx : Number(idx);
   if (i < 0) i += len;
   if (i < 0 || i >= len) throw boundsError(kind, len, idx, pos);
@@ -48,7 +61,12 @@ export function bitIndex(idx: RhaiValue, pos: Pos): number {
  * it), and `a..=b` covers nothing when b is not after a. `keepBefore`/`keepFrom` are what a write
  * keeps around the new text (target.rs).
  */
-function stringSlice(rt: Runtime, s: string, r: RhaiRange, pos: Pos): { text: string; keepBefore: number; keepFrom: number } {
+function stringSlice(
+  rt: Runtime,
+  s: string,
+  r: RhaiRange,
+  pos: Pos,
+): { text: string; keepBefore: number; keepFrom: number } {
   const n = charLength(rt, s);
   if (n === 0) return { text: '', keepBefore: 0, keepFrom: 0 };
   const chars = { slice: (from: number, to: number): string => charSlice(rt, s, from, Math.max(0, to - from)) };
@@ -57,7 +75,7 @@ function stringSlice(rt: Runtime, s: string, r: RhaiRange, pos: Pos): { text: st
   const re = Number(r.end);
   const start = rs >= 0 ? rs : fromEnd(rs);
   if (start === undefined) throw boundsError('ErrorStringBounds', n, r.start, pos);
-  const end = re >= 0 ? re : fromEnd(re) ?? 0;
+  const end = re >= 0 ? re : (fromEnd(re) ?? 0);
   if (!r.inclusive) {
     const text = start === 0 && end >= n ? s : chars.slice(start, Math.min(n, start + Math.max(0, end - start)));
     return { text, keepBefore: start, keepFrom: Math.min(end, n) };
@@ -73,7 +91,8 @@ export function readIndex(rt: Runtime, obj: RhaiValue, idx: RhaiValue, safe: boo
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     return obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')];
   }
-  if (obj instanceof RhaiBlob) { // a byte, as an INT
+  if (obj instanceof RhaiBlob) {
+    // a byte, as an INT
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     return obj.bytes[arrayIndex(obj.bytes.length, idx, pos, 'ErrorArrayBounds')];
   }
@@ -106,7 +125,8 @@ export function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiVa
     obj[arrayIndex(obj.length, idx, pos, 'ErrorArrayBounds')] = v;
     return;
   }
-  if (obj instanceof RhaiBlob) { // target.rs BlobByte: the INT's low 8 bits
+  if (obj instanceof RhaiBlob) {
+    // target.rs BlobByte: the INT's low 8 bits
     if (!isInt(idx)) throw mismatchError('i64', typeName(idx), pos);
     const at = arrayIndex(obj.bytes.length, idx, pos, 'ErrorArrayBounds');
     if (!isInt(v)) throw mismatchError('INT', typeName(v), pos);
@@ -123,11 +143,13 @@ export function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiVa
   if (typeof obj === 'string') {
     const rt = env.rt;
     const index = textIndex(rt, obj);
-    if (isRangeIndex(idx)) { // the covered chars are replaced by the new value's text
+    if (isRangeIndex(idx)) {
+      // the covered chars are replaced by the new value's text
       const { keepBefore, keepFrom } = stringSlice(rt, obj, idx, pos);
       const added = displayString(v);
       chargeChars(rt, obj.length + added.length);
-      const text = obj.slice(0, index.offset(keepBefore)) + added + obj.slice(index.offset(Math.min(keepFrom, index.chars)));
+      const text =
+        obj.slice(0, index.offset(keepBefore)) + added + obj.slice(index.offset(Math.min(keepFrom, index.chars)));
       target.set(env, checkString(rt, text, pos));
       return;
     }
@@ -153,4 +175,3 @@ export function writeIndex(env: Env, target: LValue, obj: RhaiValue, idx: RhaiVa
   }
   throw indexingTypeError(typeName(obj), pos);
 }
-

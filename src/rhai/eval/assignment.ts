@@ -21,7 +21,11 @@ export function compileAssign(c: Compiler, s: Extract<Stmt, { kind: 'assign' }>)
   // Fast path: a plain local variable.
   const slot = localSlot(c, target);
   if (slot !== undefined) {
-    if (s.op === '=') return (env) => { slotsOf(env)[slot] = value(env); return undefined; };
+    if (s.op === '=')
+      return (env) => {
+        slotsOf(env)[slot] = value(env);
+        return undefined;
+      };
     const op = s.op.slice(0, -1);
     if (op === '+' || op === '-') {
       const plus = op === '+';
@@ -30,7 +34,10 @@ export function compileAssign(c: Compiler, s: Extract<Stmt, { kind: 'assign' }>)
       const apply = (env: Env, slots: RhaiValue[], a: RhaiValue, b: RhaiValue): undefined => {
         if (typeof a === 'number' && typeof b === 'number') {
           const r = plus ? a + b : a - b;
-          if (r <= MAX_SAFE && r >= -MAX_SAFE) { slots[slot] = r; return undefined; }
+          if (r <= MAX_SAFE && r >= -MAX_SAFE) {
+            slots[slot] = r;
+            return undefined;
+          }
         } else if (plus && typeof a === 'string' && typeof b === 'string') {
           slots[slot] = concatText(env.rt, a, b, pos);
           return undefined;
@@ -38,8 +45,16 @@ export function compileAssign(c: Compiler, s: Extract<Stmt, { kind: 'assign' }>)
         slots[slot] = assignOp(env.rt, op, a, b, pos);
         return undefined;
       };
-      if (vc !== undefined) return (env) => { const slots = slotsOf(env); return apply(env, slots, slots[slot], vc); };
-      if (vs !== undefined) return (env) => { const slots = slotsOf(env); return apply(env, slots, slots[slot], slots[vs]); };
+      if (vc !== undefined)
+        return (env) => {
+          const slots = slotsOf(env);
+          return apply(env, slots, slots[slot], vc);
+        };
+      if (vs !== undefined)
+        return (env) => {
+          const slots = slotsOf(env);
+          return apply(env, slots, slots[slot], slots[vs]);
+        };
       return (env) => {
         const b = value(env);
         const slots = slotsOf(env);
@@ -52,7 +67,11 @@ export function compileAssign(c: Compiler, s: Extract<Stmt, { kind: 'assign' }>)
     // `x?[2] = 42`, `x?.a.b += 1`: nothing is assigned when the chain was cut; the cut ends here.
     const assign = compileAssignTo(s, lv, value);
     return (env) => {
-      try { return assign(env); } finally { env.rt.skipChain = false; }
+      try {
+        return assign(env);
+      } finally {
+        env.rt.skipChain = false;
+      }
     };
   }
   return compileAssignTo(s, lv, value);
@@ -60,7 +79,11 @@ export function compileAssign(c: Compiler, s: Extract<Stmt, { kind: 'assign' }>)
 
 function compileAssignTo(s: Extract<Stmt, { kind: 'assign' }>, lv: LValue, value: Ev): Ev {
   const pos = s.pos;
-  if (s.op === '=') return (env) => { lv.set(env, value(env)); return undefined; };
+  if (s.op === '=')
+    return (env) => {
+      lv.set(env, value(env));
+      return undefined;
+    };
   if (s.op === '??=') {
     // The right side is evaluated only when the target is ().
     const fill: Change<Ev> = (old, ev, env) => (old === undefined ? ev(env) : old);
@@ -81,7 +104,8 @@ function compileAssignTo(s: Extract<Stmt, { kind: 'assign' }>, lv: LValue, value
 export function lvalue(c: Compiler, e: Expr): LValue {
   const pos = e.pos;
   switch (e.kind) {
-    case 'var': return varLValue(c, e.name, e.ref, pos);
+    case 'var':
+      return varLValue(c, e.name, e.ref, pos);
     case 'this': {
       const thisLv: LValue = {
         get: (env) => {
@@ -94,7 +118,9 @@ export function lvalue(c: Compiler, e: Expr): LValue {
           env.thisVal = v;
         },
         isConst: (env) => env.thisConst,
-        update: (env, change, arg) => { thisLv.set(env, change(thisLv.get(env), arg, env)); },
+        update: (env, change, arg) => {
+          thisLv.set(env, change(thisLv.get(env), arg, env));
+        },
       };
       return thisLv;
     }
@@ -104,7 +130,11 @@ export function lvalue(c: Compiler, e: Expr): LValue {
       const cut = chainCut(e);
       const setOn = (env: Env, obj: RhaiValue, v: RhaiValue): void => {
         if (!(obj instanceof Map)) {
-          throw dotExprError(name, `Cannot set property '${name}' - a setter is not registered for type '${typeName(obj)}'`, pos);
+          throw dotExprError(
+            name,
+            `Cannot set property '${name}' - a setter is not registered for type '${typeName(obj)}'`,
+            pos,
+          );
         }
         if (parent.isConst(env)) throw assignmentToConstant('', pos);
         obj.set(name, v);
@@ -168,7 +198,10 @@ function chainCut(e: Extract<Expr, { kind: 'property' | 'index' }>): (env: Env, 
   const safe = e.safe;
   return (env, obj) => {
     if (guarded && env.rt.skipChain) return true;
-    if (obj === undefined && safe) { env.rt.skipChain = true; return true; }
+    if (obj === undefined && safe) {
+      env.rt.skipChain = true;
+      return true;
+    }
     return false;
   };
 }
@@ -188,16 +221,31 @@ function declaredLValue(ref: VarRef): LValue {
   if (ref.kind === 'capture') {
     const k = ref.index;
     return withUpdate({
-      get: (env) => env.caps![k]!.value, set: (env, v) => { env.caps![k]!.value = v; }, isConst: () => false, cell: (env) => env.caps![k]!,
+      get: (env) => env.caps![k]!.value,
+      set: (env, v) => {
+        env.caps![k]!.value = v;
+      },
+      isConst: () => false,
+      cell: (env) => env.caps![k]!,
     });
   }
   const slot = ref.decl.slot;
   const isConst = ref.decl.isConst;
   if (ref.decl.captured) {
     return withUpdate({
-      get: (env) => cellsOf(env)[slot]!.value, set: (env, v) => { cellsOf(env)[slot]!.value = v; }, isConst: () => isConst,
+      get: (env) => cellsOf(env)[slot]!.value,
+      set: (env, v) => {
+        cellsOf(env)[slot]!.value = v;
+      },
+      isConst: () => isConst,
       cell: (env) => cellsOf(env)[slot]!,
     });
   }
-  return withUpdate({ get: (env) => slotsOf(env)[slot], set: (env, v) => { slotsOf(env)[slot] = v; }, isConst: () => isConst });
+  return withUpdate({
+    get: (env) => slotsOf(env)[slot],
+    set: (env, v) => {
+      slotsOf(env)[slot] = v;
+    },
+    isConst: () => isConst,
+  });
 }

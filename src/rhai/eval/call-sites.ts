@@ -40,7 +40,15 @@ export function compileCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Ev
   const native = NATIVE_FUNCTIONS.get(name);
   if (!native) {
     const args = compileArgs(c, e.args);
-    return (env) => { throw fnNotFound(signature(name, args.map((a) => a(env))), pos); };
+    return (env) => {
+      throw fnNotFound(
+        signature(
+          name,
+          args.map((a) => a(env)),
+        ),
+        pos,
+      );
+    };
   }
   // A native function receives a plain variable (or `this`) as its first argument by reference,
   // as in Rhai (fn_call.rs: "func(x, ...) -> x.func(...)"), so `push(a, 1)` changes `a`. A
@@ -70,10 +78,16 @@ function compileIsShared(c: Compiler, arg: Expr): Ev {
     const lv = lvalue(c, arg);
     const cell = lv.cell;
     if (cell) return (env) => cell(env).shared === true;
-    return (env) => { lv.get(env); return false; };
+    return (env) => {
+      lv.get(env);
+      return false;
+    };
   }
   const f = c.expr(arg);
-  return (env) => { f(env); return false; };
+  return (env) => {
+    f(env);
+    return false;
+  };
 }
 
 /**
@@ -85,7 +99,11 @@ function checkDataRace(target: LValue, env: Env, fp: FnPtr): void {
   if (!target.cell || !fp.closure) return;
   const cell = target.cell(env);
   const at = fp.closure.captures.indexOf(cell);
-  if (at >= 0) throw new RhaiError('ErrorDataRace', `Data race detected on variable 'argument #${at + 1} of function '${fp.name}''`);
+  if (at >= 0)
+    throw new RhaiError(
+      'ErrorDataRace',
+      `Data race detected on variable 'argument #${at + 1} of function '${fp.name}''`,
+    );
 }
 
 /**
@@ -104,7 +122,9 @@ function compileModuleCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>, path
     const fn = module.program.fns.get(`${name}/${argv.length}`);
     if (!fn || fn.def.private) throw fnNotFound(signature(`${path.join('::')}::${name}`, argv), pos);
     try {
-      return runIn(env.rt, module.program, module.constants, module.environ, () => invoke(env.rt, fn, argv, null, false, undefined, false, pos));
+      return runIn(env.rt, module.program, module.constants, module.environ, () =>
+        invoke(env.rt, fn, argv, null, false, undefined, false, pos),
+      );
     } catch (err) {
       throw markSource(err, module.id);
     }
@@ -140,7 +160,11 @@ function compileEval(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Ev {
       const frame = new Env(code.slots, null, rt);
       frame.parent = { env, vars };
       let v = code.body(frame);
-      if (rt.signal === RETURN) { v = rt.signalValue; rt.signal = NONE; rt.signalValue = undefined; }
+      if (rt.signal === RETURN) {
+        v = rt.signalValue;
+        rt.signal = NONE;
+        rt.signalValue = undefined;
+      }
       exportEvalVariables(env, frame, code.declared);
       return v;
     } catch (err) {
@@ -151,7 +175,13 @@ function compileEval(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Ev {
 }
 
 /** Errors that stop the whole run: never wrapped, so never caught. */
-const LIMIT_KINDS = new Set(['ErrorExit', 'ErrorTooManyOperations', 'ErrorStackOverflow', 'ErrorDataTooLarge', 'ErrorTerminated']);
+const LIMIT_KINDS = new Set([
+  'ErrorExit',
+  'ErrorTooManyOperations',
+  'ErrorStackOverflow',
+  'ErrorDataTooLarge',
+  'ErrorTerminated',
+]);
 
 /** The variables an `eval`'d script declared at its top level (and those its own `eval`s added) join the caller's frame. */
 function exportEvalVariables(caller: Env, frame: Env, declared: VarDecl[]): void {
@@ -159,7 +189,7 @@ function exportEvalVariables(caller: Env, frame: Env, declared: VarDecl[]): void
   const dyn = caller.dyn ?? (caller.dyn = []);
   for (const d of declared) {
     const held = frame.slots[d.slot];
-    dyn.push({ name: d.name, cell: d.captured ? held as Cell : { value: held as RhaiValue }, isConst: d.isConst });
+    dyn.push({ name: d.name, cell: d.captured ? (held as Cell) : { value: held as RhaiValue }, isConst: d.isConst });
   }
   if (frame.dyn !== null) dyn.push(...frame.dyn);
 }
@@ -198,7 +228,8 @@ function compileBangCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>, sfn: C
 /** A call bound to a script function; a one-argument call fills the new frame directly. */
 function compileScriptCall(fn: CompiledFn, args: Ev[], pos: Pos): Ev {
   switch (args.length) {
-    case 0: return (env) => invoke(env.rt, fn, [], null, false, undefined, false, pos);
+    case 0:
+      return (env) => invoke(env.rt, fn, [], null, false, undefined, false, pos);
     case 2: {
       const a0 = args[0]!;
       const a1 = args[1]!;
@@ -221,20 +252,32 @@ function compileScriptCall(fn: CompiledFn, args: Ev[], pos: Pos): Ev {
         return runFrame(fn, frame, pos);
       };
     }
-    default: return (env) => {
-      const argv = new Array<RhaiValue>(args.length);
-      for (let i = 0; i < args.length; i++) argv[i] = args[i]!(env);
-      if (env.rt.signal !== NONE) return undefined;
-      return invoke(env.rt, fn, argv, null, false, undefined, false, pos);
-    };
+    default:
+      return (env) => {
+        const argv = new Array<RhaiValue>(args.length);
+        for (let i = 0; i < args.length; i++) argv[i] = args[i]!(env);
+        if (env.rt.signal !== NONE) return undefined;
+        return invoke(env.rt, fn, argv, null, false, undefined, false, pos);
+      };
   }
 }
 
 /** `obj.name(...)` on a native function: `full` holds the target then the arguments. */
-function nativeMethod(env: Env, native: NativeFn, name: string, full: RhaiValue[], target: LValue, pos: Pos): RhaiValue {
+function nativeMethod(
+  env: Env,
+  native: NativeFn,
+  name: string,
+  full: RhaiValue[],
+  target: LValue,
+  pos: Pos,
+): RhaiValue {
   const obj = full[0];
   if (isNonPureCall(name, obj) && target.isConst(env)) {
-    throw new RhaiError('ErrorNonPureMethodCallOnConstant', `Non-pure method '${name}' cannot be called on constant`, pos);
+    throw new RhaiError(
+      'ErrorNonPureMethodCallOnConstant',
+      `Non-pure method '${name}' cannot be called on constant`,
+      pos,
+    );
   }
   const r = callNative(env.rt, native, name, full, pos);
   if (full[0] !== obj) target.set(env, full[0]);
@@ -249,9 +292,10 @@ export function compileMethodCall(c: Compiler, e: Extract<Expr, { kind: 'method'
   const pos = e.pos;
   const name = e.name;
   if (name === 'is_shared' && e.args.length === 0) return compileIsShared(c, e.target);
-  const target = e.target.kind === 'var' || e.target.kind === 'this' || e.target.kind === 'property' || e.target.kind === 'index'
-    ? lvalue(c, e.target)
-    : { get: owned(c, e.target), set: () => {}, update: () => {}, isConst: () => false }; // a temporary
+  const target =
+    e.target.kind === 'var' || e.target.kind === 'this' || e.target.kind === 'property' || e.target.kind === 'index'
+      ? lvalue(c, e.target)
+      : { get: owned(c, e.target), set: () => {}, update: () => {}, isConst: () => false }; // a temporary
   const args = compileArgs(c, e.args);
   const argc = args.length;
   const sfn = c.fns.get(`${name}/${argc}`);
@@ -261,13 +305,17 @@ export function compileMethodCall(c: Compiler, e: Extract<Expr, { kind: 'method'
   return (env) => {
     const obj = target.get(env);
     if (guarded && env.rt.skipChain) return undefined;
-    if (obj === undefined && safe) { env.rt.skipChain = true; return undefined; }
+    if (obj === undefined && safe) {
+      env.rt.skipChain = true;
+      return undefined;
+    }
     // The target and the arguments in one array, as a native function takes them.
     const full = new Array<RhaiValue>(argc + 1);
     full[0] = obj;
     for (let i = 0; i < argc; i++) full[i + 1] = args[i]!(env);
     if (env.rt.signal !== NONE) return undefined;
-    if (native && !sfn && !(obj instanceof Map) && name !== 'call') return nativeMethod(env, native, name, full, target, pos);
+    if (native && !sfn && !(obj instanceof Map) && name !== 'call')
+      return nativeMethod(env, native, name, full, target, pos);
     const argv = full.slice(1);
     // `x.call(fp, ...)`: call the pointer with `this` bound to x.
     if (name === 'call' && !(obj instanceof FnPtr) && argv[0] instanceof FnPtr) {

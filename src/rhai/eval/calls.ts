@@ -1,6 +1,14 @@
 // Calls (src/eval/fn_call.rs): native functions, script functions and closures, Fn pointers,
 // each frame counted against the call depth and wrapped in ErrorInFunctionCall on failure.
-import { fnNotFound, isJsStackOverflow, isSystemError, RhaiError, stackOverflow, wrapInFunctionCall, type Pos } from '../errors.ts';
+import {
+  fnNotFound,
+  isJsStackOverflow,
+  isSystemError,
+  RhaiError,
+  stackOverflow,
+  wrapInFunctionCall,
+  type Pos,
+} from '../errors.ts';
 import { NATIVE_FUNCTIONS, NO_MATCH, type NativeContext, type NativeFn } from '../packages/index.ts';
 import { tooManyOperations } from '../cost.ts';
 import type { Runtime } from '../runtime.ts';
@@ -70,19 +78,34 @@ export function runFrame(fn: CompiledFn, env: Env, pos: Pos): RhaiValue {
     throw wrapCallError(rt, e, fn, pos);
   }
   rt.depth--;
-  if (rt.signal !== NONE) { r = rt.signalValue; rt.signal = NONE; rt.signalValue = undefined; } // only `return` leaves a body
+  if (rt.signal !== NONE) {
+    r = rt.signalValue;
+    rt.signal = NONE;
+    rt.signalValue = undefined;
+  } // only `return` leaves a body
   rt.lastThis = env.thisVal;
   return r;
 }
 
 /** Calls a script function or closure with its arguments (already copied where needed). */
 export function invoke(
-  rt: Runtime, fn: CompiledFn, args: RhaiValue[], caps: Cell[] | null,
-  hasThis: boolean, thisVal: RhaiValue, thisConst: boolean, pos: Pos, parent: ParentScope | null = null,
+  rt: Runtime,
+  fn: CompiledFn,
+  args: RhaiValue[],
+  caps: Cell[] | null,
+  hasThis: boolean,
+  thisVal: RhaiValue,
+  thisConst: boolean,
+  pos: Pos,
+  parent: ParentScope | null = null,
 ): RhaiValue {
   const env = new Env(fn.slotCount, caps, rt);
   env.parent = parent;
-  if (hasThis) { env.hasThis = true; env.thisVal = thisVal; env.thisConst = thisConst; }
+  if (hasThis) {
+    env.hasThis = true;
+    env.thisVal = thisVal;
+    env.thisConst = thisConst;
+  }
   const slots = env.slots;
   const ps = fn.paramSlots;
   for (let i = 0; i < ps.length; i++) slots[ps[i]!] = fn.paramCaptured[i] ? { value: args[i] } : args[i];
@@ -116,12 +139,27 @@ function scriptFnNamed(rt: Runtime, name: string, arity: number): CompiledFn | u
   return undefined;
 }
 
-export function callFnPtr(rt: Runtime, fp: FnPtr, args: RhaiValue[], pos: Pos, thisRef?: { value: RhaiValue; isConst: boolean }): RhaiValue {
+export function callFnPtr(
+  rt: Runtime,
+  fp: FnPtr,
+  args: RhaiValue[],
+  pos: Pos,
+  thisRef?: { value: RhaiValue; isConst: boolean },
+): RhaiValue {
   const full = fp.curry.length ? [...fp.curry, ...args] : args;
   if (fp.closure) {
     const fn = fp.closure.fn as CompiledFn;
     if (fn.arity !== full.length) throw fnNotFound(signature(fp.name, full), pos);
-    return invoke(rt, fn, full, fp.closure.captures, thisRef !== undefined, thisRef?.value, thisRef?.isConst ?? false, pos);
+    return invoke(
+      rt,
+      fn,
+      full,
+      fp.closure.captures,
+      thisRef !== undefined,
+      thisRef?.value,
+      thisRef?.isConst ?? false,
+      pos,
+    );
   }
   const sfn = scriptFnNamed(rt, fp.name, full.length);
   if (sfn) return invoke(rt, sfn, full, null, thisRef !== undefined, thisRef?.value, thisRef?.isConst ?? false, pos);
@@ -130,4 +168,3 @@ export function callFnPtr(rt: Runtime, fp: FnPtr, args: RhaiValue[], pos: Pos, t
   if (nf) return callNative(rt, nf, fp.name, thisRef ? [thisRef.value, ...full] : full, pos);
   throw fnNotFound(signature(fp.name, full), pos);
 }
-

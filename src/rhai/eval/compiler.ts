@@ -43,10 +43,20 @@ export function owned(c: Compiler, e: Expr): Ev {
 /** Expressions whose value may be shared with a variable or container, so storing it copies it. */
 export function mayBeBorrowed(c: Compiler, e: Expr): boolean {
   switch (e.kind) {
-    case 'literal': case 'array': case 'map': case 'interpolation': case 'binary': case 'unary': case 'closure': return false;
-    case 'call': return c.maxArity.has(e.name) || e.name === 'call';
-    case 'method': return c.maxArity.has(e.name) || e.name === 'call' || !NATIVE_FUNCTIONS.has(e.name);
-    default: return true;
+    case 'literal':
+    case 'array':
+    case 'map':
+    case 'interpolation':
+    case 'binary':
+    case 'unary':
+    case 'closure':
+      return false;
+    case 'call':
+      return c.maxArity.has(e.name) || e.name === 'call';
+    case 'method':
+      return c.maxArity.has(e.name) || e.name === 'call' || !NATIVE_FUNCTIONS.has(e.name);
+    default:
+      return true;
   }
 }
 

@@ -1,6 +1,15 @@
 // What statements need beyond evaluation: the value a `catch` sees, switch-case matching, what a
 // `for` loop visits, and JS engine failures turned into the Rhai errors they stand for.
-import { dataTooLarge, innermost, isJsStackOverflow, RhaiError, rhaiDisplayText, rhaiKnowsPosition, stackOverflow, type Pos } from '../errors.ts';
+import {
+  dataTooLarge,
+  innermost,
+  isJsStackOverflow,
+  RhaiError,
+  rhaiDisplayText,
+  rhaiKnowsPosition,
+  stackOverflow,
+  type Pos,
+} from '../errors.ts';
 import { valuesEqual } from '../ops.ts';
 import { RhaiBlob, RhaiRange, typeName, type RhaiMap, type RhaiValue } from '../values.ts';
 
@@ -62,4 +71,3 @@ export function asRhaiError(e: unknown): unknown {
   if (e instanceof RangeError && /map maximum size/i.test(e.message)) return dataTooLarge('Size of object map');
   return e;
 }
-

@@ -6,7 +6,17 @@ import { fnNotFound, variableNotFound } from '../errors.ts';
 import { chargeFormatting, debugString, displayString } from '../format.ts';
 import { binaryOp, compareOp, containsOp, negate, valuesDiffer, valuesEqual } from '../ops.ts';
 import { checkArray, checkMap, checkNestedSizes, concatText, type Runtime } from '../runtime.ts';
-import { FnPtr, isInt, MAX_INT, normInt, RhaiRange, typeName, type Cell, type RhaiMap, type RhaiValue } from '../values.ts';
+import {
+  FnPtr,
+  isInt,
+  MAX_INT,
+  normInt,
+  RhaiRange,
+  typeName,
+  type Cell,
+  type RhaiMap,
+  type RhaiValue,
+} from '../values.ts';
 import { readIndex, readProp } from './access.ts';
 import { lvalue, varLValue } from './assignment.ts';
 import { compileCall, compileMethodCall } from './call-sites.ts';
@@ -24,14 +34,21 @@ const MISS: unique symbol = Symbol('miss');
 export function compileExpr(c: Compiler, e: Expr): Ev {
   const pos = e.pos;
   switch (e.kind) {
-    case 'literal': { const v = e.value; return () => v; }
+    case 'literal': {
+      const v = e.value;
+      return () => v;
+    }
     case 'var': {
       // A name no declaration resolves that names a script function is a Fn pointer to it
       // (eval/expr.rs search_namespace); a variable of that name, even one `eval` added, wins.
-      if (!e.ref && c.maxArity.has(e.name)) { const fp = new FnPtr(e.name); return () => fp; }
+      if (!e.ref && c.maxArity.has(e.name)) {
+        const fp = new FnPtr(e.name);
+        return () => fp;
+      }
       return varLValue(c, e.name, e.ref, pos).get;
     }
-    case 'this': return lvalue(c, e).get;
+    case 'this':
+      return lvalue(c, e).get;
     case 'modvar': {
       const { path, name } = e;
       return (env) => {
@@ -77,26 +94,40 @@ export function compileExpr(c: Compiler, e: Expr): Ev {
         return out;
       };
     }
-    case 'interpolation': return compileInterpolation(c, e);
-    case 'unary': return compileUnary(c, e);
-    case 'binary': return compileBinary(c, e);
-    case 'property': case 'index': case 'method': {
+    case 'interpolation':
+      return compileInterpolation(c, e);
+    case 'unary':
+      return compileUnary(c, e);
+    case 'binary':
+      return compileBinary(c, e);
+    case 'property':
+    case 'index':
+    case 'method': {
       const link = compileLink(c, e);
       if (!e.chain?.top) return link;
-      return (env) => { // the end of a chain holding `?.` / `?[`: whatever was skipped is ()
+      return (env) => {
+        // the end of a chain holding `?.` / `?[`: whatever was skipped is ()
         const v = link(env);
         env.rt.skipChain = false;
         return v;
       };
     }
-    case 'call': return compileCall(c, e);
-    case 'closure': return compileClosure(c, e);
-    case 'block': return c.block(e.body);
-    case 'if': return compileIf(c, e);
-    case 'switch': return compileSwitch(c, e);
-    case 'while': return compileWhile(c, e);
-    case 'do': return compileDo(c, e);
-    case 'for': return compileFor(c, e);
+    case 'call':
+      return compileCall(c, e);
+    case 'closure':
+      return compileClosure(c, e);
+    case 'block':
+      return c.block(e.body);
+    case 'if':
+      return compileIf(c, e);
+    case 'switch':
+      return compileSwitch(c, e);
+    case 'while':
+      return compileWhile(c, e);
+    case 'do':
+      return compileDo(c, e);
+    case 'for':
+      return compileFor(c, e);
   }
 }
 
@@ -123,7 +154,10 @@ function compileLink(c: Compiler, e: Extract<Expr, { kind: 'property' | 'index' 
     return (env) => {
       const obj = target(env);
       if (guarded && env.rt.skipChain) return undefined;
-      if (obj === undefined && safe) { env.rt.skipChain = true; return undefined; }
+      if (obj === undefined && safe) {
+        env.rt.skipChain = true;
+        return undefined;
+      }
       return readProp(env.rt, obj, name, safe, pos);
     };
   }
@@ -132,7 +166,10 @@ function compileLink(c: Compiler, e: Extract<Expr, { kind: 'property' | 'index' 
   return (env) => {
     const obj = target(env);
     if (guarded && env.rt.skipChain) return undefined;
-    if (obj === undefined && safe) { env.rt.skipChain = true; return undefined; }
+    if (obj === undefined && safe) {
+      env.rt.skipChain = true;
+      return undefined;
+    }
     return readIndex(env.rt, obj, index(env), safe, pos);
   };
 }
@@ -179,17 +216,20 @@ function compileUnary(c: Compiler, e: Extract<Expr, { kind: 'unary' }>): Ev {
   const f = c.expr(e.operand);
   const pos = e.pos;
   switch (e.op) {
-    case '-': return (env) => negate(f(env), pos);
-    case '+': return (env) => {
-      const v = f(env);
-      if (isInt(v) || v instanceof Object && typeName(v) === 'f64') return v;
-      throw fnNotFound(`+ (${typeName(v)})`, pos);
-    };
-    default: return (env) => {
-      const v = f(env);
-      if (typeof v === 'boolean') return !v;
-      throw fnNotFound(`! (${typeName(v)})`, pos);
-    };
+    case '-':
+      return (env) => negate(f(env), pos);
+    case '+':
+      return (env) => {
+        const v = f(env);
+        if (isInt(v) || (v instanceof Object && typeName(v) === 'f64')) return v;
+        throw fnNotFound(`+ (${typeName(v)})`, pos);
+      };
+    default:
+      return (env) => {
+        const v = f(env);
+        if (typeof v === 'boolean') return !v;
+        throw fnNotFound(`! (${typeName(v)})`, pos);
+      };
   }
 }
 
@@ -199,12 +239,27 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
   const pos = e.pos;
   const op = e.op;
   switch (op) {
-    case '&&': return (env) => expectBool(L(env), e.left.pos) && expectBool(R(env), e.right.pos);
-    case '||': return (env) => expectBool(L(env), e.left.pos) || expectBool(R(env), e.right.pos);
-    case '??': return (env) => { const a = L(env); return a === undefined ? R(env) : a; };
-    case 'in': return (env) => { const a = L(env); return containsOp(R(env), a, pos, env.rt); };
-    case '!in': return (env) => { const a = L(env); return !containsOp(R(env), a, pos, env.rt); };
-    case '..': case '..=': {
+    case '&&':
+      return (env) => expectBool(L(env), e.left.pos) && expectBool(R(env), e.right.pos);
+    case '||':
+      return (env) => expectBool(L(env), e.left.pos) || expectBool(R(env), e.right.pos);
+    case '??':
+      return (env) => {
+        const a = L(env);
+        return a === undefined ? R(env) : a;
+      };
+    case 'in':
+      return (env) => {
+        const a = L(env);
+        return containsOp(R(env), a, pos, env.rt);
+      };
+    case '!in':
+      return (env) => {
+        const a = L(env);
+        return !containsOp(R(env), a, pos, env.rt);
+      };
+    case '..':
+    case '..=': {
       const inclusive = op === '..=';
       return (env) => {
         const a = L(env);
@@ -216,12 +271,60 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
         throw fnNotFound(`${op} (${typeName(a)}, ${typeName(b)})`, pos);
       };
     }
-    case '==': return numeric(c, e, L, R, (a, b) => a === b, (a, b, rt) => valuesEqual(a, b, rt, pos));
-    case '!=': return numeric(c, e, L, R, (a, b) => a !== b, (a, b, rt) => valuesDiffer(a, b, rt, pos));
-    case '<': return numeric(c, e, L, R, (a, b) => a < b, (a, b, rt) => compareOp(op, a, b, pos, rt));
-    case '<=': return numeric(c, e, L, R, (a, b) => a <= b, (a, b, rt) => compareOp(op, a, b, pos, rt));
-    case '>': return numeric(c, e, L, R, (a, b) => a > b, (a, b, rt) => compareOp(op, a, b, pos, rt));
-    case '>=': return numeric(c, e, L, R, (a, b) => a >= b, (a, b, rt) => compareOp(op, a, b, pos, rt));
+    case '==':
+      return numeric(
+        c,
+        e,
+        L,
+        R,
+        (a, b) => a === b,
+        (a, b, rt) => valuesEqual(a, b, rt, pos),
+      );
+    case '!=':
+      return numeric(
+        c,
+        e,
+        L,
+        R,
+        (a, b) => a !== b,
+        (a, b, rt) => valuesDiffer(a, b, rt, pos),
+      );
+    case '<':
+      return numeric(
+        c,
+        e,
+        L,
+        R,
+        (a, b) => a < b,
+        (a, b, rt) => compareOp(op, a, b, pos, rt),
+      );
+    case '<=':
+      return numeric(
+        c,
+        e,
+        L,
+        R,
+        (a, b) => a <= b,
+        (a, b, rt) => compareOp(op, a, b, pos, rt),
+      );
+    case '>':
+      return numeric(
+        c,
+        e,
+        L,
+        R,
+        (a, b) => a > b,
+        (a, b, rt) => compareOp(op, a, b, pos, rt),
+      );
+    case '>=':
+      return numeric(
+        c,
+        e,
+        L,
+        R,
+        (a, b) => a >= b,
+        (a, b, rt) => compareOp(op, a, b, pos, rt),
+      );
     case '+': {
       // `text + "\n"`: a literal string on the right joins a string without the numeric checks.
       if (e.right.kind === 'literal' && typeof e.right.value === 'string') {
@@ -231,27 +334,59 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
           return typeof a === 'string' ? concatText(env.rt, a, text, pos) : binaryOp(env.rt, op, a, text, pos);
         };
       }
-      return numeric(c, e, L, R, (a, b) => {
-        const r = a + b;
-        return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
-      }, (a, b, rt) => {
-        if (typeof a !== 'string' || typeof b !== 'string') return binaryOp(rt, op, a, b, pos);
-        return concatText(rt, a, b, pos);
-      });
+      return numeric(
+        c,
+        e,
+        L,
+        R,
+        (a, b) => {
+          const r = a + b;
+          return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
+        },
+        (a, b, rt) => {
+          if (typeof a !== 'string' || typeof b !== 'string') return binaryOp(rt, op, a, b, pos);
+          return concatText(rt, a, b, pos);
+        },
+      );
     }
-    case '-': return numeric(c, e, L, R, (a, b) => {
-      const r = a - b;
-      return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
-    }, (a, b, rt) => binaryOp(rt, op, a, b, pos));
-    case '*': return numeric(c, e, L, R, (a, b) => {
-      const r = a * b;
-      return r <= MAX_SAFE && r >= -MAX_SAFE ? (r === 0 ? 0 : r) : MISS;
-    }, (a, b, rt) => binaryOp(rt, op, a, b, pos));
-    case '%': return numeric(c, e, L, R, (a, b) => (b === 0 ? MISS : a % b === 0 ? 0 : a % b), (a, b, rt) => binaryOp(rt, op, a, b, pos));
-    default: return (env) => {
-      const a = L(env);
-      return binaryOp(env.rt, op, a, R(env), pos);
-    };
+    case '-':
+      return numeric(
+        c,
+        e,
+        L,
+        R,
+        (a, b) => {
+          const r = a - b;
+          return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
+        },
+        (a, b, rt) => binaryOp(rt, op, a, b, pos),
+      );
+    case '*':
+      return numeric(
+        c,
+        e,
+        L,
+        R,
+        (a, b) => {
+          const r = a * b;
+          return r <= MAX_SAFE && r >= -MAX_SAFE ? (r === 0 ? 0 : r) : MISS;
+        },
+        (a, b, rt) => binaryOp(rt, op, a, b, pos),
+      );
+    case '%':
+      return numeric(
+        c,
+        e,
+        L,
+        R,
+        (a, b) => (b === 0 ? MISS : a % b === 0 ? 0 : a % b),
+        (a, b, rt) => binaryOp(rt, op, a, b, pos),
+      );
+    default:
+      return (env) => {
+        const a = L(env);
+        return binaryOp(env.rt, op, a, R(env), pos);
+      };
   }
 }
 
@@ -261,7 +396,10 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
  * operands are read inline rather than through another closure.
  */
 function numeric(
-  c: Compiler, e: Extract<Expr, { kind: 'binary' }>, L: Ev, R: Ev,
+  c: Compiler,
+  e: Extract<Expr, { kind: 'binary' }>,
+  L: Ev,
+  R: Ev,
   fast: (a: number, b: number) => RhaiValue | typeof MISS,
   slow: (a: RhaiValue, b: RhaiValue, rt: Runtime) => RhaiValue,
 ): Ev {
@@ -271,7 +409,10 @@ function numeric(
   if (ls !== undefined && rc !== undefined) {
     return (env) => {
       const a = slotsOf(env)[ls];
-      if (typeof a === 'number') { const r = fast(a, rc); if (r !== MISS) return r; }
+      if (typeof a === 'number') {
+        const r = fast(a, rc);
+        if (r !== MISS) return r;
+      }
       return slow(a, rc, env.rt);
     };
   }
@@ -280,21 +421,30 @@ function numeric(
       const slots = slotsOf(env);
       const a = slots[ls];
       const b = slots[rs];
-      if (typeof a === 'number' && typeof b === 'number') { const r = fast(a, b); if (r !== MISS) return r; }
+      if (typeof a === 'number' && typeof b === 'number') {
+        const r = fast(a, b);
+        if (r !== MISS) return r;
+      }
       return slow(a, b, env.rt);
     };
   }
   if (rc !== undefined) {
     return (env) => {
       const a = L(env);
-      if (typeof a === 'number') { const r = fast(a, rc); if (r !== MISS) return r; }
+      if (typeof a === 'number') {
+        const r = fast(a, rc);
+        if (r !== MISS) return r;
+      }
       return slow(a, rc, env.rt);
     };
   }
   return (env) => {
     const a = L(env);
     const b = R(env);
-    if (typeof a === 'number' && typeof b === 'number') { const r = fast(a, b); if (r !== MISS) return r; }
+    if (typeof a === 'number' && typeof b === 'number') {
+      const r = fast(a, b);
+      if (r !== MISS) return r;
+    }
     return slow(a, b, env.rt);
   };
 }
@@ -302,11 +452,17 @@ function numeric(
 /** `|x| body`: a Fn pointer holding the compiled body and the cells it captured. */
 function compileClosure(c: Compiler, e: Extract<Expr, { kind: 'closure' }>): Ev {
   const missing = e.fn.missingCapture;
-  if (missing) return () => { throw variableNotFound(missing.name, missing.pos); };
+  if (missing)
+    return () => {
+      throw variableNotFound(missing.name, missing.pos);
+    };
   const fn = makeCompiledFn(e.fn);
   fn.body = c.functionBody(e.fn.body, e.fn.usesEval === true);
   const getters = e.fn.captures.map((ref): ((env: Env) => Cell) => {
-    if (ref.kind === 'capture') { const k = ref.index; return (env) => env.caps![k]!; }
+    if (ref.kind === 'capture') {
+      const k = ref.index;
+      return (env) => env.caps![k]!;
+    }
     const slot = ref.decl.slot;
     return (env) => cellsOf(env)[slot]!;
   });

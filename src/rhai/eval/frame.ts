@@ -22,13 +22,20 @@ export interface LValue {
   cell?: (env: Env) => Cell;
 }
 /** A variable `eval` added to a frame at run time (Rhai's scope grows; later reads search it by name). */
-export interface DynVar { name: string; cell: Cell; isConst: boolean }
+export interface DynVar {
+  name: string;
+  cell: Cell;
+  isConst: boolean;
+}
 
 /**
  * The caller's variables seen by an `eval`'d script or a `foo!()` call: the caller's frame and its
  * variables in scope at the call, by name. Names the callee does not declare are looked up here.
  */
-export interface ParentScope { env: Env; vars: ReadonlyMap<string, LValue> }
+export interface ParentScope {
+  env: Env;
+  vars: ReadonlyMap<string, LValue>;
+}
 
 export class Env {
   readonly slots: RhaiValue[] | Cell[] | unknown[];
@@ -42,7 +49,11 @@ export class Env {
   /** A module's top-level frame: its `export`s, read when its top level has run. */
   exports: { alias: string; read: () => RhaiValue }[] | null = null;
   /** The run this frame belongs to: counters, limits, control-flow signal, output. */
-  constructor(size: number, readonly caps: Cell[] | null, readonly rt: Runtime) {
+  constructor(
+    size: number,
+    readonly caps: Cell[] | null,
+    readonly rt: Runtime,
+  ) {
     this.slots = new Array(size);
   }
 }
@@ -56,7 +67,10 @@ export interface CompiledFn extends Callable {
 }
 
 // Control flow leaves a statement through a signal on the run (`rt.signal`), not exceptions.
-export const NONE = 0, BREAK = 1, CONTINUE = 2, RETURN = 3;
+export const NONE = 0,
+  BREAK = 1,
+  CONTINUE = 2,
+  RETURN = 3;
 
 export const unit: Ev = () => undefined;
 
@@ -69,8 +83,12 @@ export function leaveWith(signal: typeof BREAK | typeof RETURN, value: Ev | null
   };
 }
 
-export function slotsOf(env: Env): RhaiValue[] { return env.slots as RhaiValue[]; }
-export function cellsOf(env: Env): Cell[] { return env.slots as Cell[]; }
+export function slotsOf(env: Env): RhaiValue[] {
+  return env.slots as RhaiValue[];
+}
+export function cellsOf(env: Env): Cell[] {
+  return env.slots as Cell[];
+}
 
 export function countOp(rt: Runtime, pos: Pos): void {
   if (++rt.ops > rt.opLimit) tooManyOperations(pos);

@@ -15,12 +15,18 @@ export function compileBreak(c: Compiler, s: Extract<Stmt, { kind: 'break' }>): 
 }
 
 export function compileContinue(): Ev {
-  return (env) => { env.rt.signal = CONTINUE; return undefined; };
+  return (env) => {
+    env.rt.signal = CONTINUE;
+    return undefined;
+  };
 }
 
 /** After a body left with a signal: true when the loop must stop (break or return). */
 function loopExit(rt: Runtime): boolean {
-  if (rt.signal === CONTINUE) { rt.signal = NONE; return false; }
+  if (rt.signal === CONTINUE) {
+    rt.signal = NONE;
+    return false;
+  }
   return true;
 }
 
@@ -88,8 +94,12 @@ export function compileFor(c: Compiler, e: Extract<Expr, { kind: 'for' }>): Ev {
     const counterCell: Cell | null = counter?.captured ? { value: undefined } : null;
     if (counter && counterCell) slots[counter.slot] = counterCell;
     const setItem = (v: RhaiValue, i: number): void => {
-      if (itemCell) itemCell.value = v; else slots[itemSlot] = v;
-      if (counter) { if (counterCell) counterCell.value = i; else slots[counter.slot] = i; }
+      if (itemCell) itemCell.value = v;
+      else slots[itemSlot] = v;
+      if (counter) {
+        if (counterCell) counterCell.value = i;
+        else slots[counter.slot] = i;
+      }
     };
     if (values instanceof RhaiRange) {
       const step = values.step;
@@ -115,7 +125,8 @@ export function compileFor(c: Compiler, e: Extract<Expr, { kind: 'for' }>): Ev {
       }
       return undefined;
     }
-    if (typeof values === 'string') { // a string's chars, one at a time: nothing is split up front
+    if (typeof values === 'string') {
+      // a string's chars, one at a time: nothing is split up front
       for (let u = 0, i = 0; u < values.length; i++) {
         const high = values.charCodeAt(u);
         const width = high >= 0xd800 && high <= 0xdbff && u + 1 < values.length ? 2 : 1;

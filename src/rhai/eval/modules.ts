@@ -16,10 +16,15 @@ import type { Program } from './program.ts';
  * script (undefined for a script given without one). An id names one file; the same id is the
  * same module.
  */
-export type ModuleResolver = (request: string, importer: string | undefined) =>
-  { id: string; source: string } | { error: string; reason?: string };
+export type ModuleResolver = (
+  request: string,
+  importer: string | undefined,
+) => { id: string; source: string } | { error: string; reason?: string };
 
-export interface ModuleImport { alias: string; module: ModuleInstance }
+export interface ModuleImport {
+  alias: string;
+  module: ModuleInstance;
+}
 
 /** A module after its top level ran: what it exports, and what its functions run with. */
 export interface ModuleInstance {
@@ -51,7 +56,13 @@ export function inModule(path: string, inner: RhaiError, pos: Pos, id: string): 
 }
 
 /** Errors that end the whole run: a module failing with one is not wrapped. */
-const LIMIT_KINDS = new Set(['ErrorExit', 'ErrorTooManyOperations', 'ErrorStackOverflow', 'ErrorDataTooLarge', 'ErrorTerminated']);
+const LIMIT_KINDS = new Set([
+  'ErrorExit',
+  'ErrorTooManyOperations',
+  'ErrorStackOverflow',
+  'ErrorDataTooLarge',
+  'ErrorTerminated',
+]);
 
 /**
  * The modules one compiled script can reach: each file compiled once, each module's top level run
@@ -89,7 +100,11 @@ export class ModuleRegistry {
       if ('error' in found) throw moduleNotFound(request, pos, found.error, found.reason);
       if (chain.includes(found.id)) {
         const cycle = [...chain.slice(chain.indexOf(found.id)), found.id].join(' -> ');
-        throw new RhaiError('ErrorInModule', `Import cycle: ${cycle}; a module cannot import itself, directly or through others`, pos);
+        throw new RhaiError(
+          'ErrorInModule',
+          `Import cycle: ${cycle}; a module cannot import itself, directly or through others`,
+          pos,
+        );
       }
       if (this.checked.has(found.id)) continue;
       let program: Program;
@@ -97,9 +112,12 @@ export class ModuleRegistry {
         program = this.programOf(found.id, found.source);
         this.check(program.script, found.id, [...chain, found.id]);
       } catch (e) {
-        if (e instanceof RhaiError && e.kind === 'ErrorParsing') throw inModule(request, withSource(e, found.id), pos, found.id);
-        if (e instanceof RhaiError && (e.kind === 'ErrorInModule' || e.kind === 'ErrorModuleNotFound') && !e.source) e.source = found.id;
-        if (e instanceof RhaiError && (e.kind === 'ErrorInModule' || e.kind === 'ErrorModuleNotFound')) throw inModule(request, e, pos, found.id);
+        if (e instanceof RhaiError && e.kind === 'ErrorParsing')
+          throw inModule(request, withSource(e, found.id), pos, found.id);
+        if (e instanceof RhaiError && (e.kind === 'ErrorInModule' || e.kind === 'ErrorModuleNotFound') && !e.source)
+          e.source = found.id;
+        if (e instanceof RhaiError && (e.kind === 'ErrorInModule' || e.kind === 'ErrorModuleNotFound'))
+          throw inModule(request, e, pos, found.id);
         throw e;
       }
       this.checked.add(found.id);
@@ -113,7 +131,11 @@ export class ModuleRegistry {
     const ready = this.instances.get(found.id);
     if (ready) return ready;
     if (this.loading.has(found.id)) {
-      throw new RhaiError('ErrorInModule', `Import cycle: module '${request}' is imported while it is still loading`, pos);
+      throw new RhaiError(
+        'ErrorInModule',
+        `Import cycle: module '${request}' is imported while it is still loading`,
+        pos,
+      );
     }
     this.loading.add(found.id);
     try {
@@ -141,7 +163,8 @@ function withSource(e: RhaiError, id: string): RhaiError {
 function literalImports(script: Script): { request: string; pos: Pos }[] {
   const out: { request: string; pos: Pos }[] = [];
   const visit = (s: Stmt): void => {
-    if (s.kind === 'import' && s.path.kind === 'literal' && typeof s.path.value === 'string') out.push({ request: s.path.value, pos: s.path.pos });
+    if (s.kind === 'import' && s.path.kind === 'literal' && typeof s.path.value === 'string')
+      out.push({ request: s.path.value, pos: s.path.pos });
   };
   forEachStatement(script.body, visit);
   for (const fn of script.functions) forEachStatement(fn.body, visit);
@@ -159,7 +182,10 @@ function evaluateModule(rt: Runtime, program: Program, id: string): ModuleInstan
   env.exports = [];
   const environ = runIn(rt, program, constants, [], () => {
     program.main(env);
-    if (rt.signal === RETURN) { rt.signal = NONE; rt.signalValue = undefined; }
+    if (rt.signal === RETURN) {
+      rt.signal = NONE;
+      rt.signalValue = undefined;
+    }
     return rt.imports.slice(rt.importsBase);
   });
   const vars = new Map<string, RhaiValue>();
@@ -177,7 +203,13 @@ function evaluateModule(rt: Runtime, program: Program, id: string): ModuleInstan
  * `global::`, `imports` are visible on top of nothing else (a module's code does not see its
  * importer's imports); everything is restored afterwards.
  */
-export function runIn<T>(rt: Runtime, program: Program, constants: Map<string, RhaiValue>, imports: ModuleImport[], body: () => T): T {
+export function runIn<T>(
+  rt: Runtime,
+  program: Program,
+  constants: Map<string, RhaiValue>,
+  imports: ModuleImport[],
+  body: () => T,
+): T {
   const { program: outerProgram, globals, importsBase } = rt;
   const mark = rt.imports.length;
   rt.program = program;
@@ -200,7 +232,10 @@ export function runIn<T>(rt: Runtime, program: Program, constants: Map<string, R
 export function findModule(rt: Runtime, path: string[], pos: Pos): ModuleInstance {
   let found: ModuleInstance | undefined;
   for (let i = rt.imports.length - 1; i >= rt.importsBase; i--) {
-    if (rt.imports[i]!.alias === path[0]) { found = rt.imports[i]!.module; break; }
+    if (rt.imports[i]!.alias === path[0]) {
+      found = rt.imports[i]!.module;
+      break;
+    }
   }
   if (!found) throw moduleNotFound(path[0]!, pos);
   let current: ModuleInstance = found;

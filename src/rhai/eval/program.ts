@@ -17,7 +17,10 @@ import type { ModuleRegistry } from './modules.ts';
 import { compileBlock } from './statements.ts';
 
 /** Where a program comes from: its id (a module file's path) and the modules its `import`s reach. */
-export interface ProgramOrigin { id?: string; modules?: ModuleRegistry | null }
+export interface ProgramOrigin {
+  id?: string;
+  modules?: ModuleRegistry | null;
+}
 
 export class Program {
   readonly fns = new Map<string, CompiledFn>();
@@ -28,7 +31,10 @@ export class Program {
   readonly id: string | undefined;
   readonly modules: ModuleRegistry | null;
 
-  constructor(readonly script: Script, origin: ProgramOrigin = {}) {
+  constructor(
+    readonly script: Script,
+    origin: ProgramOrigin = {},
+  ) {
     this.id = origin.id;
     this.modules = origin.modules ?? null;
     for (const def of script.functions) {
@@ -36,7 +42,11 @@ export class Program {
       this.fns.set(`${def.name}/${def.params.length}`, fn);
       this.maxArity.set(def.name, Math.max(fn.arity, this.maxArity.get(def.name) ?? 0));
     }
-    for (const fn of this.fns.values()) fn.body = new ScriptCompiler(this, true, fn.def.usesEval === true, false).functionBody(fn.def.body, fn.def.usesEval === true);
+    for (const fn of this.fns.values())
+      fn.body = new ScriptCompiler(this, true, fn.def.usesEval === true, false).functionBody(
+        fn.def.body,
+        fn.def.usesEval === true,
+      );
     this.main = new ScriptCompiler(this, false, script.usesEval === true, true).body(script.body);
     this.mainSlots = script.slotCount;
   }
@@ -53,7 +63,8 @@ export class Program {
     const cached = this.evalCache.get(key);
     if (cached) return cached;
     const script = parse(text, limits);
-    if (script.functions.length > 0) throw parseError('A function cannot be defined inside eval', script.functions[0]!.pos);
+    if (script.functions.length > 0)
+      throw parseError('A function cannot be defined inside eval', script.functions[0]!.pos);
     const code: EvalCode = {
       body: new ScriptCompiler(this, false, script.usesEval === true, topLevel).body(script.body),
       slots: script.slotCount,
@@ -115,7 +126,11 @@ function dropImports(stmts: Stmt[], f: Ev): Ev {
 const EVAL_CACHE_SIZE = 64;
 
 /** What `eval` runs: the compiled statements, the frame they need, and the variables they declare at top level. */
-export interface EvalCode { body: Ev; slots: number; declared: VarDecl[] }
+export interface EvalCode {
+  body: Ev;
+  slots: number;
+  declared: VarDecl[];
+}
 
 /** The compile context of one program, at top level or inside its functions. */
 class ScriptCompiler implements Compiler {
@@ -132,10 +147,14 @@ class ScriptCompiler implements Compiler {
     this.maxArity = program.maxArity;
   }
 
-  expr(e: Expr): Ev { return compileExpr(this, e); }
+  expr(e: Expr): Ev {
+    return compileExpr(this, e);
+  }
 
   /** The script's own statements (the imports and variables they make stay for what follows). */
-  body(stmts: Stmt[]): Ev { return compileBlock(this, stmts); }
+  body(stmts: Stmt[]): Ev {
+    return compileBlock(this, stmts);
+  }
 
   /**
    * A nested block: the modules it imports are dropped at its end, and where `eval` may add

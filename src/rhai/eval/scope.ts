@@ -69,7 +69,10 @@ export function shadowable(name: string, lv: LValue, pos: Pos): LValue {
     },
     set: (env, value) => {
       const d = findDyn(env.dyn, name);
-      if (!d) { lv.set(env, value); return; }
+      if (!d) {
+        lv.set(env, value);
+        return;
+      }
       if (d.isConst) throw assignmentToConstant(name, pos);
       d.cell.value = value;
     },
@@ -88,9 +91,15 @@ export function shadowable(name: string, lv: LValue, pos: Pos): LValue {
 export function shadowEvalVariable(env: Env, name: string, slot: number, captured: boolean, isConst: boolean): void {
   if (!findDyn(env.dyn, name)) return;
   const slots = env.slots as unknown[];
-  const cell: Cell = captured ? slots[slot] as Cell : {
-    get value(): RhaiValue { return slots[slot] as RhaiValue; },
-    set value(v: RhaiValue) { slots[slot] = v; },
-  };
+  const cell: Cell = captured
+    ? (slots[slot] as Cell)
+    : {
+        get value(): RhaiValue {
+          return slots[slot] as RhaiValue;
+        },
+        set value(v: RhaiValue) {
+          slots[slot] = v;
+        },
+      };
   env.dyn!.push({ name, cell, isConst });
 }

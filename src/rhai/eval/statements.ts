@@ -26,21 +26,24 @@ export function compileBlock(c: Compiler, stmts: Stmt[]): Ev {
   const pos = stmts[0]!.pos;
   const [a, b, d] = fns as [Ev, Ev, Ev];
   switch (n) {
-    case 1: return a;
-    case 2: return (env) => {
-      if ((env.rt.ops += 2) > env.rt.opLimit) tooManyOperations(pos);
-      const v = a(env);
-      if (env.rt.signal !== NONE) return v;
-      return b(env);
-    };
-    case 3: return (env) => {
-      if ((env.rt.ops += 3) > env.rt.opLimit) tooManyOperations(pos);
-      let v = a(env);
-      if (env.rt.signal !== NONE) return v;
-      v = b(env);
-      if (env.rt.signal !== NONE) return v;
-      return d(env);
-    };
+    case 1:
+      return a;
+    case 2:
+      return (env) => {
+        if ((env.rt.ops += 2) > env.rt.opLimit) tooManyOperations(pos);
+        const v = a(env);
+        if (env.rt.signal !== NONE) return v;
+        return b(env);
+      };
+    case 3:
+      return (env) => {
+        if ((env.rt.ops += 3) > env.rt.opLimit) tooManyOperations(pos);
+        let v = a(env);
+        if (env.rt.signal !== NONE) return v;
+        v = b(env);
+        if (env.rt.signal !== NONE) return v;
+        return d(env);
+      };
   }
   return (env) => {
     if ((env.rt.ops += n) > env.rt.opLimit) tooManyOperations(pos);
@@ -55,16 +58,26 @@ export function compileBlock(c: Compiler, stmts: Stmt[]): Ev {
 
 function compileStmt(c: Compiler, s: Stmt): Ev {
   switch (s.kind) {
-    case 'expr': return c.expr(s.expr);
-    case 'let': return compileLet(c, s);
-    case 'assign': return compileAssign(c, s);
-    case 'break': return compileBreak(c, s);
-    case 'continue': return compileContinue();
-    case 'return': return leaveWith(RETURN, s.value ? owned(c, s.value) : null);
-    case 'throw': return compileThrow(c, s);
-    case 'try': return compileTry(c, s);
-    case 'import': return compileImport(c, s);
-    case 'export': return compileExport(c, s);
+    case 'expr':
+      return c.expr(s.expr);
+    case 'let':
+      return compileLet(c, s);
+    case 'assign':
+      return compileAssign(c, s);
+    case 'break':
+      return compileBreak(c, s);
+    case 'continue':
+      return compileContinue();
+    case 'return':
+      return leaveWith(RETURN, s.value ? owned(c, s.value) : null);
+    case 'throw':
+      return compileThrow(c, s);
+    case 'try':
+      return compileTry(c, s);
+    case 'import':
+      return compileImport(c, s);
+    case 'export':
+      return compileExport(c, s);
   }
 }
 
@@ -102,7 +115,8 @@ function compileLet(c: Compiler, s: Extract<Stmt, { kind: 'let' }>): Ev {
   const slot = s.decl.slot;
   const name = s.decl.name;
   const registerGlobal = s.global === true && c.allowGlobals;
-  if (c.dynAware) { // `eval` may have added a variable of this name: the new one shadows it
+  if (c.dynAware) {
+    // `eval` may have added a variable of this name: the new one shadows it
     const store = compileStore(init, slot, s.decl.captured, registerGlobal ? name : null);
     const { captured, isConst } = s.decl;
     return (env) => {
@@ -144,7 +158,9 @@ function compileThrow(c: Compiler, s: Extract<Stmt, { kind: 'throw' }>): Ev {
   const pos = s.pos;
   if (s.rethrow) {
     const slot = s.rethrow.slot;
-    return (env) => { throw slotsOf(env)[slot] as unknown as RhaiError; };
+    return (env) => {
+      throw slotsOf(env)[slot] as unknown as RhaiError;
+    };
   }
   const value = s.value ? owned(c, s.value) : unit;
   return (env) => {
@@ -199,7 +215,10 @@ export function compileIf(c: Compiler, e: Extract<Expr, { kind: 'if' }>): Ev {
 export function compileSwitch(c: Compiler, e: Extract<Expr, { kind: 'switch' }>): Ev {
   const subject = c.expr(e.subject);
   const cases = e.cases.map((sc: SwitchCase) => ({
-    values: sc.values, guard: sc.guard ? c.expr(sc.guard) : null, body: c.expr(sc.body), guardPos: sc.guard?.pos,
+    values: sc.values,
+    guard: sc.guard ? c.expr(sc.guard) : null,
+    body: c.expr(sc.body),
+    guardPos: sc.guard?.pos,
   }));
   const ranges = e.cases.flatMap((sc, i) => sc.ranges.map((range) => ({ range, use: cases[i]! })));
   const dflt = e.defaultCase ? c.expr(e.defaultCase) : unit;

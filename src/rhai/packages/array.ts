@@ -6,12 +6,26 @@ import { compareStrings, FnPtr, RhaiFloat, typeName, type RhaiValue } from '../v
 import { cloneValue } from '../copy.ts';
 import { chargeItems } from '../cost.ts';
 import {
-  callOnItem, callWithOptional, fnArg, fnNameProblem, intArg, isIntArg, isTrue, NO_MATCH, runtimeError, spanArgs, startPos,
-  type Library, type NativeContext, type NativeResult,
+  callOnItem,
+  callWithOptional,
+  fnArg,
+  fnNameProblem,
+  intArg,
+  isIntArg,
+  isTrue,
+  NO_MATCH,
+  runtimeError,
+  spanArgs,
+  startPos,
+  type Library,
+  type NativeContext,
+  type NativeResult,
 } from './types.ts';
 
-const arr = (f: (a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext) => NativeResult) =>
-  (args: RhaiValue[], ctx: NativeContext): NativeResult => (Array.isArray(args[0]) ? f(args[0], args.slice(1), ctx) : NO_MATCH);
+const arr =
+  (f: (a: RhaiValue[], rest: RhaiValue[], ctx: NativeContext) => NativeResult) =>
+  (args: RhaiValue[], ctx: NativeContext): NativeResult =>
+    Array.isArray(args[0]) ? f(args[0], args.slice(1), ctx) : NO_MATCH;
 
 const isNumericType = (t: string): boolean => t === 'i64' || t === 'f64';
 
@@ -37,7 +51,10 @@ function sortHomogeneous(a: RhaiValue[], descending: boolean): void {
   const t = typeName(a[0]);
   for (const x of a) {
     if (typeName(x) !== t || !SORTABLE.has(t)) {
-      throw runtimeError('ErrorFunctionNotFound', 'sort() needs an array of items of one comparable type, or a comparer function');
+      throw runtimeError(
+        'ErrorFunctionNotFound',
+        'sort() needs an array of items of one comparable type, or a comparer function',
+      );
     }
   }
   a.sort(descending ? (x, y) => defaultCompare(y, x) : defaultCompare);
@@ -120,7 +137,11 @@ export const arrayLib: Library = {
     return undefined;
   }),
   pop: arr((a, rest) => (rest.length ? NO_MATCH : a.pop())),
-  shift: arr((a, rest, ctx) => { if (rest.length) return NO_MATCH; chargeItems(ctx.runtime, a.length); return a.shift(); }),
+  shift: arr((a, rest, ctx) => {
+    if (rest.length) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
+    return a.shift();
+  }),
   remove: arr((a, [i], ctx) => {
     if (!isIntArg(i)) return NO_MATCH;
     chargeItems(ctx.runtime, a.length);
@@ -129,10 +150,19 @@ export const arrayLib: Library = {
     if (n < 0 || n >= a.length) return undefined;
     return a.splice(n, 1)[0];
   }),
-  reverse: arr((a, rest, ctx) => { if (rest.length) return NO_MATCH; chargeItems(ctx.runtime, a.length); a.reverse(); return undefined; }),
+  reverse: arr((a, rest, ctx) => {
+    if (rest.length) return NO_MATCH;
+    chargeItems(ctx.runtime, a.length);
+    a.reverse();
+    return undefined;
+  }),
   len: arr((a, rest) => (rest.length ? NO_MATCH : a.length)),
   is_empty: arr((a, rest) => (rest.length ? NO_MATCH : a.length === 0)),
-  clear: arr((a, rest) => { if (rest.length) return NO_MATCH; a.length = 0; return undefined; }),
+  clear: arr((a, rest) => {
+    if (rest.length) return NO_MATCH;
+    a.length = 0;
+    return undefined;
+  }),
   pad: arr((a, [n, x], ctx) => {
     if (!isIntArg(n)) return NO_MATCH;
     const target = intArg(n);
@@ -296,9 +326,18 @@ export const arrayLib: Library = {
     for (let i = 0; i < a.length; i++) if (isTrue(callOnItem(ctx, fp, a, i, [], 0, i))) return false;
     return true;
   }),
-  sort: arr((a, rest, ctx) => { sortInPlace(a, rest, ctx, false); return undefined; }),
-  sort_by: arr((a, rest, ctx) => { sortInPlace(a, rest, ctx, false); return undefined; }),
-  sort_desc: arr((a, rest, ctx) => { sortInPlace(a, rest, ctx, true); return undefined; }),
+  sort: arr((a, rest, ctx) => {
+    sortInPlace(a, rest, ctx, false);
+    return undefined;
+  }),
+  sort_by: arr((a, rest, ctx) => {
+    sortInPlace(a, rest, ctx, false);
+    return undefined;
+  }),
+  sort_desc: arr((a, rest, ctx) => {
+    sortInPlace(a, rest, ctx, true);
+    return undefined;
+  }),
   // The `order` family (Rhai 1.24) returns a sorted copy and leaves the array as it was.
   order: arr((a, rest, ctx) => sortInPlace(cloneValue(ctx.runtime, a) as RhaiValue[], rest, ctx, false)),
   order_by: arr((a, rest, ctx) => sortInPlace(cloneValue(ctx.runtime, a) as RhaiValue[], rest, ctx, false)),
@@ -309,7 +348,8 @@ export const arrayLib: Library = {
     if (!Array.isArray(b) || !fp) return NO_MATCH;
     const n = Math.min(a.length, b.length);
     const out: RhaiValue[] = [];
-    for (let i = 0; i < n; i++) out.push(callWithOptional(ctx, fp, [cloneValue(ctx.runtime, a[i]), cloneValue(ctx.runtime, b[i])], [i]));
+    for (let i = 0; i < n; i++)
+      out.push(callWithOptional(ctx, fp, [cloneValue(ctx.runtime, a[i]), cloneValue(ctx.runtime, b[i])], [i]));
     return out;
   }),
 };
@@ -321,7 +361,8 @@ function findByName(a: RhaiValue[], ctx: NativeContext, name: string, start: num
     return findIndex(a, ctx, new FnPtr(name), start);
   } catch (e) {
     const cause = e instanceof RhaiError ? innermost(e) : undefined;
-    if (cause?.kind === 'ErrorFunctionNotFound' && cause.detail.startsWith(`Function not found: ${name}`)) return undefined;
+    if (cause?.kind === 'ErrorFunctionNotFound' && cause.detail.startsWith(`Function not found: ${name}`))
+      return undefined;
     throw e;
   }
 }

@@ -56,7 +56,10 @@ function bitSpan(rest: RhaiValue[]): { start: number; count: number } | undefine
 }
 
 function bitsOutOfBounds(index: RhaiValue): RhaiError {
-  return new RhaiError('ErrorBitFieldBounds', `Bit-field index ${String(index)} out of bounds: only ${BITS} bits in bit-field`);
+  return new RhaiError(
+    'ErrorBitFieldBounds',
+    `Bit-field index ${String(index)} out of bounds: only ${BITS} bits in bit-field`,
+  );
 }
 
 const mask = (count: number): bigint => (1n << BigInt(count)) - 1n;

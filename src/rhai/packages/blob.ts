@@ -11,7 +11,9 @@ const FLOAT_BYTES = 8;
 
 /** An INT's low 8 bits (`value & 0xff` on an i64). */
 export function byteOf(v: number | bigint): number {
-  return typeof v === 'number' && Number.isSafeInteger(v) ? ((v % 256) + 256) % 256 : Number(BigInt.asUintN(8, BigInt(v)));
+  return typeof v === 'number' && Number.isSafeInteger(v)
+    ? ((v % 256) + 256) % 256
+    : Number(BigInt.asUintN(8, BigInt(v)));
 }
 
 /** Rhai's calc_offset_len: a start and a length inside `length` items. */
@@ -53,8 +55,10 @@ function checkBlobSize(rt: Runtime, length: number): void {
   checkArrayLength(rt, length);
 }
 
-const blob = (f: (b: number[], rest: RhaiValue[], args: RhaiValue[], ctx: NativeContext) => NativeResult) =>
-  (args: RhaiValue[], ctx: NativeContext): NativeResult => (args[0] instanceof RhaiBlob ? f(args[0].bytes, args.slice(1), args, ctx) : NO_MATCH);
+const blob =
+  (f: (b: number[], rest: RhaiValue[], args: RhaiValue[], ctx: NativeContext) => NativeResult) =>
+  (args: RhaiValue[], ctx: NativeContext): NativeResult =>
+    args[0] instanceof RhaiBlob ? f(args[0].bytes, args.slice(1), args, ctx) : NO_MATCH;
 
 const utf8 = new TextEncoder();
 const lossy = new TextDecoder('utf-8');
@@ -88,7 +92,13 @@ function parseFloat64(bytes: number[], start: number, len: number, littleEndian:
 }
 
 /** write_le / write_be: the first `len` (at most 8) bytes of the value's little- or big-endian form. */
-function writeNumber(bytes: number[], start: number, len: number, value: RhaiValue, littleEndian: boolean): NativeResult {
+function writeNumber(
+  bytes: number[],
+  start: number,
+  len: number,
+  value: RhaiValue,
+  littleEndian: boolean,
+): NativeResult {
   const buf = new DataView(new ArrayBuffer(8));
   if (isIntArg(value)) buf.setBigInt64(0, BigInt(value), littleEndian);
   else if (value instanceof RhaiFloat) buf.setFloat64(0, value.v, littleEndian);
@@ -143,11 +153,21 @@ export const blobLib: Library = {
     chargeChars(ctx.runtime, args[0].length);
     return new RhaiBlob(textBytes(args[0]));
   },
-  to_array: blob((b, _r, _a, ctx) => { chargeItems(ctx.runtime, b.length); return b.slice(); }),
-  as_string: blob((b, _r, _a, ctx) => { chargeNewItems(ctx.runtime, b.length); return checkString(ctx.runtime, blobText(b)); }),
+  to_array: blob((b, _r, _a, ctx) => {
+    chargeItems(ctx.runtime, b.length);
+    return b.slice();
+  }),
+  as_string: blob((b, _r, _a, ctx) => {
+    chargeNewItems(ctx.runtime, b.length);
+    return checkString(ctx.runtime, blobText(b));
+  }),
   len: blob((b) => b.length),
   is_empty: blob((b) => b.length === 0),
-  contains: blob((b, [v], _a, ctx) => { if (!isIntArg(v)) return NO_MATCH; chargeItems(ctx.runtime, b.length); return b.includes(byteOf(v)); }),
+  contains: blob((b, [v], _a, ctx) => {
+    if (!isIntArg(v)) return NO_MATCH;
+    chargeItems(ctx.runtime, b.length);
+    return b.includes(byteOf(v));
+  }),
   get: blob((b, [i]) => {
     if (!isIntArg(i)) return NO_MATCH;
     const at = byteIndex(b.length, intArg(i));
@@ -182,7 +202,10 @@ export const blobLib: Library = {
     checkBlobSize(ctx.runtime, b.length + 1);
     chargeItems(ctx.runtime, b.length);
     const byte = byteOf(v);
-    if (b.length === 0) { b.push(byte); return undefined; }
+    if (b.length === 0) {
+      b.push(byte);
+      return undefined;
+    }
     const [at] = offsetLen(b.length, intArg(i), 0);
     if (at >= b.length) b.push(byte);
     else b.splice(at, 0, byte);
@@ -199,14 +222,22 @@ export const blobLib: Library = {
     return undefined;
   }),
   pop: blob((b, rest) => (rest.length ? NO_MATCH : b.length === 0 ? 0 : b.pop()!)),
-  shift: blob((b, rest, _a, ctx) => { if (rest.length) return NO_MATCH; chargeItems(ctx.runtime, b.length); return b.length === 0 ? 0 : b.shift()!; }),
+  shift: blob((b, rest, _a, ctx) => {
+    if (rest.length) return NO_MATCH;
+    chargeItems(ctx.runtime, b.length);
+    return b.length === 0 ? 0 : b.shift()!;
+  }),
   remove: blob((b, [i], _a, ctx) => {
     if (!isIntArg(i)) return NO_MATCH;
     chargeItems(ctx.runtime, b.length);
     const at = byteIndex(b.length, intArg(i));
     return at === undefined ? 0 : b.splice(at, 1)[0]!;
   }),
-  clear: blob((b, rest) => { if (rest.length) return NO_MATCH; b.length = 0; return undefined; }),
+  clear: blob((b, rest) => {
+    if (rest.length) return NO_MATCH;
+    b.length = 0;
+    return undefined;
+  }),
   truncate: blob((b, [n]) => {
     if (!isIntArg(n)) return NO_MATCH;
     const len = intArg(n);
@@ -222,13 +253,21 @@ export const blobLib: Library = {
     else if (len < b.length) b.splice(0, b.length - len);
     return undefined;
   }),
-  reverse: blob((b, rest, _a, ctx) => { if (rest.length) return NO_MATCH; chargeItems(ctx.runtime, b.length); b.reverse(); return undefined; }),
+  reverse: blob((b, rest, _a, ctx) => {
+    if (rest.length) return NO_MATCH;
+    chargeItems(ctx.runtime, b.length);
+    b.reverse();
+    return undefined;
+  }),
   splice: blob((b, rest, args, ctx) => {
     const replace = rest[rest.length - 1];
     if (!(replace instanceof RhaiBlob)) return NO_MATCH;
     const s = spanOf(rest.slice(0, -1));
     if (!s || s.tail.length) return NO_MATCH;
-    if (b.length === 0) { args[0] = new RhaiBlob(replace.bytes.slice()); return undefined; }
+    if (b.length === 0) {
+      args[0] = new RhaiBlob(replace.bytes.slice());
+      return undefined;
+    }
     const [start, len] = offsetLen(b.length, s.start, s.len);
     checkBlobSize(ctx.runtime, b.length - len + replace.bytes.length);
     chargeItems(ctx.runtime, b.length + replace.bytes.length);
@@ -258,7 +297,7 @@ export const blobLib: Library = {
   }),
   drain: blob((b, rest, _a, ctx) => {
     const s = span(b, rest);
-    if (!s || rest.length === 1 && !(rest[0] instanceof RhaiRange)) return NO_MATCH;
+    if (!s || (rest.length === 1 && !(rest[0] instanceof RhaiRange))) return NO_MATCH;
     chargeItems(ctx.runtime, b.length);
     if (b.length === 0 || s[1] <= 0) return new RhaiBlob();
     const [start, len] = offsetLen(b.length, s[0], s[1]);
@@ -266,7 +305,7 @@ export const blobLib: Library = {
   }),
   retain: blob((b, rest, _a, ctx) => {
     const s = span(b, rest);
-    if (!s || rest.length === 1 && !(rest[0] instanceof RhaiRange)) return NO_MATCH;
+    if (!s || (rest.length === 1 && !(rest[0] instanceof RhaiRange))) return NO_MATCH;
     chargeItems(ctx.runtime, b.length);
     if (b.length === 0 || s[1] <= 0) return new RhaiBlob();
     const [start, len] = offsetLen(b.length, s[0], s[1]);
@@ -276,12 +315,30 @@ export const blobLib: Library = {
     b.splice(0, start);
     return new RhaiBlob(drained);
   }),
-  parse_le_int: blob((b, rest) => { const s = spanOf(rest); return s && !s.tail.length ? parseInt64(b, s.start, s.len, true) : NO_MATCH; }),
-  parse_be_int: blob((b, rest) => { const s = spanOf(rest); return s && !s.tail.length ? parseInt64(b, s.start, s.len, false) : NO_MATCH; }),
-  parse_le_float: blob((b, rest) => { const s = spanOf(rest); return s && !s.tail.length ? parseFloat64(b, s.start, s.len, true) : NO_MATCH; }),
-  parse_be_float: blob((b, rest) => { const s = spanOf(rest); return s && !s.tail.length ? parseFloat64(b, s.start, s.len, false) : NO_MATCH; }),
-  write_le: blob((b, rest) => { const s = spanOf(rest); return s && s.tail.length === 1 ? writeNumber(b, s.start, s.len, s.tail[0], true) : NO_MATCH; }),
-  write_be: blob((b, rest) => { const s = spanOf(rest); return s && s.tail.length === 1 ? writeNumber(b, s.start, s.len, s.tail[0], false) : NO_MATCH; }),
+  parse_le_int: blob((b, rest) => {
+    const s = spanOf(rest);
+    return s && !s.tail.length ? parseInt64(b, s.start, s.len, true) : NO_MATCH;
+  }),
+  parse_be_int: blob((b, rest) => {
+    const s = spanOf(rest);
+    return s && !s.tail.length ? parseInt64(b, s.start, s.len, false) : NO_MATCH;
+  }),
+  parse_le_float: blob((b, rest) => {
+    const s = spanOf(rest);
+    return s && !s.tail.length ? parseFloat64(b, s.start, s.len, true) : NO_MATCH;
+  }),
+  parse_be_float: blob((b, rest) => {
+    const s = spanOf(rest);
+    return s && !s.tail.length ? parseFloat64(b, s.start, s.len, false) : NO_MATCH;
+  }),
+  write_le: blob((b, rest) => {
+    const s = spanOf(rest);
+    return s && s.tail.length === 1 ? writeNumber(b, s.start, s.len, s.tail[0], true) : NO_MATCH;
+  }),
+  write_be: blob((b, rest) => {
+    const s = spanOf(rest);
+    return s && s.tail.length === 1 ? writeNumber(b, s.start, s.len, s.tail[0], false) : NO_MATCH;
+  }),
   write_utf8: blob((b, rest, _a, ctx) => {
     const s = spanOf(rest);
     if (!s || s.tail.length !== 1 || typeof s.tail[0] !== 'string') return NO_MATCH;

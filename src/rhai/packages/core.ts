@@ -11,7 +11,8 @@ import { fnNameProblem, intArg, isIntArg, NO_MATCH, rangeSpan, type Library, typ
 
 /** Rhai's StepRange::new reports a zero step as a failed call to `range`. */
 function checkedStep(step: number): number {
-  if (step === 0) throw wrapInFunctionCall('range', new RhaiError('ErrorArithmetic', 'step value cannot be zero'), NO_POS);
+  if (step === 0)
+    throw wrapInFunctionCall('range', new RhaiError('ErrorArithmetic', 'step value cannot be zero'), NO_POS);
   return step;
 }
 
@@ -31,14 +32,14 @@ function bitList(args: RhaiValue[]): RhaiValue[] {
   return out;
 }
 
-
 /**
  * `range(from, to[, step])`. For INT it is lazy like Rhai's iterator (a RhaiRange with a step);
  * a FLOAT range is listed as an array of the values it yields.
  */
 function stepRange(args: RhaiValue[], ctx: NativeContext): RhaiValue {
   const [a, b, s] = args;
-  if (a instanceof RhaiRange) { // range(from..to, step)
+  if (a instanceof RhaiRange) {
+    // range(from..to, step)
     const step = checkedStep(intArg(b as number | bigint));
     return new RhaiRange(a.start, a.inclusive ? normInt(BigInt(a.end) + 1n) : a.end, false, step);
   }
@@ -77,7 +78,8 @@ export const coreLib: Library = {
     // FnPtr::try_from: a keyword, reserved word or keyword function is a parse error, raised at run time.
     const problem = fnNameProblem(name);
     if (problem === 'reserved') throw new RhaiError('ErrorParsing', `'${name}' is a reserved keyword`);
-    if (problem === 'invalid') throw new RhaiError('ErrorFunctionNotFound', `Function not found: ${name} (invalid function name)`);
+    if (problem === 'invalid')
+      throw new RhaiError('ErrorFunctionNotFound', `Function not found: ${name} (invalid function name)`);
     return new FnPtr(name);
   },
   call: (args, ctx) => {
@@ -96,7 +98,9 @@ export const coreLib: Library = {
   },
   is_def_fn: (args, ctx) => {
     const [name, arity] = args;
-    return typeof name === 'string' && isIntArg(arity) && args.length === 2 ? ctx.hasScriptFn(name, intArg(arity)) : NO_MATCH;
+    return typeof name === 'string' && isIntArg(arity) && args.length === 2
+      ? ctx.hasScriptFn(name, intArg(arity))
+      : NO_MATCH;
   },
   name: ([fp]) => (fp instanceof FnPtr ? fp.name : NO_MATCH),
   is_anonymous: ([fp]) => (fp instanceof FnPtr ? fp.isAnonymous : NO_MATCH),

@@ -32,33 +32,84 @@ function merge(libs: Library[]): Map<string, NativeFn> {
   for (const [name, list] of byName) {
     const accepts = matchers.get(name);
     if (!accepts) throw new Error(`native function '${name}' has no entry in packages/signatures.ts`);
-    const body: NativeFn = list.length === 1 ? list[0]! : (args, ctx) => {
-      for (const fn of list) {
-        const r = fn(args, ctx);
-        if (r !== NO_MATCH) return r;
-      }
-      return NO_MATCH;
-    };
+    const body: NativeFn =
+      list.length === 1
+        ? list[0]!
+        : (args, ctx) => {
+            for (const fn of list) {
+              const r = fn(args, ctx);
+              if (r !== NO_MATCH) return r;
+            }
+            return NO_MATCH;
+          };
     out.set(name, (args, ctx) => (accepts(args) ? body(args, ctx) : NO_MATCH));
   }
-  for (const name of matchers.keys()) if (!out.has(name)) throw new Error(`signatures.ts lists '${name}', which no package defines`);
+  for (const name of matchers.keys())
+    if (!out.has(name)) throw new Error(`signatures.ts lists '${name}', which no package defines`);
   return out;
 }
 
-export const NATIVE_FUNCTIONS: ReadonlyMap<string, NativeFn> = merge([coreLib, mathLib, bitsLib, stringLib, arrayLib, mapLib, blobLib, timeLib]);
+export const NATIVE_FUNCTIONS: ReadonlyMap<string, NativeFn> = merge([
+  coreLib,
+  mathLib,
+  bitsLib,
+  stringLib,
+  arrayLib,
+  mapLib,
+  blobLib,
+  timeLib,
+]);
 
 export { PROPERTY_GETTERS } from './signatures.ts';
 
 /** Native methods that change their first argument (Rhai's non-`pure` functions). */
 const NON_PURE = new Set([
-  'push', 'append', 'insert', 'pop', 'shift', 'remove', 'reverse', 'clear', 'pad', 'truncate', 'chop', 'retain',
-  'drain', 'splice', 'dedup', 'sort', 'sort_by', 'sort_desc', 'set', 'mixin', 'fill_with', 'make_upper', 'make_lower', 'trim',
-  'replace', 'crop', 'set_bit', 'set_bits', 'for_each', 'take', 'write_le', 'write_be', 'write_utf8', 'write_ascii',
+  'push',
+  'append',
+  'insert',
+  'pop',
+  'shift',
+  'remove',
+  'reverse',
+  'clear',
+  'pad',
+  'truncate',
+  'chop',
+  'retain',
+  'drain',
+  'splice',
+  'dedup',
+  'sort',
+  'sort_by',
+  'sort_desc',
+  'set',
+  'mixin',
+  'fill_with',
+  'make_upper',
+  'make_lower',
+  'trim',
+  'replace',
+  'crop',
+  'set_bit',
+  'set_bits',
+  'for_each',
+  'take',
+  'write_le',
+  'write_be',
+  'write_utf8',
+  'write_ascii',
 ]);
 
 /** Would calling native `name` on `target` change it? (`split` changes arrays, not strings.) */
 export function isNonPureCall(name: string, target: unknown): boolean {
   if (name === 'split') return Array.isArray(target) || target instanceof RhaiBlob;
-  return NON_PURE.has(name) && (Array.isArray(target) || target instanceof Map || target instanceof RhaiBlob ||
-    typeof target === 'string' || typeof target === 'number' || typeof target === 'bigint');
+  return (
+    NON_PURE.has(name) &&
+    (Array.isArray(target) ||
+      target instanceof Map ||
+      target instanceof RhaiBlob ||
+      typeof target === 'string' ||
+      typeof target === 'number' ||
+      typeof target === 'bigint')
+  );
 }

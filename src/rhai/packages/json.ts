@@ -7,15 +7,25 @@ import { checkArray, checkMap, type Runtime } from '../runtime.ts';
 import { MAX_INT, MIN_INT, normInt, RhaiFloat, typeName, type RhaiMap, type RhaiValue } from '../values.ts';
 
 function invalid(what: string, t: Token): RhaiError {
-  return new RhaiError('ErrorParsing', `Invalid JSON: ${what} (line ${t.pos.line}, position ${t.pos.column} of the JSON text)`);
+  return new RhaiError(
+    'ErrorParsing',
+    `Invalid JSON: ${what} (line ${t.pos.line}, position ${t.pos.column} of the JSON text)`,
+  );
 }
 
 class JsonReader {
   private at = 0;
-  constructor(private readonly tokens: Token[], private readonly rt: Runtime) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly rt: Runtime,
+  ) {}
 
-  private get tok(): Token { return this.tokens[this.at]!; }
-  private isPunct(text: string): boolean { return this.tok.type === 'punct' && this.tok.text === text; }
+  private get tok(): Token {
+    return this.tokens[this.at]!;
+  }
+  private isPunct(text: string): boolean {
+    return this.tok.type === 'punct' && this.tok.text === text;
+  }
 
   private expect(text: string, what: string): void {
     if (!this.isPunct(text)) throw invalid(`expecting ${what}`, this.tok);
@@ -34,13 +44,19 @@ class JsonReader {
     if (t.type === 'punct' && t.text === '[') return this.array();
     this.at++;
     switch (t.type) {
-      case 'string': return t.text;
-      case 'float': return new RhaiFloat(t.float!);
+      case 'string':
+        return t.text;
+      case 'float':
+        return new RhaiFloat(t.float!);
       case 'int':
         if (t.int! > MAX_INT || t.int! < MIN_INT) throw invalid(`integer too large: ${t.text}`, t);
         return normInt(t.int!);
-      case 'keyword': if (t.text === 'true' || t.text === 'false') return t.text === 'true'; break;
-      case 'ident': if (t.text === 'null') return undefined; break;
+      case 'keyword':
+        if (t.text === 'true' || t.text === 'false') return t.text === 'true';
+        break;
+      case 'ident':
+        if (t.text === 'null') return undefined;
+        break;
     }
     throw invalid(`unexpected '${t.text}'`, t);
   }
@@ -83,6 +99,7 @@ export function parseJson(text: string, rt: Runtime): RhaiMap {
     throw e;
   }
   const v = new JsonReader(tokens, rt).document();
-  if (!(v instanceof Map)) throw new RhaiError('ErrorMismatchOutputType', `Output type incorrect: ${typeName(v)} (expecting map)`);
+  if (!(v instanceof Map))
+    throw new RhaiError('ErrorMismatchOutputType', `Output type incorrect: ${typeName(v)} (expecting map)`);
   return v;
 }

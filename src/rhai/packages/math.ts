@@ -8,12 +8,18 @@ import { NO_POS } from '../errors.ts';
 const MAX_INT_VALUE = normInt(MAX_INT);
 
 /** A FLOAT-only function: Rhai never converts an INT argument to FLOAT (`16.sqrt()` is not found). */
-const float1 = (f: (x: number) => RhaiValue) => (args: RhaiValue[]): NativeResult =>
-  args.length === 1 && args[0] instanceof RhaiFloat ? f(args[0].v) : NO_MATCH;
+const float1 =
+  (f: (x: number) => RhaiValue) =>
+  (args: RhaiValue[]): NativeResult =>
+    args.length === 1 && args[0] instanceof RhaiFloat ? f(args[0].v) : NO_MATCH;
 const floatFn = (f: (x: number) => number) => float1((x) => new RhaiFloat(f(x)));
 
-const float2 = (f: (x: number, y: number) => number) => (args: RhaiValue[]): NativeResult =>
-  args.length === 2 && args[0] instanceof RhaiFloat && args[1] instanceof RhaiFloat ? new RhaiFloat(f(args[0].v, args[1].v)) : NO_MATCH;
+const float2 =
+  (f: (x: number, y: number) => number) =>
+  (args: RhaiValue[]): NativeResult =>
+    args.length === 2 && args[0] instanceof RhaiFloat && args[1] instanceof RhaiFloat
+      ? new RhaiFloat(f(args[0].v, args[1].v))
+      : NO_MATCH;
 
 /** Rust's f64::round: half away from zero. */
 const roundHalfAway = (x: number): number => (x < 0 ? -Math.round(-x) : Math.round(x));
@@ -46,7 +52,8 @@ function parseIntText(text: string, radix: number): number | bigint {
 }
 
 export const mathLib: Library = {
-  abs: ([x]) => (isIntArg(x) ? (x < 0 ? negate(x, NO_POS) : x) : x instanceof RhaiFloat ? new RhaiFloat(Math.abs(x.v)) : NO_MATCH),
+  abs: ([x]) =>
+    isIntArg(x) ? (x < 0 ? negate(x, NO_POS) : x) : x instanceof RhaiFloat ? new RhaiFloat(Math.abs(x.v)) : NO_MATCH,
   sign: ([x]) => {
     if (isIntArg(x)) return x > 0 ? 1 : x < 0 ? -1 : 0;
     if (x instanceof RhaiFloat) {
@@ -65,12 +72,20 @@ export const mathLib: Library = {
   sqrt: floatFn(Math.sqrt),
   exp: floatFn(Math.exp),
   ln: floatFn(Math.log),
-  log: (args) => (args.length === 1 ? floatFn(Math.log10)(args) : float2((x, base) => Math.log(x) / Math.log(base))(args)),
-  sin: floatFn(Math.sin), cos: floatFn(Math.cos), tan: floatFn(Math.tan),
-  sinh: floatFn(Math.sinh), cosh: floatFn(Math.cosh), tanh: floatFn(Math.tanh),
-  asin: floatFn(Math.asin), acos: floatFn(Math.acos),
+  log: (args) =>
+    args.length === 1 ? floatFn(Math.log10)(args) : float2((x, base) => Math.log(x) / Math.log(base))(args),
+  sin: floatFn(Math.sin),
+  cos: floatFn(Math.cos),
+  tan: floatFn(Math.tan),
+  sinh: floatFn(Math.sinh),
+  cosh: floatFn(Math.cosh),
+  tanh: floatFn(Math.tanh),
+  asin: floatFn(Math.asin),
+  acos: floatFn(Math.acos),
   atan: (args) => (args.length === 1 ? floatFn(Math.atan)(args) : float2(Math.atan2)(args)),
-  asinh: floatFn(Math.asinh), acosh: floatFn(Math.acosh), atanh: floatFn(Math.atanh),
+  asinh: floatFn(Math.asinh),
+  acosh: floatFn(Math.acosh),
+  atanh: floatFn(Math.atanh),
   hypot: float2(Math.hypot),
   to_degrees: floatFn((x) => (x * 180) / Math.PI),
   to_radians: floatFn((x) => (x * Math.PI) / 180),
@@ -108,7 +123,8 @@ export const mathLib: Library = {
     const t = s.trim();
     if (!FLOAT_RE.test(t)) throw arithmeticError(`Error parsing floating-point number '${s}': invalid float literal`);
     const lower = t.toLowerCase().replace(/^\+/, '');
-    if (lower.endsWith('inf') || lower.endsWith('infinity')) return new RhaiFloat(lower.startsWith('-') ? -Infinity : Infinity);
+    if (lower.endsWith('inf') || lower.endsWith('infinity'))
+      return new RhaiFloat(lower.startsWith('-') ? -Infinity : Infinity);
     return new RhaiFloat(lower.endsWith('nan') ? NaN : Number(t));
   },
 };
@@ -127,4 +143,3 @@ function minMax(args: RhaiValue[], keepFirstIf: '>=' | '<='): NativeResult {
   const sameText = (typeof a === 'string' && typeof b === 'string') || (a instanceof RhaiChar && b instanceof RhaiChar);
   return sameText ? (compareOp(keepFirstIf, a, b, NO_POS) ? a : b) : NO_MATCH;
 }
-

@@ -24,12 +24,18 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
   name: { package: 'fn_basic', overloads: ['Fn'] },
   is_anonymous: { package: 'fn_basic', overloads: ['Fn'] },
   // iter_basic.rs
-  range: { package: 'iter_basic', overloads: ['i64, i64', 'i64, i64, i64', 'range, i64', 'range=, i64', 'f64, f64, f64'] },
+  range: {
+    package: 'iter_basic',
+    overloads: ['i64, i64', 'i64, i64, i64', 'range, i64', 'range=, i64', 'f64, f64, f64'],
+  },
   start: { package: 'iter_basic', overloads: ['range', 'range='] },
   end: { package: 'iter_basic', overloads: ['range', 'range='] },
   is_inclusive: { package: 'iter_basic', overloads: ['range', 'range='] },
   is_exclusive: { package: 'iter_basic', overloads: ['range', 'range='] },
-  chars: { package: 'iter_basic', overloads: ['string', 'string, i64', 'string, range', 'string, range=', 'string, i64, i64'] },
+  chars: {
+    package: 'iter_basic',
+    overloads: ['string', 'string, i64', 'string, range', 'string, range=', 'string, i64, i64'],
+  },
   bits: { package: 'iter_basic', overloads: ['i64', 'i64, i64', 'i64, range', 'i64, range=', 'i64, i64, i64'] },
   // arithmetic.rs, math_basic.rs, logic.rs
   abs: { package: 'arithmetic', overloads: ['i64', 'f64'] },
@@ -37,8 +43,14 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
   is_zero: { package: 'arithmetic', overloads: ['i64', 'f64'] },
   is_odd: { package: 'arithmetic', overloads: ['i64'] },
   is_even: { package: 'arithmetic', overloads: ['i64'] },
-  max: { package: 'logic', overloads: ['i64, i64', 'f64, f64', 'i64, f64', 'f64, i64', 'string, string', 'char, char'] },
-  min: { package: 'logic', overloads: ['i64, i64', 'f64, f64', 'i64, f64', 'f64, i64', 'string, string', 'char, char'] },
+  max: {
+    package: 'logic',
+    overloads: ['i64, i64', 'f64, f64', 'i64, f64', 'f64, i64', 'string, string', 'char, char'],
+  },
+  min: {
+    package: 'logic',
+    overloads: ['i64, i64', 'f64, f64', 'i64, f64', 'f64, i64', 'string, string', 'char, char'],
+  },
   floor: { package: 'math_basic', overloads: ['f64'] },
   ceiling: { package: 'math_basic', overloads: ['f64'] },
   round: { package: 'math_basic', overloads: ['f64'] },
@@ -85,7 +97,10 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
   to_binary: { package: 'string_basic', overloads: ['i64'] },
   // string_more.rs (and array_basic.rs / map_basic.rs for the shared names)
   len: { package: 'string_more, array_basic, map_basic, blob_basic', overloads: ['string', 'array', 'map', 'blob'] },
-  is_empty: { package: 'string_more, array_basic, map_basic, iter_basic, blob_basic', overloads: ['string', 'array', 'map', 'range', 'range=', 'blob'] },
+  is_empty: {
+    package: 'string_more, array_basic, map_basic, iter_basic, blob_basic',
+    overloads: ['string', 'array', 'map', 'range', 'range=', 'blob'],
+  },
   bytes: { package: 'string_more', overloads: ['string'] },
   to_upper: { package: 'string_more', overloads: ['string', 'char'] },
   to_lower: { package: 'string_more', overloads: ['string', 'char'] },
@@ -94,10 +109,19 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
   trim: { package: 'string_more', overloads: ['string'] },
   starts_with: { package: 'string_more', overloads: ['string, string', 'string, char'] },
   ends_with: { package: 'string_more', overloads: ['string, string', 'string, char'] },
-  sub_string: { package: 'string_more', overloads: ['string, i64', 'string, i64, i64', 'string, range', 'string, range='] },
+  sub_string: {
+    package: 'string_more',
+    overloads: ['string, i64', 'string, i64, i64', 'string, range', 'string, range='],
+  },
   crop: { package: 'string_more', overloads: ['string, i64', 'string, i64, i64', 'string, range', 'string, range='] },
-  split_rev: { package: 'string_more', overloads: ['string, string', 'string, string, i64', 'string, char', 'string, char, i64'] },
-  replace: { package: 'string_more', overloads: ['string, string, string', 'string, string, char', 'string, char, string', 'string, char, char'] },
+  split_rev: {
+    package: 'string_more',
+    overloads: ['string, string', 'string, string, i64', 'string, char', 'string, char, i64'],
+  },
+  replace: {
+    package: 'string_more',
+    overloads: ['string, string, string', 'string, string, char', 'string, char, string', 'string, char, char'],
+  },
   to_chars: { package: 'string_more', overloads: ['string'] },
   contains: {
     package: 'string_more, array_basic, map_basic, iter_basic, blob_basic',
@@ -105,19 +129,52 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
   },
   index_of: {
     package: 'string_more, array_basic',
-    overloads: ['string, string', 'string, string, i64', 'string, char', 'string, char, i64', 'array, Fn', 'array, Fn, i64', 'array, ?', 'array, ?, i64'],
+    overloads: [
+      'string, string',
+      'string, string, i64',
+      'string, char',
+      'string, char, i64',
+      'array, Fn',
+      'array, Fn, i64',
+      'array, ?',
+      'array, ?, i64',
+    ],
   },
-  get: { package: 'string_more, array_basic, map_basic, blob_basic', overloads: ['string, i64', 'array, i64', 'map, string', 'blob, i64'] },
-  set: { package: 'string_more, array_basic, map_basic, blob_basic', overloads: ['string, i64, char', 'array, i64, ?', 'map, string, ?', 'blob, i64, i64'] },
-  pad: { package: 'string_more, array_basic, blob_basic', overloads: ['string, i64, char', 'string, i64, string', 'array, i64, ?', 'blob, i64, i64'] },
+  get: {
+    package: 'string_more, array_basic, map_basic, blob_basic',
+    overloads: ['string, i64', 'array, i64', 'map, string', 'blob, i64'],
+  },
+  set: {
+    package: 'string_more, array_basic, map_basic, blob_basic',
+    overloads: ['string, i64, char', 'array, i64, ?', 'map, string, ?', 'blob, i64, i64'],
+  },
+  pad: {
+    package: 'string_more, array_basic, blob_basic',
+    overloads: ['string, i64, char', 'string, i64, string', 'array, i64, ?', 'blob, i64, i64'],
+  },
   truncate: { package: 'string_more, array_basic, blob_basic', overloads: ['string, i64', 'array, i64', 'blob, i64'] },
   pop: { package: 'string_more, array_basic, blob_basic', overloads: ['string', 'string, i64', 'array', 'blob'] },
-  remove: { package: 'string_more, array_basic, map_basic, blob_basic', overloads: ['string, string', 'string, char', 'array, i64', 'map, string', 'blob, i64'] },
+  remove: {
+    package: 'string_more, array_basic, map_basic, blob_basic',
+    overloads: ['string, string', 'string, char', 'array, i64', 'map, string', 'blob, i64'],
+  },
   clear: { package: 'string_more, array_basic, map_basic, blob_basic', overloads: ['string', 'array', 'map', 'blob'] },
-  append: { package: 'string_more, array_basic, blob_basic', overloads: ['string, ?', 'array, array', 'blob, i64', 'blob, blob', 'blob, string', 'blob, char'] },
+  append: {
+    package: 'string_more, array_basic, blob_basic',
+    overloads: ['string, ?', 'array, array', 'blob, i64', 'blob, blob', 'blob, string', 'blob, char'],
+  },
   split: {
     package: 'string_more, array_basic, blob_basic',
-    overloads: ['string', 'string, i64', 'string, string', 'string, string, i64', 'string, char', 'string, char, i64', 'array, i64', 'blob, i64'],
+    overloads: [
+      'string',
+      'string, i64',
+      'string, string',
+      'string, string, i64',
+      'string, char',
+      'string, char, i64',
+      'array, i64',
+      'blob, i64',
+    ],
   },
   // array_basic.rs (and blob_basic.rs for the shared names)
   push: { package: 'array_basic, blob_basic', overloads: ['array, ?', 'blob, i64'] },
@@ -125,7 +182,19 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
   shift: { package: 'array_basic, blob_basic', overloads: ['array', 'blob'] },
   reverse: { package: 'array_basic, blob_basic', overloads: ['array', 'blob'] },
   chop: { package: 'array_basic, blob_basic', overloads: ['array, i64', 'blob, i64'] },
-  extract: { package: 'array_basic, blob_basic', overloads: ['array, i64', 'array, i64, i64', 'array, range', 'array, range=', 'blob, i64', 'blob, i64, i64', 'blob, range', 'blob, range='] },
+  extract: {
+    package: 'array_basic, blob_basic',
+    overloads: [
+      'array, i64',
+      'array, i64, i64',
+      'array, range',
+      'array, range=',
+      'blob, i64',
+      'blob, i64, i64',
+      'blob, range',
+      'blob, range=',
+    ],
+  },
   filter: { package: 'array_basic, map_basic', overloads: ['array, fn', 'map, Fn'] },
   map: { package: 'array_basic, map_basic', overloads: ['array, fn', 'map, Fn'] },
   for_each: { package: 'array_basic', overloads: ['array, Fn'] },
@@ -143,11 +212,42 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
   order: { package: 'array_basic', overloads: ['array'] },
   order_by: { package: 'array_basic', overloads: ['array, fn'] },
   order_desc: { package: 'array_basic', overloads: ['array'] },
-  drain: { package: 'array_basic, map_basic, blob_basic', overloads: ['array, fn', 'array, i64, i64', 'array, range', 'array, range=', 'map, Fn', 'blob, i64, i64', 'blob, range', 'blob, range='] },
-  retain: { package: 'array_basic, map_basic, blob_basic', overloads: ['array, fn', 'array, i64, i64', 'array, range', 'array, range=', 'map, Fn', 'blob, i64, i64', 'blob, range', 'blob, range='] },
+  drain: {
+    package: 'array_basic, map_basic, blob_basic',
+    overloads: [
+      'array, fn',
+      'array, i64, i64',
+      'array, range',
+      'array, range=',
+      'map, Fn',
+      'blob, i64, i64',
+      'blob, range',
+      'blob, range=',
+    ],
+  },
+  retain: {
+    package: 'array_basic, map_basic, blob_basic',
+    overloads: [
+      'array, fn',
+      'array, i64, i64',
+      'array, range',
+      'array, range=',
+      'map, Fn',
+      'blob, i64, i64',
+      'blob, range',
+      'blob, range=',
+    ],
+  },
   splice: {
     package: 'array_basic, blob_basic',
-    overloads: ['array, i64, i64, array', 'array, range, array', 'array, range=, array', 'blob, i64, i64, blob', 'blob, range, blob', 'blob, range=, blob'],
+    overloads: [
+      'array, i64, i64, array',
+      'array, range, array',
+      'array, range=, array',
+      'blob, i64, i64, blob',
+      'blob, range, blob',
+      'blob, range=, blob',
+    ],
   },
   zip: { package: 'array_basic', overloads: ['array, array, Fn'] },
   // map_basic.rs
@@ -165,20 +265,66 @@ export const SIGNATURES: Record<string, { package: string; overloads: string[] }
   parse_be_int: { package: 'blob_basic', overloads: ['blob, i64, i64', 'blob, range', 'blob, range='] },
   parse_le_float: { package: 'blob_basic', overloads: ['blob, i64, i64', 'blob, range', 'blob, range='] },
   parse_be_float: { package: 'blob_basic', overloads: ['blob, i64, i64', 'blob, range', 'blob, range='] },
-  write_le: { package: 'blob_basic', overloads: ['blob, i64, i64, i64', 'blob, range, i64', 'blob, range=, i64', 'blob, i64, i64, f64', 'blob, range, f64', 'blob, range=, f64'] },
-  write_be: { package: 'blob_basic', overloads: ['blob, i64, i64, i64', 'blob, range, i64', 'blob, range=, i64', 'blob, i64, i64, f64', 'blob, range, f64', 'blob, range=, f64'] },
-  write_utf8: { package: 'blob_basic', overloads: ['blob, i64, i64, string', 'blob, range, string', 'blob, range=, string'] },
+  write_le: {
+    package: 'blob_basic',
+    overloads: [
+      'blob, i64, i64, i64',
+      'blob, range, i64',
+      'blob, range=, i64',
+      'blob, i64, i64, f64',
+      'blob, range, f64',
+      'blob, range=, f64',
+    ],
+  },
+  write_be: {
+    package: 'blob_basic',
+    overloads: [
+      'blob, i64, i64, i64',
+      'blob, range, i64',
+      'blob, range=, i64',
+      'blob, i64, i64, f64',
+      'blob, range, f64',
+      'blob, range=, f64',
+    ],
+  },
+  write_utf8: {
+    package: 'blob_basic',
+    overloads: ['blob, i64, i64, string', 'blob, range, string', 'blob, range=, string'],
+  },
   // time_basic.rs
   timestamp: { package: 'time_basic', overloads: [''] },
   elapsed: { package: 'time_basic', overloads: ['timestamp'] },
-  write_ascii: { package: 'blob_basic', overloads: ['blob, i64, i64, string', 'blob, range, string', 'blob, range=, string'] },
+  write_ascii: {
+    package: 'blob_basic',
+    overloads: ['blob, i64, i64, string', 'blob, range, string', 'blob, range=, string'],
+  },
 };
 
 /** Names Rhai also registers as property getters (`s.len`, `x.is_nan`, `r.start`, `n.bits`). */
 export const PROPERTY_GETTERS = new Set([
-  'len', 'is_empty', 'bytes', 'name', 'is_anonymous', 'start', 'end', 'is_inclusive', 'is_exclusive',
-  'floor', 'ceiling', 'round', 'int', 'fraction', 'is_nan', 'is_finite', 'is_infinite', 'bits',
-  'chars', 'is_zero', 'is_odd', 'is_even', 'elapsed',
+  'len',
+  'is_empty',
+  'bytes',
+  'name',
+  'is_anonymous',
+  'start',
+  'end',
+  'is_inclusive',
+  'is_exclusive',
+  'floor',
+  'ceiling',
+  'round',
+  'int',
+  'fraction',
+  'is_nan',
+  'is_finite',
+  'is_infinite',
+  'bits',
+  'chars',
+  'is_zero',
+  'is_odd',
+  'is_even',
+  'elapsed',
 ]);
 
 type ParamCheck = (v: RhaiValue) => boolean;
@@ -208,7 +354,10 @@ function paramCheck(type: string): ParamCheck {
   return TYPE_CHECKS[type] ?? ((v) => typeName(v) === type);
 }
 
-interface Overload { params: ParamCheck[]; variadic: boolean }
+interface Overload {
+  params: ParamCheck[];
+  variadic: boolean;
+}
 
 function compile(overload: string): Overload {
   const types = overload === '' ? [] : overload.split(', ');

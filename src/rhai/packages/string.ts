@@ -9,7 +9,17 @@ import { checkArrayLength, checkString, checkStringLength, type Runtime } from '
 import { charAtIndex, charLength, charSlice, textIndex } from '../text.ts';
 import { makeChar, RhaiBlob, RhaiChar, toChars, type RhaiValue } from '../values.ts';
 import { blobText } from './blob.ts';
-import { intArg, isIntArg, NO_MATCH, spanArgs, startPos, textArg, type Library, type NativeContext, type NativeResult } from './types.ts';
+import {
+  intArg,
+  isIntArg,
+  NO_MATCH,
+  spanArgs,
+  startPos,
+  textArg,
+  type Library,
+  type NativeContext,
+  type NativeResult,
+} from './types.ts';
 
 /** The char index of the first `find` at or after char `startChar`, or -1. */
 function indexOfChars(rt: Runtime, s: string, find: string, startChar: number): number {
@@ -58,7 +68,13 @@ function splitRevN(rt: Runtime, s: string, sep: string, n: number): string[] {
   const parts = splitAll(rt, s, sep).reverse();
   const pieces = Math.max(1, n);
   if (parts.length <= pieces) return parts;
-  return [...parts.slice(0, pieces - 1), parts.slice(pieces - 1).reverse().join(sep)];
+  return [
+    ...parts.slice(0, pieces - 1),
+    parts
+      .slice(pieces - 1)
+      .reverse()
+      .join(sep),
+  ];
 }
 
 /** Rust's `char::is_whitespace` (Unicode White_Space; JS's `\s` also takes U+FEFF and lacks U+0085). */
@@ -74,8 +90,10 @@ function splitWhitespace(rt: Runtime, s: string): string[] {
   return checked(rt, words);
 }
 
-const str = (f: (s: string, rest: RhaiValue[], args: RhaiValue[], ctx: NativeContext) => NativeResult) =>
-  (args: RhaiValue[], ctx: NativeContext): NativeResult => (typeof args[0] === 'string' ? f(args[0], args.slice(1), args, ctx) : NO_MATCH);
+const str =
+  (f: (s: string, rest: RhaiValue[], args: RhaiValue[], ctx: NativeContext) => NativeResult) =>
+  (args: RhaiValue[], ctx: NativeContext): NativeResult =>
+    typeof args[0] === 'string' ? f(args[0], args.slice(1), args, ctx) : NO_MATCH;
 
 /** A char index counting from the end when negative; undefined when out of bounds. */
 function charIndex(n: number, len: number): number | undefined {
@@ -102,7 +120,10 @@ function utf8Length(s: string): number {
     const code = s.charCodeAt(i);
     if (code < 0x80) bytes += 1;
     else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff) { bytes += 4; i++; } // a surrogate pair: one 4-byte char
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } // a surrogate pair: one 4-byte char
     else bytes += 3;
   }
   return bytes;
@@ -117,16 +138,40 @@ function occurrences(s: string, find: string): number {
 
 export const stringLib: Library = {
   len: str((s, _r, _a, ctx) => charLength(ctx.runtime, s)),
-  bytes: str((s, _r, _a, ctx) => { chargeChars(ctx.runtime, s.length); return utf8Length(s); }),
+  bytes: str((s, _r, _a, ctx) => {
+    chargeChars(ctx.runtime, s.length);
+    return utf8Length(s);
+  }),
   is_empty: str((s) => s.length === 0),
   to_upper: (args, ctx) => caseMapped(ctx.runtime, args[0], true),
   to_lower: (args, ctx) => caseMapped(ctx.runtime, args[0], false),
-  make_upper: (args, ctx) => { args[0] = caseMapped(ctx.runtime, args[0], true); return undefined; },
-  make_lower: (args, ctx) => { args[0] = caseMapped(ctx.runtime, args[0], false); return undefined; },
-  trim: str((s, _r, args, ctx) => { chargeChars(ctx.runtime, s.length); args[0] = s.trim(); return undefined; }),
-  contains: str((s, [x], _a, ctx) => { chargeChars(ctx.runtime, s.length); return s.includes(textArg(x)!); }),
-  starts_with: str((s, [x], _a, ctx) => { const f = textArg(x)!; chargeChars(ctx.runtime, f.length); return s.startsWith(f); }),
-  ends_with: str((s, [x], _a, ctx) => { const f = textArg(x)!; chargeChars(ctx.runtime, f.length); return s.endsWith(f); }),
+  make_upper: (args, ctx) => {
+    args[0] = caseMapped(ctx.runtime, args[0], true);
+    return undefined;
+  },
+  make_lower: (args, ctx) => {
+    args[0] = caseMapped(ctx.runtime, args[0], false);
+    return undefined;
+  },
+  trim: str((s, _r, args, ctx) => {
+    chargeChars(ctx.runtime, s.length);
+    args[0] = s.trim();
+    return undefined;
+  }),
+  contains: str((s, [x], _a, ctx) => {
+    chargeChars(ctx.runtime, s.length);
+    return s.includes(textArg(x)!);
+  }),
+  starts_with: str((s, [x], _a, ctx) => {
+    const f = textArg(x)!;
+    chargeChars(ctx.runtime, f.length);
+    return s.startsWith(f);
+  }),
+  ends_with: str((s, [x], _a, ctx) => {
+    const f = textArg(x)!;
+    chargeChars(ctx.runtime, f.length);
+    return s.endsWith(f);
+  }),
   index_of: str((s, [find, from], _a, ctx) => {
     const rt = ctx.runtime;
     if (from === undefined) return indexOfChars(rt, s, textArg(find)!, 0);
@@ -161,7 +206,9 @@ export const stringLib: Library = {
     const text = textArg(sep)!;
     return n === undefined ? splitAll(rt, s, text) : splitN(rt, s, text, intArg(n as number | bigint));
   }),
-  split_rev: str((s, [sep, n], _args, ctx) => splitRevN(ctx.runtime, s, textArg(sep)!, n === undefined ? Infinity : intArg(n as number | bigint))),
+  split_rev: str((s, [sep, n], _args, ctx) =>
+    splitRevN(ctx.runtime, s, textArg(sep)!, n === undefined ? Infinity : intArg(n as number | bigint)),
+  ),
   replace: str((s, [find, sub], args, ctx) => {
     const rt = ctx.runtime;
     const f = textArg(find)!;
@@ -222,7 +269,10 @@ export const stringLib: Library = {
     args[0] = s + added;
     return undefined;
   }),
-  clear: str((_s, _r, args) => { args[0] = ''; return undefined; }),
+  clear: str((_s, _r, args) => {
+    args[0] = '';
+    return undefined;
+  }),
   to_chars: str((s, _rest, _args, ctx) => charArray(ctx.runtime, s)),
   get: str((s, [i], _a, ctx) => {
     const len = charLength(ctx.runtime, s);
@@ -239,6 +289,12 @@ export const stringLib: Library = {
     args[0] = s.slice(0, index.offset(at)) + (c as RhaiChar).c + s.slice(index.offset(at + 1));
     return undefined;
   }),
-  to_string: (args, ctx) => { chargeFormatting(ctx.runtime, args[0]); return checkString(ctx.runtime, displayString(args[0])); },
-  to_debug: (args, ctx) => { chargeFormatting(ctx.runtime, args[0]); return checkString(ctx.runtime, toDebugText(args[0])); },
+  to_string: (args, ctx) => {
+    chargeFormatting(ctx.runtime, args[0]);
+    return checkString(ctx.runtime, displayString(args[0]));
+  },
+  to_debug: (args, ctx) => {
+    chargeFormatting(ctx.runtime, args[0]);
+    return checkString(ctx.runtime, toDebugText(args[0]));
+  },
 };

@@ -27,7 +27,7 @@ export function shiftTimestamp(t: RhaiTimestamp, seconds: RhaiValue, subtract: b
   } else ms = Number(seconds as number | bigint) * 1000;
   const result = subtract ? t.ms - ms : t.ms + ms;
   if (result < 0 || !Number.isFinite(result)) {
-    const what = (ms < 0) === subtract ? 'adding' : 'subtracting';
+    const what = ms < 0 === subtract ? 'adding' : 'subtracting';
     throw arithmeticError(`Timestamp overflow when ${what} ${Math.abs(ms) / 1000} second(s)`);
   }
   return new RhaiTimestamp(result);

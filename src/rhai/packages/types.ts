@@ -77,7 +77,18 @@ export function textArg(v: RhaiValue): string | undefined {
 }
 
 /** Functions the language itself provides (Rhai's `is_keyword_function`); no Fn pointer may name one. */
-const KEYWORD_FUNCTIONS = new Set(['print', 'debug', 'type_of', 'eval', 'Fn', 'call', 'curry', 'is_def_var', 'is_def_fn', 'is_shared']);
+const KEYWORD_FUNCTIONS = new Set([
+  'print',
+  'debug',
+  'type_of',
+  'eval',
+  'Fn',
+  'call',
+  'curry',
+  'is_def_var',
+  'is_def_fn',
+  'is_shared',
+]);
 
 /**
  * Why `name` cannot name a Fn pointer (FnPtr::try_from), if it cannot: a keyword, reserved word or
@@ -114,8 +125,13 @@ export function callWithOptional(ctx: NativeContext, fp: FnPtr, args: RhaiValue[
  * `index` when the closure takes one more parameter.
  */
 export function callOnItem(
-  ctx: NativeContext, fp: FnPtr, container: RhaiValue[] | Map<string, RhaiValue>, key: number | string,
-  args: RhaiValue[], itemAt: number, index?: number,
+  ctx: NativeContext,
+  fp: FnPtr,
+  container: RhaiValue[] | Map<string, RhaiValue>,
+  key: number | string,
+  args: RhaiValue[],
+  itemAt: number,
+  index?: number,
 ): RhaiValue {
   const item = Array.isArray(container) ? container[key as number] : container.get(key as string);
   const arity = ctx.arityOf(fp);

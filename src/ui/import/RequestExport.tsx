@@ -18,7 +18,10 @@ export function RequestExport({ request, step }: { request: AssembledRequest; st
   };
   const copy = async (format: ExportFormat) => {
     const text = body(format);
-    if (text === null) { say('The model is not known: pick one first.', 'error'); return; }
+    if (text === null) {
+      say('The model is not known: pick one first.', 'error');
+      return;
+    }
     try {
       await navigator.clipboard.writeText(text);
       say(`Copied the ${LABEL[format]} body.`);
@@ -39,8 +42,21 @@ export function RequestExport({ request, step }: { request: AssembledRequest; st
     <span className="row" data-testid="request-export">
       {EXPORT_FORMATS.map((f) => (
         <span key={f}>
-          <button onClick={() => void copy(f)} data-testid={`copy-${f}`} title={`Copy this request as an ${LABEL[f]} API body`}>Copy as {LABEL[f]}</button>
-          <button className="icon" onClick={() => download(f)} aria-label={`Download the ${LABEL[f]} body`} title={`Download the ${LABEL[f]} body`}>⤓</button>
+          <button
+            onClick={() => void copy(f)}
+            data-testid={`copy-${f}`}
+            title={`Copy this request as an ${LABEL[f]} API body`}
+          >
+            Copy as {LABEL[f]}
+          </button>
+          <button
+            className="icon"
+            onClick={() => download(f)}
+            aria-label={`Download the ${LABEL[f]} body`}
+            title={`Download the ${LABEL[f]} body`}
+          >
+            ⤓
+          </button>
         </span>
       ))}
     </span>

@@ -11,27 +11,46 @@ import type { ScenarioFileResult } from '../../worker/trace-protocol.ts';
 /** Set by the header, which owns opening a scenario file (its messages). */
 type ScenarioOpener = (file: File, result: ScenarioFileResult) => void;
 let openScenarioFile: ScenarioOpener = () => undefined;
-export function setScenarioOpener(open: ScenarioOpener): void { openScenarioFile = open; }
+export function setScenarioOpener(open: ScenarioOpener): void {
+  openScenarioFile = open;
+}
 export const importAnyFile = (file: File) => importFile(file, openScenarioFile);
 
 function ToolMapTable() {
   const state = useTraceImport((s) => s.state);
   const toolMap = useTraceImport((s) => s.toolMap);
   if (state.status !== 'ready' || state.report.tools.length === 0) return null;
-  const rename = (name: string, to: string) => useTraceImport.setState({ toolMap: { ...toolMap, [name]: to.trim() || name } });
+  const rename = (name: string, to: string) =>
+    useTraceImport.setState({ toolMap: { ...toolMap, [name]: to.trim() || name } });
   return (
-    <TableScroll label="Tool names, scrolls sideways"><table data-testid="tool-map">
-      <thead><tr><th>Tool in the trace</th><th className="num">calls</th><th>Blueprint tool</th></tr></thead>
-      <tbody>
-        {state.report.tools.map((t) => (
-          <tr key={t.name}>
-            <td><code>{t.name}</code></td>
-            <td className="num">{t.calls}</td>
-            <td><input aria-label={`blueprint name for ${t.name}`} defaultValue={toolMap[t.name] ?? t.name} onChange={(e) => rename(t.name, e.target.value)} /></td>
+    <TableScroll label="Tool names, scrolls sideways">
+      <table data-testid="tool-map">
+        <thead>
+          <tr>
+            <th>Tool in the trace</th>
+            <th className="num">calls</th>
+            <th>Blueprint tool</th>
           </tr>
-        ))}
-      </tbody>
-    </table></TableScroll>
+        </thead>
+        <tbody>
+          {state.report.tools.map((t) => (
+            <tr key={t.name}>
+              <td>
+                <code>{t.name}</code>
+              </td>
+              <td className="num">{t.calls}</td>
+              <td>
+                <input
+                  aria-label={`blueprint name for ${t.name}`}
+                  defaultValue={toolMap[t.name] ?? t.name}
+                  onChange={(e) => rename(t.name, e.target.value)}
+                />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }
 
@@ -43,10 +62,23 @@ function FormatChoice({ onImport }: { onImport: () => void }) {
       <label>
         If it is one of these, choose which and import it again:{' '}
         <select aria-label="trace format" value={format} onChange={(e) => setFormat(e.target.value as FormatName)}>
-          {FORMAT_NAMES.map((f) => <option key={f} value={f}>{FORMAT_LABELS[f]}</option>)}
+          {FORMAT_NAMES.map((f) => (
+            <option key={f} value={f}>
+              {FORMAT_LABELS[f]}
+            </option>
+          ))}
         </select>
       </label>{' '}
-      <button className="primary" data-testid="import-as-format" onClick={() => { useTraceImport.setState({ format }); onImport(); }}>Import as this format</button>
+      <button
+        className="primary"
+        data-testid="import-as-format"
+        onClick={() => {
+          useTraceImport.setState({ format });
+          onImport();
+        }}
+      >
+        Import as this format
+      </button>
     </div>
   );
 }
@@ -64,22 +96,58 @@ function ImportDialog() {
           <div className="muted">Reading and converting in the background… {Math.round(state.share * 100)}%</div>
         </div>
       )}
-      {state.status === 'error' && <p className="error-text" data-testid="import-error">{state.message.replace(/\.$/, '')}. Nothing was changed.</p>}
+      {state.status === 'error' && (
+        <p className="error-text" data-testid="import-error">
+          {state.message.replace(/\.$/, '')}. Nothing was changed.
+        </p>
+      )}
       {state.status === 'error' && state.unknownFormat && <FormatChoice onImport={reimport} />}
       {state.status === 'ready' && (
         <>
-          <ul data-testid="import-report">{describeReport(state.report).map((line) => <li key={line}>{line}</li>)}</ul>
-          <p className="muted">The trace stays in this browser: nothing is uploaded. A share link of it offers a shape-only form without the content.</p>
+          <ul data-testid="import-report">
+            {describeReport(state.report).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+          <p className="muted">
+            The trace stays in this browser: nothing is uploaded. A share link of it offers a shape-only form without
+            the content.
+          </p>
           <ToolMapTable />
           <fieldset>
             <legend>Replay it through</legend>
-            <label><input type="radio" checked={blueprint === 'editor'} onChange={() => useTraceImport.setState({ blueprint: 'editor' })} /> the blueprint in the editor</label>{' '}
-            <label><input type="radio" checked={blueprint === 'starter'} onChange={() => useTraceImport.setState({ blueprint: 'starter' })} /> a starting layout for imported runs</label>
+            <label>
+              <input
+                type="radio"
+                checked={blueprint === 'editor'}
+                onChange={() => useTraceImport.setState({ blueprint: 'editor' })}
+              />{' '}
+              the blueprint in the editor
+            </label>{' '}
+            <label>
+              <input
+                type="radio"
+                checked={blueprint === 'starter'}
+                onChange={() => useTraceImport.setState({ blueprint: 'starter' })}
+              />{' '}
+              a starting layout for imported runs
+            </label>
           </fieldset>
           <div className="row" style={{ marginTop: 8 }}>
-            <button onClick={reimport} data-testid="import-apply">Apply the tool names and blueprint</button>
+            <button onClick={reimport} data-testid="import-apply">
+              Apply the tool names and blueprint
+            </button>
             <span className="spacer" />
-            <button className="primary" data-testid="import-open" onClick={() => { void openImported(state.scenario, state.file.name); closeImport(); }}>Open the run</button>
+            <button
+              className="primary"
+              data-testid="import-open"
+              onClick={() => {
+                void openImported(state.scenario, state.file.name);
+                closeImport();
+              }}
+            >
+              Open the run
+            </button>
           </div>
         </>
       )}
@@ -92,8 +160,15 @@ function DropTarget() {
   const [dragging, setDragging] = useState(false);
   useEffect(() => {
     const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
-    const over = (e: DragEvent) => { if (hasFiles(e)) { e.preventDefault(); setDragging(true); } };
-    const leave = (e: DragEvent) => { if (e.relatedTarget === null) setDragging(false); };
+    const over = (e: DragEvent) => {
+      if (hasFiles(e)) {
+        e.preventDefault();
+        setDragging(true);
+      }
+    };
+    const leave = (e: DragEvent) => {
+      if (e.relatedTarget === null) setDragging(false);
+    };
     const drop = (e: DragEvent) => {
       if (!hasFiles(e)) return;
       e.preventDefault();
@@ -111,9 +186,19 @@ function DropTarget() {
     };
   }, []);
   if (!dragging) return null;
-  return <div className="drop-overlay" data-testid="drop-overlay">Drop an agent's run (a Claude Code, Codex, Gemini CLI or Cline session, a SWE-agent, mini-swe-agent or OpenHands trajectory, a claude-trace log, an API body) or a scenario to import it</div>;
+  return (
+    <div className="drop-overlay" data-testid="drop-overlay">
+      Drop an agent's run (a Claude Code, Codex, Gemini CLI or Cline session, a SWE-agent, mini-swe-agent or OpenHands
+      trajectory, a claude-trace log, an API body) or a scenario to import it
+    </div>
+  );
 }
 
 export function TraceImport() {
-  return <><DropTarget /><ImportDialog /></>;
+  return (
+    <>
+      <DropTarget />
+      <ImportDialog />
+    </>
+  );
 }

@@ -4,7 +4,11 @@ import { create } from 'zustand';
 import { DEFAULT_TOOL_MAP, type FormatName, type ImportReport, type ToolMap } from '../../import/index.ts';
 import type { Scenario } from '../../engine/scenario.ts';
 import { useScenario } from '../page.ts';
-import { TraceImportResponseSchema, type ScenarioFileResult, type TraceImportRequest } from '../../worker/trace-protocol.ts';
+import {
+  TraceImportResponseSchema,
+  type ScenarioFileResult,
+  type TraceImportRequest,
+} from '../../worker/trace-protocol.ts';
 import { describeIssues } from '../../worker/protocol.ts';
 
 export type ImportState =
@@ -23,7 +27,11 @@ export interface TraceImportStore {
   format?: FormatName;
 }
 
-export const useTraceImport = create<TraceImportStore>()(() => ({ state: { status: 'idle' }, toolMap: DEFAULT_TOOL_MAP, blueprint: 'editor' }));
+export const useTraceImport = create<TraceImportStore>()(() => ({
+  state: { status: 'idle' },
+  toolMap: DEFAULT_TOOL_MAP,
+  blueprint: 'editor',
+}));
 
 let worker: Worker | undefined;
 let nextId = 1;
@@ -42,20 +50,44 @@ export function importFile(file: File, openScenario: (file: File, result: Scenar
   const traffic: Scenario['traffic'] = [];
   worker.onmessage = (event: MessageEvent<unknown>) => {
     const parsed = TraceImportResponseSchema.safeParse(event.data);
-    if (!parsed.success) { set({ status: 'error', file, message: `the import worker sent a malformed answer (${describeIssues(parsed.error)})` }); return; }
+    if (!parsed.success) {
+      set({
+        status: 'error',
+        file,
+        message: `the import worker sent a malformed answer (${describeIssues(parsed.error)})`,
+      });
+      return;
+    }
     const message = parsed.data;
     if (message.id !== id) return;
     if (message.type === 'progress') set({ status: 'working', file, share: message.share });
     else if (message.type === 'scenario') {
       set({ status: 'idle' });
-      openScenario(file, message.result.ok ? { ...message.result, scenario: { ...message.result.scenario, traffic } } : message.result);
-    }
-    else if (message.type === 'traffic') { for (const e of message.events) traffic.push(e); }
-    else if (message.type === 'imported') set({ status: 'ready', file, scenario: { ...message.scenario, traffic }, report: message.report });
-    else set({ status: 'error', file, message: message.message, ...(message.unknownFormat ? { unknownFormat: true } : {}) });
+      openScenario(
+        file,
+        message.result.ok ? { ...message.result, scenario: { ...message.result.scenario, traffic } } : message.result,
+      );
+    } else if (message.type === 'traffic') {
+      for (const e of message.events) traffic.push(e);
+    } else if (message.type === 'imported')
+      set({ status: 'ready', file, scenario: { ...message.scenario, traffic }, report: message.report });
+    else
+      set({
+        status: 'error',
+        file,
+        message: message.message,
+        ...(message.unknownFormat ? { unknownFormat: true } : {}),
+      });
   };
-  worker.onerror = (event) => set({ status: 'error', file, message: `the import worker failed: ${event.message || 'unknown error'}` });
-  const request: TraceImportRequest = { id, file, toolMap: { ...toolMap }, ...(format ? { format } : {}), ...(blueprint === 'editor' ? { agent: useScenario.getState().scenario.agent } : {}) };
+  worker.onerror = (event) =>
+    set({ status: 'error', file, message: `the import worker failed: ${event.message || 'unknown error'}` });
+  const request: TraceImportRequest = {
+    id,
+    file,
+    toolMap: { ...toolMap },
+    ...(format ? { format } : {}),
+    ...(blueprint === 'editor' ? { agent: useScenario.getState().scenario.agent } : {}),
+  };
   worker.postMessage(request);
 }
 

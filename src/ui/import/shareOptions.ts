@@ -11,22 +11,29 @@ export const SHAPE_OPTIONS = [
   {
     id: SHAPE_ONLY,
     label: 'Shape only',
-    explain: 'Every text (messages, tool output, the task) is replaced by its token count; tool names and file paths are kept. The link shows the same charts without the run\'s content.',
+    explain:
+      "Every text (messages, tool output, the task) is replaced by its token count; tool names and file paths are kept. The link shows the same charts without the run's content.",
     applies: (s: Scenario) => holdsText(s),
     apply: (s: Scenario) => transformScenario(s, 'shape-only'),
   },
   {
     id: 'hash-paths',
     label: 'Hash the file paths',
-    explain: 'Each path becomes path-<hash>.<ext>; the same path always gives the same hash, so routing and file tracking still line up.',
-    applies: (s: Scenario) => s.traffic.some((e) => e.type === 'assistant' && e.tool_calls?.some((c) => typeof c.arguments.path === 'string')),
+    explain:
+      'Each path becomes path-<hash>.<ext>; the same path always gives the same hash, so routing and file tracking still line up.',
+    applies: (s: Scenario) =>
+      s.traffic.some((e) => e.type === 'assistant' && e.tool_calls?.some((c) => typeof c.arguments.path === 'string')),
     apply: async (s: Scenario) => (await import('../../import/shape.ts')).hashScenarioPaths(s),
   },
 ];
 
 /** Whether any message or tool result carries its text (what shape only replaces). */
 function holdsText(s: Scenario): boolean {
-  return s.traffic.some((e) => (e.type === 'user' || e.type === 'assistant' ? e.content.length > 0 : e.type === 'tool_result' && e.content !== undefined));
+  return s.traffic.some((e) =>
+    e.type === 'user' || e.type === 'assistant'
+      ? e.content.length > 0
+      : e.type === 'tool_result' && e.content !== undefined,
+  );
 }
 
 /** An imported run is shared shape-only unless the user asks for the full link. */

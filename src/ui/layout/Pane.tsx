@@ -14,7 +14,10 @@ interface PaneHandle {
 export const PaneContext = createContext<PaneHandle | null>(null);
 
 const TITLES: Record<PaneId, string> = {
-  timeline: 'Timeline', inspector: 'Inspector', editor: 'Agent', traffic: 'Traffic',
+  timeline: 'Timeline',
+  inspector: 'Inspector',
+  editor: 'Agent',
+  traffic: 'Traffic',
 };
 
 export function paneTitle(id: PaneId): string {
@@ -35,14 +38,34 @@ export function PaneHead({ children }: { children?: ReactNode }) {
     else panel.collapse();
   };
   return (
-    <div className="panel-head pane-head" onDoubleClick={(e) => { if (!(e.target as HTMLElement).closest('button, input, select, a')) toggle(); }} title="Double-click to maximise or restore (M)">
+    <div
+      className="panel-head pane-head"
+      onDoubleClick={(e) => {
+        if (!(e.target as HTMLElement).closest('button, input, select, a')) toggle();
+      }}
+      title="Double-click to maximise or restore (M)"
+    >
       <h2 id={`pane-title-${pane.id}`}>{TITLES[pane.id]}</h2>
       {children}
       <span className="spacer" />
       {!isMax && pane.panel() && (
-        <button className="icon pane-button" onClick={collapse} aria-label={`Collapse or expand ${TITLES[pane.id]}`} title="Collapse / expand">▁</button>
+        <button
+          className="icon pane-button"
+          onClick={collapse}
+          aria-label={`Collapse or expand ${TITLES[pane.id]}`}
+          title="Collapse / expand"
+        >
+          ▁
+        </button>
       )}
-      <button className="icon pane-button" onClick={toggle} aria-label={isMax ? `Restore ${TITLES[pane.id]}` : `Maximise ${TITLES[pane.id]}`} aria-pressed={isMax} data-testid={`maximise-${pane.id}`} title={isMax ? 'Restore (M or Escape)' : 'Maximise (M)'}>
+      <button
+        className="icon pane-button"
+        onClick={toggle}
+        aria-label={isMax ? `Restore ${TITLES[pane.id]}` : `Maximise ${TITLES[pane.id]}`}
+        aria-pressed={isMax}
+        data-testid={`maximise-${pane.id}`}
+        title={isMax ? 'Restore (M or Escape)' : 'Maximise (M)'}
+      >
         {isMax ? '❐' : '□'}
       </button>
     </div>

@@ -54,16 +54,48 @@ function AfterFrames({ children }: { children: ReactNode }) {
   return useDrawnInTurn(firstDraw.contents) ? children : null;
 }
 
-function ResizablePane({ id, render, defaultSize, minSize }: { id: PaneId; render: Render; defaultSize: string; minSize: string }) {
+function ResizablePane({
+  id,
+  render,
+  defaultSize,
+  minSize,
+}: {
+  id: PaneId;
+  render: Render;
+  defaultSize: string;
+  minSize: string;
+}) {
   const [handle, setHandle] = usePanelCallbackRef();
   return (
-    <Panel id={`pane-${id}`} panelRef={setHandle} defaultSize={defaultSize} minSize={minSize} collapsible collapsedSize="31px" className="pane-slot">
-      <PaneContext.Provider value={{ id, panel: () => handle }}><AfterFrames>{render(id)}</AfterFrames></PaneContext.Provider>
+    <Panel
+      id={`pane-${id}`}
+      panelRef={setHandle}
+      defaultSize={defaultSize}
+      minSize={minSize}
+      collapsible
+      collapsedSize="31px"
+      className="pane-slot"
+    >
+      <PaneContext.Provider value={{ id, panel: () => handle }}>
+        <AfterFrames>{render(id)}</AfterFrames>
+      </PaneContext.Provider>
     </Panel>
   );
 }
 
-function Column({ id, top, bottom, render, topSize }: { id: string; top: PaneId; bottom: PaneId; render: Render; topSize: number }) {
+function Column({
+  id,
+  top,
+  bottom,
+  render,
+  topSize,
+}: {
+  id: string;
+  top: PaneId;
+  bottom: PaneId;
+  render: Render;
+  topSize: number;
+}) {
   const layout = useDefaultLayout({ id, storage: layoutStorage });
   return (
     <Group id={id} orientation="vertical" defaultLayout={layout.defaultLayout} onLayoutChanged={layout.onLayoutChanged}>
@@ -101,7 +133,12 @@ export function Workspace({ render }: { render: Render }) {
   if (!framesShown) return <main className="workspace" data-layout="panes" />;
   return (
     <main className="workspace" data-layout="panes">
-      <Group id="columns" orientation="horizontal" defaultLayout={layout.defaultLayout} onLayoutChanged={layout.onLayoutChanged}>
+      <Group
+        id="columns"
+        orientation="horizontal"
+        defaultLayout={layout.defaultLayout}
+        onLayoutChanged={layout.onLayoutChanged}
+      >
         <Panel id="col-main" defaultSize="56%" minSize="400px">
           <Column id="col-main-panes" top="timeline" bottom="inspector" render={render} topSize={60} />
         </Panel>

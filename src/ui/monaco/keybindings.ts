@@ -14,7 +14,11 @@ export interface KeybindingMode {
  * Starts `mode` on the editor; vim writes its mode and pending keys (`-- INSERT --`, `:w`) into
  * `status`, emacs its pending key chord (`C-x`). Undefined for the standard keys.
  */
-export async function startKeybindings(mode: Keybindings, editor: monaco.editor.IStandaloneCodeEditor, status: HTMLElement): Promise<KeybindingMode | undefined> {
+export async function startKeybindings(
+  mode: Keybindings,
+  editor: monaco.editor.IStandaloneCodeEditor,
+  status: HTMLElement,
+): Promise<KeybindingMode | undefined> {
   if (mode === 'vim') {
     const { initVimMode } = await import('monaco-vim');
     return initVimMode(editor, status);
@@ -24,8 +28,16 @@ export async function startKeybindings(mode: Keybindings, editor: monaco.editor.
     const { EmacsExtension } = await import('monaco-emacs');
     const emacs = new EmacsExtension(editor);
     emacs.start();
-    const keys = emacs.onDidChangeKey((key) => { status.textContent = key; });
-    return { dispose: () => { keys.dispose(); emacs.dispose(); status.textContent = ''; } };
+    const keys = emacs.onDidChangeKey((key) => {
+      status.textContent = key;
+    });
+    return {
+      dispose: () => {
+        keys.dispose();
+        emacs.dispose();
+        status.textContent = '';
+      },
+    };
   }
   return undefined;
 }

@@ -2,8 +2,22 @@
 // enumerated values, region names, file paths), hover docs, and quick fixes for "did you mean".
 // Pure functions over the text, so they are tested without Monaco (leviathLanguage.test.ts).
 import { COMMON_KEYS, KIND_ALIASES, KIND_KEYS, STRATEGIES } from '../../engine/blueprint/regions.ts';
-import { CONTEXT_KEYS, FILE_TRACKING_KEYS, READ_PATH_KEYS, SAFE_COMMAND_KEYS, SECURITY_KEYS, TOP_KEYS } from '../../engine/blueprint/index.ts';
-import { GATE_KEYS, OVERRIDE_KEYS, ROUTING_KEYS, STAGE_CONTEXT_KEYS, STAGE_KEYS, TRANSITION_KEYS } from '../../engine/blueprint/stageDecl.ts';
+import {
+  CONTEXT_KEYS,
+  FILE_TRACKING_KEYS,
+  READ_PATH_KEYS,
+  SAFE_COMMAND_KEYS,
+  SECURITY_KEYS,
+  TOP_KEYS,
+} from '../../engine/blueprint/index.ts';
+import {
+  GATE_KEYS,
+  OVERRIDE_KEYS,
+  ROUTING_KEYS,
+  STAGE_CONTEXT_KEYS,
+  STAGE_KEYS,
+  TRANSITION_KEYS,
+} from '../../engine/blueprint/stageDecl.ts';
 import { SEED_TABLE_KEYS } from '../../engine/blueprint/seedDecl.ts';
 import { ALWAYS_VALID_TARGETS } from '../../engine/blueprint/checks.ts';
 import { REGION_KINDS, type RegionKind } from '../../engine/blueprint/types.ts';
@@ -63,18 +77,29 @@ function scanLine(before: string): { stack: string[]; valueKey?: string; inStrin
     if (c === '"' || c === "'") {
       const end = before.indexOf(c, k + 1);
       if (end < 0) return { stack, valueKey, inString: true, inArray: arrayDepth > 0 };
-      if (valueKey === undefined) lastKey = lastKey ? `${lastKey}${before.slice(k + 1, end)}` : before.slice(k + 1, end);
+      if (valueKey === undefined)
+        lastKey = lastKey ? `${lastKey}${before.slice(k + 1, end)}` : before.slice(k + 1, end);
       k = end + 1;
       continue;
     }
     if (c === '#') break;
-    if (c === '=') { valueKey = lastKey; lastKey = ''; }
-    else if (c === '{' && valueKey !== undefined) { stack.push(...valueKey.split('.')); valueKey = undefined; lastKey = ''; }
-    else if (c === '}') { stack.splice(stack.length - 1, 1); valueKey = undefined; lastKey = ''; }
-    else if (c === '[' && valueKey !== undefined) arrayDepth++;
+    if (c === '=') {
+      valueKey = lastKey;
+      lastKey = '';
+    } else if (c === '{' && valueKey !== undefined) {
+      stack.push(...valueKey.split('.'));
+      valueKey = undefined;
+      lastKey = '';
+    } else if (c === '}') {
+      stack.splice(stack.length - 1, 1);
+      valueKey = undefined;
+      lastKey = '';
+    } else if (c === '[' && valueKey !== undefined) arrayDepth++;
     else if (c === ']') arrayDepth = Math.max(0, arrayDepth - 1);
-    else if (c === ',' && arrayDepth === 0) { valueKey = undefined; lastKey = ''; }
-    else if (valueKey === undefined && /[A-Za-z0-9_.-]/.test(c)) lastKey += c;
+    else if (c === ',' && arrayDepth === 0) {
+      valueKey = undefined;
+      lastKey = '';
+    } else if (valueKey === undefined && /[A-Za-z0-9_.-]/.test(c)) lastKey += c;
     else if (valueKey === undefined && /\s/.test(c) && lastKey && !lastKey.endsWith('.')) {
       // `key =`: the space between a key and its `=` keeps the key.
     }
@@ -95,13 +120,21 @@ export function cursorContext(text: string, line: number, column: number): Curso
   if (scan.valueKey === undefined) return { path: full, inString: scan.inString, inArray: scan.inArray, header: false };
   // A dotted key (`conversation.kind = `) adds its leading parts to the path.
   const parts = scan.valueKey.split('.');
-  return { path: [...full, ...parts.slice(0, -1)], valueKey: parts[parts.length - 1], inString: scan.inString, inArray: scan.inArray, header: false };
+  return {
+    path: [...full, ...parts.slice(0, -1)],
+    valueKey: parts[parts.length - 1],
+    inString: scan.inString,
+    inArray: scan.inArray,
+    header: false,
+  };
 }
 
 /** Regions the blueprint declares (top level and per stage), in order of appearance. */
 export function declaredRegions(text: string): string[] {
   const names: string[] = [];
-  const add = (n: string) => { if (n && !names.includes(n)) names.push(n); };
+  const add = (n: string) => {
+    if (n && !names.includes(n)) names.push(n);
+  };
   let table: string[] = [];
   for (const line of text.split('\n')) {
     const header = HEADER.exec(line);
@@ -157,7 +190,10 @@ function kindOf(text: string, region: string, line: number): RegionKind | undefi
     if (m) return pick(m[1]);
   }
   // A dotted form under [context.regions]: `region.kind = "..."`.
-  const dotted = new RegExp(`^\\s*"?${region.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?\\s*\\.\\s*kind\\s*=\\s*"([^"]*)"`, 'm').exec(text);
+  const dotted = new RegExp(
+    `^\\s*"?${region.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?\\s*\\.\\s*kind\\s*=\\s*"([^"]*)"`,
+    'm',
+  ).exec(text);
   return pick(dotted?.[1]);
 }
 
@@ -171,7 +207,8 @@ export function keysAt(text: string, path: readonly string[], line: number): rea
   const last = path[path.length - 1];
   if (last === 'seed') return SEED_TABLE_KEYS;
   if (path.length === 0) return TOP_KEYS;
-  if (path[0] === 'context') return path.length === 1 ? CONTEXT_KEYS : path[1] === 'file_tracking' ? FILE_TRACKING_KEYS : [];
+  if (path[0] === 'context')
+    return path.length === 1 ? CONTEXT_KEYS : path[1] === 'file_tracking' ? FILE_TRACKING_KEYS : [];
   if (path[0] === 'security') return SECURITY_KEYS;
   if (path[0] === 'safe_commands') return SAFE_COMMAND_KEYS;
   if (path[0] === 'read_paths') return READ_PATH_KEYS;
@@ -209,9 +246,19 @@ const ROUTING_REGION_KEYS = new Set(['default_region']);
 const REGION_VALUED_KEYS = new Set(['source_region', 'require_no_open_items', 'default_region', 'region']);
 const BOOLEAN_KEYS = new Set(['required', 'summarizable', 'persistent', 'enabled', 'allow_seed_commands']);
 
-function strings(values: readonly string[], ctx: CursorContext, kind: ItemKind, docs?: Record<string, string>, detail?: string): CompletionItem[] {
+function strings(
+  values: readonly string[],
+  ctx: CursorContext,
+  kind: ItemKind,
+  docs?: Record<string, string>,
+  detail?: string,
+): CompletionItem[] {
   return values.map((v) => ({
-    label: v, kind, insertText: ctx.inString ? v : `"${v}"`, detail, documentation: docs?.[v],
+    label: v,
+    kind,
+    insertText: ctx.inString ? v : `"${v}"`,
+    detail,
+    documentation: docs?.[v],
   }));
 }
 
@@ -219,18 +266,28 @@ function valuesFor(ctx: CursorContext, text: string, files: readonly string[]): 
   const key = ctx.valueKey!;
   const path = ctx.path;
   const last = path[path.length - 1];
-  if (key === 'kind' && regionOf(path) !== undefined) return strings([...REGION_KINDS, ...Object.keys(KIND_ALIASES)], ctx, 'value', VALUE_DOCS.kind, 'region kind');
+  if (key === 'kind' && regionOf(path) !== undefined)
+    return strings([...REGION_KINDS, ...Object.keys(KIND_ALIASES)], ctx, 'value', VALUE_DOCS.kind, 'region kind');
   if (key === 'strategy') return strings(STRATEGIES, ctx, 'value', VALUE_DOCS.strategy, 'sliding_window strategy');
   if (key === 'admission') return strings(['evict', 'reject'], ctx, 'value', VALUE_DOCS.admission, 'admission');
   if (key === 'transform') return strings(['compact'], ctx, 'value', VALUE_DOCS.transform, 'edge transform');
-  if (BOOLEAN_KEYS.has(key) && !ctx.inString) return ['true', 'false'].map((v) => ({ label: v, insertText: v, kind: 'value' as const }));
+  if (BOOLEAN_KEYS.has(key) && !ctx.inString)
+    return ['true', 'false'].map((v) => ({ label: v, insertText: v, kind: 'value' as const }));
   const regions = declaredRegions(text);
-  const routing = last === 'overrides' || ROUTING_REGION_KEYS.has(key) || (key === 'region' && path.includes('tool_routing'));
+  const routing =
+    last === 'overrides' || ROUTING_REGION_KEYS.has(key) || (key === 'region' && path.includes('tool_routing'));
   if (REGION_VALUED_KEYS.has(key) || last === 'overrides') {
     const names = routing ? [...regions, ...ALWAYS_VALID_TARGETS.filter((t) => !regions.includes(t))] : regions;
     return strings(names, ctx, 'region', undefined, 'region');
   }
-  if (key === 'script' || (key === 'rhai' && last === 'seed')) return strings(files.filter((f) => f.endsWith('.rhai')), ctx, 'file', undefined, 'agent file');
+  if (key === 'script' || (key === 'rhai' && last === 'seed'))
+    return strings(
+      files.filter((f) => f.endsWith('.rhai')),
+      ctx,
+      'file',
+      undefined,
+      'agent file',
+    );
   if (key === 'files' && last === 'seed' && ctx.inArray) return strings(files, ctx, 'file', undefined, 'file');
   if (key === 'seed' && !ctx.inString) {
     const forms: CompletionItem[] = [
@@ -238,7 +295,12 @@ function valuesFor(ctx: CursorContext, text: string, files: readonly string[]): 
       { label: '"input"', insertText: '"input"', kind: 'value', documentation: VALUE_DOCS.seed.input },
     ];
     for (const form of SEED_TABLE_KEYS) {
-      forms.push({ label: `{ ${form} = … }`, insertText: form === 'files' ? '{ files = [""] }' : `{ ${form} = "" }`, kind: 'snippet', documentation: keyDoc(form)?.meaning });
+      forms.push({
+        label: `{ ${form} = … }`,
+        insertText: form === 'files' ? '{ files = [""] }' : `{ ${form} = "" }`,
+        kind: 'snippet',
+        documentation: keyDoc(form)?.meaning,
+      });
     }
     return forms;
   }
@@ -252,7 +314,13 @@ function tableNames(text: string): string[] {
   const out = ['context.regions', 'context.file_tracking', 'safe_commands', 'read_paths', 'security'];
   for (const r of regions) out.push(`context.regions.${r}`);
   for (const s of stages) {
-    out.push(`stages.${s}`, `stages.${s}.context.regions`, `stages.${s}.tool_routing`, `stages.${s}.tool_routing.overrides`, `stages.${s}.tool_routing.max_result_tokens_per_tool`);
+    out.push(
+      `stages.${s}`,
+      `stages.${s}.context.regions`,
+      `stages.${s}.tool_routing`,
+      `stages.${s}.tool_routing.overrides`,
+      `stages.${s}.tool_routing.max_result_tokens_per_tool`,
+    );
     for (const t of stages) if (t !== s) out.push(`stages.${s}.transitions.${t}`);
   }
   if (stages.length === 0) out.push('stages.main');
@@ -260,17 +328,30 @@ function tableNames(text: string): string[] {
 }
 
 /** Completion items at a 1-based line and column; `files` are the agent directory's paths. */
-export function completeLeviath(text: string, line: number, column: number, files: readonly string[]): CompletionItem[] {
+export function completeLeviath(
+  text: string,
+  line: number,
+  column: number,
+  files: readonly string[],
+): CompletionItem[] {
   const ctx = cursorContext(text, line, column);
   if (ctx.header) return tableNames(text).map((t) => ({ label: t, insertText: t, kind: 'table' }));
   if (ctx.valueKey !== undefined) return valuesFor(ctx, text, files);
   if (ctx.inString) return [];
   const inline = (text.split('\n')[line - 1] ?? '').slice(0, column - 1).includes('{');
   const written = writtenKeys(text, line, inline);
-  return keysAt(text, ctx.path, line).filter((k) => !written.has(k)).map((k) => {
-    const doc = keyDoc(k);
-    return { label: k, insertText: `${k} = `, kind: 'key', detail: doc?.default ? `default ${doc.default}` : undefined, documentation: doc?.meaning };
-  });
+  return keysAt(text, ctx.path, line)
+    .filter((k) => !written.has(k))
+    .map((k) => {
+      const doc = keyDoc(k);
+      return {
+        label: k,
+        insertText: `${k} = `,
+        kind: 'key',
+        detail: doc?.default ? `default ${doc.default}` : undefined,
+        documentation: doc?.meaning,
+      };
+    });
 }
 
 /** Hover text for the word at a 1-based line and column, or null. */

@@ -9,7 +9,9 @@ import { useScenario } from '../page.ts';
 /** vs-dark with comments bright enough for WCAG AA contrast on its background. */
 export const DARK_THEME = 'leviath-dark';
 monaco.editor.defineTheme(DARK_THEME, {
-  base: 'vs-dark', inherit: true, colors: {},
+  base: 'vs-dark',
+  inherit: true,
+  colors: {},
   rules: [{ token: 'comment', foreground: '8DBF6E' }],
 });
 
@@ -27,39 +29,67 @@ function wordRange(model: monaco.editor.ITextModel, position: monaco.Position): 
   const line = model.getLineContent(position.lineNumber);
   let start = position.column - 1;
   while (start > 0 && /[\w./-]/.test(line[start - 1]!)) start--;
-  return { startLineNumber: position.lineNumber, endLineNumber: position.lineNumber, startColumn: start + 1, endColumn: position.column };
+  return {
+    startLineNumber: position.lineNumber,
+    endLineNumber: position.lineNumber,
+    startColumn: start + 1,
+    endColumn: position.column,
+  };
 }
 
 function toMonaco(items: CompletionItem[], range: monaco.IRange): monaco.languages.CompletionList {
   return {
     suggestions: items.map((item, k) => ({
-      label: item.label, insertText: item.insertText, kind: KIND[item.kind], range, detail: item.detail,
+      label: item.label,
+      insertText: item.insertText,
+      kind: KIND[item.kind],
+      range,
+      detail: item.detail,
       documentation: item.documentation ? { value: item.documentation } : undefined,
       sortText: String(k).padStart(4, '0'),
-      insertTextRules: item.kind === 'snippet' ? monaco.languages.CompletionItemInsertTextRule.KeepWhitespace : undefined,
+      insertTextRules:
+        item.kind === 'snippet' ? monaco.languages.CompletionItemInsertTextRule.KeepWhitespace : undefined,
     })),
   };
 }
 
-function hover(result: { word: string; markdown: string } | null, model: monaco.editor.ITextModel, position: monaco.Position): monaco.languages.Hover | null {
+function hover(
+  result: { word: string; markdown: string } | null,
+  model: monaco.editor.ITextModel,
+  position: monaco.Position,
+): monaco.languages.Hover | null {
   if (!result) return null;
   const word = model.getWordAtPosition(position);
   return {
     contents: [{ value: result.markdown }],
-    range: word ? { startLineNumber: position.lineNumber, endLineNumber: position.lineNumber, startColumn: word.startColumn, endColumn: word.endColumn } : undefined,
+    range: word
+      ? {
+          startLineNumber: position.lineNumber,
+          endLineNumber: position.lineNumber,
+          startColumn: word.startColumn,
+          endColumn: word.endColumn,
+        }
+      : undefined,
   };
 }
 
 monaco.languages.registerCompletionItemProvider('toml', {
   triggerCharacters: ['"', '[', '.', ' ', '{', '/'],
-  provideCompletionItems: (model, position) => toMonaco(
-    completeLeviath(model.getValue(), position.lineNumber, position.column, Object.keys(useScenario.getState().scenario.agent)),
-    wordRange(model, position),
-  ),
+  provideCompletionItems: (model, position) =>
+    toMonaco(
+      completeLeviath(
+        model.getValue(),
+        position.lineNumber,
+        position.column,
+        Object.keys(useScenario.getState().scenario.agent),
+      ),
+      wordRange(model, position),
+    ),
 });
 
 monaco.languages.registerHoverProvider('toml', {
-  provideHover: (model, position) => hover(hoverLeviath(model.getValue(), position.lineNumber, position.column), model, position),
+  provideHover: (model, position) =>
+    hover(hoverLeviath(model.getValue(), position.lineNumber, position.column), model, position),
 });
 
 monaco.languages.registerCodeActionProvider('toml', {
@@ -71,8 +101,13 @@ monaco.languages.registerCodeActionProvider('toml', {
       const fix = didYouMeanFix(marker.message, underlined, after);
       if (fix === null) continue;
       actions.push({
-        title: `Change to ${fix}`, kind: 'quickfix', diagnostics: [marker], isPreferred: true,
-        edit: { edits: [{ resource: model.uri, versionId: model.getVersionId(), textEdit: { range: marker, text: fix } }] },
+        title: `Change to ${fix}`,
+        kind: 'quickfix',
+        diagnostics: [marker],
+        isPreferred: true,
+        edit: {
+          edits: [{ resource: model.uri, versionId: model.getVersionId(), textEdit: { range: marker, text: fix } }],
+        },
       });
     }
     return { actions, dispose: () => {} };
@@ -81,9 +116,11 @@ monaco.languages.registerCodeActionProvider('toml', {
 
 monaco.languages.registerCompletionItemProvider(RHAI_LANGUAGE_ID, {
   triggerCharacters: ['.', ' '],
-  provideCompletionItems: (model, position) => toMonaco(completeRhai(model.getValue(), position.lineNumber, position.column), wordRange(model, position)),
+  provideCompletionItems: (model, position) =>
+    toMonaco(completeRhai(model.getValue(), position.lineNumber, position.column), wordRange(model, position)),
 });
 
 monaco.languages.registerHoverProvider(RHAI_LANGUAGE_ID, {
-  provideHover: (model, position) => hover(hoverRhai(model.getValue(), position.lineNumber, position.column), model, position),
+  provideHover: (model, position) =>
+    hover(hoverRhai(model.getValue(), position.lineNumber, position.column), model, position),
 });

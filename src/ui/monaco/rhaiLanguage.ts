@@ -27,25 +27,25 @@ export const HOOKS: Record<Hook, { signature: string; doc: string; snippet: stri
 type Fields = Record<string, string>;
 
 const REGION_FIELDS: Fields = {
-  name: 'The region\'s name.',
+  name: "The region's name.",
   budget: 'The resolved budget in tokens (the percentage already worked out against the model).',
   current_tokens: 'Tokens the region holds now.',
   entry_count: 'Entries the region holds now.',
 };
 const ENTRY_FIELDS: Fields = {
-  content: 'The entry\'s text.',
+  content: "The entry's text.",
   tokens: 'Its size in tokens.',
   timestamp: 'When it was written (seconds).',
   key: 'Its key, or () when written without one.',
   kind: '"text", "user_message", "assistant_turn" or "tool_result".',
   tool_calls: 'assistant_turn only: the calls, each #{ id, name, arguments }.',
   tool_call_id: 'tool_result only: the call it answers.',
-  tool_name: 'tool_result only: the tool\'s name.',
+  tool_name: "tool_result only: the tool's name.",
   is_error: 'tool_result only: whether the tool failed.',
 };
 const WINDOW_FIELDS: Fields = {
   total_tokens: 'Tokens in the whole request so far.',
-  max_tokens: 'The model\'s context window.',
+  max_tokens: "The model's context window.",
 };
 
 /** `ctx` per hook, as custom-regions.md describes it. */
@@ -85,7 +85,8 @@ export const FUNCTION_DOCS: Record<string, string> = {
   to_lower: 'to_lower(s): the string in lower case.',
   starts_with: 'starts_with(s, prefix): whether the string begins with prefix.',
   ends_with: 'ends_with(s, suffix): whether the string ends with suffix.',
-  index_of: 'index_of(s, find): the character position of find, or -1; index_of(a, x) or index_of(a, |x| …) the first matching index of an array.',
+  index_of:
+    'index_of(s, find): the character position of find, or -1; index_of(a, x) or index_of(a, |x| …) the first matching index of an array.',
   sub_string: 'sub_string(s, start, len): part of a string, by characters.',
   replace: 's.replace(find, with): replaces every occurrence (changes s).',
   push: 'a.push(x): appends x to the array (changes a).',
@@ -108,17 +109,17 @@ export const FUNCTION_DOCS: Record<string, string> = {
   round: 'round(f): rounds to the nearest whole number.',
   to_json: 'm.to_json(): the map as JSON text (a Fn pointer as its name).',
   blob: 'blob(), blob(len), blob(len, byte): a BLOB (byte array), filled with byte.',
-  to_blob: 's.to_blob(): the string\'s UTF-8 bytes as a BLOB.',
-  as_string: 'b.as_string(): a BLOB\'s bytes read as UTF-8 text.',
-  to_array: 'b.to_array(): a BLOB\'s bytes as an array of integers.',
+  to_blob: "s.to_blob(): the string's UTF-8 bytes as a BLOB.",
+  as_string: "b.as_string(): a BLOB's bytes read as UTF-8 text.",
+  to_array: "b.to_array(): a BLOB's bytes as an array of integers.",
   parse_le_int: 'parse_le_int(b, start, len) or (b, range): up to 8 bytes as a little-endian integer.',
   parse_be_int: 'parse_be_int(b, start, len) or (b, range): up to 8 bytes as a big-endian integer.',
   parse_le_float: 'parse_le_float(b, start, len) or (b, range): up to 8 bytes as a little-endian float.',
   parse_be_float: 'parse_be_float(b, start, len) or (b, range): up to 8 bytes as a big-endian float.',
-  write_le: 'write_le(b, start, len, n) or (b, range, n): writes a number\'s little-endian bytes into the BLOB.',
-  write_be: 'write_be(b, start, len, n) or (b, range, n): writes a number\'s big-endian bytes into the BLOB.',
-  write_utf8: 'write_utf8(b, start, len, s) or (b, range, s): writes a string\'s UTF-8 bytes into the BLOB.',
-  write_ascii: 'write_ascii(b, start, len, s) or (b, range, s): writes a string\'s ASCII characters into the BLOB.',
+  write_le: "write_le(b, start, len, n) or (b, range, n): writes a number's little-endian bytes into the BLOB.",
+  write_be: "write_be(b, start, len, n) or (b, range, n): writes a number's big-endian bytes into the BLOB.",
+  write_utf8: "write_utf8(b, start, len, s) or (b, range, s): writes a string's UTF-8 bytes into the BLOB.",
+  write_ascii: "write_ascii(b, start, len, s) or (b, range, s): writes a string's ASCII characters into the BLOB.",
   timestamp: 'timestamp(): now, for measuring time: t.elapsed, t2 - t1 (seconds), t + seconds.',
   elapsed: 't.elapsed or elapsed(t): seconds since the timestamp t.',
   eval: 'eval(text): runs text as statements in this scope (a `let` in it adds a variable here).',
@@ -133,20 +134,29 @@ const KEYWORD_FUNCTIONS = ['eval', 'is_shared', 'is_def_var'];
 /** Syntax offered at the start of a statement: modules. */
 const STATEMENT_SNIPPETS: CompletionItem[] = [
   {
-    label: 'import', insertText: 'import "helpers" as helpers;', kind: 'snippet', detail: 'import "path" as name;',
-    documentation: 'Loads the module path.rhai (relative to this file, inside the agent directory) and names it: name::x, name::f(…).',
+    label: 'import',
+    insertText: 'import "helpers" as helpers;',
+    kind: 'snippet',
+    detail: 'import "path" as name;',
+    documentation:
+      'Loads the module path.rhai (relative to this file, inside the agent directory) and names it: name::x, name::f(…).',
   },
   {
-    label: 'export', insertText: 'export ', kind: 'snippet', detail: 'export name [as alias]; export let / const',
+    label: 'export',
+    insertText: 'export ',
+    kind: 'snippet',
+    detail: 'export name [as alias]; export let / const',
     documentation: 'In a module: makes a top-level variable readable as module::name by the scripts that import it.',
   },
 ];
 
 /** Hover docs for the module syntax. */
 const KEYWORD_DOCS: Record<string, string> = {
-  import: '`import "path" as name;`\n\nLoads the module path.rhai (relative to this file, inside the agent directory) once and names it: `name::x` reads what it exports, `name::f(…)` calls its functions. An import inside a block or function lasts until its end.',
-  export: '`export name [as alias];`, `export let` / `export const`\n\nIn a module, at the top level: makes the variable\'s final value readable as `module::alias`. Non-private functions are exported without it.',
-  global: '`global::NAME`\n\nA constant declared at the script\'s top level, seen from inside a function.',
+  import:
+    '`import "path" as name;`\n\nLoads the module path.rhai (relative to this file, inside the agent directory) once and names it: `name::x` reads what it exports, `name::f(…)` calls its functions. An import inside a block or function lasts until its end.',
+  export:
+    "`export name [as alias];`, `export let` / `export const`\n\nIn a module, at the top level: makes the variable's final value readable as `module::alias`. Non-private functions are exported without it.",
+  global: "`global::NAME`\n\nA constant declared at the script's top level, seen from inside a function.",
 };
 
 /** The hook whose body holds the 1-based line, or null outside any hook. */
@@ -160,16 +170,28 @@ export function hookAt(text: string, line: number): Hook | null {
 }
 
 function fieldItems(fields: Fields, detail: string): CompletionItem[] {
-  return Object.entries(fields).map(([name, doc]) => ({ label: name, insertText: name, kind: 'key' as const, detail, documentation: doc }));
+  return Object.entries(fields).map(([name, doc]) => ({
+    label: name,
+    insertText: name,
+    kind: 'key' as const,
+    detail,
+    documentation: doc,
+  }));
 }
 
 export function completeRhai(text: string, line: number, column: number): CompletionItem[] {
   const before = (text.split('\n')[line - 1] ?? '').slice(0, column - 1);
   if (/^\s*fn\s+[A-Za-z_]*$/.test(before)) {
     const written = new Set([...text.matchAll(/^\s*fn\s+([A-Za-z_]\w*)/gm)].map((m) => m[1]));
-    return (Object.keys(HOOKS) as Hook[]).filter((h) => !written.has(h)).map((h) => ({
-      label: h, insertText: HOOKS[h].snippet.slice(3), kind: 'snippet', detail: HOOKS[h].signature, documentation: HOOKS[h].doc,
-    }));
+    return (Object.keys(HOOKS) as Hook[])
+      .filter((h) => !written.has(h))
+      .map((h) => ({
+        label: h,
+        insertText: HOOKS[h].snippet.slice(3),
+        kind: 'snippet',
+        detail: HOOKS[h].signature,
+        documentation: HOOKS[h].doc,
+      }));
   }
   const hook = hookAt(text, line);
   const namespace = /\b([A-Za-z_]\w*)\s*::\s*[A-Za-z_]*$/.exec(before);
@@ -177,7 +199,10 @@ export function completeRhai(text: string, line: number, column: number): Comple
     // global:: offers the script's top-level constants; a module's names are in its own file.
     if (namespace[1] !== 'global') return [];
     return [...text.matchAll(/^(?:export\s+)?const\s+([A-Za-z]\w*)/gm)].map((m) => ({
-      label: m[1]!, insertText: m[1]!, kind: 'value' as const, detail: 'global constant',
+      label: m[1]!,
+      insertText: m[1]!,
+      kind: 'value' as const,
+      detail: 'global constant',
     }));
   }
   const member = /\bctx\s*\.\s*(?:([A-Za-z_]\w*)\s*\.\s*)?[A-Za-z_]*$/.exec(before);
@@ -187,7 +212,13 @@ export function completeRhai(text: string, line: number, column: number): Comple
     return nested ? fieldItems(nested, `ctx.${member[1]}`) : [];
   }
   // An entry from `for entry in ctx.entries` (or any name bound that way).
-  const loopVar = [...text.split('\n').slice(0, line).join('\n').matchAll(/for\s+\(?\s*([A-Za-z_]\w*)[^)]*?\)?\s+in\s+ctx\s*\.\s*entries/g)].map((m) => m[1]);
+  const loopVar = [
+    ...text
+      .split('\n')
+      .slice(0, line)
+      .join('\n')
+      .matchAll(/for\s+\(?\s*([A-Za-z_]\w*)[^)]*?\)?\s+in\s+ctx\s*\.\s*entries/g),
+  ].map((m) => m[1]);
   const entryMember = /\b([A-Za-z_]\w*)\s*\.\s*[A-Za-z_]*$/.exec(before);
   if (entryMember && loopVar.includes(entryMember[1])) return fieldItems(ENTRY_FIELDS, 'entry');
   if (/\.\s*[A-Za-z_]*$/.test(before)) return functionItems();
@@ -203,9 +234,16 @@ export function completeRhai(text: string, line: number, column: number): Comple
 }
 
 function functionItems(): CompletionItem[] {
-  return [...NATIVE_FUNCTIONS.keys(), ...KEYWORD_FUNCTIONS].filter((n) => /^[a-z_][a-z0-9_]*$/.test(n)).sort().map((name) => ({
-    label: name, insertText: name, kind: 'value' as const, detail: 'standard function', documentation: FUNCTION_DOCS[name],
-  }));
+  return [...NATIVE_FUNCTIONS.keys(), ...KEYWORD_FUNCTIONS]
+    .filter((n) => /^[a-z_][a-z0-9_]*$/.test(n))
+    .sort()
+    .map((name) => ({
+      label: name,
+      insertText: name,
+      kind: 'value' as const,
+      detail: 'standard function',
+      documentation: FUNCTION_DOCS[name],
+    }));
 }
 
 /** Hover docs for a hook name, a ctx field, or a standard function at the cursor. */
@@ -224,10 +262,14 @@ export function hoverRhai(text: string, line: number, column: number): { word: s
   if (member && hook) {
     const fields = member[1] ? NESTED[member[1]] : CTX_FIELDS[hook];
     const doc = fields?.[word];
-    if (doc) return { word, markdown: `**${member[1] ? `ctx.${member[1]}.${word}` : `ctx.${word}`}** (${hook})\n\n${doc}` };
+    if (doc)
+      return { word, markdown: `**${member[1] ? `ctx.${member[1]}.${word}` : `ctx.${word}`}** (${hook})\n\n${doc}` };
   }
   if (NATIVE_FUNCTIONS.has(word) || KEYWORD_FUNCTIONS.includes(word)) {
-    return { word, markdown: `**${word}** — standard function\n\n${FUNCTION_DOCS[word] ?? 'A Rhai standard-library function.'}` };
+    return {
+      word,
+      markdown: `**${word}** — standard function\n\n${FUNCTION_DOCS[word] ?? 'A Rhai standard-library function.'}`,
+    };
   }
   if (KEYWORD_DOCS[word]) return { word, markdown: KEYWORD_DOCS[word] };
   return null;

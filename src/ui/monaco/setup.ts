@@ -42,7 +42,10 @@ monaco.languages.setLanguageConfiguration('toml', tomlLanguageConfiguration);
 
 monaco.languages.register({ id: RHAI_LANGUAGE_ID, extensions: ['.rhai'] });
 monaco.languages.setMonarchTokensProvider(RHAI_LANGUAGE_ID, rhaiMonarch as monaco.languages.IMonarchLanguage);
-monaco.languages.setLanguageConfiguration(RHAI_LANGUAGE_ID, rhaiLanguageConfiguration as monaco.languages.LanguageConfiguration);
+monaco.languages.setLanguageConfiguration(
+  RHAI_LANGUAGE_ID,
+  rhaiLanguageConfiguration as monaco.languages.LanguageConfiguration,
+);
 
 export { monaco };
 

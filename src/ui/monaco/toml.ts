@@ -3,7 +3,10 @@ import type * as Monaco from 'monaco-editor/editor/editor.api';
 
 export const tomlLanguageConfiguration: Monaco.languages.LanguageConfiguration = {
   comments: { lineComment: '#' },
-  brackets: [['[', ']'], ['{', '}']],
+  brackets: [
+    ['[', ']'],
+    ['{', '}'],
+  ],
   autoClosingPairs: [
     { open: '[', close: ']' },
     { open: '{', close: '}' },
