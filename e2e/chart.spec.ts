@@ -2,7 +2,16 @@
 // colours by name.
 import { expect, test } from '@playwright/test';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
-import { engineTimeline, exampleScenario, setEditorText, waitForTimeline, watchErrors } from './helpers.ts';
+import {
+  blueprintOf,
+  engineTimeline,
+  exampleScenario,
+  present,
+  setEditorText,
+  stepAt,
+  waitForTimeline,
+  watchErrors,
+} from './helpers.ts';
 
 const scenario = () => exampleScenario(DEFAULT_EXAMPLE_ID);
 
@@ -21,13 +30,13 @@ test('clicking a marker lands on its step and the inspector opens that change', 
   expect(at).toBeGreaterThanOrEqual(0);
   const marker = candidates.nth(at);
   const step = steps[at]!;
-  const first = timeline.steps[step].changes[0]!;
+  const first = stepAt(timeline, step).changes[0]!;
   expect(first).toBeDefined();
   await marker.click();
   await expect(page.getByTestId('step-label')).toContainText(`Step ${step + 1} of`);
   await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', String(step), { timeout: 20_000 });
   await expect(page.getByTestId('step-changes')).toContainText(`${first.type} in ${first.region}`);
-  const focused = timeline.steps[step].changes.find((c) => timeline.regions.some((r) => r.name === c.region))!.region;
+  const focused = stepAt(timeline, step).changes.find((c) => timeline.regions.some((r) => r.name === c.region))!.region;
   await expect(page.locator('.region-block.focused')).toHaveAttribute('data-testid', `inspect-${focused}`);
   expect(errors).toEqual([]);
 });
@@ -47,7 +56,7 @@ test('many changes in one pixel column are one marker with a count and a breakdo
     .locator('.marker')
     .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))));
   const changes = timeline.steps.reduce(
-    (n, s, k) => n + s.changes.length + (k > 0 && s.stage !== timeline.steps[k - 1].stage ? 1 : 0),
+    (n, s, k) => n + s.changes.length + (k > 0 && s.stage !== stepAt(timeline, k - 1).stage ? 1 : 0),
     0,
   );
   expect(counts.reduce((a, b) => a + b, 0)).toBe(changes);
@@ -82,14 +91,14 @@ test('clicking the chart, a ledger cell and the verdict jumps to a step', async 
 
 test('the tooltip names the exact step of a change, even where the series is downsampled', async ({ page }) => {
   const timeline = engineTimeline(scenario());
-  const total = (k: number) => Object.values(timeline.steps[k].regions).reduce((n, f) => n + f.tokens, 0);
+  const total = (k: number) => Object.values(stepAt(timeline, k).regions).reduce((n, f) => n + f.tokens, 0);
   // Over 300 steps the series is downsampled in buckets of two. Pick a change whose bucket-mate is
   // fuller: keeping only each bucket's fullest step would name the mate, one step off.
   expect(timeline.steps.length).toBeGreaterThan(300);
   const step = timeline.steps.find(
     (s) => s.changes.length > 0 && (s.index ^ 1) < timeline.steps.length && total(s.index ^ 1) > total(s.index),
   )!.index;
-  const change = timeline.steps[step].changes[0];
+  const change = present(stepAt(timeline, step).changes[0], `a change at step ${step}`);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/');
   await waitForTimeline(page, timeline.steps.length);
@@ -117,7 +126,7 @@ test('a region keeps its colour when another is declared before it; implicit reg
       .locator(`tr[data-region="${region}"] .legend-dot`)
       .evaluate((e) => getComputedStyle(e).backgroundColor);
   const before = { codebase: await colour('codebase'), task: await colour('task') };
-  const agent = scenario().agent['agent.leviath'];
+  const agent = blueprintOf(scenario());
   // `notes` hashes to codebase's colour: declared first, it must still not take it.
   await setEditorText(
     page,

@@ -7,13 +7,16 @@ import {
   exampleScenario,
   fmt,
   readRegionReadout,
+  readoutRow,
+  regionAt,
+  blueprintOf,
   setEditorText,
   waitForTimeline,
   watchErrors,
 } from './helpers.ts';
 
 const scenario = exampleScenario(DEFAULT_EXAMPLE_ID);
-const blueprint = scenario.agent['agent.leviath'];
+const blueprint = blueprintOf(scenario);
 const expected = engineTimeline(scenario);
 
 test('the page opens on the default example with no console errors', async ({ page }) => {
@@ -53,17 +56,17 @@ test('editing a budget changes the resolved budget and the chart figures', async
   await page.goto('/');
   await waitForTimeline(page, expected.steps.length);
   const before = await readRegionReadout(page);
-  expect(before.codebase.budget).toBe(fmt(expected.steps[0].regions.codebase.budget));
+  expect(readoutRow(before, 'codebase').budget).toBe(fmt(regionAt(expected, 0, 'codebase').budget));
 
   const edited = blueprint.replace(/(codebase = \{[^}]*budget = )"20%"/, '$1"10%"');
   expect(edited).not.toEqual(blueprint);
   await setEditorText(page, edited);
   const editedTimeline = engineTimeline({ ...scenario, agent: { ...scenario.agent, 'agent.leviath': edited } });
-  await expect(page.getByTestId('budget-codebase')).toHaveText(fmt(editedTimeline.steps[0].regions.codebase.budget));
+  await expect(page.getByTestId('budget-codebase')).toHaveText(fmt(regionAt(editedTimeline, 0, 'codebase').budget));
   await expect(
     page.getByTestId('region-readout').locator('tr[data-region="codebase"] [data-testid="budget"]'),
-  ).toHaveText(fmt(editedTimeline.steps[0].regions.codebase.budget));
-  expect(editedTimeline.steps[0].regions.codebase.budget).toBeLessThan(expected.steps[0].regions.codebase.budget);
+  ).toHaveText(fmt(regionAt(editedTimeline, 0, 'codebase').budget));
+  expect(regionAt(editedTimeline, 0, 'codebase').budget).toBeLessThan(regionAt(expected, 0, 'codebase').budget);
 });
 
 test('broken TOML shows the error and keeps the last good timeline', async ({ page }) => {
@@ -74,7 +77,7 @@ test('broken TOML shows the error and keeps the last good timeline', async ({ pa
   await expect(page.getByTestId('stale-banner')).toBeVisible();
   await expect(page.getByTestId('charts')).toHaveAttribute('data-steps', String(expected.steps.length));
   const readout = await readRegionReadout(page);
-  expect(readout.task.tokens).toBe(fmt(expected.steps[0].regions.task.tokens));
+  expect(readoutRow(readout, 'task').tokens).toBe(fmt(regionAt(expected, 0, 'task').tokens));
 });
 
 test('a reload keeps the edit', async ({ page }) => {

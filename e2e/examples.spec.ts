@@ -9,6 +9,8 @@ import {
   fmt,
   goToStep,
   readRegionReadout,
+  regionAt,
+  stepAt,
   waitForTimeline,
 } from './helpers.ts';
 
@@ -34,18 +36,18 @@ for (const example of EXAMPLES) {
     await goToStep(page, step, timeline.steps.length);
 
     const readout = await readRegionReadout(page);
-    const figures = timeline.steps[step].regions;
     expect(Object.keys(readout).length).toBeGreaterThan(0);
     for (const [region, shown] of Object.entries(readout)) {
+      const figures = regionAt(timeline, step, region);
       expect(shown, region).toEqual({
-        tokens: fmt(figures[region].tokens),
-        budget: fmt(figures[region].budget),
-        entries: fmt(figures[region].entries),
+        tokens: fmt(figures.tokens),
+        budget: fmt(figures.budget),
+        entries: fmt(figures.entries),
       });
     }
     // Stage changes are marked and listed with the step the engine entered the new stage.
     for (let k = 1; k < timeline.steps.length; k++) {
-      const [before, after] = [timeline.steps[k - 1].stage, timeline.steps[k].stage];
+      const [before, after] = [stepAt(timeline, k - 1).stage, stepAt(timeline, k).stage];
       if (before !== after)
         await expect(page.getByTestId('change-legend')).toContainText(`stage ${before} → ${after} at step ${k + 1}`);
     }
@@ -66,7 +68,7 @@ for (const example of EXAMPLES) {
     await expect(page.getByTestId('system-block')).toHaveCount(detail.request.system.length);
     await expect(page.getByTestId('message')).toHaveCount(detail.request.messages.length);
 
-    const request = timeline.steps[step].request!;
+    const request = stepAt(timeline, step).request!;
     await page.getByTestId('view-cache').click();
     await expect(page.getByTestId('prefix-tokens')).toHaveText(fmt(request.prefixTokens));
     await expect(page.getByTestId('cache-read')).toHaveText(fmt(request.cache.cacheReadTokens));

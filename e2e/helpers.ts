@@ -5,7 +5,7 @@ import { findExample } from '../src/scenarios/examples.ts';
 import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
 import { replay, Replay } from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
-import type { StepDetail, Timeline } from '../src/engine/timeline.ts';
+import type { RegionFigures, StepDetail, Timeline, TimelineStep } from '../src/engine/timeline.ts';
 import { loadEncodings } from '../src/engine/tokens.ts';
 
 // The engine here counts with either encoding (the page loads only the one its model needs).
@@ -24,6 +24,32 @@ export function engineTimeline(scenario: Scenario): Timeline {
   const key = JSON.stringify(scenario);
   if (!timelines.has(key)) timelines.set(key, replay(scenario, BUILT_IN_TRAFFIC));
   return timelines.get(key)!;
+}
+
+/** `value`, or a failure naming what the test expected to find: where an index or a key may miss. */
+export function present<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`expected ${what}, found none`);
+  return value;
+}
+
+/** One region's row of a readout read by readRegionReadout. */
+export function readoutRow(readout: Record<string, ReadoutRow>, region: string): ReadoutRow {
+  return present(readout[region], `a row for region ${region} in the readout`);
+}
+
+/** A scenario's blueprint text (its agent.leviath). */
+export function blueprintOf(scenario: Scenario): string {
+  return present(scenario.agent['agent.leviath'], 'an agent.leviath in the scenario');
+}
+
+/** Step k (from 0) of a timeline. */
+export function stepAt(timeline: Timeline, k: number): TimelineStep {
+  return present(timeline.steps[k], `step ${k} of ${timeline.steps.length}`);
+}
+
+/** A region's figures at step k (from 0) of a timeline. */
+export function regionAt(timeline: Timeline, k: number, region: string): RegionFigures {
+  return present(stepAt(timeline, k).regions[region], `region ${region} at step ${k}`);
 }
 
 export function engineDetail(scenario: Scenario, step: number): StepDetail {
@@ -103,12 +129,12 @@ export async function addAgentFile(page: Page, path: string, text: string): Prom
   await setEditorText(page, text);
 }
 
+export type ReadoutRow = { tokens: string; budget: string; entries: string };
+
 /** Token figures of the region readout table at the scrubbed step. */
-export async function readRegionReadout(
-  page: Page,
-): Promise<Record<string, { tokens: string; budget: string; entries: string }>> {
+export async function readRegionReadout(page: Page): Promise<Record<string, ReadoutRow>> {
   const rows = page.getByTestId('region-readout').locator('tbody tr');
-  const out: Record<string, { tokens: string; budget: string; entries: string }> = {};
+  const out: Record<string, ReadoutRow> = {};
   for (const row of await rows.all()) {
     const name = (await row.getAttribute('data-region'))!;
     out[name] = {

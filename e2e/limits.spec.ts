@@ -9,6 +9,8 @@ import {
   longTasks,
   recordLongTasks,
   resetLongTasks,
+  blueprintOf,
+  present,
   setEditorText,
   waitForTimeline,
 } from './helpers.ts';
@@ -22,7 +24,7 @@ test('a loop {} hook in a custom region hits the limit with a message; the page 
   await addAgentFile(page, 'context_hooks/spin.rhai', 'fn render(ctx) {\n    loop {}\n}\n');
 
   await page.getByRole('tab', { name: 'agent.leviath' }).click();
-  const withSpin = scenario.agent['agent.leviath'].replace(
+  const withSpin = blueprintOf(scenario).replace(
     '[context.regions]\n',
     '[context.regions]\nspin = { kind = "custom", script = "context_hooks/spin.rhai" }\n',
   );
@@ -44,11 +46,14 @@ test('a loop {} hook in a custom region hits the limit with a message; the page 
 // A sane bound for every run of the suite; the bench's page probe (e2e/page.spec.ts) reports each
 // phase against the 50 ms goal.
 test('replaying the largest example keeps long tasks short', async ({ page }) => {
-  const largest = EXAMPLES.map((e) => ({
-    id: e.id,
-    title: e.title,
-    size: JSON.stringify(engineTimeline(exampleScenario(e.id))).length,
-  })).sort((a, b) => b.size - a.size)[0];
+  const largest = present(
+    EXAMPLES.map((e) => ({
+      id: e.id,
+      title: e.title,
+      size: JSON.stringify(engineTimeline(exampleScenario(e.id))).length,
+    })).sort((a, b) => b.size - a.size)[0],
+    'an example',
+  );
   await recordLongTasks(page);
   await page.goto('/');
   await waitForTimeline(page);

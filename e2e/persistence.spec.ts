@@ -322,7 +322,7 @@ test('a scenario whose last replay did not finish opens out of date with a Run b
         JSON.stringify({ [print]: { state: 'failed', message: 'the replay took longer than 20 s', at: Date.now() } }),
       );
     },
-    [REPLAY_GUARD_KEY, fingerprint(scenario)],
+    [REPLAY_GUARD_KEY, fingerprint(scenario)] as const,
   );
   await page.reload();
   await expect(page.getByTestId('replay-held')).toContainText(

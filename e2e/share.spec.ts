@@ -9,13 +9,16 @@ import {
   fmt,
   goToStep,
   readRegionReadout,
+  readoutRow,
+  regionAt,
+  blueprintOf,
   setEditorText,
   waitForTimeline,
 } from './helpers.ts';
 import { libraryEntries } from './library.ts';
 
 const scenario = exampleScenario(DEFAULT_EXAMPLE_ID);
-const blueprint = scenario.agent['agent.leviath'];
+const blueprint = blueprintOf(scenario);
 
 async function makeOwnEdit(page: Page): Promise<string> {
   await page.goto('/');
@@ -52,7 +55,7 @@ test('a share link opened in a new page reproduces the same timeline', async ({ 
   await goToStep(second, step, expected.steps.length);
   expect(await readRegionReadout(second)).toEqual(original);
   await expect(second.getByTestId('request-tokens')).toHaveText(requestTokens);
-  expect(original.conversation.tokens).toBe(fmt(expected.steps[step].regions.conversation.tokens));
+  expect(readoutRow(original, 'conversation').tokens).toBe(fmt(regionAt(expected, step, 'conversation').tokens));
   await other.close();
 });
 

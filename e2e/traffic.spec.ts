@@ -1,7 +1,15 @@
 // The event list: add, edit, reorder and delete explicit events; each edit re-runs the replay.
 import { expect, test } from '@playwright/test';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
-import { engineTimeline, exampleScenario, fmt, readRegionReadout, waitForTimeline } from './helpers.ts';
+import {
+  engineTimeline,
+  exampleScenario,
+  fmt,
+  readRegionReadout,
+  readoutRow,
+  regionAt,
+  waitForTimeline,
+} from './helpers.ts';
 
 test('events can be added, edited, reordered and deleted, and the timeline follows', async ({ page }) => {
   const scenario = exampleScenario(DEFAULT_EXAMPLE_ID);
@@ -33,8 +41,8 @@ test('events can be added, edited, reordered and deleted, and the timeline follo
   await page.keyboard.press('End');
   await expect(page.getByTestId('step-label')).toContainText(`Step ${fmt(expected.steps.length)} of`);
   await expect
-    .poll(async () => (await readRegionReadout(page)).task.tokens)
-    .toBe(fmt(expected.steps.at(-1)!.regions.task.tokens));
+    .poll(async () => readoutRow(await readRegionReadout(page), 'task').tokens)
+    .toBe(fmt(regionAt(expected, expected.steps.length - 1, 'task').tokens));
 
   // An invalid edit is not saved, and says why.
   await form.getByLabel('region').fill('');

@@ -12,7 +12,7 @@ import {
 } from '../engine/scenario.ts';
 import { DEFAULT_MODEL_ID } from '../engine/models.ts';
 import { nameTable } from '../engine/names.ts';
-import { DEFAULT_EXAMPLE_ID, EXAMPLES, findExample } from '../scenarios/examples.ts';
+import { DEFAULT_EXAMPLE_ID, findExample } from '../scenarios/examples.ts';
 
 export const AGENT_FILE = 'agent.leviath';
 
@@ -102,6 +102,7 @@ export function createScenarioStore(initial: Scenario): StoreApi<ScenarioStore> 
         if (to < 0 || to >= s.traffic.length) return s;
         const traffic = [...s.traffic];
         const [moved] = traffic.splice(index, 1);
+        if (moved === undefined) return s;
         traffic.splice(to, 0, moved);
         return { ...s, traffic };
       }),
@@ -134,7 +135,9 @@ export function placeholderScenario(): Scenario {
 }
 
 export function defaultScenario(): Scenario {
-  return exampleContent(DEFAULT_EXAMPLE_ID) ?? ScenarioSchema.parse(EXAMPLES[0].scenario);
+  const content = exampleContent(DEFAULT_EXAMPLE_ID);
+  if (!content) throw new Error(`The default example "${DEFAULT_EXAMPLE_ID}" is not among the examples`);
+  return content;
 }
 
 const BLANK_BLUEPRINT = `# A blank blueprint: a pinned task and a sliding conversation. Add regions under [context.regions].

@@ -83,8 +83,9 @@ function useModelsInSync(
       if (!model.uri.path.startsWith('/agent/')) continue;
       const path = model.uri.path.slice('/agent/'.length);
       if (path === current && editor) continue;
-      if (!(path in agent)) model.dispose();
-      else if (model.getValue() !== agent[path]) model.setValue(agent[path]);
+      const text = agent[path];
+      if (text === undefined) model.dispose();
+      else if (model.getValue() !== text) model.setValue(text);
     }
     const text = agent[current];
     if (!editor || text === undefined || editor.getValue() === text) return;

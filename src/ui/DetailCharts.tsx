@@ -75,8 +75,8 @@ const TASK_LOST_LABEL = { value: 'task lost', fontSize: 10, fill: 'var(--text)',
 type TooltipProps = { active?: boolean; payload?: readonly { payload?: unknown }[] };
 
 function RegionTooltip({ active, payload }: TooltipProps) {
-  if (!active || !payload?.length) return null;
-  const p = payload[0].payload as RegionPoint;
+  const p = payload?.[0]?.payload as RegionPoint | undefined;
+  if (!active || !p) return null;
   return (
     <div className="tooltip">
       <div>
@@ -242,8 +242,8 @@ function RegionCharts({
 }
 
 function RequestTooltip({ active, payload }: TooltipProps) {
-  if (!active || !payload?.length) return null;
-  const p = payload[0].payload as RequestPoint;
+  const p = payload?.[0]?.payload as RequestPoint | undefined;
+  if (!active || !p) return null;
   return (
     <div className="tooltip">
       <div>

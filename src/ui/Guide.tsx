@@ -32,7 +32,7 @@ function cells(row: string): string[] {
 }
 
 function Table({ rows }: { rows: string[] }) {
-  const [head, , ...body] = rows;
+  const [head = '', , ...body] = rows;
   return (
     <TableScroll label="Table, scrolls sideways" className="wraps">
       <table>
@@ -101,12 +101,14 @@ function SectionLink({ slug }: { slug: string }) {
 function render(markdown: string, open: (id: string) => void): ReactNode[] {
   const out: ReactNode[] = [];
   const lines = markdown.split('\n');
+  // Past the last line reads as a blank line, which ends every block.
+  const at = (n: number): string => lines[n] ?? '';
   let k = 0;
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
+    const line = at(i);
     if (line.startsWith('```')) {
       const code: string[] = [];
-      for (i++; i < lines.length && !lines[i].startsWith('```'); i++) code.push(lines[i]);
+      for (i++; i < lines.length && !at(i).startsWith('```'); i++) code.push(at(i));
       out.push(<pre key={k++}>{code.join('\n')}</pre>);
     } else if (/^#{1,4} /.test(line)) {
       const level = line.indexOf(' ');
@@ -144,14 +146,14 @@ function render(markdown: string, open: (id: string) => void): ReactNode[] {
       );
     } else if (line.trim().startsWith('|')) {
       const rows: string[] = [];
-      for (; i < lines.length && lines[i].trim().startsWith('|'); i++) rows.push(lines[i]);
+      for (; i < lines.length && at(i).trim().startsWith('|'); i++) rows.push(at(i));
       i--;
       out.push(<Table key={k++} rows={rows} />);
     } else if (/^\s*[-*] /.test(line)) {
       const items: string[] = [];
       for (; i < lines.length; i++) {
-        if (/^\s*[-*] /.test(lines[i])) items.push(lines[i].replace(/^\s*[-*] /, ''));
-        else if (/^\s{2,}\S/.test(lines[i]) && items.length) items[items.length - 1] += ` ${lines[i].trim()}`;
+        if (/^\s*[-*] /.test(at(i))) items.push(at(i).replace(/^\s*[-*] /, ''));
+        else if (/^\s{2,}\S/.test(at(i)) && items.length) items[items.length - 1] += ` ${at(i).trim()}`;
         else break;
       }
       i--;
@@ -164,8 +166,8 @@ function render(markdown: string, open: (id: string) => void): ReactNode[] {
       );
     } else if (line.trim() !== '') {
       const para: string[] = [line];
-      for (i++; i < lines.length && lines[i].trim() !== '' && !/^(#|```|\s*[-*] |\s*\|)/.test(lines[i]); i++)
-        para.push(lines[i]);
+      for (i++; i < lines.length && at(i).trim() !== '' && !/^(#|```|\s*[-*] |\s*\|)/.test(at(i)); i++)
+        para.push(at(i));
       i--;
       out.push(<p key={k++}>{inline(para.join(' '))}</p>);
     }

@@ -289,7 +289,7 @@ function firstStepOf(stage: string): number | undefined {
 
 const StageLedger = memo(function StageLedger({ detail }: { detail: StepDetail }) {
   const stages = Object.keys(detail.ledger);
-  const regions = [...new Set(stages.flatMap((s) => Object.keys(detail.ledger[s])))];
+  const regions = [...new Set(stages.flatMap((s) => Object.keys(detail.ledger[s] ?? {})))];
   return (
     <section className="sub-panel" aria-label="Stage ledger">
       <div className="sub-head">
@@ -328,7 +328,7 @@ const StageLedger = memo(function StageLedger({ detail }: { detail: StepDetail }
                             if (i !== undefined) jumpTo(i, r);
                           }}
                         >
-                          {fmt(detail.ledger[s][r] ?? 0)}
+                          {fmt(detail.ledger[s]?.[r] ?? 0)}
                         </button>
                       </td>
                     ))}

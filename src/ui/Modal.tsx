@@ -8,12 +8,12 @@ const FOCUSABLE =
 
 function trapTab(e: KeyboardEvent, dialog: HTMLElement): void {
   const items = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null);
-  if (items.length === 0) {
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (first === undefined || last === undefined) {
     e.preventDefault();
     return;
   }
-  const first = items[0];
-  const last = items[items.length - 1];
   const inside = dialog.contains(document.activeElement);
   if (e.shiftKey && (document.activeElement === first || !inside)) {
     e.preventDefault();

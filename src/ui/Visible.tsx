@@ -11,7 +11,7 @@ export function WhenVisible({ height, children }: { height: number; children: Re
       setVisible(true);
       return;
     }
-    const observer = new IntersectionObserver(([entry]) => setVisible(entry.isIntersecting), {
+    const observer = new IntersectionObserver(([entry]) => entry && setVisible(entry.isIntersecting), {
       rootMargin: '150px 0px',
     });
     observer.observe(el);

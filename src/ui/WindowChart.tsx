@@ -62,6 +62,7 @@ function useSize<T extends HTMLElement>(): [Size, React.RefObject<T | null>] {
     const el = ref.current;
     if (!el) return;
     const observer = new ResizeObserver(([entry]) => {
+      if (!entry) return;
       const width = Math.round(entry.contentRect.width);
       const height = Math.round(entry.contentRect.height);
       setSize((old) => (old.width === width && old.height === height ? old : { width, height }));
@@ -75,7 +76,7 @@ function useSize<T extends HTMLElement>(): [Size, React.RefObject<T | null>] {
 function clusterLabel(c: MarkerCluster): string {
   const where = c.last === c.i ? `step ${c.i + 1}` : `steps ${c.i + 1}–${c.last + 1}`;
   const kinds = c.breakdown.map(([k, n]) => `${MARKER_LABELS[k]} ×${n}`).join(', ');
-  return `${where}: ${c.count === 1 ? c.markers[0].text : `${c.count} changes (${kinds})`}`;
+  return `${where}: ${c.count === 1 && c.markers[0] ? c.markers[0].text : `${c.count} changes (${kinds})`}`;
 }
 
 function clusterDetail(c: MarkerCluster): string {

@@ -253,12 +253,12 @@ export function regionColors(
     }
   }
   for (const name of names.filter((n) => !out.has(n)).sort()) {
-    let slot = nameHash(name) % REGION_PALETTE.length;
+    const start = nameHash(name) % REGION_PALETTE.length;
     // More regions than colours: the last ones share (the legend and tooltips still name them).
-    for (let tries = 0; taken.has(REGION_PALETTE[slot]) && tries < REGION_PALETTE.length; tries++)
-      slot = (slot + 1) % REGION_PALETTE.length;
-    taken.add(REGION_PALETTE[slot]);
-    out.set(name, REGION_PALETTE[slot]);
+    const free = [...REGION_PALETTE.slice(start), ...REGION_PALETTE.slice(0, start)];
+    const colour = free.find((c) => !taken.has(c)) ?? free[0] ?? REGION_PALETTE[0];
+    taken.add(colour);
+    out.set(name, colour);
   }
   return new Map(names.map((n) => [n, out.get(n)!]));
 }

@@ -49,7 +49,7 @@ export function summarize(e: TrafficEvent): string {
 function lastToolCall(traffic: TrafficEvent[], at: number): { id: string; name: string } | undefined {
   for (let i = Math.min(at, traffic.length) - 1; i >= 0; i--) {
     const e = traffic[i];
-    if (e.type === 'assistant' && e.tool_calls?.length) return e.tool_calls[e.tool_calls.length - 1];
+    if (e?.type === 'assistant' && e.tool_calls?.length) return e.tool_calls[e.tool_calls.length - 1];
   }
   return undefined;
 }

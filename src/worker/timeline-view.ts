@@ -165,7 +165,9 @@ function windowSeries(steps: readonly TimelineStep[], charted: readonly string[]
   const prefixAt = new Int32Array(steps.length);
   let prefix = -1;
   steps.forEach((s, k) => {
-    for (const r of charted) total[k] += s.regions[r]?.tokens ?? 0;
+    let sum = 0;
+    for (const r of charted) sum += s.regions[r]?.tokens ?? 0;
+    total[k] = sum;
     if (s.changes.length > 0) changed[k] = 1;
     if (s.request) prefix = s.request.prefixTokens;
     prefixAt[k] = prefix;

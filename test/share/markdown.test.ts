@@ -25,7 +25,7 @@ describe('Copy as Markdown', () => {
     expect(evicted.length).toBeGreaterThan(0);
     expect(conversation).toEqual({
       region: 'conversation', kind: 'sliding_window', budget: 5_000,
-      finalTokens: timeline.steps.at(-1)!.regions.conversation.tokens,
+      finalTokens: timeline.steps.at(-1)!.regions.conversation?.tokens,
       evictions: evicted.length, evictedTokens: evicted.reduce((sum, c) => sum + c.tokens, 0),
     });
   });
@@ -35,7 +35,7 @@ describe('Copy as Markdown', () => {
     const lines = text.split('\n');
     expect(lines[0]).toBe(`[tiny \\| pipes](https://x.test/#s=1.abc) — 4 steps, 2 inferences on custom-10000`);
     expect(lines[2]).toBe('| Region | Kind | Budget | Final tokens | Evictions |');
-    const task = timeline.steps.at(-1)!.regions.task.tokens;
+    const task = timeline.steps.at(-1)!.regions.task?.tokens;
     expect(lines).toContain(`| task | pinned | 1,000 | ${task} | 0 |`);
     expect(lines.filter((l) => l.startsWith('| ')).length).toBe(1 + timeline.regions.length);
     const last = timeline.steps.findLast((s) => s.request)!.request!;

@@ -67,7 +67,7 @@ describe('library store', () => {
     expect(entry.versions).toHaveLength(2);
     for (let i = 5; i < 20; i++) await saveTask(`v${i}`, true);
     expect(entry.versions).toHaveLength(MAX_VERSIONS);
-    expect(entry.versions[0].scenario.inputs.task).toBe('v19');
+    expect(entry.versions[0]?.scenario.inputs.task).toBe('v19');
     expect(entry.versions.at(-1)!.scenario.inputs.task).toBe('v10');
   });
 
@@ -81,7 +81,9 @@ describe('library store', () => {
     const later = await library.save(entry.id, scenario('r', 'third'), saved.entry.revision);
     if (!later.ok) throw new Error('unexpected conflict');
     tick(5);
-    const restored = await library.restoreVersion(entry.id, saved.entry.versions[0].savedAt);
+    const [version] = saved.entry.versions;
+    if (!version) throw new Error('the checkpoint kept no version');
+    const restored = await library.restoreVersion(entry.id, version.savedAt);
     expect(restored!.scenario.inputs.task).toBe('second');
     expect(restored!.versions.map((v) => v.scenario.inputs.task)).toEqual(['third', 'second']);
     expect(restored!.revision).toBe(later.entry.revision + 1);

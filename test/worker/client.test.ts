@@ -17,6 +17,13 @@ class FakeWorker {
   crash(message: string) { this.onerror?.({ message, preventDefault() {} } as ErrorEvent); }
 }
 
+/** The n-th worker the client started (from 0); a test that expects one fails here if it was not. */
+function started(n: number): FakeWorker {
+  const worker = FakeWorker.all[n];
+  if (!worker) throw new Error(`the client started ${FakeWorker.all.length} workers, not ${n + 1}`);
+  return worker;
+}
+
 const validateResult = { diagnostics: [], budgets: [], model: null };
 const payload = { agent: { 'agent.leviath': '' }, workdir: {}, commands: {}, inputs: {}, model: { id: 'gpt-4o' } };
 
@@ -36,7 +43,7 @@ describe('WorkerClient', () => {
     const c = client();
     expect(FakeWorker.all).toHaveLength(0);
     const result = c.request('validate', payload);
-    const worker = FakeWorker.all[0];
+    const worker = started(0);
     expect(worker.received[0]).toMatchObject({ id: 1, type: 'validate' });
     worker.reply({ type: 'validate', id: 1, result: validateResult });
     await expect(result).resolves.toEqual(validateResult);
@@ -48,11 +55,11 @@ describe('WorkerClient', () => {
     const first = c.request('validate', payload);
     const second = c.request('validate', payload);
     await expect(first).rejects.toBeInstanceOf(CancelledError);
-    const worker = FakeWorker.all[0];
+    const worker = started(0);
     expect(worker.received.map((m) => m.type)).toEqual(['validate', 'cancel', 'validate']);
     vi.advanceTimersByTime(301);
     expect(worker.terminated).toBe(true);
-    const fresh = FakeWorker.all[1];
+    const fresh = started(1);
     expect(fresh.received).toEqual([expect.objectContaining({ id: 2, type: 'validate' })]);
     expect(restarts).toEqual([]); // superseding is routine, not something to tell the user
     fresh.reply({ type: 'validate', id: 2, result: validateResult });
@@ -63,7 +70,7 @@ describe('WorkerClient', () => {
     const c = client();
     void c.request('validate', payload).catch(() => undefined);
     const second = c.request('validate', payload);
-    const worker = FakeWorker.all[0];
+    const worker = started(0);
     worker.reply({ type: 'failed', id: 1, message: 'cancelled', cancelled: true });
     worker.reply({ type: 'validate', id: 2, result: validateResult });
     vi.advanceTimersByTime(1000);
@@ -78,7 +85,7 @@ describe('WorkerClient', () => {
     const second = c.request('inspect', { replayId: 1, step: 4 }, { restartIfStuck: false });
     await expect(first).rejects.toBeInstanceOf(CancelledError);
     vi.advanceTimersByTime(2_000);
-    const worker = FakeWorker.all[0];
+    const worker = started(0);
     expect(worker.terminated).toBe(false);
     expect(FakeWorker.all).toHaveLength(1);
     expect(worker.received.map((m) => m.type)).toEqual(['replay', 'inspect', 'cancel', 'inspect']);
@@ -95,7 +102,7 @@ describe('WorkerClient', () => {
     const c = client();
     const seen: unknown[] = [];
     const first = c.request('replay', { replayId: 1, scenario: {} }, { onValidated: (v) => seen.push(v) });
-    const worker = FakeWorker.all[0];
+    const worker = started(0);
     worker.reply({ type: 'validated', id: 1, result: validateResult });
     expect(seen).toEqual([validateResult]);
     const second = c.request('replay', { replayId: 2, scenario: {} }, { onValidated: (v) => seen.push(v) });
@@ -112,7 +119,7 @@ describe('WorkerClient', () => {
     const c = client();
     const a = c.request('rhaiCheck', { file: 'a.rhai', source: '' }, { key: 'rhai:a' });
     const b = c.request('rhaiCheck', { file: 'b.rhai', source: '' }, { key: 'rhai:b' });
-    const worker = FakeWorker.all[0];
+    const worker = started(0);
     worker.reply({ type: 'rhaiCheck', id: 2, result: { diagnostics: [] } });
     worker.reply({ type: 'rhaiCheck', id: 1, result: { diagnostics: [] } });
     await expect(a).resolves.toEqual({ diagnostics: [] });
@@ -125,7 +132,7 @@ describe('WorkerClient', () => {
     const slow = c.request('replay', { replayId: 1, scenario: {} });
     vi.advanceTimersByTime(5_300);
     await expect(slow).rejects.toThrow('took longer than 5 s');
-    expect(FakeWorker.all[0].terminated).toBe(true);
+    expect(started(0).terminated).toBe(true);
     expect(restarts[0]).toMatch(/more than 5 s on one replay and was restarted/);
   });
 
@@ -134,7 +141,7 @@ describe('WorkerClient', () => {
     const c = client(restarts);
     const phases: unknown[] = [];
     const search = c.request('advise', { scenario: {} }, { timeLimitMs: 60_000, onProgress: (done, total, phase) => phases.push([done, total, phase]) });
-    const worker = FakeWorker.all[0];
+    const worker = started(0);
     worker.reply({ type: 'progress', id: 1, done: 3, total: 240, phase: 'search', front: 2 });
     vi.advanceTimersByTime(30_000);
     expect(worker.terminated).toBe(false);
@@ -149,7 +156,7 @@ describe('WorkerClient', () => {
     const restarts: string[] = [];
     const c = client(restarts);
     const slow = c.request('replay', { replayId: 1, scenario: {} });
-    const worker = FakeWorker.all[0];
+    const worker = started(0);
     worker.reply({ type: 'progress', id: 1, done: 1200, total: 5000 });
     worker.reply({ type: 'script', id: 1, file: 'context_hooks/notes.rhai', hooks: ['render'] });
     worker.reply({ type: 'script', id: 1, file: 'context_hooks/hog.rhai', hooks: ['render'] });
@@ -163,7 +170,7 @@ describe('WorkerClient', () => {
   it('a rhai seed that holds a validation is named as a seed; a request that ran no script says only where it was', async () => {
     const c = client();
     const validation = c.request('validate', payload);
-    FakeWorker.all[0].reply({ type: 'script', id: 1, file: 'seeds/facts.rhai', hooks: ['seed'] });
+    started(0).reply({ type: 'script', id: 1, file: 'seeds/facts.rhai', hooks: ['seed'] });
     vi.advanceTimersByTime(5_300);
     await expect(validation).rejects.toThrow('The validate took longer than 5 s and was stopped; the last script it went into was seeds/facts.rhai (a rhai seed): look there for a loop or a slow string operation.');
     const replay = c.request('replay', { replayId: 2, scenario: {} });
@@ -175,7 +182,7 @@ describe('WorkerClient', () => {
     const c = client();
     void c.request('replay', { replayId: 1, scenario: {} }).catch(() => undefined);
     const second = c.request('replay', { replayId: 2, scenario: {} });
-    const worker = FakeWorker.all[0];
+    const worker = started(0);
     worker.reply({ type: 'script', id: 1, file: 'old.rhai', hooks: ['render'] });
     worker.reply({ type: 'failed', id: 1, message: 'cancelled', cancelled: true });
     vi.advanceTimersByTime(5_300);
@@ -186,12 +193,12 @@ describe('WorkerClient', () => {
     const restarts: string[] = [];
     const c = client(restarts);
     const pending = c.request('replay', { replayId: 1, scenario: {} });
-    FakeWorker.all[0].crash('out of memory');
+    started(0).crash('out of memory');
     await expect(pending).rejects.toThrow('crashed (out of memory)');
     expect(restarts).toHaveLength(1);
     const next = c.request('validate', payload);
     const fresh = FakeWorker.all.at(-1)!;
-    expect(fresh).not.toBe(FakeWorker.all[0]);
+    expect(fresh).not.toBe(started(0));
     fresh.reply({ type: 'validate', id: 2, result: validateResult });
     await expect(next).resolves.toEqual(validateResult);
   });
@@ -200,7 +207,7 @@ describe('WorkerClient', () => {
     const restarts: string[] = [];
     const c = client(restarts);
     const pending = c.request('validate', payload);
-    FakeWorker.all[0].reply({ type: 'validate', id: 1, result: { diagnostics: 'nope' } });
+    started(0).reply({ type: 'validate', id: 1, result: { diagnostics: 'nope' } });
     await expect(pending).rejects.toThrow('malformed message');
     expect(restarts[0]).toMatch(/result\.diagnostics/);
   });

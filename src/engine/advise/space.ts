@@ -295,7 +295,7 @@ export function editsFor(space: Space, genome: Genome): Edit[] {
   for (const knob of space.knobs) {
     if (knob.tool === undefined) continue;
     const value = genome[space.knobs.indexOf(knob)];
-    if (value === knob.start || value === null) continue;
+    if (value === undefined || value === knob.start || value === null) continue;
     for (const stage of space.stages) edits.push(toolEdit(space, stage, knob.tool, knob.param, value));
   }
   return edits;

@@ -291,8 +291,8 @@ function valuesFor(ctx: CursorContext, text: string, files: readonly string[]): 
   if (key === 'files' && last === 'seed' && ctx.inArray) return strings(files, ctx, 'file', undefined, 'file');
   if (key === 'seed' && !ctx.inString) {
     const forms: CompletionItem[] = [
-      { label: '"task_input"', insertText: '"task_input"', kind: 'value', documentation: VALUE_DOCS.seed.task_input },
-      { label: '"input"', insertText: '"input"', kind: 'value', documentation: VALUE_DOCS.seed.input },
+      { label: '"task_input"', insertText: '"task_input"', kind: 'value', documentation: VALUE_DOCS.seed?.task_input },
+      { label: '"input"', insertText: '"input"', kind: 'value', documentation: VALUE_DOCS.seed?.input },
     ];
     for (const form of SEED_TABLE_KEYS) {
       forms.push({
