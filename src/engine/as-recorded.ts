@@ -264,9 +264,9 @@ interface Measured {
  * Learns, from the recorded usage of at most the first 10% of calls, the provider's count of a
  * request as `overhead + factor x counted + perMessage x messages`: the harness's own text every
  * request carries, the ratio of the provider's tokenizer to this one, and each message's framing.
- * One call gives the overhead alone; two or more the framing too; the factor only from four calls
- * that differ enough in size for it to be told from noise (within 0.8-1.5; with the framing when
- * both fit, else alone).
+ * One call gives the overhead alone; two or more the framing too; the factor only from calls that
+ * differ enough in size for it to be told from noise (2,000 counted tokens; within 0.8-1.5): from
+ * four or more with the framing when both fit, else alone (two or three calls, the factor alone).
  */
 export function calibrate(measured: readonly Measured[], approximate: boolean): Calibration {
   const limit = Math.floor(measured.length * CALIBRATION_SHARE);
@@ -303,8 +303,8 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
   }
   // This tokenizer is the provider's own for the model (o200k_base for GPT-4o and GPT-5): its
   // counts need no factor, and a factor fitted from a few calls would only trade off against the framing.
-  if (approximate && used.length >= 4 && spread(xs) >= MIN_SPREAD_FOR_FACTOR) {
-    // Sizes far enough apart: the factor and the framing together, else the factor alone (a
+  if (approximate && used.length >= 2 && spread(xs) >= MIN_SPREAD_FOR_FACTOR) {
+    // Sizes far enough apart: from four calls the factor and the framing together, else the factor alone (a
     // tokenizer's ratio moves a long run's requests more than any framing does).
     const plane = leastSquares(
       used.map((_, i) => [1, xs[i]!, ms[i]!]),
@@ -315,7 +315,7 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
       ys,
     );
     const factorOk = (f: number | undefined) => f !== undefined && f >= MIN_FACTOR && f <= MAX_FACTOR;
-    if (plane && factorOk(plane[1]) && plane[2]! >= 0 && plane[2]! <= MAX_PER_MESSAGE) {
+    if (used.length >= 4 && plane && factorOk(plane[1]) && plane[2]! >= 0 && plane[2]! <= MAX_PER_MESSAGE) {
       fit = { overhead: plane[0]!, factor: plane[1]!, perMessage: plane[2]! };
     } else if (line && factorOk(line[1])) {
       fit = { overhead: line[0]!, factor: line[1]!, perMessage: 0 };

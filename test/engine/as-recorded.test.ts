@@ -77,6 +77,26 @@ describe('calibration', () => {
     expect(r.p90Error).toBeLessThan(0.0001);
   });
 
+  it('a short run: two calibration calls 2,000 or more counted tokens apart give the factor (Claude), with the framing left at 0', () => {
+    // 20 calls: 10% is calls 0 and 1. The provider counts 1.2 per counted token plus 3,000 of its own.
+    const traffic: TrafficEvent[] = [];
+    let total = 0;
+    [500, 2600, ...Array.from({ length: 18 }, () => 300)].forEach((size) => {
+      traffic.push(sized('user', size));
+      total += size;
+      traffic.push({ ...sized('assistant', 40), recorded: { promptTokens: Math.round(3000 + 1.2 * total) } } as TrafficEvent);
+      total += 40;
+    });
+    const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
+    expect(r.calibration.calls).toEqual([0, 1]);
+    expect(r.calibration.factor).toBeCloseTo(1.2, 3);
+    expect(r.calibration.perMessageTokens).toBe(0);
+    expect(r.p90Error).toBeLessThan(0.001);
+    // 100 tokens apart: too close to tell a factor from noise; it stays 1.
+    const close = traffic.map((e, i) => (i === 2 ? sized('user', 600) : e));
+    expect(replayAsRecorded(scenarioOf(close)).summary.recorded!.calibration.factor).toBe(1);
+  });
+
   it('a run with no recorded usage says so and calibrates nothing', () => {
     const t = replayAsRecorded(scenarioOf([sized('user', 100), sized('assistant', 10)]));
     expect(t.summary.recorded).toBeNull();
