@@ -12,21 +12,32 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const cache = join(root, 'node_modules', '.cache', 'lev');
 const pointer = join(cache, 'current');
 
-/** The newest modification time among what the bundle is made of: the sources, the entry, the dependencies' lock. */
+/**
+ * What the bundle is made of, as one stamp: every source file's modification time and size (summed,
+ * so a file put back with an older time changes it too), the entry, the dependencies' lock.
+ */
 function sourcesStamp() {
-  let newest = 0;
+  let files = 0;
+  let times = 0;
+  let sizes = 0;
+  const add = (stats) => {
+    files++;
+    times += stats.mtimeMs;
+    sizes += stats.size;
+  };
   const visit = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) visit(path);
-      else newest = Math.max(newest, statSync(path).mtimeMs);
+      else add(statSync(path));
     }
   };
   visit(join(root, 'src'));
   for (const file of ['bin/lev.ts', 'bin/lev.mjs', 'package.json', 'package-lock.json', 'tsconfig.json']) {
-    newest = Math.max(newest, statSync(join(root, file), { throwIfNoEntry: false })?.mtimeMs ?? 0);
+    const stats = statSync(join(root, file), { throwIfNoEntry: false });
+    if (stats) add(stats);
   }
-  return String(newest);
+  return `${files}:${times}:${sizes}`;
 }
 
 /** The bundle made from these sources, made now if there is none; undefined when none can be made. */
