@@ -115,8 +115,13 @@ export const run: Command = async (rawArgs) => {
       error.where.path,
     );
   }
-  // What is written must read back: within the scenario file limit, and a scenario replay runs.
-  const written = scenarioFile(result.scenario, MAX_SCENARIO_BYTES, (text) => Buffer.byteLength(text));
+  // The trace's bytes (as large as the trace) are not needed past the import: let them go before
+  // the scenario's JSON is built.
+  bytes = new Uint8Array(0);
+  // What is written must read back: within the scenario file limit, and a scenario replay runs. The
+  // JSON is encoded once: its size is the encoded bytes', and those bytes are what is written.
+  let encoded: Buffer | undefined;
+  const written = scenarioFile(result.scenario, MAX_SCENARIO_BYTES, (text) => (encoded = Buffer.from(text)).length);
   if (!written.ok) {
     return refuse(
       'scenario-too-large',
@@ -138,7 +143,7 @@ export const run: Command = async (rawArgs) => {
   const subagents = result.report.format === 'claude-code' ? subagentRuns(file) : [];
   const scenarioText = written.text;
   const output = flag('output');
-  if (output !== undefined) writeFileSync(output, scenarioText);
+  if (output !== undefined) writeFileSync(output, encoded ?? scenarioText);
   const report = subagents.length ? { ...result.report, subagents } : result.report;
   if (json)
     console.log(JSON.stringify(output === undefined ? { report, scenario: result.scenario } : { report, output }));
