@@ -402,7 +402,7 @@ function cacheOf(caching: Caching, model: Model, total: number, shared: number, 
       cacheWriteTokens: total - read,
       uncachedTokens: 0,
       rule: fresh
-        ? `${fresh}: ${fmt(read)} read (the prefix kept warm), ${fmt(total - read)} written`
+        ? `${fresh}: ${read > 0 ? `${fmt(read)} read (the prefix kept warm), ` : ''}${fmt(total - read)} written`
         : read > 0
           ? `breakpoint at the end of the previous request: ${fmt(read)} read, ${fmt(total - read)} written`
           : `no cached prefix: ${fmt(total)} written`,
