@@ -5,6 +5,8 @@ import { statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import { AGENT_FILE } from '../engine/blueprint/index.ts';
 import { preflight } from '../engine/index.ts';
+import { resolveModel } from '../engine/models.ts';
+import { loadEncodings } from '../engine/tokens.ts';
 import { MAX_SCENARIO_BYTES, MAX_TRACE_BYTES } from '../engine/limits.ts';
 import { fmt as n } from '../engine/format.ts';
 import {
@@ -113,14 +115,22 @@ export const run: Command = async (rawArgs) => {
       error.where.path,
     );
   }
-  // What is written must read back: within the scenario file limit, and a scenario replay runs.
-  const written = scenarioFile(result.scenario);
+  // The trace's bytes (as large as the trace) are not needed past the import: let them go before
+  // the scenario's JSON is built.
+  bytes = new Uint8Array(0);
+  // What is written must read back: within the scenario file limit, and a scenario replay runs. The
+  // JSON is encoded once: its size is the encoded bytes', and those bytes are what is written.
+  let encoded: Buffer | undefined;
+  const written = scenarioFile(result.scenario, MAX_SCENARIO_BYTES, (text) => (encoded = Buffer.from(text)).length);
   if (!written.ok) {
     return refuse(
       'scenario-too-large',
       `the imported scenario would be ${fileSize(written.bytes)} of JSON; lev replay and the page read scenario files up to ${n(MAX_SCENARIO_BYTES)} bytes, so nothing was written. Import part of the trace instead.`,
     );
   }
+  // The replay's check counts tokens in the scenario model's encoding only.
+  const model = resolveModel(result.scenario.model);
+  await loadEncodings(model.ok ? [model.model.encoding] : undefined);
   const refused = preflight(result.scenario, BUILT_IN_TRAFFIC).filter((d) => d.severity === 'error');
   if (refused.length > 0) {
     const why = refused.map((d) => `${d.file}:${d.line}:${d.column} [${d.code}] ${d.message}`).join('; ');
@@ -133,7 +143,7 @@ export const run: Command = async (rawArgs) => {
   const subagents = result.report.format === 'claude-code' ? subagentRuns(file) : [];
   const scenarioText = written.text;
   const output = flag('output');
-  if (output !== undefined) writeFileSync(output, scenarioText);
+  if (output !== undefined) writeFileSync(output, encoded ?? scenarioText);
   const report = subagents.length ? { ...result.report, subagents } : result.report;
   if (json)
     console.log(JSON.stringify(output === undefined ? { report, scenario: result.scenario } : { report, output }));

@@ -49,6 +49,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   // Either encoding may be asked for by a scenario's model; loading both costs a fraction of a second.
-  await loadEncodings();
+  // `lev import` loads the one its scenario's model uses, once it has the scenario.
+  if (name !== 'import') await loadEncodings();
   return command.run(rest);
 }

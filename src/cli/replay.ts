@@ -318,6 +318,10 @@ export function printAsRecorded(t: AsRecordedTimeline): void {
           ? ''
           : `; cache-read share off by ${r.cacheReadShareError.toFixed(3)} on average`),
     );
+    if (r.cacheExpiries > 0)
+      console.log(
+        `the cache expired before ${n(r.cacheExpiries)} call${r.cacheExpiries === 1 ? '' : 's'} (longer than its lifetime since the call before): each read only the prefix kept warm`,
+      );
   }
 }
 

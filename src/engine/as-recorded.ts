@@ -70,6 +70,12 @@ export interface Calibration {
   perMessageTokens: number;
   /** Tokens every request carries that the log does not hold (system prompt, tool definitions). */
   overheadTokens: number;
+  /**
+   * What the run's first call read from the cache before the run had written any (capped at the
+   * overhead): the part of the harness's prefix its other requests keep cached (Claude Code's system
+   * prompt). A call whose cache has expired reads it again. 0 when the first call is not calibrated.
+   */
+  warmPrefixTokens: number;
   /** In words, for the CLI and the page. */
   description: string;
 }
@@ -97,6 +103,8 @@ export interface RecordedSummary {
   /** Mean |replayed cache-read share - recorded cache-read share| over compared calls that recorded cache reads. */
   cacheReadShareError?: number;
   calibration: Calibration;
+  /** Calls whose cached prefix had expired (longer than the cache's lifetime since the call before). */
+  cacheExpiries: number;
 }
 
 export interface AsRecordedTimeline {
@@ -239,6 +247,10 @@ function reasoningTokens(event: Extract<TrafficEvent, { type: 'assistant' }>, co
 
 interface Measured {
   index: number;
+  /** When the call was made (ms since the epoch), when the trace recorded it. */
+  at?: number;
+  /** The cache lifetime in force when the call was made: the latest earlier record's that says it, else the provider's default. */
+  ttlSeconds: number;
   counted: number;
   shared: number;
   reasoning: number;
@@ -252,9 +264,9 @@ interface Measured {
  * Learns, from the recorded usage of at most the first 10% of calls, the provider's count of a
  * request as `overhead + factor x counted + perMessage x messages`: the harness's own text every
  * request carries, the ratio of the provider's tokenizer to this one, and each message's framing.
- * One call gives the overhead alone; two or more the framing too; the factor only from four calls
- * that differ enough in size for it to be told from noise (within 0.8-1.5; with the framing when
- * both fit, else alone).
+ * One call gives the overhead alone; two or more the framing too; the factor only from calls that
+ * differ enough in size for it to be told from noise (2,000 counted tokens; within 0.8-1.5): from
+ * four or more with the framing when both fit, else alone (two or three calls, the factor alone).
  */
 export function calibrate(measured: readonly Measured[], approximate: boolean): Calibration {
   const limit = Math.floor(measured.length * CALIBRATION_SHARE);
@@ -271,6 +283,7 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
       factor: 1,
       perMessageTokens: 0,
       overheadTokens: 0,
+      warmPrefixTokens: 0,
       description: `not calibrated: ${why}; counts are this tokenizer's${approximate ? ' (approximate for this model)' : ''}, without the harness's system prompt and tool definitions`,
     };
   }
@@ -290,8 +303,8 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
   }
   // This tokenizer is the provider's own for the model (o200k_base for GPT-4o and GPT-5): its
   // counts need no factor, and a factor fitted from a few calls would only trade off against the framing.
-  if (approximate && used.length >= 4 && spread(xs) >= MIN_SPREAD_FOR_FACTOR) {
-    // Sizes far enough apart: the factor and the framing together, else the factor alone (a
+  if (approximate && used.length >= 2 && spread(xs) >= MIN_SPREAD_FOR_FACTOR) {
+    // Sizes far enough apart: from four calls the factor and the framing together, else the factor alone (a
     // tokenizer's ratio moves a long run's requests more than any framing does).
     const plane = leastSquares(
       used.map((_, i) => [1, xs[i]!, ms[i]!]),
@@ -302,7 +315,7 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
       ys,
     );
     const factorOk = (f: number | undefined) => f !== undefined && f >= MIN_FACTOR && f <= MAX_FACTOR;
-    if (plane && factorOk(plane[1]) && plane[2]! >= 0 && plane[2]! <= MAX_PER_MESSAGE) {
+    if (used.length >= 4 && plane && factorOk(plane[1]) && plane[2]! >= 0 && plane[2]! <= MAX_PER_MESSAGE) {
       fit = { overhead: plane[0]!, factor: plane[1]!, perMessage: plane[2]! };
     } else if (line && factorOk(line[1])) {
       fit = { overhead: line[0]!, factor: line[1]!, perMessage: 0 };
@@ -310,15 +323,19 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
   }
   const overheadTokens = Math.max(0, Math.round(fit.overhead));
   const calls = used.map((m) => m.inference);
+  const first = used[0]!.inference === 0 ? used[0]!.recorded!.cacheReadTokens : undefined;
+  const warmPrefixTokens = Math.min(first ?? 0, overheadTokens);
   const range = calls.length === 1 ? `call ${calls[0]}` : `calls ${calls[0]}-${calls.at(-1)}`;
   return {
     calls,
     factor: fit.factor,
     perMessageTokens: fit.perMessage,
     overheadTokens,
+    warmPrefixTokens,
     description:
       `calibrated on the recorded usage of ${range} (${fmt(calls.length)} of the first 10% of ${fmt(measured.length)} calls): ` +
-      `harness overhead ${fmt(overheadTokens)} tokens, ${fit.factor.toFixed(3)} provider tokens per counted token, ${fit.perMessage.toFixed(1)} per message`,
+      `harness overhead ${fmt(overheadTokens)} tokens, ${fit.factor.toFixed(3)} provider tokens per counted token, ${fit.perMessage.toFixed(1)} per message` +
+      (warmPrefixTokens > 0 ? `, ${fmt(warmPrefixTokens)} of it found cached at the first call` : ''),
   };
 }
 
@@ -349,7 +366,25 @@ const MIN_SPREAD_FOR_FACTOR = 2_000;
 const MIN_FACTOR = 0.8;
 const MAX_FACTOR = 1.5;
 
-function cacheOf(caching: Caching, model: Model, total: number, shared: number, first: boolean): AsRecordedCache {
+/**
+ * The cache lifetime each provider gives a prefix when the record does not say: Anthropic's default
+ * 5 minutes (Claude Code's records say 5m or 1h per call); OpenAI's "up to one hour" of inactivity
+ * off-peak (the records show hits after gaps of up to 42 minutes); Gemini's implicit caching
+ * publishes none, so it never expires here. A read refreshes the lifetime, so it runs from the call before.
+ */
+const DEFAULT_TTL_SECONDS: Record<Caching, number> = {
+  'anthropic-breakpoints': 300,
+  'openai-prefix': 3_600,
+  'gemini-implicit': Number.POSITIVE_INFINITY,
+  none: Number.POSITIVE_INFINITY,
+};
+
+/**
+ * `shared`: provider tokens this request shares with what the cache holds (the previous request's
+ * prefix, or after an expiry only the prefix the harness keeps warm). `fresh`: nothing of this run
+ * is cached yet (the first call, or the cache expired), said in the rule.
+ */
+function cacheOf(caching: Caching, model: Model, total: number, shared: number, fresh?: string): AsRecordedCache {
   const none = (rule: string): AsRecordedCache => ({
     cacheReadTokens: 0,
     cacheWriteTokens: 0,
@@ -361,13 +396,14 @@ function cacheOf(caching: Caching, model: Model, total: number, shared: number, 
     const min = PROVIDER_RULES.anthropic.models[model.id]?.minCacheableTokens ?? 1024;
     if (total < min) return none(`request below the ${fmt(min)}-token minimum cacheable prefix: nothing cached`);
     // The harness marks the end of each request; the next finds that prefix unless the context was rebuilt.
-    const read = first ? 0 : shared >= min ? shared : 0;
+    const read = shared >= min ? shared : 0;
     return {
       cacheReadTokens: read,
       cacheWriteTokens: total - read,
       uncachedTokens: 0,
-      rule:
-        read > 0
+      rule: fresh
+        ? `${fresh}: ${read > 0 ? `${fmt(read)} read (the prefix kept warm), ` : ''}${fmt(total - read)} written`
+        : read > 0
           ? `breakpoint at the end of the previous request: ${fmt(read)} read, ${fmt(total - read)} written`
           : `no cached prefix: ${fmt(total)} written`,
     };
@@ -375,13 +411,16 @@ function cacheOf(caching: Caching, model: Model, total: number, shared: number, 
   const price =
     caching === 'openai-prefix' ? PROVIDER_RULES.openai.models[model.id] : PROVIDER_RULES.google.models[model.id];
   const min = price?.minCacheableTokens ?? 1024;
-  if (shared < min) return none(`${fmt(shared)} shared tokens, under the ${fmt(min)}-token minimum: no cache hit`);
+  if (shared < min)
+    return none(
+      `${fresh ? `${fresh}; ` : ''}${fmt(shared)} shared tokens, under the ${fmt(min)}-token minimum: no cache hit`,
+    );
   if (caching === 'gemini-implicit')
     return {
       cacheReadTokens: shared,
       cacheWriteTokens: 0,
       uncachedTokens: total - shared,
-      rule: `implicit caching: ${fmt(shared)} shared tokens hit`,
+      rule: `${fresh ? `${fresh}; ` : ''}implicit caching: ${fmt(shared)} shared tokens hit`,
     };
   const step = PROVIDER_RULES.openai.hitIncrementTokens ?? 128;
   const read = min + Math.floor((shared - min) / step) * step;
@@ -389,7 +428,7 @@ function cacheOf(caching: Caching, model: Model, total: number, shared: number, 
     cacheReadTokens: read,
     cacheWriteTokens: 0,
     uncachedTokens: total - read,
-    rule: `automatic prefix caching: ${fmt(read)} of ${fmt(shared)} shared tokens hit (${fmt(min)} + ${step}-token steps)`,
+    rule: `${fresh ? `${fresh}; ` : ''}automatic prefix caching: ${fmt(read)} of ${fmt(shared)} shared tokens hit (${fmt(min)} + ${step}-token steps)`,
   };
 }
 
@@ -440,6 +479,7 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
   const measured: Measured[] = [];
   const inferenceAt: number[] = [];
   let previous: { tokens: number; messages: number } | undefined;
+  let ttlSeconds = DEFAULT_TTL_SECONDS[caching];
   for (let i = 0; i < events.length; i++) {
     if (options.signal?.cancelled || options.signal?.aborted) break;
     const event = events[i]!;
@@ -450,8 +490,11 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
         break;
       case 'assistant': {
         const { tokens: shared, messages: sharedMessages } = list.takeShared(previous);
+        const at = event.at === undefined ? undefined : Date.parse(event.at);
         measured.push({
           index: i,
+          ...(at === undefined ? {} : { at }),
+          ttlSeconds,
           counted: list.total,
           shared,
           reasoning: list.reasoning,
@@ -461,6 +504,8 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
         });
         inferenceAt.push(i);
         previous = { tokens: list.total, messages: list.items.length };
+        // The lifetime this call's writes were given holds from the next call on.
+        if (event.recorded?.cacheTtlSeconds !== undefined) ttlSeconds = event.recorded.cacheTtlSeconds;
         // The reasoning comes first in the reply (a thinking block, a reasoning item) and stays for the rest of the turn.
         const reasoning = reasoningTokens(event, count);
         if (reasoning > 0) list.push(reasoning, true);
@@ -481,6 +526,8 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
   const calibration = calibrate(measured, model.approximate);
   const { factor, overheadTokens: overhead, perMessageTokens: perMessage } = calibration;
   const calibrated = new Set(calibration.calls);
+  const warm = calibration.warmPrefixTokens;
+  let cacheExpiries = 0;
   const steps: AsRecordedStep[] = [];
   const errors: number[] = [];
   const shareErrors: number[] = [];
@@ -495,8 +542,19 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
     const m = measured[k]!;
     const requestTokens = overhead + Math.round(factor * m.counted + perMessage * m.messages);
     const reasoning = Math.round(factor * m.reasoning);
-    const sharedTokens = k === 0 ? 0 : overhead + Math.round(factor * m.shared + perMessage * m.sharedMessages);
-    const cache = cacheOf(caching, model, requestTokens, Math.min(sharedTokens, requestTokens), k === 0);
+    const before = k === 0 ? undefined : measured[k - 1]!;
+    const gapSeconds = before?.at !== undefined && m.at !== undefined ? (m.at - before.at) / 1000 : undefined;
+    const expired = gapSeconds !== undefined && gapSeconds > m.ttlSeconds;
+    if (expired) cacheExpiries++;
+    const fresh =
+      k === 0
+        ? 'first call'
+        : expired
+          ? `cache expired (${fmt(Math.round(gapSeconds))} s since the previous call, over the ${fmt(m.ttlSeconds)} s lifetime)`
+          : undefined;
+    const sharedTokens =
+      fresh !== undefined ? warm : overhead + Math.round(factor * m.shared + perMessage * m.sharedMessages);
+    const cache = cacheOf(caching, model, requestTokens, Math.min(sharedTokens, requestTokens), fresh);
     const request: AsRecordedRequest = {
       inference: k,
       requestTokens,
@@ -539,6 +597,7 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
             ? { cacheReadShareError: shareErrors.reduce((a, b) => a + b, 0) / shareErrors.length }
             : {}),
           calibration,
+          cacheExpiries,
         };
   return {
     scenario: scenario.name,

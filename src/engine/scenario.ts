@@ -167,6 +167,11 @@ const recordedSchema = () =>
     cacheWriteTokens: tokenCount().optional(),
     outputTokens: tokenCount().optional(),
     reasoningTokens: tokenCount().optional(),
+    /**
+     * The lifetime of the cache entries this call wrote, when the record says it (Anthropic's
+     * `cache_creation.ephemeral_5m_input_tokens` / `ephemeral_1h_input_tokens`): 300 or 3,600 s.
+     */
+    cacheTtlSeconds: z.number().int().positive().optional(),
     /** The model id as the trace named it, and the window in force when the trace recorded one. */
     model: z.string().optional(),
     window: z.number().int().positive().optional(),
@@ -196,6 +201,11 @@ export const EventSchema = z.lazy(() =>
         tool_calls: z.array(toolCallSchema()).optional(),
         recorded: recordedSchema().optional(),
         reasoning: reasoningSchema().optional(),
+        /**
+         * When the call was made, as the trace recorded it (an ISO 8601 instant in UTC): the as-sent
+         * replay expires cached prefixes older than the provider's lifetime between two calls.
+         */
+        at: z.iso.datetime().optional(),
       })
       .refine(isSized, sizedMessage),
     z

@@ -36,8 +36,20 @@ export function hashScenarioPaths(scenario: Scenario): Scenario {
   };
 }
 
+/**
+ * Each call's time as the time since the run's first timed call, from 1970-01-01T00:00:00Z: the
+ * gaps between calls stay (the as-sent replay expires the cache by them), the date and the time of
+ * day the person worked go.
+ */
+function relativeTime(scenario: Scenario): (at: string) => string {
+  const first = scenario.traffic.find((e) => e.type === 'assistant' && e.at !== undefined);
+  const origin = first?.type === 'assistant' && first.at !== undefined ? Date.parse(first.at) : 0;
+  return (at) => new Date(Math.max(0, Date.parse(at) - origin)).toISOString();
+}
+
 export function shapeOnly(scenario: Scenario): Scenario {
   const encoding = scenarioEncoding(scenario);
+  const sinceFirst = relativeTime(scenario);
   const count = (text: string) => countTokens(text, encoding);
   const filler = (text: string, seed: string) => fillerText(count(text), 'text', seed, countTokens, encoding);
   const fillAll = (files: Record<string, string>, seed: string) =>
@@ -48,9 +60,11 @@ export function shapeOnly(scenario: Scenario): Scenario {
         return { type: 'user', content: '', size_tokens: event.size_tokens ?? count(event.content) };
       case 'assistant': {
         const text = event.size_tokens ?? count(event.content);
-        // The provider's record is numbers (and the model's name): it stays; reasoning keeps its size only.
+        // The provider's record is numbers (and the model's name): it stays; reasoning keeps its size
+        // only; the call's time becomes the time since the first call.
         const extra = {
           ...(event.recorded ? { recorded: event.recorded } : {}),
+          ...(event.at !== undefined ? { at: sinceFirst(event.at) } : {}),
           ...(event.reasoning
             ? { reasoning: { size_tokens: event.reasoning.size_tokens ?? count(event.reasoning.content ?? '') } }
             : {}),

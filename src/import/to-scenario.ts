@@ -55,6 +55,7 @@ export function toTraffic(transcript: Transcript, toolMap: ToolMap): MappedTraff
       const event: Extract<TrafficEvent, { type: 'assistant' }> = { type: 'assistant', content: turn.text };
       if (toolCalls.length) event.tool_calls = toolCalls;
       if (turn.recorded) event.recorded = turn.recorded;
+      if (turn.at !== undefined) event.at = turn.at;
       const reasoning = reasoningOf(turn);
       if (reasoning) event.reasoning = reasoning;
       traffic.push(event);

@@ -70,6 +70,8 @@ export type TraceTurn =
       where: Where;
       /** What the provider recorded for this API call, when the trace keeps it. */
       recorded?: RecordedUsage;
+      /** When the call was made (an ISO 8601 instant in UTC), when the trace records it. */
+      at?: string;
       /** Reasoning sent back within the turn (OpenAI reasoning items, Claude's thinking blocks): its text, or its size when encrypted. */
       reasoning?: { text?: string; tokens?: number; encrypted?: boolean };
     }

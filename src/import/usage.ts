@@ -33,9 +33,40 @@ export function anthropicUsage(usage: unknown, model?: string): RecordedUsage | 
     { promptTokens: input + read + write, cacheReadTokens: read, cacheWriteTokens: write },
     {
       outputTokens: num(usage.output_tokens),
+      cacheTtlSeconds: anthropicCacheTtl(usage.cache_creation),
       model,
     },
   );
+}
+
+/**
+ * The lifetime of the cache entries a call wrote, from `cache_creation`'s split of its writes:
+ * any 1-hour writes make it 3,600 s (the harness asked for the longer lifetime), 5-minute writes
+ * alone 300 s; no writes say nothing.
+ */
+function anthropicCacheTtl(creation: unknown): number | undefined {
+  if (!isObject(creation)) return undefined;
+  if ((num(creation.ephemeral_1h_input_tokens) ?? 0) > 0) return 3_600;
+  if ((num(creation.ephemeral_5m_input_tokens) ?? 0) > 0) return 300;
+  return undefined;
+}
+
+/**
+ * When a call was made, from a trace's timestamp: an ISO 8601 instant in UTC (the scenario's form),
+ * or undefined when the value is not a date and time (a trace's timestamps are untrusted). Text
+ * without a zone (OpenHands writes none) is read as UTC, so the result never depends on the
+ * machine's zone; a number is seconds since the epoch (claude-trace's).
+ */
+export function callInstant(value: unknown): string | undefined {
+  let ms: number;
+  if (typeof value === 'number') ms = value * 1000;
+  else if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value))
+    ms = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/.test(value) ? value : `${value}Z`);
+  else return undefined;
+  // Years 0000-9999: the scenario's ISO form has four digits.
+  return Number.isFinite(ms) && ms >= -62_167_219_200_000 && ms < 253_402_300_800_000
+    ? new Date(ms).toISOString()
+    : undefined;
 }
 
 /**

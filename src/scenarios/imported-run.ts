@@ -26,6 +26,7 @@ export const IMPORTED_RUN_TRAFFIC: TrafficEvent[] = [
         }
       }
     ],
+    "at": "2026-11-30T10:00:04.000Z",
     "reasoning": {
       "content": "The bug is probably in parse_header."
     }
@@ -54,7 +55,8 @@ export const IMPORTED_RUN_TRAFFIC: TrafficEvent[] = [
           "description": "Run the parser tests"
         }
       }
-    ]
+    ],
+    "at": "2026-11-30T10:00:10.000Z"
   },
   {
     "type": "tool_result",
@@ -65,7 +67,8 @@ export const IMPORTED_RUN_TRAFFIC: TrafficEvent[] = [
   },
   {
     "type": "assistant",
-    "content": "The parser returns ParseError::EmptyValue when the value is blank (src/parser/header.rs:366). Plan: drop that check, keep trimming, and add a test for `X-Empty:`."
+    "content": "The parser returns ParseError::EmptyValue when the value is blank (src/parser/header.rs:366). Plan: drop that check, keep trimming, and add a test for `X-Empty:`.",
+    "at": "2026-11-30T10:00:13.000Z"
   },
   {
     "type": "user",
@@ -84,7 +87,8 @@ export const IMPORTED_RUN_TRAFFIC: TrafficEvent[] = [
           "subagent_type": "general-purpose"
         }
       }
-    ]
+    ],
+    "at": "2026-11-30T10:00:15.000Z"
   },
   {
     "type": "tool_result",
@@ -112,7 +116,8 @@ export const IMPORTED_RUN_TRAFFIC: TrafficEvent[] = [
           "path": "/home/dev/parser/tests/header.rs"
         }
       }
-    ]
+    ],
+    "at": "2026-11-30T10:00:19.000Z"
   },
   {
     "type": "tool_result",
@@ -138,7 +143,8 @@ export const IMPORTED_RUN_TRAFFIC: TrafficEvent[] = [
           "description": "Run the parser tests"
         }
       }
-    ]
+    ],
+    "at": "2026-11-30T10:00:23.000Z"
   },
   {
     "type": "tool_result",
@@ -148,6 +154,7 @@ export const IMPORTED_RUN_TRAFFIC: TrafficEvent[] = [
   },
   {
     "type": "assistant",
-    "content": "Empty header values are accepted now: the EmptyValue check is gone and tests/header.rs covers `X-Empty:`. All 13 parser tests pass."
+    "content": "Empty header values are accepted now: the EmptyValue check is gone and tests/header.rs covers `X-Empty:`. All 13 parser tests pass.",
+    "at": "2026-11-30T10:00:25.000Z"
   }
 ];

@@ -9,14 +9,18 @@ export type ScenarioFile = { ok: true; text: string; bytes: number } | { ok: fal
  * The scenario's JSON, indented for people to read; without the indentation when only that fits
  * under `limit` (MAX_SCENARIO_BYTES unless a test passes another): the same data, which every
  * reader takes. `ok: false` when even that is too large, with its size: nothing should then be
- * written, since nothing would read it back.
+ * written, since nothing would read it back. `byteLength`: Node's native count where there is one.
  */
-export function scenarioFile(scenario: unknown, limit = MAX_SCENARIO_BYTES): ScenarioFile {
+export function scenarioFile(
+  scenario: unknown,
+  limit = MAX_SCENARIO_BYTES,
+  byteLength: (text: string) => number = utf8Length,
+): ScenarioFile {
   let bytes = Infinity;
   for (const indent of [2, 0]) {
     const text = stringify(scenario, indent);
     if (text === undefined) continue;
-    bytes = utf8Length(text);
+    bytes = byteLength(text);
     if (bytes <= limit) return { ok: true, text, bytes };
   }
   return { ok: false, bytes };

@@ -77,6 +77,26 @@ describe('calibration', () => {
     expect(r.p90Error).toBeLessThan(0.0001);
   });
 
+  it('a short run: two calibration calls 2,000 or more counted tokens apart give the factor (Claude), with the framing left at 0', () => {
+    // 20 calls: 10% is calls 0 and 1. The provider counts 1.2 per counted token plus 3,000 of its own.
+    const traffic: TrafficEvent[] = [];
+    let total = 0;
+    [500, 2600, ...Array.from({ length: 18 }, () => 300)].forEach((size) => {
+      traffic.push(sized('user', size));
+      total += size;
+      traffic.push({ ...sized('assistant', 40), recorded: { promptTokens: Math.round(3000 + 1.2 * total) } } as TrafficEvent);
+      total += 40;
+    });
+    const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
+    expect(r.calibration.calls).toEqual([0, 1]);
+    expect(r.calibration.factor).toBeCloseTo(1.2, 3);
+    expect(r.calibration.perMessageTokens).toBe(0);
+    expect(r.p90Error).toBeLessThan(0.001);
+    // 100 tokens apart: too close to tell a factor from noise; it stays 1.
+    const close = traffic.map((e, i) => (i === 2 ? sized('user', 600) : e));
+    expect(replayAsRecorded(scenarioOf(close)).summary.recorded!.calibration.factor).toBe(1);
+  });
+
   it('a run with no recorded usage says so and calibrates nothing', () => {
     const t = replayAsRecorded(scenarioOf([sized('user', 100), sized('assistant', 10)]));
     expect(t.summary.recorded).toBeNull();
@@ -160,5 +180,45 @@ describe('caching as the provider applies it', () => {
     expect(third.reasoningTokens).toBe(0);
     expect(third.countedTokens).toBe(2000 + 300 + callTokens + 700 + 10 + 300);
     expect(third.cache.cacheReadTokens).toBe(1024 + 7 * 128);
+  });
+});
+
+describe('the cache\'s lifetime between calls', () => {
+  const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1) + seconds * 1000).toISOString();
+  const call = (seconds: number, recorded?: { promptTokens: number; cacheTtlSeconds?: number }): TrafficEvent =>
+    ({ ...sized('assistant', 50), at: at(seconds), ...(recorded ? { recorded } : {}) }) as TrafficEvent;
+  const reads = (scenario: Scenario) =>
+    replayAsRecorded(scenario).steps.flatMap((s) => (s.request ? [s.request.cache.cacheReadTokens] : []));
+
+  it('Anthropic: a call more than 5 minutes after the one before finds its prefix gone and writes it again', () => {
+    const traffic = [sized('user', 2000), call(0), sized('user', 500), call(299), sized('user', 500), call(299 + 301)];
+    // 299 s: within the lifetime, the previous request (2,000) is read; 301 s: expired, nothing read.
+    expect(reads(scenarioOf(traffic))).toEqual([0, 2000, 0]);
+    const t = replayAsRecorded(scenarioOf(traffic));
+    expect(t.steps.at(-1)!.request!.cache).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: 2000 + 50 + 500 + 50 + 500 });
+    expect(t.steps.at(-1)!.request!.cache.rule).toContain('301 s since the previous call, over the 300 s lifetime');
+  });
+
+  it('Anthropic: the lifetime a record states (1 hour) holds from the next call on', () => {
+    const traffic = [
+      sized('user', 2000), call(0, { promptTokens: 2000, cacheTtlSeconds: 3600 }),
+      sized('user', 500), call(1000), sized('user', 500), call(1000 + 3601),
+    ];
+    expect(reads(scenarioOf(traffic))).toEqual([0, 2000, 0]);
+  });
+
+  it('OpenAI: the prefix lives up to an hour; a scenario without times never expires it', () => {
+    const traffic = [sized('user', 2000), call(0), sized('user', 500), call(3000), sized('user', 500), call(3000 + 3601)];
+    expect(reads(scenarioOf(traffic, 'gpt-5'))).toEqual([0, 1024 + 7 * 128, 0]);
+    const untimed = traffic.map((e) => (e.type === 'assistant' ? { ...sized('assistant', 50) } : e));
+    // Untimed, the third call shares the second request's 2,000 + 50 + 500 tokens: 1,024 + 11 x 128 hit.
+    expect(reads(scenarioOf(untimed, 'gpt-5'))).toEqual([0, 1024 + 7 * 128, 1024 + 11 * 128]);
+  });
+
+  it('the time is an ISO 8601 instant in UTC: scenarios without it load, and anything else is refused', () => {
+    const base = { version: 1, name: 'x', model: { id: 'claude-sonnet-4' }, agent: { 'agent.leviath': '[context.regions]\nchat = { kind = "sliding_window" }\n' } };
+    expect(ScenarioSchema.safeParse({ ...base, traffic: [sized('user', 10), sized('assistant', 10)] }).success).toBe(true);
+    expect(ScenarioSchema.safeParse({ ...base, traffic: [{ ...sized('assistant', 10), at: '2026-01-17T01:09:05.862Z' }] }).success).toBe(true);
+    expect(ScenarioSchema.safeParse({ ...base, traffic: [{ ...sized('assistant', 10), at: 'yesterday' }] }).success).toBe(false);
   });
 });

@@ -109,4 +109,13 @@ describe('lev replay --as-recorded', () => {
     expect(typeof out.summary.recorded.medianError).toBe('number');
     expect(typeof out.summary.recorded.p90Error).toBe('number');
   });
+
+  it('says before how many calls the cache expired (the excerpt whose file shows two pauses past 5 minutes)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lev-as-recorded-'));
+    const file = join(dir, 'run.json');
+    writeFileSync(file, JSON.stringify(importTrace(readFileSync(join(FIXTURES, 'real', 'claude-code-2.0.72-cache-expiry.jsonl'))).scenario));
+    const r = spawnSync(process.execPath, [LEV, 'replay', file, '--as-recorded'], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('the cache expired before 2 calls (longer than its lifetime since the call before)');
+  });
 });

@@ -42,7 +42,7 @@ const two = (n: number) => String(n).padStart(2, '0');
 /** The events without what a trace recorded beside them (usage, reasoning), for comparing the conversation alone. */
 const conversation = (events: TrafficEvent[]): TrafficEvent[] => events.map((e) => {
   if (e.type !== 'assistant') return e;
-  const { recorded: _recorded, reasoning: _reasoning, ...rest } = e;
+  const { recorded: _recorded, reasoning: _reasoning, at: _at, ...rest } = e;
   return rest;
 });
 
@@ -145,6 +145,10 @@ describe('coding-agent session logs', () => {
     expect(String(scenario.inputs[HARNESS_PROMPT_INPUT])).toMatch(/^Caveat: The messages below[^\n]*\n\n<command-name>\/clear<\/command-name>/);
     // Each call keeps its line's usage (input 4 uncached, output 12 in the fixture).
     expect(scenario.traffic[0]).toMatchObject({ recorded: { promptTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 12, model: 'claude-sonnet-4-5-20250929' } });
+    // Each call's time is its response's first line's timestamp.
+    const lines = fixture('claude-code-session.jsonl').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { type: string; isSidechain?: boolean; timestamp: string; message?: { id?: string } });
+    const firstLines = lines.filter((l, i) => l.type === 'assistant' && !l.isSidechain && lines.findIndex((m) => m.message?.id === l.message?.id) === i);
+    expect(scenario.traffic.flatMap((e) => (e.type === 'assistant' ? [e.at] : []))).toEqual(firstLines.map((l) => new Date(l.timestamp).toISOString()));
     expect(conversation(scenario.traffic)).toEqual([
       { type: 'assistant', content: READ_TEXT, tool_calls: [call('toolu_01', 'read_file', { path: file('src/parser/header.rs') }), call('toolu_02', 'grep', { pattern: 'EmptyValue', path: file('src'), output_mode: 'content' })] },
       result('toolu_01', 'read_file', numbered(HEADER_RS)),

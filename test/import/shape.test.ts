@@ -74,6 +74,19 @@ describe('shape only', () => {
     expect(ScenarioSchema.parse(shaped)).toEqual(shaped);
   });
 
+  it('keeps the gaps between calls but not the date: times count from the first call, and the as-sent replay (which expires the cache by them) is unchanged', () => {
+    const { scenario } = importTrace(readFileSync(new URL('./fixtures/real/claude-code-2.0.72-cache-expiry.jsonl', import.meta.url), 'utf8'));
+    const times = (s: Scenario) => s.traffic.flatMap((e) => (e.type === 'assistant' && e.at ? [Date.parse(e.at)] : []));
+    const shaped = shapeOnly(scenario);
+    const original = times(scenario);
+    expect(original.length).toBeGreaterThan(1);
+    expect(times(shaped)).toEqual(original.map((t) => t - original[0]!));
+    expect(JSON.stringify(shaped)).not.toContain(new Date(original[0]!).toISOString().slice(0, 10));
+    const figures = (s: Scenario) => replayAsRecorded(s).steps.flatMap((step) => (step.request ? [[step.request.requestTokens, step.request.cache.cacheReadTokens, step.request.cache.rule]] : []));
+    expect(figures(shaped)).toEqual(figures(scenario));
+    expect(ScenarioSchema.parse(shaped)).toEqual(shaped);
+  });
+
   it('hashes paths when asked: the same path, the same hash, the extension kept', () => {
     expect(hashPath('src/parser/header.rs')).toMatch(/^path-[0-9a-f]{8}\.rs$/);
     expect(hashPath('src/parser/header.rs')).toBe(hashPath('src/parser/header.rs'));

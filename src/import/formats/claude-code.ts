@@ -17,7 +17,7 @@ import {
   type Transcript,
   type Where,
 } from '../trace.ts';
-import { anthropicUsage } from '../usage.ts';
+import { anthropicUsage, callInstant } from '../usage.ts';
 import { addThinking, pushAnthropicMessage, readAnthropicContent } from './anthropic.ts';
 import { forEachJsonLine } from './jsonl.ts';
 
@@ -33,7 +33,8 @@ export class RunReader {
   readonly transcript = emptyTranscript();
   private readonly byId = new Map<string, AssistantTurn>();
 
-  assistant(message: Record<string, unknown>, where: Where): void {
+  /** `time`: the line's timestamp; the response's first line gives the call's. */
+  assistant(message: Record<string, unknown>, where: Where, time?: string): void {
     const content = readAnthropicContent(message.content, at(at(where, 'message'), 'content'), this.transcript);
     const model = typeof message.model === 'string' ? message.model : undefined;
     if (model === SYNTHETIC_MODEL) {
@@ -55,6 +56,7 @@ export class RunReader {
     pushAnthropicMessage('assistant', content, where, this.transcript);
     const turn = this.transcript.turns.at(-1) as AssistantTurn;
     if (recorded) turn.recorded = recorded;
+    if (time !== undefined) turn.at = time;
     if (id !== undefined) this.byId.set(id, turn);
   }
 
@@ -118,7 +120,7 @@ export function parseClaudeCode(text: string, progress?: Progress): Transcript {
             at(where, 'message'),
             "the entry's Anthropic message { role, content }",
           );
-          if (entry.type === 'assistant') reader.assistant(message, where);
+          if (entry.type === 'assistant') reader.assistant(message, where, callInstant(entry.timestamp));
           else reader.user(entry, message, where);
           return;
         }

@@ -5,7 +5,7 @@
 // sub-agent fewer) grow one turn at a time, and each one's response usage is that call's record.
 // A request whose first message differs from the one before starts a new context (a compaction).
 import { isObject, objectAt, type JsonObject } from '../json.ts';
-import { anthropicUsage } from '../usage.ts';
+import { anthropicUsage, callInstant } from '../usage.ts';
 import { emptyTranscript, type AssistantTurn, type Progress, type Transcript, type Where } from '../trace.ts';
 import { pushAnthropicMessage, readAnthropicContent } from './anthropic.ts';
 import { forEachJsonLine } from './jsonl.ts';
@@ -26,6 +26,8 @@ interface Exchange {
   body: JsonObject;
   response: { content: unknown[]; usage: unknown; model?: string };
   where: Where;
+  /** When the request was sent. */
+  time?: string;
 }
 
 export function parseClaudeTrace(text: string, progress?: Progress): Transcript {
@@ -37,7 +39,8 @@ export function parseClaudeTrace(text: string, progress?: Progress): Transcript 
       const entry = objectAt(value, { line, path: '' }, 'an exchange { request, response }');
       const request = isObject(entry.request) ? entry.request : {};
       if (!isObject(request.body) || !Array.isArray(request.body.messages)) return;
-      exchanges.push({ body: request.body, response: responseOf(entry.response), where });
+      const time = callInstant(request.timestamp);
+      exchanges.push({ body: request.body, response: responseOf(entry.response), where, ...(time ? { time } : {}) });
     },
     progress,
   );
@@ -92,6 +95,7 @@ function readSegment(segment: Exchange[], afterCompaction: boolean, transcript: 
     const exchange = segment[k];
     const recorded = exchange && anthropicUsage(exchange.response.usage, exchange.response.model);
     if (recorded) turn.recorded = recorded;
+    if (exchange?.time !== undefined) turn.at = exchange.time;
   });
 }
 

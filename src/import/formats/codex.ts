@@ -15,7 +15,7 @@ import {
   type Where,
 } from '../trace.ts';
 import { forEachJsonLine } from './jsonl.ts';
-import { responsesUsage } from '../usage.ts';
+import { callInstant, responsesUsage } from '../usage.ts';
 import { ResponsesItemReader, RESPONSES_PARTS } from './openai-responses.ts';
 import { partsText } from './parts.ts';
 
@@ -62,10 +62,15 @@ const EXIT_CODE = /^(?:Exit code: |Process exited with code )(-?\d+)/m;
 export function parseCodex(text: string, progress?: Progress): Transcript {
   const transcript = emptyTranscript();
   let usage: UsageReader | undefined;
+  // The line being read's timestamp: a response's first item gives its call's time.
+  let time: string | undefined;
   const reader = new ResponsesItemReader(transcript, {
     isHarnessText: (t) => HARNESS_TEXT.test(t),
     readOutput: readCodexOutput,
-    opened: (turn) => usage?.opened(turn),
+    opened: (turn) => {
+      if (time !== undefined) turn.at = time;
+      usage?.opened(turn);
+    },
   });
   usage = new UsageReader(transcript, reader);
   const warnings = forEachJsonLine(
@@ -73,6 +78,7 @@ export function parseCodex(text: string, progress?: Progress): Transcript {
     (value, line) => {
       const where: Where = { line, path: '' };
       const entry = objectAt(value, where, 'a rollout entry object');
+      time = callInstant(entry.timestamp);
       if (typeof entry.type === 'string' && ROLLOUT_TYPES.has(entry.type) && 'payload' in entry) {
         readEntry(entry.type, entry.payload, at(where, 'payload'), transcript, reader, usage);
       } else if (typeof entry.type === 'string' && ITEM_TYPES.has(entry.type)) {

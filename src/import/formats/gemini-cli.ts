@@ -4,7 +4,7 @@
 // A `gemini` message is one model response: its text, its calls (`toolCalls[]`: id, name, args, and
 // the `result` parts the CLI sent back, `functionResponse.response`), and the call's `tokens`.
 import { arrayAt, at, isObject, objectAt, type JsonObject } from '../json.ts';
-import { geminiUsage } from '../usage.ts';
+import { callInstant, geminiUsage } from '../usage.ts';
 import {
   countSkipped,
   emptyTranscript,
@@ -82,6 +82,8 @@ function readMessage(raw: unknown, where: Where, transcript: Transcript): void {
   };
   const recorded = geminiUsage(message.tokens, model);
   if (recorded) turn.recorded = recorded;
+  const time = callInstant(message.timestamp);
+  if (time !== undefined) turn.at = time;
   transcript.turns.push(turn);
   calls.forEach((c, i) =>
     transcript.turns.push({

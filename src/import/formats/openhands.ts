@@ -6,7 +6,7 @@
 // becomes several actions sharing `model_response.id`, so they are joined back into one turn. An
 // observation answers the call its metadata names. A plain agent `message` is a reply without calls.
 import { argumentsFromText, arrayAt, at, isObject, objectAt, type JsonObject } from '../json.ts';
-import { chatUsage } from '../usage.ts';
+import { callInstant, chatUsage } from '../usage.ts';
 import { countSkipped, emptyTranscript, type AssistantTurn, type Transcript, type Where } from '../trace.ts';
 
 /** The key an object form keeps its events under. */
@@ -97,6 +97,8 @@ function readCall(
     turn = { kind: 'assistant', text: typeof message.content === 'string' ? message.content : '', calls: [], where };
     const recorded = chatUsage(response.usage, model);
     if (recorded) turn.recorded = recorded;
+    const time = callInstant(event.timestamp);
+    if (time !== undefined) turn.at = time;
     transcript.turns.push(turn);
     if (responseId !== undefined) byResponse.set(responseId, turn);
   }
