@@ -5,17 +5,27 @@
 import type { RecordedUsage } from '../engine/scenario.ts';
 import { isObject, type JsonObject } from './json.ts';
 
-const num = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined;
+// A count is a whole number of tokens a scenario can hold exactly: past 2^53 a JSON number is no longer
+// the figure the provider wrote, so it reads as no record at all.
+const num = (value: unknown): number | undefined => {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return undefined;
+  const count = Math.round(value);
+  return Number.isSafeInteger(count) ? count : undefined;
+};
 
+/**
+ * The record, with the optional figures the trace has; undefined when a sum of its parts (the prompt
+ * is input plus cache reads and writes) is past what a count can hold.
+ */
 function withOptional(
   base: RecordedUsage,
   extra: Partial<Record<keyof RecordedUsage, number | string | undefined>>,
-): RecordedUsage {
+): RecordedUsage | undefined {
+  if (!Object.values(base).every((n) => typeof n !== 'number' || Number.isSafeInteger(n))) return undefined;
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) out[key] = value;
   // A window is a whole number of tokens above 0; anything else a trace wrote is left out.
-  if (out.window !== undefined && !(Number.isInteger(out.window) && (out.window as number) > 0)) delete out.window;
+  if (out.window !== undefined && !(Number.isSafeInteger(out.window) && (out.window as number) > 0)) delete out.window;
   return out as RecordedUsage;
 }
 

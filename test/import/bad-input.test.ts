@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importTrace, ImportError, parseToolMap, DEFAULT_TOOL_MAP } from '../../src/import/index.ts';
 import { detectFormat } from '../../src/import/detect.ts';
-import { MAX_JSON_DEPTH, MAX_TRAFFIC_EVENTS } from '../../src/engine/scenario.ts';
+import { MAX_JSON_DEPTH, MAX_TRAFFIC_EVENTS, ScenarioSchema } from '../../src/engine/scenario.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -61,6 +61,27 @@ describe('broken traces', () => {
     const full = importTrace(whole.slice(0, -1).join('\n')).report;
     expect(report.inferences).toBe(full.inferences);
     expect(report.warnings).toEqual([`the last line (${whole.length}) is cut off at column 41 (a session still being written?); it was left out`]);
+  });
+
+  it('a usage count past 2^53 is no record (it is not the figure the provider wrote); the rest of the record stays', () => {
+    const text = fixture('real/openhands-basic.json');
+    const first = JSON.parse(text).find((e: { tool_call_metadata?: unknown }) => e.tool_call_metadata)
+      .tool_call_metadata.model_response.usage;
+    const output = `"completion_tokens": ${first.completion_tokens},`;
+    const write = `"cache_creation_input_tokens": ${first.cache_creation_input_tokens},`;
+    expect(text).toContain(output);
+    const huge = importTrace(text.replace(output, '"completion_tokens": 9007199254740992,')).scenario;
+    expect(() => ScenarioSchema.parse(huge)).not.toThrow();
+    const recorded = huge.traffic.find((e) => e.type === 'assistant' && e.recorded)!;
+    expect(recorded.type === 'assistant' && recorded.recorded).toEqual({
+      promptTokens: first.prompt_tokens,
+      cacheReadTokens: first.cache_read_input_tokens,
+      cacheWriteTokens: first.cache_creation_input_tokens,
+      model: expect.any(String),
+    });
+    // Parts that are each a count but whose sum is not: the whole record is left out.
+    const summed = importTrace(text.replace(write, '"cache_creation_input_tokens": 9007199254740000, "cache_read_input_tokens": 9000,')).scenario;
+    expect(() => ScenarioSchema.parse(summed)).not.toThrow();
   });
 
   it('tool arguments nested past the scenario limit are refused with their path, and too many events with the limit', () => {
