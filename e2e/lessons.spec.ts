@@ -68,6 +68,18 @@ for (const [width, height] of SIZES) {
       expect(errors).toEqual([]);
     });
 
+    test('the cascade example lands on its first cascade, on Each region, with its sentence and codebase inspected', async ({
+      page,
+    }) => {
+      const errors = watchErrors(page);
+      await page.goto('/#example/cascade');
+      await expectAt(page, firstChange('cascade', 'cascade', 'notes'), 'cascade');
+      await expect(tab(page, 'regions')).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByTestId('lesson')).toContainText(findExample('cascade')!.lesson.look);
+      await expect(page).toHaveURL(/&view=regions&region=codebase/);
+      expect(errors).toEqual([]);
+    });
+
     test('the charts fit data far below the window, in every view, and say how large the window is; the choice is kept', async ({
       page,
     }) => {
