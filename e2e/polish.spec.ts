@@ -221,6 +221,8 @@ test('the inspector follows the timeline while playing at 10 steps/s, and play k
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/');
   await waitForTimeline(page);
+  // A first visit lands on the lesson's step: play from the start.
+  await page.getByRole('button', { name: 'First step' }).click();
   await expect(page.getByTestId('inspector')).toHaveAttribute('data-step', '0');
   await page.getByLabel('Speed (steps per second)').selectOption('10');
   await page.getByRole('button', { name: /Play/ }).click();

@@ -246,18 +246,20 @@ export class PageSession {
           baseRevision: entry.revision,
           history: 'replace',
         });
-      // A first visit opens the default example at step 1 of Window, as it always has (a bare address
-      // is a link with no view), with its lesson's sentence and "show me" above the verdict.
+      // A first visit opens the default example at its lesson, as the Examples menu does: a bare
+      // address names no scenario, so no old link's landing is at stake (docs/decisions/ui.md).
       else
         await this.open(defaultScenario(), {
           entryId: null,
           origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID },
           history: 'replace',
-          land: { at: null, view: 'window', lesson: lessonNote(DEFAULT_EXAMPLE_ID) },
+          land: exampleLanding(DEFAULT_EXAMPLE_ID),
         });
     }
     // A reload comes back to the view and the step it left (the replay clamps the step to the run's length).
     if (left) {
+      // Not the lesson's or the address's landing, which would move the step once the replay answers.
+      this.landing = null;
       this.applyView({ ...leftView(left), step: undefined });
       this.ui.getState().setStep(left.step);
     }

@@ -7,7 +7,7 @@ import type { Scenario } from '../../src/engine/scenario.ts';
 import { DEFAULT_EXAMPLE_ID, findExample } from '../../src/scenarios/examples.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { encodeScenario } from '../../src/share/index.ts';
-import { scenarioPart } from '../../src/share/view.ts';
+import { parseViewParams, scenarioPart } from '../../src/share/view.ts';
 import { AGENT_FILE, defaultScenario, exampleContent } from '../../src/state/scenario.ts';
 import { createReplayGuard, REPLAY_GUARD_KEY, fingerprint } from '../../src/state/replayGuard.ts';
 import { bannerOf, isOutOfDate } from '../../src/state/status.ts';
@@ -286,7 +286,7 @@ describe('a reload', () => {
     const entryId = session.library.getState().entryId!;
     await until(() => (tab.historyState() as { entryId?: string }).entryId === entryId, 'the address names the entry');
     session.ui.getState().setStep(57);
-    await until(() => tab.url.hash.endsWith('&step=58'), 'the step in the address');
+    await until(() => parseViewParams(tab.url.hash).view.step === 58, 'the step in the address');
     const before = tab.url.href;
     session.scenario.getState().setTask('Second, 300 ms before the reload.');
     if (saveLands) await session.flushSave();
