@@ -35,6 +35,9 @@ test('? opens the sheet of every shortcut; the dialog takes, traps and gives bac
 test('no shortcut fires under an open dialog', async ({ page }) => {
   await page.goto('/');
   await waitForTimeline(page, steps());
+  // A first visit lands on the lesson's step; from step 1, End and → under the dialog would show.
+  await page.getByRole('button', { name: 'First step' }).click();
+  await expect(page.getByTestId('step-label')).toContainText('Step 1 of');
   await page.getByTestId('open-settings').click();
   await expect(page.getByTestId('settings')).toBeVisible();
   await page.keyboard.press('End');

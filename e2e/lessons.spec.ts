@@ -1,7 +1,7 @@
 // Every example and every link lands on its lesson (issue 30, points 1-3), at the three sizes the
 // issue was tried at. Expected steps come from the engine run here in Node (helpers.ts).
 import { expect, test, type Page } from '@playwright/test';
-import { findExample } from '../src/scenarios/examples.ts';
+import { DEFAULT_EXAMPLE_ID, findExample } from '../src/scenarios/examples.ts';
 import { encodeScenario } from '../src/share/index.ts';
 import { engineTimeline, exampleScenario, fmt, watchErrors } from './helpers.ts';
 
@@ -65,6 +65,34 @@ for (const [width, height] of SIZES) {
       await link.click();
       await expectAt(page, step, 'coding-agent');
       await expect(tab(page, 'flat')).toHaveAttribute('aria-selected', 'true');
+      expect(errors).toEqual([]);
+    });
+
+    test('a first visit to a bare address lands on the default example at its lesson: its view, step, region and sentence', async ({
+      page,
+    }) => {
+      const errors = watchErrors(page);
+      await page.goto('/');
+      const { lesson } = findExample(DEFAULT_EXAMPLE_ID)!;
+      await expectAt(page, firstChange(DEFAULT_EXAMPLE_ID, 'compact', 'codebase'), DEFAULT_EXAMPLE_ID);
+      expect(lesson.at).toEqual({ event: 'change', type: 'compact', region: 'codebase' });
+      await expect(tab(page, lesson.view)).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByTestId('lesson')).toContainText(lesson.look);
+      await expect
+        .poll(() => page.evaluate(() => location.hash))
+        .toContain(`&step=${firstChange(DEFAULT_EXAMPLE_ID, 'compact', 'codebase') + 1}&region=codebase`);
+      expect(errors).toEqual([]);
+    });
+
+    test('the cascade example lands on its first cascade, on Each region, with its sentence and codebase inspected', async ({
+      page,
+    }) => {
+      const errors = watchErrors(page);
+      await page.goto('/#example/cascade');
+      await expectAt(page, firstChange('cascade', 'cascade', 'notes'), 'cascade');
+      await expect(tab(page, 'regions')).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByTestId('lesson')).toContainText(findExample('cascade')!.lesson.look);
+      await expect(page).toHaveURL(/&view=regions&region=codebase/);
       expect(errors).toEqual([]);
     });
 

@@ -2,7 +2,7 @@
 // README and docs/guide.md: `npx tsx scripts/screenshots.ts` after `npm run build`. It serves the
 // build with `vite preview` on PREVIEW_PORT (4173 unless set), drives Debian's Chromium with the
 // flags playwright.config.ts gives it, and writes docs/screenshots/lessons/<id>.jpg (JPEG at quality 50, so the
-// nine committed pictures stay small).
+// committed pictures stay small). `SCREENSHOTS_ONLY=cascade,brain-custom` takes only those examples.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { chromium } from '@playwright/test';
@@ -48,7 +48,8 @@ async function main(): Promise<void> {
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
-      for (const example of EXAMPLES) {
+      const only = process.env.SCREENSHOTS_ONLY?.split(',');
+      for (const example of EXAMPLES.filter((e) => !only || only.includes(e.id))) {
         // A fresh page per example: the address is the lesson's, and nothing of the last one stays.
         await page.goto('about:blank');
         await page.goto(`${base}/#example/${example.id}`);

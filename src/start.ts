@@ -35,6 +35,9 @@ function browserHost(): PageHost {
     clipboard: { writeText: (text) => navigator.clipboard.writeText(text) },
     storage,
     tabStorage,
+    reloaded: performance
+      .getEntriesByType('navigation')
+      .some((e) => (e as PerformanceNavigationTiming).type === 'reload'),
     prefersDark: window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false,
     chartWidth: () => document.querySelector('[data-testid="charts"]')?.clientWidth || window.innerWidth / 2,
   };

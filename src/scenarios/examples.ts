@@ -1,7 +1,7 @@
 // The built-in examples: each demonstrates one idea of the spec, with a blueprint that follows the
 // spec exactly and a generator spec (not events), so every example's share link stays short. The
 // one exception, imported-run, is a real session's events (brought in with lev import).
-import type { ScenarioInput } from '../engine/scenario.ts';
+import type { ScenarioInput, TrafficEvent } from '../engine/scenario.ts';
 import { IMPORTED_RUN_TASK, IMPORTED_RUN_TRAFFIC } from './imported-run.ts';
 import type { Lesson } from './lessons.ts';
 
@@ -295,6 +295,45 @@ conversation = { kind = "sliding_window", budget = "30%", max_items = 20 }
 shell = "test_log"
 `;
 
+const CASCADE = `# Budgets that add up to more than the window (5 + 10 + 10 + 60 + 45 + 5 = 135% of
+# 32,000 tokens): each region keeps to its own budget, but together they can overflow the
+# window. When a request would, the window-level cascade sheds by kind, what loses least
+# first: temporary, then clearable, then compacting and compact_history (folded into a
+# summary), then sliding_window, then hashmap; pinned regions are never shed.
+[context.regions]
+task = { kind = "pinned", budget = "5%", seed = "task_input" }
+notes = { kind = "temporary", budget = "10%" }
+scratch = { kind = "clearable", budget = "10%" }
+codebase = { kind = "compacting", budget = "60%" }
+conversation = { kind = "sliding_window", budget = "45%", max_items = 400 }
+files = { kind = "hashmap", budget = "5%" }
+
+[context.file_tracking]
+region = "files"
+
+[stages.work]
+system_prompt = "Fix the failing test in small steps."
+
+[stages.work.tool_routing.overrides]
+read_file = "codebase"
+grep = "scratch"
+fetch = "notes"
+`;
+
+/** One tool call and its result of `tokens` tokens (the cascade example's events after its chat). */
+function toolCall(
+  id: string,
+  name: string,
+  args: Record<string, unknown>,
+  tokens: number,
+  say: string,
+): TrafficEvent[] {
+  return [
+    { type: 'assistant', content: say, tool_calls: [{ id, name, arguments: args }] },
+    { type: 'tool_result', tool_call_id: id, tool_name: name, size_tokens: tokens },
+  ];
+}
+
 export const EXAMPLES: Example[] = [
   {
     id: 'coding-agent',
@@ -508,6 +547,65 @@ export const EXAMPLES: Example[] = [
         },
         { type: 'tool_result', tool_call_id: 'v2', tool_name: 'shell', size_tokens: 2500 },
         { type: 'assistant', content: 'All parser tests pass; the empty continuation line is accepted.' },
+      ],
+    },
+  },
+  {
+    id: 'cascade',
+    title: 'The overflow cascade: budgets over the window',
+    summary:
+      "Six regions whose budgets add up to 135% of a 32,000-token window. A long chat fills the conversation to its 45%, then the agent fetches a page into notes (temporary), greps into scratch (clearable) and reads four files into codebase (compacting). Each region stays inside its own budget, but the request after the last read would be over the window, so the window-level cascade sheds by kind: all of notes first, then scratch, then codebase folds its oldest read into a summary, which is enough; the conversation (sliding_window) and the files hashmap, later in the order, and the pinned task keep everything. A request still over the window after the cascade says, in the step's warnings, what is left in it and why. Lower codebase's budget to 40% and replay: it compacts against its own budget before the window is reached, and the run has no cascade at all.",
+    lesson: {
+      view: 'regions',
+      at: { event: 'change', type: 'cascade' },
+      region: 'codebase',
+      look: 'This request would have been over the 32,000-token window, so the cascade shed by kind: notes (temporary) lost all of its 1,200 tokens, then scratch (clearable) its 1,500, then codebase (compacting) folded its oldest read; the conversation and the files hashmap, later in the order, kept everything.',
+    },
+    scenario: {
+      version: 1,
+      name: 'cascade',
+      model: { window: 32000 },
+      agent: { 'agent.leviath': CASCADE },
+      inputs: { task: CODING_TASK },
+      generator: { kind: 'long-chat', seed: 3, steps: 200 },
+      // The chat fills the conversation; these calls then fill the other regions until one request
+      // overflows, and a short exchange follows it so the drop is not at the chart's edge.
+      traffic: [
+        ...toolCall(
+          'f1',
+          'fetch',
+          { url: 'https://www.rfc-editor.org/rfc/rfc9112#section-5.2' },
+          1200,
+          'Checking what RFC 9112 says about obsolete line folding.',
+        ),
+        ...toolCall(
+          'g1',
+          'grep',
+          { pattern: 'continuation', path: 'src' },
+          1500,
+          'Finding where continuation lines are handled.',
+        ),
+        ...toolCall('r1', 'read_file', { path: 'src/parser/header.rs' }, 5000, 'Reading the header parser.'),
+        ...toolCall('r2', 'read_file', { path: 'src/parser/lexer.rs' }, 5000, 'Reading the lexer that feeds it.'),
+        ...toolCall(
+          'r3',
+          'read_file',
+          { path: 'src/engine/limits.rs' },
+          3000,
+          'Reading the limits the engine applies.',
+        ),
+        ...toolCall('r4', 'read_file', { path: 'tests/header_folding.rs' }, 6000, 'Reading the failing test.'),
+        { type: 'assistant', content: 'The lexer drops the empty line before the parser sees the fold.' },
+        { type: 'user', content: 'Good catch. Can the lexer keep it and let the parser decide?' },
+        {
+          type: 'assistant',
+          content:
+            'Yes: the lexer should pass an empty line through as a token of its own, and parse_header should treat it as the end of a folded value.',
+        },
+        { type: 'user', content: 'Do that, and keep the public API unchanged.' },
+        { type: 'assistant', content: 'I will change the lexer first, then the parser, then rerun the folding test.' },
+        { type: 'user', content: 'Also check the limits still count a folded header once.' },
+        { type: 'assistant', content: 'They do: limits.rs counts headers after parsing, so a fold is one header.' },
       ],
     },
   },

@@ -28,6 +28,12 @@ export interface PageHost {
    * address rewritten during pagehide.
    */
   tabStorage: Storage | null;
+  /**
+   * Whether this page is a reload of the tab (Navigation Timing's type). Chromium may reload with
+   * the history entry's state gone (null) and its address as it was before the last rewrite when a
+   * rewrite and the reload cross, so a reload is not known by history.state alone.
+   */
+  reloaded: boolean;
   /** Whether the browser prefers a dark theme (Settings' "system"). */
   prefersDark: boolean;
   /** How many pixels wide the charts are: each replay's series are downsampled to about half that many points. */

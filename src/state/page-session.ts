@@ -8,7 +8,7 @@ import type { StoreApi } from 'zustand';
 import type { Scenario } from '../engine/scenario.ts';
 import { DEFAULT_EXAMPLE_ID, EXAMPLES, findExample } from '../scenarios/examples.ts';
 import { decodeFragment } from '../share/index.ts';
-import { parseRoute, parseViewParams, type ChartView, type ViewState, type Zoom } from '../share/view.ts';
+import { parseRoute, parseViewParams, viewParams, type ChartView, type ViewState, type Zoom } from '../share/view.ts';
 import { describeAt, type LessonAt } from '../scenarios/lessons.ts';
 import { landingStep } from './lesson.ts';
 import type { WorkerClient } from '../worker/client.ts';
@@ -55,6 +55,8 @@ export const LEFT_KEY = 'leviath.leaving.v1';
 interface Left {
   entryId: string | null;
   step: number;
+  /** The view it showed, as a link's view parts (`&view=cache&zoom=fit`): the address may not hold them (see start). */
+  view?: string;
   unsaved?: { origin: Origin; scenario: Scenario };
 }
 
@@ -201,15 +203,21 @@ export class PageSession {
    * and replays what is on screen.
    */
   async start(): Promise<void> {
-    const hintId = this.address.entryId;
-    const ours = this.address.ours;
-    const left = this.takeLeft(hintId, ours);
+    // A reload is this tab's own page coming back, whether or not the browser kept the history
+    // entry's state: a reload that crosses an address rewrite comes back with the state null and the
+    // address (scenario and view) from before the rewrite, so what the tab left says what was open.
+    const ours = this.address.ours || this.host.reloaded;
+    const left = this.takeLeft(this.address.entryId, ours);
+    const hintId = this.address.entryId ?? left?.entryId ?? null;
     const earlier = await this.moveEarlierWork();
     const { hash, href } = this.host.location();
     let opened = false;
     const route = parseRoute(href);
     if (left?.unsaved) {
       await this.restoreUnsaved(left.unsaved.scenario, left.entryId, left.unsaved.origin);
+      opened = true;
+    } else if (left?.entryId && (await this.reopenLeft(left.entryId))) {
+      // Its edits were saved: the entry as it is now, not the older copy an address may still hold.
       opened = true;
     } else if (route?.kind === 'example') opened = await this.openExampleRoute(route.id, href);
     else if (route?.kind === 'guide') this.ui.getState().setGuideSection(route.section);
@@ -238,18 +246,23 @@ export class PageSession {
           baseRevision: entry.revision,
           history: 'replace',
         });
-      // A first visit opens the default example at step 1 of Window, as it always has (a bare address
-      // is a link with no view), with its lesson's sentence and "show me" above the verdict.
+      // A first visit opens the default example at its lesson, as the Examples menu does: a bare
+      // address names no scenario, so no old link's landing is at stake (docs/decisions/ui.md).
       else
         await this.open(defaultScenario(), {
           entryId: null,
           origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID },
           history: 'replace',
-          land: { at: null, view: 'window', lesson: lessonNote(DEFAULT_EXAMPLE_ID) },
+          land: exampleLanding(DEFAULT_EXAMPLE_ID),
         });
     }
-    // A reload comes back to the step it left (the replay clamps it to the run's length).
-    if (left) this.ui.getState().setStep(left.step);
+    // A reload comes back to the view and the step it left (the replay clamps the step to the run's length).
+    if (left) {
+      // Not the lesson's or the address's landing, which would move the step once the replay answers.
+      this.landing = null;
+      this.applyView({ ...leftView(left), step: undefined });
+      this.ui.getState().setStep(left.step);
+    }
     this.follow();
     this.startReplays();
   }
@@ -284,7 +297,7 @@ export class PageSession {
   private leaving(): void {
     const { entryId, origin } = this.library.getState();
     const { scenario, edits } = this.scenario.getState();
-    const left: Left = { entryId, step: this.ui.getState().step };
+    const left: Left = { entryId, step: this.ui.getState().step, view: viewParams(this.viewState()) };
     if (edits !== this.savedEdits) left.unsaved = { origin, scenario };
     try {
       this.host.tabStorage?.setItem(LEFT_KEY, JSON.stringify(left));
@@ -303,15 +316,31 @@ export class PageSession {
     const entry = entryId
       ? await this.kept.call((l) => l.get(entryId))
       : await this.kept.call((l) => l.findByContent(scenario));
+    const kept = entry?.origin ?? origin;
     await this.open(scenario, {
       entryId: entry?.id ?? null,
-      origin: entry?.origin ?? origin,
+      origin: kept,
       baseRevision: entry?.revision,
       history: 'replace',
+      land: leftLanding(kept),
     });
     if (entry && contentKey(entry.scenario) === contentKey(scenario)) return;
     this.savedEdits = -1;
     await this.flushSave();
+  }
+
+  /** A reload of this tab that went with its edits saved: the entry it left, as the library has it. */
+  private async reopenLeft(entryId: string): Promise<boolean> {
+    const entry = await this.kept.call((l) => l.get(entryId));
+    if (!entry) return false;
+    await this.open(entry.scenario, {
+      entryId: entry.id,
+      origin: entry.origin,
+      baseRevision: entry.revision,
+      history: 'replace',
+      land: leftLanding(entry.origin),
+    });
+    return true;
   }
 
   /** The embed view: the scenario of a link, replayed, with no library and the address left alone. */
@@ -828,6 +857,16 @@ function exampleLanding(id: string, view: ViewState = {}): Landing | undefined {
 }
 
 /** The lesson bar's words for an example. */
+/** The view a tab left (what cannot be read is left out, as in a link). */
+function leftView(left: Left): ViewState {
+  return typeof left.view === 'string' ? parseViewParams(left.view).view : {};
+}
+
+/** Where a reload's open lands before the view it left is applied: an example's lesson one click away. */
+function leftLanding(origin: Origin): Landing {
+  return { at: null, view: 'window', lesson: origin.kind === 'example' ? lessonNote(origin.exampleId) : undefined };
+}
+
 function lessonNote(id: string): LessonNote | undefined {
   const example = findExample(id);
   return (

@@ -146,7 +146,12 @@ function useKeybindings(editor: MonacoEditor | null, mode: Keybindings, status: 
       .then(({ startKeybindings }) => (stopped ? undefined : startKeybindings(mode, editor, status)))
       .then((started) => {
         if (stopped) started?.dispose();
-        else running = started;
+        else {
+          running = started;
+          // The status bar shows the chosen mode at once; this says its keys are on the editor (the
+          // package loads first), which is what a key pressed at once needs.
+          status.dataset.started = mode;
+        }
       })
       .catch((error: unknown) =>
         page().notify({
@@ -157,6 +162,7 @@ function useKeybindings(editor: MonacoEditor | null, mode: Keybindings, status: 
     return () => {
       stopped = true;
       running?.dispose();
+      delete status.dataset.started;
     };
   }, [editor, mode, status]);
 }

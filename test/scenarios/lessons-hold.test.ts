@@ -111,3 +111,59 @@ describe('three-stage-history: compact_history across three stages, and a stage 
     expect(summary).toContain('about 15,000 tokens where implement\'s last was over 55,000');
   });
 });
+
+describe('cascade: budgets over the window, shed by kind', () => {
+  const base = exampleContent('cascade')!;
+  const blueprint = base.agent['agent.leviath']!;
+  const timeline = replay(base, BUILT_IN_TRAFFIC);
+  const at = timeline.steps.findIndex((s) => s.changes.some((c) => c.type === 'cascade'));
+  const step = timeline.steps[at]!;
+  const before = timeline.steps[at - 1]!;
+  /** The size_tokens of the example's own call `id`. */
+  const resultOf = (id: string) => base.traffic.find((e) => e.type === 'tool_result' && e.tool_call_id === id) as { size_tokens: number };
+
+  it('the budgets add up to the 135% the blueprint says', () => {
+    const budgets = [...blueprint.matchAll(/budget = "(\d+)%"/g)].map((m) => Number(m[1]));
+    expect(budgets.reduce((a, b) => a + b, 0)).toBe(135);
+    expect(blueprint).toContain('= 135% of\n# 32,000 tokens');
+    expect(timeline.model.window).toBe(32_000);
+  });
+
+  it("the lesson's request sheds notes, then scratch, then folds codebase; the later tiers and the task keep everything", () => {
+    const { look } = findExample('cascade')!.lesson;
+    const [, notesTokens, scratchTokens] = /notes \(temporary\) lost all of its ([\d,]+) tokens, then scratch \(clearable\) its ([\d,]+)/.exec(look)!;
+    const shed = step.changes.filter((c) => c.type === 'cascade');
+    expect(shed.map((c) => c.region)).toEqual(['notes', 'scratch', 'codebase']);
+    // What notes and scratch held is what the fetch and the grep returned.
+    expect(number(notesTokens!)).toBe(resultOf('f1').size_tokens);
+    expect(number(scratchTokens!)).toBe(resultOf('g1').size_tokens);
+    expect(before.regions.notes!.tokens).toBe(number(notesTokens!));
+    expect(before.regions.scratch!.tokens).toBe(number(scratchTokens!));
+    expect(step.regions.notes!.tokens).toBe(0);
+    expect(step.regions.scratch!.tokens).toBe(0);
+    // The oldest read (header.rs) folded into a summary: codebase keeps fewer tokens and one summary.
+    expect(step.regions.codebase!.tokens).toBeLessThan(before.regions.codebase!.tokens);
+    for (const kept of ['conversation', 'files', 'task']) {
+      expect(shed.some((c) => c.region === kept)).toBe(false);
+    }
+    // The sum was over the window before it; the request that went out is within it.
+    expect(step.request!.overWindow).toBe(false);
+    expect(step.request!.requestTokens).toBeLessThanOrEqual(32_000);
+    expect(step.warnings.filter((w) => /window/.test(w))).toEqual([]);
+  });
+
+  it('the guide\'s variation: codebase at 40% compacts on its own budget and the cascade never runs', () => {
+    const sentence = guideSentence("**Try** lowering codebase's budget");
+    const [, ceiling, none, was] = /own budget \(([\d,]+) tokens\) .* ([\d,]+) cascade changes in the run instead of ([\d,]+)/.exec(sentence)!;
+    expect(timeline.summary.changes.cascade.count).toBe(number(was!));
+    const line = 'codebase = { kind = "compacting", budget = "60%" }';
+    expect(blueprint).toContain(line);
+    const lowered = replay(
+      { ...base, agent: { 'agent.leviath': blueprint.replace(line, line.replace('60%', '40%')) } },
+      BUILT_IN_TRAFFIC,
+    );
+    expect(lowered.regions.find((r) => r.name === 'codebase')!.budget).toBe(number(ceiling!));
+    expect(lowered.summary.changes.cascade.count).toBe(number(none!));
+    expect(lowered.summary.changes.compact.count).toBeGreaterThan(timeline.summary.changes.compact.count);
+  });
+});

@@ -33,19 +33,29 @@ function navigate(tab: FakeTab, href: string): void {
 }
 
 describe('examples open at their lesson', () => {
-  it('a first visit opens the default example at step 1 of Window with its lesson on screen; "show me" lands there and the address says so', async () => {
+  it('a first visit opens the default example at its lesson, with its sentence on screen, and the address says so', async () => {
     const { session, tab } = await started();
-    await settle(400);
-    expect([session.ui.getState().step, session.ui.getState().chartView]).toEqual([0, 'window']);
-    expect(session.ui.getState().lesson?.look).toBe(findExample('coding-agent')!.lesson.look);
-    expect(tab.url.hash).toBe(encodeScenario(exampleContent('coding-agent')!));
-    session.showLesson();
     const compactAt = firstChange('coding-agent', 'compact', 'codebase');
     expect(compactAt).toBeGreaterThan(0);
-    expect([session.ui.getState().step, session.ui.getState().chartView, session.ui.getState().focusRegion]).toEqual([compactAt, 'window', 'codebase']);
+    await until(() => session.ui.getState().step === compactAt, "the lesson's step");
+    expect([session.ui.getState().chartView, session.ui.getState().focusRegion]).toEqual(['window', 'codebase']);
+    expect(session.ui.getState().lesson?.look).toBe(findExample('coding-agent')!.lesson.look);
     await settle(400);
     expect(scenarioPart(tab.url.hash)).toBe(encodeScenario(exampleContent('coding-agent')!));
     expect(parseViewParams(tab.url.hash).view).toEqual({ step: compactAt + 1, region: 'codebase' });
+  });
+
+  it('a reload of a first visit comes back to the step it left, not to the lesson\'s', async () => {
+    const { session, tab } = await started();
+    await until(() => session.ui.getState().step === firstChange('coding-agent', 'compact', 'codebase'), "the lesson's step");
+    session.ui.getState().setStep(3);
+    tab.fire('pagehide');
+    const again = new FakeTab('http://localhost:4173/', null);
+    again.reloaded = true;
+    for (const [key, value] of tab.tabStorage.map) again.tabStorage.setItem(key, value);
+    const { session: next } = await started(again);
+    await settle(400);
+    expect(next.ui.getState().step).toBe(3);
   });
 
   it('flat-vs-regions opens on the flat-list chart at the inference where the flat list loses the task', async () => {

@@ -59,6 +59,8 @@ export class FakeTab {
   readonly storage = fakeStorage();
   /** sessionStorage: this tab's, kept across a reload (`reloaded` in the tests carries it over). */
   readonly tabStorage = fakeStorage();
+  /** Whether this tab's page is a reload (Navigation Timing's type), as PageHost.reloaded. */
+  reloaded = false;
   private readonly entries: { url: URL; state: unknown }[];
   private at = 0;
   private readonly listeners = new Map<string, (() => void)[]>();
@@ -88,6 +90,7 @@ export class FakeTab {
       clipboard: { writeText: async (text) => { tab.copied.push(text); } },
       storage: tab.storage,
       tabStorage: tab.tabStorage,
+      get reloaded() { return tab.reloaded; },
       prefersDark: false,
       chartWidth: () => 1200,
     };
