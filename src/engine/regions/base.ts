@@ -323,7 +323,11 @@ export abstract class BaseRegion implements Region {
   compactAll(ctx: RegionContext, reason: string): Change[] {
     if (!this.decl.summarizable || this.entries.length === 0) return [];
     if (this.entries.length === 1 && this.entries[0]!.kind === 'summary') return [];
-    return [this.fold(0, this.entries.length, ctx, reason)];
+    // A summary no smaller than what it folds (a few short entries under its header) would only
+    // grow the region, past its own bound for an evicting kind: the entries stay as they are.
+    const summary = ctx.summarize(this.entries, this.name, this.entries[0]!.seq, this.summaryOptions);
+    if (summary.tokens >= this.tokens) return [];
+    return [this.fold(0, this.entries.length, ctx, reason, summary)];
   }
 
   redeclare(decl: RegionDecl, budget: ResolvedBudget, ctx: RegionContext): Change[] {

@@ -81,6 +81,28 @@ describe('crossing an edge', () => {
   });
 });
 
+describe('crossing an edge with little to fold', () => {
+  it('a region whose summary would be no smaller than its entries keeps them (a temporary never ends over its bound)', () => {
+    const run = spawn(`[context.regions]
+notes = { kind = "temporary", max_tokens = 51 }
+
+[stages.explore.transitions.build]
+transform = "compact"
+[stages.build]
+`);
+    for (const key of ['a', 'b', 'c', 'd']) contextAppend(run, 'notes', 'ok', key);
+    const before = held(run, 'notes');
+    const tokens = run.regions.get('notes')!.tokens;
+    // The summary these four entries would fold to, as the region's fold would make it.
+    const summary = run.ctx.summarize(run.regions.get('notes')!.entries, 'notes', 0);
+    expect(summary.tokens).toBeGreaterThanOrEqual(tokens);
+    run.changes = [];
+    expect(transition(run, 'build')).toEqual({ ok: true, message: 'moved from explore to build' });
+    expect(run.changes.filter((c) => c.type === 'compact')).toEqual([]);
+    expect(held(run, 'notes')).toEqual(before);
+  });
+});
+
 describe('entering a stage', () => {
   it('counts the stage\'s iterations and tells the regions which stage runs', () => {
     const run = spawn(GATED);
