@@ -5,10 +5,11 @@
 // traffic is fixed, so a layout that refuses what the agent did would not be the same run). Pure engine code: no DOM, no Node APIs, deterministic for a seed, with progress and
 // cancellation, so the page's engine worker runs the same search.
 import type { Diagnostic } from '../diagnostics.ts';
+import { asSentFigures, recordsItsRun, replayAsRecorded, type AsSentFigures } from '../as-recorded.ts';
 import { PROVIDER_RULES } from '../cache.ts';
 import { resolveModel, type Model } from '../models.ts';
 import { createRandom, type Random } from '../random.ts';
-import { RunNames } from '../read-again.ts';
+import { FILE_TOOLS, RunNames } from '../read-again.ts';
 import { keysHeld, prepare, type ReplayOptions } from '../replay.ts';
 import { SharedFacts } from '../run/state.ts';
 import type { Scenario, TrafficEvent } from '../scenario.ts';
@@ -16,9 +17,12 @@ import { countTokens } from '../tokens.ts';
 import { validateScenario } from '../validate.ts';
 import { BOUND_EVERY, Evaluator, type Figures, type StartFacts, type Verdict } from './evaluate.ts';
 import { explain, type Without } from './explain.ts';
+import { lookupTool } from '../routing.ts';
 import {
   AGENT_FILE,
   buildSpace,
+  FILE_TRACKING_OFF,
+  kindIn,
   genomeKey,
   normalize,
   parsesTo,
@@ -56,8 +60,15 @@ export interface Reference {
   inputCostUsd: number;
   readAgain: number;
   taskKept: boolean;
-  /** What these figures are of, in words. */
+  /** `asSent`: the run as it was sent (`lev replay --as-recorded`); `start`: the starting layout's replay. */
+  of: 'asSent' | 'start';
+  /** What these figures are of, in words, after the label (`as recorded`, `the starting layout`). */
   source: string;
+  /**
+   * For `asSent`: the harness overhead (system prompt, tool definitions) each as-sent request
+   * carries, as calibrated on the run's first calls. A blueprint's requests do not carry it.
+   */
+  harnessTokens?: number;
 }
 
 export interface Proposal {
@@ -123,17 +134,37 @@ interface Judged {
 }
 
 /**
- * The figures proposals are compared with: the run as recorded, once a scenario carries it (the
- * as-sent replay); until then, the starting layout's own. The one place that choice is made.
+ * The figures proposals are compared with: for a scenario that records its run (an imported trace
+ * with the provider's usage), the run as it was sent (the as-sent replay, `lev replay
+ * --as-recorded`); for any other, the starting layout's own. The one place that choice is made.
  */
-export function referenceOf(start: Figures): Reference {
+export function referenceOf(start: Figures, asSent?: AsSentFigures): Reference {
+  if (asSent)
+    return {
+      peakRequestTokens: asSent.peakRequestTokens,
+      inputCostUsd: asSent.inputCostUsd ?? 0,
+      readAgain: asSent.readAgain,
+      taskKept: asSent.taskKept,
+      of: 'asSent',
+      source: `the run as it was sent, replayed from its records over ${asSent.inferences} calls`,
+      harnessTokens: asSent.harnessTokens,
+    };
   return {
     peakRequestTokens: start.peakRequestTokens,
     inputCostUsd: start.inputCostUsd,
     readAgain: start.readAgain,
     taskKept: start.taskKept,
-    source: 'the starting layout; this scenario records no run as it was sent',
+    of: 'start',
+    source: 'this scenario records no run as it was sent',
   };
+}
+
+/** The as-sent run's figures, for a scenario that records its run. */
+function asSentOf(scenario: Scenario, model: Model, names: RunNames): AsSentFigures | undefined {
+  if (!recordsItsRun(scenario)) return undefined;
+  const timeline = replayAsRecorded(scenario);
+  if (timeline.error) return undefined;
+  return asSentFigures(timeline, model, names, scenario.inputs.task !== undefined);
 }
 
 const sameFigures = (a: Figures, b: Figures): boolean =>
@@ -188,7 +219,8 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
       inputCostUsd: 0,
       readAgain: 0,
       taskKept: false,
-      source: 'the starting layout, which cannot run',
+      of: 'start',
+      source: 'it cannot run',
     },
     front: [],
     prices: null,
@@ -244,7 +276,10 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
     ]);
   }
   const start = { figures: started.verdict.figures, facts: started.facts, trail: started.verdict.trail };
-  const reference = referenceOf(start.figures);
+  const reference = referenceOf(start.figures, asSentOf(fixed, model, names));
+  // A candidate no better than the reference or than the starting layout (the user's own, which
+  // may beat the run as it was sent) on all three measures has nothing to offer.
+  const known = (f: Figures): boolean => covers(reference, f) || covers(start.figures, f);
   const evaluator = new Evaluator(fixed, replayOptions, names, startCompiled.diagnostics, start.facts);
   const space = buildSpace(
     startText,
@@ -276,7 +311,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
     const verdict = evaluator.evaluate(made.text, {
       signal: options.signal,
       bound: (step, partial) => {
-        if (covers(reference, partial) || archive.some((a) => covers(a.figures, partial))) return true;
+        if (known(partial) || archive.some((a) => covers(a.figures, partial))) return true;
         lostRace =
           step >= raceFrom &&
           (behind(start.trail, step, partial) || archive.some((a) => behind(a.trail, step, partial)));
@@ -308,7 +343,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
     stats.replayed++;
     const f = verdict.figures;
     const entry: Judged = { genome, key, figures: f, text, diagnostics: verdict.diagnostics, trail: verdict.trail };
-    if (covers(reference, f)) return;
+    if (known(f)) return;
     // The same figures with fewer changes replace the proposal that had them: a knob that changes
     // nothing is not worth a sentence.
     const twin = archive.findIndex((a) => sameFigures(a.figures, f));
@@ -405,17 +440,25 @@ function firstMoves(space: Space): Genome[] {
     switch (knob.param) {
       case 'budget':
       case 'max_items':
+        // Down to about a half and a quarter; up to about twice and four times (a long run's
+        // conversation may need to keep most of its turns for what it names again).
         if (typeof start === 'number')
-          for (const f of [0.5, 0.25]) out.push(withValue(i, nearestIn(numeric, start * f)));
+          for (const f of [0.5, 0.25, 2, 4]) {
+            const value = nearestIn(numeric, start * f);
+            if (value !== start) out.push(withValue(i, value));
+          }
         else out.push(withValue(i, nearestIn(numeric, knob.param === 'max_items' ? 6 : 5)));
         break;
       case 'strategy': {
         const chunk = space.knobs.findIndex((k) => k.region === knob.region && k.param === 'overflow');
+        const items = space.knobs.find((k) => k.region === knob.region && k.param === 'max_items')?.start;
+        // Small chunks, and half the window's items at once: one cache miss for many cheap reads.
+        const sizes = [5, 20, typeof items === 'number' ? Math.max(20, items / 2) : 40];
         for (const value of knob.levels) {
           if (value === start) continue;
           if (value === 'bulk' && chunk >= 0)
-            for (const size of [5, 20])
-              out.push(withValue(i, value, [chunk, nearestIn(space.knobs[chunk]!.levels, size)]));
+            for (const size of new Set(sizes.map((v) => nearestIn(space.knobs[chunk]!.levels, v))))
+              out.push(withValue(i, value, [chunk, size]));
           else out.push(withValue(i, value));
         }
         break;
@@ -430,10 +473,43 @@ function firstMoves(space: Space): Genome[] {
       case 'route':
         for (const v of knob.levels) if (v !== start && v !== null) out.push(withValue(i, v));
         break;
+      case 'file_tracking':
+        out.push(withValue(i, FILE_TRACKING_OFF));
+        break;
       default:
         break;
     }
   });
+  out.push(...appendOnly(space));
+  return out;
+}
+
+/**
+ * Moves of several knobs at once that no single move reaches: every sliding window keeps as many
+ * items as its levels allow and evicts in bulk (chunks of 20 and of 40), with file tracking off. The
+ * request then grows by appending, as a flat list does, and the provider reads all but the newest
+ * part from cache; a chunk evicted at once costs one rewrite. File tools' results go to a hashmap
+ * region where there is one. Budgets stay as they are: the search moves them from there.
+ */
+function appendOnly(space: Space): Genome[] {
+  const out: Genome[] = [];
+  // A file tool's results go to a hashmap where there is one: keyed by path, the newest stays.
+  const hashmap = space.knobs.find(
+    (k) => k.param === 'budget' && k.region !== undefined && kindIn(space, space.start, k.region) === 'hashmap',
+  )?.region;
+  for (const chunk of [20, 40]) {
+    const g = space.start.slice();
+    space.knobs.forEach((knob, i) => {
+      const top = knob.levels.filter((v): v is number => typeof v === 'number').at(-1);
+      if (knob.param === 'max_items' && top !== undefined) g[i] = top;
+      else if (knob.param === 'strategy' && knob.levels.includes('bulk')) g[i] = 'bulk';
+      else if (knob.param === 'overflow') g[i] = nearestIn(knob.levels, chunk);
+      else if (knob.param === 'file_tracking') g[i] = FILE_TRACKING_OFF;
+      else if (knob.param === 'route' && lookupTool(FILE_TOOLS, knob.tool!) !== undefined && hashmap)
+        g[i] = knob.levels.includes(hashmap) ? hashmap : g[i]!;
+    });
+    out.push(g);
+  }
   return out;
 }
 
