@@ -9,7 +9,7 @@ import { asSentFigures, recordsItsRun, replayAsRecorded, type AsSentFigures } fr
 import { PROVIDER_RULES } from '../cache.ts';
 import { resolveModel, type Model } from '../models.ts';
 import { createRandom, type Random } from '../random.ts';
-import { FILE_TOOLS, RunNames } from '../read-again.ts';
+import { RunNames } from '../read-again.ts';
 import { keysHeld, prepare, type ReplayOptions } from '../replay.ts';
 import { SharedFacts } from '../run/state.ts';
 import type { Scenario, TrafficEvent } from '../scenario.ts';
@@ -17,12 +17,10 @@ import { countTokens } from '../tokens.ts';
 import { validateScenario } from '../validate.ts';
 import { BOUND_EVERY, Evaluator, type Figures, type StartFacts, type Verdict } from './evaluate.ts';
 import { explain, type Without } from './explain.ts';
-import { lookupTool } from '../routing.ts';
 import {
   AGENT_FILE,
   buildSpace,
   FILE_TRACKING_OFF,
-  kindIn,
   genomeKey,
   normalize,
   parsesTo,
@@ -440,25 +438,17 @@ function firstMoves(space: Space): Genome[] {
     switch (knob.param) {
       case 'budget':
       case 'max_items':
-        // Down to about a half and a quarter; up to about twice and four times (a long run's
-        // conversation may need to keep most of its turns for what it names again).
         if (typeof start === 'number')
-          for (const f of [0.5, 0.25, 2, 4]) {
-            const value = nearestIn(numeric, start * f);
-            if (value !== start) out.push(withValue(i, value));
-          }
+          for (const f of [0.5, 0.25]) out.push(withValue(i, nearestIn(numeric, start * f)));
         else out.push(withValue(i, nearestIn(numeric, knob.param === 'max_items' ? 6 : 5)));
         break;
       case 'strategy': {
         const chunk = space.knobs.findIndex((k) => k.region === knob.region && k.param === 'overflow');
-        const items = space.knobs.find((k) => k.region === knob.region && k.param === 'max_items')?.start;
-        // Small chunks, and half the window's items at once: one cache miss for many cheap reads.
-        const sizes = [5, 20, typeof items === 'number' ? Math.max(20, items / 2) : 40];
         for (const value of knob.levels) {
           if (value === start) continue;
           if (value === 'bulk' && chunk >= 0)
-            for (const size of new Set(sizes.map((v) => nearestIn(space.knobs[chunk]!.levels, v))))
-              out.push(withValue(i, value, [chunk, size]));
+            for (const size of [5, 20])
+              out.push(withValue(i, value, [chunk, nearestIn(space.knobs[chunk]!.levels, size)]));
           else out.push(withValue(i, value));
         }
         break;
@@ -480,36 +470,6 @@ function firstMoves(space: Space): Genome[] {
         break;
     }
   });
-  out.push(...appendOnly(space));
-  return out;
-}
-
-/**
- * Moves of several knobs at once that no single move reaches: every sliding window keeps as many
- * items as its levels allow and evicts in bulk (chunks of 20 and of 40), with file tracking off. The
- * request then grows by appending, as a flat list does, and the provider reads all but the newest
- * part from cache; a chunk evicted at once costs one rewrite. File tools' results go to a hashmap
- * region where there is one. Budgets stay as they are: the search moves them from there.
- */
-function appendOnly(space: Space): Genome[] {
-  const out: Genome[] = [];
-  // A file tool's results go to a hashmap where there is one: keyed by path, the newest stays.
-  const hashmap = space.knobs.find(
-    (k) => k.param === 'budget' && k.region !== undefined && kindIn(space, space.start, k.region) === 'hashmap',
-  )?.region;
-  for (const chunk of [20, 40]) {
-    const g = space.start.slice();
-    space.knobs.forEach((knob, i) => {
-      const top = knob.levels.filter((v): v is number => typeof v === 'number').at(-1);
-      if (knob.param === 'max_items' && top !== undefined) g[i] = top;
-      else if (knob.param === 'strategy' && knob.levels.includes('bulk')) g[i] = 'bulk';
-      else if (knob.param === 'overflow') g[i] = nearestIn(knob.levels, chunk);
-      else if (knob.param === 'file_tracking') g[i] = FILE_TRACKING_OFF;
-      else if (knob.param === 'route' && lookupTool(FILE_TOOLS, knob.tool!) !== undefined && hashmap)
-        g[i] = knob.levels.includes(hashmap) ? hashmap : g[i]!;
-    });
-    out.push(g);
-  }
   return out;
 }
 
