@@ -63,8 +63,8 @@ export interface Space {
 
 /**
  * Budgets, as percent of the window. Item counts and chunk sizes reach into the hundreds: a long
- * real session's conversation has one turn per call, and keeping most of it, then evicting a large
- * chunk at once (one cache miss for many cheap reads), is what holds its files named again to a few.
+ * real session's conversation has one turn per call, and a layout may keep most of it and evict a
+ * large chunk at once (one cache miss for many cheap reads).
  */
 const BUDGET_LEVELS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 35, 40, 50, 60, 70, 80];
 const MAX_ITEMS_LEVELS = [4, 6, 8, 10, 12, 16, 20, 24, 30, 40, 60, 80, 120, 160, 240, 320, 480];
