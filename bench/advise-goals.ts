@@ -7,8 +7,10 @@
 //
 // STEPS stretches a generated scenario (`generator.steps`). Without scenarios: the imported session
 // example and the generated examples at about 500 calls. Real sessions (`lev import` output) are
-// given as paths; "as recorded" is the starting layout until a scenario carries its recorded run.
-import { readFileSync } from 'node:fs';
+// given as paths; "as recorded" is the run as it was sent for a scenario that records its run (the
+// as-sent replay), the starting layout for any other. `--json DIR` also writes each advice there.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GOAL_READ_AGAIN, type Advice, type Proposal } from '../src/engine/advise/index.ts';
 import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
@@ -35,7 +37,10 @@ export interface GoalRow {
   advice: Advice;
   /** The lowest-peak proposal meeting the goal, if one does. */
   meets: Proposal | undefined;
-  /** Failing that, the lowest-peak proposal at no more input cost and no more read again: how near the front came. */
+  /**
+   * Failing that, how near the front came: the fewest read again among proposals at most 0.6x the
+   * peak at no more cost with the task kept; else the lowest peak at no more cost and read again.
+   */
   nearest: Proposal | undefined;
   worseOnAll: number;
   seconds: number;
@@ -58,7 +63,12 @@ export function measureGoals(scenario: Scenario, options: { candidates?: number;
     inferences,
     advice,
     meets: byPeak.find((p) => meetsGoal(p, a)),
-    nearest: byPeak.find((p) => p.inputCostUsd <= a.inputCostUsd && p.readAgain <= a.readAgain && p.taskKept),
+    nearest:
+      [...byPeak]
+        .filter((p) => p.peakRequestTokens <= PEAK_SHARE * a.peakRequestTokens && p.inputCostUsd <= a.inputCostUsd)
+        .filter((p) => p.taskKept)
+        .sort((x, y) => x.readAgain - y.readAgain)[0] ??
+      byPeak.find((p) => p.inputCostUsd <= a.inputCostUsd && p.readAgain <= a.readAgain && p.taskKept),
     worseOnAll: advice.front.filter(
       (p) => p.peakRequestTokens > a.peakRequestTokens && p.inputCostUsd > a.inputCostUsd && p.readAgain > a.readAgain,
     ).length,
@@ -85,11 +95,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const at = args.indexOf(`--${name}`);
     return at >= 0 ? Number(args.splice(at, 2)[1]) : undefined;
   };
+  const jsonAt = args.indexOf('--json');
+  const jsonDir = jsonAt >= 0 ? args.splice(jsonAt, 2)[1] : undefined;
   const candidates = option('candidates');
   const seed = option('seed');
   await loadEncodings();
   console.log(
-    '| scenario | calls | as recorded: peak, input, read again | goal met by | else the lowest peak at no more cost and read again | worse on all three | search |',
+    '| scenario | calls | as recorded: peak, input, read again | goal met by | else the nearest | worse on all three | search |',
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const spec of args.length ? args : DEFAULTS) {
@@ -98,8 +110,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       ...(seed !== undefined ? { seed } : {}),
     });
     const a = row.advice.asRecorded;
+    if (jsonDir)
+      writeFileSync(`${jsonDir}/${basename(spec).replace(/[@]/g, '-')}.advice.json`, JSON.stringify(row.advice));
     console.log(
-      `| ${spec} | ${row.inferences} | ${a.peakRequestTokens.toLocaleString('en-US')}, ${usd(a.inputCostUsd)}, ${a.readAgain} | ${figures(row.meets, a)} | ${row.meets ? '' : figures(row.nearest, a)} | ${row.worseOnAll} of ${row.advice.front.length} | ${row.advice.search.judged} judged, ${row.seconds.toFixed(1)} s wall |`,
+      `| ${basename(spec)} | ${row.inferences} | ${a.peakRequestTokens.toLocaleString('en-US')}, ${usd(a.inputCostUsd)}, ${a.readAgain}${a.harnessTokens ? ` (overhead ${a.harnessTokens.toLocaleString('en-US')})` : ''} | ${figures(row.meets, a)} | ${row.meets ? '' : figures(row.nearest, a)} | ${row.worseOnAll} of ${row.advice.front.length} | ${row.advice.search.judged} judged, ${row.seconds.toFixed(1)} s wall |`,
     );
   }
 }

@@ -66,7 +66,11 @@ test("a recorded run: its lines over the regions, the verdict compares it, the w
   await expect(blueprint).toContainText(
     timeline.summary.taskLostAt === null ? 'the task kept at every step' : 'the task lost',
   );
-  await expect(blueprint).toContainText(`(${timeline.summary.readAgain.count} read again later)`);
+  // The tool results the blueprint let go, and how many of them the run named again (issue 29.1's wording).
+  const { lost } = timeline.summary;
+  await expect(blueprint).toContainText(
+    `${fmt(lost.toolResults)} tool result${lost.toolResults === 1 ? '' : 's'} evicted (${fmt(lost.toolResultsReadAgain)} of them read again later)`,
+  );
   await page.getByTestId('recorded-verdict').getByText('How these were counted').click();
   await expect(page.getByTestId('as-sent-sentence')).toContainText(
     `Replayed as it was sent: peak ${fmt(replayAsRecorded(run).summary.peakRequestTokens)}`,
@@ -215,4 +219,25 @@ test('Advise: Cancel stops the search and changes nothing', async ({ page }) => 
   await expect(panel.getByTestId('advise-cancelled')).toHaveText('Cancelled. Nothing was changed.');
   await expect(panel.getByTestId('proposal')).toHaveCount(0);
   await expect(panel.getByTestId('advise-run')).toBeVisible();
+});
+
+test('Advise on a recorded run: the reference is the run as it was sent, labelled, with its harness overhead', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const errors = watchErrors(page);
+  const timeline = engineTimeline(run);
+  const sent = replayAsRecorded(run);
+  await page.goto('/');
+  await waitForTimeline(page);
+  await openScenario(page, run, timeline.steps.length);
+  await page.getByTestId('open-advise').click();
+  const panel = page.getByTestId('advise-panel');
+  await panel.getByTestId('advise-run').click();
+  const reference = panel.getByTestId('advise-reference');
+  await expect(reference).toHaveAttribute('data-reference', 'asSent', { timeout: 60_000 });
+  await expect(reference).toContainText(
+    `Compared with the run as recorded (the run as it was sent, replayed from its records over ${calls.length} calls): peak request ${fmt(sent.summary.peakRequestTokens)}`,
+  );
+  expect(errors).toEqual([]);
 });

@@ -58,8 +58,12 @@ const times = (v: number, of: number): string => (of > 0 ? `${(v / of).toFixed(2
 function printAdvice(name: string, a: Advice): void {
   const r = a.asRecorded;
   console.log(
-    `${name}: as recorded (${r.source}): peak request ${n(r.peakRequestTokens)} tokens, ${usd(r.inputCostUsd)} of input, ${n(r.readAgain)} read again later, task ${r.taskKept ? 'kept' : 'LOST'}`,
+    `${name}: ${r.of === 'asSent' ? 'as recorded' : 'the starting layout'} (${r.source}): peak request ${n(r.peakRequestTokens)} tokens, ${usd(r.inputCostUsd)} of input, ${n(r.readAgain)} read again later, task ${r.taskKept ? 'kept' : 'LOST'}`,
   );
+  if (r.harnessTokens)
+    console.log(
+      `its requests carry the harness's ${n(r.harnessTokens)}-token system prompt and tool definitions (calibrated on the first calls' records); a blueprint's do not`,
+    );
   console.log(
     a.prices
       ? `input priced as ${a.prices.model} (${a.prices.provider}), with its cache rules: ${a.prices.source}, checked ${a.prices.checked}`

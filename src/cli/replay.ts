@@ -4,7 +4,7 @@ import { replay, replayAsRecorded, type AsRecordedTimeline } from '../engine/ind
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
-import { fmt as n } from '../engine/format.ts';
+import { fmt as n, lostInWords } from '../engine/format.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import { locateJson } from '../engine/blueprint/jsonLocate.ts';
 import type { Timeline, TimelineStep } from '../engine/timeline.ts';
@@ -216,6 +216,7 @@ export function printTimeline(t: Timeline): void {
   console.log(
     `task: ${s.taskLostAt === null ? 'kept in every request' : `lost at inference ${s.taskLostAt}`}; flat-list baseline: ${s.baselineLosesTaskAt === null ? 'kept it' : `lost it at inference ${s.baselineLosesTaskAt}`}`,
   );
+  console.log(`let go by the blueprint's rules: ${lostInWords(s.lost)}`);
   console.log(describeReadAgain(s.readAgain));
   if (s.warnings) console.log(`${s.warnings} warning${s.warnings === 1 ? '' : 's'}`);
 }

@@ -7,9 +7,10 @@
 // and the provider's. Every other call's recorded usage is only compared against, never used.
 //
 // The blueprint replay (replay.ts) is the "what if"; this one must agree with what happened.
-import { PROVIDER_RULES } from './cache.ts';
+import { priceSplit, PROVIDER_RULES } from './cache.ts';
 import { fmt } from './format.ts';
 import { resolveModel, type Model } from './models.ts';
+import type { RunNames } from './read-again.ts';
 import type { RecordedUsage, Scenario, TrafficEvent } from './scenario.ts';
 import { countTokens } from './tokens.ts';
 
@@ -640,4 +641,73 @@ function compactionFigures(steps: readonly AsRecordedStep[]): CompactionFigures[
     });
   }
   return out;
+}
+
+/** Whether the scenario carries the provider's records of its calls (an imported run): then it has a run as it was sent. */
+export const recordsItsRun = (scenario: Scenario): boolean =>
+  scenario.traffic.some((e) => e.type === 'assistant' && e.recorded !== undefined);
+
+/** The as-sent run in the three measures a blueprint's replay is judged by (the advisor's reference). */
+export interface AsSentFigures {
+  inferences: number;
+  peakRequestTokens: number;
+  /** Every request under the price table, as the harness's provider cached it; null when the model has no price. */
+  inputCostUsd: number | null;
+  /**
+   * Files the run names again after a compaction let their results go: distinct (path, first naming
+   * after the compaction) pairs, as read-again.ts counts a blueprint's losses. 0 without a compaction:
+   * the flat list drops nothing else.
+   */
+  readAgain: number;
+  /** False when a request follows a compaction: the summary stands in for the task, whose own text is gone. */
+  taskKept: boolean;
+  /** The harness overhead (system prompt, tool definitions) every as-sent request carries, as calibrated. */
+  harnessTokens: number;
+}
+
+/** The as-sent run's input cost under the price table (cache.ts); null when the model has no price. */
+export function asSentCostUsd(t: AsRecordedTimeline, model: Model): number | null {
+  let cost: number | null = 0;
+  for (const { request } of t.steps) {
+    if (!request) continue;
+    const { cacheReadTokens: read, cacheWriteTokens: write, uncachedTokens: uncached } = request.cache;
+    const priced = priceSplit(model, { read, write, uncached });
+    cost = cost === null || priced === null ? null : cost + priced.usd;
+  }
+  return cost;
+}
+
+export function asSentFigures(t: AsRecordedTimeline, model: Model, names: RunNames, hasTask: boolean): AsSentFigures {
+  let harnessTokens = 0;
+  let compacted = false;
+  let taskKept = true;
+  // Files whose results are in the flat list now, by path.
+  let held = new Set<string>();
+  const namings = new Set<string>();
+  for (const step of t.steps) {
+    const { event, request } = step;
+    if (request) {
+      harnessTokens = request.harnessTokens;
+      if (compacted && hasTask) taskKept = false;
+    }
+    if (event.type === 'tool_result') {
+      const path = names.pathOfCall(event.tool_call_id, step.index);
+      if (path !== undefined) held.add(path);
+    } else if (event.type === 'compaction') {
+      compacted = true;
+      for (const path of held) {
+        const at = names.nextNaming(path, step.index, false);
+        if (at !== undefined) namings.add(`${at}\u0000${path}`);
+      }
+      held = new Set();
+    }
+  }
+  return {
+    inferences: t.summary.inferences,
+    peakRequestTokens: t.summary.peakRequestTokens,
+    inputCostUsd: asSentCostUsd(t, model),
+    readAgain: namings.size,
+    taskKept,
+    harnessTokens,
+  };
 }

@@ -19,7 +19,7 @@ export type * from './timeline.ts';
 export type { ReplayOptions } from './replay.ts';
 export type { TrafficGenerator, TrafficGenerators } from './scenario.ts';
 export { entryLabel };
-export { replayAsRecorded, CALIBRATION_SHARE } from './as-recorded.ts';
+export { replayAsRecorded, recordsItsRun, asSentFigures, CALIBRATION_SHARE } from './as-recorded.ts';
 export type * from './as-recorded.ts';
 export { breakdown, blueprintBreakdown, flatListBreakdown, requestParts } from './breakdown.ts';
 export type { BreakdownRow, HarnessOverhead, WindowBreakdown, WindowPart } from './breakdown.ts';

@@ -5,7 +5,7 @@
 // down in docs/decisions/advise.md ("Read again later").
 import { lookupTool } from './routing.ts';
 import { lowerBound } from './sorted.ts';
-import type { Change, ChangeType, ReadAgainItem, TimelineStep } from './timeline.ts';
+import type { Change, ChangeType, LostFigures, ReadAgainItem, TimelineStep } from './timeline.ts';
 import type { TrafficEvent } from './scenario.ts';
 
 /**
@@ -13,7 +13,8 @@ import type { TrafficEvent } from './scenario.ts';
  * listing keyed by its directory is not a name: a later grep over `src` for another pattern does
  * not need the earlier one's output.
  */
-const FILE_TOOLS = { read_file: true, write_file: true, edit_file: true };
+/** The tools whose `path` keys their result (routing's aliases of them included, through lookupTool). */
+export const FILE_TOOLS = { read_file: true, write_file: true, edit_file: true };
 
 /** The changes that take content out of the window (`delete` is the agent's own choice; `strip` and `replace` lose nothing the region held). */
 const LOSSES: ReadonlySet<ChangeType> = new Set<ChangeType>(['evict', 'compact', 'clear', 'cascade', 'truncate']);
@@ -222,11 +223,25 @@ export class ReadAgainCounter {
   /** Call ids whose latest result's content went into the message stream (not a stub). */
   private readonly streamed = new Set<string>();
   readonly items: ReadAgainItem[] = [];
+  /** Tool results let go (by call id): evicted, summarized, cleared, shed, or stripped once their call left. */
+  private readonly toolResultsLost = new Set<string>();
+  /** Indexes of the items among whose losses is a tool result let go. */
+  private readonly toolResultItems = new Set<number>();
+  private otherEntries = 0;
 
   constructor(private readonly names: RunNames) {}
 
   get count(): number {
     return this.items.length;
+  }
+
+  /** What the run let go so far: tool results (and how many of those losses were read again), and other entries. */
+  get lost(): LostFigures {
+    return {
+      toolResults: this.toolResultsLost.size,
+      toolResultsReadAgain: this.toolResultItems.size,
+      otherEntries: this.otherEntries,
+    };
   }
 
   /** The spawn's changes. */
@@ -250,9 +265,20 @@ export class ReadAgainCounter {
       // A strip in the conversation leaves out calls whose results already left, which counted then.
       const strippedResults = change.type === 'strip' && change.region !== 'conversation';
       if (!LOSSES.has(change.type) && !strippedResults) continue;
+      // The files of the tool results this change lets go (a truncate keeps its result, cut).
+      let resultFiles: Set<string | undefined> | undefined;
+      if (strippedResults) {
+        for (const id of change.entries) if (this.streamed.has(id)) this.toolResultsLost.add(id);
+      } else if (change.type !== 'truncate') {
+        const ids = change.toolResults ?? [];
+        for (const id of ids) this.toolResultsLost.add(id);
+        this.otherEntries += change.entries.length - ids.length;
+        if (ids.length) resultFiles = new Set(ids.map((id) => this.names.pathOfCall(id, step)));
+      }
       for (const label of change.entries) {
+        const streamed = strippedResults && this.streamed.has(label);
         const key =
-          change.type === 'truncate' || (strippedResults && this.streamed.has(label))
+          change.type === 'truncate' || streamed
             ? this.names.pathOfCall(label, step)
             : strippedResults
               ? undefined
@@ -260,6 +286,7 @@ export class ReadAgainCounter {
                 ? label
                 : undefined;
         if (key === undefined) continue;
+        const ofResult = streamed || resultFiles?.has(key) === true;
         // A cascade and a strip happen as the step's request is made: its reply was written without them.
         const namedAt = this.names.nextNaming(key, step, change.type === 'cascade' || change.type === 'strip');
         if (namedAt === undefined) continue;
@@ -267,8 +294,10 @@ export class ReadAgainCounter {
         const known = this.seen.get(id);
         if (known !== undefined) {
           this.items[known]!.losses.push({ step, change: c });
+          if (ofResult) this.toolResultItems.add(known);
           continue;
         }
+        if (ofResult) this.toolResultItems.add(this.items.length);
         this.seen.set(id, this.items.length);
         this.items.push({
           key,
@@ -283,14 +312,14 @@ export class ReadAgainCounter {
   }
 }
 
-/** The timeline's read-again items: the spawn's changes, then each step's. */
+/** The timeline's read-again items and what it let go: the spawn's changes, then each step's. */
 export function readAgainOf(
   names: RunNames,
   spawnChanges: readonly Change[],
   steps: readonly TimelineStep[],
-): ReadAgainItem[] {
+): { items: ReadAgainItem[]; lost: LostFigures } {
   const counter = new ReadAgainCounter(names);
   counter.observeSpawn(spawnChanges);
   for (const step of steps) counter.observe(step);
-  return counter.items;
+  return { items: counter.items, lost: counter.lost };
 }

@@ -125,6 +125,7 @@ export function emptyTimeline(scenario: Scenario, diagnostics: Diagnostic[], mod
       ledger: nameTable(),
       warnings: 0,
       readAgain: { count: 0, items: [] },
+      lost: { toolResults: 0, toolResultsReadAgain: 0, otherEntries: 0 },
     },
     cancelled: false,
   };
@@ -197,7 +198,7 @@ function buildTimeline(
     if (taskLostAt === null && !r.taskInWindow && scenario.inputs.task !== undefined) taskLostAt = r.inference;
   }
   const regions = orderedMeta(run);
-  const readAgain = readAgainOf(new RunNames(run.events, seededKeys), spawn.changes, steps);
+  const { items: readAgain, lost } = readAgainOf(new RunNames(run.events, seededKeys), spawn.changes, steps);
   return {
     scenario: scenario.name,
     model: {
@@ -228,6 +229,7 @@ function buildTimeline(
       ledger: run.ledger.byStage,
       warnings,
       readAgain: { count: readAgain.length, items: readAgain },
+      lost,
     },
     cancelled,
   };

@@ -49,6 +49,8 @@ export interface Change {
   entries: string[];
   /** Why, in words (e.g. "max_items 20 exceeded", "edge transform compact"). */
   reason?: string;
+  /** The call ids of the tool results among `entries` (a routed result's stub is not one); absent when none. */
+  toolResults?: string[];
 }
 
 /**
@@ -120,6 +122,19 @@ export interface TimelineSummary {
    * naming (read-again.ts): `count` is the figure the advisor minimizes.
    */
   readAgain: { count: number; items: ReadAgainItem[] };
+  /**
+   * What the blueprint's own rules let go (read-again.ts `ReadAgainCounter`): `toolResults`, the
+   * distinct tool results evicted, summarized, cleared, shed or left out of every request because
+   * their call left; `toolResultsReadAgain`, the read-again items among those losses; `otherEntries`,
+   * every other entry evicted, summarized, cleared or shed (turns, keyed notes).
+   */
+  lost: LostFigures;
+}
+
+export interface LostFigures {
+  toolResults: number;
+  toolResultsReadAgain: number;
+  otherEntries: number;
 }
 
 export interface Timeline {

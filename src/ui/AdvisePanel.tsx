@@ -138,9 +138,17 @@ function Front({
   const s = advice.search;
   return (
     <>
-      <div data-testid="advise-reference">
-        Compared with {r.source}: peak request <b>{fmt(r.peakRequestTokens)}</b>, <b>{usd(r.inputCostUsd)}</b> of input,{' '}
-        {fmt(r.readAgain)} read again later, {r.taskKept ? 'task kept' : 'task lost'}.
+      <div data-testid="advise-reference" data-reference={r.of}>
+        Compared with {r.of === 'asSent' ? 'the run as recorded' : 'the starting layout'} ({r.source}): peak request{' '}
+        <b>{fmt(r.peakRequestTokens)}</b>, <b>{usd(r.inputCostUsd)}</b> of input, {fmt(r.readAgain)} read again later,{' '}
+        {r.taskKept ? 'task kept' : 'task lost'}.
+        {r.harnessTokens ? (
+          <span className="muted" data-testid="advise-reference-overhead">
+            {' '}
+            Its requests carry the harness&apos;s {fmt(r.harnessTokens)}-token system prompt and tool definitions; a
+            blueprint&apos;s do not.
+          </span>
+        ) : null}
       </div>
       <div className="muted small">
         {fmt(s.judged)} candidates judged ({fmt(s.replayed)} replayed to the end, {fmt(s.stoppedEarly)} stopped once

@@ -2,6 +2,7 @@
 // provider recorded it, beside the blueprint's replay of the same traffic, in plain words. Every
 // figure is the engine worker's (recorded-view.ts); this only words them.
 import type { RecordedComparison } from '../worker/recorded-view.ts';
+import { lostInWords } from '../engine/format.ts';
 import { fmt, pct, usd } from './format.ts';
 
 const cost = (n: number | null): string => (n === null ? 'no price on record' : usd(n));
@@ -20,8 +21,11 @@ export default function RecordedVerdict({ c, model }: { c: RecordedComparison; m
         {approx}, {cost(blueprint.inputCostUsd)}
         {approx},{' '}
         {blueprint.taskKept ? 'the task kept at every step' : <span className="error-text">the task lost</span>},{' '}
-        {fmt(blueprint.lost)} entr{blueprint.lost === 1 ? 'y' : 'ies'} evicted or summarized ({fmt(blueprint.readAgain)}{' '}
-        read again later).{' '}
+        {lostInWords(blueprint.lost)}
+        {blueprint.readAgain > blueprint.lost.toolResultsReadAgain
+          ? `; ${fmt(blueprint.readAgain)} entries read again later in all`
+          : ''}
+        .{' '}
       </span>
       <details className="recorded-more">
         <summary className="muted">How these were counted</summary>

@@ -6,6 +6,7 @@ import {
   compile,
   flatListBreakdown,
   Replay,
+  recordsItsRun,
   replayAsRecorded,
   resolveModel,
   type AsRecordedTimeline,
@@ -40,10 +41,6 @@ export function parseScenario(raw: unknown): { scenario?: Scenario; diagnostics:
   if (parsed.success) return { scenario: parsed.data, diagnostics: [] };
   return { diagnostics: scenarioIssueDiagnostics(parsed.error, 'scenario.json') };
 }
-
-/** Whether the scenario carries the provider's records of its calls (an imported run). */
-const recordsItsRun = (scenario: Scenario): boolean =>
-  scenario.traffic.some((e) => e.type === 'assistant' && e.recorded !== undefined);
 
 /** The run as it was sent, replayed once per traffic: its window at a step, and its comparison with a blueprint's replay (recorded-view.ts). */
 interface AsSent {

@@ -6,11 +6,11 @@
 // at an inspected step. Costs are the price table's (cache.ts), with its source and date.
 import { priceSplit } from '../engine/cache.ts';
 import { breakdown, type WindowBreakdown } from '../engine/breakdown.ts';
-import type { AsRecordedRequest, AsRecordedTimeline } from '../engine/as-recorded.ts';
+import { asSentCostUsd, type AsRecordedRequest, type AsRecordedTimeline } from '../engine/as-recorded.ts';
 import type { Model } from '../engine/models.ts';
 import type { Scenario } from '../engine/scenario.ts';
 import { lowerBound } from '../engine/sorted.ts';
-import type { ChangeType, Timeline } from '../engine/timeline.ts';
+import type { LostFigures, Timeline } from '../engine/timeline.ts';
 
 export interface RecordedComparison {
   /** The provider's own records: the calls that carry one, the largest prompt, and their input cost. */
@@ -37,8 +37,8 @@ export interface RecordedComparison {
     peakRequestTokens: number;
     inputCostUsd: number | null;
     taskKept: boolean;
-    /** Entries its own rules let go: evicted, summarized, cleared or shed by the cascade. */
-    lost: number;
+    /** What its own rules let go: tool results (and how many of those were read again later), and other entries. */
+    lost: LostFigures;
     readAgain: number;
   };
   /** The price table the costs come from (null: the model has no price on record). */
@@ -55,9 +55,6 @@ export interface RecordedComparison {
 export function asSentKey(scenario: Scenario): string {
   return JSON.stringify([scenario.model, scenario.inputs.task ?? null, scenario.traffic]);
 }
-
-/** The changes that let an entry go by the blueprint's own rules (read-again.ts counts the same ones, with truncate and strip). */
-const LOSSES: ReadonlySet<ChangeType> = new Set(['evict', 'compact', 'clear', 'cascade']);
 
 /** The as-sent requests, by inference, with the step each answers. */
 export interface AsSentRequests {
@@ -103,11 +100,7 @@ export function recordedComparison(
     promptTokens: 0,
     cacheReadTokens: 0,
   };
-  let asSentCost: number | null = 0;
   for (const r of sent.requests) {
-    const read = r.cache.cacheReadTokens;
-    const write = r.cache.cacheWriteTokens;
-    asSentCost = addCost(asSentCost, model, { read, write, uncached: r.cache.uncachedTokens });
     const rec = r.recorded;
     if (!rec) continue;
     recorded.calls++;
@@ -124,12 +117,7 @@ export function recordedComparison(
   }
   const table = priceSplit(model, { read: 0, write: 0, uncached: 0 });
   let blueprintCost = 0;
-  let lost = 0;
-  for (const s of timeline.steps) {
-    if (s.request) blueprintCost += s.request.cache.inputCostUsd;
-    for (const c of s.changes) if (LOSSES.has(c.type)) lost += c.entries.length;
-  }
-  for (const c of timeline.spawn.changes) if (LOSSES.has(c.type)) lost += c.entries.length;
+  for (const s of timeline.steps) if (s.request) blueprintCost += s.request.cache.inputCostUsd;
   const inForce = (at: Int32Array, pick: (r: AsRecordedRequest) => number) =>
     Int32Array.from(at, (step) => {
       const k = atOrBefore(sent.steps, step);
@@ -141,7 +129,7 @@ export function recordedComparison(
     asSent: {
       inferences: summary.inferences,
       peakRequestTokens: summary.peakRequestTokens,
-      inputCostUsd: asSentCost,
+      inputCostUsd: asSentCostUsd(asSent, model),
       calibration: sent.calibration,
       compared: summary.recorded?.compared ?? 0,
       medianError: summary.recorded?.medianError ?? null,
@@ -151,7 +139,7 @@ export function recordedComparison(
       peakRequestTokens: timeline.summary.peakRequestTokens,
       inputCostUsd: table ? blueprintCost : null,
       taskKept: timeline.summary.taskLostAt === null,
-      lost,
+      lost: timeline.summary.lost,
       readAgain: timeline.summary.readAgain.count,
     },
     prices: table && { model: model.id, source: table.source, checked: table.checked },

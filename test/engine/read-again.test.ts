@@ -2,6 +2,7 @@
 // names again. Expected counts come from the traffic itself: which file each call read, where the
 // run names it afterwards, and, where a blueprint is built for it, which results it must drop.
 import { describe, expect, it } from 'vitest';
+import { lostInWords } from '../../src/engine/format.ts';
 import { namesIn, needlesOf, RunNames } from '../../src/engine/read-again.ts';
 import { ScenarioSchema, type TrafficEvent } from '../../src/engine/scenario.ts';
 import type { Timeline } from '../../src/engine/timeline.ts';
@@ -246,5 +247,35 @@ ${route}`;
     expect(names.pathOfCall('c1', 1)).toBe('a.rs');
     expect(names.pathOfCall('c1', 3)).toBeUndefined(); // Read is not one of routing's names for read_file
     expect(names.isName('a.rs')).toBe(true);
+  });
+});
+
+describe('what the blueprint let go: tool results evicted, and other entries', () => {
+  // scratch keeps two entries and takes every tool result; the writes, in order: a.rs, b.rs, the
+  // shell output, the note, d.rs, e.rs. Each write past two drops the oldest: a.rs, b.rs, the shell
+  // output and the note go (three tool results and one other entry); the run names only src/a.rs again.
+  const TOML = `[context.regions]
+task = { kind = "pinned", seed = "task_input" }
+scratch = { kind = "sliding_window", max_items = 2 }
+
+[stages.work.tool_routing]
+default_region = "scratch"
+`;
+  it('counts each tool result once, the ones among them read again, and the other entries apart', () => {
+    const t = run(TOML, [
+      user('go'),
+      assistant('', ['c1', 'read_file', { path: 'src/a.rs' }]), result('c1', 'read_file', 50),
+      assistant('', ['c2', 'read_file', { path: 'src/b.rs' }]), result('c2', 'read_file', 50),
+      assistant('', ['c3', 'shell', { command: 'cargo test' }]), result('c3', 'shell', 50),
+      { type: 'context_append', region: 'scratch', key: 'plan', content: 'the plan' },
+      assistant('', ['c4', 'read_file', { path: 'src/d.rs' }]), result('c4', 'read_file', 50),
+      assistant('', ['c5', 'read_file', { path: 'src/e.rs' }]), result('c5', 'read_file', 50),
+      assistant('Back to src/a.rs now.'),
+    ], { inputs: { task: 'x' } });
+    const evicted = t.steps.flatMap((s) => s.changes.filter((c) => c.type === 'evict').flatMap((c) => c.toolResults ?? []));
+    expect(evicted).toEqual(['c1', 'c2', 'c3']);
+    expect(t.summary.lost).toEqual({ toolResults: 3, toolResultsReadAgain: 1, otherEntries: 1 });
+    expect(t.summary.readAgain.items.map((i) => i.key)).toEqual(['src/a.rs']);
+    expect(lostInWords(t.summary.lost)).toBe('3 tool results evicted (1 of them read again later), 1 other entry let go');
   });
 });

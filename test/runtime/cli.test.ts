@@ -56,7 +56,7 @@ describe('lev replay', () => {
     expect(t.steps[0].request).toBeUndefined();
     expect(t.steps[1].request).toMatchObject({ inference: 0, prefixTokens: 0 });
     expect(t.steps[2].regions.codebase).toEqual({ tokens: 300, budget: 400, entries: 1, visible: true });
-    expect(t.steps[4].changes).toEqual([{ type: 'compact', region: 'codebase', tokens: expect.any(Number), entries: ['src/a.rs', 'src/b.rs'], reason: 'over budget 400' }]);
+    expect(t.steps[4].changes).toEqual([{ type: 'compact', region: 'codebase', tokens: expect.any(Number), entries: ['src/a.rs', 'src/b.rs'], reason: 'over budget 400', toolResults: ['c1', 'c2'] }]);
     expect(t.steps[2].result).toEqual({ ok: true, message: '[routed to codebase: 300 tokens]' });
     expect(t.summary).toMatchObject({ steps: 6, inferences: 3, finalStage: 's' });
   });
@@ -79,6 +79,8 @@ describe('lev replay', () => {
     const text = lev('replay', again).stdout;
     expect(text).toMatch(/4\s+tool_result read_file\s+s\s+compact codebase \d+t \(2\) \[1 read again later\]/);
     expect(text).toContain('read again later: 1: src/a.rs (compact in codebase at step 4, named at step 5)');
+    // The verdict's words (issue 29.1): the two read_file results c1 and c2 were folded, and src/a.rs is named again.
+    expect(text).toContain("let go by the blueprint's rules: 2 tool results evicted (1 of them read again later)");
     expect(lev('replay', path).stdout).toContain('read again later: none');
   });
 

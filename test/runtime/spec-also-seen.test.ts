@@ -79,7 +79,7 @@ describe('on_write that rewrites or drops an entry', () => {
     expect(t.steps[1]!.result).toEqual({ ok: true, message: '[routed to brain: 2 tokens]' });
     expect(t.steps[1]!.regions.brain).toMatchObject({ tokens: 2, entries: 1 });
     expect(t.steps[3]!.result).toEqual({ ok: true, message: '[routed to brain: 0 tokens (on_write dropped the 3-token entry)]' });
-    expect(t.steps[3]!.changes).toEqual([{ type: 'evict', region: 'brain', tokens: 3, entries: ['DROP me please'], reason: 'on_write returned false' }]);
+    expect(t.steps[3]!.changes).toEqual([{ type: 'evict', region: 'brain', tokens: 3, entries: ['DROP me please'], reason: 'on_write returned false', toolResults: ['c2'] }]);
     expect(t.steps[4]!.result).toEqual({ ok: true, message: 'appended 2 tokens (on_write rewrote 5) to brain; brain now holds 4 of 5,000 tokens' });
     // 2 + 0 + 2: what brain holds, not the 15 + 3 + 5 that arrived.
     expect(t.summary.ledger.main!.brain).toBe(4);

@@ -120,7 +120,7 @@ describe('also seen: a tool result larger than its whole region', () => {
     const toml = '[context.regions]\ntask = { kind = "pinned" }\ntool_results = { kind = "sliding_window", max_tokens = 40 }\n';
     const traffic = [assistant('', ['c1', 'grep']), result('c1', 'grep', 12), assistant('', ['c2', 'read_file']), result('c2', 'read_file', 200), assistant('ok')];
     const t = run(toml, traffic);
-    expect(t.steps[3]!.changes).toEqual([{ type: 'evict', region: 'tool_results', tokens: 200, entries: ['read_file output'], reason: 'larger than the whole budget of 40: dropped alone' }]);
+    expect(t.steps[3]!.changes).toEqual([{ type: 'evict', region: 'tool_results', tokens: 200, entries: ['read_file output'], reason: 'larger than the whole budget of 40: dropped alone', toolResults: ['c2'] }]);
     // The model reads what happened in place of the result (issue 32), so the call stays answered.
     const said = "[tool_results dropped this result: 200 tokens, larger than the region's whole budget of 40]";
     expect(t.steps[3]!.result).toEqual({ ok: true, message: said });

@@ -39,7 +39,10 @@ export function explain(
     if ((knob.param === 'overflow' || knob.param === 'compact_count') && strategyChanged(space, genome, knob.region!))
       return;
     let what: string;
-    if (knob.tool !== undefined) what = toolChange(space, genome, knob, value);
+    if (knob.param === 'file_tracking')
+      what =
+        'file tracking is off ([context.file_tracking] enabled = false): its hashmap no longer rewrites an entry for every file the agent reads or writes';
+    else if (knob.tool !== undefined) what = toolChange(space, genome, knob, value);
     else {
       what = regionChange(space, start, genome, knob, value, !introduced.has(knob.region!));
       introduced.add(knob.region!);

@@ -5,6 +5,7 @@
 // traffic is fixed, so a layout that refuses what the agent did would not be the same run). Pure engine code: no DOM, no Node APIs, deterministic for a seed, with progress and
 // cancellation, so the page's engine worker runs the same search.
 import type { Diagnostic } from '../diagnostics.ts';
+import { asSentFigures, recordsItsRun, replayAsRecorded, type AsSentFigures } from '../as-recorded.ts';
 import { PROVIDER_RULES } from '../cache.ts';
 import { resolveModel, type Model } from '../models.ts';
 import { createRandom, type Random } from '../random.ts';
@@ -19,6 +20,7 @@ import { explain, type Without } from './explain.ts';
 import {
   AGENT_FILE,
   buildSpace,
+  FILE_TRACKING_OFF,
   genomeKey,
   normalize,
   parsesTo,
@@ -56,8 +58,15 @@ export interface Reference {
   inputCostUsd: number;
   readAgain: number;
   taskKept: boolean;
-  /** What these figures are of, in words. */
+  /** `asSent`: the run as it was sent (`lev replay --as-recorded`); `start`: the starting layout's replay. */
+  of: 'asSent' | 'start';
+  /** What these figures are of, in words, after the label (`as recorded`, `the starting layout`). */
   source: string;
+  /**
+   * For `asSent`: the harness overhead (system prompt, tool definitions) each as-sent request
+   * carries, as calibrated on the run's first calls. A blueprint's requests do not carry it.
+   */
+  harnessTokens?: number;
 }
 
 export interface Proposal {
@@ -123,17 +132,37 @@ interface Judged {
 }
 
 /**
- * The figures proposals are compared with: the run as recorded, once a scenario carries it (the
- * as-sent replay); until then, the starting layout's own. The one place that choice is made.
+ * The figures proposals are compared with: for a scenario that records its run (an imported trace
+ * with the provider's usage), the run as it was sent (the as-sent replay, `lev replay
+ * --as-recorded`); for any other, the starting layout's own. The one place that choice is made.
  */
-export function referenceOf(start: Figures): Reference {
+export function referenceOf(start: Figures, asSent?: AsSentFigures): Reference {
+  if (asSent)
+    return {
+      peakRequestTokens: asSent.peakRequestTokens,
+      inputCostUsd: asSent.inputCostUsd ?? 0,
+      readAgain: asSent.readAgain,
+      taskKept: asSent.taskKept,
+      of: 'asSent',
+      source: `the run as it was sent, replayed from its records over ${asSent.inferences} calls`,
+      harnessTokens: asSent.harnessTokens,
+    };
   return {
     peakRequestTokens: start.peakRequestTokens,
     inputCostUsd: start.inputCostUsd,
     readAgain: start.readAgain,
     taskKept: start.taskKept,
-    source: 'the starting layout; this scenario records no run as it was sent',
+    of: 'start',
+    source: 'this scenario records no run as it was sent',
   };
+}
+
+/** The as-sent run's figures, for a scenario that records its run. */
+function asSentOf(scenario: Scenario, model: Model, names: RunNames): AsSentFigures | undefined {
+  if (!recordsItsRun(scenario)) return undefined;
+  const timeline = replayAsRecorded(scenario);
+  if (timeline.error) return undefined;
+  return asSentFigures(timeline, model, names, scenario.inputs.task !== undefined);
 }
 
 const sameFigures = (a: Figures, b: Figures): boolean =>
@@ -188,7 +217,8 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
       inputCostUsd: 0,
       readAgain: 0,
       taskKept: false,
-      source: 'the starting layout, which cannot run',
+      of: 'start',
+      source: 'it cannot run',
     },
     front: [],
     prices: null,
@@ -244,7 +274,10 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
     ]);
   }
   const start = { figures: started.verdict.figures, facts: started.facts, trail: started.verdict.trail };
-  const reference = referenceOf(start.figures);
+  const reference = referenceOf(start.figures, asSentOf(fixed, model, names));
+  // A candidate no better than the reference or than the starting layout (the user's own, which
+  // may beat the run as it was sent) on all three measures has nothing to offer.
+  const known = (f: Figures): boolean => covers(reference, f) || covers(start.figures, f);
   const evaluator = new Evaluator(fixed, replayOptions, names, startCompiled.diagnostics, start.facts);
   const space = buildSpace(
     startText,
@@ -276,7 +309,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
     const verdict = evaluator.evaluate(made.text, {
       signal: options.signal,
       bound: (step, partial) => {
-        if (covers(reference, partial) || archive.some((a) => covers(a.figures, partial))) return true;
+        if (known(partial) || archive.some((a) => covers(a.figures, partial))) return true;
         lostRace =
           step >= raceFrom &&
           (behind(start.trail, step, partial) || archive.some((a) => behind(a.trail, step, partial)));
@@ -308,7 +341,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
     stats.replayed++;
     const f = verdict.figures;
     const entry: Judged = { genome, key, figures: f, text, diagnostics: verdict.diagnostics, trail: verdict.trail };
-    if (covers(reference, f)) return;
+    if (known(f)) return;
     // The same figures with fewer changes replace the proposal that had them: a knob that changes
     // nothing is not worth a sentence.
     const twin = archive.findIndex((a) => sameFigures(a.figures, f));
@@ -429,6 +462,9 @@ function firstMoves(space: Space): Genome[] {
       case 'kind':
       case 'route':
         for (const v of knob.levels) if (v !== start && v !== null) out.push(withValue(i, v));
+        break;
+      case 'file_tracking':
+        out.push(withValue(i, FILE_TRACKING_OFF));
         break;
       default:
         break;

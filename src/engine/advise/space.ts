@@ -6,18 +6,28 @@ import { parse } from 'smol-toml';
 import { KIND_KEYS, parsePercent } from '../blueprint/regions.ts';
 import { AGENT_FILE, REGION_KINDS, type Blueprint, type RegionKind } from '../blueprint/index.ts';
 import { capabilitiesOf } from '../regions/capabilities.ts';
+import { FILE_TOOLS } from '../read-again.ts';
 import { lookupTool } from '../routing.ts';
 import type { TrafficEvent } from '../scenario.ts';
 import { DEFAULT_STAGE, IMPLICIT_REGIONS, stagesOf } from '../stages.ts';
 import { TomlEditor, type TomlPath, type TomlValue } from './toml-edit.ts';
 
 export type KnobParam =
-  'kind' | 'budget' | 'max_items' | 'strategy' | 'overflow' | 'compact_count' | 'compact_at' | 'cap' | 'route';
+  | 'kind'
+  | 'budget'
+  | 'max_items'
+  | 'strategy'
+  | 'overflow'
+  | 'compact_count'
+  | 'compact_at'
+  | 'cap'
+  | 'route'
+  | 'file_tracking';
 /** A knob's value: a number, a name, or null for "not written" (the default applies). */
 export type KnobValue = number | string | null;
 
 export interface Knob {
-  /** `region:<name>:<param>` or `tool:<name>:<param>`. */
+  /** `region:<name>:<param>`, `tool:<name>:<param>`, or `context:file_tracking` (neither a region nor a tool). */
   id: string;
   param: KnobParam;
   region?: string;
@@ -51,10 +61,14 @@ export interface Space {
   doc: Record<string, unknown>;
 }
 
-/** Budgets, as percent of the window. */
-const BUDGET_LEVELS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 35, 40, 50, 60];
-const MAX_ITEMS_LEVELS = [4, 6, 8, 10, 12, 16, 20, 24, 30, 40, 60, 80];
-const CHUNK_LEVELS = [2, 4, 6, 8, 10, 15, 20, 30, 40];
+/**
+ * Budgets, as percent of the window. Item counts and chunk sizes reach into the hundreds: a long
+ * real session's conversation has one turn per call, and a layout may keep most of it and evict a
+ * large chunk at once (one cache miss for many cheap reads).
+ */
+const BUDGET_LEVELS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 35, 40, 50, 60, 70, 80];
+const MAX_ITEMS_LEVELS = [4, 6, 8, 10, 12, 16, 20, 24, 30, 40, 60, 80, 120, 160, 240, 320, 480];
+const CHUNK_LEVELS = [2, 4, 6, 8, 10, 15, 20, 30, 40, 60, 80, 120, 160];
 const COMPACT_AT_LEVELS = [30, 40, 50, 60, 70, 80, 90];
 /**
  * A tool's caps: two fixed levels, and its results' sizes at these quantiles rounded to a round
@@ -74,6 +88,9 @@ function capLevels(sizes: readonly number[]): number[] {
   }
   return [...levels].sort((a, b) => a - b);
 }
+/** The file_tracking knob's values: `[context.file_tracking]` as written, or with `enabled = false`. */
+export const FILE_TRACKING_ON = 'on';
+export const FILE_TRACKING_OFF = 'off';
 /** A tool whose largest result is under this is not worth a cap or a route of its own. */
 export const LARGE_RESULT_TOKENS = 1_000;
 const STRATEGIES = ['per_item', 'bulk', 'compact'];
@@ -140,7 +157,12 @@ export function buildSpace(
   const add = (knob: Omit<Knob, 'id'>) =>
     knobs.push({
       ...knob,
-      id: `${knob.region !== undefined ? `region:${knob.region}` : `tool:${knob.tool}`}:${knob.param}`,
+      id:
+        knob.region !== undefined
+          ? `region:${knob.region}:${knob.param}`
+          : knob.tool !== undefined
+            ? `tool:${knob.tool}:${knob.param}`
+            : `context:${knob.param}`,
     });
 
   for (const { name, kind, raw } of tunableRegions(blueprint, doc)) {
@@ -182,13 +204,22 @@ export function buildSpace(
     }
   }
 
+  // File tracking rewrites its hashmap's entry for a file on every touch: a change near the top of
+  // the request that sends everything after it again uncached. Turning it off is a knob of its own.
+  if (blueprint.fileTracking?.enabled && blueprint.fileTracking.region !== undefined)
+    add({ param: 'file_tracking', levels: [FILE_TRACKING_ON, FILE_TRACKING_OFF], start: FILE_TRACKING_ON });
+
   const tools = toolStats(events, sizeOf);
   const stages = blueprint.stages.length > 0 ? blueprint.stages.map((s) => s.name) : [DEFAULT_STAGE];
   const targets = routeTargets(blueprint, knobs);
   for (const stats of tools) {
     const largest = stats.sizes[stats.sizes.length - 1] ?? 0;
-    if (largest <= LARGE_RESULT_TOKENS) continue;
-    const caps = capLevels(stats.sizes);
+    // A file tool's results are keyed by their path, however small: routed to a hashmap, the newest
+    // result for each file replaces the older one and stays, so the file is not lost while the run
+    // keeps naming it (an edit's short "updated" result is a loss the run names again like a read).
+    const keyed = lookupTool(FILE_TOOLS, stats.tool) !== undefined;
+    if (largest <= LARGE_RESULT_TOKENS && !keyed) continue;
+    const caps = largest > LARGE_RESULT_TOKENS ? capLevels(stats.sizes) : [];
     if (caps.length) add({ param: 'cap', tool: stats.tool, levels: [null, ...caps], start: null });
     const now = new Set(stagesOf(blueprint).map((s) => routeOf(s.toolRouting, stats.tool)));
     const elsewhere = targets.filter((t) => !(now.size === 1 && now.has(t)));
@@ -293,8 +324,10 @@ export function editsFor(space: Space, genome: Genome): Edit[] {
   const regions = [...new Set(space.knobs.filter((k) => k.region !== undefined).map((k) => k.region!))];
   for (const region of regions) edits.push(...regionEdits(space, genome, region));
   for (const knob of space.knobs) {
-    if (knob.tool === undefined) continue;
     const value = genome[space.knobs.indexOf(knob)];
+    if (knob.param === 'file_tracking' && value === FILE_TRACKING_OFF)
+      edits.push({ op: 'set', path: ['context', 'file_tracking', 'enabled'], value: false });
+    if (knob.tool === undefined) continue;
     if (value === undefined || value === knob.start || value === null) continue;
     for (const stage of space.stages) edits.push(toolEdit(space, stage, knob.tool, knob.param, value));
   }

@@ -39,7 +39,14 @@ function firstLine(text: string): string {
 export function change(type: ChangeType, region: string, entries: readonly Entry[], reason?: string): Change {
   const tokens = entries.reduce((sum, e) => sum + e.tokens, 0);
   const labels = entries.map(entryLabel);
+  let toolResults: string[] | undefined;
+  for (const e of entries)
+    if (e.kind === 'tool_result' && e.toolCallId !== undefined) (toolResults ??= []).push(e.toolCallId);
   // Built whole (not `c.reason = ...` later), so the object keeps its fields inline.
+  if (toolResults)
+    return reason === undefined
+      ? { type, region, tokens, entries: labels, toolResults }
+      : { type, region, tokens, entries: labels, reason: sharedReason(reason), toolResults };
   return reason === undefined
     ? { type, region, tokens, entries: labels }
     : { type, region, tokens, entries: labels, reason: sharedReason(reason) };

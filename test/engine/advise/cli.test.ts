@@ -36,7 +36,7 @@ describe('lev advise', () => {
     expect(r.status).toBe(0);
     // The starting figures are the example's own replay's (it records no run as it was sent).
     const start = replay(ScenarioSchema.parse(JSON.parse(readFileSync(EXAMPLE, 'utf8'))), BUILT_IN_TRAFFIC).summary;
-    const head = `imported-run: as recorded (the starting layout; this scenario records no run as it was sent): peak request ${fmt(start.peakRequestTokens)} tokens, $`;
+    const head = `imported-run: the starting layout (this scenario records no run as it was sent): peak request ${fmt(start.peakRequestTokens)} tokens, $`;
     expect(r.stdout.startsWith(head)).toBe(true);
     expect(r.stdout.slice(head.length)).toMatch(new RegExp(`^\\d+\\.\\d{4} of input, ${start.readAgain.count} read again later, task ${start.taskLostAt === null ? 'kept' : 'LOST'}`));
     expect(r.stdout).toContain('checked 2026-12-02');
