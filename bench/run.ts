@@ -207,8 +207,8 @@ function rhaiRows(results: RhaiBenchRow[]): Row[] {
     area: 'rhai',
     measure: `${r.name}: Rhai vs plain JS`,
     value: `${n(r.rhaiMs, 1)} ms vs ${n(r.jsMs, 2)} ms = ${n(r.ratio, 1)}x`,
-    goal: '<= 20x',
-    met: r.ratio <= 20,
+    goal: '<= 10x',
+    met: r.ratio <= 10,
   }));
 }
 
