@@ -8,6 +8,7 @@ import type { Runtime } from '../runtime.ts';
 import { makeChar, normInt, RhaiRange, type Cell, type RhaiValue } from '../values.ts';
 import { mayBeBorrowed, owned, type Compiler } from './compiler.ts';
 import { iterationValues } from './control.ts';
+import { localTest, testLocal } from './int-ops.ts';
 import { BREAK, CONTINUE, countOp, expectBool, leaveWith, NONE, type Ev } from './frame.ts';
 
 export function compileBreak(c: Compiler, s: Extract<Stmt, { kind: 'break' }>): Ev {
@@ -43,10 +44,21 @@ function breakValue(rt: Runtime): RhaiValue {
 
 /** `while cond { }`, and `loop { }` (no condition). */
 export function compileWhile(c: Compiler, e: Extract<Expr, { kind: 'while' }>): Ev {
-  const cond = e.cond ? c.expr(e.cond) : null;
   const condPos = e.cond?.pos ?? e.pos;
   const body = c.block(e.body);
   const pos = e.pos;
+  const test = e.cond ? localTest(c, e.cond) : null;
+  if (test) {
+    return (env) => {
+      for (;;) {
+        if (!expectBool(testLocal(test, env), condPos)) return undefined;
+        countOp(env.rt, pos);
+        body(env);
+        if (env.rt.signal !== NONE && loopExit(env.rt)) return breakValue(env.rt);
+      }
+    };
+  }
+  const cond = e.cond ? c.expr(e.cond) : null;
   return (env) => {
     for (;;) {
       if (cond && !expectBool(cond(env), condPos)) return undefined;
