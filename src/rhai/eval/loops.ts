@@ -4,6 +4,7 @@
 import { mayMutate } from '../analysis.ts';
 import type { Expr, Stmt } from '../ast.ts';
 import { cloneValue } from '../copy.ts';
+import { tooManyOperations } from '../cost.ts';
 import type { Runtime } from '../runtime.ts';
 import { makeChar, normInt, RhaiRange, type Cell, type RhaiValue } from '../values.ts';
 import { mayBeBorrowed, owned, type Compiler } from './compiler.ts';
@@ -48,6 +49,24 @@ export function compileWhile(c: Compiler, e: Extract<Expr, { kind: 'while' }>): 
   const body = c.block(e.body);
   const pos = e.pos;
   const test = e.cond ? localTest(c, e.cond) : null;
+  if (test && e.body.length === 2 && !c.dynAware && e.body.every((s) => s.kind !== 'import')) {
+    // A two-statement body (`sum += i; i += 1;`) runs its statements from the loop itself, with the
+    // block's own operation count and limit check (at its first statement), one closure call fewer.
+    const first = c.block([e.body[0]!]);
+    const second = c.block([e.body[1]!]);
+    const bodyPos = e.body[0]!.pos;
+    return (env) => {
+      const rt = env.rt;
+      for (;;) {
+        if (!expectBool(testLocal(test, env), condPos)) return undefined;
+        if (++rt.ops > rt.opLimit) tooManyOperations(pos);
+        if ((rt.ops += 2) > rt.opLimit) tooManyOperations(bodyPos);
+        first(env);
+        if (rt.signal === NONE) second(env);
+        if (rt.signal !== NONE && loopExit(rt)) return breakValue(rt);
+      }
+    };
+  }
   if (test) {
     return (env) => {
       for (;;) {
