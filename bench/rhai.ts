@@ -1,16 +1,20 @@
 // Rhai interpreter vs the same algorithm in plain JS, in the same process.
 // Each side is timed over a batch of calls, the same number for both, long enough that the faster
 // side's batch is never too short to time (a render() in JS takes about 30 µs: one call timed alone
-// is at the mercy of a timer tick or a GC). After warm-up the batches run interleaved (Rhai, JS,
-// Rhai, JS, ...) and each side keeps its fastest, so a busy machine skews both sides alike.
-// Run: `npx tsx bench/rhai.ts`.
+// is at the mercy of a timer tick or a GC). After warm-up the batches run interleaved, side by side
+// (Rhai then JS in even rounds, JS then Rhai in odd ones), each round gives one ratio, and the row
+// reports the median round: on a shared machine a load spike then skews one round, not the row.
+// Run: `npx tsx bench/rhai.ts [rounds] [workload name filter]`.
 import { compile, type CompiledScript } from '../src/rhai/index.ts';
 
 export interface RhaiBenchRow {
   name: string;
   rhaiMs: number;
   jsMs: number;
+  /** The median round's Rhai CPU time / JS CPU time. */
   ratio: number;
+  /** The same by wall-clock time (more at the mercy of other processes on the machine). */
+  wallRatio: number;
 }
 
 interface Workload {
@@ -119,20 +123,31 @@ const WORKLOADS: Workload[] = [
 /** Each side's batch lasts at least this long (for the faster side; the slower one takes longer). */
 const MIN_BATCH_MS = 5;
 
-/** Milliseconds per call over a batch of `calls`; the last result is checked, so none is unused. */
-function timeBatch(f: () => unknown, calls: number, expected: string): number {
+/** One batch's time per call: the process's CPU time and the wall-clock time, in ms. */
+interface Timing {
+  cpu: number;
+  wall: number;
+}
+
+/** Times a batch of `calls`; the last result is checked, so none is unused. */
+function timeBatch(f: () => unknown, calls: number, expected: string): Timing {
   let last: unknown;
+  const cpu0 = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < calls; i++) last = f();
-  const ms = (performance.now() - start) / calls;
+  const wall = (performance.now() - start) / calls;
+  const cpu = process.cpuUsage(cpu0);
   if (String(last) !== expected) throw new Error(`a batch gave ${String(last)}, not ${expected}`);
-  return ms;
+  return { cpu: (cpu.user + cpu.system) / 1000 / calls, wall };
 }
 
 /** The number of calls after which a batch of the faster side lasts at least MIN_BATCH_MS. */
 function batchSize(w: Workload, expected: string): number {
   let calls = 1;
-  while (Math.min(timeBatch(w.rhai, calls, expected), timeBatch(w.js, calls, expected)) * calls < MIN_BATCH_MS)
+  while (
+    Math.min(timeBatch(w.rhai, calls, expected).wall, timeBatch(w.js, calls, expected).wall) * calls <
+    MIN_BATCH_MS
+  )
     calls *= 2;
   return calls;
 }
@@ -145,9 +160,10 @@ function check(w: Workload): string {
   return a;
 }
 
-export async function benchRhai(rounds = 10): Promise<RhaiBenchRow[]> {
+export async function benchRhai(rounds = 15, only = ''): Promise<RhaiBenchRow[]> {
   const rows: RhaiBenchRow[] = [];
   for (const w of WORKLOADS) {
+    if (only && !w.name.includes(only)) continue;
     const expected = check(w);
     // Closure trees need more calls than plain JS before V8 optimizes them all; sizing the batch
     // runs both sides many times more.
@@ -156,16 +172,41 @@ export async function benchRhai(rounds = 10): Promise<RhaiBenchRow[]> {
       w.js();
     }
     const calls = batchSize(w, expected);
-    let rhaiMs = Infinity;
-    let jsMs = Infinity;
+    const rhai: number[] = [];
+    const js: number[] = [];
+    const ratios: number[] = [];
+    const wallRatios: number[] = [];
     for (let i = 0; i < rounds; i++) {
-      rhaiMs = Math.min(rhaiMs, timeBatch(w.rhai, calls, expected));
-      jsMs = Math.min(jsMs, timeBatch(w.js, calls, expected));
+      let r: Timing;
+      let j: Timing;
+      if (i % 2 === 0) {
+        r = timeBatch(w.rhai, calls, expected);
+        j = timeBatch(w.js, calls, expected);
+      } else {
+        j = timeBatch(w.js, calls, expected);
+        r = timeBatch(w.rhai, calls, expected);
+      }
+      rhai.push(r.cpu);
+      js.push(j.cpu);
+      ratios.push(r.cpu / j.cpu);
+      wallRatios.push(r.wall / j.wall);
     }
-    rows.push({ name: w.name, rhaiMs: round(rhaiMs, 3), jsMs: round(jsMs, 3), ratio: round(rhaiMs / jsMs, 1) });
+    rows.push({
+      name: w.name,
+      rhaiMs: round(median(rhai), 3),
+      jsMs: round(median(js), 3),
+      ratio: round(median(ratios), 1),
+      wallRatio: round(median(wallRatios), 1),
+    });
     await new Promise((r) => setTimeout(r, 0));
   }
   return rows;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 function round(x: number, digits = 2): number {
@@ -174,11 +215,14 @@ function round(x: number, digits = 2): number {
 }
 
 export function formatTable(rows: RhaiBenchRow[]): string {
-  const lines = ['| workload | Rhai (ms) | plain JS (ms) | ratio |', '| --- | ---: | ---: | ---: |'];
-  for (const r of rows) lines.push(`| ${r.name} | ${r.rhaiMs} | ${r.jsMs} | ${r.ratio}x |`);
+  const lines = [
+    '| workload | Rhai (ms CPU) | plain JS (ms CPU) | ratio (CPU) | ratio (wall) |',
+    '| --- | ---: | ---: | ---: | ---: |',
+  ];
+  for (const r of rows) lines.push(`| ${r.name} | ${r.rhaiMs} | ${r.jsMs} | ${r.ratio}x | ${r.wallRatio}x |`);
   return lines.join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  benchRhai().then((rows) => console.log(formatTable(rows)));
+  benchRhai(Number(process.argv[2] ?? 15), process.argv[3] ?? '').then((rows) => console.log(formatTable(rows)));
 }

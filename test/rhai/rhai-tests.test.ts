@@ -1,5 +1,6 @@
 // Rhai's own test suite: every assertion of rhaiscript/rhai tests/*.rs that runs a script on a plain
-// Engine::new() and compares the result with a literal value or an error kind
+// Engine::new() (or Engine::new_raw(), whose scripts here use no package) and compares the result
+// (or an entry of its map) with a literal value or an error kind
 // (rhai-tests/cases.json, made by rhai-tests/extract.ts; rhai-tests/README.md lists what was left out).
 // Each case runs as Rhai's `Engine::eval::<T>` would: a result of another type than T is
 // ErrorMismatchOutputType, and the value is compared with the Rust test's own literal.
@@ -60,11 +61,13 @@ function check(c: RhaiTestCase, outcome: Outcome): void {
     if (!ex.error.includes('*')) expect(ex.error, e.message).toContain(e.kind);
     if (ex.inner) expect(ex.inner, e.message).toContain(e.innerKind);
     if (ex.message !== undefined) expect(e.message).toBe(ex.message);
+    if (ex.position) expect([e.line, e.column], e.message).toEqual(ex.position);
     return;
   }
   if ('error' in outcome) throw outcome.error;
   if ('ok' in ex) return; // succeeded, with a result of the asked type (run() checked it)
-  const v = outcome.value;
+  // `x["a"]` of a Map result (run() checked it is one)
+  const v = c.key === undefined ? outcome.value : (outcome.value as Map<string, RhaiValue>).get(c.key);
   if ('length' in ex) {
     const length = typeof v === 'string' ? new TextEncoder().encode(v).length // Rust's String::len is bytes
       : Array.isArray(v) ? v.length : v instanceof Map ? v.size : v instanceof RhaiBlob ? v.bytes.length : NaN;

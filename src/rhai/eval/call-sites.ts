@@ -9,7 +9,7 @@ import { FnPtr, typeName, type Cell, type RhaiValue } from '../values.ts';
 import { lvalue, varLValue } from './assignment.ts';
 import { callFnPtr, callNative, invoke, runFrame } from './calls.ts';
 import { owned, type Compiler } from './compiler.ts';
-import { countOp, Env, NONE, RETURN, signature, type CompiledFn, type Ev, type LValue } from './frame.ts';
+import { countOp, Env, NONE, RETURN, signature, takeFrame, type CompiledFn, type Ev, type LValue } from './frame.ts';
 import type { Program } from './program.ts';
 import { findModule, markSource, runIn } from './modules.ts';
 import { findVariable } from './scope.ts';
@@ -245,7 +245,7 @@ function compileScriptCall(fn: CompiledFn, args: Ev[], pos: Pos): Ev {
       const p0 = fn.paramSlots[0]!;
       const boxed = fn.paramCaptured[0]!;
       return (env) => {
-        const frame = new Env(fn.slotCount, null, env.rt);
+        const frame = takeFrame(fn, env.rt, null);
         const v = a0(env);
         if (env.rt.signal !== NONE) return undefined; // a `return`/`break` inside the argument
         frame.slots[p0] = boxed ? { value: v } : v;

@@ -13,7 +13,7 @@ import { NATIVE_FUNCTIONS, NO_MATCH, type NativeContext, type NativeFn } from '.
 import { tooManyOperations } from '../cost.ts';
 import type { Runtime } from '../runtime.ts';
 import { FnPtr, type Cell, type RhaiValue } from '../values.ts';
-import { Env, NONE, signature, type CompiledFn, type ParentScope } from './frame.ts';
+import { NONE, releaseFrame, signature, takeFrame, type CompiledFn, type Env, type ParentScope } from './frame.ts';
 import type { Program } from './program.ts';
 
 /** What native functions may ask of the run they are called in (made once per run). */
@@ -62,7 +62,7 @@ export function wrapCallError(rt: Runtime, e: unknown, fn: CompiledFn, pos: Pos)
   return e;
 }
 
-/** Runs a script function or closure body in a prepared frame. */
+/** Runs a script function or closure body in a frame from takeFrame, which it then releases. */
 export function runFrame(fn: CompiledFn, env: Env, pos: Pos): RhaiValue {
   const rt = env.rt;
   if (++rt.depth > rt.maxDepth) {
@@ -84,6 +84,7 @@ export function runFrame(fn: CompiledFn, env: Env, pos: Pos): RhaiValue {
     rt.signalValue = undefined;
   } // only `return` leaves a body
   rt.lastThis = env.thisVal;
+  releaseFrame(fn, env);
   return r;
 }
 
@@ -99,7 +100,7 @@ export function invoke(
   pos: Pos,
   parent: ParentScope | null = null,
 ): RhaiValue {
-  const env = new Env(fn.slotCount, caps, rt);
+  const env = takeFrame(fn, rt, caps);
   env.parent = parent;
   if (hasThis) {
     env.hasThis = true;

@@ -22,14 +22,13 @@ import { lvalue, varLValue } from './assignment.ts';
 import { compileCall, compileMethodCall } from './call-sites.ts';
 import { localSlot, owned, type Compiler } from './compiler.ts';
 import { cellsOf, expectBool, makeCompiledFn, slotsOf, type Env, type Ev } from './frame.ts';
+import { MISS, type IntFast } from './int-ops.ts';
 import { compileDo, compileFor, compileWhile } from './loops.ts';
 import { findModule } from './modules.ts';
 import { compileIf, compileSwitch } from './statements.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const INT_MAX = normInt(MAX_INT);
-/** A fast path's "no answer, take the general path". */
-const MISS: unique symbol = Symbol('miss');
 
 export function compileExpr(c: Compiler, e: Expr): Ev {
   const pos = e.pos;
@@ -334,33 +333,13 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
           return typeof a === 'string' ? concatText(env.rt, a, text, pos) : binaryOp(env.rt, op, a, text, pos);
         };
       }
-      return numeric(
-        c,
-        e,
-        L,
-        R,
-        (a, b) => {
-          const r = a + b;
-          return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
-        },
-        (a, b, rt) => {
-          if (typeof a !== 'string' || typeof b !== 'string') return binaryOp(rt, op, a, b, pos);
-          return concatText(rt, a, b, pos);
-        },
-      );
+      return additive(c, e, L, R, false, (a, b, rt) => {
+        if (typeof a !== 'string' || typeof b !== 'string') return binaryOp(rt, op, a, b, pos);
+        return concatText(rt, a, b, pos);
+      });
     }
     case '-':
-      return numeric(
-        c,
-        e,
-        L,
-        R,
-        (a, b) => {
-          const r = a - b;
-          return r <= MAX_SAFE && r >= -MAX_SAFE ? r : MISS;
-        },
-        (a, b, rt) => binaryOp(rt, op, a, b, pos),
-      );
+      return additive(c, e, L, R, true, (a, b, rt) => binaryOp(rt, op, a, b, pos));
     case '*':
       return numeric(
         c,
@@ -391,6 +370,55 @@ function compileBinary(c: Compiler, e: Extract<Expr, { kind: 'binary' }>): Ev {
 }
 
 /**
+ * `a + b` and `a - b`, the commonest operators: as `numeric`, but the INT arithmetic is written in
+ * the closures rather than called through `fast` (the closures `numeric` makes are shared by all
+ * its operators, so that call is a real, megamorphic call; here the only choice is a branch).
+ */
+function additive(
+  c: Compiler,
+  e: Extract<Expr, { kind: 'binary' }>,
+  L: Ev,
+  R: Ev,
+  minus: boolean,
+  slow: (a: RhaiValue, b: RhaiValue, rt: Runtime) => RhaiValue,
+): Ev {
+  const ls = localSlot(c, e.left);
+  const rs = localSlot(c, e.right);
+  const rc = e.right.kind === 'literal' && typeof e.right.value === 'number' ? e.right.value : undefined;
+  if (ls !== undefined && rc !== undefined) {
+    return (env) => {
+      const a = slotsOf(env)[ls];
+      if (typeof a === 'number') {
+        const r = minus ? a - rc : a + rc;
+        if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+      }
+      return slow(a, rc, env.rt);
+    };
+  }
+  if (ls !== undefined && rs !== undefined) {
+    return (env) => {
+      const slots = slotsOf(env);
+      const a = slots[ls];
+      const b = slots[rs];
+      if (typeof a === 'number' && typeof b === 'number') {
+        const r = minus ? a - b : a + b;
+        if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+      }
+      return slow(a, b, env.rt);
+    };
+  }
+  return (env) => {
+    const a = L(env);
+    const b = R(env);
+    if (typeof a === 'number' && typeof b === 'number') {
+      const r = minus ? a - b : a + b;
+      if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+    }
+    return slow(a, b, env.rt);
+  };
+}
+
+/**
  * A binary operator with a fast path for two INTs held as JS numbers. `fast` returns MISS when
  * the exact result needs the general path (overflow, BigInt). Local variables and literal
  * operands are read inline rather than through another closure.
@@ -400,7 +428,7 @@ function numeric(
   e: Extract<Expr, { kind: 'binary' }>,
   L: Ev,
   R: Ev,
-  fast: (a: number, b: number) => RhaiValue | typeof MISS,
+  fast: IntFast,
   slow: (a: RhaiValue, b: RhaiValue, rt: Runtime) => RhaiValue,
 ): Ev {
   const ls = localSlot(c, e.left);

@@ -4,10 +4,12 @@
 import { mayMutate } from '../analysis.ts';
 import type { Expr, Stmt } from '../ast.ts';
 import { cloneValue } from '../copy.ts';
+import { tooManyOperations } from '../cost.ts';
 import type { Runtime } from '../runtime.ts';
 import { makeChar, normInt, RhaiRange, type Cell, type RhaiValue } from '../values.ts';
 import { mayBeBorrowed, owned, type Compiler } from './compiler.ts';
 import { iterationValues } from './control.ts';
+import { localTest, testLocal } from './int-ops.ts';
 import { BREAK, CONTINUE, countOp, expectBool, leaveWith, NONE, type Ev } from './frame.ts';
 
 export function compileBreak(c: Compiler, s: Extract<Stmt, { kind: 'break' }>): Ev {
@@ -43,10 +45,39 @@ function breakValue(rt: Runtime): RhaiValue {
 
 /** `while cond { }`, and `loop { }` (no condition). */
 export function compileWhile(c: Compiler, e: Extract<Expr, { kind: 'while' }>): Ev {
-  const cond = e.cond ? c.expr(e.cond) : null;
   const condPos = e.cond?.pos ?? e.pos;
   const body = c.block(e.body);
   const pos = e.pos;
+  const test = e.cond ? localTest(c, e.cond) : null;
+  if (test && e.body.length === 2 && !c.dynAware && e.body.every((s) => s.kind !== 'import')) {
+    // A two-statement body (`sum += i; i += 1;`) runs its statements from the loop itself, with the
+    // block's own operation count and limit check (at its first statement), one closure call fewer.
+    const first = c.block([e.body[0]!]);
+    const second = c.block([e.body[1]!]);
+    const bodyPos = e.body[0]!.pos;
+    return (env) => {
+      const rt = env.rt;
+      for (;;) {
+        if (!expectBool(testLocal(test, env), condPos)) return undefined;
+        if (++rt.ops > rt.opLimit) tooManyOperations(pos);
+        if ((rt.ops += 2) > rt.opLimit) tooManyOperations(bodyPos);
+        first(env);
+        if (rt.signal === NONE) second(env);
+        if (rt.signal !== NONE && loopExit(rt)) return breakValue(rt);
+      }
+    };
+  }
+  if (test) {
+    return (env) => {
+      for (;;) {
+        if (!expectBool(testLocal(test, env), condPos)) return undefined;
+        countOp(env.rt, pos);
+        body(env);
+        if (env.rt.signal !== NONE && loopExit(env.rt)) return breakValue(env.rt);
+      }
+    };
+  }
+  const cond = e.cond ? c.expr(e.cond) : null;
   return (env) => {
     for (;;) {
       if (cond && !expectBool(cond(env), condPos)) return undefined;

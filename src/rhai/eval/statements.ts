@@ -10,6 +10,7 @@ import { moduleNotFound } from './modules.ts';
 import { owned, type Compiler } from './compiler.ts';
 import { caughtValue, switchValueMatches } from './control.ts';
 import { cellsOf, countOp, expectBool, leaveWith, NONE, RETURN, slotsOf, unit, type Ev } from './frame.ts';
+import { localTest, testLocal } from './int-ops.ts';
 import { compileBreak, compileContinue } from './loops.ts';
 import { shadowEvalVariable } from './scope.ts';
 
@@ -195,10 +196,19 @@ function compileTry(c: Compiler, s: Extract<Stmt, { kind: 'try' }>): Ev {
 }
 
 export function compileIf(c: Compiler, e: Extract<Expr, { kind: 'if' }>): Ev {
-  const cond = c.expr(e.cond);
   const then = c.block(e.then);
   const els = e.else ? c.block(e.else) : unit;
   const pos = e.cond.pos;
+  const test = localTest(c, e.cond);
+  if (test) {
+    return (env) => {
+      const v = testLocal(test, env);
+      if (v === true) return then(env);
+      if (v === false) return els(env);
+      throw mismatchError('bool', typeName(v), pos);
+    };
+  }
+  const cond = c.expr(e.cond);
   return (env) => {
     const v = cond(env);
     if (v === true) return then(env);

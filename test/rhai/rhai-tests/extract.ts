@@ -37,13 +37,22 @@ export interface RhaiTestCase {
    * (`*` for any error), `inner` naming the error an ErrorInFunctionCall wraps, `message` its text.
    */
   expect: RhaiTestExpectation;
+  /** The value compared is the result map's entry of this key (`x["a"].as_int()` on a Map result). */
+  key?: string;
+  /**
+   * `new_raw`: the Rust test's engine is `Engine::new_raw()` (no packages); its scripts use only
+   * the operators and syntax a raw engine has, so the full engine gives the same result.
+   */
+  engine?: 'new_raw';
+  /** The Rust call the script stands for, when the test calls a Rust API rather than a script. */
+  rust?: string;
 }
 
 export type RhaiTestExpectation =
   | { value: Expected; tolerance?: number; compare?: '<' | '>' }
   | { ok: true }
   | { length: number }
-  | { error: string[]; inner?: string[]; parse?: string; message?: string };
+  | { error: string[]; inner?: string[]; parse?: string; message?: string; position?: [number, number] };
 
 export interface RhaiTestsFile {
   source: { repository: string; commit: string; version: string; license: string; files: number };
@@ -265,6 +274,7 @@ function mutationReason(method: string): string {
 class FileWalker {
   private readonly plain = new Map<string, string | null>(); // engine name -> null (plain) or the reason it is not
   private readonly aliases = new Map<string, Tok[]>(); // `let script = ".."`, `let result = engine.eval(..)`
+  private readonly raw = new Set<string>(); // engines made by Engine::new_raw()
   private test = '';
 
   constructor(private readonly file: string, private readonly t: Tok[], private readonly out: Found) {}
@@ -299,6 +309,7 @@ class FileWalker {
           else {
             this.test = name;
             this.plain.clear();
+            this.raw.clear();
             this.aliases.clear();
             this.block(q, close);
           }
@@ -331,7 +342,9 @@ class FileWalker {
       const range = t.slice(p, end + 1);
       if (!attrs.enabled) this.exclude('needs a non-default feature (cfg)', countAssertions(range));
       else if (t[p]!.text === '{') this.block(p, end);
-      else if (['for', 'while', 'loop', 'if', 'match'].includes(t[p]!.text)) {
+      else if (t[p]!.text === 'if' && this.ifLetError(range)) {
+        // its assertions became cases
+      } else if (['for', 'while', 'loop', 'if', 'match'].includes(t[p]!.text)) {
         this.noteMutations(range);
         this.exclude('inside a Rust loop or condition (cases built at run time)', countAssertions(range));
       } else this.statement(range);
@@ -385,7 +398,10 @@ class FileWalker {
       // `let [mut] engine = Engine::new();`
       if (text(nameAt + 1) === '=' && text(nameAt + 2) === 'Engine' && text(nameAt + 3) === '::') {
         const ctor = text(nameAt + 4);
-        this.plain.set(name, ctor === 'new' && text(nameAt + 7) === ';' ? null : `not Engine::new() (Engine::${ctor})`);
+        const plain = (ctor === 'new' || ctor === 'new_raw') && text(nameAt + 7) === ';';
+        this.plain.set(name, plain ? null : `not Engine::new() (Engine::${ctor})`);
+        if (plain && ctor === 'new_raw') this.raw.add(name);
+        else this.raw.delete(name);
         this.aliases.delete(name);
         return;
       }
@@ -396,6 +412,14 @@ class FileWalker {
         if (this.plain.has(value[0]?.text ?? '') && value[1]?.text === '.' && !value.some((x) => x.text === 'unwrap' || x.text === 'expect')) {
           this.noteMutations(s);
           this.aliases.set(name, value);
+          return;
+        }
+        // `let x = engine.eval::<Map>("..").unwrap();` (its entries compared later) and
+        // `let e = *engine.eval::<T>("..").unwrap_err();` (matched by an `if let` later)
+        const held = value[0]?.text === '*' ? value.slice(1) : value;
+        if (this.plain.get(held[0]?.text ?? '') === null && held[1]?.text === '.' && ['eval', 'eval_expression'].includes(held[2]?.text ?? '') &&
+          ['unwrap', 'unwrap_err'].includes(held[held.length - 3]?.text ?? '') && held[held.length - 1]?.text === ')') {
+          this.aliases.set(name, held);
           return;
         }
         this.aliases.delete(name);
@@ -425,6 +449,44 @@ class FileWalker {
     return out;
   }
 
+  /**
+   * `if let EvalAltResult::ErrorX(parse_error, pos) = e { assert_eq!(parse_error, ParseErrorType::Y(..));
+   * assert_eq!(pos, Position::new(L, C)); } else { panic!(..) }` where `e` holds a plain engine's
+   * `.unwrap_err()`: each assertion becomes a case (the error's parse type, its position). False
+   * for any other `if`, which is then left out as a Rust condition.
+   */
+  private ifLetError(s: Tok[]): boolean {
+    const text = (k: number): string => s[k]?.text ?? '';
+    if (text(1) !== 'let' || text(2) !== 'EvalAltResult' || text(3) !== '::' || text(5) !== '(' || text(7) !== ',' || text(9) !== ')' || text(10) !== '=' || text(12) !== '{') return false;
+    const kind = text(4);
+    const [what, where] = [text(6), text(8)];
+    const held = this.aliases.get(text(11));
+    const call = held && this.engineCall(held);
+    if (!call || typeof call === 'string' || !call.error) return false;
+    const close = matching(s, 12);
+    if (text(close + 1) !== 'else') return false;
+    const found: RhaiTestCase[] = [];
+    let p = 13;
+    while (p < close) {
+      let end = p;
+      while (end < close && !(s[end]!.text === ';' && depthAt(s, end) === 1)) end++;
+      const st = s.slice(p, end + 1);
+      const args = st[0]?.text === 'assert_eq' ? splitArgs(st, 2) : [];
+      if (args.length !== 2) return false;
+      const [left, right] = args as [Tok[], Tok[]];
+      const base = { file: this.file, test: this.test, line: st[0]!.line, call: call.call, script: call.script, ...(call.type ? { type: call.type } : {}) };
+      if (left.length === 1 && left[0]!.text === what && right[0]?.text === 'ParseErrorType' && right[1]?.text === '::') {
+        found.push({ ...base, expect: { error: [kind], parse: right[2]!.text } });
+      } else if (left.length === 1 && left[0]!.text === where && right.map((x) => x.text).join('').match(/^Position::new\((\d+),(\d+)\)$/)) {
+        const [, l, c] = right.map((x) => x.text).join('').match(/^Position::new\((\d+),(\d+)\)$/)!;
+        found.push({ ...base, expect: { error: [kind], position: [Number(l), Number(c)] } });
+      } else return false;
+      p = end + 1;
+    }
+    this.out.cases.push(...found);
+    return found.length > 0;
+  }
+
   /** The case(s) one assertion statement gives, or why it is left out. */
   private assertion(s: Tok[]): RhaiTestCase[] | string {
     const line = s[0]!.line;
@@ -432,6 +494,9 @@ class FileWalker {
     const made = (call: EngineCall, expect: RhaiTestExpectation): RhaiTestCase[] => {
       const c: RhaiTestCase = { file: this.file, test: this.test, line, call: call.call, script: call.script, expect };
       if (call.type !== undefined) c.type = call.type;
+      if (call.key !== undefined) c.key = call.key;
+      if (call.raw) c.engine = 'new_raw';
+      if (call.rust !== undefined) c.rust = call.rust;
       return [c];
     };
     if (head === 'assert_eq' || head === 'assert_ne') {
@@ -531,6 +596,20 @@ class FileWalker {
     return 'expected value is not a literal (computed in Rust)';
   }
 
+  /**
+   * `engine.parse_json("text", true).unwrap_err()`: the script `parse_json("text")`, as the script
+   * function is `Engine::parse_json(text, true)` in a default build (lang_core.rs, `parse_json`).
+   */
+  private parseJson(rest: Tok[]): EngineCall | string {
+    const text = rest.map((x) => (x.kind === 'str' ? '"…"' : x.text)).join('');
+    if (text !== '("…",true).unwrap_err()' || rest[1]!.kind !== 'str') return 'Engine::parse_json from Rust (a Rust API, not a script)';
+    const json = rest[1]!.value!;
+    return {
+      call: 'eval', type: undefined, script: `parse_json(${JSON.stringify(json)})`, raw: false, resultType: '', error: true,
+      rust: `engine.parse_json(${JSON.stringify(json)}, true)`,
+    };
+  }
+
   /** File-level `const NAME: FLOAT = literal;` (tolerances). */
   readonly consts = new Map<string, number>();
 
@@ -552,7 +631,7 @@ class FileWalker {
     const method = e[k + 2]!.text;
     if (/scope/.test(method)) return 'uses a Scope filled from Rust';
     if (/ast|call_fn/.test(method)) return 'calls into a compiled AST or function from Rust';
-    if (method === 'parse_json') return 'Engine::parse_json from Rust (a Rust API, not a script)';
+    if (method === 'parse_json') return this.parseJson(e.slice(k + 3));
     if (!['eval', 'run', 'compile', 'eval_expression', 'compile_expression'].includes(method)) return `engine.${method} from Rust`;
     k += 3;
     let type: string | undefined;
@@ -571,7 +650,7 @@ class FileWalker {
     k = argsClose + 1;
     const call = method as RhaiTestCase['call'];
     const rest = e.slice(k).map((x) => x.text).join('');
-    const base = { call, type, script };
+    const base = { call, type, script, raw: this.raw.has(name) };
     // What follows the call: .unwrap() / .expect("..") / .unwrap_err() / .expect_err("..") and projections.
     const unwrapErr = /^\.(unwrap_err\(\)|expect_err\([^)]*\))(.*)$/.exec(e.slice(k).map((x) => (x.kind === 'str' ? '"…"' : x.text)).join(''));
     if (unwrapErr) {
@@ -590,6 +669,12 @@ class FileWalker {
     if (more === '.into_iter().map(|v|v.as_int().unwrap()).collect::<Vec<_>>()') return { ...base, resultType: 'array<INT>', error: false };
     if ((more === '.to_string()' || more === '.as_str()') && type && STRING_TYPES.has(type)) return { ...base, resultType: type, error: false };
     if (more === '.len()' && type && ['Map', 'Array', 'Blob', 'String'].includes(type)) return { ...base, resultType: type, error: false, projection: 'len' };
+    // `x["a"].as_int().unwrap()` on a Map result: the entry, compared as that type
+    const entry = /^\["…"\]\.(?:as_(int|bool)\(\)\.unwrap\(\)|clone_cast::<(\w+)>\(\))$/.exec(more);
+    if (entry && type === 'Map') {
+      const open = e.findIndex((x, j) => j >= k && x.text === '[');
+      return { ...base, resultType: entry[1] === 'int' ? 'INT' : entry[1] === 'bool' ? 'bool' : entry[2]!, error: false, key: e[open + 1]!.value! };
+    }
     return `compares a Rust-side projection of the result (${more.slice(0, 40)})`;
   }
 }
@@ -604,6 +689,12 @@ interface EngineCall {
   error: boolean;
   /** `err_type` (the ParseErrorType), `to_string` (the message), `len` (the result's length). */
   projection?: 'err_type' | 'to_string' | 'len';
+  /** The result map's entry compared (`x["a"]`). */
+  key?: string;
+  /** The engine is an `Engine::new_raw()`. */
+  raw: boolean;
+  /** The Rust call the script stands for (`engine.parse_json(..)`). */
+  rust?: string;
 }
 
 /** How deeply the token at k is nested in brackets within e. */
