@@ -12,6 +12,31 @@ import { KeptSteps, detailOf, snapshot } from './run/kept-steps.ts';
 import type { StepDetail, Timeline } from './timeline.ts';
 
 export { compileBlueprint, regionsForStage } from './blueprint/index.ts';
+// The blueprint language as the editor offers it: its tables' keys, the region kinds with their keys and docs.
+export {
+  ALWAYS_VALID_TARGETS,
+  CONTEXT_KEYS,
+  FILE_TRACKING_KEYS,
+  READ_PATH_KEYS,
+  REGION_KINDS,
+  SAFE_COMMAND_KEYS,
+  SECURITY_KEYS,
+  SLIDING_STRATEGIES,
+  TOP_KEYS,
+} from './blueprint/index.ts';
+export type { RegionKind } from './blueprint/index.ts';
+export {
+  GATE_KEYS,
+  OVERRIDE_KEYS,
+  ROUTING_KEYS,
+  STAGE_CONTEXT_KEYS,
+  STAGE_KEYS,
+  TRANSITION_KEYS,
+} from './blueprint/stageDecl.ts';
+export { SEED_TABLE_KEYS } from './blueprint/seedDecl.ts';
+export { ADMISSIONS, COMMON_KEYS, COMMON_KEY_DOCS } from './blueprint/regions.ts';
+export { KINDS, KIND_ALIASES, kindKeys } from './regions/kinds.ts';
+export type { KeyDoc, KindDefinition } from './regions/kinds.ts';
 export { resolveModel, MODELS, findModel, DEFAULT_MODEL_ID } from './models.ts';
 export { registerRegionKind } from './regions/index.ts';
 export type { Region, RegionContext, RegionEnv, RegionFactory, Entry } from './regions/index.ts';

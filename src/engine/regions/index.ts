@@ -8,7 +8,7 @@ import { ChecklistRegion } from './checklist.ts';
 import { ClearableRegion } from './clearable.ts';
 import { CompactHistoryRegion } from './compact-history.ts';
 import { CompactingRegion } from './compacting.ts';
-import { CustomRegion } from './custom.ts';
+import { CustomRegion, customKind } from './custom.ts';
 import { HashmapRegion } from './hashmap.ts';
 import { PinnedRegion } from './pinned.ts';
 import { SlidingWindowRegion } from './sliding-window.ts';
@@ -43,7 +43,7 @@ export function registerRegionKind(kind: RegionKind, factory: RegionFactory): vo
  * `persistent` flag: pinned-like when true, temporary-like when false.
  */
 class UnscriptedCustomRegion extends BaseRegion {
-  readonly kind = 'custom' as const;
+  readonly definition = customKind;
 
   /** As the scripted region: persistent is never shed, otherwise temporary's tier. */
   protected override get tier(): number | undefined {
