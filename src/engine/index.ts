@@ -38,8 +38,7 @@ export { ADMISSIONS, COMMON_KEYS, COMMON_KEY_DOCS } from './blueprint/regions.ts
 export { KINDS, KIND_ALIASES, kindKeys } from './regions/kinds.ts';
 export type { KeyDoc, KindDefinition } from './regions/kinds.ts';
 export { resolveModel, MODELS, findModel, DEFAULT_MODEL_ID } from './models.ts';
-export { registerRegionKind } from './regions/index.ts';
-export type { Region, RegionContext, RegionEnv, RegionFactory, Entry } from './regions/index.ts';
+export type { Region, RegionContext, RegionEnv, RegionFactory, RegionFactories, Entry } from './regions/index.ts';
 export type * from './timeline.ts';
 export type { ReplayOptions } from './replay.ts';
 export type { TrafficGenerator, TrafficGenerators } from './scenario.ts';
