@@ -10,10 +10,16 @@
 // given as paths; "as recorded" is the starting layout until a scenario carries its recorded run.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { GOAL_READ_AGAIN, type Advice, type Proposal } from '../src/engine/advise/index.ts';
-import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
-import { loadEncodings } from '../src/engine/tokens.ts';
-import { advise, replay } from '../src/engine/index.ts';
+import {
+  GOAL_READ_AGAIN,
+  type Advice,
+  type Proposal,
+  ScenarioSchema,
+  type Scenario,
+  loadEncodings,
+  advise,
+  replay,
+} from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
 
 /** Peak at most this share of the as-recorded peak (issue 29.5). */

@@ -1,9 +1,13 @@
 // The request a blueprint builds, as provider API bodies a user can send as they are: Anthropic
 // Messages (system blocks in the engine's order, cache_control where the runtime places its
 // breakpoints, tool_use/tool_result pairs) and OpenAI Chat Completions. Pure: page, worker and CLI.
-import { anthropicBreakpoints } from '../engine/cache.ts';
-import type { Model } from '../engine/models.ts';
-import type { AssembledRequest, RequestMessage, ToolCall } from '../engine/timeline.ts';
+import {
+  anthropicBreakpoints,
+  type Model,
+  type AssembledRequest,
+  type RequestMessage,
+  type ToolCall,
+} from '../engine/page.ts';
 
 export type ExportFormat = 'anthropic' | 'openai';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['anthropic', 'openai'];

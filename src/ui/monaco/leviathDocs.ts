@@ -3,7 +3,7 @@
 // "Routing tool output"; custom-regions.md "Declaring one"), shown on hover and in completion.
 // A region's keys and kinds are documented where the engine defines them (COMMON_KEY_DOCS, each
 // kind's definition in src/engine/regions/<kind>.ts); the rest are here.
-import { COMMON_KEY_DOCS, KINDS, REGION_KINDS, type KeyDoc } from '../../engine/index.ts';
+import { COMMON_KEY_DOCS, KINDS, REGION_KINDS, type KeyDoc } from '../../engine/page.ts';
 
 export type { KeyDoc };
 

@@ -23,7 +23,7 @@ import {
   TRANSITION_KEYS,
   kindKeys,
   type RegionKind,
-} from '../../engine/index.ts';
+} from '../../engine/page.ts';
 import { keyDoc, VALUE_DOCS } from './leviathDocs.ts';
 
 export type ItemKind = 'table' | 'key' | 'value' | 'region' | 'file' | 'snippet';
