@@ -60,3 +60,40 @@ export function moduleState(file: string, text = readFileSync(file, 'utf8')): st
   }
   return found;
 }
+
+const COLLECTIONS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet']);
+
+/**
+ * The engine's rule, looser than the state layer's (its tables of constants are plain objects and
+ * arrays): every module-level `let` or `var`, statement run on import (a call, a loop, an `if`),
+ * and collection made on import that its type does not declare read-only, as `file:line: text`.
+ */
+export function mutableModuleState(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const { program } = parseSync(file, text);
+  const lineOf = (at: number) => text.slice(0, at).split('\n').length;
+  const found: string[] = [];
+  for (const statement of program.body as unknown as (Node & { start: number; end: number })[]) {
+    const node =
+      (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') &&
+      statement.declaration
+        ? (statement.declaration as Node & { start: number; end: number })
+        : statement;
+    let bad = /Statement$/.test(node.type) && node.type !== 'EmptyStatement';
+    if (node.type === 'VariableDeclaration') {
+      const declarations = node.declarations as {
+        id: Node & { typeAnnotation?: Node & { start: number; end: number } };
+        init: Node | null;
+      }[];
+      bad =
+        node.kind !== 'const' ||
+        declarations.some((d) => {
+          const init = d.init as (Node & { callee?: { name?: string } }) | null;
+          if (init?.type !== 'NewExpression' || !COLLECTIONS.has(init.callee?.name ?? '')) return false;
+          const annotation = d.id.typeAnnotation;
+          return !annotation || !/^:\s*Readonly/.test(text.slice(annotation.start, annotation.end));
+        });
+    }
+    if (bad) found.push(`${file}:${lineOf(node.start)}: ${text.slice(node.start, node.end).split('\n')[0]}`);
+  }
+  return found;
+}

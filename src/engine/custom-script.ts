@@ -157,7 +157,11 @@ function findAgentFile(agent: Readonly<Record<string, string>>, file: string): s
  * every event, so without this a `loop {}` in on_write would make a replay take minutes.
  */
 export const RUNAWAY_STRIKES = 3;
-const LIMIT_ERRORS = new Set(['ErrorTooManyOperations', 'ErrorDataTooLarge', 'ErrorStackOverflow']);
+const LIMIT_ERRORS: ReadonlySet<string> = new Set([
+  'ErrorTooManyOperations',
+  'ErrorDataTooLarge',
+  'ErrorStackOverflow',
+]);
 
 function hooksOf(compiled: CompiledScript, file: string): CustomHooks {
   const present = new Set<HookName>(

@@ -7,6 +7,7 @@ import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REGION_KINDS } from '../../src/engine/blueprint/types.ts';
 import { cycles, importGraph, sources } from '../import-graph.ts';
+import { mutableModuleState } from '../module-state.ts';
 
 const ROOT = 'src/engine';
 
@@ -74,6 +75,49 @@ const ENGINE_TESTS = /^test[\\/](engine|blueprint|custom|runtime|support|fuzz|ho
  * every module it re-exports.
  */
 const STAGED = 'src/main.tsx -> src/engine/scenario.ts';
+
+/**
+ * Module state the engine still keeps, each for a reason: what a thread loads once and every run
+ * shares (a tokenizer's encodings, the filler text), a hook the thread's host sets (its script
+ * watcher, a count observer for the benches), and caches keyed by objects that never change.
+ * Everything else a run keeps is its own (Run, AssemblyState), and kinds are a frozen table.
+ */
+const KEPT_STATE = [
+  'src/engine/filler.ts: let pool',
+  'src/engine/regions/base.ts: const reasons = new Map',
+  'src/engine/regions/base.ts: const renderedMessages = new WeakMap',
+  'src/engine/regions/base.ts: const stubMessages = new WeakSet',
+  'src/engine/script-activity.ts: let watcher',
+  'src/engine/stages.ts: const implicitCache = new Map',
+  'src/engine/tokens.ts: const loadedTokenizers = new Map',
+  'src/engine/tokens.ts: const loadedRanks = new Map',
+  'src/engine/tokens.ts: const pendingLoads = new Map',
+  'src/engine/tokens.ts: let lastPaged',
+  'src/engine/tokens.ts: let countObserver',
+];
+
+describe('src/engine module state', () => {
+  it('keeps none at module level but what KEPT_STATE lists: no let, no collection made on import, nothing run on import', () => {
+    const sample = [
+      'let count = 0;',
+      'const seen = new Map<string, number>();',
+      'const KNOWN: ReadonlySet<string> = new Set([\'a\']);',
+      'const WORDS = [\'a\', \'b\'];',
+      'for (const w of WORDS) seen.set(w, 1);',
+      'export function f(): void {}',
+    ].join('\n');
+    expect(mutableModuleState('sample.ts', sample)).toEqual([
+      'sample.ts:1: let count = 0;',
+      'sample.ts:2: const seen = new Map<string, number>();',
+      'sample.ts:5: for (const w of WORDS) seen.set(w, 1);',
+    ]);
+    const found = sources(ROOT).flatMap((file) => mutableModuleState(file)).map((line) => line.replaceAll('\\', '/'));
+    const kept = (line: string) => KEPT_STATE.some((k) => line.replace(/:\d+: (export )?/, ': ').startsWith(k));
+    expect(found.filter((line) => !kept(line))).toEqual([]);
+    // Each exception is still there (a removed one comes off the list).
+    expect(KEPT_STATE.filter((k) => !found.some((line) => line.replace(/:\d+: (export )?/, ': ').startsWith(k)))).toEqual([]);
+  });
+});
 
 describe('the engine is reached only through its doors', () => {
   it('every module outside src/engine, and the tests of other layers, import index.ts or page.ts and nothing else of it', () => {

@@ -27,8 +27,10 @@ const FORGET_FLOOR = 256;
  */
 class FiguresTable {
   [name: string]: RegionFigures;
+  static {
+    Object.setPrototypeOf(this.prototype, null);
+  }
 }
-Object.setPrototypeOf(FiguresTable.prototype, null);
 
 /**
  * What a run and its copies (fork) share, because it does not depend on where each one is: the
