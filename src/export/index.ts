@@ -9,8 +9,8 @@ import {
   type ToolCall,
 } from '../engine/page.ts';
 
-export type ExportFormat = 'anthropic' | 'openai';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['anthropic', 'openai'];
+export const EXPORT_FORMATS = ['anthropic', 'openai'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** API model ids for the built-in models (the playground's ids name a family, the APIs an alias). */
 const ANTHROPIC_MODEL_IDS: Readonly<Record<string, string>> = {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   InputsSchema,
   ModelRefSchema,
+  SEVERITIES,
   type Scenario,
   type StepDetail,
   type Encoding,
@@ -31,7 +32,7 @@ const idSchema = () => z.number().int().nonnegative();
 function diagnosticSchema() {
   return z.object({
     code: z.string(),
-    severity: z.enum(['error', 'warning', 'info']),
+    severity: z.enum(SEVERITIES),
     message: z.string(),
     file: z.string(),
     line: z.number(),
