@@ -139,6 +139,11 @@ function ranksAsPairs(): Plugin {
   };
 }
 
+// Loading an engine module does nothing but define it (test/engine/structure.test.ts), so a module
+// a chunk imports nothing from is left out of it: the engine's doors (src/engine/index.ts and, for
+// the page, page.ts) re-export many modules, and each chunk and worker gets only those it uses.
+const ENGINE_TREESHAKE = { moduleSideEffects: (id: string) => !/[\\/]src[\\/]engine[\\/]/.test(id) };
+
 export default defineConfig({
   plugins: [react(), relaxCspForDevServer(), preloadStagedImports(), monacoPreload.plugin],
   resolve: {
@@ -160,11 +165,12 @@ export default defineConfig({
       },
     ],
   },
-  worker: { format: 'es', plugins: () => [ranksAsPairs()] },
+  worker: { format: 'es', plugins: () => [ranksAsPairs()], rolldownOptions: { treeshake: ENGINE_TREESHAKE } },
   build: {
     chunkSizeWarningLimit: 4000,
     modulePreload: { resolveDependencies: monacoPreload.resolveDependencies },
     rolldownOptions: {
+      treeshake: ENGINE_TREESHAKE,
       output: {
         // Only the matched modules: pulling in their dependencies would take lower layers' modules
         // (and Vite's preload helper, which the page's first script needs) into a higher layer.

@@ -12,10 +12,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GOAL_READ_AGAIN, type Advice, type Proposal } from '../src/engine/advise/index.ts';
-import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
-import { loadEncodings } from '../src/engine/tokens.ts';
-import { advise, replay } from '../src/engine/index.ts';
+import {
+  GOAL_READ_AGAIN,
+  type Advice,
+  type Proposal,
+  ScenarioSchema,
+  type Scenario,
+  loadEncodings,
+  advise,
+  replay,
+} from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
 
 /** Peak at most this share of the as-recorded peak (issue 29.5). */

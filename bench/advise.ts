@@ -10,9 +10,7 @@
 // that put back each chosen proposal's unneeded changes and measure each remaining one.
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
-import { loadEncodings } from '../src/engine/tokens.ts';
-import { advise, replay } from '../src/engine/index.ts';
+import { ScenarioSchema, type Scenario, loadEncodings, advise, replay } from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 

@@ -8,9 +8,7 @@
 // 0.05 on average; each recorded compaction shows as the drop it was.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { replayAsRecorded, CALIBRATION_SHARE } from '../src/engine/as-recorded.ts';
-import { loadEncodings } from '../src/engine/tokens.ts';
-import type { TrafficEvent } from '../src/engine/scenario.ts';
+import { replayAsRecorded, CALIBRATION_SHARE, loadEncodings, type TrafficEvent } from '../src/engine/index.ts';
 import { importTrace, type FormatName } from '../src/import/index.ts';
 
 type Obj = Record<string, unknown>;

@@ -19,9 +19,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Replay, replay } from '../src/engine/index.ts';
-import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
-import { countTokens, loadEncodings, observeCounts, type Encoding } from '../src/engine/tokens.ts';
+import {
+  ScenarioSchema,
+  type Scenario,
+  countTokens,
+  loadEncodings,
+  observeCounts,
+  type Encoding,
+  Replay,
+  replay,
+} from '../src/engine/index.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 import { generateTraffic, BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
 import { figureTable } from '../src/worker/timeline-view.ts';

@@ -21,7 +21,7 @@ import { benchAsRecorded, benchLevImport, realTraceGoals, type AsRecordedCost, t
 import { goalsTable, type GoalRow } from './import-goals.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 import { encodeScenario, LONG_LINK_CHARS } from '../src/share/index.ts';
-import { loadEncodings } from '../src/engine/tokens.ts';
+import { loadEncodings } from '../src/engine/index.ts';
 
 const n = (v: number, digits = 0) =>
   v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

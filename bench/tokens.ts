@@ -1,7 +1,7 @@
 // Token counting per megabyte, on ordinary text and on the runs that once made it quadratic (one
 // huge pre-token: `" \n".repeat(N)` took 3.8 s at 64 KB and never finished at 1 MB). Linear means
 // every kind costs about the same per MB and 4 MB costs four times 1 MB.
-import { countTokens } from '../src/engine/tokens.ts';
+import { countTokens } from '../src/engine/index.ts';
 
 export interface TokenBenchRow {
   name: string;

@@ -5,8 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { importTrace } from '../src/import/index.ts';
-import { advise, replayAsRecorded } from '../src/engine/index.ts';
-import type { Scenario } from '../src/engine/scenario.ts';
+import { type Scenario, advise, replayAsRecorded } from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
 import { engineDetail, engineTimeline, exampleScenario, fmt, waitForTimeline, watchErrors } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 // Import and export of scenario JSON files, and the replay keyboard shortcuts.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { ScenarioSchema } from '../src/engine/scenario.ts';
+import { ScenarioSchema } from '../src/engine/index.ts';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
 import { addAgentFile, engineTimeline, exampleScenario, waitForTimeline } from './helpers.ts';
 

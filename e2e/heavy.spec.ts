@@ -2,7 +2,7 @@
 // that say they are out of date instead of showing another scenario's results as current.
 import { expect, test } from '@playwright/test';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
-import { MAX_TRAFFIC_EVENTS } from '../src/engine/scenario.ts';
+import { MAX_TRAFFIC_EVENTS } from '../src/engine/index.ts';
 import { engineTimeline, exampleScenario, waitForTimeline } from './helpers.ts';
 
 const steps = () => engineTimeline(exampleScenario(DEFAULT_EXAMPLE_ID)).steps.length;

@@ -2,11 +2,18 @@
 // so every assertion compares the page with what `lev replay` would print.
 import { expect, type Page } from '@playwright/test';
 import { findExample } from '../src/scenarios/examples.ts';
-import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
-import { replay, Replay } from '../src/engine/index.ts';
+import {
+  ScenarioSchema,
+  type Scenario,
+  type RegionFigures,
+  type StepDetail,
+  type Timeline,
+  type TimelineStep,
+  loadEncodings,
+  replay,
+  Replay,
+} from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
-import type { RegionFigures, StepDetail, Timeline, TimelineStep } from '../src/engine/timeline.ts';
-import { loadEncodings } from '../src/engine/tokens.ts';
 
 // The engine here counts with either encoding (the page loads only the one its model needs).
 await loadEncodings();

@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { importTrace } from '../src/import/index.ts';
 import { bigSession } from '../test/import/big-session.ts';
 import { anthropicBody } from '../src/export/index.ts';
-import { resolveModel } from '../src/engine/models.ts';
+import { resolveModel } from '../src/engine/index.ts';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
 import {
   engineDetail,

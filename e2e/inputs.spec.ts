@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { deflateSync } from 'fflate';
 import { marked } from 'marked';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
-import { MAX_AGENT_FILES, MAX_REGIONS, MAX_SCENARIO_BYTES } from '../src/engine/limits.ts';
+import { MAX_AGENT_FILES, MAX_REGIONS, MAX_SCENARIO_BYTES } from '../src/engine/index.ts';
 import { encodeScenario } from '../src/share/index.ts';
 import {
   engineTimeline,

@@ -2,7 +2,7 @@
 // Markdown summary and the embed view.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { ScenarioSchema } from '../src/engine/scenario.ts';
+import { ScenarioSchema } from '../src/engine/index.ts';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
 import { decodeFragment, encodeScenario } from '../src/share/index.ts';
 import type { LinkFixture } from '../test/share/link-fixtures.ts';

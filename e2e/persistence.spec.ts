@@ -2,7 +2,7 @@
 // find every scenario again, and a browser that refuses storage still works.
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { ScenarioSchema } from '../src/engine/scenario.ts';
+import { ScenarioSchema } from '../src/engine/index.ts';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
 import { encodeScenario, MAX_ADDRESS_CHARS } from '../src/share/index.ts';
 import { fingerprint, REPLAY_GUARD_KEY } from '../src/state/replayGuard.ts';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Locator } from '@playwright/test';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kRanks from 'js-tiktoken/ranks/o200k_base';
-import type { Scenario } from '../src/engine/scenario.ts';
+import type { Scenario } from '../src/engine/index.ts';
 import { encodeScenario } from '../src/share/index.ts';
 import { assistant, scenario, user } from '../test/builders.ts';
 import {

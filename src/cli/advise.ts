@@ -1,10 +1,15 @@
 // `lev advise SCENARIO [--json] [--seed N] [--candidates N] [--proposals N]`: searches the blueprint
 // space over the scenario's own traffic and prints a small Pareto front over input cost, peak request
 // tokens and entries read again later. Exit 0 when it ran, 1 when the scenario cannot run, 2 on bad usage.
-import { DEFAULT_CANDIDATES, DEFAULT_PROPOSALS, type Advice, type Proposal } from '../engine/advise/index.ts';
-import { advise } from '../engine/index.ts';
+import {
+  DEFAULT_CANDIDATES,
+  DEFAULT_PROPOSALS,
+  type Advice,
+  type Proposal,
+  fmt as n,
+  advise,
+} from '../engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
-import { fmt as n } from '../engine/format.ts';
 import { EXIT_FINDINGS, EXIT_OK, usageError, type Command } from './io.ts';
 import { printDiagnostics, readScenarioArgs } from './replay.ts';
 

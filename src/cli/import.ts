@@ -3,12 +3,15 @@
 // (or FILE); what was imported and what was left out goes to stderr, so stdout stays a clean file.
 import { statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
-import { AGENT_FILE } from '../engine/blueprint/index.ts';
-import { preflight } from '../engine/index.ts';
-import { resolveModel } from '../engine/models.ts';
-import { loadEncodings } from '../engine/tokens.ts';
-import { MAX_SCENARIO_BYTES, MAX_TRACE_BYTES } from '../engine/limits.ts';
-import { fmt as n } from '../engine/format.ts';
+import {
+  AGENT_FILE,
+  MAX_SCENARIO_BYTES,
+  MAX_TRACE_BYTES,
+  fmt as n,
+  loadEncodings,
+  preflight,
+  resolveModel,
+} from '../engine/index.ts';
 import {
   describeReport,
   FORMAT_LABELS,

@@ -1,7 +1,6 @@
 // Shared plumbing for `lev` commands: argument parsing, exit codes, reading files, writing JSON.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { fmt } from '../engine/format.ts';
-import { MAX_AGENT_FILE_BYTES, MAX_BLUEPRINT_BYTES, MAX_SCENARIO_BYTES } from '../engine/limits.ts';
+import { fmt, MAX_AGENT_FILE_BYTES, MAX_BLUEPRINT_BYTES, MAX_SCENARIO_BYTES } from '../engine/index.ts';
 import { encodingAdvice, EncodingError, firstInvalidUtf8, invalidUtf8Warning, otherEncoding } from '../import/utf8.ts';
 
 export type Command = (args: string[]) => Promise<number>;

@@ -1,7 +1,7 @@
 // `lev`: the playground's engine on the command line. Each command lives in src/cli/<name>.ts,
 // exports its USAGE and returns its exit code: 0 success, 1 findings or failures, 2 bad usage.
 import { usageError, type Command } from './io.ts';
-import { loadEncodings } from '../engine/tokens.ts';
+import { loadEncodings } from '../engine/index.ts';
 
 interface CommandModule {
   run: Command;

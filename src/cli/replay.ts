@@ -1,13 +1,20 @@
 // `lev replay SCENARIO [--json]`: the whole timeline. Exit 0 when it ran, 1 when the scenario or
 // its blueprint has errors (nothing ran), 2 on bad usage or an unreadable file.
-import { replay, replayAsRecorded, type AsRecordedTimeline } from '../engine/index.ts';
+import {
+  type Diagnostic,
+  ScenarioSchema,
+  type Scenario,
+  fmt as n,
+  locateJson,
+  lostInWords,
+  type Timeline,
+  type TimelineStep,
+  replay,
+  replayAsRecorded,
+  type AsRecordedTimeline,
+} from '../engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
-import type { Diagnostic } from '../engine/diagnostics.ts';
-import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
-import { fmt as n, lostInWords } from '../engine/format.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
-import { locateJson } from '../engine/blueprint/jsonLocate.ts';
-import type { Timeline, TimelineStep } from '../engine/timeline.ts';
 import {
   EXIT_FINDINGS,
   EXIT_OK,

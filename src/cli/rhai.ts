@@ -24,7 +24,7 @@ import {
   type Command,
   type InputLimit,
 } from './io.ts';
-import { fmt } from '../engine/format.ts';
+import { fmt } from '../engine/index.ts';
 
 /** `--max-operations` for maxOperations, and so on. */
 const LIMIT_FLAGS = Object.keys(LIMIT_DESCRIPTIONS).map((key) => ({

@@ -2,7 +2,7 @@
 // `lev share decode FRAGMENT|URL` prints the scenario JSON a link holds. Same code as the page;
 // --step, --view, --zoom and --region add the view the page opens the link at (share/view.ts).
 // Exit 0 on success, 1 when the scenario or link is bad, 2 on bad usage.
-import { fmt } from '../engine/format.ts';
+import { fmt } from '../engine/index.ts';
 import { decodeFragment, encodeScenario, isLongLink, LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
 import { CHART_VIEWS, ZOOMS, isChartView, isZoom, viewParams, type ViewState } from '../share/view.ts';
 import {

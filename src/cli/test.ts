@@ -2,6 +2,8 @@
 // inference N (0-based, default 0) exactly as it would be sent, with every region's figures at that
 // point; `--format` prints it as that provider's API body instead, ready to send.
 import {
+  type StepDetail,
+  fmt as n,
   blueprintBreakdown,
   flatListBreakdown,
   InspectError,
@@ -11,8 +13,6 @@ import {
 } from '../engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
 import { EXPORT_FORMATS, requestBody, type ExportFormat } from '../export/index.ts';
-import type { StepDetail } from '../engine/timeline.ts';
-import { fmt as n } from '../engine/format.ts';
 import { EXIT_FINDINGS, EXIT_OK, usageError, type Command } from './io.ts';
 import { printDiagnostics, readScenarioArgs, table } from './replay.ts';
 

@@ -2,14 +2,22 @@
 // scenario JSON. Exit 0 when clean (warnings and info allowed), 1 with errors, 2 on bad usage.
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { compileBlueprint, normalizeRelative, AGENT_FILE, type Blueprint } from '../engine/blueprint/index.ts';
-import { agentModules, checkCustomScript } from '../engine/custom-script.ts';
+import {
+  compileBlueprint,
+  normalizeRelative,
+  AGENT_FILE,
+  type Blueprint,
+  agentModules,
+  checkCustomScript,
+  hasErrors,
+  type Diagnostic,
+  ScenarioSchema,
+  validateScenario,
+  jsonErrorPosition,
+  locateJson,
+  nameTable,
+} from '../engine/index.ts';
 import { compile, RhaiError } from '../rhai/index.ts';
-import { hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
-import { ScenarioSchema } from '../engine/scenario.ts';
-import { validateScenario } from '../engine/validate.ts';
-import { jsonErrorPosition, locateJson } from '../engine/blueprint/jsonLocate.ts';
-import { nameTable } from '../engine/names.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import {
   BLUEPRINT_INPUT,

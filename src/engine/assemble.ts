@@ -74,19 +74,44 @@ export function systemOrder(regions: readonly Region[]): Region[] {
 }
 
 /**
- * What a request needs of its layout, kept per layout array (layouts are replaced, never changed,
- * and a region's section and removability never change): its system order, and its region names,
- * read per message without a property lookup on regions of every kind.
+ * What assembling keeps from one request to the next of a run (each run has its own, so two runs
+ * never share one): objects made once and reused while what they were made from holds, and the
+ * pairing's buffers.
  */
-const layouts = new WeakMap<readonly Region[], { systemOrder: Region[]; names: string[] }>();
+export class AssemblyState {
+  /**
+   * What a request needs of its layout, kept per layout array (layouts are replaced, never changed,
+   * and a region's section and removability never change): its system order, and its region names,
+   * read per message without a property lookup on regions of every kind.
+   */
+  readonly layouts = new WeakMap<readonly Region[], { systemOrder: Region[]; names: string[] }>();
+  readonly systemBlocks = new WeakMap<object, SystemBlock>();
+  readonly partialMessages = new WeakMap<RenderedMessage, Map<number | string, RenderedMessage>>();
+  // A result whose call has left the window is stripped from every request until it leaves too: its
+  // block is made once (per region it is sent from), and a run reports it once by identity.
+  readonly resultStrips = new WeakMap<RenderedMessage, StrippedBlock>();
+  /**
+   * Calls waiting for their result while a stream is paired, by call id: `base + slot` of the
+   * earliest waiting call with that id (a slot is the call's place among the stream's calls). The
+   * map outlives each pairing and each pairing has a base above every code of the ones before, so a
+   * code below the base is an earlier pairing's and means nothing waits: nothing is cleared, and
+   * since consecutive requests hold mostly the same calls, the map keeps its keys instead of growing
+   * from empty every request (half of pairing's time otherwise). Codes stay small integers, which
+   * V8 stores without allocating.
+   */
+  readonly waitingFirst = new Map<string, number>();
+  /** The next pairing's base. */
+  nextBase = 1;
+  answeredScratch = new Uint8Array(64);
+  slotScratch = new Int32Array(256);
+}
 
-function layoutOf(regions: readonly Region[]): { systemOrder: Region[]; names: string[] } {
-  let layout = layouts.get(regions);
+function layoutOf(state: AssemblyState, regions: readonly Region[]): { systemOrder: Region[]; names: string[] } {
+  let layout = state.layouts.get(regions);
   if (!layout)
-    layouts.set(regions, (layout = { systemOrder: systemOrder(regions), names: regions.map((r) => r.name) }));
+    state.layouts.set(regions, (layout = { systemOrder: systemOrder(regions), names: regions.map((r) => r.name) }));
   return layout;
 }
-const systemBlocks = new WeakMap<object, SystemBlock>();
 
 /** Where the runtime's own notices to the model are said to come from in a request. */
 export const RUNTIME_NOTICE_REGION = '(runtime)';
@@ -96,20 +121,21 @@ export const RUNTIME_NOTICE_REGION = '(runtime)';
  * `notices`: messages the runtime owes the model once (a write it refused), sent after the stream.
  */
 export function assemble(
+  state: AssemblyState,
   regions: readonly Region[],
   ctx: RegionContext,
   notices: readonly RenderedMessage[] = [],
 ): Assembly {
-  const layout = layoutOf(regions);
+  const layout = layoutOf(state, regions);
   const blocks: RequestBlock[] = [];
   let systemTokens = 0;
   for (const region of layout.systemOrder) {
     const rendered = region.render(ctx).system;
     if (!rendered || rendered.text.length === 0) continue;
-    let block = systemBlocks.get(rendered);
+    let block = state.systemBlocks.get(rendered);
     if (!block) {
       block = { region: region.name, text: rendered.text, tokens: rendered.tokens, cache: region.cache };
-      systemBlocks.set(rendered, block);
+      state.systemBlocks.set(rendered, block);
     }
     blocks.push(block);
     systemTokens += block.tokens;
@@ -120,7 +146,7 @@ export function assemble(
     stream.messages.push(notice);
     stream.owners.push(RUNTIME_NOTICE_REGION);
   }
-  const paired = pairToolBlocks(stream, blocks);
+  const paired = pairToolBlocks(state, stream, blocks);
   const messageTokens = paired.tokens;
   const tokens = systemTokens + messageTokens;
   let request: AssembledRequest | undefined;
@@ -269,16 +295,10 @@ function requestMessages(
   return out;
 }
 
-const partialMessages = new WeakMap<RenderedMessage, Map<number | string, RenderedMessage>>();
-
-// A result whose call has left the window is stripped from every request until it leaves too: its
-// block is made once (per region it is sent from), and a run reports it once by identity.
-const resultStrips = new WeakMap<RenderedMessage, StrippedBlock>();
-
-function resultStrip(message: RenderedMessage, region: string): StrippedBlock {
-  let block = resultStrips.get(message);
+function resultStrip(state: AssemblyState, message: RenderedMessage, region: string): StrippedBlock {
+  let block = state.resultStrips.get(message);
   if (block?.region !== region)
-    resultStrips.set(
+    state.resultStrips.set(
       message,
       (block = { region, id: message.tool_call_id ?? '', seq: message.seq, tokens: message.tokens }),
     );
@@ -286,15 +306,20 @@ function resultStrip(message: RenderedMessage, region: string): StrippedBlock {
 }
 
 /** The assistant message with only its answered calls (`answered[first + i]` for call i), reused across requests while it holds. */
-function withCalls(message: RenderedMessage, answered: Uint8Array, first: number): RenderedMessage {
+function withCalls(
+  state: AssemblyState,
+  message: RenderedMessage,
+  answered: Uint8Array,
+  first: number,
+): RenderedMessage {
   const count = message.tool_calls!.length;
   const keep = (i: number) => answered[first + i] === 1;
   // Which calls stay, as bits while they fit in a number (turns rarely make 31 calls).
   let signature: number | string = 0;
   if (count <= 30) for (let i = 0; i < count; i++) signature |= keep(i) ? 1 << i : 0;
   else signature = Array.from({ length: count }, (_, i) => (keep(i) ? '1' : '0')).join('');
-  let byKeep = partialMessages.get(message);
-  if (!byKeep) partialMessages.set(message, (byKeep = new Map()));
+  let byKeep = state.partialMessages.get(message);
+  if (!byKeep) state.partialMessages.set(message, (byKeep = new Map()));
   let partial = byKeep.get(signature);
   if (!partial) {
     const calls = message.tool_calls!.filter((_, i) => keep(i));
@@ -306,21 +331,7 @@ function withCalls(message: RenderedMessage, answered: Uint8Array, first: number
   return partial;
 }
 
-/**
- * Calls waiting for their result while a stream is paired, by call id: `base + slot` of the
- * earliest waiting call with that id (a slot is the call's place among the stream's calls). The
- * map outlives each pairing and each pairing has a base above every code of the ones before, so a
- * code below the base is an earlier pairing's and means nothing waits: nothing is cleared, and
- * since consecutive requests hold mostly the same calls, the map keeps its keys instead of growing
- * from empty every request (that was half of pairing's time). Codes stay small integers, which V8
- * stores without allocating.
- */
-const waitingFirst = new Map<string, number>();
-/** The next pairing's base. */
-let nextBase = 1;
 const MAX_CODE = 2 ** 30;
-let answeredScratch = new Uint8Array(64);
-let slotScratch = new Int32Array(256);
 
 /** The paired stream: kept messages are pushed onto the caller's blocks; `owners[i]` is the region of the i-th kept one. */
 interface Paired {
@@ -337,27 +348,28 @@ interface Paired {
  * unpaired. An assistant turn that loses every call and has no text is left out whole. The kept
  * messages are pushed onto `out`.
  */
-function pairToolBlocks({ messages, owners }: MessageStream, out: RequestBlock[]): Paired {
+function pairToolBlocks(state: AssemblyState, { messages, owners }: MessageStream, out: RequestBlock[]): Paired {
   let calls = 0;
   for (let at = 0; at < messages.length; at++) calls += messages[at]!.tool_calls?.length ?? 0;
   // Ids of long-gone calls are dropped now and then, so the map stays near the regions' size.
-  if (nextBase + calls >= MAX_CODE || waitingFirst.size > 4 * calls + 4_096) {
+  const { waitingFirst } = state;
+  if (state.nextBase + calls >= MAX_CODE || waitingFirst.size > 4 * calls + 4_096) {
     waitingFirst.clear();
-    nextBase = 1;
+    state.nextBase = 1;
   }
   // A stream of more calls than codes can number (never met) pairs with a map of its own.
   const first = calls < MAX_CODE ? waitingFirst : new Map<string, number>();
-  const base = nextBase;
-  nextBase = base + calls + 1;
+  const base = state.nextBase;
+  state.nextBase = base + calls + 1;
   // Later calls with an id that already has one waiting, in order (ids rarely repeat).
   let more: Map<string, number[]> | undefined;
   // Every call of the stream has a slot, answered (1) or not. slotOf[at]: an assistant message's
   // first slot; a result's answered slot, or -1 when it answers nothing. Both live only during the
   // pairing, so they are buffers kept between requests (a typed array costs a runtime call to make).
-  if (answeredScratch.length < calls) answeredScratch = new Uint8Array(2 * calls);
-  if (slotScratch.length < messages.length) slotScratch = new Int32Array(2 * messages.length);
-  const answered = answeredScratch.fill(0, 0, calls);
-  const slotOf = slotScratch;
+  if (state.answeredScratch.length < calls) state.answeredScratch = new Uint8Array(2 * calls);
+  if (state.slotScratch.length < messages.length) state.slotScratch = new Int32Array(2 * messages.length);
+  const answered = state.answeredScratch.fill(0, 0, calls);
+  const slotOf = state.slotScratch;
   let slots = 0;
   for (let at = 0; at < messages.length; at++) {
     const message = messages[at]!;
@@ -413,7 +425,7 @@ function pairToolBlocks({ messages, owners }: MessageStream, out: RequestBlock[]
         stripped.toolCalls.push(id);
         strippedBlocks.push({ region: owner, id, seq: message.seq, tokens: message.toolCallTokens?.[i] ?? 0 });
       }
-      const sent = all ? message : withCalls(message, answered, firstSlot);
+      const sent = all ? message : withCalls(state, message, answered, firstSlot);
       if (all || sent.tool_calls?.length || sent.content.length > 0) {
         out.push(sent);
         keptOwners.push(owner);
@@ -422,7 +434,7 @@ function pairToolBlocks({ messages, owners }: MessageStream, out: RequestBlock[]
       continue;
     }
     if (message.role === 'tool' && slotOf[at] === -1) {
-      const block = resultStrip(message, owner);
+      const block = resultStrip(state, message, owner);
       stripped.toolResults.push(block.id);
       strippedBlocks.push(block);
       continue;

@@ -191,7 +191,7 @@ function readMessages(value: RhaiValue, notes: string[]): Read<ScriptMessage[]> 
   return { ok: true, value: out };
 }
 
-const ROLES = new Set(['user', 'assistant', 'tool']);
+const ROLES: ReadonlySet<string> = new Set(['user', 'assistant', 'tool']);
 
 /** One message map; a `tool_results` array expands into one tool message per result, then the text. */
 function readMessage(value: RhaiValue, where: string): Read<ScriptMessage[]> {

@@ -14,7 +14,8 @@ import { inScript } from './script-activity.ts';
 /** DESIGN.md: every hook call runs with these limits (the same as `lev rhai`); hitting one is an ordinary script error. */
 export const HOOK_LIMITS: RhaiLimits = PLAYGROUND_LIMITS;
 
-export type HookName = 'render' | 'on_write' | 'on_overflow';
+export const HOOK_NAMES = ['render', 'on_write', 'on_overflow'] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
 
 /** A load-time problem: spawn fails, and `lev validate` reports the same code. */
 export class CustomScriptError extends Error {
@@ -157,12 +158,14 @@ function findAgentFile(agent: Readonly<Record<string, string>>, file: string): s
  * every event, so without this a `loop {}` in on_write would make a replay take minutes.
  */
 export const RUNAWAY_STRIKES = 3;
-const LIMIT_ERRORS = new Set(['ErrorTooManyOperations', 'ErrorDataTooLarge', 'ErrorStackOverflow']);
+const LIMIT_ERRORS: ReadonlySet<string> = new Set([
+  'ErrorTooManyOperations',
+  'ErrorDataTooLarge',
+  'ErrorStackOverflow',
+]);
 
 function hooksOf(compiled: CompiledScript, file: string): CustomHooks {
-  const present = new Set<HookName>(
-    (['render', 'on_write', 'on_overflow'] as const).filter((h) => compiled.hasFunction(h, 1)),
-  );
+  const present = new Set<HookName>(HOOK_NAMES.filter((h) => compiled.hasFunction(h, 1)));
   const strikes = new Map<HookName, { count: number; failure: HookFailure }>();
   return {
     file,

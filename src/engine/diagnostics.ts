@@ -1,5 +1,6 @@
 // A finding about user input: where it is, what is wrong, and what to do about it.
-export type Severity = 'error' | 'warning' | 'info';
+export const SEVERITIES = ['error', 'warning', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
 
 export interface Diagnostic {
   /** Stable code from DESIGN.md (e.g. `unknown-region-kind`); never renamed. */

@@ -1,5 +1,7 @@
-// The engine's public surface: `replay` (a whole timeline) and `Replay` (one run kept for inspecting
-// its steps), `compile`, and the types. It makes no traffic of its own: callers bring generators in
+// The engine's public surface, the one door every module outside src/engine comes through (the
+// page's main thread through page.ts, a light part of it; test/engine/structure.test.ts holds both):
+// `replay` (a whole timeline) and `Replay` (one run kept for inspecting its steps), `compile`, and
+// the types. It makes no traffic of its own: callers bring generators in
 // ReplayOptions.generators (BUILT_IN_TRAFFIC in src/scenarios/generators.ts has the built-in ones).
 import { checkCustomScript, runRhaiSeed } from './custom-script.ts';
 import { entryLabel } from './regions/index.ts';
@@ -13,13 +15,12 @@ import type { StepDetail, Timeline } from './timeline.ts';
 
 export { compileBlueprint, regionsForStage } from './blueprint/index.ts';
 export { resolveModel, MODELS, findModel, DEFAULT_MODEL_ID } from './models.ts';
-export { registerRegionKind } from './regions/index.ts';
-export type { Region, RegionContext, RegionEnv, RegionFactory, Entry } from './regions/index.ts';
+export type { Region, RegionContext, RegionEnv, RegionFactory, RegionFactories, Entry } from './regions/index.ts';
 export type * from './timeline.ts';
 export type { ReplayOptions } from './replay.ts';
 export type { TrafficGenerator, TrafficGenerators } from './scenario.ts';
 export { entryLabel };
-export { replayAsRecorded, recordsItsRun, asSentFigures, CALIBRATION_SHARE } from './as-recorded.ts';
+export { replayAsRecorded, recordsItsRun, asSentFigures, asSentCostUsd, CALIBRATION_SHARE } from './as-recorded.ts';
 export type * from './as-recorded.ts';
 export { breakdown, blueprintBreakdown, flatListBreakdown, requestParts } from './breakdown.ts';
 export type { BreakdownRow, HarnessOverhead, WindowBreakdown, WindowPart } from './breakdown.ts';
@@ -133,3 +134,30 @@ export class Replay {
 }
 
 export { emptyTimeline };
+
+// What the rest of the project uses of the engine beyond replaying: the scenario's shape and limits,
+// number formatting, models, tokens, figures, and the pieces the CLI, the workers and the page show.
+export { GOAL_READ_AGAIN } from './advise/index.ts';
+export { AGENT_FILE, normalizeRelative } from './blueprint/index.ts';
+export type { Blueprint, CompileResult } from './blueprint/index.ts';
+export type { RegionDecl } from './blueprint/types.ts';
+export { resolveBudget } from './budget.ts';
+export { priceSplit } from './cache.ts';
+export { HOOK_LIMITS, agentModules, checkCustomScript, loadCustomHooks } from './custom-script.ts';
+export { hasErrors } from './diagnostics.ts';
+export { toColumnArrays } from './figures.ts';
+export type { ColumnArrays } from './figures.ts';
+export {
+  MAX_AGENT_FILES,
+  MAX_AGENT_FILE_BYTES,
+  MAX_BLUEPRINT_BYTES,
+  MAX_REGIONS,
+  MAX_TRACE_BYTES,
+  megabytes,
+} from './limits.ts';
+export { MAX_JSON_DEPTH } from './scenario.ts';
+export { watchScripts } from './script-activity.ts';
+export { isEncodingLoaded, loadEncoding, loadEncodings, observeCounts, tokenPage } from './tokens.ts';
+export { validateScenario } from './validate.ts';
+
+export * from './page.ts';

@@ -69,9 +69,15 @@ function stringsOf(value: unknown, out: string[]): void {
 }
 
 /** Name characters by code, for the word scan (a regular expression per character is several times slower). */
-const NAME_CODES = new Uint8Array(128);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.~-/\\')
-  NAME_CODES[c.charCodeAt(0)] = 1;
+const NAME_CODES: Readonly<Uint8Array> = codesOf(
+  'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.~-/\\',
+);
+
+function codesOf(chars: string): Uint8Array {
+  const codes = new Uint8Array(128);
+  for (const c of chars) codes[c.charCodeAt(0)] = 1;
+  return codes;
+}
 const FULL_STOP = 46;
 
 /** What the traffic says, read once on the first loss: most steps of most runs lose nothing. */

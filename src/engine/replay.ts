@@ -10,6 +10,7 @@ import { nameTable } from './names.ts';
 import { readAgainOf, RunNames } from './read-again.ts';
 import { Run } from './run/run.ts';
 import type { SharedFacts } from './run/state.ts';
+import type { RegionFactories } from './regions/index.ts';
 import type { Scenario, TrafficEvent, TrafficGenerators } from './scenario.ts';
 import type { SeedInputs } from './seeds.ts';
 import { stageLayout, stagesOf } from './stages.ts';
@@ -32,6 +33,8 @@ export interface ReplayOptions {
   compiled?: CompileResult;
   /** Facts about the traffic to share with other runs of the same scenario (the advisor replays it once per candidate). */
   shared?: SharedFacts;
+  /** Behaviour for some region kinds in place of the built-in classes (the kinds' facts stay their definitions'). */
+  regionFactories?: RegionFactories;
 }
 
 export type Prepared =
@@ -76,7 +79,7 @@ export function prepare(scenario: Scenario, options: ReplayOptions = {}): Prepar
       };
     }
   }
-  const run = new Run(model, compiled.blueprint, events, scenario, options.shared);
+  const run = new Run(model, compiled.blueprint, events, scenario, options.shared, options.regionFactories);
   const spawnErrors = run.spawn(options);
   if (spawnErrors.length) return { diagnostics: [...compiled.diagnostics, ...spawnErrors], model };
   const snapshots = events.length * run.regions.size;

@@ -13,7 +13,7 @@ const text = () => z.string();
 export { MAX_JSON_DEPTH, MAX_RESULT_SIZE_TOKENS, MAX_TRAFFIC_EVENTS } from './limits.ts';
 
 /** Keys where a scenario holds free-form JSON; their depth is counted from there. */
-const FREE_FORM = new Set(['arguments', 'inputs', 'params']);
+const FREE_FORM: ReadonlySet<string> = new Set(['arguments', 'inputs', 'params']);
 /** Outside free-form fields the schema itself nests at most a few levels; this is generous. */
 const MAX_STRUCTURE_DEPTH = 8;
 

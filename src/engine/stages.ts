@@ -11,8 +11,7 @@ import { nameTable } from './names.ts';
 export const DEFAULT_STAGE = 'main';
 /** Attempts a stage's gates share when neither the stage nor the gate sets `max_attempts`. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
-/** The key the stage prompt is stored under in the region that holds it. */
-export const STAGE_PROMPT_KEY = 'stage prompt';
+export { STAGE_PROMPT_KEY } from './regions/pinned.ts';
 
 /** The regions the runtime always carries, with what they are when the blueprint does not declare them. */
 export const IMPLICIT_REGIONS: readonly { name: string; kind: RegionKind; budgetShare?: number; maxItems?: number }[] =

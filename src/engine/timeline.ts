@@ -29,16 +29,18 @@ export interface RegionMeta {
 /** Per-step figures for one region (their columns: figures.ts). */
 export type RegionFigures = Row<typeof REGION_COLUMNS>;
 
-export type ChangeType =
-  | 'evict' // the region's own rule dropped entries (sliding window, temporary, hashmap max_entries)
-  | 'compact' // entries folded into a summary entry
-  | 'reject' // admission = "reject" refused a write
-  | 'delete' // context_delete
-  | 'clear' // a clearable region wiped
-  | 'strip' // unpaired tool calls/results left out of the request
-  | 'cascade' // the whole request exceeded the model window and a region shed
-  | 'replace' // a hashmap key or the stage prompt overwritten
-  | 'truncate'; // a tool result capped by max_result_tokens or read_file's byte cap
+export const CHANGE_TYPES = [
+  'evict', // the region's own rule dropped entries (sliding window, temporary, hashmap max_entries)
+  'compact', // entries folded into a summary entry
+  'reject', // admission = "reject" refused a write
+  'delete', // context_delete
+  'clear', // a clearable region wiped
+  'strip', // unpaired tool calls/results left out of the request
+  'cascade', // the whole request exceeded the model window and a region shed
+  'replace', // a hashmap key or the stage prompt overwritten
+  'truncate', // a tool result capped by max_result_tokens or read_file's byte cap
+] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
 
 export interface Change {
   type: ChangeType;
@@ -242,18 +244,6 @@ export interface StepDetail {
   warnings: string[];
   ledger: StageLedger;
 }
-
-export const CHANGE_TYPES: readonly ChangeType[] = [
-  'evict',
-  'compact',
-  'reject',
-  'delete',
-  'clear',
-  'strip',
-  'cascade',
-  'replace',
-  'truncate',
-];
 
 export function emptyChangeTotals(): TimelineSummary['changes'] {
   return Object.fromEntries(CHANGE_TYPES.map((t) => [t, { count: 0, tokens: 0 }])) as TimelineSummary['changes'];

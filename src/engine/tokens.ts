@@ -112,7 +112,7 @@ export function hardCuts(text: string): number {
 const LETTER = /[\p{L}\p{M}]/u;
 const DIGIT = /\p{N}/u;
 const SPACE = /\s/u;
-const APOSTROPHES = new Set(["'", '\u2019']);
+const APOSTROPHES: ReadonlySet<string> = new Set(["'", '\u2019']);
 
 /**
  * A place where both tokenizers' pre-split starts a new pre-token, whatever follows: before a space

@@ -1,12 +1,16 @@
 // The request a blueprint builds, as provider API bodies a user can send as they are: Anthropic
 // Messages (system blocks in the engine's order, cache_control where the runtime places its
 // breakpoints, tool_use/tool_result pairs) and OpenAI Chat Completions. Pure: page, worker and CLI.
-import { anthropicBreakpoints } from '../engine/cache.ts';
-import type { Model } from '../engine/models.ts';
-import type { AssembledRequest, RequestMessage, ToolCall } from '../engine/timeline.ts';
+import {
+  anthropicBreakpoints,
+  type Model,
+  type AssembledRequest,
+  type RequestMessage,
+  type ToolCall,
+} from '../engine/page.ts';
 
-export type ExportFormat = 'anthropic' | 'openai';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['anthropic', 'openai'];
+export const EXPORT_FORMATS = ['anthropic', 'openai'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** API model ids for the built-in models (the playground's ids name a family, the APIs an alias). */
 const ANTHROPIC_MODEL_IDS: Readonly<Record<string, string>> = {

@@ -1,6 +1,6 @@
 // Which format a trace is in, from its content alone. A whole-file JSON document is one of the
 // three API shapes; otherwise the first line of a JSON Lines file says which session log it is.
-import { jsonErrorPosition } from '../engine/blueprint/jsonLocate.ts';
+import { jsonErrorPosition } from '../engine/page.ts';
 import { isObject } from './json.ts';
 import { looksLikeClaudeCodeEntry } from './formats/claude-code.ts';
 import { looksLikeStreamJsonEntry } from './formats/claude-stream-json.ts';

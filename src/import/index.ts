@@ -1,8 +1,18 @@
 // Real traffic: an agent's trace (an API body or a coding agent's session log) -> a scenario whose
 // traffic replays that run through a blueprint. Pure: runs in the worker and in Node.
-import { findModel, MODELS, DEFAULT_MODEL_ID } from '../engine/models.ts';
-import { MAX_TRAFFIC_EVENTS, ScenarioSchema, SCENARIO_VERSION, tooDeep, type Scenario } from '../engine/scenario.ts';
-import { fmt } from '../engine/format.ts';
+import {
+  findModel,
+  MODELS,
+  DEFAULT_MODEL_ID,
+  MAX_TRAFFIC_EVENTS,
+  ScenarioSchema,
+  SCENARIO_VERSION,
+  tooDeep,
+  type Scenario,
+  fmt,
+  jsonErrorPosition,
+  locateJson,
+} from '../engine/page.ts';
 import { issuePath } from '../scenarios/issues.ts';
 import { detectFormat, parseWhole } from './detect.ts';
 import { parseAnthropic } from './formats/anthropic.ts';
@@ -17,7 +27,6 @@ import { parseOpenHands } from './formats/openhands.ts';
 import { parseSweAgent } from './formats/swe-agent.ts';
 import { parseOpenAIChat } from './formats/openai-chat.ts';
 import { parseOpenAIResponses } from './formats/openai-responses.ts';
-import { jsonErrorPosition, locateJson } from '../engine/blueprint/jsonLocate.ts';
 import { toTraffic } from './to-scenario.ts';
 import { DEFAULT_TOOL_MAP, type ToolMap } from './tool-map.ts';
 import { decodeTrace } from './utf8.ts';

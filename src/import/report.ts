@@ -1,5 +1,5 @@
 // What an import brought in and what it left out, in words (lev import's stderr, the page's dialog).
-import { fmt as n } from '../engine/format.ts';
+import { fmt as n } from '../engine/page.ts';
 import type { ImportReport } from './index.ts';
 
 /** "an anthropic trace", "a codex trace". */

@@ -3,9 +3,7 @@
 // them with deterministic filler of exactly that size); tool names and file paths stay (hashed by
 // hashScenarioPaths on request), other tool arguments go and their tokens are added to the turn's
 // size; other texts (the task, workdir files, runtime-tool content) become filler of that size.
-import { fillerText } from '../engine/filler.ts';
-import type { Scenario, TrafficEvent } from '../engine/scenario.ts';
-import { countTokens } from '../engine/tokens.ts';
+import { fillerText, type Scenario, type TrafficEvent, countTokens } from '../engine/page.ts';
 import { dropToolOutput, scenarioEncoding } from '../share/shrink.ts';
 import { HARNESS_PROMPT_INPUT } from './index.ts';
 

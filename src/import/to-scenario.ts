@@ -1,7 +1,7 @@
 // A transcript -> scenario traffic. The first user text (before any assistant turn) is the task;
 // each assistant turn is one `assistant` event (one inference); each tool result names the tool its
 // call named (after the tool map) and answers a call made before it, or the import stops.
-import { MAX_RESULT_SIZE_TOKENS, type TrafficEvent } from '../engine/scenario.ts';
+import { MAX_RESULT_SIZE_TOKENS, type TrafficEvent } from '../engine/page.ts';
 import { mapToolName, normalizeArguments, type ToolMap } from './tool-map.ts';
 import { ImportError, type AssistantTurn, type Transcript } from './trace.ts';
 

@@ -1,7 +1,7 @@
 // The one shape every trace format is read into before it becomes scenario traffic: a flat list of
 // turns, each remembering where in the file it came from, so a mistake found while mapping (a tool
 // result without its call) can still name the line and JSON path.
-import type { RecordedUsage } from '../engine/scenario.ts';
+import type { RecordedUsage } from '../engine/page.ts';
 
 export type FormatName =
   | 'anthropic'

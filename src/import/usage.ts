@@ -2,7 +2,7 @@
 // (RecordedUsage): promptTokens is all input the call was billed for, cached or not; cache reads and
 // writes are parts of it. Each reader takes untrusted JSON and returns undefined when the record is
 // not there or not numbers, so a trace without usage imports as before.
-import type { RecordedUsage } from '../engine/scenario.ts';
+import type { RecordedUsage } from '../engine/page.ts';
 import { isObject, type JsonObject } from './json.ts';
 
 // A count is a whole number of tokens a scenario can hold exactly: past 2^53 a JSON number is no longer

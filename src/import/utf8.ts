@@ -1,7 +1,7 @@
 // A trace file's bytes -> text. Bytes that are not valid UTF-8 still decode (as U+FFFD, as every
 // reader does), but the import says so, with the byte offset of the first bad sequence, instead of
 // replaying silently altered text. A leading byte-order mark is dropped (JSON.parse refuses it).
-import { fmt } from '../engine/format.ts';
+import { fmt } from '../engine/page.ts';
 import { ImportError } from './trace.ts';
 
 export interface DecodedTrace {

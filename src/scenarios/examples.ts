@@ -1,7 +1,7 @@
 // The built-in examples: each demonstrates one idea of the spec, with a blueprint that follows the
 // spec exactly and a generator spec (not events), so every example's share link stays short. The
 // one exception, imported-run, is a real session's events (brought in with lev import).
-import type { ScenarioInput, TrafficEvent } from '../engine/scenario.ts';
+import type { ScenarioInput, TrafficEvent } from '../engine/page.ts';
 import { IMPORTED_RUN_TASK, IMPORTED_RUN_TRAFFIC } from './imported-run.ts';
 import type { Lesson } from './lessons.ts';
 

@@ -5,8 +5,7 @@
 // after it (an assistant turn and its tool results are never split), so the result is at most a
 // few events longer; the coding agent's fixed skeleton (kick-off, todos, gate) is always present.
 import type { z } from 'zod';
-import type { ReplayOptions } from '../engine/index.ts';
-import type { GeneratorSpec, TrafficEvent, TrafficGenerators } from '../engine/scenario.ts';
+import type { ReplayOptions, GeneratorSpec, TrafficEvent, TrafficGenerators } from '../engine/page.ts';
 import { codingAgent, CodingAgentParamsSchema } from './coding-agent.ts';
 import { formatIssues } from './issues.ts';
 import { longChat, LongChatParamsSchema } from './long-chat.ts';

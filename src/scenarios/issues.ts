@@ -2,7 +2,7 @@
 // The one way scenario problems are worded: every reader of a scenario (share links, the page,
 // `lev validate`, `lev replay`) should word them through here, so the same file reads the same.
 import type { z } from 'zod';
-import type { Diagnostic } from '../engine/diagnostics.ts';
+import type { Diagnostic } from '../engine/page.ts';
 
 /** `traffic[12].tool_call_id`; empty for the top level. */
 export function issuePath(path: readonly PropertyKey[], root = ''): string {

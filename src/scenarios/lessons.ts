@@ -2,7 +2,7 @@
 // it), the zoom and the region that make its point, and one sentence saying what to look at.
 // Opening an example lands there (src/state/lesson.ts resolves the event against its timeline);
 // `#example/<id>` links open it the same way.
-import type { ChangeType } from '../engine/timeline.ts';
+import type { ChangeType } from '../engine/page.ts';
 import type { ChartView, Zoom } from '../share/view.ts';
 
 /** Where a lesson lands: a step (from 1, as the page numbers them) or an event of the run. */

@@ -1,7 +1,6 @@
 // `[min, max]` parameters shared by the generators.
 import { z } from 'zod';
-import { MAX_RESULT_SIZE_TOKENS } from '../engine/scenario.ts';
-import { fmt } from '../engine/format.ts';
+import { MAX_RESULT_SIZE_TOKENS, fmt } from '../engine/page.ts';
 
 // Sizes (tokens or words per event) are built in memory: past this bound one event would exhaust it.
 const size = z

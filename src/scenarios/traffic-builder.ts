@@ -1,6 +1,6 @@
 // Appends events in the shapes DESIGN.md gives, keeping the bookkeeping a generator should not
 // repeat: tool-call ids (each call answered by exactly one result) and checklist ids.
-import type { TrafficEvent } from '../engine/scenario.ts';
+import type { TrafficEvent } from '../engine/page.ts';
 
 export interface PlannedCall {
   name: string;

@@ -1,7 +1,6 @@
 // A scenario as a file: what the page's Export and `lev import` write, held to the limit the page's
 // Import and `lev replay` read with (limits.ts), so a file one of them writes the others read.
-import { fmt } from '../engine/format.ts';
-import { MAX_SCENARIO_BYTES, utf8Length } from '../engine/limits.ts';
+import { fmt, MAX_SCENARIO_BYTES, utf8Length } from '../engine/page.ts';
 
 export type ScenarioFile = { ok: true; text: string; bytes: number } | { ok: false; bytes: number };
 

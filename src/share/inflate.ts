@@ -1,7 +1,7 @@
 // Inflation with a hard output cap, enforced while inflating: the input is fed in small slices,
 // so however the data was built, no more than about `cap` + 1 MB is ever allocated.
 import { Inflate } from 'fflate';
-import { fmt } from '../engine/format.ts';
+import { fmt } from '../engine/page.ts';
 
 /** DEFLATE expands at most ~1,032x, so one slice yields at most ~1 MB before the cap is checked. */
 const INPUT_SLICE = 1024;

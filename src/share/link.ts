@@ -11,13 +11,14 @@ import {
   type Scenario,
   type ScenarioInput,
   type TrafficEvent,
-} from '../engine/scenario.ts';
+  fmt,
+  MAX_INFLATED_BYTES,
+  MAX_LINK_CHARS,
+} from '../engine/page.ts';
 import { GENERATOR_PARAMS } from '../scenarios/generators.ts';
 import { formatIssues } from '../scenarios/issues.ts';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
 import { inflateCapped, InflateLimitError } from './inflate.ts';
-import { fmt } from '../engine/format.ts';
-import { MAX_INFLATED_BYTES, MAX_LINK_CHARS } from '../engine/limits.ts';
 
 export const SHARE_FORMAT_VERSION = 1;
 /** A scenario larger than this once inflated is refused; a longer share value is not decoded at all (limits.ts). */

@@ -1,6 +1,5 @@
 // "Copy as Markdown": the link and a small table of what the timeline did, for an issue or a chat.
-import type { Timeline } from '../engine/timeline.ts';
-import { fmt } from '../engine/format.ts';
+import { type Timeline, fmt } from '../engine/page.ts';
 
 const n = (value: number) => fmt(Math.round(value));
 

@@ -1,8 +1,6 @@
 // Making a long link shorter without changing what the charts show: inline tool output becomes
 // `size_tokens` of the same count (the replay fills it with deterministic text of that size).
-import { resolveModel } from '../engine/models.ts';
-import type { Scenario } from '../engine/scenario.ts';
-import type { Encoding } from '../engine/tokens.ts';
+import { resolveModel, type Scenario, type Encoding } from '../engine/page.ts';
 
 /** engine/tokens.ts countTokens, passed in: the page imports this module (inlineToolOutputs) and must not bundle the tokenizer. */
 export type CountTokens = (text: string, encoding: Encoding) => number;

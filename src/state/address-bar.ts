@@ -3,8 +3,7 @@
 // Back returns to the previous one), and each history entry's state names its library entry. The
 // view (step, chart, zoom, region, entry: share/view.ts) follows the scenario's part, rewritten in
 // place as it changes.
-import type { Scenario } from '../engine/scenario.ts';
-import { fmt } from '../engine/format.ts';
+import { type Scenario, fmt } from '../engine/page.ts';
 import { encodeScenario, MAX_ADDRESS_CHARS } from '../share/index.ts';
 import { scenarioPart, viewParams, type ViewState } from '../share/view.ts';
 import type { PageHost } from './host.ts';

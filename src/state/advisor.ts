@@ -4,8 +4,7 @@
 // setFile that typing calls, so it is saved, written to the address and replayed as every edit is,
 // and the editor takes the new text as one undoable edit (Ctrl+Z brings the old text back).
 import { createStore, type StoreApi } from 'zustand';
-import type { Advice } from '../engine/advise/index.ts';
-import type { Scenario } from '../engine/scenario.ts';
+import type { Advice, Scenario } from '../engine/page.ts';
 import { CancelledError, type WorkerClient } from '../worker/client.ts';
 import { AGENT_FILE, type ScenarioStore } from './scenario.ts';
 import type { UiStore } from './ui.ts';

@@ -1,6 +1,6 @@
 // The work earlier versions of the page kept in localStorage, one scenario per key, before the
 // library existed: a PageSession moves it into the library once on load, then removes the keys.
-import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
+import { ScenarioSchema, type Scenario } from '../engine/page.ts';
 
 /** Where the page kept the person's work before the library existed. */
 export const EARLIER_WORK_KEYS = ['leviath.work.v1', 'leviath.backup.v1'] as const;

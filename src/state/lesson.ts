@@ -1,7 +1,7 @@
 // Where a lesson (src/scenarios/lessons.ts) or a link's `step=` lands on a replayed timeline: a
 // lookup in what the engine worker answered (its step columns and change table), never a figure
 // computed here.
-import { CHANGE_TYPES } from '../engine/timeline.ts';
+import { CHANGE_TYPES } from '../engine/page.ts';
 import type { LessonAt } from '../scenarios/lessons.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
 

@@ -1,6 +1,6 @@
 // The user's saved scenarios: each with its name, when it last changed and its recent versions.
 // Pure logic over a KeyValueStorage (IndexedDB in the page, a Map in tests); no DOM, no React.
-import type { Scenario } from '../engine/scenario.ts';
+import type { Scenario } from '../engine/page.ts';
 import { jsonLengthAtLeast } from './jsonSize.ts';
 import type { KeyValueStorage, Writes } from './storage.ts';
 

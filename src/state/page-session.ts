@@ -5,7 +5,7 @@
 // one in src/start.ts and the components reach it through src/ui/page.ts. Nothing here touches the
 // browser but through its PageHost, so tests run it whole with fake workers and a fake host.
 import type { StoreApi } from 'zustand';
-import type { Scenario } from '../engine/scenario.ts';
+import { type Scenario, type Encoding, ScenarioSchema } from '../engine/page.ts';
 import { DEFAULT_EXAMPLE_ID, EXAMPLES, findExample } from '../scenarios/examples.ts';
 import { decodeFragment } from '../share/index.ts';
 import { parseRoute, parseViewParams, viewParams, type ChartView, type ViewState, type Zoom } from '../share/view.ts';
@@ -13,11 +13,9 @@ import { describeAt, type LessonAt } from '../scenarios/lessons.ts';
 import { landingStep } from './lesson.ts';
 import type { WorkerClient } from '../worker/client.ts';
 import type { ResultOf, Transform } from '../worker/protocol.ts';
-import type { Encoding } from '../engine/tokens.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
 import { AddressBar } from './address-bar.ts';
 import { Advisor } from './advisor.ts';
-import { ScenarioSchema } from '../engine/scenario.ts';
 import { forgetEarlierWork, loadEarlierWork } from './earlier-work.ts';
 import type { PageHost } from './host.ts';
 import { KeptLibrary, type LibraryStore } from './kept-library.ts';

@@ -2,7 +2,7 @@
 // reload does not run the same scenario straight into the same wall: it opens it marked out of
 // date with a Run button. Kept in localStorage (synchronous, read before the first replay); a
 // PageSession makes one guard over the storage its host gives it.
-import type { Scenario } from '../engine/scenario.ts';
+import type { Scenario } from '../engine/page.ts';
 
 export const REPLAY_GUARD_KEY = 'leviath.replays.v1';
 /** Only the most recent few scenarios are remembered. */

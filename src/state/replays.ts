@@ -2,12 +2,11 @@
 // an opened scenario replays at once, and the scrubbed step is inspected in the replay the engine
 // worker kept (a lookup; the scenario is sent again only if the worker was restarted). What the
 // workers answer lands in the results store, with the one status the page renders (status.ts).
-import type { Scenario } from '../engine/scenario.ts';
+import type { Scenario, Encoding } from '../engine/page.ts';
 import type { StoreApi } from 'zustand';
 import { CancelledError, type WorkerClient } from '../worker/client.ts';
 import type { ResultOf, Transform } from '../worker/protocol.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
-import type { Encoding } from '../engine/tokens.ts';
 import type { ReplayGuard } from './replayGuard.ts';
 import type { ResultsStore } from './results.ts';
 import { replayStarted } from './status.ts';

@@ -2,8 +2,7 @@
 // (status.ts). The page renders these and never computes them itself. A PageSession owns one store
 // of them; its replays (replays.ts) write it.
 import { createStore, type StoreApi } from 'zustand';
-import type { Diagnostic } from '../engine/diagnostics.ts';
-import type { StepDetail } from '../engine/timeline.ts';
+import type { Diagnostic, StepDetail } from '../engine/page.ts';
 import type { StepFigures, TimelineView } from '../worker/timeline-view.ts';
 import type { StepBreakdown, ValidateResult } from '../worker/protocol.ts';
 import type { ReplayStatus } from './status.ts';

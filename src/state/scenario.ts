@@ -9,9 +9,9 @@ import {
   type ModelRef,
   type Scenario,
   type TrafficEvent,
-} from '../engine/scenario.ts';
-import { DEFAULT_MODEL_ID } from '../engine/models.ts';
-import { nameTable } from '../engine/names.ts';
+  DEFAULT_MODEL_ID,
+  nameTable,
+} from '../engine/page.ts';
 import { DEFAULT_EXAMPLE_ID, findExample } from '../scenarios/examples.ts';
 
 export const AGENT_FILE = 'agent.leviath';

@@ -5,7 +5,7 @@
 // text (undoable), which replays it. The panel is not modal: the page stays usable while it runs.
 import { useMemo } from 'react';
 import { structuredPatch } from 'diff';
-import type { Advice, Proposal, Reference } from '../engine/advise/index.ts';
+import type { Advice, Proposal, Reference } from '../engine/page.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
 import { isApplicable, type AdvisorStatus } from '../state/advisor.ts';
 import { fmt, pct, usd } from './format.ts';

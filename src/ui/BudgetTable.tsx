@@ -2,7 +2,7 @@
 // budget keys are malformed shows the finding, not the default it fell back to; while the file is
 // not valid TOML the last good table stays, marked stale.
 import { useRef } from 'react';
-import type { Diagnostic } from '../engine/diagnostics.ts';
+import type { Diagnostic } from '../engine/page.ts';
 import type { ValidateResult } from '../worker/protocol.ts';
 import type { BudgetRow } from '../worker/protocol.ts';
 import { fmt, pct } from './format.ts';

@@ -10,7 +10,7 @@ import { monaco, languageOf } from './monaco/setup.ts';
 import { nextFrame, nextTask } from './tasks.ts';
 import { DARK_THEME } from './monaco/providers.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
-import type { Diagnostic } from '../engine/diagnostics.ts';
+import type { Diagnostic } from '../engine/page.ts';
 import type { Keybindings } from '../state/preferences.ts';
 import { page, useScenario, useUi } from './page.ts';
 import './monaco/keys-status.css';

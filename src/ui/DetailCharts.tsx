@@ -15,7 +15,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { TimelineView, StageChange } from '../worker/timeline-view.ts';
-import type { ChartedColumn } from '../engine/figures.ts';
+import type { ChartedColumn } from '../engine/page.ts';
 import { stepOfInference } from './chartData.ts';
 import {
   regionChartLines,

@@ -5,7 +5,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { AGENT_FILE } from '../state/scenario.ts';
 import { useAllDiagnostics } from './diagnostics.ts';
-import type { Diagnostic } from '../engine/diagnostics.ts';
+import type { Diagnostic } from '../engine/page.ts';
 import { PaneHead } from './layout/Pane.tsx';
 import { RUN_WARNING_CODE } from './runProblems.ts';
 import { loadMonaco } from './monaco/load.ts';

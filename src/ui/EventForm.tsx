@@ -1,7 +1,7 @@
 // A form per event type. The draft is checked against the scenario schema on every change and
 // saved only when valid, so the traffic never holds an event the engine would refuse.
 import { useState } from 'react';
-import { EventSchema, type TrafficEvent } from '../engine/scenario.ts';
+import { EventSchema, type TrafficEvent } from '../engine/page.ts';
 import { describeIssues } from '../worker/protocol.ts';
 
 type Draft = Record<string, unknown>;

@@ -1,7 +1,7 @@
 // Below the charts: the scrubbed step in full — regions and their entries, the request exactly as
 // the provider would receive it, and the stage ledger. All text is rendered as text.
 import { lazy, memo, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
-import type { EntryDetail, RegionDetail, StepDetail } from '../engine/timeline.ts';
+import type { EntryDetail, RegionDetail, StepDetail } from '../engine/page.ts';
 import { firstStepOfStage } from './chartData.ts';
 import { MarkerGlyph } from './markers.tsx';
 import { PaneHead } from './layout/Pane.tsx';

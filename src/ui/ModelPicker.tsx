@@ -1,6 +1,5 @@
 // The model the blueprint is resolved against: a built-in, or a custom window.
-import { MODELS } from '../engine/models.ts';
-import type { ModelRef } from '../engine/scenario.ts';
+import { MODELS, type ModelRef } from '../engine/page.ts';
 import { useState } from 'react';
 import { fmt } from './format.ts';
 import { useResults, useScenario } from './page.ts';

@@ -2,7 +2,7 @@
 // provider recorded it, beside the blueprint's replay of the same traffic, in plain words. Every
 // figure is the engine worker's (recorded-view.ts); this only words them.
 import type { RecordedComparison } from '../worker/recorded-view.ts';
-import { lostInWords } from '../engine/format.ts';
+import { lostInWords } from '../engine/page.ts';
 import { fmt, pct, usd } from './format.ts';
 
 const cost = (n: number | null): string => (n === null ? 'no price on record' : usd(n));

@@ -1,7 +1,7 @@
 // The whole scenario as a link: compressed into the URL fragment, with a copy button, options
 // that change what the link carries (offered when the link is long), Markdown, and the embed link.
 import { useEffect, useState } from 'react';
-import type { Scenario } from '../engine/scenario.ts';
+import type { Scenario } from '../engine/page.ts';
 import { isLongLink, LONG_LINK_CHARS, scenarioUrl } from '../share/index.ts';
 import { scenarioMarkdown } from '../share/markdown.ts';
 import { inlineToolOutputs } from '../share/shrink.ts';

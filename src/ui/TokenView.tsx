@@ -4,8 +4,7 @@
 // a page of pieces at a time, so a 100 KB tool result is a few thousand spans, not tens of
 // thousands. Loaded only when a reader first asks for tokens.
 import { startTransition, useEffect, useState } from 'react';
-import type { TokenPage } from '../engine/tokens.ts';
-import { approximateNote } from '../engine/models.ts';
+import { type TokenPage, approximateNote } from '../engine/page.ts';
 import { fmt } from './format.ts';
 import { page, useResults } from './page.ts';
 import './tokens.css';

@@ -1,8 +1,7 @@
 // Middle column: the task, the generator and the explicit events, plus the replay controls.
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import { GENERATOR_PARAMS, parseGeneratorParams } from '../scenarios/generators.ts';
-import type { EventType, GeneratorSpec } from '../engine/scenario.ts';
-import { GENERATOR_KINDS, MAX_TRAFFIC_EVENTS } from '../engine/scenario.ts';
+import { type EventType, type GeneratorSpec, GENERATOR_KINDS, MAX_TRAFFIC_EVENTS } from '../engine/page.ts';
 import { EventForm } from './EventForm.tsx';
 import { EVENT_TYPES, newEvent, summarize } from './events.ts';
 import { fmt, humanize } from './format.ts';

@@ -3,7 +3,7 @@
 // budgets still allow and the headroom left for the reply, as tokens and as a share of the window;
 // the blueprint's request beside the run as it was sent (or, with no recorded run, the flat list).
 // The engine worker computes the rows (breakdown.ts, recorded-view.ts); this draws them.
-import type { BreakdownRow, WindowBreakdown as Breakdown } from '../engine/breakdown.ts';
+import type { BreakdownRow, WindowBreakdown as Breakdown } from '../engine/page.ts';
 import type { StepBreakdown } from '../worker/protocol.ts';
 import { fmt, pct } from './format.ts';
 import { useUi } from './page.ts';

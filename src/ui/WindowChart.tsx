@@ -16,7 +16,7 @@ import {
   type MarkerCluster,
   type WindowPoint,
 } from './chartData.ts';
-import { CHANGE_TYPES } from '../engine/timeline.ts';
+import { CHANGE_TYPES } from '../engine/page.ts';
 import {
   Clickable,
   Cursor,

@@ -1,6 +1,6 @@
 // A copy outside the browser: the scenario as a JSON file (the format `lev replay` reads). Offered
 // wherever the browser will not keep the work (storage refused, a link too long to share).
-import type { Scenario } from '../engine/scenario.ts';
+import type { Scenario } from '../engine/page.ts';
 import { exportFile } from './exportFile.ts';
 import { useScenario, useUi } from './page.ts';
 

@@ -2,9 +2,8 @@
 // the window chart's points, paths and markers, and answers lookups by step (the detail charts'
 // points: seriesPoints.ts). Every number is one the engine
 // reported; nothing here computes a region's figures.
-import { CHANGE_TYPES, type ChangeType } from '../engine/timeline.ts';
+import { CHANGE_TYPES, type ChangeType, lowerBound } from '../engine/page.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
-import { lowerBound } from '../engine/sorted.ts';
 
 export interface ChangeRow {
   type: ChangeType;

@@ -1,6 +1,6 @@
 // Which diagnostics belong to which file, in the order a person reads them.
 import { useMemo } from 'react';
-import type { Diagnostic } from '../engine/diagnostics.ts';
+import type { Diagnostic } from '../engine/page.ts';
 import { runProblems } from './runProblems.ts';
 import { useResults, useScenario } from './page.ts';
 

@@ -1,7 +1,6 @@
 // Traffic events: one-line summaries and sensible new events for the "add" menu.
-import type { EventType, TrafficEvent } from '../engine/scenario.ts';
+import { type EventType, type TrafficEvent, fmt } from '../engine/page.ts';
 import { firstLine } from './format.ts';
-import { fmt } from '../engine/format.ts';
 
 export const EVENT_TYPES: { type: EventType; label: string }[] = [
   { type: 'user', label: 'user message' },

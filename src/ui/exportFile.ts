@@ -1,9 +1,7 @@
 // What Export writes, apart from the page that writes it: the file a scenario becomes, or why
 // there is none. Held to the limit Import and `lev` read (share/file.ts), so that what Export
 // writes the page and `lev` read back.
-import { fmt } from '../engine/format.ts';
-import { MAX_SCENARIO_BYTES } from '../engine/limits.ts';
-import type { Scenario } from '../engine/scenario.ts';
+import { fmt, MAX_SCENARIO_BYTES, type Scenario } from '../engine/page.ts';
 import { fileSize, scenarioFile } from '../share/file.ts';
 import { jsonLongerThan } from '../state/jsonSize.ts';
 

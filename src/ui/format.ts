@@ -1,5 +1,5 @@
 // Number and text formatting shared by the panels.
-import { fmt as fmtInt } from '../engine/format.ts';
+import { fmt as fmtInt } from '../engine/page.ts';
 
 export const fmt = (n: number | undefined | null): string =>
   n === undefined || n === null || Number.isNaN(n) ? '–' : fmtInt(Math.round(n));

@@ -2,7 +2,7 @@
 // drawn and binds it here. Its stores are hooks with zustand's selectors (and getState for event
 // handlers); its actions are called on `page()`.
 import { useStore, type StoreApi } from 'zustand';
-import type { Scenario } from '../engine/scenario.ts';
+import type { Scenario } from '../engine/page.ts';
 import type { PageSession } from '../state/page-session.ts';
 import type { Transform } from '../worker/protocol.ts';
 

@@ -1,6 +1,6 @@
 // Scales and axis ticks for the chart drawn as plain SVG (the window chart): both axes are linear
 // and start at zero, so a scale is its domain's end mapped onto a pixel range.
-import { lowerBound } from '../engine/sorted.ts';
+import { lowerBound } from '../engine/page.ts';
 
 /** A linear map from [0, end] onto [from, to] (pixels; `to` may be less than `from`). */
 export function linearScale(end: number, from: number, to: number): (value: number) => number {

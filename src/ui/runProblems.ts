@@ -1,7 +1,7 @@
 // The run's warnings (grouped by the engine worker) as problems with a place: a hook failure points at its script
 // position, a warning naming a region at that region's declaration, anything else at the top of
 // agent.leviath. Each says the step it first happened at and how often.
-import type { Diagnostic } from '../engine/diagnostics.ts';
+import type { Diagnostic } from '../engine/page.ts';
 import type { WarningGroup } from '../worker/timeline-view.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
 

@@ -9,7 +9,7 @@ import {
   rowAt,
   type ChartedColumn,
   type Row,
-} from '../engine/figures.ts';
+} from '../engine/page.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
 import { changesAt, type ChangeRow } from './chartData.ts';
 

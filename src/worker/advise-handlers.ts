@@ -2,7 +2,7 @@
 // phases and cancel. A worker of its own (advise.worker.ts), started on the first Advise: the engine
 // worker is part of the page's first load and most visits never ask for advice, and a search in the
 // engine worker would hold every replay and scrub behind it.
-import { advise } from '../engine/advise/index.ts';
+import { advise } from '../engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
 import { loadingEncodingOf } from './encoding.ts';
 import { parseScenario, PROGRESS_INTERVAL_MS } from './engine-handlers.ts';

@@ -1,7 +1,7 @@
 // What the page draws of an as-sent replay (the engine's replayAsRecorded): its header and summary,
 // and one row per inference as typed columns, transferred rather than copied. Recorded figures a
 // trace did not keep are -1.
-import type { AsRecordedTimeline, Caching, CompactionFigures, RecordedSummary } from '../engine/as-recorded.ts';
+import type { AsRecordedTimeline, Caching, CompactionFigures, RecordedSummary } from '../engine/page.ts';
 
 export interface AsRecordedView {
   header: {

@@ -11,7 +11,7 @@ import {
   type WorkerRequest,
   type WorkerResponse,
 } from './protocol.ts';
-import { fmt } from '../engine/format.ts';
+import { fmt } from '../engine/page.ts';
 import { describeScript, type RunningScript } from './scripts.ts';
 
 /** Where a request with phases stands (the advisor: `search`, then `front`), and its front so far. */

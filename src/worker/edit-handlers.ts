@@ -2,8 +2,7 @@
 // edit that waits for Run (auto-run off). It loads no tokenizer, so it answers while the engine
 // worker starts or replays; with auto-run on, the engine worker answers the validation from its
 // replay's compile.
-import { validateScenario } from '../engine/validate.ts';
-import type { Diagnostic } from '../engine/diagnostics.ts';
+import { validateScenario, type Diagnostic } from '../engine/index.ts';
 import { checkSyntax } from '../rhai/index.ts';
 import type { ValidateResult, WorkerRequest } from './protocol.ts';
 import type { Handlers } from './serve.ts';

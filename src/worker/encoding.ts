@@ -1,7 +1,6 @@
 // The engine worker loads only the encoding its scenario's text is counted with (0.70 MB gzip for
 // o200k_base); the other is fetched the first time a scenario asks for it.
-import type { Scenario } from '../engine/scenario.ts';
-import { isEncodingLoaded, loadEncoding } from '../engine/tokens.ts';
+import { type Scenario, isEncodingLoaded, loadEncoding } from '../engine/index.ts';
 import { scenarioEncoding } from '../share/shrink.ts';
 
 /**

@@ -2,6 +2,18 @@
 // way, and each step's figures), so inspecting a step afterwards steps on from the nearest copy,
 // never a second replay. Every number the page shows about a replay is computed here.
 import {
+  type WindowBreakdown,
+  type Model,
+  type CompileResult,
+  ScenarioSchema,
+  type Scenario,
+  type Diagnostic,
+  type Timeline,
+  countTokens,
+  isEncodingLoaded,
+  loadEncoding,
+  tokenPage,
+  fmt,
   blueprintBreakdown,
   compile,
   flatListBreakdown,
@@ -11,25 +23,17 @@ import {
   resolveModel,
   type AsRecordedTimeline,
 } from '../engine/index.ts';
-import type { WindowBreakdown } from '../engine/breakdown.ts';
-import type { Model } from '../engine/models.ts';
 import type { RecordedComparison } from './recorded-view.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
 import { asRecordedView } from './as-recorded-view.ts';
-import type { CompileResult } from '../engine/blueprint/index.ts';
-import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
-import type { Diagnostic } from '../engine/diagnostics.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
-import type { Timeline } from '../engine/timeline.ts';
 import { figureTable, timelineView, stepFigures, type FigureTable } from './timeline-view.ts';
 import { validationResult } from './validation.ts';
 import { dropToolOutput } from '../share/shrink.ts';
 import { shapeOnly } from '../import/shape.ts';
-import { countTokens, isEncodingLoaded, loadEncoding, tokenPage } from '../engine/tokens.ts';
 import type { Context, Handlers } from './serve.ts';
 import { ENGINE_TIME_LIMIT_MS } from './protocol.ts';
 import type { ScriptLog } from './scripts.ts';
-import { fmt } from '../engine/format.ts';
 import { loadingEncodingOf } from './encoding.ts';
 
 export const PROGRESS_INTERVAL_MS = 50;

@@ -3,15 +3,21 @@
 // builds only the schema of what it receives, on the first message (z.lazy): declaring them all
 // costs the page's start tens of milliseconds of cold zod.
 import { z } from 'zod';
-import { InputsSchema, ModelRefSchema, type Scenario } from '../engine/scenario.ts';
-import type { StepDetail } from '../engine/timeline.ts';
+import {
+  InputsSchema,
+  ModelRefSchema,
+  SEVERITIES,
+  type Scenario,
+  type StepDetail,
+  type Encoding,
+  type TokenPage,
+  type WindowBreakdown,
+  type Advice,
+} from '../engine/page.ts';
 // Types only: the page must not load the tokenizer's code with the protocol.
-import type { Encoding, TokenPage } from '../engine/tokens.ts';
 import type { TimelineView, StepFigures } from './timeline-view.ts';
 import { AS_RECORDED_COLUMNS, type AsRecordedView } from './as-recorded-view.ts';
 import { formatIssues } from '../scenarios/issues.ts';
-import type { WindowBreakdown } from '../engine/breakdown.ts';
-import type { Advice } from '../engine/advise/index.ts';
 
 /** What fills the window at an inspected step, side by side. */
 export interface StepBreakdown {
@@ -26,7 +32,7 @@ const idSchema = () => z.number().int().nonnegative();
 function diagnosticSchema() {
   return z.object({
     code: z.string(),
-    severity: z.enum(['error', 'warning', 'info']),
+    severity: z.enum(SEVERITIES),
     message: z.string(),
     file: z.string(),
     line: z.number(),

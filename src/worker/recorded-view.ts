@@ -4,13 +4,19 @@
 // the as-sent request at every point the window chart draws, and the cache reads beside the
 // blueprint's at every point the cache chart draws; and the window breakdown of the as-sent request
 // at an inspected step. Costs are the price table's (cache.ts), with its source and date.
-import { priceSplit } from '../engine/cache.ts';
-import { breakdown, type WindowBreakdown } from '../engine/breakdown.ts';
-import { asSentCostUsd, type AsRecordedRequest, type AsRecordedTimeline } from '../engine/as-recorded.ts';
-import type { Model } from '../engine/models.ts';
-import type { Scenario } from '../engine/scenario.ts';
-import { lowerBound } from '../engine/sorted.ts';
-import type { LostFigures, Timeline } from '../engine/timeline.ts';
+import {
+  priceSplit,
+  breakdown,
+  type WindowBreakdown,
+  asSentCostUsd,
+  type AsRecordedRequest,
+  type AsRecordedTimeline,
+  type Model,
+  type Scenario,
+  lowerBound,
+  type LostFigures,
+  type Timeline,
+} from '../engine/index.ts';
 
 export interface RecordedComparison {
   /** The provider's own records: the calls that carry one, the largest prompt, and their input cost. */

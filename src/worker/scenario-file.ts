@@ -1,8 +1,6 @@
 // A dropped or chosen file that is a Leviath scenario, read in the import worker: held to the
 // limit Export writes to (limits.ts), and checked, so the page only opens what it can use.
-import { ScenarioSchema } from '../engine/scenario.ts';
-import { megabytes, MAX_SCENARIO_BYTES } from '../engine/limits.ts';
-import { fmt } from '../engine/format.ts';
+import { ScenarioSchema, megabytes, MAX_SCENARIO_BYTES, fmt } from '../engine/index.ts';
 import { describeIssues } from './protocol.ts';
 import type { ScenarioFileResult } from './trace-protocol.ts';
 

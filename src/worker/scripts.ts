@@ -1,8 +1,7 @@
 // A worker's record of the scripts one request runs: the page is told when a different script
 // starts (so a time limit that stops the worker can say which one it was in), and the time each
 // took is summed (so a replay that stops itself can say where its time went).
-import type { ScriptCall, ScriptWatcher } from '../engine/script-activity.ts';
-import { fmt } from '../engine/format.ts';
+import { type ScriptCall, type ScriptWatcher, fmt } from '../engine/page.ts';
 
 export interface ScriptLog extends ScriptWatcher {
   /** The scripts that took longest, slowest first, in words: `context_hooks/x.rhai on_write 12.3 s (4,567 calls)`. */

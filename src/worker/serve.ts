@@ -3,7 +3,7 @@
 // serves on its own global scope; tests serve the same handlers on one end of a MessageChannel.
 import { z } from 'zod';
 import { WorkerRequestSchema, describeIssues, type WorkerRequest, type WorkerResponse } from './protocol.ts';
-import { watchScripts } from '../engine/script-activity.ts';
+import { watchScripts } from '../engine/index.ts';
 import { scriptLog, type ScriptLog } from './scripts.ts';
 
 declare const self: DedicatedWorkerGlobalScope;

@@ -10,17 +10,15 @@ import {
   REQUEST_COLUMNS,
   toColumnArrays,
   type ColumnArrays,
-} from '../engine/figures.ts';
-import {
   CHANGE_TYPES,
   type ChangeType,
   type RegionFigures,
   type RequestFigures,
   type Timeline,
   type TimelineStep,
-} from '../engine/timeline.ts';
+  lowerBound,
+} from '../engine/index.ts';
 import { regionRows, type MarkdownFacts } from '../share/markdown.ts';
-import { lowerBound } from '../engine/sorted.ts';
 import type { RecordedComparison } from './recorded-view.ts';
 
 /** The timeline without its steps. */

@@ -6,7 +6,7 @@
 // worker's are), so a malformed message is an error at the boundary.
 import { z } from 'zod';
 import { FORMAT_NAMES, type FormatName, type ImportReport } from '../import/index.ts';
-import type { Scenario } from '../engine/scenario.ts';
+import type { Scenario } from '../engine/page.ts';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

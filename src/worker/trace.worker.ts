@@ -3,8 +3,7 @@
 // page's thread, reporting progress while it reads (first half) and parses (second half).
 // Its messages are trace-protocol.ts's, checked on arrival on both sides.
 import { importTrace, ImportError, UnknownFormatError } from '../import/index.ts';
-import type { Scenario } from '../engine/scenario.ts';
-import { megabytes, MAX_TRACE_BYTES } from '../engine/limits.ts';
+import { type Scenario, megabytes, MAX_TRACE_BYTES } from '../engine/index.ts';
 import { decodeTrace, EncodingError, encodingAdvice } from '../import/utf8.ts';
 import { jsonLengthAtLeast } from '../state/jsonSize.ts';
 import { TraceImportRequestSchema, type TraceImportResponse } from './trace-protocol.ts';

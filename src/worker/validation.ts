@@ -1,11 +1,7 @@
 // What the page shows of a compile: the diagnostics, each region's resolved budget per stage, and
 // the model. Both workers answer it: the edit worker for an edit that waits for Run, the engine
 // worker from the very compile its replay then runs on (one compile per edit).
-import type { CompileResult } from '../engine/blueprint/index.ts';
-import type { RegionDecl } from '../engine/blueprint/types.ts';
-import { resolveBudget } from '../engine/budget.ts';
-import { resolveModel } from '../engine/models.ts';
-import type { ModelRef } from '../engine/scenario.ts';
+import { type CompileResult, type RegionDecl, resolveBudget, resolveModel, type ModelRef } from '../engine/index.ts';
 import type { BudgetRow, ValidateResult } from './protocol.ts';
 
 function budgetRow(region: RegionDecl, stage: string, window: number): BudgetRow {

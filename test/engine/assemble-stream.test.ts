@@ -4,7 +4,7 @@
 // and out of seq order, shared seqs, repeated call ids, results before their calls.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assemble, sameBlock } from '../../src/engine/assemble.ts';
+import { AssemblyState, assemble, sameBlock } from '../../src/engine/assemble.ts';
 import { resolveBudget } from '../../src/engine/budget.ts';
 import { createRegion, entryMessage } from '../../src/engine/regions/index.ts';
 import type { Entry, Region, RegionContext, RenderedMessage } from '../../src/engine/regions/types.ts';
@@ -76,7 +76,7 @@ describe('the message stream', () => {
           if (sorted) messages.sort((a, b) => a.seq - b.seq);
           return { name: `r${i}`, messages };
         });
-        const assembly = assemble(regions.map((r) => region(r.name, r.messages)), {} as RegionContext);
+        const assembly = assemble(new AssemblyState(), regions.map((r) => region(r.name, r.messages)), {} as RegionContext);
         const expected = reference(regions);
         const got = assembly.request.messages.map((m) => ({ region: m.region, role: m.role, content: m.content, calls: m.tool_calls?.map((c) => c.id), id: m.tool_call_id }));
         expect(got).toEqual(expected.kept);

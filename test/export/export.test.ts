@@ -3,10 +3,8 @@
 // providers' documented shapes, and import -> replay -> export -> import giving the same events.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Replay, resolveModel } from '../../src/engine/index.ts';
+import { anthropicBreakpoints, ScenarioSchema, type ScenarioInput, type TrafficEvent, Replay, resolveModel } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { anthropicBreakpoints } from '../../src/engine/cache.ts';
-import { ScenarioSchema, type ScenarioInput, type TrafficEvent } from '../../src/engine/scenario.ts';
 import { ANTHROPIC_LEAD_TEXT, anthropicBody, openaiChatBody } from '../../src/export/index.ts';
 import { importTrace } from '../../src/import/index.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';

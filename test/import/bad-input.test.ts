@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importTrace, ImportError, parseToolMap, DEFAULT_TOOL_MAP } from '../../src/import/index.ts';
 import { detectFormat } from '../../src/import/detect.ts';
-import { MAX_JSON_DEPTH, MAX_TRAFFIC_EVENTS, ScenarioSchema } from '../../src/engine/scenario.ts';
+import { MAX_JSON_DEPTH, MAX_TRAFFIC_EVENTS, ScenarioSchema } from '../../src/engine/index.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 

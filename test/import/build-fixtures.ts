@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { fixtureFiles } from './fixture-files.ts';
 import { IMPORTED_RUN_FILE, importedRunSource } from './imported-example.ts';
-import { loadEncodings } from '../../src/engine/tokens.ts';
+import { loadEncodings } from '../../src/engine/index.ts';
 
 await loadEncodings();
 

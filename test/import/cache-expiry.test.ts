@@ -3,8 +3,7 @@
 // timestamps and the provider's usage records; the replay must agree with what the provider did.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { replayAsRecorded } from '../../src/engine/as-recorded.ts';
-import type { Scenario } from '../../src/engine/scenario.ts';
+import { replayAsRecorded, type Scenario } from '../../src/engine/index.ts';
 import { importTrace } from '../../src/import/index.ts';
 
 type Obj = Record<string, unknown>;

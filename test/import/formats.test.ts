@@ -2,9 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HARNESS_PROMPT_INPUT, importTrace } from '../../src/import/index.ts';
-import type { TrafficEvent } from '../../src/engine/scenario.ts';
-import { replayAsRecorded } from '../../src/engine/as-recorded.ts';
-import { countTokens } from '../../src/engine/tokens.ts';
+import { type TrafficEvent, replayAsRecorded, countTokens } from '../../src/engine/index.ts';
 import { DONE, EDIT_ARGS, EDIT_OK, GREP_OUTPUT, HANDOFF, HEADER_RS, PLAN, SYSTEM_PROMPT, TASK, TEST_FAIL, TEST_PASS, TESTS_RS } from './run.ts';
 import { API_THINKING, APPLY_PATCH, CLAUDE_CODE_THINKING, codexShell, codexWrapped, ENVIRONMENT_CONTEXT, fixtureFiles, numbered } from './fixture-files.ts';
 import { IMPORTED_RUN_FILE, importedRunSource } from './imported-example.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { subagentRuns } from '../../src/cli/subagents.ts';
 import { importTrace } from '../../src/import/index.ts';
-import type { TrafficEvent } from '../../src/engine/scenario.ts';
+import type { TrafficEvent } from '../../src/engine/index.ts';
 
 const jsonl = (lines: unknown[]) => `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
 const assistants = (traffic: TrafficEvent[]) => traffic.filter((e): e is Extract<TrafficEvent, { type: 'assistant' }> => e.type === 'assistant');

@@ -2,7 +2,7 @@
 // (lev import, then Drop inline tool output so the link stays short). build-fixtures.ts writes it to
 // src/scenarios/imported-run.ts; test/import/formats.test.ts ("the committed fixtures") fails when that file falls behind.
 import { readFileSync } from 'node:fs';
-import { countTokens } from '../../src/engine/tokens.ts';
+import { countTokens } from '../../src/engine/index.ts';
 import { importTrace } from '../../src/import/index.ts';
 import { dropToolOutput } from '../../src/share/shrink.ts';
 

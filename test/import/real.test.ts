@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importTrace } from '../../src/import/index.ts';
-import type { TrafficEvent } from '../../src/engine/scenario.ts';
+import type { TrafficEvent } from '../../src/engine/index.ts';
 
 const text = (name: string) => readFileSync(new URL(`./fixtures/real/${name}`, import.meta.url), 'utf8');
 const json = (name: string): Record<string, unknown> & unknown[] => JSON.parse(text(name));

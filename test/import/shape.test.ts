@@ -1,9 +1,8 @@
 // A shape-only scenario replays to the same figures as the original, and carries none of its text.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { replay, replayAsRecorded } from '../../src/engine/index.ts';
+import { ScenarioSchema, type Scenario, replay, replayAsRecorded } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
 import { importTrace } from '../../src/import/index.ts';
 import { hashPath, hashScenarioPaths, shapeOnly } from '../../src/import/shape.ts';
 import { encodeScenario } from '../../src/share/index.ts';

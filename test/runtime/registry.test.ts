@@ -1,6 +1,6 @@
-// The registry seam custom regions plug into, and the inspect API the Worker calls.
+// The seam other region behaviour plugs into (ReplayOptions.regionFactories), and the inspect API the Worker calls.
 import { describe, expect, it } from 'vitest';
-import { registerRegionKind, replay, Replay } from '../../src/engine/index.ts';
+import { replay, Replay, type RegionFactories } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { prepare, replayPrepared } from '../../src/engine/replay.ts';
 import { TemporaryRegion } from '../../src/engine/regions/temporary.ts';
@@ -8,11 +8,11 @@ import { append, assistant, call, scenario, user } from './helpers.ts';
 
 describe('region registry', () => {
   it('a custom factory that throws gives the plain fallback and a warning, not a crash', () => {
-    registerRegionKind('custom', () => { throw new Error('brain.rhai: no fn render(ctx)'); });
+    const regionFactories: RegionFactories = { custom: () => { throw new Error('brain.rhai: no fn render(ctx)'); } };
     const s = scenario('[context.regions]\nbrain = { kind = "custom", script = "brain.rhai", max_tokens = 100 }', [append('brain', 'x'), assistant('')]);
     // Without the engine's Rhai check, so the factory itself is what fails.
     const withScript = { ...s, agent: { ...s.agent, 'brain.rhai': 'fn render(ctx) { "" }' } };
-    const t = replayPrepared(withScript, prepare(withScript), {});
+    const t = replayPrepared(withScript, prepare(withScript, { regionFactories }), {});
     expect(t.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(t.warnings).toContain('custom region brain: its script could not be loaded (brain.rhai: no fn render(ctx)), so it behaves as temporary (persistent = false) and renders its entries plainly');
     expect(t.steps[0]!.result!.ok).toBe(true);
@@ -64,18 +64,18 @@ describe('what a region can do', () => {
     const traffic = [append('notes', 'unkeyed'), ...call('c1', 'grep', 20), append('notes', 'keyed', 'k')];
     const plain = replay(scenario(routed, traffic), BUILT_IN_TRAFFIC);
     expect(plain.steps[0]!.result).toMatchObject({ ok: true });
-    registerRegionKind('temporary', (decl, budget) => new class extends TemporaryRegion {
-      override get keyed(): boolean { return true; }
-    }(decl, budget));
-    try {
-      const run = new Replay(scenario(routed, traffic), BUILT_IN_TRAFFIC);
-      run.timeline();
-      const steps = run.inspect(3);
-      expect(steps.regions.find((r) => r.name === 'notes')!.entries.map((e) => e.key)).toEqual(['grep:c1', 'k']);
-      expect(run.inspect(0).result).toEqual({ ok: false, message: 'notes is a temporary region whose entries are keyed: give the entry a key (context_append { region: "notes", key: "...", content })' });
-    } finally {
-      registerRegionKind('temporary', (decl, budget) => new TemporaryRegion(decl, budget));
-    }
+    const regionFactories: RegionFactories = {
+      temporary: (decl, budget) => new class extends TemporaryRegion {
+        override get keyed(): boolean { return true; }
+      }(decl, budget),
+    };
+    const run = new Replay(scenario(routed, traffic), { ...BUILT_IN_TRAFFIC, regionFactories });
+    run.timeline();
+    const steps = run.inspect(3);
+    expect(steps.regions.find((r) => r.name === 'notes')!.entries.map((e) => e.key)).toEqual(['grep:c1', 'k']);
+    expect(run.inspect(0).result).toEqual({ ok: false, message: 'notes is a temporary region whose entries are keyed: give the entry a key (context_append { region: "notes", key: "...", content })' });
+    // Only that replay: another one made without the option has the built-in behaviour.
+    expect(new Replay(scenario(routed, traffic), BUILT_IN_TRAFFIC).inspect(0).result).toMatchObject({ ok: true });
   });
 });
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileBlueprint } from '../../src/engine/blueprint/index.ts';
-import { ScenarioSchema } from '../../src/engine/scenario.ts';
+import { compileBlueprint, ScenarioSchema } from '../../src/engine/index.ts';
 import { DEFAULT_EXAMPLE_ID, EXAMPLES, findExample } from '../../src/scenarios/examples.ts';
 import { generateTraffic } from '../../src/scenarios/generators.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventSchema, type GeneratorSpec, type TrafficEvent } from '../../src/engine/scenario.ts';
+import { EventSchema, type GeneratorSpec, type TrafficEvent } from '../../src/engine/index.ts';
 import { GENERATOR_PARAMS, generateTraffic, GeneratorParamsError, parseGeneratorParams } from '../../src/scenarios/generators.ts';
 
 const KINDS = ['coding-agent', 'research-agent', 'long-chat'] as const;

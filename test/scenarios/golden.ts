@@ -7,10 +7,7 @@
 // and a change that alters what an old link shows needs a new generator version instead (see
 // docs/decisions/scenarios.md, "Golden fixtures").
 import { writeFileSync } from 'node:fs';
-import { replay } from '../../src/engine/index.ts';
-import { loadEncodings } from '../../src/engine/tokens.ts';
-import { ScenarioSchema, type GeneratorSpec, type TrafficEvent } from '../../src/engine/scenario.ts';
-import type { Timeline } from '../../src/engine/timeline.ts';
+import { loadEncodings, ScenarioSchema, type GeneratorSpec, type TrafficEvent, type Timeline, replay } from '../../src/engine/index.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { GENERATOR_PARAMS, generateTraffic, type GeneratorKind, BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 

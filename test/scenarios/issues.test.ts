@@ -1,7 +1,7 @@
 // Scenario problems are worded one way (issue 10): the same file gets the same lines from the page,
 // lev validate, lev replay and a share link, through src/scenarios/issues.ts.
 import { describe, expect, it } from 'vitest';
-import { ScenarioSchema } from '../../src/engine/scenario.ts';
+import { ScenarioSchema } from '../../src/engine/index.ts';
 import { formatIssues, scenarioIssueDiagnostics } from '../../src/scenarios/issues.ts';
 
 const broken = ScenarioSchema.safeParse({

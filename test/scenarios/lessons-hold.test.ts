@@ -3,9 +3,7 @@
 // own sentences and compared with the replay.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/engine/index.ts';
-import type { Scenario } from '../../src/engine/scenario.ts';
-import type { Timeline } from '../../src/engine/timeline.ts';
+import { type Scenario, type Timeline, replay } from '../../src/engine/index.ts';
 import { findExample } from '../../src/scenarios/examples.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { exampleContent } from '../../src/state/scenario.ts';

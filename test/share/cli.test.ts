@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ScenarioSchema } from '../../src/engine/scenario.ts';
+import { ScenarioSchema } from '../../src/engine/index.ts';
 import { findExample } from '../../src/scenarios/examples.ts';
 import { encodeScenario } from '../../src/share/index.ts';
 

@@ -3,10 +3,8 @@
 // different numbers, breaks links people have already pasted somewhere.
 //   npx tsx test/share/link-fixtures.ts   writes test/share/fixtures/links-<today>.json if absent
 import { existsSync, writeFileSync } from 'node:fs';
-import { replay } from '../../src/engine/index.ts';
+import { ScenarioSchema, type ScenarioInput, type Timeline, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { ScenarioSchema, type ScenarioInput } from '../../src/engine/scenario.ts';
-import type { Timeline } from '../../src/engine/timeline.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { encodeScenario } from '../../src/share/index.ts';
 

@@ -1,6 +1,6 @@
 import { deflateSync, inflateSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { ScenarioSchema, type ScenarioInput } from '../../src/engine/scenario.ts';
+import { ScenarioSchema, type ScenarioInput } from '../../src/engine/index.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { generateTraffic } from '../../src/scenarios/generators.ts';
 import { fromBase64Url, toBase64Url } from '../../src/share/base64url.ts';

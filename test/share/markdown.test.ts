@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/engine/index.ts';
+import { ScenarioSchema, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { marked } from 'marked';
 import { markdownText, regionRows, scenarioMarkdown } from '../../src/share/markdown.ts';
 import { timelineView } from '../../src/worker/timeline-view.ts';

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/engine/index.ts';
+import { ScenarioSchema, countTokens, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { ScenarioSchema } from '../../src/engine/scenario.ts';
-import { countTokens } from '../../src/engine/tokens.ts';
 import { dropToolOutput, inlineToolOutputs } from '../../src/share/shrink.ts';
 import { encodeScenario } from '../../src/share/index.ts';
 

@@ -3,7 +3,7 @@
 // the session then saves and replays like any edit), offered only over the text it was made for.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ScenarioSchema } from '../../src/engine/scenario.ts';
+import { ScenarioSchema } from '../../src/engine/index.ts';
 import { FakeTab, testSession, until } from './fakes.ts';
 
 const example = ScenarioSchema.parse(JSON.parse(readFileSync(new URL('../../examples/imported-run.json', import.meta.url), 'utf8')));

@@ -2,8 +2,7 @@
 // timeline view is checked against the engine's own run (its steps' events, changes and stages),
 // read here without the view or the resolver.
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/engine/index.ts';
-import type { Timeline } from '../../src/engine/timeline.ts';
+import { type Timeline, replay } from '../../src/engine/index.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { describeAt } from '../../src/scenarios/lessons.ts';

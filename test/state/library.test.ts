@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Scenario } from '../../src/engine/scenario.ts';
+import type { Scenario } from '../../src/engine/index.ts';
 import { contentKey, createLibrary, MAX_VERSIONS, sameContent, uniqueName, VERSION_INTERVAL_MS } from '../../src/state/library.ts';
 import { memoryStorage, type KeyValueStorage } from '../../src/state/storage.ts';
 import { scenario as build } from '../builders.ts';

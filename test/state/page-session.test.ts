@@ -2,8 +2,7 @@
 // MessageChannels, as the workers do), a fake tab stands in for the window. What it shows is
 // compared with the engine run here in Node: the timeline on screen is the engine's own.
 import { describe, expect, it } from 'vitest';
-import { Replay, replay } from '../../src/engine/index.ts';
-import type { Scenario } from '../../src/engine/scenario.ts';
+import { type Scenario, Replay, replay } from '../../src/engine/index.ts';
 import { DEFAULT_EXAMPLE_ID, findExample } from '../../src/scenarios/examples.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { encodeScenario } from '../../src/share/index.ts';

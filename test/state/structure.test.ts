@@ -3,50 +3,11 @@
 // through the PageHost a session is given, and no import of the UI layer or of the engine's inside.
 import { readFileSync } from 'node:fs';
 import { normalize } from 'node:path';
-import { parseSync } from 'vite';
 import { describe, expect, it } from 'vitest';
 import { importGraph, sources } from '../import-graph.ts';
+import { moduleState } from '../module-state.ts';
 
 const ROOT = 'src/state';
-
-interface Node { type: string; [key: string]: unknown }
-
-/** Whether a module-level initializer makes nothing that can change: a literal (or arithmetic of them), a function, `as const`, a frozen object. */
-function isConstant(init: Node | null | undefined): boolean {
-  if (!init) return false;
-  switch (init.type) {
-    case 'Literal': case 'ArrowFunctionExpression': case 'FunctionExpression': return true;
-    case 'TemplateLiteral': return (init.expressions as Node[]).length === 0;
-    case 'UnaryExpression': return isConstant(init.argument as Node);
-    case 'BinaryExpression': return isConstant(init.left as Node) && isConstant(init.right as Node);
-    case 'TSAsExpression': case 'TSSatisfiesExpression': {
-      const annotation = init.typeAnnotation as Node & { typeName?: { name?: string } };
-      return (annotation.type === 'TSTypeReference' && annotation.typeName?.name === 'const') || isConstant(init.expression as Node);
-    }
-    case 'CallExpression': {
-      const callee = init.callee as Node & { object?: { name?: string }; property?: { name?: string } };
-      return callee.type === 'MemberExpression' && callee.object?.name === 'Object' && callee.property?.name === 'freeze';
-    }
-    default: return false;
-  }
-}
-
-/** Every module-level statement of `file` that holds or changes state, as `file:line: text`. */
-function moduleState(file: string, text = readFileSync(file, 'utf8')): string[] {
-  const { program } = parseSync(file, text);
-  const lineOf = (at: number) => text.slice(0, at).split('\n').length;
-  const found: string[] = [];
-  for (const statement of program.body as unknown as (Node & { start: number; end: number })[]) {
-    const node = (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration
-      ? statement.declaration as Node & { start: number; end: number }
-      : statement;
-    const bad = node.type === 'VariableDeclaration'
-      ? node.kind !== 'const' || (node.declarations as { init: Node | null }[]).some((d) => !isConstant(d.init))
-      : node.type === 'ExpressionStatement';
-    if (bad) found.push(`${file}:${lineOf(node.start)}: ${text.slice(node.start, node.end).split('\n')[0]}`);
-  }
-  return found;
-}
 
 describe('src/state structure', () => {
   it('keeps no state at module level: no let or var, no object or store made on import, nothing run on import', () => {

@@ -1,8 +1,7 @@
 // Export writes only what Import reads back: a scenario too large for any file the playground
 // reads is not written, and the page says why (the writing itself is checked in e2e/inputs.spec.ts).
 import { describe, expect, it } from 'vitest';
-import { MAX_SCENARIO_BYTES } from '../../src/engine/limits.ts';
-import { ScenarioSchema } from '../../src/engine/scenario.ts';
+import { MAX_SCENARIO_BYTES, ScenarioSchema } from '../../src/engine/index.ts';
 import { jsonLengthAtLeast } from '../../src/state/jsonSize.ts';
 import { exportFile } from '../../src/ui/exportFile.ts';
 

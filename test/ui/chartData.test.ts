@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { changesAt, markerClusters, regionColors, stackedStepBands, stageAt, stepLinePath, windowPoints } from '../../src/ui/chartData.ts';
 import { regionPoints } from '../../src/ui/seriesPoints.ts';
 import { DEFAULT_POINTS, keptSteps, timelineView } from '../../src/worker/timeline-view.ts';
-import type { Change, Timeline } from '../../src/engine/timeline.ts';
+import type { Change, Timeline } from '../../src/engine/index.ts';
 
 /**
  * 900 steps (three per bucket). Region `a` peaks at the middle step of each bucket (100 tokens,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runProblems } from '../../src/ui/runProblems.ts';
 import { groupWarnings } from '../../src/worker/timeline-view.ts';
-import type { Timeline } from '../../src/engine/timeline.ts';
+import type { Timeline } from '../../src/engine/index.ts';
 
 const agent = {
   'agent.leviath': '[context.regions]\ntask = { kind = "pinned" }\n\n[context.regions.brain]\nkind = "custom"\nscript = "context_hooks/brain.rhai"\n',

@@ -2,7 +2,7 @@
 // loaded yet, and loads that one alone.
 import { describe, expect, it, vi } from 'vitest';
 import { findExample, DEFAULT_EXAMPLE_ID } from '../../src/scenarios/examples.ts';
-import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
+import { ScenarioSchema, type Scenario } from '../../src/engine/index.ts';
 import type { WorkerResponse } from '../../src/worker/protocol.ts';
 
 const withModel = (model: Scenario['model']): Scenario =>
@@ -11,7 +11,7 @@ const withModel = (model: Scenario['model']): Scenario =>
 /** Fresh modules: no encoding loaded (the test setup loaded both in the shared ones). */
 async function fresh() {
   vi.resetModules();
-  return { ...(await import('../../src/worker/encoding.ts')), ...(await import('../../src/engine/tokens.ts')) };
+  return { ...(await import('../../src/worker/encoding.ts')), ...(await import('../../src/engine/index.ts')) };
 }
 
 describe('loadingEncodingOf', () => {

@@ -1,23 +1,18 @@
 // The engine worker's request handling: a replay is kept under the page's replay id, inspects name
 // it and are answered from it, a lost replay is reported as missing and can be opened again.
 import { describe, expect, it } from 'vitest';
-import { Replay, blueprintBreakdown, compile, findModel, flatListBreakdown, replay } from '../../src/engine/index.ts';
+import { type Scenario, countTokens, ScenarioSchema, replayAsRecorded, watchScripts, Replay, blueprintBreakdown, compile, findModel, flatListBreakdown, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import type { Scenario } from '../../src/engine/scenario.ts';
 import { append, assistant, scenario, user } from '../builders.ts';
 import { engineHandlers } from '../../src/worker/engine-handlers.ts';
 import { figureTable, timelineView, stepFigures } from '../../src/worker/timeline-view.ts';
 import { validationResult } from '../../src/worker/validation.ts';
-import { countTokens } from '../../src/engine/tokens.ts';
 import { shapeOnly } from '../../src/import/shape.ts';
-import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { WorkerResponseSchema, type WorkerResponse } from '../../src/worker/protocol.ts';
 import { asRecordedView } from '../../src/worker/as-recorded-view.ts';
-import { replayAsRecorded } from '../../src/engine/as-recorded.ts';
 import { importTrace } from '../../src/import/index.ts';
 import { readFileSync } from 'node:fs';
 import { scriptLog, type RunningScript, type ScriptLog } from '../../src/worker/scripts.ts';
-import { watchScripts } from '../../src/engine/script-activity.ts';
 
 /** The builders' model, gpt-4o, and its window. */
 const GPT_4O_WINDOW = findModel('gpt-4o')!.window;

@@ -5,8 +5,7 @@
 // tokens, cache reads 0.1x, 5-minute cache writes 1.25x) and the engine's own functions run here.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { advise, replay, replayAsRecorded, Replay, blueprintBreakdown } from '../../src/engine/index.ts';
-import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
+import { ScenarioSchema, type Scenario, advise, replay, replayAsRecorded, Replay, blueprintBreakdown } from '../../src/engine/index.ts';
 import { importTrace } from '../../src/import/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { engineHandlers } from '../../src/worker/engine-handlers.ts';

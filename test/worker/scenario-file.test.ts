@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MAX_SCENARIO_BYTES } from '../../src/engine/limits.ts';
-import { ScenarioSchema } from '../../src/engine/scenario.ts';
+import { MAX_SCENARIO_BYTES, ScenarioSchema } from '../../src/engine/index.ts';
 import { readScenarioFile, scenarioJson } from '../../src/worker/scenario-file.ts';
 
 const text = readFileSync(resolve(import.meta.dirname, '../../examples/coding-agent.json'), 'utf8');

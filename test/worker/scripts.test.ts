@@ -1,10 +1,9 @@
 // What the engine worker tells the page about scripts: on the brain-custom example (one custom
 // region with render and on_write, called 146 times), two announcements, and every call's time.
 import { afterEach, describe, expect, it } from 'vitest';
-import { replay } from '../../src/engine/index.ts';
+import { watchScripts, type ScriptCall, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { exampleContent } from '../../src/state/scenario.ts';
-import { watchScripts, type ScriptCall } from '../../src/engine/script-activity.ts';
 import { describeScript, scriptLog, type RunningScript } from '../../src/worker/scripts.ts';
 import { scenario, user, assistant } from '../builders.ts';
 

@@ -2,9 +2,7 @@
 // a typed array of one value per kept step, equal to the timeline's own figures at that step, and
 // every one of them is transferred.
 import { describe, expect, it } from 'vitest';
-import { CACHE_COLUMNS, REGION_COLUMNS, REQUEST_COLUMNS } from '../../src/engine/figures.ts';
-import { replay } from '../../src/engine/index.ts';
-import { ScenarioSchema } from '../../src/engine/scenario.ts';
+import { CACHE_COLUMNS, REGION_COLUMNS, REQUEST_COLUMNS, ScenarioSchema, replay } from '../../src/engine/index.ts';
 import { findExample } from '../../src/scenarios/examples.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { timelineView } from '../../src/worker/timeline-view.ts';

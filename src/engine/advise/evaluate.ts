@@ -60,7 +60,14 @@ export interface StartFacts {
 }
 
 /** The agent's own tools: their results are what it was told, and a layout must not turn one into a refusal. */
-const AGENT_TOOLS = new Set(['context_append', 'context_delete', 'context_list', 'todo_add', 'todo_done', 'todo_note']);
+const AGENT_TOOLS: ReadonlySet<string> = new Set([
+  'context_append',
+  'context_delete',
+  'context_list',
+  'todo_add',
+  'todo_done',
+  'todo_note',
+]);
 
 export interface EvaluateOptions {
   /**

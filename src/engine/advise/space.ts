@@ -3,8 +3,9 @@
 // and chunk size, compact_at; a large tool's per-tool cap and route), each with the values it may
 // take. A candidate is one value per knob; `render` turns it into edits of the user's own text.
 import { parse } from 'smol-toml';
-import { KIND_KEYS, parsePercent } from '../blueprint/regions.ts';
-import { AGENT_FILE, REGION_KINDS, type Blueprint, type RegionKind } from '../blueprint/index.ts';
+import { parsePercent } from '../blueprint/percent.ts';
+import { kindKeys } from '../regions/kinds.ts';
+import { AGENT_FILE, REGION_KINDS, SLIDING_STRATEGIES, type Blueprint, type RegionKind } from '../blueprint/index.ts';
 import { capabilitiesOf } from '../regions/capabilities.ts';
 import { FILE_TOOLS } from '../read-again.ts';
 import { lookupTool } from '../routing.ts';
@@ -93,7 +94,6 @@ export const FILE_TRACKING_ON = 'on';
 export const FILE_TRACKING_OFF = 'off';
 /** A tool whose largest result is under this is not worth a cap or a route of its own. */
 export const LARGE_RESULT_TOKENS = 1_000;
-const STRATEGIES = ['per_item', 'bulk', 'compact'];
 
 /** The kinds a region may move between: ones that drop or fold on their own rule, keep no keys and carry nothing. */
 const MOVABLE_KINDS: readonly RegionKind[] = REGION_KINDS.filter((k) => {
@@ -101,7 +101,7 @@ const MOVABLE_KINDS: readonly RegionKind[] = REGION_KINDS.filter((k) => {
   return c.removable && !c.keyed && !c.checklist && !c.scripted && !c.carriesHistory;
 });
 
-const takes = (kind: RegionKind, key: string): boolean => KIND_KEYS[kind].includes(key);
+const takes = (kind: RegionKind, key: string): boolean => kindKeys(kind).includes(key);
 const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function sortedLevels(levels: readonly number[], start: number | null): KnobValue[] {
@@ -185,7 +185,7 @@ export function buildSpace(
       add({
         param: 'strategy',
         region,
-        levels: STRATEGIES,
+        levels: SLIDING_STRATEGIES,
         start: typeof raw?.strategy === 'string' ? raw.strategy : 'per_item',
       });
       const overflow = numberOr(raw?.overflow);

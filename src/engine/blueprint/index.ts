@@ -15,7 +15,7 @@ import { fmt } from '../format.ts';
 import { MAX_BLUEPRINT_BYTES, MAX_REGIONS } from '../limits.ts';
 
 export type * from './types.ts';
-export { REGION_KINDS } from './types.ts';
+export { REGION_KINDS, SLIDING_STRATEGIES } from './types.ts';
 export { ALWAYS_VALID_TARGETS } from './checks.ts';
 export { commandIsSafe, readPathCovering } from './policy.ts';
 export { matchGlob, normalizeRelative } from './paths.ts';

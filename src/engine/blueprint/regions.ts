@@ -1,62 +1,68 @@
-// One region declaration: kind, common keys, per-kind keys, defaults.
-import { REGION_KINDS, type RegionDecl, type RegionKind, type SlidingStrategy } from './types.ts';
+// One region declaration: kind, common keys, per-kind keys (each kind's own, from its definition in
+// regions/<kind>.ts), defaults.
+import { REGION_KINDS, type RegionDecl, type RegionKind } from './types.ts';
 import type { KeyPath } from './locate.ts';
+import { parsePercent, percentProblem } from './percent.ts';
 import { boolean, describe, isTable, positiveInt, text, type Reporter, type Table } from './report.ts';
 import { compileSeed } from './seedDecl.ts';
-import { closest, didYouMean } from './suggest.ts';
+import { didYouMean } from './suggest.ts';
+import { KINDS, KIND_ALIASES, kindKeys, type KeyDoc } from '../regions/kinds.ts';
 
 export const DEFAULT_MAX_TOKENS = 5000;
-export const DEFAULT_MAX_ITEMS = 10;
+export { DEFAULT_MAX_ITEMS } from '../regions/sliding-window.ts';
+export { parsePercent };
 export const DEFAULT_REQUIRED_MESSAGE =
   'The {region} region is required but still empty. Write to {region} before this stage can finish.';
 
-export const COMMON_KEYS = [
-  'kind',
-  'budget',
-  'max_tokens',
-  'min_tokens',
-  'seed',
-  'required',
-  'summarizable',
-  'admission',
-  'required_message',
-] as const;
+/** The keys every region accepts, whatever its kind, with what each means (the spec's "Keys every region accepts"). */
+export const COMMON_KEY_DOCS = {
+  kind: {
+    meaning: `How the region behaves when it fills: ${REGION_KINDS.slice(0, -1).join(', ')} or ${REGION_KINDS.at(-1)}. An unknown kind is a hard error.`,
+    default: '"temporary"',
+  },
+  budget: {
+    meaning:
+      'A share of the model\'s context window, written as "35%". It resolves against the model in front of it, so the blueprint keeps its shape across models.',
+    default: 'unset',
+  },
+  max_tokens: {
+    meaning:
+      'A token ceiling. On its own a plain ceiling; alongside budget it caps the resolved percentage, so the region gets whichever is smaller.',
+    default: String(DEFAULT_MAX_TOKENS),
+  },
+  min_tokens: {
+    meaning: 'A floor for a percentage budget, so the region stays usable on a small model.',
+    default: 'unset',
+  },
+  seed: {
+    meaning:
+      'What the region starts with, before the first inference: "task_input", "input", a caller key, or { files | glob | literal | command | rhai | caller = ... }.',
+    default: 'unset',
+  },
+  required: { meaning: 'The stage re-runs rather than moving on while this region is empty.', default: 'false' },
+  summarizable: {
+    meaning: 'Set false to keep an edge transform = "compact" from paraphrasing this region.',
+    default: 'true',
+  },
+  admission: {
+    meaning:
+      'What happens when a write does not fit: "evict" drops older content; "reject" refuses the write and tells the agent to release something first.',
+    default: '"evict"',
+    values: {
+      evict: 'A write that does not fit drops older content (the default).',
+      reject:
+        'A write that does not fit is refused and the agent is told to release something first; the region is also exempt from the window cascade.',
+    },
+  },
+  required_message: {
+    meaning: 'What the model is told when a required region is empty. Supports {region}.',
+    default: 'generated',
+  },
+} as const satisfies Record<string, KeyDoc>;
 
-export const KIND_KEYS: Record<RegionKind, readonly string[]> = {
-  temporary: [],
-  pinned: [],
-  sliding_window: ['max_items', 'strategy', 'overflow', 'compact_count'],
-  compacting: ['compact_at', 'threshold_tokens'],
-  // compact_history rolls forward "compacted", so it takes the same compaction limits.
-  compact_history: ['source_region', 'compact_at', 'threshold_tokens'],
-  clearable: [],
-  hashmap: ['max_entries'],
-  checklist: [],
-  custom: ['script', 'persistent'],
-};
-
-export const KIND_ALIASES: Record<string, RegionKind> = { hash_map: 'hashmap' };
-export const STRATEGIES: readonly SlidingStrategy[] = ['per_item', 'bulk', 'compact'];
-const ALL_REGION_KEYS = [...new Set([...COMMON_KEYS, ...Object.values(KIND_KEYS).flat()])];
-
-/** `"35%"`, `"12.5 %"` -> 0.35, 0.125; undefined when not a percentage in (0, 100]. */
-export function parsePercent(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(value);
-  if (!match) return undefined;
-  const percent = Number(match[1]);
-  return percent > 0 && percent <= 100 ? percent / 100 : undefined;
-}
-
-function percentProblem(key: string, value: unknown): string {
-  const bare = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-  const hint = /^\d+(\.\d+)?$/.test(bare) && Number(bare) > 0 && Number(bare) <= 100 ? ` Did you mean "${bare}%"?` : '';
-  const tail =
-    key === 'budget'
-      ? 'Write a share of the window like "20%" (more than 0, at most 100); use max_tokens for a fixed number of tokens.'
-      : 'Write a share of the resolved budget like "80%" (more than 0, at most 100).';
-  return `\`${key}\` must be a percentage string, not ${describe(value)}.${hint} ${tail}`;
-}
+export const COMMON_KEYS = Object.keys(COMMON_KEY_DOCS) as readonly (keyof typeof COMMON_KEY_DOCS)[];
+export const ADMISSIONS = Object.keys(COMMON_KEY_DOCS.admission.values) as readonly RegionDecl['admission'][];
+const ALL_REGION_KEYS = [...new Set([...COMMON_KEYS, ...REGION_KINDS.flatMap(kindKeys)])];
 
 function resolveKind(r: Reporter, raw: unknown, path: KeyPath): { kind: RegionKind; known: boolean } {
   if (raw === undefined) return { kind: 'temporary', known: true };
@@ -75,10 +81,10 @@ function resolveKind(r: Reporter, raw: unknown, path: KeyPath): { kind: RegionKi
 }
 
 function checkKeys(r: Reporter, table: Table, path: KeyPath, name: string, kind: RegionKind, kindKnown: boolean): void {
-  const allowed = [...COMMON_KEYS, ...KIND_KEYS[kind]];
+  const allowed: readonly string[] = [...COMMON_KEYS, ...kindKeys(kind)];
   for (const key of Object.keys(table)) {
     if (allowed.includes(key)) continue;
-    const owners = REGION_KINDS.filter((k) => KIND_KEYS[k].includes(key));
+    const owners = REGION_KINDS.filter((k) => kindKeys(k).includes(key));
     if (owners.length > 0) {
       // With an unknown kind we cannot tell which per-kind keys belong; the kind error says enough.
       if (!kindKnown) continue;
@@ -140,34 +146,13 @@ export function compileRegion(r: Reporter, name: string, raw: unknown, path: Key
 }
 
 function readKindKeys(r: Reporter, raw: Table, path: KeyPath, region: RegionDecl, kind: RegionKind): void {
-  if (kind === 'sliding_window') readSliding(r, raw, path, region);
-  if (kind === 'compacting' || kind === 'compact_history') {
-    if (raw.compact_at !== undefined) {
-      region.compactAtShare = parsePercent(raw.compact_at);
-      if (region.compactAtShare === undefined)
-        r.error('malformed-budget', [...path, 'compact_at'], percentProblem('compact_at', raw.compact_at), 'value');
-    }
-    region.thresholdTokens = r.read(
-      raw,
-      'threshold_tokens',
-      path,
-      positiveInt,
-      'a positive whole number of tokens',
-      'malformed-budget',
-    );
-  }
-  if (kind === 'compact_history') region.sourceRegion = r.read(raw, 'source_region', path, text, 'a region name');
-  if (kind === 'hashmap') region.maxEntries = r.read(raw, 'max_entries', path, positiveInt, 'a positive whole number');
-  if (kind === 'custom') {
-    region.script = r.read(raw, 'script', path, text, 'a path relative to the agent directory');
-    region.persistent = r.read(raw, 'persistent', path, boolean, 'true or false') ?? false;
-  }
+  KINDS[kind].read?.(r, raw, path, region);
 }
 
 function readAdmission(r: Reporter, raw: Table, path: KeyPath): 'evict' | 'reject' {
   const value = raw.admission;
   if (value === undefined || value === 'evict' || value === 'reject') return value ?? 'evict';
-  const hint = typeof value === 'string' ? didYouMean(value, ['evict', 'reject']) : '';
+  const hint = typeof value === 'string' ? didYouMean(value, ADMISSIONS) : '';
   r.error(
     'invalid-value',
     [...path, 'admission'],
@@ -219,47 +204,6 @@ function readBudgetKeys(r: Reporter, raw: Table, path: KeyPath, region: RegionDe
       `\`min_tokens\` (${region.minTokens}) is above \`max_tokens\` (${region.maxTokens}); max_tokens is a hard limit and wins, so the region never gets more than ${region.maxTokens} and the floor is never met. Lower min_tokens or raise max_tokens.`,
     );
   }
-}
-
-function readSliding(r: Reporter, raw: Table, path: KeyPath, region: RegionDecl): void {
-  region.maxItems = r.read(raw, 'max_items', path, positiveInt, 'a positive whole number') ?? DEFAULT_MAX_ITEMS;
-  region.strategy = readStrategy(r, raw.strategy, [...path, 'strategy']);
-  const overflow = r.read(raw, 'overflow', path, positiveInt, 'a positive whole number');
-  const compactCount = r.read(raw, 'compact_count', path, positiveInt, 'a positive whole number');
-  if (overflow !== undefined && region.strategy !== 'bulk') {
-    r.add(
-      'inert-key',
-      'info',
-      [...path, 'overflow'],
-      `\`overflow\` only takes effect with strategy = "bulk", and this region uses "${region.strategy}". Set strategy = "bulk" or remove overflow.`,
-    );
-  }
-  if (compactCount !== undefined && region.strategy !== 'compact') {
-    r.add(
-      'inert-key',
-      'info',
-      [...path, 'compact_count'],
-      `\`compact_count\` only takes effect with strategy = "compact", and this region uses "${region.strategy}". Set strategy = "compact" or remove compact_count.`,
-    );
-  }
-  // Unset counts default to half the window of items (the spec's example pairs max_items 20 with 10).
-  const half = Math.max(1, Math.floor(region.maxItems / 2));
-  if (region.strategy === 'bulk') region.overflow = overflow ?? half;
-  if (region.strategy === 'compact') region.compactCount = compactCount ?? half;
-}
-
-function readStrategy(r: Reporter, value: unknown, path: KeyPath): SlidingStrategy {
-  if (value === undefined) return 'per_item';
-  if ((STRATEGIES as readonly unknown[]).includes(value)) return value as SlidingStrategy;
-  const suggestion = typeof value === 'string' ? closest(value, STRATEGIES) : undefined;
-  const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
-  r.error(
-    'unknown-strategy',
-    path,
-    `Unknown strategy ${describe(value)}.${hint} Use one of: ${STRATEGIES.join(', ')} (with underscores).`,
-    'value',
-  );
-  return 'per_item';
 }
 
 function pathText(path: KeyPath): string {

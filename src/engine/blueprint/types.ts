@@ -32,7 +32,8 @@ export type Seed =
   | { type: 'rhai'; script: string }
   | { type: 'caller'; name: string }; // a named value passed by a parent agent
 
-export type SlidingStrategy = 'per_item' | 'bulk' | 'compact';
+export const SLIDING_STRATEGIES = ['per_item', 'bulk', 'compact'] as const;
+export type SlidingStrategy = (typeof SLIDING_STRATEGIES)[number];
 
 export interface RegionDecl {
   name: string;

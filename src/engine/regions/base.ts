@@ -1,12 +1,12 @@
 // What every kind shares: entry storage with running token totals, deletes, reject admission,
 // rendering cached per version. Kinds override `enforce` (their own rule when over budget),
 // `shed` (window-level cascade) and `tier`; what a kind can do (`keyed`, `removable`, `section`)
-// comes from its row in capabilities.ts, the table declarations are asked through too.
+// comes from its definition (kind.ts), the one declarations are asked through too (capabilities.ts).
 import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
 import { fmt } from '../format.ts';
 import type { SummaryOptions } from '../summarize.ts';
-import { capabilitiesOf } from './capabilities.ts';
+import type { KindDefinition } from './kind.ts';
 import type { CacheHint, Change, ChangeType, Section, ToolCall } from '../timeline.ts';
 import type {
   Checklist,
@@ -140,15 +140,19 @@ export function entryMessage(entry: Entry): RenderedMessage {
 
 export abstract class BaseRegion implements Region {
   readonly name: string;
-  abstract readonly kind: RegionKind;
+  /** The kind's definition (regions/<kind>.ts): its tier, section and abilities. */
+  abstract readonly definition: KindDefinition;
   decl: RegionDecl;
   budget: ResolvedBudget;
   entries: Entry[] = [];
   tokens = 0;
   version = 0;
-  /** Cascade tier when admission is "evict" (the kind's row in capabilities.ts); undefined = never shed by the cascade. */
+  get kind(): RegionKind {
+    return this.definition.kind;
+  }
+  /** Cascade tier when admission is "evict" (the kind's definition); undefined = never shed by the cascade. */
   protected get tier(): number | undefined {
-    return capabilitiesOf(this.kind).cascadeTier;
+    return this.definition.tier ?? undefined;
   }
   private rendered: { version: number; render: RegionRender } | undefined;
   /** The last system render and the entries appended since (undefined once anything else changed). */
@@ -168,7 +172,8 @@ export abstract class BaseRegion implements Region {
   }
 
   get section(): Section {
-    return capabilitiesOf(this.kind).alwaysMessages || MESSAGE_REGION_NAMES.has(this.name) ? 'messages' : 'system';
+    const rule = this.definition.section;
+    return rule === 'messages' || (rule === 'by-name' && MESSAGE_REGION_NAMES.has(this.name)) ? 'messages' : 'system';
   }
 
   get cache(): CacheHint {
@@ -176,15 +181,15 @@ export abstract class BaseRegion implements Region {
   }
 
   get keyed(): boolean {
-    return capabilitiesOf(this.kind).keyed;
+    return this.definition.abilities.keyed;
   }
 
   get removable(): boolean {
-    return capabilitiesOf(this.kind).removable;
+    return this.definition.abilities.removable;
   }
 
   get messagesAreEntries(): boolean {
-    return !capabilitiesOf(this.kind).scripted;
+    return !this.definition.abilities.scripted;
   }
 
   get checklist(): Checklist | undefined {

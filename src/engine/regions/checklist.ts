@@ -4,10 +4,20 @@
 // evicted and never shed.
 import type { Change } from '../timeline.ts';
 import { BaseRegion } from './base.ts';
+import { PLAIN, type KindDefinition } from './kind.ts';
 import type { Checklist, Entry, RegionContext, TodoOutcome, TodoState, WriteOutcome } from './types.ts';
 
+export const checklistKind: KindDefinition<'checklist'> = {
+  kind: 'checklist',
+  doc: 'A task list whose entries carry state, written through todo_add / todo_done / todo_note; never evicted, rendered open-items-first.',
+  tier: null,
+  section: 'by-name',
+  abilities: { ...PLAIN, checklist: true },
+  keys: {},
+};
+
 export class ChecklistRegion extends BaseRegion implements Checklist {
-  readonly kind = 'checklist' as const;
+  readonly definition = checklistKind;
   private issued = 0;
 
   get lastId(): number {

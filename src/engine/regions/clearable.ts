@@ -2,9 +2,20 @@
 // unless it alone is too big), and wholly cleared by the cascade.
 import type { Change } from '../timeline.ts';
 import { BaseRegion, change } from './base.ts';
+import { PLAIN, type KindDefinition } from './kind.ts';
+
+export const clearableKind: KindDefinition<'clearable'> = {
+  kind: 'clearable',
+  doc: 'Wiped in one shot when space is needed (scratch).',
+  // Scratch by declaration: shed right after temporary content.
+  tier: 2,
+  section: 'by-name',
+  abilities: PLAIN,
+  keys: {},
+};
 
 export class ClearableRegion extends BaseRegion {
-  readonly kind = 'clearable' as const;
+  readonly definition = clearableKind;
 
   protected override get evictsOversized(): boolean {
     return true;

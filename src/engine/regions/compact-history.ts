@@ -4,12 +4,30 @@
 // forward. Its summaries list every item they fold, merged and counted: it exists to carry the
 // keys and paths of what earlier stages saw, so none is cut to a `... and K more`.
 import type { SummaryOptions } from '../summarize.ts';
-import { CompactingRegion } from './compacting.ts';
+import { COMPACTION_KEYS, CompactingRegion, compactingKind, readCompaction } from './compacting.ts';
+import type { KindDefinition } from './kind.ts';
+import { text } from '../blueprint/report.ts';
+
+export const compactHistoryKind: KindDefinition<'compact_history'> = {
+  kind: 'compact_history',
+  doc: 'Carries summaries from earlier stages forward, so a later stage skips the raw content. source_region names what it summarizes.',
+  tier: compactingKind.tier,
+  section: 'by-name',
+  abilities: { ...compactingKind.abilities, carriesHistory: true },
+  keys: {
+    source_region: { meaning: "compact_history: which region's summaries roll forward into this one." },
+    ...COMPACTION_KEYS,
+  },
+  read: (r, raw, path, region) => {
+    readCompaction(r, raw, path, region);
+    region.sourceRegion = r.read(raw, 'source_region', path, text, 'a region name');
+  },
+};
 
 const EVERY_ITEM: SummaryOptions = { everyItem: true };
 
 export class CompactHistoryRegion extends CompactingRegion {
-  override readonly kind = 'compact_history' as const;
+  override readonly definition = compactHistoryKind;
 
   override get historySource(): string | undefined {
     return this.decl.sourceRegion;

@@ -5,9 +5,49 @@
 import type { Change } from '../timeline.ts';
 import { BaseRegion } from './base.ts';
 import type { RegionContext } from './types.ts';
+import { PLAIN, type KeyDoc, type KeyReader, type KindDefinition } from './kind.ts';
+import { percentProblem, parsePercent } from '../blueprint/percent.ts';
+import { positiveInt } from '../blueprint/report.ts';
+
+/** The compaction limits, which compact_history takes too (it rolls forward what it carries the same way). */
+export const COMPACTION_KEYS: Readonly<Record<string, KeyDoc>> = {
+  compact_at: {
+    meaning:
+      'compacting / compact_history: compact once the region is this full, a share of its resolved budget ("80%" of a 40,000-token budget is 32,000).',
+    default: 'the budget',
+  },
+  threshold_tokens: { meaning: 'compacting / compact_history: a hard token ceiling, applied as well as compact_at.' },
+};
+
+export const readCompaction: KeyReader = (r, raw, path, region) => {
+  if (raw.compact_at !== undefined) {
+    region.compactAtShare = parsePercent(raw.compact_at);
+    if (region.compactAtShare === undefined)
+      r.error('malformed-budget', [...path, 'compact_at'], percentProblem('compact_at', raw.compact_at), 'value');
+  }
+  region.thresholdTokens = r.read(
+    raw,
+    'threshold_tokens',
+    path,
+    positiveInt,
+    'a positive whole number of tokens',
+    'malformed-budget',
+  );
+};
+
+export const compactingKind: KindDefinition<'compacting'> = {
+  kind: 'compacting',
+  doc: 'Summarizes instead of evicting: file reads and tool results.',
+  // Summarizes rather than drops, so it loses less than scratch: shed after it.
+  tier: 3,
+  section: 'by-name',
+  abilities: { ...PLAIN, summarizesWhenFull: true },
+  keys: COMPACTION_KEYS,
+  read: readCompaction,
+};
 
 export class CompactingRegion extends BaseRegion {
-  readonly kind: 'compacting' | 'compact_history' = 'compacting';
+  readonly definition: KindDefinition<'compacting' | 'compact_history'> = compactingKind;
 
   protected enforce(ctx: RegionContext): Change[] {
     if (!this.over()) return [];

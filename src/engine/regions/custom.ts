@@ -17,15 +17,39 @@ import {
   type ScriptMessage,
 } from '../custom-hooks.ts';
 import { describeFailure, loadCustomHooks, type CustomHooks } from '../custom-script.ts';
-import type { Change, ChangeType, Section, ToolCall } from '../timeline.ts';
+import type { Change, ChangeType, ToolCall } from '../timeline.ts';
 import { BaseRegion, change, entryMessage, renderedMessage } from './base.ts';
 import type { Entry, RegionContext, RegionEnv, RegionRender, RenderedMessage, WriteOutcome } from './types.ts';
+import { PLAIN, type KindDefinition } from './kind.ts';
+import { temporaryKind } from './temporary.ts';
+import { boolean, text } from '../blueprint/report.ts';
+
+export const customKind: KindDefinition<'custom'> = {
+  kind: 'custom',
+  doc: 'Behaviour defined by a Rhai script (script = "...").',
+  // The tier of temporary, which a custom region that is not persistent behaves like.
+  tier: temporaryKind.tier,
+  // The script decides per render whether it emits system text, messages, or both.
+  section: 'system',
+  abilities: { ...PLAIN, scripted: true },
+  keys: {
+    script: {
+      meaning:
+        'custom: the Rhai script with render (required), on_write and on_overflow, relative to the agent directory.',
+    },
+    persistent: { meaning: 'custom: true behaves pinned-like (never evicted, cache hint "always").', default: 'false' },
+  },
+  read: (r, raw, path, region) => {
+    region.script = r.read(raw, 'script', path, text, 'a path relative to the agent directory');
+    region.persistent = r.read(raw, 'persistent', path, boolean, 'true or false') ?? false;
+  },
+};
 
 /** Above any real write order, with room for fractions: where messages standing for the whole region go. */
 const END_OF_STREAM = 2 ** 40;
 
 export class CustomRegion extends BaseRegion {
-  readonly kind = 'custom' as const;
+  readonly definition = customKind;
   /** Persistent behaves pinned-like: never shed. Otherwise temporary's tier (capabilities.ts). */
   protected override get tier(): number | undefined {
     return this.decl.persistent ? undefined : super.tier;
@@ -44,11 +68,6 @@ export class CustomRegion extends BaseRegion {
 
   override get cache() {
     return this.decl.persistent ? ('always' as const) : ('until-changed' as const);
-  }
-
-  /** Always the system section: the script decides per render whether it emits system text, messages, or both. */
-  override get section(): Section {
-    return 'system';
   }
 
   private facts(): RegionFacts {

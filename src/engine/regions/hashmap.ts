@@ -4,10 +4,26 @@
 import type { Change } from '../timeline.ts';
 import { BaseRegion } from './base.ts';
 import { fmt } from '../format.ts';
+import { PLAIN, type KindDefinition } from './kind.ts';
 import type { Entry, RegionContext, WriteOutcome } from './types.ts';
+import { positiveInt } from '../blueprint/report.ts';
+
+export const hashmapKind: KindDefinition<'hashmap'> = {
+  kind: 'hashmap',
+  doc: 'Keyed entries (alias hash_map); a write to a key replaces it.',
+  aliases: { hash_map: 'An alias of hashmap.' },
+  // Drops whole keys, the content a model asks for by name: shed last.
+  tier: 5,
+  section: 'by-name',
+  abilities: { ...PLAIN, keyed: true },
+  keys: { max_entries: { meaning: 'hashmap: the most keys it holds; a write to an existing key replaces it.' } },
+  read: (r, raw, path, region) => {
+    region.maxEntries = r.read(raw, 'max_entries', path, positiveInt, 'a positive whole number');
+  },
+};
 
 export class HashmapRegion extends BaseRegion {
-  readonly kind = 'hashmap' as const;
+  readonly definition = hashmapKind;
 
   protected override get evictsOversized(): boolean {
     return true;

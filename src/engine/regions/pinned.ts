@@ -1,12 +1,24 @@
 // pinned: never evicted, never shed by the cascade, never paraphrased by an edge transform.
 // Over its budget it stays whole; the replay warns instead.
-import { STAGE_PROMPT_KEY } from '../stages.ts';
 import type { CacheHint, Change } from '../timeline.ts';
 import { BaseRegion } from './base.ts';
+import { PLAIN, type KindDefinition } from './kind.ts';
 import type { Entry, RegionContext, WriteOutcome } from './types.ts';
 
+/** The key the stage prompt is stored under in the region that holds it (a pinned one). */
+export const STAGE_PROMPT_KEY = 'stage prompt';
+
+export const pinnedKind: KindDefinition<'pinned'> = {
+  kind: 'pinned',
+  doc: 'Never evicted (architecture, the task).',
+  tier: null,
+  section: 'by-name',
+  abilities: { ...PLAIN, removable: false },
+  keys: {},
+};
+
 export class PinnedRegion extends BaseRegion {
-  readonly kind = 'pinned' as const;
+  readonly definition = pinnedKind;
 
   override get cache(): CacheHint {
     return 'always';

@@ -142,7 +142,7 @@ export class Run extends RunState {
 
   /** An independent copy of this run at its position, or undefined when a region cannot be copied. */
   fork(): Run | undefined {
-    const copy = new Run(this.model, this.blueprint, this.events, this.scenario, this.shared);
+    const copy = new Run(this.model, this.blueprint, this.events, this.scenario, this.shared, this.factories);
     return this.copyInto(copy) ? copy : undefined;
   }
 
@@ -160,7 +160,7 @@ export class Run extends RunState {
     const kept = this.warnings;
     this.warnings = [];
     try {
-      return assemble(this.layout, this.ctx, this.notices);
+      return assemble(this.assembly, this.layout, this.ctx, this.notices);
     } finally {
       this.warnings = kept;
     }

@@ -1,12 +1,12 @@
 // What a run holds between events, and the few ways anything writes into a region. Each kind of
 // event has its own module (run.ts dispatches to them); they all change the run through this state.
-import type { Assembly, RequestBlock, StrippedBlock } from '../assemble.ts';
+import { AssemblyState, type Assembly, type RequestBlock, type StrippedBlock } from '../assemble.ts';
 import type { FlatListBaseline } from '../baseline.ts';
 import type { Blueprint, RegionDecl, StageDecl } from '../blueprint/types.ts';
 import { resolveBudget } from '../budget.ts';
 import { fmt } from '../format.ts';
 import type { Model } from '../models.ts';
-import { createRegion } from '../regions/index.ts';
+import { createRegion, type RegionFactories } from '../regions/index.ts';
 import { renderedMessage } from '../regions/base.ts';
 import type { Entry, Region, RegionContext, RenderedMessage } from '../regions/types.ts';
 import type { Scenario, TrafficEvent } from '../scenario.ts';
@@ -27,8 +27,10 @@ const FORGET_FLOOR = 256;
  */
 class FiguresTable {
   [name: string]: RegionFigures;
+  static {
+    Object.setPrototypeOf(this.prototype, null);
+  }
 }
-Object.setPrototypeOf(FiguresTable.prototype, null);
 
 /**
  * What a run and its copies (fork) share, because it does not depend on where each one is: the
@@ -152,6 +154,10 @@ export class RunState {
 
   /** Calls made and results counted: shared with this run's copies. */
   readonly shared: SharedFacts;
+  /** What assembling keeps between this run's requests (assemble.ts). */
+  readonly assembly = new AssemblyState();
+  /** Behaviour the caller brought for some kinds (ReplayOptions.regionFactories): shared with this run's copies. */
+  readonly factories: RegionFactories;
 
   constructor(
     model: Model,
@@ -159,7 +165,9 @@ export class RunState {
     events: readonly TrafficEvent[],
     scenario: Scenario,
     shared = new SharedFacts(),
+    factories: RegionFactories = {},
   ) {
+    this.factories = factories;
     this.model = model;
     this.blueprint = blueprint;
     this.events = events;
@@ -308,7 +316,8 @@ export class RunState {
 
   createRegion(decl: RegionDecl): Region {
     const budget = resolveBudget(decl, this.model.window);
-    const created = createRegion(decl, budget, { agent: this.scenario.agent, encoding: this.model.encoding });
+    const env = { agent: this.scenario.agent, encoding: this.model.encoding };
+    const created = createRegion(decl, budget, env, this.factories);
     if (created.warning) this.runWarnings.push(created.warning);
     const region = created.region;
     this.regions.set(decl.name, region);

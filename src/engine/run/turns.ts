@@ -103,7 +103,7 @@ export function infer(
 /** Assembles; while over the window, sheds by kind (lowest tier first, declaration order). */
 function assembleWithCascade(run: RunState): Assembly {
   run.ctx.windowTokens = run.layout.reduce((sum, r) => sum + r.tokens, 0);
-  let assembly = assemble(run.layout, run.ctx, run.notices);
+  let assembly = assemble(run.assembly, run.layout, run.ctx, run.notices);
   const window = run.model.window;
   if (assembly.tokens <= window) return assembly;
   const tiers = [...new Set(run.layout.map((r) => r.cascadeTier).filter((t): t is number => t !== undefined))].sort(
@@ -117,7 +117,7 @@ function assembleWithCascade(run: RunState): Assembly {
       const shed = region.shed(needed, run.ctx);
       if (shed.length === 0) continue;
       run.changes.push(...shed);
-      assembly = assemble(run.layout, run.ctx, run.notices);
+      assembly = assemble(run.assembly, run.layout, run.ctx, run.notices);
     }
   }
   return assembly;

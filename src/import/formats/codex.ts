@@ -4,7 +4,7 @@
 // turn_context, event_msg (a UI echo of the items) and compacted. Older rollouts write a bare
 // meta object first and the items unwrapped.
 import { at, isObject, objectAt } from '../json.ts';
-import type { RecordedUsage } from '../../engine/scenario.ts';
+import type { RecordedUsage } from '../../engine/page.ts';
 import {
   countSkipped,
   emptyTranscript,

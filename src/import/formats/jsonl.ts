@@ -1,7 +1,7 @@
 // JSON Lines: one JSON value per line. A line that does not parse stops the import with its number
 // and column (a half-read session would replay a different run), except the last line of the
 // file: a session still being written ends mid-line, so that line is left out with a warning.
-import { jsonErrorPosition } from '../../engine/blueprint/jsonLocate.ts';
+import { jsonErrorPosition } from '../../engine/page.ts';
 import { ImportError, type Progress } from '../trace.ts';
 
 const PROGRESS_EVERY_LINES = 2_000;

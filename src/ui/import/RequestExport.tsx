@@ -1,7 +1,6 @@
 // "Copy the request as an Anthropic / OpenAI body", and download it: the inspected step's request
 // in the shape the provider's API takes (src/export, the same code as `lev test --format`).
-import { resolveModel } from '../../engine/models.ts';
-import type { AssembledRequest } from '../../engine/timeline.ts';
+import { resolveModel, type AssembledRequest } from '../../engine/page.ts';
 import { EXPORT_FORMATS, requestBody, type ExportFormat } from '../../export/index.ts';
 import { useScenario, useUi } from '../page.ts';
 

@@ -2,7 +2,7 @@
 // being read), and the state the Import dialog draws.
 import { create } from 'zustand';
 import { DEFAULT_TOOL_MAP, type FormatName, type ImportReport, type ToolMap } from '../../import/index.ts';
-import type { Scenario } from '../../engine/scenario.ts';
+import type { Scenario } from '../../engine/page.ts';
 import { useScenario } from '../page.ts';
 import {
   TraceImportResponseSchema,

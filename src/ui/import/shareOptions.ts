@@ -1,7 +1,7 @@
 // The Share dialog's options for a run that holds real content (an imported trace): "shape only"
 // (chosen by default for an import) and "hash the file paths". Shape only counts tokens, so the
 // engine worker (which has the tokenizer) does it; hashing loads its code only when chosen.
-import type { Scenario } from '../../engine/scenario.ts';
+import type { Scenario } from '../../engine/page.ts';
 import type { Origin } from '../../state/library.ts';
 import { transformScenario } from '../page.ts';
 

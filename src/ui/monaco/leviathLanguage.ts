@@ -1,26 +1,29 @@
 // What the editor offers in agent.leviath: completion at a cursor (tables, keys valid there,
 // enumerated values, region names, file paths), hover docs, and quick fixes for "did you mean".
 // Pure functions over the text, so they are tested without Monaco (leviathLanguage.test.ts).
-import { COMMON_KEYS, KIND_ALIASES, KIND_KEYS, STRATEGIES } from '../../engine/blueprint/regions.ts';
 import {
+  ADMISSIONS,
+  ALWAYS_VALID_TARGETS,
+  COMMON_KEYS,
   CONTEXT_KEYS,
   FILE_TRACKING_KEYS,
+  GATE_KEYS,
+  KIND_ALIASES,
+  OVERRIDE_KEYS,
   READ_PATH_KEYS,
+  REGION_KINDS,
+  ROUTING_KEYS,
   SAFE_COMMAND_KEYS,
   SECURITY_KEYS,
-  TOP_KEYS,
-} from '../../engine/blueprint/index.ts';
-import {
-  GATE_KEYS,
-  OVERRIDE_KEYS,
-  ROUTING_KEYS,
+  SEED_TABLE_KEYS,
+  SLIDING_STRATEGIES,
   STAGE_CONTEXT_KEYS,
   STAGE_KEYS,
+  TOP_KEYS,
   TRANSITION_KEYS,
-} from '../../engine/blueprint/stageDecl.ts';
-import { SEED_TABLE_KEYS } from '../../engine/blueprint/seedDecl.ts';
-import { ALWAYS_VALID_TARGETS } from '../../engine/blueprint/checks.ts';
-import { REGION_KINDS, type RegionKind } from '../../engine/blueprint/types.ts';
+  kindKeys,
+  type RegionKind,
+} from '../../engine/page.ts';
 import { keyDoc, VALUE_DOCS } from './leviathDocs.ts';
 
 export type ItemKind = 'table' | 'key' | 'value' | 'region' | 'file' | 'snippet';
@@ -202,7 +205,7 @@ export function keysAt(text: string, path: readonly string[], line: number): rea
   const region = regionOf(path);
   if (region !== undefined) {
     const kind = kindOf(text, region, line);
-    return kind ? [...COMMON_KEYS, ...KIND_KEYS[kind]] : [...COMMON_KEYS, ...new Set(Object.values(KIND_KEYS).flat())];
+    return kind ? [...COMMON_KEYS, ...kindKeys(kind)] : [...COMMON_KEYS, ...new Set(REGION_KINDS.flatMap(kindKeys))];
   }
   const last = path[path.length - 1];
   if (last === 'seed') return SEED_TABLE_KEYS;
@@ -268,8 +271,9 @@ function valuesFor(ctx: CursorContext, text: string, files: readonly string[]): 
   const last = path[path.length - 1];
   if (key === 'kind' && regionOf(path) !== undefined)
     return strings([...REGION_KINDS, ...Object.keys(KIND_ALIASES)], ctx, 'value', VALUE_DOCS.kind, 'region kind');
-  if (key === 'strategy') return strings(STRATEGIES, ctx, 'value', VALUE_DOCS.strategy, 'sliding_window strategy');
-  if (key === 'admission') return strings(['evict', 'reject'], ctx, 'value', VALUE_DOCS.admission, 'admission');
+  if (key === 'strategy')
+    return strings(SLIDING_STRATEGIES, ctx, 'value', VALUE_DOCS.strategy, 'sliding_window strategy');
+  if (key === 'admission') return strings(ADMISSIONS, ctx, 'value', VALUE_DOCS.admission, 'admission');
   if (key === 'transform') return strings(['compact'], ctx, 'value', VALUE_DOCS.transform, 'edge transform');
   if (BOOLEAN_KEYS.has(key) && !ctx.inString)
     return ['true', 'false'].map((v) => ({ label: v, insertText: v, kind: 'value' as const }));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { COMMON_KEYS, KINDS, REGION_KINDS, kindKeys } from '../../../src/engine/index.ts';
 import { completeLeviath, cursorContext, declaredRegions, didYouMeanFix, hoverLeviath } from '../../../src/ui/monaco/leviathLanguage.ts';
 
 /** Splits `text` at the `|` marker into the text and the marker's 1-based line and column. */
@@ -107,6 +108,25 @@ describe('hover in agent.leviath', () => {
     const [text, line, column] = at('[stages.a]\nsystem_prompt = "Re|ad"');
     expect(hoverLeviath(text, line, column)).toBeNull();
   });
+});
+
+describe('every region kind in the editor', () => {
+  // Held to the kinds' definitions (src/engine/regions/<kind>.ts): a kind registered without a doc
+  // for itself or for a key the blueprint reader accepts shows nothing on hover, and fails here.
+  for (const kind of REGION_KINDS) {
+    it(`documents kind = "${kind}" and every key a ${kind} region accepts`, () => {
+      const [text, line, column] = at(`[context.regions.notes]\nkind = "${kind.slice(0, 2)}|${kind.slice(2)}"\n`);
+      expect(hoverLeviath(text, line, column)?.markdown).toBe(`**kind = "${kind}"**\n\n${KINDS[kind].doc}`);
+      const [table, keyLine, keyColumn] = at(`[context.regions.notes]\nkind = "${kind}"\n|`);
+      const offered = completeLeviath(table, keyLine, keyColumn, []);
+      expect(offered.map((item) => item.label)).toEqual([...COMMON_KEYS, ...kindKeys(kind)].filter((k) => k !== 'kind'));
+      for (const item of offered) expect(item.documentation?.trim(), item.label).toBeTruthy();
+      for (const [key, doc] of Object.entries(KINDS[kind].keys)) {
+        const [keyText, l, c] = at(`[context.regions.notes]\nkind = "${kind}"\n${key}|= 1\n`);
+        expect(hoverLeviath(keyText, l, c)?.markdown, key).toContain(doc.meaning);
+      }
+    });
+  }
 });
 
 describe('did-you-mean quick fixes', () => {
