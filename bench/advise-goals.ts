@@ -15,6 +15,7 @@ import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
 import { loadEncodings } from '../src/engine/tokens.ts';
 import { advise, replay } from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
+import { RHAI } from '../src/engine/custom-script.ts';
 
 /** Peak at most this share of the as-recorded peak (issue 29.5). */
 const PEAK_SHARE = 0.6;
@@ -48,9 +49,9 @@ export const meetsGoal = (p: Proposal, a: Advice['asRecorded']): boolean =>
   p.readAgain <= GOAL_READ_AGAIN;
 
 export function measureGoals(scenario: Scenario, options: { candidates?: number; seed?: number } = {}): GoalRow {
-  const inferences = replay(scenario, BUILT_IN_TRAFFIC).summary.inferences;
+  const inferences = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).summary.inferences;
   const started = performance.now();
-  const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...options });
+  const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, ...options });
   const a = advice.asRecorded;
   const byPeak = [...advice.front].sort((x, y) => x.peakRequestTokens - y.peakRequestTokens);
   return {

@@ -14,6 +14,7 @@ import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
 import { loadEncodings } from '../src/engine/tokens.ts';
 import { advise, replay } from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
+import { RHAI } from '../src/engine/custom-script.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 
 export interface AdviseFigures {
@@ -48,11 +49,11 @@ const cpuMs = (since: NodeJS.CpuUsage): number => {
 };
 
 export function benchAdvise(scenario: Scenario = exampleAt('coding-agent', 1_230), candidates = 200): AdviseFigures {
-  const timeline = replay(scenario, BUILT_IN_TRAFFIC);
+  const timeline = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   let replayCpuMs = Infinity;
   for (let i = 0; i < 3; i++) {
     const since = process.cpuUsage();
-    replay(scenario, BUILT_IN_TRAFFIC);
+    replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
     replayCpuMs = Math.min(replayCpuMs, cpuMs(since));
   }
   const cpu = process.cpuUsage();
@@ -61,6 +62,7 @@ export function benchAdvise(scenario: Scenario = exampleAt('coding-agent', 1_230
   let searchWallMs = 0;
   const advice = advise(scenario, {
     ...BUILT_IN_TRAFFIC,
+    ...RHAI,
     candidates,
     onProgress: (p) => {
       if (p.phase !== 'search' || p.done < p.total) return;

@@ -8,6 +8,7 @@ import { importTrace } from '../src/import/index.ts';
 import { advise, replayAsRecorded } from '../src/engine/index.ts';
 import type { Scenario } from '../src/engine/scenario.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
+import { RHAI } from '../src/engine/custom-script.ts';
 import { engineDetail, engineTimeline, exampleScenario, fmt, waitForTimeline, watchErrors } from './helpers.ts';
 
 /** A real OpenHands run on claude-3-5-sonnet, with the provider's usage on each of its 4 calls (test/import/fixtures/real/SOURCES.md). */
@@ -142,7 +143,7 @@ test('Advise: progress while the page stays usable, the front with its measures 
   const errors = watchErrors(page);
   const scenario = exampleScenario('imported-run');
   const timeline = engineTimeline(scenario);
-  const advice = advise(scenario, BUILT_IN_TRAFFIC);
+  const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   expect(advice.front.length).toBeGreaterThan(0);
   await page.goto('/');
   await waitForTimeline(page);

@@ -5,6 +5,7 @@ import { findExample } from '../src/scenarios/examples.ts';
 import { ScenarioSchema, type Scenario } from '../src/engine/scenario.ts';
 import { replay, Replay } from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
+import { RHAI } from '../src/engine/custom-script.ts';
 import type { StepDetail, Timeline } from '../src/engine/timeline.ts';
 import { loadEncodings } from '../src/engine/tokens.ts';
 
@@ -22,12 +23,12 @@ export function exampleScenario(id: string): Scenario {
 const timelines = new Map<string, Timeline>();
 export function engineTimeline(scenario: Scenario): Timeline {
   const key = JSON.stringify(scenario);
-  if (!timelines.has(key)) timelines.set(key, replay(scenario, BUILT_IN_TRAFFIC));
+  if (!timelines.has(key)) timelines.set(key, replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }));
   return timelines.get(key)!;
 }
 
 export function engineDetail(scenario: Scenario, step: number): StepDetail {
-  return new Replay(scenario, BUILT_IN_TRAFFIC).inspect(step);
+  return new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(step);
 }
 
 /** Collects console errors and page errors; assert it is empty at the end of a test. */

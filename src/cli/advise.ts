@@ -4,6 +4,7 @@
 import { DEFAULT_CANDIDATES, DEFAULT_PROPOSALS, type Advice, type Proposal } from '../engine/advise/index.ts';
 import { advise } from '../engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
+import { RHAI } from '../engine/custom-script.ts';
 import { fmt as n } from '../engine/format.ts';
 import { EXIT_FINDINGS, EXIT_OK, usageError, type Command } from './io.ts';
 import { printDiagnostics, readScenarioArgs } from './replay.ts';
@@ -35,6 +36,7 @@ export const run: Command = async (args) => {
   }
   const advice = advise(read.scenario, {
     ...BUILT_IN_TRAFFIC,
+    ...RHAI,
     ...(numbers.seed !== undefined ? { seed: numbers.seed } : {}),
     ...(numbers.candidates !== undefined ? { candidates: numbers.candidates } : {}),
     ...(numbers.proposals !== undefined ? { proposals: numbers.proposals } : {}),

@@ -19,6 +19,7 @@ import {
 } from '../import/index.ts';
 import { EncodingError, encodingAdvice } from '../import/utf8.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
+import { RHAI } from '../engine/custom-script.ts';
 import { fileSize, scenarioFile } from '../share/file.ts';
 import { subagentRuns } from './subagents.ts';
 import {
@@ -121,7 +122,7 @@ export const run: Command = async (rawArgs) => {
       `the imported scenario would be ${fileSize(written.bytes)} of JSON; lev replay and the page read scenario files up to ${n(MAX_SCENARIO_BYTES)} bytes, so nothing was written. Import part of the trace instead.`,
     );
   }
-  const refused = preflight(result.scenario, BUILT_IN_TRAFFIC).filter((d) => d.severity === 'error');
+  const refused = preflight(result.scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).filter((d) => d.severity === 'error');
   if (refused.length > 0) {
     const why = refused.map((d) => `${d.file}:${d.line}:${d.column} [${d.code}] ${d.message}`).join('; ');
     return refuse(

@@ -2,6 +2,7 @@
 // its blueprint has errors (nothing ran), 2 on bad usage or an unreadable file.
 import { replay, replayAsRecorded, type AsRecordedTimeline } from '../engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
+import { RHAI } from '../engine/custom-script.ts';
 import type { Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema, type Scenario } from '../engine/scenario.ts';
 import { fmt as n } from '../engine/format.ts';
@@ -98,7 +99,7 @@ export const run: Command = async (args) => {
   const read = readScenarioArgs(args, 'replay', USAGE, [], ['as-recorded']);
   if ('exit' in read) return read.exit;
   if (read.flags.has('as-recorded')) return asRecorded(read.scenario, read.json);
-  const timeline = replay(read.scenario, BUILT_IN_TRAFFIC);
+  const timeline = replay(read.scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   const failed = timeline.diagnostics.some((d) => d.severity === 'error');
   if (read.json) await writeJsonStreamed(timeline);
   else {

@@ -3,7 +3,7 @@
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { compileBlueprint, normalizeRelative, AGENT_FILE, type Blueprint } from '../engine/blueprint/index.ts';
-import { agentModules, checkCustomScript } from '../engine/custom-script.ts';
+import { agentModules, checkCustomScript, RHAI } from '../engine/custom-script.ts';
 import { compile, RhaiError } from '../rhai/index.ts';
 import { hasErrors, type Diagnostic } from '../engine/diagnostics.ts';
 import { ScenarioSchema } from '../engine/scenario.ts';
@@ -128,7 +128,7 @@ function validateScenarioFile(path: string): Target {
   }
   return {
     displayDir: '',
-    diagnostics: validateScenario(scenario.data, { checkScript: checkCustomScript }).diagnostics,
+    diagnostics: validateScenario(scenario.data, RHAI).diagnostics,
   };
 }
 
@@ -212,7 +212,7 @@ export function readAgentDir(dir: string, blueprintText?: string): Record<string
   const agent = nameTable<string>([
     [AGENT_FILE, blueprintText ?? readAgentFile(join(dir, AGENT_FILE), AGENT_FILE, BLUEPRINT_INPUT, dir)],
   ]);
-  const { blueprint } = compileBlueprint(agent);
+  const { blueprint } = compileBlueprint(agent, { checkScript: checkCustomScript });
   const read = (file: string): string | undefined => {
     const full = join(dir, file);
     if (!statOrUndefined(full)?.isFile()) return undefined;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REGION_KINDS } from '../../src/engine/blueprint/types.ts';
-import { cycles, importGraph, sources } from '../import-graph.ts';
+import { cycles, importGraph, reachable, sources } from '../import-graph.ts';
 
 const ROOT = 'src/engine';
 
@@ -21,6 +21,14 @@ describe('src/engine structure', () => {
       .flatMap(([file, imports]) => imports.filter((i) => !i.startsWith(normalize(`${ROOT}/`))).map((i) => `${file} -> ${i}`));
     expect(outside).toContain('src/engine/custom-script.ts -> src/rhai/index.ts'); // the scan sees outside imports
     expect(outside.filter((edge) => !/ -> src\/rhai\//.test(edge))).toEqual([]);
+  });
+
+  it('runs no Rhai of its own: nothing index.ts loads imports src/rhai (callers bring the interpreter, rhai-host.ts)', () => {
+    const graph = importGraph('src', { types: false });
+    const loaded = reachable(graph, normalize(`${ROOT}/index.ts`));
+    expect(loaded).toContain(normalize(`${ROOT}/regions/custom.ts`)); // the walk follows imports
+    expect(reachable(graph, normalize(`${ROOT}/custom-script.ts`))).toContain(normalize('src/rhai/index.ts')); // and sees Rhai
+    expect(loaded.filter((file) => file.startsWith(normalize('src/rhai/')))).toEqual([]);
   });
 
   it('asks a kind what it can do (regions/capabilities.ts), never compares its name or class outside regions/', () => {

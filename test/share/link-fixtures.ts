@@ -5,6 +5,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { ScenarioSchema, type ScenarioInput } from '../../src/engine/scenario.ts';
 import type { Timeline } from '../../src/engine/timeline.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
@@ -73,7 +74,7 @@ export function fixturesOfToday(): LinkFixture[] {
   const scenarios = [...EXAMPLES.map((e) => e.scenario), ...HAND_MADE];
   return scenarios.map((input) => {
     const scenario = ScenarioSchema.parse(input);
-    return { name: scenario.name, fragment: encodeScenario(scenario), opensTo: timelineFigures(replay(scenario, BUILT_IN_TRAFFIC)) };
+    return { name: scenario.name, fragment: encodeScenario(scenario), opensTo: timelineFigures(replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI })) };
   });
 }
 

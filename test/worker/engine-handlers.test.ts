@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Replay, blueprintBreakdown, compile, findModel, flatListBreakdown, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import type { Scenario } from '../../src/engine/scenario.ts';
 import { append, assistant, scenario, user } from '../builders.ts';
 import { engineHandlers } from '../../src/worker/engine-handlers.ts';
@@ -73,9 +74,9 @@ describe('engine worker handlers', () => {
     const worker = harness();
     const answer = worker.replay(7, notes('one'));
     expect(answer.type).toBe('replay');
-    const detail = new Replay(notes('one'), BUILT_IN_TRAFFIC).inspect(2);
+    const detail = new Replay(notes('one'), { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(2);
     expect(worker.inspect(7, 2)).toEqual({
-      detail, figures: stepFigures(figureTable(replay(notes('one'), BUILT_IN_TRAFFIC)), 2),
+      detail, figures: stepFigures(figureTable(replay(notes('one'), { ...BUILT_IN_TRAFFIC, ...RHAI })), 2),
       // No recorded run: the flat list stands beside the blueprint's window.
       breakdown: { blueprint: blueprintBreakdown(detail, GPT_4O_WINDOW), beside: flatListBreakdown(detail, GPT_4O_WINDOW) ?? null, besideIs: 'flatList' },
     });
@@ -102,7 +103,7 @@ describe('engine worker handlers', () => {
     const worker = harness();
     expect(worker.inspect(5, 0)).toEqual({ detail: null, missing: true });
     expect(worker.open(5, notes('one'))).toMatchObject({ type: 'open', result: { ok: true } });
-    expect(worker.inspect(5, 2).detail).toEqual(new Replay(notes('one'), BUILT_IN_TRAFFIC).inspect(2));
+    expect(worker.inspect(5, 2).detail).toEqual(new Replay(notes('one'), { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(2));
   });
 
   it('keeps no run from a cancelled replay or a scenario that fails its schema', () => {
@@ -128,7 +129,7 @@ describe('engine worker handlers', () => {
 
   it('a replay given a compile runs on it rather than compiling again', () => {
     const other = scenario('[context.regions]\nscratch = { max_tokens = 70 }', [user('hi'), assistant('first')]);
-    const timeline = new Replay(notes('one'), BUILT_IN_TRAFFIC).timeline({ compiled: compile(other) });
+    const timeline = new Replay(notes('one'), { ...BUILT_IN_TRAFFIC, ...RHAI }).timeline({ compiled: compile(other) });
     expect(timeline.regions.filter((r) => r.declared).map((r) => [r.name, r.budget])).toEqual([['scratch', 70]]);
   });
 
@@ -149,7 +150,7 @@ describe('engine worker handlers', () => {
     const worker = harness();
     const answer = worker.replay(1, notes('one'));
     const parsed = WorkerResponseSchema.parse(structuredClone(answer));
-    const expected = timelineView(replay(notes('one'), BUILT_IN_TRAFFIC)).view;
+    const expected = timelineView(replay(notes('one'), { ...BUILT_IN_TRAFFIC, ...RHAI })).view;
     expect(parsed).toMatchObject({ type: 'replay', result: { view: expected } });
     if (answer.type !== 'replay' || !answer.result.view) throw new Error('expected a run view');
     expect(answer.result.view.steps.count).toBe(5);

@@ -16,6 +16,7 @@ import { summarize, type SummaryItems, type SummaryOptions } from '../summarize.
 import type { Change, RegionFigures, RegionMeta, ToolCall } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
 import type { CappedResult } from '../routing.ts';
+import type { HooksLoader } from '../rhai-host.ts';
 
 /** Write orders reportedStrips may hold before its gone ones are first dropped. */
 const FORGET_FLOOR = 256;
@@ -152,6 +153,8 @@ export class RunState {
 
   /** Calls made and results counted: shared with this run's copies. */
   readonly shared: SharedFacts;
+  /** The run's Rhai interpreter for custom regions (set at spawn from ReplayOptions; rhai-host.ts). */
+  loadCustomHooks: HooksLoader | undefined;
 
   constructor(
     model: Model,
@@ -308,7 +311,11 @@ export class RunState {
 
   createRegion(decl: RegionDecl): Region {
     const budget = resolveBudget(decl, this.model.window);
-    const created = createRegion(decl, budget, { agent: this.scenario.agent, encoding: this.model.encoding });
+    const created = createRegion(decl, budget, {
+      agent: this.scenario.agent,
+      encoding: this.model.encoding,
+      loadCustomHooks: this.loadCustomHooks,
+    });
     if (created.warning) this.runWarnings.push(created.warning);
     const region = created.region;
     this.regions.set(decl.name, region);
