@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RegionDecl } from '../../src/engine/blueprint/types.ts';
 import { Replay, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { RHAI } from '../../src/engine/custom-script.ts';
+import { RHAI, loadCustomHooks } from '../../src/engine/custom-script.ts';
 import { ClearableRegion } from '../../src/engine/regions/clearable.ts';
 import { CustomRegion } from '../../src/engine/regions/custom.ts';
 import { PinnedRegion } from '../../src/engine/regions/pinned.ts';
@@ -44,7 +44,7 @@ const view = (r: RegionRender) => ({
 });
 
 function custom(script: string, d: RegionDecl, budget: number): CustomRegion {
-  return new CustomRegion(d, budgetOf(budget), { agent: { 'agent.leviath': '', [`hooks/${script}.rhai`]: hookScript(script) }, encoding: 'o200k_base' });
+  return new CustomRegion(d, budgetOf(budget), { agent: { 'agent.leviath': '', [`hooks/${script}.rhai`]: hookScript(script) }, encoding: 'o200k_base', loadCustomHooks });
 }
 
 function assertSame(builtIn: Region, recreated: Region, entries: readonly Entry[]): number {

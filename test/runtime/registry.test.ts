@@ -6,14 +6,15 @@ import { RHAI } from '../../src/engine/custom-script.ts';
 import { prepare, replayPrepared } from '../../src/engine/replay.ts';
 import { TemporaryRegion } from '../../src/engine/regions/temporary.ts';
 import { append, assistant, call, scenario, user } from './helpers.ts';
+import { checkCustomScript } from '../../src/engine/custom-script.ts';
 
 describe('region registry', () => {
   it('a custom factory that throws gives the plain fallback and a warning, not a crash', () => {
     registerRegionKind('custom', () => { throw new Error('brain.rhai: no fn render(ctx)'); });
     const s = scenario('[context.regions]\nbrain = { kind = "custom", script = "brain.rhai", max_tokens = 100 }', [append('brain', 'x'), assistant('')]);
-    // Without the engine's Rhai check, so the factory itself is what fails.
+    // The script passes the Rhai check, so the factory itself is what fails.
     const withScript = { ...s, agent: { ...s.agent, 'brain.rhai': 'fn render(ctx) { "" }' } };
-    const t = replayPrepared(withScript, prepare(withScript), {});
+    const t = replayPrepared(withScript, prepare(withScript, { checkScript: checkCustomScript }), {});
     expect(t.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(t.warnings).toContain('custom region brain: its script could not be loaded (brain.rhai: no fn render(ctx)), so it behaves as temporary (persistent = false) and renders its entries plainly');
     expect(t.steps[0]!.result!.ok).toBe(true);

@@ -19,6 +19,7 @@ import { importTrace } from '../../src/import/index.ts';
 import { readFileSync } from 'node:fs';
 import { scriptLog, type RunningScript, type ScriptLog } from '../../src/worker/scripts.ts';
 import { watchScripts } from '../../src/engine/script-activity.ts';
+import { loadRhai } from '../../src/worker/rhai.ts';
 
 /** The builders' model, gpt-4o, and its window. */
 const GPT_4O_WINDOW = findModel('gpt-4o')!.window;
@@ -171,7 +172,8 @@ describe('a replay past its deadline', () => {
     Array.from({ length: 40 }, (_, i) => [user(`q${i}`), assistant(`a${i}`)]).flat(),
     { agent: { 'agent.leviath': '[context.regions]\nslow = { kind = "custom", script = "context_hooks/slow.rhai" }\n', 'context_hooks/slow.rhai': SLOW } });
 
-  it('stops between two events and keeps the timeline so far, with a warning that names the script that took the time', () => {
+  it('stops between two events and keeps the timeline so far, with a warning that names the script that took the time', async () => {
+    await loadRhai(); // this worker has the interpreter already, so the replay answers in the same task
     const announced: RunningScript[] = [];
     const scripts = scriptLog((call) => announced.push(call));
     watchScripts(scripts);
