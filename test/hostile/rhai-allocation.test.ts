@@ -75,7 +75,7 @@ describe('values nested too deeply to leave a script', () => {
 
   it('a render hook returning 1,500 nested arrays or maps is a warning naming the hook; the replay finishes', () => {
     for (const build of ['a = [a];', 'a = #{system: a};']) {
-      const timeline = replay(deepHook(build));
+      const timeline = replay(deepHook(build), RHAI);
       expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       expect(timeline.steps).toHaveLength(2);
       const inference = timeline.steps[1]!;
