@@ -23,6 +23,7 @@ import {
   replay,
 } from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
+import { RHAI } from '../src/engine/custom-script.ts';
 
 /** Peak at most this share of the as-recorded peak (issue 29.5). */
 const PEAK_SHARE = 0.6;
@@ -59,9 +60,9 @@ export const meetsGoal = (p: Proposal, a: Advice['asRecorded']): boolean =>
   p.readAgain <= GOAL_READ_AGAIN;
 
 export function measureGoals(scenario: Scenario, options: { candidates?: number; seed?: number } = {}): GoalRow {
-  const inferences = replay(scenario, BUILT_IN_TRAFFIC).summary.inferences;
+  const inferences = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).summary.inferences;
   const started = performance.now();
-  const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...options });
+  const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, ...options });
   const a = advice.asRecorded;
   const byPeak = [...advice.front].sort((x, y) => x.peakRequestTokens - y.peakRequestTokens);
   return {

@@ -12,6 +12,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ScenarioSchema, type Scenario, loadEncodings, advise, replay } from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
+import { RHAI } from '../src/engine/custom-script.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 
 export interface AdviseFigures {
@@ -46,11 +47,11 @@ const cpuMs = (since: NodeJS.CpuUsage): number => {
 };
 
 export function benchAdvise(scenario: Scenario = exampleAt('coding-agent', 1_230), candidates = 200): AdviseFigures {
-  const timeline = replay(scenario, BUILT_IN_TRAFFIC);
+  const timeline = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   let replayCpuMs = Infinity;
   for (let i = 0; i < 3; i++) {
     const since = process.cpuUsage();
-    replay(scenario, BUILT_IN_TRAFFIC);
+    replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
     replayCpuMs = Math.min(replayCpuMs, cpuMs(since));
   }
   const cpu = process.cpuUsage();
@@ -59,6 +60,7 @@ export function benchAdvise(scenario: Scenario = exampleAt('coding-agent', 1_230
   let searchWallMs = 0;
   const advice = advise(scenario, {
     ...BUILT_IN_TRAFFIC,
+    ...RHAI,
     candidates,
     onProgress: (p) => {
       if (p.phase !== 'search' || p.done < p.total) return;

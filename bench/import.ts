@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { replayAsRecorded, loadEncodings, observeCounts, replay } from '../src/engine/index.ts';
 import { importTrace } from '../src/import/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
+import { RHAI } from '../src/engine/custom-script.ts';
 import { bigSession } from '../test/import/big-session.ts';
 import { goalsTable, measureGoals, type GoalRow } from './import-goals.ts';
 import type { LevReplayFigures } from './replay.ts';
@@ -76,7 +77,7 @@ export function benchAsRecorded(bytes = 10_000_000, runs = 3): AsRecordedCost {
   for (let i = 0; i < runs; i++) {
     replayMs = Math.min(
       replayMs,
-      cpu(() => replay(scenario, BUILT_IN_TRAFFIC)),
+      cpu(() => replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI })),
     );
     asRecordedMs = Math.min(
       asRecordedMs,

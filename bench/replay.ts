@@ -31,6 +31,7 @@ import {
 } from '../src/engine/index.ts';
 import { EXAMPLES } from '../src/scenarios/examples.ts';
 import { generateTraffic, BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
+import { RHAI } from '../src/engine/custom-script.ts';
 import { figureTable } from '../src/worker/timeline-view.ts';
 
 setFlagsFromString('--expose-gc');
@@ -49,7 +50,7 @@ function countedTexts(scenario: Scenario): string[] {
   const texts = new Set<string>();
   observeCounts((text) => texts.add(text));
   try {
-    replay(scenario, BUILT_IN_TRAFFIC);
+    replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   } finally {
     observeCounts(undefined);
   }
@@ -142,7 +143,7 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
   // engine and the tokenizer half-optimized (the smallest size then measured 1.8x its floor).
   const warmUp = codingScenario(events, inlineResults, 1);
   for (let seen = 0; seen < WARM_UP_EVENTS; seen += events) {
-    warmRun = new Replay(warmUp, BUILT_IN_TRAFFIC);
+    warmRun = new Replay(warmUp, { ...BUILT_IN_TRAFFIC, ...RHAI });
     warmRun.timeline();
   }
   // The same scenarios for every run, so each side's runs do the same work and their best compares
@@ -166,7 +167,7 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
   };
   const replayPass = (b: number) => {
     observeCounts(undefined);
-    replay(scenarios[b]!, BUILT_IN_TRAFFIC);
+    replay(scenarios[b]!, { ...BUILT_IN_TRAFFIC, ...RHAI });
   };
   const timedBatch = (pass: (b: number) => void) => {
     gc();
@@ -197,8 +198,9 @@ export function measure(events: number, inlineResults: boolean): ReplayFigures {
   const countedChars = texts.flat().reduce((sum, t) => sum + t.length, 0);
   // Memory is measured on the first seed's run alone (a heap figure per event needs no average).
   const scenario = scenarios[0]!;
-  const timelineBytesPerEvent = retainedBytes(() => replay(scenario, BUILT_IN_TRAFFIC)) / scenario.traffic.length;
-  const timelineJsonBytes = JSON.stringify(replay(scenario, BUILT_IN_TRAFFIC)).length;
+  const timelineBytesPerEvent =
+    retainedBytes(() => replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI })) / scenario.traffic.length;
+  const timelineJsonBytes = JSON.stringify(replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI })).length;
   return {
     events: perReplay(scenarios.reduce((sum, s) => sum + s.traffic.length, 0)),
     inlineResults,
@@ -299,8 +301,8 @@ export interface InspectFigures {
 /** What a scrub costs in the page's engine worker, and what the worker holds to answer it. */
 export function benchInspect(events = 8_000): InspectFigures {
   const scenario = codingScenario(events, true, 11);
-  const plainReplayMs = cpu(() => replay(scenario, BUILT_IN_TRAFFIC)).ms;
-  const run = new Replay(scenario, BUILT_IN_TRAFFIC);
+  const plainReplayMs = cpu(() => replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI })).ms;
+  const run = new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   const { ms: keptReplayMs, value: timeline } = cpu(() => run.timeline());
   const samples: number[] = [];
   const wall: number[] = [];
@@ -314,14 +316,14 @@ export function benchInspect(events = 8_000): InspectFigures {
     [...of].sort((a, b) => a - b)[Math.min(of.length - 1, Math.floor(of.length * q))]!;
   const memory = [true, false].map((inlineResults) => {
     const kept = codingScenario(events, inlineResults, 13);
-    const steps = replay(kept, BUILT_IN_TRAFFIC).steps.length;
+    const steps = replay(kept, { ...BUILT_IN_TRAFFIC, ...RHAI }).steps.length;
     return {
       inlineResults,
-      timelineBytesPerEvent: retainedBytes(() => replay(kept, BUILT_IN_TRAFFIC)) / steps,
-      figuresBytesPerEvent: retainedBytes(() => figureTable(replay(kept, BUILT_IN_TRAFFIC))) / steps,
+      timelineBytesPerEvent: retainedBytes(() => replay(kept, { ...BUILT_IN_TRAFFIC, ...RHAI })) / steps,
+      figuresBytesPerEvent: retainedBytes(() => figureTable(replay(kept, { ...BUILT_IN_TRAFFIC, ...RHAI }))) / steps,
       keptBytesPerEvent:
         retainedBytes(() => {
-          const r = new Replay(kept, BUILT_IN_TRAFFIC);
+          const r = new Replay(kept, { ...BUILT_IN_TRAFFIC, ...RHAI });
           return { r, figures: figureTable(r.timeline()) };
         }) / steps,
     };

@@ -7,6 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { importTrace } from '../src/import/index.ts';
 import { type Scenario, advise, replayAsRecorded } from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
+import { RHAI } from '../src/engine/custom-script.ts';
 import { engineDetail, engineTimeline, exampleScenario, fmt, waitForTimeline, watchErrors } from './helpers.ts';
 
 /** A real OpenHands run on claude-3-5-sonnet, with the provider's usage on each of its 4 calls (test/import/fixtures/real/SOURCES.md). */
@@ -145,7 +146,7 @@ test('Advise: progress while the page stays usable, the front with its measures 
   const errors = watchErrors(page);
   const scenario = exampleScenario('imported-run');
   const timeline = engineTimeline(scenario);
-  const advice = advise(scenario, BUILT_IN_TRAFFIC);
+  const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   expect(advice.front.length).toBeGreaterThan(0);
   await page.goto('/');
   await waitForTimeline(page);

@@ -14,6 +14,7 @@ import {
   Replay,
 } from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
+import { RHAI } from '../src/engine/custom-script.ts';
 
 // The engine here counts with either encoding (the page loads only the one its model needs).
 await loadEncodings();
@@ -29,7 +30,7 @@ export function exampleScenario(id: string): Scenario {
 const timelines = new Map<string, Timeline>();
 export function engineTimeline(scenario: Scenario): Timeline {
   const key = JSON.stringify(scenario);
-  if (!timelines.has(key)) timelines.set(key, replay(scenario, BUILT_IN_TRAFFIC));
+  if (!timelines.has(key)) timelines.set(key, replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }));
   return timelines.get(key)!;
 }
 
@@ -60,7 +61,7 @@ export function regionAt(timeline: Timeline, k: number, region: string): RegionF
 }
 
 export function engineDetail(scenario: Scenario, step: number): StepDetail {
-  return new Replay(scenario, BUILT_IN_TRAFFIC).inspect(step);
+  return new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(step);
 }
 
 /** Collects console errors and page errors; assert it is empty at the end of a test. */

@@ -31,6 +31,13 @@ export function importGraph(root: string, options: { types: boolean }): Map<stri
   );
 }
 
+/** Every module `entry` loads through the graph's imports, itself included, in the order first met. */
+export function reachable(graph: Map<string, string[]>, entry: string): string[] {
+  const seen = new Set<string>([entry]);
+  for (const file of seen) for (const next of graph.get(file) ?? []) seen.add(next);
+  return [...seen];
+}
+
 /** Every cycle's modules, relative to `root` (strongly connected components of more than one module, Tarjan). */
 export function cycles(graph: Map<string, string[]>, root: string): string[][] {
   const index = new Map<string, number>();

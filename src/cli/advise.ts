@@ -10,6 +10,7 @@ import {
   advise,
 } from '../engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
+import { RHAI } from '../engine/custom-script.ts';
 import { EXIT_FINDINGS, EXIT_OK, usageError, type Command } from './io.ts';
 import { printDiagnostics, readScenarioArgs } from './replay.ts';
 
@@ -40,6 +41,7 @@ export const run: Command = async (args) => {
   }
   const advice = advise(read.scenario, {
     ...BUILT_IN_TRAFFIC,
+    ...RHAI,
     ...(numbers.seed !== undefined ? { seed: numbers.seed } : {}),
     ...(numbers.candidates !== undefined ? { candidates: numbers.candidates } : {}),
     ...(numbers.proposals !== undefined ? { proposals: numbers.proposals } : {}),

@@ -24,6 +24,7 @@ import {
 } from '../import/index.ts';
 import { EncodingError, encodingAdvice } from '../import/utf8.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
+import { RHAI } from '../engine/custom-script.ts';
 import { fileSize, scenarioFile } from '../share/file.ts';
 import { subagentRuns } from './subagents.ts';
 import {
@@ -134,7 +135,7 @@ export const run: Command = async (rawArgs) => {
   // The replay's check counts tokens in the scenario model's encoding only.
   const model = resolveModel(result.scenario.model);
   await loadEncodings(model.ok ? [model.model.encoding] : undefined);
-  const refused = preflight(result.scenario, BUILT_IN_TRAFFIC).filter((d) => d.severity === 'error');
+  const refused = preflight(result.scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).filter((d) => d.severity === 'error');
   if (refused.length > 0) {
     const why = refused.map((d) => `${d.file}:${d.line}:${d.column} [${d.code}] ${d.message}`).join('; ');
     return refuse(

@@ -14,6 +14,7 @@ import {
   type AsRecordedTimeline,
 } from '../engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
+import { RHAI } from '../engine/custom-script.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import {
   EXIT_FINDINGS,
@@ -105,7 +106,7 @@ export const run: Command = async (args) => {
   const read = readScenarioArgs(args, 'replay', USAGE, [], ['as-recorded']);
   if ('exit' in read) return read.exit;
   if (read.flags.has('as-recorded')) return asRecorded(read.scenario, read.json);
-  const timeline = replay(read.scenario, BUILT_IN_TRAFFIC);
+  const timeline = replay(read.scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   const failed = timeline.diagnostics.some((d) => d.severity === 'error');
   if (read.json) await writeJsonStreamed(timeline);
   else {

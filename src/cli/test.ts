@@ -12,6 +12,7 @@ import {
   type WindowBreakdown,
 } from '../engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
+import { RHAI } from '../engine/custom-script.ts';
 import { EXPORT_FORMATS, requestBody, type ExportFormat } from '../export/index.ts';
 import { EXIT_FINDINGS, EXIT_OK, usageError, type Command } from './io.ts';
 import { printDiagnostics, readScenarioArgs, table } from './replay.ts';
@@ -28,7 +29,7 @@ export const run: Command = async (args) => {
   const format = read.flags.get('format');
   if (format !== undefined && !EXPORT_FORMATS.includes(format as ExportFormat))
     return usageError(`test: --format takes ${EXPORT_FORMATS.join(' or ')}\n${USAGE}`);
-  const replay = new Replay(read.scenario, BUILT_IN_TRAFFIC);
+  const replay = new Replay(read.scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   let detail: StepDetail;
   try {
     detail = replay.inspectInference(Number(stepFlag));

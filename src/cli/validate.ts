@@ -7,8 +7,6 @@ import {
   normalizeRelative,
   AGENT_FILE,
   type Blueprint,
-  agentModules,
-  checkCustomScript,
   hasErrors,
   type Diagnostic,
   ScenarioSchema,
@@ -17,6 +15,7 @@ import {
   locateJson,
   nameTable,
 } from '../engine/index.ts';
+import { agentModules, checkCustomScript, RHAI } from '../engine/custom-script.ts';
 import { compile, RhaiError } from '../rhai/index.ts';
 import { scenarioIssueDiagnostics } from '../scenarios/issues.ts';
 import {
@@ -136,7 +135,7 @@ function validateScenarioFile(path: string): Target {
   }
   return {
     displayDir: '',
-    diagnostics: validateScenario(scenario.data, { checkScript: checkCustomScript }).diagnostics,
+    diagnostics: validateScenario(scenario.data, RHAI).diagnostics,
   };
 }
 
@@ -220,7 +219,7 @@ export function readAgentDir(dir: string, blueprintText?: string): Record<string
   const agent = nameTable<string>([
     [AGENT_FILE, blueprintText ?? readAgentFile(join(dir, AGENT_FILE), AGENT_FILE, BLUEPRINT_INPUT, dir)],
   ]);
-  const { blueprint } = compileBlueprint(agent);
+  const { blueprint } = compileBlueprint(agent, { checkScript: checkCustomScript });
   const read = (file: string): string | undefined => {
     const full = join(dir, file);
     if (!statOrUndefined(full)?.isFile()) return undefined;

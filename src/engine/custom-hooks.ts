@@ -1,19 +1,24 @@
 // The data side of custom-region hooks: the `ctx` maps the hooks receive and the reading of what
 // they return. Pure functions over Rhai values, so the region (regions/custom.ts) only decides what
-// to do with a well-typed answer. Loading and calling scripts lives in custom-script.ts.
+// to do with a well-typed answer. Loading and calling scripts lives in custom-script.ts, which hands
+// these to the region with its hooks (HOOK_IO), so they load with the interpreter.
 import { displayString } from '../rhai/format.ts';
 import { RhaiChar, RhaiFloat, RhaiRange, typeName, type RhaiMap, type RhaiValue } from '../rhai/values.ts';
-import type { Entry } from './regions/types.ts';
+import type {
+  HookEntry,
+  HookIO,
+  Read,
+  RegionFacts,
+  RenderAnswer,
+  RenderFacts,
+  ScriptMessage,
+  WriteAnswer,
+} from './rhai-host.ts';
 import type { ToolCall } from './timeline.ts';
 
-// ---- ctx -------------------------------------------------------------------------------------
+export type { HookEntry, Read, RegionFacts, RenderAnswer, RenderFacts, ScriptMessage, WriteAnswer };
 
-export interface RegionFacts {
-  name: string;
-  budget: number;
-  tokens: number;
-  entryCount: number;
-}
+// ---- ctx -------------------------------------------------------------------------------------
 
 export function regionMap(r: RegionFacts): RhaiMap {
   return new Map<string, RhaiValue>([
@@ -61,7 +66,7 @@ function toolCallMap(call: ToolCall): RhaiMap {
  * clock); `key` is () when unset. Tool calls on assistant turns; call id, tool name and error flag on
  * tool results (and on the stubs that stand for results routed elsewhere).
  */
-export function entryMap(entry: Entry): RhaiMap {
+export function entryMap(entry: HookEntry): RhaiMap {
   const m: RhaiMap = new Map<string, RhaiValue>([
     ['content', entry.content],
     ['tokens', entry.tokens],
@@ -76,16 +81,6 @@ export function entryMap(entry: Entry): RhaiMap {
     m.set('is_error', entry.isError ?? false);
   }
   return m;
-}
-
-export interface RenderFacts {
-  region: RegionFacts;
-  entries: readonly Entry[];
-  stage: string;
-  stageIterations: number;
-  model: string;
-  windowTokens: number;
-  windowMax: number;
 }
 
 export function renderCtx(f: RenderFacts): RhaiMap {
@@ -105,7 +100,7 @@ export function renderCtx(f: RenderFacts): RhaiMap {
   ]);
 }
 
-export function writeCtx(region: RegionFacts, entry: Entry): RhaiMap {
+export function writeCtx(region: RegionFacts, entry: HookEntry): RhaiMap {
   const e = new Map<string, RhaiValue>([
     ['content', entry.content],
     ['kind', entry.kind],
@@ -117,7 +112,7 @@ export function writeCtx(region: RegionFacts, entry: Entry): RhaiMap {
   ]);
 }
 
-export function overflowCtx(region: RegionFacts, entries: readonly Entry[], needed: number): RhaiMap {
+export function overflowCtx(region: RegionFacts, entries: readonly HookEntry[], needed: number): RhaiMap {
   return new Map<string, RhaiValue>([
     ['region', regionMap(region)],
     ['entries', entries.map(entryMap)],
@@ -126,23 +121,6 @@ export function overflowCtx(region: RegionFacts, entries: readonly Entry[], need
 }
 
 // ---- reading answers ---------------------------------------------------------------------------
-
-export interface ScriptMessage {
-  role: 'user' | 'assistant' | 'tool';
-  content: string;
-  tool_calls?: ToolCall[];
-  tool_call_id?: string;
-}
-
-export interface RenderAnswer {
-  /** System text blocks, in order (a string return is one block; "" means none). */
-  system: string[];
-  messages: ScriptMessage[];
-  /** Oddities worth a warning (unknown keys, a part left out), the rest of the answer is still used. */
-  notes: string[];
-}
-
-export type Read<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const fail = <T>(error: string): Read<T> => ({ ok: false, error });
 
@@ -270,8 +248,6 @@ function readToolResults(value: RhaiValue, where: string): Read<ScriptMessage[]>
   return { ok: true, value: out };
 }
 
-export type WriteAnswer = { action: 'accept' } | { action: 'replace'; content: string } | { action: 'drop' };
-
 /** on_write's return: a string replaces the content, true or () accepts, false drops. */
 export function readOnWrite(value: RhaiValue): Read<WriteAnswer> {
   if (value === undefined || value === true) return { ok: true, value: { action: 'accept' } };
@@ -294,3 +270,6 @@ export function readOnOverflow(value: RhaiValue, entryCount: number): Read<numbe
   }
   return { ok: true, value: [...seen].sort((a, b) => a - b) };
 }
+
+/** What the region takes with its hooks (rhai-host.ts's CustomHooks.io). */
+export const HOOK_IO: HookIO = { renderCtx, readRender, writeCtx, readOnWrite, overflowCtx, readOnOverflow };

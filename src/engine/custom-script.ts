@@ -1,21 +1,19 @@
 // Loading custom-region scripts: read and compile-check once at spawn, call hooks with limits, and
 // turn interpreter errors into positions. Also the compile check `lev validate` runs and the
-// runner for `rhai` seeds.
+// runner for `rhai` seeds. The engine never imports this module: RHAI is what callers pass it
+// (rhai-host.ts), and the page's worker loads it on demand.
 import { compile, type CompiledScript, type ModuleResolver } from '../rhai/index.ts';
 import { RhaiError, errorLocation, innermost, isJsStackOverflow } from '../rhai/errors.ts';
 import { displayString } from '../rhai/format.ts';
 import { PLAYGROUND_LIMITS, type RhaiLimits } from '../rhai/limits.ts';
-import type { RhaiMap } from '../rhai/values.ts';
-import type { RhaiValue } from '../rhai/values.ts';
 import type { ScriptChecker, ScriptFinding } from './blueprint/scriptCheck.ts';
 import { normalizeRelative } from './blueprint/paths.ts';
 import { inScript } from './script-activity.ts';
+import { HOOK_NAMES, type CustomHooks, type HookFailure, type HookName, type RhaiHost } from './rhai-host.ts';
+import { HOOK_IO } from './custom-hooks.ts';
 
 /** DESIGN.md: every hook call runs with these limits (the same as `lev rhai`); hitting one is an ordinary script error. */
 export const HOOK_LIMITS: RhaiLimits = PLAYGROUND_LIMITS;
-
-export const HOOK_NAMES = ['render', 'on_write', 'on_overflow'] as const;
-export type HookName = (typeof HOOK_NAMES)[number];
 
 /** A load-time problem: spawn fails, and `lev validate` reports the same code. */
 export class CustomScriptError extends Error {
@@ -30,24 +28,6 @@ export class CustomScriptError extends Error {
     super(message);
     this.name = 'CustomScriptError';
   }
-}
-
-/** A runtime problem in one hook call: never breaks an inference, becomes a timeline warning. */
-export interface HookFailure {
-  hook: HookName;
-  file: string;
-  /** 1-based; 0 when the interpreter gave no position. */
-  line: number;
-  column: number;
-  detail: string;
-}
-
-export type HookCall = { ok: true; value: RhaiValue } | { ok: false; failure: HookFailure };
-
-export interface CustomHooks {
-  readonly file: string;
-  has(hook: HookName): boolean;
-  call(hook: HookName, ctx: RhaiMap): HookCall;
 }
 
 /**
@@ -96,12 +76,6 @@ function moduleFindingCode(error: RhaiError): ScriptFinding['code'] {
 
 function errorDetail(error: RhaiError): string {
   return innermost(error).detail;
-}
-
-export function describeFailure(failure: HookFailure): string {
-  const at =
-    failure.line > 0 ? ` at ${failure.file} line ${failure.line}, column ${failure.column}` : ` in ${failure.file}`;
-  return `${failure.hook} failed${at}: ${failure.detail}`;
 }
 
 /** Resolves `script` inside the agent directory; scripts have no escape hatch. */
@@ -169,6 +143,7 @@ function hooksOf(compiled: CompiledScript, file: string): CustomHooks {
   const strikes = new Map<HookName, { count: number; failure: HookFailure }>();
   return {
     file,
+    io: HOOK_IO,
     has: (hook) => present.has(hook),
     call(hook, ctx) {
       const record = strikes.get(hook);
@@ -251,3 +226,6 @@ export function runRhaiSeed(path: string, source: string, agent: Readonly<Record
     throw new Error(`${at.file} line ${at.line}, column ${at.column}: ${errorDetail(error)}`);
   }
 }
+
+/** The interpreter as the engine takes it (rhai-host.ts): spread into ReplayOptions, e.g. `replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI })`. */
+export const RHAI: RhaiHost = { runRhaiSeed, checkScript: checkCustomScript, loadCustomHooks };

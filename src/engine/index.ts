@@ -1,9 +1,9 @@
 // The engine's public surface, the one door every module outside src/engine comes through (the
 // page's main thread through page.ts, a light part of it; test/engine/structure.test.ts holds both):
 // `replay` (a whole timeline) and `Replay` (one run kept for inspecting its steps), `compile`, and
-// the types. It makes no traffic of its own: callers bring generators in
-// ReplayOptions.generators (BUILT_IN_TRAFFIC in src/scenarios/generators.ts has the built-in ones).
-import { checkCustomScript, runRhaiSeed } from './custom-script.ts';
+// the types. It makes no traffic of its own: callers bring generators in ReplayOptions.generators
+// (BUILT_IN_TRAFFIC in src/scenarios/generators.ts has the built-in ones), nor has its own Rhai
+// interpreter: callers bring it too (RHAI in custom-script.ts, through its own door rhai.ts; rhai-host.ts).
 import { entryLabel } from './regions/index.ts';
 import { emptyTimeline, prepare, replayPrepared, type Prepared, type ReplayOptions, type Run } from './replay.ts';
 import type { Scenario } from './scenario.ts';
@@ -27,22 +27,14 @@ export type { BreakdownRow, HarnessOverhead, WindowBreakdown, WindowPart } from 
 export { advise, DEFAULT_CANDIDATES, DEFAULT_PROPOSALS } from './advise/index.ts';
 export type { Advice, AdviseOptions, AdviseProgress, Proposal, Reference } from './advise/index.ts';
 
-/** The engine's own Rhai seed runner and script check, unless the caller brings others. */
-const withRhai = (options: ReplayOptions = {}): ReplayOptions => ({
-  runRhaiSeed,
-  checkScript: checkCustomScript,
-  ...options,
-});
-
 /** Compiles a scenario's blueprint exactly as its replay would; pass the result as `ReplayOptions.compiled` to replay from it. */
 export function compile(scenario: Scenario, options: ReplayOptions = {}): CompileResult {
-  return validateScenario(scenario, withRhai(options));
+  return validateScenario(scenario, options);
 }
 
 /** The whole timeline. A blueprint with errors gives diagnostics and no steps, never a throw. */
 export function replay(scenario: Scenario, options: ReplayOptions = {}): Timeline {
-  const merged = withRhai(options);
-  return replayPrepared(scenario, prepare(scenario, merged), merged);
+  return replayPrepared(scenario, prepare(scenario, options), options);
 }
 
 /**
@@ -50,7 +42,7 @@ export function replay(scenario: Scenario, options: ReplayOptions = {}): Timelin
  * spawn and the size checks (events × regions). `lev import` asks before it writes a scenario.
  */
 export function preflight(scenario: Scenario, options: ReplayOptions = {}): Diagnostic[] {
-  return prepare(scenario, withRhai(options)).diagnostics;
+  return prepare(scenario, options).diagnostics;
 }
 
 export class InspectError extends Error {}
@@ -76,7 +68,7 @@ export class Replay {
    * engine worker replays once per edit and answers every scrub from here.
    */
   timeline(options: Pick<ReplayOptions, 'signal' | 'onProgress' | 'compiled'> = {}): Timeline {
-    const merged = withRhai({ ...this.options, ...options });
+    const merged = { ...this.options, ...options };
     const prepared = this.start(merged);
     return replayPrepared(this.scenario, prepared, merged, (run, step) => this.kept!.passed(run, step));
   }
@@ -111,7 +103,7 @@ export class Replay {
 
   private fresh(restart = false): Run {
     if (this.run && !restart) return this.run;
-    const prepared = this.start(withRhai(this.options));
+    const prepared = this.start(this.options);
     if (!prepared.run) {
       throw new InspectError(
         `the scenario cannot run: ${prepared.diagnostics
@@ -143,7 +135,6 @@ export type { Blueprint, CompileResult } from './blueprint/index.ts';
 export type { RegionDecl } from './blueprint/types.ts';
 export { resolveBudget } from './budget.ts';
 export { priceSplit } from './cache.ts';
-export { HOOK_LIMITS, agentModules, checkCustomScript, loadCustomHooks } from './custom-script.ts';
 export { hasErrors } from './diagnostics.ts';
 export { toColumnArrays } from './figures.ts';
 export type { ColumnArrays } from './figures.ts';

@@ -12,7 +12,7 @@ import { Run } from './run/run.ts';
 import type { SharedFacts } from './run/state.ts';
 import type { RegionFactories } from './regions/index.ts';
 import type { Scenario, TrafficEvent, TrafficGenerators } from './scenario.ts';
-import type { SeedInputs } from './seeds.ts';
+import type { HooksLoader, RhaiSeedRunner } from './rhai-host.ts';
 import { stageLayout, stagesOf } from './stages.ts';
 import { emptyChangeTotals, type RegionMeta, type Timeline, type TimelineStep } from './timeline.ts';
 import { validateScenario } from './validate.ts';
@@ -23,10 +23,15 @@ export interface ReplayOptions {
   /** Set `cancelled` (or abort, for an AbortSignal) to stop between events; the timeline so far is returned. */
   signal?: { cancelled?: boolean; aborted?: boolean };
   onProgress?: (done: number, total: number) => void;
-  /** Runs `rhai` seeds: the interpreter is a dependency (index.ts passes src/rhai's runner). */
-  runRhaiSeed?: SeedInputs['runRhaiSeed'];
+  /**
+   * Runs `rhai` seeds. This and the next two are the Rhai interpreter, which the engine never
+   * imports: Node passes RHAI (custom-script.ts), the page's worker loads it on demand (rhai-host.ts).
+   */
+  runRhaiSeed?: RhaiSeedRunner;
   /** Compile-checks custom-region scripts, so a broken one is a diagnostic before the run. */
   checkScript?: ScriptChecker;
+  /** Makes a custom region's hooks at spawn. */
+  loadCustomHooks?: HooksLoader;
   /** The generators `scenario.generator` may name (the engine has none; BUILT_IN_TRAFFIC in src/scenarios/generators.ts brings the built-in ones); generated events come before `traffic`. */
   generators?: TrafficGenerators;
   /** This scenario's blueprint, already compiled with these options (the page's worker validates and replays from one compile). */

@@ -2,7 +2,7 @@
 // scenario's own working directory, command output and inputs, so the same file gets the same
 // findings everywhere, and a run seeds from exactly what was validated.
 import { compileBlueprint, type CompileResult, type ScriptChecker } from './blueprint/index.ts';
-import { runRhaiSeed as defaultRhaiSeedRunner } from './custom-script.ts';
+import { NO_RHAI, type RhaiSeedRunner } from './rhai-host.ts';
 import { resolveModel } from './models.ts';
 import type { Scenario } from './scenario.ts';
 import type { SeedInputs } from './seeds.ts';
@@ -13,12 +13,12 @@ export type ScenarioFiles = Pick<Scenario, 'agent' | 'workdir' | 'commands' | 'i
 
 export interface ValidateOptions {
   checkScript?: ScriptChecker;
-  /** Runs `rhai` seeds; the engine's own interpreter unless a caller brings another. */
+  /** Runs `rhai` seeds (the interpreter is the caller's: rhai-host.ts). */
   runRhaiSeed?: RhaiSeedRunner;
 }
 
 /** What seeds read in a run of this scenario (and so what validation checks them against). */
-export function seedInputsOf(scenario: ScenarioFiles, runRhaiSeed: RhaiSeedRunner = defaultRhaiSeedRunner): SeedInputs {
+export function seedInputsOf(scenario: ScenarioFiles, runRhaiSeed: RhaiSeedRunner = NO_RHAI.runRhaiSeed): SeedInputs {
   // A seed script's `import`s come from the agent directory (scripts are code the agent ships).
   const agent = scenario.agent;
   return {
@@ -28,9 +28,6 @@ export function seedInputsOf(scenario: ScenarioFiles, runRhaiSeed: RhaiSeedRunne
     runRhaiSeed: (path, source) => runRhaiSeed(path, source, agent),
   };
 }
-
-/** Runs a `rhai` seed script: its path and source, and the agent directory its imports come from. */
-export type RhaiSeedRunner = (path: string, source: string, agent: Readonly<Record<string, string>>) => string;
 
 export function validateScenario(scenario: ScenarioFiles, options: ValidateOptions = {}): CompileResult {
   const inputs = seedInputsOf(scenario, options.runRhaiSeed);

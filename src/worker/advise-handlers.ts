@@ -2,7 +2,8 @@
 // phases and cancel. A worker of its own (advise.worker.ts), started on the first Advise: the engine
 // worker is part of the page's first load and most visits never ask for advice, and a search in the
 // engine worker would hold every replay and scrub behind it.
-import { advise } from '../engine/index.ts';
+import { advise, compile } from '../engine/index.ts';
+import { withRhai } from './rhai.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
 import { loadingEncodingOf } from './encoding.ts';
 import { parseScenario, PROGRESS_INTERVAL_MS } from './engine-handlers.ts';
@@ -15,9 +16,12 @@ export function adviseHandlers(): Handlers {
       if (!scenario) throw new Error(diagnostics.map((d) => d.message).join('; '));
       const loading = loadingEncodingOf(scenario);
       if (loading) await loading;
+      // The interpreter when the scenario needs it (a compile asks whenever its runs would: rhai.ts).
+      const rhai = await withRhai((host) => (compile(scenario, host), host));
       let lastProgress = 0;
       const advice = advise(scenario, {
         ...BUILT_IN_TRAFFIC,
+        ...rhai,
         signal,
         ...(req.candidates ? { candidates: req.candidates } : {}),
         ...(req.seed !== undefined ? { seed: req.seed } : {}),

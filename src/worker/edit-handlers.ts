@@ -1,18 +1,17 @@
 // The edit worker's answers: Rhai parse errors as you type, and the diagnostics and budgets of an
 // edit that waits for Run (auto-run off). It loads no tokenizer, so it answers while the engine
 // worker starts or replays; with auto-run on, the engine worker answers the validation from its
-// replay's compile.
-import { validateScenario, type Diagnostic } from '../engine/index.ts';
-import { checkSyntax } from '../rhai/index.ts';
-import type { ValidateResult, WorkerRequest } from './protocol.ts';
+// replay's compile. The Rhai interpreter is loaded on demand, as in the engine worker (rhai.ts): by
+// the first Rhai check, or the first validation of a scenario with scripts.
+import { validateScenario, type CompileResult, type Diagnostic } from '../engine/index.ts';
+import type { WorkerRequest } from './protocol.ts';
 import type { Handlers } from './serve.ts';
 import { validationResult } from './validation.ts';
+import { withRhai } from './rhai.ts';
 
-function validate(req: Extract<WorkerRequest, { type: 'validate' }>): ValidateResult {
-  return validationResult(req.model, validateScenario(req));
-}
-
-function rhaiCheck(req: Extract<WorkerRequest, { type: 'rhaiCheck' }>): Diagnostic[] {
+async function rhaiCheck(req: Extract<WorkerRequest, { type: 'rhaiCheck' }>): Promise<Diagnostic[]> {
+  // The parser's chunk is the interpreter's (custom-script.ts imports it too): one fetch for both.
+  const { checkSyntax } = await import('../rhai/index.ts');
   const problem = checkSyntax(req.source);
   if (!problem) return [];
   return [
@@ -30,7 +29,14 @@ function rhaiCheck(req: Extract<WorkerRequest, { type: 'rhaiCheck' }>): Diagnost
 
 export function editHandlers(): Handlers {
   return {
-    validate: (req, { post }) => post({ type: 'validate', id: req.id, result: validate(req) }),
-    rhaiCheck: (req, { post }) => post({ type: 'rhaiCheck', id: req.id, result: { diagnostics: rhaiCheck(req) } }),
+    // In the same task, unless this is the first scenario with scripts (the interpreter loads first).
+    validate: (req, { post }) => {
+      const answer = (compiled: CompileResult) =>
+        post({ type: 'validate', id: req.id, result: validationResult(req.model, compiled) });
+      const compiled = withRhai((rhai) => validateScenario(req, rhai));
+      return compiled instanceof Promise ? compiled.then(answer) : answer(compiled);
+    },
+    rhaiCheck: async (req, { post }) =>
+      post({ type: 'rhaiCheck', id: req.id, result: { diagnostics: await rhaiCheck(req) } }),
   };
 }

@@ -35,6 +35,8 @@ import type { Context, Handlers } from './serve.ts';
 import { ENGINE_TIME_LIMIT_MS } from './protocol.ts';
 import type { ScriptLog } from './scripts.ts';
 import { loadingEncodingOf } from './encoding.ts';
+import type { RhaiHost } from '../engine/rhai-host.ts';
+import { withRhai } from './rhai.ts';
 
 export const PROGRESS_INTERVAL_MS = 50;
 /** Replays kept for inspection: the one on screen and the newest (which may not be adopted yet). */
@@ -64,15 +66,15 @@ interface AsSent {
 export const REPLAY_DEADLINE_MS = ENGINE_TIME_LIMIT_MS - 2_000;
 
 /**
- * Replays (from `compiled` when given), keeping what inspect needs; undefined (and `failed` posted)
- * when cancelled. Past `deadlineMs` it stops between two events: the timeline so far is kept, with
- * a run warning that says where it stopped and which scripts took the time.
+ * Replays with `rhai` (from `compiled` when given), keeping what inspect needs; undefined when
+ * cancelled. Past `deadlineMs` it stops between two events: the timeline so far is kept, with a run
+ * warning that says where it stopped and which scripts took the time.
  */
 function replayKept(
-  id: number,
   scenario: Scenario,
-  { post, signal, scripts }: Context,
+  { signal, scripts }: Context,
   deadlineMs: number,
+  rhai: RhaiHost,
   { onProgress, compiled }: { onProgress?: (done: number, total: number) => void; compiled?: CompileResult } = {},
 ): { replay: Replay; timeline: Timeline } | undefined {
   const started = performance.now();
@@ -87,17 +89,25 @@ function replayKept(
     total = of;
     onProgress?.(done, of);
   };
-  const replay = new Replay(scenario, BUILT_IN_TRAFFIC);
+  const replay = new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...rhai });
   const timeline = replay.timeline({ signal: stop, onProgress: progress, compiled });
-  if (signal.aborted) {
-    post({ type: 'failed', id, message: 'cancelled', cancelled: true });
-    return undefined;
-  }
+  if (signal.aborted) return undefined;
   if (!late || !timeline.cancelled) return { replay, timeline };
   // A copy: the timeline's list is the run's own, which inspecting the kept replay reads.
   timeline.warnings = [...timeline.warnings, stoppedEarly(timeline.steps.length, total, deadlineMs, scripts)];
   timeline.summary.warnings++;
   return { replay, timeline };
+}
+
+type Compiled = { rhai: RhaiHost; compiled: CompileResult };
+
+/** The scenario compiled, and the Rhai host its replay takes (the interpreter, loaded when the compile needed it). */
+function compiledWithRhai(scenario: Scenario, onLoad?: (ms: number) => void): Compiled | Promise<Compiled> {
+  return withRhai((rhai) => ({ rhai, compiled: compile(scenario, rhai) }), onLoad);
+}
+
+function cancelled(id: number, { post }: Context): void {
+  post({ type: 'failed', id, message: 'cancelled', cancelled: true });
 }
 
 /** The run warning of a replay that stopped at its deadline: where, and which scripts took the time. */
@@ -173,11 +183,15 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
         return;
       }
       // One compile per edit: its diagnostics and budgets go to the page now, and the replay runs on it.
-      const compiled = compile(scenario);
+      // The first scenario that needs Rhai waits here for the interpreter to load (rhai.ts).
+      let rhaiLoadMs = 0;
+      const ready = compiledWithRhai(scenario, (ms) => (rhaiLoadMs = ms));
+      const { rhai, compiled } = ready instanceof Promise ? await ready : ready;
       post({ type: 'validated', id: req.id, result: validationResult(scenario.model, compiled) });
       const loading = loadingEncodingOf(scenario);
-      // The encoding's one-time load is not replay time (a slow replay turns the page's auto-run off).
-      const loadingMs = loading ? await loading : 0;
+      // The one-time loads of the encoding and the interpreter are not replay time (a slow replay
+      // turns the page's auto-run off).
+      const loadingMs = (loading ? await loading : 0) + rhaiLoadMs;
       let lastProgress = 0;
       const onProgress = (done: number, total: number) => {
         const now = performance.now();
@@ -185,10 +199,11 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
         lastProgress = now;
         post({ type: 'progress', id: req.id, done, total });
       };
-      const replayed = replayKept(req.id, scenario, context, deadlineMs, { onProgress, compiled });
-      if (!replayed) return;
+      const replayed = replayKept(scenario, context, deadlineMs, rhai, { onProgress, compiled });
+      if (!replayed) return cancelled(req.id, context);
       const { timeline } = replayed;
-      // Awaited only for a scenario that records its run: any other replay answers in the same task.
+      // Awaited only for a scenario that records its run (or the interpreter's first load, above): any
+      // other replay answers in the same task.
       const asSent =
         timeline.steps.length > 0 && recordsItsRun(scenario) ? await asSentOf(scenario, context.signal) : undefined;
       // A replay with errors has no steps to inspect, and must not push the one on screen out.
@@ -224,8 +239,10 @@ export function engineHandlers({ deadlineMs = REPLAY_DEADLINE_MS }: { deadlineMs
       }
       const loading = loadingEncodingOf(scenario);
       if (loading) await loading;
-      const replayed = replayKept(req.id, scenario, context, deadlineMs);
-      if (!replayed) return;
+      const ready = compiledWithRhai(scenario);
+      const { rhai, compiled } = ready instanceof Promise ? await ready : ready;
+      const replayed = replayKept(scenario, context, deadlineMs, rhai, { compiled });
+      if (!replayed) return cancelled(req.id, context);
       keep(req.replayId, replayed, recordsItsRun(scenario) ? await asSentOf(scenario, context.signal) : undefined);
       context.post({ type: 'open', id: req.id, result: { ok: replayed.timeline.steps.length > 0 } });
     },

@@ -5,6 +5,7 @@ import { compileBlueprint, MAX_BLUEPRINT_BYTES } from '../../src/engine/blueprin
 import { MAX_REGIONS } from '../../src/engine/limits.ts';
 import { KeyIndex } from '../../src/engine/blueprint/locate.ts';
 import { compile, summary } from './helpers.ts';
+import { checkCustomScript } from '../../src/engine/custom-script.ts';
 
 /** Deterministic pseudo-random bytes (mulberry32), decoded as Latin-1 so every byte is a character. */
 function garbage(length: number, seed: number): string {
@@ -115,7 +116,7 @@ describe('bad input', () => {
     const files = Array.from({ length: 30_000 }, (_, i) => `"f${i}.md"`).join(', ');
     const allow = Array.from({ length: 30_000 }, (_, i) => `"cmd${i}"`).join(', ');
     const source = `safe_commands = [${allow}]\n[context.regions]\ntask = {}\nr = { seed = { files = [${files}, "../x"] } }\n`;
-    const result = compileBlueprint({ 'agent.leviath': source }, { workdir: { 'f1.md': '' } });
+    const result = compileBlueprint({ 'agent.leviath': source }, { checkScript: checkCustomScript, workdir: { 'f1.md': '' } });
     const escapes = result.diagnostics.filter((d) => d.code === 'seed-path-escapes');
     expect(summary(escapes)).toEqual([`seed-path-escapes error 4:${source.split('\n')[3]!.indexOf('"../x"') + 1} context.regions.r.seed.files[30000]`]);
     expect(source.length).toBeLessThan(MAX_BLUEPRINT_BYTES);
@@ -148,7 +149,7 @@ describe('bad input', () => {
   it('names that are Object.prototype members are ordinary names', () => {
     const result = compileBlueprint(
       { 'agent.leviath': '[context.regions]\ntask = {}\nx = { kind = "constructor", seed = { files = ["toString"] } }\ny = { kind = "custom", script = "hasOwnProperty" }\n' },
-      { workdir: {} },
+      { checkScript: checkCustomScript, workdir: {} },
     );
     expect(summary(result.diagnostics)).toEqual([
       'unknown-region-kind error 3:14 context.regions.x.kind',
@@ -165,7 +166,7 @@ describe('bad input', () => {
   it('never throws on arbitrary text (property)', () => {
     const alphabet = fc.constantFrom(...'[]{}=".,\'#\n \\abkindtaskseed_-%0123456789'.split(''));
     fc.assert(fc.property(fc.array(alphabet, { maxLength: 300 }).map((cs) => cs.join('')), (source) => {
-      const result = compileBlueprint({ 'agent.leviath': source });
+      const result = compileBlueprint({ 'agent.leviath': source }, { checkScript: checkCustomScript });
       for (const d of result.diagnostics) {
         expect(d.line).toBeGreaterThanOrEqual(1);
         expect(d.column).toBeGreaterThanOrEqual(1);
@@ -181,7 +182,7 @@ describe('bad input', () => {
     fc.assert(fc.property(fc.array(fc.oneof(line, header), { maxLength: 30 }), (lines) => {
       const source = lines.join('\n');
       expect(() => new KeyIndex(source)).not.toThrow();
-      expect(() => compileBlueprint({ 'agent.leviath': source })).not.toThrow();
+      expect(() => compileBlueprint({ 'agent.leviath': source }, { checkScript: checkCustomScript })).not.toThrow();
     }), { numRuns: 300, seed: 7 });
   });
 });

@@ -2,9 +2,11 @@
 import { expect } from 'vitest';
 import { compileBlueprint, type Blueprint, type CompileOptions } from '../../src/engine/blueprint/index.ts';
 import type { Diagnostic } from '../../src/engine/diagnostics.ts';
+import { checkCustomScript } from '../../src/engine/custom-script.ts';
 
+/** With the Rhai interpreter's script check (as `lev validate` runs it) unless `options` brings another. */
 export function compile(toml: string, extra: Record<string, string> = {}, options: CompileOptions = {}) {
-  return compileBlueprint({ 'agent.leviath': toml, ...extra }, options);
+  return compileBlueprint({ 'agent.leviath': toml, ...extra }, { checkScript: checkCustomScript, ...options });
 }
 
 /** The blueprint, asserting there is one. */

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Replay, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { findExample } from '../../src/scenarios/examples.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { countTokens } from '../../src/engine/tokens.ts';
@@ -61,7 +62,7 @@ const brain = (content: string) => ({ role: 'user', content, region: 'brain', to
 const system = [{ region: 'task', text: `[task]:\n${TASK}`, tokens: count('[task]:\n') + count(TASK), cache: 'always' }];
 
 describe('brain.rhai', () => {
-  const run = new Replay(sc, BUILT_IN_TRAFFIC);
+  const run = new Replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI });
 
   it('inference 0: the region is empty and still renders its scaffolding', () => {
     const detail = run.inspectInference(0);
@@ -93,7 +94,7 @@ describe('brain.rhai', () => {
       brain(xml(ERROR_READ, ERROR_TEST)),
     ];
     expect(detail.request).toEqual({ system, messages, tokens: system[0]!.tokens + messages.reduce((s, m) => s + m.tokens, 0), stripped: { toolCalls: [], toolResults: [] } });
-    const timeline = replay(sc, BUILT_IN_TRAFFIC);
+    const timeline = replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI });
     const overflow = timeline.steps[6]!;
     expect(overflow.changes).toEqual([{ type: 'evict', region: 'brain', tokens: count(SUCCESS_HEAD), entries: [SUCCESS_HEAD], reason: `over budget ${BUDGET}: chosen by on_overflow` }]);
     expect(timeline.summary.warnings).toBe(0);
@@ -101,7 +102,7 @@ describe('brain.rhai', () => {
 
   it('the built-in example scenario replays with the hooks active and no warnings', () => {
     const example = findExample('brain-custom')!;
-    const timeline = replay(ScenarioSchema.parse(example.scenario), BUILT_IN_TRAFFIC);
+    const timeline = replay(ScenarioSchema.parse(example.scenario), { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(timeline.warnings.filter((w) => w.includes('custom region'))).toEqual([]);
     expect(timeline.steps.flatMap((s) => s.warnings).filter((w) => w.includes('custom region'))).toEqual([]);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RegionDecl } from '../../src/engine/blueprint/types.ts';
 import { Replay, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI, loadCustomHooks } from '../../src/engine/custom-script.ts';
 import { ClearableRegion } from '../../src/engine/regions/clearable.ts';
 import { CustomRegion } from '../../src/engine/regions/custom.ts';
 import { PinnedRegion } from '../../src/engine/regions/pinned.ts';
@@ -43,7 +44,7 @@ const view = (r: RegionRender) => ({
 });
 
 function custom(script: string, d: RegionDecl, budget: number): CustomRegion {
-  return new CustomRegion(d, budgetOf(budget), { agent: { 'agent.leviath': '', [`hooks/${script}.rhai`]: hookScript(script) }, encoding: 'o200k_base' });
+  return new CustomRegion(d, budgetOf(budget), { agent: { 'agent.leviath': '', [`hooks/${script}.rhai`]: hookScript(script) }, encoding: 'o200k_base', loadCustomHooks });
 }
 
 function assertSame(builtIn: Region, recreated: Region, entries: readonly Entry[]): number {
@@ -117,9 +118,9 @@ default_region = "${routeTo}"
 function requests(toml: string, target: string) {
   const hooks = Object.fromEntries(['pinned', 'temporary', 'clearable', 'sliding_window'].map((n) => [`hooks/${n}.rhai`, hookScript(n)]));
   const sc = scenario({ 'agent.leviath': toml, ...hooks }, traffic(target), { ...CUSTOM_TEST, inputs: { task: 'Fix the failing header test.' } });
-  const run = new Replay(sc, BUILT_IN_TRAFFIC);
+  const run = new Replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI });
   const inferences = sc.traffic.filter((e) => e.type === 'assistant').length;
-  const shrinks = replay(sc, BUILT_IN_TRAFFIC).steps.flatMap((s) => s.changes).filter((c) => c.region === target && ['evict', 'clear'].includes(c.type)).length;
+  const shrinks = replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI }).steps.flatMap((s) => s.changes).filter((c) => c.region === target && ['evict', 'clear'].includes(c.type)).length;
   const perInference = Array.from({ length: inferences }, (_, n) => {
     const detail = run.inspectInference(n);
     const region = detail.regions.find((r) => r.name === target)!;

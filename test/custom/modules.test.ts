@@ -6,6 +6,7 @@ import { agentModules } from '../../src/engine/custom-script.ts';
 import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
 import { Replay, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 
 const TOML = '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\nbrain = { kind = "custom", script = "context_hooks/brain.rhai" }\n';
 
@@ -19,9 +20,9 @@ function scenario(agent: Record<string, string>, extra: Partial<Scenario> = {}):
 
 /** The system blocks of the scenario's first inference. */
 const systemOf = (s: Scenario): string[] => {
-  const timeline = replay(s, BUILT_IN_TRAFFIC);
+  const timeline = replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI });
   expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return new Replay(s, BUILT_IN_TRAFFIC).inspectInference(0).request!.system.map((b) => b.text);
+  return new Replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspectInference(0).request!.system.map((b) => b.text);
 };
 
 describe('agentModules: the module resolver over the agent directory', () => {
@@ -57,12 +58,12 @@ describe('a hook that imports a module', () => {
       'context_hooks/brain.rhai': 'import "lib/helpers" as h;\nfn render(ctx) { h::bad() }\n',
       'context_hooks/lib/helpers.rhai': helpers,
     });
-    const timeline = replay(s, BUILT_IN_TRAFFIC);
+    const timeline = replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(timeline.steps[1]!.warnings.join('\n')).toMatch(/render failed at context_hooks\/lib\/helpers\.rhai line 4, column 5: Array index 1 out of bounds/);
   });
 
   it('reports a missing module at spawn, with the import\'s line and column', () => {
-    const timeline = replay(scenario({ 'context_hooks/brain.rhai': '\n\nimport "lib/gone" as g;\nfn render(ctx) { "" }\n' }), BUILT_IN_TRAFFIC);
+    const timeline = replay(scenario({ 'context_hooks/brain.rhai': '\n\nimport "lib/gone" as g;\nfn render(ctx) { "" }\n' }), { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(timeline.diagnostics.map((d) => [d.code, d.file, d.line, d.column])).toContainEqual(['script-import-missing', 'context_hooks/brain.rhai', 3, 8]);
     expect(timeline.steps).toEqual([]);
   });
@@ -77,7 +78,7 @@ describe('a rhai seed that imports a module', () => {
       workdir: { 'seeds/plan.rhai': 'import "seeds/common" as c;\n`plan: ${c::steps().len()} steps`' },
       traffic: [{ type: 'assistant', content: 'ok' }],
     });
-    expect(replay(s, BUILT_IN_TRAFFIC).diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
+    expect(replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI }).diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
     expect(systemOf(s).join('\n')).toContain('plan: 3 steps');
   });
 
@@ -87,7 +88,7 @@ describe('a rhai seed that imports a module', () => {
       version: 1, model: { id: 'gpt-4o' }, inputs: { task: 'fix' }, agent: { 'agent.leviath': toml },
       workdir: { 'seeds/plan.rhai': '\nimport "seeds/common" as c;\n1' }, traffic: [{ type: 'assistant', content: 'ok' }],
     });
-    const warning = replay(s, BUILT_IN_TRAFFIC).diagnostics.find((d) => d.code === 'seed-script-failed');
+    const warning = replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI }).diagnostics.find((d) => d.code === 'seed-script-failed');
     expect(warning?.message).toMatch(/seeds\/plan\.rhai line 2, column 8: Module not found: seeds\/common \(seeds\/common\.rhai is not in the agent directory\)/);
   });
 });

@@ -1,7 +1,7 @@
 // CustomRegion driven directly: every hook outcome and every failure path.
 import { describe, expect, it } from 'vitest';
 import { CustomRegion } from '../../src/engine/regions/custom.ts';
-import { CustomScriptError, checkCustomScript, runRhaiSeed } from '../../src/engine/custom-script.ts';
+import { CustomScriptError, checkCustomScript, runRhaiSeed, loadCustomHooks } from '../../src/engine/custom-script.ts';
 import { countTokens } from '../../src/engine/tokens.ts';
 import { entryLabel } from '../../src/engine/regions/index.ts';
 import { budgetOf, decl, testContext, text, toolResult } from './support.ts';
@@ -10,13 +10,13 @@ const PLAIN = 'fn render(ctx) { let t = ""; for e in ctx.entries { t += e.conten
 
 function region(source: string, extra: Parameters<typeof decl>[1] = {}, budget = 1000) {
   return new CustomRegion(decl('brain', { script: 'hooks/brain.rhai', ...extra }), budgetOf(budget), {
-    agent: { 'agent.leviath': '', 'hooks/brain.rhai': source }, encoding: 'o200k_base',
+    agent: { 'agent.leviath': '', 'hooks/brain.rhai': source }, encoding: 'o200k_base', loadCustomHooks,
   });
 }
 
 function spawnError(agent: Record<string, string>, script = 'hooks/brain.rhai'): CustomScriptError {
   try {
-    new CustomRegion(decl('brain', { script }), budgetOf(100), { agent, encoding: 'o200k_base' });
+    new CustomRegion(decl('brain', { script }), budgetOf(100), { agent, encoding: 'o200k_base', loadCustomHooks });
   } catch (error) {
     if (error instanceof CustomScriptError) return error;
     throw error;

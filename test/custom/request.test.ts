@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Replay, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { scenario } from '../builders.ts';
 import { CUSTOM_TEST } from './support.ts';
 
@@ -22,10 +23,10 @@ describe('custom regions in a run', () => {
       [{ type: 'user', content: 'go' }, { type: 'assistant', content: 'ok' }],
       { ...CUSTOM_TEST, inputs: { task: 'Do it.' } },
     );
-    const detail = new Replay(sc, BUILT_IN_TRAFFIC).inspectInference(0);
+    const detail = new Replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspectInference(0);
     expect(detail.request.stripped).toEqual({ toolCalls: ['ghost'], toolResults: ['orphan'] });
     expect(detail.request.messages.map((m) => [m.region, m.role, m.content])).toEqual([['conversation', 'user', 'go'], ['brain', 'user', 'kept']]);
-    const step = replay(sc, BUILT_IN_TRAFFIC).steps[1]!;
+    const step = replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI }).steps[1]!;
     expect(step.changes.filter((c) => c.type === 'strip')).toEqual([{ type: 'strip', region: 'brain', tokens: expect.any(Number), entries: ['ghost', 'orphan'], reason: 'tool call and result must be paired' }]);
   });
 
@@ -46,7 +47,7 @@ notes = { kind = "custom", script = "b.rhai" }
       [{ type: 'assistant', content: 'one' }, { type: 'transition', to: 'second' }, { type: 'assistant', content: 'two' }],
       { ...CUSTOM_TEST, inputs: { task: 'Do it.' } },
     );
-    const run = new Replay(sc, BUILT_IN_TRAFFIC);
+    const run = new Replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI });
     const notes = (n: number) => run.inspectInference(n).request.system.find((b) => b.region === 'notes')!.text;
     expect(notes(0)).toBe('A: 1');
     expect(notes(1)).toBe('B in second: n1');
@@ -58,11 +59,11 @@ notes = { kind = "custom", script = "b.rhai" }
       [{ type: 'assistant', content: 'one' }],
       { ...CUSTOM_TEST, inputs: { task: 'Do it.' } },
     );
-    const timeline = replay(sc, BUILT_IN_TRAFFIC);
+    const timeline = replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(timeline.steps[0]!.request).toBeDefined();
     expect(timeline.steps[0]!.warnings).toHaveLength(1);
     expect(timeline.steps[0]!.warnings[0]).toMatch(/^custom region notes: render failed at n\.rhai line 2, column \d+: .+; rendered its entries plainly as \[notes\]: instead$/);
-    const detail = new Replay(sc, BUILT_IN_TRAFFIC).inspectInference(0);
+    const detail = new Replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspectInference(0);
     expect(detail.request.system.find((b) => b.region === 'notes')!.text).toBe('[notes]:\nkept');
   });
 });

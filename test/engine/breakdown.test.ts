@@ -6,6 +6,7 @@ import { blueprintBreakdown, breakdown, flatListBreakdown, type WindowBreakdown 
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { Replay, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { detail } from '../runtime/helpers.ts';
 
@@ -14,9 +15,9 @@ const sum = (b: WindowBreakdown) => b.rows.reduce((s, r) => s + r.tokens, 0);
 
 describe('the window of the imported session, at inference 5', () => {
   const scenario = ScenarioSchema.parse(EXAMPLES.find((e) => e.id === 'imported-run')!.scenario);
-  const timeline = replay(scenario, BUILT_IN_TRAFFIC);
+  const timeline = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   const step = timeline.steps.find((s) => s.request?.inference === 5)!;
-  const inspected = new Replay(scenario, BUILT_IN_TRAFFIC).inspectInference(5);
+  const inspected = new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspectInference(5);
   const WINDOW = 200_000; // claude-sonnet-4
 
   it('lists every region the stage shows with what the request spends on it, and adds up to the request', () => {

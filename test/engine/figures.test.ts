@@ -8,8 +8,9 @@ import { replay } from '../../src/engine/index.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { findExample } from '../../src/scenarios/examples.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 
-const timeline = replay(ScenarioSchema.parse(findExample('stage-instructions-cache')!.scenario), BUILT_IN_TRAFFIC);
+const timeline = replay(ScenarioSchema.parse(findExample('stage-instructions-cache')!.scenario), { ...BUILT_IN_TRAFFIC, ...RHAI });
 const requests = timeline.steps.flatMap((s) => (s.request ? [s.request] : []));
 const keys = (columns: Columns, ...more: string[]) => [...Object.keys(columns), ...more].sort();
 const typeOf = (value: unknown) => (typeof value === 'boolean' ? 'flag' : Number.isInteger(value) ? 'int' : 'number');

@@ -5,6 +5,7 @@ import { replay, Replay } from '../../src/engine/index.ts';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
 import type { Timeline } from '../../src/engine/timeline.ts';
 import { generateTraffic, BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { scenario, user } from '../runtime/helpers.ts';
 
 const generated = (extra: TrafficEvent[] = []) => scenario('[context.regions]\nnotes = {}', extra, {
@@ -42,9 +43,9 @@ describe('traffic generators as a dependency', () => {
 
   it('BUILT_IN_TRAFFIC brings the built-in generators to replay and to Replay', () => {
     const events = generateTraffic({ kind: 'long-chat', seed: 3, steps: 12 });
-    const timeline = replay(generated(), BUILT_IN_TRAFFIC);
+    const timeline = replay(generated(), { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(errors(timeline)).toEqual([]);
     expect(timeline.steps.map((s) => s.event)).toEqual(events);
-    expect(new Replay(generated(), BUILT_IN_TRAFFIC).inspect(events.length - 1).event).toEqual(events.at(-1));
+    expect(new Replay(generated(), { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(events.length - 1).event).toEqual(events.at(-1));
   });
 });

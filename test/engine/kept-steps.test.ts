@@ -1,7 +1,6 @@
 // The kept run answers every step from checkpoints and a short re-run; each answer must be the
 // StepDetail a snapshot taken while the run passed that step gives.
 import { describe, expect, it } from 'vitest';
-import { checkCustomScript, runRhaiSeed } from '../../src/engine/custom-script.ts';
 import { prepare } from '../../src/engine/replay.ts';
 import { CHECKPOINT_EVERY, detailOf, snapshot } from '../../src/engine/run/kept-steps.ts';
 import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
@@ -9,6 +8,7 @@ import type { StepDetail, TimelineStep } from '../../src/engine/timeline.ts';
 import { Replay } from '../../src/engine/index.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { TRAFFIC_GENERATORS, BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 
 /** Every step, and its detail snapshotted as one run (never copied) passes it: what the inspector kept before checkpoints. */
 function snapshotEveryStep(scenario: Scenario): { steps: TimelineStep[]; details: StepDetail[] } {
@@ -23,7 +23,7 @@ function snapshotEveryStep(scenario: Scenario): { steps: TimelineStep[]; details
   return { steps, details };
 }
 
-const prepareExample = (scenario: Scenario) => prepare(scenario, { generators: TRAFFIC_GENERATORS, runRhaiSeed, checkScript: checkCustomScript }).run!;
+const prepareExample = (scenario: Scenario) => prepare(scenario, { generators: TRAFFIC_GENERATORS, ...RHAI }).run!;
 
 /** Every index once, in an order that jumps back and forth across checkpoints and steps forward within one. */
 function scrubOrder(count: number): number[] {
@@ -38,7 +38,7 @@ describe('a kept run inspects every step as a snapshot of it would show', () => 
     it(example.id, () => {
       const scenario = ScenarioSchema.parse(example.scenario);
       const { steps, details } = snapshotEveryStep(scenario);
-      const kept = new Replay(scenario, BUILT_IN_TRAFFIC);
+      const kept = new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
       // Keeping copies changes nothing in the run that is copied.
       expect(kept.timeline().steps).toEqual(steps);
       for (const index of scrubOrder(details.length)) expect(kept.inspect(index), `step ${index}`).toEqual(details[index]);
@@ -49,7 +49,7 @@ describe('a kept run inspects every step as a snapshot of it would show', () => 
     const scenario = ScenarioSchema.parse(EXAMPLES.find((e) => e.id === 'coding-agent')!.scenario);
     const { details } = snapshotEveryStep(scenario);
     expect(details.length).toBeGreaterThan(5 * CHECKPOINT_EVERY);
-    const kept = new Replay(scenario, BUILT_IN_TRAFFIC);
+    const kept = new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
     for (const index of [150, 3, 149, 151, details.length - 1, 0]) expect(kept.inspect(index), `step ${index}`).toEqual(details[index]);
   });
 });

@@ -8,6 +8,7 @@ import { ScenarioSchema, type TrafficEvent } from '../../src/engine/scenario.ts'
 import type { Timeline } from '../../src/engine/timeline.ts';
 import { replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { generateTraffic } from '../../src/scenarios/generators.ts';
 import { IMPORTED_RUN_TRAFFIC } from '../../src/scenarios/imported-run.ts';
@@ -57,7 +58,7 @@ describe('namesIn: a name counts where it stands whole', () => {
 
 describe('read again later, on the imported Claude Code session', () => {
   const example = EXAMPLES.find((e) => e.id === 'imported-run')!;
-  const timeline = replay(ScenarioSchema.parse(example.scenario), BUILT_IN_TRAFFIC);
+  const timeline = replay(ScenarioSchema.parse(example.scenario), { ...BUILT_IN_TRAFFIC, ...RHAI });
 
   it('counts the one file the small codebase region folded and the run came back to', () => {
     // From the session: toolu_01 reads header.rs (7,032 tokens). codebase is 4% of claude-sonnet-4's
@@ -159,7 +160,7 @@ describe('read again later, on every example, and on tool results kept in the me
       // Call ids are unique in these runs, so a cut result's file is its id's.
       expect(new Set(events.flatMap((e) => (e.type === 'assistant' ? e.tool_calls ?? [] : []).map((c) => c.id))).size)
         .toBe(events.reduce((n, e) => n + (e.type === 'assistant' ? e.tool_calls?.length ?? 0 : 0), 0));
-      const t = replay({ ...scenario, generator: undefined, traffic: events }, BUILT_IN_TRAFFIC);
+      const t = replay({ ...scenario, generator: undefined, traffic: events }, { ...BUILT_IN_TRAFFIC, ...RHAI });
       expect(t.summary.readAgain.count).toBe(recount(t, events));
     });
   }

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REGION_KINDS } from '../../src/engine/blueprint/types.ts';
-import { cycles, importGraph, sources } from '../import-graph.ts';
+import { cycles, importGraph, reachable, sources } from '../import-graph.ts';
 import { mutableModuleState } from '../module-state.ts';
 
 const ROOT = 'src/engine';
@@ -23,6 +23,14 @@ describe('src/engine structure', () => {
       .flatMap(([file, imports]) => imports.filter((i) => !i.startsWith(normalize(`${ROOT}/`))).map((i) => `${file} -> ${i}`));
     expect(outside).toContain('src/engine/custom-script.ts -> src/rhai/index.ts'); // the scan sees outside imports
     expect(outside.filter((edge) => !/ -> src\/rhai\//.test(edge))).toEqual([]);
+  });
+
+  it('runs no Rhai of its own: nothing index.ts loads imports src/rhai (callers bring the interpreter, rhai-host.ts)', () => {
+    const graph = importGraph('src', { types: false });
+    const loaded = reachable(graph, normalize(`${ROOT}/index.ts`));
+    expect(loaded).toContain(normalize(`${ROOT}/regions/custom.ts`)); // the walk follows imports
+    expect(reachable(graph, normalize(`${ROOT}/custom-script.ts`))).toContain(normalize('src/rhai/index.ts')); // and sees Rhai
+    expect(loaded.filter((file) => file.startsWith(normalize('src/rhai/')))).toEqual([]);
   });
 
   it('asks a kind what it can do (regions/capabilities.ts), never compares its name or class outside regions/', () => {
@@ -60,6 +68,9 @@ function importsIn(file: string, loaded = false): string[] {
 
 const DOOR = normalize(`${ROOT}/index.ts`);
 const PAGE_DOOR = normalize(`${ROOT}/page.ts`);
+// The Rhai interpreter's door: RHAI and the hooks' helpers, for Node callers and the workers' on-demand
+// import (index.ts loads no Rhai, so the page's workers fetch it only for a scenario with a script).
+const RHAI_DOOR = normalize(`${ROOT}/custom-script.ts`);
 const inEngine = (path: string) => path.startsWith(normalize(`${ROOT}/`));
 /**
  * Tests of the engine itself may reach its inside: test/engine (mirroring src/engine) and the
@@ -120,7 +131,7 @@ describe('src/engine module state', () => {
 });
 
 describe('the engine is reached only through its doors', () => {
-  it('every module outside src/engine, and the tests of other layers, import index.ts or page.ts and nothing else of it', () => {
+  it('every module outside src/engine, and the tests of other layers, import index.ts, page.ts or custom-script.ts and nothing else of it', () => {
     const outside = ['src', 'bench', 'scripts', 'bin', 'e2e', 'test']
       .flatMap(files)
       .filter((file) => !inEngine(file) && !ENGINE_TESTS.test(file.replaceAll('\\', '/')));
@@ -128,7 +139,7 @@ describe('the engine is reached only through its doors', () => {
     const edges = outside.flatMap((file) =>
       importsIn(file)
         .map((target) => target.replace(/^(\.\.[\\/])+/, ''))
-        .filter((target) => inEngine(target) && target !== DOOR && target !== PAGE_DOOR)
+        .filter((target) => inEngine(target) && ![DOOR, PAGE_DOOR, RHAI_DOOR].includes(target))
         .map((target) => `${file} -> ${target}`.replaceAll('\\', '/')),
     );
     expect(edges.filter((edge) => edge !== STAGED)).toEqual([]);

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Replay, resolveModel } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { anthropicBody, openaiChatBody } from '../../src/export/index.ts';
 import { importTrace } from '../../src/import/index.ts';
 
@@ -16,7 +17,7 @@ describe('lev test --format', () => {
   const file = join(mkdtempSync(join(tmpdir(), 'lev-export-')), 'run.json');
   writeFileSync(file, JSON.stringify(scenario));
   const lev = (...args: string[]) => spawnSync(process.execPath, [LEV, 'test', file, ...args], { encoding: 'utf8', timeout: 60_000 });
-  const request = new Replay(scenario, BUILT_IN_TRAFFIC).inspectInference(3).request;
+  const request = new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspectInference(3).request;
   const model = resolveModel(scenario.model);
   if (!model.ok) throw new Error(model.error);
 

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { anthropicBreakpoints, ScenarioSchema, type ScenarioInput, type TrafficEvent, Replay, resolveModel } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { ANTHROPIC_LEAD_TEXT, anthropicBody, openaiChatBody } from '../../src/export/index.ts';
 import { importTrace } from '../../src/import/index.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
@@ -31,7 +32,7 @@ function requestAt(input: ScenarioInput, inference: number) {
   const scenario = ScenarioSchema.parse(input);
   const model = resolveModel(scenario.model);
   if (!model.ok) throw new Error(model.error);
-  return { request: new Replay(scenario, BUILT_IN_TRAFFIC).inspectInference(inference).request, model: model.model };
+  return { request: new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspectInference(inference).request, model: model.model };
 }
 
 const readSchema = { type: 'object', properties: { path: {} } };
@@ -120,7 +121,7 @@ describe("the providers' documented shapes", () => {
     const scenario = ScenarioSchema.parse(input);
     const model = resolveModel(scenario.model);
     if (!model.ok) throw new Error(model.error);
-    const replay = new Replay(scenario, BUILT_IN_TRAFFIC);
+    const replay = new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
     const inferences = Math.min(60, scenario.traffic.filter((e) => e.type === 'assistant').length || 60);
     for (let n = 0; n < inferences; n++) {
       const { request } = replay.inspectInference(n);

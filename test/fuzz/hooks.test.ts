@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replay, Replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { checkRequest } from './invariants.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 import { SEED, TOOL_NAMES } from './arbitraries.ts';
@@ -53,7 +54,7 @@ describe('custom regions with random hook scripts', () => {
       const scenario = ScenarioSchema.parse({
         version: 1, model: { window: 4_000 }, agent: { 'agent.leviath': toml, 'hooks/brain.rhai': source }, traffic: events,
       });
-      const timeline = tried('hooks', () => replay(scenario, BUILT_IN_TRAFFIC), (t) => t.diagnostics.some((d) => d.severity === 'error'));
+      const timeline = tried('hooks', () => replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }), (t) => t.diagnostics.some((d) => d.severity === 'error'));
       const errors = timeline.diagnostics.filter((d) => d.severity === 'error');
       if (errors.length) {
         // Only a script that does not compile may stop the run, and then as a located diagnostic.
@@ -67,7 +68,7 @@ describe('custom regions with random hook scripts', () => {
         if (step.warnings.some((w) => /failed/.test(w))) warned++;
         if (step.request) expect(step.request.prefixTokens).toBeLessThanOrEqual(step.request.requestTokens);
       }
-      const inspector = new Replay(scenario, BUILT_IN_TRAFFIC);
+      const inspector = new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
       for (const step of timeline.steps) {
         if (!step.request) continue;
         const { request } = inspector.inspect(step.index);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { ScenarioSchema, type TrafficEvent } from '../../src/engine/scenario.ts';
 
 const BLUEPRINT = '[context.regions]\ntask = { kind = "pinned", budget = "5%" }\n';
@@ -17,7 +18,7 @@ describe('tool call pairing', () => {
       { type: 'assistant', content: 'a', tool_calls: [{ id: 'c6', name: 'grep', arguments: {} }] },
       { type: 'user', content: 'next' },
     ];
-    const detail = new Replay(scenario(traffic), BUILT_IN_TRAFFIC).inspect(2);
+    const detail = new Replay(scenario(traffic), { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(2);
     expect(detail.request.stripped).toEqual({ toolCalls: ['c6'], toolResults: ['c6'] });
     expect(detail.request.messages.map((m) => [m.role, m.content, m.tool_calls?.length ?? 0])).toEqual([
       ['assistant', 'a', 0],
@@ -32,7 +33,7 @@ describe('tool call pairing', () => {
       { type: 'assistant', content: 'again', tool_calls: [{ id: 'c1', name: 'grep', arguments: {} }] },
       { type: 'user', content: 'next' },
     ];
-    const detail = new Replay(scenario(traffic), BUILT_IN_TRAFFIC).inspect(3);
+    const detail = new Replay(scenario(traffic), { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(3);
     expect(detail.request.stripped).toEqual({ toolCalls: ['c1'], toolResults: [] });
     expect(detail.request.messages.map((m) => [m.role, m.tool_calls?.length ?? 0])).toEqual([
       ['assistant', 1], ['tool', 0], ['assistant', 0], ['user', 0],
@@ -46,7 +47,7 @@ describe('pinned regions', () => {
       { type: 'context_append', region: 'task', key: 'rfc-9110', content: 'the original' },
       { type: 'context_append', region: 'task', key: 'rfc-9110', content: 'a rewrite' },
     ];
-    const detail = new Replay(scenario(traffic), BUILT_IN_TRAFFIC).inspect(1);
+    const detail = new Replay(scenario(traffic), { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(1);
     expect(detail.result).toEqual({ ok: false, message: 'task is pinned: its entry "rfc-9110" is never replaced. Append under a new key instead.' });
     expect(detail.regions.find((r) => r.name === 'task')!.entries.map((e) => e.content)).toEqual(['the original']);
   });
@@ -64,7 +65,7 @@ describe('compacting regions', () => {
       { type: 'user', content: 'nunc' },
     ];
     const workdir = { 'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n', 'src/main.rs': 'fn main() { println!("hi"); }\n' };
-    const run = new Replay(ScenarioSchema.parse({ version: 1, model: { id: 'claude-sonnet-4' }, agent: { 'agent.leviath': toml }, workdir, traffic }), BUILT_IN_TRAFFIC);
+    const run = new Replay(ScenarioSchema.parse({ version: 1, model: { id: 'claude-sonnet-4' }, agent: { 'agent.leviath': toml }, workdir, traffic }), { ...BUILT_IN_TRAFFIC, ...RHAI });
     const region = run.inspect(5).regions.find((r) => r.name === 'conversation')!;
     expect(region.trigger).toBe(55);
     expect(region.tokens).toBeLessThanOrEqual(region.trigger);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { InspectError, replay, Replay } from '../../src/engine/index.ts';
 import { prepare, type Run } from '../../src/engine/replay.ts';
 import { TRAFFIC_GENERATORS, BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { checkCustomScript, runRhaiSeed } from '../../src/engine/custom-script.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { STAGE_PROMPT_KEY } from '../../src/engine/stages.ts';
 import type { Entry, Region, RegionContext } from '../../src/engine/regions/types.ts';
 import { scenarioArb, SEED } from './arbitraries.ts';
@@ -16,14 +16,14 @@ describe('replay and inspect on random scenarios', () => {
   it('never throw: problems are diagnostics, tool errors are results', () => {
     let ran = 0;
     fc.assert(fc.property(scenarioArb(40), fc.nat(), ({ scenario }, pick) => {
-      const timeline = tried('scenarios', () => replay(scenario, BUILT_IN_TRAFFIC), (t) => t.diagnostics.some((d) => d.severity === 'error'));
+      const timeline = tried('scenarios', () => replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }), (t) => t.diagnostics.some((d) => d.severity === 'error'));
       const errors = timeline.diagnostics.filter((d) => d.severity === 'error');
       for (const d of timeline.diagnostics) {
         expect(d.code).not.toBe('internal-error');
         expect(d.line).toBeGreaterThanOrEqual(1);
         expect(d.column).toBeGreaterThanOrEqual(1);
       }
-      const inspector = new Replay(scenario, BUILT_IN_TRAFFIC);
+      const inspector = new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
       if (errors.length) {
         expect(timeline.steps).toEqual([]);
         expect(() => inspector.inspect(0)).toThrow(InspectError);
@@ -69,7 +69,7 @@ function checkBudget(region: Region, ctx: RegionContext, where: string): void {
 }
 
 function prepared(scenario: Parameters<typeof prepare>[0]): Run | undefined {
-  return prepare(scenario, { generators: TRAFFIC_GENERATORS, runRhaiSeed, checkScript: checkCustomScript }).run;
+  return prepare(scenario, { generators: TRAFFIC_GENERATORS, ...RHAI }).run;
 }
 
 describe('runtime invariants on random valid scenarios', () => {

@@ -11,6 +11,7 @@ import { table } from '../../src/cli/replay.ts';
 import fc from 'fast-check';
 import { replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { ScenarioSchema } from '../../src/engine/scenario.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lev-output-'));
@@ -64,7 +65,7 @@ class SlowSink extends Writable {
 
 describe('lev replay --json streams the timeline', () => {
   const parsed = ScenarioSchema.parse(JSON.parse(scenario('the task')));
-  const timeline = replay({ ...parsed, traffic: Array.from({ length: 300 }, (_, i) => ({ type: 'user' as const, content: `message ${i} ${'x'.repeat(i * 40)}` })) }, BUILT_IN_TRAFFIC);
+  const timeline = replay({ ...parsed, traffic: Array.from({ length: 300 }, (_, i) => ({ type: 'user' as const, content: `message ${i} ${'x'.repeat(i * 40)}` })) }, { ...BUILT_IN_TRAFFIC, ...RHAI });
 
   it('writes exactly what JSON.stringify would, in chunks, waiting when the reader is full', async () => {
     const sink = new SlowSink({ highWaterMark: 1024 });
@@ -93,7 +94,7 @@ describe('lev replay --json streams the timeline', () => {
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { printed += String(chunk); return true; });
     expect(await main(['replay', file, '--json'])).toBe(0);
     vi.restoreAllMocks();
-    expect(JSON.parse(printed)).toEqual(JSON.parse(JSON.stringify(replay(parsed, BUILT_IN_TRAFFIC))));
+    expect(JSON.parse(printed)).toEqual(JSON.parse(JSON.stringify(replay(parsed, { ...BUILT_IN_TRAFFIC, ...RHAI }))));
   });
 });
 

@@ -10,6 +10,7 @@ import { formatIssues } from '../../src/scenarios/issues.ts';
 import { decodeFragment } from '../../src/share/index.ts';
 import { toBase64Url } from '../../src/share/base64url.ts';
 import { deflateSync } from 'fflate';
+import { checkCustomScript } from '../../src/engine/custom-script.ts';
 
 const BLUEPRINT = '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\n';
 const withFiles = (count: number) => ({
@@ -41,14 +42,14 @@ describe('regions in a blueprint', () => {
     const regions = Array.from({ length: 10_000 }, (_, i) => `r${i} = { kind = "temporary" }`).join('\n');
     const decoded = decodeFragment(linkOf({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': `[context.regions]\n${regions}\n` } }));
     expect(decoded.ok).toBe(true);
-    const result = compileBlueprint(decoded.ok ? decoded.scenario.agent : {});
+    const result = compileBlueprint(decoded.ok ? decoded.scenario.agent : {}, { checkScript: checkCustomScript });
     expect(result.blueprint).toBeUndefined();
     expect(result.diagnostics.map((d) => `${d.code} ${d.line}:${d.column}`)).toEqual([`too-many-regions ${MAX_REGIONS + 2}:1`]);
   });
 });
 
 describe('a number too large for the playground', () => {
-  const compile = (source: string) => compileBlueprint({ 'agent.leviath': source }).diagnostics;
+  const compile = (source: string) => compileBlueprint({ 'agent.leviath': source }, { checkScript: checkCustomScript }).diagnostics;
 
   it('max_items at i64::MAX (valid TOML) is "too large" at its key, line and column, with the largest number read', () => {
     const line = 'history = { kind = "sliding_window", max_items = 9223372036854775807 }';

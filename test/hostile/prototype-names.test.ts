@@ -8,6 +8,7 @@ import { compileBlueprint } from '../../src/engine/blueprint/index.ts';
 import { checkCustomScript } from '../../src/engine/custom-script.ts';
 import { replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
 import { runs, SEED, tried } from '../fuzz/harness.ts';
 
@@ -60,7 +61,7 @@ function check(n: Names): void {
   const { diagnostics } = compileBlueprint(scenario.agent, { workdir: scenario.workdir, commands: scenario.commands, checkScript: checkCustomScript });
   expect(diagnostics.filter((d) => d.severity !== 'info'), 'validate').toEqual([]);
 
-  const timeline = replay(scenario, BUILT_IN_TRAFFIC);
+  const timeline = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   expect(timeline.diagnostics.filter((d) => d.severity !== 'info'), 'replay').toEqual([]);
   const last = timeline.steps.at(-1)!;
   expect(last.stage).toBe(n.stage);

@@ -2,8 +2,9 @@
 // valid. The diagnostic says so, names the key, and sits where the key is.
 import { describe, expect, it } from 'vitest';
 import { compileBlueprint } from '../../src/engine/blueprint/index.ts';
+import { checkCustomScript } from '../../src/engine/custom-script.ts';
 
-const diagnosticsOf = (toml: string) => compileBlueprint({ 'agent.leviath': toml }).diagnostics;
+const diagnosticsOf = (toml: string) => compileBlueprint({ 'agent.leviath': toml }, { checkScript: checkCustomScript }).diagnostics;
 
 describe('a TOML key named __proto__ or constructor', () => {
   it('as a stage table is reserved, at the header', () => {

@@ -6,6 +6,7 @@ import { MAX_CONVERT_DEPTH } from '../../src/rhai/convert.ts';
 import { HOOK_LIMITS } from '../../src/engine/custom-script.ts';
 import { replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
 
 function failure(source: string): { kind: string; message: string } {
@@ -54,7 +55,7 @@ describe('scripts that allocate without end (HOOK_LIMITS)', () => {
       version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': toml, 'context_hooks/hog.rhai': script },
       traffic: [{ type: 'context_append', region: 'brain', content: 'a note' }, { type: 'assistant', content: 'ok' }],
     });
-    const timeline = replay(scenario, BUILT_IN_TRAFFIC);
+    const timeline = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const inference = timeline.steps[1]!;
     expect(inference.request!.systemTokens).toBeGreaterThan(0);
@@ -74,7 +75,7 @@ describe('values nested too deeply to leave a script', () => {
 
   it('a render hook returning 1,500 nested arrays or maps is a warning naming the hook; the replay finishes', () => {
     for (const build of ['a = [a];', 'a = #{system: a};']) {
-      const timeline = replay(deepHook(build));
+      const timeline = replay(deepHook(build), RHAI);
       expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       expect(timeline.steps).toHaveLength(2);
       const inference = timeline.steps[1]!;

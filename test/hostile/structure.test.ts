@@ -8,9 +8,10 @@ import { decodeFragment, encodeScenario } from '../../src/share/index.ts';
 import { deflateSync } from 'fflate';
 import { replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI, checkCustomScript } from '../../src/engine/custom-script.ts';
 import { toBase64Url } from '../../src/share/base64url.ts';
 
-const compile = (source: string) => compileBlueprint({ 'agent.leviath': source });
+const compile = (source: string) => compileBlueprint({ 'agent.leviath': source }, { checkScript: checkCustomScript });
 
 describe('hostile blueprints', () => {
   it('inline arrays nested 10,000 deep are a toml-syntax diagnostic, not a stack overflow', () => {
@@ -82,7 +83,7 @@ describe('a scenario holding JSON nested 100,000 deep', () => {
     let nested: unknown = 'leaf';
     for (let i = 1; i < MAX_JSON_DEPTH; i++) nested = [nested];
     const scenario = ScenarioSchema.parse({ ...base, traffic: [{ type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'grep', arguments: { p: nested } }] }] });
-    expect(replay(scenario, BUILT_IN_TRAFFIC).steps).toHaveLength(1);
+    expect(replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).steps).toHaveLength(1);
     expect(decodeFragment(encodeScenario(scenario))).toMatchObject({ ok: true });
   });
 });

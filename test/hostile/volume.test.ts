@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { MAX_RESULT_SIZE_TOKENS, ScenarioSchema, type TrafficEvent } from '../../src/engine/scenario.ts';
 import { MAX_REGION_SNAPSHOTS, MAX_REGIONS } from '../../src/engine/limits.ts';
 import { formatIssues } from '../../src/scenarios/issues.ts';
@@ -31,7 +32,7 @@ const callThen = (tool: string, result: Partial<TrafficEvent>, args: Record<stri
 
 describe('a 20 MB tool result', () => {
   it('is capped by max_result_tokens, and the timeline says how much was cut', () => {
-    const timeline = replay(scenario(ROUTED, callThen('grep', { content: TWENTY_MB })), BUILT_IN_TRAFFIC);
+    const timeline = replay(scenario(ROUTED, callThen('grep', { content: TWENTY_MB })), { ...BUILT_IN_TRAFFIC, ...RHAI });
     const step = timeline.steps[1]!;
     expect(step.result).toEqual({ ok: true, message: '[routed to codebase: 4,000 tokens]' });
     expect(step.changes).toHaveLength(1);
@@ -44,14 +45,14 @@ describe('a 20 MB tool result', () => {
   });
 
   it('as a read_file result is cut at the byte cap first, with the notice in the result', () => {
-    const timeline = replay(scenario(ROUTED, callThen('read_file', { content: TWENTY_MB }, { path: 'huge.log' })), BUILT_IN_TRAFFIC);
+    const timeline = replay(scenario(ROUTED, callThen('read_file', { content: TWENTY_MB }, { path: 'huge.log' })), { ...BUILT_IN_TRAFFIC, ...RHAI });
     const changes = timeline.steps[1]!.changes;
     expect(changes.map((c) => [c.type, c.region])).toEqual([['truncate', '(read_file)'], ['truncate', 'codebase']]);
     expect(changes[0]!.reason).toBe("[read_file: showing the first 100,000 of 20,000,000 bytes; the file is longer than read_file's 100,000-byte cap]");
   });
 
   it('with no ceiling lands whole in tool_results, which drops it at once and says so in its place', () => {
-    const timeline = replay(scenario(UNCAPPED, callThen('grep', { content: TWENTY_MB })), BUILT_IN_TRAFFIC);
+    const timeline = replay(scenario(UNCAPPED, callThen('grep', { content: TWENTY_MB })), { ...BUILT_IN_TRAFFIC, ...RHAI });
     const step = timeline.steps[1]!;
     expect(step.changes).toEqual([expect.objectContaining({ type: 'evict', region: 'tool_results', reason: 'larger than the whole budget of 38,400: dropped alone' })]);
     expect(step.result!.message).toMatch(/^\[tool_results dropped this result: 3,\d{3},\d{3} tokens, larger than the region's whole budget of 38,400\]$/);
@@ -76,14 +77,14 @@ describe('size_tokens', () => {
     const timeline = replay(ScenarioSchema.parse({
       version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': UNCAPPED }, inputs: { task: 'Summarize the log.' },
       generator: { kind: 'research-agent', steps: 10, params: { fetchTokens: [1_000_000_000, 1_000_000_000] } },
-    }), BUILT_IN_TRAFFIC);
+    }), { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(timeline.steps).toEqual([]);
     expect(timeline.diagnostics).toEqual([expect.objectContaining({ code: 'generator-invalid', path: 'generator' })]);
     expect(timeline.diagnostics[0]!.message).toContain('generator.params.fetchTokens[0]: at most 2,000,000 per event');
   });
 
   it('at the limit replays', () => {
-    const timeline = replay(scenario(UNCAPPED, callThen('grep', { size_tokens: MAX_RESULT_SIZE_TOKENS })), BUILT_IN_TRAFFIC);
+    const timeline = replay(scenario(UNCAPPED, callThen('grep', { size_tokens: MAX_RESULT_SIZE_TOKENS })), { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(timeline.steps[1]!.changes).toEqual([expect.objectContaining({ type: 'evict', tokens: MAX_RESULT_SIZE_TOKENS })]);
   });
 });
@@ -92,7 +93,7 @@ describe('100,000 events', () => {
   it('explicit traffic of 100,000 events replays to the end', () => {
     const traffic: TrafficEvent[] = Array.from({ length: 100_000 }, (_, i) =>
       (i % 2 ? { type: 'user', content: `question ${i}` } : { type: 'assistant', content: `answer ${i}` }));
-    const timeline = replay(scenario(UNCAPPED, traffic), BUILT_IN_TRAFFIC);
+    const timeline = replay(scenario(UNCAPPED, traffic), { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(timeline.summary.steps).toBe(100_000);
     expect(timeline.summary.inferences).toBe(50_000);
     expect(timeline.steps.at(-1)!.regions.conversation!.tokens).toBeLessThanOrEqual(timeline.steps.at(-1)!.regions.conversation!.budget);
@@ -104,7 +105,7 @@ describe('100,000 events', () => {
     const traffic: TrafficEvent[] = Array.from({ length: 24_631 }, () => ({ type: 'user', content: 'hi' }));
     expect(24_631 * (MAX_REGIONS + 3)).toBeGreaterThan(MAX_REGION_SNAPSHOTS);
     expect(24_630 * (MAX_REGIONS + 3)).toBeLessThanOrEqual(MAX_REGION_SNAPSHOTS);
-    const timeline = replay(scenario(`${UNCAPPED}${regions}\n`, traffic), BUILT_IN_TRAFFIC);
+    const timeline = replay(scenario(`${UNCAPPED}${regions}\n`, traffic), { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(timeline.steps).toEqual([]);
     expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([{
       code: 'run-too-large', severity: 'error', file: 'scenario.json', line: 1, column: 1, path: 'traffic',

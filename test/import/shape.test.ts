@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ScenarioSchema, type Scenario, replay, replayAsRecorded } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { importTrace } from '../../src/import/index.ts';
 import { hashPath, hashScenarioPaths, shapeOnly } from '../../src/import/shape.ts';
 import { encodeScenario } from '../../src/share/index.ts';
@@ -16,7 +17,7 @@ const coding = ScenarioSchema.parse(EXAMPLES.find((e) => e.id === 'coding-agent'
 
 /** What the charts draw: per step, every region's tokens and entries, and the request figures. */
 function figures(scenario: Scenario) {
-  const timeline = replay(scenario, BUILT_IN_TRAFFIC);
+  const timeline = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   expect(timeline.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return timeline.steps.map((s) => ({
     regions: Object.fromEntries(Object.entries(s.regions).map(([k, r]) => [k, [r.tokens, r.entries]])),

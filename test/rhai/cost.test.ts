@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, PLAYGROUND_LIMITS, RhaiError, toRhai } from '../../src/rhai/index.ts';
 import { CHARS_PER_OP } from '../../src/rhai/cost.ts';
-import { loadCustomHooks } from '../../src/engine/index.ts';
+import { loadCustomHooks } from '../../src/engine/custom-script.ts';
 import type { RhaiMap } from '../../src/rhai/values.ts';
 
 /** `let s = ""; s.pad(n, c);`: a string of n copies of c built inside the script. */

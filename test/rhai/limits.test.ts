@@ -1,7 +1,7 @@
 // Engine limits end runaway scripts with ordinary errors instead of hanging.
 import { describe, expect, it } from 'vitest';
 import { compile, DEFAULT_LIMITS, evaluate, PLAYGROUND_LIMITS, RhaiError, type RhaiLimits } from '../../src/rhai/index.ts';
-import { HOOK_LIMITS, loadCustomHooks } from '../../src/engine/index.ts';
+import { HOOK_LIMITS, loadCustomHooks } from '../../src/engine/custom-script.ts';
 import { HOST_MAX_ITEMS } from '../../src/rhai/runtime.ts';
 
 /** The error a script ends with under `limits`: kind, 1-based position, and how long it took. */

@@ -5,6 +5,7 @@ import type { TrafficEvent } from '../../src/engine/scenario.ts';
 import { fillerText } from '../../src/engine/filler.ts';
 import { countTokens } from '../../src/engine/tokens.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 
 const words = (n: number, word = 'alpha') => Array.from({ length: n }, () => word).join(' ');
 
@@ -210,7 +211,7 @@ describe('runtime regions', () => {
   it('never throws on a broken blueprint: diagnostics and no steps', async () => {
     const { replay } = await import('../../src/engine/index.ts');
     const { scenario } = await import('./helpers.ts');
-    const t = replay(scenario('[context.regions]\nx = { kind = "nonsense" }', [user('hi')]), BUILT_IN_TRAFFIC);
+    const t = replay(scenario('[context.regions]\nx = { kind = "nonsense" }', [user('hi')]), { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(t.steps).toEqual([]);
     expect(t.diagnostics.map((d) => d.code)).toContain('unknown-region-kind');
   });

@@ -1,19 +1,20 @@
 // Runtime tests' shortcuts: replay or inspect a scenario written in a few lines (test/builders.ts).
 import { replay, Replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import type { ScenarioInput, TrafficEvent } from '../../src/engine/scenario.ts';
 import type { Timeline, TimelineStep } from '../../src/engine/timeline.ts';
 import { scenario } from '../builders.ts';
 
 export function run(toml: string, traffic: TrafficEvent[], extra: Partial<ScenarioInput> = {}): Timeline {
-  const timeline = replay(scenario(toml, traffic, extra), BUILT_IN_TRAFFIC);
+  const timeline = replay(scenario(toml, traffic, extra), { ...BUILT_IN_TRAFFIC, ...RHAI });
   const errors = timeline.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) throw new Error(`scenario did not run: ${errors.map((d) => `${d.code}: ${d.message}`).join('; ')}`);
   return timeline;
 }
 
 export function detail(toml: string, traffic: TrafficEvent[], step: number, extra: Partial<ScenarioInput> = {}) {
-  return new Replay(scenario(toml, traffic, extra), BUILT_IN_TRAFFIC).inspect(step);
+  return new Replay(scenario(toml, traffic, extra), { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(step);
 }
 
 /** `name: tokens/entries` for the listed regions at a step. */

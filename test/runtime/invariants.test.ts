@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { TRAFFIC_GENERATORS } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { prepare, type Run } from '../../src/engine/replay.ts';
 import { systemOrder } from '../../src/engine/assemble.ts';
 import { STAGE_PROMPT_KEY } from '../../src/engine/stages.ts';
 import { ScenarioSchema, type Scenario, type ScenarioInput } from '../../src/engine/scenario.ts';
 import type { Entry, Region } from '../../src/engine/regions/types.ts';
-import { checkCustomScript, runRhaiSeed } from '../../src/engine/custom-script.ts';
 
 const KITCHEN_SINK = `[context.regions]
 notes = { kind = "temporary", budget = "4%" }
@@ -68,7 +68,7 @@ for (const kind of ['coding-agent', 'research-agent', 'long-chat'] as const) {
 }
 
 function prepared(scenario: Scenario): Run {
-  const p = prepare(scenario, { generators: TRAFFIC_GENERATORS, runRhaiSeed, checkScript: checkCustomScript });
+  const p = prepare(scenario, { generators: TRAFFIC_GENERATORS, ...RHAI });
   if (!p.run) throw new Error(p.diagnostics.map((d) => d.message).join('; '));
   return p.run;
 }

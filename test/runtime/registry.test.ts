@@ -2,17 +2,19 @@
 import { describe, expect, it } from 'vitest';
 import { replay, Replay, type RegionFactories } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { prepare, replayPrepared } from '../../src/engine/replay.ts';
 import { TemporaryRegion } from '../../src/engine/regions/temporary.ts';
 import { append, assistant, call, scenario, user } from './helpers.ts';
+import { checkCustomScript } from '../../src/engine/custom-script.ts';
 
 describe('region registry', () => {
   it('a custom factory that throws gives the plain fallback and a warning, not a crash', () => {
     const regionFactories: RegionFactories = { custom: () => { throw new Error('brain.rhai: no fn render(ctx)'); } };
     const s = scenario('[context.regions]\nbrain = { kind = "custom", script = "brain.rhai", max_tokens = 100 }', [append('brain', 'x'), assistant('')]);
-    // Without the engine's Rhai check, so the factory itself is what fails.
+    // The script passes the Rhai check, so the factory itself is what fails.
     const withScript = { ...s, agent: { ...s.agent, 'brain.rhai': 'fn render(ctx) { "" }' } };
-    const t = replayPrepared(withScript, prepare(withScript, { regionFactories }), {});
+    const t = replayPrepared(withScript, prepare(withScript, { regionFactories, checkScript: checkCustomScript }), {});
     expect(t.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(t.warnings).toContain('custom region brain: its script could not be loaded (brain.rhai: no fn render(ctx)), so it behaves as temporary (persistent = false) and renders its entries plainly');
     expect(t.steps[0]!.result!.ok).toBe(true);
@@ -26,14 +28,14 @@ describe('inspect', () => {
   ]);
 
   it('gives the same detail going forward, backward and from a fresh run', () => {
-    const r = new Replay(s, BUILT_IN_TRAFFIC);
+    const r = new Replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI });
     const late = r.inspect(4);
     const early = r.inspect(2);
     expect(r.inspect(4)).toEqual(late);
-    expect(new Replay(s, BUILT_IN_TRAFFIC).inspect(2)).toEqual(early);
-    const kept = new Replay(s, BUILT_IN_TRAFFIC);
+    expect(new Replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(2)).toEqual(early);
+    const kept = new Replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI });
     // The page's worker: one replay that keeps every step, then inspects are lookups of the same detail.
-    expect(kept.timeline()).toEqual(replay(s, BUILT_IN_TRAFFIC));
+    expect(kept.timeline()).toEqual(replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI }));
     expect(kept.inspect(4)).toEqual(late);
     expect(kept.inspect(2)).toEqual(early);
     expect(early.inference).toBe(true);
@@ -44,7 +46,7 @@ describe('inspect', () => {
   });
 
   it('previews the next request on a step that is not an inference', () => {
-    const d = new Replay(s, BUILT_IN_TRAFFIC).inspect(3);
+    const d = new Replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(3);
     expect(d.inference).toBe(false);
     expect(d.result).toEqual({ ok: true, message: 'appended 1 tokens to notes as "b"; notes now holds 2 of 50 tokens' });
     expect(d.request.system[0]!.text).toBe('[notes]:\none\ntwo');
@@ -54,7 +56,7 @@ describe('inspect', () => {
   });
 
   it('names the range when a step does not exist', () => {
-    expect(() => new Replay(s, BUILT_IN_TRAFFIC).inspect(9)).toThrow('no step 9: the scenario has 5 events (numbered from 0)');
+    expect(() => new Replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(9)).toThrow('no step 9: the scenario has 5 events (numbered from 0)');
   });
 });
 
@@ -62,14 +64,14 @@ describe('what a region can do', () => {
   it('is asked of the region, never read off its kind: a temporary that says it is keyed is treated as keyed', () => {
     const routed = '[context.regions]\nnotes = { kind = "temporary", max_tokens = 500 }\n\n[stages.main.tool_routing]\ndefault_region = "notes"';
     const traffic = [append('notes', 'unkeyed'), ...call('c1', 'grep', 20), append('notes', 'keyed', 'k')];
-    const plain = replay(scenario(routed, traffic), BUILT_IN_TRAFFIC);
+    const plain = replay(scenario(routed, traffic), { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(plain.steps[0]!.result).toMatchObject({ ok: true });
     const regionFactories: RegionFactories = {
       temporary: (decl, budget) => new class extends TemporaryRegion {
         override get keyed(): boolean { return true; }
       }(decl, budget),
     };
-    const run = new Replay(scenario(routed, traffic), { ...BUILT_IN_TRAFFIC, regionFactories });
+    const run = new Replay(scenario(routed, traffic), { ...BUILT_IN_TRAFFIC, ...RHAI, regionFactories });
     run.timeline();
     const steps = run.inspect(3);
     expect(steps.regions.find((r) => r.name === 'notes')!.entries.map((e) => e.key)).toEqual(['grep:c1', 'k']);
@@ -86,11 +88,11 @@ describe('replay options', () => {
     const s = scenario('[context.regions]\nnotes = {}', traffic);
     const seen: [number, number][] = [];
     const signal = { cancelled: false };
-    const t = replay(s, { ...BUILT_IN_TRAFFIC, signal, onProgress: (done, total) => { seen.push([done, total]); if (done >= 200) signal.cancelled = true; } });
+    const t = replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI, signal, onProgress: (done, total) => { seen.push([done, total]); if (done >= 200) signal.cancelled = true; } });
     expect(seen).toEqual([[100, 250], [200, 250]]);
     expect(t.cancelled).toBe(true);
     expect(t.steps).toHaveLength(200);
-    const full = replay(s, { ...BUILT_IN_TRAFFIC, signal: { aborted: false } });
+    const full = replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI, signal: { aborted: false } });
     expect(full.cancelled).toBe(false);
     expect(full.steps).toHaveLength(250);
   });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import type { Scenario, TrafficEvent } from '../../src/engine/scenario.ts';
 import { validateScenario } from '../../src/engine/validate.ts';
 import { append, assistant, run, scenario } from './helpers.ts';
@@ -12,7 +13,7 @@ const inputs = { inputs: { task: 'Fix the test' } };
 /** `code severity path line:column` from validate and from replay, for one scenario. */
 function both(s: Scenario) {
   const line = (d: { code: string; severity: string; path: string; line: number; column: number }) => `${d.code} ${d.severity} ${d.path} ${d.line}:${d.column}`;
-  return { validate: validateScenario(s).diagnostics.map(line), replay: replay(s, BUILT_IN_TRAFFIC).diagnostics.map(line) };
+  return { validate: validateScenario(s, RHAI).diagnostics.map(line), replay: replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI }).diagnostics.map(line) };
 }
 
 describe('min_tokens above the model window', () => {
@@ -23,7 +24,7 @@ describe('min_tokens above the model window', () => {
     const seen = both(s);
     expect(seen.validate).toEqual(['min-tokens-over-window warning context.regions.notes.min_tokens 3:60']);
     expect(seen.replay).toEqual(seen.validate);
-    expect(validateScenario(s).diagnostics[0]!.message).toBe('`min_tokens` (200,000) is above the whole context window of gpt-4o (128,000 tokens), so region "notes" '
+    expect(validateScenario(s, RHAI).diagnostics[0]!.message).toBe('`min_tokens` (200,000) is above the whole context window of gpt-4o (128,000 tokens), so region "notes" '
       + 'may grow past what any request can hold and the cascade sheds it to fit. Lower min_tokens below the window, or pick a model with a larger one.');
   });
 
@@ -49,7 +50,7 @@ describe('tool results routed into a checklist', () => {
       'routing-into-checklist warning stages.main.tool_routing.overrides.grep 7:8',
     ]);
     expect(seen.replay).toEqual(seen.validate);
-    expect(validateScenario(scenario(toml, [], inputs)).diagnostics[1]!.message).toBe('The override for `grep` routes tool results into "todos", a checklist: '
+    expect(validateScenario(scenario(toml, [], inputs), RHAI).diagnostics[1]!.message).toBe('The override for `grep` routes tool results into "todos", a checklist: '
       + 'a checklist holds only todo items (todo_add), so every result routed there is refused. Route them to tool_results or to a temporary, sliding_window or hashmap region.');
   });
 

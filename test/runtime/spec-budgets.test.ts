@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/engine/tokens.ts';
 import { validateScenario } from '../../src/engine/validate.ts';
 import { append, assistant, detail, run, scenario, user } from './helpers.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 
 const words = (n: number, word = 'alpha') => Array.from({ length: n }, () => word).join(' ');
 
@@ -20,7 +21,7 @@ describe('7. min_tokens above max_tokens', () => {
   });
 
   it('lev validate says max_tokens wins and the floor is never met', () => {
-    const d = validateScenario(scenario(toml, [])).diagnostics.find((x) => x.path === 'context.regions.notes.min_tokens')!;
+    const d = validateScenario(scenario(toml, []), RHAI).diagnostics.find((x) => x.path === 'context.regions.notes.min_tokens')!;
     expect([d.code, d.severity]).toEqual(['malformed-budget', 'warning']);
     expect(d.message).toBe('`min_tokens` (200) is above `max_tokens` (100); max_tokens is a hard limit and wins, so the region never gets more than 100 '
       + 'and the floor is never met. Lower min_tokens or raise max_tokens.');
@@ -28,7 +29,7 @@ describe('7. min_tokens above max_tokens', () => {
 
   it('a min_tokens over the model window says nothing when max_tokens keeps the region under it', () => {
     const capped = '[context.regions]\nnotes = { kind = "temporary", budget = "5%", max_tokens = 1000, min_tokens = 200000 }\n';
-    expect(validateScenario(scenario(capped, [])).diagnostics.map((d) => d.code).filter((c) => c !== 'task-not-seeded')).toEqual(['malformed-budget']);
+    expect(validateScenario(scenario(capped, []), RHAI).diagnostics.map((d) => d.code).filter((c) => c !== 'task-not-seeded')).toEqual(['malformed-budget']);
   });
 });
 

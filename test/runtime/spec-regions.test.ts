@@ -5,6 +5,7 @@ import type { TrafficEvent } from '../../src/engine/scenario.ts';
 import { countTokens } from '../../src/engine/tokens.ts';
 import { validateScenario } from '../../src/engine/validate.ts';
 import { append, assistant, detail, result, run, scenario, user } from './helpers.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 
 const del = (region: string, key: string): TrafficEvent => ({ type: 'context_delete', region, key });
 
@@ -67,7 +68,7 @@ describe('8. a reject region never refuses silently', () => {
   const toml = '[context.regions]\ntask = { kind = "pinned" }\nconversation = { kind = "sliding_window", max_tokens = 6, admission = "reject" }\n';
 
   it('validate warns that runtime writes can be refused unseen', () => {
-    const d = validateScenario(scenario(toml, [])).diagnostics.filter((x) => x.code === 'reject-runtime-writes');
+    const d = validateScenario(scenario(toml, []), RHAI).diagnostics.filter((x) => x.code === 'reject-runtime-writes');
     expect(d.map((x) => [x.severity, x.line, x.column, x.path])).toEqual([['warning', 3, 71, 'context.regions.conversation.admission']]);
     expect(d[0]!.message).toBe('Region "conversation" has admission = "reject" and receives every user turn, assistant reply and gate nudge, which the runtime writes without an agent asking. '
       + 'One that does not fit is refused: the timeline shows a warning with its size and the region\'s fill, but nothing tells the model. Use admission = "evict" here, or give the region room.');
@@ -84,11 +85,11 @@ describe('8. a reject region never refuses silently', () => {
 
   it('a tool-result region set to reject is warned about too; an agent\'s own context_append refusal is its result, not a warning', () => {
     const routed = '[context.regions]\ntask = { kind = "pinned" }\nsources = { kind = "sliding_window", max_tokens = 4, admission = "reject" }\n[stages.main.tool_routing]\ndefault_region = "sources"\n';
-    expect(validateScenario(scenario(routed, [])).diagnostics.filter((x) => x.code === 'reject-runtime-writes').map((x) => x.message.slice(0, 80)))
+    expect(validateScenario(scenario(routed, []), RHAI).diagnostics.filter((x) => x.code === 'reject-runtime-writes').map((x) => x.message.slice(0, 80)))
       .toEqual(['Region "sources" has admission = "reject" and receives tool results, which the r']);
     // Routed into a system-section region, a refused result comes back as the call's result: no warning.
     const curated = routed.replace('"sliding_window"', '"temporary"');
-    expect(validateScenario(scenario(curated, [])).diagnostics.filter((x) => x.code === 'reject-runtime-writes')).toEqual([]);
+    expect(validateScenario(scenario(curated, []), RHAI).diagnostics.filter((x) => x.code === 'reject-runtime-writes')).toEqual([]);
     const fetched = run(curated, [assistant('', ['c1', 'fetch']), result('c1', 'fetch', 9)]);
     expect(fetched.steps[1]!.result).toEqual({ ok: false, message: 'sources is full: 0 of 4 tokens; release something with context_delete first (this write needs 9 tokens)' });
     expect(fetched.steps[1]!.warnings).toEqual([]);
@@ -101,7 +102,7 @@ describe('8. a reject region never refuses silently', () => {
 describe('9. summarizable = false is the spec\'s rule, and validate says what it does not stop', () => {
   it('an info on a kind whose own rule summarizes; none on a kind that evicts', () => {
     const toml = '[context.regions]\ntask = { kind = "pinned" }\ncode = { kind = "compacting", summarizable = false }\nchat = { kind = "sliding_window", strategy = "compact", summarizable = false }\nnotes = { kind = "temporary", summarizable = false }\n';
-    const d = validateScenario(scenario(toml, [])).diagnostics.filter((x) => x.code === 'summarizable-kind-still-summarizes');
+    const d = validateScenario(scenario(toml, []), RHAI).diagnostics.filter((x) => x.code === 'summarizable-kind-still-summarizes');
     expect(d.map((x) => [x.severity, x.path])).toEqual([['info', 'context.regions.code.summarizable'], ['info', 'context.regions.chat.summarizable']]);
     expect(d[0]!.message).toBe('summarizable = false keeps an edge transform = "compact" from paraphrasing region "code"; it does not stop the region\'s own kind: '
       + 'a compacting region still summarizes its oldest entries when it fills. To keep its content verbatim, use a kind that evicts instead (temporary, sliding_window).');

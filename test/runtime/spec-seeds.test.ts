@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { validateScenario } from '../../src/engine/validate.ts';
 import type { Scenario, ScenarioInput } from '../../src/engine/scenario.ts';
 import { assistant, detail, scenario } from './helpers.ts';
@@ -12,8 +13,8 @@ const inputs = { task: 'Fix the test' };
 
 /** What `lev validate` (and the page) and `lev replay` say about one scenario. */
 function both(s: Scenario) {
-  const validate = validateScenario(s).diagnostics.map((d) => `${d.code} ${d.severity} ${d.path}`);
-  const timeline = replay(s, BUILT_IN_TRAFFIC);
+  const validate = validateScenario(s, RHAI).diagnostics.map((d) => `${d.code} ${d.severity} ${d.path}`);
+  const timeline = replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI });
   return {
     validate,
     replay: timeline.diagnostics.map((d) => `${d.code} ${d.severity} ${d.path}`),
@@ -104,7 +105,7 @@ describe('5. a glob is checked per match, after expansion', () => {
     expect(seen.validate).toEqual(['seed-path-escapes error context.regions.cfg.seed.glob']);
     expect(seen.replay).toEqual(seen.validate);
     expect(seen.ran).toBe(0);
-    expect(validateScenario(s).diagnostics[0]!.message).toContain('matches "../secrets.toml"');
+    expect(validateScenario(s, RHAI).diagnostics[0]!.message).toContain('matches "../secrets.toml"');
   });
 
   it('granted by [read_paths], the match is read; an info says it needs the grant', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compileBlueprint, ScenarioSchema } from '../../src/engine/index.ts';
 import { DEFAULT_EXAMPLE_ID, EXAMPLES, findExample } from '../../src/scenarios/examples.ts';
 import { generateTraffic } from '../../src/scenarios/generators.ts';
+import { checkCustomScript } from '../../src/engine/custom-script.ts';
 
 describe('built-in examples', () => {
   it('have unique ids, and the default is one of them', () => {
@@ -20,13 +21,13 @@ describe('built-in examples', () => {
       });
 
       it('has a blueprint that compiles without errors or warnings', () => {
-        const { blueprint, diagnostics } = compileBlueprint(scenario.agent, { workdir: scenario.workdir });
+        const { blueprint, diagnostics } = compileBlueprint(scenario.agent, { checkScript: checkCustomScript, workdir: scenario.workdir });
         expect(blueprint).toBeDefined();
         expect(diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
       });
 
       it('generates traffic that only targets regions and stages the blueprint declares', () => {
-        const { blueprint } = compileBlueprint(scenario.agent, { workdir: scenario.workdir });
+        const { blueprint } = compileBlueprint(scenario.agent, { checkScript: checkCustomScript, workdir: scenario.workdir });
         const regions = new Set(blueprint!.regions.map((r) => r.name));
         const stages = new Set(blueprint!.stages.map((s) => s.name));
         const events = [...(scenario.generator ? generateTraffic(scenario.generator) : []), ...scenario.traffic];
@@ -39,7 +40,7 @@ describe('built-in examples', () => {
   }
 
   it('the spec layout is exactly the spec table', () => {
-    const { blueprint } = compileBlueprint(ScenarioSchema.parse(findExample('coding-agent')!.scenario).agent);
+    const { blueprint } = compileBlueprint(ScenarioSchema.parse(findExample('coding-agent')!.scenario).agent, { checkScript: checkCustomScript });
     expect(blueprint!.regions.map((r) => [r.name, r.kind, r.budgetShare, r.maxItems, r.sourceRegion])).toEqual([
       ['task', 'pinned', 0.12, undefined, undefined],
       ['codebase', 'compacting', 0.2, undefined, undefined],
@@ -49,7 +50,7 @@ describe('built-in examples', () => {
   });
 
   it('the checklist example gates its transition on the todos checklist', () => {
-    const { blueprint } = compileBlueprint(ScenarioSchema.parse(findExample('checklist-gate')!.scenario).agent);
+    const { blueprint } = compileBlueprint(ScenarioSchema.parse(findExample('checklist-gate')!.scenario).agent, { checkScript: checkCustomScript });
     const analyze = blueprint!.stages.find((s) => s.name === 'analyze')!;
     expect(analyze.maxAttempts).toBe(3);
     expect(analyze.transitions[0]!.gate?.requireNoOpenItems).toBe('todos');
@@ -57,7 +58,7 @@ describe('built-in examples', () => {
 
   it('the command seed is covered by [safe_commands] and its output is in the scenario', () => {
     const scenario = ScenarioSchema.parse(findExample('stage-instructions-cache')!.scenario);
-    const { diagnostics } = compileBlueprint(scenario.agent, { workdir: scenario.workdir });
+    const { diagnostics } = compileBlueprint(scenario.agent, { checkScript: checkCustomScript, workdir: scenario.workdir });
     expect(diagnostics.map((d) => d.code)).toEqual(['command-seed']);
     expect(Object.keys(scenario.commands)).toEqual(['git log --oneline -20']);
   });

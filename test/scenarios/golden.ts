@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { loadEncodings, ScenarioSchema, type GeneratorSpec, type TrafficEvent, type Timeline, replay } from '../../src/engine/index.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { GENERATOR_PARAMS, generateTraffic, type GeneratorKind, BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 
 export const GENERATOR_EVENTS_FILE = new URL('./fixtures/generator-events.json', import.meta.url);
 export const EXAMPLE_HEADLINES_FILE = new URL('./fixtures/example-headlines.json', import.meta.url);
@@ -57,7 +58,7 @@ export function headline(example: string, timeline: Timeline): Headline {
 }
 
 export function exampleHeadlines(): Headline[] {
-  return EXAMPLES.map((example) => headline(example.id, replay(ScenarioSchema.parse(example.scenario), BUILT_IN_TRAFFIC)));
+  return EXAMPLES.map((example) => headline(example.id, replay(ScenarioSchema.parse(example.scenario), { ...BUILT_IN_TRAFFIC, ...RHAI })));
 }
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 1)}\n`;

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type Scenario, type Timeline, replay } from '../../src/engine/index.ts';
 import { findExample } from '../../src/scenarios/examples.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { exampleContent } from '../../src/state/scenario.ts';
 
 const GUIDE = readFileSync('docs/guide.md', 'utf8').replace(/\s+/g, ' ');
@@ -20,7 +21,7 @@ function guideSentence(start: string): string {
 
 describe('flat-vs-regions: raising the window only moves the failure', () => {
   const base = exampleContent('flat-vs-regions')!;
-  const run = (window: number, steps: number): Timeline => replay({ ...base, model: { ...base.model, window }, generator: { ...base.generator!, steps } }, BUILT_IN_TRAFFIC);
+  const run = (window: number, steps: number): Timeline => replay({ ...base, model: { ...base.model, window }, generator: { ...base.generator!, steps } }, { ...BUILT_IN_TRAFFIC, ...RHAI });
 
   it('the guide\'s numbers are the replay\'s, at 32,000, 48,000 and 64,000 tokens and with 1,000 events', () => {
     const sentence = guideSentence('**Try** raising the window');
@@ -56,8 +57,8 @@ describe('stage-instructions-cache: deleting stage_instructions changes the tran
   });
 
   it('with it, the pinned prefix in front of the instructions is over the 1,024-token minimum and read from the cache; without it, nothing is', () => {
-    const kept = transitionRequest(replay(withLine, BUILT_IN_TRAFFIC));
-    const lost = transitionRequest(replay(without, BUILT_IN_TRAFFIC));
+    const kept = transitionRequest(replay(withLine, { ...BUILT_IN_TRAFFIC, ...RHAI }));
+    const lost = transitionRequest(replay(without, { ...BUILT_IN_TRAFFIC, ...RHAI }));
     const sentence = guideSentence('**Watch** the cache-prefix line at the first inference after the transition');
     const [, prefix] = /commits \(([\d,]+) tokens, over the model's 1,024-token minimum/.exec(sentence)!;
     const [, costWithout, costWith] = /that request's input cost rises from \$([\d.]+) to \$([\d.]+)/.exec(sentence)!.map(String);
@@ -77,8 +78,8 @@ describe('stage-instructions-cache: deleting stage_instructions changes the tran
   });
 
   it('only that one request changes: the mean prefix moves by less than a tenth of a point, as the guide says', () => {
-    const a = replay(withLine, BUILT_IN_TRAFFIC).summary;
-    const b = replay(without, BUILT_IN_TRAFFIC).summary;
+    const a = replay(withLine, { ...BUILT_IN_TRAFFIC, ...RHAI }).summary;
+    const b = replay(without, { ...BUILT_IN_TRAFFIC, ...RHAI }).summary;
     expect(a.inferences).toBe(81);
     expect(guideSentence('**Watch** the cache-prefix line at the first inference after the transition')).toContain(`Only that one request of the run's ${a.inferences} changes`);
     expect(a.meanPrefixShare).toBeGreaterThan(b.meanPrefixShare);
@@ -87,7 +88,7 @@ describe('stage-instructions-cache: deleting stage_instructions changes the tran
 });
 
 describe('three-stage-history: compact_history across three stages, and a stage with its own layout', () => {
-  const timeline = replay(exampleContent('three-stage-history')!, BUILT_IN_TRAFFIC);
+  const timeline = replay(exampleContent('three-stage-history')!, { ...BUILT_IN_TRAFFIC, ...RHAI });
   const firstIn = (stage: string) => timeline.steps.find((s) => s.stage === stage && s.request)!;
   const lastIn = (stage: string) => [...timeline.steps].reverse().find((s) => s.stage === stage && s.request)!;
 

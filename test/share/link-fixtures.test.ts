@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { decodeFragment } from '../../src/share/index.ts';
 import { timelineFigures, type LinkFixture } from './link-fixtures.ts';
 
@@ -22,7 +23,7 @@ describe('committed share links', () => {
           const decoded = decodeFragment(`https://leviath.dev/playground/${fixture.fragment}`);
           if (!decoded.ok) throw new Error(decoded.error);
           expect(decoded.scenario.name).toBe(fixture.name);
-          expect(timelineFigures(replay(decoded.scenario, BUILT_IN_TRAFFIC))).toEqual(fixture.opensTo);
+          expect(timelineFigures(replay(decoded.scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }))).toEqual(fixture.opensTo);
         });
       }
     });

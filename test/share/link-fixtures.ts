@@ -5,6 +5,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { ScenarioSchema, type ScenarioInput, type Timeline, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { encodeScenario } from '../../src/share/index.ts';
 
@@ -71,7 +72,7 @@ export function fixturesOfToday(): LinkFixture[] {
   const scenarios = [...EXAMPLES.map((e) => e.scenario), ...HAND_MADE];
   return scenarios.map((input) => {
     const scenario = ScenarioSchema.parse(input);
-    return { name: scenario.name, fragment: encodeScenario(scenario), opensTo: timelineFigures(replay(scenario, BUILT_IN_TRAFFIC)) };
+    return { name: scenario.name, fragment: encodeScenario(scenario), opensTo: timelineFigures(replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI })) };
   });
 }
 

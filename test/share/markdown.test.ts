@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScenarioSchema, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { marked } from 'marked';
 import { markdownText, regionRows, scenarioMarkdown } from '../../src/share/markdown.ts';
 import { timelineView } from '../../src/worker/timeline-view.ts';
@@ -16,7 +17,7 @@ const scenario = ScenarioSchema.parse({
 });
 
 describe('Copy as Markdown', () => {
-  const timeline = replay(scenario, BUILT_IN_TRAFFIC);
+  const timeline = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
 
   it('counts each region\'s evictions from the timeline', () => {
     const conversation = regionRows(timeline).find((r) => r.region === 'conversation')!;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScenarioSchema, countTokens, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { dropToolOutput, inlineToolOutputs } from '../../src/share/shrink.ts';
 import { encodeScenario } from '../../src/share/index.ts';
 
@@ -30,7 +31,7 @@ describe('dropToolOutput', () => {
   });
 
   it('keeps every region\'s tokens at every step and makes the link shorter', () => {
-    const tokens = (s: typeof scenario) => replay(s, BUILT_IN_TRAFFIC).steps.map((step) => Object.values(step.regions).map((r) => r.tokens));
+    const tokens = (s: typeof scenario) => replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI }).steps.map((step) => Object.values(step.regions).map((r) => r.tokens));
     const shrunk = dropToolOutput(scenario, countTokens);
     expect(tokens(shrunk)).toEqual(tokens(scenario));
     expect(encodeScenario(shrunk).length).toBeLessThan(encodeScenario(scenario).length / 2);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/engine/index.ts';
 import { EXAMPLES, findExample } from '../../src/scenarios/examples.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { encodeScenario } from '../../src/share/index.ts';
 import { parseViewParams, scenarioPart } from '../../src/share/view.ts';
 import type { PageSession } from '../../src/state/page-session.ts';
@@ -23,7 +24,7 @@ async function started(tab = new FakeTab()) {
 
 /** The first step of the engine's own run where a change of `type` in `region` happens. */
 function firstChange(id: string, type: string, region: string): number {
-  return replay(exampleContent(id)!, BUILT_IN_TRAFFIC).steps.findIndex((s) => s.changes.some((c) => c.type === type && c.region === region));
+  return replay(exampleContent(id)!, { ...BUILT_IN_TRAFFIC, ...RHAI }).steps.findIndex((s) => s.changes.some((c) => c.type === type && c.region === region));
 }
 
 /** Puts `href` in the tab's address as a person would (a pasted link, an edited fragment). */
@@ -61,7 +62,7 @@ describe('examples open at their lesson', () => {
   it('flat-vs-regions opens on the flat-list chart at the inference where the flat list loses the task', async () => {
     const { session, tab } = await started();
     await session.openExample('flat-vs-regions');
-    const run = replay(exampleContent('flat-vs-regions')!, BUILT_IN_TRAFFIC);
+    const run = replay(exampleContent('flat-vs-regions')!, { ...BUILT_IN_TRAFFIC, ...RHAI });
     const lost = run.steps.findIndex((s) => s.request?.inference === run.summary.baselineLosesTaskAt);
     await until(() => session.ui.getState().step === lost, 'the step where the task is lost');
     expect(session.ui.getState().chartView).toBe('flat');

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { type Timeline, replay } from '../../src/engine/index.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { describeAt } from '../../src/scenarios/lessons.ts';
 import { CHART_VIEWS } from '../../src/share/view.ts';
 import { landingStep } from '../../src/state/lesson.ts';
@@ -13,7 +14,7 @@ import { timelineView } from '../../src/worker/timeline-view.ts';
 
 const runs = new Map<string, Timeline>();
 function run(id: string): Timeline {
-  if (!runs.has(id)) runs.set(id, replay(exampleContent(id)!, BUILT_IN_TRAFFIC));
+  if (!runs.has(id)) runs.set(id, replay(exampleContent(id)!, { ...BUILT_IN_TRAFFIC, ...RHAI }));
   return runs.get(id)!;
 }
 

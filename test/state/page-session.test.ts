@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { type Scenario, Replay, replay } from '../../src/engine/index.ts';
 import { DEFAULT_EXAMPLE_ID, findExample } from '../../src/scenarios/examples.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { encodeScenario } from '../../src/share/index.ts';
 import { parseViewParams, scenarioPart } from '../../src/share/view.ts';
 import { AGENT_FILE, defaultScenario, exampleContent } from '../../src/state/scenario.ts';
@@ -20,7 +21,7 @@ const POINTS = 600;
 
 const replays = (sent: { engine: { type: string }[] }) => sent.engine.filter((m) => m.type === 'replay').length;
 const status = (session: PageSession) => session.results.getState().status.kind;
-const shows = (scenario: Scenario) => timelineView(replay(scenario, BUILT_IN_TRAFFIC), POINTS).view;
+const shows = (scenario: Scenario) => timelineView(replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }), POINTS).view;
 const noticeTexts = (session: PageSession) => session.ui.getState().notices.map((n) => n.text);
 
 async function started(tab = new FakeTab(), options: Parameters<typeof testSession>[1] = {}) {
@@ -44,7 +45,7 @@ describe('a first visit', () => {
     const { session, sent, tab } = await started();
     expect(replays(sent)).toBe(1);
     expect(session.results.getState().timeline).toEqual(shows(defaultScenario()));
-    expect(session.results.getState().validation?.diagnostics).toEqual(replay(defaultScenario(), BUILT_IN_TRAFFIC).diagnostics);
+    expect(session.results.getState().validation?.diagnostics).toEqual(replay(defaultScenario(), { ...BUILT_IN_TRAFFIC, ...RHAI }).diagnostics);
     expect(session.library.getState()).toMatchObject({ entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID } });
     // The address holds the example's link, in the history entry the tab came with.
     await until(() => tab.url.hash.length > 1, 'the address written');
@@ -58,8 +59,8 @@ describe('a first visit', () => {
     session.ui.getState().setStep(57);
     await until(() => session.results.getState().detail?.index === 57, 'step 57 inspected');
     const scenario = defaultScenario();
-    expect(session.results.getState().detail).toEqual(new Replay(scenario, BUILT_IN_TRAFFIC).inspect(57));
-    expect(session.results.getState().figures).toEqual(stepFigures(figureTable(replay(scenario, BUILT_IN_TRAFFIC)), 57));
+    expect(session.results.getState().detail).toEqual(new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(57));
+    expect(session.results.getState().figures).toEqual(stepFigures(figureTable(replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI })), 57));
     expect(replays(sent)).toBe(1);
   });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Scenario, countTokens, ScenarioSchema, replayAsRecorded, watchScripts, Replay, blueprintBreakdown, compile, findModel, flatListBreakdown, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { append, assistant, scenario, user } from '../builders.ts';
 import { engineHandlers } from '../../src/worker/engine-handlers.ts';
 import { figureTable, timelineView, stepFigures } from '../../src/worker/timeline-view.ts';
@@ -13,6 +14,7 @@ import { asRecordedView } from '../../src/worker/as-recorded-view.ts';
 import { importTrace } from '../../src/import/index.ts';
 import { readFileSync } from 'node:fs';
 import { scriptLog, type RunningScript, type ScriptLog } from '../../src/worker/scripts.ts';
+import { loadRhai } from '../../src/worker/rhai.ts';
 
 /** The builders' model, gpt-4o, and its window. */
 const GPT_4O_WINDOW = findModel('gpt-4o')!.window;
@@ -68,9 +70,9 @@ describe('engine worker handlers', () => {
     const worker = harness();
     const answer = worker.replay(7, notes('one'));
     expect(answer.type).toBe('replay');
-    const detail = new Replay(notes('one'), BUILT_IN_TRAFFIC).inspect(2);
+    const detail = new Replay(notes('one'), { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(2);
     expect(worker.inspect(7, 2)).toEqual({
-      detail, figures: stepFigures(figureTable(replay(notes('one'), BUILT_IN_TRAFFIC)), 2),
+      detail, figures: stepFigures(figureTable(replay(notes('one'), { ...BUILT_IN_TRAFFIC, ...RHAI })), 2),
       // No recorded run: the flat list stands beside the blueprint's window.
       breakdown: { blueprint: blueprintBreakdown(detail, GPT_4O_WINDOW), beside: flatListBreakdown(detail, GPT_4O_WINDOW) ?? null, besideIs: 'flatList' },
     });
@@ -97,7 +99,7 @@ describe('engine worker handlers', () => {
     const worker = harness();
     expect(worker.inspect(5, 0)).toEqual({ detail: null, missing: true });
     expect(worker.open(5, notes('one'))).toMatchObject({ type: 'open', result: { ok: true } });
-    expect(worker.inspect(5, 2).detail).toEqual(new Replay(notes('one'), BUILT_IN_TRAFFIC).inspect(2));
+    expect(worker.inspect(5, 2).detail).toEqual(new Replay(notes('one'), { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(2));
   });
 
   it('keeps no run from a cancelled replay or a scenario that fails its schema', () => {
@@ -123,7 +125,7 @@ describe('engine worker handlers', () => {
 
   it('a replay given a compile runs on it rather than compiling again', () => {
     const other = scenario('[context.regions]\nscratch = { max_tokens = 70 }', [user('hi'), assistant('first')]);
-    const timeline = new Replay(notes('one'), BUILT_IN_TRAFFIC).timeline({ compiled: compile(other) });
+    const timeline = new Replay(notes('one'), { ...BUILT_IN_TRAFFIC, ...RHAI }).timeline({ compiled: compile(other) });
     expect(timeline.regions.filter((r) => r.declared).map((r) => [r.name, r.budget])).toEqual([['scratch', 70]]);
   });
 
@@ -144,7 +146,7 @@ describe('engine worker handlers', () => {
     const worker = harness();
     const answer = worker.replay(1, notes('one'));
     const parsed = WorkerResponseSchema.parse(structuredClone(answer));
-    const expected = timelineView(replay(notes('one'), BUILT_IN_TRAFFIC)).view;
+    const expected = timelineView(replay(notes('one'), { ...BUILT_IN_TRAFFIC, ...RHAI })).view;
     expect(parsed).toMatchObject({ type: 'replay', result: { view: expected } });
     if (answer.type !== 'replay' || !answer.result.view) throw new Error('expected a run view');
     expect(answer.result.view.steps.count).toBe(5);
@@ -165,7 +167,8 @@ describe('a replay past its deadline', () => {
     Array.from({ length: 40 }, (_, i) => [user(`q${i}`), assistant(`a${i}`)]).flat(),
     { agent: { 'agent.leviath': '[context.regions]\nslow = { kind = "custom", script = "context_hooks/slow.rhai" }\n', 'context_hooks/slow.rhai': SLOW } });
 
-  it('stops between two events and keeps the timeline so far, with a warning that names the script that took the time', () => {
+  it('stops between two events and keeps the timeline so far, with a warning that names the script that took the time', async () => {
+    await loadRhai(); // this worker has the interpreter already, so the replay answers in the same task
     const announced: RunningScript[] = [];
     const scripts = scriptLog((call) => announced.push(call));
     watchScripts(scripts);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ScenarioSchema, type Scenario, advise, replay, replayAsRecorded, Replay, blueprintBreakdown } from '../../src/engine/index.ts';
 import { importTrace } from '../../src/import/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { engineHandlers } from '../../src/worker/engine-handlers.ts';
 import { adviseHandlers } from '../../src/worker/advise-handlers.ts';
 import { WorkerResponseSchema, type WorkerResponse } from '../../src/worker/protocol.ts';
@@ -82,7 +83,7 @@ describe('the recorded run beside the blueprint', () => {
     // Claude's counts here are o200k_base's: the blueprint's are approximate, and say so.
     expect(c.approximate).toBe(true);
 
-    const timeline = replay(s, BUILT_IN_TRAFFIC);
+    const timeline = replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(c.blueprint).toMatchObject({
       peakRequestTokens: timeline.summary.peakRequestTokens, taskKept: timeline.summary.taskLostAt === null, readAgain: timeline.summary.readAgain.count,
     });
@@ -126,7 +127,7 @@ describe('what fills the window at an inspected step', () => {
     const asSent = replayAsRecorded(s);
     const last = s.traffic.length - 1;
     const { breakdown, detail } = worker.inspect(1, last);
-    expect(breakdown!.blueprint).toEqual(blueprintBreakdown(new Replay(s, BUILT_IN_TRAFFIC).inspect(last), window));
+    expect(breakdown!.blueprint).toEqual(blueprintBreakdown(new Replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(last), window));
     expect(detail!.index).toBe(last);
     expect(breakdown!.besideIs).toBe('asSent');
     const request = asSent.steps.findLast((st) => st.request && st.index <= last)!.request!;
@@ -172,7 +173,7 @@ describe('the advisor in its worker', () => {
     const answer = messages.at(-1)!;
     expect(WorkerResponseSchema.safeParse(answer).success).toBe(true);
     if (answer.type !== 'advise') throw new Error(`expected advice, got ${answer.type}`);
-    const direct = advise(s, { ...BUILT_IN_TRAFFIC, candidates: 30 });
+    const direct = advise(s, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 30 });
     const figures = (a: typeof direct) => a.front.map((p) => [p.toml, p.peakRequestTokens, p.inputCostUsd, p.readAgain, p.changes]);
     expect(direct.front.length).toBeGreaterThan(0);
     expect(figures(answer.result)).toEqual(figures(direct));

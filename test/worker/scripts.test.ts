@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { watchScripts, type ScriptCall, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { exampleContent } from '../../src/state/scenario.ts';
 import { describeScript, scriptLog, type RunningScript } from '../../src/worker/scripts.ts';
 import { scenario, user, assistant } from '../builders.ts';
@@ -15,7 +16,7 @@ function watched(s: Parameters<typeof replay>[0]) {
   const calls: ScriptCall[] = [];
   const log = scriptLog((running) => announced.push(running));
   watchScripts({ started: (call) => { calls.push(call); log.started(call); }, finished: (call, ms) => log.finished(call, ms) });
-  replay(s, BUILT_IN_TRAFFIC);
+  replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI });
   return { announced, calls, log };
 }
 

@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { CACHE_COLUMNS, REGION_COLUMNS, REQUEST_COLUMNS, ScenarioSchema, replay } from '../../src/engine/index.ts';
 import { findExample } from '../../src/scenarios/examples.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import { RHAI } from '../../src/engine/custom-script.ts';
 import { timelineView } from '../../src/worker/timeline-view.ts';
 
-const timeline = replay(ScenarioSchema.parse(findExample('checklist-gate')!.scenario), BUILT_IN_TRAFFIC);
+const timeline = replay(ScenarioSchema.parse(findExample('checklist-gate')!.scenario), { ...BUILT_IN_TRAFFIC, ...RHAI });
 
 describe('the timeline view', () => {
   it('sends every request and cache column at the kept inferences, with the timeline\'s own values', () => {

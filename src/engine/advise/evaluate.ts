@@ -90,7 +90,7 @@ export class Evaluator {
    */
   constructor(
     private readonly scenario: Scenario,
-    private readonly options: Pick<ReplayOptions, 'runRhaiSeed' | 'checkScript' | 'shared'>,
+    private readonly options: Pick<ReplayOptions, 'runRhaiSeed' | 'checkScript' | 'loadCustomHooks' | 'shared'>,
     private readonly names: RunNames,
     startDiagnostics: readonly Diagnostic[],
     private readonly start?: StartFacts,

@@ -30,7 +30,10 @@ import {
   type Space,
 } from './space.ts';
 
-export interface AdviseOptions extends Pick<ReplayOptions, 'generators' | 'runRhaiSeed' | 'checkScript'> {
+export interface AdviseOptions extends Pick<
+  ReplayOptions,
+  'generators' | 'runRhaiSeed' | 'checkScript' | 'loadCustomHooks'
+> {
   /** The search's seed: the same seed gives the same candidates and the same front. */
   seed?: number;
   /** How many candidate blueprints to judge (each validated and replayed, or stopped early). */
@@ -249,6 +252,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
   const replayOptions = {
     runRhaiSeed: options.runRhaiSeed,
     checkScript: options.checkScript,
+    loadCustomHooks: options.loadCustomHooks,
     shared: new SharedFacts({ keepCaps: true }),
   };
   const startCompiled = validateScenario(fixed, replayOptions);

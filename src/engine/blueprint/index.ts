@@ -8,7 +8,7 @@ import { boolean, describe, isTable, text, Reporter, type Table } from './report
 import { compileRegionTable, compileStage } from './stageDecl.ts';
 import { runChecks, type Layout } from './checks.ts';
 import type { ScriptChecker } from './scriptCheck.ts';
-import { checkCustomScript } from '../custom-script.ts';
+import { NO_RHAI } from '../rhai-host.ts';
 import { z } from 'zod';
 import type { SeedInputs } from '../seeds.ts';
 import { fmt } from '../format.ts';
@@ -40,8 +40,11 @@ export interface CompileOptions extends SeedInputs {
   window?: { tokens: number; model: string };
 }
 
-/** Parses each custom-region script with the Rhai interpreter and requires `fn render(ctx)`. */
-export const DEFAULT_SCRIPT_CHECK: ScriptChecker = checkCustomScript;
+/**
+ * Without a caller's checker (custom-script.ts's checkCustomScript parses each script with the Rhai
+ * interpreter and requires `fn render(ctx)`), a custom region's script is a finding that says so.
+ */
+export const DEFAULT_SCRIPT_CHECK: ScriptChecker = NO_RHAI.checkScript;
 
 export const TOP_KEYS = ['context', 'stages', 'safe_commands', 'read_paths', 'security'];
 export const CONTEXT_KEYS = ['regions', 'file_tracking'];

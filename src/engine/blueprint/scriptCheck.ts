@@ -1,8 +1,9 @@
 // THE HOOK POINT for the Rhai compile check of custom-region scripts.
 // The blueprint compiler finds each `script` file and checks its path (custom-script-missing,
 // script-outside-agent-dir); whether it parses and defines `fn render(ctx)` is the Rhai
-// interpreter's business: index.ts plugs in src/engine/custom-script.ts's checkCustomScript as
-// DEFAULT_SCRIPT_CHECK, and `compileBlueprint(agent, { checkScript })` can replace it.
+// interpreter's business: callers pass src/engine/custom-script.ts's checkCustomScript (RHAI) as
+// `compileBlueprint(agent, { checkScript })`, and without one each script is a finding saying the
+// interpreter is not loaded (DEFAULT_SCRIPT_CHECK, rhai-host.ts).
 
 export interface ScriptFinding {
   /**

@@ -6,17 +6,7 @@
 // an inference: the region falls back to the built-in behaviour and warns with the script position.
 import type { RegionDecl } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
-import {
-  overflowCtx,
-  readOnOverflow,
-  readOnWrite,
-  readRender,
-  renderCtx,
-  writeCtx,
-  type RegionFacts,
-  type ScriptMessage,
-} from '../custom-hooks.ts';
-import { describeFailure, loadCustomHooks, type CustomHooks } from '../custom-script.ts';
+import { describeFailure, NO_RHAI, type CustomHooks, type RegionFacts, type ScriptMessage } from '../rhai-host.ts';
 import type { Change, ChangeType, ToolCall } from '../timeline.ts';
 import { BaseRegion, change, entryMessage, renderedMessage } from './base.ts';
 import type { Entry, RegionContext, RegionEnv, RegionRender, RenderedMessage, WriteOutcome } from './types.ts';
@@ -63,7 +53,13 @@ export class CustomRegion extends BaseRegion {
   constructor(decl: RegionDecl, budget: ResolvedBudget, env: RegionEnv) {
     super(decl, budget);
     this.env = env;
-    this.hooks = loadCustomHooks(decl.script ?? '', env.agent, decl.name);
+    this.hooks = this.loadHooks(decl);
+  }
+
+  /** With the interpreter the run was given (the engine imports none: rhai-host.ts). */
+  private loadHooks(decl: RegionDecl): CustomHooks {
+    const load = this.env.loadCustomHooks ?? NO_RHAI.loadCustomHooks;
+    return load(decl.script ?? '', this.env.agent, decl.name);
   }
 
   override get cache() {
@@ -101,12 +97,12 @@ export class CustomRegion extends BaseRegion {
   /** on_write: a string replaces the content (re-counted, kind kept), true/() accepts, false drops. */
   private onWrite(entry: Entry, ctx: RegionContext): { entry?: Entry; changes: Change[] } {
     if (!this.hooks.has('on_write')) return { entry, changes: [] };
-    const called = this.hooks.call('on_write', writeCtx(this.facts(), entry));
+    const called = this.hooks.call('on_write', this.hooks.io.writeCtx(this.facts(), entry));
     if (!called.ok) {
       this.warnFailure(ctx, describeFailure(called.failure), 'the entry was accepted unchanged');
       return { entry, changes: [] };
     }
-    const answer = readOnWrite(called.value);
+    const answer = this.hooks.io.readOnWrite(called.value);
     if (!answer.ok) {
       this.warnFailure(ctx, `${answer.error} (${this.hooks.file})`, 'the entry was accepted unchanged');
       return { entry, changes: [] };
@@ -169,12 +165,12 @@ export class CustomRegion extends BaseRegion {
 
   private overflowPicks(needed: number, ctx: RegionContext): number[] {
     if (!this.hooks.has('on_overflow')) return [];
-    const called = this.hooks.call('on_overflow', overflowCtx(this.facts(), this.entries, needed));
+    const called = this.hooks.call('on_overflow', this.hooks.io.overflowCtx(this.facts(), this.entries, needed));
     if (!called.ok) {
       this.warnFailure(ctx, describeFailure(called.failure), 'evicted oldest-first instead');
       return [];
     }
-    const answer = readOnOverflow(called.value, this.entries.length);
+    const answer = this.hooks.io.readOnOverflow(called.value, this.entries.length);
     if (!answer.ok) {
       this.warnFailure(ctx, `${answer.error} (${this.hooks.file})`, 'evicted oldest-first instead');
       return [];
@@ -185,7 +181,7 @@ export class CustomRegion extends BaseRegion {
   // ---- per-stage layouts -----------------------------------------------------------------------
 
   override redeclare(decl: RegionDecl, budget: ResolvedBudget, ctx: RegionContext): Change[] {
-    if (decl.script !== this.decl.script) this.hooks = loadCustomHooks(decl.script ?? '', this.env.agent, decl.name);
+    if (decl.script !== this.decl.script) this.hooks = this.loadHooks(decl);
     return super.redeclare(decl, budget, ctx);
   }
 
@@ -212,7 +208,7 @@ export class CustomRegion extends BaseRegion {
   private runRender(ctx: RegionContext, windowTokens: number): RegionRender {
     const called = this.hooks.call(
       'render',
-      renderCtx({
+      this.hooks.io.renderCtx({
         region: this.facts(),
         entries: this.entries,
         stage: ctx.stage,
@@ -223,7 +219,7 @@ export class CustomRegion extends BaseRegion {
       }),
     );
     if (!called.ok) return this.fallback(ctx, describeFailure(called.failure));
-    const answer = readRender(called.value);
+    const answer = this.hooks.io.readRender(called.value);
     if (!answer.ok) return this.fallback(ctx, `${answer.error} (${this.hooks.file})`);
     for (const note of answer.value.notes) ctx.warn(`custom region ${this.name}: ${note} (${this.hooks.file})`);
     return {

@@ -4,6 +4,7 @@ import type { RegionDecl, RegionKind } from '../blueprint/types.ts';
 import type { ResolvedBudget } from '../budget.ts';
 import type { SummaryOptions } from '../summarize.ts';
 import type { Encoding } from '../tokens.ts';
+import type { HooksLoader } from '../rhai-host.ts';
 import type { CacheHint, Change, EntryKind, Section, ToolCall } from '../timeline.ts';
 
 export interface TodoState {
@@ -173,6 +174,8 @@ export interface RegionEnv {
   /** The blueprint's directory: `agent.leviath` and scripts, keyed by relative path. */
   agent: Readonly<Record<string, string>>;
   encoding: Encoding;
+  /** Makes a custom region's hooks: the run's Rhai interpreter (ReplayOptions.loadCustomHooks). */
+  loadCustomHooks?: HooksLoader;
 }
 
 export type RegionFactory = (decl: RegionDecl, budget: ResolvedBudget, env: RegionEnv) => Region;

@@ -5,7 +5,7 @@ import { assemble, type Assembly } from '../assemble.ts';
 import { FlatListBaseline } from '../baseline.ts';
 import type { RegionDecl } from '../blueprint/types.ts';
 import { runError, type Diagnostic } from '../diagnostics.ts';
-import { resolveSeed, taskSeedFinding, type SeedInputs } from '../seeds.ts';
+import { resolveSeed, taskSeedFinding } from '../seeds.ts';
 import { isImplicit, stageLayout } from '../stages.ts';
 import type { AssembledRequest, RequestFigures, StepResult, TimelineStep } from '../timeline.ts';
 import { seedInputsOf } from '../validate.ts';
@@ -15,6 +15,7 @@ import { toolResult } from './tool-results.ts';
 import { enterStage, transition } from './transitions.ts';
 import { infer, messageText, userMessage } from './turns.ts';
 import { goneText } from './written.ts';
+import type { HooksLoader, RhaiSeedRunner } from '../rhai-host.ts';
 
 /** Most steps change nothing and warn of nothing: they share one empty list. */
 const NONE: never[] = Object.freeze([]) as never;
@@ -26,7 +27,8 @@ function kept<T>(list: T[]): T[] {
 
 export class Run extends RunState {
   /** Creates every region, writes the seeds, enters the first stage. Returns spawn diagnostics. */
-  spawn(options: { runRhaiSeed?: SeedInputs['runRhaiSeed'] }): Diagnostic[] {
+  spawn(options: { runRhaiSeed?: RhaiSeedRunner; loadCustomHooks?: HooksLoader }): Diagnostic[] {
+    this.loadCustomHooks = options.loadCustomHooks;
     const first = this.stages[0]!;
     const all = new Map<string, RegionDecl>();
     for (const decl of stageLayout(this.blueprint, first)) all.set(decl.name, decl);
@@ -143,6 +145,7 @@ export class Run extends RunState {
   /** An independent copy of this run at its position, or undefined when a region cannot be copied. */
   fork(): Run | undefined {
     const copy = new Run(this.model, this.blueprint, this.events, this.scenario, this.shared, this.factories);
+    copy.loadCustomHooks = this.loadCustomHooks;
     return this.copyInto(copy) ? copy : undefined;
   }
 

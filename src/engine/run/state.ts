@@ -16,6 +16,7 @@ import { summarize, type SummaryItems, type SummaryOptions } from '../summarize.
 import type { Change, RegionFigures, RegionMeta, ToolCall } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
 import type { CappedResult } from '../routing.ts';
+import type { HooksLoader } from '../rhai-host.ts';
 
 /** Write orders reportedStrips may hold before its gone ones are first dropped. */
 const FORGET_FLOOR = 256;
@@ -158,6 +159,8 @@ export class RunState {
   readonly assembly = new AssemblyState();
   /** Behaviour the caller brought for some kinds (ReplayOptions.regionFactories): shared with this run's copies. */
   readonly factories: RegionFactories;
+  /** The run's Rhai interpreter for custom regions (set at spawn from ReplayOptions; rhai-host.ts). */
+  loadCustomHooks: HooksLoader | undefined;
 
   constructor(
     model: Model,
@@ -316,8 +319,12 @@ export class RunState {
 
   createRegion(decl: RegionDecl): Region {
     const budget = resolveBudget(decl, this.model.window);
-    const env = { agent: this.scenario.agent, encoding: this.model.encoding };
-    const created = createRegion(decl, budget, env, this.factories);
+    const created = createRegion(
+      decl,
+      budget,
+      { agent: this.scenario.agent, encoding: this.model.encoding, loadCustomHooks: this.loadCustomHooks },
+      this.factories,
+    );
     if (created.warning) this.runWarnings.push(created.warning);
     const region = created.region;
     this.regions.set(decl.name, region);

@@ -10,6 +10,7 @@ import type { Timeline } from '../../../src/engine/timeline.ts';
 import { validateScenario } from '../../../src/engine/validate.ts';
 import { advise, replay } from '../../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../../src/scenarios/generators.ts';
+import { RHAI } from '../../../src/engine/custom-script.ts';
 import { EXAMPLES } from '../../../src/scenarios/examples.ts';
 
 const withText = (scenario: Scenario, toml: string): Scenario => ({ ...scenario, agent: { ...scenario.agent, 'agent.leviath': toml } });
@@ -24,18 +25,18 @@ function measured(t: Timeline) {
 const worseOnAll = (p: Proposal, a: Advice['asRecorded']) =>
   p.peakRequestTokens > a.peakRequestTokens && p.inputCostUsd > a.inputCostUsd && p.readAgain > a.readAgain;
 
-const findings = (s: Scenario) => validateScenario(s).diagnostics.map((d) => `${d.severity} ${d.code} ${d.path}`).sort();
+const findings = (s: Scenario) => validateScenario(s, RHAI).diagnostics.map((d) => `${d.severity} ${d.code} ${d.path}`).sort();
 
 /** Every constraint and promise the advisor makes about a proposal, checked with the ordinary replay. */
 function checkProposals(scenario: Scenario, advice: Advice): void {
-  const start = replay(scenario, BUILT_IN_TRAFFIC);
+  const start = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   expect(advice.asRecorded).toMatchObject(measured(start));
   const required = new Set(start.regions.filter((r) => r.declared).map((r) => r.name)
-    .filter((name) => validateScenario(scenario).blueprint!.regions.find((d) => d.name === name)?.required));
+    .filter((name) => validateScenario(scenario, RHAI).blueprint!.regions.find((d) => d.name === name)?.required));
   for (const p of advice.front) {
     const proposed = withText(scenario, p.toml);
     expect(findings(proposed)).toEqual(findings(scenario));
-    const t = replay(proposed, BUILT_IN_TRAFFIC);
+    const t = replay(proposed, { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(measured(t)).toEqual({ peakRequestTokens: p.peakRequestTokens, inputCostUsd: p.inputCostUsd, readAgain: p.readAgain, taskKept: p.taskKept });
     if (scenario.inputs.task !== undefined) expect(t.summary.taskLostAt).toBeNull();
     expect(t.steps.some((s) => s.request?.overWindow)).toBe(false);
@@ -61,7 +62,7 @@ describe('lev advise on the examples', () => {
       const input = structuredClone(EXAMPLES.find((e) => e.id === id)!.scenario) as ScenarioInput;
       if (steps !== undefined && input.generator) input.generator.steps = steps;
       const scenario = ScenarioSchema.parse(input);
-      const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, candidates: 60 });
+      const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 60 });
       expect(advice.diagnostics).toEqual([]);
       expect(advice.front.length).toBeGreaterThan(0);
       expect(advice.search.editsRefused).toBe(0);
@@ -71,7 +72,7 @@ describe('lev advise on the examples', () => {
 
   it('says what each change does and what the proposal would be without it', () => {
     const scenario = ScenarioSchema.parse(EXAMPLES.find((e) => e.id === 'imported-run')!.scenario);
-    const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, candidates: 60 });
+    const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 60 });
     expect(advice.front.length).toBeGreaterThan(0);
     for (const p of advice.front) {
       // One sentence per change; a change is one or more edits (a strategy and its chunk size are one).
@@ -84,7 +85,7 @@ describe('lev advise on the examples', () => {
   it('reports its progress through the search and then the front', () => {
     const scenario = ScenarioSchema.parse(EXAMPLES.find((e) => e.id === 'imported-run')!.scenario);
     const seen: string[] = [];
-    const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, candidates: 20, onProgress: (p) => seen.push(`${p.phase} ${p.done}/${p.total}`) });
+    const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 20, onProgress: (p) => seen.push(`${p.phase} ${p.done}/${p.total}`) });
     expect(seen.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => `search ${i + 1}/20`));
     const front = seen.slice(20);
     expect(front.length).toBe(advice.search.simplifying);
@@ -95,11 +96,11 @@ describe('lev advise on the examples', () => {
     const input = structuredClone(EXAMPLES.find((e) => e.id === 'coding-agent')!.scenario) as ScenarioInput;
     input.generator!.steps = 150;
     const scenario = ScenarioSchema.parse(input);
-    const once = advise(scenario, { ...BUILT_IN_TRAFFIC, candidates: 30, seed: 7 });
-    expect(advise(scenario, { ...BUILT_IN_TRAFFIC, candidates: 30, seed: 7 })).toEqual(once);
+    const once = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 30, seed: 7 });
+    expect(advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 30, seed: 7 })).toEqual(once);
     const signal = { cancelled: false };
     const progress: number[] = [];
-    const cut = advise(scenario, { ...BUILT_IN_TRAFFIC, candidates: 30, seed: 7, signal, onProgress: (p) => { progress.push(p.done); if (p.done === 10) signal.cancelled = true; } });
+    const cut = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 30, seed: 7, signal, onProgress: (p) => { progress.push(p.done); if (p.done === 10) signal.cancelled = true; } });
     expect(cut.search.cancelled).toBe(true);
     expect(cut.search.judged).toBe(10);
     expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -108,7 +109,7 @@ describe('lev advise on the examples', () => {
 
   it('says why when the starting blueprint cannot run, and proposes nothing', () => {
     const scenario = ScenarioSchema.parse({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '[context.regions]\nx = { kind = "nope" }\n' } });
-    const advice = advise(scenario, BUILT_IN_TRAFFIC);
+    const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(advice.front).toEqual([]);
     expect(advice.diagnostics.map((d) => d.code)).toContain('unknown-region-kind');
   });
@@ -159,9 +160,9 @@ describe('lev advise on generated scenarios (property)', () => {
         inputs: { task: 'Fix the failing parser test and keep the public API unchanged.' },
         generator: { kind, seed, steps, ...(params ? { params } : {}) },
       });
-      const start = replay(scenario, BUILT_IN_TRAFFIC);
+      const start = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
       if (start.diagnostics.some((d) => d.severity === 'error')) return; // the generator's own traffic does not fit this blueprint
-      const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, candidates: 25, seed: search });
+      const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 25, seed: search });
       checkProposals(scenario, advice);
       checked += advice.front.length;
     }), { numRuns: 8, seed: 2029 });

@@ -9,6 +9,7 @@ import { ScenarioSchema } from '../../../src/engine/scenario.ts';
 import { advise, replay } from '../../../src/engine/index.ts';
 import { fmt } from '../../../src/engine/format.ts';
 import { BUILT_IN_TRAFFIC } from '../../../src/scenarios/generators.ts';
+import { RHAI } from '../../../src/engine/custom-script.ts';
 
 const LEV = resolve(import.meta.dirname, '../../../bin/lev.mjs');
 const EXAMPLE = resolve(import.meta.dirname, '../../../examples/imported-run.json');
@@ -27,7 +28,7 @@ describe('lev advise', () => {
       expect(p.changes.every((c: unknown) => typeof c === 'string')).toBe(true);
     }
     const scenario = ScenarioSchema.parse(JSON.parse(readFileSync(EXAMPLE, 'utf8')));
-    expect(out).toEqual(JSON.parse(JSON.stringify(advise(scenario, { ...BUILT_IN_TRAFFIC, candidates: 40, seed: 3 }))));
+    expect(out).toEqual(JSON.parse(JSON.stringify(advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 40, seed: 3 }))));
     expect(out.prices).toMatchObject({ model: 'claude-sonnet-4', provider: 'anthropic', checked: '2026-12-02' });
   }, 120_000);
 
@@ -35,7 +36,7 @@ describe('lev advise', () => {
     const r = lev(EXAMPLE, '--candidates', '40');
     expect(r.status).toBe(0);
     // The starting figures are the example's own replay's (it records no run as it was sent).
-    const start = replay(ScenarioSchema.parse(JSON.parse(readFileSync(EXAMPLE, 'utf8'))), BUILT_IN_TRAFFIC).summary;
+    const start = replay(ScenarioSchema.parse(JSON.parse(readFileSync(EXAMPLE, 'utf8'))), { ...BUILT_IN_TRAFFIC, ...RHAI }).summary;
     const head = `imported-run: the starting layout (this scenario records no run as it was sent): peak request ${fmt(start.peakRequestTokens)} tokens, $`;
     expect(r.stdout.startsWith(head)).toBe(true);
     expect(r.stdout.slice(head.length)).toMatch(new RegExp(`^\\d+\\.\\d{4} of input, ${start.readAgain.count} read again later, task ${start.taskLostAt === null ? 'kept' : 'LOST'}`));

@@ -13,10 +13,11 @@ import { stageLayout, stagesOf } from '../../../src/engine/stages.ts';
 import { validateScenario } from '../../../src/engine/validate.ts';
 import { EXAMPLES } from '../../../src/scenarios/examples.ts';
 import { generateTraffic } from '../../../src/scenarios/generators.ts';
+import { checkCustomScript, RHAI } from '../../../src/engine/custom-script.ts';
 
 function spaceOf(scenario: Scenario): Space {
   const source = scenario.agent['agent.leviath']!;
-  const blueprint = compileBlueprint(scenario.agent).blueprint!;
+  const blueprint = compileBlueprint(scenario.agent, { checkScript: checkCustomScript }).blueprint!;
   const events = scenario.generator ? generateTraffic({ ...scenario.generator, steps: 200 }) : scenario.traffic;
   const model = resolveModel(scenario.model);
   if (!model.ok) throw new Error(model.error);
@@ -24,7 +25,7 @@ function spaceOf(scenario: Scenario): Space {
 }
 
 const findings = (scenario: Scenario, text: string) =>
-  validateScenario({ ...scenario, agent: { ...scenario.agent, 'agent.leviath': text } }).diagnostics.map((d) => `${d.severity} ${d.code} ${d.path}`).sort();
+  validateScenario({ ...scenario, agent: { ...scenario.agent, 'agent.leviath': text } }, RHAI).diagnostics.map((d) => `${d.severity} ${d.code} ${d.path}`).sort();
 
 describe('the search space of each example', () => {
   for (const example of EXAMPLES) {
@@ -43,7 +44,7 @@ describe('the search space of each example', () => {
         // Every comment line of the user's file is still there, word for word.
         for (const line of space.source.split('\n').filter((l) => l.trimStart().startsWith('#'))) expect(made.text).toContain(line);
         expect(findings(scenario, made.text)).toEqual(start);
-        const blueprint = compileBlueprint({ ...scenario.agent, 'agent.leviath': made.text }).blueprint!;
+        const blueprint = compileBlueprint({ ...scenario.agent, 'agent.leviath': made.text }, { checkScript: checkCustomScript }).blueprint!;
         space.knobs.forEach((knob, i) => {
           const value = candidate[i];
           if (knob.region !== undefined) {
