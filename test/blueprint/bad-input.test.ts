@@ -28,11 +28,17 @@ describe('bad input', () => {
   });
 
   it('an unclosed inline table is reported at the end of its own line, naming the brace', () => {
-    const result = compile('[context.regions]\na = { kind = "pinned" }\nb = { kind = "pinned" }\nc = { kind = "pinned" }\ntask = { kind = "pinned"\n[stages.x]\n');
-    expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.message])).toEqual([[
-      'toml-syntax', 5, 25,
-      'TOML syntax error: expected comma or end of structure: the `{` at line 5, column 8 is never closed. Fix this line: close it (or add the missing comma).',
-    ]]);
+    const result = compile(
+      '[context.regions]\na = { kind = "pinned" }\nb = { kind = "pinned" }\nc = { kind = "pinned" }\ntask = { kind = "pinned"\n[stages.x]\n',
+    );
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.message])).toEqual([
+      [
+        'toml-syntax',
+        5,
+        25,
+        'TOML syntax error: expected comma or end of structure: the `{` at line 5, column 8 is never closed. Fix this line: close it (or add the missing comma).',
+      ],
+    ]);
   });
 
   it('JSON is a toml-syntax error', () => {
@@ -67,7 +73,10 @@ describe('bad input', () => {
   });
 
   it('a blueprint just under the cap, with as many regions as a blueprint may have, still compiles', () => {
-    const regions = Array.from({ length: MAX_REGIONS - 1 }, (_, i) => `r${i} = { kind = "temporary", budget = "0.4%" }`).join('\n');
+    const regions = Array.from(
+      { length: MAX_REGIONS - 1 },
+      (_, i) => `r${i} = { kind = "temporary", budget = "0.4%" }`,
+    ).join('\n');
     const body = `[context.regions]\ntask = {}\n${regions}\n`;
     const source = `# ${'x'.repeat(MAX_BLUEPRINT_BYTES - body.length - 3)}\n${body}`;
     expect(source.length).toBe(MAX_BLUEPRINT_BYTES);
@@ -77,15 +86,18 @@ describe('bad input', () => {
   });
 
   it('one region more is refused at that region, counting names once across the top level and the stages', () => {
-    const regions = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `r${from + i} = { kind = "temporary" }`).join('\n');
+    const regions = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `r${from + i} = { kind = "temporary" }`).join('\n');
     // The top level and a stage that repeats its first 50 regions: the stage's 51st new name is one too many.
     const source = `[context.regions]\n${regions(0, 150)}\n[stages.s.context.regions]\n${regions(0, 50)}\n${regions(150, 201)}\n`;
     const result = compile(source);
     expect(result.blueprint).toBeUndefined();
     // Line 1 and 152 are the headers, so r200 (the stage's 101st line) is line 253.
     expect(summary(result.diagnostics)).toEqual(['too-many-regions error 253:1 stages.s.context.regions.r200']);
-    expect(result.diagnostics[0]!.message).toBe(`A blueprint declares at most ${MAX_REGIONS} regions (each name counted once across [context.regions] and every stage), `
-      + 'so that the page can draw them; `r200` is region 201. Merge regions, or split the agent.');
+    expect(result.diagnostics[0]!.message).toBe(
+      `A blueprint declares at most ${MAX_REGIONS} regions (each name counted once across [context.regions] and every stage), ` +
+        'so that the page can draw them; `r200` is region 201. Merge regions, or split the agent.',
+    );
   });
 
   it('10,000 regions are refused without compiling them', () => {
@@ -116,13 +128,20 @@ describe('bad input', () => {
     const files = Array.from({ length: 30_000 }, (_, i) => `"f${i}.md"`).join(', ');
     const allow = Array.from({ length: 30_000 }, (_, i) => `"cmd${i}"`).join(', ');
     const source = `safe_commands = [${allow}]\n[context.regions]\ntask = {}\nr = { seed = { files = [${files}, "../x"] } }\n`;
-    const result = compileBlueprint({ 'agent.leviath': source }, { checkScript: checkCustomScript, workdir: { 'f1.md': '' } });
+    const result = compileBlueprint(
+      { 'agent.leviath': source },
+      { checkScript: checkCustomScript, workdir: { 'f1.md': '' } },
+    );
     const escapes = result.diagnostics.filter((d) => d.code === 'seed-path-escapes');
-    expect(summary(escapes)).toEqual([`seed-path-escapes error 4:${source.split('\n')[3]!.indexOf('"../x"') + 1} context.regions.r.seed.files[30000]`]);
+    expect(summary(escapes)).toEqual([
+      `seed-path-escapes error 4:${source.split('\n')[3]!.indexOf('"../x"') + 1} context.regions.r.seed.files[30000]`,
+    ]);
     expect(source.length).toBeLessThan(MAX_BLUEPRINT_BYTES);
     const missing = result.diagnostics.filter((d) => d.code === 'seed-file-missing');
     expect(missing).toHaveLength(11); // ten named, then one summary for the rest
-    expect(missing[0]!.message).toMatch(/^29989 more seed files of region "r" are not in the working directory \(29999 in all\)/);
+    expect(missing[0]!.message).toMatch(
+      /^29989 more seed files of region "r" are not in the working directory \(29999 in all\)/,
+    );
     expect(missing[0]!.path).toBe('context.regions.r.seed.files');
     expect(missing[10]!.message).toContain('"f10.md"');
     expect(result.blueprint!.safeCommands).toHaveLength(30_000);
@@ -148,7 +167,10 @@ describe('bad input', () => {
 
   it('names that are Object.prototype members are ordinary names', () => {
     const result = compileBlueprint(
-      { 'agent.leviath': '[context.regions]\ntask = {}\nx = { kind = "constructor", seed = { files = ["toString"] } }\ny = { kind = "custom", script = "hasOwnProperty" }\n' },
+      {
+        'agent.leviath':
+          '[context.regions]\ntask = {}\nx = { kind = "constructor", seed = { files = ["toString"] } }\ny = { kind = "custom", script = "hasOwnProperty" }\n',
+      },
       { checkScript: checkCustomScript, workdir: {} },
     );
     expect(summary(result.diagnostics)).toEqual([
@@ -165,13 +187,19 @@ describe('bad input', () => {
 
   it('never throws on arbitrary text (property)', () => {
     const alphabet = fc.constantFrom(...'[]{}=".,\'#\n \\abkindtaskseed_-%0123456789'.split(''));
-    fc.assert(fc.property(fc.array(alphabet, { maxLength: 300 }).map((cs) => cs.join('')), (source) => {
-      const result = compileBlueprint({ 'agent.leviath': source }, { checkScript: checkCustomScript });
-      for (const d of result.diagnostics) {
-        expect(d.line).toBeGreaterThanOrEqual(1);
-        expect(d.column).toBeGreaterThanOrEqual(1);
-      }
-    }), { numRuns: 400, seed: 42 });
+    fc.assert(
+      fc.property(
+        fc.array(alphabet, { maxLength: 300 }).map((cs) => cs.join('')),
+        (source) => {
+          const result = compileBlueprint({ 'agent.leviath': source }, { checkScript: checkCustomScript });
+          for (const d of result.diagnostics) {
+            expect(d.line).toBeGreaterThanOrEqual(1);
+            expect(d.column).toBeGreaterThanOrEqual(1);
+          }
+        },
+      ),
+      { numRuns: 400, seed: 42 },
+    );
   });
 
   it('the locator never throws on valid TOML built from random structure (property)', () => {
@@ -179,10 +207,13 @@ describe('bad input', () => {
     const scalar = fc.constantFrom('1', '"s"', "'x'", 'true', '[1, [2]]', '{ z = 1 }', '"""\nm\n"""');
     const line = fc.tuple(key, scalar).map(([k, v]) => `${k} = ${v}`);
     const header = fc.array(key, { minLength: 1, maxLength: 4 }).map((ks) => `[${ks.join('.')}]`);
-    fc.assert(fc.property(fc.array(fc.oneof(line, header), { maxLength: 30 }), (lines) => {
-      const source = lines.join('\n');
-      expect(() => new KeyIndex(source)).not.toThrow();
-      expect(() => compileBlueprint({ 'agent.leviath': source }, { checkScript: checkCustomScript })).not.toThrow();
-    }), { numRuns: 300, seed: 7 });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(line, header), { maxLength: 30 }), (lines) => {
+        const source = lines.join('\n');
+        expect(() => new KeyIndex(source)).not.toThrow();
+        expect(() => compileBlueprint({ 'agent.leviath': source }, { checkScript: checkCustomScript })).not.toThrow();
+      }),
+      { numRuns: 300, seed: 7 },
+    );
   });
 });

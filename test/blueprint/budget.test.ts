@@ -14,7 +14,12 @@ describe('resolveBudget', () => {
   it('20% of a 200k model is 40,000, and compact_at 80% of that is 32,000', () => {
     const codebase = region('{ kind = "compacting", budget = "20%", compact_at = "80%" }');
     expect(windowOf('claude-sonnet-4')).toBe(200_000);
-    expect(resolveBudget(codebase, windowOf('claude-sonnet-4'))).toEqual({ budget: 40_000, compactAt: 32_000, threshold: undefined, trigger: 32_000 });
+    expect(resolveBudget(codebase, windowOf('claude-sonnet-4'))).toEqual({
+      budget: 40_000,
+      compactAt: 32_000,
+      threshold: undefined,
+      trigger: 32_000,
+    });
   });
 
   it('the same share keeps its shape across models', () => {
@@ -32,7 +37,12 @@ describe('resolveBudget', () => {
   });
 
   it('max_tokens alone is the budget (default 5000)', () => {
-    expect(resolveBudget(region('{}'), 200_000)).toEqual({ budget: 5000, compactAt: undefined, threshold: undefined, trigger: 5000 });
+    expect(resolveBudget(region('{}'), 200_000)).toEqual({
+      budget: 5000,
+      compactAt: undefined,
+      threshold: undefined,
+      trigger: 5000,
+    });
     expect(resolveBudget(region('{ max_tokens = 1234 }'), 16_385).budget).toBe(1234);
   });
 
@@ -52,8 +62,18 @@ describe('resolveBudget', () => {
 
   it('threshold_tokens is a second ceiling on top of compact_at', () => {
     const codebase = region('{ kind = "compacting", budget = "20%", compact_at = "80%", threshold_tokens = 30000 }');
-    expect(resolveBudget(codebase, 200_000)).toEqual({ budget: 40_000, compactAt: 32_000, threshold: 30_000, trigger: 30_000 });
-    expect(resolveBudget(codebase, 128_000)).toEqual({ budget: 25_600, compactAt: 20_480, threshold: 30_000, trigger: 20_480 });
+    expect(resolveBudget(codebase, 200_000)).toEqual({
+      budget: 40_000,
+      compactAt: 32_000,
+      threshold: 30_000,
+      trigger: 30_000,
+    });
+    expect(resolveBudget(codebase, 128_000)).toEqual({
+      budget: 25_600,
+      compactAt: 20_480,
+      threshold: 30_000,
+      trigger: 20_480,
+    });
   });
 
   it('percentages round down without float noise', () => {
@@ -65,7 +85,10 @@ describe('resolveBudget', () => {
   it('shares may add up to more than 100%', () => {
     const bp = blueprintOf('[context.regions]\ntask = { budget = "60%" }\nb = { budget = "70%" }\n');
     const budgets = resolveBudgets(bp.regions, 100_000);
-    expect([...budgets.entries()].map(([name, b]) => [name, b.budget])).toEqual([['task', 60_000], ['b', 70_000]]);
+    expect([...budgets.entries()].map(([name, b]) => [name, b.budget])).toEqual([
+      ['task', 60_000],
+      ['b', 70_000],
+    ]);
   });
 });
 
@@ -84,7 +107,8 @@ describe('models', () => {
   it('resolveModel: built-in id, custom window, unknown id', () => {
     expect(resolveModel({ id: 'o3' })).toMatchObject({ ok: true, model: { window: 200_000 } });
     expect(resolveModel({ window: 32_000, encoding: 'cl100k_base' })).toMatchObject({
-      ok: true, model: { id: 'custom-32000', window: 32_000, encoding: 'cl100k_base', provider: 'custom' },
+      ok: true,
+      model: { id: 'custom-32000', window: 32_000, encoding: 'cl100k_base', provider: 'custom' },
     });
     const unknown = resolveModel({ id: 'gpt-9' });
     expect(unknown.ok).toBe(false);

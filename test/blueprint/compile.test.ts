@@ -12,12 +12,26 @@ history = { kind = "compact_history", budget = "15%", source_region = "codebase"
 `);
     expect(bp.regions.map((r) => r.name)).toEqual(['task', 'codebase', 'conversation', 'history']);
     expect(bp.regions[0]).toEqual({
-      name: 'task', kind: 'pinned', budgetShare: 0.12, maxTokens: 5000, maxTokensExplicit: false,
-      seed: { type: 'task_input' }, seedImplicit: false, required: false,
-      requiredMessage: DEFAULT_REQUIRED_MESSAGE, summarizable: true, admission: 'evict',
-      minTokens: undefined, loc: { file: 'agent.leviath', line: 2, column: 1 },
+      name: 'task',
+      kind: 'pinned',
+      budgetShare: 0.12,
+      maxTokens: 5000,
+      maxTokensExplicit: false,
+      seed: { type: 'task_input' },
+      seedImplicit: false,
+      required: false,
+      requiredMessage: DEFAULT_REQUIRED_MESSAGE,
+      summarizable: true,
+      admission: 'evict',
+      minTokens: undefined,
+      loc: { file: 'agent.leviath', line: 2, column: 1 },
     });
-    expect(bp.regions[2]).toMatchObject({ kind: 'sliding_window', maxItems: 20, strategy: 'per_item', budgetShare: 0.33 });
+    expect(bp.regions[2]).toMatchObject({
+      kind: 'sliding_window',
+      maxItems: 20,
+      strategy: 'per_item',
+      budgetShare: 0.33,
+    });
     expect(bp.regions[3]).toMatchObject({ kind: 'compact_history', sourceRegion: 'codebase', budgetShare: 0.15 });
     expect(bp.stages).toEqual([]);
     expect(bp.safeCommands).toEqual([]);
@@ -27,8 +41,12 @@ history = { kind = "compact_history", budget = "15%", source_region = "codebase"
   });
 
   it('reads the table form the same as the inline form', () => {
-    const inline = blueprintOf('[context.regions]\nconv = { kind = "sliding_window", budget = "10%", max_items = 4, strategy = "bulk", overflow = 2 }\n');
-    const table = blueprintOf('[context.regions.conv]\nkind = "sliding_window"\nbudget = "10%"\nmax_items = 4\nstrategy = "bulk"\noverflow = 2\n');
+    const inline = blueprintOf(
+      '[context.regions]\nconv = { kind = "sliding_window", budget = "10%", max_items = 4, strategy = "bulk", overflow = 2 }\n',
+    );
+    const table = blueprintOf(
+      '[context.regions.conv]\nkind = "sliding_window"\nbudget = "10%"\nmax_items = 4\nstrategy = "bulk"\noverflow = 2\n',
+    );
     const strip = (bp: typeof inline) => bp.regions.map(({ loc: _loc, ...rest }) => rest);
     expect(strip(table)).toEqual(strip(inline));
     expect(table.regions[0]).toMatchObject({ strategy: 'bulk', overflow: 2, maxItems: 4 });
@@ -36,14 +54,22 @@ history = { kind = "compact_history", budget = "15%", source_region = "codebase"
 
   it('defaults: temporary kind, 10 items, per_item, generated required_message with {region}', () => {
     const bp = blueprintOf('[context.regions]\nscratch = {}\nconv = { kind = "sliding_window" }\n');
-    expect(bp.regions[0]).toMatchObject({ kind: 'temporary', maxTokens: 5000, required: false, summarizable: true, admission: 'evict' });
+    expect(bp.regions[0]).toMatchObject({
+      kind: 'temporary',
+      maxTokens: 5000,
+      required: false,
+      summarizable: true,
+      admission: 'evict',
+    });
     expect(bp.regions[0]!.requiredMessage).toContain('{region}');
     expect(bp.regions[0]!.maxItems).toBeUndefined();
     expect(bp.regions[1]).toMatchObject({ maxItems: 10, strategy: 'per_item' });
   });
 
   it('bulk and compact strategies default their counts to half of max_items', () => {
-    const bp = blueprintOf('[context.regions]\na = { kind = "sliding_window", max_items = 20, strategy = "bulk" }\nb = { kind = "sliding_window", strategy = "compact" }\n');
+    const bp = blueprintOf(
+      '[context.regions]\na = { kind = "sliding_window", max_items = 20, strategy = "bulk" }\nb = { kind = "sliding_window", strategy = "compact" }\n',
+    );
     expect(bp.regions[0]).toMatchObject({ overflow: 10 });
     expect(bp.regions[1]).toMatchObject({ compactCount: 5 });
   });
@@ -60,19 +86,28 @@ summarizable = false
 admission = "reject"
 `);
     expect(bp.regions[0]).toMatchObject({
-      budgetShare: 0.3, maxTokens: 9000, maxTokensExplicit: true, minTokens: 2000, required: true,
-      requiredMessage: 'Fill {region} first.', summarizable: false, admission: 'reject',
+      budgetShare: 0.3,
+      maxTokens: 9000,
+      maxTokensExplicit: true,
+      minTokens: 2000,
+      required: true,
+      requiredMessage: 'Fill {region} first.',
+      summarizable: false,
+      admission: 'reject',
     });
   });
 
   it('reads every per-kind key', () => {
-    const bp = blueprintOf(`[context.regions]
+    const bp = blueprintOf(
+      `[context.regions]
 c = { kind = "compacting", compact_at = "80%", threshold_tokens = 30000 }
 h = { kind = "compact_history", source_region = "c", compact_at = "50%" }
 f = { kind = "hash_map", max_entries = 50 }
 b = { kind = "custom", script = "hooks/b.rhai", persistent = true }
 p = { kind = "custom", script = "hooks/b.rhai" }
-`, { 'hooks/b.rhai': 'fn render(ctx) { "" }' });
+`,
+      { 'hooks/b.rhai': 'fn render(ctx) { "" }' },
+    );
     expect(bp.regions[0]).toMatchObject({ kind: 'compacting', compactAtShare: 0.8, thresholdTokens: 30000 });
     expect(bp.regions[1]).toMatchObject({ kind: 'compact_history', sourceRegion: 'c', compactAtShare: 0.5 });
     expect(bp.regions[2]).toMatchObject({ kind: 'hashmap', maxEntries: 50 });
@@ -81,7 +116,16 @@ p = { kind = "custom", script = "hooks/b.rhai" }
   });
 
   it('accepts every one of the nine kinds', () => {
-    const kinds = ['temporary', 'pinned', 'sliding_window', 'compacting', 'compact_history', 'clearable', 'hashmap', 'checklist'];
+    const kinds = [
+      'temporary',
+      'pinned',
+      'sliding_window',
+      'compacting',
+      'compact_history',
+      'clearable',
+      'hashmap',
+      'checklist',
+    ];
     const toml = `[context.regions]\ntask = { kind = "pinned" }\n${kinds.map((k) => `r_${k} = { kind = "${k}" }`).join('\n')}\nr_custom = { kind = "custom", script = "s.rhai" }\n`;
     const result = compile(toml, { 's.rhai': 'fn render(ctx) { "" }' });
     expect(result.diagnostics).toEqual([]);
@@ -105,10 +149,15 @@ computed = { kind = "temporary", seed = { rhai = "seeds/plan.rhai" } }
 inherited = { kind = "pinned", seed = { caller = "brief" } }
 `);
     expect(bp.regions.map((r) => r.seed)).toEqual([
-      { type: 'task_input' }, { type: 'input' }, { type: 'key', key: 'brief_text' },
-      { type: 'files', files: ['README.md'] }, { type: 'glob', glob: 'src/**/*.rs' },
-      { type: 'literal', text: 'Never edit generated files.' }, { type: 'command', command: 'git log --oneline -20' },
-      { type: 'rhai', script: 'seeds/plan.rhai' }, { type: 'caller', name: 'brief' },
+      { type: 'task_input' },
+      { type: 'input' },
+      { type: 'key', key: 'brief_text' },
+      { type: 'files', files: ['README.md'] },
+      { type: 'glob', glob: 'src/**/*.rs' },
+      { type: 'literal', text: 'Never edit generated files.' },
+      { type: 'command', command: 'git log --oneline -20' },
+      { type: 'rhai', script: 'seeds/plan.rhai' },
+      { type: 'caller', name: 'brief' },
     ]);
     expect(bp.regions.every((r) => !r.seedImplicit)).toBe(true);
   });
@@ -160,27 +209,53 @@ gate = { require_no_open_items = "todos", message = "Finish or explicitly drop t
     expect(result.diagnostics).toEqual([]);
     const [analyze, implement] = result.blueprint!.stages;
     expect(analyze).toMatchObject({
-      name: 'analyze', systemPrompt: 'Read the code.', maxAttempts: 4,
+      name: 'analyze',
+      systemPrompt: 'Read the code.',
+      maxAttempts: 4,
       loc: { line: 8, column: 9 },
       toolRouting: {
-        defaultRegion: 'scratch', maxResultTokens: 4000,
-        overrides: { read_file: { region: 'codebase', maxResultTokens: 20000 }, grep: { region: 'scratch' }, bash: { maxResultTokens: 500 } },
+        defaultRegion: 'scratch',
+        maxResultTokens: 4000,
+        overrides: {
+          read_file: { region: 'codebase', maxResultTokens: 20000 },
+          grep: { region: 'scratch' },
+          bash: { maxResultTokens: 500 },
+        },
         maxResultTokensPerTool: { read_file: 20000 },
       },
       transitions: [{ to: 'implement', transform: 'compact', loc: { line: 22, column: 29 } }],
     });
     expect(analyze!.regions).toBeUndefined();
     expect(implement!.regions!.map((r) => r.name)).toEqual(['task', 'todos']);
-    expect(implement!.transitions).toEqual([{
-      to: 'analyze', loc: { file: 'agent.leviath', line: 30, column: 31 },
-      gate: { requireNoOpenItems: 'todos', message: 'Finish or explicitly drop the open items first.', maxAttempts: 3 },
-    }]);
+    expect(implement!.transitions).toEqual([
+      {
+        to: 'analyze',
+        loc: { file: 'agent.leviath', line: 30, column: 31 },
+        gate: {
+          requireNoOpenItems: 'todos',
+          message: 'Finish or explicitly drop the open items first.',
+          maxAttempts: 3,
+        },
+      },
+    ]);
   });
 
   it('regionsForStage: own layout, else top level; stage_instructions is never hidden', () => {
     const bp = compile(STAGED).blueprint!;
-    expect(regionsForStage(bp, undefined).map((r) => r.name)).toEqual(['task', 'stage_instructions', 'codebase', 'scratch', 'todos']);
-    expect(regionsForStage(bp, 'analyze').map((r) => r.name)).toEqual(['task', 'stage_instructions', 'codebase', 'scratch', 'todos']);
+    expect(regionsForStage(bp, undefined).map((r) => r.name)).toEqual([
+      'task',
+      'stage_instructions',
+      'codebase',
+      'scratch',
+      'todos',
+    ]);
+    expect(regionsForStage(bp, 'analyze').map((r) => r.name)).toEqual([
+      'task',
+      'stage_instructions',
+      'codebase',
+      'scratch',
+      'todos',
+    ]);
     expect(regionsForStage(bp, 'implement').map((r) => r.name)).toEqual(['task', 'todos', 'stage_instructions']);
     expect(regionsForStage(bp, 'no-such-stage').map((r) => r.name)).toHaveLength(5);
   });

@@ -17,14 +17,27 @@ export function blueprintOf(toml: string, extra: Record<string, string> = {}, op
 }
 
 /** Diagnostics with one code. */
-export function withCode(toml: string, code: string, extra: Record<string, string> = {}, options: CompileOptions = {}): Diagnostic[] {
+export function withCode(
+  toml: string,
+  code: string,
+  extra: Record<string, string> = {},
+  options: CompileOptions = {},
+): Diagnostic[] {
   return compile(toml, extra, options).diagnostics.filter((d) => d.code === code);
 }
 
 /** The single diagnostic with this code, as `{severity, line, column, path}` plus its message. */
-export function only(toml: string, code: string, extra: Record<string, string> = {}, options: CompileOptions = {}): Diagnostic {
+export function only(
+  toml: string,
+  code: string,
+  extra: Record<string, string> = {},
+  options: CompileOptions = {},
+): Diagnostic {
   const found = withCode(toml, code, extra, options);
-  expect(found, `expected exactly one ${code}; got ${JSON.stringify(compile(toml, extra, options).diagnostics)}`).toHaveLength(1);
+  expect(
+    found,
+    `expected exactly one ${code}; got ${JSON.stringify(compile(toml, extra, options).diagnostics)}`,
+  ).toHaveLength(1);
   return found[0]!;
 }
 

@@ -4,7 +4,11 @@ import { locateJson } from '../../src/engine/blueprint/jsonLocate.ts';
 
 const at = (line: number, column: number) => ({ line, column });
 /** A located span: start and exclusive end. */
-const span = (line: number, column: number, endLine: number, endColumn: number) => ({ line, column, end: at(endLine, endColumn) });
+const span = (line: number, column: number, endLine: number, endColumn: number) => ({
+  line,
+  column,
+  end: at(endLine, endColumn),
+});
 /** Only the start of a span. */
 const start = ({ line, column }: { line: number; column: number }) => ({ line, column });
 
@@ -12,7 +16,12 @@ describe('KeyIndex (TOML key locator)', () => {
   it('finds keys and values under [table] headers', () => {
     const index = new KeyIndex('[context.regions.codebase]\nkind = "compacting"\n  budget = "20%"\n');
     expect(index.get(['context', 'regions', 'codebase'])).toEqual({ key: at(1, 18), keyEnd: at(1, 26) });
-    expect(index.get(['context', 'regions', 'codebase', 'kind'])).toEqual({ key: at(2, 1), keyEnd: at(2, 5), value: at(2, 8), valueEnd: at(2, 20) });
+    expect(index.get(['context', 'regions', 'codebase', 'kind'])).toEqual({
+      key: at(2, 1),
+      keyEnd: at(2, 5),
+      value: at(2, 8),
+      valueEnd: at(2, 20),
+    });
     expect(index.locate(['context', 'regions', 'codebase', 'budget'], 'value')).toEqual(span(3, 12, 3, 17));
   });
 
@@ -30,13 +39,18 @@ describe('KeyIndex (TOML key locator)', () => {
     expect(index.locate(['stages', 'my.stage'])).toEqual(span(1, 12, 1, 22));
     expect(start(index.locate(['stages', 'my.stage', 'tool_routing']))).toEqual(at(2, 1));
     expect(index.locate(['stages', 'my.stage', 'tool_routing', 'overrides', 'read file'])).toEqual(span(2, 26, 2, 37));
-    expect(index.locate(['stages', 'my.stage', 'tool_routing', 'overrides', 'read file'], 'value')).toEqual(span(2, 40, 2, 43));
+    expect(index.locate(['stages', 'my.stage', 'tool_routing', 'overrides', 'read file'], 'value')).toEqual(
+      span(2, 40, 2, 43),
+    );
   });
 
   it('handles per-stage region tables and multi-line inline tables', () => {
-    const src = '[stages.implement.context.regions.todos]\nkind = "checklist"\n[stages.implement.transitions.review]\ngate = { require_no_open_items = "todos",\nmessage = "x" }\n';
+    const src =
+      '[stages.implement.context.regions.todos]\nkind = "checklist"\n[stages.implement.transitions.review]\ngate = { require_no_open_items = "todos",\nmessage = "x" }\n';
     const index = new KeyIndex(src);
-    expect(start(index.locate(['stages', 'implement', 'context', 'regions', 'todos', 'kind'], 'value'))).toEqual(at(2, 8));
+    expect(start(index.locate(['stages', 'implement', 'context', 'regions', 'todos', 'kind'], 'value'))).toEqual(
+      at(2, 8),
+    );
     expect(index.locate(['stages', 'implement', 'transitions', 'review'])).toEqual(span(3, 31, 3, 37));
     expect(start(index.locate(['stages', 'implement', 'transitions', 'review', 'gate', 'message']))).toEqual(at(5, 1));
     // A value spanning lines ends where it closes.
@@ -67,13 +81,16 @@ describe('KeyIndex (TOML key locator)', () => {
   });
 
   it('writes dotted paths the way diagnostics show them', () => {
-    expect(dottedPath(['context', 'regions', 'readme', 'seed', 'files', 1])).toBe('context.regions.readme.seed.files[1]');
+    expect(dottedPath(['context', 'regions', 'readme', 'seed', 'files', 1])).toBe(
+      'context.regions.readme.seed.files[1]',
+    );
     expect(dottedPath(['stages', 'my.stage'])).toBe('stages."my.stage"');
   });
 });
 
 describe('locateJson', () => {
-  const src = '{\n  "version": 1,\n  "agent": { "agent.leviath": "x" },\n  "traffic": [\n    {"type": "user"},\n    {"type": "bogus", "content": "y"}\n  ]\n}';
+  const src =
+    '{\n  "version": 1,\n  "agent": { "agent.leviath": "x" },\n  "traffic": [\n    {"type": "user"},\n    {"type": "bogus", "content": "y"}\n  ]\n}';
   it('finds object keys and array elements', () => {
     expect(locateJson(src, ['agent', 'agent.leviath'])).toEqual(at(3, 14));
     expect(locateJson(src, ['traffic', 1, 'type'])).toEqual(at(6, 6));

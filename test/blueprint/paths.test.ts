@@ -22,7 +22,14 @@ describe('paths', () => {
   });
 
   it('matchGlob: *, **, ?, [..] and {a,b}', () => {
-    const files = { 'README.md': '', 'src/lib.rs': '', 'src/a/b/deep.rs': '', 'src/main.ts': '', 'docs/x1.md': '', 'docs/x2.md': '' };
+    const files = {
+      'README.md': '',
+      'src/lib.rs': '',
+      'src/a/b/deep.rs': '',
+      'src/main.ts': '',
+      'docs/x1.md': '',
+      'docs/x2.md': '',
+    };
     expect(matchGlob('src/**/*.rs', files)).toEqual(['src/a/b/deep.rs', 'src/lib.rs']);
     expect(matchGlob('src/*.rs', files)).toEqual(['src/lib.rs']);
     expect(matchGlob('**/*.md', files)).toEqual(['README.md', 'docs/x1.md', 'docs/x2.md']);

@@ -59,7 +59,10 @@ describe('kinds and strategies', () => {
   });
 
   it('unknown-strategy: "per-item" is refused and per_item suggested', () => {
-    const d = only(`${R}${TASK}[context.regions.conv]\nkind = "sliding_window"\nstrategy = "per-item"\n`, 'unknown-strategy');
+    const d = only(
+      `${R}${TASK}[context.regions.conv]\nkind = "sliding_window"\nstrategy = "per-item"\n`,
+      'unknown-strategy',
+    );
     expect([d.severity, d.line, d.column, d.path]).toEqual(['error', 5, 12, 'context.regions.conv.strategy']);
     expect(d.message).toContain('Did you mean "per_item"?');
   });
@@ -110,7 +113,9 @@ threshold_tokens = 0
   });
 
   it('malformed-budget warnings: min_tokens without budget, min above max', () => {
-    const result = compile(`${R}${TASK}a = { min_tokens = 100 }\nb = { budget = "5%", max_tokens = 100, min_tokens = 200 }\n`);
+    const result = compile(
+      `${R}${TASK}a = { min_tokens = 100 }\nb = { budget = "5%", max_tokens = 100, min_tokens = 200 }\n`,
+    );
     expect(summary(result.diagnostics)).toEqual([
       'malformed-budget warning 3:7 context.regions.a.min_tokens',
       'malformed-budget warning 4:40 context.regions.b.min_tokens',
@@ -128,11 +133,15 @@ describe('unknown keys', () => {
   it('unknown-key for a per-kind key on the wrong kind', () => {
     const d = only(`${R}${TASK}code = { kind = "compacting", max_items = 5 }\n`, 'unknown-key');
     expect([d.line, d.column, d.path]).toEqual([3, 31, 'context.regions.code.max_items']);
-    expect(d.message).toBe('`max_items` applies only to sliding_window regions, and region "code" is compacting. Remove it or change the kind.');
+    expect(d.message).toBe(
+      '`max_items` applies only to sliding_window regions, and region "code" is compacting. Remove it or change the kind.',
+    );
   });
 
   it('unknown-key at the top level and in a stage: a near miss is an error, anything else a warning', () => {
-    const result = compile(`[contxt.regions]\n${TASK}[agent]\nname = "coder"\n[stages.a]\nsystem_promt = "x"\nmodel = "gpt-4o"\n`);
+    const result = compile(
+      `[contxt.regions]\n${TASK}[agent]\nname = "coder"\n[stages.a]\nsystem_promt = "x"\nmodel = "gpt-4o"\n`,
+    );
     const unknown = result.diagnostics.filter((d) => d.code === 'unknown-key');
     expect(summary(unknown)).toEqual([
       'unknown-key error 1:2 contxt',
@@ -180,7 +189,9 @@ describe('positive whole numbers and enumerations', () => {
   });
 
   it('invalid-value: max_entries, required, admission', () => {
-    const result = compile(`${R}${TASK}h = { kind = "hashmap", max_entries = 0, required = "yes", admission = "drop" }\n`);
+    const result = compile(
+      `${R}${TASK}h = { kind = "hashmap", max_entries = 0, required = "yes", admission = "drop" }\n`,
+    );
     expect(summary(result.diagnostics)).toEqual([
       'invalid-value error 3:39 context.regions.h.max_entries',
       'invalid-value error 3:53 context.regions.h.required',
@@ -196,8 +207,16 @@ describe('positive whole numbers and enumerations', () => {
 
 describe('seeds', () => {
   it('region-seed-not-understood: { caller_input = ... } suggests caller', () => {
-    const d = only(`${R}${TASK}inherited = { kind = "pinned", seed = { caller_input = "brief" } }\n`, 'region-seed-not-understood');
-    expect([d.severity, d.line, d.column, d.path]).toEqual(['warning', 3, 41, 'context.regions.inherited.seed.caller_input']);
+    const d = only(
+      `${R}${TASK}inherited = { kind = "pinned", seed = { caller_input = "brief" } }\n`,
+      'region-seed-not-understood',
+    );
+    expect([d.severity, d.line, d.column, d.path]).toEqual([
+      'warning',
+      3,
+      41,
+      'context.regions.inherited.seed.caller_input',
+    ]);
     expect(d.message).toContain('Did you mean { caller = ... }?');
     expect(d.message).toContain('starts empty');
   });
@@ -258,8 +277,10 @@ describe('command seeds', () => {
       'command-seed info 3:45 context.regions.env.seed.command',
       'command-seed-not-safe warning 3:45 context.regions.env.seed.command',
     ]);
-    expect(result.diagnostics[1]!.message).toBe('Command seed `git log --oneline -20` is not covered by [safe_commands], so it does not run at all and region "env" starts empty; the run goes on. '
-      + 'It runs at spawn, before anyone can approve it: add it (or a prefix such as "git log") to [safe_commands] allow = [...].');
+    expect(result.diagnostics[1]!.message).toBe(
+      'Command seed `git log --oneline -20` is not covered by [safe_commands], so it does not run at all and region "env" starts empty; the run goes on. ' +
+        'It runs at spawn, before anyone can approve it: add it (or a prefix such as "git log") to [safe_commands] allow = [...].',
+    );
   });
 
   it('a [safe_commands] prefix on a word boundary covers it', () => {
@@ -269,14 +290,19 @@ describe('command seeds', () => {
 
   it('a prefix does not cover a command with shell operators', () => {
     const toml = `[safe_commands]\nallow = ["git log"]\n${R}${TASK}env = { seed = { command = "git log; rm -rf ~" } }\n`;
-    expect(summary(withCode(toml, 'command-seed-not-safe'))).toEqual(['command-seed-not-safe warning 5:28 context.regions.env.seed.command']);
+    expect(summary(withCode(toml, 'command-seed-not-safe'))).toEqual([
+      'command-seed-not-safe warning 5:28 context.regions.env.seed.command',
+    ]);
   });
 
   it('command-seed-no-output when a scenario records no stdout for the command', () => {
     const toml = `[safe_commands]\nallow = ["git"]\n${R}${TASK}${env}`;
-    expect(summary(withCode(toml, 'command-seed-no-output', {}, { commands: { 'git status': 'clean' } })))
-      .toEqual(['command-seed-no-output warning 5:45 context.regions.env.seed.command']);
-    expect(withCode(toml, 'command-seed-no-output', {}, { commands: { 'git log --oneline -20': 'abc fix' } })).toEqual([]);
+    expect(summary(withCode(toml, 'command-seed-no-output', {}, { commands: { 'git status': 'clean' } }))).toEqual([
+      'command-seed-no-output warning 5:45 context.regions.env.seed.command',
+    ]);
+    expect(withCode(toml, 'command-seed-no-output', {}, { commands: { 'git log --oneline -20': 'abc fix' } })).toEqual(
+      [],
+    );
     expect(withCode(toml, 'command-seed-no-output')).toEqual([]);
   });
 
@@ -305,18 +331,28 @@ describe('seed paths', () => {
     const toml = `${R}${TASK}r = { seed = { glob = "../*.toml" } }\n`;
     const d = only(toml, 'seed-path-escapes', {}, { workdir });
     expect([d.severity, d.line, d.column, d.path]).toEqual(['error', 3, 23, 'context.regions.r.seed.glob']);
-    expect(d.message).toBe('Glob "../*.toml" matches "../secrets.toml", which is outside the working directory, so the seed of region "r" is refused at spawn and nothing is read. '
-      + 'Narrow the pattern, or declare the directory under [read_paths] paths = [...].');
+    expect(d.message).toBe(
+      'Glob "../*.toml" matches "../secrets.toml", which is outside the working directory, so the seed of region "r" is refused at spawn and nothing is read. ' +
+        'Narrow the pattern, or declare the directory under [read_paths] paths = [...].',
+    );
     // Matches nothing outside: not an error, only the no-match warning. Matches all inside: nothing.
-    expect(summary(compile(toml, {}, { workdir: { 'Cargo.toml': '' } }).diagnostics)).toEqual(['seed-glob-no-match warning 3:23 context.regions.r.seed.glob']);
-    expect(compile(`${R}${TASK}r = { seed = { glob = "src/**/../../*.toml" } }\n`, {}, { workdir }).diagnostics).toEqual([]);
+    expect(summary(compile(toml, {}, { workdir: { 'Cargo.toml': '' } }).diagnostics)).toEqual([
+      'seed-glob-no-match warning 3:23 context.regions.r.seed.glob',
+    ]);
+    expect(
+      compile(`${R}${TASK}r = { seed = { glob = "src/**/../../*.toml" } }\n`, {}, { workdir }).diagnostics,
+    ).toEqual([]);
     // Without a working directory nothing can be expanded, so nothing is judged.
     expect(compile(toml).diagnostics).toEqual([]);
   });
 
   it('[read_paths] covers files and glob matches (info), but never a rhai script', () => {
     const toml = `[read_paths]\npaths = ["../shared"]\n${R}${TASK}a = { seed = { files = ["../shared/rules.md"] } }\nb = { seed = { glob = "../shared/*.md" } }\nc = { seed = { rhai = "../shared/s.rhai" } }\nd = { seed = { files = ["../other/x"] } }\n`;
-    const result = compile(toml, {}, { workdir: { '../shared/rules.md': 'r', '../shared/a.md': 'a', '../other/x': 'x' } });
+    const result = compile(
+      toml,
+      {},
+      { workdir: { '../shared/rules.md': 'r', '../shared/a.md': 'a', '../other/x': 'x' } },
+    );
     expect(summary(result.diagnostics)).toEqual([
       'seed-path-via-read-paths info 5:25 context.regions.a.seed.files[0]',
       'seed-path-via-read-paths info 6:23 context.regions.b.seed.glob',
@@ -347,7 +383,10 @@ describe('seed paths', () => {
 
 describe('custom scripts', () => {
   it('script-outside-agent-dir', () => {
-    const d = only(`${R}${TASK}brain = { kind = "custom", script = "../shared/brain.rhai" }\n`, 'script-outside-agent-dir');
+    const d = only(
+      `${R}${TASK}brain = { kind = "custom", script = "../shared/brain.rhai" }\n`,
+      'script-outside-agent-dir',
+    );
     expect([d.severity, d.line, d.column, d.path]).toEqual(['error', 3, 37, 'context.regions.brain.script']);
   });
 
@@ -374,35 +413,75 @@ describe('custom scripts', () => {
 
   it('the script check hook reports in the script file', () => {
     const checkScript = (source: string, file: string) =>
-      source.includes('fn render') ? [] : [{ code: 'custom-render-missing' as const, message: `${file} defines no fn render(ctx).`, line: 1, column: 1 }];
-    const result = compile(`${R}${TASK}b = { kind = "custom", script = "./hooks/b.rhai" }\n`, { 'hooks/b.rhai': 'fn on_write(ctx) { () }' }, { checkScript });
-    expect(result.diagnostics).toEqual([{
-      code: 'custom-render-missing', severity: 'error', message: 'hooks/b.rhai defines no fn render(ctx).',
-      file: 'hooks/b.rhai', line: 1, column: 1, path: '',
-    }]);
+      source.includes('fn render')
+        ? []
+        : [
+            {
+              code: 'custom-render-missing' as const,
+              message: `${file} defines no fn render(ctx).`,
+              line: 1,
+              column: 1,
+            },
+          ];
+    const result = compile(
+      `${R}${TASK}b = { kind = "custom", script = "./hooks/b.rhai" }\n`,
+      { 'hooks/b.rhai': 'fn on_write(ctx) { () }' },
+      { checkScript },
+    );
+    expect(result.diagnostics).toEqual([
+      {
+        code: 'custom-render-missing',
+        severity: 'error',
+        message: 'hooks/b.rhai defines no fn render(ctx).',
+        file: 'hooks/b.rhai',
+        line: 1,
+        column: 1,
+        path: '',
+      },
+    ]);
   });
 });
 
 describe('stages: gates, transitions, routing', () => {
   it('gate-region-undeclared with a did-you-mean', () => {
-    const d = only(`${R}${TASK}todos = { kind = "checklist" }\n[stages.a.transitions.b]\ngate = { require_no_open_items = "todo" }\n[stages.b]\n`, 'gate-region-undeclared');
-    expect([d.severity, d.line, d.column, d.path]).toEqual(['error', 5, 34, 'stages.a.transitions.b.gate.require_no_open_items']);
+    const d = only(
+      `${R}${TASK}todos = { kind = "checklist" }\n[stages.a.transitions.b]\ngate = { require_no_open_items = "todo" }\n[stages.b]\n`,
+      'gate-region-undeclared',
+    );
+    expect([d.severity, d.line, d.column, d.path]).toEqual([
+      'error',
+      5,
+      34,
+      'stages.a.transitions.b.gate.require_no_open_items',
+    ]);
     expect(d.message).toContain('Did you mean "todos"?');
   });
 
   it('gate-region-not-checklist', () => {
-    const d = only(`${R}${TASK}todos = { kind = "pinned" }\n[stages.a.transitions.b]\ngate = { require_no_open_items = "todos" }\n[stages.b]\n`, 'gate-region-not-checklist');
-    expect([d.severity, d.line, d.column, d.path]).toEqual(['error', 5, 34, 'stages.a.transitions.b.gate.require_no_open_items']);
+    const d = only(
+      `${R}${TASK}todos = { kind = "pinned" }\n[stages.a.transitions.b]\ngate = { require_no_open_items = "todos" }\n[stages.b]\n`,
+      'gate-region-not-checklist',
+    );
+    expect([d.severity, d.line, d.column, d.path]).toEqual([
+      'error',
+      5,
+      34,
+      'stages.a.transitions.b.gate.require_no_open_items',
+    ]);
     expect(d.message).toContain('pinned region');
   });
 
-  it('a gate on a checklist declared only by another stage is refused: the gate\'s stage cannot reach it (issue 32)', () => {
+  it("a gate on a checklist declared only by another stage is refused: the gate's stage cannot reach it (issue 32)", () => {
     const toml = `${R}${TASK}[stages.a.transitions.b]\ngate = { require_no_open_items = "todos" }\n[stages.b.context.regions]\ntodos = { kind = "checklist" }\n`;
-    expect(summary(compile(toml).diagnostics)).toEqual(['gate-region-not-visible error 4:34 stages.a.transitions.b.gate.require_no_open_items']);
+    expect(summary(compile(toml).diagnostics)).toEqual([
+      'gate-region-not-visible error 4:34 stages.a.transitions.b.gate.require_no_open_items',
+    ]);
   });
 
   it('transition-target-undeclared and unknown-transform', () => {
-    const result = compile(`${R}${TASK}[stages.plan.transitions.implment]\ntransform = "summarize"\n[stages.implement]\n`);
+    const result = compile(
+      `${R}${TASK}[stages.plan.transitions.implment]\ntransform = "summarize"\n[stages.implement]\n`,
+    );
     expect(summary(result.diagnostics)).toEqual([
       'transition-target-undeclared error 3:26 stages.plan.transitions.implment',
       'unknown-transform error 4:13 stages.plan.transitions.implment.transform',
@@ -445,12 +524,22 @@ grep = { region = "codebase" }
     ['read_file = {}', 13],
     ['read_file = ""', 13],
   ])('routing-override-invalid: %s', (entry, column) => {
-    const d = only(`${R}${TASK}codebase = {}\n[stages.a.tool_routing.overrides]\n${entry}\n`, 'routing-override-invalid');
-    expect([d.severity, d.line, d.column, d.path]).toEqual(['error', 5, column, 'stages.a.tool_routing.overrides.read_file']);
+    const d = only(
+      `${R}${TASK}codebase = {}\n[stages.a.tool_routing.overrides]\n${entry}\n`,
+      'routing-override-invalid',
+    );
+    expect([d.severity, d.line, d.column, d.path]).toEqual([
+      'error',
+      5,
+      column,
+      'stages.a.tool_routing.overrides.read_file',
+    ]);
   });
 
   it('max_result_tokens must be positive whole numbers', () => {
-    const result = compile(`${R}${TASK}[stages.a.tool_routing]\nmax_result_tokens = 0\n[stages.a.tool_routing.max_result_tokens_per_tool]\nread_file = "big"\n`);
+    const result = compile(
+      `${R}${TASK}[stages.a.tool_routing]\nmax_result_tokens = 0\n[stages.a.tool_routing.max_result_tokens_per_tool]\nread_file = "big"\n`,
+    );
     expect(summary(result.diagnostics)).toEqual([
       'invalid-value error 4:21 stages.a.tool_routing.max_result_tokens',
       'invalid-value error 6:13 stages.a.tool_routing.max_result_tokens_per_tool.read_file',
@@ -460,7 +549,10 @@ grep = { region = "codebase" }
 
 describe('source regions and file tracking', () => {
   it('source-region-undeclared', () => {
-    const d = only(`${R}${TASK}history = { kind = "compact_history", source_region = "codebse" }\ncodebase = { kind = "compacting" }\n`, 'source-region-undeclared');
+    const d = only(
+      `${R}${TASK}history = { kind = "compact_history", source_region = "codebse" }\ncodebase = { kind = "compacting" }\n`,
+      'source-region-undeclared',
+    );
     expect([d.severity, d.line, d.column, d.path]).toEqual(['error', 3, 55, 'context.regions.history.source_region']);
     expect(d.message).toContain('Did you mean "codebase"?');
   });
@@ -471,7 +563,10 @@ describe('source regions and file tracking', () => {
   });
 
   it('file-tracking-needs-hashmap when region names a non-hashmap', () => {
-    const d = only(`[context.file_tracking]\nregion = "notes"\n${R}${TASK}notes = { kind = "pinned" }\n`, 'file-tracking-needs-hashmap');
+    const d = only(
+      `[context.file_tracking]\nregion = "notes"\n${R}${TASK}notes = { kind = "pinned" }\n`,
+      'file-tracking-needs-hashmap',
+    );
     expect([d.line, d.column, d.path]).toEqual([2, 10, 'context.file_tracking.region']);
   });
 

@@ -43,12 +43,19 @@ const FRAGMENT_FINDINGS: Record<string, string[]> = {
 };
 
 const ALLOWED_FRAGMENT_CODES = new Set([
-  'task-not-seeded', 'transition-target-undeclared', 'gate-region-undeclared', 'routing-target-not-visible',
-  'command-seed', 'command-seed-not-safe', 'inert-key',
+  'task-not-seeded',
+  'transition-target-undeclared',
+  'gate-region-undeclared',
+  'routing-target-not-visible',
+  'command-seed',
+  'command-seed-not-safe',
+  'inert-key',
 ]);
 
 describe('spec snippets', () => {
-  const files = readdirSync(FIXTURES).filter((f) => f.startsWith('spec-')).sort();
+  const files = readdirSync(FIXTURES)
+    .filter((f) => f.startsWith('spec-'))
+    .sort();
 
   it('fixtures hold every snippet', () => {
     expect(files).toEqual(Object.keys(FRAGMENT_FINDINGS).sort());
@@ -63,14 +70,24 @@ describe('spec snippets', () => {
 
   it('the snippets assembled into one agent are clean', () => {
     const result = compile(readFileSync(join(FIXTURES, 'full-agent.toml'), 'utf8'), SCRIPTS);
-    expect(summary(result.diagnostics)).toEqual([
-      'command-seed info 21:45 context.regions.env.seed.command',
-    ]);
+    expect(summary(result.diagnostics)).toEqual(['command-seed info 21:45 context.regions.env.seed.command']);
     const bp = result.blueprint!;
     expect(bp.regions.map((r) => `${r.name}:${r.kind}`)).toEqual([
-      'task:pinned', 'stage_instructions:pinned', 'codebase:compacting', 'conversation:sliding_window',
-      'history:compact_history', 'findings:hashmap', 'brain:custom', 'todos:checklist', 'sources:temporary',
-      'scratch:clearable', 'standards:pinned', 'readme:pinned', 'rules:pinned', 'env:pinned', 'inherited:pinned',
+      'task:pinned',
+      'stage_instructions:pinned',
+      'codebase:compacting',
+      'conversation:sliding_window',
+      'history:compact_history',
+      'findings:hashmap',
+      'brain:custom',
+      'todos:checklist',
+      'sources:temporary',
+      'scratch:clearable',
+      'standards:pinned',
+      'readme:pinned',
+      'rules:pinned',
+      'env:pinned',
+      'inherited:pinned',
     ]);
     expect(bp.stages.map((s) => s.name)).toEqual(['analyze', 'implement', 'review']);
     expect(bp.fileTracking).toEqual({ enabled: true, region: 'findings' });

@@ -38,28 +38,42 @@ const calls = {
   c3: { id: 'c3', name: 'shell', arguments: { cmd: 'cargo test parser' } },
 };
 
-const sc = scenario({ 'agent.leviath': BLUEPRINT, 'context_hooks/brain.rhai': hookScript('brain') }, [
-  { type: 'user', content: TASK },
-  { type: 'assistant', content: 'Running the tests.', tool_calls: [calls.c1] },
-  { type: 'tool_result', tool_call_id: 'c1', tool_name: 'shell', content: SUCCESS },
-  { type: 'assistant', content: 'Reading the parser.', tool_calls: [calls.c2] },
-  { type: 'tool_result', tool_call_id: 'c2', tool_name: 'read_file', content: ERROR_READ, is_error: true },
-  { type: 'assistant', content: 'Running the parser tests.', tool_calls: [calls.c3] },
-  { type: 'tool_result', tool_call_id: 'c3', tool_name: 'shell', content: ERROR_TEST, is_error: true },
-  { type: 'assistant', content: 'Done.' },
-], { ...CUSTOM_TEST, inputs: { task: TASK } });
+const sc = scenario(
+  { 'agent.leviath': BLUEPRINT, 'context_hooks/brain.rhai': hookScript('brain') },
+  [
+    { type: 'user', content: TASK },
+    { type: 'assistant', content: 'Running the tests.', tool_calls: [calls.c1] },
+    { type: 'tool_result', tool_call_id: 'c1', tool_name: 'shell', content: SUCCESS },
+    { type: 'assistant', content: 'Reading the parser.', tool_calls: [calls.c2] },
+    { type: 'tool_result', tool_call_id: 'c2', tool_name: 'read_file', content: ERROR_READ, is_error: true },
+    { type: 'assistant', content: 'Running the parser tests.', tool_calls: [calls.c3] },
+    { type: 'tool_result', tool_call_id: 'c3', tool_name: 'shell', content: ERROR_TEST, is_error: true },
+    { type: 'assistant', content: 'Done.' },
+  ],
+  { ...CUSTOM_TEST, inputs: { task: TASK } },
+);
 
-const callTokens = (c: { name: string; arguments: Record<string, unknown> }) => count(JSON.stringify({ name: c.name, arguments: c.arguments }));
+const callTokens = (c: { name: string; arguments: Record<string, unknown> }) =>
+  count(JSON.stringify({ name: c.name, arguments: c.arguments }));
 const user = (content: string) => ({ role: 'user', content, region: 'conversation', tokens: count(content) });
-const assistant = (content: string, call: ToolCall) => ({ role: 'assistant', content, region: 'conversation', tool_calls: [call], tokens: count(content) + callTokens(call) });
+const assistant = (content: string, call: ToolCall) => ({
+  role: 'assistant',
+  content,
+  region: 'conversation',
+  tool_calls: [call],
+  tokens: count(content) + callTokens(call),
+});
 // The stub reports what brain kept: the size after on_write, not the size that arrived.
 const stub = (id: string, kept: string) => {
   const content = `[routed to brain: ${count(kept)} tokens]`;
   return { role: 'tool', content, tool_call_id: id, region: 'tool_results', tokens: count(content) };
 };
-const xml = (...events: string[]) => `<context>${events.map((e) => `<event kind="tool_result">${e}</event>`).join('')}</context>`;
+const xml = (...events: string[]) =>
+  `<context>${events.map((e) => `<event kind="tool_result">${e}</event>`).join('')}</context>`;
 const brain = (content: string) => ({ role: 'user', content, region: 'brain', tokens: count(content) });
-const system = [{ region: 'task', text: `[task]:\n${TASK}`, tokens: count('[task]:\n') + count(TASK), cache: 'always' }];
+const system = [
+  { region: 'task', text: `[task]:\n${TASK}`, tokens: count('[task]:\n') + count(TASK), cache: 'always' },
+];
 
 describe('brain.rhai', () => {
   const run = new Replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI });
@@ -67,7 +81,12 @@ describe('brain.rhai', () => {
   it('inference 0: the region is empty and still renders its scaffolding', () => {
     const detail = run.inspectInference(0);
     const messages = [user(TASK), brain('<context></context>')];
-    expect(detail.request).toEqual({ system, messages, tokens: system[0]!.tokens + messages.reduce((s, m) => s + m.tokens, 0), stripped: { toolCalls: [], toolResults: [] } });
+    expect(detail.request).toEqual({
+      system,
+      messages,
+      tokens: system[0]!.tokens + messages.reduce((s, m) => s + m.tokens, 0),
+      stripped: { toolCalls: [], toolResults: [] },
+    });
     expect(detail.warnings).toEqual([]);
   });
 
@@ -75,28 +94,54 @@ describe('brain.rhai', () => {
     const detail = run.inspectInference(2);
     const messages = [
       user(TASK),
-      assistant('Running the tests.', calls.c1), stub('c1', SUCCESS_HEAD),
-      assistant('Reading the parser.', calls.c2), stub('c2', ERROR_READ),
+      assistant('Running the tests.', calls.c1),
+      stub('c1', SUCCESS_HEAD),
+      assistant('Reading the parser.', calls.c2),
+      stub('c2', ERROR_READ),
       brain(xml(SUCCESS_HEAD, ERROR_READ)),
     ];
-    expect(detail.request).toEqual({ system, messages, tokens: system[0]!.tokens + messages.reduce((s, m) => s + m.tokens, 0), stripped: { toolCalls: [], toolResults: [] } });
+    expect(detail.request).toEqual({
+      system,
+      messages,
+      tokens: system[0]!.tokens + messages.reduce((s, m) => s + m.tokens, 0),
+      stripped: { toolCalls: [], toolResults: [] },
+    });
     const region = detail.regions.find((r) => r.name === 'brain')!;
-    expect(region.entries.map((e) => [e.content, e.tokens, e.kind])).toEqual([[SUCCESS_HEAD, count(SUCCESS_HEAD), 'tool_result'], [ERROR_READ, count(ERROR_READ), 'tool_result']]);
+    expect(region.entries.map((e) => [e.content, e.tokens, e.kind])).toEqual([
+      [SUCCESS_HEAD, count(SUCCESS_HEAD), 'tool_result'],
+      [ERROR_READ, count(ERROR_READ), 'tool_result'],
+    ]);
   });
 
   it('inference 3: on_overflow dropped the success, the errors stay', () => {
     const detail = run.inspectInference(3);
     const messages = [
       user(TASK),
-      assistant('Running the tests.', calls.c1), stub('c1', SUCCESS_HEAD),
-      assistant('Reading the parser.', calls.c2), stub('c2', ERROR_READ),
-      assistant('Running the parser tests.', calls.c3), stub('c3', ERROR_TEST),
+      assistant('Running the tests.', calls.c1),
+      stub('c1', SUCCESS_HEAD),
+      assistant('Reading the parser.', calls.c2),
+      stub('c2', ERROR_READ),
+      assistant('Running the parser tests.', calls.c3),
+      stub('c3', ERROR_TEST),
       brain(xml(ERROR_READ, ERROR_TEST)),
     ];
-    expect(detail.request).toEqual({ system, messages, tokens: system[0]!.tokens + messages.reduce((s, m) => s + m.tokens, 0), stripped: { toolCalls: [], toolResults: [] } });
+    expect(detail.request).toEqual({
+      system,
+      messages,
+      tokens: system[0]!.tokens + messages.reduce((s, m) => s + m.tokens, 0),
+      stripped: { toolCalls: [], toolResults: [] },
+    });
     const timeline = replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI });
     const overflow = timeline.steps[6]!;
-    expect(overflow.changes).toEqual([{ type: 'evict', region: 'brain', tokens: count(SUCCESS_HEAD), entries: [SUCCESS_HEAD], reason: `over budget ${BUDGET}: chosen by on_overflow` }]);
+    expect(overflow.changes).toEqual([
+      {
+        type: 'evict',
+        region: 'brain',
+        tokens: count(SUCCESS_HEAD),
+        entries: [SUCCESS_HEAD],
+        reason: `over budget ${BUDGET}: chosen by on_overflow`,
+      },
+    ]);
     expect(timeline.summary.warnings).toBe(0);
   });
 

@@ -21,9 +21,15 @@ import { CUSTOM_TEST, budgetOf, decl, hookScript, testContext } from './support.
 function entriesFor(kindMix: 'text' | 'conversation'): Entry[] {
   const out: Entry[] = [];
   for (let i = 0; i < 30; i++) {
-    const body = `item ${i}: ${'word '.repeat((i * 11) % 37 + 3)}`.trim();
+    const body = `item ${i}: ${'word '.repeat(((i * 11) % 37) + 3)}`.trim();
     if (kindMix === 'text') {
-      out.push({ seq: i, content: body, tokens: countTokens(body), kind: i % 2 ? 'tool_result' : 'text', ...(i % 5 === 0 ? { key: `k${i}` } : {}) });
+      out.push({
+        seq: i,
+        content: body,
+        tokens: countTokens(body),
+        kind: i % 2 ? 'tool_result' : 'text',
+        ...(i % 5 === 0 ? { key: `k${i}` } : {}),
+      });
       continue;
     }
     const n = Math.floor(i / 3);
@@ -31,20 +37,46 @@ function entriesFor(kindMix: 'text' | 'conversation'): Entry[] {
     if (i % 3 === 1) {
       const calls = [{ id: `c${n}`, name: 'shell', arguments: { cmd: `run ${n}` } }];
       const callTokens = [countTokens(JSON.stringify({ name: 'shell', arguments: calls[0]!.arguments }))];
-      out.push({ seq: i, content: `running ${n}`, tokens: countTokens(`running ${n}`) + callTokens[0]!, kind: 'assistant_turn', toolCalls: calls, toolCallTokens: callTokens });
+      out.push({
+        seq: i,
+        content: `running ${n}`,
+        tokens: countTokens(`running ${n}`) + callTokens[0]!,
+        kind: 'assistant_turn',
+        toolCalls: calls,
+        toolCallTokens: callTokens,
+      });
     }
-    if (i % 3 === 2) out.push({ seq: i, content: body, tokens: countTokens(body), kind: 'tool_result', toolCallId: `c${n}`, toolName: 'shell' });
+    if (i % 3 === 2)
+      out.push({
+        seq: i,
+        content: body,
+        tokens: countTokens(body),
+        kind: 'tool_result',
+        toolCallId: `c${n}`,
+        toolName: 'shell',
+      });
   }
   return out;
 }
 
 const view = (r: RegionRender) => ({
   system: r.system && { text: r.system.text, tokens: r.system.tokens },
-  messages: r.messages.map((m) => ({ seq: m.seq, role: m.role, content: m.content, tool_calls: m.tool_calls, tool_call_id: m.tool_call_id, tokens: m.tokens })),
+  messages: r.messages.map((m) => ({
+    seq: m.seq,
+    role: m.role,
+    content: m.content,
+    tool_calls: m.tool_calls,
+    tool_call_id: m.tool_call_id,
+    tokens: m.tokens,
+  })),
 });
 
 function custom(script: string, d: RegionDecl, budget: number): CustomRegion {
-  return new CustomRegion(d, budgetOf(budget), { agent: { 'agent.leviath': '', [`hooks/${script}.rhai`]: hookScript(script) }, encoding: 'o200k_base', loadCustomHooks });
+  return new CustomRegion(d, budgetOf(budget), {
+    agent: { 'agent.leviath': '', [`hooks/${script}.rhai`]: hookScript(script) },
+    encoding: 'o200k_base',
+    loadCustomHooks,
+  });
 }
 
 function assertSame(builtIn: Region, recreated: Region, entries: readonly Entry[]): number {
@@ -66,25 +98,41 @@ function assertSame(builtIn: Region, recreated: Region, entries: readonly Entry[
 describe('recreating the built-ins, region by region', () => {
   it('pinned: persistent = true with a render that joins entries', () => {
     const d = decl('notes', { kind: 'pinned' });
-    const evictions = assertSame(new PinnedRegion(d, budgetOf(300)), custom('pinned', decl('notes', { script: 'hooks/pinned.rhai', persistent: true }), 300), entriesFor('text'));
+    const evictions = assertSame(
+      new PinnedRegion(d, budgetOf(300)),
+      custom('pinned', decl('notes', { script: 'hooks/pinned.rhai', persistent: true }), 300),
+      entriesFor('text'),
+    );
     expect(evictions).toBe(0);
   });
 
   it('temporary: the defaults plus a [name]: render', () => {
     const d = decl('notes', { kind: 'temporary' });
-    const evictions = assertSame(new TemporaryRegion(d, budgetOf(300)), custom('temporary', decl('notes', { script: 'hooks/temporary.rhai' }), 300), entriesFor('text'));
+    const evictions = assertSame(
+      new TemporaryRegion(d, budgetOf(300)),
+      custom('temporary', decl('notes', { script: 'hooks/temporary.rhai' }), 300),
+      entriesFor('text'),
+    );
     expect(evictions).toBeGreaterThan(5);
   });
 
   it('clearable: on_overflow dropping all but the newest', () => {
     const d = decl('notes', { kind: 'clearable' });
-    const evictions = assertSame(new ClearableRegion(d, budgetOf(300)), custom('clearable', decl('notes', { script: 'hooks/clearable.rhai' }), 300), entriesFor('text'));
+    const evictions = assertSame(
+      new ClearableRegion(d, budgetOf(300)),
+      custom('clearable', decl('notes', { script: 'hooks/clearable.rhai' }), 300),
+      entriesFor('text'),
+    );
     expect(evictions).toBeGreaterThanOrEqual(2);
   });
 
   it('sliding_window: on_overflow as the retention window, typed messages', () => {
     const d = decl('conversation', { kind: 'sliding_window', maxItems: 1000 });
-    const evictions = assertSame(new SlidingWindowRegion(d, budgetOf(250)), custom('sliding_window', decl('conversation', { script: 'hooks/sliding_window.rhai' }), 250), entriesFor('conversation'));
+    const evictions = assertSame(
+      new SlidingWindowRegion(d, budgetOf(250)),
+      custom('sliding_window', decl('conversation', { script: 'hooks/sliding_window.rhai' }), 250),
+      entriesFor('conversation'),
+    );
     expect(evictions).toBeGreaterThan(5);
   });
 });
@@ -96,8 +144,18 @@ function traffic(target: string): TrafficEvent[] {
   for (let i = 0; i < 24; i++) {
     const read = i % 3 === 0;
     const name = read ? 'read_file' : 'shell';
-    events.push({ type: 'assistant', content: `step ${i}`, tool_calls: [{ id: `c${i}`, name, arguments: read ? { path: `src/f${i}.rs` } : { cmd: `cargo test ${i}` } }] });
-    events.push({ type: 'tool_result', tool_call_id: `c${i}`, tool_name: name, content: `output ${i}\n${'line of output '.repeat((i * 13) % 29 + 2)}`, is_error: i % 7 === 3 });
+    events.push({
+      type: 'assistant',
+      content: `step ${i}`,
+      tool_calls: [{ id: `c${i}`, name, arguments: read ? { path: `src/f${i}.rs` } : { cmd: `cargo test ${i}` } }],
+    });
+    events.push({
+      type: 'tool_result',
+      tool_call_id: `c${i}`,
+      tool_name: name,
+      content: `output ${i}\n${'line of output '.repeat(((i * 13) % 29) + 2)}`,
+      is_error: i % 7 === 3,
+    });
     if (i % 5 === 2) events.push({ type: 'context_append', region: target, content: `note ${i}` });
   }
   events.push({ type: 'assistant', content: 'done' });
@@ -116,11 +174,18 @@ default_region = "${routeTo}"
 }
 
 function requests(toml: string, target: string) {
-  const hooks = Object.fromEntries(['pinned', 'temporary', 'clearable', 'sliding_window'].map((n) => [`hooks/${n}.rhai`, hookScript(n)]));
-  const sc = scenario({ 'agent.leviath': toml, ...hooks }, traffic(target), { ...CUSTOM_TEST, inputs: { task: 'Fix the failing header test.' } });
+  const hooks = Object.fromEntries(
+    ['pinned', 'temporary', 'clearable', 'sliding_window'].map((n) => [`hooks/${n}.rhai`, hookScript(n)]),
+  );
+  const sc = scenario({ 'agent.leviath': toml, ...hooks }, traffic(target), {
+    ...CUSTOM_TEST,
+    inputs: { task: 'Fix the failing header test.' },
+  });
   const run = new Replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI });
   const inferences = sc.traffic.filter((e) => e.type === 'assistant').length;
-  const shrinks = replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI }).steps.flatMap((s) => s.changes).filter((c) => c.region === target && ['evict', 'clear'].includes(c.type)).length;
+  const shrinks = replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI })
+    .steps.flatMap((s) => s.changes)
+    .filter((c) => c.region === target && ['evict', 'clear'].includes(c.type)).length;
   const perInference = Array.from({ length: inferences }, (_, n) => {
     const detail = run.inspectInference(n);
     const region = detail.regions.find((r) => r.name === target)!;
@@ -135,10 +200,34 @@ function requests(toml: string, target: string) {
 
 describe('recreating the built-ins, whole runs', () => {
   const cases: [string, string, string, string, boolean][] = [
-    ['pinned', 'notes', '{ kind = "pinned", max_tokens = 100000 }', '{ kind = "custom", script = "hooks/pinned.rhai", persistent = true, max_tokens = 100000 }', false],
-    ['temporary', 'notes', '{ kind = "temporary", max_tokens = 400 }', '{ kind = "custom", script = "hooks/temporary.rhai", max_tokens = 400 }', true],
-    ['clearable', 'notes', '{ kind = "clearable", max_tokens = 400 }', '{ kind = "custom", script = "hooks/clearable.rhai", max_tokens = 400 }', true],
-    ['sliding_window', 'conversation', '{ kind = "sliding_window", max_tokens = 700, max_items = 1000 }', '{ kind = "custom", script = "hooks/sliding_window.rhai", max_tokens = 700 }', true],
+    [
+      'pinned',
+      'notes',
+      '{ kind = "pinned", max_tokens = 100000 }',
+      '{ kind = "custom", script = "hooks/pinned.rhai", persistent = true, max_tokens = 100000 }',
+      false,
+    ],
+    [
+      'temporary',
+      'notes',
+      '{ kind = "temporary", max_tokens = 400 }',
+      '{ kind = "custom", script = "hooks/temporary.rhai", max_tokens = 400 }',
+      true,
+    ],
+    [
+      'clearable',
+      'notes',
+      '{ kind = "clearable", max_tokens = 400 }',
+      '{ kind = "custom", script = "hooks/clearable.rhai", max_tokens = 400 }',
+      true,
+    ],
+    [
+      'sliding_window',
+      'conversation',
+      '{ kind = "sliding_window", max_tokens = 700, max_items = 1000 }',
+      '{ kind = "custom", script = "hooks/sliding_window.rhai", max_tokens = 700 }',
+      true,
+    ],
   ];
   for (const [name, target, builtIn, recreated, sheds] of cases) {
     it(`${name}: same regions and same request at every inference`, () => {

@@ -10,7 +10,9 @@ const PLAIN = 'fn render(ctx) { let t = ""; for e in ctx.entries { t += e.conten
 
 function region(source: string, extra: Parameters<typeof decl>[1] = {}, budget = 1000) {
   return new CustomRegion(decl('brain', { script: 'hooks/brain.rhai', ...extra }), budgetOf(budget), {
-    agent: { 'agent.leviath': '', 'hooks/brain.rhai': source }, encoding: 'o200k_base', loadCustomHooks,
+    agent: { 'agent.leviath': '', 'hooks/brain.rhai': source },
+    encoding: 'o200k_base',
+    loadCustomHooks,
   });
 }
 
@@ -29,7 +31,9 @@ describe('spawn: the script is read and compile-checked once', () => {
     const error = spawnError({ 'agent.leviath': '' });
     expect(error.code).toBe('custom-script-missing');
     expect(error.file).toBe('hooks/brain.rhai');
-    expect(error.message).toBe('custom region brain: script "hooks/brain.rhai" is not in the agent directory; create it with at least fn render(ctx)');
+    expect(error.message).toBe(
+      'custom region brain: script "hooks/brain.rhai" is not in the agent directory; create it with at least fn render(ctx)',
+    );
   });
 
   it('a script outside the agent directory', () => {
@@ -46,15 +50,22 @@ describe('spawn: the script is read and compile-checked once', () => {
   it('no fn render(ctx)', () => {
     const error = spawnError({ 'agent.leviath': '', 'hooks/brain.rhai': 'fn on_write(ctx) { true }' });
     expect(error.code).toBe('custom-render-missing');
-    expect(error.message).toBe('custom region brain: hooks/brain.rhai defines no fn render(ctx); render is the one required hook');
+    expect(error.message).toBe(
+      'custom region brain: hooks/brain.rhai defines no fn render(ctx); render is the one required hook',
+    );
   });
 
   it('checkCustomScript is the check lev validate runs', () => {
     expect(checkCustomScript(PLAIN, 'a.rhai')).toEqual([]);
-    expect(checkCustomScript('// no ctx\nfn render() { "" }', 'a.rhai')).toEqual([{
-      code: 'custom-render-missing', line: 2, column: 1,
-      message: 'a.rhai defines no fn render(ctx) (the render at line 2 takes 0 parameters; it must take exactly ctx); render is the one required hook',
-    }]);
+    expect(checkCustomScript('// no ctx\nfn render() { "" }', 'a.rhai')).toEqual([
+      {
+        code: 'custom-render-missing',
+        line: 2,
+        column: 1,
+        message:
+          'a.rhai defines no fn render(ctx) (the render at line 2 takes 0 parameters; it must take exactly ctx); render is the one required hook',
+      },
+    ]);
     const [invalid] = checkCustomScript('\n\nfn render(ctx) { "unterminated }', 'a.rhai');
     expect(invalid).toMatchObject({ code: 'custom-script-invalid', line: 3 });
   });
@@ -89,14 +100,21 @@ describe('render', () => {
     ctx.windowTokens = 9000;
     const a = text('hello', { key: 'greeting' });
     const b = toolResult('c7', 'ERROR: no', { isError: true });
-    const c = text('reading', { kind: 'assistant_turn', toolCalls: [{ id: 'c8', name: 'read_file', arguments: { path: 'a.rs' } }], toolCallTokens: [5], tokens: countTokens('reading') + 5 });
+    const c = text('reading', {
+      kind: 'assistant_turn',
+      toolCalls: [{ id: 'c8', name: 'read_file', arguments: { path: 'a.rs' } }],
+      toolCallTokens: [5],
+      tokens: countTokens('reading') + 5,
+    });
     for (const e of [a, b, c]) r.write(e, ctx);
-    expect(r.render(ctx).system!.text).toBe([
-      `brain|800|${a.tokens + b.tokens + c.tokens}|3|plan|2|claude-sonnet-4|9000|200000`,
-      `text:hello:${a.tokens}:${a.seq}:greeting`,
-      `tool_result:ERROR: no:${b.tokens}:${b.seq}::c7:shell:true`,
-      `assistant_turn:reading:${c.tokens}:${c.seq}::read_file:a.rs`,
-    ].join('\n'));
+    expect(r.render(ctx).system!.text).toBe(
+      [
+        `brain|800|${a.tokens + b.tokens + c.tokens}|3|plan|2|claude-sonnet-4|9000|200000`,
+        `text:hello:${a.tokens}:${a.seq}:greeting`,
+        `tool_result:ERROR: no:${b.tokens}:${b.seq}::c7:shell:true`,
+        `assistant_turn:reading:${c.tokens}:${c.seq}::read_file:a.rs`,
+      ].join('\n'),
+    );
   });
 
   it('a map with a system array and typed messages; messages keep the script order', () => {
@@ -113,7 +131,11 @@ describe('render', () => {
     r.write(a, ctx);
     const out = r.render(ctx);
     expect(out.system).toEqual({ text: 'one\n\ntwo', tokens: countTokens('one\n\ntwo') });
-    expect(out.messages.map((m) => [m.role, m.content])).toEqual([['user', 'intro'], ['user', 'first'], ['assistant', 'outro']]);
+    expect(out.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'intro'],
+      ['user', 'first'],
+      ['assistant', 'outro'],
+    ]);
     // The entry's own message keeps its position; the others sit just before and after it.
     expect(out.messages.map((m) => m.seq)).toEqual([a.seq - 0.5, a.seq, a.seq + 0.5]);
     expect(out.messages[1]!.tokens).toBe(a.tokens);
@@ -163,7 +185,14 @@ describe('on_write', () => {
     const drop = text('drop');
     expect(r.write(yes, ctx)).toEqual({ ok: true, changes: [] });
     expect(r.write(unit, ctx)).toEqual({ ok: true, changes: [] });
-    expect(r.write(drop, ctx)).toEqual({ ok: true, changes: [{ type: 'evict', region: 'brain', tokens: drop.tokens, entries: ['drop'], reason: 'on_write returned false' }], stored: 0, hookDropped: true });
+    expect(r.write(drop, ctx)).toEqual({
+      ok: true,
+      changes: [
+        { type: 'evict', region: 'brain', tokens: drop.tokens, entries: ['drop'], reason: 'on_write returned false' },
+      ],
+      stored: 0,
+      hookDropped: true,
+    });
     expect(r.entries).toEqual([yes, unit]);
     expect(ctx.warnings).toEqual([]);
   });
@@ -176,8 +205,12 @@ describe('on_write', () => {
     r.write(number, ctx);
     r.write(thrown, ctx);
     expect(r.entries).toEqual([number, thrown]);
-    expect(ctx.warnings[0]).toBe('custom region brain: on_write must return a string, true, false or (), got i64 (hooks/brain.rhai); the entry was accepted unchanged');
-    expect(ctx.warnings[1]).toMatch(/^custom region brain: on_write failed at hooks\/brain\.rhai line 8, column \d+: .*nope.*; the entry was accepted unchanged$/);
+    expect(ctx.warnings[0]).toBe(
+      'custom region brain: on_write must return a string, true, false or (), got i64 (hooks/brain.rhai); the entry was accepted unchanged',
+    );
+    expect(ctx.warnings[1]).toMatch(
+      /^custom region brain: on_write failed at hooks\/brain\.rhai line 8, column \d+: .*nope.*; the entry was accepted unchanged$/,
+    );
   });
 });
 
@@ -200,11 +233,23 @@ describe('on_overflow and persistence', () => {
 
   it('drops the indices it returns', () => {
     const es = entries();
-    const r = region(`${PLAIN} fn on_overflow(ctx) { let d = []; for (e, i) in ctx.entries { if !e.content.contains("ERROR") { d.push(i); } } d }`, {}, size(es) - 1);
+    const r = region(
+      `${PLAIN} fn on_overflow(ctx) { let d = []; for (e, i) in ctx.entries { if !e.content.contains("ERROR") { d.push(i); } } d }`,
+      {},
+      size(es) - 1,
+    );
     const ctx = testContext();
     const changes = es.flatMap((e) => (r.write(e, ctx) as { changes: unknown[] }).changes);
     expect(r.entries).toEqual([es[0], es[2]]);
-    expect(changes).toEqual([{ type: 'evict', region: 'brain', tokens: es[1]!.tokens + es[3]!.tokens, entries: ['noise 2', 'noise 4'], reason: 'over budget ' + (size(es) - 1) + ': chosen by on_overflow' }]);
+    expect(changes).toEqual([
+      {
+        type: 'evict',
+        region: 'brain',
+        tokens: es[1]!.tokens + es[3]!.tokens,
+        entries: ['noise 2', 'noise 4'],
+        reason: 'over budget ' + (size(es) - 1) + ': chosen by on_overflow',
+      },
+    ]);
   });
 
   it('oldest-first makes up what the picks leave short; absent hook means oldest-first', () => {
@@ -216,8 +261,20 @@ describe('on_overflow and persistence', () => {
     const changes = es.flatMap((e) => (picky.write(e, ctx) as { changes: unknown[] }).changes);
     expect(picky.entries).toEqual([es[2], es[3]]);
     expect(changes).toEqual([
-      { type: 'evict', region: 'brain', tokens: es[1]!.tokens, entries: ['noise 2'], reason: `over budget ${budget}: chosen by on_overflow` },
-      { type: 'evict', region: 'brain', tokens: es[0]!.tokens, entries: ['keep ERROR 1'], reason: `over budget ${budget}: oldest-first made up the difference` },
+      {
+        type: 'evict',
+        region: 'brain',
+        tokens: es[1]!.tokens,
+        entries: ['noise 2'],
+        reason: `over budget ${budget}: chosen by on_overflow`,
+      },
+      {
+        type: 'evict',
+        region: 'brain',
+        tokens: es[0]!.tokens,
+        entries: ['keep ERROR 1'],
+        reason: `over budget ${budget}: oldest-first made up the difference`,
+      },
     ]);
     const plain = region(PLAIN, {}, budget);
     for (const e of es) plain.write(e, ctx);
@@ -226,8 +283,14 @@ describe('on_overflow and persistence', () => {
 
   it('on_overflow that throws or returns nonsense falls back to oldest-first with a warning', () => {
     for (const [body, warning] of [
-      ['throw "bad";', /^custom region brain: on_overflow failed at hooks\/brain\.rhai line 1, column \d+: .*bad.*; evicted oldest-first instead$/],
-      ['"x"', /^custom region brain: on_overflow must return an array of entry indices, got string \(hooks\/brain\.rhai\); evicted oldest-first instead$/],
+      [
+        'throw "bad";',
+        /^custom region brain: on_overflow failed at hooks\/brain\.rhai line 1, column \d+: .*bad.*; evicted oldest-first instead$/,
+      ],
+      [
+        '"x"',
+        /^custom region brain: on_overflow must return an array of entry indices, got string \(hooks\/brain\.rhai\); evicted oldest-first instead$/,
+      ],
       ['[99]', /on_overflow's result\[0\] is 99, outside 0\.\.\d/],
     ] as const) {
       const es = entries();
@@ -252,19 +315,43 @@ describe('on_overflow and persistence', () => {
 
   it('the cascade asks on_overflow first, with the tokens it needs', () => {
     const es = entries();
-    const r = region(`${PLAIN} fn on_overflow(ctx) { if ctx.needed_tokens == ${es[1]!.tokens} { [1] } else { [] } }`, {}, 10_000);
+    const r = region(
+      `${PLAIN} fn on_overflow(ctx) { if ctx.needed_tokens == ${es[1]!.tokens} { [1] } else { [] } }`,
+      {},
+      10_000,
+    );
     const ctx = testContext();
     for (const e of es) r.write(e, ctx);
-    expect(r.shed(es[1]!.tokens, ctx)).toEqual([{ type: 'cascade', region: 'brain', tokens: es[1]!.tokens, entries: ['noise 2'], reason: 'request exceeded the model window: chosen by on_overflow' }]);
+    expect(r.shed(es[1]!.tokens, ctx)).toEqual([
+      {
+        type: 'cascade',
+        region: 'brain',
+        tokens: es[1]!.tokens,
+        entries: ['noise 2'],
+        reason: 'request exceeded the model window: chosen by on_overflow',
+      },
+    ]);
   });
 });
 
 describe('render failures fall back to the plain [name]: rendering', () => {
   const cases: [string, RegExp][] = [
-    ['fn render(ctx) { throw "broken"; }', /^custom region brain: render failed at hooks\/brain\.rhai line 1, column \d+: .*broken.*; rendered its entries plainly as \[brain\]: instead$/],
-    ['fn render(ctx) { 42 }', /^custom region brain: render must return a string or a map with system \/ messages, got i64 \(hooks\/brain\.rhai\); rendered/],
-    ['fn render(ctx) { #{ messages: #{ role: "user", content: "x" } } }', /render's messages must be an array of maps, got map/],
-    ['fn render(ctx) {\n  let n = 0;\n  loop { n += 1; }\n}', /^custom region brain: render failed at hooks\/brain\.rhai line 3, column \d+: .*; rendered/],
+    [
+      'fn render(ctx) { throw "broken"; }',
+      /^custom region brain: render failed at hooks\/brain\.rhai line 1, column \d+: .*broken.*; rendered its entries plainly as \[brain\]: instead$/,
+    ],
+    [
+      'fn render(ctx) { 42 }',
+      /^custom region brain: render must return a string or a map with system \/ messages, got i64 \(hooks\/brain\.rhai\); rendered/,
+    ],
+    [
+      'fn render(ctx) { #{ messages: #{ role: "user", content: "x" } } }',
+      /render's messages must be an array of maps, got map/,
+    ],
+    [
+      'fn render(ctx) {\n  let n = 0;\n  loop { n += 1; }\n}',
+      /^custom region brain: render failed at hooks\/brain\.rhai line 3, column \d+: .*; rendered/,
+    ],
   ];
   for (const [script, warning] of cases) {
     it(script.split('\n')[0]!, () => {
@@ -283,15 +370,22 @@ describe('render failures fall back to the plain [name]: rendering', () => {
 
 describe('rhai seeds', () => {
   it('a string, an array of lines, and an error with its position', () => {
-    expect(runRhaiSeed('seeds/plan.rhai', 'let steps = ["read", "fix"]; `plan: ${steps.len()} steps`')).toBe('plan: 2 steps');
+    expect(runRhaiSeed('seeds/plan.rhai', 'let steps = ["read", "fix"]; `plan: ${steps.len()} steps`')).toBe(
+      'plan: 2 steps',
+    );
     expect(runRhaiSeed('seeds/plan.rhai', '["a", "b", 3]')).toBe('a\nb\n3');
-    expect(() => runRhaiSeed('seeds/plan.rhai', '\nthrow "no plan";')).toThrow(/^seeds\/plan\.rhai line 2, column \d+: .*no plan/);
+    expect(() => runRhaiSeed('seeds/plan.rhai', '\nthrow "no plan";')).toThrow(
+      /^seeds\/plan\.rhai line 2, column \d+: .*no plan/,
+    );
   });
 
   it('a value nested too deeply to turn into text is an error naming the seed, not a RangeError', () => {
     // [a] with a 1,500 levels deep prints as 1,501 brackets either side of "x"
-    expect(runRhaiSeed('seeds/deep.rhai', 'let a = "x"; for i in 0..1500 { a = [a]; } [a]')).toBe(`${'['.repeat(1500)}"x"${']'.repeat(1500)}`);
-    expect(() => runRhaiSeed('seeds/deep.rhai', 'let a = "x"; for i in 0..5000 { a = [a]; } [a]'))
-      .toThrow(/^seeds\/deep\.rhai: the script's value is nested too deeply to turn into text$/);
+    expect(runRhaiSeed('seeds/deep.rhai', 'let a = "x"; for i in 0..1500 { a = [a]; } [a]')).toBe(
+      `${'['.repeat(1500)}"x"${']'.repeat(1500)}`,
+    );
+    expect(() => runRhaiSeed('seeds/deep.rhai', 'let a = "x"; for i in 0..5000 { a = [a]; } [a]')).toThrow(
+      /^seeds\/deep\.rhai: the script's value is nested too deeply to turn into text$/,
+    );
   });
 });

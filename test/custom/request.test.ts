@@ -19,15 +19,32 @@ describe('custom regions in a run', () => {
       ] }
     }`;
     const sc = scenario(
-      { 'agent.leviath': `[context.regions]\n${TASK}\nbrain = { kind = "custom", script = "b.rhai" }\n`, 'b.rhai': script },
-      [{ type: 'user', content: 'go' }, { type: 'assistant', content: 'ok' }],
+      {
+        'agent.leviath': `[context.regions]\n${TASK}\nbrain = { kind = "custom", script = "b.rhai" }\n`,
+        'b.rhai': script,
+      },
+      [
+        { type: 'user', content: 'go' },
+        { type: 'assistant', content: 'ok' },
+      ],
       { ...CUSTOM_TEST, inputs: { task: 'Do it.' } },
     );
     const detail = new Replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspectInference(0);
     expect(detail.request.stripped).toEqual({ toolCalls: ['ghost'], toolResults: ['orphan'] });
-    expect(detail.request.messages.map((m) => [m.region, m.role, m.content])).toEqual([['conversation', 'user', 'go'], ['brain', 'user', 'kept']]);
+    expect(detail.request.messages.map((m) => [m.region, m.role, m.content])).toEqual([
+      ['conversation', 'user', 'go'],
+      ['brain', 'user', 'kept'],
+    ]);
     const step = replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI }).steps[1]!;
-    expect(step.changes.filter((c) => c.type === 'strip')).toEqual([{ type: 'strip', region: 'brain', tokens: expect.any(Number), entries: ['ghost', 'orphan'], reason: 'tool call and result must be paired' }]);
+    expect(step.changes.filter((c) => c.type === 'strip')).toEqual([
+      {
+        type: 'strip',
+        region: 'brain',
+        tokens: expect.any(Number),
+        entries: ['ghost', 'orphan'],
+        reason: 'tool call and result must be paired',
+      },
+    ]);
   });
 
   it('a stage layout may declare the region with another script', () => {
@@ -43,8 +60,16 @@ ${TASK}
 notes = { kind = "custom", script = "b.rhai" }
 `;
     const sc = scenario(
-      { 'agent.leviath': toml, 'a.rhai': 'fn render(ctx) { "A: " + ctx.entries.len() }', 'b.rhai': 'fn render(ctx) { `B in ${ctx.stage_name}: ${ctx.entries[0].content}` }' },
-      [{ type: 'assistant', content: 'one' }, { type: 'transition', to: 'second' }, { type: 'assistant', content: 'two' }],
+      {
+        'agent.leviath': toml,
+        'a.rhai': 'fn render(ctx) { "A: " + ctx.entries.len() }',
+        'b.rhai': 'fn render(ctx) { `B in ${ctx.stage_name}: ${ctx.entries[0].content}` }',
+      },
+      [
+        { type: 'assistant', content: 'one' },
+        { type: 'transition', to: 'second' },
+        { type: 'assistant', content: 'two' },
+      ],
       { ...CUSTOM_TEST, inputs: { task: 'Do it.' } },
     );
     const run = new Replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI });
@@ -55,14 +80,19 @@ notes = { kind = "custom", script = "b.rhai" }
 
   it('a failing render shows on the timeline with the script position, and the inference still happens', () => {
     const sc = scenario(
-      { 'agent.leviath': `[context.regions]\n${TASK}\nnotes = { kind = "custom", script = "n.rhai", seed = { literal = "kept" } }\n`, 'n.rhai': 'fn render(ctx) {\n  ctx.entries[5].content\n}' },
+      {
+        'agent.leviath': `[context.regions]\n${TASK}\nnotes = { kind = "custom", script = "n.rhai", seed = { literal = "kept" } }\n`,
+        'n.rhai': 'fn render(ctx) {\n  ctx.entries[5].content\n}',
+      },
       [{ type: 'assistant', content: 'one' }],
       { ...CUSTOM_TEST, inputs: { task: 'Do it.' } },
     );
     const timeline = replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(timeline.steps[0]!.request).toBeDefined();
     expect(timeline.steps[0]!.warnings).toHaveLength(1);
-    expect(timeline.steps[0]!.warnings[0]).toMatch(/^custom region notes: render failed at n\.rhai line 2, column \d+: .+; rendered its entries plainly as \[notes\]: instead$/);
+    expect(timeline.steps[0]!.warnings[0]).toMatch(
+      /^custom region notes: render failed at n\.rhai line 2, column \d+: .+; rendered its entries plainly as \[notes\]: instead$/,
+    );
     const detail = new Replay(sc, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspectInference(0);
     expect(detail.request.system.find((b) => b.region === 'notes')!.text).toBe('[notes]:\nkept');
   });

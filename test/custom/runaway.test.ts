@@ -20,26 +20,32 @@ describe('runaway hooks', () => {
       if (!called.ok) details.push(called.failure.detail);
     }
     expect(details.slice(0, RUNAWAY_STRIKES).every((d) => /too many operations/i.test(d))).toBe(true);
-    expect(details[RUNAWAY_STRIKES]).toMatch(/^switched off for the rest of the run after 3 calls in a row hit a limit \(Too many operations/);
+    expect(details[RUNAWAY_STRIKES]).toMatch(
+      /^switched off for the rest of the run after 3 calls in a row hit a limit \(Too many operations/,
+    );
   });
 
   it('a success in between resets the count, and ordinary errors never switch a hook off', () => {
-    const h = hooks([
-      'fn render(ctx) { "" }',
-      'fn on_write(ctx) {',
-      '  if ctx.entry.content == "spin" { loop { } }',
-      '  if ctx.entry.content == "boom" { throw "boom"; }',
-      '  true',
-      '}',
-    ].join('\n'));
-    const write = (content: string) => h.call('on_write', toRhai({ entry: { content, kind: 'text', tokens: 1 } }) as RhaiMap);
+    const h = hooks(
+      [
+        'fn render(ctx) { "" }',
+        'fn on_write(ctx) {',
+        '  if ctx.entry.content == "spin" { loop { } }',
+        '  if ctx.entry.content == "boom" { throw "boom"; }',
+        '  true',
+        '}',
+      ].join('\n'),
+    );
+    const write = (content: string) =>
+      h.call('on_write', toRhai({ entry: { content, kind: 'text', tokens: 1 } }) as RhaiMap);
     expect(write('spin').ok).toBe(false);
     expect(write('spin').ok).toBe(false);
     expect(write('fine')).toMatchObject({ ok: true });
     expect(write('spin').ok).toBe(false);
     expect(write('spin').ok).toBe(false);
     expect(write('fine')).toMatchObject({ ok: true });
-    for (let i = 0; i < 5; i++) expect(write('boom')).toMatchObject({ ok: false, failure: { detail: expect.stringContaining('boom') } });
+    for (let i = 0; i < 5; i++)
+      expect(write('boom')).toMatchObject({ ok: false, failure: { detail: expect.stringContaining('boom') } });
     expect(write('fine')).toMatchObject({ ok: true });
   });
 });

@@ -20,7 +20,13 @@ export function testContext(extra: Partial<RegionContext> = {}): TestContext {
     nextSeq: () => seq++,
     summarize: (entries: readonly Entry[], label: string, at: number): Entry => {
       const content = summarize(entries, label);
-      return { seq: at, content, tokens: countTokens(content), kind: 'summary', folded: { entries: entries.length, tokens: entries.reduce((s, e) => s + e.tokens, 0) } };
+      return {
+        seq: at,
+        content,
+        tokens: countTokens(content),
+        kind: 'summary',
+        folded: { entries: entries.length, tokens: entries.reduce((s, e) => s + e.tokens, 0) },
+      };
     },
     count: (text: string) => countTokens(text),
     stage: 'main',
@@ -35,8 +41,17 @@ export function testContext(extra: Partial<RegionContext> = {}): TestContext {
 
 export function decl(name: string, extra: Partial<RegionDecl> = {}): RegionDecl {
   return {
-    name, kind: 'custom', maxTokens: 5000, maxTokensExplicit: false, seedImplicit: false, required: false,
-    requiredMessage: '', summarizable: true, admission: 'evict', loc: { file: 'agent.leviath', line: 1, column: 1 }, ...extra,
+    name,
+    kind: 'custom',
+    maxTokens: 5000,
+    maxTokensExplicit: false,
+    seedImplicit: false,
+    required: false,
+    requiredMessage: '',
+    summarizable: true,
+    admission: 'evict',
+    loc: { file: 'agent.leviath', line: 1, column: 1 },
+    ...extra,
   };
 }
 

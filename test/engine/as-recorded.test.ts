@@ -5,9 +5,14 @@ import { replayAsRecorded } from '../../src/engine/as-recorded.ts';
 import { ScenarioSchema, type Scenario, type TrafficEvent } from '../../src/engine/scenario.ts';
 
 const sized = (type: 'user' | 'assistant', size: number): TrafficEvent => ({ type, content: '', size_tokens: size });
-const scenarioOf = (traffic: TrafficEvent[], model = 'claude-sonnet-4'): Scenario => ScenarioSchema.parse({
-  version: 1, name: 'as-sent', model: { id: model }, agent: { 'agent.leviath': '[context.regions]\nchat = { kind = "sliding_window" }\n' }, traffic,
-});
+const scenarioOf = (traffic: TrafficEvent[], model = 'claude-sonnet-4'): Scenario =>
+  ScenarioSchema.parse({
+    version: 1,
+    name: 'as-sent',
+    model: { id: model },
+    agent: { 'agent.leviath': '[context.regions]\nchat = { kind = "sliding_window" }\n' },
+    traffic,
+  });
 
 describe('calibration', () => {
   it('learns the overhead, the factor and the framing per message from the first 10% of calls only, then agrees with every other recorded call', () => {
@@ -23,7 +28,10 @@ describe('calibration', () => {
       total += size;
       messages++;
       counted.push(total);
-      traffic.push({ ...sized('assistant', 40), recorded: { promptTokens: Math.round(3000 + 1.2 * total + 7 * messages), cacheReadTokens: 0 } } as TrafficEvent);
+      traffic.push({
+        ...sized('assistant', 40),
+        recorded: { promptTokens: Math.round(3000 + 1.2 * total + 7 * messages), cacheReadTokens: 0 },
+      } as TrafficEvent);
       total += 40;
       messages++;
     }
@@ -42,7 +50,7 @@ describe('calibration', () => {
     expect(requests.every((q) => q.harnessTokens === r.calibration.overheadTokens)).toBe(true);
   });
 
-  it('fits no factor when the tokenizer is the provider\'s own (o200k_base for gpt-5): the calls\' sizes only teach the overhead and framing', () => {
+  it("fits no factor when the tokenizer is the provider's own (o200k_base for gpt-5): the calls' sizes only teach the overhead and framing", () => {
     // Recorded as 1.2 x counted: a factor the calibration would learn for an approximate tokenizer.
     const traffic: TrafficEvent[] = [];
     let total = 0;
@@ -51,7 +59,10 @@ describe('calibration', () => {
       const size = first[i] ?? 200;
       traffic.push(sized('user', size));
       total += size;
-      traffic.push({ ...sized('assistant', 40), recorded: { promptTokens: Math.round(3000 + 1.2 * total) } } as TrafficEvent);
+      traffic.push({
+        ...sized('assistant', 40),
+        recorded: { promptTokens: Math.round(3000 + 1.2 * total) },
+      } as TrafficEvent);
       total += 40;
     }
     const r = replayAsRecorded(scenarioOf(traffic, 'gpt-5')).summary.recorded!;
@@ -67,7 +78,10 @@ describe('calibration', () => {
       traffic.push(sized('user', 100));
       total += 100;
       messages++;
-      traffic.push({ ...sized('assistant', 40), recorded: { promptTokens: 5000 + total + 30 * messages } } as TrafficEvent);
+      traffic.push({
+        ...sized('assistant', 40),
+        recorded: { promptTokens: 5000 + total + 30 * messages },
+      } as TrafficEvent);
       total += 40;
       messages++;
     }
@@ -84,7 +98,10 @@ describe('calibration', () => {
     [500, 2600, ...Array.from({ length: 18 }, () => 300)].forEach((size) => {
       traffic.push(sized('user', size));
       total += size;
-      traffic.push({ ...sized('assistant', 40), recorded: { promptTokens: Math.round(3000 + 1.2 * total) } } as TrafficEvent);
+      traffic.push({
+        ...sized('assistant', 40),
+        recorded: { promptTokens: Math.round(3000 + 1.2 * total) },
+      } as TrafficEvent);
       total += 40;
     });
     const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
@@ -105,7 +122,10 @@ describe('calibration', () => {
   });
 
   it('a short run (fewer than 10 calls) is not calibrated: 10% of it is no call', () => {
-    const traffic = [sized('user', 100), { ...sized('assistant', 10), recorded: { promptTokens: 900 } } as TrafficEvent];
+    const traffic = [
+      sized('user', 100),
+      { ...sized('assistant', 10), recorded: { promptTokens: 900 } } as TrafficEvent,
+    ];
     const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
     expect(r.calibration).toMatchObject({ calls: [], factor: 1, perMessageTokens: 0, overheadTokens: 0 });
     expect(r.compared).toBe(1);
@@ -115,10 +135,17 @@ describe('calibration', () => {
 
 describe('compaction', () => {
   it('clears the flat list and starts it with the summary: the request drops to the summary and what follows', () => {
-    const t = replayAsRecorded(scenarioOf([
-      sized('user', 1000), sized('assistant', 50), sized('user', 1000), sized('assistant', 50),
-      { type: 'compaction', summary: '', size_tokens: 300, pre_tokens: 9999 }, sized('user', 100), sized('assistant', 50),
-    ]));
+    const t = replayAsRecorded(
+      scenarioOf([
+        sized('user', 1000),
+        sized('assistant', 50),
+        sized('user', 1000),
+        sized('assistant', 50),
+        { type: 'compaction', summary: '', size_tokens: 300, pre_tokens: 9999 },
+        sized('user', 100),
+        sized('assistant', 50),
+      ]),
+    );
     const requests = t.steps.flatMap((s) => (s.request ? [s.request.requestTokens] : []));
     expect(requests).toEqual([1000, 1000 + 50 + 1000, 300 + 100]);
     expect(t.summary.compactions).toEqual([{ index: 4, preTokens: 9999, before: 2050, after: 400 }]);
@@ -127,21 +154,29 @@ describe('compaction', () => {
 
 describe('caching as the provider applies it', () => {
   it('Anthropic: the previous request is read through the breakpoint at its end, the rest written', () => {
-    const t = replayAsRecorded(scenarioOf([sized('user', 2000), sized('assistant', 50), sized('user', 500), sized('assistant', 50)]));
+    const t = replayAsRecorded(
+      scenarioOf([sized('user', 2000), sized('assistant', 50), sized('user', 500), sized('assistant', 50)]),
+    );
     const [first, second] = t.steps.flatMap((s) => (s.request ? [s.request] : []));
     expect(first!.cache).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: 2000 });
     expect(second!.cache).toMatchObject({ cacheReadTokens: 2000, cacheWriteTokens: 550 });
   });
 
   it('Anthropic: a thinking block is sent back for the rest of its turn, ahead of its reply, and leaves at the next user message', () => {
-    const t = replayAsRecorded(scenarioOf([
-      sized('user', 2000),
-      { ...sized('assistant', 300), reasoning: { size_tokens: 400 }, tool_calls: [{ id: 'c1', name: 'shell', arguments: {} }] } as TrafficEvent,
-      { type: 'tool_result', tool_call_id: 'c1', tool_name: 'shell', size_tokens: 700 },
-      sized('assistant', 10),
-      sized('user', 300),
-      sized('assistant', 10),
-    ]));
+    const t = replayAsRecorded(
+      scenarioOf([
+        sized('user', 2000),
+        {
+          ...sized('assistant', 300),
+          reasoning: { size_tokens: 400 },
+          tool_calls: [{ id: 'c1', name: 'shell', arguments: {} }],
+        } as TrafficEvent,
+        { type: 'tool_result', tool_call_id: 'c1', tool_name: 'shell', size_tokens: 700 },
+        sized('assistant', 10),
+        sized('user', 300),
+        sized('assistant', 10),
+      ]),
+    );
     const [first, second, third] = t.steps.flatMap((s) => (s.request ? [s.request] : []));
     const callTokens = second!.countedTokens - (2000 + 400 + 300 + 700);
     expect(callTokens).toBeGreaterThan(0);
@@ -156,14 +191,23 @@ describe('caching as the provider applies it', () => {
   });
 
   it('OpenAI: reasoning stays within its turn, and the prefix cache hits in 128-token steps up to where it left', () => {
-    const t = replayAsRecorded(scenarioOf([
-      sized('user', 2000),
-      { ...sized('assistant', 300), reasoning: { size_tokens: 500 }, tool_calls: [{ id: 'c1', name: 'shell', arguments: {} }] } as TrafficEvent,
-      { type: 'tool_result', tool_call_id: 'c1', tool_name: 'shell', size_tokens: 700 },
-      sized('assistant', 10),
-      sized('user', 300),
-      sized('assistant', 10),
-    ], 'gpt-5'));
+    const t = replayAsRecorded(
+      scenarioOf(
+        [
+          sized('user', 2000),
+          {
+            ...sized('assistant', 300),
+            reasoning: { size_tokens: 500 },
+            tool_calls: [{ id: 'c1', name: 'shell', arguments: {} }],
+          } as TrafficEvent,
+          { type: 'tool_result', tool_call_id: 'c1', tool_name: 'shell', size_tokens: 700 },
+          sized('assistant', 10),
+          sized('user', 300),
+          sized('assistant', 10),
+        ],
+        'gpt-5',
+      ),
+    );
     const requests = t.steps.flatMap((s) => (s.request ? [s.request] : []));
     const first = requests[0]!;
     const second = requests[1]!;
@@ -183,7 +227,7 @@ describe('caching as the provider applies it', () => {
   });
 });
 
-describe('the cache\'s lifetime between calls', () => {
+describe("the cache's lifetime between calls", () => {
   const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1) + seconds * 1000).toISOString();
   const call = (seconds: number, recorded?: { promptTokens: number; cacheTtlSeconds?: number }): TrafficEvent =>
     ({ ...sized('assistant', 50), at: at(seconds), ...(recorded ? { recorded } : {}) }) as TrafficEvent;
@@ -195,20 +239,34 @@ describe('the cache\'s lifetime between calls', () => {
     // 299 s: within the lifetime, the previous request (2,000) is read; 301 s: expired, nothing read.
     expect(reads(scenarioOf(traffic))).toEqual([0, 2000, 0]);
     const t = replayAsRecorded(scenarioOf(traffic));
-    expect(t.steps.at(-1)!.request!.cache).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: 2000 + 50 + 500 + 50 + 500 });
+    expect(t.steps.at(-1)!.request!.cache).toMatchObject({
+      cacheReadTokens: 0,
+      cacheWriteTokens: 2000 + 50 + 500 + 50 + 500,
+    });
     expect(t.steps.at(-1)!.request!.cache.rule).toContain('301 s since the previous call, over the 300 s lifetime');
   });
 
   it('Anthropic: the lifetime a record states (1 hour) holds from the next call on', () => {
     const traffic = [
-      sized('user', 2000), call(0, { promptTokens: 2000, cacheTtlSeconds: 3600 }),
-      sized('user', 500), call(1000), sized('user', 500), call(1000 + 3601),
+      sized('user', 2000),
+      call(0, { promptTokens: 2000, cacheTtlSeconds: 3600 }),
+      sized('user', 500),
+      call(1000),
+      sized('user', 500),
+      call(1000 + 3601),
     ];
     expect(reads(scenarioOf(traffic))).toEqual([0, 2000, 0]);
   });
 
   it('OpenAI: the prefix lives up to an hour; a scenario without times never expires it', () => {
-    const traffic = [sized('user', 2000), call(0), sized('user', 500), call(3000), sized('user', 500), call(3000 + 3601)];
+    const traffic = [
+      sized('user', 2000),
+      call(0),
+      sized('user', 500),
+      call(3000),
+      sized('user', 500),
+      call(3000 + 3601),
+    ];
     expect(reads(scenarioOf(traffic, 'gpt-5'))).toEqual([0, 1024 + 7 * 128, 0]);
     const untimed = traffic.map((e) => (e.type === 'assistant' ? { ...sized('assistant', 50) } : e));
     // Untimed, the third call shares the second request's 2,000 + 50 + 500 tokens: 1,024 + 11 x 128 hit.
@@ -216,9 +274,21 @@ describe('the cache\'s lifetime between calls', () => {
   });
 
   it('the time is an ISO 8601 instant in UTC: scenarios without it load, and anything else is refused', () => {
-    const base = { version: 1, name: 'x', model: { id: 'claude-sonnet-4' }, agent: { 'agent.leviath': '[context.regions]\nchat = { kind = "sliding_window" }\n' } };
-    expect(ScenarioSchema.safeParse({ ...base, traffic: [sized('user', 10), sized('assistant', 10)] }).success).toBe(true);
-    expect(ScenarioSchema.safeParse({ ...base, traffic: [{ ...sized('assistant', 10), at: '2026-01-17T01:09:05.862Z' }] }).success).toBe(true);
-    expect(ScenarioSchema.safeParse({ ...base, traffic: [{ ...sized('assistant', 10), at: 'yesterday' }] }).success).toBe(false);
+    const base = {
+      version: 1,
+      name: 'x',
+      model: { id: 'claude-sonnet-4' },
+      agent: { 'agent.leviath': '[context.regions]\nchat = { kind = "sliding_window" }\n' },
+    };
+    expect(ScenarioSchema.safeParse({ ...base, traffic: [sized('user', 10), sized('assistant', 10)] }).success).toBe(
+      true,
+    );
+    expect(
+      ScenarioSchema.safeParse({ ...base, traffic: [{ ...sized('assistant', 10), at: '2026-01-17T01:09:05.862Z' }] })
+        .success,
+    ).toBe(true);
+    expect(
+      ScenarioSchema.safeParse({ ...base, traffic: [{ ...sized('assistant', 10), at: 'yesterday' }] }).success,
+    ).toBe(false);
   });
 });

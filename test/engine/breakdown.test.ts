@@ -26,12 +26,20 @@ describe('the window of the imported session, at inference 5', () => {
     expect(b.rows.filter((r) => r.kind === 'region').map((r) => [r.name, r.regionKind, r.budget])).toEqual([
       // task 10%, files 5%, codebase 4%, conversation 40% (agent.leviath); tool_results 30% and
       // final_output 5,000 are the runtime's own when undeclared.
-      ['task', 'pinned', 20_000], ['files', 'hashmap', 10_000], ['codebase', 'compacting', 8_000],
-      ['conversation', 'sliding_window', 80_000], ['tool_results', 'sliding_window', 60_000], ['final_output', 'temporary', 5_000],
+      ['task', 'pinned', 20_000],
+      ['files', 'hashmap', 10_000],
+      ['codebase', 'compacting', 8_000],
+      ['conversation', 'sliding_window', 80_000],
+      ['tool_results', 'sliding_window', 60_000],
+      ['final_output', 'temporary', 5_000],
     ]);
     // Messages as the request sends them, per region; each system block whole, its header included.
-    const spent = (region: string) => [...inspected.request.system, ...inspected.request.messages].filter((m) => m.region === region).reduce((s, m) => s + m.tokens, 0);
-    for (const name of ['task', 'files', 'codebase', 'conversation', 'tool_results']) expect(rowsOf(b)[name]).toBe(spent(name));
+    const spent = (region: string) =>
+      [...inspected.request.system, ...inspected.request.messages]
+        .filter((m) => m.region === region)
+        .reduce((s, m) => s + m.tokens, 0);
+    for (const name of ['task', 'files', 'codebase', 'conversation', 'tool_results'])
+      expect(rowsOf(b)[name]).toBe(spent(name));
     expect(rowsOf(b).final_output).toBe(0);
   });
 
@@ -48,12 +56,22 @@ describe('the window of the imported session, at inference 5', () => {
   it('shows the flat list beside it at the size the timeline gives it, with no headroom of its own', () => {
     const flat = flatListBreakdown(inspected, WINDOW)!;
     expect(flat.usedTokens).toBe(step.request!.baselineTokens);
-    expect(rowsOf(flat)).toEqual({ 'flat message list': step.request!.baselineTokens, 'free space': WINDOW - step.request!.baselineTokens, 'reply headroom': 0 });
+    expect(rowsOf(flat)).toEqual({
+      'flat message list': step.request!.baselineTokens,
+      'free space': WINDOW - step.request!.baselineTokens,
+      'reply headroom': 0,
+    });
   });
 
   it('takes the harness overhead into the window when the scenario says what it is', () => {
     // Issue 28: about 26 K tokens of system prompt and tool definitions at a Claude Code session's first call.
-    const overhead = { parts: [{ name: 'harness system prompt', tokens: 3_000 }, { name: 'harness tool definitions', tokens: 23_000 }], source: 'known from the request bodies' };
+    const overhead = {
+      parts: [
+        { name: 'harness system prompt', tokens: 3_000 },
+        { name: 'harness tool definitions', tokens: 23_000 },
+      ],
+      source: 'known from the request bodies',
+    };
     const b = blueprintBreakdown(inspected, WINDOW, overhead);
     expect(b.usedTokens).toBe(step.request!.requestTokens + 26_000);
     expect(rowsOf(b)['harness system prompt']).toBe(3_000);
@@ -63,7 +81,10 @@ describe('the window of the imported session, at inference 5', () => {
     expect(sum(b)).toBe(WINDOW);
     expect(b.overhead).toEqual(overhead);
     // The as-sent replay's calibration learns one figure for both (issue 28: 22,938-25,818 on Claude Code runs).
-    const learned = blueprintBreakdown(inspected, WINDOW, { parts: [{ name: 'harness overhead (system prompt and tool definitions)', tokens: 25_551 }], source: 'calibrated from calls 0-3' });
+    const learned = blueprintBreakdown(inspected, WINDOW, {
+      parts: [{ name: 'harness overhead (system prompt and tool definitions)', tokens: 25_551 }],
+      source: 'calibrated from calls 0-3',
+    });
     expect(learned.usedTokens).toBe(step.request!.requestTokens + 25_551);
     expect(sum(learned)).toBe(WINDOW);
   });
@@ -93,8 +114,18 @@ task = { kind = "pinned", seed = "task_input" }
 [stages.a.transitions.b]
 [stages.b]
 `;
-    const d = detail(toml, [{ type: 'user', content: 'hi' }, { type: 'assistant', content: 'ok' }], 1, { inputs: { task: 'Fix it.' } });
-    const names = blueprintBreakdown(d, 128_000).rows.filter((r) => r.kind === 'region').map((r) => [r.name, r.tokens]);
+    const d = detail(
+      toml,
+      [
+        { type: 'user', content: 'hi' },
+        { type: 'assistant', content: 'ok' },
+      ],
+      1,
+      { inputs: { task: 'Fix it.' } },
+    );
+    const names = blueprintBreakdown(d, 128_000)
+      .rows.filter((r) => r.kind === 'region')
+      .map((r) => [r.name, r.tokens]);
     expect(names.map(([n]) => n)).not.toContain('notes');
     expect(names).toContainEqual(['final_output', 0]);
   });

@@ -19,9 +19,14 @@ function regionOf(kind: RegionKind) {
 
 /** Writes three 40-token entries into a 60-token region of `kind`: the change types it answered with. */
 function changesWhenFull(kind: RegionKind): string[] {
-  const extra = kind === 'compact_history' ? ', source_region = "notes"' : kind === 'custom' ? ', script = "notes.rhai"' : '';
+  const extra =
+    kind === 'compact_history' ? ', source_region = "notes"' : kind === 'custom' ? ', script = "notes.rhai"' : '';
   const toml = `[context.regions]\nnotes = { kind = "${kind}", max_tokens = 60${extra} }`;
-  const timeline = run(toml, ['a', 'b', 'c'].map((key) => append('notes', words(40), key)), { agent: { 'agent.leviath': toml, ...SCRIPT } });
+  const timeline = run(
+    toml,
+    ['a', 'b', 'c'].map((key) => append('notes', words(40), key)),
+    { agent: { 'agent.leviath': toml, ...SCRIPT } },
+  );
   return timeline.steps.flatMap((s) => s.changes.map((c) => c.type));
 }
 
@@ -39,7 +44,11 @@ describe('region kind capabilities', () => {
         alwaysMessages: region.section === 'messages',
         scripted: !region.messagesAreEntries,
       }).toEqual({
-        removable: caps.removable, keyed: caps.keyed, checklist: caps.checklist, carriesHistory: caps.carriesHistory, alwaysMessages: caps.alwaysMessages,
+        removable: caps.removable,
+        keyed: caps.keyed,
+        checklist: caps.checklist,
+        carriesHistory: caps.carriesHistory,
+        alwaysMessages: caps.alwaysMessages,
         scripted: caps.scripted,
       });
       expect(changesWhenFull(kind).includes('compact')).toBe(caps.summarizesWhenFull);
@@ -47,7 +56,8 @@ describe('region kind capabilities', () => {
   }
 
   it('names the kinds that have each capability', () => {
-    const kindsWith = (capability: keyof KindCapabilities, value = true) => REGION_KINDS.filter((kind) => KIND_CAPABILITIES[kind][capability] === value);
+    const kindsWith = (capability: keyof KindCapabilities, value = true) =>
+      REGION_KINDS.filter((kind) => KIND_CAPABILITIES[kind][capability] === value);
     expect(kindsWith('removable', false)).toEqual(['pinned']);
     expect(kindsWith('keyed')).toEqual(['hashmap']);
     expect(kindsWith('checklist')).toEqual(['checklist']);
@@ -58,7 +68,11 @@ describe('region kind capabilities', () => {
   });
 
   it('the stage prompt goes to the first region that never removes its entries', () => {
-    const layout = [implicitDecl('notes', 'temporary'), implicitDecl('rules', 'pinned'), implicitDecl('facts', 'pinned')];
+    const layout = [
+      implicitDecl('notes', 'temporary'),
+      implicitDecl('rules', 'pinned'),
+      implicitDecl('facts', 'pinned'),
+    ];
     expect(instructionsRegion(layout)).toBe('rules');
     expect(instructionsRegion(layout.slice(0, 1))).toBe('stage_instructions');
   });

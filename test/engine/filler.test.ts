@@ -10,7 +10,9 @@ describe('fillerHeadTokens', () => {
     it(`counts a filler's head up to any line break as the tokenizer does (${encoding})`, () => {
       const text = fillerText(5_000, 'read_file', 'call-7', countTokens, encoding);
       for (let end = text.indexOf('\n') + 1; end > 0 && end < text.length; end = text.indexOf('\n', end) + 1) {
-        expect(fillerHeadTokens(text, end, 'read_file', countTokens, encoding)).toBe(countTokens(text.slice(0, end), encoding));
+        expect(fillerHeadTokens(text, end, 'read_file', countTokens, encoding)).toBe(
+          countTokens(text.slice(0, end), encoding),
+        );
       }
     });
   }
@@ -67,7 +69,23 @@ describe('filler', () => {
       for (const seed of seeds.slice(0, 2)) {
         const text = fillerText(tokens, 'read_file', seed, countTokens, 'o200k_base');
         const made = filler(tokens, 'read_file', seed, countTokens, 'o200k_base');
-        const points = [-1, 0, 1, 15, 16, 17, 18, 200, 50_000, 99_999, 100_000, text.length - 2, text.length - 1, text.length, text.length + 5];
+        const points = [
+          -1,
+          0,
+          1,
+          15,
+          16,
+          17,
+          18,
+          200,
+          50_000,
+          99_999,
+          100_000,
+          text.length - 2,
+          text.length - 1,
+          text.length,
+          text.length + 5,
+        ];
         for (let i = 0; i < 40; i++) points.push(Math.floor((text.length * i) / 40));
         for (const p of points) {
           expect(made.lastLineBreak(p)).toBe(text.lastIndexOf('\n', p));

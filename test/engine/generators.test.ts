@@ -8,9 +8,10 @@ import { generateTraffic, BUILT_IN_TRAFFIC } from '../../src/scenarios/generator
 import { RHAI } from '../../src/engine/custom-script.ts';
 import { scenario, user } from '../runtime/helpers.ts';
 
-const generated = (extra: TrafficEvent[] = []) => scenario('[context.regions]\nnotes = {}', extra, {
-  generator: { kind: 'long-chat', seed: 3, steps: 12 },
-});
+const generated = (extra: TrafficEvent[] = []) =>
+  scenario('[context.regions]\nnotes = {}', extra, {
+    generator: { kind: 'long-chat', seed: 3, steps: 12 },
+  });
 
 const errors = (timeline: Timeline) => timeline.diagnostics.filter((d) => d.severity === 'error');
 
@@ -18,10 +19,16 @@ describe('traffic generators as a dependency', () => {
   it('a generator the caller did not bring is a diagnostic naming it, and no steps', () => {
     const timeline = replay(generated());
     expect(timeline.steps).toEqual([]);
-    expect(errors(timeline)).toEqual([expect.objectContaining({
-      code: 'generator-unavailable', severity: 'error', file: 'scenario.json', path: 'generator',
-      message: 'scenario.generator names the long-chat generator, which this replay was not given (given: none); pass it in ReplayOptions.generators (BUILT_IN_TRAFFIC in src/scenarios/generators.ts has the built-in ones)',
-    })]);
+    expect(errors(timeline)).toEqual([
+      expect.objectContaining({
+        code: 'generator-unavailable',
+        severity: 'error',
+        file: 'scenario.json',
+        path: 'generator',
+        message:
+          'scenario.generator names the long-chat generator, which this replay was not given (given: none); pass it in ReplayOptions.generators (BUILT_IN_TRAFFIC in src/scenarios/generators.ts has the built-in ones)',
+      }),
+    ]);
   });
 
   it('says which generators were brought when the named one is not among them', () => {
@@ -32,10 +39,12 @@ describe('traffic generators as a dependency', () => {
   });
 
   it('inspecting a run the caller gave no generator is an error that names the generator, not a crash', () => {
-    expect(() => new Replay(generated()).inspect(0)).toThrow(/^the scenario cannot run: scenario\.generator names the long-chat generator/);
+    expect(() => new Replay(generated()).inspect(0)).toThrow(
+      /^the scenario cannot run: scenario\.generator names the long-chat generator/,
+    );
   });
 
-  it('runs the generator the caller brings, its events before the scenario\'s own traffic', () => {
+  it("runs the generator the caller brings, its events before the scenario's own traffic", () => {
     const brought = (spec: { seed: number }): TrafficEvent[] => [user(`generated with seed ${spec.seed}`)];
     const timeline = replay(generated([user('written')]), { generators: { 'long-chat': brought } });
     expect(timeline.steps.map((s) => s.event)).toEqual([user('generated with seed 3'), user('written')]);
@@ -46,6 +55,8 @@ describe('traffic generators as a dependency', () => {
     const timeline = replay(generated(), { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(errors(timeline)).toEqual([]);
     expect(timeline.steps.map((s) => s.event)).toEqual(events);
-    expect(new Replay(generated(), { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(events.length - 1).event).toEqual(events.at(-1));
+    expect(new Replay(generated(), { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(events.length - 1).event).toEqual(
+      events.at(-1),
+    );
   });
 });

@@ -41,7 +41,8 @@ describe('a kept run inspects every step as a snapshot of it would show', () => 
       const kept = new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
       // Keeping copies changes nothing in the run that is copied.
       expect(kept.timeline().steps).toEqual(steps);
-      for (const index of scrubOrder(details.length)) expect(kept.inspect(index), `step ${index}`).toEqual(details[index]);
+      for (const index of scrubOrder(details.length))
+        expect(kept.inspect(index), `step ${index}`).toEqual(details[index]);
     });
   }
 
@@ -50,7 +51,8 @@ describe('a kept run inspects every step as a snapshot of it would show', () => 
     const { details } = snapshotEveryStep(scenario);
     expect(details.length).toBeGreaterThan(5 * CHECKPOINT_EVERY);
     const kept = new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
-    for (const index of [150, 3, 149, 151, details.length - 1, 0]) expect(kept.inspect(index), `step ${index}`).toEqual(details[index]);
+    for (const index of [150, 3, 149, 151, details.length - 1, 0])
+      expect(kept.inspect(index), `step ${index}`).toEqual(details[index]);
   });
 });
 

@@ -7,10 +7,13 @@ describe('approximateNote', () => {
     const gpt = findModel('gpt-4o')!;
     expect(approximateNote(gpt.id, gpt.encoding, gpt.approximate)).toBeUndefined();
     const claude = findModel('claude-sonnet-4')!;
-    expect(approximateNote(claude.id, claude.encoding, claude.approximate))
-      .toBe("Approximate: Anthropic does not publish Claude's tokenizer; these are o200k_base's tokens, not the model's own.");
+    expect(approximateNote(claude.id, claude.encoding, claude.approximate)).toBe(
+      "Approximate: Anthropic does not publish Claude's tokenizer; these are o200k_base's tokens, not the model's own.",
+    );
     const gemini = findModel('gemini-2.5-pro')!;
-    expect(approximateNote(gemini.id, gemini.encoding, gemini.approximate)).toContain("Google does not publish Gemini's tokenizer");
+    expect(approximateNote(gemini.id, gemini.encoding, gemini.approximate)).toContain(
+      "Google does not publish Gemini's tokenizer",
+    );
     expect(approximateNote('custom-32000', 'o200k_base', true)).toContain("this model's tokenizer is not public");
   });
 });

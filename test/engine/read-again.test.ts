@@ -48,7 +48,10 @@ describe('namesIn: a name counts where it stands whole', () => {
 
   it('names an absolute path by its tails of two segments or more, never by its file name alone', () => {
     expect(needlesOf('/home/dev/parser/src/parser/header.rs')).toEqual([
-      '/home/dev/parser/src/parser/header.rs', 'parser/header.rs', 'src/parser/header.rs', 'parser/src/parser/header.rs',
+      '/home/dev/parser/src/parser/header.rs',
+      'parser/header.rs',
+      'src/parser/header.rs',
+      'parser/src/parser/header.rs',
       'dev/parser/src/parser/header.rs',
     ]);
     expect(needlesOf('src/a.rs')).toEqual(['src/a.rs']);
@@ -68,10 +71,24 @@ describe('read again later, on the imported Claude Code session', () => {
     expect(sized.size_tokens).toBeGreaterThan(200_000 * 0.04 * 0.5);
     // The model names it next in its own words (a relative path, step 5) and then edits it (step 9).
     const path = '/home/dev/parser/src/parser/header.rs';
-    const namings = IMPORTED_RUN_TRAFFIC.flatMap((e, i) => (i > read && saidAt(e).some((t) => t.includes(path) || standsAlone('src/parser/header.rs').test(t)) ? [i] : []));
+    const namings = IMPORTED_RUN_TRAFFIC.flatMap((e, i) =>
+      i > read && saidAt(e).some((t) => t.includes(path) || standsAlone('src/parser/header.rs').test(t)) ? [i] : [],
+    );
     expect(namings).toEqual([5, 9]);
     // The other read (tests/header.rs, 59 tokens) fits and stays, so it is the only one.
-    expect(timeline.summary.readAgain).toEqual({ count: 1, items: [{ key: path, lostAt: read, namedAt: namings[0], change: 'compact', region: 'codebase', losses: [{ step: read, change: 0 }] }] });
+    expect(timeline.summary.readAgain).toEqual({
+      count: 1,
+      items: [
+        {
+          key: path,
+          lostAt: read,
+          namedAt: namings[0],
+          change: 'compact',
+          region: 'codebase',
+          losses: [{ step: read, change: 0 }],
+        },
+      ],
+    });
     expect(timeline.steps[read]!.changes).toEqual([expect.objectContaining({ type: 'compact', entries: [path] })]);
   });
 });
@@ -88,12 +105,22 @@ read_file = "dump"
 `;
   for (const seed of [3, 9]) {
     it(`counts each read file the run names again after its result, once per naming (coding-agent seed ${seed})`, () => {
-      const events = generateTraffic({ kind: 'coding-agent', seed, steps: 600, params: { todos: null, transitionTo: null } });
+      const events = generateTraffic({
+        kind: 'coding-agent',
+        seed,
+        steps: 600,
+        params: { todos: null, transitionTo: null },
+      });
       const expected = new Set<string>();
       events.forEach((event, at) => {
         if (event.type !== 'tool_result' || event.tool_name !== 'read_file') return;
-        const caller = events.slice(0, at).reverse().find((e) => e.type === 'assistant' && e.tool_calls?.some((c) => c.id === event.tool_call_id));
-        const path = (caller as Extract<TrafficEvent, { type: 'assistant' }>).tool_calls!.find((c) => c.id === event.tool_call_id)!.arguments.path as string;
+        const caller = events
+          .slice(0, at)
+          .reverse()
+          .find((e) => e.type === 'assistant' && e.tool_calls?.some((c) => c.id === event.tool_call_id));
+        const path = (caller as Extract<TrafficEvent, { type: 'assistant' }>).tool_calls!.find(
+          (c) => c.id === event.tool_call_id,
+        )!.arguments.path as string;
         const next = events.findIndex((e, i) => i > at && saidAt(e).some((t) => standsAlone(path).test(t)));
         if (next >= 0) expected.add(`${path} @${next}`);
       });
@@ -131,7 +158,16 @@ function recount(t: Timeline, events: readonly TrafficEvent[]): number {
       if (c.region === '(read_file)') continue;
       for (const entry of c.entries) {
         // A stripped result was in the stream unless its result step said it was routed elsewhere.
-        const streamed = results && t.steps.some((s) => s.index < step.index && s.event.type === 'tool_result' && s.event.tool_call_id === entry && s.result?.ok && !s.result.message.startsWith('[routed to'));
+        const streamed =
+          results &&
+          t.steps.some(
+            (s) =>
+              s.index < step.index &&
+              s.event.type === 'tool_result' &&
+              s.event.tool_call_id === entry &&
+              s.result?.ok &&
+              !s.result.message.startsWith('[routed to'),
+          );
         const label = c.type === 'truncate' || streamed ? fileOfCall.get(entry) : results ? undefined : entry;
         if (label === undefined || !files.has(label)) continue;
         const from = c.type === 'cascade' || c.type === 'strip' ? step.index : step.index + 1;
@@ -145,8 +181,14 @@ function recount(t: Timeline, events: readonly TrafficEvent[]): number {
 
 describe('read again later, on every example, and on tool results kept in the message stream', () => {
   it('agrees with a count rebuilt from the timeline on generated traffic whose results stream (coding-agent seed 5)', () => {
-    const events = generateTraffic({ kind: 'coding-agent', seed: 5, steps: 500, params: { todos: null, transitionTo: null } });
-    const toml = '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\nconversation = { kind = "sliding_window", max_items = 8 }\n';
+    const events = generateTraffic({
+      kind: 'coding-agent',
+      seed: 5,
+      steps: 500,
+      params: { todos: null, transitionTo: null },
+    });
+    const toml =
+      '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\nconversation = { kind = "sliding_window", max_items = 8 }\n';
     const t = run(toml, events, { inputs: { task: 'Fix the parser.' } });
     expect(t.summary.changes.strip.count).toBeGreaterThan(10);
     expect(t.summary.readAgain.items.some((i) => i.change === 'strip')).toBe(true);
@@ -158,8 +200,9 @@ describe('read again later, on every example, and on tool results kept in the me
       const scenario = ScenarioSchema.parse(example.scenario);
       const events = scenario.generator ? generateTraffic(scenario.generator) : scenario.traffic;
       // Call ids are unique in these runs, so a cut result's file is its id's.
-      expect(new Set(events.flatMap((e) => (e.type === 'assistant' ? e.tool_calls ?? [] : []).map((c) => c.id))).size)
-        .toBe(events.reduce((n, e) => n + (e.type === 'assistant' ? e.tool_calls?.length ?? 0 : 0), 0));
+      expect(
+        new Set(events.flatMap((e) => (e.type === 'assistant' ? (e.tool_calls ?? []) : []).map((c) => c.id))).size,
+      ).toBe(events.reduce((n, e) => n + (e.type === 'assistant' ? (e.tool_calls?.length ?? 0) : 0), 0));
       const t = replay({ ...scenario, generator: undefined, traffic: events }, { ...BUILT_IN_TRAFFIC, ...RHAI });
       expect(t.summary.readAgain.count).toBe(recount(t, events));
     });
@@ -179,27 +222,55 @@ read_file = { region = "scratch", max_result_tokens = 100 }
 `;
 
   it('a result cut by max_result_tokens and then dropped, named once afterwards, is one entry', () => {
-    const t = run(TOML, [
-      user('go'),
-      assistant('', ['c1', 'read_file', { path: 'src/a.rs' }]), result('c1', 'read_file', 400),
-      assistant('', ['c2', 'read_file', { path: 'src/b.rs' }]), result('c2', 'read_file', 400),
-      assistant('Back to src/a.rs now.'),
-    ], { inputs: { task: 'x' } });
+    const t = run(
+      TOML,
+      [
+        user('go'),
+        assistant('', ['c1', 'read_file', { path: 'src/a.rs' }]),
+        result('c1', 'read_file', 400),
+        assistant('', ['c2', 'read_file', { path: 'src/b.rs' }]),
+        result('c2', 'read_file', 400),
+        assistant('Back to src/a.rs now.'),
+      ],
+      { inputs: { task: 'x' } },
+    );
     expect(t.steps[2]!.changes.map((c) => c.type)).toEqual(['truncate']);
-    expect(t.steps[4]!.changes.map((c) => [c.type, c.entries])).toEqual([['truncate', ['c2']], ['evict', ['src/a.rs']]]);
+    expect(t.steps[4]!.changes.map((c) => [c.type, c.entries])).toEqual([
+      ['truncate', ['c2']],
+      ['evict', ['src/a.rs']],
+    ]);
     // One item for the cut at step 2 and the drop at step 4 (the step's second change), both answered by step 5.
-    expect(t.summary.readAgain.items).toEqual([{ key: 'src/a.rs', lostAt: 2, namedAt: 5, change: 'truncate', region: 'scratch', losses: [{ step: 2, change: 0 }, { step: 4, change: 1 }] }]);
+    expect(t.summary.readAgain.items).toEqual([
+      {
+        key: 'src/a.rs',
+        lostAt: 2,
+        namedAt: 5,
+        change: 'truncate',
+        region: 'scratch',
+        losses: [
+          { step: 2, change: 0 },
+          { step: 4, change: 1 },
+        ],
+      },
+    ]);
   });
 
   it('a search keyed by its directory is not a name, and a context_append key is', () => {
-    const t = run(TOML, [
-      assistant('', ['g1', 'grep', { pattern: 'a', path: 'src' }]), result('g1', 'grep', 200),
-      { type: 'context_append', region: 'scratch', key: 'plan-v1', content: 'alpha '.repeat(200) },
-      assistant('', ['g2', 'grep', { pattern: 'b', path: 'src' }]),
-      assistant('Following plan-v1.'),
-    ], { inputs: { task: 'x' } });
+    const t = run(
+      TOML,
+      [
+        assistant('', ['g1', 'grep', { pattern: 'a', path: 'src' }]),
+        result('g1', 'grep', 200),
+        { type: 'context_append', region: 'scratch', key: 'plan-v1', content: 'alpha '.repeat(200) },
+        assistant('', ['g2', 'grep', { pattern: 'b', path: 'src' }]),
+        assistant('Following plan-v1.'),
+      ],
+      { inputs: { task: 'x' } },
+    );
     expect(t.steps[1]!.changes).toEqual([expect.objectContaining({ type: 'evict', entries: ['src'] })]);
-    expect(t.summary.readAgain.items).toEqual([{ key: 'plan-v1', lostAt: 2, namedAt: 4, change: 'evict', region: 'scratch', losses: [{ step: 2, change: 0 }] }]);
+    expect(t.summary.readAgain.items).toEqual([
+      { key: 'plan-v1', lostAt: 2, namedAt: 4, change: 'evict', region: 'scratch', losses: [{ step: 2, change: 0 }] },
+    ]);
   });
 
   it('a cascade sheds before its own request, so the reply of that step names it later', () => {
@@ -208,42 +279,70 @@ task = { kind = "pinned", seed = "task_input" }
 notes = { kind = "temporary", max_tokens = 5000 }
 conversation = { kind = "sliding_window", budget = "90%" }
 `;
-    const t = run(small, [
-      { type: 'context_append', region: 'notes', key: 'src/big.rs', content: 'alpha '.repeat(900) },
-      user('beta '.repeat(400)),
-      assistant('I need src/big.rs again.'),
-    ], { inputs: { task: 'x' }, model: { window: 1200 } });
-    expect(t.steps[2]!.changes).toEqual([expect.objectContaining({ type: 'cascade', region: 'notes', entries: ['src/big.rs'] })]);
-    expect(t.summary.readAgain.items).toEqual([{ key: 'src/big.rs', lostAt: 2, namedAt: 2, change: 'cascade', region: 'notes', losses: [{ step: 2, change: 0 }] }]);
+    const t = run(
+      small,
+      [
+        { type: 'context_append', region: 'notes', key: 'src/big.rs', content: 'alpha '.repeat(900) },
+        user('beta '.repeat(400)),
+        assistant('I need src/big.rs again.'),
+      ],
+      { inputs: { task: 'x' }, model: { window: 1200 } },
+    );
+    expect(t.steps[2]!.changes).toEqual([
+      expect.objectContaining({ type: 'cascade', region: 'notes', entries: ['src/big.rs'] }),
+    ]);
+    expect(t.summary.readAgain.items).toEqual([
+      {
+        key: 'src/big.rs',
+        lostAt: 2,
+        namedAt: 2,
+        change: 'cascade',
+        region: 'notes',
+        losses: [{ step: 2, change: 0 }],
+      },
+    ]);
   });
 
-  it('a result left out because its call left the conversation is lost; a routed result\'s stub is not', () => {
+  it("a result left out because its call left the conversation is lost; a routed result's stub is not", () => {
     const toml = (route: string) => `[context.regions]
 task = { kind = "pinned", seed = "task_input" }
 codebase = { kind = "compacting", max_tokens = 10000 }
 conversation = { kind = "sliding_window", max_items = 2 }
 ${route}`;
     const traffic = [
-      assistant('', ['c1', 'read_file', { path: 'src/a.rs' }]), result('c1', 'read_file', 300),
-      user('ok'), assistant('next'), user('more'),
+      assistant('', ['c1', 'read_file', { path: 'src/a.rs' }]),
+      result('c1', 'read_file', 300),
+      user('ok'),
+      assistant('next'),
+      user('more'),
       assistant('Back to src/a.rs.'),
     ];
     // The call's turn leaves the two-item conversation at step 3; the request of step 5 strips the result.
     const streamed = run(toml(''), traffic, { inputs: { task: 'x' } });
-    expect(streamed.steps[5]!.changes).toContainEqual(expect.objectContaining({ type: 'strip', region: 'tool_results', entries: ['c1'] }));
-    expect(streamed.summary.readAgain.items).toEqual([expect.objectContaining({ key: 'src/a.rs', lostAt: 5, namedAt: 5, change: 'strip', region: 'tool_results' })]);
+    expect(streamed.steps[5]!.changes).toContainEqual(
+      expect.objectContaining({ type: 'strip', region: 'tool_results', entries: ['c1'] }),
+    );
+    expect(streamed.summary.readAgain.items).toEqual([
+      expect.objectContaining({ key: 'src/a.rs', lostAt: 5, namedAt: 5, change: 'strip', region: 'tool_results' }),
+    ]);
     const { losses } = streamed.summary.readAgain.items[0]!;
     expect(losses.map((l) => streamed.steps[l.step]!.changes[l.change]!.type)).toEqual(['strip']);
     // Routed to codebase, the result is still there: the stripped block was its stub.
-    const routed = run(toml('[stages.s.tool_routing.overrides]\nread_file = "codebase"\n'), traffic, { inputs: { task: 'x' } });
-    expect(routed.steps[5]!.changes).toContainEqual(expect.objectContaining({ type: 'strip', region: 'tool_results', entries: ['c1'] }));
+    const routed = run(toml('[stages.s.tool_routing.overrides]\nread_file = "codebase"\n'), traffic, {
+      inputs: { task: 'x' },
+    });
+    expect(routed.steps[5]!.changes).toContainEqual(
+      expect.objectContaining({ type: 'strip', region: 'tool_results', entries: ['c1'] }),
+    );
     expect(routed.summary.readAgain.count).toBe(0);
   });
 
   it('knows the file each call named, by its id, at the step it was made', () => {
     const names = new RunNames([
-      assistant('', ['c1', 'read_file', { path: 'a.rs' }]), result('c1', 'read_file', 1),
-      assistant('', ['c1', 'Read', { path: 'b.rs' }]), result('c1', 'Read', 1),
+      assistant('', ['c1', 'read_file', { path: 'a.rs' }]),
+      result('c1', 'read_file', 1),
+      assistant('', ['c1', 'Read', { path: 'b.rs' }]),
+      result('c1', 'Read', 1),
     ]);
     expect(names.pathOfCall('c1', 1)).toBe('a.rs');
     expect(names.pathOfCall('c1', 3)).toBeUndefined(); // Read is not one of routing's names for read_file
@@ -263,20 +362,33 @@ scratch = { kind = "sliding_window", max_items = 2 }
 default_region = "scratch"
 `;
   it('counts each tool result once, the ones among them read again, and the other entries apart', () => {
-    const t = run(TOML, [
-      user('go'),
-      assistant('', ['c1', 'read_file', { path: 'src/a.rs' }]), result('c1', 'read_file', 50),
-      assistant('', ['c2', 'read_file', { path: 'src/b.rs' }]), result('c2', 'read_file', 50),
-      assistant('', ['c3', 'shell', { command: 'cargo test' }]), result('c3', 'shell', 50),
-      { type: 'context_append', region: 'scratch', key: 'plan', content: 'the plan' },
-      assistant('', ['c4', 'read_file', { path: 'src/d.rs' }]), result('c4', 'read_file', 50),
-      assistant('', ['c5', 'read_file', { path: 'src/e.rs' }]), result('c5', 'read_file', 50),
-      assistant('Back to src/a.rs now.'),
-    ], { inputs: { task: 'x' } });
-    const evicted = t.steps.flatMap((s) => s.changes.filter((c) => c.type === 'evict').flatMap((c) => c.toolResults ?? []));
+    const t = run(
+      TOML,
+      [
+        user('go'),
+        assistant('', ['c1', 'read_file', { path: 'src/a.rs' }]),
+        result('c1', 'read_file', 50),
+        assistant('', ['c2', 'read_file', { path: 'src/b.rs' }]),
+        result('c2', 'read_file', 50),
+        assistant('', ['c3', 'shell', { command: 'cargo test' }]),
+        result('c3', 'shell', 50),
+        { type: 'context_append', region: 'scratch', key: 'plan', content: 'the plan' },
+        assistant('', ['c4', 'read_file', { path: 'src/d.rs' }]),
+        result('c4', 'read_file', 50),
+        assistant('', ['c5', 'read_file', { path: 'src/e.rs' }]),
+        result('c5', 'read_file', 50),
+        assistant('Back to src/a.rs now.'),
+      ],
+      { inputs: { task: 'x' } },
+    );
+    const evicted = t.steps.flatMap((s) =>
+      s.changes.filter((c) => c.type === 'evict').flatMap((c) => c.toolResults ?? []),
+    );
     expect(evicted).toEqual(['c1', 'c2', 'c3']);
     expect(t.summary.lost).toEqual({ toolResults: 3, toolResultsReadAgain: 1, otherEntries: 1 });
     expect(t.summary.readAgain.items.map((i) => i.key)).toEqual(['src/a.rs']);
-    expect(lostInWords(t.summary.lost)).toBe('3 tool results evicted (1 of them read again later), 1 other entry let go');
+    expect(lostInWords(t.summary.lost)).toBe(
+      '3 tool results evicted (1 of them read again later), 1 other entry let go',
+    );
   });
 });

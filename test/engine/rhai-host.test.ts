@@ -17,13 +17,17 @@ const NOT_LOADED = /the Rhai interpreter is not loaded/;
 const TASK = 'task = { kind = "pinned", seed = "task_input" }\n';
 /** A pinned region seeded by a Rhai script in the working directory (spec: seeds, `rhai`). */
 const rhaiSeeded = (source: string) =>
-  scenario(`[context.regions]\n${TASK}plan = { kind = "pinned", seed = { rhai = "seeds/plan.rhai" } }\n`, [user('go'), assistant('ok')], {
-    inputs: { task: 'Fix the test' },
-    workdir: { 'seeds/plan.rhai': source },
-  });
+  scenario(
+    `[context.regions]\n${TASK}plan = { kind = "pinned", seed = { rhai = "seeds/plan.rhai" } }\n`,
+    [user('go'), assistant('ok')],
+    {
+      inputs: { task: 'Fix the test' },
+      workdir: { 'seeds/plan.rhai': source },
+    },
+  );
 
 describe('the engine without an interpreter', () => {
-  it('a custom region\'s script is a custom-script-invalid error naming the script and what is missing', () => {
+  it("a custom region's script is a custom-script-invalid error naming the script and what is missing", () => {
     const found = compile(example('brain-custom')).diagnostics.filter((d) => d.severity === 'error');
     expect(found.map((d) => [d.code, d.file])).toEqual([['custom-script-invalid', 'context_hooks/brain.rhai']]);
     expect(found[0]!.message).toMatch(NOT_LOADED);
@@ -55,11 +59,13 @@ describe('the engine with RHAI', () => {
     expect(timeline.spawn.regions.plan).toMatchObject({ entries: 1 });
   });
 
-  it('checks a custom region\'s script with the interpreter: a parse error at its line', () => {
+  it("checks a custom region's script with the interpreter: a parse error at its line", () => {
     const s = example('brain-custom');
     const broken = { ...s, agent: { ...s.agent, 'context_hooks/brain.rhai': 'fn render(ctx) {\n  let x = ;\n}\n' } };
     const found = compile(broken, RHAI).diagnostics.filter((d) => d.severity === 'error');
-    expect(found.map((d) => [d.code, d.file, d.line])).toEqual([['custom-script-invalid', 'context_hooks/brain.rhai', 2]]);
+    expect(found.map((d) => [d.code, d.file, d.line])).toEqual([
+      ['custom-script-invalid', 'context_hooks/brain.rhai', 2],
+    ]);
   });
 });
 
@@ -69,12 +75,12 @@ describe('a probe host', () => {
     return { diagnostics: compile(s, probe.host).diagnostics, asked: probe.asked };
   };
 
-  it('is not asked by a scenario with no script, whose compile is the interpreter\'s', () => {
+  it("is not asked by a scenario with no script, whose compile is the interpreter's", () => {
     const s = example(DEFAULT_EXAMPLE_ID);
     expect(probed(s)).toEqual({ diagnostics: compile(s, RHAI).diagnostics, asked: false });
   });
 
-  it('is not asked when a custom region\'s script is missing, which is found before any Rhai runs', () => {
+  it("is not asked when a custom region's script is missing, which is found before any Rhai runs", () => {
     const s = example('brain-custom');
     const missing = { ...s, agent: { 'agent.leviath': s.agent['agent.leviath']! } };
     const seen = probed(missing);

@@ -9,10 +9,12 @@ describe('lowerBound', () => {
     expect(lowerBound([], 1)).toBe(0);
   });
   it('agrees with a linear scan on any ascending column', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: -50, max: 50 })), fc.integer({ min: -60, max: 60 }), (values, value) => {
-      const sorted = [...values].sort((a, b) => a - b);
-      const scan = sorted.findIndex((v) => v >= value);
-      expect(lowerBound(sorted, value)).toBe(scan < 0 ? sorted.length : scan);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -50, max: 50 })), fc.integer({ min: -60, max: 60 }), (values, value) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        const scan = sorted.findIndex((v) => v >= value);
+        expect(lowerBound(sorted, value)).toBe(scan < 0 ? sorted.length : scan);
+      }),
+    );
   });
 });

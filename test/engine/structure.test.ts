@@ -19,8 +19,9 @@ describe('src/engine structure', () => {
   });
 
   it('reaches outside itself only for the Rhai interpreter: callers bring the traffic generators', () => {
-    const outside = [...importGraph(ROOT, { types: true }).entries()]
-      .flatMap(([file, imports]) => imports.filter((i) => !i.startsWith(normalize(`${ROOT}/`))).map((i) => `${file} -> ${i}`));
+    const outside = [...importGraph(ROOT, { types: true }).entries()].flatMap(([file, imports]) =>
+      imports.filter((i) => !i.startsWith(normalize(`${ROOT}/`))).map((i) => `${file} -> ${i}`),
+    );
     expect(outside).toContain('src/engine/custom-script.ts -> src/rhai/index.ts'); // the scan sees outside imports
     expect(outside.filter((edge) => !/ -> src\/rhai\//.test(edge))).toEqual([]);
   });
@@ -37,12 +38,17 @@ describe('src/engine structure', () => {
     const kindName = new RegExp(`\\bkind\\s*[!=]==?\\s*'(${REGION_KINDS.join('|')})'|instanceof\\s+\\w+Region\\b`);
     // Each kind reads its own keys (its definition's `read`), so the blueprint reader needs no name either.
     const allowed = (file: string) => file.startsWith(normalize(`${ROOT}/regions/`));
-    const asked = sources(ROOT).filter((file) => !allowed(file)).flatMap((file) => readFileSync(file, 'utf8').split('\n')
-      .flatMap((line, at) => kindName.test(line) ? [`${file}:${at + 1}: ${line.trim()}`] : []));
+    const asked = sources(ROOT)
+      .filter((file) => !allowed(file))
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .flatMap((line, at) => (kindName.test(line) ? [`${file}:${at + 1}: ${line.trim()}`] : [])),
+      );
     expect(asked).toEqual([]);
   });
 
-  it('loads none of the project\'s modules at run time (a dynamic import would hide an edge from the scan above)', () => {
+  it("loads none of the project's modules at run time (a dynamic import would hide an edge from the scan above)", () => {
     expect(sources(ROOT).filter((file) => /\bimport\s*\(\s*['"`]\./.test(readFileSync(file, 'utf8')))).toEqual([]);
   });
 });
@@ -60,7 +66,11 @@ function files(dir: string): string[] {
 function importsIn(file: string, loaded = false): string[] {
   const text = readFileSync(file, 'utf8');
   const found = [
-    ...text.matchAll(loaded ? /^(?:import|export)\s(?!type\s)[^;]*?from\s+'(\.[^']+)'/gms : /^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms),
+    ...text.matchAll(
+      loaded
+        ? /^(?:import|export)\s(?!type\s)[^;]*?from\s+'(\.[^']+)'/gms
+        : /^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms,
+    ),
     ...text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g),
   ];
   return found.map((m) => normalize(join(dirname(file), m[1]!)));
@@ -112,8 +122,8 @@ describe('src/engine module state', () => {
     const sample = [
       'let count = 0;',
       'const seen = new Map<string, number>();',
-      'const KNOWN: ReadonlySet<string> = new Set([\'a\']);',
-      'const WORDS = [\'a\', \'b\'];',
+      "const KNOWN: ReadonlySet<string> = new Set(['a']);",
+      "const WORDS = ['a', 'b'];",
       'for (const w of WORDS) seen.set(w, 1);',
       'export function f(): void {}',
     ].join('\n');
@@ -122,11 +132,15 @@ describe('src/engine module state', () => {
       'sample.ts:2: const seen = new Map<string, number>();',
       'sample.ts:5: for (const w of WORDS) seen.set(w, 1);',
     ]);
-    const found = sources(ROOT).flatMap((file) => mutableModuleState(file)).map((line) => line.replaceAll('\\', '/'));
+    const found = sources(ROOT)
+      .flatMap((file) => mutableModuleState(file))
+      .map((line) => line.replaceAll('\\', '/'));
     const kept = (line: string) => KEPT_STATE.some((k) => line.replace(/:\d+: (export )?/, ': ').startsWith(k));
     expect(found.filter((line) => !kept(line))).toEqual([]);
     // Each exception is still there (a removed one comes off the list).
-    expect(KEPT_STATE.filter((k) => !found.some((line) => line.replace(/:\d+: (export )?/, ': ').startsWith(k)))).toEqual([]);
+    expect(
+      KEPT_STATE.filter((k) => !found.some((line) => line.replace(/:\d+: (export )?/, ': ').startsWith(k))),
+    ).toEqual([]);
   });
 });
 
@@ -152,7 +166,9 @@ describe('the engine is reached only through its doors', () => {
       if (reached.has(file) || inEngine(file)) return;
       reached.add(file);
       for (const target of importsIn(file, true)) {
-        const found = [target, `${target}.ts`, `${target}.tsx`].find((candidate) => files(dirname(candidate)).includes(candidate));
+        const found = [target, `${target}.ts`, `${target}.tsx`].find((candidate) =>
+          files(dirname(candidate)).includes(candidate),
+        );
         if (found) visit(found);
       }
     };
@@ -166,8 +182,9 @@ describe('the engine is reached only through its doors', () => {
     );
     expect(throughIndex).toEqual([]);
     // page.ts itself re-exports no value of the replay or the interpreter (their types are free).
-    const heavy = ['replay.ts', 'run/run.ts', 'custom-script.ts', 'advise/index.ts', 'validate.ts'].map((m) => normalize(`${ROOT}/${m}`));
+    const heavy = ['replay.ts', 'run/run.ts', 'custom-script.ts', 'advise/index.ts', 'validate.ts'].map((m) =>
+      normalize(`${ROOT}/${m}`),
+    );
     expect(importsIn(PAGE_DOOR, true).filter((target) => heavy.includes(target))).toEqual([]);
   });
 });
-

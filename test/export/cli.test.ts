@@ -13,10 +13,13 @@ import { importTrace } from '../../src/import/index.ts';
 const LEV = resolve(import.meta.dirname, '../../bin/lev.mjs');
 
 describe('lev test --format', () => {
-  const { scenario } = importTrace(readFileSync(resolve(import.meta.dirname, '../import/fixtures/openai-chat.json'), 'utf8'));
+  const { scenario } = importTrace(
+    readFileSync(resolve(import.meta.dirname, '../import/fixtures/openai-chat.json'), 'utf8'),
+  );
   const file = join(mkdtempSync(join(tmpdir(), 'lev-export-')), 'run.json');
   writeFileSync(file, JSON.stringify(scenario));
-  const lev = (...args: string[]) => spawnSync(process.execPath, [LEV, 'test', file, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const lev = (...args: string[]) =>
+    spawnSync(process.execPath, [LEV, 'test', file, ...args], { encoding: 'utf8', timeout: 60_000 });
   const request = new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspectInference(3).request;
   const model = resolveModel(scenario.model);
   if (!model.ok) throw new Error(model.error);

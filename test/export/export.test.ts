@@ -3,7 +3,14 @@
 // providers' documented shapes, and import -> replay -> export -> import giving the same events.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { anthropicBreakpoints, ScenarioSchema, type ScenarioInput, type TrafficEvent, Replay, resolveModel } from '../../src/engine/index.ts';
+import {
+  anthropicBreakpoints,
+  ScenarioSchema,
+  type ScenarioInput,
+  type TrafficEvent,
+  Replay,
+  resolveModel,
+} from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { RHAI } from '../../src/engine/custom-script.ts';
 import { ANTHROPIC_LEAD_TEXT, anthropicBody, openaiChatBody } from '../../src/export/index.ts';
@@ -12,14 +19,27 @@ import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { AnthropicMessagesRequest, OpenAIChatRequest } from './schemas.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../import/fixtures/${name}`, import.meta.url), 'utf8');
-const FIXTURES = ['anthropic-request.json', 'anthropic-messages.json', 'openai-chat.json', 'openai-responses.json', 'claude-code-session.jsonl', 'rollout-2026-11-30T10-01-00-0199a8f2.jsonl'];
+const FIXTURES = [
+  'anthropic-request.json',
+  'anthropic-messages.json',
+  'openai-chat.json',
+  'openai-responses.json',
+  'claude-code-session.jsonl',
+  'rollout-2026-11-30T10-01-00-0199a8f2.jsonl',
+];
 
 const SMALL: ScenarioInput = {
-  version: 1, name: 'small', model: { id: 'claude-sonnet-4' },
+  version: 1,
+  name: 'small',
+  model: { id: 'claude-sonnet-4' },
   agent: { 'agent.leviath': '[context.regions]\ntask = { kind = "pinned", budget = "10%", seed = "task_input" }\n' },
   inputs: { task: 'Fix it.' },
   traffic: [
-    { type: 'assistant', content: 'Reading.', tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }] },
+    {
+      type: 'assistant',
+      content: 'Reading.',
+      tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }],
+    },
     { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', content: 'alpha' },
     { type: 'assistant', content: '', tool_calls: [{ id: 'c2', name: 'shell', arguments: { command: 'make' } }] },
     { type: 'tool_result', tool_call_id: 'c2', tool_name: 'shell', content: 'boom', is_error: true },
@@ -32,7 +52,10 @@ function requestAt(input: ScenarioInput, inference: number) {
   const scenario = ScenarioSchema.parse(input);
   const model = resolveModel(scenario.model);
   if (!model.ok) throw new Error(model.error);
-  return { request: new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspectInference(inference).request, model: model.model };
+  return {
+    request: new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspectInference(inference).request,
+    model: model.model,
+  };
 }
 
 const readSchema = { type: 'object', properties: { path: {} } };
@@ -52,10 +75,22 @@ describe('a small run, exactly', () => {
       ],
       messages: [
         { role: 'user', content: [{ type: 'text', text: ANTHROPIC_LEAD_TEXT }] },
-        { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id: 'c1', name: 'read_file', input: { path: 'a.txt' } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Reading.' },
+            { type: 'tool_use', id: 'c1', name: 'read_file', input: { path: 'a.txt' } },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'alpha' }] },
         { role: 'assistant', content: [{ type: 'tool_use', id: 'c2', name: 'shell', input: { command: 'make' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c2', content: 'boom', is_error: true }, { type: 'text', text: 'next', cache_control: { type: 'ephemeral' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'c2', content: 'boom', is_error: true },
+            { type: 'text', text: 'next', cache_control: { type: 'ephemeral' } },
+          ],
+        },
       ],
     });
   });
@@ -70,9 +105,17 @@ describe('a small run, exactly', () => {
       ],
       messages: [
         { role: 'system', content: '[task]:\nFix it.' },
-        { role: 'assistant', content: 'Reading.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }] },
+        {
+          role: 'assistant',
+          content: 'Reading.',
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }],
+        },
         { role: 'tool', tool_call_id: 'c1', content: 'alpha' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c2', type: 'function', function: { name: 'shell', arguments: '{"command":"make"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c2', type: 'function', function: { name: 'shell', arguments: '{"command":"make"}' } }],
+        },
         { role: 'tool', tool_call_id: 'c2', content: 'boom' },
         { role: 'user', content: 'next' },
       ],
@@ -108,14 +151,18 @@ describe('cache_control breakpoints', () => {
     // Engine blocks 6, 26 and 46 are messages 4, 24 and 44: each mark sits on that message's last block.
     const lastBlockOf = (m: (typeof request.messages)[number]) =>
       m.role === 'tool' ? m.tool_call_id : m.tool_calls?.length ? m.tool_calls.at(-1)!.id : m.content;
-    const id = (b: (typeof marked)[number]) => (b.type === 'tool_result' ? b.tool_use_id : b.type === 'tool_use' ? b.id : b.text);
+    const id = (b: (typeof marked)[number]) =>
+      b.type === 'tool_result' ? b.tool_use_id : b.type === 'tool_use' ? b.id : b.text;
     expect(marked.map(id)).toEqual([4, 24, 44].map((i) => lastBlockOf(request.messages[i]!)));
   });
 });
 
 describe("the providers' documented shapes", () => {
   const imported = FIXTURES.map((f) => importTrace(fixture(f), { name: f }).scenario);
-  const cases: [string, ScenarioInput][] = [...imported.map((s) => [s.name, s] as [string, ScenarioInput]), ['coding-agent example', EXAMPLES.find((e) => e.id === 'coding-agent')!.scenario]];
+  const cases: [string, ScenarioInput][] = [
+    ...imported.map((s) => [s.name, s] as [string, ScenarioInput]),
+    ['coding-agent example', EXAMPLES.find((e) => e.id === 'coding-agent')!.scenario],
+  ];
 
   it.each(cases)('every inference of %s gives valid Anthropic and OpenAI bodies', (_, input) => {
     const scenario = ScenarioSchema.parse(input);
@@ -133,17 +180,53 @@ describe("the providers' documented shapes", () => {
   });
 
   it('the schemas refuse what the APIs refuse', () => {
-    const base = { model: 'claude-sonnet-4-0', max_tokens: 10, tools: [{ name: 'ls', input_schema: { type: 'object' } }] };
+    const base = {
+      model: 'claude-sonnet-4-0',
+      max_tokens: 10,
+      tools: [{ name: 'ls', input_schema: { type: 'object' } }],
+    };
     const messages = (s: unknown) => AnthropicMessagesRequest.safeParse({ ...base, messages: s }).success;
     expect(messages([{ role: 'user', content: 'hi' }])).toBe(true);
     expect(messages([{ role: 'assistant', content: 'hi' }])).toBe(false);
     expect(messages([{ role: 'user', content: [{ type: 'text', text: '' }] }])).toBe(false);
-    expect(messages([{ role: 'user', content: 'hi' }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x' }] }])).toBe(false);
-    expect(messages([{ role: 'user', content: 'a' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'x', name: 'ls', input: {} }] }, { role: 'user', content: [{ type: 'text', text: 'b' }, { type: 'tool_result', tool_use_id: 'x' }] }])).toBe(false);
+    expect(
+      messages([
+        { role: 'user', content: 'hi' },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x' }] },
+      ]),
+    ).toBe(false);
+    expect(
+      messages([
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'x', name: 'ls', input: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'b' },
+            { type: 'tool_result', tool_use_id: 'x' },
+          ],
+        },
+      ]),
+    ).toBe(false);
     const five = Array.from({ length: 5 }, () => ({ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }));
     expect(messages([{ role: 'user', content: five }])).toBe(false);
-    expect(OpenAIChatRequest.safeParse({ model: 'gpt-4o', messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'user', content: 'x' }] }).success).toBe(false);
-    expect(OpenAIChatRequest.safeParse({ model: 'gpt-4o', messages: [{ role: 'tool', tool_call_id: 'c', content: 'x' }] }).success).toBe(false);
+    expect(
+      OpenAIChatRequest.safeParse({
+        model: 'gpt-4o',
+        messages: [
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
+          { role: 'user', content: 'x' },
+        ],
+      }).success,
+    ).toBe(false);
+    expect(
+      OpenAIChatRequest.safeParse({ model: 'gpt-4o', messages: [{ role: 'tool', tool_call_id: 'c', content: 'x' }] })
+        .success,
+    ).toBe(false);
   });
 });
 
@@ -162,11 +245,12 @@ describe('round trip: import -> replay -> export -> import', () => {
       return rest;
     });
   }
-  const withoutErrorFlag = (events: TrafficEvent[]) => events.map((e) => {
-    if (e.type !== 'tool_result' || !e.is_error) return e;
-    const { is_error: _, ...rest } = e;
-    return rest;
-  });
+  const withoutErrorFlag = (events: TrafficEvent[]) =>
+    events.map((e) => {
+      if (e.type !== 'tool_result' || !e.is_error) return e;
+      const { is_error: _, ...rest } = e;
+      return rest;
+    });
 
   it.each(FIXTURES)('%s gives the same events back, through both bodies', (file) => {
     const { scenario } = importTrace(fixture(file));

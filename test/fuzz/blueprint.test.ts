@@ -10,8 +10,12 @@ import { enoughRunsToJudge, runs, tried } from './harness.ts';
 const SEVERITIES = ['error', 'warning', 'info'];
 
 function compile(source: string) {
-  return tried('blueprints', () => compileBlueprint({ 'agent.leviath': source, ...SCRIPTS }, { workdir: WORKDIR, checkScript: checkCustomScript }),
-    (result) => hasErrors(result.diagnostics));
+  return tried(
+    'blueprints',
+    () =>
+      compileBlueprint({ 'agent.leviath': source, ...SCRIPTS }, { workdir: WORKDIR, checkScript: checkCustomScript }),
+    (result) => hasErrors(result.diagnostics),
+  );
 }
 
 function expectWellFormed(diagnostics: Diagnostic[], source: string): void {
@@ -31,21 +35,27 @@ function expectWellFormed(diagnostics: Diagnostic[], source: string): void {
 describe('compileBlueprint on random blueprints', () => {
   it('valid blueprints from the grammar compile to a blueprint with located diagnostics', () => {
     let clean = 0;
-    fc.assert(fc.property(validBlueprintArb, (source) => {
-      const result = compile(source);
-      expectWellFormed(result.diagnostics, source);
-      expect(result.blueprint, result.diagnostics.map((d) => d.message).join('\n')).toBeDefined();
-      expect(result.diagnostics.filter((d) => d.code === 'toml-syntax')).toEqual([]);
-      if (!result.diagnostics.some((d) => d.severity === 'error')) clean++;
-    }), { numRuns: runs(300), seed: SEED });
+    fc.assert(
+      fc.property(validBlueprintArb, (source) => {
+        const result = compile(source);
+        expectWellFormed(result.diagnostics, source);
+        expect(result.blueprint, result.diagnostics.map((d) => d.message).join('\n')).toBeDefined();
+        expect(result.diagnostics.filter((d) => d.code === 'toml-syntax')).toEqual([]);
+        if (!result.diagnostics.some((d) => d.severity === 'error')) clean++;
+      }),
+      { numRuns: runs(300), seed: SEED },
+    );
     // The generator must mostly produce blueprints the compiler accepts, or the replay fuzz tests nothing.
     if (enoughRunsToJudge(runs(300))) expect(clean).toBeGreaterThan(runs(300) / 3);
   });
 
   it('broken blueprints (mutated keys, wrong types, truncation, random bytes) give diagnostics, never a throw', () => {
-    fc.assert(fc.property(brokenBlueprintArb, (source) => {
-      const result = compile(source);
-      expectWellFormed(result.diagnostics, source);
-    }), { numRuns: runs(600), seed: SEED });
+    fc.assert(
+      fc.property(brokenBlueprintArb, (source) => {
+        const result = compile(source);
+        expectWellFormed(result.diagnostics, source);
+      }),
+      { numRuns: runs(600), seed: SEED },
+    );
   });
 });

@@ -24,7 +24,11 @@ export function enoughRunsToJudge(n: number): boolean {
   return n >= 50;
 }
 
-interface Tally { inputs: number; cleanErrors: number; slowestMs: number }
+interface Tally {
+  inputs: number;
+  cleanErrors: number;
+  slowestMs: number;
+}
 const tallies = new Map<string, Tally>();
 
 function record(area: string, refused: boolean, ms: number): void {
@@ -48,7 +52,11 @@ export function tried<T>(area: string, check: () => T, refused: (result: T) => b
 }
 
 /** The async twin of `tried`, for the CLI, whose commands are async. */
-export async function triedAsync<T>(area: string, check: () => Promise<T>, refused: (result: T) => boolean = (r) => r === 'error'): Promise<T> {
+export async function triedAsync<T>(
+  area: string,
+  check: () => Promise<T>,
+  refused: (result: T) => boolean = (r) => r === 'error',
+): Promise<T> {
   const start = performance.now();
   const result = await check();
   record(area, refused(result), performance.now() - start);
@@ -59,5 +67,8 @@ afterAll(() => {
   const dir = process.env.FUZZ_STATS_DIR;
   if (!dir || tallies.size === 0) return;
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${process.pid}-${Math.random().toString(36).slice(2)}.json`), JSON.stringify(Object.fromEntries(tallies)));
+  writeFileSync(
+    join(dir, `${process.pid}-${Math.random().toString(36).slice(2)}.json`),
+    JSON.stringify(Object.fromEntries(tallies)),
+  );
 });

@@ -17,5 +17,8 @@ export function checkRequest(request: AssembledRequest, where: string): void {
       open.set(m.tool_call_id!, waiting - 1);
     }
   }
-  expect([...open].filter(([, n]) => n > 0).map(([id]) => id), `${where}: calls without results`).toEqual([]);
+  expect(
+    [...open].filter(([, n]) => n > 0).map(([id]) => id),
+    `${where}: calls without results`,
+  ).toEqual([]);
 }

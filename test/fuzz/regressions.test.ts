@@ -36,7 +36,10 @@ describe('tool call pairing', () => {
     const detail = new Replay(scenario(traffic), { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(3);
     expect(detail.request.stripped).toEqual({ toolCalls: ['c1'], toolResults: [] });
     expect(detail.request.messages.map((m) => [m.role, m.tool_calls?.length ?? 0])).toEqual([
-      ['assistant', 1], ['tool', 0], ['assistant', 0], ['user', 0],
+      ['assistant', 1],
+      ['tool', 0],
+      ['assistant', 0],
+      ['user', 0],
     ]);
   });
 });
@@ -48,24 +51,51 @@ describe('pinned regions', () => {
       { type: 'context_append', region: 'task', key: 'rfc-9110', content: 'a rewrite' },
     ];
     const detail = new Replay(scenario(traffic), { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(1);
-    expect(detail.result).toEqual({ ok: false, message: 'task is pinned: its entry "rfc-9110" is never replaced. Append under a new key instead.' });
+    expect(detail.result).toEqual({
+      ok: false,
+      message: 'task is pinned: its entry "rfc-9110" is never replaced. Append under a new key instead.',
+    });
     expect(detail.regions.find((r) => r.name === 'task')!.entries.map((e) => e.content)).toEqual(['the original']);
   });
 });
 
 describe('compacting regions', () => {
   it('fold everything when folding the oldest few grew them, instead of staying over the trigger', () => {
-    const toml = '[context.regions]\nconversation = { kind = "compacting", compact_at = "94%", max_tokens = 59, seed = { glob = "src/*.rs" } }\n';
+    const toml =
+      '[context.regions]\nconversation = { kind = "compacting", compact_at = "94%", max_tokens = 59, seed = { glob = "src/*.rs" } }\n';
     const traffic: TrafficEvent[] = [
       { type: 'user', content: '!' },
-      { type: 'assistant', content: 'ok', tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'README.md' } }, { id: 'c1', name: 'read_file', arguments: {} }] },
+      {
+        type: 'assistant',
+        content: 'ok',
+        tool_calls: [
+          { id: 'c1', name: 'read_file', arguments: { path: 'README.md' } },
+          { id: 'c1', name: 'read_file', arguments: {} },
+        ],
+      },
       { type: 'assistant', content: 'Looking at the parser.' },
       { type: 'user', content: 'blandit sed arcu ante et est' },
-      { type: 'assistant', content: 'gravida tempor non mi aliquam gravida rhoncus adipiscing', tool_calls: [{ id: 'c1', name: 'read_file', arguments: {} }] },
+      {
+        type: 'assistant',
+        content: 'gravida tempor non mi aliquam gravida rhoncus adipiscing',
+        tool_calls: [{ id: 'c1', name: 'read_file', arguments: {} }],
+      },
       { type: 'user', content: 'nunc' },
     ];
-    const workdir = { 'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n', 'src/main.rs': 'fn main() { println!("hi"); }\n' };
-    const run = new Replay(ScenarioSchema.parse({ version: 1, model: { id: 'claude-sonnet-4' }, agent: { 'agent.leviath': toml }, workdir, traffic }), { ...BUILT_IN_TRAFFIC, ...RHAI });
+    const workdir = {
+      'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n',
+      'src/main.rs': 'fn main() { println!("hi"); }\n',
+    };
+    const run = new Replay(
+      ScenarioSchema.parse({
+        version: 1,
+        model: { id: 'claude-sonnet-4' },
+        agent: { 'agent.leviath': toml },
+        workdir,
+        traffic,
+      }),
+      { ...BUILT_IN_TRAFFIC, ...RHAI },
+    );
     const region = run.inspect(5).regions.find((r) => r.name === 'conversation')!;
     expect(region.trigger).toBe(55);
     expect(region.tokens).toBeLessThanOrEqual(region.trigger);

@@ -12,17 +12,67 @@ import { grammarScript } from './rhai-grammar.ts';
 /** The hook limits, with fewer operations so hundreds of runaway scripts stay quick. */
 const LIMITS = { ...HOOK_LIMITS, maxOperations: 20_000 };
 
-interface Case { script: string }
-const CASES = (JSON.parse(readFileSync(new URL('../rhai/fixtures/cases.json', import.meta.url), 'utf8')) as Case[]).map((c) => c.script);
-const JUNK = ['{', '}', '(', ')', '[', ']', ';', ',', '.', '"', '`', '${', '#{', '|', '||', '=', '==', '+=', 'let', 'fn', 'loop', 'while', 'if', 'else', 'for', 'in', 'break', 'return', 'throw', 'x', '0', '9223372036854775807', '\n', ' '];
+interface Case {
+  script: string;
+}
+const CASES = (JSON.parse(readFileSync(new URL('../rhai/fixtures/cases.json', import.meta.url), 'utf8')) as Case[]).map(
+  (c) => c.script,
+);
+const JUNK = [
+  '{',
+  '}',
+  '(',
+  ')',
+  '[',
+  ']',
+  ';',
+  ',',
+  '.',
+  '"',
+  '`',
+  '${',
+  '#{',
+  '|',
+  '||',
+  '=',
+  '==',
+  '+=',
+  'let',
+  'fn',
+  'loop',
+  'while',
+  'if',
+  'else',
+  'for',
+  'in',
+  'break',
+  'return',
+  'throw',
+  'x',
+  '0',
+  '9223372036854775807',
+  '\n',
+  ' ',
+];
 
-const mutatedCase = fc.tuple(
-  fc.constantFrom(...CASES),
-  fc.array(fc.record({ at: fc.nat(), cut: fc.integer({ min: 0, max: 6 }), text: fc.oneof(fc.constantFrom(...JUNK), fc.constant('')) }), { minLength: 1, maxLength: 4 }),
-).map(([script, edits]) => edits.reduce((src, { at, cut, text }) => {
-  const i = src.length === 0 ? 0 : at % src.length;
-  return src.slice(0, i) + text + src.slice(i + cut);
-}, script));
+const mutatedCase = fc
+  .tuple(
+    fc.constantFrom(...CASES),
+    fc.array(
+      fc.record({
+        at: fc.nat(),
+        cut: fc.integer({ min: 0, max: 6 }),
+        text: fc.oneof(fc.constantFrom(...JUNK), fc.constant('')),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
+  )
+  .map(([script, edits]) =>
+    edits.reduce((src, { at, cut, text }) => {
+      const i = src.length === 0 ? 0 : at % src.length;
+      return src.slice(0, i) + text + src.slice(i + cut);
+    }, script),
+  );
 
 function runScript(source: string): void {
   tried('rhai scripts', () => evaluateOrRefuse(source));
@@ -33,7 +83,8 @@ function evaluateOrRefuse(source: string): 'ok' | 'error' {
     evaluate(source, { limits: LIMITS });
     return 'ok';
   } catch (e) {
-    if (!(e instanceof RhaiError)) throw new Error(`${(e as Error)?.constructor?.name}: ${(e as Error)?.message} for script:\n${source}`);
+    if (!(e instanceof RhaiError))
+      throw new Error(`${(e as Error)?.constructor?.name}: ${(e as Error)?.message} for script:\n${source}`);
     expect(e.kind).toMatch(/^Error[A-Za-z]+$/);
     expect(e.line).toBeGreaterThanOrEqual(0);
     expect(e.message.length).toBeGreaterThan(0);

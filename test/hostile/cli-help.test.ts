@@ -11,8 +11,9 @@ import { USAGE as RHAI } from '../../src/cli/rhai.ts';
 import { USAGE as SHARE } from '../../src/cli/share.ts';
 import { USAGE as IMPORT } from '../../src/cli/import.ts';
 
-
-afterEach(() => { vi.restoreAllMocks(); });
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('lev <command> --help', () => {
   it.each([
@@ -26,7 +27,7 @@ describe('lev <command> --help', () => {
     [['import', '--help'], IMPORT],
     [['import', 'trace.json', '-o', 'out.json', '--help'], IMPORT],
     [['replay', 'missing.json', '--json', '--help'], REPLAY],
-  ])('%j prints that command\'s usage and exits 0', async (argv, usage) => {
+  ])("%j prints that command's usage and exits 0", async (argv, usage) => {
     const { out, err } = captureConsole();
     expect(await main(argv)).toBe(0);
     expect(out).toEqual([usage]);
@@ -35,17 +36,27 @@ describe('lev <command> --help', () => {
   });
 
   it('each usage names its own command', () => {
-    for (const [name, usage] of [['validate', VALIDATE], ['test', TEST], ['replay', REPLAY], ['rhai', RHAI], ['share', SHARE], ['import', IMPORT]] as const) {
+    for (const [name, usage] of [
+      ['validate', VALIDATE],
+      ['test', TEST],
+      ['replay', REPLAY],
+      ['rhai', RHAI],
+      ['share', SHARE],
+      ['import', IMPORT],
+    ] as const) {
       expect(usage.startsWith(`usage: lev ${name} `)).toBe(true);
     }
   });
 
-  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])('lev %s is an unknown command (exit 2)', async (name) => {
-    const { out, err } = captureConsole();
-    expect(await main([name])).toBe(2);
-    expect(out).toEqual([]);
-    expect(err[0]).toMatch(new RegExp(`^lev: unknown command "${name}"\\n`));
-  });
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'lev %s is an unknown command (exit 2)',
+    async (name) => {
+      const { out, err } = captureConsole();
+      expect(await main([name])).toBe(2);
+      expect(out).toEqual([]);
+      expect(err[0]).toMatch(new RegExp(`^lev: unknown command "${name}"\\n`));
+    },
+  );
 
   it('the real binary exits 0 on `lev replay --help`', () => {
     const r = spawnSync(process.execPath, ['bin/lev.mjs', 'replay', '--help'], { encoding: 'utf8', timeout: 60_000 });

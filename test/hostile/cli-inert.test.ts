@@ -30,8 +30,12 @@ const LIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u
 const NAME = `${TITLE}${CLEAR}run${RLO}evil${CSI}1J`;
 const TOOL = `grep${RED}`;
 const scenario: ScenarioInput = {
-  version: 1, name: NAME, model: { id: 'gpt-4o' },
-  agent: { 'agent.leviath': `[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\n[stages.${JSON.stringify(`${RED}build`)}]\n` },
+  version: 1,
+  name: NAME,
+  model: { id: 'gpt-4o' },
+  agent: {
+    'agent.leviath': `[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\n[stages.${JSON.stringify(`${RED}build`)}]\n`,
+  },
   inputs: { task: `fix it${CLEAR}` },
   traffic: [
     { type: 'user', content: `hello${TITLE}` },
@@ -45,7 +49,9 @@ writeFileSync(file, JSON.stringify(scenario));
 
 describe('inert', () => {
   it('writes each live character as its JSON escape and leaves tabs, newlines and other text alone', () => {
-    expect(inert(`a${TITLE}b\tc\nd${CSI}e${RLO}f\r\u2028漢😀`)).toBe('a\\u001b]0;pwned\\u0007b\tc\nd\\u009be\\u202ef\\u000d\\u2028漢😀');
+    expect(inert(`a${TITLE}b\tc\nd${CSI}e${RLO}f\r\u2028漢😀`)).toBe(
+      'a\\u001b]0;pwned\\u0007b\tc\nd\\u009be\\u202ef\\u000d\\u2028漢😀',
+    );
     expect(inert('plain text, unchanged')).toBe('plain text, unchanged');
   });
 });
@@ -55,7 +61,9 @@ describe('lev prints user text inert', () => {
     const r = lev('replay', file);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(LIVE);
-    expect(r.stdout.split('\n')[0]).toBe('\\u001b]0;pwned\\u0007\\u001b[2Jrun\\u202eevil\\u009b1J on gpt-4o (128,000-token window)');
+    expect(r.stdout.split('\n')[0]).toBe(
+      '\\u001b]0;pwned\\u0007\\u001b[2Jrun\\u202eevil\\u009b1J on gpt-4o (128,000-token window)',
+    );
     expect(r.stdout).toContain('tool_result grep\\u001b[31m');
     expect(r.stdout).toContain('\\u001b[31mbuild');
   });
@@ -68,7 +76,7 @@ describe('lev prints user text inert', () => {
     expect(timeline.steps[2].event.content).toBe(`match${CLEAR}\r\nline two${CSI}2J`);
   });
 
-  it('lev test: the request\'s text, system and messages alike', () => {
+  it("lev test: the request's text, system and messages alike", () => {
     const r = lev('test', file, '--step', '1');
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(LIVE);
@@ -78,7 +86,10 @@ describe('lev prints user text inert', () => {
 
   it('lev validate and lev import: names and quoted text in messages', () => {
     const agent = join(dir, 'agent.leviath');
-    writeFileSync(agent, `[context.regions]\ntask = { kind = "pinned" }\n[stages.${JSON.stringify(`${TITLE}s`)}]\nbogus = 1\n`);
+    writeFileSync(
+      agent,
+      `[context.regions]\ntask = { kind = "pinned" }\n[stages.${JSON.stringify(`${TITLE}s`)}]\nbogus = 1\n`,
+    );
     const validated = lev('validate', agent);
     expect(validated.stdout).not.toMatch(LIVE);
     expect(validated.stdout).toContain('Unknown key `bogus` in stage "\\u001b]0;pwned\\u0007s"');
@@ -91,7 +102,7 @@ describe('lev prints user text inert', () => {
     expect(imported.stderr).toContain('found role "\\u001b]0;pwned\\u0007\\u001b[2J"');
   });
 
-  it('lev share decode and lev rhai: a link\'s scenario and a script\'s prints', () => {
+  it("lev share decode and lev rhai: a link's scenario and a script's prints", () => {
     const decoded = lev('share', 'decode', encodeScenario(scenario));
     expect(decoded.code).toBe(0);
     expect(decoded.stdout).not.toMatch(LIVE);
@@ -107,9 +118,20 @@ describe('lev prints user text inert', () => {
   it('a reader that goes away ends the output quietly: no EPIPE, no stack trace', () => {
     // 3,000 generated steps print far more than a pipe holds, so the writes after `head` exits fail.
     const long = join(dir, 'long.json');
-    writeFileSync(long, JSON.stringify({ version: 1, model: { id: 'gpt-4o' }, agent: scenario.agent, generator: { kind: 'coding-agent', steps: 3000 } }));
+    writeFileSync(
+      long,
+      JSON.stringify({
+        version: 1,
+        model: { id: 'gpt-4o' },
+        agent: scenario.agent,
+        generator: { kind: 'coding-agent', steps: 3000 },
+      }),
+    );
     for (const args of ['replay', 'replay --json']) {
-      const r = spawnSync('bash', ['-c', `"${process.execPath}" "${LEV}" ${args} "${long}" | head -c 10`], { encoding: 'utf8', timeout: 120_000 });
+      const r = spawnSync('bash', ['-c', `"${process.execPath}" "${LEV}" ${args} "${long}" | head -c 10`], {
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
       expect(r.stdout).toHaveLength(10);
       expect(r.stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
     }

@@ -16,10 +16,21 @@ import { ScenarioSchema } from '../../src/engine/scenario.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lev-output-'));
 const BLUEPRINT = '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\n';
-const scenario = (task: string) => JSON.stringify({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': BLUEPRINT }, inputs: { task },
-  traffic: [{ type: 'user', content: 'hi' }, { type: 'assistant', content: 'ok' }] });
+const scenario = (task: string) =>
+  JSON.stringify({
+    version: 1,
+    model: { id: 'gpt-4o' },
+    agent: { 'agent.leviath': BLUEPRINT },
+    inputs: { task },
+    traffic: [
+      { type: 'user', content: 'hi' },
+      { type: 'assistant', content: 'ok' },
+    ],
+  });
 
-afterEach(() => { vi.restoreAllMocks(); });
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('a lev input that is not valid UTF-8', () => {
   // "caf\xe9" is Latin-1 for "café": in UTF-8, 0xE9 starts a three-byte sequence that never comes.
@@ -29,12 +40,15 @@ describe('a lev input that is not valid UTF-8', () => {
   writeFileSync(latin1, Buffer.concat([Buffer.from(before), Buffer.from([0xe9]), Buffer.from(after)]));
   const warning = `lev: warning: ${latin1} is not valid UTF-8 from byte ${at} (0-based); those bytes read as U+FFFD (�). Save the file as UTF-8 to keep its text as written.`;
 
-  it.each([['validate'], ['replay'], ['test'], ['share', 'encode']])('lev %s warns with the byte offset of the first bad sequence, then goes on', async (...command) => {
-    const { out, err } = captureConsole();
-    expect(await main([...command, latin1])).toBe(0);
-    expect(err).toEqual([warning]);
-    expect(out.length).toBeGreaterThan(0);
-  });
+  it.each([['validate'], ['replay'], ['test'], ['share', 'encode']])(
+    'lev %s warns with the byte offset of the first bad sequence, then goes on',
+    async (...command) => {
+      const { out, err } = captureConsole();
+      expect(await main([...command, latin1])).toBe(0);
+      expect(err).toEqual([warning]);
+      expect(out.length).toBeGreaterThan(0);
+    },
+  );
 
   it('a blueprint read from an agent directory warns the same way', async () => {
     const agentDir = mkdtempSync(join(dir, 'agent-'));
@@ -42,7 +56,9 @@ describe('a lev input that is not valid UTF-8', () => {
     writeFileSync(blueprint, Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from(`\n${BLUEPRINT}`)]));
     const { err } = captureConsole();
     expect(await main(['validate', agentDir])).toBe(0);
-    expect(err).toEqual([`lev: warning: ${blueprint} is not valid UTF-8 from byte 5 (0-based); those bytes read as U+FFFD (�). Save the file as UTF-8 to keep its text as written.`]);
+    expect(err).toEqual([
+      `lev: warning: ${blueprint} is not valid UTF-8 from byte 5 (0-based); those bytes read as U+FFFD (�). Save the file as UTF-8 to keep its text as written.`,
+    ]);
   });
 
   it('valid UTF-8 (accents, CJK, emoji) reads without a warning', async () => {
@@ -65,7 +81,16 @@ class SlowSink extends Writable {
 
 describe('lev replay --json streams the timeline', () => {
   const parsed = ScenarioSchema.parse(JSON.parse(scenario('the task')));
-  const timeline = replay({ ...parsed, traffic: Array.from({ length: 300 }, (_, i) => ({ type: 'user' as const, content: `message ${i} ${'x'.repeat(i * 40)}` })) }, { ...BUILT_IN_TRAFFIC, ...RHAI });
+  const timeline = replay(
+    {
+      ...parsed,
+      traffic: Array.from({ length: 300 }, (_, i) => ({
+        type: 'user' as const,
+        content: `message ${i} ${'x'.repeat(i * 40)}`,
+      })),
+    },
+    { ...BUILT_IN_TRAFFIC, ...RHAI },
+  );
 
   it('writes exactly what JSON.stringify would, in chunks, waiting when the reader is full', async () => {
     const sink = new SlowSink({ highWaterMark: 1024 });
@@ -83,7 +108,9 @@ describe('lev replay --json streams the timeline', () => {
   });
 
   it('stops quietly when the reader goes away (lev replay --json | head)', async () => {
-    const closed = new Writable({ write: (_chunk, _encoding, done) => done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })) });
+    const closed = new Writable({
+      write: (_chunk, _encoding, done) => done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })),
+    });
     await expect(writeJsonStreamed(timeline, closed)).resolves.toBeUndefined();
   });
 
@@ -91,7 +118,10 @@ describe('lev replay --json streams the timeline', () => {
     const file = join(dir, 'small.json');
     writeFileSync(file, scenario('the task'));
     let printed = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { printed += String(chunk); return true; });
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      printed += String(chunk);
+      return true;
+    });
     expect(await main(['replay', file, '--json'])).toBe(0);
     vi.restoreAllMocks();
     expect(JSON.parse(printed)).toEqual(JSON.parse(JSON.stringify(replay(parsed, { ...BUILT_IN_TRAFFIC, ...RHAI }))));
@@ -103,18 +133,36 @@ describe('lev replay --json streams the timeline', () => {
 describe('the human table', () => {
   const plain = (rows: string[][], rightAligned: ReadonlySet<number>) => {
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-    return rows.map((r) => r.map((cell, i) => (rightAligned.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+    return rows
+      .map((r) =>
+        r
+          .map((cell, i) => (rightAligned.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n');
   };
 
   it('lays out any rows as the plain version did, ragged rows and blank cells included', () => {
     const cell = fc.oneof(fc.constantFrom('', ' ', 'a ', '12,345'), fc.string({ maxLength: 6 }));
-    fc.assert(fc.property(fc.array(fc.array(cell, { maxLength: 6 }), { minLength: 1, maxLength: 8 }), fc.uniqueArray(fc.nat(6)), (rows, right) => {
-      expect(table(rows, new Set(right))).toBe(plain(rows, new Set(right)));
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(cell, { maxLength: 6 }), { minLength: 1, maxLength: 8 }),
+        fc.uniqueArray(fc.nat(6)),
+        (rows, right) => {
+          expect(table(rows, new Set(right))).toBe(plain(rows, new Set(right)));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('takes rows by the hundred thousand', () => {
-    const rows = Array.from({ length: 300_000 }, (_, i) => [String(i), 'user', i % 7 ? '' : 'evict conversation 12t (1)']);
+    const rows = Array.from({ length: 300_000 }, (_, i) => [
+      String(i),
+      'user',
+      i % 7 ? '' : 'evict conversation 12t (1)',
+    ]);
     const lines = table(rows, new Set([0])).split('\n');
     expect(lines).toHaveLength(300_000);
     expect(lines[299_998]).toBe('299998  user');

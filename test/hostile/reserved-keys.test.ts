@@ -4,14 +4,22 @@ import { describe, expect, it } from 'vitest';
 import { compileBlueprint } from '../../src/engine/blueprint/index.ts';
 import { checkCustomScript } from '../../src/engine/custom-script.ts';
 
-const diagnosticsOf = (toml: string) => compileBlueprint({ 'agent.leviath': toml }, { checkScript: checkCustomScript }).diagnostics;
+const diagnosticsOf = (toml: string) =>
+  compileBlueprint({ 'agent.leviath': toml }, { checkScript: checkCustomScript }).diagnostics;
 
 describe('a TOML key named __proto__ or constructor', () => {
   it('as a stage table is reserved, at the header', () => {
-    expect(diagnosticsOf('[stages.constructor]\nmax_attempts = 2\n')).toEqual([expect.objectContaining({
-      code: 'toml-reserved-key', severity: 'error', file: 'agent.leviath', line: 1, column: 2,
-      message: 'The name "constructor" is reserved here: the file is valid TOML, but JavaScript gives "constructor" a special meaning on every object, so the playground cannot use it as a key. Rename it (for example "my_constructor").',
-    })]);
+    expect(diagnosticsOf('[stages.constructor]\nmax_attempts = 2\n')).toEqual([
+      expect.objectContaining({
+        code: 'toml-reserved-key',
+        severity: 'error',
+        file: 'agent.leviath',
+        line: 1,
+        column: 2,
+        message:
+          'The name "constructor" is reserved here: the file is valid TOML, but JavaScript gives "constructor" a special meaning on every object, so the playground cannot use it as a key. Rename it (for example "my_constructor").',
+      }),
+    ]);
   });
 
   it('as a region name is reserved, on its own line', () => {

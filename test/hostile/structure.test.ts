@@ -17,8 +17,12 @@ describe('hostile blueprints', () => {
   it('inline arrays nested 10,000 deep are a toml-syntax diagnostic, not a stack overflow', () => {
     const { blueprint, diagnostics } = compile(`x = ${'['.repeat(10_000)}${']'.repeat(10_000)}`);
     expect(blueprint).toBeUndefined();
-    expect(diagnostics).toEqual([expect.objectContaining({ code: 'toml-syntax', severity: 'error', line: 1, column: 105 })]);
-    expect(diagnostics[0]!.message).toBe('TOML syntax error: document contains excessively nested structures. aborting. Fix this line so the file is valid TOML.');
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: 'toml-syntax', severity: 'error', line: 1, column: 105 }),
+    ]);
+    expect(diagnostics[0]!.message).toBe(
+      'TOML syntax error: document contains excessively nested structures. aborting. Fix this line so the file is valid TOML.',
+    );
   });
 
   it('inline tables nested 10,000 deep likewise', () => {
@@ -37,15 +41,26 @@ describe('hostile blueprints', () => {
     expect(source.length).toBeGreaterThan(5_000_000);
     const { blueprint, diagnostics } = compile(source);
     expect(blueprint).toBeUndefined();
-    expect(diagnostics).toEqual([{
-      code: 'blueprint-too-large', severity: 'error', file: 'agent.leviath', line: 1, column: 1, path: '',
-      message: `agent.leviath is ${source.length.toLocaleString('en-US')} bytes; blueprints over ${MAX_BLUEPRINT_BYTES.toLocaleString('en-US')} bytes are refused. Is this the right file?`,
-    }]);
+    expect(diagnostics).toEqual([
+      {
+        code: 'blueprint-too-large',
+        severity: 'error',
+        file: 'agent.leviath',
+        line: 1,
+        column: 1,
+        path: '',
+        message: `agent.leviath is ${source.length.toLocaleString('en-US')} bytes; blueprints over ${MAX_BLUEPRINT_BYTES.toLocaleString('en-US')} bytes are refused. Is this the right file?`,
+      },
+    ]);
   });
 
   it('binary garbage is a toml-syntax diagnostic at the first bad byte', () => {
     const bytes = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7919 + 13) % 256);
-    for (const source of [Buffer.from(bytes).toString('latin1'), new TextDecoder().decode(bytes), '\u0000\u0001\uFFFF\uD800']) {
+    for (const source of [
+      Buffer.from(bytes).toString('latin1'),
+      new TextDecoder().decode(bytes),
+      '\u0000\u0001\uFFFF\uD800',
+    ]) {
       const { diagnostics } = compile(source);
       expect(diagnostics).toEqual([expect.objectContaining({ code: 'toml-syntax', line: 1, column: 1 })]);
       expect(diagnostics[0]!.message).toMatch(/^TOML syntax error: .+\. Fix this line so the file is valid TOML\.$/);
@@ -55,12 +70,19 @@ describe('hostile blueprints', () => {
 
 describe('a scenario holding JSON nested 100,000 deep', () => {
   const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
-  const base = { version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '[context.regions]\ntask = { kind = "pinned" }\n' } };
+  const base = {
+    version: 1,
+    model: { id: 'gpt-4o' },
+    agent: { 'agent.leviath': '[context.regions]\ntask = { kind = "pinned" }\n' },
+  };
 
   it('is refused by the scenario schema with the field named (it used to overflow the stack in replay, inspect and share)', () => {
     const parsed = ScenarioSchema.safeParse({
-      ...base, inputs: { extra: deep },
-      traffic: [{ type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'grep', arguments: { pattern: deep } }] }],
+      ...base,
+      inputs: { extra: deep },
+      traffic: [
+        { type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'grep', arguments: { pattern: deep } }] },
+      ],
     });
     expect(parsed.success).toBe(false);
     expect(formatIssues(parsed.error!)).toEqual([
@@ -76,13 +98,19 @@ describe('a scenario holding JSON nested 100,000 deep', () => {
   it('arrives through a share link and is refused with the same message', () => {
     const json = `{"version":1,"model":{"id":"gpt-4o"},"agent":{"agent.leviath":"x"},"inputs":{"extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
     const link = `#s=1.${toBase64Url(deflateSync(new TextEncoder().encode(json)))}`;
-    expect(decodeFragment(link)).toEqual({ ok: false, error: `This link's scenario is not valid: inputs: nested more than ${MAX_JSON_DEPTH} levels deep; flatten it.` });
+    expect(decodeFragment(link)).toEqual({
+      ok: false,
+      error: `This link's scenario is not valid: inputs: nested more than ${MAX_JSON_DEPTH} levels deep; flatten it.`,
+    });
   });
 
   it('values at the depth limit still replay and share', () => {
     let nested: unknown = 'leaf';
     for (let i = 1; i < MAX_JSON_DEPTH; i++) nested = [nested];
-    const scenario = ScenarioSchema.parse({ ...base, traffic: [{ type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'grep', arguments: { p: nested } }] }] });
+    const scenario = ScenarioSchema.parse({
+      ...base,
+      traffic: [{ type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'grep', arguments: { p: nested } }] }],
+    });
     expect(replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).steps).toHaveLength(1);
     expect(decodeFragment(encodeScenario(scenario))).toMatchObject({ ok: true });
   });

@@ -14,7 +14,8 @@ const entries = (name: string) =>
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Obj);
-const requestsOf = (scenario: Scenario) => replayAsRecorded(scenario).steps.flatMap((s) => (s.request ? [s.request] : []));
+const requestsOf = (scenario: Scenario) =>
+  replayAsRecorded(scenario).steps.flatMap((s) => (s.request ? [s.request] : []));
 const withoutTimes = (scenario: Scenario): Scenario => ({
   ...scenario,
   traffic: scenario.traffic.map((e) => {
@@ -40,7 +41,9 @@ describe('Claude Code (2.0.72): a pause past the 5-minute lifetime', () => {
     time: c.time,
     read: Number(c.usage.cache_read_input_tokens),
     prompt:
-      Number(c.usage.input_tokens) + Number(c.usage.cache_read_input_tokens) + Number(c.usage.cache_creation_input_tokens),
+      Number(c.usage.input_tokens) +
+      Number(c.usage.cache_read_input_tokens) +
+      Number(c.usage.cache_creation_input_tokens),
     fiveMinuteWrites: Number(obj(c.usage.cache_creation).ephemeral_5m_input_tokens),
   }));
   const gap = (k: number) => (file[k]!.time - file[k - 1]!.time) / 1000;
@@ -82,7 +85,7 @@ describe('Claude Code (2.0.72): a pause past the 5-minute lifetime', () => {
   });
 });
 
-describe('Codex 0.34 (gpt-5-codex): a pause past OpenAI\'s one-hour lifetime', () => {
+describe("Codex 0.34 (gpt-5-codex): a pause past OpenAI's one-hour lifetime", () => {
   const name = 'codex-0.34-cache-expiry.jsonl';
   // Each call's token_count (a repeat of the running total is the same call) and the time of the
   // response's first item after it (0.34 writes the count first).
@@ -96,7 +99,12 @@ describe('Codex 0.34 (gpt-5-codex): a pause past OpenAI\'s one-hour lifetime', (
       total = obj(info.total_token_usage).total_tokens;
       const last = obj(info.last_token_usage);
       file.push({ input: Number(last.input_tokens), cached: Number(last.cached_input_tokens) });
-    } else if (e.type === 'response_item' && payload.role !== 'user' && file.length && file.at(-1)!.time === undefined) {
+    } else if (
+      e.type === 'response_item' &&
+      payload.role !== 'user' &&
+      file.length &&
+      file.at(-1)!.time === undefined
+    ) {
       file.at(-1)!.time = Date.parse(String(e.timestamp));
     }
   }

@@ -12,7 +12,12 @@ import { HEADER_RS, PLAN, TASK, TEST_FAIL } from './run.ts';
 import { API_THINKING } from './fixture-files.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
-const FIXTURES = ['anthropic-request.json', 'openai-chat.json', 'claude-code-session.jsonl', 'rollout-2026-11-30T10-01-00-0199a8f2.jsonl'];
+const FIXTURES = [
+  'anthropic-request.json',
+  'openai-chat.json',
+  'claude-code-session.jsonl',
+  'rollout-2026-11-30T10-01-00-0199a8f2.jsonl',
+];
 const coding = ScenarioSchema.parse(EXAMPLES.find((e) => e.id === 'coding-agent')!.scenario);
 
 /** What the charts draw: per step, every region's tokens and entries, and the request figures. */
@@ -22,40 +27,81 @@ function figures(scenario: Scenario) {
   return timeline.steps.map((s) => ({
     regions: Object.fromEntries(Object.entries(s.regions).map(([k, r]) => [k, [r.tokens, r.entries]])),
     changes: s.changes.map((c) => [c.type, c.region, c.tokens]),
-    request: s.request && [s.request.requestTokens, s.request.prefixTokens, s.request.baselineTokens, s.request.taskInWindow],
+    request: s.request && [
+      s.request.requestTokens,
+      s.request.prefixTokens,
+      s.request.baselineTokens,
+      s.request.taskInWindow,
+    ],
   }));
 }
 
 describe('shape only', () => {
-  it.each(FIXTURES)('%s: the same figures at every step, through the starting layout and the coding-agent blueprint', (file) => {
-    for (const agent of [undefined, coding.agent]) {
-      const { scenario } = importTrace(fixture(file), agent ? { agent } : {});
-      const original = figures(scenario);
-      expect(figures(shapeOnly(scenario))).toEqual(original);
-      // A hashed path has its own token count, so only the token figures that hold paths may move.
-      const counts = (f: ReturnType<typeof figures>) => f.map((s) => [Object.values(s.regions).map((r) => r[1]), s.changes.map((c) => c.slice(0, 2))]);
-      expect(counts(figures(hashScenarioPaths(shapeOnly(scenario))))).toEqual(counts(original));
-    }
-  });
+  it.each(FIXTURES)(
+    '%s: the same figures at every step, through the starting layout and the coding-agent blueprint',
+    (file) => {
+      for (const agent of [undefined, coding.agent]) {
+        const { scenario } = importTrace(fixture(file), agent ? { agent } : {});
+        const original = figures(scenario);
+        expect(figures(shapeOnly(scenario))).toEqual(original);
+        // A hashed path has its own token count, so only the token figures that hold paths may move.
+        const counts = (f: ReturnType<typeof figures>) =>
+          f.map((s) => [Object.values(s.regions).map((r) => r[1]), s.changes.map((c) => c.slice(0, 2))]);
+        expect(counts(figures(hashScenarioPaths(shapeOnly(scenario))))).toEqual(counts(original));
+      }
+    },
+  );
 
   it('keeps tool names, ids, errors and paths; no text of the run is left', () => {
     const { scenario } = importTrace(fixture('anthropic-request.json'));
     const shaped = shapeOnly(scenario);
     const json = JSON.stringify(shaped);
-    for (const text of [TASK, PLAN, TEST_FAIL, HEADER_RS.slice(0, 40), 'cargo test parser', 'EmptyValue', 'You are a coding agent', API_THINKING]) expect(json).not.toContain(text);
+    for (const text of [
+      TASK,
+      PLAN,
+      TEST_FAIL,
+      HEADER_RS.slice(0, 40),
+      'cargo test parser',
+      'EmptyValue',
+      'You are a coding agent',
+      API_THINKING,
+    ])
+      expect(json).not.toContain(text);
     expect(shaped.traffic.slice(0, 5)).toEqual([
-      { type: 'assistant', content: '', size_tokens: expect.any(Number), reasoning: { size_tokens: expect.any(Number) }, tool_calls: [{ id: 'toolu_01', name: 'read_file', arguments: { path: 'src/parser/header.rs' } }, { id: 'toolu_02', name: 'grep', arguments: { path: 'src' } }] },
+      {
+        type: 'assistant',
+        content: '',
+        size_tokens: expect.any(Number),
+        reasoning: { size_tokens: expect.any(Number) },
+        tool_calls: [
+          { id: 'toolu_01', name: 'read_file', arguments: { path: 'src/parser/header.rs' } },
+          { id: 'toolu_02', name: 'grep', arguments: { path: 'src' } },
+        ],
+      },
       { type: 'tool_result', tool_call_id: 'toolu_01', tool_name: 'read_file', size_tokens: expect.any(Number) },
       { type: 'tool_result', tool_call_id: 'toolu_02', tool_name: 'grep', size_tokens: expect.any(Number) },
-      { type: 'assistant', content: '', size_tokens: expect.any(Number), tool_calls: [{ id: 'toolu_03', name: 'shell', arguments: {} }] },
-      { type: 'tool_result', tool_call_id: 'toolu_03', tool_name: 'shell', size_tokens: expect.any(Number), is_error: true },
+      {
+        type: 'assistant',
+        content: '',
+        size_tokens: expect.any(Number),
+        tool_calls: [{ id: 'toolu_03', name: 'shell', arguments: {} }],
+      },
+      {
+        type: 'tool_result',
+        tool_call_id: 'toolu_03',
+        tool_name: 'shell',
+        size_tokens: expect.any(Number),
+        is_error: true,
+      },
     ]);
     expect(shaped.inputs.harness_system_prompt).toBeUndefined();
     expect(ScenarioSchema.parse(shaped)).toEqual(shaped);
   });
 
   it('keeps the recorded usage and the sizes of reasoning and compaction summaries: the as-sent replay is unchanged, no text is left', () => {
-    const { scenario } = importTrace(readFileSync(new URL('./fixtures/real/openhands-basic.json', import.meta.url), 'utf8'));
+    const { scenario } = importTrace(
+      readFileSync(new URL('./fixtures/real/openhands-basic.json', import.meta.url), 'utf8'),
+    );
     const secret = 'The summary of everything so far, which must not leave the browser.';
     const withMore: Scenario = {
       ...scenario,
@@ -63,26 +109,41 @@ describe('shape only', () => {
         ...scenario.traffic,
         { type: 'compaction', summary: secret, pre_tokens: 5000 },
         { type: 'user', content: 'Go on.' },
-        { type: 'assistant', content: 'Done.', reasoning: { content: 'A private chain of thought.' }, recorded: { promptTokens: 900 } },
+        {
+          type: 'assistant',
+          content: 'Done.',
+          reasoning: { content: 'A private chain of thought.' },
+          recorded: { promptTokens: 900 },
+        },
       ],
     };
     const shaped = shapeOnly(withMore);
     const json = JSON.stringify(shaped);
     for (const text of [secret, 'private chain', 'Go on.', '2048 game']) expect(json).not.toContain(text);
-    const requests = (s: Scenario) => replayAsRecorded(s).steps.flatMap((step) => (step.request ? [[step.request.requestTokens, step.request.cache.cacheReadTokens, step.request.recorded?.promptTokens]] : []));
+    const requests = (s: Scenario) =>
+      replayAsRecorded(s).steps.flatMap((step) =>
+        step.request
+          ? [[step.request.requestTokens, step.request.cache.cacheReadTokens, step.request.recorded?.promptTokens]]
+          : [],
+      );
     expect(requests(shaped)).toEqual(requests(withMore));
     expect(ScenarioSchema.parse(shaped)).toEqual(shaped);
   });
 
   it('keeps the gaps between calls but not the date: times count from the first call, and the as-sent replay (which expires the cache by them) is unchanged', () => {
-    const { scenario } = importTrace(readFileSync(new URL('./fixtures/real/claude-code-2.0.72-cache-expiry.jsonl', import.meta.url), 'utf8'));
+    const { scenario } = importTrace(
+      readFileSync(new URL('./fixtures/real/claude-code-2.0.72-cache-expiry.jsonl', import.meta.url), 'utf8'),
+    );
     const times = (s: Scenario) => s.traffic.flatMap((e) => (e.type === 'assistant' && e.at ? [Date.parse(e.at)] : []));
     const shaped = shapeOnly(scenario);
     const original = times(scenario);
     expect(original.length).toBeGreaterThan(1);
     expect(times(shaped)).toEqual(original.map((t) => t - original[0]!));
     expect(JSON.stringify(shaped)).not.toContain(new Date(original[0]!).toISOString().slice(0, 10));
-    const figures = (s: Scenario) => replayAsRecorded(s).steps.flatMap((step) => (step.request ? [[step.request.requestTokens, step.request.cache.cacheReadTokens, step.request.cache.rule]] : []));
+    const figures = (s: Scenario) =>
+      replayAsRecorded(s).steps.flatMap((step) =>
+        step.request ? [[step.request.requestTokens, step.request.cache.cacheReadTokens, step.request.cache.rule]] : [],
+      );
     expect(figures(shaped)).toEqual(figures(scenario));
     expect(ScenarioSchema.parse(shaped)).toEqual(shaped);
   });

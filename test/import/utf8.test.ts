@@ -31,7 +31,10 @@ describe('decodeTrace', () => {
   });
 
   it('reads bad bytes as U+FFFD and gives the offset of the first', () => {
-    expect(decodeTrace(bytes(...utf8('ok é'), 0xc3, 0x28, 0xff))).toEqual({ text: 'ok é\uFFFD(\uFFFD', invalidUtf8At: 5 });
+    expect(decodeTrace(bytes(...utf8('ok é'), 0xc3, 0x28, 0xff))).toEqual({
+      text: 'ok é\uFFFD(\uFFFD',
+      invalidUtf8At: 5,
+    });
   });
 });
 
@@ -49,7 +52,11 @@ describe('importing bytes', () => {
     const broken = Buffer.concat([file.subarray(0, at), bytes(0xff), file.subarray(at)]);
     const { scenario, report } = importTrace(broken);
     expect(report.invalidUtf8At).toBe(at);
-    expect(scenario.inputs.task).toBe('The header parser rejects headers with an empty value (`X-Empty:`). \uFFFDMake it accept them and add a test.');
-    expect(describeReport(report)[0]).toBe(`warning: not valid UTF-8 at byte ${at} (the first bad sequence, counted from 0): bad bytes were read as U+FFFD, so that text differs from the original; save the trace as UTF-8 to import it exactly`);
+    expect(scenario.inputs.task).toBe(
+      'The header parser rejects headers with an empty value (`X-Empty:`). \uFFFDMake it accept them and add a test.',
+    );
+    expect(describeReport(report)[0]).toBe(
+      `warning: not valid UTF-8 at byte ${at} (the first bad sequence, counted from 0): bad bytes were read as U+FFFD, so that text differs from the original; save the trace as UTF-8 to import it exactly`,
+    );
   });
 });

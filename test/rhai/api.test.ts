@@ -1,7 +1,15 @@
 // The embedding API: compile once, call many times; JS <-> Rhai conversion.
 import { describe, expect, it } from 'vitest';
 import {
-  compile, debugString, displayString, evaluate, fromRhai, RhaiChar, RhaiError, RhaiFloat, toRhai,
+  compile,
+  debugString,
+  displayString,
+  evaluate,
+  fromRhai,
+  RhaiChar,
+  RhaiError,
+  RhaiFloat,
+  toRhai,
 } from '../../src/rhai/index.ts';
 
 const HOOK = `
@@ -69,12 +77,22 @@ describe('compile once, call many', () => {
     expect(list).toEqual([1, 2]);
     const big = Array.from({ length: 2_000 }, (_, i) => ({ i }));
     const tooLarge = { maxArraySize: 1_999 };
-    expect(() => s.call('size', [big], { limits: tooLarge })).toThrow(expect.objectContaining({ kind: 'ErrorDataTooLarge' }));
-    expect(() => s.callRaw('size', [toRhai(big)], { limits: tooLarge })).toThrow(expect.objectContaining({ kind: 'ErrorDataTooLarge' }));
-    expect(() => s.call('size', [big], { limits: { maxMapSize: 1_999 } })).toThrow(expect.objectContaining({ kind: 'ErrorDataTooLarge' }));
+    expect(() => s.call('size', [big], { limits: tooLarge })).toThrow(
+      expect.objectContaining({ kind: 'ErrorDataTooLarge' }),
+    );
+    expect(() => s.callRaw('size', [toRhai(big)], { limits: tooLarge })).toThrow(
+      expect.objectContaining({ kind: 'ErrorDataTooLarge' }),
+    );
+    expect(() => s.call('size', [big], { limits: { maxMapSize: 1_999 } })).toThrow(
+      expect.objectContaining({ kind: 'ErrorDataTooLarge' }),
+    );
     // 2,000 items and 2,000 entries cost 250 operations, as a copy of them does.
-    expect(() => s.call('size', [big], { limits: { maxOperations: 200 } })).toThrow(expect.objectContaining({ kind: 'ErrorTooManyOperations' }));
-    expect(() => s.callRaw('size', [toRhai(big)], { limits: { maxOperations: 200 } })).toThrow(expect.objectContaining({ kind: 'ErrorTooManyOperations' }));
+    expect(() => s.call('size', [big], { limits: { maxOperations: 200 } })).toThrow(
+      expect.objectContaining({ kind: 'ErrorTooManyOperations' }),
+    );
+    expect(() => s.callRaw('size', [toRhai(big)], { limits: { maxOperations: 200 } })).toThrow(
+      expect.objectContaining({ kind: 'ErrorTooManyOperations' }),
+    );
     expect(s.call('size', [big], { limits: { maxOperations: 300 } })).toBe(2_000);
   });
 
@@ -87,7 +105,10 @@ describe('compile once, call many', () => {
   it('passes print and debug output to the callbacks', () => {
     const lines: string[] = [];
     const debugs: string[] = [];
-    compile('fn f(x) { print(`x=${x}`); debug(x); x }').call('f', ['s'], { onPrint: (t) => lines.push(t), onDebug: (t) => debugs.push(t) });
+    compile('fn f(x) { print(`x=${x}`); debug(x); x }').call('f', ['s'], {
+      onPrint: (t) => lines.push(t),
+      onDebug: (t) => debugs.push(t),
+    });
     expect(lines).toEqual(['x=s']);
     expect(debugs).toEqual(['"s"']);
   });

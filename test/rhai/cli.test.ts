@@ -15,13 +15,19 @@ const file = (name: string, text: string): string => {
 async function lev(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => { out.push(a.join(' ')); });
-  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => { err.push(a.join(' ')); });
+  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => {
+    out.push(a.join(' '));
+  });
+  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => {
+    err.push(a.join(' '));
+  });
   const code = await run(args);
   return { code, out, err };
 }
 
-afterEach(() => { vi.restoreAllMocks(); });
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('lev rhai FILE', () => {
   it('prints print lines, then the Debug form of the value', async () => {
@@ -41,12 +47,14 @@ describe('lev rhai FILE', () => {
     const path = file('nested.rhai', 'fn a() { b() }\nfn b() { 1 / 0 }\na()');
     const r = await lev([path]);
     expect(r.code).toBe(1);
-    expect(r.err.join('\n')).toBe([
-      'ErrorInFunctionCall (ErrorArithmetic): Division by zero: 1 / 0',
-      `  at ${path}:2:12`,
-      `  in call to function 'b' at ${path}:1:10`,
-      `  in call to function 'a' at ${path}:3:1`,
-    ].join('\n'));
+    expect(r.err.join('\n')).toBe(
+      [
+        'ErrorInFunctionCall (ErrorArithmetic): Division by zero: 1 / 0',
+        `  at ${path}:2:12`,
+        `  in call to function 'b' at ${path}:1:10`,
+        `  in call to function 'a' at ${path}:3:1`,
+      ].join('\n'),
+    );
   });
 
   it('reports parse errors the same way', async () => {
@@ -83,10 +91,21 @@ describe('lev rhai limits', () => {
   it('prints the default limits and every limit flag with --help', async () => {
     const { USAGE } = await import('../../src/cli/rhai.ts');
     for (const line of [
-      '--max-operations N', '(default 1,000,000)', '--max-call-depth N', '(default 64)', '--max-expr-depth N',
-      '--max-function-expr-depth N', '(default 32)', '--max-string-size N', '(default 10,000,000)',
-      '--max-array-size N', '--max-map-size N', '(default 100,000)', '--no-limits',
-    ]) expect(USAGE).toContain(line);
+      '--max-operations N',
+      '(default 1,000,000)',
+      '--max-call-depth N',
+      '(default 64)',
+      '--max-expr-depth N',
+      '--max-function-expr-depth N',
+      '(default 32)',
+      '--max-string-size N',
+      '(default 10,000,000)',
+      '--max-array-size N',
+      '--max-map-size N',
+      '(default 100,000)',
+      '--no-limits',
+    ])
+      expect(USAGE).toContain(line);
   });
 
   const RUNAWAYS: [string, string, string][] = [
@@ -125,11 +144,19 @@ describe('lev rhai limits', () => {
     const counting = file('count.rhai', 'let i = 0; while i < 2000000 { i += 1; } i');
     expect((await lev([counting])).err[0]).toContain('ErrorTooManyOperations');
     expect((await lev([counting, '--no-limits'])).out).toEqual(['2000000']);
-    expect((await lev([counting, '--no-limits', '--max-operations', '1000'])).err[0]).toContain('ErrorTooManyOperations');
+    expect((await lev([counting, '--no-limits', '--max-operations', '1000'])).err[0]).toContain(
+      'ErrorTooManyOperations',
+    );
   });
 
   it('refuses a bad limit value with usage exit 2', async () => {
-    for (const args of [['--max-operations', '-1'], ['--max-call-depth', 'x'], ['--max-array-size'], ['--no-limits=yes'], ['--max-map-size', '1.5']]) {
+    for (const args of [
+      ['--max-operations', '-1'],
+      ['--max-call-depth', 'x'],
+      ['--max-array-size'],
+      ['--no-limits=yes'],
+      ['--max-map-size', '1.5'],
+    ]) {
       const r = await lev([file('ok2.rhai', '1'), ...args]);
       expect(r.code, args.join(' ')).toBe(2);
     }
@@ -157,7 +184,9 @@ describe('lev rhai limits', () => {
     const r = await lev([path]);
     expect(r.code).toBe(1);
     const [message, at] = r.err.join('\n').split('\n');
-    expect(message).toBe('ErrorParsing: More than 1000 properties, method calls and indexes in one chain; split it into several statements');
+    expect(message).toBe(
+      'ErrorParsing: More than 1000 properties, method calls and indexes in one chain; split it into several statements',
+    );
     expect(at).toBe(`  at ${path}:2:${'let y = x'.length + 1 + 1000 * '.abs()'.length}`);
   });
 });
@@ -165,8 +194,12 @@ describe('lev rhai limits', () => {
 describe('lev rhai print output', () => {
   it('writes each print line while the script runs, before the script ends', async () => {
     const events: string[] = [];
-    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => { events.push(`out ${a.join(' ')}`); });
-    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => { events.push(`err ${String(a[0]).split('\n')[0]}`); });
+    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => {
+      events.push(`out ${a.join(' ')}`);
+    });
+    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => {
+      events.push(`err ${String(a[0]).split('\n')[0]}`);
+    });
     // The script prints, then runs into the operation limit: its lines are out before that error.
     const code = await run([file('stream.rhai', 'for i in 0..3 { print(i) }\nloop { }'), '--max-operations', '1000']);
     expect(code).toBe(1);
@@ -180,7 +213,9 @@ describe('lev rhai print output', () => {
     const r = await lev([path, '--max-output', '10000', '--max-operations', '0']);
     expect(r.code).toBe(1);
     expect(r.out).toHaveLength(10);
-    expect(r.err.join('\n')).toContain('ErrorTerminated: Script terminated: its print output passed 10,000 characters (raise --max-output to allow more)');
+    expect(r.err.join('\n')).toContain(
+      'ErrorTerminated: Script terminated: its print output passed 10,000 characters (raise --max-output to allow more)',
+    );
     expect(r.err.join('\n')).toContain(`${path}:2:8`);
     // The default bound stops the same loop with no operation limit.
     const started = Date.now();
@@ -192,16 +227,27 @@ describe('lev rhai print output', () => {
   });
 
   it('keeps print lines for --json within --max-output, and stops past it', async () => {
-    const within = await lev([file('jkeep.rhai', 'for i in 0..5 { print(`line ${i}`) } 7'), '--json', '--max-output', '35']);
+    const within = await lev([
+      file('jkeep.rhai', 'for i in 0..5 { print(`line ${i}`) } 7'),
+      '--json',
+      '--max-output',
+      '35',
+    ]);
     // five lines of 6 characters plus a newline each: 35 characters, exactly the bound
-    expect(within).toEqual({ code: 0, out: [JSON.stringify({ prints: ['line 0', 'line 1', 'line 2', 'line 3', 'line 4'], value: '7' })], err: [] });
+    expect(within).toEqual({
+      code: 0,
+      out: [JSON.stringify({ prints: ['line 0', 'line 1', 'line 2', 'line 3', 'line 4'], value: '7' })],
+      err: [],
+    });
     const r = await lev([file('jflood.rhai', 'loop { print("0123456789") }'), '--json', '--max-output', '55']);
     expect(r.code).toBe(1);
     // 5 lines of 10 characters and a newline fill the 55; the sixth stops the script
     const out = JSON.parse(r.out.join('')) as { prints: string[]; error: { kind: string; message: string } };
     expect(out.prints).toEqual(Array<string>(5).fill('0123456789'));
     expect(out.error.kind).toBe('ErrorTerminated');
-    expect(out.error.message).toContain('Script terminated: its print output passed 55 characters (raise --max-output to allow more)');
+    expect(out.error.message).toContain(
+      'Script terminated: its print output passed 55 characters (raise --max-output to allow more)',
+    );
   });
 
   it('refuses a bad --max-output with usage exit 2', async () => {
@@ -224,7 +270,11 @@ describe('lev rhai --cases', () => {
     { id: 'ok-1', script: '1 + 1', expect: { debug: '2' } },
     { id: 'ok-2', script: 'print("x"); 5', expect: { debug: '5' }, prints: ['x'] },
     { id: 'bad-1', script: '2 * 2', expect: { debug: '5' } },
-    { id: 'bad-2', script: 'fn f() { [1][9] } f()', expect: { error: 'ErrorInFunctionCall', inner_error: 'ErrorStringBounds' } },
+    {
+      id: 'bad-2',
+      script: 'fn f() { [1][9] } f()',
+      expect: { error: 'ErrorInFunctionCall', inner_error: 'ErrorStringBounds' },
+    },
   ];
 
   it('lists each failure with expected and actual and ends with the summary line', async () => {

@@ -27,19 +27,51 @@ function ending(source: string): { kind: string; line: number; column: number } 
 describe('work-heavy loops stop at a limit (issue 34, default limits)', () => {
   const loops: [string, string, string][] = [
     ['to_upper on 10,000,000 chars', `${text(10_000_000)}\nloop { let t = s.to_upper(); }`, 'ErrorTooManyOperations'],
-    ['len of 5,000,000 astral chars', `${text(5_000_000, '😀')}\nlet n = 0; loop { n += s.len(); }`, 'ErrorTooManyOperations'],
-    ['get(i) at the end of 5,000,000 astral chars', `${text(5_000_000, '😀')}\nloop { let c = s.get(4999999); }`, 'ErrorTooManyOperations'],
+    [
+      'len of 5,000,000 astral chars',
+      `${text(5_000_000, '😀')}\nlet n = 0; loop { n += s.len(); }`,
+      'ErrorTooManyOperations',
+    ],
+    [
+      'get(i) at the end of 5,000,000 astral chars',
+      `${text(5_000_000, '😀')}\nloop { let c = s.get(4999999); }`,
+      'ErrorTooManyOperations',
+    ],
     ['contains over 10,000,000 chars', `${text(10_000_000)}\nloop { s.contains("b"); }`, 'ErrorTooManyOperations'],
-    ['replace over 5,000,000 chars', `${text(5_000_000)}\nloop { let t = s; t.replace("b", "c"); }`, 'ErrorTooManyOperations'],
+    [
+      'replace over 5,000,000 chars',
+      `${text(5_000_000)}\nloop { let t = s; t.replace("b", "c"); }`,
+      'ErrorTooManyOperations',
+    ],
     ['index_of over 10,000,000 chars', `${text(10_000_000)}\nloop { s.index_of("b"); }`, 'ErrorTooManyOperations'],
     ['== on two 10,000,000-char strings', `${text(10_000_000)}\nlet t = s; loop { s == t; }`, 'ErrorTooManyOperations'],
-    ['== on two 5,000,000-astral-char strings', `${text(5_000_000, '😀')}\nlet t = s; loop { s == t; }`, 'ErrorTooManyOperations'],
+    [
+      '== on two 5,000,000-astral-char strings',
+      `${text(5_000_000, '😀')}\nlet t = s; loop { s == t; }`,
+      'ErrorTooManyOperations',
+    ],
     ['a Fn pointer curried without end', 'let f = Fn("x");\nloop { f = f.curry(1); }', 'ErrorTooManyOperations'],
     ['to_chars on 9,000,000 emoji', `${text(9_000_000, '😀')}\ns.to_chars();`, 'ErrorDataTooLarge'],
-    ['debug() of a 9,000,000-char string 2,000 times', `${text(9_000_000)}\nfor i in 0..2000 { debug(s); }`, 'ErrorTooManyOperations'],
-    ['to_debug() of a 9,000,000-char string 2,000 times', `${text(9_000_000)}\nfor i in 0..2000 { let t = s.to_debug(); }`, 'ErrorTooManyOperations'],
-    ['print of a 9,000,000-char string 2,000 times', `${text(9_000_000)}\nfor i in 0..2000 { print(s); }`, 'ErrorTooManyOperations'],
-    ['to_json of a 100,000-entry map without end', `${entries}\nloop { let t = m.to_json(); }`, 'ErrorTooManyOperations'],
+    [
+      'debug() of a 9,000,000-char string 2,000 times',
+      `${text(9_000_000)}\nfor i in 0..2000 { debug(s); }`,
+      'ErrorTooManyOperations',
+    ],
+    [
+      'to_debug() of a 9,000,000-char string 2,000 times',
+      `${text(9_000_000)}\nfor i in 0..2000 { let t = s.to_debug(); }`,
+      'ErrorTooManyOperations',
+    ],
+    [
+      'print of a 9,000,000-char string 2,000 times',
+      `${text(9_000_000)}\nfor i in 0..2000 { print(s); }`,
+      'ErrorTooManyOperations',
+    ],
+    [
+      'to_json of a 100,000-entry map without end',
+      `${entries}\nloop { let t = m.to_json(); }`,
+      'ErrorTooManyOperations',
+    ],
     ['debug of a 100,000-entry map without end', `${entries}\nloop { debug(m); }`, 'ErrorTooManyOperations'],
     ['== on two 100,000-entry maps without end', `${entries}\nlet n = m; loop { m == n; }`, 'ErrorTooManyOperations'],
   ];
@@ -55,7 +87,11 @@ describe('work-heavy loops stop at a limit (issue 34, default limits)', () => {
     // one curried array of 999,999 items is 1,000,000 items counted at every depth: the limit exactly
     const fill = `let a = []; a.pad(${PLAYGROUND_LIMITS.maxArraySize - 1}, 0);`;
     expect(evaluate(`${fill} let f = Fn("x").curry(a); 1`, { limits: PLAYGROUND_LIMITS }).value).toBe(1);
-    expect(ending(`${fill}\nlet f = Fn("x").curry(a);\nf = f.curry(1);`)).toEqual({ kind: 'ErrorDataTooLarge', line: 3, column: 7 });
+    expect(ending(`${fill}\nlet f = Fn("x").curry(a);\nf = f.curry(1);`)).toEqual({
+      kind: 'ErrorDataTooLarge',
+      line: 3,
+      column: 7,
+    });
   });
 
   it('one call is charged in proportion to the text it touches', () => {
@@ -65,34 +101,46 @@ describe('work-heavy loops stop at a limit (issue 34, default limits)', () => {
     const without = `${text(n)} s.len()`;
     const withUpper = `${text(n)} let t = s.to_upper(); t.len()`;
     // building the text (pad) is charged too: twice n / CHARS_PER_OP, plus a few statements
-    const base = 2 * n / CHARS_PER_OP + 10;
+    const base = (2 * n) / CHARS_PER_OP + 10;
     expect(evaluate(without, budget(base)).value).toBe(n);
-    expect(() => evaluate(withUpper, budget(base))).toThrow(expect.objectContaining({ kind: 'ErrorTooManyOperations' }));
-    expect(() => evaluate(withUpper, budget(base + n / CHARS_PER_OP - 10))).toThrow(expect.objectContaining({ kind: 'ErrorTooManyOperations' }));
+    expect(() => evaluate(withUpper, budget(base))).toThrow(
+      expect.objectContaining({ kind: 'ErrorTooManyOperations' }),
+    );
+    expect(() => evaluate(withUpper, budget(base + n / CHARS_PER_OP - 10))).toThrow(
+      expect.objectContaining({ kind: 'ErrorTooManyOperations' }),
+    );
     expect(evaluate(withUpper, budget(base + n / CHARS_PER_OP)).value).toBe(n);
   });
 
   it('a realistic hook, counting vowels with get(i) over a 100,000-char tool result, finishes with the right count', () => {
     const result = 'The quick brown fox jumps over the lazy dog. '.repeat(2223).slice(0, 100_000);
     const expected = [...result].filter((c) => 'aeiou'.includes(c)).length;
-    const hooks = loadCustomHooks('vowels.rhai', {
-      'vowels.rhai': [
-        'fn render(ctx) { "" }',
-        'fn on_write(ctx) {',
-        '  let s = ctx.entry.content; let n = 0;',
-        '  for i in 0..s.len() { if "aeiou".contains(s.get(i)) { n += 1; } }',
-        '  n',
-        '}',
-      ].join('\n'),
-    }, 'brain');
+    const hooks = loadCustomHooks(
+      'vowels.rhai',
+      {
+        'vowels.rhai': [
+          'fn render(ctx) { "" }',
+          'fn on_write(ctx) {',
+          '  let s = ctx.entry.content; let n = 0;',
+          '  for i in 0..s.len() { if "aeiou".contains(s.get(i)) { n += 1; } }',
+          '  n',
+          '}',
+        ].join('\n'),
+      },
+      'brain',
+    );
     const called = hooks.call('on_write', toRhai({ entry: { content: result, kind: 'text', tokens: 1 } }) as RhaiMap);
     expect(called).toEqual({ ok: true, value: expected });
   });
 
   it('the same loop as a hook is a failure naming the limit and the line, not a stalled replay', () => {
-    const hooks = loadCustomHooks('upper.rhai', {
-      'upper.rhai': `fn render(ctx) { "" }\nfn on_write(ctx) {\n  ${text(10_000_000)}\n  loop { s.to_upper(); }\n}`,
-    }, 'brain');
+    const hooks = loadCustomHooks(
+      'upper.rhai',
+      {
+        'upper.rhai': `fn render(ctx) { "" }\nfn on_write(ctx) {\n  ${text(10_000_000)}\n  loop { s.to_upper(); }\n}`,
+      },
+      'brain',
+    );
     const called = hooks.call('on_write', toRhai({ entry: { content: 'x', kind: 'text', tokens: 1 } }) as RhaiMap);
     expect(called.ok).toBe(false);
     if (called.ok) return;

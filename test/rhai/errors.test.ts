@@ -76,7 +76,9 @@ describe('catch', () => {
   // Rhai's Stmt::TryCatch unwraps to the innermost error only for a thrown value; any other error
   // is described as it reached the `try`, i.e. as the ErrorInFunctionCall around it.
   it('gives a value thrown inside a function as thrown, and any other error as its ErrorInFunctionCall', () => {
-    expect(debugString(evaluate('fn f() { throw "x"; } let r = (); try { f(); } catch (e) { r = e; } r').value)).toBe('"x"');
+    expect(debugString(evaluate('fn f() { throw "x"; } let r = (); try { f(); } catch (e) { r = e; } r').value)).toBe(
+      '"x"',
+    );
     const { value } = evaluate('fn g(a) { a[3] }\nfn f() { g([1]) }\nlet r = (); try { f(); } catch (e) { r = e; } r');
     expect(debugString(value)).toBe(
       '#{"error": "ErrorInFunctionCall", "function": "f", "line": 3, "message": ' +
@@ -84,12 +86,18 @@ describe('catch', () => {
         'in call to function \'g\' (line 2, position 10)\\nin call to function \'f\'", "position": 19, "source": ""}',
     );
     const arithmetic = evaluate('fn f() { 1 / 0 } let r = (); try { f(); } catch (e) { r = [e.error, e.message]; } r');
-    expect(debugString(arithmetic.value)).toBe('["ErrorInFunctionCall", "Division by zero: 1 / 0\\nin call to function \'f\'"]');
+    expect(debugString(arithmetic.value)).toBe(
+      '["ErrorInFunctionCall", "Division by zero: 1 / 0\\nin call to function \'f\'"]',
+    );
   });
 
   it('cannot catch limit errors', () => {
     const e = (() => {
-      try { evaluate('try { loop { } } catch { }', { limits: { maxOperations: 1000 } }); } catch (err) { return err as RhaiError; }
+      try {
+        evaluate('try { loop { } } catch { }', { limits: { maxOperations: 1000 } });
+      } catch (err) {
+        return err as RhaiError;
+      }
       throw new Error('expected an error');
     })();
     expect(e.kind).toBe('ErrorTooManyOperations');

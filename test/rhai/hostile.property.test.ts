@@ -40,11 +40,22 @@ const hostile: fc.Arbitrary<string> = fc.oneof(
   size.map((n) => `"x".split("").len() + ${n}`),
   size.map((n) => `range(0.0, ${n}.0 * 1000000.0, 1.0).len()`),
   fc.constantFrom(
-    'loop {}', 'let s = "x"; loop { s += s }', 'let a = []; loop { a.push(1) }', 'let a = [1]; loop { a.push(a) }',
-    'let m = #{}; let i = 0; loop { m[`k${i}`] = i; i += 1; }', 'fn f() { f() } f()', 'let f = || f.call(); f.call()',
-    'let s = "ab"; loop { s = `${s}${s}`; }', 'let a = []; loop { a = [a, a]; }', 'while true { let x = [1, 2, 3]; }',
-    'let x = 9223372036854775807; x + 1', '1 << 9223372036854775807', '"é".pad(1000000000, "é")', 'exit(exit)',
-    'let a = [3, 1, 2]; a.sort(|x, y| { a.push(1); x - y }); a', 'let a = [1]; a.for_each(|| a.push(this))',
+    'loop {}',
+    'let s = "x"; loop { s += s }',
+    'let a = []; loop { a.push(1) }',
+    'let a = [1]; loop { a.push(a) }',
+    'let m = #{}; let i = 0; loop { m[`k${i}`] = i; i += 1; }',
+    'fn f() { f() } f()',
+    'let f = || f.call(); f.call()',
+    'let s = "ab"; loop { s = `${s}${s}`; }',
+    'let a = []; loop { a = [a, a]; }',
+    'while true { let x = [1, 2, 3]; }',
+    'let x = 9223372036854775807; x + 1',
+    '1 << 9223372036854775807',
+    '"é".pad(1000000000, "é")',
+    'exit(exit)',
+    'let a = [3, 1, 2]; a.sort(|x, y| { a.push(1); x - y }); a',
+    'let a = [1]; a.for_each(|| a.push(this))',
   ),
 );
 
@@ -63,35 +74,47 @@ const script: fc.Arbitrary<string> = fc.tuple(hostile, fc.nat({ max: 4 }), fc.na
 describe('hostile scripts under the playground limits', () => {
   it('never let a JS error escape the interpreter', () => {
     const limits = { ...PLAYGROUND_LIMITS, maxOperations: 50_000 };
-    fc.assert(fc.property(script, (source) => {
-      try {
-        evaluate(source, { limits });
-      } catch (e) {
-        if (!(e instanceof RhaiError)) throw new Error(`${String(e)} escaped for:\n${source.slice(0, 300)}`);
-        expect(e.kind).toMatch(/^Error[A-Za-z]+$/);
-      }
-    }), { numRuns: 200, seed: SEED });
+    fc.assert(
+      fc.property(script, (source) => {
+        try {
+          evaluate(source, { limits });
+        } catch (e) {
+          if (!(e instanceof RhaiError)) throw new Error(`${String(e)} escaped for:\n${source.slice(0, 300)}`);
+          expect(e.kind).toMatch(/^Error[A-Za-z]+$/);
+        }
+      }),
+      { numRuns: 200, seed: SEED },
+    );
   }, 120_000);
 });
 
 describe('hostile scripts through lev rhai', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lev-rhai-hostile-'));
-  afterEach(() => { vi.restoreAllMocks(); });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 
   it('always end with exit 0 or 1 and never print a JS stack trace', async () => {
-    await fc.assert(fc.asyncProperty(script, fc.boolean(), async (source, noLimits) => {
-      const path = join(dir, 'hostile.rhai');
-      writeFileSync(path, source);
-      const printed: string[] = [];
-      vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => { printed.push(a.join(' ')); });
-      vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => { printed.push(a.join(' ')); });
-      // --no-limits with a smaller operation budget: unlimited sizes, yet each run stays short.
-      const code = await run(noLimits ? [path, '--no-limits', '--max-operations', '200000'] : [path]);
-      vi.restoreAllMocks();
-      expect([0, 1]).toContain(code);
-      const text = printed.join('\n');
-      expect(text).not.toMatch(/\n\s+at .*(\.ts|\.js|node:)/);
-      expect(text).not.toContain('internal error');
-    }), { numRuns: 60, seed: SEED });
+    await fc.assert(
+      fc.asyncProperty(script, fc.boolean(), async (source, noLimits) => {
+        const path = join(dir, 'hostile.rhai');
+        writeFileSync(path, source);
+        const printed: string[] = [];
+        vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => {
+          printed.push(a.join(' '));
+        });
+        vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => {
+          printed.push(a.join(' '));
+        });
+        // --no-limits with a smaller operation budget: unlimited sizes, yet each run stays short.
+        const code = await run(noLimits ? [path, '--no-limits', '--max-operations', '200000'] : [path]);
+        vi.restoreAllMocks();
+        expect([0, 1]).toContain(code);
+        const text = printed.join('\n');
+        expect(text).not.toMatch(/\n\s+at .*(\.ts|\.js|node:)/);
+        expect(text).not.toContain('internal error');
+      }),
+      { numRuns: 60, seed: SEED },
+    );
   }, 120_000);
 });

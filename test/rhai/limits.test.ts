@@ -1,6 +1,13 @@
 // Engine limits end runaway scripts with ordinary errors instead of hanging.
 import { describe, expect, it } from 'vitest';
-import { compile, DEFAULT_LIMITS, evaluate, PLAYGROUND_LIMITS, RhaiError, type RhaiLimits } from '../../src/rhai/index.ts';
+import {
+  compile,
+  DEFAULT_LIMITS,
+  evaluate,
+  PLAYGROUND_LIMITS,
+  RhaiError,
+  type RhaiLimits,
+} from '../../src/rhai/index.ts';
 import { HOOK_LIMITS, loadCustomHooks } from '../../src/engine/custom-script.ts';
 import { HOST_MAX_ITEMS } from '../../src/rhai/runtime.ts';
 
@@ -35,8 +42,13 @@ function errorKind(src: string, limits?: RhaiLimits): string {
 describe('limits', () => {
   it('uses Rhai release defaults', () => {
     expect(DEFAULT_LIMITS).toEqual({
-      maxOperations: 0, maxCallDepth: 64, maxStringSize: 0, maxArraySize: 0, maxMapSize: 0,
-      maxExprDepth: 64, maxFunctionExprDepth: 32,
+      maxOperations: 0,
+      maxCallDepth: 64,
+      maxStringSize: 0,
+      maxArraySize: 0,
+      maxMapSize: 0,
+      maxExprDepth: 64,
+      maxFunctionExprDepth: 32,
     });
   });
 
@@ -75,14 +87,21 @@ describe('limits', () => {
     expect(errorKind('let a = [[1, 2], [3, 4]];', { maxArraySize: 5 })).toBe('ErrorDataTooLarge');
     expect(errorKind('let m = #{a: #{b: 1}, c: 2};', { maxMapSize: 3 })).toBe('no error');
     expect(errorKind('let m = #{a: #{b: 1}, c: 2};', { maxMapSize: 2 })).toBe('ErrorDataTooLarge');
-    expect(errorKind('let m = #{}; let i = 0; loop { m[`k${i}`] = i; i += 1; }', { maxMapSize: 50 })).toBe('ErrorDataTooLarge');
+    expect(errorKind('let m = #{}; let i = 0; loop { m[`k${i}`] = i; i += 1; }', { maxMapSize: 50 })).toBe(
+      'ErrorDataTooLarge',
+    );
   });
 
   it('gives the page (custom-region hooks) and the CLI one set of defaults', () => {
     expect(HOOK_LIMITS).toBe(PLAYGROUND_LIMITS);
     expect(PLAYGROUND_LIMITS).toEqual({
-      maxOperations: 1_000_000, maxCallDepth: 64, maxStringSize: 10_000_000, maxArraySize: 1_000_000, maxMapSize: 100_000,
-      maxExprDepth: 64, maxFunctionExprDepth: 32,
+      maxOperations: 1_000_000,
+      maxCallDepth: 64,
+      maxStringSize: 10_000_000,
+      maxArraySize: 1_000_000,
+      maxMapSize: 100_000,
+      maxExprDepth: 64,
+      maxFunctionExprDepth: 32,
     });
   });
 
@@ -108,24 +127,44 @@ describe('limits', () => {
 
   it('with the size limits lifted, an array still stops at the host cap rather than crashing the process', () => {
     const unlimited = { ...PLAYGROUND_LIMITS, maxOperations: 0, maxArraySize: 0, maxMapSize: 0 };
-    expect(ending('let a = [];\na.pad(20000000, 0);', unlimited)).toMatchObject({ kind: 'ErrorDataTooLarge', line: 2, column: 3 });
-    expect(ending(`let a = [];\na.pad(${HOST_MAX_ITEMS + 1}, 0);`, unlimited)).toMatchObject({ kind: 'ErrorDataTooLarge', line: 2, column: 3 });
+    expect(ending('let a = [];\na.pad(20000000, 0);', unlimited)).toMatchObject({
+      kind: 'ErrorDataTooLarge',
+      line: 2,
+      column: 3,
+    });
+    expect(ending(`let a = [];\na.pad(${HOST_MAX_ITEMS + 1}, 0);`, unlimited)).toMatchObject({
+      kind: 'ErrorDataTooLarge',
+      line: 2,
+      column: 3,
+    });
   });
 
   it('with no limits at all, doubling a string stops where JS strings end, with its position', () => {
-    expect(ending('let s = "x";\nloop { s += s }', DEFAULT_LIMITS)).toMatchObject({ kind: 'ErrorDataTooLarge', line: 2, column: 10 });
+    expect(ending('let s = "x";\nloop { s += s }', DEFAULT_LIMITS)).toMatchObject({
+      kind: 'ErrorDataTooLarge',
+      line: 2,
+      column: 10,
+    });
   });
 
   it('checks sizes inside native functions on what they would produce, before producing it', () => {
     const small = { ...PLAYGROUND_LIMITS, maxStringSize: 100, maxArraySize: 100 };
     for (const src of [
-      'let s = "ab"; s.pad(101, "c");', 'let t = "y"; t.pad(100, "z"); let s = "x"; s.append(t);',
-      'let s = "aaaaaaaaaa"; s.replace("a", "aaaaaaaaaaa");', 'let t = "y"; t.pad(100, "z"); let s = "x"; s += t;',
-      'let s = ""; s.pad(100, "a"); s.split("");', 'let s = ""; s.pad(100, ","); s.split(",");',
-      'let s = ""; s.pad(99, "é"); s.split_rev("");', 'let s = ""; s.pad(100, "é"); s += "x"; s.to_chars();',
-      'let a = []; a.pad(101, 0);', 'let a = [1]; let b = []; b.pad(100, 0); a.append(b);',
-      'let a = [1]; let b = []; b.pad(100, 0); a.splice(0, 0, b);', 'let a = []; a.pad(60, 0); a + a;',
-      'let a = []; a.pad(60, 0); a += a;', 'range(0.0, 1000.0, 1.0)', 'let a = []; a.pad(40, "xyz"); a.to_string();',
+      'let s = "ab"; s.pad(101, "c");',
+      'let t = "y"; t.pad(100, "z"); let s = "x"; s.append(t);',
+      'let s = "aaaaaaaaaa"; s.replace("a", "aaaaaaaaaaa");',
+      'let t = "y"; t.pad(100, "z"); let s = "x"; s += t;',
+      'let s = ""; s.pad(100, "a"); s.split("");',
+      'let s = ""; s.pad(100, ","); s.split(",");',
+      'let s = ""; s.pad(99, "é"); s.split_rev("");',
+      'let s = ""; s.pad(100, "é"); s += "x"; s.to_chars();',
+      'let a = []; a.pad(101, 0);',
+      'let a = [1]; let b = []; b.pad(100, 0); a.append(b);',
+      'let a = [1]; let b = []; b.pad(100, 0); a.splice(0, 0, b);',
+      'let a = []; a.pad(60, 0); a + a;',
+      'let a = []; a.pad(60, 0); a += a;',
+      'range(0.0, 1000.0, 1.0)',
+      'let a = []; a.pad(40, "xyz"); a.to_string();',
       'let a = []; a.pad(40, "xyz"); `${a}`;',
     ]) {
       expect(ending(src, small).kind, src).toBe('ErrorDataTooLarge');

@@ -32,7 +32,11 @@ describe('rhaiMonarch', () => {
   it('knows the Rhai keywords and comment forms', () => {
     expect(rhaiMonarch.keywords).toEqual(expect.arrayContaining(['let', 'fn', 'switch', 'try', 'catch', 'loop']));
     expect(rhaiLanguageConfiguration.comments).toEqual({ lineComment: '//', blockComment: ['/*', '*/'] });
-    expect(rhaiLanguageConfiguration.brackets).toEqual([['{', '}'], ['[', ']'], ['(', ')']]);
+    expect(rhaiLanguageConfiguration.brackets).toEqual([
+      ['{', '}'],
+      ['[', ']'],
+      ['(', ')'],
+    ]);
   });
 });
 

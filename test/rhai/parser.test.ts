@@ -13,15 +13,24 @@ function shape(src: string): string {
   if (stmt.kind !== 'expr') throw new Error(`not an expression statement: ${stmt.kind}`);
   const show = (e: Expr): string => {
     switch (e.kind) {
-      case 'literal': return debugString(e.value);
-      case 'var': return e.name;
-      case 'binary': return `(${e.op} ${show(e.left)} ${show(e.right)})`;
-      case 'unary': return `(${e.op}${show(e.operand)})`;
-      case 'property': return `${show(e.target)}.${e.name}`;
-      case 'index': return `${show(e.target)}[${show(e.index)}]`;
-      case 'method': return `${show(e.target)}.${e.name}(${e.args.map(show).join(', ')})`;
-      case 'call': return `${e.name}(${e.args.map(show).join(', ')})`;
-      default: return e.kind;
+      case 'literal':
+        return debugString(e.value);
+      case 'var':
+        return e.name;
+      case 'binary':
+        return `(${e.op} ${show(e.left)} ${show(e.right)})`;
+      case 'unary':
+        return `(${e.op}${show(e.operand)})`;
+      case 'property':
+        return `${show(e.target)}.${e.name}`;
+      case 'index':
+        return `${show(e.target)}[${show(e.index)}]`;
+      case 'method':
+        return `${show(e.target)}.${e.name}(${e.args.map(show).join(', ')})`;
+      case 'call':
+        return `${e.name}(${e.args.map(show).join(', ')})`;
+      default:
+        return e.kind;
     }
   };
   return show(stmt.expr);
@@ -71,13 +80,15 @@ describe('operator precedence', () => {
   });
 
   it('reads a decimal literal beyond i64 as a float, like Rhai', () => {
-    expect(value('[9223372036854775808, -9223372036854775809, -9223372036854775807 - 1]'))
-      .toBe('[9.223372036854776e18, -9.223372036854776e18, -9223372036854775808]');
+    expect(value('[9223372036854775808, -9223372036854775809, -9223372036854775807 - 1]')).toBe(
+      '[9.223372036854776e18, -9.223372036854776e18, -9223372036854775808]',
+    );
   });
 
   it('lexes a minus directly before a digit, where an operand starts, as part of the literal', () => {
-    expect(value('[-5.abs(), - 5.abs(), -9223372036854775808, type_of(-9223372036854775808), 10-5, 10 -5, -2.5.abs()]'))
-      .toBe('[5, -5, -9223372036854775808, "i64", 5, 5, 2.5]');
+    expect(
+      value('[-5.abs(), - 5.abs(), -9223372036854775808, type_of(-9223372036854775808), 10-5, 10 -5, -2.5.abs()]'),
+    ).toBe('[5, -5, -9223372036854775808, "i64", 5, 5, 2.5]');
     expect(value('let x = 3; [x-1, (x)-1, [x][0]-1, if true { -1 } else { 0 }]')).toBe('[2, 2, 2, -1]');
     expect(value('fn f() { return -7.abs(); } f()')).toBe('7');
   });

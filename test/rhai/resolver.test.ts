@@ -7,7 +7,10 @@ import { DEFAULT_LIMITS } from '../../src/rhai/limits.ts';
 import { RhaiError } from '../../src/rhai/index.ts';
 
 const syntax = (src: string) => parseSyntax(src, DEFAULT_LIMITS);
-const exprOf = (s: Stmt): Expr => { if (s.kind !== 'expr') throw new Error(s.kind); return s.expr; };
+const exprOf = (s: Stmt): Expr => {
+  if (s.kind !== 'expr') throw new Error(s.kind);
+  return s.expr;
+};
 
 describe('resolver', () => {
   it('leaves the parsed AST unresolved, then gives each declaration a slot and each variable its declaration', () => {
@@ -25,7 +28,7 @@ describe('resolver', () => {
     expect(read.ref).toEqual({ kind: 'local', decl: second.decl });
   });
 
-  it('ends a block\'s variables at its end but keeps their slots distinct', () => {
+  it("ends a block's variables at its end but keeps their slots distinct", () => {
     const script = resolveScript(syntax('let a = 1; { let b = 2; } let c = b;'));
     const c = script.body[2] as Extract<Stmt, { kind: 'let' }>;
     expect(c.decl.slot).toBe(2);
@@ -42,10 +45,13 @@ describe('resolver', () => {
     expect([closure.fn.params[0]!.slot, closure.fn.slotCount, closure.fn.missingCapture]).toEqual([0, 1, undefined]);
   });
 
-  it('records a closure\'s missing outside variable, so making the closure fails on it', () => {
+  it("records a closure's missing outside variable, so making the closure fails on it", () => {
     const script = resolveScript(syntax('let f = || nowhere + 1;'));
     const closure = (script.body[0] as Extract<Stmt, { kind: 'let' }>).init!;
-    expect(closure.kind === 'closure' && closure.fn.missingCapture).toEqual({ name: 'nowhere', pos: { line: 1, column: 12 } });
+    expect(closure.kind === 'closure' && closure.fn.missingCapture).toEqual({
+      name: 'nowhere',
+      pos: { line: 1, column: 12 },
+    });
   });
 
   it('resolves each function in its own frame, parameters first', () => {
@@ -56,9 +62,17 @@ describe('resolver', () => {
 
   it('refuses an assignment to a constant itself, with its position', () => {
     let error: unknown;
-    try { resolveScript(syntax('const A = 1;\nA += 2;')); } catch (e) { error = e; }
+    try {
+      resolveScript(syntax('const A = 1;\nA += 2;'));
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(RhaiError);
-    expect([(error as RhaiError).kind, (error as RhaiError).line, (error as RhaiError).column]).toEqual(['ErrorParsing', 2, 1]);
+    expect([(error as RhaiError).kind, (error as RhaiError).line, (error as RhaiError).column]).toEqual([
+      'ErrorParsing',
+      2,
+      1,
+    ]);
     expect(() => resolveScript(syntax('const A = [1]; A[0] = 2;'))).not.toThrow(); // a run-time error, as in Rhai
   });
 });

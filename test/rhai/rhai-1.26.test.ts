@@ -21,7 +21,10 @@ describe('FLOAT comparisons (builtin.rs impl_float, the checked build)', () => {
     ['1.0 < 1.0 + 1e-16', 'false'],
     ['0 < 1e-15', 'true'],
     ['1 == 1.0', 'true'],
-    ['let n = 0.0 / 0.0; [n == n, n != n, n < 1.0, n > 1.0, n <= n, n >= 1.0]', '[false, false, false, false, false, false]'],
+    [
+      'let n = 0.0 / 0.0; [n == n, n != n, n < 1.0, n > 1.0, n <= n, n >= 1.0]',
+      '[false, false, false, false, false, false]',
+    ],
     ['let n = 0.0 / 0.0; [n] == [n]', 'false'],
     ['let a = [3.0, 1.0, 2.0]; a.sort(); a', '[1.0, 2.0, 3.0]'],
     ['let n = 0.0 / 0.0; [max(n, 1.0), max(1.0, n), min(n, 1.0)]', '[1.0, NaN, 1.0]'], // logic.rs: `if x >= y { x } else { y }`
@@ -111,7 +114,15 @@ describe('lexing (tokenizer.rs)', () => {
     expect(value(src)).toBe(expected);
   });
 
-  it.each(['let x = ( ); x', 'let _x = 1;', 'fn _f() {}', '"\\\'"', '1 && true', '"a" || false', '#{a: 1}[true || false]'])('%s is a parse error', (src) => {
+  it.each([
+    'let x = ( ); x',
+    'let _x = 1;',
+    'fn _f() {}',
+    '"\\\'"',
+    '1 && true',
+    '"a" || false',
+    '#{a: 1}[true || false]',
+  ])('%s is a parse error', (src) => {
     expect(() => compile(src)).toThrow(RhaiError);
   });
 
@@ -135,7 +146,9 @@ describe('global:: sees top-level constants only (eval/stmt.rs Stmt::Var at scop
 
 describe('is_shared and data races (func/call.rs ensure_no_data_race)', () => {
   it('is true for a variable once a closure has captured it', () => {
-    expect(value('let a = 1; let before = is_shared(a); let f = || a; [before, is_shared(a), a.is_shared()]')).toBe('[false, true, true]');
+    expect(value('let a = 1; let before = is_shared(a); let f = || a; [before, is_shared(a), a.is_shared()]')).toBe(
+      '[false, true, true]',
+    );
     expect(value('let a = 1; let f = || a; let b = a; [is_shared(b), is_shared(1)]')).toBe('[false, false]');
   });
 
@@ -174,12 +187,19 @@ describe('eval (func/call.rs, eval/stmt.rs)', () => {
   });
 
   it('lets a limit stop the whole run, uncaught', () => {
-    const e = (() => { try { evaluate('try { eval("loop {}") } catch { 1 }', { limits: { maxOperations: 10_000 } }); } catch (x) { return x as RhaiError; } throw new Error('no error'); })();
+    const e = (() => {
+      try {
+        evaluate('try { eval("loop {}") } catch { 1 }', { limits: { maxOperations: 10_000 } });
+      } catch (x) {
+        return x as RhaiError;
+      }
+      throw new Error('no error');
+    })();
     expect(e.kind).toBe('ErrorTooManyOperations');
   });
 });
 
-describe('f!() and call!() see the caller\'s variables (capture_parent_scope)', () => {
+describe("f!() and call!() see the caller's variables (capture_parent_scope)", () => {
   it.each([
     ['fn f() { a * 2 } let a = 21; f!()', '42'],
     ['fn f() { a = 5; } let a = 1; f!(); a', '5'],
@@ -216,7 +236,10 @@ describe('callbacks read only `true` as true (array_basic.rs `as_bool().unwrap_o
     ['let a = [1, 1, 2]; a.dedup(|x, y| x.bad()); a', '[1, 1, 2]'],
     ['fn is_two(x) { x == 2 } [1, 2, 3].index_of("is_two")', '1'],
     ['["a", "b"].index_of("b")', '1'], // no function of that name: the string is searched for
-    ['#{a: [Fn("f"), Fn("g").curry(1, "x")], c: \'c\'}.to_json()', '"{\\"a\\":[\\"f\\",[\\"g\\",1,\\"x\\"]],\\"c\\":\'c\'}"'],
+    [
+      '#{a: [Fn("f"), Fn("g").curry(1, "x")], c: \'c\'}.to_json()',
+      '"{\\"a\\":[\\"f\\",[\\"g\\",1,\\"x\\"]],\\"c\\":\'c\'}"',
+    ],
   ])('%s is %s', (src, expected) => {
     expect(value(src)).toBe(expected);
   });
@@ -229,11 +252,20 @@ describe('BLOBs (blob_basic.rs, builtin.rs, dynamic.rs)', () => {
     ['let b = blob(3); b[-1] = 258; [b, b[2], b.len, type_of(b)]', '[[000002], 2, 3, "blob"]'],
     ['let s = 0; for x in blob(4, 2) { s += x; } s', '8'],
     ['"ab".to_blob().as_string() + blob(1, 0x63)', '"abc"'],
-    ['let b = blob(3, 7); let c = b; c[0] = 1; [b == c, b == blob(3, 7), 7 in b, 8 in b]', '[false, true, true, false]'],
+    [
+      'let b = blob(3, 7); let c = b; c[0] = 1; [b == c, b == blob(3, 7), 7 in b, 8 in b]',
+      '[false, true, true, false]',
+    ],
     // parse_be_int puts the bytes it reads first in an 8-byte buffer: two bytes are the top 16 bits
-    ['let b = blob(5, 1); b.write_le(1, 2, 0x0302); [b.parse_le_int(1, 2), b.parse_be_int(1..=2) == 0x0203 << 48]', '[770, true]'],
+    [
+      'let b = blob(5, 1); b.write_le(1, 2, 0x0302); [b.parse_le_int(1, 2), b.parse_be_int(1..=2) == 0x0203 << 48]',
+      '[770, true]',
+    ],
     ['let b = blob(8); b.write_be(0, 8, 1.5); b.parse_be_float(0, 8)', '1.5'],
-    ['let b = [1, 2, 3, 4, 5].reduce(|acc, x| { acc.push(x); acc }, blob()); [b.extract(1..3), b.drain(0, 2), b]', '[[0203], [0102], [030405]]'],
+    [
+      'let b = [1, 2, 3, 4, 5].reduce(|acc, x| { acc.push(x); acc }, blob()); [b.extract(1..3), b.drain(0, 2), b]',
+      '[[0203], [0102], [030405]]',
+    ],
     ['let b = blob(4, 9); let r = b.retain(1..3); [r, b]', '[[0909], [0909]]'],
     ['let b = blob(3, 1); b.splice(1, 1, blob(2, 5)); b', '[01050501]'],
     ['let b = blob(4, 1); let t = b.split(1); [b, t, b.to_array()]', '[[01], [010101], [1]]'],
@@ -243,15 +275,22 @@ describe('BLOBs (blob_basic.rs, builtin.rs, dynamic.rs)', () => {
   });
 
   it('bounds a BLOB by the array size limit before building it', () => {
-    expect(() => evaluate('blob(2000000)', { limits: { maxArraySize: 1_000_000 } })).toThrow(/Size of array\/BLOB too large/);
-    expect(() => evaluate('let b = blob(); b.pad(5000000, 0)', { limits: { maxArraySize: 1_000_000 } })).toThrow(/Size of array\/BLOB too large/);
+    expect(() => evaluate('blob(2000000)', { limits: { maxArraySize: 1_000_000 } })).toThrow(
+      /Size of array\/BLOB too large/,
+    );
+    expect(() => evaluate('let b = blob(); b.pad(5000000, 0)', { limits: { maxArraySize: 1_000_000 } })).toThrow(
+      /Size of array\/BLOB too large/,
+    );
   });
 });
 
 describe('timestamps (time_basic.rs)', () => {
   it.each([
     ['type_of(timestamp())', '"timestamp"'],
-    ['let t = timestamp(); [t == t, t + 1 > t, t - 2.5 < t, (t + 2) - t, (t - 0.5) - t]', '[true, true, true, 2.0, -0.5]'],
+    [
+      'let t = timestamp(); [t == t, t + 1 > t, t - 2.5 < t, (t + 2) - t, (t - 0.5) - t]',
+      '[true, true, true, 2.0, -0.5]',
+    ],
     ['let t = timestamp(); t += 3; t -= 1; [t > timestamp(), `${t}`]', '[true, "<timestamp>"]'],
     ['let t = timestamp(); t.elapsed >= 0.0 && elapsed(t) < 60.0', 'true'],
   ])('%s is %s', (src, expected) => {
@@ -266,7 +305,8 @@ describe('timestamps (time_basic.rs)', () => {
 
 describe('modules: import / export (module/mod.rs eval_ast_as_new, eval/stmt.rs)', () => {
   const files: Record<string, string> = {
-    'lib/util.rhai': 'export let k = "kay";\nlet hidden = 1;\nfn twice(x) { x * 2 }\nprivate fn secret() { 0 }\nfn via_secret() { secret() + 1 }\nimport "inner" as inner;\nfn deep() { inner::v }',
+    'lib/util.rhai':
+      'export let k = "kay";\nlet hidden = 1;\nfn twice(x) { x * 2 }\nprivate fn secret() { 0 }\nfn via_secret() { secret() + 1 }\nimport "inner" as inner;\nfn deep() { inner::v }',
     'lib/inner.rhai': 'let v = 5; export v; v = 6;', // the final value is exported
     'lib/alias.rhai': 'const a = 1; export a as one; export a as uno;',
     'lib/count.rhai': 'print("loaded"); export const n = 3;',
@@ -283,7 +323,12 @@ describe('modules: import / export (module/mod.rs eval_ast_as_new, eval/stmt.rs)
   };
   const run = (src: string) => debugString(evaluate(src, { modules }).value);
   const fails = (src: string): RhaiError => {
-    try { evaluate(src, { modules }); } catch (e) { if (e instanceof RhaiError) return e; throw e; }
+    try {
+      evaluate(src, { modules });
+    } catch (e) {
+      if (e instanceof RhaiError) return e;
+      throw e;
+    }
     throw new Error('no error');
   };
 
@@ -297,7 +342,7 @@ describe('modules: import / export (module/mod.rs eval_ast_as_new, eval/stmt.rs)
     expect(run(src)).toBe(expected);
   });
 
-  it('runs a module\'s top level once per compiled script', () => {
+  it("runs a module's top level once per compiled script", () => {
     const { prints } = evaluate('import "count" as a; import "count" as b; a::n + b::n', { modules });
     expect(prints).toEqual(['loaded']);
   });

@@ -14,14 +14,27 @@ const file = JSON.parse(readFileSync(new URL('./rhai-tests/cases.json', import.m
 
 /** The Rhai type name each Rust type of `eval::<T>` accepts (Dynamic takes any). */
 const RUST_TYPES: Record<string, string> = {
-  INT: 'i64', i64: 'i64', FLOAT: 'f64', f64: 'f64', String: 'string', ImmutableString: 'string', '&str': 'string',
-  char: 'char', bool: 'bool', '()': '()', Array: 'array', Map: 'map', Blob: 'blob', FnPtr: 'Fn',
+  INT: 'i64',
+  i64: 'i64',
+  FLOAT: 'f64',
+  f64: 'f64',
+  String: 'string',
+  ImmutableString: 'string',
+  '&str': 'string',
+  char: 'char',
+  bool: 'bool',
+  '()': '()',
+  Array: 'array',
+  Map: 'map',
+  Blob: 'blob',
+  FnPtr: 'Fn',
 };
 
 /** A Rhai value in the case file's tagged form, built here from the value alone. */
 function tagged(v: RhaiValue): Expected | { other: string } {
   if (typeof v === 'number' || typeof v === 'bigint') return { int: String(v) };
-  if (v instanceof RhaiFloat) return { float: Number.isNaN(v.v) ? 'NaN' : v.v === Infinity ? 'inf' : v.v === -Infinity ? '-inf' : v.v };
+  if (v instanceof RhaiFloat)
+    return { float: Number.isNaN(v.v) ? 'NaN' : v.v === Infinity ? 'inf' : v.v === -Infinity ? '-inf' : v.v };
   if (typeof v === 'string') return { string: v };
   if (v instanceof RhaiChar) return { char: v.c };
   if (typeof v === 'boolean') return { bool: v };
@@ -36,15 +49,29 @@ type Outcome = { value: RhaiValue } | { error: RhaiError };
 /** Runs a case as the Rust test's call does: compile, eval, eval_expression or run. */
 function run(c: RhaiTestCase): Outcome {
   try {
-    if (c.call === 'compile') { compile(c.script, { limits: DEFAULT_LIMITS }); return { value: undefined }; }
-    if (c.call === 'compile_expression') { compileExpression(c.script, { limits: DEFAULT_LIMITS }); return { value: undefined }; }
-    const script = c.call === 'eval_expression' ? compileExpression(c.script, { limits: DEFAULT_LIMITS }) : compile(c.script, { limits: DEFAULT_LIMITS });
+    if (c.call === 'compile') {
+      compile(c.script, { limits: DEFAULT_LIMITS });
+      return { value: undefined };
+    }
+    if (c.call === 'compile_expression') {
+      compileExpression(c.script, { limits: DEFAULT_LIMITS });
+      return { value: undefined };
+    }
+    const script =
+      c.call === 'eval_expression'
+        ? compileExpression(c.script, { limits: DEFAULT_LIMITS })
+        : compile(c.script, { limits: DEFAULT_LIMITS });
     const value = script.run({ limits: DEFAULT_LIMITS });
     if (c.call === 'run') return { value: undefined };
     const wanted = c.type ? RUST_TYPES[c.type] : undefined;
     if (wanted && typeName(value) !== wanted) {
       // Engine::eval::<T> refuses a result of another type (src/api/eval.rs).
-      return { error: new RhaiError('ErrorMismatchOutputType', `Output type incorrect: ${typeName(value)} (expecting ${wanted})`) };
+      return {
+        error: new RhaiError(
+          'ErrorMismatchOutputType',
+          `Output type incorrect: ${typeName(value)} (expecting ${wanted})`,
+        ),
+      };
     }
     return { value };
   } catch (e) {
@@ -56,7 +83,8 @@ function run(c: RhaiTestCase): Outcome {
 function check(c: RhaiTestCase, outcome: Outcome): void {
   const ex = c.expect;
   if ('error' in ex) {
-    if (!('error' in outcome)) throw new Error(`expected an error (${ex.error.join(' | ')}), got ${JSON.stringify(tagged(outcome.value))}`);
+    if (!('error' in outcome))
+      throw new Error(`expected an error (${ex.error.join(' | ')}), got ${JSON.stringify(tagged(outcome.value))}`);
     const e = outcome.error;
     if (!ex.error.includes('*')) expect(ex.error, e.message).toContain(e.kind);
     if (ex.inner) expect(ex.inner, e.message).toContain(e.innerKind);
@@ -69,8 +97,16 @@ function check(c: RhaiTestCase, outcome: Outcome): void {
   // `x["a"]` of a Map result (run() checked it is one)
   const v = c.key === undefined ? outcome.value : (outcome.value as Map<string, RhaiValue>).get(c.key);
   if ('length' in ex) {
-    const length = typeof v === 'string' ? new TextEncoder().encode(v).length // Rust's String::len is bytes
-      : Array.isArray(v) ? v.length : v instanceof Map ? v.size : v instanceof RhaiBlob ? v.bytes.length : NaN;
+    const length =
+      typeof v === 'string'
+        ? new TextEncoder().encode(v).length // Rust's String::len is bytes
+        : Array.isArray(v)
+          ? v.length
+          : v instanceof Map
+            ? v.size
+            : v instanceof RhaiBlob
+              ? v.bytes.length
+              : NaN;
     expect(length).toBe(ex.length);
     return;
   }
@@ -91,7 +127,8 @@ describe(`Rhai ${file.source.version}'s own tests (rhaiscript/rhai ${file.source
     const readme = readFileSync(new URL('./rhai-tests/README.md', import.meta.url), 'utf8');
     expect(readme).toContain(`**${file.cases.length} kept** from ${file.source.files} files`);
     expect(readme).toContain(file.source.commit);
-    for (const [reason, n] of Object.entries(file.excluded)) expect(readme, reason).toMatch(new RegExp(`^\\| ${n} \\|`, 'm'));
+    for (const [reason, n] of Object.entries(file.excluded))
+      expect(readme, reason).toMatch(new RegExp(`^\\| ${n} \\|`, 'm'));
     for (const c of file.cases) {
       expect(c.file).toMatch(/^tests\/\w+\.rs$/);
       expect(c.line).toBeGreaterThan(0);

@@ -28,19 +28,25 @@ describe('run state belongs to each program and each call', () => {
     expect(results).toEqual(Array.from({ length: 3 }, () => ['ok', 'ok', 'ErrorTooManyOperations']).flat());
   });
 
-  it('keeps the outer run\'s counters while another program runs inside its print callback', () => {
+  it("keeps the outer run's counters while another program runs inside its print callback", () => {
     const inner = compile(SPIN, { limits: { maxOperations: 100_000 } });
     const innerResults: unknown[] = [];
     const outer = compile('let i = 0; while i < 5 { print(i); i += 1; } i', { limits: { maxOperations: 50 } });
     // Each inner call spends 50,000 operations: far beyond the outer budget if the two shared one.
-    const value = outer.run({ onPrint: () => { innerResults.push(inner.call('spin', [50_000])); } });
+    const value = outer.run({
+      onPrint: () => {
+        innerResults.push(inner.call('spin', [50_000]));
+      },
+    });
     expect(value).toBe(5);
     expect(innerResults).toEqual([50_000, 50_000, 50_000, 50_000, 50_000]);
   });
 
   it('gives the inner run its own limit and call depth, then lets the outer run go on', () => {
     const deep = compile('fn d(n) { if n == 0 { 0 } else { 1 + d(n - 1) } }', { limits: { maxCallDepth: 10 } });
-    const outer = compile('fn d(n) { if n == 0 { print("bottom"); 0 } else { 1 + d(n - 1) } } d(40)', { limits: { maxCallDepth: 50 } });
+    const outer = compile('fn d(n) { if n == 0 { print("bottom"); 0 } else { 1 + d(n - 1) } } d(40)', {
+      limits: { maxCallDepth: 50 },
+    });
     const inner: string[] = [];
     const value = outer.run({
       onPrint: () => {
@@ -52,19 +58,24 @@ describe('run state belongs to each program and each call', () => {
     expect(inner).toEqual(['ok', 'ErrorStackOverflow']);
   });
 
-  it('checks each run\'s data sizes against its own limits, also inside native functions and copies', () => {
+  it("checks each run's data sizes against its own limits, also inside native functions and copies", () => {
     const small = compile('let a = []; a.pad(50, 0); let b = a; b.len()', { limits: { maxArraySize: 40 } });
     const large = compile('let a = []; a.pad(5_000, 0); let b = [a]; b[0].len()', { limits: { maxArraySize: 10_000 } });
     const inner: string[] = [];
-    const outer = compile('let a = []; a.pad(30, 0); print(""); let b = a; a.pad(60, 0); b.len()', { limits: { maxArraySize: 50 } });
-    expect(kindOf(() => outer.run({
-      onPrint: () => {
-        inner.push(String(large.run()));
-        inner.push(kindOf(() => small.run()));
-      },
-    }))).toBe('ErrorDataTooLarge');
+    const outer = compile('let a = []; a.pad(30, 0); print(""); let b = a; a.pad(60, 0); b.len()', {
+      limits: { maxArraySize: 50 },
+    });
+    expect(
+      kindOf(() =>
+        outer.run({
+          onPrint: () => {
+            inner.push(String(large.run()));
+            inner.push(kindOf(() => small.run()));
+          },
+        }),
+      ),
+    ).toBe('ErrorDataTooLarge');
     expect(inner).toEqual(['5000', 'ErrorDataTooLarge']);
     expect(compile('let a = []; a.pad(30, 0); let b = a; b.len()', { limits: { maxArraySize: 50 } }).run()).toBe(30);
   });
 });
-

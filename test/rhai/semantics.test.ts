@@ -35,7 +35,7 @@ describe('the shortcuts for what hooks do most give the general answers', () => 
     ['let x = (); x?.a', '()'],
     // text + a literal string, whatever the left side holds
     ['let n = 1; n + "a"', '"1a"'],
-    ["let c = 'c'; c + \"d\"", '"cd"'],
+    ['let c = \'c\'; c + "d"', '"cd"'],
     ['let a = [1, 2]; a + "x"', '"[1, 2]x"'],
     ['let f = 1.5; f + "x"', '"1.5x"'],
     ['let u = (); u + "x"', '"x"'],
@@ -49,10 +49,18 @@ describe('the shortcuts for what hooks do most give the general answers', () => 
   });
 
   it('reports a missing property and a string over the limit as before', () => {
-    expect(() => evaluate('let n = 5; n.a')).toThrow("Unknown property 'a' - a getter is not registered for type 'i64'");
-    expect(() => evaluate('let x = (); x.a')).toThrow("Unknown property 'a' - a getter is not registered for type '()'");
-    expect(() => evaluate('let s = "aaaa"; s + "b"', { limits: { maxStringSize: 4 } })).toThrow(expect.objectContaining({ kind: 'ErrorDataTooLarge' }));
-    expect(() => evaluate('let s = "aaaa"; `${s}b`', { limits: { maxStringSize: 4 } })).toThrow(expect.objectContaining({ kind: 'ErrorDataTooLarge' }));
+    expect(() => evaluate('let n = 5; n.a')).toThrow(
+      "Unknown property 'a' - a getter is not registered for type 'i64'",
+    );
+    expect(() => evaluate('let x = (); x.a')).toThrow(
+      "Unknown property 'a' - a getter is not registered for type '()'",
+    );
+    expect(() => evaluate('let s = "aaaa"; s + "b"', { limits: { maxStringSize: 4 } })).toThrow(
+      expect.objectContaining({ kind: 'ErrorDataTooLarge' }),
+    );
+    expect(() => evaluate('let s = "aaaa"; `${s}b`', { limits: { maxStringSize: 4 } })).toThrow(
+      expect.objectContaining({ kind: 'ErrorDataTooLarge' }),
+    );
   });
 });
 
@@ -90,14 +98,20 @@ describe('this', () => {
 
 describe('control flow', () => {
   it.each([
-    ['let out = []; for i in 0..10 { switch i { 0 => continue, 5 => break, _ => { out.push(i); } } } out', '[1, 2, 3, 4]'],
+    [
+      'let out = []; for i in 0..10 { switch i { 0 => continue, 5 => break, _ => { out.push(i); } } } out',
+      '[1, 2, 3, 4]',
+    ],
     ['fn f(x) { switch x { 1 => { return "one"; } _ => {} } "other" } [f(1), f(2)]', '["one", "other"]'],
     ['fn g(x) { x } fn f() { g(if true { return 1; } else { 2 }); 5 } f()', '1'],
     ['let i = 0; let n = 0; do { i += 1; if i % 2 == 0 { continue; } n += 1; } until i >= 6; [i, n]', '[6, 3]'],
     ['let x = 0; switch 1 { 1 => x += 5, _ => () } x', '5'],
     ['let v = loop { break; }; v', '()'],
     ['let out = []; for i in range(0, 1000000000000, 3) { if i > 10 { break; } out.push(i); } out', '[0, 3, 6, 9]'],
-    ['let d = []; for i in range(10, 0, -3) { d.push(i); } [d, 6 in range(0, 10, 3), 7 in range(0, 10, 3)]', '[[10, 7, 4, 1], true, false]'],
+    [
+      'let d = []; for i in range(10, 0, -3) { d.push(i); } [d, 6 in range(0, 10, 3), 7 in range(0, 10, 3)]',
+      '[[10, 7, 4, 1], true, false]',
+    ],
     ['return 5; 6', '5'],
     ['let a = [1, 2]; let i = 0; a[{ i += 1; i - 1 }] += 10; [a, i]', '[[11, 2], 1]'],
     ['let m = #{x: 1}; m.y ??= 5; m.x ??= 100; m', '#{"x": 1, "y": 5}'],

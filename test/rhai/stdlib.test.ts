@@ -34,12 +34,15 @@ describe('strings (book: string-fn.md)', () => {
   });
 
   it('counts chars, not bytes or UTF-16 units', () => {
-    expect(value('let s = "a😀b"; [s.len, s.bytes, s[1], s.sub_string(1, 1), s.index_of(\'b\')]')).toBe("[3, 6, '😀', \"😀\", 2]");
+    expect(value('let s = "a😀b"; [s.len, s.bytes, s[1], s.sub_string(1, 1), s.index_of(\'b\')]')).toBe(
+      '[3, 6, \'😀\', "😀", 2]',
+    );
   });
 
   it('converts and formats', () => {
-    expect(value('[to_string(1.5), 1e20.to_string(), (0.1 + 0.2).to_string(), to_debug("q")]'))
-      .toBe('["1.5", "1e20", "0.30000000000000004", "\\"q\\""]');
+    expect(value('[to_string(1.5), 1e20.to_string(), (0.1 + 0.2).to_string(), to_debug("q")]')).toBe(
+      '["1.5", "1e20", "0.30000000000000004", "\\"q\\""]',
+    );
     expect(value('[parse_int("-ff", 16), parse_float(" 2.5 "), "7".parse_int()]')).toBe('[-255, 2.5, 7]');
   });
 });
@@ -79,7 +82,9 @@ describe('arrays (book: arrays.md)', () => {
 
   it('sorts only arrays of one comparable type without a comparer', () => {
     expect(value('let a = ["b", "a", "c"]; a.sort(); a')).toBe('["a", "b", "c"]');
-    expect(() => evaluate('let a = [1, "a"]; a.sort();')).toThrow(expect.objectContaining({ kind: 'ErrorFunctionNotFound' }));
+    expect(() => evaluate('let a = [1, "a"]; a.sort();')).toThrow(
+      expect.objectContaining({ kind: 'ErrorFunctionNotFound' }),
+    );
   });
 });
 
@@ -107,24 +112,28 @@ describe('object maps (book: object-maps.md)', () => {
 
 describe('numbers (book: num-fn.md)', () => {
   it('rounds like Rust and converts exactly', () => {
-    expect(value('[round(2.5), round(-2.5), floor(-1.5), ceiling(-1.5), int(-1.7), fraction(-1.75)]'))
-      .toBe('[3.0, -3.0, -2.0, -1.0, -1.0, -0.75]');
-    expect(value('[9223372036854775807.to_float(), (2 ** 53 + 1) + 1, to_hex(255), to_binary(5)]'))
-      .toBe('[9.223372036854776e18, 9007199254740994, "ff", "101"]');
+    expect(value('[round(2.5), round(-2.5), floor(-1.5), ceiling(-1.5), int(-1.7), fraction(-1.75)]')).toBe(
+      '[3.0, -3.0, -2.0, -1.0, -1.0, -0.75]',
+    );
+    expect(value('[9223372036854775807.to_float(), (2 ** 53 + 1) + 1, to_hex(255), to_binary(5)]')).toBe(
+      '[9.223372036854776e18, 9007199254740994, "ff", "101"]',
+    );
     expect(value('[sqrt(16.0), 10 % 3, -10 % 3, max(1, 2.5), min("a", "b")]')).toBe('[4.0, 1, -1, 2.5, "a"]');
   });
 });
 
 describe('bit-fields (book: bit-fields.md)', () => {
   it('reads and writes bits and bit ranges', () => {
-    expect(value(`
+    expect(
+      value(`
       let v = 0b1011_0110_1010;
       let r = [v.get_bits(0, 3), v[3], v[4..=11], v.get_bits(4..=11), v.get_bits(-4, 4)];
       v[4..=11] = 0xff;
       let w = 0; w.set_bit(63, true);
       let z = 5; z[-64] = false;
       r + [v, w, z, 5.get_bit(0), 5.get_bit(1)]
-    `)).toBe('[2, true, 182, 182, 0, 4090, -9223372036854775808, 4, true, false]');
+    `),
+    ).toBe('[2, true, 182, 182, 0, 4090, -9223372036854775808, 4, true, false]');
     expect(() => evaluate('5.get_bit(64)')).toThrow(expect.objectContaining({ kind: 'ErrorBitFieldBounds' }));
   });
 });
@@ -138,10 +147,13 @@ describe('the spec example hook (custom-regions.md)', () => {
 
   it('renders the entries as one user message', () => {
     expect(hook.call('render', [{ region: { name: 'brain', budget: 80000 }, entries }])).toEqual({
-      messages: [{
-        role: 'user',
-        content: '<context><event kind="tool_result">ok\nmore</event><event kind="tool_result">ERROR boom</event></context>',
-      }],
+      messages: [
+        {
+          role: 'user',
+          content:
+            '<context><event kind="tool_result">ok\nmore</event><event kind="tool_result">ERROR boom</event></context>',
+        },
+      ],
     });
   });
 

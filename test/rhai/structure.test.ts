@@ -10,7 +10,10 @@ const ROOT = 'src/rhai';
 describe('src/rhai structure', () => {
   it('keeps no mutable state at module level (run state lives on the Runtime)', () => {
     const offenders = sources(ROOT).flatMap((f) =>
-      readFileSync(f, 'utf8').split('\n').flatMap((line, i) => (/^(export )?(let|var) /.test(line) ? [`${f}:${i + 1}: ${line}`] : [])));
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/^(export )?(let|var) /.test(line) ? [`${f}:${i + 1}: ${line}`] : [])),
+    );
     expect(offenders).toEqual([]);
   });
 

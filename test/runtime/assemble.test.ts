@@ -22,15 +22,31 @@ rules = { kind = "pinned", seed = { literal = "Be brief." } }
 system_prompt = "Go."
 `;
     const traffic: TrafficEvent[] = [
-      append('notes', 'n'), { type: 'todo_add', region: 'todos', item: 'x' }, append('findings', 'f', 'k'), user('hi'), assistant('yo'),
+      append('notes', 'n'),
+      { type: 'todo_add', region: 'todos', item: 'x' },
+      append('findings', 'f', 'k'),
+      user('hi'),
+      assistant('yo'),
     ];
     const d = detail(toml, traffic, 4, { inputs: { task: 'Do it' } });
     expect(d.inference).toBe(true);
-    expect(d.request.system.map((b) => b.region)).toEqual(['task', 'rules', 'stage_instructions', 'notes', 'todos', 'findings']);
+    expect(d.request.system.map((b) => b.region)).toEqual([
+      'task',
+      'rules',
+      'stage_instructions',
+      'notes',
+      'todos',
+      'findings',
+    ]);
     expect(d.request.messages).toEqual([{ role: 'user', content: 'hi', region: 'conversation', tokens: 1 }]);
     // Block tokens are the stored entry counts plus the header, counted once.
     const task = d.request.system[0]!;
-    expect(task).toEqual({ region: 'task', text: '[task]:\nDo it', tokens: countTokens('[task]:\n') + 2, cache: 'always' });
+    expect(task).toEqual({
+      region: 'task',
+      text: '[task]:\nDo it',
+      tokens: countTokens('[task]:\n') + 2,
+      cache: 'always',
+    });
     expect(d.request.tokens).toBe(d.request.system.reduce((s, b) => s + b.tokens, 0) + 1);
   });
 });
@@ -43,13 +59,21 @@ describe('tool call pairing', () => {
     const step = t.steps[5]!;
     // The window keeps the last two items (c2's call and "next"), so c1's result lost its call.
     expect(step.request!.strippedBlocks).toBe(1);
-    expect(step.changes[0]).toEqual({ type: 'strip', region: 'tool_results', tokens: 30, entries: ['c1'], reason: 'tool call and result must be paired' });
+    expect(step.changes[0]).toEqual({
+      type: 'strip',
+      region: 'tool_results',
+      tokens: 30,
+      entries: ['c1'],
+      reason: 'tool call and result must be paired',
+    });
     // After the request, the reply joins the window and pushes c2's call out.
     expect(step.changes[1]).toMatchObject({ type: 'evict', region: 'conversation', entries: ['assistant: grep#c2'] });
     const d = detail(toml, traffic, 5);
     expect(d.request.stripped).toEqual({ toolCalls: [], toolResults: ['c1'] });
     expect(d.request.messages.map((m) => [m.role, m.tool_call_id ?? m.tool_calls?.[0]!.id ?? m.content])).toEqual([
-      ['assistant', 'c2'], ['tool', 'c2'], ['user', 'next'],
+      ['assistant', 'c2'],
+      ['tool', 'c2'],
+      ['user', 'next'],
     ]);
   });
 
@@ -63,7 +87,17 @@ describe('tool call pairing', () => {
 
   it('a copy made after a strip was recorded does not record it again, nor does the run it was copied from', () => {
     const toml = '[context.regions]\nconversation = { kind = "sliding_window", max_items = 2 }';
-    const traffic = [...call('c1', 'grep', 30), user('a'), user('b'), assistant('one'), assistant('two'), ...call('c2', 'grep', 40), user('c'), user('d'), assistant('three')];
+    const traffic = [
+      ...call('c1', 'grep', 30),
+      user('a'),
+      user('b'),
+      assistant('one'),
+      assistant('two'),
+      ...call('c2', 'grep', 40),
+      user('c'),
+      user('d'),
+      assistant('three'),
+    ];
     const prepared = prepare(scenario(toml, traffic), {});
     const original = prepared.run!;
     const strips = (r: Run, until: number) => {
@@ -81,8 +115,12 @@ describe('tool call pairing', () => {
   it('reports each strip once however long the run, and forgets the strips no request can meet again', () => {
     // Calls slide out of a two-item conversation at once; their results stay in tool_results for
     // 40 more calls, stripped from every request meanwhile.
-    const toml = '[context.regions]\nconversation = { kind = "sliding_window", max_items = 2 }\ntool_results = { kind = "sliding_window", max_items = 40 }';
-    const traffic = Array.from({ length: 600 }, (_, i) => [...call(`c${i}`, 'grep', 5), assistant(`looked ${i}`)]).flat();
+    const toml =
+      '[context.regions]\nconversation = { kind = "sliding_window", max_items = 2 }\ntool_results = { kind = "sliding_window", max_items = 40 }';
+    const traffic = Array.from({ length: 600 }, (_, i) => [
+      ...call(`c${i}`, 'grep', 5),
+      assistant(`looked ${i}`),
+    ]).flat();
     const r = prepare(scenario(toml, traffic), {}).run!;
     const reported: string[] = [];
     while (!r.done) for (const c of r.step().changes) if (c.type === 'strip') reported.push(...c.entries);
@@ -96,9 +134,16 @@ describe('tool call pairing', () => {
   });
 
   it('strips a call that never got a result, keeping the assistant text', () => {
-    const d = detail('[context.regions]\nnotes = {}', [assistant('let me look', ['c1', 'grep']), user('well?'), assistant('sorry')], 2);
+    const d = detail(
+      '[context.regions]\nnotes = {}',
+      [assistant('let me look', ['c1', 'grep']), user('well?'), assistant('sorry')],
+      2,
+    );
     expect(d.request.stripped).toEqual({ toolCalls: ['c1'], toolResults: [] });
-    expect(d.request.messages.map((m) => [m.role, m.content, m.tool_calls])).toEqual([['assistant', 'let me look', undefined], ['user', 'well?', undefined]]);
+    expect(d.request.messages.map((m) => [m.role, m.content, m.tool_calls])).toEqual([
+      ['assistant', 'let me look', undefined],
+      ['user', 'well?', undefined],
+    ]);
     expect(d.request.messages[0]!.tokens).toBe(countTokens('let me look'));
   });
 });
@@ -116,8 +161,13 @@ conversation = { kind = "sliding_window", max_items = 50, max_tokens = 5000 }
 
   it('sheds temporary first, then clearable, then the sliding window, never pinned or reject regions', () => {
     const traffic: TrafficEvent[] = [
-      append('sources', words(300), 'src'), append('scratch', words(200), 's1'), append('scratch', words(200), 's2'),
-      append('wipe', words(150), 'w'), append('codebase', words(100), 'file.rs'), user(words(100)), assistant('ok'),
+      append('sources', words(300), 'src'),
+      append('scratch', words(200), 's1'),
+      append('scratch', words(200), 's2'),
+      append('wipe', words(150), 'w'),
+      append('codebase', words(100), 'file.rs'),
+      user(words(100)),
+      assistant('ok'),
     ];
     const t = run(toml, traffic, { model, inputs: { task: 'Fix it' } });
     const step = t.steps[6]!;
@@ -133,8 +183,13 @@ conversation = { kind = "sliding_window", max_items = 50, max_tokens = 5000 }
 
   it('goes on to the sliding window and compacting when temporary is not enough', () => {
     const traffic: TrafficEvent[] = [
-      append('sources', words(400), 'src'), append('scratch', words(100), 's1'), append('wipe', words(100), 'w'),
-      append('codebase', words(200), 'file.rs'), user(words(150)), user(words(150)), assistant('ok'),
+      append('sources', words(400), 'src'),
+      append('scratch', words(100), 's1'),
+      append('wipe', words(100), 'w'),
+      append('codebase', words(200), 'file.rs'),
+      user(words(150)),
+      user(words(150)),
+      assistant('ok'),
     ];
     const t = run(toml, traffic, { model, inputs: { task: 'Fix it' } });
     const step = t.steps[6]!;
@@ -147,7 +202,11 @@ conversation = { kind = "sliding_window", max_items = 50, max_tokens = 5000 }
   });
 
   it('says so when only unsheddable regions are left over the window', () => {
-    const t = run('[context.regions]\ntask = { kind = "pinned", max_tokens = 5000 }', [append('task', words(1200), 'big'), assistant('')], { model });
+    const t = run(
+      '[context.regions]\ntask = { kind = "pinned", max_tokens = 5000 }',
+      [append('task', words(1200), 'big'), assistant('')],
+      { model },
+    );
     expect(t.steps[1]!.request!.overWindow).toBe(true);
     expect(t.steps[1]!.warnings[0]).toMatch(/over the 1,000-token window even after the cascade/);
   });
@@ -155,8 +214,16 @@ conversation = { kind = "sliding_window", max_items = 50, max_tokens = 5000 }
 
 describe('cache prefix and baseline', () => {
   it('measures the prefix shared with the previous request and the flat-list baseline', () => {
-    const toml = '[context.regions]\ntask = { kind = "pinned" }\nconversation = { kind = "sliding_window", max_items = 50, max_tokens = 5000 }';
-    const traffic: TrafficEvent[] = [user(words(300)), assistant('a'), user(words(300)), assistant('b'), user(words(300)), assistant('c')];
+    const toml =
+      '[context.regions]\ntask = { kind = "pinned" }\nconversation = { kind = "sliding_window", max_items = 50, max_tokens = 5000 }';
+    const traffic: TrafficEvent[] = [
+      user(words(300)),
+      assistant('a'),
+      user(words(300)),
+      assistant('b'),
+      user(words(300)),
+      assistant('c'),
+    ];
     const t = run(toml, traffic, { model: { window: 700 }, inputs: { task: 'Fix the failing test' } });
     const [r0, r1, r2] = t.steps.filter((s) => s.request).map((s) => s.request!);
     expect(r0!.prefixTokens).toBe(0);
@@ -211,7 +278,10 @@ describe('runtime regions', () => {
   it('never throws on a broken blueprint: diagnostics and no steps', async () => {
     const { replay } = await import('../../src/engine/index.ts');
     const { scenario } = await import('./helpers.ts');
-    const t = replay(scenario('[context.regions]\nx = { kind = "nonsense" }', [user('hi')]), { ...BUILT_IN_TRAFFIC, ...RHAI });
+    const t = replay(scenario('[context.regions]\nx = { kind = "nonsense" }', [user('hi')]), {
+      ...BUILT_IN_TRAFFIC,
+      ...RHAI,
+    });
     expect(t.steps).toEqual([]);
     expect(t.diagnostics.map((d) => d.code)).toContain('unknown-region-kind');
   });

@@ -19,14 +19,27 @@ function lev(...args: string[]) {
 }
 
 const SCENARIO = {
-  version: 1, name: 'cli', model: { id: 'gpt-4o' },
-  agent: { 'agent.leviath': '[context.regions]\ntask = { kind = "pinned" }\ncodebase = { kind = "compacting", max_tokens = 400 }\n[stages.s.tool_routing]\ndefault_region = "codebase"\n' },
+  version: 1,
+  name: 'cli',
+  model: { id: 'gpt-4o' },
+  agent: {
+    'agent.leviath':
+      '[context.regions]\ntask = { kind = "pinned" }\ncodebase = { kind = "compacting", max_tokens = 400 }\n[stages.s.tool_routing]\ndefault_region = "codebase"\n',
+  },
   inputs: { task: 'Fix the failing test' },
   traffic: [
     { type: 'user', content: 'hi' },
-    { type: 'assistant', content: 'reading', tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'src/a.rs' } }] },
+    {
+      type: 'assistant',
+      content: 'reading',
+      tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'src/a.rs' } }],
+    },
     { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', size_tokens: 300 },
-    { type: 'assistant', content: 'again', tool_calls: [{ id: 'c2', name: 'read_file', arguments: { path: 'src/b.rs' } }] },
+    {
+      type: 'assistant',
+      content: 'again',
+      tool_calls: [{ id: 'c2', name: 'read_file', arguments: { path: 'src/b.rs' } }],
+    },
     { type: 'tool_result', tool_call_id: 'c2', tool_name: 'read_file', size_tokens: 300 },
     { type: 'assistant', content: 'done' },
   ],
@@ -37,13 +50,21 @@ describe('lev replay', () => {
 
   it('says the blueprint warnings lev validate says of the same file, and still runs', () => {
     const warned = file('warned.json', {
-      ...SCENARIO, agent: { 'agent.leviath': '[context.regions]\ntask = { kind = "pinned" }\nnotes = { kind = "temporary", budget = "5%", min_tokens = 300000 }\n' },
+      ...SCENARIO,
+      agent: {
+        'agent.leviath':
+          '[context.regions]\ntask = { kind = "pinned" }\nnotes = { kind = "temporary", budget = "5%", min_tokens = 300000 }\n',
+      },
     });
     const r = lev('replay', warned);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('agent.leviath:3:');
-    expect(r.stderr).toContain(': warning [min-tokens-over-window] `min_tokens` (300,000) is above the whole context window of gpt-4o (128,000 tokens)');
-    expect(lev('validate', warned).stdout).toContain('warning min-tokens-over-window: `min_tokens` (300,000) is above the whole context window of gpt-4o');
+    expect(r.stderr).toContain(
+      ': warning [min-tokens-over-window] `min_tokens` (300,000) is above the whole context window of gpt-4o (128,000 tokens)',
+    );
+    expect(lev('validate', warned).stdout).toContain(
+      'warning min-tokens-over-window: `min_tokens` (300,000) is above the whole context window of gpt-4o',
+    );
     expect(r.stdout).toMatch(/^cli on gpt-4o/);
   });
 
@@ -56,7 +77,16 @@ describe('lev replay', () => {
     expect(t.steps[0].request).toBeUndefined();
     expect(t.steps[1].request).toMatchObject({ inference: 0, prefixTokens: 0 });
     expect(t.steps[2].regions.codebase).toEqual({ tokens: 300, budget: 400, entries: 1, visible: true });
-    expect(t.steps[4].changes).toEqual([{ type: 'compact', region: 'codebase', tokens: expect.any(Number), entries: ['src/a.rs', 'src/b.rs'], reason: 'over budget 400', toolResults: ['c1', 'c2'] }]);
+    expect(t.steps[4].changes).toEqual([
+      {
+        type: 'compact',
+        region: 'codebase',
+        tokens: expect.any(Number),
+        entries: ['src/a.rs', 'src/b.rs'],
+        reason: 'over budget 400',
+        toolResults: ['c1', 'c2'],
+      },
+    ]);
     expect(t.steps[2].result).toEqual({ ok: true, message: '[routed to codebase: 300 tokens]' });
     expect(t.summary).toMatchObject({ steps: 6, inferences: 3, finalStage: 's' });
   });
@@ -72,10 +102,25 @@ describe('lev replay', () => {
 
   it('marks a folded file the run names again, on its change and in the summary, as JSON and as text', () => {
     // codebase folds src/a.rs and src/b.rs at step 4; the last reply names src/a.rs again.
-    const again = file('again.json', { ...SCENARIO, traffic: [...SCENARIO.traffic.slice(0, 5), { type: 'assistant', content: 'Back to src/a.rs.' }] });
+    const again = file('again.json', {
+      ...SCENARIO,
+      traffic: [...SCENARIO.traffic.slice(0, 5), { type: 'assistant', content: 'Back to src/a.rs.' }],
+    });
     const t = JSON.parse(lev('replay', again, '--json').stdout);
     expect(t.steps[4].changes[0]).toMatchObject({ type: 'compact', entries: ['src/a.rs', 'src/b.rs'] });
-    expect(t.summary.readAgain).toEqual({ count: 1, items: [{ key: 'src/a.rs', lostAt: 4, namedAt: 5, change: 'compact', region: 'codebase', losses: [{ step: 4, change: 0 }] }] });
+    expect(t.summary.readAgain).toEqual({
+      count: 1,
+      items: [
+        {
+          key: 'src/a.rs',
+          lostAt: 4,
+          namedAt: 5,
+          change: 'compact',
+          region: 'codebase',
+          losses: [{ step: 4, change: 0 }],
+        },
+      ],
+    });
     const text = lev('replay', again).stdout;
     expect(text).toMatch(/4\s+tool_result read_file\s+s\s+compact codebase \d+t \(2\) \[1 read again later\]/);
     expect(text).toContain('read again later: 1: src/a.rs (compact in codebase at step 4, named at step 5)');
@@ -85,19 +130,27 @@ describe('lev replay', () => {
   });
 
   it('names the event index and field of a bad scenario, exit 1', () => {
-    const bad = file('bad.json', { ...SCENARIO, traffic: [SCENARIO.traffic[0], { type: 'tool_result', tool_name: 'grep', content: 'x' }, { type: 'teleport' }] });
+    const bad = file('bad.json', {
+      ...SCENARIO,
+      traffic: [SCENARIO.traffic[0], { type: 'tool_result', tool_name: 'grep', content: 'x' }, { type: 'teleport' }],
+    });
     const r = lev('replay', bad, '--json');
     expect(r.code).toBe(1);
     const messages = JSON.parse(r.stdout).diagnostics.map((d: { message: string }) => d.message);
     expect(messages).toContain('traffic[1].tool_call_id: Required');
-    expect(messages.some((m: string) => m.startsWith('traffic[2].type: unknown type; expected one of "user"'))).toBe(true);
+    expect(messages.some((m: string) => m.startsWith('traffic[2].type: unknown type; expected one of "user"'))).toBe(
+      true,
+    );
     const human = lev('replay', bad);
     expect(human.code).toBe(1);
     expect(human.stderr).toContain('traffic[1].tool_call_id: Required');
   });
 
   it('reports blueprint errors as diagnostics with no steps, exit 1', () => {
-    const broken = file('broken.json', { ...SCENARIO, agent: { 'agent.leviath': '[context.regions]\nx = { kind = "nonsense" }' } });
+    const broken = file('broken.json', {
+      ...SCENARIO,
+      agent: { 'agent.leviath': '[context.regions]\nx = { kind = "nonsense" }' },
+    });
     const r = lev('replay', broken, '--json');
     expect(r.code).toBe(1);
     const t = JSON.parse(r.stdout);
@@ -121,10 +174,19 @@ describe('lev test', () => {
     const out = JSON.parse(r.stdout);
     expect(out.step).toBe(3);
     expect(out.system.map((b: { region: string }) => b.region)).toEqual(['task', 'codebase']);
-    expect(out.system[0]).toEqual({ region: 'task', text: '[task]:\nFix the failing test', tokens: 7, cache: 'always' });
+    expect(out.system[0]).toEqual({
+      region: 'task',
+      text: '[task]:\nFix the failing test',
+      tokens: 7,
+      cache: 'always',
+    });
     expect(out.system[1].tokens).toBe(304);
     expect(out.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'tool']);
-    expect(out.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'c1', content: '[routed to codebase: 300 tokens]' });
+    expect(out.messages[2]).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: '[routed to codebase: 300 tokens]',
+    });
     expect(out.regions.codebase).toEqual({ tokens: 300, budget: 400, entries: 1, visible: true });
     expect(out.regions.conversation.entries).toBe(2);
   });
@@ -134,7 +196,11 @@ describe('lev test', () => {
     // task and codebase are the request's system blocks, then the conversation's and tool results' messages.
     const regions = out.breakdown.blueprint.rows.filter((r: { kind: string }) => r.kind === 'region');
     expect(regions.map((r: { name: string; budget: number }) => [r.name, r.budget])).toEqual([
-      ['task', 5000], ['codebase', 400], ['conversation', 38_400], ['tool_results', 38_400], ['final_output', 5000],
+      ['task', 5000],
+      ['codebase', 400],
+      ['conversation', 38_400],
+      ['tool_results', 38_400],
+      ['final_output', 5000],
     ]);
     expect(out.breakdown.blueprint.usedTokens).toBe(out.tokens);
     const flat = out.breakdown.flatList.rows;

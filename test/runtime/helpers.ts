@@ -9,7 +9,8 @@ import { scenario } from '../builders.ts';
 export function run(toml: string, traffic: TrafficEvent[], extra: Partial<ScenarioInput> = {}): Timeline {
   const timeline = replay(scenario(toml, traffic, extra), { ...BUILT_IN_TRAFFIC, ...RHAI });
   const errors = timeline.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length) throw new Error(`scenario did not run: ${errors.map((d) => `${d.code}: ${d.message}`).join('; ')}`);
+  if (errors.length)
+    throw new Error(`scenario did not run: ${errors.map((d) => `${d.code}: ${d.message}`).join('; ')}`);
   return timeline;
 }
 

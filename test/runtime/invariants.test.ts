@@ -43,7 +43,10 @@ system_prompt = "Make the change."
 read_file = "codebase"
 `;
 
-interface Case { name: string; scenario: Scenario }
+interface Case {
+  name: string;
+  scenario: Scenario;
+}
 
 function withSteps(input: ScenarioInput, seed: number, steps: number): Scenario {
   const generator = input.generator ? { ...input.generator, seed, steps } : undefined;
@@ -52,14 +55,22 @@ function withSteps(input: ScenarioInput, seed: number, steps: number): Scenario 
 
 const cases: Case[] = [];
 for (const example of EXAMPLES) {
-  for (const seed of [1, 2, 3]) cases.push({ name: `${example.id} seed ${seed}`, scenario: withSteps(example.scenario, seed, 250) });
+  for (const seed of [1, 2, 3])
+    cases.push({ name: `${example.id} seed ${seed}`, scenario: withSteps(example.scenario, seed, 250) });
 }
 for (const kind of ['coding-agent', 'research-agent', 'long-chat'] as const) {
-  for (const [seed, window] of [[1, 200_000], [2, 32_000], [3, 16_385]] as const) {
+  for (const [seed, window] of [
+    [1, 200_000],
+    [2, 32_000],
+    [3, 16_385],
+  ] as const) {
     cases.push({
       name: `kitchen sink, ${kind}, seed ${seed}, window ${window}`,
       scenario: ScenarioSchema.parse({
-        version: 1, name: 'sink', model: { window }, agent: { 'agent.leviath': KITCHEN_SINK },
+        version: 1,
+        name: 'sink',
+        model: { window },
+        agent: { 'agent.leviath': KITCHEN_SINK },
         inputs: { task: 'Fix the failing test in src/parser/header.rs.' },
         generator: { kind, seed, steps: 300 },
       }),
@@ -84,10 +95,15 @@ function checkCeilings(region: Region, where: string): void {
   if (BOUNDED.has(region.kind)) expect(tokens, `${where}: ${region.name} tokens`).toBeLessThanOrEqual(budget.trigger);
   if (region.kind === 'compacting' || region.kind === 'compact_history') {
     // Over the trigger only as a single summary that cannot shrink further.
-    if (tokens > budget.trigger) expect(entries.map((e) => e.kind), `${where}: ${region.name}`).toEqual(['summary']);
+    if (tokens > budget.trigger)
+      expect(
+        entries.map((e) => e.kind),
+        `${where}: ${region.name}`,
+      ).toEqual(['summary']);
   }
   if (region.kind === 'sliding_window') expect(entries.length).toBeLessThanOrEqual(decl.maxItems ?? 10);
-  if (region.kind === 'hashmap' && decl.maxEntries !== undefined) expect(entries.length).toBeLessThanOrEqual(decl.maxEntries);
+  if (region.kind === 'hashmap' && decl.maxEntries !== undefined)
+    expect(entries.length).toBeLessThanOrEqual(decl.maxEntries);
 }
 
 describe('invariants over generated scenarios', () => {
@@ -98,7 +114,11 @@ describe('invariants over generated scenarios', () => {
     const todoIds = new Map<string, Set<number>>();
     const snapshotPinned = () => {
       for (const r of run.regions.values()) {
-        if (r.kind === 'pinned') pinnedSeen.set(r.name, r.entries.filter((e) => e.key !== STAGE_PROMPT_KEY));
+        if (r.kind === 'pinned')
+          pinnedSeen.set(
+            r.name,
+            r.entries.filter((e) => e.key !== STAGE_PROMPT_KEY),
+          );
         if (r.decl.admission === 'reject') rejectHeld.set(r.name, new Set(r.entries));
       }
     };
@@ -142,18 +162,30 @@ describe('invariants over generated scenarios', () => {
         const system = run.lastAssembly!.request.system;
         const at = system.findIndex((b) => b.region === 'stage_instructions');
         if (at >= 0) {
-          const pinned = system.map((b, i) => [i, run.regions.get(b.region)!.kind] as const).filter(([, k]) => k === 'pinned');
-          for (const [i] of pinned) if (system[i]!.region !== 'stage_instructions') expect(i, `${where}: pinned after stage_instructions`).toBeLessThan(at);
+          const pinned = system
+            .map((b, i) => [i, run.regions.get(b.region)!.kind] as const)
+            .filter(([, k]) => k === 'pinned');
+          for (const [i] of pinned)
+            if (system[i]!.region !== 'stage_instructions')
+              expect(i, `${where}: pinned after stage_instructions`).toBeLessThan(at);
         }
         expect(step.request.requestTokens).toBe(run.lastAssembly!.request.tokens);
         // Incremental renders equal a full re-join of the region's entries (a hashmap's under their keys).
         for (const region of run.layout) {
           if (region.section !== 'system' || region.kind === 'custom' || region.entries.length === 0) continue;
           const header = `[${region.name}]:\n`;
-          const prefix = (e: Entry) => (region.keyed && e.key !== undefined && !e.content.startsWith(`${e.key}: `) ? `${e.key}: ` : '');
+          const prefix = (e: Entry) =>
+            region.keyed && e.key !== undefined && !e.content.startsWith(`${e.key}: `) ? `${e.key}: ` : '';
           const rendered = region.render(run.ctx).system!;
-          expect(rendered.text, `${where}: ${region.name} render`).toBe(header + region.entries.map((e) => prefix(e) + e.content).join('\n'));
-          expect(rendered.tokens).toBe(run.ctx.count(header) + region.entries.length - 1 + region.entries.reduce((a, e) => a + e.tokens + run.ctx.count(prefix(e)), 0));
+          expect(rendered.text, `${where}: ${region.name} render`).toBe(
+            header + region.entries.map((e) => prefix(e) + e.content).join('\n'),
+          );
+          expect(rendered.tokens).toBe(
+            run.ctx.count(header) +
+              region.entries.length -
+              1 +
+              region.entries.reduce((a, e) => a + e.tokens + run.ctx.count(prefix(e)), 0),
+          );
         }
         expect(step.request.prefixTokens).toBeLessThanOrEqual(step.request.requestTokens);
       }
@@ -166,7 +198,8 @@ describe('invariants over generated scenarios', () => {
     }
     expect(inferences).toBeGreaterThan(0);
     // The coding agent moves to implement: the stage-change check must have run.
-    if (scenario.name === 'sink' && scenario.generator?.kind === 'coding-agent') expect(prefixChecks).toBeGreaterThan(0);
+    if (scenario.name === 'sink' && scenario.generator?.kind === 'coding-agent')
+      expect(prefixChecks).toBeGreaterThan(0);
   });
 });
 

@@ -21,15 +21,24 @@ describe('7. min_tokens above max_tokens', () => {
   });
 
   it('lev validate says max_tokens wins and the floor is never met', () => {
-    const d = validateScenario(scenario(toml, []), RHAI).diagnostics.find((x) => x.path === 'context.regions.notes.min_tokens')!;
+    const d = validateScenario(scenario(toml, []), RHAI).diagnostics.find(
+      (x) => x.path === 'context.regions.notes.min_tokens',
+    )!;
     expect([d.code, d.severity]).toEqual(['malformed-budget', 'warning']);
-    expect(d.message).toBe('`min_tokens` (200) is above `max_tokens` (100); max_tokens is a hard limit and wins, so the region never gets more than 100 '
-      + 'and the floor is never met. Lower min_tokens or raise max_tokens.');
+    expect(d.message).toBe(
+      '`min_tokens` (200) is above `max_tokens` (100); max_tokens is a hard limit and wins, so the region never gets more than 100 ' +
+        'and the floor is never met. Lower min_tokens or raise max_tokens.',
+    );
   });
 
   it('a min_tokens over the model window says nothing when max_tokens keeps the region under it', () => {
-    const capped = '[context.regions]\nnotes = { kind = "temporary", budget = "5%", max_tokens = 1000, min_tokens = 200000 }\n';
-    expect(validateScenario(scenario(capped, []), RHAI).diagnostics.map((d) => d.code).filter((c) => c !== 'task-not-seeded')).toEqual(['malformed-budget']);
+    const capped =
+      '[context.regions]\nnotes = { kind = "temporary", budget = "5%", max_tokens = 1000, min_tokens = 200000 }\n';
+    expect(
+      validateScenario(scenario(capped, []), RHAI)
+        .diagnostics.map((d) => d.code)
+        .filter((c) => c !== 'task-not-seeded'),
+    ).toEqual(['malformed-budget']);
   });
 });
 
@@ -46,13 +55,26 @@ facts = { kind = "hashmap", max_tokens = 5000 }
   const src = (name: string) => `fn ${name}() {\n${words(200)}\n}`;
 
   it('summarizes the compacting region before the conversation loses its only user message', () => {
-    const traffic = [append('facts', words(100), 'k'), append('codebase', src('a'), 'src/a.rs'), append('codebase', src('b'), 'src/b.rs'),
-      user(words(300, 'beta')), assistant('ok')];
+    const traffic = [
+      append('facts', words(100), 'k'),
+      append('codebase', src('a'), 'src/a.rs'),
+      append('codebase', src('b'), 'src/b.rs'),
+      user(words(300, 'beta')),
+      assistant('ok'),
+    ];
     const t = run(toml, traffic, { model: { window: 800 }, inputs: { task: 'Fix it' } });
     const step = t.steps[4]!;
     const cascade = step.changes.filter((c) => c.type === 'cascade');
     // Only as much as the request needs: the oldest read folds, the newer one stays whole.
-    expect(cascade).toEqual([{ type: 'cascade', region: 'codebase', tokens: cascade[0]!.tokens, entries: ['src/a.rs'], reason: 'request exceeded the model window' }]);
+    expect(cascade).toEqual([
+      {
+        type: 'cascade',
+        region: 'codebase',
+        tokens: cascade[0]!.tokens,
+        entries: ['src/a.rs'],
+        reason: 'request exceeded the model window',
+      },
+    ]);
     expect(step.regions.codebase).toMatchObject({ entries: 2 });
     // The user message is still there (the reply joins after the request).
     expect(step.regions.conversation).toMatchObject({ entries: 2, tokens: 301 });
@@ -67,8 +89,16 @@ notes = { kind = "custom", script = "n.rhai" }
 keep = { kind = "custom", script = "n.rhai", persistent = true }
 codebase = { kind = "compacting", max_tokens = 5000 }
 `;
-    const agent = { 'agent.leviath': custom, 'n.rhai': 'fn render(ctx) { let out = []; for e in ctx.entries { out.push(e.content); } #{ system: out } }\n' };
-    const traffic = [append('codebase', src('a'), 'src/a.rs'), append('notes', words(300), 'n'), append('keep', words(300), 'k'), assistant('ok')];
+    const agent = {
+      'agent.leviath': custom,
+      'n.rhai': 'fn render(ctx) { let out = []; for e in ctx.entries { out.push(e.content); } #{ system: out } }\n',
+    };
+    const traffic = [
+      append('codebase', src('a'), 'src/a.rs'),
+      append('notes', words(300), 'n'),
+      append('keep', words(300), 'k'),
+      assistant('ok'),
+    ];
     const t = run(custom, traffic, { model: { window: 700 }, inputs: { task: 'Fix it' }, agent });
     expect(t.steps[3]!.changes.filter((c) => c.type === 'cascade').map((c) => c.region)).toEqual(['notes']);
     expect(t.steps[3]!.regions.keep).toMatchObject({ tokens: 300 });
@@ -85,36 +115,52 @@ task = { kind = "pinned", seed = "task_input" }
 brain = { kind = "custom", script = "b.rhai", persistent = true }
 codebase = { kind = "compacting", max_tokens = 5000 }
 `;
-    const agent = { 'agent.leviath': toml, 'b.rhai': 'fn render(ctx) { let out = []; for e in ctx.entries { out.push(e.content); } #{ system: out } }\n' };
-    const traffic = [append('codebase', `fn a() {\n${words(300)}\n}`, 'src/a.rs'), append('brain', words(900), 'notes'), assistant('ok')];
+    const agent = {
+      'agent.leviath': toml,
+      'b.rhai': 'fn render(ctx) { let out = []; for e in ctx.entries { out.push(e.content); } #{ system: out } }\n',
+    };
+    const traffic = [
+      append('codebase', `fn a() {\n${words(300)}\n}`, 'src/a.rs'),
+      append('brain', words(900), 'notes'),
+      assistant('ok'),
+    ];
     const t = run(toml, traffic, { model: { window: 700 }, inputs: { task: 'Fix it' }, agent });
     const step = t.steps[2]!;
     expect(step.request!.overWindow).toBe(true);
     const summary = step.regions.codebase!.tokens;
-    expect(step.warnings).toEqual([`request is ${step.request!.requestTokens.toLocaleString('en-US')} tokens, over the 700-token window even after the cascade; `
-      + `still in it: task 2 tokens (pinned: never shed), brain 900 tokens (custom with persistent = true: never shed), `
-      + `codebase ${summary} tokens (compacting: shed one summary, nothing left to fold)`]);
+    expect(step.warnings).toEqual([
+      `request is ${step.request!.requestTokens.toLocaleString('en-US')} tokens, over the 700-token window even after the cascade; ` +
+        `still in it: task 2 tokens (pinned: never shed), brain 900 tokens (custom with persistent = true: never shed), ` +
+        `codebase ${summary} tokens (compacting: shed one summary, nothing left to fold)`,
+    ]);
   });
 });
 
 describe('8. admission = "reject" refusing a write no agent made: the model is told', () => {
   // spec: "Now a write that does not fit fails, and the agent is told the region is full and to
   // release something first."
-  const toml = '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\nconversation = { kind = "sliding_window", max_tokens = 6, admission = "reject" }\n';
+  const toml =
+    '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\nconversation = { kind = "sliding_window", max_tokens = 6, admission = "reject" }\n';
   const traffic = [user('one two three'), user('four five six seven eight'), assistant('ok'), assistant('done')];
 
   it('the next request ends with what was refused and what to do; the one after does not repeat it', () => {
     const t = run(toml, traffic, { inputs: { task: 'Fix it' } });
-    expect(t.steps[1]!.warnings).toEqual(['conversation (admission = "reject") refused a user message of 5 tokens: it holds 3 of 6 tokens in 1 entries']);
-    const told = '[conversation is full (admission = "reject"): a user message of 5 tokens was not added; it holds 3 of 6 tokens in 1 entries. Release something with context_delete first.]';
+    expect(t.steps[1]!.warnings).toEqual([
+      'conversation (admission = "reject") refused a user message of 5 tokens: it holds 3 of 6 tokens in 1 entries',
+    ]);
+    const told =
+      '[conversation is full (admission = "reject"): a user message of 5 tokens was not added; it holds 3 of 6 tokens in 1 entries. Release something with context_delete first.]';
     const first = detail(toml, traffic, 2, { inputs: { task: 'Fix it' } }).request;
-    expect(first.messages.map((m) => [m.region, m.role, m.content])).toEqual([['conversation', 'user', 'one two three'], ['(runtime)', 'user', told]]);
+    expect(first.messages.map((m) => [m.region, m.role, m.content])).toEqual([
+      ['conversation', 'user', 'one two three'],
+      ['(runtime)', 'user', told],
+    ]);
     expect(t.steps[2]!.request!.messageTokens).toBe(3 + countTokens(told));
     const second = detail(toml, traffic, 3, { inputs: { task: 'Fix it' } }).request;
     expect(second.messages.map((m) => m.content)).toEqual(['one two three', 'ok']);
   });
 
-  it('the request a step would send (the inspector\'s preview) carries it too', () => {
+  it("the request a step would send (the inspector's preview) carries it too", () => {
     const preview = detail(toml, traffic, 1, { inputs: { task: 'Fix it' } }).request;
     expect(preview.messages.at(-1)!.region).toBe('(runtime)');
   });

@@ -22,9 +22,16 @@ todos = { kind = "temporary" }
 [stages.check]
 `;
   const traffic: TrafficEvent[] = [
-    add('todos', 'read the parser'), add('todos', 'write the test'), done('todos', 1),
-    to('build'), append('todos', 'a free-text note'),
-    to('check'), add('todos', 'run the suite'), done('todos', 3), done('todos', 1), assistant('ok'),
+    add('todos', 'read the parser'),
+    add('todos', 'write the test'),
+    done('todos', 1),
+    to('build'),
+    append('todos', 'a free-text note'),
+    to('check'),
+    add('todos', 'run the suite'),
+    done('todos', 3),
+    done('todos', 1),
+    assistant('ok'),
   ];
 
   it('the next item after the round trip is #3, and todo_done 3 closes it, not an older item', () => {
@@ -40,15 +47,30 @@ todos = { kind = "temporary" }
   it('what the checklist cannot take back (free text) leaves on the timeline, with a warning', () => {
     const step = run(toml, traffic).steps[5]!;
     const why = 'todos is a checklist: write to it with todo_add, todo_done and todo_note';
-    expect(step.changes).toEqual([{ type: 'evict', region: 'todos', tokens: 4, entries: ['a free-text note'], reason: `stage check makes todos a checklist: ${why}` }]);
-    expect(step.warnings).toEqual([`stage check makes todos a checklist, which did not take 1 of its 3 entries: ${why}`]);
+    expect(step.changes).toEqual([
+      {
+        type: 'evict',
+        region: 'todos',
+        tokens: 4,
+        entries: ['a free-text note'],
+        reason: `stage check makes todos a checklist: ${why}`,
+      },
+    ]);
+    expect(step.warnings).toEqual([
+      `stage check makes todos a checklist, which did not take 1 of its 3 entries: ${why}`,
+    ]);
   });
 });
 
 /** `code severity path` of each finding of `toml`, and its message by code. */
 function findings(toml: string, extra = {}) {
-  const diagnostics = validateScenario(scenario(toml, [], extra)).diagnostics.filter((d) => d.code !== 'task-not-seeded');
-  return { lines: diagnostics.map((d) => `${d.code} ${d.severity} ${d.path}`), message: (code: string) => diagnostics.find((d) => d.code === code)!.message };
+  const diagnostics = validateScenario(scenario(toml, [], extra)).diagnostics.filter(
+    (d) => d.code !== 'task-not-seeded',
+  );
+  return {
+    lines: diagnostics.map((d) => `${d.code} ${d.severity} ${d.path}`),
+    message: (code: string) => diagnostics.find((d) => d.code === code)!.message,
+  };
 }
 
 describe('2. a gate on a checklist its stage cannot see is refused by lev validate', () => {
@@ -66,15 +88,19 @@ gate = { require_no_open_items = "todos" }
 notes = { kind = "temporary" }
 `;
     const seen = findings(toml);
-    expect(seen.lines).toEqual(['gate-region-not-visible error stages.plan.transitions.build.gate.require_no_open_items']);
-    expect(seen.message('gate-region-not-visible')).toBe('Gate requires no open items in "todos", but stage "plan" cannot see it (it is declared only at the top level '
-      + 'and every stage declares its own layout without it), so todo_add and todo_done cannot reach it there: the gate would pass at once on an empty checklist, '
-      + 'or nudge the agent to close items it cannot see until max_attempts runs out. Add todos to [stages.plan.context.regions], or gate on a checklist stage "plan" declares.');
+    expect(seen.lines).toEqual([
+      'gate-region-not-visible error stages.plan.transitions.build.gate.require_no_open_items',
+    ]);
+    expect(seen.message('gate-region-not-visible')).toBe(
+      'Gate requires no open items in "todos", but stage "plan" cannot see it (it is declared only at the top level ' +
+        'and every stage declares its own layout without it), so todo_add and todo_done cannot reach it there: the gate would pass at once on an empty checklist, ' +
+        'or nudge the agent to close items it cannot see until max_attempts runs out. Add todos to [stages.plan.context.regions], or gate on a checklist stage "plan" declares.',
+    );
     // Refused, so it cannot run and pass at the first attempt as if the work were done.
     expect(validateScenario(scenario(toml, [to('build')])).diagnostics.some((d) => d.severity === 'error')).toBe(true);
   });
 
-  it('a checklist only an earlier stage declares: the gate\'s stage cannot close its items', () => {
+  it("a checklist only an earlier stage declares: the gate's stage cannot close its items", () => {
     const toml = `[stages.plan.context.regions]
 todos = { kind = "checklist" }
 [stages.plan.transitions.build]
@@ -84,15 +110,23 @@ notes = { kind = "temporary" }
 gate = { require_no_open_items = "todos" }
 [stages.ship]
 `;
-    expect(findings(toml).lines).toEqual(['gate-region-not-visible error stages.build.transitions.ship.gate.require_no_open_items']);
-    expect(findings(toml).message('gate-region-not-visible')).toContain('stage "build" cannot see it (only stage "plan" declares it)');
+    expect(findings(toml).lines).toEqual([
+      'gate-region-not-visible error stages.build.transitions.ship.gate.require_no_open_items',
+    ]);
+    expect(findings(toml).message('gate-region-not-visible')).toContain(
+      'stage "build" cannot see it (only stage "plan" declares it)',
+    );
   });
 
   it('a gate on a checklist its stage sees is not reported, and gates', () => {
-    const toml = '[context.regions]\ntodos = { kind = "checklist" }\n[stages.plan.transitions.build]\ngate = { require_no_open_items = "todos" }\n[stages.build]\n';
+    const toml =
+      '[context.regions]\ntodos = { kind = "checklist" }\n[stages.plan.transitions.build]\ngate = { require_no_open_items = "todos" }\n[stages.build]\n';
     expect(findings(toml).lines).toEqual([]);
     const t = run(toml, [add('todos', 'read the parser'), to('build')]);
-    expect(t.steps[1]!.result).toEqual({ ok: false, message: 'Finish or explicitly drop the open items first. Open in todos: #1 read the parser. (attempt 1 of 3)' });
+    expect(t.steps[1]!.result).toEqual({
+      ok: false,
+      message: 'Finish or explicitly drop the open items first. Open in todos: #1 read the parser. (attempt 1 of 3)',
+    });
   });
 });
 
@@ -110,15 +144,24 @@ gate = { require_no_open_items = "todos"${where === 'gate' ? ', max_attempts = 1
 
   it('the run moves on at the first attempt, with the open items in a warning', () => {
     const t = run(toml('stage'), [add('todos', 'read the parser'), to('build')]);
-    expect(t.steps[1]!.result).toEqual({ ok: true, message: 'moved from plan to build (gate not satisfied; max_attempts reached)' });
-    expect(t.steps[1]!.warnings).toEqual(['stage plan: gate still refused after 1 attempts; moving on to build anyway (Finish or explicitly drop the open items first. Open in todos: #1 read the parser.)']);
+    expect(t.steps[1]!.result).toEqual({
+      ok: true,
+      message: 'moved from plan to build (gate not satisfied; max_attempts reached)',
+    });
+    expect(t.steps[1]!.warnings).toEqual([
+      'stage plan: gate still refused after 1 attempts; moving on to build anyway (Finish or explicitly drop the open items first. Open in todos: #1 read the parser.)',
+    ]);
   });
 
   it('validate warns where max_attempts is written: the stage, or the gate when the stage sets none', () => {
     expect(findings(toml('stage')).lines).toEqual(['max-attempts-never-refuses warning stages.plan.max_attempts']);
-    expect(findings(toml('gate')).lines).toEqual(['max-attempts-never-refuses warning stages.plan.transitions.build.gate.max_attempts']);
-    expect(findings(toml('stage')).message('max-attempts-never-refuses')).toBe('max_attempts = 1 for stage "plan": the first attempt that would be refused moves on instead '
-      + '(with a warning on the timeline), so the gate never refuses and the agent is never nudged. Set max_attempts = 2 or more to refuse at least once, or remove the gate.');
+    expect(findings(toml('gate')).lines).toEqual([
+      'max-attempts-never-refuses warning stages.plan.transitions.build.gate.max_attempts',
+    ]);
+    expect(findings(toml('stage')).message('max-attempts-never-refuses')).toBe(
+      'max_attempts = 1 for stage "plan": the first attempt that would be refused moves on instead ' +
+        '(with a warning on the timeline), so the gate never refuses and the agent is never nudged. Set max_attempts = 2 or more to refuse at least once, or remove the gate.',
+    );
   });
 
   it('max_attempts = 2 refuses once', () => {
@@ -129,15 +172,20 @@ gate = { require_no_open_items = "todos"${where === 'gate' ? ', max_attempts = 1
 describe('5. a seed on a checklist is dropped, and lev validate says so', () => {
   // spec: checklist is "Written through `todo_add` / `todo_done` / `todo_note`", so "the state cannot
   // drift from what the model believes it wrote"; a `seed` "fills a region before the first inference".
-  const toml = '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\ntodos = { kind = "checklist", seed = { literal = "- read the parser" } }\n';
+  const toml =
+    '[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\ntodos = { kind = "checklist", seed = { literal = "- read the parser" } }\n';
 
   it('validate warns at the seed; the run starts the checklist empty and warns the same', () => {
     const seen = findings(toml, { inputs: { task: 'Fix it' } });
     expect(seen.lines).toEqual(['checklist-seed-ignored warning context.regions.todos.seed']);
-    expect(seen.message('checklist-seed-ignored')).toBe('The seed is dropped and the checklist starts empty: region "todos" is a checklist, which holds only items '
-      + 'written with todo_add (the state cannot drift from what the model believes it wrote). Seed a pinned region with the text instead, or have the agent add the items.');
+    expect(seen.message('checklist-seed-ignored')).toBe(
+      'The seed is dropped and the checklist starts empty: region "todos" is a checklist, which holds only items ' +
+        'written with todo_add (the state cannot drift from what the model believes it wrote). Seed a pinned region with the text instead, or have the agent add the items.',
+    );
     const t = run(toml, [assistant('ok')], { inputs: { task: 'Fix it' } });
     expect(t.steps[0]!.regions.todos).toMatchObject({ entries: 0 });
-    expect(t.warnings).toContain('seed literal into todos: todos is a checklist: write to it with todo_add, todo_done and todo_note');
+    expect(t.warnings).toContain(
+      'seed literal into todos: todos is a checklist: write to it with todo_add, todo_done and todo_note',
+    );
   });
 });

@@ -37,19 +37,26 @@ describe('1. rhai seeds come from the scenario workdir, in validate and replay a
     expect(seen.validate).toEqual([]);
     expect(seen.replay).toEqual([]);
     expect(seen.spawn.plan).toMatchObject({ tokens: 3, entries: 1 });
-    expect(detail(s.agent['agent.leviath']!, [assistant('ok')], 0, { inputs, workdir: s.workdir }).request.system.map((b) => b.text))
-      .toEqual(['[task]:\nFix the test', '[plan]:\nstep 1']);
+    expect(
+      detail(s.agent['agent.leviath']!, [assistant('ok')], 0, { inputs, workdir: s.workdir }).request.system.map(
+        (b) => b.text,
+      ),
+    ).toEqual(['[task]:\nFix the test', '[plan]:\nstep 1']);
   });
 
   it('a script only in the agent directory is the same warning in both, and the run goes on with the region empty', () => {
-    const s = seededScenario(toml, { agent: { 'agent.leviath': `[context.regions]\n${TASK}${toml}`, 'seeds/plan.rhai': '"x"' } });
+    const s = seededScenario(toml, {
+      agent: { 'agent.leviath': `[context.regions]\n${TASK}${toml}`, 'seeds/plan.rhai': '"x"' },
+    });
     const seen = both(s);
     expect(seen.validate).toEqual(['seed-file-missing warning context.regions.plan.seed.rhai']);
     expect(seen.replay).toEqual(seen.validate);
     expect(seen.ran).toBe(1);
     expect(seen.spawn.plan).toMatchObject({ tokens: 0, entries: 0 });
-    expect(seen.warnings).toEqual(['seed of plan [seed-file-missing]: Rhai seed script "seeds/plan.rhai" is not in the working directory, so region "plan" starts empty. '
-      + 'Add the file there or fix the path (rhai seeds resolve against the working directory, not the agent directory).']);
+    expect(seen.warnings).toEqual([
+      'seed of plan [seed-file-missing]: Rhai seed script "seeds/plan.rhai" is not in the working directory, so region "plan" starts empty. ' +
+        'Add the file there or fix the path (rhai seeds resolve against the working directory, not the agent directory).',
+    ]);
   });
 
   it('a script that throws is the same warning in both; the region starts empty', () => {
@@ -58,7 +65,9 @@ describe('1. rhai seeds come from the scenario workdir, in validate and replay a
     expect(seen.validate).toEqual(['seed-script-failed warning context.regions.plan.seed.rhai']);
     expect(seen.replay).toEqual(seen.validate);
     expect(seen.spawn.plan).toMatchObject({ tokens: 0, entries: 0 });
-    expect(seen.warnings[0]).toMatch(/^seed of plan \[seed-script-failed\]: Rhai seed script "seeds\/plan.rhai" failed \(seeds\/plan.rhai line 1, column 1: .*no plan.*\), so region "plan" starts empty\. Fix the script\.$/);
+    expect(seen.warnings[0]).toMatch(
+      /^seed of plan \[seed-script-failed\]: Rhai seed script "seeds\/plan.rhai" failed \(seeds\/plan.rhai line 1, column 1: .*no plan.*\), so region "plan" starts empty\. Fix the script\.$/,
+    );
   });
 });
 
@@ -67,25 +76,39 @@ describe('4. a refused command seed refuses the seed, not the run', () => {
   const commands = { 'git log --oneline -3': 'abc fix\n' };
 
   it('[security] allow_seed_commands = false: the command does not run, the region starts empty, the timeline names the seed', () => {
-    const s = seededScenario(env, { commands }, '[safe_commands]\nallow = ["git log"]\n[security]\nallow_seed_commands = false\n');
+    const s = seededScenario(
+      env,
+      { commands },
+      '[safe_commands]\nallow = ["git log"]\n[security]\nallow_seed_commands = false\n',
+    );
     const seen = both(s);
-    expect(seen.validate).toEqual(['command-seed info context.regions.env.seed.command', 'command-seed-disabled warning context.regions.env.seed.command']);
+    expect(seen.validate).toEqual([
+      'command-seed info context.regions.env.seed.command',
+      'command-seed-disabled warning context.regions.env.seed.command',
+    ]);
     expect(seen.replay).toEqual(seen.validate);
     expect(seen.ran).toBe(1);
     expect(seen.spawn.env).toMatchObject({ tokens: 0, entries: 0 });
     expect(seen.spawn.task).toMatchObject({ entries: 1 });
-    expect(seen.warnings).toEqual(['seed of env [command-seed-disabled]: [security] allow_seed_commands = false refuses command seeds, so `git log --oneline -3` does not run and region "env" starts empty; the run goes on.']);
+    expect(seen.warnings).toEqual([
+      'seed of env [command-seed-disabled]: [security] allow_seed_commands = false refuses command seeds, so `git log --oneline -3` does not run and region "env" starts empty; the run goes on.',
+    ]);
   });
 
   it('a command not covered by [safe_commands] does not run at all; the agent still spawns', () => {
     const s = seededScenario(env, { commands });
     const seen = both(s);
-    expect(seen.validate).toEqual(['command-seed info context.regions.env.seed.command', 'command-seed-not-safe warning context.regions.env.seed.command']);
+    expect(seen.validate).toEqual([
+      'command-seed info context.regions.env.seed.command',
+      'command-seed-not-safe warning context.regions.env.seed.command',
+    ]);
     expect(seen.replay).toEqual(seen.validate);
     expect(seen.ran).toBe(1);
     expect(seen.spawn.env).toMatchObject({ tokens: 0, entries: 0 });
     expect(seen.warnings).toHaveLength(1);
-    expect(seen.warnings[0]).toMatch(/^seed of env \[command-seed-not-safe\]: Command seed `git log --oneline -3` is not covered by \[safe_commands\], so it does not run at all/);
+    expect(seen.warnings[0]).toMatch(
+      /^seed of env \[command-seed-not-safe\]: Command seed `git log --oneline -3` is not covered by \[safe_commands\], so it does not run at all/,
+    );
   });
 
   it('a covered command seeds its recorded stdout', () => {
@@ -109,7 +132,11 @@ describe('5. a glob is checked per match, after expansion', () => {
   });
 
   it('granted by [read_paths], the match is read; an info says it needs the grant', () => {
-    const s = seededScenario(cfg, { workdir: { '../secrets.toml': 'token' } }, '[read_paths]\npaths = ["../secrets.toml"]\n');
+    const s = seededScenario(
+      cfg,
+      { workdir: { '../secrets.toml': 'token' } },
+      '[read_paths]\npaths = ["../secrets.toml"]\n',
+    );
     const seen = both(s);
     expect(seen.validate).toEqual(['seed-path-via-read-paths info context.regions.cfg.seed.glob']);
     expect(seen.replay).toEqual(seen.validate);
@@ -121,22 +148,30 @@ describe('5. a glob is checked per match, after expansion', () => {
     expect(seen.validate).toEqual(['seed-glob-no-match warning context.regions.cfg.seed.glob']);
     expect(seen.replay).toEqual(seen.validate);
     expect(seen.ran).toBe(1);
-    expect(seen.warnings).toEqual(['seed of cfg [seed-glob-no-match]: Glob "../*.toml" matches no file in the working directory, so region "cfg" starts empty. Check the pattern.']);
+    expect(seen.warnings).toEqual([
+      'seed of cfg [seed-glob-no-match]: Glob "../*.toml" matches no file in the working directory, so region "cfg" starts empty. Check the pattern.',
+    ]);
   });
 });
 
 describe('6. validate and replay agree on globs with `..` inside', () => {
   it('`src/../docs/*.md` is `docs/*.md` for both', () => {
-    const s = seededScenario('docs = { kind = "pinned", seed = { glob = "src/../docs/*.md" } }\n', { workdir: { 'docs/a.md': 'A', 'docs/b.md': 'B', 'src/x.md': 'X' } });
+    const s = seededScenario('docs = { kind = "pinned", seed = { glob = "src/../docs/*.md" } }\n', {
+      workdir: { 'docs/a.md': 'A', 'docs/b.md': 'B', 'src/x.md': 'X' },
+    });
     const seen = both(s);
     expect(seen.validate).toEqual([]);
     expect(seen.replay).toEqual([]);
     expect(seen.spawn.docs).toMatchObject({ entries: 2 });
-    expect(detail(s.agent['agent.leviath']!, [assistant('ok')], 0, { inputs, workdir: s.workdir }).request.system[1]!.text).toBe('[docs]:\nA\nB');
+    expect(
+      detail(s.agent['agent.leviath']!, [assistant('ok')], 0, { inputs, workdir: s.workdir }).request.system[1]!.text,
+    ).toBe('[docs]:\nA\nB');
   });
 
   it('`**` never matches across `..`: `**/*.md` seeds only files inside', () => {
-    const s = seededScenario('docs = { kind = "pinned", seed = { glob = "**/*.md" } }\n', { workdir: { 'a.md': 'A', '../up.md': 'UP' } });
+    const s = seededScenario('docs = { kind = "pinned", seed = { glob = "**/*.md" } }\n', {
+      workdir: { 'a.md': 'A', '../up.md': 'UP' },
+    });
     const seen = both(s);
     expect(seen.validate).toEqual([]);
     expect(seen.replay).toEqual([]);

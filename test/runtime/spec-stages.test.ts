@@ -26,7 +26,7 @@ notes = { kind = "temporary" }
 system_prompt = "Ship it."
 `;
 
-describe('2. stage_instructions declared in one stage\'s own layout', () => {
+describe("2. stage_instructions declared in one stage's own layout", () => {
   it('is carried into every later stage, whether it has its own layout or none', () => {
     const blueprint = compileBlueprint({ 'agent.leviath': toml }).blueprint!;
     expect(regionsForStage(blueprint, 'plan').map((r) => r.name)).toEqual(['task', 'stage_instructions']);
@@ -36,17 +36,26 @@ describe('2. stage_instructions declared in one stage\'s own layout', () => {
     expect(regionsForStage(blueprint, 'build')[2]).toBe(regionsForStage(blueprint, 'plan')[1]);
   });
 
-  it('the later stage\'s prompt replaces the earlier one there, and the task block stays byte-identical', () => {
+  it("the later stage's prompt replaces the earlier one there, and the task block stays byte-identical", () => {
     const traffic = [assistant('one'), go('build'), assistant('two'), go('ship'), assistant('three')];
     const first = detail(toml, traffic, 0, inputs).request.system;
     const second = detail(toml, traffic, 2, inputs).request.system;
-    expect(first.map((b) => [b.region, b.text])).toEqual([['task', '[task]:\nFix the failing test'], ['stage_instructions', '[stage_instructions]:\nPlan the work.']]);
-    expect(second.map((b) => [b.region, b.text])).toEqual([['task', '[task]:\nFix the failing test'], ['stage_instructions', '[stage_instructions]:\nBuild it.']]);
+    expect(first.map((b) => [b.region, b.text])).toEqual([
+      ['task', '[task]:\nFix the failing test'],
+      ['stage_instructions', '[stage_instructions]:\nPlan the work.'],
+    ]);
+    expect(second.map((b) => [b.region, b.text])).toEqual([
+      ['task', '[task]:\nFix the failing test'],
+      ['stage_instructions', '[stage_instructions]:\nBuild it.'],
+    ]);
     expect(second[0]).toEqual(first[0]);
     const t = run(toml, traffic, inputs);
     expect(t.stages).toEqual([
       { name: 'plan', regions: ['task', 'stage_instructions', 'conversation', 'tool_results', 'final_output'] },
-      { name: 'build', regions: ['task', 'notes', 'stage_instructions', 'conversation', 'tool_results', 'final_output'] },
+      {
+        name: 'build',
+        regions: ['task', 'notes', 'stage_instructions', 'conversation', 'tool_results', 'final_output'],
+      },
       { name: 'ship', regions: ['stage_instructions', 'conversation', 'tool_results', 'final_output'] },
     ]);
     // The ledger charges each prompt to stage_instructions, never to task.

@@ -21,14 +21,18 @@ describe('stage instructions', () => {
   it('go into the first pinned region when stage_instructions is not declared', () => {
     const toml = twoStages('task = { kind = "pinned" }\nnotes = { kind = "temporary" }');
     const d = detail(toml, [assistant('ok')], 0, { inputs: { task: 'Fix the failing test' } });
-    expect(d.request.system.map((b) => [b.region, b.text])).toEqual([['task', '[task]:\nFix the failing test\nPlan the work.']]);
+    expect(d.request.system.map((b) => [b.region, b.text])).toEqual([
+      ['task', '[task]:\nFix the failing test\nPlan the work.'],
+    ]);
     const t = run(toml, [go('build'), assistant('ok')], { inputs: { task: 'Fix the failing test' } });
     expect(t.summary.ledger).toEqual({ plan: { task: 8 }, build: { task: 3, conversation: 1 } });
     expect(figures(t.steps[0]!, 'task')).toEqual({ task: [7, 2] });
   });
 
   it('go into a declared stage_instructions region, assembled after every other pinned block', () => {
-    const toml = twoStages('notes = { kind = "temporary" }\nstage_instructions = { kind = "pinned" }\ntask = { kind = "pinned" }\nrules = { kind = "pinned", seed = { literal = "Never edit generated files." } }');
+    const toml = twoStages(
+      'notes = { kind = "temporary" }\nstage_instructions = { kind = "pinned" }\ntask = { kind = "pinned" }\nrules = { kind = "pinned", seed = { literal = "Never edit generated files." } }',
+    );
     const traffic: TrafficEvent[] = [append('notes', 'n1'), assistant('one'), go('build'), assistant('two')];
     const extra = { inputs: { task: 'Fix the failing test' } };
     const first = detail(toml, traffic, 1, extra).request;
@@ -61,20 +65,38 @@ system_prompt = "Review."
 `;
 
   it('refuses with a nudge naming the open items, and passes once they are done', () => {
-    const t = run(gated(), [todo('compute the fee table'), todo('write docs'), go('review'), { type: 'todo_done', region: 'todos', id: 1 }, { type: 'todo_done', region: 'todos', id: 2 }, go('review')]);
-    expect(t.steps[2]!.result).toEqual({ ok: false, message: 'Finish or explicitly drop the open items first. Open in todos: #1 compute the fee table; #2 write docs. (attempt 1 of 3)' });
+    const t = run(gated(), [
+      todo('compute the fee table'),
+      todo('write docs'),
+      go('review'),
+      { type: 'todo_done', region: 'todos', id: 1 },
+      { type: 'todo_done', region: 'todos', id: 2 },
+      go('review'),
+    ]);
+    expect(t.steps[2]!.result).toEqual({
+      ok: false,
+      message:
+        'Finish or explicitly drop the open items first. Open in todos: #1 compute the fee table; #2 write docs. (attempt 1 of 3)',
+    });
     expect(t.steps[2]!.stage).toBe('implement');
     expect(t.steps[5]!.result).toEqual({ ok: true, message: 'moved from implement to review' });
     expect(t.steps[5]!.stage).toBe('review');
     // The nudge reaches the model as a message.
-    expect(figures(t.steps[2]!, 'conversation')).toEqual({ conversation: [t.steps[2]!.regions.conversation!.tokens, 1] });
+    expect(figures(t.steps[2]!, 'conversation')).toEqual({
+      conversation: [t.steps[2]!.regions.conversation!.tokens, 1],
+    });
   });
 
   it('shares max_attempts, after which the run moves on instead of wedging', () => {
     const t = run(gated('max_attempts = 2'), [todo('never done'), go('review'), go('review'), assistant('in review')]);
     expect(t.steps[1]!.result!.ok).toBe(false);
-    expect(t.steps[2]!.result).toEqual({ ok: true, message: 'moved from implement to review (gate not satisfied; max_attempts reached)' });
-    expect(t.steps[2]!.warnings[0]).toMatch(/^stage implement: gate still refused after 2 attempts; moving on to review anyway/);
+    expect(t.steps[2]!.result).toEqual({
+      ok: true,
+      message: 'moved from implement to review (gate not satisfied; max_attempts reached)',
+    });
+    expect(t.steps[2]!.warnings[0]).toMatch(
+      /^stage implement: gate still refused after 2 attempts; moving on to review anyway/,
+    );
     expect(t.steps[3]!.stage).toBe('review');
   });
 
@@ -91,14 +113,22 @@ plan = { kind = "temporary", required = true, required_message = "Write the plan
 
   it('refuses a transition the stage does not declare', () => {
     const t = run(gated(), [go('nowhere')]);
-    expect(t.steps[0]!.result).toEqual({ ok: false, message: 'stage implement has no transition to "nowhere" (declared: review)' });
+    expect(t.steps[0]!.result).toEqual({
+      ok: false,
+      message: 'stage implement has no transition to "nowhere" (declared: review)',
+    });
   });
 });
 
 describe('edge transform and compact_history', () => {
   const toml = COMPACT_EDGE;
   it('compact summarizes summarizable regions only; history carries the source forward', () => {
-    const t = run(toml, [append('codebase', words(50), 'src/a.rs'), append('codebase', words(50), 'src/b.rs'), append('keep', words(20), 'k'), go('build')]);
+    const t = run(toml, [
+      append('codebase', words(50), 'src/a.rs'),
+      append('codebase', words(50), 'src/b.rs'),
+      append('keep', words(20), 'k'),
+      go('build'),
+    ]);
     const step = t.steps[3]!;
     const compacted = step.changes.filter((c) => c.type === 'compact').map((c) => [c.region, c.entries]);
     expect(compacted).toContainEqual(['codebase', ['src/a.rs', 'src/b.rs']]);
@@ -106,9 +136,15 @@ describe('edge transform and compact_history', () => {
     expect(figures(step, 'keep')).toEqual({ keep: [20, 1] });
     expect(step.regions.codebase!.entries).toBe(1);
     expect(step.regions.history!.entries).toBe(1);
-    const d = detail(toml, [append('codebase', words(50), 'src/a.rs'), append('codebase', words(50), 'src/b.rs'), go('build')], 2);
+    const d = detail(
+      toml,
+      [append('codebase', words(50), 'src/a.rs'), append('codebase', words(50), 'src/b.rs'), go('build')],
+      2,
+    );
     const history = d.regions.find((r) => r.name === 'history')!;
-    expect(history.entries[0]!.content).toBe('[summary of 2 entries from codebase in stage explore] src/a.rs; src/b.rs');
+    expect(history.entries[0]!.content).toBe(
+      '[summary of 2 entries from codebase in stage explore] src/a.rs; src/b.rs',
+    );
     expect(history.entries[0]!.key).toBe('explore: codebase');
     expect(history.entries[0]!.folded).toEqual({ entries: 2, tokens: 100 });
   });
@@ -123,7 +159,13 @@ scratch = { kind = "temporary" }
 [stages.b.context.regions]
 notes = { kind = "temporary" }
 `;
-    const t = run(toml, [append('scratch', 'x1'), go('b'), append('scratch', 'x2'), append('notes', 'n'), assistant('')]);
+    const t = run(toml, [
+      append('scratch', 'x1'),
+      go('b'),
+      append('scratch', 'x2'),
+      append('notes', 'n'),
+      assistant(''),
+    ]);
     expect(t.steps[1]!.regions.scratch).toEqual({ tokens: 2, budget: 5000, entries: 1, visible: false });
     expect(t.steps[2]!.result!.message).toMatch(/^region scratch is not part of stage b's layout/);
     const d = detail(toml, [append('scratch', 'x1'), go('b'), append('notes', 'n'), assistant('')], 3);
@@ -144,32 +186,54 @@ read_file = { region = "codebase", max_result_tokens = 2000 }
 grep = "tool_results"
 `;
   it('routes by override and default, leaving a paired stub behind', () => {
-    const traffic = [...call('c1', 'read_file', 1500, { path: 'src/lib.rs' }), ...call('c2', 'list_dir', 50), ...call('c3', 'grep', 80), assistant('done')];
+    const traffic = [
+      ...call('c1', 'read_file', 1500, { path: 'src/lib.rs' }),
+      ...call('c2', 'list_dir', 50),
+      ...call('c3', 'grep', 80),
+      assistant('done'),
+    ];
     const t = run(toml, traffic);
     expect(t.steps[1]!.result).toEqual({ ok: true, message: '[routed to codebase: 1,500 tokens]' });
     expect(t.steps[3]!.result).toEqual({ ok: true, message: '[routed to scratch: 50 tokens]' });
     expect(t.steps[5]!.result).toEqual({ ok: true, message: '80 tokens to tool_results' });
     expect(figures(t.steps[6]!, 'codebase', 'scratch')).toEqual({ codebase: [1500, 1], scratch: [50, 1] });
     const d = detail(toml, traffic, 6);
-    expect(d.request.messages.map((m) => [m.role, m.tool_call_id ?? m.tool_calls?.[0]?.id, m.role === 'tool' ? m.content.split('\n')[0] : ''])).toEqual([
-      ['assistant', 'c1', ''], ['tool', 'c1', '[routed to codebase: 1,500 tokens]'],
-      ['assistant', 'c2', ''], ['tool', 'c2', '[routed to scratch: 50 tokens]'],
-      ['assistant', 'c3', ''], ['tool', 'c3', 'grep output'],
+    expect(
+      d.request.messages.map((m) => [
+        m.role,
+        m.tool_call_id ?? m.tool_calls?.[0]?.id,
+        m.role === 'tool' ? m.content.split('\n')[0] : '',
+      ]),
+    ).toEqual([
+      ['assistant', 'c1', ''],
+      ['tool', 'c1', '[routed to codebase: 1,500 tokens]'],
+      ['assistant', 'c2', ''],
+      ['tool', 'c2', '[routed to scratch: 50 tokens]'],
+      ['assistant', 'c3', ''],
+      ['tool', 'c3', 'grep output'],
     ]);
     expect(d.request.messages[5]!.tokens).toBe(80);
     expect(d.regions.find((r) => r.name === 'codebase')!.entries[0]!.key).toBe('src/lib.rs');
   });
 
   it('writes a result routed to a message-section region as the tool message itself, with no stub', () => {
-    const t = run('[context.regions]\nchat = { kind = "sliding_window", max_items = 10 }\n[stages.s.tool_routing]\ndefault_region = "chat"', [...call('c1', 'grep', 20), assistant('')]);
+    const t = run(
+      '[context.regions]\nchat = { kind = "sliding_window", max_items = 10 }\n[stages.s.tool_routing]\ndefault_region = "chat"',
+      [...call('c1', 'grep', 20), assistant('')],
+    );
     expect(t.steps[1]!.result).toEqual({ ok: true, message: '20 tokens to chat' });
     expect(t.steps[1]!.regions.tool_results!.entries).toBe(0);
     expect(t.steps[2]!.request!.strippedBlocks).toBe(0);
   });
 
   it('sends a result routed to a runtime region the stage does not carry to tool_results, with a warning', () => {
-    const t = run('[context.regions]\ntask = { kind = "pinned" }\n[stages.s.tool_routing]\ndefault_region = "stage_instructions"', call('c1', 'grep', 20));
-    expect(t.steps[1]!.warnings).toEqual(['grep result routed to stage_instructions, which stage s does not carry; it went to tool_results']);
+    const t = run(
+      '[context.regions]\ntask = { kind = "pinned" }\n[stages.s.tool_routing]\ndefault_region = "stage_instructions"',
+      call('c1', 'grep', 20),
+    );
+    expect(t.steps[1]!.warnings).toEqual([
+      'grep result routed to stage_instructions, which stage s does not carry; it went to tool_results',
+    ]);
     expect(t.steps[1]!.regions.tool_results).toMatchObject({ tokens: 20, entries: 1 });
   });
 
@@ -184,11 +248,17 @@ grep = "tool_results"
 
   it("applies read_file's own byte cap with a notice in the result", () => {
     const big = 'line of a long file\n'.repeat(8000);
-    const t = run('[context.regions]\ncodebase = { kind = "compacting", max_tokens = 100000 }\n[stages.s.tool_routing]\ndefault_region = "codebase"', [
-      assistant('', ['c1', 'read_file', { path: 'big.txt' }]), { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', content: big },
-    ]);
+    const t = run(
+      '[context.regions]\ncodebase = { kind = "compacting", max_tokens = 100000 }\n[stages.s.tool_routing]\ndefault_region = "codebase"',
+      [
+        assistant('', ['c1', 'read_file', { path: 'big.txt' }]),
+        { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', content: big },
+      ],
+    );
     const cut = t.steps[1]!.changes.find((c) => c.type === 'truncate')!;
-    expect(cut.reason).toBe("[read_file: showing the first 100,000 of 160,000 bytes; the file is longer than read_file's 100,000-byte cap]");
+    expect(cut.reason).toBe(
+      "[read_file: showing the first 100,000 of 160,000 bytes; the file is longer than read_file's 100,000-byte cap]",
+    );
   });
 });
 
@@ -197,7 +267,12 @@ describe('seeds', () => {
     const t = run('[context.regions]\ntask = { kind = "pinned" }', [assistant('')], { inputs: { task: 'Fix it' } });
     expect(t.spawn.regions.task).toEqual({ tokens: 2, budget: 5000, entries: 1, visible: true });
     const refused = (() => {
-      try { run('[context.regions]\nnotes = { kind = "pinned" }', [assistant('')], { inputs: { task: 'Fix it' } }); return ''; } catch (e) { return String(e); }
+      try {
+        run('[context.regions]\nnotes = { kind = "pinned" }', [assistant('')], { inputs: { task: 'Fix it' } });
+        return '';
+      } catch (e) {
+        return String(e);
+      }
     })();
     expect(refused).toMatch(/task-not-seeded/);
   });
@@ -209,7 +284,10 @@ env = { kind = "pinned", seed = { command = "git log --oneline -1" } }
 [safe_commands]
 allow = ["git log"]
 `;
-    const t = run(toml, [user('hi')], { workdir: { 'README.md': 'Read me.' }, commands: { 'git log --oneline -1': 'abc123 first' } });
+    const t = run(toml, [user('hi')], {
+      workdir: { 'README.md': 'Read me.' },
+      commands: { 'git log --oneline -1': 'abc123 first' },
+    });
     expect(t.spawn.regions.readme!.entries).toBe(1);
     expect(t.spawn.regions.env!.entries).toBe(1);
   });
@@ -217,7 +295,11 @@ allow = ["git log"]
 
 describe('messages', () => {
   it('user and assistant turns land in the conversation and in the baseline', () => {
-    const t = run('[context.regions]\ntask = { kind = "pinned" }', [user(words(10)), assistant(words(5)), result('x', 'y', 3)], { inputs: { task: 'Fix it' } });
+    const t = run(
+      '[context.regions]\ntask = { kind = "pinned" }',
+      [user(words(10)), assistant(words(5)), result('x', 'y', 3)],
+      { inputs: { task: 'Fix it' } },
+    );
     expect(t.steps[1]!.request!.baselineTokens).toBe(2 + 10);
   });
 });
@@ -226,15 +308,23 @@ describe('file tracking', () => {
   it('records each file touched in the tracking hashmap, keyed by path', () => {
     const toml = '[context.regions]\nfiles = { kind = "hashmap" }\n[context.file_tracking]\nenabled = true';
     const t = run(toml, [
-      ...call('c1', 'read_file', 120, { path: 'src/a.rs' }), ...call('c2', 'cat', 80, { path: 'src/b.rs' }),
-      ...call('c3', 'edit_file', 5, { path: 'src/a.rs' }), ...call('c4', 'grep', 5, { pattern: 'x' }),
-    ]);
-    const d = detail(toml, [
-      ...call('c1', 'read_file', 120, { path: 'src/a.rs' }), ...call('c2', 'cat', 80, { path: 'src/b.rs' }),
+      ...call('c1', 'read_file', 120, { path: 'src/a.rs' }),
+      ...call('c2', 'cat', 80, { path: 'src/b.rs' }),
       ...call('c3', 'edit_file', 5, { path: 'src/a.rs' }),
-    ], 5);
+      ...call('c4', 'grep', 5, { pattern: 'x' }),
+    ]);
+    const d = detail(
+      toml,
+      [
+        ...call('c1', 'read_file', 120, { path: 'src/a.rs' }),
+        ...call('c2', 'cat', 80, { path: 'src/b.rs' }),
+        ...call('c3', 'edit_file', 5, { path: 'src/a.rs' }),
+      ],
+      5,
+    );
     expect(d.regions.find((r) => r.name === 'files')!.entries.map((e) => [e.key, e.content])).toEqual([
-      ['src/b.rs', 'src/b.rs: read (80 tokens)'], ['src/a.rs', 'src/a.rs: edited'],
+      ['src/b.rs', 'src/b.rs: read (80 tokens)'],
+      ['src/a.rs', 'src/a.rs: edited'],
     ]);
     expect(t.steps[7]!.regions.files!.entries).toBe(2);
     expect(t.steps[5]!.changes.map((c) => [c.type, c.entries])).toEqual([['replace', ['src/a.rs']]]);

@@ -6,7 +6,9 @@ describe('examples/*.json', () => {
   const expected = exampleFiles();
 
   it('holds exactly one file per built-in example', () => {
-    const committed = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).map((f) => `${EXAMPLES_DIR}/${f}`);
+    const committed = readdirSync(EXAMPLES_DIR)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => `${EXAMPLES_DIR}/${f}`);
     expect(committed.sort()).toEqual(Object.keys(expected).sort());
   });
 

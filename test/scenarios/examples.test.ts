@@ -21,13 +21,19 @@ describe('built-in examples', () => {
       });
 
       it('has a blueprint that compiles without errors or warnings', () => {
-        const { blueprint, diagnostics } = compileBlueprint(scenario.agent, { checkScript: checkCustomScript, workdir: scenario.workdir });
+        const { blueprint, diagnostics } = compileBlueprint(scenario.agent, {
+          checkScript: checkCustomScript,
+          workdir: scenario.workdir,
+        });
         expect(blueprint).toBeDefined();
         expect(diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
       });
 
       it('generates traffic that only targets regions and stages the blueprint declares', () => {
-        const { blueprint } = compileBlueprint(scenario.agent, { checkScript: checkCustomScript, workdir: scenario.workdir });
+        const { blueprint } = compileBlueprint(scenario.agent, {
+          checkScript: checkCustomScript,
+          workdir: scenario.workdir,
+        });
         const regions = new Set(blueprint!.regions.map((r) => r.name));
         const stages = new Set(blueprint!.stages.map((s) => s.name));
         const events = [...(scenario.generator ? generateTraffic(scenario.generator) : []), ...scenario.traffic];
@@ -40,7 +46,9 @@ describe('built-in examples', () => {
   }
 
   it('the spec layout is exactly the spec table', () => {
-    const { blueprint } = compileBlueprint(ScenarioSchema.parse(findExample('coding-agent')!.scenario).agent, { checkScript: checkCustomScript });
+    const { blueprint } = compileBlueprint(ScenarioSchema.parse(findExample('coding-agent')!.scenario).agent, {
+      checkScript: checkCustomScript,
+    });
     expect(blueprint!.regions.map((r) => [r.name, r.kind, r.budgetShare, r.maxItems, r.sourceRegion])).toEqual([
       ['task', 'pinned', 0.12, undefined, undefined],
       ['codebase', 'compacting', 0.2, undefined, undefined],
@@ -50,7 +58,9 @@ describe('built-in examples', () => {
   });
 
   it('the checklist example gates its transition on the todos checklist', () => {
-    const { blueprint } = compileBlueprint(ScenarioSchema.parse(findExample('checklist-gate')!.scenario).agent, { checkScript: checkCustomScript });
+    const { blueprint } = compileBlueprint(ScenarioSchema.parse(findExample('checklist-gate')!.scenario).agent, {
+      checkScript: checkCustomScript,
+    });
     const analyze = blueprint!.stages.find((s) => s.name === 'analyze')!;
     expect(analyze.maxAttempts).toBe(3);
     expect(analyze.transitions[0]!.gate?.requireNoOpenItems).toBe('todos');
@@ -58,12 +68,15 @@ describe('built-in examples', () => {
 
   it('the command seed is covered by [safe_commands] and its output is in the scenario', () => {
     const scenario = ScenarioSchema.parse(findExample('stage-instructions-cache')!.scenario);
-    const { diagnostics } = compileBlueprint(scenario.agent, { checkScript: checkCustomScript, workdir: scenario.workdir });
+    const { diagnostics } = compileBlueprint(scenario.agent, {
+      checkScript: checkCustomScript,
+      workdir: scenario.workdir,
+    });
     expect(diagnostics.map((d) => d.code)).toEqual(['command-seed']);
     expect(Object.keys(scenario.commands)).toEqual(['git log --oneline -20']);
   });
 
-  it('the brain example carries the spec\'s brain.rhai verbatim', () => {
+  it("the brain example carries the spec's brain.rhai verbatim", () => {
     const script = findExample('brain-custom')!.scenario.agent['context_hooks/brain.rhai']!;
     expect(script.startsWith('// context_hooks/brain.rhai\n\nfn render(ctx) {')).toBe(true);
     expect(script).toContain('xml += `<event kind="${entry.kind}">${entry.content}</event>`;');

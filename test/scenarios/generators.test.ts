@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { EventSchema, type GeneratorSpec, type TrafficEvent } from '../../src/engine/index.ts';
-import { GENERATOR_PARAMS, generateTraffic, GeneratorParamsError, parseGeneratorParams } from '../../src/scenarios/generators.ts';
+import {
+  GENERATOR_PARAMS,
+  generateTraffic,
+  GeneratorParamsError,
+  parseGeneratorParams,
+} from '../../src/scenarios/generators.ts';
 
 const KINDS = ['coding-agent', 'research-agent', 'long-chat'] as const;
 
-function spec(kind: GeneratorSpec['kind'], seed: number, steps: number, params?: Record<string, unknown>): GeneratorSpec {
+function spec(
+  kind: GeneratorSpec['kind'],
+  seed: number,
+  steps: number,
+  params?: Record<string, unknown>,
+): GeneratorSpec {
   return { kind, seed, steps, ...(params ? { params } : {}) };
 }
 
@@ -23,7 +33,8 @@ function pairingProblems(events: readonly TrafficEvent[]): string[] {
       }
     } else if (event.type === 'tool_result') {
       const name = pending.get(event.tool_call_id);
-      if (name !== event.tool_name) problems.push(`event ${index}: result ${event.tool_call_id} (${event.tool_name}) answers no open call`);
+      if (name !== event.tool_name)
+        problems.push(`event ${index}: result ${event.tool_call_id} (${event.tool_name}) answers no open call`);
       pending.delete(event.tool_call_id);
     }
   }
@@ -36,10 +47,20 @@ function checkPairing(events: readonly TrafficEvent[]): void {
 }
 
 it('the pairing check catches a missing, a duplicated and an orphan result', () => {
-  const call = (id: string): TrafficEvent => ({ type: 'assistant', content: '', tool_calls: [{ id, name: 'grep', arguments: {} }] });
-  const result = (id: string): TrafficEvent => ({ type: 'tool_result', tool_call_id: id, tool_name: 'grep', size_tokens: 1 });
+  const call = (id: string): TrafficEvent => ({
+    type: 'assistant',
+    content: '',
+    tool_calls: [{ id, name: 'grep', arguments: {} }],
+  });
+  const result = (id: string): TrafficEvent => ({
+    type: 'tool_result',
+    tool_call_id: id,
+    tool_name: 'grep',
+    size_tokens: 1,
+  });
   expect(pairingProblems([call('a'), call('b'), result('b')])).toEqual([
-    'event 1: results still owed for a', 'calls never answered: a',
+    'event 1: results still owed for a',
+    'calls never answered: a',
   ]);
   expect(pairingProblems([call('a'), result('a'), result('a')])).toHaveLength(1);
   expect(pairingProblems([result('x')])).toHaveLength(1);
@@ -97,8 +118,10 @@ describe('coding-agent', () => {
   });
 
   it('follows the file-size mix', () => {
-    const readSizes = (fileSizes: Record<string, number>) => generateTraffic(spec('coding-agent', 2, 1_500, { fileSizes }))
-      .flatMap((e) => (e.type === 'tool_result' && e.tool_name === 'read_file' && e.size_tokens !== undefined ? [e.size_tokens] : []));
+    const readSizes = (fileSizes: Record<string, number>) =>
+      generateTraffic(spec('coding-agent', 2, 1_500, { fileSizes })).flatMap((e) =>
+        e.type === 'tool_result' && e.tool_name === 'read_file' && e.size_tokens !== undefined ? [e.size_tokens] : [],
+      );
     const small = readSizes({ small: 1, medium: 0, large: 0 });
     const large = readSizes({ small: 0, medium: 0, large: 1 });
     expect(small.length).toBeGreaterThan(50);
@@ -106,7 +129,9 @@ describe('coding-agent', () => {
     expect(Math.min(...large)).toBeGreaterThanOrEqual(8_000);
     // Default mix 5:3:2 — every class shows up.
     const mixed = readSizes({});
-    expect(mixed.some((n) => n <= 1_200) && mixed.some((n) => n >= 1_500 && n <= 6_000) && mixed.some((n) => n >= 8_000)).toBe(true);
+    expect(
+      mixed.some((n) => n <= 1_200) && mixed.some((n) => n >= 1_500 && n <= 6_000) && mixed.some((n) => n >= 8_000),
+    ).toBe(true);
   });
 
   it('keeps a checklist with ids 1, 2, 3 ... and attempts the gated transition once while items are open', () => {
@@ -115,10 +140,18 @@ describe('coding-agent', () => {
     let nextId = 1;
     const transitions: { index: number; openItems: number }[] = [];
     for (const [index, event] of events.entries()) {
-      if (event.type === 'todo_add') { expect(event.region).toBe('todos'); open.add(nextId++); }
-      if (event.type === 'todo_done') { expect(open.delete(event.id), `todo_done of unknown id ${event.id}`).toBe(true); }
+      if (event.type === 'todo_add') {
+        expect(event.region).toBe('todos');
+        open.add(nextId++);
+      }
+      if (event.type === 'todo_done') {
+        expect(open.delete(event.id), `todo_done of unknown id ${event.id}`).toBe(true);
+      }
       if (event.type === 'todo_note') expect(open.has(event.id)).toBe(true);
-      if (event.type === 'transition') { expect(event.to).toBe('implement'); transitions.push({ index, openItems: open.size }); }
+      if (event.type === 'transition') {
+        expect(event.to).toBe('implement');
+        transitions.push({ index, openItems: open.size });
+      }
     }
     expect(transitions).toHaveLength(2);
     expect(transitions[0]!.openItems).toBeGreaterThan(0);
@@ -167,7 +200,10 @@ describe('research-agent', () => {
       if (e.type === 'context_append' && e.region === 'sources') live.add(e.key!);
       if (e.type === 'context_delete') {
         expect(e.region).toBe('sources');
-        if (e.key !== undefined) { expect(live.delete(e.key)).toBe(true); forms.add('key'); }
+        if (e.key !== undefined) {
+          expect(live.delete(e.key)).toBe(true);
+          forms.add('key');
+        }
         if (e.index !== undefined) forms.add('index');
         if (e.oldest !== undefined) forms.add('oldest');
       }
@@ -184,11 +220,19 @@ describe('research-agent', () => {
 
 describe('long-chat', () => {
   it('alternates user and assistant turns of varied length within the word ranges', () => {
-    const events = generateTraffic(spec('long-chat', 2, 400, { pasteShare: 0, userWords: [5, 10], assistantWords: [50, 60] }));
+    const events = generateTraffic(
+      spec('long-chat', 2, 400, { pasteShare: 0, userWords: [5, 10], assistantWords: [50, 60] }),
+    );
     events.forEach((e, i) => expect(e.type).toBe(i % 2 === 0 ? 'user' : 'assistant'));
     const words = (e: TrafficEvent) => ('content' in e && e.content ? e.content.split(/\s+/).length : 0);
-    const users = events.slice(2).filter((e) => e.type === 'user').map(words);
-    const replies = events.slice(2).filter((e) => e.type === 'assistant').map(words);
+    const users = events
+      .slice(2)
+      .filter((e) => e.type === 'user')
+      .map(words);
+    const replies = events
+      .slice(2)
+      .filter((e) => e.type === 'assistant')
+      .map(words);
     expect(Math.min(...users)).toBeGreaterThanOrEqual(5);
     expect(Math.max(...users)).toBeLessThanOrEqual(10);
     expect(Math.min(...replies)).toBeGreaterThanOrEqual(50);
@@ -207,7 +251,11 @@ describe('long-chat', () => {
 describe('params validation', () => {
   const cases: [GeneratorSpec['kind'], Record<string, unknown>, string][] = [
     ['coding-agent', { fileSizes: { small: -1 } }, 'generator.params.fileSizes.small: Too small'],
-    ['coding-agent', { fileSizes: { small: 0, medium: 0, large: 0 } }, 'generator.params.fileSizes: at least one of small, medium or large must be above 0'],
+    [
+      'coding-agent',
+      { fileSizes: { small: 0, medium: 0, large: 0 } },
+      'generator.params.fileSizes: at least one of small, medium or large must be above 0',
+    ],
     ['coding-agent', { fileSize: {} }, 'generator.params: Unrecognized key: "fileSize"'],
     ['coding-agent', { todos: '' }, 'generator.params.todos: Too small'],
     ['research-agent', { fetchTokens: [9_000, 10] }, 'generator.params.fetchTokens: give [min, max] with min <= max'],
@@ -232,8 +280,15 @@ describe('params validation', () => {
 
   it('fills defaults for missing params', () => {
     const parsed = parseGeneratorParams('coding-agent', undefined);
-    expect(parsed).toEqual({ ok: true, params: {
-      fileSizes: { small: 5, medium: 3, large: 2 }, todos: 'todos', transitionTo: 'implement', analyzeShare: 0.35, inlineResults: false,
-    } });
+    expect(parsed).toEqual({
+      ok: true,
+      params: {
+        fileSizes: { small: 5, medium: 3, large: 2 },
+        todos: 'todos',
+        transitionTo: 'implement',
+        analyzeShare: 0.35,
+        inlineResults: false,
+      },
+    });
   });
 });

@@ -7,8 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { GENERATOR_PARAMS } from '../../src/scenarios/generators.ts';
 import {
-  EXAMPLE_HEADLINES_FILE, GENERATOR_EVENTS_FILE, PINNED_SEEDS, exampleHeadlines, generatorFixtures,
-  type GeneratorFixture, type Headline,
+  EXAMPLE_HEADLINES_FILE,
+  GENERATOR_EVENTS_FILE,
+  PINNED_SEEDS,
+  exampleHeadlines,
+  generatorFixtures,
+  type GeneratorFixture,
+  type Headline,
 } from './golden.ts';
 
 const pinnedEvents = JSON.parse(readFileSync(GENERATOR_EVENTS_FILE, 'utf8')) as GeneratorFixture[];
@@ -16,8 +21,9 @@ const pinnedHeadlines = JSON.parse(readFileSync(EXAMPLE_HEADLINES_FILE, 'utf8'))
 
 describe('generator events are pinned', () => {
   it('for every built-in kind, two seeds each', () => {
-    expect(pinnedEvents.map((f) => `${f.spec.kind}/${f.spec.seed}`))
-      .toEqual(Object.keys(GENERATOR_PARAMS).flatMap((kind) => PINNED_SEEDS.map((seed) => `${kind}/${seed}`)));
+    expect(pinnedEvents.map((f) => `${f.spec.kind}/${f.spec.seed}`)).toEqual(
+      Object.keys(GENERATOR_PARAMS).flatMap((kind) => PINNED_SEEDS.map((seed) => `${kind}/${seed}`)),
+    );
   });
 
   const now = generatorFixtures();
@@ -29,7 +35,8 @@ describe('generator events are pinned', () => {
   }
 
   it('the two seeds of a kind tell different stories', () => {
-    for (let i = 0; i < pinnedEvents.length; i += 2) expect(pinnedEvents[i]!.events).not.toEqual(pinnedEvents[i + 1]!.events);
+    for (let i = 0; i < pinnedEvents.length; i += 2)
+      expect(pinnedEvents[i]!.events).not.toEqual(pinnedEvents[i + 1]!.events);
   });
 });
 

@@ -7,9 +7,21 @@
 // and a change that alters what an old link shows needs a new generator version instead (see
 // docs/decisions/scenarios.md, "Golden fixtures").
 import { writeFileSync } from 'node:fs';
-import { loadEncodings, ScenarioSchema, type GeneratorSpec, type TrafficEvent, type Timeline, replay } from '../../src/engine/index.ts';
+import {
+  loadEncodings,
+  ScenarioSchema,
+  type GeneratorSpec,
+  type TrafficEvent,
+  type Timeline,
+  replay,
+} from '../../src/engine/index.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
-import { GENERATOR_PARAMS, generateTraffic, type GeneratorKind, BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
+import {
+  GENERATOR_PARAMS,
+  generateTraffic,
+  type GeneratorKind,
+  BUILT_IN_TRAFFIC,
+} from '../../src/scenarios/generators.ts';
 import { RHAI } from '../../src/engine/custom-script.ts';
 
 export const GENERATOR_EVENTS_FILE = new URL('./fixtures/generator-events.json', import.meta.url);
@@ -25,10 +37,12 @@ export interface GeneratorFixture {
 }
 
 export function generatorFixtures(): GeneratorFixture[] {
-  return (Object.keys(GENERATOR_PARAMS) as GeneratorKind[]).flatMap((kind) => PINNED_SEEDS.map((seed) => {
-    const spec: GeneratorSpec = { kind, seed, steps: PINNED_STEPS };
-    return { spec, events: generateTraffic(spec) };
-  }));
+  return (Object.keys(GENERATOR_PARAMS) as GeneratorKind[]).flatMap((kind) =>
+    PINNED_SEEDS.map((seed) => {
+      const spec: GeneratorSpec = { kind, seed, steps: PINNED_STEPS };
+      return { spec, events: generateTraffic(spec) };
+    }),
+  );
 }
 
 /** The numbers a reader of an example's link sees first. */
@@ -58,7 +72,9 @@ export function headline(example: string, timeline: Timeline): Headline {
 }
 
 export function exampleHeadlines(): Headline[] {
-  return EXAMPLES.map((example) => headline(example.id, replay(ScenarioSchema.parse(example.scenario), { ...BUILT_IN_TRAFFIC, ...RHAI })));
+  return EXAMPLES.map((example) =>
+    headline(example.id, replay(ScenarioSchema.parse(example.scenario), { ...BUILT_IN_TRAFFIC, ...RHAI })),
+  );
 }
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 1)}\n`;

@@ -5,7 +5,9 @@ import { ScenarioSchema } from '../../src/engine/index.ts';
 import { formatIssues, scenarioIssueDiagnostics } from '../../src/scenarios/issues.ts';
 
 const broken = ScenarioSchema.safeParse({
-  version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '' },
+  version: 1,
+  model: { id: 'gpt-4o' },
+  agent: { 'agent.leviath': '' },
   traffic: [{ type: 'tool_result', tool_name: 'grep', size_tokens: 3 }, { type: 'nope' }],
   generator: { kind: 'chat' },
 });
@@ -21,18 +23,27 @@ describe('scenario problems', () => {
 
   it('as diagnostics carry the same words, the key path, and the position the caller locates', () => {
     // A stand-in locator: the key path's depth as the line, its first key's length as the column.
-    const located = scenarioIssueDiagnostics(broken.error!, 'run.json', (path) => ({ line: path.length, column: String(path[0]).length }));
+    const located = scenarioIssueDiagnostics(broken.error!, 'run.json', (path) => ({
+      line: path.length,
+      column: String(path[0]).length,
+    }));
     expect(located.map((d) => [d.code, d.severity, d.file, d.line, d.column, d.path, d.message])).toEqual([
       ['scenario-invalid', 'error', 'run.json', 3, 7, 'traffic[0].tool_call_id', 'traffic[0].tool_call_id: Required'],
       ['scenario-invalid', 'error', 'run.json', 3, 7, 'traffic[1].type', formatIssues(broken.error!)[1]],
       ['scenario-invalid', 'error', 'run.json', 2, 9, 'generator.kind', formatIssues(broken.error!)[2]],
     ]);
-    expect(scenarioIssueDiagnostics(broken.error!, 'scenario.json').map((d) => [d.line, d.column])).toEqual([[1, 1], [1, 1], [1, 1]]);
+    expect(scenarioIssueDiagnostics(broken.error!, 'scenario.json').map((d) => [d.line, d.column])).toEqual([
+      [1, 1],
+      [1, 1],
+      [1, 1],
+    ]);
   });
 
   it('at the top level say so', () => {
     const top = ScenarioSchema.safeParse([]);
-    expect(scenarioIssueDiagnostics(top.error!, 'scenario.json').map((d) => d.message)).toEqual(formatIssues(top.error!));
+    expect(scenarioIssueDiagnostics(top.error!, 'scenario.json').map((d) => d.message)).toEqual(
+      formatIssues(top.error!),
+    );
     expect(formatIssues(top.error!)[0]).toMatch(/^\(top level\): /);
   });
 });

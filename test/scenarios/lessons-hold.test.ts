@@ -21,13 +21,21 @@ function guideSentence(start: string): string {
 
 describe('flat-vs-regions: raising the window only moves the failure', () => {
   const base = exampleContent('flat-vs-regions')!;
-  const run = (window: number, steps: number): Timeline => replay({ ...base, model: { ...base.model, window }, generator: { ...base.generator!, steps } }, { ...BUILT_IN_TRAFFIC, ...RHAI });
+  const run = (window: number, steps: number): Timeline =>
+    replay(
+      { ...base, model: { ...base.model, window }, generator: { ...base.generator!, steps } },
+      { ...BUILT_IN_TRAFFIC, ...RHAI },
+    );
 
-  it('the guide\'s numbers are the replay\'s, at 32,000, 48,000 and 64,000 tokens and with 1,000 events', () => {
+  it("the guide's numbers are the replay's, at 32,000, 48,000 and 64,000 tokens and with 1,000 events", () => {
     const sentence = guideSentence('**Try** raising the window');
-    const [, at48, was32] = /at 48,000 tokens the flat list loses the task later, at inference (\d+) instead of (\d+)/.exec(sentence)!;
-    const [, events, again] = /raise Events to ([\d,]+) and the flat list loses the task again, at inference (\d+)/.exec(sentence)!;
-    expect(sentence).toContain('at 64,000 this 500-event chat never fills the window, so the flat list keeps the task to the end');
+    const [, at48, was32] =
+      /at 48,000 tokens the flat list loses the task later, at inference (\d+) instead of (\d+)/.exec(sentence)!;
+    const [, events, again] =
+      /raise Events to ([\d,]+) and the flat list loses the task again, at inference (\d+)/.exec(sentence)!;
+    expect(sentence).toContain(
+      'at 64,000 this 500-event chat never fills the window, so the flat list keeps the task to the end',
+    );
     expect(base.model).toMatchObject({ window: 32_000 });
     expect(base.generator!.steps).toBe(500);
 
@@ -43,13 +51,14 @@ describe('flat-vs-regions: raising the window only moves the failure', () => {
   });
 });
 
-describe('stage-instructions-cache: deleting stage_instructions changes the transition\'s prefix and cost', () => {
+describe("stage-instructions-cache: deleting stage_instructions changes the transition's prefix and cost", () => {
   const withLine = exampleContent('stage-instructions-cache')!;
   const blueprint = withLine.agent['agent.leviath']!;
   const line = 'stage_instructions = { kind = "pinned", budget = "3%" }\n';
   const without: Scenario = { ...withLine, agent: { ...withLine.agent, 'agent.leviath': blueprint.replace(line, '') } };
   /** The first request sent in the implement stage. */
-  const transitionRequest = (timeline: Timeline) => timeline.steps.find((s) => s.stage === 'implement' && s.request)!.request!;
+  const transitionRequest = (timeline: Timeline) =>
+    timeline.steps.find((s) => s.stage === 'implement' && s.request)!.request!;
 
   it('the blueprint declares the line the guide says to delete', () => {
     expect(blueprint).toContain(line);
@@ -61,7 +70,9 @@ describe('stage-instructions-cache: deleting stage_instructions changes the tran
     const lost = transitionRequest(replay(without, { ...BUILT_IN_TRAFFIC, ...RHAI }));
     const sentence = guideSentence('**Watch** the cache-prefix line at the first inference after the transition');
     const [, prefix] = /commits \(([\d,]+) tokens, over the model's 1,024-token minimum/.exec(sentence)!;
-    const [, costWithout, costWith] = /that request's input cost rises from \$([\d.]+) to \$([\d.]+)/.exec(sentence)!.map(String);
+    const [, costWithout, costWith] = /that request's input cost rises from \$([\d.]+) to \$([\d.]+)/
+      .exec(sentence)!
+      .map(String);
 
     expect(kept.prefixTokens).toBe(number(prefix!));
     expect(kept.prefixTokens).toBeGreaterThan(1024);
@@ -81,7 +92,9 @@ describe('stage-instructions-cache: deleting stage_instructions changes the tran
     const a = replay(withLine, { ...BUILT_IN_TRAFFIC, ...RHAI }).summary;
     const b = replay(without, { ...BUILT_IN_TRAFFIC, ...RHAI }).summary;
     expect(a.inferences).toBe(81);
-    expect(guideSentence('**Watch** the cache-prefix line at the first inference after the transition')).toContain(`Only that one request of the run's ${a.inferences} changes`);
+    expect(guideSentence('**Watch** the cache-prefix line at the first inference after the transition')).toContain(
+      `Only that one request of the run's ${a.inferences} changes`,
+    );
     expect(a.meanPrefixShare).toBeGreaterThan(b.meanPrefixShare);
     expect(a.meanPrefixShare - b.meanPrefixShare).toBeLessThan(0.001);
   });
@@ -98,7 +111,7 @@ describe('three-stage-history: compact_history across three stages, and a stage 
     expect(firstIn('verify').regions.history!.entries).toBe(2);
   });
 
-  it('verify\'s own layout hides the codebase and routes shell output to test_log: its first request is about 15,000 tokens, implement\'s last over 60,000', () => {
+  it("verify's own layout hides the codebase and routes shell output to test_log: its first request is about 15,000 tokens, implement's last over 60,000", () => {
     const verify = firstIn('verify');
     expect(verify.regions.codebase!.visible).toBe(false);
     expect(verify.regions.codebase!.tokens).toBeGreaterThan(0);
@@ -107,7 +120,7 @@ describe('three-stage-history: compact_history across three stages, and a stage 
     expect(lastIn('implement').request!.requestTokens).toBeGreaterThan(55_000);
     expect(timeline.steps.at(-1)!.regions.test_log!.tokens).toBe(6000 + 2500);
     const { summary } = findExample('three-stage-history')!;
-    expect(summary).toContain('about 15,000 tokens where implement\'s last was over 55,000');
+    expect(summary).toContain("about 15,000 tokens where implement's last was over 55,000");
   });
 });
 
@@ -119,7 +132,8 @@ describe('cascade: budgets over the window, shed by kind', () => {
   const step = timeline.steps[at]!;
   const before = timeline.steps[at - 1]!;
   /** The size_tokens of the example's own call `id`. */
-  const resultOf = (id: string) => base.traffic.find((e) => e.type === 'tool_result' && e.tool_call_id === id) as { size_tokens: number };
+  const resultOf = (id: string) =>
+    base.traffic.find((e) => e.type === 'tool_result' && e.tool_call_id === id) as { size_tokens: number };
 
   it('the budgets add up to the 135% the blueprint says', () => {
     const budgets = [...blueprint.matchAll(/budget = "(\d+)%"/g)].map((m) => Number(m[1]));
@@ -130,7 +144,8 @@ describe('cascade: budgets over the window, shed by kind', () => {
 
   it("the lesson's request sheds notes, then scratch, then folds codebase; the later tiers and the task keep everything", () => {
     const { look } = findExample('cascade')!.lesson;
-    const [, notesTokens, scratchTokens] = /notes \(temporary\) lost all of its ([\d,]+) tokens, then scratch \(clearable\) its ([\d,]+)/.exec(look)!;
+    const [, notesTokens, scratchTokens] =
+      /notes \(temporary\) lost all of its ([\d,]+) tokens, then scratch \(clearable\) its ([\d,]+)/.exec(look)!;
     const shed = step.changes.filter((c) => c.type === 'cascade');
     expect(shed.map((c) => c.region)).toEqual(['notes', 'scratch', 'codebase']);
     // What notes and scratch held is what the fetch and the grep returned.
@@ -151,9 +166,10 @@ describe('cascade: budgets over the window, shed by kind', () => {
     expect(step.warnings.filter((w) => /window/.test(w))).toEqual([]);
   });
 
-  it('the guide\'s variation: codebase at 40% compacts on its own budget and the cascade never runs', () => {
+  it("the guide's variation: codebase at 40% compacts on its own budget and the cascade never runs", () => {
     const sentence = guideSentence("**Try** lowering codebase's budget");
-    const [, ceiling, none, was] = /own budget \(([\d,]+) tokens\) .* ([\d,]+) cascade changes in the run instead of ([\d,]+)/.exec(sentence)!;
+    const [, ceiling, none, was] =
+      /own budget \(([\d,]+) tokens\) .* ([\d,]+) cascade changes in the run instead of ([\d,]+)/.exec(sentence)!;
     expect(timeline.summary.changes.cascade.count).toBe(number(was!));
     const line = 'codebase = { kind = "compacting", budget = "60%" }';
     expect(blueprint).toContain(line);

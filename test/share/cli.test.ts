@@ -14,21 +14,34 @@ function lev(args: string[], input?: string) {
 
 const dir = mkdtempSync(join(tmpdir(), 'lev-share-'));
 const scenarioFile = join(dir, 'scenario.json');
-writeFileSync(scenarioFile, JSON.stringify({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '[context.regions]\n' } }));
+writeFileSync(
+  scenarioFile,
+  JSON.stringify({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '[context.regions]\n' } }),
+);
 const brokenFile = join(dir, 'broken.json');
-writeFileSync(brokenFile, JSON.stringify({ version: 1, model: { id: 'gpt-4o' }, agent: {}, traffic: [{ type: 'user' }] }));
+writeFileSync(
+  brokenFile,
+  JSON.stringify({ version: 1, model: { id: 'gpt-4o' }, agent: {}, traffic: [{ type: 'user' }] }),
+);
 
 describe('lev share', () => {
   it('encode prints the same fragment the page makes, and decode reverses it', () => {
     const encoded = lev(['encode', 'examples/coding-agent.json']);
-    expect(encoded).toEqual({ code: 0, stdout: `${encodeScenario(findExample('coding-agent')!.scenario)}\n`, stderr: '' });
+    expect(encoded).toEqual({
+      code: 0,
+      stdout: `${encodeScenario(findExample('coding-agent')!.scenario)}\n`,
+      stderr: '',
+    });
     const decoded = lev(['decode', `https://leviath.dev/playground/${encoded.stdout.trim()}`]);
     expect(decoded.code).toBe(0);
     expect(JSON.parse(decoded.stdout)).toEqual(ScenarioSchema.parse(findExample('coding-agent')!.scenario));
   });
 
   it('encode --json --url gives the whole link and its length; stdin works as "-"', () => {
-    const result = lev(['encode', '-', '--json', '--url', 'https://leviath.dev/#old'], JSON.stringify({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '' } }));
+    const result = lev(
+      ['encode', '-', '--json', '--url', 'https://leviath.dev/#old'],
+      JSON.stringify({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '' } }),
+    );
     expect(result.code).toBe(0);
     const out = JSON.parse(result.stdout);
     expect(out.ok).toBe(true);
@@ -44,7 +57,11 @@ describe('lev share', () => {
 
   it('a corrupt link is exit 1 with the reason on stderr', () => {
     const result = lev(['decode', '#s=1.!!']);
-    expect(result).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/^lev: share decode: This link is corrupt: character "!" at position 1/) });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^lev: share decode: This link is corrupt: character "!" at position 1/),
+    });
   });
 
   it('an invalid scenario file is exit 1, naming each field', () => {
@@ -56,7 +73,13 @@ describe('lev share', () => {
 
   // Five processes: on the shared 2-core machine each takes up to 6 s under load.
   it('bad usage is exit 2 with the usage line', () => {
-    for (const args of [[], ['frobnicate'], ['encode'], ['encode', scenarioFile, '--bogus'], ['encode', join(dir, 'missing.json')]]) {
+    for (const args of [
+      [],
+      ['frobnicate'],
+      ['encode'],
+      ['encode', scenarioFile, '--bogus'],
+      ['encode', join(dir, 'missing.json')],
+    ]) {
       const result = lev(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(/^lev: share/);
@@ -64,10 +87,27 @@ describe('lev share', () => {
   }, 90_000);
 
   it('encode --step --view --zoom --region makes the link the page writes for that view: the scenario, then its view parts', () => {
-    const result = lev(['encode', 'examples/flat-vs-regions.json', '--step', '254', '--view', 'flat', '--zoom', 'fit', '--region', 'task']);
-    expect(result).toEqual({ code: 0, stdout: `${encodeScenario(findExample('flat-vs-regions')!.scenario)}&step=254&view=flat&zoom=fit&region=task\n`, stderr: '' });
+    const result = lev([
+      'encode',
+      'examples/flat-vs-regions.json',
+      '--step',
+      '254',
+      '--view',
+      'flat',
+      '--zoom',
+      'fit',
+      '--region',
+      'task',
+    ]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: `${encodeScenario(findExample('flat-vs-regions')!.scenario)}&step=254&view=flat&zoom=fit&region=task\n`,
+      stderr: '',
+    });
     const url = lev(['encode', 'examples/flat-vs-regions.json', '--url', 'https://leviath.dev/p/', '--view=cache']);
-    expect(url.stdout).toBe(`https://leviath.dev/p/${encodeScenario(findExample('flat-vs-regions')!.scenario)}&view=cache\n`);
+    expect(url.stdout).toBe(
+      `https://leviath.dev/p/${encodeScenario(findExample('flat-vs-regions')!.scenario)}&view=cache\n`,
+    );
   });
 
   it('a bad --step, --view or --zoom is a usage error naming the flag and the values it takes', () => {

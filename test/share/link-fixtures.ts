@@ -35,7 +35,11 @@ export function timelineFigures(timeline: Timeline): TimelineFigures {
   const last = timeline.steps.at(-1);
   let hash = 0x811c9dc5;
   for (const step of timeline.steps) {
-    const row = [...Object.entries(step.regions).map(([name, r]) => `${name}=${r.tokens}`), step.request?.requestTokens ?? '', step.request?.prefixTokens ?? ''].join(',');
+    const row = [
+      ...Object.entries(step.regions).map(([name, r]) => `${name}=${r.tokens}`),
+      step.request?.requestTokens ?? '',
+      step.request?.prefixTokens ?? '',
+    ].join(',');
     for (let i = 0; i < row.length; i++) hash = Math.imul(hash ^ row.charCodeAt(i), 0x01000193);
   }
   return {
@@ -51,14 +55,28 @@ export function timelineFigures(timeline: Timeline): TimelineFigures {
 /** Beyond the examples: explicit events with inline tool output, a custom window, Unicode. */
 const HAND_MADE: ScenarioInput[] = [
   {
-    version: 1, name: 'explicit-events', description: 'explicit traffic, inline tool output, a custom window',
+    version: 1,
+    name: 'explicit-events',
+    description: 'explicit traffic, inline tool output, a custom window',
     model: { window: 24_000, encoding: 'cl100k_base' },
-    agent: { 'agent.leviath': '[context.regions]\ntask = { kind = "pinned", budget = "10%", seed = "task_input" }\nconversation = { kind = "sliding_window", budget = "50%", max_items = 4 }\n' },
+    agent: {
+      'agent.leviath':
+        '[context.regions]\ntask = { kind = "pinned", budget = "10%", seed = "task_input" }\nconversation = { kind = "sliding_window", budget = "50%", max_items = 4 }\n',
+    },
     inputs: { task: 'Résumé the logs — find the 🐛' },
     traffic: [
       { type: 'user', content: 'Where does the login test fail?' },
-      { type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'tests/login.rs' } }] },
-      { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', content: 'fn login() {\n    assert_eq!(status, 200);\n}\n'.repeat(20) },
+      {
+        type: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'tests/login.rs' } }],
+      },
+      {
+        type: 'tool_result',
+        tool_call_id: 'c1',
+        tool_name: 'read_file',
+        content: 'fn login() {\n    assert_eq!(status, 200);\n}\n'.repeat(20),
+      },
       { type: 'assistant', content: '', tool_calls: [{ id: 'c2', name: 'shell', arguments: { cmd: 'cargo test' } }] },
       { type: 'tool_result', tool_call_id: 'c2', tool_name: 'shell', size_tokens: 900, is_error: true },
       { type: 'assistant', content: 'The status is 401 because the token expired.' },
@@ -72,7 +90,11 @@ export function fixturesOfToday(): LinkFixture[] {
   const scenarios = [...EXAMPLES.map((e) => e.scenario), ...HAND_MADE];
   return scenarios.map((input) => {
     const scenario = ScenarioSchema.parse(input);
-    return { name: scenario.name, fragment: encodeScenario(scenario), opensTo: timelineFigures(replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI })) };
+    return {
+      name: scenario.name,
+      fragment: encodeScenario(scenario),
+      opensTo: timelineFigures(replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI })),
+    };
   });
 }
 

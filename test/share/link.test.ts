@@ -5,7 +5,15 @@ import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { generateTraffic } from '../../src/scenarios/generators.ts';
 import { fromBase64Url, toBase64Url } from '../../src/share/base64url.ts';
 import { inflateCapped, InflateLimitError } from '../../src/share/inflate.ts';
-import { compactScenario, decodeFragment, encodeScenario, isLongLink, LONG_LINK_CHARS, MAX_INFLATED_BYTES, scenarioUrl } from '../../src/share/index.ts';
+import {
+  compactScenario,
+  decodeFragment,
+  encodeScenario,
+  isLongLink,
+  LONG_LINK_CHARS,
+  MAX_INFLATED_BYTES,
+  scenarioUrl,
+} from '../../src/share/index.ts';
 import { deflateBomb } from './bomb.ts';
 
 /** A link made by hand from any JSON value, the way a tampered or foreign link would be. */
@@ -19,7 +27,11 @@ function errorOf(link: string): string {
   return result.error;
 }
 
-const minimal: ScenarioInput = { version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '[context.regions]\n' } };
+const minimal: ScenarioInput = {
+  version: 1,
+  model: { id: 'gpt-4o' },
+  agent: { 'agent.leviath': '[context.regions]\n' },
+};
 // Leaves room for a page address in front of the fragment.
 const PAGE_ADDRESS_ALLOWANCE = 100;
 
@@ -43,30 +55,55 @@ describe('encodeScenario', () => {
   });
 
   it('leaves defaults out of the payload', () => {
-    const compact = compactScenario(ScenarioSchema.parse({
-      ...minimal, model: { window: 32_000 }, generator: { kind: 'long-chat' },
-      traffic: [{ type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'grep' }] }],
-    }));
+    const compact = compactScenario(
+      ScenarioSchema.parse({
+        ...minimal,
+        model: { window: 32_000 },
+        generator: { kind: 'long-chat' },
+        traffic: [{ type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'grep' }] }],
+      }),
+    );
     expect(JSON.parse(JSON.stringify(compact))).toEqual({
-      version: 1, model: { window: 32_000 }, agent: minimal.agent, generator: { kind: 'long-chat' },
+      version: 1,
+      model: { window: 32_000 },
+      agent: minimal.agent,
+      generator: { kind: 'long-chat' },
       traffic: [{ type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'grep' }] }],
     });
   });
 
   it('leaves out generator params equal to their defaults, keeping the same traffic', () => {
-    const input: ScenarioInput = { ...minimal, generator: { kind: 'coding-agent', steps: 300, params: { todos: 'todos', analyzeShare: 0.5, fileSizes: { small: 5, medium: 3, large: 2 } } } };
+    const input: ScenarioInput = {
+      ...minimal,
+      generator: {
+        kind: 'coding-agent',
+        steps: 300,
+        params: { todos: 'todos', analyzeShare: 0.5, fileSizes: { small: 5, medium: 3, large: 2 } },
+      },
+    };
     const compact = compactScenario(ScenarioSchema.parse(input));
-    expect(JSON.parse(JSON.stringify(compact)).generator).toEqual({ kind: 'coding-agent', steps: 300, params: { analyzeShare: 0.5 } });
+    expect(JSON.parse(JSON.stringify(compact)).generator).toEqual({
+      kind: 'coding-agent',
+      steps: 300,
+      params: { analyzeShare: 0.5 },
+    });
     const decoded = decodeFragment(encodeScenario(input));
     if (!decoded.ok) throw new Error(decoded.error);
-    expect(generateTraffic(decoded.scenario.generator!)).toEqual(generateTraffic(ScenarioSchema.parse(input).generator!));
+    expect(generateTraffic(decoded.scenario.generator!)).toEqual(
+      generateTraffic(ScenarioSchema.parse(input).generator!),
+    );
   });
 
   it('keeps every non-default value through a round trip', () => {
     const full: ScenarioInput = {
-      version: 1, name: 'mine', description: 'a test', model: { window: 9_000, encoding: 'cl100k_base' },
+      version: 1,
+      name: 'mine',
+      description: 'a test',
+      model: { window: 9_000, encoding: 'cl100k_base' },
       agent: { 'agent.leviath': 'x = 1\n', 'context_hooks/a.rhai': 'fn render(ctx) { "" }' },
-      workdir: { 'README.md': 'hi' }, commands: { ls: 'a\nb' }, inputs: { task: 'do it', caller: { brief: 'b' }, standards: 's' },
+      workdir: { 'README.md': 'hi' },
+      commands: { ls: 'a\nb' },
+      inputs: { task: 'do it', caller: { brief: 'b' }, standards: 's' },
       traffic: [
         { type: 'user', content: 'héllo 🧪' },
         { type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a' } }] },
@@ -79,8 +116,9 @@ describe('encodeScenario', () => {
   });
 
   it('refuses an invalid scenario, naming the field', () => {
-    expect(() => encodeScenario({ ...minimal, traffic: [{ type: 'todo_done', region: 'todos', id: 'one' }] } as never))
-      .toThrow(/traffic\[0\]\.id/);
+    expect(() =>
+      encodeScenario({ ...minimal, traffic: [{ type: 'todo_done', region: 'todos', id: 'one' }] } as never),
+    ).toThrow(/traffic\[0\]\.id/);
   });
 
   it('scenarioUrl replaces any fragment the page already has', () => {
@@ -107,7 +145,9 @@ describe('decodeFragment refuses, saying why', () => {
   const good = encodeScenario(minimal);
 
   it('a URL with no scenario', () => {
-    expect(errorOf('https://leviath.dev/playground/')).toBe('This link holds no scenario: expected a fragment like #s=1.… at the end of the URL.');
+    expect(errorOf('https://leviath.dev/playground/')).toBe(
+      'This link holds no scenario: expected a fragment like #s=1.… at the end of the URL.',
+    );
   });
 
   it('a value without a format version', () => {
@@ -116,30 +156,39 @@ describe('decodeFragment refuses, saying why', () => {
 
   it('a link in another share format', () => {
     expect(errorOf(`#s=2.${good.slice(5)}`)).toBe(
-      'This link was made in a different version of the playground (share format 2); this page reads share format 1, scenario version 1. Open it with the version that made it, or export the scenario as JSON there.');
+      'This link was made in a different version of the playground (share format 2); this page reads share format 1, scenario version 1. Open it with the version that made it, or export the scenario as JSON there.',
+    );
   });
 
   it('a scenario of another version', () => {
-    expect(errorOf(linkOf({ ...minimal, version: 2 }))).toMatch(/^This link was made in a different version of the playground \(scenario version 2\)/);
+    expect(errorOf(linkOf({ ...minimal, version: 2 }))).toMatch(
+      /^This link was made in a different version of the playground \(scenario version 2\)/,
+    );
   });
 
   it('characters that are not base64url', () => {
     expect(errorOf(`${good.slice(0, 10)}*${good.slice(11)}`)).toBe(
-      'This link is corrupt: character "*" at position 6 is not base64url. It may have been cut or changed when copied.');
+      'This link is corrupt: character "*" at position 6 is not base64url. It may have been cut or changed when copied.',
+    );
   });
 
   it('a link cut short', () => {
     const cut = good.slice(0, '#s=1.'.length + 4 * Math.floor((good.length * 0.6) / 4));
-    expect(errorOf(cut)).toMatch(/^This link is corrupt: its data does not decompress \(.+\)\. It may have been cut short when copied\.$/);
+    expect(errorOf(cut)).toMatch(
+      /^This link is corrupt: its data does not decompress \(.+\)\. It may have been cut short when copied\.$/,
+    );
   });
 
   it('bytes that are not DEFLATE', () => {
-    expect(errorOf(`#s=1.${toBase64Url(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0xff, 0xff]))}`)).toMatch(/^This link is corrupt: its data does not decompress/);
+    expect(errorOf(`#s=1.${toBase64Url(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0xff, 0xff]))}`)).toMatch(
+      /^This link is corrupt: its data does not decompress/,
+    );
   });
 
   it('data that is not JSON', () => {
-    expect(errorOf(`#s=1.${toBase64Url(deflateSync(new TextEncoder().encode('{not json')))}`))
-      .toBe('This link is corrupt: its data decompresses but is not scenario JSON.');
+    expect(errorOf(`#s=1.${toBase64Url(deflateSync(new TextEncoder().encode('{not json')))}`)).toBe(
+      'This link is corrupt: its data decompresses but is not scenario JSON.',
+    );
   });
 
   it('JSON that is not a valid scenario, with the path of each problem', () => {
@@ -153,7 +202,9 @@ describe('decodeFragment refuses, saying why', () => {
     const big = { ...minimal, workdir: { 'big.txt': 'a'.repeat(MAX_INFLATED_BYTES) } };
     const link = linkOf(big);
     expect(link.length).toBeLessThan(10_000);
-    expect(errorOf(link)).toBe("This link's scenario is larger than 2 MB once decompressed, so it was not opened. Share big scenarios as a JSON file instead.");
+    expect(errorOf(link)).toBe(
+      "This link's scenario is larger than 2 MB once decompressed, so it was not opened. Share big scenarios as a JSON file instead.",
+    );
   });
 });
 
@@ -177,7 +228,9 @@ describe('deflate bombs', () => {
     // Inflating the whole bomb would need a gigabyte; stopping at the cap needs a few megabytes.
     expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
     // As a link it is too long to be decoded at all (a smaller bomb reaches the cap: test/hostile/share.test.ts).
-    expect(errorOf(`#s=1.${toBase64Url(bomb)}`)).toMatch(/^This link is 9,\d{3},\d{3} characters long, more than a scenario of 2 MB can make/);
+    expect(errorOf(`#s=1.${toBase64Url(bomb)}`)).toMatch(
+      /^This link is 9,\d{3},\d{3} characters long, more than a scenario of 2 MB can make/,
+    );
   });
 
   it('inflateCapped returns data under the cap intact', () => {

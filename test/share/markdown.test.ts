@@ -7,26 +7,38 @@ import { markdownText, regionRows, scenarioMarkdown } from '../../src/share/mark
 import { timelineView } from '../../src/worker/timeline-view.ts';
 
 const scenario = ScenarioSchema.parse({
-  version: 1, name: 'tiny | pipes', model: { window: 10_000 },
-  agent: { 'agent.leviath': '[context.regions]\ntask = { kind = "pinned", budget = "10%", seed = "task_input" }\nconversation = { kind = "sliding_window", budget = "50%", max_items = 2 }\n' },
+  version: 1,
+  name: 'tiny | pipes',
+  model: { window: 10_000 },
+  agent: {
+    'agent.leviath':
+      '[context.regions]\ntask = { kind = "pinned", budget = "10%", seed = "task_input" }\nconversation = { kind = "sliding_window", budget = "50%", max_items = 2 }\n',
+  },
   inputs: { task: 'Say hello' },
   traffic: [
-    { type: 'user', content: 'one' }, { type: 'assistant', content: 'two' },
-    { type: 'user', content: 'three' }, { type: 'assistant', content: 'four' },
+    { type: 'user', content: 'one' },
+    { type: 'assistant', content: 'two' },
+    { type: 'user', content: 'three' },
+    { type: 'assistant', content: 'four' },
   ],
 });
 
 describe('Copy as Markdown', () => {
   const timeline = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
 
-  it('counts each region\'s evictions from the timeline', () => {
+  it("counts each region's evictions from the timeline", () => {
     const conversation = regionRows(timeline).find((r) => r.region === 'conversation')!;
-    const evicted = timeline.steps.flatMap((s) => s.changes).filter((c) => c.type === 'evict' && c.region === 'conversation');
+    const evicted = timeline.steps
+      .flatMap((s) => s.changes)
+      .filter((c) => c.type === 'evict' && c.region === 'conversation');
     expect(evicted.length).toBeGreaterThan(0);
     expect(conversation).toEqual({
-      region: 'conversation', kind: 'sliding_window', budget: 5_000,
+      region: 'conversation',
+      kind: 'sliding_window',
+      budget: 5_000,
       finalTokens: timeline.steps.at(-1)!.regions.conversation?.tokens,
-      evictions: evicted.length, evictedTokens: evicted.reduce((sum, c) => sum + c.tokens, 0),
+      evictions: evicted.length,
+      evictedTokens: evicted.reduce((sum, c) => sum + c.tokens, 0),
     });
   });
 
@@ -39,7 +51,9 @@ describe('Copy as Markdown', () => {
     expect(lines).toContain(`| task | pinned | 1,000 | ${task} | 0 |`);
     expect(lines.filter((l) => l.startsWith('| ')).length).toBe(1 + timeline.regions.length);
     const last = timeline.steps.findLast((s) => s.request)!.request!;
-    expect(lines.at(-2)).toBe(`Cache prefix: ${Math.round(timeline.summary.meanPrefixShare * 100)}% of each request on average was identical to the previous one; last request ${last.prefixTokens} of ${last.requestTokens} tokens.`);
+    expect(lines.at(-2)).toBe(
+      `Cache prefix: ${Math.round(timeline.summary.meanPrefixShare * 100)}% of each request on average was identical to the previous one; last request ${last.prefixTokens} of ${last.requestTokens} tokens.`,
+    );
   });
 
   // What a hostile name tries, each as GitHub-flavoured Markdown (marked) would render it.
@@ -72,11 +86,21 @@ describe('Copy as Markdown', () => {
 
   it('a region named to break the table keeps to its own cell, and adds no image and no link that hides its target', () => {
     const name = 'a|b](https://evil.example) ![x](https://evil.example/p.png)';
-    const tricky = ScenarioSchema.parse({ ...scenario, agent: { 'agent.leviath': `[context.regions]\n${JSON.stringify(name)} = { kind = "pinned", budget = "10%", seed = "task_input" }\n` } });
-    const html = marked.parse(scenarioMarkdown('ok', 'https://x.test/#s=1.abc', timelineView(replay(tricky)).view.markdown), { async: false });
+    const tricky = ScenarioSchema.parse({
+      ...scenario,
+      agent: {
+        'agent.leviath': `[context.regions]\n${JSON.stringify(name)} = { kind = "pinned", budget = "10%", seed = "task_input" }\n`,
+      },
+    });
+    const html = marked.parse(
+      scenarioMarkdown('ok', 'https://x.test/#s=1.abc', timelineView(replay(tricky)).view.markdown),
+      { async: false },
+    );
     const cell = /<tbody><tr>\n<td>(.*?)<\/td>\n<td>pinned<\/td>/.exec(html)?.[1];
     // A bare URL in a cell is autolinked by GitHub-flavoured Markdown, but shows where it goes.
-    expect(cell?.replace(/<a href="[^"]*">([^<]*)<\/a>/g, '$1')).toBe('a|b](https://evil.example\\) ![x](https://evil.example/p.png\\)');
+    expect(cell?.replace(/<a href="[^"]*">([^<]*)<\/a>/g, '$1')).toBe(
+      'a|b](https://evil.example\\) ![x](https://evil.example/p.png\\)',
+    );
     for (const [, href, text] of html.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)) {
       if (href !== 'https://x.test/#s=1.abc') expect(decodeURI(href!)).toBe(text);
     }

@@ -18,7 +18,10 @@ const made = JSON.parse(readFileSync('test/share/fixtures/view-links-2026-12-06.
 /** The view a `lev share encode` command line asked for, read from its flags. */
 function flagsOf(command: string): ViewState {
   const words = command.split(' ');
-  const value = (flag: string) => { const at = words.indexOf(flag); return at < 0 ? undefined : words[at + 1]; };
+  const value = (flag: string) => {
+    const at = words.indexOf(flag);
+    return at < 0 ? undefined : words[at + 1];
+  };
   const step = value('--step');
   return {
     ...(step ? { step: Number(step) } : {}),

@@ -24,7 +24,9 @@ async function started(tab = new FakeTab()) {
 
 /** The first step of the engine's own run where a change of `type` in `region` happens. */
 function firstChange(id: string, type: string, region: string): number {
-  return replay(exampleContent(id)!, { ...BUILT_IN_TRAFFIC, ...RHAI }).steps.findIndex((s) => s.changes.some((c) => c.type === type && c.region === region));
+  return replay(exampleContent(id)!, { ...BUILT_IN_TRAFFIC, ...RHAI }).steps.findIndex((s) =>
+    s.changes.some((c) => c.type === type && c.region === region),
+  );
 }
 
 /** Puts `href` in the tab's address as a person would (a pasted link, an edited fragment). */
@@ -46,9 +48,12 @@ describe('examples open at their lesson', () => {
     expect(parseViewParams(tab.url.hash).view).toEqual({ step: compactAt + 1, region: 'codebase' });
   });
 
-  it('a reload of a first visit comes back to the step it left, not to the lesson\'s', async () => {
+  it("a reload of a first visit comes back to the step it left, not to the lesson's", async () => {
     const { session, tab } = await started();
-    await until(() => session.ui.getState().step === firstChange('coding-agent', 'compact', 'codebase'), "the lesson's step");
+    await until(
+      () => session.ui.getState().step === firstChange('coding-agent', 'compact', 'codebase'),
+      "the lesson's step",
+    );
     session.ui.getState().setStep(3);
     tab.fire('pagehide');
     const again = new FakeTab('http://localhost:4173/', null);
@@ -73,7 +78,10 @@ describe('examples open at their lesson', () => {
   it('#example/<id> opens that example at its lesson, quietly; view parts after it win; an unknown id says which exist', async () => {
     const { session } = await started(new FakeTab('http://localhost:4173/#example/sliding-bulk-cache'));
     expect(session.library.getState().origin).toEqual({ kind: 'example', exampleId: 'sliding-bulk-cache' });
-    await until(() => session.ui.getState().step === firstChange('sliding-bulk-cache', 'evict', 'conversation'), 'the first bulk drop');
+    await until(
+      () => session.ui.getState().step === firstChange('sliding-bulk-cache', 'evict', 'conversation'),
+      'the first bulk drop',
+    );
     expect(session.ui.getState().chartView).toBe('cache');
     expect(session.ui.getState().notices).toEqual([]);
 
@@ -82,7 +90,10 @@ describe('examples open at their lesson', () => {
     expect(other.session.ui.getState().chartView).toBe('regions');
 
     const unknown = await started(new FakeTab('http://localhost:4173/#example/no-such-thing'));
-    const text = unknown.session.ui.getState().notices.map((n) => n.text).join('\n');
+    const text = unknown.session.ui
+      .getState()
+      .notices.map((n) => n.text)
+      .join('\n');
     expect(text).toContain('"no-such-thing"');
     for (const e of EXAMPLES) expect(text).toContain(e.id);
   });
@@ -91,7 +102,9 @@ describe('examples open at their lesson', () => {
 describe('the address holds the whole view', () => {
   it('a link with a step, a view, a zoom, a region and an entry opens there; the same link without them opens at step 1 of Window', async () => {
     const link = encodeScenario(exampleContent('research-reject')!);
-    const { session } = await started(new FakeTab(`http://localhost:4173/${link}&step=120&view=cache&zoom=window&region=sources&entry=2`));
+    const { session } = await started(
+      new FakeTab(`http://localhost:4173/${link}&step=120&view=cache&zoom=window&region=sources&entry=2`),
+    );
     await until(() => session.ui.getState().step === 119, 'step 120');
     const ui = session.ui.getState();
     expect([ui.chartView, ui.zoom, ui.focusRegion, ui.focusEntry]).toEqual(['cache', 'window', 'sources', 2]);
@@ -137,7 +150,10 @@ describe('the address holds the whole view', () => {
     await settle(400);
     const onScreen = scenarioPart(tab.url.hash);
     navigate(tab, '#guide/stages-and-the-prompt-cache');
-    await until(() => session.ui.getState().guideSection === 'stages-and-the-prompt-cache', 'the guide section asked for');
+    await until(
+      () => session.ui.getState().guideSection === 'stages-and-the-prompt-cache',
+      'the guide section asked for',
+    );
     expect(scenarioPart(tab.url.hash)).toBe(onScreen);
   });
 });
@@ -155,7 +171,10 @@ describe('the zoom', () => {
     // A link's zoom is shown for that link only: the choice kept is unchanged.
     const link = `${encodeScenario(exampleContent('imported-run')!)}&zoom=fit`;
     navigate(tab, link);
-    await until(() => session.library.getState().origin.kind === 'example' && session.ui.getState().zoom === 'fit', 'the link opened');
+    await until(
+      () => session.library.getState().origin.kind === 'example' && session.ui.getState().zoom === 'fit',
+      'the link opened',
+    );
     expect(session.ui.getState().zoomPreference).toBe('window');
   });
 });

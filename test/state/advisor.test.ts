@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { ScenarioSchema } from '../../src/engine/index.ts';
 import { FakeTab, testSession, until } from './fakes.ts';
 
-const example = ScenarioSchema.parse(JSON.parse(readFileSync(new URL('../../examples/imported-run.json', import.meta.url), 'utf8')));
+const example = ScenarioSchema.parse(
+  JSON.parse(readFileSync(new URL('../../examples/imported-run.json', import.meta.url), 'utf8')),
+);
 
 async function opened() {
   const made = testSession(new FakeTab());
@@ -21,7 +23,9 @@ describe('the advisor on the page', () => {
     const { session, sent } = await opened();
     const advisor = session.advisor;
     const phases = new Set<string>();
-    const unsubscribe = advisor.store.subscribe((s) => { if (s.status.kind === 'running') phases.add(s.status.phase); });
+    const unsubscribe = advisor.store.subscribe((s) => {
+      if (s.status.kind === 'running') phases.add(s.status.phase);
+    });
     advisor.run(30);
     await until(() => advisor.store.getState().status.kind === 'done', 'the advice', 60_000);
     unsubscribe();

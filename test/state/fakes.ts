@@ -15,18 +15,32 @@ import { serve, type Handlers } from '../../src/worker/serve.ts';
 /** localStorage on a Map (`map` shows what is stored). */
 export class FakeStorage implements Storage {
   readonly map = new Map<string, string>();
-  get length(): number { return this.map.size; }
-  key(index: number): string | null { return [...this.map.keys()][index] ?? null; }
-  getItem(key: string): string | null { return this.map.get(key) ?? null; }
-  setItem(key: string, value: string): void { this.map.set(key, String(value)); }
-  removeItem(key: string): void { this.map.delete(key); }
-  clear(): void { this.map.clear(); }
+  get length(): number {
+    return this.map.size;
+  }
+  key(index: number): string | null {
+    return [...this.map.keys()][index] ?? null;
+  }
+  getItem(key: string): string | null {
+    return this.map.get(key) ?? null;
+  }
+  setItem(key: string, value: string): void {
+    this.map.set(key, String(value));
+  }
+  removeItem(key: string): void {
+    this.map.delete(key);
+  }
+  clear(): void {
+    this.map.clear();
+  }
 }
 
 export const fakeStorage = () => new FakeStorage();
 
 const open: { close(): void }[] = [];
-afterEach(() => { for (const port of open.splice(0)) port.close(); });
+afterEach(() => {
+  for (const port of open.splice(0)) port.close();
+});
 
 /** A worker that serves `handlers` in this process, and the requests it was sent. */
 export class InProcessWorker {
@@ -35,7 +49,10 @@ export class InProcessWorker {
   onmessageerror: (() => void) | null = null;
   private readonly port: MessagePort;
 
-  constructor(handlers: Handlers, readonly received: WorkerRequest[]) {
+  constructor(
+    handlers: Handlers,
+    readonly received: WorkerRequest[],
+  ) {
     const { port1, port2 } = new MessageChannel();
     serve(handlers, port2);
     port1.onmessage = (e) => this.onmessage?.(e);
@@ -76,7 +93,9 @@ export class FakeTab {
         return { href: at, hash, pathname, search, origin };
       },
       history: {
-        get state() { return tab.historyState(); },
+        get state() {
+          return tab.historyState();
+        },
         pushState: (pushed, _unused, url) => {
           tab.entries.splice(tab.at + 1);
           tab.entries.push({ url: new URL(url, tab.url), state: structuredClone(pushed) });
@@ -87,17 +106,27 @@ export class FakeTab {
         },
       },
       listen: (event, listener) => tab.listeners.set(event, [...(tab.listeners.get(event) ?? []), listener]),
-      clipboard: { writeText: async (text) => { tab.copied.push(text); } },
+      clipboard: {
+        writeText: async (text) => {
+          tab.copied.push(text);
+        },
+      },
       storage: tab.storage,
       tabStorage: tab.tabStorage,
-      get reloaded() { return tab.reloaded; },
+      get reloaded() {
+        return tab.reloaded;
+      },
       prefersDark: false,
       chartWidth: () => 1200,
     };
   }
 
-  get url(): URL { return this.entries[this.at]!.url; }
-  get historyLength(): number { return this.entries.length; }
+  get url(): URL {
+    return this.entries[this.at]!.url;
+  }
+  get historyLength(): number {
+    return this.entries.length;
+  }
 
   /** History's state of the entry on screen, as the browser gives it. */
   historyState(): unknown {
@@ -117,19 +146,29 @@ export class FakeTab {
 }
 
 /** The two workers' requests, as they were sent. */
-export interface Sent { engine: WorkerRequest[]; edit: WorkerRequest[]; advise: WorkerRequest[] }
+export interface Sent {
+  engine: WorkerRequest[];
+  edit: WorkerRequest[];
+  advise: WorkerRequest[];
+}
 
 /** Delays short enough for a test, in the same order as the page's (an edit saves, then writes the address). */
 export const TEST_DELAYS: Delays = { save: 5, address: 10, edit: 5, inspect: 5 };
 
 /** A session on `tab`, its workers in this process; `library` is the storage its library starts on. */
-export function testSession(tab: FakeTab, { library = memoryStorage(), storage }: { library?: KeyValueStorage; storage?: OpenedStorage } = {}) {
+export function testSession(
+  tab: FakeTab,
+  { library = memoryStorage(), storage }: { library?: KeyValueStorage; storage?: OpenedStorage } = {},
+) {
   const sent: Sent = { engine: [], edit: [], advise: [] };
   const restarts: string[] = [];
-  const client = (handlers: () => Handlers, into: WorkerRequest[]) => new WorkerClient({
-    spawn: () => new InProcessWorker(handlers(), into) as unknown as Worker,
-    timeLimitMs: 60_000, cancelGraceMs: 300, onRestart: (m) => restarts.push(m),
-  });
+  const client = (handlers: () => Handlers, into: WorkerRequest[]) =>
+    new WorkerClient({
+      spawn: () => new InProcessWorker(handlers(), into) as unknown as Worker,
+      timeLimitMs: 60_000,
+      cancelGraceMs: 300,
+      onRestart: (m) => restarts.push(m),
+    });
   const session = new PageSession({
     host: tab.host,
     engine: client(engineHandlers, sent.engine),

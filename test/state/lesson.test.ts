@@ -37,7 +37,8 @@ describe('each example declares its lesson', () => {
       switch (at.event) {
         case 'change': {
           // The first such change of the run is at this step, and none before it.
-          const matches = (s: Timeline['steps'][number]) => s.changes.some((c) => c.type === at.type && (at.region === undefined || c.region === at.region));
+          const matches = (s: Timeline['steps'][number]) =>
+            s.changes.some((c) => c.type === at.type && (at.region === undefined || c.region === at.region));
           expect(matches(landed)).toBe(true);
           expect(timeline.steps.slice(0, step!).filter(matches)).toHaveLength((at.nth ?? 1) - 1);
           break;

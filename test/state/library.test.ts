@@ -1,11 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/engine/index.ts';
-import { contentKey, createLibrary, MAX_VERSIONS, sameContent, uniqueName, VERSION_INTERVAL_MS } from '../../src/state/library.ts';
+import {
+  contentKey,
+  createLibrary,
+  MAX_VERSIONS,
+  sameContent,
+  uniqueName,
+  VERSION_INTERVAL_MS,
+} from '../../src/state/library.ts';
 import { memoryStorage, type KeyValueStorage } from '../../src/state/storage.ts';
 import { scenario as build } from '../builders.ts';
 
-const scenario = (name: string, task = 'do it'): Scenario => build('[context.regions]\n', [], { name, inputs: { task } });
+const scenario = (name: string, task = 'do it'): Scenario =>
+  build('[context.regions]\n', [], { name, inputs: { task } });
 
 /** A library on a fresh in-memory storage, with a clock the test moves and ids e1, e2, … */
 function setup() {
@@ -13,7 +21,14 @@ function setup() {
   let ids = 0;
   const storage = memoryStorage();
   const library = createLibrary({ storage, now: () => clock, newId: () => `e${++ids}` });
-  return { library, storage, tick: (ms: number) => { clock += ms; }, now: () => clock };
+  return {
+    library,
+    storage,
+    tick: (ms: number) => {
+      clock += ms;
+    },
+    now: () => clock,
+  };
 }
 
 describe('library store', () => {
@@ -35,7 +50,7 @@ describe('library store', () => {
     expect((await library.list()).map((e) => e.id)).toEqual(['e1', 'e3', 'e2']);
   });
 
-  it('saves only on the revision it last saw; another writer\'s save is reported, not overwritten', async () => {
+  it("saves only on the revision it last saw; another writer's save is reported, not overwritten", async () => {
     const { library } = setup();
     const entry = await library.create(scenario('shared'), { kind: 'link' });
     const first = await library.save(entry.id, scenario('shared', 'tab one'), entry.revision);
@@ -48,7 +63,7 @@ describe('library store', () => {
 
   it('keeps an automatic version at most every interval, a checkpoint on request, at most MAX_VERSIONS', async () => {
     const { library, tick } = setup();
-    let entry = (await library.create(scenario('v', 'v0'), { kind: 'blank' }));
+    let entry = await library.create(scenario('v', 'v0'), { kind: 'blank' });
     const saveTask = async (task: string, checkpoint = false) => {
       const result = await library.save(entry.id, scenario('v', task), entry.revision, { checkpoint });
       if (!result.ok) throw new Error('unexpected conflict');
@@ -125,7 +140,7 @@ describe('library store', () => {
     expect((await library.get(entry.id))!.scenario.inputs.task).toBe('still editing');
     const restored = await library.undoRemove();
     expect(restored!.id).not.toBe(entry.id);
-    expect((await library.list())).toHaveLength(2);
+    expect(await library.list()).toHaveLength(2);
   });
 
   it('finds an entry by content whatever its name and key order', async () => {
@@ -144,14 +159,29 @@ describe('library store', () => {
     const read: string[] = [];
     const watched: KeyValueStorage = {
       ...storage,
-      get: (key) => { read.push(key); return storage.get(key); },
-      getMany: (keys) => { read.push(...keys); return storage.getMany(keys); },
-      entries: (prefix) => { read.push(`${prefix}*`); return storage.entries(prefix); },
-      transact: (keys, change) => { read.push(...keys); return storage.transact(keys, change); },
+      get: (key) => {
+        read.push(key);
+        return storage.get(key);
+      },
+      getMany: (keys) => {
+        read.push(...keys);
+        return storage.getMany(keys);
+      },
+      entries: (prefix) => {
+        read.push(`${prefix}*`);
+        return storage.entries(prefix);
+      },
+      transact: (keys, change) => {
+        read.push(...keys);
+        return storage.transact(keys, change);
+      },
     };
     const lib = createLibrary({ storage: watched });
     const listed = await lib.list();
-    expect(listed.map((e) => [e.name, 'scenario' in e, e.versions])).toEqual([['small', false, []], ['big', false, []]]); // same time: by id
+    expect(listed.map((e) => [e.name, 'scenario' in e, e.versions])).toEqual([
+      ['small', false, []],
+      ['big', false, []],
+    ]); // same time: by id
     expect(read.filter((k) => k.startsWith('content:'))).toEqual([]);
     expect((await lib.findByContent(scenario('other name', 'one')))?.id).toBe(small.id);
     expect(read.filter((k) => k.startsWith('content:'))).toEqual([`content:${small.id}`]);
@@ -161,14 +191,24 @@ describe('library store', () => {
   it('splits entries and the trash saved whole by an earlier version of the page, losing nothing', async () => {
     const storage = memoryStorage();
     const whole = (id: string, task: string) => ({
-      id, name: id, createdAt: 1, changedAt: Number(id.slice(1)), origin: { kind: 'blank' }, scenario: scenario(id, task),
-      versions: [{ savedAt: 1, scenario: scenario(id, `${task} before`) }], versionedAt: 1, revision: 3,
+      id,
+      name: id,
+      createdAt: 1,
+      changedAt: Number(id.slice(1)),
+      origin: { kind: 'blank' },
+      scenario: scenario(id, task),
+      versions: [{ savedAt: 1, scenario: scenario(id, `${task} before`) }],
+      versionedAt: 1,
+      revision: 3,
     });
     await storage.set('entry:e1', whole('e1', 'first'));
     await storage.set('entry:e2', whole('e2', 'second'));
     await storage.set('trash', whole('e9', 'deleted'));
     const library = createLibrary({ storage });
-    expect((await library.list()).map((e) => [e.id, e.versions])).toEqual([['e2', [{ savedAt: 1 }]], ['e1', [{ savedAt: 1 }]]]);
+    expect((await library.list()).map((e) => [e.id, e.versions])).toEqual([
+      ['e2', [{ savedAt: 1 }]],
+      ['e1', [{ savedAt: 1 }]],
+    ]);
     expect(await library.get('e1')).toEqual(whole('e1', 'first'));
     expect((await library.trash())?.name).toBe('e9');
     expect('scenario' in (await storage.get<object>('entry:e1'))!).toBe(false);
@@ -205,7 +245,11 @@ describe('helpers', () => {
     expect(sameContent({ a: '1' }, { a: 1 })).toBe(false);
     expect(sameContent({ a: {} }, { a: [] })).toBe(false);
     // Values close to each other: one drawn, the other a copy with a few leaves changed or dropped.
-    const leaf = fc.oneof(fc.constantFrom(null, undefined, NaN, Infinity, 0, -0, 1, '', 'a', true, false), fc.string({ maxLength: 3 }), fc.integer());
+    const leaf = fc.oneof(
+      fc.constantFrom(null, undefined, NaN, Infinity, 0, -0, 1, '', 'a', true, false),
+      fc.string({ maxLength: 3 }),
+      fc.integer(),
+    );
     const value = fc.letrec((tie) => ({
       node: fc.oneof({ maxDepth: 4 }, leaf, tie('array'), tie('object')),
       array: fc.array(tie('node'), { maxLength: 4 }),
@@ -214,14 +258,22 @@ describe('helpers', () => {
     const mutate = (v: unknown, pick: number): unknown => {
       if (Array.isArray(v)) return v.map((x, i) => ((pick + i) % 5 === 0 ? mutate(x, pick + 1) : x));
       if (v && typeof v === 'object') {
-        return Object.fromEntries(Object.entries(v).reverse().filter((_, i) => (pick + i) % 7 !== 0).map(([k, x], i) => [k, (pick + i) % 3 === 0 ? mutate(x, pick + 2) : x]));
+        return Object.fromEntries(
+          Object.entries(v)
+            .reverse()
+            .filter((_, i) => (pick + i) % 7 !== 0)
+            .map(([k, x], i) => [k, (pick + i) % 3 === 0 ? mutate(x, pick + 2) : x]),
+        );
       }
       return pick % 4 === 0 ? (v === null ? undefined : v === undefined ? null : v) : pick % 4 === 1 ? String(v) : v;
     };
-    fc.assert(fc.property(value, fc.nat(20), (a, pick) => {
-      const b = mutate(a, pick);
-      expect(sameContent(a, b)).toBe(contentKey(a) === contentKey(b));
-      expect(sameContent(a, structuredClone(a))).toBe(true);
-    }), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(value, fc.nat(20), (a, pick) => {
+        const b = mutate(a, pick);
+        expect(sameContent(a, b)).toBe(contentKey(a) === contentKey(b));
+        expect(sameContent(a, structuredClone(a))).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

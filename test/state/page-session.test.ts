@@ -35,18 +35,26 @@ async function started(tab = new FakeTab(), options: Parameters<typeof testSessi
 async function editTask(session: PageSession, task: string): Promise<void> {
   const before = session.results.getState().timeline;
   session.scenario.getState().setTask(task);
-  await until(() => status(session) === 'current' && session.results.getState().timeline !== before, 'the edit replayed');
+  await until(
+    () => status(session) === 'current' && session.results.getState().timeline !== before,
+    'the edit replayed',
+  );
   await until(() => session.library.getState().entryId !== null, 'the edit saved');
   await settle();
 }
 
 describe('a first visit', () => {
-  it('opens the default example and replays it once: the timeline on screen is the engine\'s own', async () => {
+  it("opens the default example and replays it once: the timeline on screen is the engine's own", async () => {
     const { session, sent, tab } = await started();
     expect(replays(sent)).toBe(1);
     expect(session.results.getState().timeline).toEqual(shows(defaultScenario()));
-    expect(session.results.getState().validation?.diagnostics).toEqual(replay(defaultScenario(), { ...BUILT_IN_TRAFFIC, ...RHAI }).diagnostics);
-    expect(session.library.getState()).toMatchObject({ entryId: null, origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID } });
+    expect(session.results.getState().validation?.diagnostics).toEqual(
+      replay(defaultScenario(), { ...BUILT_IN_TRAFFIC, ...RHAI }).diagnostics,
+    );
+    expect(session.library.getState()).toMatchObject({
+      entryId: null,
+      origin: { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID },
+    });
     // The address holds the example's link, in the history entry the tab came with.
     await until(() => tab.url.hash.length > 1, 'the address written');
     // The scenario's part; the view's parts follow it (test/state/addresses.test.ts).
@@ -59,8 +67,12 @@ describe('a first visit', () => {
     session.ui.getState().setStep(57);
     await until(() => session.results.getState().detail?.index === 57, 'step 57 inspected');
     const scenario = defaultScenario();
-    expect(session.results.getState().detail).toEqual(new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(57));
-    expect(session.results.getState().figures).toEqual(stepFigures(figureTable(replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI })), 57));
+    expect(session.results.getState().detail).toEqual(
+      new Replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).inspect(57),
+    );
+    expect(session.results.getState().figures).toEqual(
+      stepFigures(figureTable(replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI })), 57),
+    );
     expect(replays(sent)).toBe(1);
   });
 });
@@ -74,7 +86,9 @@ describe('edits', () => {
     expect(session.results.getState().timeline).toEqual(shows(edited));
     expect(replays(sent)).toBe(2);
     const { entries, entryId } = session.library.getState();
-    expect(entries.map((e) => [e.id, e.name, e.origin])).toEqual([[entryId, DEFAULT_EXAMPLE_ID, { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }]]);
+    expect(entries.map((e) => [e.id, e.name, e.origin])).toEqual([
+      [entryId, DEFAULT_EXAMPLE_ID, { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }],
+    ]);
     await until(() => scenarioPart(tab.url.hash) === encodeScenario(edited), 'the address rewritten');
     expect(tab.historyLength).toBe(1);
     expect(tab.historyState()).toEqual({ entryId });
@@ -88,8 +102,12 @@ describe('edits', () => {
     await until(() => status(session) === 'waiting', 'the edit waiting');
     await until(() => sent.edit.some((m) => m.type === 'validate'), 'the edit validated');
     const { results } = session;
-    expect([replays(sent), results.getState().timeline, isOutOfDate(results.getState().status, before), bannerOf(results.getState().status, before)])
-      .toEqual([1, before, true, 'waiting']);
+    expect([
+      replays(sent),
+      results.getState().timeline,
+      isOutOfDate(results.getState().status, before),
+      bannerOf(results.getState().status, before),
+    ]).toEqual([1, before, true, 'waiting']);
     session.replayNow();
     await until(() => status(session) === 'current', 'Run replayed');
     expect(replays(sent)).toBe(2);
@@ -117,7 +135,12 @@ describe('edits', () => {
     await until(() => sent.engine.some((m) => m.type === 'cancel'), 'the cancel sent');
     await settle();
     const { timeline, status: now } = session.results.getState();
-    expect([now.kind, timeline, bannerOf(now, timeline), isOutOfDate(now, timeline)]).toEqual(['waiting', before, 'waiting', true]);
+    expect([now.kind, timeline, bannerOf(now, timeline), isOutOfDate(now, timeline)]).toEqual([
+      'waiting',
+      before,
+      'waiting',
+      true,
+    ]);
   });
 });
 
@@ -128,20 +151,32 @@ describe('opening', () => {
     const mine = session.library.getState().entryId;
     session.setAutoRun(false);
     await session.openExample('flat-vs-regions');
-    await until(() => status(session) === 'current' && session.results.getState().timeline?.header.scenario === 'flat-vs-regions', 'the example replayed');
+    await until(
+      () => status(session) === 'current' && session.results.getState().timeline?.header.scenario === 'flat-vs-regions',
+      'the example replayed',
+    );
     expect(replays(sent)).toBe(3);
     expect(session.results.getState().timeline).toEqual(shows(exampleContent('flat-vs-regions')!));
     const notice = session.ui.getState().notices.at(-1)!;
-    expect(notice.text).toBe(`Opened the example "${findExample('flat-vs-regions')!.title}". Your work "${DEFAULT_EXAMPLE_ID}" is saved in Scenarios.`);
+    expect(notice.text).toBe(
+      `Opened the example "${findExample('flat-vs-regions')!.title}". Your work "${DEFAULT_EXAMPLE_ID}" is saved in Scenarios.`,
+    );
     await until(() => tab.historyLength === 2, 'the open pushed');
 
     notice.action!.run();
     await until(() => session.library.getState().entryId === mine, 'Undo reopened the work');
     expect(session.scenario.getState().scenario.inputs.task).toBe('Mine.');
-    await until(() => status(session) === 'current' && session.results.getState().timeline?.header.scenario === DEFAULT_EXAMPLE_ID, 'the work replayed');
+    await until(
+      () =>
+        status(session) === 'current' && session.results.getState().timeline?.header.scenario === DEFAULT_EXAMPLE_ID,
+      'the work replayed',
+    );
 
     await session.openExample('tool-routing');
-    await until(() => scenarioPart(tab.url.hash) === encodeScenario(exampleContent('tool-routing')!), 'the example in the address');
+    await until(
+      () => scenarioPart(tab.url.hash) === encodeScenario(exampleContent('tool-routing')!),
+      'the example in the address',
+    );
     tab.back();
     await until(() => session.library.getState().entryId === mine, 'Back reopened the work');
     expect(session.scenario.getState().scenario.inputs.task).toBe('Mine.');
@@ -152,7 +187,9 @@ describe('opening', () => {
     const fragment = encodeScenario(linked);
     const { session, tab } = await started(new FakeTab(`http://localhost:4173/${fragment}`));
     expect(session.scenario.getState().scenario).toEqual(linked);
-    expect(session.library.getState().entries.map((e) => [e.name, e.origin])).toEqual([['from-a-colleague', { kind: 'link' }]]);
+    expect(session.library.getState().entries.map((e) => [e.name, e.origin])).toEqual([
+      ['from-a-colleague', { kind: 'link' }],
+    ]);
     expect(noticeTexts(session)).toEqual(['Opened the shared scenario (saved in Scenarios as "from-a-colleague").']);
     await settle();
     expect(tab.url.hash).toBe(fragment);
@@ -177,7 +214,9 @@ describe('opening', () => {
     tab.storage.setItem('leviath.work.v1', JSON.stringify(earlier));
     const { session } = await started(tab);
     expect(session.scenario.getState().scenario).toEqual(earlier);
-    expect(session.library.getState().entries.map((e) => [e.name, e.origin])).toEqual([['kept before the library', { kind: 'earlier-work' }]]);
+    expect(session.library.getState().entries.map((e) => [e.name, e.origin])).toEqual([
+      ['kept before the library', { kind: 'earlier-work' }],
+    ]);
     expect(tab.storage.getItem('leviath.work.v1')).toBeNull();
   });
 });
@@ -194,7 +233,9 @@ describe('keeping work', () => {
   });
 
   it('when the browser refuses storage, says so once with Export, and keeps the work for the tab', async () => {
-    const { session } = await started(new FakeTab(), { storage: { storage: memoryStorage(), persistent: false, problem: 'private mode' } });
+    const { session } = await started(new FakeTab(), {
+      storage: { storage: memoryStorage(), persistent: false, problem: 'private mode' },
+    });
     expect(noticeTexts(session)).toEqual([
       'Your work cannot be stored in this browser (private mode). The page keeps working, but nothing will survive a reload: use Export to keep a copy.',
     ]);
@@ -211,11 +252,16 @@ describe('keeping work', () => {
     expect(two.session.library.getState().entryId).toBe(one.session.library.getState().entryId);
     await editTask(one.session, 'tab one, again');
     two.session.scenario.getState().setTask('tab two');
-    await until(() => two.session.library.getState().entryId !== one.session.library.getState().entryId, 'the second tab forked');
+    await until(
+      () => two.session.library.getState().entryId !== one.session.library.getState().entryId,
+      'the second tab forked',
+    );
     await settle();
     const names = Object.fromEntries((await two.session.library.getState().entries).map((e) => [e.name, e.id]));
     expect(Object.keys(names).sort()).toEqual([DEFAULT_EXAMPLE_ID, `${DEFAULT_EXAMPLE_ID} (2)`]);
-    expect(noticeTexts(two.session).at(-1)).toBe(`"${DEFAULT_EXAMPLE_ID}" was also changed in another tab. Both are kept: this tab's version is now "${DEFAULT_EXAMPLE_ID} (2)" in Scenarios, the other tab's stays "${DEFAULT_EXAMPLE_ID}".`);
+    expect(noticeTexts(two.session).at(-1)).toBe(
+      `"${DEFAULT_EXAMPLE_ID}" was also changed in another tab. Both are kept: this tab's version is now "${DEFAULT_EXAMPLE_ID} (2)" in Scenarios, the other tab's stays "${DEFAULT_EXAMPLE_ID}".`,
+    );
   });
 });
 
@@ -227,10 +273,17 @@ function cuttableLibrary() {
   const library = {
     ...inner,
     set: (key: string, value: unknown) => (cut ? never : inner.set(key, value)),
-    transact: (keys: readonly string[], change: Parameters<typeof inner.transact>[1]) => (cut ? never : inner.transact(keys, change)),
+    transact: (keys: readonly string[], change: Parameters<typeof inner.transact>[1]) =>
+      cut ? never : inner.transact(keys, change),
     del: (key: string) => (cut ? never : inner.del(key)),
   };
-  return { library, inner, cut: () => { cut = true; } };
+  return {
+    library,
+    inner,
+    cut: () => {
+      cut = true;
+    },
+  };
 }
 
 /**
@@ -330,7 +383,7 @@ describe('a reload', () => {
     expect(next.scenario.getState().scenario.inputs.task).toBe(defaultScenario().inputs.task);
   });
 
-  it('keeps an example\'s first edit made a moment before it, as the entry its first save would have made', async () => {
+  it("keeps an example's first edit made a moment before it, as the entry its first save would have made", async () => {
     const { library, inner, cut } = cuttableLibrary();
     const { session, tab } = await started(new FakeTab(), { library });
     session.scenario.getState().setTask('Edited, then reloaded at once.');
@@ -341,7 +394,9 @@ describe('a reload', () => {
     expect(next.scenario.getState().scenario.inputs.task).toBe('Edited, then reloaded at once.');
     expect(next.library.getState().origin).toEqual({ kind: 'example', exampleId: DEFAULT_EXAMPLE_ID });
     const entries = await inner.entries<{ name: string; origin: unknown }>('entry:');
-    expect(entries.map(([, e]) => [e.name, e.origin])).toEqual([[DEFAULT_EXAMPLE_ID, { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }]]);
+    expect(entries.map(([, e]) => [e.name, e.origin])).toEqual([
+      [DEFAULT_EXAMPLE_ID, { kind: 'example', exampleId: DEFAULT_EXAMPLE_ID }],
+    ]);
     expect(next.library.getState().entryId).toBe(entries[0]![0].replace('entry:', ''));
     expect(noticeTexts(next)).toEqual([]);
   });
@@ -359,6 +414,11 @@ describe('one name', () => {
     const second = `${DEFAULT_EXAMPLE_ID} (2)`;
     expect(session.scenario.getState().scenario.name).toBe(second);
     expect(session.openName()).toBe(second);
-    expect(session.library.getState().entries.map((e) => e.name).sort()).toEqual([DEFAULT_EXAMPLE_ID, second]);
+    expect(
+      session.library
+        .getState()
+        .entries.map((e) => e.name)
+        .sort(),
+    ).toEqual([DEFAULT_EXAMPLE_ID, second]);
   });
 });

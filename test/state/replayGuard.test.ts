@@ -8,7 +8,13 @@ const scenario = (task: string) => build('', [], { inputs: { task } });
 
 function fakeStorage() {
   const map = new Map<string, string>();
-  return { map, getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => { map.set(k, v); } };
+  return {
+    map,
+    getItem: (k: string) => map.get(k) ?? null,
+    setItem: (k: string, v: string) => {
+      map.set(k, v);
+    },
+  };
 }
 
 describe('replay guard', () => {
@@ -29,7 +35,9 @@ describe('replay guard', () => {
     const storage = fakeStorage();
     const crashed = createReplayGuard(storage);
     crashed.started(scenario('crash'));
-    expect(createReplayGuard(storage).heldReason(scenario('crash'))).toBe('the page closed or crashed before it finished');
+    expect(createReplayGuard(storage).heldReason(scenario('crash'))).toBe(
+      'the page closed or crashed before it finished',
+    );
 
     const failed = scenario('failed');
     crashed.failed(failed, 'worker crashed');
@@ -52,7 +60,14 @@ describe('replay guard', () => {
 
     storage.map.set(REPLAY_GUARD_KEY, '{not json');
     expect(guard.heldReason(scenario('s5'))).toBeNull();
-    const refusing = createReplayGuard({ getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('denied'); } });
+    const refusing = createReplayGuard({
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('denied');
+      },
+    });
     expect(() => refusing.failed(scenario('x'), 'y')).not.toThrow();
     expect(createReplayGuard(null).heldReason(scenario('x'))).toBeNull();
   });
@@ -79,7 +94,10 @@ describe('replay guard', () => {
       { '': 0, 10: 'ten', 9: 'nine', 4294967295: 'not an index', a: 1 },
     ];
     for (const value of fixed) expect(hashContent(value)).toBe(fnvOfContentKey(value));
-    fc.assert(fc.property(fc.jsonValue(), (value) => hashContent(value) === fnvOfContentKey(value)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => hashContent(value) === fnvOfContentKey(value)),
+      { numRuns: 500 },
+    );
     // The fingerprints stored before this hash stay valid: a different scenario hashes differently.
     expect(fingerprint(scenario('a'))).not.toBe(fingerprint(scenario('b')));
   });

@@ -9,13 +9,23 @@ const timeline = {} as TimelineView;
 const other = {} as TimelineView;
 
 const SETTLED: SettledStatus[] = [
-  { kind: 'starting' }, { kind: 'current' }, { kind: 'broken' }, { kind: 'failed', message: 'the worker crashed' },
-  { kind: 'waiting' }, { kind: 'held', reason: 'the replay took longer than 20 s' },
+  { kind: 'starting' },
+  { kind: 'current' },
+  { kind: 'broken' },
+  { kind: 'failed', message: 'the worker crashed' },
+  { kind: 'waiting' },
+  { kind: 'held', reason: 'the replay took longer than 20 s' },
 ];
 
 describe('replay status', () => {
   it('says, for each settled status, which banner shows and whether the charts are out of date, with a timeline and without', () => {
-    const table = SETTLED.map((s) => [s.kind, bannerOf(s, timeline), isOutOfDate(s, timeline), bannerOf(s, null), isOutOfDate(s, null)]);
+    const table = SETTLED.map((s) => [
+      s.kind,
+      bannerOf(s, timeline),
+      isOutOfDate(s, timeline),
+      bannerOf(s, null),
+      isOutOfDate(s, null),
+    ]);
     expect(table).toEqual([
       ['starting', null, false, null, false],
       ['current', null, false, null, false],
@@ -27,8 +37,13 @@ describe('replay status', () => {
     ]);
   });
 
-  it('a replay in progress keeps the charts out of date when they were, and shows only the broken blueprint\'s banner meanwhile', () => {
-    const during = SETTLED.map((s) => replayStarted(s)).map((r) => [settled(r).kind, bannerOf(r, timeline), isOutOfDate(r, timeline), isOutOfDate(r, null)]);
+  it("a replay in progress keeps the charts out of date when they were, and shows only the broken blueprint's banner meanwhile", () => {
+    const during = SETTLED.map((s) => replayStarted(s)).map((r) => [
+      settled(r).kind,
+      bannerOf(r, timeline),
+      isOutOfDate(r, timeline),
+      isOutOfDate(r, null),
+    ]);
     expect(during).toEqual([
       ['starting', null, false, false],
       ['current', null, false, false],

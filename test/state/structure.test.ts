@@ -18,7 +18,7 @@ describe('src/state structure', () => {
       'export const store = create(() => ({}));',
       'const seen = new Map<string, number>();',
       'const holder = {};',
-      "store.subscribe(() => undefined);",
+      'store.subscribe(() => undefined);',
       "export const KEY = 'k';",
       'export const KINDS = [1, 2] as const;',
       'const DEFAULTS = Object.freeze({ a: 1 });',
@@ -26,8 +26,11 @@ describe('src/state structure', () => {
       'export function f(): void {}',
     ].join('\n');
     expect(moduleState('sample.ts', sample)).toEqual([
-      'sample.ts:2: let count = 0;', 'sample.ts:3: const store = create(() => ({}));', 'sample.ts:4: const seen = new Map<string, number>();',
-      'sample.ts:5: const holder = {};', 'sample.ts:6: store.subscribe(() => undefined);',
+      'sample.ts:2: let count = 0;',
+      'sample.ts:3: const store = create(() => ({}));',
+      'sample.ts:4: const seen = new Map<string, number>();',
+      'sample.ts:5: const holder = {};',
+      'sample.ts:6: store.subscribe(() => undefined);',
     ]);
     expect(sources(ROOT).flatMap((file) => moduleState(file))).toEqual([]);
   });
@@ -35,7 +38,9 @@ describe('src/state structure', () => {
   it('never imports the UI layer', () => {
     const graph = importGraph(ROOT, { types: true });
     expect(graph.get(normalize(`${ROOT}/page-session.ts`))).toContain(normalize(`${ROOT}/replays.ts`)); // the scan sees imports
-    const edges = [...graph.entries()].flatMap(([file, imports]) => imports.filter((i) => i.startsWith(normalize('src/ui/'))).map((i) => `${file} -> ${i}`));
+    const edges = [...graph.entries()].flatMap(([file, imports]) =>
+      imports.filter((i) => i.startsWith(normalize('src/ui/'))).map((i) => `${file} -> ${i}`),
+    );
     expect(edges).toEqual([]);
   });
 
@@ -44,8 +49,13 @@ describe('src/state structure', () => {
     const globals = /(?<![.\w])(window|document|localStorage|sessionStorage|navigator|location|history)\s*(\.|\?\.|\[)/;
     expect(globals.test('const at = window.location.hash;')).toBe(true);
     expect(globals.test('this.host.history.pushState(state)')).toBe(false);
-    const used = sources(ROOT).flatMap((file) => readFileSync(file, 'utf8').split('\n')
-      .flatMap((line, at) => (globals.test(line.replace(/\/\/.*$|^\s*\*.*$/, '')) ? [`${file}:${at + 1}: ${line.trim()}`] : [])));
+    const used = sources(ROOT).flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, at) =>
+          globals.test(line.replace(/\/\/.*$|^\s*\*.*$/, '')) ? [`${file}:${at + 1}: ${line.trim()}`] : [],
+        ),
+    );
     expect(used).toEqual([]);
   });
 });

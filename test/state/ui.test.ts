@@ -11,7 +11,11 @@ describe('notices', () => {
     const { notify } = ui.getState();
     notify({ tone: 'error', text: 'storage refused', sticky: true });
     notify({ tone: 'info', text: 'two tabs changed it', sticky: true });
-    notify({ tone: 'info', text: 'Opened A. Your work "mine" is saved in Scenarios.', action: { label: 'Undo', run: () => {} } });
+    notify({
+      tone: 'info',
+      text: 'Opened A. Your work "mine" is saved in Scenarios.',
+      action: { label: 'Undo', run: () => {} },
+    });
     for (const n of [1, 2, 3, 4]) notify({ tone: 'info', text: `Opened the example ${n}.` });
     expect(texts(ui)).toEqual(['storage refused', 'two tabs changed it', 'Opened the example 4.']);
     notify({ tone: 'error', text: 'link broken' });
@@ -34,7 +38,7 @@ describe('notices', () => {
     expect(before).toHaveLength(2);
   });
 
-  it('numbers each store\'s notices on their own: a second page starts at 1 again', () => {
+  it("numbers each store's notices on their own: a second page starts at 1 again", () => {
     const first = store();
     first.getState().notify({ tone: 'info', text: 'x' });
     first.getState().notify({ tone: 'error', text: 'y' });

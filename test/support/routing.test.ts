@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolRouting } from '../../src/engine/blueprint/types.ts';
-import { READ_FILE_BYTE_CAP, capReadFile, capToolResult, lookupTool, routeToolResult, truncationMarker } from '../../src/engine/routing.ts';
+import {
+  READ_FILE_BYTE_CAP,
+  capReadFile,
+  capToolResult,
+  lookupTool,
+  routeToolResult,
+  truncationMarker,
+} from '../../src/engine/routing.ts';
 import { countTokens, encode } from '../../src/engine/tokens.ts';
 
 const visible = new Set(['scratch', 'codebase', 'findings']);
@@ -13,13 +20,21 @@ describe('routeToolResult', () => {
   });
 
   it('default_region and the stage-level ceiling', () => {
-    expect(routeToolResult(routing({ defaultRegion: 'scratch', maxResultTokens: 4000 }), 'grep', visible)).toEqual({ region: 'scratch', maxResultTokens: 4000 });
+    expect(routeToolResult(routing({ defaultRegion: 'scratch', maxResultTokens: 4000 }), 'grep', visible)).toEqual({
+      region: 'scratch',
+      maxResultTokens: 4000,
+    });
   });
 
   it('override as a region name, as a table, and as a ceiling only', () => {
     const r = routing({
-      defaultRegion: 'scratch', maxResultTokens: 4000,
-      overrides: { read_file: { region: 'codebase', maxResultTokens: 20000 }, grep: { region: 'findings' }, ls: { maxResultTokens: 500 } },
+      defaultRegion: 'scratch',
+      maxResultTokens: 4000,
+      overrides: {
+        read_file: { region: 'codebase', maxResultTokens: 20000 },
+        grep: { region: 'findings' },
+        ls: { maxResultTokens: 500 },
+      },
     });
     expect(routeToolResult(r, 'read_file', visible)).toEqual({ region: 'codebase', maxResultTokens: 20000 });
     expect(routeToolResult(r, 'grep', visible)).toEqual({ region: 'findings', maxResultTokens: 4000 });
@@ -27,14 +42,21 @@ describe('routeToolResult', () => {
   });
 
   it('max_result_tokens_per_tool beats the stage ceiling; an override ceiling beats both', () => {
-    const r = routing({ maxResultTokens: 4000, maxResultTokensPerTool: { read_file: 20000, grep: 300 }, overrides: { grep: { maxResultTokens: 100 } } });
+    const r = routing({
+      maxResultTokens: 4000,
+      maxResultTokensPerTool: { read_file: 20000, grep: 300 },
+      overrides: { grep: { maxResultTokens: 100 } },
+    });
     expect(routeToolResult(r, 'read_file', visible)).toEqual({ region: 'tool_results', maxResultTokens: 20000 });
     expect(routeToolResult(r, 'grep', visible)).toEqual({ region: 'tool_results', maxResultTokens: 100 });
     expect(routeToolResult(r, 'shell', visible)).toEqual({ region: 'tool_results', maxResultTokens: 4000 });
   });
 
   it('aliases match both ways; the exact name wins', () => {
-    const r = routing({ overrides: { bash: { region: 'scratch' }, read: { region: 'codebase' } }, maxResultTokensPerTool: { shell: 50 } });
+    const r = routing({
+      overrides: { bash: { region: 'scratch' }, read: { region: 'codebase' } },
+      maxResultTokensPerTool: { shell: 50 },
+    });
     expect(routeToolResult(r, 'shell', visible)).toEqual({ region: 'scratch', maxResultTokens: 50 });
     expect(routeToolResult(r, 'read_file', visible)).toEqual({ region: 'codebase' });
     expect(routeToolResult(r, 'bash', visible)).toEqual({ region: 'scratch', maxResultTokens: 50 });
@@ -45,10 +67,19 @@ describe('routeToolResult', () => {
   });
 
   it('an invisible target falls through; the runtime regions are always visible', () => {
-    const r = routing({ defaultRegion: 'gone', overrides: { grep: { region: 'hidden' }, fetch: { region: 'conversation' } } });
+    const r = routing({
+      defaultRegion: 'gone',
+      overrides: { grep: { region: 'hidden' }, fetch: { region: 'conversation' } },
+    });
     expect(routeToolResult(r, 'grep', visible)).toEqual({ region: 'tool_results' });
     expect(routeToolResult(r, 'web_fetch', visible)).toEqual({ region: 'conversation' });
-    expect(routeToolResult(routing({ defaultRegion: 'scratch', overrides: { grep: { region: 'hidden' } } }), 'grep', visible)).toEqual({ region: 'scratch' });
+    expect(
+      routeToolResult(
+        routing({ defaultRegion: 'scratch', overrides: { grep: { region: 'hidden' } } }),
+        'grep',
+        visible,
+      ),
+    ).toEqual({ region: 'scratch' });
   });
 });
 
@@ -69,7 +100,9 @@ describe('capToolResult', () => {
       expect(capped.tokens).toBe(countTokens(capped.content, encoding));
       expect(capped.tokens).toBeLessThanOrEqual(200);
       expect(capped.tokens).toBeGreaterThan(170);
-      const marker = /\n\[truncated: ([\d,]+) of ([\d,]+) tokens cut by max_result_tokens = 200\]$/.exec(capped.content)!;
+      const marker = /\n\[truncated: ([\d,]+) of ([\d,]+) tokens cut by max_result_tokens = 200\]$/.exec(
+        capped.content,
+      )!;
       expect(marker[2]).toBe(all.toLocaleString('en-US'));
       const head = capped.content.slice(0, marker.index);
       expect(text.startsWith(head)).toBe(true);
@@ -103,7 +136,9 @@ describe('capReadFile', () => {
     const file = line.repeat(1500) + 'tail';
     const { content, notice } = capReadFile(file);
     expect(content).toBe(line.repeat(1000));
-    expect(notice).toBe("\n[read_file: showing the first 100,000 of 150,004 bytes; the file is longer than read_file's 100,000-byte cap]");
+    expect(notice).toBe(
+      "\n[read_file: showing the first 100,000 of 150,004 bytes; the file is longer than read_file's 100,000-byte cap]",
+    );
   });
 
   it('without line breaks, cuts on a character boundary', () => {

@@ -1,14 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { SUMMARY_MAX_ITEMS, extractiveSummarizer, formatSummary, summarize, summaryItems, type Summarizer } from '../../src/engine/summarize.ts';
+import {
+  SUMMARY_MAX_ITEMS,
+  extractiveSummarizer,
+  formatSummary,
+  summarize,
+  summaryItems,
+  type Summarizer,
+} from '../../src/engine/summarize.ts';
 
 describe('summarize', () => {
   it('keys, else first non-blank lines, trimmed, with a count', () => {
-    expect(summarize([
-      { content: 'pub fn add() {}', key: 'src/lib.rs' },
-      { content: 'fn main() {}', key: 'src/main.rs' },
-      { content: '\n\n   grep:  3   matches\nsrc/a.rs:1' },
-      { content: 'ok; done' },
-    ], 'codebase')).toBe('[summary of 4 entries from codebase] src/lib.rs; src/main.rs; grep: 3 matches; ok, done');
+    expect(
+      summarize(
+        [
+          { content: 'pub fn add() {}', key: 'src/lib.rs' },
+          { content: 'fn main() {}', key: 'src/main.rs' },
+          { content: '\n\n   grep:  3   matches\nsrc/a.rs:1' },
+          { content: 'ok; done' },
+        ],
+        'codebase',
+      ),
+    ).toBe('[summary of 4 entries from codebase] src/lib.rs; src/main.rs; grep: 3 matches; ok, done');
   });
 
   it('one entry, empty input, and long lines cut to 80 characters', () => {
@@ -19,8 +31,15 @@ describe('summarize', () => {
   });
 
   it('identical items are listed once with a count', () => {
-    const entries = [{ content: 'cargo test: ok' }, { content: 'cargo test: ok' }, { content: 'cargo build: ok' }, { content: 'cargo test: ok' }];
-    expect(summarize(entries, 'scratch')).toBe('[summary of 4 entries from scratch] cargo test: ok (x3); cargo build: ok');
+    const entries = [
+      { content: 'cargo test: ok' },
+      { content: 'cargo test: ok' },
+      { content: 'cargo build: ok' },
+      { content: 'cargo test: ok' },
+    ];
+    expect(summarize(entries, 'scratch')).toBe(
+      '[summary of 4 entries from scratch] cargo test: ok (x3); cargo build: ok',
+    );
   });
 
   it('lists at most SUMMARY_MAX_ITEMS items and counts the rest', () => {
@@ -40,8 +59,14 @@ describe('summarize', () => {
   });
 
   it('a keyed summary (a carried history) folds in by its items, not its key', () => {
-    const carried = { content: '[summary of 3 entries from codebase in stage s1] src/a.rs (x2); src/b.rs', key: 's1: codebase', kind: 'summary' };
-    expect(summarize([carried, { content: 'x', key: 'src/a.rs' }], 'history')).toBe('[summary of 4 entries from history] src/a.rs (x3); src/b.rs');
+    const carried = {
+      content: '[summary of 3 entries from codebase in stage s1] src/a.rs (x2); src/b.rs',
+      key: 's1: codebase',
+      kind: 'summary',
+    };
+    expect(summarize([carried, { content: 'x', key: 'src/a.rs' }], 'history')).toBe(
+      '[summary of 4 entries from history] src/a.rs (x3); src/b.rs',
+    );
     // A keyed entry that is not a summary is its key, whatever its text.
     expect(summarize([{ ...carried, kind: 'text' }], 'history')).toBe('[summary of 1 entry from history] s1: codebase');
   });

@@ -5,19 +5,27 @@ import { MAX_SCENARIO_BYTES, ScenarioSchema } from '../../src/engine/index.ts';
 import { jsonLengthAtLeast } from '../../src/state/jsonSize.ts';
 import { exportFile } from '../../src/ui/exportFile.ts';
 
-const withOutput = (chars: number) => ScenarioSchema.parse({
-  version: 1, name: 'huge run', model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '[context.regions]\nconversation = { kind = "sliding_window" }\n' },
-  traffic: [
-    { type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'read_file' }] },
-    { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', content: 'x'.repeat(chars) },
-  ],
-});
-const refused = (size: string, limit: number) => `"huge run" was not exported: it is ${size}, and Import (like lev) reads scenario files up to ${limit.toLocaleString('en-US')} bytes, so the file could not be opened again. `
-  + 'Your work on the page is unchanged. To export it, shorten its traffic or replace long tool output with size_tokens.';
+const withOutput = (chars: number) =>
+  ScenarioSchema.parse({
+    version: 1,
+    name: 'huge run',
+    model: { id: 'gpt-4o' },
+    agent: { 'agent.leviath': '[context.regions]\nconversation = { kind = "sliding_window" }\n' },
+    traffic: [
+      { type: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'read_file' }] },
+      { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', content: 'x'.repeat(chars) },
+    ],
+  });
+const refused = (size: string, limit: number) =>
+  `"huge run" was not exported: it is ${size}, and Import (like lev) reads scenario files up to ${limit.toLocaleString('en-US')} bytes, so the file could not be opened again. ` +
+  'Your work on the page is unchanged. To export it, shorten its traffic or replace long tool output with size_tokens.';
 
 describe('Export', () => {
   it(`refuses a scenario certainly over ${MAX_SCENARIO_BYTES.toLocaleString('en-US')} bytes without building its JSON, saying so with the limit and what to do`, () => {
-    expect(exportFile(withOutput(MAX_SCENARIO_BYTES + 1))).toEqual({ ok: false, message: refused('more than 64,000,000 bytes of JSON', MAX_SCENARIO_BYTES) });
+    expect(exportFile(withOutput(MAX_SCENARIO_BYTES + 1))).toEqual({
+      ok: false,
+      message: refused('more than 64,000,000 bytes of JSON', MAX_SCENARIO_BYTES),
+    });
   });
 
   // Below, a limit of 10,000 bytes stands in for the 64 MB one (the same code, a smaller file).
@@ -28,13 +36,21 @@ describe('Export', () => {
 
   it('writes an ordinary scenario indented', () => {
     const scenario = withOutput(100);
-    expect(exportFile(scenario, LIMIT)).toEqual({ ok: true, name: 'huge-run.json', text: `${JSON.stringify(scenario, null, 2)}\n` });
+    expect(exportFile(scenario, LIMIT)).toEqual({
+      ok: true,
+      name: 'huge-run.json',
+      text: `${JSON.stringify(scenario, null, 2)}\n`,
+    });
   });
 
   it('measures the JSON when the quick bound cannot tell: indented just over the limit, it is written compact', () => {
     const scenario = withOutput(LIMIT - compactOverhead);
     expect(JSON.stringify(scenario, null, 2).length + 1).toBeGreaterThan(LIMIT);
-    expect(exportFile(scenario, LIMIT)).toEqual({ ok: true, name: 'huge-run.json', text: `${JSON.stringify(scenario)}\n` });
+    expect(exportFile(scenario, LIMIT)).toEqual({
+      ok: true,
+      name: 'huge-run.json',
+      text: `${JSON.stringify(scenario)}\n`,
+    });
   });
 
   it('refuses with the exact size when even the compact JSON is one byte over', () => {

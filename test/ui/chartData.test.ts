@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { changesAt, markerClusters, regionColors, stackedStepBands, stageAt, stepLinePath, windowPoints } from '../../src/ui/chartData.ts';
+import {
+  changesAt,
+  markerClusters,
+  regionColors,
+  stackedStepBands,
+  stageAt,
+  stepLinePath,
+  windowPoints,
+} from '../../src/ui/chartData.ts';
 import { regionPoints } from '../../src/ui/seriesPoints.ts';
 import { DEFAULT_POINTS, keptSteps, timelineView } from '../../src/worker/timeline-view.ts';
 import type { Change, Timeline } from '../../src/engine/index.ts';
@@ -23,11 +31,28 @@ function timeline(): Timeline {
     },
     changes: changeAt[index] ? [changeAt[index]] : [],
     warnings: [],
-    request: index === 0 ? { inference: 0, prefixTokens: 7, requestTokens: 9, prefixShare: 0.7, cache: { cacheReadTokens: 0 }, baselineTokens: 9 } : undefined,
+    request:
+      index === 0
+        ? {
+            inference: 0,
+            prefixTokens: 7,
+            requestTokens: 9,
+            prefixShare: 0.7,
+            cache: { cacheReadTokens: 0 },
+            baselineTokens: 9,
+          }
+        : undefined,
   }));
   return {
-    regions: [{ name: 'a', declared: true }, { name: 'b', declared: true }], steps, warnings: [],
-    model: { id: 'm', window: 1000 }, summary: { inferences: 1, meanPrefixShare: 0 }, spawn: { regions: {} },
+    regions: [
+      { name: 'a', declared: true },
+      { name: 'b', declared: true },
+    ],
+    steps,
+    warnings: [],
+    model: { id: 'm', window: 1000 },
+    summary: { inferences: 1, meanPrefixShare: 0 },
+    spawn: { regions: {} },
   } as unknown as Timeline;
 }
 
@@ -40,16 +65,29 @@ describe('the worker downsamples and the page draws every change at its own step
     expect(keptSteps([1, 3, 2, 0, 0, 9, 4], [1, 1, 1, 1, 1, 1, 1], 3)).toEqual([0, 1, 3, 5, 6]);
     // A change at every step of the 900: at most two points per bucket, the changes stay in the table.
     const dense = timeline();
-    dense.steps.forEach((step, k) => { step.changes = [{ type: 'evict', region: 'a', tokens: k, entries: [] }]; });
+    dense.steps.forEach((step, k) => {
+      step.changes = [{ type: 'evict', region: 'a', tokens: k, entries: [] }];
+    });
     const { view } = timelineView(dense, 100);
     expect(view.window.steps.length).toBeLessThanOrEqual(200);
     expect(view.changes.step.length).toBe(900);
     const points = windowPoints(view);
-    expect(points.slice(0, 2)).toEqual([{ i: 0, tokens: [10, 5], total: 15, prefix: 7 }, { i: 1, tokens: [100, 5], total: 105, prefix: 7 }]);
+    expect(points.slice(0, 2)).toEqual([
+      { i: 0, tokens: [10, 5], total: 15, prefix: 7 },
+      { i: 1, tokens: [100, 5], total: 105, prefix: 7 },
+    ]);
     expect(changesAt(view, 899)).toEqual([{ type: 'evict', region: 'a', tokens: 899 }]);
     // One column: one cluster counts all 900 changes and the stage change, and lists only the first dozen.
     const [all] = markerClusters(view, 1);
-    expect([all!.count, all!.markers.length, all!.markers[0]!.text, all!.breakdown]).toEqual([901, 12, 'evict in a: 0 tokens', [['evict', 900], ['stage', 1]]]);
+    expect([all!.count, all!.markers.length, all!.markers[0]!.text, all!.breakdown]).toEqual([
+      901,
+      12,
+      'evict in a: 0 tokens',
+      [
+        ['evict', 900],
+        ['stage', 1],
+      ],
+    ]);
   });
 
   it('the window series has the bucket peaks and both change steps with their own figures', () => {
@@ -75,9 +113,21 @@ describe('the worker downsamples and the page draws every change at its own step
     const a = regionPoints(view, 'a');
     expect(a).toHaveLength(DEFAULT_POINTS + 1);
     expect(a.filter((p) => p.changes)).toEqual([
-      { i: 5, tokens: 10, budget: 200, entries: 1, visible: true, marker: 10, changes: [{ type: 'evict', region: 'a', tokens: 90, reason: 'max_items 2 exceeded' }] },
+      {
+        i: 5,
+        tokens: 10,
+        budget: 200,
+        entries: 1,
+        visible: true,
+        marker: 10,
+        changes: [{ type: 'evict', region: 'a', tokens: 90, reason: 'max_items 2 exceeded' }],
+      },
     ]);
-    expect(regionPoints(view, 'b').filter((p) => p.changes).map((p) => p.i)).toEqual([600]);
+    expect(
+      regionPoints(view, 'b')
+        .filter((p) => p.changes)
+        .map((p) => p.i),
+    ).toEqual([600]);
   });
 
   it('answers the changes and the stage of any step from the compact columns', () => {
@@ -94,15 +144,36 @@ describe('markers', () => {
   it('changes in one pixel column become one cluster with a count and a breakdown', () => {
     const { view } = timelineView(timeline());
     // Nine columns over 900 steps: 100 steps per column; each change lands in its own.
-    expect(markerClusters(view, 9).map((c) => [c.i, c.count, c.kind])).toEqual([[5, 1, 'evict'], [450, 1, 'stage'], [600, 1, 'compact']]);
+    expect(markerClusters(view, 9).map((c) => [c.i, c.count, c.kind])).toEqual([
+      [5, 1, 'evict'],
+      [450, 1, 'stage'],
+      [600, 1, 'compact'],
+    ]);
     // Three columns: 300 steps per column. The stage change (450, middle column) and the compaction
     // (600, last column) are in columns of their own but only half a marker apart, so their glyphs
     // and counts would overlap: the later joins the earlier.
-    expect(markerClusters(view, 3).map((c) => [c.i, c.last, c.count, c.kind])).toEqual([[5, 5, 1, 'evict'], [450, 600, 2, 'stage']]);
+    expect(markerClusters(view, 3).map((c) => [c.i, c.last, c.count, c.kind])).toEqual([
+      [5, 5, 1, 'evict'],
+      [450, 600, 2, 'stage'],
+    ]);
     // One column: one cluster at the first change, counting every kind, focusing the first real region.
     const [one] = markerClusters(view, 1);
-    expect([one!.i, one!.last, one!.count, one!.breakdown, one!.region]).toEqual([5, 600, 3, [['evict', 1], ['stage', 1], ['compact', 1]], 'a']);
-    expect(one!.markers.map((m) => m.text)).toEqual(['evict in a: 90 tokens (max_items 2 exceeded)', 'stage plan → build', 'compact in b: 3 tokens']);
+    expect([one!.i, one!.last, one!.count, one!.breakdown, one!.region]).toEqual([
+      5,
+      600,
+      3,
+      [
+        ['evict', 1],
+        ['stage', 1],
+        ['compact', 1],
+      ],
+      'a',
+    ]);
+    expect(one!.markers.map((m) => m.text)).toEqual([
+      'evict in a: 90 tokens (max_items 2 exceeded)',
+      'stage plan → build',
+      'compact in b: 3 tokens',
+    ]);
   });
 });
 
@@ -110,9 +181,18 @@ describe('region colours', () => {
   it('follow the region name: adding a region before another does not repaint it', () => {
     // `notes` hashes to the colour `codebase` has: the name seen before keeps it.
     const before = regionColors(['task', 'codebase', 'history']);
-    expect([...before]).toEqual([['task', '#BBBBBB'], ['codebase', '#E69F00'], ['history', '#F0E442']]);
+    expect([...before]).toEqual([
+      ['task', '#BBBBBB'],
+      ['codebase', '#E69F00'],
+      ['history', '#F0E442'],
+    ]);
     const after = regionColors(['notes', 'task', 'codebase', 'history'], before);
-    expect([...after]).toEqual([['notes', '#009E73'], ['task', '#BBBBBB'], ['codebase', '#E69F00'], ['history', '#F0E442']]);
+    expect([...after]).toEqual([
+      ['notes', '#009E73'],
+      ['task', '#BBBBBB'],
+      ['codebase', '#E69F00'],
+      ['history', '#F0E442'],
+    ]);
   });
 
   it('do not depend on the order of declaration', () => {
@@ -123,14 +203,25 @@ describe('region colours', () => {
   });
 
   it('a remembered colour another region of the timeline already holds is given up, not shared', () => {
-    const colours = regionColors(['a', 'b'], new Map([['a', '#0072B2'], ['b', '#0072B2']]));
+    const colours = regionColors(
+      ['a', 'b'],
+      new Map([
+        ['a', '#0072B2'],
+        ['b', '#0072B2'],
+      ]),
+    );
     expect(colours.get('a')).toBe('#0072B2');
     expect(colours.get('b')).not.toBe('#0072B2');
   });
 });
 
 describe('the stacked window chart', () => {
-  const point = (i: number, tokens: number[]) => ({ i, tokens, total: tokens.reduce((a, b) => a + b, 0), prefix: null });
+  const point = (i: number, tokens: number[]) => ({
+    i,
+    tokens,
+    total: tokens.reduce((a, b) => a + b, 0),
+    prefix: null,
+  });
   // x: a step is 10 px; y: 100 px tall for 100 tokens, pointing down.
   const x = (step: number) => step * 10;
   const y = (tokens: number) => 100 - tokens;

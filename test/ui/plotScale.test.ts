@@ -27,14 +27,21 @@ describe('niceTicks', () => {
     // Found by the property below: an end a hair past a round number keeps the round spacing.
     expect(niceTicks(4.000000000000001, 3, true)).toEqual([0, 2, 4]);
     expect(niceTicks(4.2, 3, true)).toEqual([0, 2, 4]);
-    fc.assert(fc.property(fc.double({ min: 1e-3, max: 1e9, noNaN: true }), fc.integer({ min: 3, max: 10 }), fc.boolean(), (end, count, whole) => {
-      const ticks = niceTicks(end, count, whole);
-      expect(ticks.length).toBeLessThanOrEqual(count);
-      expect(ticks[0]).toBe(0);
-      expect(ticks[ticks.length - 1]!).toBeLessThanOrEqual(end * (1 + 1e-9));
-      if (!whole || end >= count) expect(ticks[ticks.length - 1]!).toBeGreaterThanOrEqual(end / 2);
-      if (whole) for (const t of ticks) expect(Number.isInteger(t)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-3, max: 1e9, noNaN: true }),
+        fc.integer({ min: 3, max: 10 }),
+        fc.boolean(),
+        (end, count, whole) => {
+          const ticks = niceTicks(end, count, whole);
+          expect(ticks.length).toBeLessThanOrEqual(count);
+          expect(ticks[0]).toBe(0);
+          expect(ticks[ticks.length - 1]!).toBeLessThanOrEqual(end * (1 + 1e-9));
+          if (!whole || end >= count) expect(ticks[ticks.length - 1]!).toBeGreaterThanOrEqual(end / 2);
+          if (whole) for (const t of ticks) expect(Number.isInteger(t)).toBe(true);
+        },
+      ),
+    );
   });
 });
 
@@ -49,7 +56,9 @@ describe('stepTicks', () => {
 describe('nearestPoint', () => {
   const steps = [0, 4, 5, 10];
   it('finds the point nearest a step, the earlier one on a tie', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 50].map((s) => nearestPoint(steps, s))).toEqual([0, 0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3]);
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 50].map((s) => nearestPoint(steps, s))).toEqual([
+      0, 0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3,
+    ]);
     expect(nearestPoint([], 3)).toBe(-1);
   });
 });

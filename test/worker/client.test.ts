@@ -10,11 +10,21 @@ class FakeWorker {
   onmessageerror: (() => void) | null = null;
   received: WorkerRequest[] = [];
   terminated = false;
-  constructor() { FakeWorker.all.push(this); }
-  postMessage(message: WorkerRequest) { this.received.push(message); }
-  terminate() { this.terminated = true; }
-  reply(data: unknown) { this.onmessage?.({ data } as MessageEvent); }
-  crash(message: string) { this.onerror?.({ message, preventDefault() {} } as ErrorEvent); }
+  constructor() {
+    FakeWorker.all.push(this);
+  }
+  postMessage(message: WorkerRequest) {
+    this.received.push(message);
+  }
+  terminate() {
+    this.terminated = true;
+  }
+  reply(data: unknown) {
+    this.onmessage?.({ data } as MessageEvent);
+  }
+  crash(message: string) {
+    this.onerror?.({ message, preventDefault() {} } as ErrorEvent);
+  }
 }
 
 /** The n-th worker the client started (from 0); a test that expects one fails here if it was not. */
@@ -30,13 +40,17 @@ const payload = { agent: { 'agent.leviath': '' }, workdir: {}, commands: {}, inp
 function client(restarts: string[] = []) {
   return new WorkerClient({
     spawn: () => new FakeWorker() as unknown as Worker,
-    timeLimitMs: 5_000, cancelGraceMs: 300,
+    timeLimitMs: 5_000,
+    cancelGraceMs: 300,
     onRestart: (m) => restarts.push(m),
   });
 }
 
 describe('WorkerClient', () => {
-  beforeEach(() => { FakeWorker.all = []; vi.useFakeTimers(); });
+  beforeEach(() => {
+    FakeWorker.all = [];
+    vi.useFakeTimers();
+  });
   afterEach(() => vi.useRealTimers());
 
   it('starts its worker on the first request and resolves with the parsed result', async () => {
@@ -98,7 +112,7 @@ describe('WorkerClient', () => {
     await expect(second).resolves.toEqual({ detail: detailAt(4) });
   });
 
-  it('hands a replay\'s interim validation to onValidated, and drops it once the replay is superseded', async () => {
+  it("hands a replay's interim validation to onValidated, and drops it once the replay is superseded", async () => {
     const c = client();
     const seen: unknown[] = [];
     const first = c.request('replay', { replayId: 1, scenario: {} }, { onValidated: (v) => seen.push(v) });
@@ -136,17 +150,24 @@ describe('WorkerClient', () => {
     expect(restarts[0]).toMatch(/more than 5 s on one replay and was restarted/);
   });
 
-  it('a request with a time limit of its own is held to it, not the client\'s; progress carries its phase', async () => {
+  it("a request with a time limit of its own is held to it, not the client's; progress carries its phase", async () => {
     const restarts: string[] = [];
     const c = client(restarts);
     const phases: unknown[] = [];
-    const search = c.request('advise', { scenario: {} }, { timeLimitMs: 60_000, onProgress: (done, total, phase) => phases.push([done, total, phase]) });
+    const search = c.request(
+      'advise',
+      { scenario: {} },
+      { timeLimitMs: 60_000, onProgress: (done, total, phase) => phases.push([done, total, phase]) },
+    );
     const worker = started(0);
     worker.reply({ type: 'progress', id: 1, done: 3, total: 240, phase: 'search', front: 2 });
     vi.advanceTimersByTime(30_000);
     expect(worker.terminated).toBe(false);
     worker.reply({ type: 'progress', id: 1, done: 5, total: 40, phase: 'front', front: 4 });
-    expect(phases).toEqual([[3, 240, { phase: 'search', front: 2 }], [5, 40, { phase: 'front', front: 4 }]]);
+    expect(phases).toEqual([
+      [3, 240, { phase: 'search', front: 2 }],
+      [5, 40, { phase: 'front', front: 4 }],
+    ]);
     vi.advanceTimersByTime(30_300);
     await expect(search).rejects.toThrow('took longer than 60 s');
     expect(restarts[0]).toMatch(/more than 60 s on one advise/);
@@ -162,9 +183,12 @@ describe('WorkerClient', () => {
     worker.reply({ type: 'script', id: 1, file: 'context_hooks/hog.rhai', hooks: ['render'] });
     worker.reply({ type: 'script', id: 1, file: 'context_hooks/hog.rhai', hooks: ['render', 'on_write'] });
     vi.advanceTimersByTime(5_300);
-    const where = ' after event 1,200 of 5,000; the last script it went into was context_hooks/hog.rhai (render or on_write): look there for a loop or a slow string operation.';
+    const where =
+      ' after event 1,200 of 5,000; the last script it went into was context_hooks/hog.rhai (render or on_write): look there for a loop or a slow string operation.';
     await expect(slow).rejects.toThrow(`The replay took longer than 5 s and was stopped${where}`);
-    expect(restarts).toEqual([`The engine worker spent more than 5 s on one replay and was restarted${where} Your work is unchanged.`]);
+    expect(restarts).toEqual([
+      `The engine worker spent more than 5 s on one replay and was restarted${where} Your work is unchanged.`,
+    ]);
   });
 
   it('a rhai seed that holds a validation is named as a seed; a request that ran no script says only where it was', async () => {
@@ -172,13 +196,15 @@ describe('WorkerClient', () => {
     const validation = c.request('validate', payload);
     started(0).reply({ type: 'script', id: 1, file: 'seeds/facts.rhai', hooks: ['seed'] });
     vi.advanceTimersByTime(5_300);
-    await expect(validation).rejects.toThrow('The validate took longer than 5 s and was stopped; the last script it went into was seeds/facts.rhai (a rhai seed): look there for a loop or a slow string operation.');
+    await expect(validation).rejects.toThrow(
+      'The validate took longer than 5 s and was stopped; the last script it went into was seeds/facts.rhai (a rhai seed): look there for a loop or a slow string operation.',
+    );
     const replay = c.request('replay', { replayId: 2, scenario: {} });
     vi.advanceTimersByTime(5_300);
     await expect(replay).rejects.toThrow(/^The replay took longer than 5 s and was stopped\.$/);
   });
 
-  it('a cancelled request\'s script messages do not end it early, and are not taken for a newer request\'s', async () => {
+  it("a cancelled request's script messages do not end it early, and are not taken for a newer request's", async () => {
     const c = client();
     void c.request('replay', { replayId: 1, scenario: {} }).catch(() => undefined);
     const second = c.request('replay', { replayId: 2, scenario: {} });

@@ -5,8 +5,10 @@ import { findExample, DEFAULT_EXAMPLE_ID } from '../../src/scenarios/examples.ts
 import { ScenarioSchema, type Scenario } from '../../src/engine/index.ts';
 import type { WorkerResponse } from '../../src/worker/protocol.ts';
 
-const withModel = (model: Scenario['model']): Scenario =>
-  ({ ...ScenarioSchema.parse(findExample(DEFAULT_EXAMPLE_ID)!.scenario), model });
+const withModel = (model: Scenario['model']): Scenario => ({
+  ...ScenarioSchema.parse(findExample(DEFAULT_EXAMPLE_ID)!.scenario),
+  model,
+});
 
 /** Fresh modules: no encoding loaded (the test setup loaded both in the shared ones). */
 async function fresh() {
@@ -15,7 +17,7 @@ async function fresh() {
 }
 
 describe('loadingEncodingOf', () => {
-  it('loads the encoding of the scenario\'s model, and only that one', async () => {
+  it("loads the encoding of the scenario's model, and only that one", async () => {
     const { loadingEncodingOf, isEncodingLoaded } = await fresh();
     const loading = loadingEncodingOf(withModel({ id: 'gpt-4-turbo' }));
     expect(loading).toBeInstanceOf(Promise);
@@ -46,7 +48,11 @@ describe('the engine worker on a fresh start (no encoding loaded)', () => {
     ...withModel({ id: 'no-such-model' }),
     traffic: [
       { type: 'user', content: 'read it' },
-      { type: 'assistant', content: 'reading', tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.ts' } }] },
+      {
+        type: 'assistant',
+        content: 'reading',
+        tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.ts' } }],
+      },
       { type: 'tool_result', tool_call_id: 'c1', tool_name: 'read_file', content: 'export const answer = 42;\n' },
     ],
   });
@@ -56,16 +62,34 @@ describe('the engine worker on a fresh start (no encoding loaded)', () => {
     const { engineHandlers } = await import('../../src/worker/engine-handlers.ts');
     const handlers = engineHandlers();
     const posted: WorkerResponse[] = [];
-    const context = { post: (m: WorkerResponse) => { posted.push(m); }, signal: new AbortController().signal };
+    const context = {
+      post: (m: WorkerResponse) => {
+        posted.push(m);
+      },
+      signal: new AbortController().signal,
+    };
     return { ...modules, handlers, posted, context };
   }
 
   it('shares a scenario whose model is unknown: the transforms count it with o200k_base, loaded first', async () => {
     const { handlers, posted, context, isEncodingLoaded, countTokens } = await freshWorker();
-    await handlers.transform!({ id: 1, type: 'transform', transform: 'drop-tool-output', scenario: unknownModel() }, context);
+    await handlers.transform!(
+      { id: 1, type: 'transform', transform: 'drop-tool-output', scenario: unknownModel() },
+      context,
+    );
     await handlers.transform!({ id: 2, type: 'transform', transform: 'shape-only', scenario: unknownModel() }, context);
     expect(posted.map((m) => m.type)).toEqual(['transform', 'transform']);
-    expect(posted[0]).toMatchObject({ result: { scenario: { traffic: [{}, {}, { type: 'tool_result', size_tokens: countTokens('export const answer = 42;\n', 'o200k_base') }] } } });
+    expect(posted[0]).toMatchObject({
+      result: {
+        scenario: {
+          traffic: [
+            {},
+            {},
+            { type: 'tool_result', size_tokens: countTokens('export const answer = 42;\n', 'o200k_base') },
+          ],
+        },
+      },
+    });
     expect(isEncodingLoaded('o200k_base')).toBe(true);
     expect(isEncodingLoaded('cl100k_base')).toBe(false);
   });

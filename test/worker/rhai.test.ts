@@ -58,17 +58,32 @@ describe('Rhai on demand in the workers', () => {
     expect(answer.result.view.warnings.map((w) => w.text)).toEqual(timeline.warnings);
   });
 
-  it('a broken script gets the interpreter\'s diagnostics from the edit worker, at the script\'s line', async () => {
+  it("a broken script gets the interpreter's diagnostics from the edit worker, at the script's line", async () => {
     const s = example('brain-custom');
     const broken = { ...s, agent: { ...s.agent, 'context_hooks/brain.rhai': 'fn render(ctx) {\n  let x = ;\n}\n' } };
     const posted: WorkerResponse[] = [];
-    const context = { post: (m: WorkerResponse) => posted.push(m), signal: new AbortController().signal, scripts: undefined };
+    const context = {
+      post: (m: WorkerResponse) => posted.push(m),
+      signal: new AbortController().signal,
+      scripts: undefined,
+    };
     await editHandlers().validate!({ id: 2, type: 'validate', ...broken }, context);
-    expect(posted).toEqual([{ type: 'validate', id: 2, result: validationResult(broken.model, compile(broken, RHAI)) }]);
+    expect(posted).toEqual([
+      { type: 'validate', id: 2, result: validationResult(broken.model, compile(broken, RHAI)) },
+    ]);
     const errors = compile(broken, RHAI).diagnostics.filter((d) => d.severity === 'error');
-    expect(errors.map((d) => [d.code, d.file, d.line])).toEqual([['custom-script-invalid', 'context_hooks/brain.rhai', 2]]);
-    await editHandlers().rhaiCheck!({ id: 3, type: 'rhaiCheck', file: 'context_hooks/brain.rhai', source: 'fn render(ctx) {\n  let x = ;\n}\n' }, context);
-    expect(posted.at(-1)).toMatchObject({ type: 'rhaiCheck', id: 3, result: { diagnostics: [{ code: 'custom-script-invalid', line: 2 }] } });
+    expect(errors.map((d) => [d.code, d.file, d.line])).toEqual([
+      ['custom-script-invalid', 'context_hooks/brain.rhai', 2],
+    ]);
+    await editHandlers().rhaiCheck!(
+      { id: 3, type: 'rhaiCheck', file: 'context_hooks/brain.rhai', source: 'fn render(ctx) {\n  let x = ;\n}\n' },
+      context,
+    );
+    expect(posted.at(-1)).toMatchObject({
+      type: 'rhaiCheck',
+      id: 3,
+      result: { diagnostics: [{ code: 'custom-script-invalid', line: 2 }] },
+    });
   });
 
   it('once loaded, a scenario with scripts is answered at once', () => {

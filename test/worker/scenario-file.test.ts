@@ -16,18 +16,26 @@ describe('a scenario file in the page', () => {
   });
 
   it('opens up to the size Export and lev import write, with its UTF-8 warning kept', () => {
-    expect(readScenarioFile('run.json', MAX_SCENARIO_BYTES, JSON.parse(text), 12)).toEqual({ ok: true, scenario: ScenarioSchema.parse(JSON.parse(text)), invalidUtf8At: 12 });
+    expect(readScenarioFile('run.json', MAX_SCENARIO_BYTES, JSON.parse(text), 12)).toEqual({
+      ok: true,
+      scenario: ScenarioSchema.parse(JSON.parse(text)),
+      invalidUtf8At: 12,
+    });
   });
 
   it('one byte more is refused with its size and the limit', () => {
     expect(readScenarioFile('run.json', MAX_SCENARIO_BYTES + 1, JSON.parse(text), undefined)).toEqual({
-      ok: false, message: 'run.json is 64,000,001 bytes; scenario files up to 64,000,000 bytes (64 MB) can be imported, the most Export writes. Nothing was changed.',
+      ok: false,
+      message:
+        'run.json is 64,000,001 bytes; scenario files up to 64,000,000 bytes (64 MB) can be imported, the most Export writes. Nothing was changed.',
     });
   });
 
   it('an invalid one says which field', () => {
     expect(readScenarioFile('broken.json', 30, { version: 1, agent: {} }, undefined)).toEqual({
-      ok: false, message: 'broken.json is not a Leviath scenario (model: Invalid input; agent: agent must contain "agent.leviath"). Nothing was changed.',
+      ok: false,
+      message:
+        'broken.json is not a Leviath scenario (model: Invalid input; agent: agent must contain "agent.leviath"). Nothing was changed.',
     });
   });
 });

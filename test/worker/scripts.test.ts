@@ -15,7 +15,13 @@ function watched(s: Parameters<typeof replay>[0]) {
   const announced: RunningScript[] = [];
   const calls: ScriptCall[] = [];
   const log = scriptLog((running) => announced.push(running));
-  watchScripts({ started: (call) => { calls.push(call); log.started(call); }, finished: (call, ms) => log.finished(call, ms) });
+  watchScripts({
+    started: (call) => {
+      calls.push(call);
+      log.started(call);
+    },
+    finished: (call, ms) => log.finished(call, ms),
+  });
   replay(s, { ...BUILT_IN_TRAFFIC, ...RHAI });
   return { announced, calls, log };
 }
@@ -26,7 +32,9 @@ describe('scriptLog', () => {
     expect(calls.length).toBeGreaterThan(100);
     expect(new Set(calls.map((c) => c.file))).toEqual(new Set(['context_hooks/brain.rhai']));
     const order = [...new Set(calls.map((c) => c.hook))];
-    expect(announced).toEqual(order.map((_, i) => ({ file: 'context_hooks/brain.rhai', hooks: order.slice(0, i + 1) })));
+    expect(announced).toEqual(
+      order.map((_, i) => ({ file: 'context_hooks/brain.rhai', hooks: order.slice(0, i + 1) })),
+    );
     const slowest = log.slowest(5);
     expect(slowest).toHaveLength(order.length);
     const counted = slowest.map((line) => Number(/\((\d[\d,]*) calls?\)$/.exec(line)![1]!.replace(/,/g, '')));
@@ -35,7 +43,8 @@ describe('scriptLog', () => {
   });
 
   it('announces again when another file comes in between, and names a seed as one', () => {
-    const toml = '[context.regions]\na = { kind = "custom", script = "a.rhai" }\nb = { kind = "custom", script = "b.rhai" }\nfacts = { kind = "pinned", seed = { rhai = "facts.rhai" } }\n';
+    const toml =
+      '[context.regions]\na = { kind = "custom", script = "a.rhai" }\nb = { kind = "custom", script = "b.rhai" }\nfacts = { kind = "pinned", seed = { rhai = "facts.rhai" } }\n';
     const s = scenario(toml, [user('hi'), assistant('one'), assistant('two')], {
       agent: { 'agent.leviath': toml, 'a.rhai': 'fn render(ctx) { "a" }', 'b.rhai': 'fn render(ctx) { "b" }' },
       workdir: { 'facts.rhai': '"fact"' },

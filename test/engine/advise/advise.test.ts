@@ -13,31 +13,51 @@ import { BUILT_IN_TRAFFIC } from '../../../src/scenarios/generators.ts';
 import { RHAI } from '../../../src/engine/custom-script.ts';
 import { EXAMPLES } from '../../../src/scenarios/examples.ts';
 
-const withText = (scenario: Scenario, toml: string): Scenario => ({ ...scenario, agent: { ...scenario.agent, 'agent.leviath': toml } });
+const withText = (scenario: Scenario, toml: string): Scenario => ({
+  ...scenario,
+  agent: { ...scenario.agent, 'agent.leviath': toml },
+});
 
 /** The three measures as the timeline gives them, summed the way the timeline is read. */
 function measured(t: Timeline) {
   let inputCostUsd = 0;
   for (const step of t.steps) if (step.request) inputCostUsd += step.request.cache.inputCostUsd;
-  return { peakRequestTokens: t.summary.peakRequestTokens, inputCostUsd, readAgain: t.summary.readAgain.count, taskKept: t.summary.taskLostAt === null };
+  return {
+    peakRequestTokens: t.summary.peakRequestTokens,
+    inputCostUsd,
+    readAgain: t.summary.readAgain.count,
+    taskKept: t.summary.taskLostAt === null,
+  };
 }
 
 const worseOnAll = (p: Proposal, a: Advice['asRecorded']) =>
   p.peakRequestTokens > a.peakRequestTokens && p.inputCostUsd > a.inputCostUsd && p.readAgain > a.readAgain;
 
-const findings = (s: Scenario) => validateScenario(s, RHAI).diagnostics.map((d) => `${d.severity} ${d.code} ${d.path}`).sort();
+const findings = (s: Scenario) =>
+  validateScenario(s, RHAI)
+    .diagnostics.map((d) => `${d.severity} ${d.code} ${d.path}`)
+    .sort();
 
 /** Every constraint and promise the advisor makes about a proposal, checked with the ordinary replay. */
 function checkProposals(scenario: Scenario, advice: Advice): void {
   const start = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
   expect(advice.asRecorded).toMatchObject(measured(start));
-  const required = new Set(start.regions.filter((r) => r.declared).map((r) => r.name)
-    .filter((name) => validateScenario(scenario, RHAI).blueprint!.regions.find((d) => d.name === name)?.required));
+  const required = new Set(
+    start.regions
+      .filter((r) => r.declared)
+      .map((r) => r.name)
+      .filter((name) => validateScenario(scenario, RHAI).blueprint!.regions.find((d) => d.name === name)?.required),
+  );
   for (const p of advice.front) {
     const proposed = withText(scenario, p.toml);
     expect(findings(proposed)).toEqual(findings(scenario));
     const t = replay(proposed, { ...BUILT_IN_TRAFFIC, ...RHAI });
-    expect(measured(t)).toEqual({ peakRequestTokens: p.peakRequestTokens, inputCostUsd: p.inputCostUsd, readAgain: p.readAgain, taskKept: p.taskKept });
+    expect(measured(t)).toEqual({
+      peakRequestTokens: p.peakRequestTokens,
+      inputCostUsd: p.inputCostUsd,
+      readAgain: p.readAgain,
+      taskKept: p.taskKept,
+    });
     if (scenario.inputs.task !== undefined) expect(t.summary.taskLostAt).toBeNull();
     expect(t.steps.some((s) => s.request?.overWindow)).toBe(false);
     for (const name of required) {
@@ -56,7 +76,12 @@ function checkProposals(scenario: Scenario, advice: Advice): void {
 }
 
 describe('lev advise on the examples', () => {
-  const cases: [string, number | undefined][] = [['imported-run', undefined], ['coding-agent', 300], ['tool-routing', 250], ['flat-vs-regions', 300]];
+  const cases: [string, number | undefined][] = [
+    ['imported-run', undefined],
+    ['coding-agent', 300],
+    ['tool-routing', 250],
+    ['flat-vs-regions', 300],
+  ];
   for (const [id, steps] of cases) {
     it(`proposes only blueprints that replay to the figures it reports and keep every constraint (${id})`, () => {
       const input = structuredClone(EXAMPLES.find((e) => e.id === id)!.scenario) as ScenarioInput;
@@ -85,7 +110,12 @@ describe('lev advise on the examples', () => {
   it('reports its progress through the search and then the front', () => {
     const scenario = ScenarioSchema.parse(EXAMPLES.find((e) => e.id === 'imported-run')!.scenario);
     const seen: string[] = [];
-    const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 20, onProgress: (p) => seen.push(`${p.phase} ${p.done}/${p.total}`) });
+    const advice = advise(scenario, {
+      ...BUILT_IN_TRAFFIC,
+      ...RHAI,
+      candidates: 20,
+      onProgress: (p) => seen.push(`${p.phase} ${p.done}/${p.total}`),
+    });
     expect(seen.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => `search ${i + 1}/20`));
     const front = seen.slice(20);
     expect(front.length).toBe(advice.search.simplifying);
@@ -100,7 +130,17 @@ describe('lev advise on the examples', () => {
     expect(advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 30, seed: 7 })).toEqual(once);
     const signal = { cancelled: false };
     const progress: number[] = [];
-    const cut = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 30, seed: 7, signal, onProgress: (p) => { progress.push(p.done); if (p.done === 10) signal.cancelled = true; } });
+    const cut = advise(scenario, {
+      ...BUILT_IN_TRAFFIC,
+      ...RHAI,
+      candidates: 30,
+      seed: 7,
+      signal,
+      onProgress: (p) => {
+        progress.push(p.done);
+        if (p.done === 10) signal.cancelled = true;
+      },
+    });
     expect(cut.search.cancelled).toBe(true);
     expect(cut.search.judged).toBe(10);
     expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -108,7 +148,11 @@ describe('lev advise on the examples', () => {
   });
 
   it('says why when the starting blueprint cannot run, and proposes nothing', () => {
-    const scenario = ScenarioSchema.parse({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '[context.regions]\nx = { kind = "nope" }\n' } });
+    const scenario = ScenarioSchema.parse({
+      version: 1,
+      model: { id: 'gpt-4o' },
+      agent: { 'agent.leviath': '[context.regions]\nx = { kind = "nope" }\n' },
+    });
     const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(advice.front).toEqual([]);
     expect(advice.diagnostics.map((d) => d.code)).toContain('unknown-region-kind');
@@ -153,19 +197,25 @@ describe('lev advise on generated scenarios (property)', () => {
       window: fc.constantFrom(16_000, 32_000, 128_000),
       search: fc.integer({ min: 1, max: 100 }),
     });
-    fc.assert(fc.property(scenarios, ({ kind, seed, steps, blueprint, window, search }) => {
-      const params = kind === 'coding-agent' ? { todos: null, transitionTo: null } : undefined;
-      const scenario = ScenarioSchema.parse({
-        version: 1, name: 'generated', model: { window }, agent: { 'agent.leviath': BLUEPRINTS[blueprint] },
-        inputs: { task: 'Fix the failing parser test and keep the public API unchanged.' },
-        generator: { kind, seed, steps, ...(params ? { params } : {}) },
-      });
-      const start = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
-      if (start.diagnostics.some((d) => d.severity === 'error')) return; // the generator's own traffic does not fit this blueprint
-      const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 25, seed: search });
-      checkProposals(scenario, advice);
-      checked += advice.front.length;
-    }), { numRuns: 8, seed: 2029 });
+    fc.assert(
+      fc.property(scenarios, ({ kind, seed, steps, blueprint, window, search }) => {
+        const params = kind === 'coding-agent' ? { todos: null, transitionTo: null } : undefined;
+        const scenario = ScenarioSchema.parse({
+          version: 1,
+          name: 'generated',
+          model: { window },
+          agent: { 'agent.leviath': BLUEPRINTS[blueprint] },
+          inputs: { task: 'Fix the failing parser test and keep the public API unchanged.' },
+          generator: { kind, seed, steps, ...(params ? { params } : {}) },
+        });
+        const start = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI });
+        if (start.diagnostics.some((d) => d.severity === 'error')) return; // the generator's own traffic does not fit this blueprint
+        const advice = advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 25, seed: search });
+        checkProposals(scenario, advice);
+        checked += advice.front.length;
+      }),
+      { numRuns: 8, seed: 2029 },
+    );
     expect(checked).toBeGreaterThan(8);
   });
 });

@@ -13,7 +13,8 @@ import { RHAI } from '../../../src/engine/custom-script.ts';
 
 const LEV = resolve(import.meta.dirname, '../../../bin/lev.mjs');
 const EXAMPLE = resolve(import.meta.dirname, '../../../examples/imported-run.json');
-const lev = (...args: string[]) => spawnSync(process.execPath, [LEV, 'advise', ...args], { encoding: 'utf8', timeout: 120_000 });
+const lev = (...args: string[]) =>
+  spawnSync(process.execPath, [LEV, 'advise', ...args], { encoding: 'utf8', timeout: 120_000 });
 
 describe('lev advise', () => {
   it('prints {asRecorded, front: [{toml, peakRequestTokens, inputCostUsd, readAgain, taskKept, changes}]} as the engine advises', () => {
@@ -23,23 +24,34 @@ describe('lev advise', () => {
     expect(Object.keys(out.asRecorded)).toEqual(expect.arrayContaining(['peakRequestTokens', 'inputCostUsd']));
     expect(out.front.length).toBeGreaterThan(0);
     for (const p of out.front) {
-      expect(Object.keys(p)).toEqual(expect.arrayContaining(['toml', 'peakRequestTokens', 'inputCostUsd', 'readAgain', 'taskKept', 'changes']));
+      expect(Object.keys(p)).toEqual(
+        expect.arrayContaining(['toml', 'peakRequestTokens', 'inputCostUsd', 'readAgain', 'taskKept', 'changes']),
+      );
       expect(typeof p.toml).toBe('string');
       expect(p.changes.every((c: unknown) => typeof c === 'string')).toBe(true);
     }
     const scenario = ScenarioSchema.parse(JSON.parse(readFileSync(EXAMPLE, 'utf8')));
-    expect(out).toEqual(JSON.parse(JSON.stringify(advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 40, seed: 3 }))));
+    expect(out).toEqual(
+      JSON.parse(JSON.stringify(advise(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 40, seed: 3 }))),
+    );
     expect(out.prices).toMatchObject({ model: 'claude-sonnet-4', provider: 'anthropic', checked: '2026-12-02' });
   }, 120_000);
 
-  it('prints the starting figures, the price table\'s date, and each proposal with its sentences and edits', () => {
+  it("prints the starting figures, the price table's date, and each proposal with its sentences and edits", () => {
     const r = lev(EXAMPLE, '--candidates', '40');
     expect(r.status).toBe(0);
     // The starting figures are the example's own replay's (it records no run as it was sent).
-    const start = replay(ScenarioSchema.parse(JSON.parse(readFileSync(EXAMPLE, 'utf8'))), { ...BUILT_IN_TRAFFIC, ...RHAI }).summary;
+    const start = replay(ScenarioSchema.parse(JSON.parse(readFileSync(EXAMPLE, 'utf8'))), {
+      ...BUILT_IN_TRAFFIC,
+      ...RHAI,
+    }).summary;
     const head = `imported-run: the starting layout (this scenario records no run as it was sent): peak request ${fmt(start.peakRequestTokens)} tokens, $`;
     expect(r.stdout.startsWith(head)).toBe(true);
-    expect(r.stdout.slice(head.length)).toMatch(new RegExp(`^\\d+\\.\\d{4} of input, ${start.readAgain.count} read again later, task ${start.taskLostAt === null ? 'kept' : 'LOST'}`));
+    expect(r.stdout.slice(head.length)).toMatch(
+      new RegExp(
+        `^\\d+\\.\\d{4} of input, ${start.readAgain.count} read again later, task ${start.taskLostAt === null ? 'kept' : 'LOST'}`,
+      ),
+    );
     expect(r.stdout).toContain('checked 2026-12-02');
     expect(r.stdout).toMatch(/\n1\. peak request [\d,]+ tokens \(\d\.\d\dx\)/);
     expect(r.stdout).toMatch(/\n {3}- .+; without it, .+\./);
@@ -54,7 +66,14 @@ describe('lev advise', () => {
     }
     expect(lev().status).toBe(2);
     const bad = join(mkdtempSync(join(tmpdir(), 'lev-advise-')), 'bad.json');
-    writeFileSync(bad, JSON.stringify({ version: 1, model: { id: 'gpt-4o' }, agent: { 'agent.leviath': '[context.regions]\nx = { kind = "nope" }\n' } }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        version: 1,
+        model: { id: 'gpt-4o' },
+        agent: { 'agent.leviath': '[context.regions]\nx = { kind = "nope" }\n' },
+      }),
+    );
     const r = lev(bad, '--json');
     expect(r.status).toBe(1);
     expect(JSON.parse(r.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('unknown-region-kind');

@@ -18,7 +18,8 @@ const run: Scenario = importTrace(
 ).scenario;
 
 /** anthropic.com/pricing: Claude Sonnet input $3 per million tokens, cache reads 0.1x, 5-minute cache writes 1.25x. */
-const sonnetUsd = (read: number, write: number, uncached: number) => (3 / 1_000_000) * (read * 0.1 + write * 1.25 + uncached);
+const sonnetUsd = (read: number, write: number, uncached: number) =>
+  (3 / 1_000_000) * (read * 0.1 + write * 1.25 + uncached);
 
 describe("the advisor's reference for a recorded run is the run as it was sent", () => {
   const advice = advise(run, { ...BUILT_IN_TRAFFIC, candidates: 40 });
@@ -80,7 +81,12 @@ describe('no proposal is at least as bad as the run as it was sent on all three 
   const OVERHEAD = 2_000;
   for (const seed of [4, 11]) {
     it(`coding-agent traffic, seed ${seed}`, () => {
-      const events = generateTraffic({ kind: 'coding-agent', seed, steps: 240, params: { todos: null, transitionTo: null } });
+      const events = generateTraffic({
+        kind: 'coding-agent',
+        seed,
+        steps: 240,
+        params: { todos: null, transitionTo: null },
+      });
       const bare = scenario(IMPORT_BLUEPRINT, events, { inputs: { task: 'Fix the parser.' } });
       const flat = replayAsRecorded(bare).steps.flatMap((s) => (s.request ? [s.request.countedTokens] : []));
       let k = 0;
@@ -132,7 +138,11 @@ describe('the as-sent figures across a compaction', () => {
   });
 
   it('a run with no compaction loses nothing', () => {
-    const flat = scenario('', events.filter((e) => e.type !== 'compaction'), { inputs: { task: 'Fix the parser.' } });
+    const flat = scenario(
+      '',
+      events.filter((e) => e.type !== 'compaction'),
+      { inputs: { task: 'Fix the parser.' } },
+    );
     const figures = asSentFigures(replayAsRecorded(flat), model.model, new RunNames(flat.traffic), true);
     expect(figures).toMatchObject({ readAgain: 0, taskKept: true });
   });

@@ -25,7 +25,9 @@ function spaceOf(scenario: Scenario): Space {
 }
 
 const findings = (scenario: Scenario, text: string) =>
-  validateScenario({ ...scenario, agent: { ...scenario.agent, 'agent.leviath': text } }, RHAI).diagnostics.map((d) => `${d.severity} ${d.code} ${d.path}`).sort();
+  validateScenario({ ...scenario, agent: { ...scenario.agent, 'agent.leviath': text } }, RHAI)
+    .diagnostics.map((d) => `${d.severity} ${d.code} ${d.path}`)
+    .sort();
 
 describe('the search space of each example', () => {
   for (const example of EXAMPLES) {
@@ -37,38 +39,52 @@ describe('the search space of each example', () => {
     it(`renders any candidate as the user's text with its keys edited, valid and meaning what it says (${example.id})`, () => {
       expect(space.knobs.length).toBeGreaterThan(3);
       const genome = fc.tuple(...space.knobs.map((k) => fc.constantFrom(...k.levels)));
-      fc.assert(fc.property(genome, (raw) => {
-        const candidate = normalize(space, raw);
-        const made = render(space, candidate);
-        expect(parsesTo(made.text, made.expected)).toBe(true);
-        // Every comment line of the user's file is still there, word for word.
-        for (const line of space.source.split('\n').filter((l) => l.trimStart().startsWith('#'))) expect(made.text).toContain(line);
-        expect(findings(scenario, made.text)).toEqual(start);
-        const blueprint = compileBlueprint({ ...scenario.agent, 'agent.leviath': made.text }, { checkScript: checkCustomScript }).blueprint!;
-        space.knobs.forEach((knob, i) => {
-          const value = candidate[i];
-          if (knob.region !== undefined) {
-            const decl = blueprint.regions.find((r) => r.name === knob.region);
-            if (!decl) { expect(value).toBe(knob.start); return; }
-            if (knob.param === 'kind') expect(decl.kind).toBe(value);
-            if (knob.param === 'budget' && window.ok) expect(resolveBudget(decl, window.model.window).budget).toBe(Math.floor(Math.round((Number(value) / 100) * window.model.window * 1e6) / 1e6));
-            if (knob.param === 'max_items' && decl.maxItems !== undefined) expect(decl.maxItems).toBe(value ?? 10);
-            if (knob.param === 'strategy' && decl.strategy !== undefined) expect(decl.strategy).toBe(value);
-            if (knob.param === 'compact_at' && value !== null && decl.compactAtShare !== undefined) expect(decl.compactAtShare * 100).toBeCloseTo(Number(value), 6);
-            return;
-          }
-          for (const stage of stagesOf(blueprint)) {
-            const visible = new Set(stageLayout(blueprint, stage).map((r) => r.name));
-            const route = routeToolResult(stage.toolRouting, knob.tool!, visible);
-            if (knob.param === 'cap' && value !== null) expect(route.maxResultTokens).toBe(value);
-            if (knob.param === 'route' && value !== null) expect(route.region).toBe(value);
-          }
-        });
-      }), { numRuns: 40, seed: 29 });
+      fc.assert(
+        fc.property(genome, (raw) => {
+          const candidate = normalize(space, raw);
+          const made = render(space, candidate);
+          expect(parsesTo(made.text, made.expected)).toBe(true);
+          // Every comment line of the user's file is still there, word for word.
+          for (const line of space.source.split('\n').filter((l) => l.trimStart().startsWith('#')))
+            expect(made.text).toContain(line);
+          expect(findings(scenario, made.text)).toEqual(start);
+          const blueprint = compileBlueprint(
+            { ...scenario.agent, 'agent.leviath': made.text },
+            { checkScript: checkCustomScript },
+          ).blueprint!;
+          space.knobs.forEach((knob, i) => {
+            const value = candidate[i];
+            if (knob.region !== undefined) {
+              const decl = blueprint.regions.find((r) => r.name === knob.region);
+              if (!decl) {
+                expect(value).toBe(knob.start);
+                return;
+              }
+              if (knob.param === 'kind') expect(decl.kind).toBe(value);
+              if (knob.param === 'budget' && window.ok)
+                expect(resolveBudget(decl, window.model.window).budget).toBe(
+                  Math.floor(Math.round((Number(value) / 100) * window.model.window * 1e6) / 1e6),
+                );
+              if (knob.param === 'max_items' && decl.maxItems !== undefined) expect(decl.maxItems).toBe(value ?? 10);
+              if (knob.param === 'strategy' && decl.strategy !== undefined) expect(decl.strategy).toBe(value);
+              if (knob.param === 'compact_at' && value !== null && decl.compactAtShare !== undefined)
+                expect(decl.compactAtShare * 100).toBeCloseTo(Number(value), 6);
+              return;
+            }
+            for (const stage of stagesOf(blueprint)) {
+              const visible = new Set(stageLayout(blueprint, stage).map((r) => r.name));
+              const route = routeToolResult(stage.toolRouting, knob.tool!, visible);
+              if (knob.param === 'cap' && value !== null) expect(route.maxResultTokens).toBe(value);
+              if (knob.param === 'route' && value !== null) expect(route.region).toBe(value);
+            }
+          });
+        }),
+        { numRuns: 40, seed: 29 },
+      );
     });
   }
 
-  it('gives a cap to the tool\'s own override when it has a ceiling of its own, and routes by the override routing reads', () => {
+  it("gives a cap to the tool's own override when it has a ceiling of its own, and routes by the override routing reads", () => {
     const scenario = ScenarioSchema.parse(EXAMPLES.find((e) => e.id === 'tool-routing')!.scenario);
     const space = spaceOf(scenario);
     const cap = space.knobs.findIndex((k) => k.tool === 'read_file' && k.param === 'cap');

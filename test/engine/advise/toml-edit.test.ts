@@ -39,15 +39,18 @@ describe('TomlEditor', () => {
     expect(out).toBe(SOURCE.replace('budget = "20%"', 'budget = "10%"').replace('max_items = 20', 'max_items = 8'));
   });
 
-  it('adds a key at the end of its inline table, or as a line after its section\'s last key', () => {
+  it("adds a key at the end of its inline table, or as a line after its section's last key", () => {
     const out = edit(SOURCE, (e) => {
       e.set(['context', 'regions', 'task', 'min_tokens'], 500);
       e.set(['context', 'regions', 'conversation', 'strategy'], 'bulk');
       e.set(['context', 'regions', 'conversation', 'overflow'], 10);
     });
-    expect(out).toBe(SOURCE
-      .replace('seed = "task_input" }', 'seed = "task_input", min_tokens = 500 }')
-      .replace('max_items = 20\n', 'max_items = 20\nstrategy = "bulk"\noverflow = 10\n'));
+    expect(out).toBe(
+      SOURCE.replace('seed = "task_input" }', 'seed = "task_input", min_tokens = 500 }').replace(
+        'max_items = 20\n',
+        'max_items = 20\nstrategy = "bulk"\noverflow = 10\n',
+      ),
+    );
   });
 
   it('removes a key with its comma, or its whole line', () => {
@@ -56,10 +59,11 @@ describe('TomlEditor', () => {
       e.remove(['context', 'regions', 'task', 'kind']);
       e.remove(['context', 'regions', 'conversation', 'budget']);
     });
-    expect(out).toBe(SOURCE
-      .replace(', compact_at = "80%"', '')
-      .replace('{ kind = "pinned", budget', '{ budget')
-      .replace('budget = "33%"\n', ''));
+    expect(out).toBe(
+      SOURCE.replace(', compact_at = "80%"', '')
+        .replace('{ kind = "pinned", budget', '{ budget')
+        .replace('budget = "33%"\n', ''),
+    );
   });
 
   it('adds a region to [context.regions] as a line like its neighbours, and later keys join it', () => {
@@ -67,7 +71,12 @@ describe('TomlEditor', () => {
       e.set(['context', 'regions', 'tool_results', 'kind'], 'sliding_window');
       e.set(['context', 'regions', 'tool_results', 'budget'], '10%');
     });
-    expect(out).toBe(SOURCE.replace('compact_at = "80%" }\n', 'compact_at = "80%" }\ntool_results = { kind = "sliding_window", budget = "10%" }\n'));
+    expect(out).toBe(
+      SOURCE.replace(
+        'compact_at = "80%" }\n',
+        'compact_at = "80%" }\ntool_results = { kind = "sliding_window", budget = "10%" }\n',
+      ),
+    );
   });
 
   it('adds a table the file lacks as a section after its relatives, before a key joins an existing one at the same place', () => {
@@ -75,20 +84,38 @@ describe('TomlEditor', () => {
       e.set(['stages', 'analyze', 'tool_routing', 'max_result_tokens_per_tool', 'read_file'], 4000);
       e.set(['stages', 'analyze', 'tool_routing', 'overrides', 'shell'], 'codebase');
     });
-    expect(out).toBe(`${SOURCE.trimEnd()}\nshell = "codebase"\n\n[stages.analyze.tool_routing.max_result_tokens_per_tool]\nread_file = 4000\n`);
-    expect(parse(out)).toMatchObject({ stages: { analyze: { tool_routing: { overrides: { read_file: 'codebase', shell: 'codebase' }, max_result_tokens_per_tool: { read_file: 4000 } } } } });
+    expect(out).toBe(
+      `${SOURCE.trimEnd()}\nshell = "codebase"\n\n[stages.analyze.tool_routing.max_result_tokens_per_tool]\nread_file = 4000\n`,
+    );
+    expect(parse(out)).toMatchObject({
+      stages: {
+        analyze: {
+          tool_routing: {
+            overrides: { read_file: 'codebase', shell: 'codebase' },
+            max_result_tokens_per_tool: { read_file: 4000 },
+          },
+        },
+      },
+    });
   });
 
   it('adds a stage table at the end of a file without stages', () => {
     const flat = '[context.regions]\ntask = { kind = "pinned" }\n';
-    expect(edit(flat, (e) => e.set(['stages', 'main', 'tool_routing', 'max_result_tokens_per_tool', 'grep'], 2000)))
-      .toBe('[context.regions]\ntask = { kind = "pinned" }\n\n[stages.main.tool_routing.max_result_tokens_per_tool]\ngrep = 2000\n');
+    expect(
+      edit(flat, (e) => e.set(['stages', 'main', 'tool_routing', 'max_result_tokens_per_tool', 'grep'], 2000)),
+    ).toBe(
+      '[context.regions]\ntask = { kind = "pinned" }\n\n[stages.main.tool_routing.max_result_tokens_per_tool]\ngrep = 2000\n',
+    );
   });
 
   it('writes into an inline ancestor when the table would live inside one', () => {
     const inline = '[stages.work]\ntool_routing = { default_region = "scratch" }\n';
-    const out = edit(inline, (e) => e.set(['stages', 'work', 'tool_routing', 'max_result_tokens_per_tool', 'read_file'], 8000));
-    expect(out).toBe('[stages.work]\ntool_routing = { default_region = "scratch", max_result_tokens_per_tool = { read_file = 8000 } }\n');
+    const out = edit(inline, (e) =>
+      e.set(['stages', 'work', 'tool_routing', 'max_result_tokens_per_tool', 'read_file'], 8000),
+    );
+    expect(out).toBe(
+      '[stages.work]\ntool_routing = { default_region = "scratch", max_result_tokens_per_tool = { read_file = 8000 } }\n',
+    );
   });
 
   it('does not take a [bracket] inside a multi-line string for a header, and keeps a byte-order mark', () => {
@@ -99,7 +126,12 @@ describe('TomlEditor', () => {
   });
 
   it('quotes keys that are not bare', () => {
-    const out = edit('[context.regions]\n', (e) => e.set(['stages', 'my stage', 'tool_routing', 'overrides', 'mcp.fetch'], 'scratch'));
-    expect(parse(out)).toEqual({ context: { regions: {} }, stages: { 'my stage': { tool_routing: { overrides: { 'mcp.fetch': 'scratch' } } } } });
+    const out = edit('[context.regions]\n', (e) =>
+      e.set(['stages', 'my stage', 'tool_routing', 'overrides', 'mcp.fetch'], 'scratch'),
+    );
+    expect(parse(out)).toEqual({
+      context: { regions: {} },
+      stages: { 'my stage': { tool_routing: { overrides: { 'mcp.fetch': 'scratch' } } } },
+    });
   });
 });

@@ -82,7 +82,11 @@ describe('region kind definitions', () => {
         expect(notes.warning).toBeUndefined();
         expect(notes.region.kind).toBe(kind);
         expect(notes.region.cascadeTier).toBe(definition.tier ?? undefined);
-        const byName = { 'by-name': ['system', 'messages'], messages: ['messages', 'messages'], system: ['system', 'system'] };
+        const byName = {
+          'by-name': ['system', 'messages'],
+          messages: ['messages', 'messages'],
+          system: ['system', 'system'],
+        };
         const [plain, conversation] = byName[definition.section];
         expect(notes.region.section).toBe(plain);
         expect(make('conversation').region.section).toBe(conversation);

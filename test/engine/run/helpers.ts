@@ -10,7 +10,8 @@ export function spawn(toml: string, extra: Partial<ScenarioInput> = {}, events: 
   const s = scenario(toml, events, extra);
   const compiled = validateScenario(s);
   const resolved = resolveModel(s.model);
-  if (!compiled.blueprint || !resolved.ok) throw new Error(`does not compile: ${compiled.diagnostics.map((d) => d.message).join('; ')}`);
+  if (!compiled.blueprint || !resolved.ok)
+    throw new Error(`does not compile: ${compiled.diagnostics.map((d) => d.message).join('; ')}`);
   const run = new Run(resolved.model, compiled.blueprint, events, s);
   const errors = run.spawn({});
   if (errors.length) throw new Error(`does not spawn: ${errors.map((d) => d.message).join('; ')}`);

@@ -24,7 +24,10 @@ describe('spawn', () => {
   it('makes every region, writes the seeds, charges them, and enters the first stage', () => {
     const run = spawn(AGENT, TASK);
     expect([...run.regions.keys()]).toEqual(['task', 'notes', 'todos', 'conversation', 'tool_results', 'final_output']);
-    expect(held(run, 'task')).toEqual([['Fix the failing test', 4], ['stage prompt', 2]]);
+    expect(held(run, 'task')).toEqual([
+      ['Fix the failing test', 4],
+      ['stage prompt', 2],
+    ]);
     expect(held(run, 'notes')).toEqual([['Remember the style guide.', 5]]);
     expect(run.taskEntries.map((t) => [t.region, t.entry.content])).toEqual([['task', 'Fix the failing test']]);
     expect(run.ledger.byStage.work).toEqual({ task: 6, notes: 5 });
@@ -38,7 +41,9 @@ describe('spawn', () => {
     const resolved = resolveModel(s.model);
     if (!resolved.ok) throw new Error(resolved.error);
     const run = new Run(resolved.model, validateScenario(s).blueprint!, [], s);
-    expect(run.spawn({}).map((d) => [d.code, d.severity, d.path])).toEqual([['task-not-seeded', 'error', 'context.regions']]);
+    expect(run.spawn({}).map((d) => [d.code, d.severity, d.path])).toEqual([
+      ['task-not-seeded', 'error', 'context.regions'],
+    ]);
   });
 });
 

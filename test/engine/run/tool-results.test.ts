@@ -26,11 +26,24 @@ lint = "stage_instructions"
 `;
 
 type ToolResult = Extract<TrafficEvent, { type: 'tool_result' }>;
-const sized = (id: string, name: string, size: number): ToolResult => ({ type: 'tool_result', tool_call_id: id, tool_name: name, size_tokens: size });
+const sized = (id: string, name: string, size: number): ToolResult => ({
+  type: 'tool_result',
+  tool_call_id: id,
+  tool_name: name,
+  size_tokens: size,
+});
 
 /** The model calls `name` (so the result finds its call's arguments), then its result arrives. */
 function callThenResult(run: Run, result: ToolResult, args: Record<string, unknown> = {}) {
-  infer(run, { type: 'assistant', content: '', tool_calls: [{ id: result.tool_call_id, name: result.tool_name, arguments: args }] }, 0);
+  infer(
+    run,
+    {
+      type: 'assistant',
+      content: '',
+      tool_calls: [{ id: result.tool_call_id, name: result.tool_name, arguments: args }],
+    },
+    0,
+  );
   run.changes = [];
   return toolResult(run, result);
 }
@@ -40,7 +53,9 @@ describe('routing a tool result', () => {
     const run = spawn(ROUTED);
     const baseline = run.baseline.tokens;
     expect(toolResult(run, sized('c1', 'grep', 80))).toEqual({ ok: true, message: '80 tokens to tool_results' });
-    expect(run.regions.get('tool_results')!.entries.map((e) => [e.kind, e.toolCallId, e.tokens])).toEqual([['tool_result', 'c1', 80]]);
+    expect(run.regions.get('tool_results')!.entries.map((e) => [e.kind, e.toolCallId, e.tokens])).toEqual([
+      ['tool_result', 'c1', 80],
+    ]);
     expect(run.baseline.tokens).toBe(baseline + 80);
     // Generated, so its first line is known without reading the text (labels and summaries use it).
     const [entry] = run.regions.get('tool_results')!.entries;
@@ -50,27 +65,44 @@ describe('routing a tool result', () => {
 
   it('away from the stream: the content goes to its region and a stub keeps the call paired', () => {
     const run = spawn(ROUTED);
-    expect(toolResult(run, sized('c2', 'list_dir', 50))).toEqual({ ok: true, message: '[routed to scratch: 50 tokens]' });
-    expect(run.regions.get('scratch')!.entries.map((e) => [e.kind, e.toolCallId, e.tokens])).toEqual([['tool_result', 'c2', 50]]);
-    expect(run.regions.get('tool_results')!.entries.map((e) => [e.kind, e.toolCallId, e.content])).toEqual([['stub', 'c2', '[routed to scratch: 50 tokens]']]);
+    expect(toolResult(run, sized('c2', 'list_dir', 50))).toEqual({
+      ok: true,
+      message: '[routed to scratch: 50 tokens]',
+    });
+    expect(run.regions.get('scratch')!.entries.map((e) => [e.kind, e.toolCallId, e.tokens])).toEqual([
+      ['tool_result', 'c2', 50],
+    ]);
+    expect(run.regions.get('tool_results')!.entries.map((e) => [e.kind, e.toolCallId, e.content])).toEqual([
+      ['stub', 'c2', '[routed to scratch: 50 tokens]'],
+    ]);
   });
 
   // The change counts what the marker tells the model: 220 of the 300 tokens were left out.
   it('a result over its ceiling is cut to it, marked, and reported as a truncate change', () => {
     const run = spawn(ROUTED);
-    expect(toolResult(run, sized('c3', 'list_dir', 300))).toEqual({ ok: true, message: '[routed to scratch: 100 tokens]' });
+    expect(toolResult(run, sized('c3', 'list_dir', 300))).toEqual({
+      ok: true,
+      message: '[routed to scratch: 100 tokens]',
+    });
     const [entry] = run.regions.get('scratch')!.entries;
     expect(entry!.tokens).toBe(100);
     expect(entry!.content.endsWith('\n[truncated: 220 of 300 tokens cut by max_result_tokens = 100]')).toBe(true);
     expect(entry!.head).toBeUndefined(); // the content is no longer the generated text
-    expect(run.changes).toEqual([{ type: 'truncate', region: 'scratch', tokens: 220, entries: ['c3'], reason: 'max_result_tokens 100' }]);
+    expect(run.changes).toEqual([
+      { type: 'truncate', region: 'scratch', tokens: 220, entries: ['c3'], reason: 'max_result_tokens 100' },
+    ]);
   });
 
   it('a file read lands under its path, and file tracking records the read', () => {
     const run = spawn(ROUTED);
-    expect(callThenResult(run, sized('c4', 'read_file', 1500), { path: 'src/lib.rs' })).toEqual({ ok: true, message: '[routed to codebase: 1,500 tokens]' });
+    expect(callThenResult(run, sized('c4', 'read_file', 1500), { path: 'src/lib.rs' })).toEqual({
+      ok: true,
+      message: '[routed to codebase: 1,500 tokens]',
+    });
     expect(held(run, 'codebase')).toEqual([['src/lib.rs', 1500]]);
-    expect(run.regions.get('files')!.entries.map((e) => [e.key, e.content])).toEqual([['src/lib.rs', 'src/lib.rs: read (1,500 tokens)']]);
+    expect(run.regions.get('files')!.entries.map((e) => [e.key, e.content])).toEqual([
+      ['src/lib.rs', 'src/lib.rs: read (1,500 tokens)'],
+    ]);
   });
 
   it('file tracking records a failed write as failed', () => {
@@ -82,18 +114,22 @@ describe('routing a tool result', () => {
   it('a target the stage does not carry falls back to tool_results, with a warning', () => {
     const run = spawn(ROUTED);
     expect(toolResult(run, sized('c6', 'lint', 30))).toEqual({ ok: true, message: '30 tokens to tool_results' });
-    expect(run.warnings).toEqual(['lint result routed to stage_instructions, which stage work does not carry; it went to tool_results']);
+    expect(run.warnings).toEqual([
+      'lint result routed to stage_instructions, which stage work does not carry; it went to tool_results',
+    ]);
   });
 });
 
-describe('read_file\'s byte cap', () => {
+describe("read_file's byte cap", () => {
   it('cuts a file over 100,000 bytes on a line break, says so in the result, and records the cut', () => {
     const run = spawn('[context.regions]\nnotes = {}\n');
     const line = 'const answer = 42;\n';
     const file = line.repeat(Math.ceil(150_000 / line.length));
     const result = toolResult(run, { type: 'tool_result', tool_call_id: 'c7', tool_name: 'read_file', content: file });
     const notice = `[read_file: showing the first 99,997 of ${file.length.toLocaleString('en-US')} bytes; the file is longer than read_file's 100,000-byte cap]`;
-    expect(run.changes).toEqual([{ type: 'truncate', region: '(read_file)', tokens: 0, entries: ['c7'], reason: notice }]);
+    expect(run.changes).toEqual([
+      { type: 'truncate', region: '(read_file)', tokens: 0, entries: ['c7'], reason: notice },
+    ]);
     const [entry] = run.regions.get('tool_results')!.entries;
     expect(entry!.content).toBe(`${file.slice(0, 99_997)}\n${notice}`);
     expect(result).toEqual({ ok: true, message: `${entry!.tokens.toLocaleString('en-US')} tokens to tool_results` });

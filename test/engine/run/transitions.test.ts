@@ -27,7 +27,8 @@ describe('a transition', () => {
   it('refused by its gates: the nudge names every reason and the attempt, reaches the model, and the stage stays', () => {
     const run = spawn(GATED);
     todo(run, 'todos', (c) => c.add('write the tests', run.ctx));
-    const nudge = 'Write the plan into plan first. Close the todos first. Open in todos: #1 write the tests. (attempt 1 of 2)';
+    const nudge =
+      'Write the plan into plan first. Close the todos first. Open in todos: #1 write the tests. (attempt 1 of 2)';
     expect(transition(run, 'review')).toEqual({ ok: false, message: nudge });
     expect(run.stage.name).toBe('implement');
     expect(run.regions.get('conversation')!.entries.map((e) => [e.kind, e.content])).toEqual([['user_message', nudge]]);
@@ -41,7 +42,13 @@ describe('a transition', () => {
     expect(transition(run, 'review')).toEqual({ ok: true, message: 'moved from implement to review' });
     expect(run.stage.name).toBe('review');
     expect(run.stagesEntered).toEqual(['implement', 'review']);
-    expect(run.layout.map((r) => r.name)).toEqual(['notes', 'conversation', 'tool_results', 'final_output', 'stage_instructions']);
+    expect(run.layout.map((r) => r.name)).toEqual([
+      'notes',
+      'conversation',
+      'tool_results',
+      'final_output',
+      'stage_instructions',
+    ]);
     expect(prompts()).toEqual([['stage prompt', 'Review.']]);
     expect(run.ledger.byStage.review).toEqual({ stage_instructions: 2 });
   });
@@ -49,14 +56,22 @@ describe('a transition', () => {
   it('moves on when the shared attempts are spent, and says so', () => {
     const run = spawn(GATED);
     transition(run, 'review');
-    expect(transition(run, 'review')).toEqual({ ok: true, message: 'moved from implement to review (gate not satisfied; max_attempts reached)' });
-    expect(run.warnings).toEqual(['stage implement: gate still refused after 2 attempts; moving on to review anyway (Write the plan into plan first.)']);
+    expect(transition(run, 'review')).toEqual({
+      ok: true,
+      message: 'moved from implement to review (gate not satisfied; max_attempts reached)',
+    });
+    expect(run.warnings).toEqual([
+      'stage implement: gate still refused after 2 attempts; moving on to review anyway (Write the plan into plan first.)',
+    ]);
     expect(run.stage.name).toBe('review');
   });
 
   it('to a stage the current one does not declare is refused, and warned about', () => {
     const run = spawn(GATED);
-    expect(transition(run, 'ship')).toEqual({ ok: false, message: 'stage implement has no transition to "ship" (declared: review)' });
+    expect(transition(run, 'ship')).toEqual({
+      ok: false,
+      message: 'stage implement has no transition to "ship" (declared: review)',
+    });
     expect(run.warnings).toEqual(['transition to "ship" ignored: stage implement declares no such transition']);
   });
 });
@@ -71,11 +86,15 @@ describe('crossing an edge', () => {
     contextAppend(run, 'keep', words(20), 'k');
     run.changes = [];
     expect(transition(run, 'build')).toEqual({ ok: true, message: 'moved from explore to build' });
-    expect(run.changes.filter((c) => c.type === 'compact').map((c) => [c.region, c.entries])).toEqual([['codebase', ['src/a.rs', 'src/b.rs']]]);
+    expect(run.changes.filter((c) => c.type === 'compact').map((c) => [c.region, c.entries])).toEqual([
+      ['codebase', ['src/a.rs', 'src/b.rs']],
+    ]);
     expect(held(run, 'keep')).toEqual([['k', 20]]);
     const [carried] = run.regions.get('history')!.entries;
     expect(carried).toMatchObject({
-      key: 'explore: codebase', kind: 'summary', folded: { entries: 2, tokens: 100 },
+      key: 'explore: codebase',
+      kind: 'summary',
+      folded: { entries: 2, tokens: 100 },
       content: '[summary of 2 entries from codebase in stage explore] src/a.rs; src/b.rs',
     });
   });
@@ -104,7 +123,7 @@ transform = "compact"
 });
 
 describe('entering a stage', () => {
-  it('counts the stage\'s iterations and tells the regions which stage runs', () => {
+  it("counts the stage's iterations and tells the regions which stage runs", () => {
     const run = spawn(GATED);
     const implement = run.stages.find((s) => s.name === 'implement')!;
     enterStage(run, implement);

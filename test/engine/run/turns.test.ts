@@ -37,7 +37,14 @@ describe('an inference', () => {
     const run = spawn(PLAIN);
     userMessage(run, { text: words(10) });
     const first = infer(run, reply(words(5)), 1);
-    expect(first).toMatchObject({ inference: 0, messageTokens: 10, prefixTokens: 0, prefixShare: 0, overWindow: false, strippedBlocks: 0 });
+    expect(first).toMatchObject({
+      inference: 0,
+      messageTokens: 10,
+      prefixTokens: 0,
+      prefixShare: 0,
+      overWindow: false,
+      strippedBlocks: 0,
+    });
     expect(held(run, 'conversation').map(([, tokens]) => tokens)).toEqual([10, 5]);
     userMessage(run, { text: words(3) });
     const second = infer(run, reply('done'), 3);
@@ -52,24 +59,46 @@ describe('an inference', () => {
     const call = { id: 'c1', name: 'read_file', arguments: { path: 'src/a.ts' } };
     infer(run, { type: 'assistant', content: words(4), tool_calls: [call] }, 0);
     const [entry] = run.regions.get('conversation')!.entries;
-    const callTokens = countTokens(JSON.stringify({ name: 'read_file', arguments: { path: 'src/a.ts' } }), 'o200k_base');
-    expect(entry).toMatchObject({ kind: 'assistant_turn', tokens: 4 + callTokens, toolCalls: [call], toolCallTokens: [callTokens] });
+    const callTokens = countTokens(
+      JSON.stringify({ name: 'read_file', arguments: { path: 'src/a.ts' } }),
+      'o200k_base',
+    );
+    expect(entry).toMatchObject({
+      kind: 'assistant_turn',
+      tokens: 4 + callTokens,
+      toolCalls: [call],
+      toolCallTokens: [callTokens],
+    });
   });
 
   it('over the window, the cascade sheds the lowest tier first, and what is left over is a warning', () => {
-    const run = spawn('[context.regions]\nnotes = { kind = "temporary" }\nrules = { kind = "pinned" }\n', { model: { id: 'tiny', window: 60 } });
+    const run = spawn('[context.regions]\nnotes = { kind = "temporary" }\nrules = { kind = "pinned" }\n', {
+      model: { id: 'tiny', window: 60 },
+    });
     contextAppend(run, 'notes', words(40), 'scratch');
     contextAppend(run, 'rules', words(70), 'rule');
     run.changes = [];
     const request = infer(run, reply(''), 0);
-    expect(run.changes).toEqual([{ type: 'cascade', region: 'notes', tokens: 40, entries: ['scratch'], reason: 'request exceeded the model window' }]);
+    expect(run.changes).toEqual([
+      {
+        type: 'cascade',
+        region: 'notes',
+        tokens: 40,
+        entries: ['scratch'],
+        reason: 'request exceeded the model window',
+      },
+    ]);
     expect(held(run, 'notes')).toEqual([]);
     expect(request.overWindow).toBe(true);
-    expect(run.warnings).toEqual([`request is ${request.requestTokens} tokens, over the 60-token window even after the cascade; still in it: rules 70 tokens (pinned: never shed)`]);
+    expect(run.warnings).toEqual([
+      `request is ${request.requestTokens} tokens, over the 60-token window even after the cascade; still in it: rules 70 tokens (pinned: never shed)`,
+    ]);
   });
 
   it('the task is in the window while its seeded entry is visible', () => {
-    const run = spawn('[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\n', { inputs: { task: 'Fix the failing test' } });
+    const run = spawn('[context.regions]\ntask = { kind = "pinned", seed = "task_input" }\n', {
+      inputs: { task: 'Fix the failing test' },
+    });
     expect(infer(run, reply(''), 0)).toMatchObject({ taskInWindow: true, taskInBaselineWindow: true });
   });
 });

@@ -15,8 +15,14 @@ import { writeFileSync } from 'node:fs';
 
 /** A Rhai value as a Rust test writes it, tagged by type (ints as decimal text: i64 is exact). */
 export type Expected =
-  | { int: string } | { float: number | 'NaN' | 'inf' | '-inf' } | { string: string } | { char: string }
-  | { bool: boolean } | { unit: true } | { array: Expected[] } | { blob: number[] };
+  | { int: string }
+  | { float: number | 'NaN' | 'inf' | '-inf' }
+  | { string: string }
+  | { char: string }
+  | { bool: boolean }
+  | { unit: true }
+  | { array: Expected[] }
+  | { blob: number[] };
 
 export interface RhaiTestCase {
   /** `tests/arrays.rs` */
@@ -63,10 +69,36 @@ export interface RhaiTestsFile {
 
 // ---- Rust lexer --------------------------------------------------------------------------------
 
-interface Tok { kind: 'ident' | 'str' | 'char' | 'num' | 'punct' | 'lifetime'; text: string; value?: string; line: number }
+interface Tok {
+  kind: 'ident' | 'str' | 'char' | 'num' | 'punct' | 'lifetime';
+  text: string;
+  value?: string;
+  line: number;
+}
 
 const PUNCT3 = ['..=', '...', '<<=', '>>='];
-const PUNCT2 = ['::', '->', '=>', '==', '!=', '<=', '>=', '&&', '||', '+=', '-=', '*=', '/=', '..', '<<', '>>', '%=', '^=', '|=', '&='];
+const PUNCT2 = [
+  '::',
+  '->',
+  '=>',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '..',
+  '<<',
+  '>>',
+  '%=',
+  '^=',
+  '|=',
+  '&=',
+];
 
 function lexRust(src: string): Tok[] {
   const toks: Tok[] = [];
@@ -81,12 +113,24 @@ function lexRust(src: string): Tok[] {
   };
   while (i < src.length) {
     const c = at();
-    if (c === '\n' || c === ' ' || c === '\t' || c === '\r') { take(1); continue; }
-    if (c === '/' && at(1) === '/') { while (i < src.length && at() !== '\n') take(1); continue; }
+    if (c === '\n' || c === ' ' || c === '\t' || c === '\r') {
+      take(1);
+      continue;
+    }
+    if (c === '/' && at(1) === '/') {
+      while (i < src.length && at() !== '\n') take(1);
+      continue;
+    }
     if (c === '/' && at(1) === '*') {
       let depth = 0;
       do {
-        if (at() === '/' && at(1) === '*') { depth++; take(2); } else if (at() === '*' && at(1) === '/') { depth--; take(2); } else take(1);
+        if (at() === '/' && at(1) === '*') {
+          depth++;
+          take(2);
+        } else if (at() === '*' && at(1) === '/') {
+          depth--;
+          take(2);
+        } else take(1);
       } while (depth > 0 && i < src.length);
       continue;
     }
@@ -142,14 +186,23 @@ function lexRust(src: string): Tok[] {
       continue;
     }
     if (/[0-9]/.test(c)) {
-      const m = /^(0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_]*(\.[0-9][0-9_]*)?([eE][+-]?[0-9_]+)?|[0-9][0-9_]*\.(?![.\w]))([iuf](8|16|32|64|128|size))?/.exec(src.slice(i, i + 100))!;
+      const m =
+        /^(0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_]*(\.[0-9][0-9_]*)?([eE][+-]?[0-9_]+)?|[0-9][0-9_]*\.(?![.\w]))([iuf](8|16|32|64|128|size))?/.exec(
+          src.slice(i, i + 100),
+        )!;
       toks.push({ kind: 'num', text: take(m[0].length), line: start });
       continue;
     }
     const p3 = src.slice(i, i + 3);
     const p2 = src.slice(i, i + 2);
-    if (PUNCT3.includes(p3)) { toks.push({ kind: 'punct', text: take(3), line: start }); continue; }
-    if (PUNCT2.includes(p2)) { toks.push({ kind: 'punct', text: take(2), line: start }); continue; }
+    if (PUNCT3.includes(p3)) {
+      toks.push({ kind: 'punct', text: take(3), line: start });
+      continue;
+    }
+    if (PUNCT2.includes(p2)) {
+      toks.push({ kind: 'punct', text: take(2), line: start });
+      continue;
+    }
     toks.push({ kind: 'punct', text: take(1), line: start });
   }
   return toks;
@@ -158,14 +211,22 @@ function lexRust(src: string): Tok[] {
     take(1);
     const e = take(1);
     switch (e) {
-      case 'n': return '\n';
-      case 't': return '\t';
-      case 'r': return '\r';
-      case '0': return '\0';
-      case '\\': return '\\';
-      case '"': return '"';
-      case "'": return "'";
-      case 'x': return String.fromCharCode(parseInt(take(2), 16));
+      case 'n':
+        return '\n';
+      case 't':
+        return '\t';
+      case 'r':
+        return '\r';
+      case '0':
+        return '\0';
+      case '\\':
+        return '\\';
+      case '"':
+        return '"';
+      case "'":
+        return "'";
+      case 'x':
+        return String.fromCharCode(parseInt(take(2), 16));
       case 'u': {
         const m = /^\{([0-9a-fA-F_]+)\}/.exec(src.slice(i, i + 12))!;
         take(m[0].length);
@@ -192,11 +253,19 @@ function evalCfg(t: Tok[]): boolean {
   let p = 0;
   const pred = (): boolean => {
     const head = t[p++]!;
-    if (head.text === 'not') { p++; const v = pred(); p++; return !v; }
+    if (head.text === 'not') {
+      p++;
+      const v = pred();
+      p++;
+      return !v;
+    }
     if (head.text === 'all' || head.text === 'any') {
       p++;
       const vals: boolean[] = [];
-      while (t[p]!.text !== ')') { vals.push(pred()); if (t[p]!.text === ',') p++; }
+      while (t[p]!.text !== ')') {
+        vals.push(pred());
+        if (t[p]!.text === ',') p++;
+      }
       p++;
       return head.text === 'all' ? vals.every(Boolean) : vals.some(Boolean);
     }
@@ -255,15 +324,39 @@ function attributes(t: Tok[], p: number): { next: number; enabled: boolean; isTe
 }
 
 const READ_ONLY_ENGINE_METHODS = new Set([
-  'eval', 'eval_expression', 'run', 'compile', 'compile_expression', 'eval_with_scope', 'eval_expression_with_scope',
-  'run_with_scope', 'compile_with_scope', 'eval_ast', 'eval_ast_with_scope', 'run_ast', 'run_ast_with_scope', 'call_fn',
-  'call_fn_with_options', 'parse_json', 'compile_expression_with_scope', 'compact_script', 'optimize_ast', 'gen_fn_signatures',
-  'max_call_levels', 'max_operations', 'module_resolver', 'compile_into_self_contained', 'clone', 'borrow', 'lex',
+  'eval',
+  'eval_expression',
+  'run',
+  'compile',
+  'compile_expression',
+  'eval_with_scope',
+  'eval_expression_with_scope',
+  'run_with_scope',
+  'compile_with_scope',
+  'eval_ast',
+  'eval_ast_with_scope',
+  'run_ast',
+  'run_ast_with_scope',
+  'call_fn',
+  'call_fn_with_options',
+  'parse_json',
+  'compile_expression_with_scope',
+  'compact_script',
+  'optimize_ast',
+  'gen_fn_signatures',
+  'max_call_levels',
+  'max_operations',
+  'module_resolver',
+  'compile_into_self_contained',
+  'clone',
+  'borrow',
+  'lex',
 ]);
 
 /** Why an engine stopped being a plain `Engine::new()`: the first mutating method called on it. */
 function mutationReason(method: string): string {
-  if (/^register_(fn|raw_fn|result_fn|get|set|get_set|indexer|iterator|native)/.test(method) || method === 'build_type') return 'Rust-registered functions or types';
+  if (/^register_(fn|raw_fn|result_fn|get|set|get_set|indexer|iterator|native)/.test(method) || method === 'build_type')
+    return 'Rust-registered functions or types';
   if (/^register_type/.test(method)) return 'Rust-registered functions or types';
   if (/module/.test(method)) return 'modules registered from Rust';
   if (/custom_syntax|custom_operator/.test(method)) return 'custom syntax or operators';
@@ -277,7 +370,11 @@ class FileWalker {
   private readonly raw = new Set<string>(); // engines made by Engine::new_raw()
   private test = '';
 
-  constructor(private readonly file: string, private readonly t: Tok[], private readonly out: Found) {}
+  constructor(
+    private readonly file: string,
+    private readonly t: Tok[],
+    private readonly out: Found,
+  ) {}
 
   private exclude(reason: string, n = 1): void {
     this.out.excluded.set(reason, (this.out.excluded.get(reason) ?? 0) + n);
@@ -320,7 +417,13 @@ class FileWalker {
       // Any other item (use, struct, impl, mod, const): skip to its end.
       if (p >= t.length) break;
       if (t[p]!.text === 'const' && t[p + 2]?.text === ':' && t[p + 4]?.text === '=') {
-        const value = t.slice(p + 5, t.findIndex((x, j) => j > p && x.text === ';')).map((x) => x.text).join('');
+        const value = t
+          .slice(
+            p + 5,
+            t.findIndex((x, j) => j > p && x.text === ';'),
+          )
+          .map((x) => x.text)
+          .join('');
         if (/^-?[\d_.]+(e-?\d+)?$/.test(value)) this.consts.set(t[p + 1]!.text, Number(value.replace(/_/g, '')));
         else if (/^(FLOAT|f64)::EPSILON$/.test(value)) this.consts.set(t[p + 1]!.text, Number.EPSILON);
       }
@@ -373,7 +476,10 @@ class FileWalker {
     while (q < limit) {
       const x = t[q]!;
       if (item && x.text === '{') return matching(t, q);
-      if (x.kind === 'punct' && (x.text === '(' || x.text === '[' || x.text === '{')) { q = matching(t, q) + 1; continue; }
+      if (x.kind === 'punct' && (x.text === '(' || x.text === '[' || x.text === '{')) {
+        q = matching(t, q) + 1;
+        continue;
+      }
       if (x.text === ';') return q;
       q++;
     }
@@ -383,8 +489,14 @@ class FileWalker {
   private noteMutations(s: Tok[]): void {
     for (let k = 0; k + 2 < s.length; k++) {
       const name = s[k]!.text;
-      if (this.plain.has(name) && s[k + 1]!.text === '.' && s[k + 2]!.kind === 'ident' && s[k + 3]?.text !== '.' &&
-        !READ_ONLY_ENGINE_METHODS.has(s[k + 2]!.text) && this.plain.get(name) === null) {
+      if (
+        this.plain.has(name) &&
+        s[k + 1]!.text === '.' &&
+        s[k + 2]!.kind === 'ident' &&
+        s[k + 3]?.text !== '.' &&
+        !READ_ONLY_ENGINE_METHODS.has(s[k + 2]!.text) &&
+        this.plain.get(name) === null
+      ) {
         this.plain.set(name, mutationReason(s[k + 2]!.text));
       }
     }
@@ -408,8 +520,15 @@ class FileWalker {
       // `let script = "...";` and `let result = engine.eval::<T>("...");` (unwrapped later)
       if (text(nameAt + 1) === '=' && name !== '_') {
         const value = s.slice(nameAt + 2, s[s.length - 1]!.text === ';' ? -1 : undefined);
-        if (value.length === 1 && value[0]!.kind === 'str') { this.aliases.set(name, value); return; }
-        if (this.plain.has(value[0]?.text ?? '') && value[1]?.text === '.' && !value.some((x) => x.text === 'unwrap' || x.text === 'expect')) {
+        if (value.length === 1 && value[0]!.kind === 'str') {
+          this.aliases.set(name, value);
+          return;
+        }
+        if (
+          this.plain.has(value[0]?.text ?? '') &&
+          value[1]?.text === '.' &&
+          !value.some((x) => x.text === 'unwrap' || x.text === 'expect')
+        ) {
           this.noteMutations(s);
           this.aliases.set(name, value);
           return;
@@ -417,8 +536,13 @@ class FileWalker {
         // `let x = engine.eval::<Map>("..").unwrap();` (its entries compared later) and
         // `let e = *engine.eval::<T>("..").unwrap_err();` (matched by an `if let` later)
         const held = value[0]?.text === '*' ? value.slice(1) : value;
-        if (this.plain.get(held[0]?.text ?? '') === null && held[1]?.text === '.' && ['eval', 'eval_expression'].includes(held[2]?.text ?? '') &&
-          ['unwrap', 'unwrap_err'].includes(held[held.length - 3]?.text ?? '') && held[held.length - 1]?.text === ')') {
+        if (
+          this.plain.get(held[0]?.text ?? '') === null &&
+          held[1]?.text === '.' &&
+          ['eval', 'eval_expression'].includes(held[2]?.text ?? '') &&
+          ['unwrap', 'unwrap_err'].includes(held[held.length - 3]?.text ?? '') &&
+          held[held.length - 1]?.text === ')'
+        ) {
           this.aliases.set(name, held);
           return;
         }
@@ -432,7 +556,14 @@ class FileWalker {
     if (typeof result === 'string') {
       this.exclude(result, n);
       if (this.out.show !== undefined && result.includes(this.out.show)) {
-        console.log(`${this.file}:${s[0]!.line}  ${s.slice(0, 14).map((x) => x.value ?? x.text).join(' ').replace(/\s+/g, ' ').slice(0, 140)}`);
+        console.log(
+          `${this.file}:${s[0]!.line}  ${s
+            .slice(0, 14)
+            .map((x) => x.value ?? x.text)
+            .join(' ')
+            .replace(/\s+/g, ' ')
+            .slice(0, 140)}`,
+        );
       }
     } else this.out.cases.push(...result);
   }
@@ -442,7 +573,8 @@ class FileWalker {
     const out: Tok[] = [];
     for (let k = 0; k < s.length; k++) {
       const alias = this.aliases.get(s[k]!.text);
-      const isValue = s[k]!.kind === 'ident' && s[k - 1]?.text !== '.' && s[k + 1]?.text !== '(' && s[k + 1]?.text !== '!';
+      const isValue =
+        s[k]!.kind === 'ident' && s[k - 1]?.text !== '.' && s[k + 1]?.text !== '(' && s[k + 1]?.text !== '!';
       if (alias && isValue) out.push(...alias);
       else out.push(s[k]!);
     }
@@ -457,7 +589,17 @@ class FileWalker {
    */
   private ifLetError(s: Tok[]): boolean {
     const text = (k: number): string => s[k]?.text ?? '';
-    if (text(1) !== 'let' || text(2) !== 'EvalAltResult' || text(3) !== '::' || text(5) !== '(' || text(7) !== ',' || text(9) !== ')' || text(10) !== '=' || text(12) !== '{') return false;
+    if (
+      text(1) !== 'let' ||
+      text(2) !== 'EvalAltResult' ||
+      text(3) !== '::' ||
+      text(5) !== '(' ||
+      text(7) !== ',' ||
+      text(9) !== ')' ||
+      text(10) !== '=' ||
+      text(12) !== '{'
+    )
+      return false;
     const kind = text(4);
     const [what, where] = [text(6), text(8)];
     const held = this.aliases.get(text(11));
@@ -474,11 +616,33 @@ class FileWalker {
       const args = st[0]?.text === 'assert_eq' ? splitArgs(st, 2) : [];
       if (args.length !== 2) return false;
       const [left, right] = args as [Tok[], Tok[]];
-      const base = { file: this.file, test: this.test, line: st[0]!.line, call: call.call, script: call.script, ...(call.type ? { type: call.type } : {}) };
-      if (left.length === 1 && left[0]!.text === what && right[0]?.text === 'ParseErrorType' && right[1]?.text === '::') {
+      const base = {
+        file: this.file,
+        test: this.test,
+        line: st[0]!.line,
+        call: call.call,
+        script: call.script,
+        ...(call.type ? { type: call.type } : {}),
+      };
+      if (
+        left.length === 1 &&
+        left[0]!.text === what &&
+        right[0]?.text === 'ParseErrorType' &&
+        right[1]?.text === '::'
+      ) {
         found.push({ ...base, expect: { error: [kind], parse: right[2]!.text } });
-      } else if (left.length === 1 && left[0]!.text === where && right.map((x) => x.text).join('').match(/^Position::new\((\d+),(\d+)\)$/)) {
-        const [, l, c] = right.map((x) => x.text).join('').match(/^Position::new\((\d+),(\d+)\)$/)!;
+      } else if (
+        left.length === 1 &&
+        left[0]!.text === where &&
+        right
+          .map((x) => x.text)
+          .join('')
+          .match(/^Position::new\((\d+),(\d+)\)$/)
+      ) {
+        const [, l, c] = right
+          .map((x) => x.text)
+          .join('')
+          .match(/^Position::new\((\d+),(\d+)\)$/)!;
         found.push({ ...base, expect: { error: [kind], position: [Number(l), Number(c)] } });
       } else return false;
       p = end + 1;
@@ -514,7 +678,7 @@ class FileWalker {
         if (call.projection === 'to_string' && right.length === 1 && right[0]!.kind === 'str') {
           return made(call, { error: ['*'], message: right[0]!.value! });
         }
-        return 'compares the error\'s fields';
+        return "compares the error's fields";
       }
       if (call.projection === 'len') {
         const n = literalValue(right, 'INT');
@@ -546,7 +710,9 @@ class FileWalker {
       const call = this.engineCall(s.slice(3, -1));
       if (typeof call === 'string') return call;
       if (!call.error) return made(call, { ok: true });
-      return made(call, { error: [call.call === 'compile' || call.call === 'compile_expression' ? 'ErrorParsing' : '*'] });
+      return made(call, {
+        error: [call.call === 'compile' || call.call === 'compile_expression' ? 'ErrorParsing' : '*'],
+      });
     }
     // A bare `engine.eval::<T>("..").unwrap();`: the call succeeds, with a T.
     const bare = this.engineCall(s[s.length - 1]!.text === ';' ? s.slice(0, -1) : s);
@@ -559,7 +725,9 @@ class FileWalker {
    * on a FLOAT result; undefined when `e` has another form.
    */
   private approximate(e: Tok[]): { call: EngineCall; expect: RhaiTestExpectation } | string | undefined {
-    const cmpAt = e.findIndex((x, k) => (x.text === '<' || x.text === '<=' || x.text === '>') && e[k - 1]?.text === ')' && depthAt(e, k) === 0);
+    const cmpAt = e.findIndex(
+      (x, k) => (x.text === '<' || x.text === '<=' || x.text === '>') && e[k - 1]?.text === ')' && depthAt(e, k) === 0,
+    );
     if (cmpAt < 0) return undefined;
     const lhs = e.slice(0, cmpAt);
     const rhs = e.slice(cmpAt + 1);
@@ -586,7 +754,8 @@ class FileWalker {
   /** A float literal, a file-level `const` holding one, `FLOAT::EPSILON`, or `(A as FLOAT).powf(B)`. */
   private floatExpr(e: Tok[]): number | string {
     let toks = e.filter((x) => x.text !== 'as' && !FLOAT_TYPES.has(x.text));
-    if (toks.length === 1 && toks[0]!.kind === 'ident' && this.consts.has(toks[0]!.text)) return this.consts.get(toks[0]!.text)!;
+    if (toks.length === 1 && toks[0]!.kind === 'ident' && this.consts.has(toks[0]!.text))
+      return this.consts.get(toks[0]!.text)!;
     const text = toks.map((x) => x.text).join('');
     if (/^(FLOAT|f64)::EPSILON$/.test(e.map((x) => x.text).join(''))) return Number.EPSILON;
     const pow = /^\((-?[\d.]+)\)\.powf\((-?[\d.]+)\)$/.exec(text);
@@ -602,10 +771,16 @@ class FileWalker {
    */
   private parseJson(rest: Tok[]): EngineCall | string {
     const text = rest.map((x) => (x.kind === 'str' ? '"…"' : x.text)).join('');
-    if (text !== '("…",true).unwrap_err()' || rest[1]!.kind !== 'str') return 'Engine::parse_json from Rust (a Rust API, not a script)';
+    if (text !== '("…",true).unwrap_err()' || rest[1]!.kind !== 'str')
+      return 'Engine::parse_json from Rust (a Rust API, not a script)';
     const json = rest[1]!.value!;
     return {
-      call: 'eval', type: undefined, script: `parse_json(${JSON.stringify(json)})`, raw: false, resultType: '', error: true,
+      call: 'eval',
+      type: undefined,
+      script: `parse_json(${JSON.stringify(json)})`,
+      raw: false,
+      resultType: '',
+      error: true,
       rust: `engine.parse_json(${JSON.stringify(json)}, true)`,
     };
   }
@@ -624,7 +799,9 @@ class FileWalker {
     const name = e[k]?.text ?? '';
     if (e[k + 1]?.text !== '.') return 'asserts on a Rust value, not on a script result';
     if (!this.plain.has(name)) {
-      return /engine/i.test(name) ? 'engine made outside the test (helper or shared)' : 'asserts on a Rust value, not on a script result';
+      return /engine/i.test(name)
+        ? 'engine made outside the test (helper or shared)'
+        : 'asserts on a Rust value, not on a script result';
     }
     const reason = this.plain.get(name);
     if (reason) return reason;
@@ -632,48 +809,78 @@ class FileWalker {
     if (/scope/.test(method)) return 'uses a Scope filled from Rust';
     if (/ast|call_fn/.test(method)) return 'calls into a compiled AST or function from Rust';
     if (method === 'parse_json') return this.parseJson(e.slice(k + 3));
-    if (!['eval', 'run', 'compile', 'eval_expression', 'compile_expression'].includes(method)) return `engine.${method} from Rust`;
+    if (!['eval', 'run', 'compile', 'eval_expression', 'compile_expression'].includes(method))
+      return `engine.${method} from Rust`;
     k += 3;
     let type: string | undefined;
     if (e[k]?.text === '::') {
       const close = closeAngle(e, k + 1);
-      type = e.slice(k + 2, close).map((x) => x.text).join('').replace(/^rhai::/, '');
+      type = e
+        .slice(k + 2, close)
+        .map((x) => x.text)
+        .join('')
+        .replace(/^rhai::/, '');
       k = close + 1;
     }
     if (e[k]?.text !== '(') return 'unrecognised assertion form';
     const argsClose = matching(e, k);
     const args = e.slice(k + 1, argsClose).filter((x, j, all) => !(x.text === ',' && j === all.length - 1)); // rustfmt's trailing comma
     if (args.length !== 1 || args[0]!.kind !== 'str') {
-      return args.length === 1 && args[0]!.kind === 'ident' ? 'script held in a Rust variable or built at run time' : 'script built at run time (format!, concat)';
+      return args.length === 1 && args[0]!.kind === 'ident'
+        ? 'script held in a Rust variable or built at run time'
+        : 'script built at run time (format!, concat)';
     }
     const script = args[0]!.value!;
     k = argsClose + 1;
     const call = method as RhaiTestCase['call'];
-    const rest = e.slice(k).map((x) => x.text).join('');
+    const rest = e
+      .slice(k)
+      .map((x) => x.text)
+      .join('');
     const base = { call, type, script, raw: this.raw.has(name) };
     // What follows the call: .unwrap() / .expect("..") / .unwrap_err() / .expect_err("..") and projections.
-    const unwrapErr = /^\.(unwrap_err\(\)|expect_err\([^)]*\))(.*)$/.exec(e.slice(k).map((x) => (x.kind === 'str' ? '"…"' : x.text)).join(''));
+    const unwrapErr = /^\.(unwrap_err\(\)|expect_err\([^)]*\))(.*)$/.exec(
+      e
+        .slice(k)
+        .map((x) => (x.kind === 'str' ? '"…"' : x.text))
+        .join(''),
+    );
     if (unwrapErr) {
       const more = unwrapErr[2]!;
       if (more === '') return { ...base, resultType: '', error: true };
-      if (more === '.err_type()' || more === '.0') return { ...base, resultType: '', error: true, projection: 'err_type' };
+      if (more === '.err_type()' || more === '.0')
+        return { ...base, resultType: '', error: true, projection: 'err_type' };
       if (more === '.to_string()') return { ...base, resultType: '', error: true, projection: 'to_string' };
-      return 'compares the error\'s fields';
+      return "compares the error's fields";
     }
-    const unwrap = /^\.(unwrap\(\)|expect\([^)]*\))(.*)$/.exec(e.slice(k).map((x) => (x.kind === 'str' ? '"…"' : x.text)).join(''));
-    if (!unwrap) return rest === '' ? 'asserts only that the script runs (no value compared)' : 'unrecognised assertion form';
+    const unwrap = /^\.(unwrap\(\)|expect\([^)]*\))(.*)$/.exec(
+      e
+        .slice(k)
+        .map((x) => (x.kind === 'str' ? '"…"' : x.text))
+        .join(''),
+    );
+    if (!unwrap)
+      return rest === '' ? 'asserts only that the script runs (no value compared)' : 'unrecognised assertion form';
     const more = unwrap[2]!;
-    if (more === '') return { ...base, resultType: call === 'run' ? '()' : type ?? '', error: false };
+    if (more === '') return { ...base, resultType: call === 'run' ? '()' : (type ?? ''), error: false };
     const typed = /^\.into_typed_array::<(\w+)>\(\)\.unwrap\(\)$/.exec(more);
     if (typed) return { ...base, resultType: `array<${typed[1]}>`, error: false };
-    if (more === '.into_iter().map(|v|v.as_int().unwrap()).collect::<Vec<_>>()') return { ...base, resultType: 'array<INT>', error: false };
-    if ((more === '.to_string()' || more === '.as_str()') && type && STRING_TYPES.has(type)) return { ...base, resultType: type, error: false };
-    if (more === '.len()' && type && ['Map', 'Array', 'Blob', 'String'].includes(type)) return { ...base, resultType: type, error: false, projection: 'len' };
+    if (more === '.into_iter().map(|v|v.as_int().unwrap()).collect::<Vec<_>>()')
+      return { ...base, resultType: 'array<INT>', error: false };
+    if ((more === '.to_string()' || more === '.as_str()') && type && STRING_TYPES.has(type))
+      return { ...base, resultType: type, error: false };
+    if (more === '.len()' && type && ['Map', 'Array', 'Blob', 'String'].includes(type))
+      return { ...base, resultType: type, error: false, projection: 'len' };
     // `x["a"].as_int().unwrap()` on a Map result: the entry, compared as that type
     const entry = /^\["…"\]\.(?:as_(int|bool)\(\)\.unwrap\(\)|clone_cast::<(\w+)>\(\))$/.exec(more);
     if (entry && type === 'Map') {
       const open = e.findIndex((x, j) => j >= k && x.text === '[');
-      return { ...base, resultType: entry[1] === 'int' ? 'INT' : entry[1] === 'bool' ? 'bool' : entry[2]!, error: false, key: e[open + 1]!.value! };
+      return {
+        ...base,
+        resultType: entry[1] === 'int' ? 'INT' : entry[1] === 'bool' ? 'bool' : entry[2]!,
+        error: false,
+        key: e[open + 1]!.value!,
+      };
     }
     return `compares a Rust-side projection of the result (${more.slice(0, 40)})`;
   }
@@ -737,7 +944,11 @@ function splitArgs(s: Tok[], open: number): Tok[][] {
       k = m;
       continue;
     }
-    if (x.text === ',') { args.push(cur); cur = []; continue; }
+    if (x.text === ',') {
+      args.push(cur);
+      cur = [];
+      continue;
+    }
     cur.push(x);
   }
   if (cur.length) args.push(cur);
@@ -749,7 +960,13 @@ function countAssertions(s: Tok[]): number {
   for (let k = 0; k < s.length; k++) {
     const x = s[k]!.text;
     if ((x === 'assert_eq' || x === 'assert' || x === 'assert_ne') && s[k + 1]?.text === '!') n++;
-    else if (x === 'let' && s[k + 1]?.text === '_' && s[k + 2]?.text === '=' && s.slice(k, k + 40).some((y) => y.text === 'unwrap_err' || y.text === 'expect_err')) n++;
+    else if (
+      x === 'let' &&
+      s[k + 1]?.text === '_' &&
+      s[k + 2]?.text === '=' &&
+      s.slice(k, k + 40).some((y) => y.text === 'unwrap_err' || y.text === 'expect_err')
+    )
+      n++;
     else if (isBareCall(s, k)) n++;
   }
   return n;
@@ -759,8 +976,14 @@ function countAssertions(s: Tok[]): number {
 function isBareCall(s: Tok[], k: number): boolean {
   const before = s[k - 1]?.text;
   if (k > 0 && before !== ';' && before !== '{' && before !== '}' && before !== ']') return false;
-  if (s[k]!.kind !== 'ident' || s[k + 1]?.text !== '.' || !/^(eval|run|compile|eval_expression|compile_expression)$/.test(s[k + 2]?.text ?? '')) return false;
-  for (let j = k; j < s.length && s[j]!.text !== ';'; j++) if (s[j]!.text === 'unwrap' || s[j]!.text === 'expect') return true;
+  if (
+    s[k]!.kind !== 'ident' ||
+    s[k + 1]?.text !== '.' ||
+    !/^(eval|run|compile|eval_expression|compile_expression)$/.test(s[k + 2]?.text ?? '')
+  )
+    return false;
+  for (let j = k; j < s.length && s[j]!.text !== ';'; j++)
+    if (s[j]!.text === 'unwrap' || s[j]!.text === 'expect') return true;
   return false;
 }
 
@@ -777,7 +1000,10 @@ function errorPattern(p: Tok[]): RhaiTestCase['expect'] | string {
   while (k < p.length) {
     if (p[k]!.text === 'if') break;
     if ((p[k]!.text === 'EvalAltResult' || p[k]!.text === 'ParseErrorType') && p[k + 1]?.text === '::') {
-      if (p[k]!.text === 'ParseErrorType') { parse = p[k + 2]!.text; error.push('ErrorParsing'); } else error.push(p[k + 2]!.text);
+      if (p[k]!.text === 'ParseErrorType') {
+        parse = p[k + 2]!.text;
+        error.push('ErrorParsing');
+      } else error.push(p[k + 2]!.text);
       k += 3;
       continue;
     }
@@ -786,7 +1012,11 @@ function errorPattern(p: Tok[]): RhaiTestCase['expect'] | string {
   if (error.length === 0) return 'unrecognised error pattern';
   // A guard like `if matches!(*err, EvalAltResult::ErrorRuntime(..))` names the wrapped error.
   const guard = p.slice(k);
-  const inner = [...new Set(guard.flatMap((x, j) => (x.text === 'EvalAltResult' && guard[j + 1]?.text === '::' ? [guard[j + 2]!.text] : [])))];
+  const inner = [
+    ...new Set(
+      guard.flatMap((x, j) => (x.text === 'EvalAltResult' && guard[j + 1]?.text === '::' ? [guard[j + 2]!.text] : [])),
+    ),
+  ];
   const out: { error: string[]; inner?: string[]; parse?: string } = { error: [...new Set(error)] };
   if (inner.length && error.includes('ErrorInFunctionCall')) out.inner = inner;
   if (parse) out.parse = parse;
@@ -807,7 +1037,10 @@ function literalValue(e: Tok[], type: string): Expected | string {
     const thenOpen = matching(toks, 3) + 1;
     const thenClose = matching(toks, thenOpen);
     const elseOpen = thenClose + 2;
-    return literalValue(cond ? toks.slice(thenOpen + 1, thenClose) : toks.slice(elseOpen + 1, matching(toks, elseOpen)), type);
+    return literalValue(
+      cond ? toks.slice(thenOpen + 1, thenClose) : toks.slice(elseOpen + 1, matching(toks, elseOpen)),
+      type,
+    );
   }
   // `"text".as_bytes()` as a BLOB: the text's UTF-8 bytes.
   if (type === 'Blob' && toks.length === 5 && toks[0]!.kind === 'str' && toks[2]!.text === 'as_bytes') {
@@ -817,13 +1050,21 @@ function literalValue(e: Tok[], type: string): Expected | string {
   const asAt = toks.findIndex((x) => x.text === 'as');
   if (asAt > 0) toks = toks.slice(0, asAt);
   if (toks[0]?.text === '&') toks = toks.slice(1);
-  if (toks.length >= 4 && toks[toks.length - 1]!.text === ')' && toks[toks.length - 2]!.text === '(' && toks[toks.length - 4]!.text === '.' &&
-    ['to_string', 'into', 'to_owned'].includes(toks[toks.length - 3]!.text)) toks = toks.slice(0, -4);
-  if ((toks[0]?.text === 'String' || toks[0]?.text === 'ImmutableString') && toks[2]?.text === 'from') toks = toks.slice(4, -1);
+  if (
+    toks.length >= 4 &&
+    toks[toks.length - 1]!.text === ')' &&
+    toks[toks.length - 2]!.text === '(' &&
+    toks[toks.length - 4]!.text === '.' &&
+    ['to_string', 'into', 'to_owned'].includes(toks[toks.length - 3]!.text)
+  )
+    toks = toks.slice(0, -4);
+  if ((toks[0]?.text === 'String' || toks[0]?.text === 'ImmutableString') && toks[2]?.text === 'from')
+    toks = toks.slice(4, -1);
   if (toks[0]?.text === 'vec' && toks[1]?.text === '!') toks = toks.slice(2);
   const array = /^array<(\w+)>$/.exec(type);
   if (array || type === 'Blob') {
-    if (toks[0]?.text !== '[' || matching(toks, 0) !== toks.length - 1) return 'expected value is not a literal (computed in Rust)';
+    if (toks[0]?.text !== '[' || matching(toks, 0) !== toks.length - 1)
+      return 'expected value is not a literal (computed in Rust)';
     const items: Expected[] = [];
     for (const item of splitArgs(toks, 0)) {
       const v = literalValue(item, array ? array[1]! : 'u8');
@@ -865,7 +1106,8 @@ function main(): void {
   const argv = process.argv.slice(2);
   const opt = (name: string): string => {
     const at = argv.indexOf(name);
-    if (at < 0 || !argv[at + 1]) throw new Error(`usage: extract.ts --git-dir DIR --commit SHA [--out FILE] [--show REASON]`);
+    if (at < 0 || !argv[at + 1])
+      throw new Error(`usage: extract.ts --git-dir DIR --commit SHA [--out FILE] [--show REASON]`);
     return argv[at + 1]!;
   };
   const gitDir = opt('--git-dir');
@@ -874,19 +1116,29 @@ function main(): void {
   const out = outAt >= 0 ? argv[outAt + 1]! : new URL('./cases.json', import.meta.url).pathname;
   const cargo = git(gitDir, 'show', `${commit}:Cargo.toml`);
   const version = /^version\s*=\s*"([^"]+)"/m.exec(cargo)![1]!;
-  const files = git(gitDir, 'ls-tree', '--name-only', commit, 'tests/').split('\n').filter((f) => /^tests\/[^/]+\.rs$/.test(f));
+  const files = git(gitDir, 'ls-tree', '--name-only', commit, 'tests/')
+    .split('\n')
+    .filter((f) => /^tests\/[^/]+\.rs$/.test(f));
   const showAt = argv.indexOf('--show');
   const found: Found = { cases: [], excluded: new Map(), ...(showAt >= 0 ? { show: argv[showAt + 1] ?? '' } : {}) };
   for (const file of files) new FileWalker(file, lexRust(git(gitDir, 'show', `${commit}:${file}`)), found).walkFile();
   const excluded = Object.fromEntries([...found.excluded].sort((a, b) => b[1] - a[1]));
   const result: RhaiTestsFile = {
-    source: { repository: 'https://github.com/rhaiscript/rhai', commit, version, license: 'MIT OR Apache-2.0', files: new Set(found.cases.map((c) => c.file)).size },
+    source: {
+      repository: 'https://github.com/rhaiscript/rhai',
+      commit,
+      version,
+      license: 'MIT OR Apache-2.0',
+      files: new Set(found.cases.map((c) => c.file)).size,
+    },
     excluded,
     cases: found.cases,
   };
   writeFileSync(out, `${JSON.stringify(result, null, 1)}\n`);
   const total = found.cases.length + Object.values(excluded).reduce((a, b) => a + b, 0);
-  console.log(`${files.length} test files, ${total} assertions: ${found.cases.length} kept from ${result.source.files} files`);
+  console.log(
+    `${files.length} test files, ${total} assertions: ${found.cases.length} kept from ${result.source.files} files`,
+  );
   for (const [reason, n] of Object.entries(excluded)) console.log(`  ${String(n).padStart(4)}  ${reason}`);
 }
 

@@ -21,16 +21,36 @@ describe('completion in .rhai hooks', () => {
   });
 
   it('offers the ctx fields of the hook the cursor is in', () => {
-    expect(labels('fn render(ctx) {\n    ctx.|\n}')).toEqual(['region', 'entries', 'stage_name', 'stage_iterations', 'model', 'window']);
+    expect(labels('fn render(ctx) {\n    ctx.|\n}')).toEqual([
+      'region',
+      'entries',
+      'stage_name',
+      'stage_iterations',
+      'model',
+      'window',
+    ]);
     expect(labels('fn on_write(ctx) {\n    let e = ctx.|\n}')).toEqual(['region', 'entry']);
     expect(labels('fn on_overflow(ctx) {\n    ctx.ne|\n}')).toEqual(['region', 'entries', 'needed_tokens']);
-    expect(labels('fn render(ctx) {\n    ctx.region.|\n}')).toEqual(['name', 'budget', 'current_tokens', 'entry_count']);
+    expect(labels('fn render(ctx) {\n    ctx.region.|\n}')).toEqual([
+      'name',
+      'budget',
+      'current_tokens',
+      'entry_count',
+    ]);
     expect(labels('fn on_write(ctx) {\n    ctx.entry.|\n}')).toEqual(['content', 'kind', 'tokens']);
   });
 
   it('offers entry fields on a loop variable over ctx.entries', () => {
     expect(labels('fn render(ctx) {\n    for e in ctx.entries {\n        e.|')).toEqual([
-      'content', 'tokens', 'timestamp', 'key', 'kind', 'tool_calls', 'tool_call_id', 'tool_name', 'is_error',
+      'content',
+      'tokens',
+      'timestamp',
+      'key',
+      'kind',
+      'tool_calls',
+      'tool_call_id',
+      'tool_name',
+      'is_error',
     ]);
   });
 
@@ -50,10 +70,18 @@ describe('completion in .rhai hooks', () => {
 
 describe('hover in .rhai hooks', () => {
   it('explains hooks, ctx fields and functions', () => {
-    expect(hoverRhai(...at('fn on_over|flow(ctx) { [] }'))?.markdown).toBe('`fn on_overflow(ctx) -> array of entry indices`\n\nOptional. Runs when the region must shrink. Return the indices of entries to drop; if they do not free enough, oldest-first eviction makes up the difference.');
-    expect(hoverRhai(...at('fn on_overflow(ctx) {\n    ctx.needed_t|okens\n}'))?.markdown).toBe('**ctx.needed_tokens** (on_overflow)\n\nHow many tokens must be freed.');
-    expect(hoverRhai(...at('fn render(ctx) { ctx.region.bud|get }'))?.markdown).toBe('**ctx.region.budget** (render)\n\nThe resolved budget in tokens (the percentage already worked out against the model).');
-    expect(hoverRhai(...at('fn render(ctx) { "a".cont|ains("b") }'))?.markdown).toBe('**contains** — standard function\n\ncontains(s, x): whether a string holds a substring/char, an array an item, or a map a key.');
+    expect(hoverRhai(...at('fn on_over|flow(ctx) { [] }'))?.markdown).toBe(
+      '`fn on_overflow(ctx) -> array of entry indices`\n\nOptional. Runs when the region must shrink. Return the indices of entries to drop; if they do not free enough, oldest-first eviction makes up the difference.',
+    );
+    expect(hoverRhai(...at('fn on_overflow(ctx) {\n    ctx.needed_t|okens\n}'))?.markdown).toBe(
+      '**ctx.needed_tokens** (on_overflow)\n\nHow many tokens must be freed.',
+    );
+    expect(hoverRhai(...at('fn render(ctx) { ctx.region.bud|get }'))?.markdown).toBe(
+      '**ctx.region.budget** (render)\n\nThe resolved budget in tokens (the percentage already worked out against the model).',
+    );
+    expect(hoverRhai(...at('fn render(ctx) { "a".cont|ains("b") }'))?.markdown).toBe(
+      '**contains** — standard function\n\ncontains(s, x): whether a string holds a substring/char, an array an item, or a map a key.',
+    );
   });
 });
 
@@ -61,7 +89,16 @@ describe('Rhai 1.26 functions and module syntax in the editor', () => {
   it('offers the BLOB, timestamp and keyword functions, with docs', () => {
     const items = completeRhai(...at('fn render(ctx) {\n    let b = |'));
     const byLabel = new Map(items.map((i) => [i.label, i]));
-    for (const name of ['blob', 'parse_le_int', 'write_utf8', 'timestamp', 'elapsed', 'eval', 'is_shared', 'is_def_var']) {
+    for (const name of [
+      'blob',
+      'parse_le_int',
+      'write_utf8',
+      'timestamp',
+      'elapsed',
+      'eval',
+      'is_shared',
+      'is_def_var',
+    ]) {
       expect(byLabel.get(name)?.documentation, name).toBeTruthy();
     }
   });
@@ -80,6 +117,8 @@ describe('Rhai 1.26 functions and module syntax in the editor', () => {
     expect(hoverRhai(...at('imp|ort "helpers" as h;'))?.markdown).toMatch(/^`import "path" as name;`/);
     expect(hoverRhai(...at('export co|nst'))?.markdown).toBeUndefined();
     expect(hoverRhai(...at('exp|ort x;'))?.markdown).toMatch(/In a module, at the top level/);
-    expect(hoverRhai(...at('is_sh|ared(a)'))?.markdown).toBe('**is_shared** — standard function\n\nis_shared(x): whether the variable has been captured by a closure.');
+    expect(hoverRhai(...at('is_sh|ared(a)'))?.markdown).toBe(
+      '**is_shared** — standard function\n\nis_shared(x): whether the variable has been captured by a closure.',
+    );
   });
 });
