@@ -3,7 +3,7 @@
 // `replay` (a whole timeline) and `Replay` (one run kept for inspecting its steps), `compile`, and
 // the types. It makes no traffic of its own: callers bring generators in ReplayOptions.generators
 // (BUILT_IN_TRAFFIC in src/scenarios/generators.ts has the built-in ones), nor has its own Rhai
-// interpreter: callers bring it too (RHAI in custom-script.ts, through its own door rhai.ts; rhai-host.ts).
+// interpreter: callers bring it too (RHAI from custom-script.ts, the engine's Rhai door; rhai-host.ts).
 import { entryLabel } from './regions/index.ts';
 import { emptyTimeline, prepare, replayPrepared, type Prepared, type ReplayOptions, type Run } from './replay.ts';
 import type { Scenario } from './scenario.ts';
@@ -136,6 +136,8 @@ export type { RegionDecl } from './blueprint/types.ts';
 export { resolveBudget } from './budget.ts';
 export { priceSplit } from './cache.ts';
 export { hasErrors } from './diagnostics.ts';
+export { rhaiProbe } from './rhai-host.ts';
+export type { RhaiHost } from './rhai-host.ts';
 export { toColumnArrays } from './figures.ts';
 export type { ColumnArrays } from './figures.ts';
 export {

@@ -35,7 +35,7 @@ import type { Context, Handlers } from './serve.ts';
 import { ENGINE_TIME_LIMIT_MS } from './protocol.ts';
 import type { ScriptLog } from './scripts.ts';
 import { loadingEncodingOf } from './encoding.ts';
-import type { RhaiHost } from '../engine/rhai-host.ts';
+import type { RhaiHost } from '../engine/index.ts';
 import { withRhai } from './rhai.ts';
 
 export const PROGRESS_INTERVAL_MS = 50;

@@ -2,7 +2,7 @@
 // needs it (a custom region, a `rhai` seed), so a first load of a scenario without scripts never
 // fetches it. Whether one does is the engine's own answer, not a guess from the text: the work
 // runs first with a probe (rhai-host.ts), and again with the interpreter when the probe was asked.
-import { rhaiProbe, type RhaiHost } from '../engine/rhai-host.ts';
+import { rhaiProbe, type RhaiHost } from '../engine/index.ts';
 
 let loaded: RhaiHost | undefined;
 let loading: Promise<RhaiHost> | undefined;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile, replay } from '../../src/engine/index.ts';
 import { RHAI } from '../../src/engine/custom-script.ts';
-import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
+import { ScenarioSchema, type Scenario } from '../../src/engine/index.ts';
 import { DEFAULT_EXAMPLE_ID, findExample } from '../../src/scenarios/examples.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { engineHandlers } from '../../src/worker/engine-handlers.ts';
