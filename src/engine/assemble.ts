@@ -2,11 +2,12 @@
 // stage_instructions, then the other system-section regions in declaration order, then the message
 // stream (message-section regions merged by write order). Unpaired tool calls and results are
 // stripped and counted, so no request is one a provider would refuse.
+import { STAGE_INSTRUCTIONS } from './implicit-regions.ts';
 import { isStubMessage, renderedMessage } from './regions/base.ts';
 import type { Region, RegionContext, RenderedMessage } from './regions/types.ts';
 import type { AssembledRequest, RequestMessage, SystemBlock } from './timeline.ts';
 
-export const STAGE_INSTRUCTIONS = 'stage_instructions';
+export { STAGE_INSTRUCTIONS };
 
 export interface StrippedBlock {
   region: string;

@@ -38,6 +38,7 @@ export { CACHE_COLUMNS, REGION_COLUMNS, REQUEST_COLUMNS, chartLines, rowAt } fro
 export type { ChartedColumn, Row } from './figures.ts';
 export { fillerText } from './filler.ts';
 export { fmt, lostInWords } from './format.ts';
+export { IMPLICIT_REGIONS } from './implicit-regions.ts';
 export { MAX_INFLATED_BYTES, MAX_LINK_CHARS, MAX_SCENARIO_BYTES, utf8Length } from './limits.ts';
 export { DEFAULT_MODEL_ID, MODELS, approximateNote, findModel, resolveModel } from './models.ts';
 export type { Model } from './models.ts';

@@ -6,21 +6,13 @@ import { capabilitiesOf } from './regions/capabilities.ts';
 import type { Region } from './regions/types.ts';
 import type { StageLedger } from './timeline.ts';
 import { nameTable } from './names.ts';
+import { IMPLICIT_REGIONS } from './implicit-regions.ts';
 
 /** The stage a blueprint without `[stages]` runs in. */
 export const DEFAULT_STAGE = 'main';
 /** Attempts a stage's gates share when neither the stage nor the gate sets `max_attempts`. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
 export { STAGE_PROMPT_KEY } from './regions/pinned.ts';
-
-/** The regions the runtime always carries, with what they are when the blueprint does not declare them. */
-export const IMPLICIT_REGIONS: readonly { name: string; kind: RegionKind; budgetShare?: number; maxItems?: number }[] =
-  [
-    { name: 'conversation', kind: 'sliding_window', budgetShare: 0.3, maxItems: 40 },
-    { name: 'tool_results', kind: 'sliding_window', budgetShare: 0.3, maxItems: 40 },
-    { name: 'final_output', kind: 'temporary' },
-    { name: 'stage_instructions', kind: 'pinned' },
-  ];
 
 export function implicitDecl(name: string, kind: RegionKind, extra: Partial<RegionDecl> = {}): RegionDecl {
   return {

@@ -59,7 +59,7 @@ function RegionReadout({
                   {implicit && (
                     <span
                       className="badge implicit"
-                      title={IMPLICIT_REGION_WHY[name] ?? 'added by the runtime, not declared in the blueprint'}
+                      title={IMPLICIT_REGION_WHY.get(name) ?? 'added by the runtime, not declared in the blueprint'}
                     >
                       implicit
                     </span>

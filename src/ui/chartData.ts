@@ -2,7 +2,7 @@
 // the window chart's points, paths and markers, and answers lookups by step (the detail charts'
 // points: seriesPoints.ts). Every number is one the engine
 // reported; nothing here computes a region's figures.
-import { CHANGE_TYPES, type ChangeType, lowerBound } from '../engine/page.ts';
+import { CHANGE_TYPES, type ChangeType, IMPLICIT_REGIONS, lowerBound } from '../engine/page.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
 
 export interface ChangeRow {
@@ -263,12 +263,7 @@ export function regionColors(
 }
 
 /** Why the runtime carries a region the blueprint did not declare. */
-export const IMPLICIT_REGION_WHY: Record<string, string> = {
-  conversation: 'the runtime always carries it: user and assistant turns land here unless routed elsewhere',
-  tool_results: 'the runtime always carries it: tool output lands here unless tool_routing sends it elsewhere',
-  final_output: 'the runtime always carries it: it holds the stage’s final answer',
-  stage_instructions: 'the runtime always carries it: it holds the entering stage’s system_prompt',
-};
+export const IMPLICIT_REGION_WHY: ReadonlyMap<string, string> = new Map(IMPLICIT_REGIONS.map((r) => [r.name, r.why]));
 
 /** One region's band in the stacked window chart: the filled area, and its top edge (its line). */
 export interface StackedBand {

@@ -10,7 +10,8 @@ import { capabilitiesOf } from '../regions/capabilities.ts';
 import { FILE_TOOLS } from '../read-again.ts';
 import { lookupTool } from '../routing.ts';
 import type { TrafficEvent } from '../scenario.ts';
-import { DEFAULT_STAGE, IMPLICIT_REGIONS, stagesOf } from '../stages.ts';
+import { DEFAULT_STAGE, stagesOf } from '../stages.ts';
+import { IMPLICIT_REGIONS } from '../implicit-regions.ts';
 import { TomlEditor, type TomlPath, type TomlValue } from './toml-edit.ts';
 
 export type KnobParam =

@@ -1,5 +1,6 @@
 // Checks across declarations: seeds against the working directory and [safe_commands], scripts
 // against the agent directory, gates, routing, source regions and file tracking.
+import { IMPLICIT_REGION_NAMES } from '../implicit-regions.ts';
 import type { Blueprint, RegionDecl, StageDecl } from './types.ts';
 import type { KeyPath } from './locate.ts';
 import type { Reporter } from './report.ts';
@@ -11,7 +12,8 @@ import { capabilitiesOf } from '../regions/capabilities.ts';
 import { resolveSeed, taskSeedFinding, type SeedInputs } from '../seeds.ts';
 
 /** Targets the runtime always carries, valid in every stage whatever its layout. */
-export const ALWAYS_VALID_TARGETS = ['conversation', 'tool_results', 'final_output', 'stage_instructions'] as const;
+/** A routing target that needs no declaration: the regions the runtime always carries. */
+export const ALWAYS_VALID_TARGETS = IMPLICIT_REGION_NAMES;
 
 /** One `regions` table: the top-level one (no stage) or a stage's own layout. */
 export interface Layout {

@@ -1,5 +1,6 @@
 // The blueprint compiler: `agent.leviath` TOML -> a typed Blueprint with every default applied,
 // plus diagnostics (code, severity, file, line, column, key path, what to do).
+import { STAGE_INSTRUCTIONS } from '../implicit-regions.ts';
 import { parse, TomlError } from 'smol-toml';
 import type { Diagnostic } from '../diagnostics.ts';
 import type { Blueprint, RegionDecl } from './types.ts';
@@ -135,19 +136,17 @@ export function regionsForStage(blueprint: Blueprint, stageName: string | undefi
   const at = stageName === undefined ? -1 : blueprint.stages.findIndex((s) => s.name === stageName);
   if (at < 0) return blueprint.regions;
   const own = blueprint.stages[at]!.regions ?? blueprint.regions;
-  if (own.some((r) => r.name === INSTRUCTIONS)) return own;
+  if (own.some((r) => r.name === STAGE_INSTRUCTIONS)) return own;
   const instructions = firstInstructions(blueprint, at);
   return instructions ? [...own, instructions] : own;
 }
 
-const INSTRUCTIONS = 'stage_instructions';
-
 /** The first `stage_instructions` declaration at the top level or in a stage declared before `before`. */
 function firstInstructions(blueprint: Blueprint, before: number): RegionDecl | undefined {
-  const top = blueprint.regions.find((r) => r.name === INSTRUCTIONS);
+  const top = blueprint.regions.find((r) => r.name === STAGE_INSTRUCTIONS);
   if (top) return top;
   for (const stage of blueprint.stages.slice(0, before)) {
-    const found = stage.regions?.find((r) => r.name === INSTRUCTIONS);
+    const found = stage.regions?.find((r) => r.name === STAGE_INSTRUCTIONS);
     if (found) return found;
   }
   return undefined;

@@ -1,6 +1,7 @@
 // The tools an agent manages its own context with: context_append / context_delete / context_list
 // on any visible region, todo_add / todo_done / todo_note on a checklist. Each answers the agent
 // with a result it reads; a refusal says why and what to do instead.
+import { STAGE_INSTRUCTIONS } from '../implicit-regions.ts';
 import { fmt } from '../format.ts';
 import { entryLabel } from '../regions/index.ts';
 import type { Checklist, DeleteSelector, TodoOutcome } from '../regions/types.ts';
@@ -38,7 +39,7 @@ export function contextDelete(run: RunState, event: Extract<TrafficEvent, { type
   const name = event.region;
   const region = run.visibleRegion(name);
   if (typeof region === 'string') return { ok: false, message: region };
-  if (!region.removable || name === 'stage_instructions') {
+  if (!region.removable || name === STAGE_INSTRUCTIONS) {
     return { ok: false, message: `${name} is pinned: its entries are never removed` };
   }
   const outcome = region.remove(selectorOf(event));
