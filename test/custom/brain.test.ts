@@ -140,6 +140,8 @@ describe('brain.rhai', () => {
         tokens: count(SUCCESS_HEAD),
         entries: [SUCCESS_HEAD],
         reason: `over budget ${BUDGET}: chosen by on_overflow`,
+        // The success it dropped is the result of the first call (cargo test).
+        toolResults: [calls.c1.id],
       },
     ]);
     expect(timeline.summary.warnings).toBe(0);

@@ -231,17 +231,16 @@ describe("the providers' documented shapes", () => {
 });
 
 describe('round trip: import -> replay -> export -> import', () => {
-  /** The events a request at inference `n` covers: everything before the n-th assistant event. */
   /**
    * The events before inference `n`, as a request body can hold them: the provider's record of each
-   * call and its reasoning are not part of a request (a body carries the conversation).
+   * call, when it was made and its reasoning are not part of a request (a body carries the conversation).
    */
   function before(traffic: readonly TrafficEvent[], n: number): TrafficEvent[] {
     let seen = -1;
     const index = traffic.findIndex((e) => e.type === 'assistant' && ++seen === n);
     return traffic.slice(0, index).map((e) => {
       if (e.type !== 'assistant') return e;
-      const { recorded: _recorded, reasoning: _reasoning, ...rest } = e;
+      const { recorded: _recorded, reasoning: _reasoning, at: _at, ...rest } = e;
       return rest;
     });
   }

@@ -22,7 +22,7 @@ export function importedRunSource(): string {
   return [
     '// The Claude Code session in test/import/fixtures/claude-code-session.jsonl, as `lev import` makes it,',
     '// with tool output kept as its size (size_tokens). Written by `npx tsx test/import/build-fixtures.ts`.',
-    "import type { TrafficEvent } from '../engine/scenario.ts';",
+    "import type { TrafficEvent } from '../engine/page.ts';",
     '',
     `export const IMPORTED_RUN_TASK = ${JSON.stringify(scenario.inputs.task)};`,
     '',

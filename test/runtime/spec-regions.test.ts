@@ -196,8 +196,9 @@ describe("9. summarizable = false is the spec's rule, and validate says what it 
     const toml = `[context.regions]\ntask = { kind = "pinned" }\ncode = { kind = "compacting", max_tokens = 8, summarizable = false }\nnotes = { kind = "temporary" }\n[stages.a.transitions.b]\ntransform = "compact"\n[stages.b]\n`;
     const t = run(toml, [
       append('code', 'alpha beta gamma delta'),
-      append('notes', 'first note'),
-      append('notes', 'second note'),
+      // Notes long enough that their summary (each one's first line) is smaller than they are.
+      append('notes', `first note\n${'the reasons behind the first note, at length '.repeat(4)}`),
+      append('notes', `second note\n${'the reasons behind the second note, at length '.repeat(4)}`),
       append('code', 'epsilon zeta eta theta'),
       { type: 'transition', to: 'b' },
     ]);

@@ -7,6 +7,7 @@ import { compileBlueprint } from '../../../src/engine/blueprint/index.ts';
 import { Reporter, type Table } from '../../../src/engine/blueprint/report.ts';
 import { REGION_KINDS, type RegionKind } from '../../../src/engine/blueprint/types.ts';
 import { resolveBudget } from '../../../src/engine/budget.ts';
+import { RHAI } from '../../../src/engine/custom-script.ts';
 import { createRegion } from '../../../src/engine/regions/index.ts';
 import { ABILITIES, KINDS, SECTION_RULES, kindKeys } from '../../../src/engine/regions/kinds.ts';
 import { implicitDecl } from '../../../src/engine/stages.ts';
@@ -76,7 +77,11 @@ describe('region kind definitions', () => {
       it('makes regions that are this kind, at its tier, in its section', () => {
         const make = (name: string) => {
           const decl = implicitDecl(name, kind, { sourceRegion: 'conversation', script: 'notes.rhai' });
-          return createRegion(decl, resolveBudget(decl, 128_000), { agent: SCRIPT, encoding: 'o200k_base' });
+          return createRegion(decl, resolveBudget(decl, 128_000), {
+            agent: SCRIPT,
+            encoding: 'o200k_base',
+            loadCustomHooks: RHAI.loadCustomHooks,
+          });
         };
         const notes = make('notes');
         expect(notes.warning).toBeUndefined();
