@@ -39,6 +39,9 @@ test('space plays and pauses, arrows step', async ({ page }) => {
   const steps = engineTimeline(exampleScenario(DEFAULT_EXAMPLE_ID)).steps.length;
   await page.goto('/');
   await waitForTimeline(page, steps);
+  // A first visit lands on the example's lesson; the arrows are counted from step 1.
+  await page.getByRole('button', { name: 'First step' }).click();
+  await expect(page.getByTestId('step-label')).toContainText('Step 1 of');
   await page.getByRole('heading', { name: 'Traffic', exact: true }).click();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
