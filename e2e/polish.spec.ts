@@ -59,6 +59,22 @@ test.describe('toasts', () => {
     await page.mouse.move(5, 5);
     await expect(info).toHaveCount(0, { timeout: 15_000 });
   });
+
+  test('a notice that replaces the one under a still pointer stays while it is read', async ({ page }) => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/');
+    await waitForTimeline(page);
+    await openExample(page, 'flat-vs-regions');
+    const info = page.getByTestId('notice-info');
+    await info.hover();
+    // Ctrl+S's "link is copied" takes the "Opened" notice's place without the pointer moving.
+    await page.keyboard.press('Control+s');
+    await expect(info).toContainText('its link is copied');
+    await page.waitForTimeout(8_000);
+    await expect(info).toContainText('its link is copied');
+    await page.mouse.move(5, 5);
+    await expect(info).toHaveCount(0, { timeout: 15_000 });
+  });
 });
 
 /** Each table's scroll box on screen: whether it overflows, and whether the keyboard can reach it. */

@@ -2,7 +2,7 @@
 // Information fades after a few seconds (an Undo a little later); an error, or a notice marked
 // sticky, stays until closed. One notice of each kind is on screen (state/ui.ts), so they never
 // stack over the Traffic pane. A notice under the pointer or holding the focus does not fade.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Notice } from '../state/ui.ts';
 import { useUi } from './page.ts';
 
@@ -18,14 +18,22 @@ function lifetimeOf(notice: Notice): number | null {
 function NoticeItem({ notice }: { notice: Notice }) {
   const dismiss = useUi((s) => s.dismiss);
   const [held, setHeld] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
   const lifetime = lifetimeOf(notice);
   useEffect(() => {
     if (lifetime === null || held) return;
-    const timer = setTimeout(() => dismiss(notice.id), lifetime);
+    const timer = setTimeout(() => {
+      // A notice that replaces another under a pointer that has not moved gets no pointerenter, so
+      // the element itself is asked whether it is being read before it goes.
+      const el = box.current;
+      if (el && (el.matches(':hover') || el.contains(document.activeElement))) setHeld(true);
+      else dismiss(notice.id);
+    }, lifetime);
     return () => clearTimeout(timer);
   }, [notice.id, lifetime, held, dismiss]);
   return (
     <div
+      ref={box}
       className={`notice ${notice.tone}`}
       role={notice.tone === 'error' ? 'alert' : 'status'}
       data-testid={`notice-${notice.tone}`}
