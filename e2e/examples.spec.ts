@@ -55,7 +55,8 @@ for (const example of EXAMPLES) {
     await page.getByTestId('view-regions').click();
     for (const region of Object.keys(readout)) {
       await page.getByTestId(`chart-${region}`).scrollIntoViewIfNeeded();
-      await expect(page.getByTestId(`chart-${region}`).locator('svg path').first()).toBeAttached();
+      // Drawing waits for the chart to be seen and for recharts' layout: slow on a loaded machine.
+      await expect(page.getByTestId(`chart-${region}`).locator('svg path').first()).toBeAttached({ timeout: 15_000 });
     }
 
     const detail = engineDetail(scenario, step);

@@ -197,6 +197,41 @@ test.describe('phone, by touch', () => {
   });
 });
 
+test.describe('phone, first visit', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test("a bare first visit opens at the top of the page; the lesson's region shows in the Inspector's own box, whose panels do not overlap", async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await waitForTimeline(page);
+    const lesson = await page.getByTestId('charts').getAttribute('data-scenario');
+    const focused = page.locator('.region-block.focused');
+    await expect(focused, `the ${lesson} lesson names a region`).toHaveCount(1);
+    // The page stays at its top: the Inspector scrolled its own list to the region, not the window.
+    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(page.locator('.header')).toBeInViewport();
+
+    await page.locator('[data-pane="inspector"]').scrollIntoViewIfNeeded();
+    const panels = await page.locator('.inspector > .sub-panel').evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { label: el.getAttribute('aria-label'), top: r.top, bottom: r.bottom, height: r.height };
+      }),
+    );
+    expect(panels.map((p) => p.label)).toEqual(['Region inspector', 'Request preview', 'Stage ledger']);
+    for (let k = 1; k < panels.length; k++) expect(panels[k]!.top).toBeGreaterThanOrEqual(panels[k - 1]!.bottom - 1);
+    // Each panel is tall enough to read: at least its head and a few lines.
+    for (const p of panels) expect(p.height, p.label ?? '').toBeGreaterThan(80);
+    // The focused region is inside the regions panel's visible box.
+    const list = (await page.locator('.inspector > .sub-panel').first().locator('.panel-body').boundingBox())!;
+    const region = (await focused.boundingBox())!;
+    expect(region.y).toBeGreaterThanOrEqual(list.y - 1);
+    expect(region.y).toBeLessThan(list.y + list.height);
+  });
+});
+
 test.describe('1024x768 and wider', () => {
   for (const [width, height] of [
     [1024, 768],

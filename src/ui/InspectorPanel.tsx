@@ -14,6 +14,7 @@ const WindowBreakdown = lazy(() => import('./WindowBreakdown.tsx'));
 import { useResults, useUi } from './page.ts';
 import { isOutOfDate } from '../state/status.ts';
 import { TableScroll } from './TableScroll.tsx';
+import { revealInBox } from './revealInBox.ts';
 
 /** Long texts are cut at this many characters until the reader asks for the rest. */
 const PREVIEW_CHARS = 6000;
@@ -120,7 +121,7 @@ function RegionBlock({ region }: { region: RegionDetail }) {
   const focused = useUi((s) => s.focusRegion === region.name);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (focused) ref.current?.scrollIntoView({ block: 'nearest' });
+    if (focused && ref.current) revealInBox(ref.current);
   }, [focused]);
   return (
     <div ref={ref} className={`region-block ${focused ? 'focused' : ''}`} data-testid={`inspect-${region.name}`}>
