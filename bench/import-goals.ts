@@ -297,7 +297,7 @@ export function measureGoals(path: string): GoalRow {
     fileCalls,
     inferences: stripped.report.inferences,
     calibration: cal
-      ? `calls ${cal.calls.join(', ') || 'none'}; overhead ${cal.overheadTokens.toLocaleString('en-US')}, factor ${cal.factor.toFixed(3)}, ${cal.perMessageTokens.toFixed(1)} per message`
+      ? `calls ${cal.calls.join(', ') || 'none'}; overhead ${cal.overheadTokens.toLocaleString('en-US')}, factor ${cal.factor.toFixed(3)} (${cal.factorSource}), ${cal.perMessageTokens.toFixed(1)} per message`
       : 'none',
     compared: errors.length,
     medianError: quantile(errors, 0.5),

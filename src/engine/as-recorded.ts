@@ -67,6 +67,13 @@ export interface Calibration {
   calls: number[];
   /** Provider tokens per token of this tokenizer. */
   factor: number;
+  /**
+   * Where the factor comes from: `learned` from this run's calibration calls; `prior`, the model
+   * family's factor measured on the project's own fixtures (PRIOR_FACTORS), when the run's first
+   * calls cannot fit one; `tokenizer` when this tokenizer is the provider's own (no factor needed);
+   * `none` when nothing is calibrated or the family has no prior.
+   */
+  factorSource: 'learned' | 'prior' | 'tokenizer' | 'none';
   /** Provider tokens each message adds beyond its text (the chat template's framing, a call's wrapping). */
   perMessageTokens: number;
   /** Tokens every request carries that the log does not hold (system prompt, tool definitions). */
@@ -269,7 +276,7 @@ interface Measured {
  * differ enough in size for it to be told from noise (2,000 counted tokens; within 0.8-1.5): from
  * four or more with the framing when both fit, else alone (two or three calls, the factor alone).
  */
-export function calibrate(measured: readonly Measured[], approximate: boolean): Calibration {
+export function calibrate(measured: readonly Measured[], approximate: boolean, prior?: PriorFactor): Calibration {
   const limit = Math.floor(measured.length * CALIBRATION_SHARE);
   const used = measured
     .slice(0, limit)
@@ -282,6 +289,7 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
     return {
       calls: [],
       factor: 1,
+      factorSource: approximate ? 'none' : 'tokenizer',
       perMessageTokens: 0,
       overheadTokens: 0,
       warmPrefixTokens: 0,
@@ -292,15 +300,18 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
   const xs = used.map((m) => m.counted);
   const ms = used.map((m) => m.messages);
   const spread = (v: number[]) => Math.max(...v) - Math.min(...v);
-  let fit = { overhead: mean(ys) - mean(xs), factor: 1, perMessage: 0 };
+  // Until the calls teach one, the factor is the family's prior for an approximate tokenizer (1 without one).
+  const base = approximate && prior ? prior.factor : 1;
+  let source: Calibration['factorSource'] = !approximate ? 'tokenizer' : prior ? 'prior' : 'none';
+  let fit = { overhead: mean(ys) - base * mean(xs), factor: base, perMessage: 0 };
   if (used.length >= 2 && spread(ms) > 0) {
-    // Framing first, at the factor of 1: the calls' remainder against their message count.
+    // Framing first, at that factor: the calls' remainder against their message count.
     const line = leastSquares(
       ms.map((m) => [1, m]),
-      ys.map((y, i) => y - xs[i]!),
+      ys.map((y, i) => y - base * xs[i]!),
     );
     if (line && line[1]! >= 0 && line[1]! <= MAX_PER_MESSAGE)
-      fit = { overhead: line[0]!, factor: 1, perMessage: line[1]! };
+      fit = { overhead: line[0]!, factor: base, perMessage: line[1]! };
   }
   // This tokenizer is the provider's own for the model (o200k_base for GPT-4o and GPT-5): its
   // counts need no factor, and a factor fitted from a few calls would only trade off against the framing.
@@ -318,8 +329,10 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
     const factorOk = (f: number | undefined) => f !== undefined && f >= MIN_FACTOR && f <= MAX_FACTOR;
     if (used.length >= 4 && plane && factorOk(plane[1]) && plane[2]! >= 0 && plane[2]! <= MAX_PER_MESSAGE) {
       fit = { overhead: plane[0]!, factor: plane[1]!, perMessage: plane[2]! };
+      source = 'learned';
     } else if (line && factorOk(line[1])) {
       fit = { overhead: line[0]!, factor: line[1]!, perMessage: 0 };
+      source = 'learned';
     }
   }
   const overheadTokens = Math.max(0, Math.round(fit.overhead));
@@ -327,15 +340,24 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
   const first = used[0]!.inference === 0 ? used[0]!.recorded!.cacheReadTokens : undefined;
   const warmPrefixTokens = Math.min(first ?? 0, overheadTokens);
   const range = calls.length === 1 ? `call ${calls[0]}` : `calls ${calls[0]}-${calls.at(-1)}`;
+  const factorWords =
+    source === 'prior'
+      ? ` (the ${prior!.family} prior: the first calls cannot fit one)`
+      : source === 'learned'
+        ? ' (learned)'
+        : source === 'tokenizer'
+          ? " (this tokenizer is the provider's)"
+          : ' (none learned, no prior for this model)';
   return {
     calls,
     factor: fit.factor,
+    factorSource: source,
     perMessageTokens: fit.perMessage,
     overheadTokens,
     warmPrefixTokens,
     description:
       `calibrated on the recorded usage of ${range} (${fmt(calls.length)} of the first 10% of ${fmt(measured.length)} calls): ` +
-      `harness overhead ${fmt(overheadTokens)} tokens, ${fit.factor.toFixed(3)} provider tokens per counted token, ${fit.perMessage.toFixed(1)} per message` +
+      `harness overhead ${fmt(overheadTokens)} tokens, ${fit.factor.toFixed(3)} provider tokens per counted token${factorWords}, ${fit.perMessage.toFixed(1)} per message` +
       (warmPrefixTokens > 0 ? `, ${fmt(warmPrefixTokens)} of it found cached at the first call` : ''),
   };
 }
@@ -360,6 +382,38 @@ function leastSquares(x: number[][], y: number[]): number[] | undefined {
     }
   }
   return a.map((row, i) => row[k]! / row[i]!);
+}
+
+/** A model family's factor between the provider's tokenizer and this one, used when a run's first calls cannot fit one. */
+export interface PriorFactor {
+  family: string;
+  factor: number;
+  /** What it was measured on. */
+  source: string;
+}
+
+/**
+ * Each model family's prior factor, measured on the project's own committed real fixtures with
+ * recorded usage (never on the runs the goals are measured on): the common slope of recorded
+ * prompt tokens against counted tokens over every fixture whose calls span 2,000 counted tokens or
+ * more (the calibration's own minimum for a factor), each fixture with its own overhead. The test
+ * (test/engine/as-recorded-prior.test.ts) recomputes it from those files. Claude: the Claude Code
+ * 2.0.72 excerpt (10 calls, 1.169 alone) and the Claude Code 2.1 session of moredip/session-share
+ * (11 calls, 1.322 alone). Gemini has no fixture with recorded usage: no prior.
+ */
+export const PRIOR_FACTORS: Readonly<Record<string, PriorFactor>> = {
+  claude: {
+    family: 'Claude',
+    factor: 1.178,
+    source:
+      'test/import/fixtures/real/claude-code-2.0.72-cache-expiry.jsonl, test/import/fixtures/real/claude-code-2.1-session-share.jsonl',
+  },
+};
+
+/** The prior for the run's model family: the model the trace recorded, else the scenario's. */
+export function priorFactorOf(model: Model, traceModel?: string): PriorFactor | undefined {
+  const id = (traceModel ?? model.id).toLowerCase().replace(/^.*\//, '');
+  return id.startsWith('claude') ? PRIOR_FACTORS.claude : undefined;
 }
 
 const MAX_PER_MESSAGE = 60;
@@ -524,7 +578,7 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
     }
   }
 
-  const calibration = calibrate(measured, model.approximate);
+  const calibration = calibrate(measured, model.approximate, priorFactorOf(model, traceModel));
   const { factor, overheadTokens: overhead, perMessageTokens: perMessage } = calibration;
   const calibrated = new Set(calibration.calls);
   const warm = calibration.warmPrefixTokens;

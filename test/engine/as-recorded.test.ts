@@ -1,7 +1,7 @@
 // The as-sent replay: every expected figure here is worked out from the events' own sizes
 // (size_tokens, so counts are exact) and the recorded usage the test writes, never from a run.
 import { describe, expect, it } from 'vitest';
-import { replayAsRecorded } from '../../src/engine/as-recorded.ts';
+import { PRIOR_FACTORS, replayAsRecorded } from '../../src/engine/as-recorded.ts';
 import { ScenarioSchema, type Scenario, type TrafficEvent } from '../../src/engine/scenario.ts';
 
 const sized = (type: 'user' | 'assistant', size: number): TrafficEvent => ({ type, content: '', size_tokens: size });
@@ -70,7 +70,8 @@ describe('calibration', () => {
     expect(r.calibration.factor).toBe(1);
   });
 
-  it('with calls of near one size, learns the overhead and the framing per message, and leaves the factor at 1', () => {
+  // 30 calls of near one size: 100 counted tokens each way, the provider `factor` per counted token, 30 per message.
+  const nearOneSize = (factor: number): TrafficEvent[] => {
     const traffic: TrafficEvent[] = [];
     let total = 0;
     let messages = 0;
@@ -80,15 +81,49 @@ describe('calibration', () => {
       messages++;
       traffic.push({
         ...sized('assistant', 40),
-        recorded: { promptTokens: 5000 + total + 30 * messages },
+        recorded: { promptTokens: Math.round(5000 + factor * total + 30 * messages) },
       } as TrafficEvent);
       total += 40;
       messages++;
     }
-    const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
-    expect(r.calibration).toMatchObject({ calls: [0, 1, 2], factor: 1, overheadTokens: 5000 });
+    return traffic;
+  };
+
+  it('with calls of near one size, learns the overhead and the framing per message; a family without a prior (Gemini) keeps the factor at 1', () => {
+    const r = replayAsRecorded(scenarioOf(nearOneSize(1), 'gemini-2.5-flash')).summary.recorded!;
+    expect(r.calibration).toMatchObject({ calls: [0, 1, 2], factor: 1, factorSource: 'none', overheadTokens: 5000 });
     expect(r.calibration.perMessageTokens).toBeCloseTo(30, 6);
+    expect(r.calibration.description).toContain('none learned, no prior for this model');
     expect(r.p90Error).toBeLessThan(0.0001);
+  });
+
+  it("with calls of near one size, Claude takes its family's prior factor, says so, and fits the overhead and framing at it", () => {
+    const prior = PRIOR_FACTORS.claude!.factor;
+    const r = replayAsRecorded(scenarioOf(nearOneSize(prior))).summary.recorded!;
+    expect(r.calibration).toMatchObject({ calls: [0, 1, 2], factor: prior, factorSource: 'prior' });
+    expect(Math.abs(r.calibration.overheadTokens - 5000)).toBeLessThanOrEqual(1);
+    expect(r.calibration.perMessageTokens).toBeCloseTo(30, 1);
+    expect(r.calibration.description).toContain('the Claude prior');
+    expect(r.p90Error).toBeLessThan(0.0005);
+  });
+
+  it('one calibration call: the overhead is its record less the prior times its counted tokens', () => {
+    // 10 calls: 10% is call 0 alone (2,000 counted, 21,000 recorded).
+    const traffic: TrafficEvent[] = [];
+    for (let i = 0; i < 10; i++) {
+      traffic.push(sized('user', i === 0 ? 2000 : 500));
+      traffic.push({
+        ...sized('assistant', 0),
+        ...(i === 0 ? { recorded: { promptTokens: 21_000 } } : {}),
+      } as TrafficEvent);
+    }
+    const prior = PRIOR_FACTORS.claude!.factor;
+    const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
+    expect(r.calibration).toMatchObject({ calls: [0], factor: prior, factorSource: 'prior', perMessageTokens: 0 });
+    expect(r.calibration.overheadTokens).toBe(Math.round(21_000 - prior * 2000));
+    // The same run on a model whose tokenizer is the provider's own: no factor at all.
+    const gpt = replayAsRecorded(scenarioOf(traffic, 'gpt-5')).summary.recorded!;
+    expect(gpt.calibration).toMatchObject({ factor: 1, factorSource: 'tokenizer', overheadTokens: 19_000 });
   });
 
   it('a short run: two calibration calls 2,000 or more counted tokens apart give the factor (Claude), with the framing left at 0', () => {
@@ -107,11 +142,15 @@ describe('calibration', () => {
     const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
     expect(r.calibration.calls).toEqual([0, 1]);
     expect(r.calibration.factor).toBeCloseTo(1.2, 3);
+    expect(r.calibration.factorSource).toBe('learned');
     expect(r.calibration.perMessageTokens).toBe(0);
     expect(r.p90Error).toBeLessThan(0.001);
-    // 100 tokens apart: too close to tell a factor from noise; it stays 1.
+    // 100 tokens apart: too close to tell a factor from noise; Claude's prior stands in.
     const close = traffic.map((e, i) => (i === 2 ? sized('user', 600) : e));
-    expect(replayAsRecorded(scenarioOf(close)).summary.recorded!.calibration.factor).toBe(1);
+    expect(replayAsRecorded(scenarioOf(close)).summary.recorded!.calibration).toMatchObject({
+      factor: PRIOR_FACTORS.claude!.factor,
+      factorSource: 'prior',
+    });
   });
 
   it('a run with no recorded usage says so and calibrates nothing', () => {
