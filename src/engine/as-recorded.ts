@@ -84,6 +84,12 @@ export interface Calibration {
    * prompt). A call whose cache has expired reads it again. 0 when the first call is not calibrated.
    */
   warmPrefixTokens: number;
+  /**
+   * The size given to each reasoning item the trace held encrypted without recording its size (a
+   * call past the calibration's, its usage not used): the mean recorded reasoning tokens of the
+   * calibration calls that carry reasoning (0 included). 0 when they carry none.
+   */
+  reasoningItemTokens: number;
   /** In words, for the CLI and the page. */
   description: string;
 }
@@ -247,10 +253,29 @@ function eventTokens(event: TrafficEvent, count: (text: string) => number): numb
   }
 }
 
-function reasoningTokens(event: Extract<TrafficEvent, { type: 'assistant' }>, count: (text: string) => number): number {
+/** Counted tokens of the reply's reasoning; one held encrypted without a recorded size is at least `unrecorded`. */
+function reasoningTokens(
+  event: Extract<TrafficEvent, { type: 'assistant' }>,
+  count: (text: string) => number,
+  unrecorded: number,
+): number {
   const r = event.reasoning;
   if (!r) return 0;
-  return r.size_tokens ?? count(r.content ?? '');
+  const given = r.size_tokens ?? count(r.content ?? '');
+  return r.encrypted ? Math.max(given, unrecorded) : given;
+}
+
+/**
+ * What a reasoning item of unrecorded size is taken to be: the mean recorded reasoning tokens of the
+ * calibration calls (the run's first 10%) whose reply carries reasoning (a record of 0 included). Encrypted reasoning goes
+ * back to the model as the tokens it was generated as; only the calls' records say how many.
+ */
+function unrecordedReasoningTokens(events: readonly TrafficEvent[]): number {
+  const replies = events.filter((e): e is Extract<TrafficEvent, { type: 'assistant' }> => e.type === 'assistant');
+  const sizes = replies
+    .slice(0, Math.floor(replies.length * CALIBRATION_SHARE))
+    .flatMap((e) => (e.reasoning && e.recorded?.reasoningTokens !== undefined ? [e.recorded.reasoningTokens] : []));
+  return sizes.length === 0 ? 0 : Math.round(mean(sizes));
 }
 
 interface Measured {
@@ -276,7 +301,12 @@ interface Measured {
  * differ enough in size for it to be told from noise (2,000 counted tokens; within 0.8-1.5): from
  * four or more with the framing when both fit, else alone (two or three calls, the factor alone).
  */
-export function calibrate(measured: readonly Measured[], approximate: boolean, prior?: PriorFactor): Calibration {
+export function calibrate(
+  measured: readonly Measured[],
+  approximate: boolean,
+  prior?: PriorFactor,
+  reasoningItemTokens = 0,
+): Calibration {
   const limit = Math.floor(measured.length * CALIBRATION_SHARE);
   const used = measured
     .slice(0, limit)
@@ -293,6 +323,7 @@ export function calibrate(measured: readonly Measured[], approximate: boolean, p
       perMessageTokens: 0,
       overheadTokens: 0,
       warmPrefixTokens: 0,
+      reasoningItemTokens: 0,
       description: `not calibrated: ${why}; counts are this tokenizer's${approximate ? ' (approximate for this model)' : ''}, without the harness's system prompt and tool definitions`,
     };
   }
@@ -355,10 +386,14 @@ export function calibrate(measured: readonly Measured[], approximate: boolean, p
     perMessageTokens: fit.perMessage,
     overheadTokens,
     warmPrefixTokens,
+    reasoningItemTokens,
     description:
       `calibrated on the recorded usage of ${range} (${fmt(calls.length)} of the first 10% of ${fmt(measured.length)} calls): ` +
       `harness overhead ${fmt(overheadTokens)} tokens, ${fit.factor.toFixed(3)} provider tokens per counted token${factorWords}, ${fit.perMessage.toFixed(1)} per message` +
-      (warmPrefixTokens > 0 ? `, ${fmt(warmPrefixTokens)} of it found cached at the first call` : ''),
+      (warmPrefixTokens > 0 ? `, ${fmt(warmPrefixTokens)} of it found cached at the first call` : '') +
+      (reasoningItemTokens > 0
+        ? `; reasoning of unrecorded size (encrypted) taken as ${fmt(reasoningItemTokens)} tokens a reply, the calibration calls' mean`
+        : ''),
   };
 }
 
@@ -526,6 +561,7 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
     (e): e is Extract<TrafficEvent, { type: 'assistant' }> => e.type === 'assistant' && e.recorded?.model !== undefined,
   )?.recorded?.model;
   const caching = cachingOf(model, traceModel);
+  const unrecorded = unrecordedReasoningTokens(events);
 
   // First pass: the flat list's counted size and shared prefix at each inference.
   const list = new FlatList();
@@ -562,8 +598,12 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
         // The lifetime this call's writes were given holds from the next call on.
         if (event.recorded?.cacheTtlSeconds !== undefined) ttlSeconds = event.recorded.cacheTtlSeconds;
         // The reasoning comes first in the reply (a thinking block, a reasoning item) and stays for the rest of the turn.
-        const reasoning = reasoningTokens(event, count);
+        const reasoning = reasoningTokens(event, count, unrecorded);
         if (reasoning > 0) list.push(reasoning, true);
+        // OpenAI's prefix cache holds what the model generated too: the reasoning item, which the
+        // harness sends back first after this request's input, is found cached by the next call.
+        if (reasoning > 0 && caching === 'openai-prefix')
+          previous = { tokens: list.total, messages: list.items.length };
         list.push(eventTokens(event, count));
         break;
       }
@@ -578,7 +618,7 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
     }
   }
 
-  const calibration = calibrate(measured, model.approximate, priorFactorOf(model, traceModel));
+  const calibration = calibrate(measured, model.approximate, priorFactorOf(model, traceModel), unrecorded);
   const { factor, overheadTokens: overhead, perMessageTokens: perMessage } = calibration;
   const calibrated = new Set(calibration.calls);
   const warm = calibration.warmPrefixTokens;

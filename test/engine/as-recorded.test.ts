@@ -153,6 +153,35 @@ describe('calibration', () => {
     });
   });
 
+  it("sizes reasoning held encrypted without a record as the calibration calls' mean recorded reasoning (a record of 0 included)", () => {
+    // 20 calls, one turn: calls 0 and 1 (10%) record 500 and 0 reasoning tokens; later replies carry
+    // encrypted reasoning whose size the trace did not keep (one with a 3-token summary).
+    const traffic: TrafficEvent[] = [sized('user', 2000)];
+    for (let i = 0; i < 20; i++) {
+      const reasoning =
+        i < 2
+          ? { size_tokens: i === 0 ? 500 : 0 }
+          : i === 5
+            ? { content: 'a b c', encrypted: true as const }
+            : { encrypted: true as const };
+      traffic.push({
+        ...sized('assistant', 10),
+        reasoning,
+        tool_calls: [{ id: `c${i}`, name: 'shell', arguments: {} }],
+        ...(i < 2 ? { recorded: { promptTokens: 9000, reasoningTokens: i === 0 ? 500 : 0 } } : {}),
+      } as TrafficEvent);
+      traffic.push({ type: 'tool_result', tool_call_id: `c${i}`, tool_name: 'shell', size_tokens: 100 });
+    }
+    const t = replayAsRecorded(scenarioOf(traffic, 'gpt-5'));
+    expect(t.summary.recorded!.calibration.reasoningItemTokens).toBe(250);
+    expect(t.summary.recorded!.calibration.description).toContain('taken as 250 tokens a reply');
+    const requests = t.steps.flatMap((s) => (s.request ? [s.request] : []));
+    // Within the turn every reply's reasoning stays: 500 + 0 from the records, then 250 a reply.
+    expect(requests.map((q) => q.reasoningTokens)).toEqual(
+      Array.from({ length: 20 }, (_, i) => (i === 0 ? 0 : i <= 2 ? 500 : 500 + 250 * (i - 2))),
+    );
+  });
+
   it('a run with no recorded usage says so and calibrates nothing', () => {
     const t = replayAsRecorded(scenarioOf([sized('user', 100), sized('assistant', 10)]));
     expect(t.summary.recorded).toBeNull();
@@ -256,8 +285,9 @@ describe('caching as the provider applies it', () => {
     expect(callTokens).toBeGreaterThan(0);
     expect(first.countedTokens).toBe(2000);
     expect(second.reasoningTokens).toBe(500);
-    // 2,000 shared: 1,024 + 7 x 128 hit.
-    expect(second.cache.cacheReadTokens).toBe(1024 + 7 * 128);
+    // The 2,000 of the request before and the 500 of its reply's reasoning are shared (OpenAI's cache
+    // holds what the model generated, and the reasoning is sent back first): 1,024 + 11 x 128 hit.
+    expect(second.cache.cacheReadTokens).toBe(1024 + 11 * 128);
     // A new user turn: the reasoning left. It came first in the reply, so the prefix shared with the
     // request before ends at the 2,000 tokens ahead of it: 1,024 + 7 x 128 again.
     expect(third.reasoningTokens).toBe(0);
