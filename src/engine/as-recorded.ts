@@ -187,9 +187,12 @@ class FlatList {
     if (reasoning) this.reasoning += tokens;
   }
 
-  /** A new user turn: reasoning from the turn before is no longer sent. */
+  /** Whether the provider keeps earlier turns' reasoning in the prompt (Claude Opus 4.5 and later, Sonnet 4.6 and later). */
+  constructor(private readonly keepsReasoning = false) {}
+
+  /** A new user turn: reasoning from the turn before is no longer sent (unless the model keeps it). */
   endTurn(): void {
-    if (this.reasoning === 0) return;
+    if (this.reasoning === 0 || this.keepsReasoning) return;
     let before = 0;
     let first = -1;
     for (let i = 0; i < this.items.length; i++) {
@@ -419,6 +422,20 @@ function leastSquares(x: number[][], y: number[]): number[] | undefined {
   return a.map((row, i) => row[k]! / row[i]!);
 }
 
+/**
+ * Whether a Claude model keeps earlier turns' thinking blocks in its prompt. Anthropic's extended
+ * thinking documentation: Claude Opus 4.5 and later Opus models, and Claude Sonnet 4.6 and later
+ * Sonnet models, keep all prior thinking blocks; earlier models (and Haiku through 4.5) drop the
+ * thinking of turns before the last, so a new user message ends it.
+ */
+export function keepsEarlierThinking(modelId: string): boolean {
+  const id = modelId.toLowerCase().replace(/^.*\//, '');
+  const m = /^claude-(opus|sonnet)-(\d+)(?:-(\d{1,2}))?(?:-|$)/.exec(id);
+  if (!m) return false;
+  const version = Number(m[2]) + Number(m[3] ?? 0) / 10;
+  return m[1] === 'opus' ? version >= 4.5 : version >= 4.6;
+}
+
 /** A model family's factor between the provider's tokenizer and this one, used when a run's first calls cannot fit one. */
 export interface PriorFactor {
   family: string;
@@ -434,12 +451,12 @@ export interface PriorFactor {
  * more (the calibration's own minimum for a factor), each fixture with its own overhead. The test
  * (test/engine/as-recorded-prior.test.ts) recomputes it from those files. Claude: the Claude Code
  * 2.0.72 excerpt (10 calls, 1.169 alone) and the Claude Code 2.1 session of moredip/session-share
- * (11 calls, 1.322 alone). Gemini has no fixture with recorded usage: no prior.
+ * (11 calls, 1.249 alone). Gemini has no fixture with recorded usage: no prior.
  */
 export const PRIOR_FACTORS: Readonly<Record<string, PriorFactor>> = {
   claude: {
     family: 'Claude',
-    factor: 1.178,
+    factor: 1.175,
     source:
       'test/import/fixtures/real/claude-code-2.0.72-cache-expiry.jsonl, test/import/fixtures/real/claude-code-2.1-session-share.jsonl',
   },
@@ -564,7 +581,7 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
   const unrecorded = unrecordedReasoningTokens(events);
 
   // First pass: the flat list's counted size and shared prefix at each inference.
-  const list = new FlatList();
+  const list = new FlatList(keepsEarlierThinking(traceModel ?? model.id));
   const task = scenario.inputs.task;
   if (typeof task === 'string' && task.length > 0) list.push(count(task));
   const measured: Measured[] = [];

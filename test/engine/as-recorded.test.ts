@@ -1,7 +1,7 @@
 // The as-sent replay: every expected figure here is worked out from the events' own sizes
 // (size_tokens, so counts are exact) and the recorded usage the test writes, never from a run.
 import { describe, expect, it } from 'vitest';
-import { PRIOR_FACTORS, replayAsRecorded } from '../../src/engine/as-recorded.ts';
+import { keepsEarlierThinking, PRIOR_FACTORS, replayAsRecorded } from '../../src/engine/as-recorded.ts';
 import { ScenarioSchema, type Scenario, type TrafficEvent } from '../../src/engine/scenario.ts';
 
 const sized = (type: 'user' | 'assistant', size: number): TrafficEvent => ({ type, content: '', size_tokens: size });
@@ -198,6 +198,51 @@ describe('calibration', () => {
     expect(r.calibration).toMatchObject({ calls: [], factor: 1, perMessageTokens: 0, overheadTokens: 0 });
     expect(r.compared).toBe(1);
     expect(r.medianError).toBeCloseTo((100 - 900) / -900, 6);
+  });
+});
+
+describe("earlier turns' thinking", () => {
+  // Anthropic's extended thinking documentation: Opus 4.5 and later, and Sonnet 4.6 and later, keep
+  // all prior thinking blocks; earlier models drop the thinking of turns before the last.
+  it('names the models that keep it', () => {
+    expect(
+      ['claude-opus-4-5-20251101', 'claude-opus-4-6', 'claude-sonnet-4-6', 'anthropic/claude-opus-4-5'].map(
+        keepsEarlierThinking,
+      ),
+    ).toEqual([true, true, true, true]);
+    expect(
+      [
+        'claude-sonnet-4-5-20250929',
+        'claude-opus-4-1-20250805',
+        'claude-opus-4-20250514',
+        'claude-haiku-4-5-20251001',
+        'claude-3-5-sonnet-20241022',
+        'gpt-5',
+      ].map(keepsEarlierThinking),
+    ).toEqual([false, false, false, false, false, false]);
+  });
+
+  it('a new user turn keeps the thinking (and the cached prefix through it) on Opus 4.5, and drops it on Sonnet 4.5', () => {
+    const traffic = (model: string): TrafficEvent[] => [
+      sized('user', 2000),
+      {
+        ...sized('assistant', 100),
+        reasoning: { size_tokens: 400 },
+        recorded: { promptTokens: 2000, model },
+      } as TrafficEvent,
+      sized('user', 50),
+      sized('assistant', 10),
+    ];
+    const second = (model: string) =>
+      replayAsRecorded(scenarioOf(traffic(model))).steps.flatMap((s) => (s.request ? [s.request] : []))[1]!;
+    const kept = second('claude-opus-4-5-20251101');
+    expect([kept.countedTokens, kept.reasoningTokens]).toEqual([2000 + 400 + 100 + 50, 400]);
+    // Claude's breakpoint at the end of the request before: its whole prompt is read.
+    expect(kept.cache.cacheReadTokens).toBe(2000);
+    const dropped = second('claude-sonnet-4-5-20250929');
+    expect([dropped.countedTokens, dropped.reasoningTokens]).toEqual([2000 + 100 + 50, 0]);
+    // The prefix ends where the thinking was: the 2,000 ahead of it.
+    expect(dropped.cache.cacheReadTokens).toBe(2000);
   });
 });
 
