@@ -270,8 +270,9 @@ function reasoningTokens(
 
 /**
  * What a reasoning item of unrecorded size is taken to be: the mean recorded reasoning tokens of the
- * calibration calls (the run's first 10%) whose reply carries reasoning (a record of 0 included). Encrypted reasoning goes
- * back to the model as the tokens it was generated as; only the calls' records say how many.
+ * calibration calls (the run's first 10%) whose reply carries reasoning (a record of 0 included).
+ * Encrypted reasoning goes back to the model as the tokens it was generated as; only the calls'
+ * records say how many.
  */
 function unrecordedReasoningTokens(events: readonly TrafficEvent[]): number {
   const replies = events.filter((e): e is Extract<TrafficEvent, { type: 'assistant' }> => e.type === 'assistant');
@@ -449,7 +450,7 @@ export interface PriorFactor {
  * recorded usage (never on the runs the goals are measured on): the common slope of recorded
  * prompt tokens against counted tokens over every fixture whose calls span 2,000 counted tokens or
  * more (the calibration's own minimum for a factor), each fixture with its own overhead. The test
- * (test/engine/as-recorded-prior.test.ts) recomputes it from those files. Claude: the Claude Code
+ * (test/import/prior-factor.test.ts) measures it again from those files. Claude: the Claude Code
  * 2.0.72 excerpt (10 calls, 1.169 alone) and the Claude Code 2.1 session of moredip/session-share
  * (11 calls, 1.249 alone). Gemini has no fixture with recorded usage: no prior.
  */
@@ -463,7 +464,7 @@ export const PRIOR_FACTORS: Readonly<Record<string, PriorFactor>> = {
 };
 
 /** The prior for the run's model family: the model the trace recorded, else the scenario's. */
-export function priorFactorOf(model: Model, traceModel?: string): PriorFactor | undefined {
+function priorFactorOf(model: Model, traceModel?: string): PriorFactor | undefined {
   const id = (traceModel ?? model.id).toLowerCase().replace(/^.*\//, '');
   return id.startsWith('claude') ? PRIOR_FACTORS.claude : undefined;
 }
