@@ -217,6 +217,14 @@ export interface GoalRow {
   medianError: number;
   p90Error: number;
   cacheShareError?: number;
+  /**
+   * Of the cache-read share error, the calls whose recorded read fell back to an older cache entry:
+   * the request only extends the one before (tool results since it, no new user turn), within the
+   * cache's lifetime, and the provider read at least 0.1 of the prompt less than the as-sent replay,
+   * exactly as many tokens as an earlier call of the run read (an entry it had found before). How
+   * many, their part of the mean, and the mean over the other calls.
+   */
+  fellBack?: { calls: number; share: number; rest: number };
   /** Each recorded compaction: recorded before -> after, and as sent before -> after. */
   compactions: string[];
   /** Why nothing was compared, when the file records no per-call usage. */
@@ -268,14 +276,35 @@ export function measureGoals(path: string): GoalRow {
   if (left > keep) throw new Error(`${path}: ${left} calls still carry usage after stripping all but ${keep}`);
   const t = replayAsRecorded(stripped.scenario);
   const requests = t.steps.flatMap((s) => (s.request ? [s.request] : []));
+  // Whether only tool results came between each inference and the one before (the request extends it).
+  const extendsPrevious: boolean[] = [];
+  let plain = true;
+  for (const event of stripped.scenario.traffic) {
+    if (event.type === 'assistant') {
+      extendsPrevious.push(plain);
+      plain = true;
+    } else if (event.type === 'user' || event.type === 'compaction') plain = false;
+  }
   const errors: number[] = [];
   const shares: number[] = [];
+  const fell: number[] = [];
   requests.forEach((q, i) => {
     const r = truth[i];
     if (!r || q.calibration || r.promptTokens === 0) return;
     errors.push(Math.abs(q.requestTokens - r.promptTokens) / r.promptTokens);
-    if (r.cacheReadTokens !== undefined)
-      shares.push(Math.abs(q.cache.cacheReadTokens / q.requestTokens - r.cacheReadTokens / r.promptTokens));
+    if (r.cacheReadTokens === undefined) return;
+    const recordedShare = r.cacheReadTokens / r.promptTokens;
+    const asSentShare = q.cache.cacheReadTokens / q.requestTokens;
+    shares.push(Math.abs(asSentShare - recordedShare));
+    const read = r.cacheReadTokens;
+    if (
+      i > 0 &&
+      extendsPrevious[i] &&
+      !/^(first call|cache expired)/.test(q.cache.rule) &&
+      recordedShare < asSentShare - 0.1 &&
+      truth.slice(0, i).some((e) => e?.cacheReadTokens === read)
+    )
+      fell.push(Math.abs(asSentShare - recordedShare));
   });
   errors.sort((a, b) => a - b);
   // A compaction's drop: the calls on either side of it, as recorded (untouched file) and as sent.
@@ -297,31 +326,44 @@ export function measureGoals(path: string): GoalRow {
     fileCalls,
     inferences: stripped.report.inferences,
     calibration: cal
-      ? `calls ${cal.calls.join(', ') || 'none'}; overhead ${cal.overheadTokens.toLocaleString('en-US')}, factor ${cal.factor.toFixed(3)}, ${cal.perMessageTokens.toFixed(1)} per message`
+      ? `calls ${cal.calls.join(', ') || 'none'}; overhead ${cal.overheadTokens.toLocaleString('en-US')}, factor ${cal.factor.toFixed(3)} (${cal.factorSource}), ${cal.perMessageTokens.toFixed(1)} per message`
       : 'none',
     compared: errors.length,
     medianError: quantile(errors, 0.5),
     p90Error: quantile(errors, 0.9),
-    ...(shares.length ? { cacheShareError: shares.reduce((a, b) => a + b, 0) / shares.length } : {}),
+    ...(shares.length ? { cacheShareError: sum(shares) / shares.length } : {}),
+    ...(shares.length
+      ? {
+          fellBack: {
+            calls: fell.length,
+            share: sum(fell) / shares.length,
+            rest: shares.length > fell.length ? (sum(shares) - sum(fell)) / (shares.length - fell.length) : 0,
+          },
+        }
+      : {}),
     compactions,
   };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const sum = (v: number[]) => v.reduce((a, b) => a + b, 0);
+
+const fellBackText = (f: GoalRow['fellBack']) =>
+  !f ? '' : f.calls === 0 ? 'none' : `${f.calls} calls, ${f.share.toFixed(3)} (the others: ${f.rest.toFixed(3)})`;
 
 export function goalsTable(rows: GoalRow[]): string {
   const out = [
-    '| trace | format | real calls / inferences | calibration (first 10%) | compared | median error | p90 error | cache-read share error | compactions |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| trace | format | real calls / inferences | calibration (first 10%) | compared | median error | p90 error | cache-read share error | of it: reads that fell back to an earlier entry | compactions |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of rows) {
     const calls = `${r.fileCalls} / ${r.inferences}${r.fileCalls === r.inferences ? '' : ' **(differ)**'}`;
     if (r.note) {
-      out.push(`| ${r.file} | ${r.format} | ${calls} | ${r.note} | 0 | | | | |`);
+      out.push(`| ${r.file} | ${r.format} | ${calls} | ${r.note} | 0 | | | | | |`);
       continue;
     }
     out.push(
-      `| ${r.file} | ${r.format} | ${calls} | ${r.calibration} | ${r.compared} | ${pct(r.medianError)}${r.medianError <= 0.05 ? '' : ' **(over 5%)**'} | ${pct(r.p90Error)}${r.p90Error <= 0.15 ? '' : ' **(over 15%)**'} | ${r.cacheShareError === undefined ? '' : `${r.cacheShareError.toFixed(3)}${r.cacheShareError <= 0.05 ? '' : ' **(over 0.05)**'}`} | ${r.compactions.join('; ') || 'none'} |`,
+      `| ${r.file} | ${r.format} | ${calls} | ${r.calibration} | ${r.compared} | ${pct(r.medianError)}${r.medianError <= 0.05 ? '' : ' **(over 5%)**'} | ${pct(r.p90Error)}${r.p90Error <= 0.15 ? '' : ' **(over 15%)**'} | ${r.cacheShareError === undefined ? '' : `${r.cacheShareError.toFixed(3)}${r.cacheShareError <= 0.05 ? '' : ' **(over 0.05)**'}`} | ${fellBackText(r.fellBack)} | ${r.compactions.join('; ') || 'none'} |`,
     );
   }
   return out.join('\n');

@@ -67,6 +67,13 @@ export interface Calibration {
   calls: number[];
   /** Provider tokens per token of this tokenizer. */
   factor: number;
+  /**
+   * Where the factor comes from: `learned` from this run's calibration calls; `prior`, the model
+   * family's factor measured on the project's own fixtures (PRIOR_FACTORS), when the run's first
+   * calls cannot fit one; `tokenizer` when this tokenizer is the provider's own (no factor needed);
+   * `none` when nothing is calibrated or the family has no prior.
+   */
+  factorSource: 'learned' | 'prior' | 'tokenizer' | 'none';
   /** Provider tokens each message adds beyond its text (the chat template's framing, a call's wrapping). */
   perMessageTokens: number;
   /** Tokens every request carries that the log does not hold (system prompt, tool definitions). */
@@ -77,6 +84,12 @@ export interface Calibration {
    * prompt). A call whose cache has expired reads it again. 0 when the first call is not calibrated.
    */
   warmPrefixTokens: number;
+  /**
+   * The size given to each reasoning item the trace held encrypted without recording its size (a
+   * call past the calibration's, its usage not used): the mean recorded reasoning tokens of the
+   * calibration calls that carry reasoning (0 included). 0 when they carry none.
+   */
+  reasoningItemTokens: number;
   /** In words, for the CLI and the page. */
   description: string;
 }
@@ -174,9 +187,12 @@ class FlatList {
     if (reasoning) this.reasoning += tokens;
   }
 
-  /** A new user turn: reasoning from the turn before is no longer sent. */
+  /** Whether the provider keeps earlier turns' reasoning in the prompt (Claude Opus 4.5 and later, Sonnet 4.6 and later). */
+  constructor(private readonly keepsReasoning = false) {}
+
+  /** A new user turn: reasoning from the turn before is no longer sent (unless the model keeps it). */
   endTurn(): void {
-    if (this.reasoning === 0) return;
+    if (this.reasoning === 0 || this.keepsReasoning) return;
     let before = 0;
     let first = -1;
     for (let i = 0; i < this.items.length; i++) {
@@ -240,10 +256,30 @@ function eventTokens(event: TrafficEvent, count: (text: string) => number): numb
   }
 }
 
-function reasoningTokens(event: Extract<TrafficEvent, { type: 'assistant' }>, count: (text: string) => number): number {
+/** Counted tokens of the reply's reasoning; one held encrypted without a recorded size is at least `unrecorded`. */
+function reasoningTokens(
+  event: Extract<TrafficEvent, { type: 'assistant' }>,
+  count: (text: string) => number,
+  unrecorded: number,
+): number {
   const r = event.reasoning;
   if (!r) return 0;
-  return r.size_tokens ?? count(r.content ?? '');
+  const given = r.size_tokens ?? count(r.content ?? '');
+  return r.encrypted ? Math.max(given, unrecorded) : given;
+}
+
+/**
+ * What a reasoning item of unrecorded size is taken to be: the mean recorded reasoning tokens of the
+ * calibration calls (the run's first 10%) whose reply carries reasoning (a record of 0 included).
+ * Encrypted reasoning goes back to the model as the tokens it was generated as; only the calls'
+ * records say how many.
+ */
+function unrecordedReasoningTokens(events: readonly TrafficEvent[]): number {
+  const replies = events.filter((e): e is Extract<TrafficEvent, { type: 'assistant' }> => e.type === 'assistant');
+  const sizes = replies
+    .slice(0, Math.floor(replies.length * CALIBRATION_SHARE))
+    .flatMap((e) => (e.reasoning && e.recorded?.reasoningTokens !== undefined ? [e.recorded.reasoningTokens] : []));
+  return sizes.length === 0 ? 0 : Math.round(mean(sizes));
 }
 
 interface Measured {
@@ -269,7 +305,12 @@ interface Measured {
  * differ enough in size for it to be told from noise (2,000 counted tokens; within 0.8-1.5): from
  * four or more with the framing when both fit, else alone (two or three calls, the factor alone).
  */
-export function calibrate(measured: readonly Measured[], approximate: boolean): Calibration {
+export function calibrate(
+  measured: readonly Measured[],
+  approximate: boolean,
+  prior?: PriorFactor,
+  reasoningItemTokens = 0,
+): Calibration {
   const limit = Math.floor(measured.length * CALIBRATION_SHARE);
   const used = measured
     .slice(0, limit)
@@ -282,9 +323,11 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
     return {
       calls: [],
       factor: 1,
+      factorSource: approximate ? 'none' : 'tokenizer',
       perMessageTokens: 0,
       overheadTokens: 0,
       warmPrefixTokens: 0,
+      reasoningItemTokens: 0,
       description: `not calibrated: ${why}; counts are this tokenizer's${approximate ? ' (approximate for this model)' : ''}, without the harness's system prompt and tool definitions`,
     };
   }
@@ -292,15 +335,18 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
   const xs = used.map((m) => m.counted);
   const ms = used.map((m) => m.messages);
   const spread = (v: number[]) => Math.max(...v) - Math.min(...v);
-  let fit = { overhead: mean(ys) - mean(xs), factor: 1, perMessage: 0 };
+  // Until the calls teach one, the factor is the family's prior for an approximate tokenizer (1 without one).
+  const base = approximate && prior ? prior.factor : 1;
+  let source: Calibration['factorSource'] = !approximate ? 'tokenizer' : prior ? 'prior' : 'none';
+  let fit = { overhead: mean(ys) - base * mean(xs), factor: base, perMessage: 0 };
   if (used.length >= 2 && spread(ms) > 0) {
-    // Framing first, at the factor of 1: the calls' remainder against their message count.
+    // Framing first, at that factor: the calls' remainder against their message count.
     const line = leastSquares(
       ms.map((m) => [1, m]),
-      ys.map((y, i) => y - xs[i]!),
+      ys.map((y, i) => y - base * xs[i]!),
     );
     if (line && line[1]! >= 0 && line[1]! <= MAX_PER_MESSAGE)
-      fit = { overhead: line[0]!, factor: 1, perMessage: line[1]! };
+      fit = { overhead: line[0]!, factor: base, perMessage: line[1]! };
   }
   // This tokenizer is the provider's own for the model (o200k_base for GPT-4o and GPT-5): its
   // counts need no factor, and a factor fitted from a few calls would only trade off against the framing.
@@ -318,8 +364,10 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
     const factorOk = (f: number | undefined) => f !== undefined && f >= MIN_FACTOR && f <= MAX_FACTOR;
     if (used.length >= 4 && plane && factorOk(plane[1]) && plane[2]! >= 0 && plane[2]! <= MAX_PER_MESSAGE) {
       fit = { overhead: plane[0]!, factor: plane[1]!, perMessage: plane[2]! };
+      source = 'learned';
     } else if (line && factorOk(line[1])) {
       fit = { overhead: line[0]!, factor: line[1]!, perMessage: 0 };
+      source = 'learned';
     }
   }
   const overheadTokens = Math.max(0, Math.round(fit.overhead));
@@ -327,16 +375,29 @@ export function calibrate(measured: readonly Measured[], approximate: boolean): 
   const first = used[0]!.inference === 0 ? used[0]!.recorded!.cacheReadTokens : undefined;
   const warmPrefixTokens = Math.min(first ?? 0, overheadTokens);
   const range = calls.length === 1 ? `call ${calls[0]}` : `calls ${calls[0]}-${calls.at(-1)}`;
+  const factorWords =
+    source === 'prior'
+      ? ` (the ${prior!.family} prior: the first calls cannot fit one)`
+      : source === 'learned'
+        ? ' (learned)'
+        : source === 'tokenizer'
+          ? " (this tokenizer is the provider's)"
+          : ' (none learned, no prior for this model)';
   return {
     calls,
     factor: fit.factor,
+    factorSource: source,
     perMessageTokens: fit.perMessage,
     overheadTokens,
     warmPrefixTokens,
+    reasoningItemTokens,
     description:
       `calibrated on the recorded usage of ${range} (${fmt(calls.length)} of the first 10% of ${fmt(measured.length)} calls): ` +
-      `harness overhead ${fmt(overheadTokens)} tokens, ${fit.factor.toFixed(3)} provider tokens per counted token, ${fit.perMessage.toFixed(1)} per message` +
-      (warmPrefixTokens > 0 ? `, ${fmt(warmPrefixTokens)} of it found cached at the first call` : ''),
+      `harness overhead ${fmt(overheadTokens)} tokens, ${fit.factor.toFixed(3)} provider tokens per counted token${factorWords}, ${fit.perMessage.toFixed(1)} per message` +
+      (warmPrefixTokens > 0 ? `, ${fmt(warmPrefixTokens)} of it found cached at the first call` : '') +
+      (reasoningItemTokens > 0
+        ? `; reasoning of unrecorded size (encrypted) taken as ${fmt(reasoningItemTokens)} tokens a reply, the calibration calls' mean`
+        : ''),
   };
 }
 
@@ -360,6 +421,52 @@ function leastSquares(x: number[][], y: number[]): number[] | undefined {
     }
   }
   return a.map((row, i) => row[k]! / row[i]!);
+}
+
+/**
+ * Whether a Claude model keeps earlier turns' thinking blocks in its prompt. Anthropic's extended
+ * thinking documentation: Claude Opus 4.5 and later Opus models, and Claude Sonnet 4.6 and later
+ * Sonnet models, keep all prior thinking blocks; earlier models (and Haiku through 4.5) drop the
+ * thinking of turns before the last, so a new user message ends it.
+ */
+export function keepsEarlierThinking(modelId: string): boolean {
+  const id = modelId.toLowerCase().replace(/^.*\//, '');
+  const m = /^claude-(opus|sonnet)-(\d+)(?:-(\d{1,2}))?(?:-|$)/.exec(id);
+  if (!m) return false;
+  const version = Number(m[2]) + Number(m[3] ?? 0) / 10;
+  return m[1] === 'opus' ? version >= 4.5 : version >= 4.6;
+}
+
+/** A model family's factor between the provider's tokenizer and this one, used when a run's first calls cannot fit one. */
+export interface PriorFactor {
+  family: string;
+  factor: number;
+  /** What it was measured on. */
+  source: string;
+}
+
+/**
+ * Each model family's prior factor, measured on the project's own committed real fixtures with
+ * recorded usage (never on the runs the goals are measured on): the common slope of recorded
+ * prompt tokens against counted tokens over every fixture whose calls span 2,000 counted tokens or
+ * more (the calibration's own minimum for a factor), each fixture with its own overhead. The test
+ * (test/import/prior-factor.test.ts) measures it again from those files. Claude: the Claude Code
+ * 2.0.72 excerpt (10 calls, 1.169 alone) and the Claude Code 2.1 session of moredip/session-share
+ * (11 calls, 1.249 alone). Gemini has no fixture with recorded usage: no prior.
+ */
+export const PRIOR_FACTORS: Readonly<Record<string, PriorFactor>> = {
+  claude: {
+    family: 'Claude',
+    factor: 1.175,
+    source:
+      'test/import/fixtures/real/claude-code-2.0.72-cache-expiry.jsonl, test/import/fixtures/real/claude-code-2.1-session-share.jsonl',
+  },
+};
+
+/** The prior for the run's model family: the model the trace recorded, else the scenario's. */
+function priorFactorOf(model: Model, traceModel?: string): PriorFactor | undefined {
+  const id = (traceModel ?? model.id).toLowerCase().replace(/^.*\//, '');
+  return id.startsWith('claude') ? PRIOR_FACTORS.claude : undefined;
 }
 
 const MAX_PER_MESSAGE = 60;
@@ -472,9 +579,10 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
     (e): e is Extract<TrafficEvent, { type: 'assistant' }> => e.type === 'assistant' && e.recorded?.model !== undefined,
   )?.recorded?.model;
   const caching = cachingOf(model, traceModel);
+  const unrecorded = unrecordedReasoningTokens(events);
 
   // First pass: the flat list's counted size and shared prefix at each inference.
-  const list = new FlatList();
+  const list = new FlatList(keepsEarlierThinking(traceModel ?? model.id));
   const task = scenario.inputs.task;
   if (typeof task === 'string' && task.length > 0) list.push(count(task));
   const measured: Measured[] = [];
@@ -508,8 +616,12 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
         // The lifetime this call's writes were given holds from the next call on.
         if (event.recorded?.cacheTtlSeconds !== undefined) ttlSeconds = event.recorded.cacheTtlSeconds;
         // The reasoning comes first in the reply (a thinking block, a reasoning item) and stays for the rest of the turn.
-        const reasoning = reasoningTokens(event, count);
+        const reasoning = reasoningTokens(event, count, unrecorded);
         if (reasoning > 0) list.push(reasoning, true);
+        // OpenAI's prefix cache holds what the model generated too: the reasoning item, which the
+        // harness sends back first after this request's input, is found cached by the next call.
+        if (reasoning > 0 && caching === 'openai-prefix')
+          previous = { tokens: list.total, messages: list.items.length };
         list.push(eventTokens(event, count));
         break;
       }
@@ -524,7 +636,7 @@ export function replayAsRecorded(scenario: Scenario, options: AsRecordedOptions 
     }
   }
 
-  const calibration = calibrate(measured, model.approximate);
+  const calibration = calibrate(measured, model.approximate, priorFactorOf(model, traceModel), unrecorded);
   const { factor, overheadTokens: overhead, perMessageTokens: perMessage } = calibration;
   const calibrated = new Set(calibration.calls);
   const warm = calibration.warmPrefixTokens;

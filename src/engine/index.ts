@@ -20,7 +20,14 @@ export type * from './timeline.ts';
 export type { ReplayOptions } from './replay.ts';
 export type { TrafficGenerator, TrafficGenerators } from './scenario.ts';
 export { entryLabel };
-export { replayAsRecorded, recordsItsRun, asSentFigures, asSentCostUsd, CALIBRATION_SHARE } from './as-recorded.ts';
+export {
+  replayAsRecorded,
+  recordsItsRun,
+  asSentFigures,
+  asSentCostUsd,
+  CALIBRATION_SHARE,
+  PRIOR_FACTORS,
+} from './as-recorded.ts';
 export type * from './as-recorded.ts';
 export { breakdown, blueprintBreakdown, flatListBreakdown, requestParts } from './breakdown.ts';
 export type { BreakdownRow, HarnessOverhead, WindowBreakdown, WindowPart } from './breakdown.ts';

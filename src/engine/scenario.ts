@@ -179,14 +179,23 @@ const recordedSchema = () =>
 
 /**
  * Reasoning the model produced in this turn that the harness sends back within the turn (OpenAI
- * reasoning items): its text, or only its size when the trace holds it encrypted.
+ * reasoning items): its text, or only its size when the trace holds it encrypted. `encrypted: true`
+ * says the trace held it encrypted without recording its size: the content or size given (its
+ * summary) is less than what was sent, or there is neither.
  */
 const reasoningSchema = () =>
   z
-    .object({ content: text().optional(), size_tokens: sizeTokens().optional() })
-    .refine((r) => (r.content === undefined) !== (r.size_tokens === undefined), {
-      message: 'give exactly one of content or size_tokens',
-    });
+    .object({
+      content: text().optional(),
+      size_tokens: sizeTokens().optional(),
+      encrypted: z.literal(true).optional(),
+    })
+    .refine(
+      (r) =>
+        (r.content === undefined || r.size_tokens === undefined) &&
+        (r.encrypted || r.content !== undefined || r.size_tokens !== undefined),
+      { message: 'give exactly one of content or size_tokens (or neither, with encrypted = true)' },
+    );
 
 export const EventSchema = z.lazy(() =>
   z.discriminatedUnion('type', [

@@ -64,7 +64,12 @@ export function shapeOnly(scenario: Scenario): Scenario {
           ...(event.recorded ? { recorded: event.recorded } : {}),
           ...(event.at !== undefined ? { at: sinceFirst(event.at) } : {}),
           ...(event.reasoning
-            ? { reasoning: { size_tokens: event.reasoning.size_tokens ?? count(event.reasoning.content ?? '') } }
+            ? {
+                reasoning: {
+                  size_tokens: event.reasoning.size_tokens ?? count(event.reasoning.content ?? ''),
+                  ...(event.reasoning.encrypted ? { encrypted: true as const } : {}),
+                },
+              }
             : {}),
         };
         if (!event.tool_calls?.length) return { type: 'assistant', content: '', size_tokens: text, ...extra };

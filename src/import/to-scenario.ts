@@ -88,15 +88,17 @@ export function toTraffic(transcript: Transcript, toolMap: ToolMap): MappedTraff
 /**
  * Reasoning as the scenario holds it: its text, or its size when the trace holds it encrypted (the
  * size given, else the call's recorded reasoning tokens: it goes back to the model as the tokens it
- * was generated as).
+ * was generated as). Encrypted without a recorded size, it is marked so (with its summary, if any):
+ * the as-sent replay then sizes it from the calibration calls' records.
  */
 function reasoningOf(turn: AssistantTurn): Extract<TrafficEvent, { type: 'assistant' }>['reasoning'] {
   const r = turn.reasoning;
   if (!r) return undefined;
   const tokens = r.tokens ?? (r.encrypted ? turn.recorded?.reasoningTokens : undefined);
   if (isCount(tokens) && tokens <= MAX_RESULT_SIZE_TOKENS) return { size_tokens: tokens };
-  if (r.text !== undefined && r.text.length > 0) return { content: r.text };
-  return undefined;
+  const text = r.text !== undefined && r.text.length > 0 ? { content: r.text } : {};
+  if (r.encrypted) return { ...text, encrypted: true };
+  return r.text ? { content: r.text } : undefined;
 }
 
 /** A token count the scenario can hold: a whole number, not negative. */

@@ -1,7 +1,7 @@
 // The as-sent replay: every expected figure here is worked out from the events' own sizes
 // (size_tokens, so counts are exact) and the recorded usage the test writes, never from a run.
 import { describe, expect, it } from 'vitest';
-import { replayAsRecorded } from '../../src/engine/as-recorded.ts';
+import { keepsEarlierThinking, PRIOR_FACTORS, replayAsRecorded } from '../../src/engine/as-recorded.ts';
 import { ScenarioSchema, type Scenario, type TrafficEvent } from '../../src/engine/scenario.ts';
 
 const sized = (type: 'user' | 'assistant', size: number): TrafficEvent => ({ type, content: '', size_tokens: size });
@@ -70,7 +70,8 @@ describe('calibration', () => {
     expect(r.calibration.factor).toBe(1);
   });
 
-  it('with calls of near one size, learns the overhead and the framing per message, and leaves the factor at 1', () => {
+  // 30 calls of near one size: 100 counted tokens each way, the provider `factor` per counted token, 30 per message.
+  const nearOneSize = (factor: number): TrafficEvent[] => {
     const traffic: TrafficEvent[] = [];
     let total = 0;
     let messages = 0;
@@ -80,15 +81,49 @@ describe('calibration', () => {
       messages++;
       traffic.push({
         ...sized('assistant', 40),
-        recorded: { promptTokens: 5000 + total + 30 * messages },
+        recorded: { promptTokens: Math.round(5000 + factor * total + 30 * messages) },
       } as TrafficEvent);
       total += 40;
       messages++;
     }
-    const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
-    expect(r.calibration).toMatchObject({ calls: [0, 1, 2], factor: 1, overheadTokens: 5000 });
+    return traffic;
+  };
+
+  it('with calls of near one size, learns the overhead and the framing per message; a family without a prior (Gemini) keeps the factor at 1', () => {
+    const r = replayAsRecorded(scenarioOf(nearOneSize(1), 'gemini-2.5-flash')).summary.recorded!;
+    expect(r.calibration).toMatchObject({ calls: [0, 1, 2], factor: 1, factorSource: 'none', overheadTokens: 5000 });
     expect(r.calibration.perMessageTokens).toBeCloseTo(30, 6);
+    expect(r.calibration.description).toContain('none learned, no prior for this model');
     expect(r.p90Error).toBeLessThan(0.0001);
+  });
+
+  it("with calls of near one size, Claude takes its family's prior factor, says so, and fits the overhead and framing at it", () => {
+    const prior = PRIOR_FACTORS.claude!.factor;
+    const r = replayAsRecorded(scenarioOf(nearOneSize(prior))).summary.recorded!;
+    expect(r.calibration).toMatchObject({ calls: [0, 1, 2], factor: prior, factorSource: 'prior' });
+    expect(Math.abs(r.calibration.overheadTokens - 5000)).toBeLessThanOrEqual(1);
+    expect(r.calibration.perMessageTokens).toBeCloseTo(30, 1);
+    expect(r.calibration.description).toContain('the Claude prior');
+    expect(r.p90Error).toBeLessThan(0.0005);
+  });
+
+  it('one calibration call: the overhead is its record less the prior times its counted tokens', () => {
+    // 10 calls: 10% is call 0 alone (2,000 counted, 21,000 recorded).
+    const traffic: TrafficEvent[] = [];
+    for (let i = 0; i < 10; i++) {
+      traffic.push(sized('user', i === 0 ? 2000 : 500));
+      traffic.push({
+        ...sized('assistant', 0),
+        ...(i === 0 ? { recorded: { promptTokens: 21_000 } } : {}),
+      } as TrafficEvent);
+    }
+    const prior = PRIOR_FACTORS.claude!.factor;
+    const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
+    expect(r.calibration).toMatchObject({ calls: [0], factor: prior, factorSource: 'prior', perMessageTokens: 0 });
+    expect(r.calibration.overheadTokens).toBe(Math.round(21_000 - prior * 2000));
+    // The same run on a model whose tokenizer is the provider's own: no factor at all.
+    const gpt = replayAsRecorded(scenarioOf(traffic, 'gpt-5')).summary.recorded!;
+    expect(gpt.calibration).toMatchObject({ factor: 1, factorSource: 'tokenizer', overheadTokens: 19_000 });
   });
 
   it('a short run: two calibration calls 2,000 or more counted tokens apart give the factor (Claude), with the framing left at 0', () => {
@@ -107,11 +142,44 @@ describe('calibration', () => {
     const r = replayAsRecorded(scenarioOf(traffic)).summary.recorded!;
     expect(r.calibration.calls).toEqual([0, 1]);
     expect(r.calibration.factor).toBeCloseTo(1.2, 3);
+    expect(r.calibration.factorSource).toBe('learned');
     expect(r.calibration.perMessageTokens).toBe(0);
     expect(r.p90Error).toBeLessThan(0.001);
-    // 100 tokens apart: too close to tell a factor from noise; it stays 1.
+    // 100 tokens apart: too close to tell a factor from noise; Claude's prior stands in.
     const close = traffic.map((e, i) => (i === 2 ? sized('user', 600) : e));
-    expect(replayAsRecorded(scenarioOf(close)).summary.recorded!.calibration.factor).toBe(1);
+    expect(replayAsRecorded(scenarioOf(close)).summary.recorded!.calibration).toMatchObject({
+      factor: PRIOR_FACTORS.claude!.factor,
+      factorSource: 'prior',
+    });
+  });
+
+  it("sizes reasoning held encrypted without a record as the calibration calls' mean recorded reasoning (a record of 0 included)", () => {
+    // 20 calls, one turn: calls 0 and 1 (10%) record 500 and 0 reasoning tokens; later replies carry
+    // encrypted reasoning whose size the trace did not keep (one with a 3-token summary).
+    const traffic: TrafficEvent[] = [sized('user', 2000)];
+    for (let i = 0; i < 20; i++) {
+      const reasoning =
+        i < 2
+          ? { size_tokens: i === 0 ? 500 : 0 }
+          : i === 5
+            ? { content: 'a b c', encrypted: true as const }
+            : { encrypted: true as const };
+      traffic.push({
+        ...sized('assistant', 10),
+        reasoning,
+        tool_calls: [{ id: `c${i}`, name: 'shell', arguments: {} }],
+        ...(i < 2 ? { recorded: { promptTokens: 9000, reasoningTokens: i === 0 ? 500 : 0 } } : {}),
+      } as TrafficEvent);
+      traffic.push({ type: 'tool_result', tool_call_id: `c${i}`, tool_name: 'shell', size_tokens: 100 });
+    }
+    const t = replayAsRecorded(scenarioOf(traffic, 'gpt-5'));
+    expect(t.summary.recorded!.calibration.reasoningItemTokens).toBe(250);
+    expect(t.summary.recorded!.calibration.description).toContain('taken as 250 tokens a reply');
+    const requests = t.steps.flatMap((s) => (s.request ? [s.request] : []));
+    // Within the turn every reply's reasoning stays: 500 + 0 from the records, then 250 a reply.
+    expect(requests.map((q) => q.reasoningTokens)).toEqual(
+      Array.from({ length: 20 }, (_, i) => (i === 0 ? 0 : i <= 2 ? 500 : 500 + 250 * (i - 2))),
+    );
   });
 
   it('a run with no recorded usage says so and calibrates nothing', () => {
@@ -130,6 +198,51 @@ describe('calibration', () => {
     expect(r.calibration).toMatchObject({ calls: [], factor: 1, perMessageTokens: 0, overheadTokens: 0 });
     expect(r.compared).toBe(1);
     expect(r.medianError).toBeCloseTo((100 - 900) / -900, 6);
+  });
+});
+
+describe("earlier turns' thinking", () => {
+  // Anthropic's extended thinking documentation: Opus 4.5 and later, and Sonnet 4.6 and later, keep
+  // all prior thinking blocks; earlier models drop the thinking of turns before the last.
+  it('names the models that keep it', () => {
+    expect(
+      ['claude-opus-4-5-20251101', 'claude-opus-4-6', 'claude-sonnet-4-6', 'anthropic/claude-opus-4-5'].map(
+        keepsEarlierThinking,
+      ),
+    ).toEqual([true, true, true, true]);
+    expect(
+      [
+        'claude-sonnet-4-5-20250929',
+        'claude-opus-4-1-20250805',
+        'claude-opus-4-20250514',
+        'claude-haiku-4-5-20251001',
+        'claude-3-5-sonnet-20241022',
+        'gpt-5',
+      ].map(keepsEarlierThinking),
+    ).toEqual([false, false, false, false, false, false]);
+  });
+
+  it('a new user turn keeps the thinking (and the cached prefix through it) on Opus 4.5, and drops it on Sonnet 4.5', () => {
+    const traffic = (model: string): TrafficEvent[] => [
+      sized('user', 2000),
+      {
+        ...sized('assistant', 100),
+        reasoning: { size_tokens: 400 },
+        recorded: { promptTokens: 2000, model },
+      } as TrafficEvent,
+      sized('user', 50),
+      sized('assistant', 10),
+    ];
+    const second = (model: string) =>
+      replayAsRecorded(scenarioOf(traffic(model))).steps.flatMap((s) => (s.request ? [s.request] : []))[1]!;
+    const kept = second('claude-opus-4-5-20251101');
+    expect([kept.countedTokens, kept.reasoningTokens]).toEqual([2000 + 400 + 100 + 50, 400]);
+    // Claude's breakpoint at the end of the request before: its whole prompt is read.
+    expect(kept.cache.cacheReadTokens).toBe(2000);
+    const dropped = second('claude-sonnet-4-5-20250929');
+    expect([dropped.countedTokens, dropped.reasoningTokens]).toEqual([2000 + 100 + 50, 0]);
+    // The prefix ends where the thinking was: the 2,000 ahead of it.
+    expect(dropped.cache.cacheReadTokens).toBe(2000);
   });
 });
 
@@ -217,8 +330,9 @@ describe('caching as the provider applies it', () => {
     expect(callTokens).toBeGreaterThan(0);
     expect(first.countedTokens).toBe(2000);
     expect(second.reasoningTokens).toBe(500);
-    // 2,000 shared: 1,024 + 7 x 128 hit.
-    expect(second.cache.cacheReadTokens).toBe(1024 + 7 * 128);
+    // The 2,000 of the request before and the 500 of its reply's reasoning are shared (OpenAI's cache
+    // holds what the model generated, and the reasoning is sent back first): 1,024 + 11 x 128 hit.
+    expect(second.cache.cacheReadTokens).toBe(1024 + 11 * 128);
     // A new user turn: the reasoning left. It came first in the reply, so the prefix shared with the
     // request before ends at the 2,000 tokens ahead of it: 1,024 + 7 x 128 again.
     expect(third.reasoningTokens).toBe(0);

@@ -154,7 +154,7 @@ describe('lev replay --as-recorded', () => {
     expect(out.summary.recorded).toMatchObject({
       calls: usage.length,
       compared: usage.length,
-      calibration: { calls: [] },
+      calibration: { calls: [], factorSource: 'none' },
     });
     expect(typeof out.summary.recorded.medianError).toBe('number');
     expect(typeof out.summary.recorded.p90Error).toBe('number');
@@ -175,5 +175,8 @@ describe('lev replay --as-recorded', () => {
     });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('the cache expired before 2 calls (longer than its lifetime since the call before)');
+    // One calibration call (10% of 10) fits no factor: the counts stay approximate, on Claude's prior, and say so.
+    expect(r.stdout).toContain("approximate counts calibrated to the provider's");
+    expect(r.stdout).toContain('provider tokens per counted token (the Claude prior: the first calls cannot fit one)');
   });
 });
