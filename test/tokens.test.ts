@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import {
   countTokens,
   encode,
+  encodeHead,
   decode,
   hardCuts,
   observeCounts,
@@ -54,6 +55,24 @@ describe('token counting', () => {
     const long = samples.code!.repeat(200);
     expect(countTokens(long)).toBe(reference.o200k_base.encode(long, [], []).length);
   });
+});
+
+describe('encodeHead (the head a cut needs)', () => {
+  // A real file's text, long enough for many pieces: the head must be exactly encode's first ids.
+  const long = readFileSync('src/engine/assemble.ts', 'utf8');
+  for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+    it(`${encoding}: the first ids of encode, at least as many as asked, and all of a shorter text`, () => {
+      const all = encode(long, encoding);
+      for (const atLeast of [0, 1, 60, 61, 500, 2_000]) {
+        const head = encodeHead(long, atLeast, encoding);
+        expect(head.length).toBeGreaterThanOrEqual(atLeast);
+        expect(head.length).toBeLessThan(all.length);
+        expect(head).toEqual(all.slice(0, head.length));
+      }
+      expect(encodeHead(long, all.length + 1, encoding)).toEqual(all);
+      expect(encodeHead(samples.unicode!, 5, encoding)).toEqual(reference[encoding].encode(samples.unicode!, [], []));
+    });
+  }
 });
 
 describe("observeCounts (the bench floor's recorder)", () => {

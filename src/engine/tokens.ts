@@ -154,6 +154,23 @@ export function encode(text: string, encoding: Encoding = 'o200k_base'): number[
   return parts.flatMap((part) => encoder.encode(part, PLAIN_TEXT));
 }
 
+/**
+ * The first tokens of `text`, at least `atLeast` of them when it has that many: `encode(text)`
+ * up to the end of the piece that reaches `atLeast`. The pieces are encoded one by one, so a cut at
+ * a few thousand tokens of a long result tokenizes only its head.
+ */
+export function encodeHead(text: string, atLeast: number, encoding: Encoding = 'o200k_base'): number[] {
+  const encoder = tokenizer(encoding);
+  const ids: number[] = [];
+  let start = 0;
+  while (ids.length < atLeast && start < text.length) {
+    const end = text.length - start > PIECE ? cutPoint(text, start) : text.length;
+    for (const id of encoder.encode(text.slice(start, end), PLAIN_TEXT)) ids.push(id);
+    start = end;
+  }
+  return ids;
+}
+
 export function decode(tokens: readonly number[], encoding: Encoding = 'o200k_base'): string {
   return tokenizer(encoding).decode(tokens as number[]);
 }

@@ -60,9 +60,13 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
     // cut away with the tail, and no count of the capped text is given as the file's. The cut
     // depends only on the event and the cap, so replays of the same traffic share it.
     const capped = run.shared.capped(event, max, () => {
-      const once = capToolResult(content, max, encoding);
+      // The whole result's tokens are the ones an uncut one is stored with, counted once per event.
+      const total = knownTokens ?? run.shared.resultTokensOf(event, content, run.ctx.count);
+      const once = capToolResult(content, max, encoding, { tokens: total });
       return once.truncated && byteCut
-        ? capToolResult(byteCut.text, max, encoding, (kept) => bothCapsMarker(kept, byteCut!.fileBytes, max))
+        ? capToolResult(byteCut.text, max, encoding, {
+            marker: (kept) => bothCapsMarker(kept, byteCut!.fileBytes, max),
+          })
         : once;
     });
     if (capped.truncated) {
