@@ -111,6 +111,8 @@ export interface Advice {
     knobs: number;
     /** Replays spent putting back the changes a chosen proposal did not need (not counted in `judged`). */
     simplifying: number;
+    /** Such blueprints the search had already run to a verdict: their figures are taken, not replayed again. */
+    reused: number;
     cancelled: boolean;
   };
   /** When the starting blueprint cannot run: why, and no front. */
@@ -212,6 +214,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
     editsRefused: 0,
     knobs: 0,
     simplifying: 0,
+    reused: 0,
     cancelled: false,
   };
   const empty = (diagnostics: Diagnostic[]): Advice => ({
@@ -293,6 +296,10 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
   stats.knobs = space.knobs.length;
 
   const seen = new Set<string>([genomeKey(space.start)]);
+  // Every candidate's verdict that does not depend on when it was stopped (run to the end, broke a
+  // constraint, refused by the validator), by genome: the front's simplifying replays of a
+  // blueprint the search already ran take its figures instead of running it again.
+  const finals = new Map<string, Verdict>();
   const archive: Judged[] = [];
   const random = createRandom(seed);
   const cancelled = () => Boolean(options.signal?.cancelled || options.signal?.aborted);
@@ -321,6 +328,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
       },
     });
     if (verdict.status === 'dominated' && lostRace) stats.raced++;
+    if (verdict.status !== 'dominated' && verdict.status !== 'cancelled') finals.set(key, verdict);
     record(verdict, genome, key, made.text);
     options.onProgress?.({ phase: 'search', done: stats.judged, total: budget, front: archive.length });
   };
@@ -380,7 +388,9 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
       total: Math.max(replays, stats.simplifying),
       front: archive.length,
     });
-  const chosen = picked.map((j) => (cancelled() ? j : simplest(space, evaluator, j, stats, options.signal, progress)));
+  const chosen = picked.map((j) =>
+    cancelled() ? j : simplest(space, evaluator, finals, j, stats, options.signal, progress),
+  );
   // Simplified proposals may have come to the same blueprint, or one may now cover another.
   const front = dedupe(chosen)
     .filter(
@@ -591,6 +601,7 @@ function proposal(space: Space, start: { figures: Figures; facts: StartFacts }, 
 function simplest(
   space: Space,
   evaluator: Evaluator,
+  finals: Map<string, Verdict>,
   j: Judged,
   stats: Advice['search'],
   signal: AdviseOptions['signal'],
@@ -605,16 +616,22 @@ function simplest(
       const genome = best.genome.slice();
       genome[i] = space.start[i]!;
       const tried = normalize(space, genome);
+      const key = genomeKey(tried);
       const made = render(space, tried);
       if (!parsesTo(made.text, made.expected)) continue;
-      stats.simplifying++;
-      const verdict = evaluator.evaluate(made.text, { signal });
-      progress();
+      let verdict = finals.get(key);
+      if (verdict) stats.reused++;
+      else {
+        stats.simplifying++;
+        verdict = evaluator.evaluate(made.text, { signal });
+        if (verdict.status !== 'cancelled') finals.set(key, verdict);
+        progress();
+      }
       if (verdict.status === 'cancelled') return { ...best, without };
       if (verdict.status === 'ok' && covers(verdict.figures, best.figures)) {
         best = {
           genome: tried,
-          key: genomeKey(tried),
+          key,
           figures: verdict.figures,
           text: made.text,
           diagnostics: verdict.diagnostics,
