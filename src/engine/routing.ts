@@ -1,7 +1,7 @@
 // Tool routing: which region a tool's result lands in, and how many tokens of it survive.
 import { ALWAYS_VALID_TARGETS } from './blueprint/checks.ts';
 import type { ToolRouting } from './blueprint/types.ts';
-import { decode, encodeHead, countTokens, type Encoding } from './tokens.ts';
+import { countAfterHead, countTokens, decode, encodeHead, type Encoding } from './tokens.ts';
 import { fmt } from './format.ts';
 
 /** Where a result goes when nothing routes it. */
@@ -106,8 +106,9 @@ export interface CapOptions {
 /**
  * Caps a tool result at `maxTokens`, marker included. The content is counted (unless its tokens
  * are given); a capped result is the decoded head of its tokens plus a marker saying how much was
- * cut, and only the head is tokenized (encodeHead), then the (bounded) capped text counted again,
- * because a token boundary can merge differently once the marker follows it.
+ * cut. Only the head is tokenized (encodeHead), and the capped text is counted again, because a
+ * token boundary can merge differently once the marker follows it: its last pieces, since the ones
+ * before are the head's own (countAfterHead).
  */
 export function capToolResult(
   content: string,
@@ -122,11 +123,13 @@ export function capToolResult(
   // Size the marker for the largest possible cut; real markers are never longer.
   let keep = Math.max(0, maxTokens - countTokens(marker({ text: '', kept: 0, total }), encoding));
   // `keep` only shrinks from here, so the head it first needs serves every later try.
-  const ids = encodeHead(content, keep, encoding);
+  const encoded = encodeHead(content, keep, encoding);
   for (;;) {
-    const head = decodeWhole(ids, keep, encoding);
+    const head = decodeWhole(encoded.ids, keep, encoding);
     const capped = head.text + marker({ ...head, total });
-    const tokens = countTokens(capped, encoding);
+    // The head is the content's own text unless the content holds a lone surrogate (decoded as U+FFFD).
+    const same = content.startsWith(head.text) ? head.text.length : 0;
+    const tokens = countAfterHead(encoded, capped, same, encoding);
     if (tokens <= maxTokens || head.kept === 0)
       return { content: capped, tokens, truncated: true, originalTokens: total, cut: total - head.kept };
     keep = head.kept - (tokens - maxTokens);
