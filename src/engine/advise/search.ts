@@ -32,7 +32,7 @@ import {
 
 export interface AdviseOptions extends Pick<
   ReplayOptions,
-  'generators' | 'runRhaiSeed' | 'checkScript' | 'loadCustomHooks'
+  'generators' | 'runRhaiSeed' | 'checkScript' | 'loadCustomHooks' | 'compiled'
 > {
   /** The search's seed: the same seed gives the same candidates and the same front. */
   seed?: number;
@@ -258,14 +258,16 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
     loadCustomHooks: options.loadCustomHooks,
     shared: new SharedFacts({ keepCaps: true }),
   };
-  const startCompiled = validateScenario(fixed, replayOptions);
+  // The caller's compile of this scenario when it has one (the worker compiles first to learn
+  // whether the scenario needs Rhai): compiling depends on the blueprint and inputs, not traffic.
+  const startCompiled = options.compiled ?? validateScenario(fixed, replayOptions);
   const startPrepared = prepare(fixed, { ...replayOptions, compiled: startCompiled });
   if (!startPrepared.run) return empty(startPrepared.diagnostics);
   const names = new RunNames(events.events, keysHeld(startPrepared.run));
 
   const startText = scenario.agent[AGENT_FILE]!;
   const probe = new Evaluator(fixed, replayOptions, names, startCompiled.diagnostics);
-  const started = probe.startRun(startText);
+  const started = probe.startRun(startText, startCompiled);
   if ('why' in started || started.verdict.status !== 'ok') {
     const why = 'why' in started ? started.why : 'the starting blueprint did not run to the end';
     return empty([

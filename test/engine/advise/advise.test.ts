@@ -157,6 +157,20 @@ describe('lev advise on the examples', () => {
     expect(advice.front).toEqual([]);
     expect(advice.diagnostics.map((d) => d.code)).toContain('unknown-region-kind');
   });
+
+  it('starts from the compile it is given, without compiling the blueprint again', () => {
+    const scenario = ScenarioSchema.parse(EXAMPLES.find((e) => e.id === 'imported-run')!.scenario);
+    const options = { ...BUILT_IN_TRAFFIC, ...RHAI, candidates: 12 };
+    // Its own compile: the same advice as compiling it itself.
+    const own = advise(scenario, { ...options, compiled: validateScenario(scenario, RHAI) });
+    expect(own).toEqual(advise(scenario, options));
+    expect(own.front.length).toBeGreaterThan(0);
+    // Another blueprint's compile is taken as given: the start is that one's, which cannot run.
+    const broken = validateScenario(withText(scenario, '[context.regions]\nx = { kind = "nope" }\n'), RHAI);
+    const given = advise(scenario, { ...options, compiled: broken });
+    expect(given.front).toEqual([]);
+    expect(given.diagnostics.map((d) => d.code)).toContain('unknown-region-kind');
+  });
 });
 
 /** Blueprints the generated scenarios run through: a small window, a required region, a gate. */
