@@ -48,7 +48,10 @@ export interface AdviseOptions extends Pick<
 export interface AdviseProgress {
   /** `search`: judging candidates; `front`: simplifying and measuring the proposals chosen. */
   phase: 'search' | 'front';
-  /** In the search: candidates judged of `total`; for the front: replays made of at most `total`. */
+  /**
+   * In the search: candidates judged of `total`; for the front: changes tried back (each a replay,
+   * or the search's own verdict for that blueprint) of at most `total`.
+   */
   done: number;
   total: number;
   /** Candidates on the Pareto front so far. */
@@ -386,8 +389,8 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
   const progress = () =>
     options.onProgress?.({
       phase: 'front',
-      done: stats.simplifying,
-      total: Math.max(replays, stats.simplifying),
+      done: stats.simplifying + stats.reused,
+      total: Math.max(replays, stats.simplifying + stats.reused),
       front: archive.length,
     });
   const chosen = picked.map((j) =>
@@ -627,8 +630,8 @@ function simplest(
         stats.simplifying++;
         verdict = evaluator.evaluate(made.text, { signal });
         if (verdict.status !== 'cancelled') finals.set(key, verdict);
-        progress();
       }
+      progress();
       if (verdict.status === 'cancelled') return { ...best, without };
       if (verdict.status === 'ok' && covers(verdict.figures, best.figures)) {
         best = {
