@@ -126,6 +126,8 @@ export const DEFAULT_CANDIDATES = 240;
 export const DEFAULT_PROPOSALS = 6;
 /** The goal's bound on entries read again later (issue 29: at most 2). */
 export const GOAL_READ_AGAIN = 2;
+/** The goal's bound on the peak request, as a share of the reference's (issue 29: at most 0.6x). */
+export const GOAL_PEAK_SHARE = 0.6;
 
 interface Judged {
   genome: Genome;
@@ -378,7 +380,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
   let misses = 0;
   while (stats.judged < budget && !cancelled() && misses < 200) {
     const before = stats.judged;
-    judge(offspring(space, archive, random));
+    judge(offspring(space, archive, nearGoal(archive, reference), random));
     misses = stats.judged === before ? misses + 1 : 0;
   }
   if (cancelled()) stats.cancelled = true;
@@ -498,11 +500,40 @@ function nearestIn(levels: readonly Genome[number][], target: number): number {
 }
 
 /**
- * A new candidate from the front so far: a member (sometimes crossed with another, knob by knob),
- * then one to three knobs moved, mostly to a neighbouring value.
+ * The members of the front nearest the goal from either side, at no more input cost than the
+ * reference with the task kept: the fewest read again among those within the goal's peak, and the
+ * lowest peak among those within its read again. The search mutates them more often than the rest,
+ * so it explores where a proposal would meet the goal (issue 29.5).
  */
-function offspring(space: Space, archive: readonly Judged[], random: Random): Genome {
-  const parent = archive.length ? random.pick(archive).genome : space.start;
+function nearGoal(archive: readonly Judged[], reference: Reference): Judged[] {
+  let fewest: Judged | undefined;
+  let lowest: Judged | undefined;
+  for (const j of archive) {
+    const f = j.figures;
+    if (f.inputCostUsd > reference.inputCostUsd || !f.taskKept) continue;
+    if (
+      f.peakRequestTokens <= GOAL_PEAK_SHARE * reference.peakRequestTokens &&
+      (!fewest || f.readAgain < fewest.figures.readAgain)
+    )
+      fewest = j;
+    if (f.readAgain <= GOAL_READ_AGAIN && (!lowest || f.peakRequestTokens < lowest.figures.peakRequestTokens))
+      lowest = j;
+  }
+  return [fewest, lowest].filter((j): j is Judged => j !== undefined);
+}
+
+/**
+ * A new candidate from the front so far: a member (half the time one of `near`, the members
+ * nearest the goal; sometimes crossed with another, knob by knob), then one to three knobs moved,
+ * mostly to a neighbouring value.
+ */
+function offspring(space: Space, archive: readonly Judged[], near: readonly Judged[], random: Random): Genome {
+  const parent =
+    near.length && random.chance(0.5)
+      ? random.pick(near).genome
+      : archive.length
+        ? random.pick(archive).genome
+        : space.start;
   let child = parent.slice();
   if (archive.length > 1 && random.chance(0.4)) {
     const other = random.pick(archive).genome;
