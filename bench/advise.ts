@@ -24,6 +24,8 @@ export interface AdviseFigures {
   stoppedEarly: number;
   raced: number;
   simplifying: number;
+  /** The front's simplifying blueprints the search had already run: figures taken, no replay. */
+  reused: number;
   searchCpuMs: number;
   searchWallMs: number;
   totalCpuMs: number;
@@ -77,6 +79,7 @@ export function benchAdvise(scenario: Scenario = exampleAt('coding-agent', 1_230
     stoppedEarly: advice.search.stoppedEarly,
     raced: advice.search.raced,
     simplifying: advice.search.simplifying,
+    reused: advice.search.reused,
     searchCpuMs,
     searchWallMs,
     totalCpuMs: cpuMs(cpu),
@@ -98,6 +101,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     `search: ${f.judged} candidates judged (${f.replayed} replayed to the end, ${f.stoppedEarly} stopped early, ${f.raced} of them behind another at the same step) in ${s(f.searchCpuMs)} CPU (${(f.searchCpuMs / f.replayCpuMs).toFixed(0)} replays' worth), ${s(f.searchWallMs)} wall`,
   );
   console.log(
-    `with the front: ${f.proposals} proposals, ${f.simplifying} more replays, ${s(f.totalCpuMs)} CPU, ${s(f.totalWallMs)} wall`,
+    `with the front: ${f.proposals} proposals, ${f.simplifying} more replays (${f.reused} taken from the search), ${s(f.totalCpuMs)} CPU, ${s(f.totalWallMs)} wall`,
   );
 }

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import {
   countTokens,
   encode,
+  encodeHead,
+  countAfterHead,
   decode,
   hardCuts,
   observeCounts,
@@ -54,6 +56,36 @@ describe('token counting', () => {
     const long = samples.code!.repeat(200);
     expect(countTokens(long)).toBe(reference.o200k_base.encode(long, [], []).length);
   });
+});
+
+describe('encodeHead and countAfterHead (the head a cut needs, and the cut text counted)', () => {
+  // A real file's text, long enough for many pieces: the head must be exactly encode's first ids.
+  const long = readFileSync('src/engine/assemble.ts', 'utf8');
+  for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+    it(`${encoding}: the first ids of encode, at least as many as asked, and all of a shorter text`, () => {
+      const all = encode(long, encoding);
+      for (const atLeast of [0, 1, 60, 61, 500, 2_000]) {
+        const { ids } = encodeHead(long, atLeast, encoding);
+        expect(ids.length).toBeGreaterThanOrEqual(atLeast);
+        expect(ids.length).toBeLessThan(all.length);
+        expect(ids).toEqual(all.slice(0, ids.length));
+      }
+      expect(encodeHead(long, all.length + 1, encoding).ids).toEqual(all);
+      expect(encodeHead(samples.unicode!, 5, encoding).ids).toEqual(
+        reference[encoding].encode(samples.unicode!, [], []),
+      );
+    });
+
+    it(`${encoding}: a head of the text with anything after it counts as countTokens does`, () => {
+      const head = encodeHead(long, 3_000, encoding);
+      const end = head.starts.at(-1)!;
+      for (const same of [0, 1, 255, 256, 257, 300, 1_000, 4_000, end - 1, end])
+        for (const after of ['', '\n[truncated: 1 of 2 tokens]', 'x', ' \n\n', '🧪']) {
+          const text = long.slice(0, same) + after;
+          expect(countAfterHead(head, text, same, encoding)).toBe(reference[encoding].encode(text, [], []).length);
+        }
+    });
+  }
 });
 
 describe("observeCounts (the bench floor's recorder)", () => {

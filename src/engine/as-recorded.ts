@@ -803,8 +803,7 @@ export function asSentFigures(t: AsRecordedTimeline, model: Model, names: RunNam
       if (compacted && hasTask) taskKept = false;
     }
     if (event.type === 'tool_result') {
-      const path = names.pathOfCall(event.tool_call_id, step.index);
-      if (path !== undefined) held.add(path);
+      for (const path of names.pathsOfCall(event.tool_call_id, step.index)) held.add(path);
     } else if (event.type === 'compaction') {
       compacted = true;
       for (const path of held) {

@@ -11,6 +11,8 @@ export { STAGE_INSTRUCTIONS };
 
 export interface StrippedBlock {
   region: string;
+  /** A call (true) or a result (false). */
+  call: boolean;
   /** The tool call id. */
   id: string;
   /** Write order of the message it was stripped from (with `id`, names the block across requests). */
@@ -25,7 +27,8 @@ export interface Assembly {
   /** The request as sent; its message objects are built on first read (the replay only needs counts). */
   readonly request: AssembledRequest;
   tokens: number;
-  stripped: AssembledRequest['stripped'];
+  /** The stripped calls' and results' ids (made from strippedBlocks on first read). */
+  readonly stripped: AssembledRequest['stripped'];
   /** System blocks then the messages as sent, for the cache-prefix measure; unchanged parts keep identity. */
   blocks: RequestBlock[];
   systemTokens: number;
@@ -91,6 +94,8 @@ export class AssemblyState {
   // A result whose call has left the window is stripped from every request until it leaves too: its
   // block is made once (per region it is sent from), and a run reports it once by identity.
   readonly resultStrips = new WeakMap<RenderedMessage, StrippedBlock>();
+  /** Likewise a call whose result has left: its block, by its message and its place among the message's calls. */
+  readonly callStrips = new WeakMap<RenderedMessage, StrippedBlock[]>();
   /**
    * Calls waiting for their result while a stream is paired, by call id: `base + slot` of the
    * earliest waiting call with that id (a slot is the call's place among the stream's calls). The
@@ -151,17 +156,20 @@ export function assemble(
   const messageTokens = paired.tokens;
   const tokens = systemTokens + messageTokens;
   let request: AssembledRequest | undefined;
+  let stripped: AssembledRequest['stripped'] | undefined;
   return {
     get request() {
       return (request ??= {
         system: blocks.slice(0, systemCount) as SystemBlock[],
         messages: requestMessages(blocks, systemCount, paired.owners),
         tokens,
-        stripped: paired.stripped,
+        stripped: this.stripped,
       });
     },
+    get stripped() {
+      return (stripped ??= strippedIds(paired.strippedBlocks));
+    },
     tokens,
-    stripped: paired.stripped,
     blocks,
     systemTokens,
     messageTokens,
@@ -296,13 +304,35 @@ function requestMessages(
   return out;
 }
 
+/** The ids of the stripped calls and of the stripped results, each in stream order. */
+function strippedIds(blocks: readonly StrippedBlock[]): AssembledRequest['stripped'] {
+  const out = { toolCalls: [] as string[], toolResults: [] as string[] };
+  for (const block of blocks) (block.call ? out.toolCalls : out.toolResults).push(block.id);
+  return out;
+}
+
 function resultStrip(state: AssemblyState, message: RenderedMessage, region: string): StrippedBlock {
   let block = state.resultStrips.get(message);
   if (block?.region !== region)
     state.resultStrips.set(
       message,
-      (block = { region, id: message.tool_call_id ?? '', seq: message.seq, tokens: message.tokens }),
+      (block = { region, call: false, id: message.tool_call_id ?? '', seq: message.seq, tokens: message.tokens }),
     );
+  return block;
+}
+
+function callStrip(state: AssemblyState, message: RenderedMessage, call: number, region: string): StrippedBlock {
+  let blocks = state.callStrips.get(message);
+  if (!blocks) state.callStrips.set(message, (blocks = []));
+  let block = blocks[call];
+  if (block?.region !== region)
+    blocks[call] = block = {
+      region,
+      call: true,
+      id: message.tool_calls![call]!.id,
+      seq: message.seq,
+      tokens: message.toolCallTokens?.[call] ?? 0,
+    };
   return block;
 }
 
@@ -314,15 +344,19 @@ function withCalls(
   first: number,
 ): RenderedMessage {
   const count = message.tool_calls!.length;
-  const keep = (i: number) => answered[first + i] === 1;
-  // Which calls stay, as bits while they fit in a number (turns rarely make 31 calls).
+  // Which calls stay, as bits while they fit in a number (turns rarely make 31 calls). No closure
+  // here: this runs for every partly answered turn of every request.
   let signature: number | string = 0;
-  if (count <= 30) for (let i = 0; i < count; i++) signature |= keep(i) ? 1 << i : 0;
-  else signature = Array.from({ length: count }, (_, i) => (keep(i) ? '1' : '0')).join('');
+  if (count <= 30) for (let i = 0; i < count; i++) signature |= answered[first + i] === 1 ? 1 << i : 0;
+  else {
+    signature = '';
+    for (let i = 0; i < count; i++) signature += answered[first + i] === 1 ? '1' : '0';
+  }
   let byKeep = state.partialMessages.get(message);
   if (!byKeep) state.partialMessages.set(message, (byKeep = new Map()));
   let partial = byKeep.get(signature);
   if (!partial) {
+    const keep = (i: number) => answered[first + i] === 1;
     const calls = message.tool_calls!.filter((_, i) => keep(i));
     const costs = message.toolCallTokens?.filter((_, i) => keep(i));
     const dropped = (message.toolCallTokens ?? []).reduce((sum, t, i) => sum + (keep(i) ? 0 : t), 0);
@@ -338,7 +372,7 @@ const MAX_CODE = 2 ** 30;
 interface Paired {
   owners: string[];
   tokens: number;
-  stripped: AssembledRequest['stripped'];
+  /** Each stripped call or result, in stream order. */
   strippedBlocks: StrippedBlock[];
 }
 
@@ -410,7 +444,6 @@ function pairToolBlocks(state: AssemblyState, { messages, owners }: MessageStrea
 
   const keptOwners: string[] = [];
   let tokens = 0;
-  const stripped = { toolCalls: [] as string[], toolResults: [] as string[] };
   const strippedBlocks: StrippedBlock[] = [];
   for (let at = 0; at < messages.length; at++) {
     const message = messages[at]!;
@@ -422,9 +455,7 @@ function pairToolBlocks(state: AssemblyState, { messages, owners }: MessageStrea
       for (let i = 0; i < calls.length; i++) {
         if (answered[firstSlot + i]) continue;
         all = false;
-        const id = calls[i]!.id;
-        stripped.toolCalls.push(id);
-        strippedBlocks.push({ region: owner, id, seq: message.seq, tokens: message.toolCallTokens?.[i] ?? 0 });
+        strippedBlocks.push(callStrip(state, message, i, owner));
       }
       const sent = all ? message : withCalls(state, message, answered, firstSlot);
       if (all || sent.tool_calls?.length || sent.content.length > 0) {
@@ -436,7 +467,6 @@ function pairToolBlocks(state: AssemblyState, { messages, owners }: MessageStrea
     }
     if (message.role === 'tool' && slotOf[at] === -1) {
       const block = resultStrip(state, message, owner);
-      stripped.toolResults.push(block.id);
       strippedBlocks.push(block);
       continue;
     }
@@ -444,5 +474,5 @@ function pairToolBlocks(state: AssemblyState, { messages, owners }: MessageStrea
     keptOwners.push(owner);
     tokens += message.tokens;
   }
-  return { owners: keptOwners, tokens, stripped, strippedBlocks };
+  return { owners: keptOwners, tokens, strippedBlocks };
 }

@@ -4,6 +4,7 @@
 // a tight budget that the token figures do not show. What matches and what does not is written
 // down in docs/decisions/advise.md ("Read again later").
 import { lookupTool } from './routing.ts';
+import { shellReads } from './shell-reads.ts';
 import { lowerBound } from './sorted.ts';
 import type { Change, ChangeType, LostFigures, ReadAgainItem, TimelineStep } from './timeline.ts';
 import type { TrafficEvent } from './scenario.ts';
@@ -15,6 +16,8 @@ import type { TrafficEvent } from './scenario.ts';
  */
 /** The tools whose `path` keys their result (routing's aliases of them included, through lookupTool). */
 export const FILE_TOOLS = { read_file: true, write_file: true, edit_file: true };
+/** The shell (and its aliases): the files its command reads are what its result holds (shell-reads.ts). */
+const SHELL_TOOLS = { shell: true };
 
 /** The changes that take content out of the window (`delete` is the agent's own choice; `strip` and `replace` lose nothing the region held). */
 const LOSSES: ReadonlySet<ChangeType> = new Set<ChangeType>(['evict', 'compact', 'clear', 'cascade', 'truncate']);
@@ -80,11 +83,13 @@ function codesOf(chars: string): Uint8Array {
 }
 const FULL_STOP = 46;
 
+const NO_PATHS: readonly string[] = [];
+
 /** What the traffic says, read once on the first loss: most steps of most runs lose nothing. */
 interface Said {
   keys: Set<string>;
-  /** Call id -> the steps it was made at and the file it named (ids can repeat across a run). */
-  callPaths: Map<string, { at: number; path: string | undefined }[]>;
+  /** Call id -> the steps it was made at and the files it named: a file tool's path, or the files a shell command read (ids can repeat across a run). */
+  callPaths: Map<string, { at: number; paths: readonly string[] }[]>;
   /** Steps of assistant events, and the texts each one says and passes: its content and its calls' string arguments. */
   steps: number[];
   texts: string[][];
@@ -115,14 +120,16 @@ export class RunNames {
       if (event.type !== 'assistant') continue;
       const texts = event.content ? [event.content] : [];
       for (const call of event.tool_calls ?? []) {
-        const path =
+        const paths =
           typeof call.arguments.path === 'string' && lookupTool(FILE_TOOLS, call.name)
-            ? call.arguments.path
-            : undefined;
-        if (path !== undefined) said.keys.add(path);
+            ? [call.arguments.path]
+            : lookupTool(SHELL_TOOLS, call.name)
+              ? shellReads(call.arguments)
+              : NO_PATHS;
+        for (const path of paths) said.keys.add(path);
         let made = said.callPaths.get(call.id);
         if (!made) said.callPaths.set(call.id, (made = []));
-        made.push({ at: index, path });
+        made.push({ at: index, paths });
         stringsOf(call.arguments, texts);
       }
       if (texts.length === 0) continue;
@@ -137,11 +144,11 @@ export class RunNames {
     return this.read().keys.has(label);
   }
 
-  /** The file the call `id` made at or before `step` named, if it was a file tool's. */
-  pathOfCall(id: string, step: number): string | undefined {
+  /** The files the call `id` made at or before `step` named: a file tool's path, or the files a shell command read. */
+  pathsOfCall(id: string, step: number): readonly string[] {
     const made = this.read().callPaths.get(id) ?? [];
-    for (let i = made.length - 1; i >= 0; i--) if (made[i]!.at <= step) return made[i]!.path;
-    return undefined;
+    for (let i = made.length - 1; i >= 0; i--) if (made[i]!.at <= step) return made[i]!.paths;
+    return NO_PATHS;
   }
 
   /** The first step after `step` (or at it, when `atStep`) whose assistant event names `key`; undefined when none does. */
@@ -272,27 +279,31 @@ export class ReadAgainCounter {
       const strippedResults = change.type === 'strip' && change.region !== 'conversation';
       if (!LOSSES.has(change.type) && !strippedResults) continue;
       // The files of the tool results this change lets go (a truncate keeps its result, cut).
-      let resultFiles: Set<string | undefined> | undefined;
+      let resultFiles: Set<string> | undefined;
       if (strippedResults) {
         for (const id of change.entries) if (this.streamed.has(id)) this.toolResultsLost.add(id);
       } else if (change.type !== 'truncate') {
         const ids = change.toolResults ?? [];
         for (const id of ids) this.toolResultsLost.add(id);
         this.otherEntries += change.entries.length - ids.length;
-        if (ids.length) resultFiles = new Set(ids.map((id) => this.names.pathOfCall(id, step)));
+        if (ids.length) resultFiles = new Set(ids.flatMap((id) => this.names.pathsOfCall(id, step)));
       }
+      // Each entry's names: a key, or the files a cut or stripped result's call named. A result
+      // listed by its first line (a shell command's output has no key) is named by what its call read.
+      const keys: string[] = [];
+      const streamedKeys = new Set<string>();
       for (const label of change.entries) {
         const streamed = strippedResults && this.streamed.has(label);
-        const key =
-          change.type === 'truncate' || streamed
-            ? this.names.pathOfCall(label, step)
-            : strippedResults
-              ? undefined
-              : this.names.isName(label)
-                ? label
-                : undefined;
-        if (key === undefined) continue;
-        const ofResult = streamed || resultFiles?.has(key) === true;
+        if (change.type === 'truncate' || streamed) {
+          for (const path of this.names.pathsOfCall(label, step)) {
+            keys.push(path);
+            if (streamed) streamedKeys.add(path);
+          }
+        } else if (!strippedResults && this.names.isName(label)) keys.push(label);
+      }
+      if (resultFiles) for (const path of resultFiles) if (!change.entries.includes(path)) keys.push(path);
+      for (const key of keys) {
+        const ofResult = streamedKeys.has(key) || resultFiles?.has(key) === true;
         // A cascade and a strip happen as the step's request is made: its reply was written without them.
         const namedAt = this.names.nextNaming(key, step, change.type === 'cascade' || change.type === 'strip');
         if (namedAt === undefined) continue;

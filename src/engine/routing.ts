@@ -1,7 +1,7 @@
 // Tool routing: which region a tool's result lands in, and how many tokens of it survive.
 import { ALWAYS_VALID_TARGETS } from './blueprint/checks.ts';
 import type { ToolRouting } from './blueprint/types.ts';
-import { decode, encode, countTokens, type Encoding } from './tokens.ts';
+import { countAfterHead, countTokens, decode, encodeHead, type Encoding } from './tokens.ts';
 import { fmt } from './format.ts';
 
 /** Where a result goes when nothing routes it. */
@@ -95,27 +95,41 @@ export interface KeptHead {
   total: number;
 }
 
+/** How a cut is worded, and what is known of the content beforehand. */
+export interface CapOptions {
+  /** Words the cut (default: truncationMarker); it is sized with an empty head. */
+  marker?: (head: KeptHead) => string;
+  /** The content's tokens, when the caller knows them (a generated result's size, a count it holds). */
+  tokens?: number;
+}
+
 /**
- * Caps a tool result at `maxTokens`, marker included. The content is tokenized once; a capped
- * result is the decoded head of those tokens plus a marker saying how much was cut, and only that
- * (bounded) text is counted again, because a token boundary can merge differently once the marker
- * follows it. `marker` words the cut (default: truncationMarker); it is sized with an empty head.
+ * Caps a tool result at `maxTokens`, marker included. The content is counted (unless its tokens
+ * are given); a capped result is the decoded head of its tokens plus a marker saying how much was
+ * cut. Only the head is tokenized (encodeHead), and the capped text is counted again, because a
+ * token boundary can merge differently once the marker follows it: its last pieces, since the ones
+ * before are the head's own (countAfterHead).
  */
 export function capToolResult(
   content: string,
   maxTokens: number | undefined,
   encoding: Encoding,
-  marker: (head: KeptHead) => string = (head) => truncationMarker(head.total - head.kept, head.total, maxTokens!),
+  options: CapOptions = {},
 ): CappedResult {
-  const ids = encode(content, encoding);
-  if (maxTokens === undefined || ids.length <= maxTokens) return { content, tokens: ids.length, truncated: false };
-  const total = ids.length;
+  const total = options.tokens ?? countTokens(content, encoding);
+  if (maxTokens === undefined || total <= maxTokens) return { content, tokens: total, truncated: false };
+  const marker =
+    options.marker ?? ((head: KeptHead) => truncationMarker(head.total - head.kept, head.total, maxTokens));
   // Size the marker for the largest possible cut; real markers are never longer.
   let keep = Math.max(0, maxTokens - countTokens(marker({ text: '', kept: 0, total }), encoding));
+  // `keep` only shrinks from here, so the head it first needs serves every later try.
+  const encoded = encodeHead(content, keep, encoding);
   for (;;) {
-    const head = decodeWhole(ids, keep, encoding);
+    const head = decodeWhole(encoded.ids, keep, encoding);
     const capped = head.text + marker({ ...head, total });
-    const tokens = countTokens(capped, encoding);
+    // The head is the content's own text unless the content holds a lone surrogate (decoded as U+FFFD).
+    const same = content.startsWith(head.text) ? head.text.length : 0;
+    const tokens = countAfterHead(encoded, capped, same, encoding);
     if (tokens <= maxTokens || head.kept === 0)
       return { content: capped, tokens, truncated: true, originalTokens: total, cut: total - head.kept };
     keep = head.kept - (tokens - maxTokens);

@@ -154,6 +154,51 @@ export function encode(text: string, encoding: Encoding = 'o200k_base'): number[
   return parts.flatMap((part) => encoder.encode(part, PLAIN_TEXT));
 }
 
+/** The head of a text as encodeHead tokenized it: its ids, and where each of its pieces starts. */
+export interface EncodedHead {
+  ids: number[];
+  /** Each piece's first character, then the end of the last one. */
+  starts: number[];
+  /** The ids before each entry of `starts`. */
+  idsBefore: number[];
+}
+
+/**
+ * The first tokens of `text`, at least `atLeast` of them when it has that many: `encode(text)`
+ * up to the end of the piece that reaches `atLeast`. The pieces are encoded one by one, so a cut at
+ * a few thousand tokens of a long result tokenizes only its head.
+ */
+export function encodeHead(text: string, atLeast: number, encoding: Encoding = 'o200k_base'): EncodedHead {
+  const encoder = tokenizer(encoding);
+  const head: EncodedHead = { ids: [], starts: [0], idsBefore: [0] };
+  let start = 0;
+  while (head.ids.length < atLeast && start < text.length) {
+    const end = text.length - start > PIECE ? cutPoint(text, start) : text.length;
+    for (const id of encoder.encode(text.slice(start, end), PLAIN_TEXT)) head.ids.push(id);
+    head.starts.push((start = end));
+    head.idsBefore.push(head.ids.length);
+  }
+  return head;
+}
+
+/**
+ * `countTokens(text)` for a text whose first `same` characters are those of the text `head` was
+ * encoded from (a cut result: its kept head, then a marker). A piece's cut depends only on the
+ * PIECE + 1 characters from its start, so the pieces that lie that far inside the shared part are
+ * cut alike in both texts: their tokens are taken from `head`, and only the rest is counted.
+ */
+export function countAfterHead(
+  head: EncodedHead,
+  text: string,
+  same: number,
+  encoding: Encoding = 'o200k_base',
+): number {
+  let alike = 0;
+  while (alike < head.starts.length - 1 && head.starts[alike]! + PIECE < same) alike++;
+  const from = head.starts[alike]!;
+  return head.idsBefore[alike]! + countTokens(text.slice(from), encoding);
+}
+
 export function decode(tokens: readonly number[], encoding: Encoding = 'o200k_base'): string {
   return tokenizer(encoding).decode(tokens as number[]);
 }

@@ -107,7 +107,7 @@ function Progress({ status }: { status: Extract<AdvisorStatus, { kind: 'running'
   const words =
     status.phase === 'search'
       ? `Searching: ${fmt(status.done)} of ${fmt(status.total)} candidate blueprints judged, ${fmt(status.front)} on the front so far`
-      : `Simplifying the front: ${fmt(status.done)} of at most ${fmt(status.total)} replays`;
+      : `Simplifying the front: ${fmt(status.done)} of at most ${fmt(status.total)} changes tried without`;
   return (
     <div className="advise-progress" role="status" data-testid="advise-progress" data-phase={status.phase}>
       <div>{words}…</div>

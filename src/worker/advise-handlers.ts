@@ -16,12 +16,14 @@ export function adviseHandlers(): Handlers {
       if (!scenario) throw new Error(diagnostics.map((d) => d.message).join('; '));
       const loading = loadingEncodingOf(scenario);
       if (loading) await loading;
-      // The interpreter when the scenario needs it (a compile asks whenever its runs would: rhai.ts).
-      const rhai = await withRhai((host) => (compile(scenario, host), host));
+      // The interpreter when the scenario needs it (a compile asks whenever its runs would: rhai.ts);
+      // the search starts from that compile rather than compiling the blueprint again.
+      const { host, compiled } = await withRhai((rhai) => ({ host: rhai, compiled: compile(scenario, rhai) }));
       let lastProgress = 0;
       const advice = advise(scenario, {
         ...BUILT_IN_TRAFFIC,
-        ...rhai,
+        ...host,
+        compiled,
         signal,
         ...(req.candidates ? { candidates: req.candidates } : {}),
         ...(req.seed !== undefined ? { seed: req.seed } : {}),

@@ -273,6 +273,35 @@ read_file = { region = "scratch", max_result_tokens = 100 }
     ]);
   });
 
+  it('a shell result holds the files its command read: named again by a later command, it is read again', () => {
+    // The commands are Codex's own, from test/import/fixtures/real/codex-0.34-first-calls.jsonl.
+    const t = run(
+      TOML,
+      [
+        assistant('', ['s1', 'shell', { command: ['bash', '-lc', "sed -n '1,200p' plan.md"] }]),
+        result('s1', 'shell', 100),
+        assistant('', [
+          's2',
+          'shell',
+          { command: ['bash', '-lc', 'ls -la opk && rg -n "TODO|FIXME|@draft|@todo" -S opk || true'] },
+        ]),
+        result('s2', 'shell', 100),
+        assistant('', ['s3', 'shell', { command: ['bash', '-lc', "sed -n '200,400p' plan.md"] }]),
+        result('s3', 'shell', 100),
+        assistant('', ['s4', 'shell', { command: ['bash', '-lc', 'rg -n draft opk'] }]),
+      ],
+      { inputs: { task: 'x' } },
+    );
+    // Each result pushes the one before out of the 150-token scratch: s1's at step 3, s2's at step 5.
+    expect(t.steps[3]!.changes).toEqual([expect.objectContaining({ type: 'evict', toolResults: ['s1'] })]);
+    expect(t.steps[5]!.changes).toEqual([expect.objectContaining({ type: 'evict', toolResults: ['s2'] })]);
+    // plan.md, read by s1's sed, is named by s3's; opk is a directory rg searched, never a file read.
+    expect(t.summary.readAgain.items).toEqual([
+      { key: 'plan.md', lostAt: 3, namedAt: 4, change: 'evict', region: 'scratch', losses: [{ step: 3, change: 0 }] },
+    ]);
+    expect(t.summary.lost).toEqual({ toolResults: 2, toolResultsReadAgain: 1, otherEntries: 0 });
+  });
+
   it('a cascade sheds before its own request, so the reply of that step names it later', () => {
     const small = `[context.regions]
 task = { kind = "pinned", seed = "task_input" }
@@ -344,8 +373,8 @@ ${route}`;
       assistant('', ['c1', 'Read', { path: 'b.rs' }]),
       result('c1', 'Read', 1),
     ]);
-    expect(names.pathOfCall('c1', 1)).toBe('a.rs');
-    expect(names.pathOfCall('c1', 3)).toBeUndefined(); // Read is not one of routing's names for read_file
+    expect(names.pathsOfCall('c1', 1)).toEqual(['a.rs']);
+    expect(names.pathsOfCall('c1', 3)).toEqual([]); // Read is not one of routing's names for read_file
     expect(names.isName('a.rs')).toBe(true);
   });
 });

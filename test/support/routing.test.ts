@@ -110,6 +110,14 @@ describe('capToolResult', () => {
     }
   });
 
+  it('a count the caller gives is the one used: the same cut as counting it', () => {
+    for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+      const all = encode(text, encoding).length;
+      for (const max of [50, 200, 1_000, all])
+        expect(capToolResult(text, max, encoding, { tokens: all })).toEqual(capToolResult(text, max, encoding));
+    }
+  });
+
   it('never splits a multi-byte character', () => {
     const emoji = '🧪'.repeat(300);
     const capped = capToolResult(emoji, 60, 'o200k_base');

@@ -4,6 +4,7 @@
 // replayed with `lev replay` shows the same numbers); a candidate that breaks a constraint, or can no
 // longer beat what is already known, stops early, so most of a search's candidates cost less than
 // a replay.
+import type { CompileResult } from '../blueprint/index.ts';
 import type { Blueprint } from '../blueprint/types.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import { nameTable } from '../names.ts';
@@ -140,11 +141,14 @@ export class Evaluator {
 
   /**
    * The starting blueprint's run: its figures, and what later candidates are held to (its required
-   * regions' fill) and explained with (its regions at the peak). Undefined when it cannot run.
+   * regions' fill) and explained with (its regions at the peak). `compiled`: `text` as this
+   * scenario's blueprint, compiled already. Undefined when it cannot run.
    */
-  startRun(text: string): { verdict: Verdict; facts: StartFacts; blueprint: Blueprint } | { why: string } {
+  startRun(
+    text: string,
+    compiled: CompileResult,
+  ): { verdict: Verdict; facts: StartFacts; blueprint: Blueprint } | { why: string } {
     const scenario = this.scenarioWith(text);
-    const compiled = validateScenario(scenario, this.options);
     if (!compiled.blueprint || compiled.diagnostics.some((d) => d.severity === 'error')) {
       return {
         why:

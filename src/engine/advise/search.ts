@@ -32,7 +32,7 @@ import {
 
 export interface AdviseOptions extends Pick<
   ReplayOptions,
-  'generators' | 'runRhaiSeed' | 'checkScript' | 'loadCustomHooks'
+  'generators' | 'runRhaiSeed' | 'checkScript' | 'loadCustomHooks' | 'compiled'
 > {
   /** The search's seed: the same seed gives the same candidates and the same front. */
   seed?: number;
@@ -48,7 +48,10 @@ export interface AdviseOptions extends Pick<
 export interface AdviseProgress {
   /** `search`: judging candidates; `front`: simplifying and measuring the proposals chosen. */
   phase: 'search' | 'front';
-  /** In the search: candidates judged of `total`; for the front: replays made of at most `total`. */
+  /**
+   * In the search: candidates judged of `total`; for the front: changes tried back (each a replay,
+   * or the search's own verdict for that blueprint) of at most `total`.
+   */
   done: number;
   total: number;
   /** Candidates on the Pareto front so far. */
@@ -111,6 +114,8 @@ export interface Advice {
     knobs: number;
     /** Replays spent putting back the changes a chosen proposal did not need (not counted in `judged`). */
     simplifying: number;
+    /** Such blueprints the search had already run to a verdict: their figures are taken, not replayed again. */
+    reused: number;
     cancelled: boolean;
   };
   /** When the starting blueprint cannot run: why, and no front. */
@@ -121,6 +126,8 @@ export const DEFAULT_CANDIDATES = 240;
 export const DEFAULT_PROPOSALS = 6;
 /** The goal's bound on entries read again later (issue 29: at most 2). */
 export const GOAL_READ_AGAIN = 2;
+/** The goal's bound on the peak request, as a share of the reference's (issue 29: at most 0.6x). */
+export const GOAL_PEAK_SHARE = 0.6;
 
 interface Judged {
   genome: Genome;
@@ -212,6 +219,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
     editsRefused: 0,
     knobs: 0,
     simplifying: 0,
+    reused: 0,
     cancelled: false,
   };
   const empty = (diagnostics: Diagnostic[]): Advice => ({
@@ -255,14 +263,16 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
     loadCustomHooks: options.loadCustomHooks,
     shared: new SharedFacts({ keepCaps: true }),
   };
-  const startCompiled = validateScenario(fixed, replayOptions);
+  // The caller's compile of this scenario when it has one (the worker compiles first to learn
+  // whether the scenario needs Rhai): compiling depends on the blueprint and inputs, not traffic.
+  const startCompiled = options.compiled ?? validateScenario(fixed, replayOptions);
   const startPrepared = prepare(fixed, { ...replayOptions, compiled: startCompiled });
   if (!startPrepared.run) return empty(startPrepared.diagnostics);
   const names = new RunNames(events.events, keysHeld(startPrepared.run));
 
   const startText = scenario.agent[AGENT_FILE]!;
   const probe = new Evaluator(fixed, replayOptions, names, startCompiled.diagnostics);
-  const started = probe.startRun(startText);
+  const started = probe.startRun(startText, startCompiled);
   if ('why' in started || started.verdict.status !== 'ok') {
     const why = 'why' in started ? started.why : 'the starting blueprint did not run to the end';
     return empty([
@@ -293,6 +303,10 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
   stats.knobs = space.knobs.length;
 
   const seen = new Set<string>([genomeKey(space.start)]);
+  // Every candidate's verdict that does not depend on when it was stopped (run to the end, broke a
+  // constraint, refused by the validator), by genome: the front's simplifying replays of a
+  // blueprint the search already ran take its figures instead of running it again.
+  const finals = new Map<string, Verdict>();
   const archive: Judged[] = [];
   const random = createRandom(seed);
   const cancelled = () => Boolean(options.signal?.cancelled || options.signal?.aborted);
@@ -321,6 +335,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
       },
     });
     if (verdict.status === 'dominated' && lostRace) stats.raced++;
+    if (verdict.status !== 'dominated' && verdict.status !== 'cancelled') finals.set(key, verdict);
     record(verdict, genome, key, made.text);
     options.onProgress?.({ phase: 'search', done: stats.judged, total: budget, front: archive.length });
   };
@@ -365,7 +380,7 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
   let misses = 0;
   while (stats.judged < budget && !cancelled() && misses < 200) {
     const before = stats.judged;
-    judge(offspring(space, archive, random));
+    judge(offspring(space, archive, nearGoal(archive, reference), random));
     misses = stats.judged === before ? misses + 1 : 0;
   }
   if (cancelled()) stats.cancelled = true;
@@ -376,11 +391,13 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
   const progress = () =>
     options.onProgress?.({
       phase: 'front',
-      done: stats.simplifying,
-      total: Math.max(replays, stats.simplifying),
+      done: stats.simplifying + stats.reused,
+      total: Math.max(replays, stats.simplifying + stats.reused),
       front: archive.length,
     });
-  const chosen = picked.map((j) => (cancelled() ? j : simplest(space, evaluator, j, stats, options.signal, progress)));
+  const chosen = picked.map((j) =>
+    cancelled() ? j : simplest(space, evaluator, finals, j, stats, options.signal, progress),
+  );
   // Simplified proposals may have come to the same blueprint, or one may now cover another.
   const front = dedupe(chosen)
     .filter(
@@ -483,11 +500,40 @@ function nearestIn(levels: readonly Genome[number][], target: number): number {
 }
 
 /**
- * A new candidate from the front so far: a member (sometimes crossed with another, knob by knob),
- * then one to three knobs moved, mostly to a neighbouring value.
+ * The members of the front nearest the goal from either side, at no more input cost than the
+ * reference with the task kept: the fewest read again among those within the goal's peak, and the
+ * lowest peak among those within its read again. The search mutates them more often than the rest,
+ * so it explores where a proposal would meet the goal (issue 29.5).
  */
-function offspring(space: Space, archive: readonly Judged[], random: Random): Genome {
-  const parent = archive.length ? random.pick(archive).genome : space.start;
+function nearGoal(archive: readonly Judged[], reference: Reference): Judged[] {
+  let fewest: Judged | undefined;
+  let lowest: Judged | undefined;
+  for (const j of archive) {
+    const f = j.figures;
+    if (f.inputCostUsd > reference.inputCostUsd || !f.taskKept) continue;
+    if (
+      f.peakRequestTokens <= GOAL_PEAK_SHARE * reference.peakRequestTokens &&
+      (!fewest || f.readAgain < fewest.figures.readAgain)
+    )
+      fewest = j;
+    if (f.readAgain <= GOAL_READ_AGAIN && (!lowest || f.peakRequestTokens < lowest.figures.peakRequestTokens))
+      lowest = j;
+  }
+  return [fewest, lowest].filter((j): j is Judged => j !== undefined);
+}
+
+/**
+ * A new candidate from the front so far: a member (half the time one of `near`, the members
+ * nearest the goal; sometimes crossed with another, knob by knob), then one to three knobs moved,
+ * mostly to a neighbouring value.
+ */
+function offspring(space: Space, archive: readonly Judged[], near: readonly Judged[], random: Random): Genome {
+  const parent =
+    near.length && random.chance(0.5)
+      ? random.pick(near).genome
+      : archive.length
+        ? random.pick(archive).genome
+        : space.start;
   let child = parent.slice();
   if (archive.length > 1 && random.chance(0.4)) {
     const other = random.pick(archive).genome;
@@ -591,6 +637,7 @@ function proposal(space: Space, start: { figures: Figures; facts: StartFacts }, 
 function simplest(
   space: Space,
   evaluator: Evaluator,
+  finals: Map<string, Verdict>,
   j: Judged,
   stats: Advice['search'],
   signal: AdviseOptions['signal'],
@@ -605,16 +652,22 @@ function simplest(
       const genome = best.genome.slice();
       genome[i] = space.start[i]!;
       const tried = normalize(space, genome);
+      const key = genomeKey(tried);
       const made = render(space, tried);
       if (!parsesTo(made.text, made.expected)) continue;
-      stats.simplifying++;
-      const verdict = evaluator.evaluate(made.text, { signal });
+      let verdict = finals.get(key);
+      if (verdict) stats.reused++;
+      else {
+        stats.simplifying++;
+        verdict = evaluator.evaluate(made.text, { signal });
+        if (verdict.status !== 'cancelled') finals.set(key, verdict);
+      }
       progress();
       if (verdict.status === 'cancelled') return { ...best, without };
       if (verdict.status === 'ok' && covers(verdict.figures, best.figures)) {
         best = {
           genome: tried,
-          key: genomeKey(tried),
+          key,
           figures: verdict.figures,
           text: made.text,
           diagnostics: verdict.diagnostics,

@@ -113,6 +113,9 @@ export class RunState {
   stage!: StageDecl;
   /** The current stage's regions in declaration order. */
   layout: Region[] = [];
+  /** visibleNames()'s set, and the layout it was made from. */
+  private visibleOf: Region[] | undefined;
+  private visible: ReadonlySet<string> = new Set();
   stagesEntered: string[] = [];
   /** Refused transitions in the current stage; its gates share one attempt budget. */
   attempts = 0;
@@ -400,8 +403,13 @@ export class RunState {
     return `no region named "${name}" (stage ${this.stage.name} has: ${names})`;
   }
 
-  visibleNames(): Set<string> {
-    return new Set(this.layout.map((r) => r.name));
+  /** The names the current stage shows: made once per layout (a layout is replaced, never changed), asked per result and request. */
+  visibleNames(): ReadonlySet<string> {
+    if (this.visibleOf !== this.layout) {
+      this.visibleOf = this.layout;
+      this.visible = new Set(this.layout.map((r) => r.name));
+    }
+    return this.visible;
   }
 
   fullness(region: Region): string {

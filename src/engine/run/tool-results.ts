@@ -26,18 +26,21 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   // The filler's first line, while the content is the filler's whole text.
   let head = made?.head;
   let knownTokens = made ? event.size_tokens : undefined;
-  /** When read_file's byte cap cut the file: the text it let through, the whole file's bytes, its notice. */
-  let byteCut: { text: string; fileBytes: number; notice: string } | undefined;
+  /**
+   * When read_file's byte cap cut the file: the text it let through (and its tokens, when known
+   * from the filler's shape), the whole file's bytes, its notice.
+   */
+  let byteCut: { text: string; tokens: number | undefined; fileBytes: number; notice: string } | undefined;
   if (lookupTool(READ_FILE, event.tool_name)) {
     // Filler is ASCII: it is cut as such, and the part cut off is never made.
     const capped = made ? (cutAscii(made) ?? { content: made.text() }) : capReadFile(event.content!);
     content = capped.content;
     if (capped.notice !== undefined) {
-      byteCut = { text: capped.content, fileBytes: capped.fileBytes!, notice: capped.notice };
-      content = capped.content + capped.notice;
-      head = undefined;
       // Tokens cut are known only when the size was given (the cut tail is never tokenized).
       const shownTokens = made ? cutFillerTokens(run, made, capped.content.length, '') : undefined;
+      byteCut = { text: capped.content, tokens: shownTokens, fileBytes: capped.fileBytes!, notice: capped.notice };
+      content = capped.content + capped.notice;
+      head = undefined;
       const cutTokens =
         shownTokens === undefined || knownTokens === undefined ? 0 : Math.max(0, knownTokens - shownTokens);
       run.changes.push({
@@ -60,9 +63,14 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
     // cut away with the tail, and no count of the capped text is given as the file's. The cut
     // depends only on the event and the cap, so replays of the same traffic share it.
     const capped = run.shared.capped(event, max, () => {
-      const once = capToolResult(content, max, encoding);
+      // The whole result's tokens are the ones an uncut one is stored with, counted once per event.
+      const total = knownTokens ?? run.shared.resultTokensOf(event, content, run.ctx.count);
+      const once = capToolResult(content, max, encoding, { tokens: total });
       return once.truncated && byteCut
-        ? capToolResult(byteCut.text, max, encoding, (kept) => bothCapsMarker(kept, byteCut!.fileBytes, max))
+        ? capToolResult(byteCut.text, max, encoding, {
+            marker: (kept) => bothCapsMarker(kept, byteCut!.fileBytes, max),
+            tokens: byteCut.tokens,
+          })
         : once;
     });
     if (capped.truncated) {

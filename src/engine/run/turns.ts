@@ -65,7 +65,7 @@ export function infer(
     prefixTokens,
     prefixShare: tokens === 0 ? 0 : prefixTokens / tokens,
     cache: providerView(run.model, assembly.blocks, prefixTokens),
-    strippedBlocks: assembly.stripped.toolCalls.length + assembly.stripped.toolResults.length,
+    strippedBlocks: assembly.strippedBlocks.length,
     baselineTokens: run.baseline.tokens,
     taskInBaselineWindow: run.baseline.taskInWindow,
     taskInWindow: taskInWindow(run),

@@ -27,8 +27,9 @@ function evaluator(toml: string, window = 128_000, traffic = TRAFFIC) {
     traffic,
   });
   const names = new RunNames(traffic);
-  const probe = new Evaluator(scenario, {}, names, validateScenario(scenario).diagnostics);
-  const started = probe.startRun(toml);
+  const compiled = validateScenario(scenario);
+  const probe = new Evaluator(scenario, {}, names, compiled.diagnostics);
+  const started = probe.startRun(toml, compiled);
   if ('why' in started) throw new Error(started.why);
   return {
     started,
