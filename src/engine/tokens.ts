@@ -1,7 +1,7 @@
 // The one place that counts tokens. Everything else asks here.
 //
 // gpt-tokenizer is ~10x faster than js-tiktoken on this machine and yields identical token ids;
-// test/tokens.test.ts cross-checks the two on varied text.
+// test/engine/tokens.test.ts cross-checks the two on varied text.
 //
 // Each encoding's ranks are 0.3 to 0.7 MB gzip even packed as pairs (rank-pairs.ts), so they are
 // loaded on demand: a page fetches only the one its model needs. Counting stays synchronous;

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { append, assistant, call, detail, result, run, scenario, user } from './helpers.ts';
+import { append, assistant, call, detail, result, run, scenario, user, words } from '../builders.ts';
 import { prepare, type Run } from '../../src/engine/replay.ts';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
 import { fillerText } from '../../src/engine/filler.ts';
 import { countTokens } from '../../src/engine/tokens.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { RHAI } from '../../src/engine/custom-script.ts';
-
-const words = (n: number, word = 'alpha') => Array.from({ length: n }, () => word).join(' ');
 
 describe('assembly order', () => {
   it('pinned in declaration order, then stage_instructions, then other system regions, then messages', () => {
@@ -277,7 +275,7 @@ describe('runtime regions', () => {
 
   it('never throws on a broken blueprint: diagnostics and no steps', async () => {
     const { replay } = await import('../../src/engine/index.ts');
-    const { scenario } = await import('./helpers.ts');
+    const { scenario } = await import('../builders.ts');
     const t = replay(scenario('[context.regions]\nx = { kind = "nonsense" }', [user('hi')]), {
       ...BUILT_IN_TRAFFIC,
       ...RHAI,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveBudget, resolveBudgets } from '../../src/engine/budget.ts';
 import { MODELS, findModel, resolveModel } from '../../src/engine/models.ts';
-import { blueprintOf } from './helpers.ts';
+import { blueprintOf } from '../builders.ts';
 
 function region(decl: string) {
   return blueprintOf(`[context.regions]\ntask = {}\nr = ${decl}\n`).regions[1]!;

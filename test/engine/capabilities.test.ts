@@ -6,11 +6,10 @@ import { resolveBudget } from '../../src/engine/budget.ts';
 import { KIND_CAPABILITIES, type KindCapabilities } from '../../src/engine/regions/capabilities.ts';
 import { createRegion } from '../../src/engine/regions/index.ts';
 import { implicitDecl, instructionsRegion } from '../../src/engine/stages.ts';
-import { append, run } from '../runtime/helpers.ts';
+import { append, run, words } from '../builders.ts';
 
 const SCRIPT = { 'notes.rhai': 'fn render(ctx) { "" }' };
 /** Exactly `n` tokens (" alpha" is one token). */
-const words = (n: number) => Array.from({ length: n }, () => 'alpha').join(' ');
 
 function regionOf(kind: RegionKind) {
   const decl = implicitDecl('notes', kind, { sourceRegion: 'conversation', script: 'notes.rhai' });

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import o200k from 'gpt-tokenizer/bpeRanks/o200k_base';
 import cl100k from 'gpt-tokenizer/bpeRanks/cl100k_base';
 import { describe, expect, it } from 'vitest';
-import { fetchRanks, packRanks, unpackRanks, type Ranks } from '../src/engine/rank-pairs.ts';
+import { fetchRanks, packRanks, unpackRanks, type Ranks } from '../../src/engine/rank-pairs.ts';
 
 const ENCODINGS: [string, Ranks][] = [
   ['o200k_base', o200k],

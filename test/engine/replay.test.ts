@@ -5,7 +5,7 @@ import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { RHAI } from '../../src/engine/custom-script.ts';
 import { prepare, replayPrepared } from '../../src/engine/replay.ts';
 import { TemporaryRegion } from '../../src/engine/regions/temporary.ts';
-import { append, assistant, call, scenario, user } from './helpers.ts';
+import { append, assistant, call, scenario, user } from '../builders.ts';
 import { checkCustomScript } from '../../src/engine/custom-script.ts';
 
 describe('region registry', () => {

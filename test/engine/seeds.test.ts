@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveSeed, taskSeedFinding, type SeedInputs } from '../../src/engine/seeds.ts';
 import { commandIsSafe as isCommandSafe } from '../../src/engine/blueprint/policy.ts';
 import type { Blueprint, RegionDecl } from '../../src/engine/blueprint/types.ts';
-import { blueprint, region, seeded } from './fixtures.ts';
+import { blueprint, decl, seeded } from '../builders.ts';
 
 const workdir = {
   'README.md': '# Demo\nA demo crate.',
@@ -129,7 +129,7 @@ describe('resolveSeed: caller inputs', () => {
   });
 
   it('unseeded regions produce no seed row', () => {
-    const regions = [region('scratch'), seeded('rules', { type: 'literal', text: 'Be brief.' })];
+    const regions = [decl('scratch'), seeded('rules', { type: 'literal', text: 'Be brief.' })];
     const result = resolveSeeds(blueprint(regions), regions, { inputs: {} });
     expect(result).toEqual({
       seeds: [{ region: 'rules', entries: [{ content: 'Be brief.', source: 'literal' }] }],

@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { COMPACT_EDGE, append, assistant, call, detail, figures, result, run, user } from './helpers.ts';
+import {
+  COMPACT_EDGE,
+  append,
+  assistant,
+  call,
+  detail,
+  figures,
+  result,
+  run,
+  user,
+  words,
+  transition,
+} from '../builders.ts';
 import type { TrafficEvent } from '../../src/engine/scenario.ts';
 
-const words = (n: number, word = 'alpha') => Array.from({ length: n }, () => word).join(' ');
 const todo = (item: string): TrafficEvent => ({ type: 'todo_add', region: 'todos', item });
-const go = (to: string): TrafficEvent => ({ type: 'transition', to });
 
 const twoStages = (regions: string) => `[context.regions]
 ${regions}
@@ -24,7 +34,7 @@ describe('stage instructions', () => {
     expect(d.request.system.map((b) => [b.region, b.text])).toEqual([
       ['task', '[task]:\nFix the failing test\nPlan the work.'],
     ]);
-    const t = run(toml, [go('build'), assistant('ok')], { inputs: { task: 'Fix the failing test' } });
+    const t = run(toml, [transition('build'), assistant('ok')], { inputs: { task: 'Fix the failing test' } });
     expect(t.summary.ledger).toEqual({ plan: { task: 8 }, build: { task: 3, conversation: 1 } });
     expect(figures(t.steps[0]!, 'task')).toEqual({ task: [7, 2] });
   });
@@ -33,7 +43,7 @@ describe('stage instructions', () => {
     const toml = twoStages(
       'notes = { kind = "temporary" }\nstage_instructions = { kind = "pinned" }\ntask = { kind = "pinned" }\nrules = { kind = "pinned", seed = { literal = "Never edit generated files." } }',
     );
-    const traffic: TrafficEvent[] = [append('notes', 'n1'), assistant('one'), go('build'), assistant('two')];
+    const traffic: TrafficEvent[] = [append('notes', 'n1'), assistant('one'), transition('build'), assistant('two')];
     const extra = { inputs: { task: 'Fix the failing test' } };
     const first = detail(toml, traffic, 1, extra).request;
     expect(first.system.map((b) => b.region)).toEqual(['task', 'rules', 'stage_instructions', 'notes']);
@@ -68,10 +78,10 @@ system_prompt = "Review."
     const t = run(gated(), [
       todo('compute the fee table'),
       todo('write docs'),
-      go('review'),
+      transition('review'),
       { type: 'todo_done', region: 'todos', id: 1 },
       { type: 'todo_done', region: 'todos', id: 2 },
-      go('review'),
+      transition('review'),
     ]);
     expect(t.steps[2]!.result).toEqual({
       ok: false,
@@ -88,7 +98,12 @@ system_prompt = "Review."
   });
 
   it('shares max_attempts, after which the run moves on instead of wedging', () => {
-    const t = run(gated('max_attempts = 2'), [todo('never done'), go('review'), go('review'), assistant('in review')]);
+    const t = run(gated('max_attempts = 2'), [
+      todo('never done'),
+      transition('review'),
+      transition('review'),
+      assistant('in review'),
+    ]);
     expect(t.steps[1]!.result!.ok).toBe(false);
     expect(t.steps[2]!.result).toEqual({
       ok: true,
@@ -106,13 +121,13 @@ plan = { kind = "temporary", required = true, required_message = "Write the plan
 [stages.a.transitions.b]
 [stages.b]
 `;
-    const t = run(toml, [go('b'), append('plan', 'step 1'), go('b')]);
+    const t = run(toml, [transition('b'), append('plan', 'step 1'), transition('b')]);
     expect(t.steps[0]!.result!.message).toBe('Write the plan into plan first. (attempt 1 of 3)');
     expect(t.steps[2]!.result).toEqual({ ok: true, message: 'moved from a to b' });
   });
 
   it('refuses a transition the stage does not declare', () => {
-    const t = run(gated(), [go('nowhere')]);
+    const t = run(gated(), [transition('nowhere')]);
     expect(t.steps[0]!.result).toEqual({
       ok: false,
       message: 'stage implement has no transition to "nowhere" (declared: review)',
@@ -127,7 +142,7 @@ describe('edge transform and compact_history', () => {
       append('codebase', words(50), 'src/a.rs'),
       append('codebase', words(50), 'src/b.rs'),
       append('keep', words(20), 'k'),
-      go('build'),
+      transition('build'),
     ]);
     const step = t.steps[3]!;
     const compacted = step.changes.filter((c) => c.type === 'compact').map((c) => [c.region, c.entries]);
@@ -138,7 +153,7 @@ describe('edge transform and compact_history', () => {
     expect(step.regions.history!.entries).toBe(1);
     const d = detail(
       toml,
-      [append('codebase', words(50), 'src/a.rs'), append('codebase', words(50), 'src/b.rs'), go('build')],
+      [append('codebase', words(50), 'src/a.rs'), append('codebase', words(50), 'src/b.rs'), transition('build')],
       2,
     );
     const history = d.regions.find((r) => r.name === 'history')!;
@@ -161,14 +176,14 @@ notes = { kind = "temporary" }
 `;
     const t = run(toml, [
       append('scratch', 'x1'),
-      go('b'),
+      transition('b'),
       append('scratch', 'x2'),
       append('notes', 'n'),
       assistant(''),
     ]);
     expect(t.steps[1]!.regions.scratch).toEqual({ tokens: 2, budget: 5000, entries: 1, visible: false });
     expect(t.steps[2]!.result!.message).toMatch(/^region scratch is not part of stage b's layout/);
-    const d = detail(toml, [append('scratch', 'x1'), go('b'), append('notes', 'n'), assistant('')], 3);
+    const d = detail(toml, [append('scratch', 'x1'), transition('b'), append('notes', 'n'), assistant('')], 3);
     expect(d.request.system.map((b) => b.region)).toEqual(['notes']);
   });
 });

@@ -1,12 +1,12 @@
 // Encodings load on demand (the page fetches only its model's, about 1 MB gzip each): counting with
 // one not loaded yet says which and how to load it, and loading one leaves the other unloaded.
 import { describe, expect, it, vi } from 'vitest';
-import { countTokens as countWithBothLoaded } from '../src/engine/tokens.ts';
+import { countTokens as countWithBothLoaded } from '../../src/engine/tokens.ts';
 
 /** A fresh copy of the module, with no encoding loaded (the test setup loaded both in the shared one). */
-async function freshTokens(): Promise<typeof import('../src/engine/tokens.ts')> {
+async function freshTokens(): Promise<typeof import('../../src/engine/tokens.ts')> {
   vi.resetModules();
-  return import('../src/engine/tokens.ts');
+  return import('../../src/engine/tokens.ts');
 }
 
 const TEXT = 'The context window is a budget: 200,000 tokens, shared by every region.';

@@ -12,7 +12,7 @@ import {
   tokenPage,
   tokenPieces,
   type Encoding,
-} from '../src/engine/tokens.ts';
+} from '../../src/engine/tokens.ts';
 
 // The engine counts with gpt-tokenizer; js-tiktoken is the reference it must agree with.
 const reference: Record<Encoding, Tiktoken> = {
@@ -73,11 +73,11 @@ describe("observeCounts (the bench floor's recorder)", () => {
 // (test/import/fixtures/real/SOURCES.md says where each comes from).
 const realTexts: Record<string, string> = {
   'claude-trace request bodies (207 KB)': readFileSync(
-    new URL('./import/fixtures/real/claude-trace-first-calls.jsonl', import.meta.url),
+    new URL('../import/fixtures/real/claude-trace-first-calls.jsonl', import.meta.url),
     'utf8',
   ),
   'SWE-agent trajectory': readFileSync(
-    new URL('./import/fixtures/real/swe-agent-commands.traj', import.meta.url),
+    new URL('../import/fixtures/real/swe-agent-commands.traj', import.meta.url),
     'utf8',
   ),
 };

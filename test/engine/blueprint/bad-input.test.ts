@@ -1,11 +1,11 @@
 // Hostile and broken input: always diagnostics, never a throw or a hang.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compileBlueprint, MAX_BLUEPRINT_BYTES } from '../../src/engine/blueprint/index.ts';
-import { MAX_REGIONS } from '../../src/engine/limits.ts';
-import { KeyIndex } from '../../src/engine/blueprint/locate.ts';
-import { compile, summary } from './helpers.ts';
-import { checkCustomScript } from '../../src/engine/custom-script.ts';
+import { compileBlueprint, MAX_BLUEPRINT_BYTES } from '../../../src/engine/blueprint/index.ts';
+import { MAX_REGIONS } from '../../../src/engine/limits.ts';
+import { KeyIndex } from '../../../src/engine/blueprint/locate.ts';
+import { compile, summary } from '../../builders.ts';
+import { checkCustomScript } from '../../../src/engine/custom-script.ts';
 
 /** Deterministic pseudo-random bytes (mulberry32), decoded as Latin-1 so every byte is a character. */
 function garbage(length: number, seed: number): string {

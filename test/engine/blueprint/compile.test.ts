@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { regionsForStage, DEFAULT_REQUIRED_MESSAGE } from '../../src/engine/blueprint/index.ts';
-import { blueprintOf, compile, summary } from './helpers.ts';
+import { regionsForStage, DEFAULT_REQUIRED_MESSAGE } from '../../../src/engine/blueprint/index.ts';
+import { blueprintOf, compile, summary } from '../../builders.ts';
 
 describe('compileBlueprint: regions and defaults', () => {
   it('reads the spec overview blueprint with every default applied', () => {

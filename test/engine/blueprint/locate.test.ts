@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KeyIndex, dottedPath } from '../../src/engine/blueprint/locate.ts';
-import { locateJson } from '../../src/engine/blueprint/jsonLocate.ts';
+import { KeyIndex, dottedPath } from '../../../src/engine/blueprint/locate.ts';
+import { locateJson } from '../../../src/engine/blueprint/jsonLocate.ts';
 
 const at = (line: number, column: number) => ({ line, column });
 /** A located span: start and exclusive end. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { matchGlob, normalizeAny, normalizeRelative } from '../../src/engine/blueprint/paths.ts';
-import { commandIsSafe, readPathCovering } from '../../src/engine/blueprint/policy.ts';
-import { closest, didYouMean, editDistance } from '../../src/engine/blueprint/suggest.ts';
+import { matchGlob, normalizeAny, normalizeRelative } from '../../../src/engine/blueprint/paths.ts';
+import { commandIsSafe, readPathCovering } from '../../../src/engine/blueprint/policy.ts';
+import { closest, didYouMean, editDistance } from '../../../src/engine/blueprint/suggest.ts';
 
 describe('paths', () => {
   it('normalizeRelative keeps paths inside their root and refuses the rest', () => {

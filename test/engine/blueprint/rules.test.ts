@@ -1,7 +1,7 @@
 // Every validation rule, each with a real blueprint and the exact code, severity, line, column and path.
 import { describe, expect, it } from 'vitest';
-import { compileBlueprint } from '../../src/engine/blueprint/index.ts';
-import { TASK, compile, only, summary, withCode } from './helpers.ts';
+import { compileBlueprint } from '../../../src/engine/blueprint/index.ts';
+import { TASK, compile, only, summary, withCode } from '../../builders.ts';
 
 const R = '[context.regions]\n';
 

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { append, detail, figures, run, user } from './helpers.ts';
-import type { TrafficEvent } from '../../src/engine/scenario.ts';
+import { append, detail, figures, run, user, words } from '../../builders.ts';
+import type { TrafficEvent } from '../../../src/engine/scenario.ts';
 
 /** Exactly `n` tokens: " alpha" is one token, and the pre-split keeps words apart. */
-const words = (n: number, word = 'alpha') => Array.from({ length: n }, () => word).join(' ');
 
 describe('temporary', () => {
   it('trims the oldest entries once over budget', () => {
@@ -214,7 +213,7 @@ describe('checklist', () => {
   });
 
   it('renders as one block, open items first', async () => {
-    const { detail } = await import('./helpers.ts');
+    const { detail } = await import('../../builders.ts');
     const d = detail(toml, traffic, 7);
     expect(d.request.system.find((b) => b.region === 'todos')!.text).toBe(
       '[todos]:\n- [ ] #2 fix lexer\n  note: blocked on tokens\n- [ ] #3 ship\n- [x] #1 write parser',

@@ -1,20 +1,19 @@
 // The spec's "Recreating the built-ins": each example script under src/scenarios/hooks/, run on the
 // same traffic as the built-in kind it recreates, gives the same regions and the same request.
 import { describe, expect, it } from 'vitest';
-import type { RegionDecl } from '../../src/engine/blueprint/types.ts';
-import { Replay, replay } from '../../src/engine/index.ts';
-import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { RHAI, loadCustomHooks } from '../../src/engine/custom-script.ts';
-import { ClearableRegion } from '../../src/engine/regions/clearable.ts';
-import { CustomRegion } from '../../src/engine/regions/custom.ts';
-import { PinnedRegion } from '../../src/engine/regions/pinned.ts';
-import { SlidingWindowRegion } from '../../src/engine/regions/sliding-window.ts';
-import { TemporaryRegion } from '../../src/engine/regions/temporary.ts';
-import type { Entry, Region, RegionRender } from '../../src/engine/regions/types.ts';
-import type { TrafficEvent } from '../../src/engine/scenario.ts';
-import { countTokens } from '../../src/engine/tokens.ts';
-import { scenario } from '../builders.ts';
-import { CUSTOM_TEST, budgetOf, decl, hookScript, testContext } from './support.ts';
+import type { RegionDecl } from '../../../src/engine/blueprint/types.ts';
+import { Replay, replay } from '../../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../../src/scenarios/generators.ts';
+import { RHAI, loadCustomHooks } from '../../../src/engine/custom-script.ts';
+import { ClearableRegion } from '../../../src/engine/regions/clearable.ts';
+import { CustomRegion } from '../../../src/engine/regions/custom.ts';
+import { PinnedRegion } from '../../../src/engine/regions/pinned.ts';
+import { SlidingWindowRegion } from '../../../src/engine/regions/sliding-window.ts';
+import { TemporaryRegion } from '../../../src/engine/regions/temporary.ts';
+import type { Entry, Region, RegionRender } from '../../../src/engine/regions/types.ts';
+import type { TrafficEvent } from '../../../src/engine/scenario.ts';
+import { countTokens } from '../../../src/engine/tokens.ts';
+import { scenario, CUSTOM_TEST, budgetOf, decl, hookScript, testContext } from '../../builders.ts';
 
 // ---- region level: the same entries written to both ------------------------------------------
 
@@ -100,7 +99,7 @@ describe('recreating the built-ins, region by region', () => {
     const d = decl('notes', { kind: 'pinned' });
     const evictions = assertSame(
       new PinnedRegion(d, budgetOf(300)),
-      custom('pinned', decl('notes', { script: 'hooks/pinned.rhai', persistent: true }), 300),
+      custom('pinned', decl('notes', { kind: 'custom', script: 'hooks/pinned.rhai', persistent: true }), 300),
       entriesFor('text'),
     );
     expect(evictions).toBe(0);
@@ -110,7 +109,7 @@ describe('recreating the built-ins, region by region', () => {
     const d = decl('notes', { kind: 'temporary' });
     const evictions = assertSame(
       new TemporaryRegion(d, budgetOf(300)),
-      custom('temporary', decl('notes', { script: 'hooks/temporary.rhai' }), 300),
+      custom('temporary', decl('notes', { kind: 'custom', script: 'hooks/temporary.rhai' }), 300),
       entriesFor('text'),
     );
     expect(evictions).toBeGreaterThan(5);
@@ -120,7 +119,7 @@ describe('recreating the built-ins, region by region', () => {
     const d = decl('notes', { kind: 'clearable' });
     const evictions = assertSame(
       new ClearableRegion(d, budgetOf(300)),
-      custom('clearable', decl('notes', { script: 'hooks/clearable.rhai' }), 300),
+      custom('clearable', decl('notes', { kind: 'custom', script: 'hooks/clearable.rhai' }), 300),
       entriesFor('text'),
     );
     expect(evictions).toBeGreaterThanOrEqual(2);
@@ -130,7 +129,7 @@ describe('recreating the built-ins, region by region', () => {
     const d = decl('conversation', { kind: 'sliding_window', maxItems: 1000 });
     const evictions = assertSame(
       new SlidingWindowRegion(d, budgetOf(250)),
-      custom('sliding_window', decl('conversation', { script: 'hooks/sliding_window.rhai' }), 250),
+      custom('sliding_window', decl('conversation', { kind: 'custom', script: 'hooks/sliding_window.rhai' }), 250),
       entriesFor('conversation'),
     );
     expect(evictions).toBeGreaterThan(5);

@@ -1,11 +1,10 @@
 // A custom region inside whole runs: unpaired tool blocks a script emits, per-stage scripts, and
 // what the timeline shows when a hook fails.
 import { describe, expect, it } from 'vitest';
-import { Replay, replay } from '../../src/engine/index.ts';
-import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { RHAI } from '../../src/engine/custom-script.ts';
-import { scenario } from '../builders.ts';
-import { CUSTOM_TEST } from './support.ts';
+import { Replay, replay } from '../../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../../src/scenarios/generators.ts';
+import { RHAI } from '../../../src/engine/custom-script.ts';
+import { scenario, CUSTOM_TEST } from '../../builders.ts';
 
 const TASK = 'task = { kind = "pinned", seed = "task_input" }';
 

@@ -1,15 +1,20 @@
 // CustomRegion driven directly: every hook outcome and every failure path.
 import { describe, expect, it } from 'vitest';
-import { CustomRegion } from '../../src/engine/regions/custom.ts';
-import { CustomScriptError, checkCustomScript, runRhaiSeed, loadCustomHooks } from '../../src/engine/custom-script.ts';
-import { countTokens } from '../../src/engine/tokens.ts';
-import { entryLabel } from '../../src/engine/regions/index.ts';
-import { budgetOf, decl, testContext, text, toolResult } from './support.ts';
+import { CustomRegion } from '../../../src/engine/regions/custom.ts';
+import {
+  CustomScriptError,
+  checkCustomScript,
+  runRhaiSeed,
+  loadCustomHooks,
+} from '../../../src/engine/custom-script.ts';
+import { countTokens } from '../../../src/engine/tokens.ts';
+import { entryLabel } from '../../../src/engine/regions/index.ts';
+import { budgetOf, decl, testContext, text, toolResult } from '../../builders.ts';
 
 const PLAIN = 'fn render(ctx) { let t = ""; for e in ctx.entries { t += e.content + ";"; } t }';
 
 function region(source: string, extra: Parameters<typeof decl>[1] = {}, budget = 1000) {
-  return new CustomRegion(decl('brain', { script: 'hooks/brain.rhai', ...extra }), budgetOf(budget), {
+  return new CustomRegion(decl('brain', { kind: 'custom', script: 'hooks/brain.rhai', ...extra }), budgetOf(budget), {
     agent: { 'agent.leviath': '', 'hooks/brain.rhai': source },
     encoding: 'o200k_base',
     loadCustomHooks,
@@ -18,7 +23,11 @@ function region(source: string, extra: Parameters<typeof decl>[1] = {}, budget =
 
 function spawnError(agent: Record<string, string>, script = 'hooks/brain.rhai'): CustomScriptError {
   try {
-    new CustomRegion(decl('brain', { script }), budgetOf(100), { agent, encoding: 'o200k_base', loadCustomHooks });
+    new CustomRegion(decl('brain', { kind: 'custom', script }), budgetOf(100), {
+      agent,
+      encoding: 'o200k_base',
+      loadCustomHooks,
+    });
   } catch (error) {
     if (error instanceof CustomScriptError) return error;
     throw error;

@@ -1,12 +1,12 @@
 // Issue 10, "also seen": budgets and routing that cannot work are warnings in validate and replay
 // alike, and a custom region's on_write decides the size the result and the ledger report.
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/engine/index.ts';
-import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { RHAI } from '../../src/engine/custom-script.ts';
-import type { Scenario, TrafficEvent } from '../../src/engine/scenario.ts';
-import { validateScenario } from '../../src/engine/validate.ts';
-import { append, assistant, run, scenario } from './helpers.ts';
+import { replay } from '../../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../../src/scenarios/generators.ts';
+import { RHAI } from '../../../src/engine/custom-script.ts';
+import type { Scenario, TrafficEvent } from '../../../src/engine/scenario.ts';
+import { validateScenario } from '../../../src/engine/validate.ts';
+import { append, assistant, run, scenario } from '../../builders.ts';
 
 const inputs = { inputs: { task: 'Fix the test' } };
 

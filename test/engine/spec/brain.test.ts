@@ -1,14 +1,13 @@
 // The spec's complete example, context_hooks/brain.rhai, with the request asserted exactly.
 import { describe, expect, it } from 'vitest';
-import { Replay, replay } from '../../src/engine/index.ts';
-import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { RHAI } from '../../src/engine/custom-script.ts';
-import { findExample } from '../../src/scenarios/examples.ts';
-import { ScenarioSchema } from '../../src/engine/scenario.ts';
-import { countTokens } from '../../src/engine/tokens.ts';
-import { scenario } from '../builders.ts';
-import { CUSTOM_TEST, hookScript } from './support.ts';
-import type { ToolCall } from '../../src/engine/timeline.ts';
+import { Replay, replay } from '../../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../../src/scenarios/generators.ts';
+import { RHAI } from '../../../src/engine/custom-script.ts';
+import { findExample } from '../../../src/scenarios/examples.ts';
+import { ScenarioSchema } from '../../../src/engine/scenario.ts';
+import { countTokens } from '../../../src/engine/tokens.ts';
+import { scenario, CUSTOM_TEST, hookScript } from '../../builders.ts';
+import type { ToolCall } from '../../../src/engine/timeline.ts';
 
 const count = (s: string) => countTokens(s, 'o200k_base');
 const TASK = 'Fix the failing test.';

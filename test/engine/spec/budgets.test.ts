@@ -2,12 +2,10 @@
 // limit, the cascade sheds what loses least first, and a request still over the window says what
 // is left in it and why.
 import { describe, expect, it } from 'vitest';
-import { countTokens } from '../../src/engine/tokens.ts';
-import { validateScenario } from '../../src/engine/validate.ts';
-import { append, assistant, detail, run, scenario, user } from './helpers.ts';
-import { RHAI } from '../../src/engine/custom-script.ts';
-
-const words = (n: number, word = 'alpha') => Array.from({ length: n }, () => word).join(' ');
+import { countTokens } from '../../../src/engine/tokens.ts';
+import { validateScenario } from '../../../src/engine/validate.ts';
+import { append, assistant, detail, run, scenario, user, words } from '../../builders.ts';
+import { RHAI } from '../../../src/engine/custom-script.ts';
 
 describe('7. min_tokens above max_tokens', () => {
   // spec: "Use `max_tokens` and `threshold_tokens` when you need a limit that really is hard."

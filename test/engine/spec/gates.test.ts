@@ -2,13 +2,12 @@
 // a gate gates or lev validate refuses it, and every case where a checklist or a gate would
 // silently do nothing is a finding with a code of its own.
 import { describe, expect, it } from 'vitest';
-import type { TrafficEvent } from '../../src/engine/scenario.ts';
-import { validateScenario } from '../../src/engine/validate.ts';
-import { append, assistant, detail, run, scenario } from './helpers.ts';
+import type { TrafficEvent } from '../../../src/engine/scenario.ts';
+import { validateScenario } from '../../../src/engine/validate.ts';
+import { append, assistant, detail, run, scenario, transition } from '../../builders.ts';
 
 const add = (region: string, item: string): TrafficEvent => ({ type: 'todo_add', region, item });
 const done = (region: string, id: number): TrafficEvent => ({ type: 'todo_done', region, id });
-const to = (stage: string): TrafficEvent => ({ type: 'transition', to: stage });
 
 describe('4. a checklist id is never reused, whatever kinds its region passes through', () => {
   // spec: "An id is never reused, so a `todo_done` cannot land on a different item than the one it names."
@@ -25,9 +24,9 @@ todos = { kind = "temporary" }
     add('todos', 'read the parser'),
     add('todos', 'write the test'),
     done('todos', 1),
-    to('build'),
+    transition('build'),
     append('todos', 'a free-text note'),
-    to('check'),
+    transition('check'),
     add('todos', 'run the suite'),
     done('todos', 3),
     done('todos', 1),
@@ -97,7 +96,9 @@ notes = { kind = "temporary" }
         'or nudge the agent to close items it cannot see until max_attempts runs out. Add todos to [stages.plan.context.regions], or gate on a checklist stage "plan" declares.',
     );
     // Refused, so it cannot run and pass at the first attempt as if the work were done.
-    expect(validateScenario(scenario(toml, [to('build')])).diagnostics.some((d) => d.severity === 'error')).toBe(true);
+    expect(
+      validateScenario(scenario(toml, [transition('build')])).diagnostics.some((d) => d.severity === 'error'),
+    ).toBe(true);
   });
 
   it("a checklist only an earlier stage declares: the gate's stage cannot close its items", () => {
@@ -122,7 +123,7 @@ gate = { require_no_open_items = "todos" }
     const toml =
       '[context.regions]\ntodos = { kind = "checklist" }\n[stages.plan.transitions.build]\ngate = { require_no_open_items = "todos" }\n[stages.build]\n';
     expect(findings(toml).lines).toEqual([]);
-    const t = run(toml, [add('todos', 'read the parser'), to('build')]);
+    const t = run(toml, [add('todos', 'read the parser'), transition('build')]);
     expect(t.steps[1]!.result).toEqual({
       ok: false,
       message: 'Finish or explicitly drop the open items first. Open in todos: #1 read the parser. (attempt 1 of 3)',
@@ -143,7 +144,7 @@ gate = { require_no_open_items = "todos"${where === 'gate' ? ', max_attempts = 1
 `;
 
   it('the run moves on at the first attempt, with the open items in a warning', () => {
-    const t = run(toml('stage'), [add('todos', 'read the parser'), to('build')]);
+    const t = run(toml('stage'), [add('todos', 'read the parser'), transition('build')]);
     expect(t.steps[1]!.result).toEqual({
       ok: true,
       message: 'moved from plan to build (gate not satisfied; max_attempts reached)',

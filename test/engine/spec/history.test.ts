@@ -2,8 +2,8 @@
 // what is new in the source, and when the history compacts itself it keeps every key and path it
 // carried, merged and counted.
 import { describe, expect, it } from 'vitest';
-import type { TrafficEvent } from '../../src/engine/scenario.ts';
-import { detail, run } from './helpers.ts';
+import type { TrafficEvent } from '../../../src/engine/scenario.ts';
+import { detail, run, transition } from '../../builders.ts';
 
 // spec: compact_history "Carries summaries from earlier stages forward, so a later stage skips the
 // raw content"; "Rolls forward, compacted"; a compacted region "never loses the fact that content
@@ -18,7 +18,6 @@ const read = (path: string, size = 50): TrafficEvent[] => {
     { type: 'tool_result', tool_call_id: id, tool_name: 'read_file', size_tokens: size },
   ];
 };
-const to = (stage: string): TrafficEvent => ({ type: 'transition', to: stage });
 const historyOf = (toml: string, traffic: TrafficEvent[]) =>
   detail(toml, [...traffic, { type: 'assistant', content: 'ok' }], traffic.length).request.system.find(
     (b) => b.region === 'history',
@@ -41,7 +40,14 @@ history = { kind = "compact_history", source_region = "codebase", max_tokens = $
 `;
 
 describe('each transition carries only what is new in the source', () => {
-  const traffic = [...read('src/a.rs'), ...read('src/b.rs'), to('s2'), ...read('src/c.rs'), to('s3'), to('s4')];
+  const traffic = [
+    ...read('src/a.rs'),
+    ...read('src/b.rs'),
+    transition('s2'),
+    ...read('src/c.rs'),
+    transition('s3'),
+    transition('s4'),
+  ];
 
   it('s1 carries a and b, s2 only c, and s3 (which cannot see the source) nothing', () => {
     const t = run(FOUR_STAGES(5000), traffic);
@@ -62,10 +68,10 @@ describe('each transition carries only what is new in the source', () => {
     const folding = [
       ...read('src/a.rs', 300),
       ...read('src/b.rs', 300),
-      to('s2'),
+      transition('s2'),
       ...read('src/c.rs', 300),
       ...read('src/d.rs', 300),
-      to('s3'),
+      transition('s3'),
     ];
     const t = run(small, folding);
     expect(
@@ -81,7 +87,7 @@ describe('each transition carries only what is new in the source', () => {
   });
 
   it('a file read again is new: the carry counts it again', () => {
-    const again = [...read('src/a.rs'), to('s2'), ...read('src/a.rs'), to('s3')];
+    const again = [...read('src/a.rs'), transition('s2'), ...read('src/a.rs'), transition('s3')];
     expect(historyOf(FOUR_STAGES(5000), again)).toBe(
       '[history]:\n' +
         '[summary of 1 entry from codebase in stage s1] src/a.rs\n' +
@@ -100,7 +106,7 @@ read_file = "codebase"
 [stages.s1.transitions.s2]
 [stages.s2.transitions.s1]
 `;
-    const traffic = [...read('src/a.rs'), to('s2'), to('s1'), ...read('src/b.rs'), to('s2')];
+    const traffic = [...read('src/a.rs'), transition('s2'), transition('s1'), ...read('src/b.rs'), transition('s2')];
     const t = run(loop, traffic);
     expect(t.steps[3]!.changes).toEqual([]); // s2 read nothing: nothing new to carry
     expect(historyOf(loop, traffic)).toBe(
@@ -114,11 +120,11 @@ describe('when the history compacts, it keeps every key and path it carried, mer
     const traffic = [
       ...read('src/a.rs'),
       ...read('src/b.rs'),
-      to('s2'),
+      transition('s2'),
       ...read('src/c.rs'),
       ...read('src/a.rs'),
-      to('s3'),
-      to('s4'),
+      transition('s3'),
+      transition('s4'),
     ];
     const t = run(FOUR_STAGES(40), traffic);
     const fold = t.steps.flatMap((s) => s.changes).find((c) => c.type === 'compact' && c.region === 'history')!;
@@ -132,9 +138,9 @@ describe('when the history compacts, it keeps every key and path it carried, mer
     const paths = Array.from({ length: 30 }, (_, i) => `src/file${i}.rs`);
     const traffic = [
       ...paths.slice(0, 15).flatMap((p) => read(p, 5)),
-      to('s2'),
+      transition('s2'),
       ...paths.slice(15).flatMap((p) => read(p, 5)),
-      to('s3'),
+      transition('s3'),
     ];
     const text = historyOf(FOUR_STAGES(100), traffic)!;
     expect(text).toBe(`[history]:\n[summary of 30 entries from history] ${paths.join('; ')}`);

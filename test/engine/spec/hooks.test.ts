@@ -1,11 +1,10 @@
 // Issue 32: custom-region hooks read the script's answer exactly as the spec words it, and every
 // message about what a hook did (the call's result, context_append's answer, the timeline) is true.
 import { describe, expect, it } from 'vitest';
-import type { TrafficEvent } from '../../src/engine/scenario.ts';
-import { countTokens } from '../../src/engine/tokens.ts';
-import { append, detail, run } from '../runtime/helpers.ts';
+import type { TrafficEvent } from '../../../src/engine/scenario.ts';
+import { countTokens } from '../../../src/engine/tokens.ts';
+import { append, detail, run, words } from '../../builders.ts';
 
-const words = (n: number, word = 'alpha') => Array.from({ length: n }, () => word).join(' ');
 const RENDER = 'fn render(ctx) { let out = []; for e in ctx.entries { out.push(e.content); } #{ system: out } }\n';
 
 describe('6. on_overflow answers indices, which are integers', () => {

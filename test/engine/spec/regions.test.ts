@@ -1,11 +1,11 @@
 // Issue 10, points 3, 7, 8 and 9: keyed rewrites, custom regions without upsert, reject regions that
 // never refuse silently, and what summarizable = false does.
 import { describe, expect, it } from 'vitest';
-import type { TrafficEvent } from '../../src/engine/scenario.ts';
-import { countTokens } from '../../src/engine/tokens.ts';
-import { validateScenario } from '../../src/engine/validate.ts';
-import { append, assistant, detail, result, run, scenario, user } from './helpers.ts';
-import { RHAI } from '../../src/engine/custom-script.ts';
+import type { TrafficEvent } from '../../../src/engine/scenario.ts';
+import { countTokens } from '../../../src/engine/tokens.ts';
+import { validateScenario } from '../../../src/engine/validate.ts';
+import { append, assistant, detail, result, run, scenario, user } from '../../builders.ts';
+import { RHAI } from '../../../src/engine/custom-script.ts';
 
 const del = (region: string, key: string): TrafficEvent => ({ type: 'context_delete', region, key });
 

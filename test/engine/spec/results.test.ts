@@ -2,9 +2,9 @@
 // read are named, a cut is counted the same on the timeline as in the marker, a result its region
 // cannot hold says it was dropped, and a hashmap shows the keys the model must name.
 import { describe, expect, it } from 'vitest';
-import type { TrafficEvent } from '../../src/engine/scenario.ts';
-import { countTokens, encode } from '../../src/engine/tokens.ts';
-import { assistant, detail, run } from './helpers.ts';
+import type { TrafficEvent } from '../../../src/engine/scenario.ts';
+import { countTokens, encode } from '../../../src/engine/tokens.ts';
+import { assistant, detail, run } from '../../builders.ts';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 

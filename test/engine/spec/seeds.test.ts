@@ -1,12 +1,12 @@
 // Issue 10, points 1, 4, 5 and 6: validate and replay judge every seed with one function, so the
 // same scenario gets the same codes from both, and the run seeds exactly what validation saw.
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/engine/index.ts';
-import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { RHAI } from '../../src/engine/custom-script.ts';
-import { validateScenario } from '../../src/engine/validate.ts';
-import type { Scenario, ScenarioInput } from '../../src/engine/scenario.ts';
-import { assistant, detail, scenario } from './helpers.ts';
+import { replay } from '../../../src/engine/index.ts';
+import { BUILT_IN_TRAFFIC } from '../../../src/scenarios/generators.ts';
+import { RHAI } from '../../../src/engine/custom-script.ts';
+import { validateScenario } from '../../../src/engine/validate.ts';
+import type { Scenario, ScenarioInput } from '../../../src/engine/scenario.ts';
+import { assistant, detail, scenario } from '../../builders.ts';
 
 const TASK = 'task = { kind = "pinned" }\n';
 const inputs = { task: 'Fix the test' };

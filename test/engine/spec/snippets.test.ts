@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compile, summary } from './helpers.ts';
+import { compile, summary } from '../../builders.ts';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 const SCRIPTS = { 'context_hooks/brain.rhai': 'fn render(ctx) { "" }' };

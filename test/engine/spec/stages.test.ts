@@ -1,11 +1,9 @@
 // Issue 10, point 2: `stage_instructions` is never hidden by a stage that omits it, wherever it was
 // first declared, so a later stage's prompt never falls into the pinned task region.
 import { describe, expect, it } from 'vitest';
-import { compileBlueprint, regionsForStage } from '../../src/engine/blueprint/index.ts';
-import type { TrafficEvent } from '../../src/engine/scenario.ts';
-import { assistant, detail, run } from './helpers.ts';
+import { compileBlueprint, regionsForStage } from '../../../src/engine/blueprint/index.ts';
+import { assistant, detail, run, transition } from '../../builders.ts';
 
-const go = (to: string): TrafficEvent => ({ type: 'transition', to });
 const inputs = { inputs: { task: 'Fix the failing test' } };
 
 const toml = `[stages.plan]
@@ -37,7 +35,7 @@ describe("2. stage_instructions declared in one stage's own layout", () => {
   });
 
   it("the later stage's prompt replaces the earlier one there, and the task block stays byte-identical", () => {
-    const traffic = [assistant('one'), go('build'), assistant('two'), go('ship'), assistant('three')];
+    const traffic = [assistant('one'), transition('build'), assistant('two'), transition('ship'), assistant('three')];
     const first = detail(toml, traffic, 0, inputs).request.system;
     const second = detail(toml, traffic, 2, inputs).request.system;
     expect(first.map((b) => [b.region, b.text])).toEqual([
