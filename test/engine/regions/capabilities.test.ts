@@ -1,12 +1,12 @@
 // The per-kind capability table is what stages and blueprint checks ask of a declaration before any
 // region exists: every kind's region must do what its row says, and the table must be what decides.
 import { describe, expect, it } from 'vitest';
-import { REGION_KINDS, type RegionKind } from '../../src/engine/blueprint/types.ts';
-import { resolveBudget } from '../../src/engine/budget.ts';
-import { KIND_CAPABILITIES, type KindCapabilities } from '../../src/engine/regions/capabilities.ts';
-import { createRegion } from '../../src/engine/regions/index.ts';
-import { implicitDecl, instructionsRegion } from '../../src/engine/stages.ts';
-import { append, run, words } from '../builders.ts';
+import { REGION_KINDS, type RegionKind } from '../../../src/engine/blueprint/types.ts';
+import { resolveBudget } from '../../../src/engine/budget.ts';
+import { KIND_CAPABILITIES, type KindCapabilities } from '../../../src/engine/regions/capabilities.ts';
+import { createRegion } from '../../../src/engine/regions/index.ts';
+import { implicitDecl, instructionsRegion } from '../../../src/engine/stages.ts';
+import { append, run, words } from '../../builders.ts';
 
 const SCRIPT = { 'notes.rhai': 'fn render(ctx) { "" }' };
 /** Exactly `n` tokens (" alpha" is one token). */

@@ -1,14 +1,14 @@
 // The kept run answers every step from checkpoints and a short re-run; each answer must be the
 // StepDetail a snapshot taken while the run passed that step gives.
 import { describe, expect, it } from 'vitest';
-import { prepare } from '../../src/engine/replay.ts';
-import { CHECKPOINT_EVERY, detailOf, snapshot } from '../../src/engine/run/kept-steps.ts';
-import { ScenarioSchema, type Scenario } from '../../src/engine/scenario.ts';
-import type { StepDetail, TimelineStep } from '../../src/engine/timeline.ts';
-import { Replay } from '../../src/engine/index.ts';
-import { EXAMPLES } from '../../src/scenarios/examples.ts';
-import { TRAFFIC_GENERATORS, BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { RHAI } from '../../src/engine/custom-script.ts';
+import { prepare } from '../../../src/engine/replay.ts';
+import { CHECKPOINT_EVERY, detailOf, snapshot } from '../../../src/engine/run/kept-steps.ts';
+import { ScenarioSchema, type Scenario } from '../../../src/engine/scenario.ts';
+import type { StepDetail, TimelineStep } from '../../../src/engine/timeline.ts';
+import { Replay } from '../../../src/engine/index.ts';
+import { EXAMPLES } from '../../../src/scenarios/examples.ts';
+import { TRAFFIC_GENERATORS, BUILT_IN_TRAFFIC } from '../../../src/scenarios/generators.ts';
+import { RHAI } from '../../../src/engine/custom-script.ts';
 
 /** Every step, and its detail snapshotted as one run (never copied) passes it: what the inspector kept before checkpoints. */
 function snapshotEveryStep(scenario: Scenario): { steps: TimelineStep[]; details: StepDetail[] } {
