@@ -11,6 +11,7 @@ import {
   loadEncodings,
   preflight,
   resolveModel,
+  itemAt,
 } from '../engine/index.ts';
 import {
   describeReport,
@@ -76,7 +77,7 @@ export const run: Command = async (rawArgs) => {
   const agent = flag('agent') === undefined ? undefined : readAgent(flag('agent')!);
   if (typeof agent === 'string') return usageError(`import: ${agent}`);
 
-  const file = parsed.positional[0]!;
+  const file = itemAt(parsed.positional, 0);
   // Findings about the input or the scenario it makes: printed as diagnostics, nothing written.
   const refuse = (code: string, message: string, line = 1, path = ''): number => {
     if (json)

@@ -1,6 +1,6 @@
 // Shared plumbing for `lev` commands: argument parsing, exit codes, reading files, writing JSON.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { fmt, MAX_AGENT_FILE_BYTES, MAX_BLUEPRINT_BYTES, MAX_SCENARIO_BYTES } from '../engine/index.ts';
+import { fmt, MAX_AGENT_FILE_BYTES, MAX_BLUEPRINT_BYTES, MAX_SCENARIO_BYTES, itemAt } from '../engine/index.ts';
 import { encodingAdvice, EncodingError, firstInvalidUtf8, invalidUtf8Warning, otherEncoding } from '../import/utf8.ts';
 
 export type Command = (args: string[]) => Promise<number>;
@@ -27,7 +27,7 @@ export function parseArgs(args: string[], valued: readonly string[] = []): Parse
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
+    const arg = itemAt(args, i);
     if (!arg.startsWith('--')) {
       positional.push(arg);
       continue;
@@ -35,7 +35,7 @@ export function parseArgs(args: string[], valued: readonly string[] = []): Parse
     const eq = arg.indexOf('=');
     const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
     if (eq >= 0) flags.set(name, arg.slice(eq + 1));
-    else if (valued.includes(name) && i + 1 < args.length) flags.set(name, args[++i]!);
+    else if (valued.includes(name) && i + 1 < args.length) flags.set(name, itemAt(args, ++i));
     else flags.set(name, true);
   }
   return { positional, flags };
@@ -116,7 +116,7 @@ export function readBytes(path: string | 0, limit: InputLimit, display = path ==
   } finally {
     if (path !== 0) closeSync(fd);
   }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+  return chunks.length === 1 ? itemAt(chunks, 0) : Buffer.concat(chunks, total);
 }
 
 function pause(ms: number): void {

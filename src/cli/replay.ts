@@ -12,6 +12,7 @@ import {
   replay,
   replayAsRecorded,
   type AsRecordedTimeline,
+  itemAt,
 } from '../engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../scenarios/generators.ts';
 import { RHAI } from '../engine/custom-script.ts';
@@ -92,7 +93,7 @@ export function readScenarioArgs(
   if (bad) return { exit: usageError(`${name}: unknown option --${bad}\n${usage}`) };
   if (parsed.positional.length !== 1) return { exit: usageError(`${name}: expected one SCENARIO file\n${usage}`) };
   const json = parsed.flags.has('json');
-  const loaded = loadScenario(parsed.positional[0]!);
+  const loaded = loadScenario(itemAt(parsed.positional, 0));
   if (!loaded.ok) {
     if (loaded.usage) return { exit: usageError(`${name}: ${loaded.usage}`) };
     if (json) console.log(JSON.stringify({ diagnostics: loaded.diagnostics }));
@@ -122,16 +123,16 @@ export const run: Command = async (args) => {
 export function table(rows: string[][], rightAligned: ReadonlySet<number> = new Set()): string {
   // Loops rather than a spread per column: `lev replay` prints a row per step (100,000 and more),
   // and Math.max(...column) of that many arguments is slow and overflows the stack further on.
-  const widths = rows[0]!.map(() => 0);
+  const widths = itemAt(rows, 0).map(() => 0);
   for (const r of rows) {
-    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, (r[i] ?? '').length);
+    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(itemAt(widths, i), (r[i] ?? '').length);
   }
   const right = widths.map((_, i) => rightAligned.has(i));
   const lines: string[] = [];
   for (const r of rows) {
     let line = '';
     for (let i = 0; i < r.length; i++) {
-      const cell = r[i]!;
+      const cell = itemAt(r, i);
       const width = widths[i];
       if (i > 0) line += '  ';
       line += width === undefined ? cell : right[i] ? cell.padStart(width) : cell.padEnd(width);

@@ -24,7 +24,7 @@ import {
   type Command,
   type InputLimit,
 } from './io.ts';
-import { fmt } from '../engine/index.ts';
+import { fmt, itemAt } from '../engine/index.ts';
 
 /** `--max-operations` for maxOperations, and so on. */
 const LIMIT_FLAGS = Object.keys(LIMIT_DESCRIPTIONS).map((key) => ({
@@ -241,5 +241,5 @@ export const run: Command = async (args) => {
   if (parsed.positional.length !== 1) return usageError(`rhai: expected one script file\n${USAGE}`);
   const maxOutput = maxOutputFromFlags(parsed.flags);
   if (typeof maxOutput === 'string') return usageError(maxOutput);
-  return runScript(parsed.positional[0]!, limits, json, maxOutput);
+  return runScript(itemAt(parsed.positional, 0), limits, json, maxOutput);
 };

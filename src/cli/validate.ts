@@ -14,6 +14,7 @@ import {
   jsonErrorPosition,
   locateJson,
   nameTable,
+  itemAt,
 } from '../engine/index.ts';
 import { agentModules, checkCustomScript, RHAI } from '../engine/custom-script.ts';
 import { compile, RhaiError } from '../rhai/index.ts';
@@ -54,7 +55,7 @@ export const run: Command = async (args) => {
   const workdirFlag = parsed.flags.get('workdir');
   if (workdirFlag === true) return usageError(`validate: --workdir needs a directory\n${USAGE}`);
 
-  const path = parsed.positional[0]!;
+  const path = itemAt(parsed.positional, 0);
   const stats = statOrUndefined(path);
   if (!stats) return usageError(`validate: ${path}: no such file or directory`);
   if (workdirFlag !== undefined && !statOrUndefined(workdirFlag)?.isDirectory()) {

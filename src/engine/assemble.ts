@@ -6,6 +6,7 @@ import { STAGE_INSTRUCTIONS } from './implicit-regions.ts';
 import { isStubMessage, renderedMessage } from './regions/base.ts';
 import type { Region, RegionContext, RenderedMessage } from './regions/types.ts';
 import type { AssembledRequest, RequestMessage, SystemBlock } from './timeline.ts';
+import { itemAt } from './item-at.ts';
 
 export { STAGE_INSTRUCTIONS };
 
@@ -189,20 +190,18 @@ interface MessageStream {
  * are in write order unless a custom region says otherwise; then the whole stream is sorted.
  */
 function messageStream(regions: readonly Region[], names: readonly string[], ctx: RegionContext): MessageStream {
-  const lists: (readonly RenderedMessage[])[] = [];
-  const listOwners: string[] = [];
+  const lists: { list: readonly RenderedMessage[]; owner: string }[] = [];
   let total = 0;
   let sorted = true;
   // Tool messages a script emits, by call id: each may answer a call in place of its stub.
   let answers: Map<string, RenderedMessage> | undefined;
-  for (let r = 0; r < regions.length; r++) {
-    const list = regions[r]!.render(ctx).messages;
+  for (const [r, region] of regions.entries()) {
+    const list = region.render(ctx).messages;
     if (list.length === 0) continue;
-    lists.push(list);
-    listOwners.push(names[r]!);
+    lists.push({ list, owner: itemAt(names, r) });
     total += list.length;
-    for (let i = 1; sorted && i < list.length; i++) if (list[i]!.seq < list[i - 1]!.seq) sorted = false;
-    if (!regions[r]!.messagesAreEntries) {
+    for (let i = 1; sorted && i < list.length; i++) if (itemAt(list, i).seq < itemAt(list, i - 1).seq) sorted = false;
+    if (!region.messagesAreEntries) {
       for (const message of list) {
         const id = message.tool_call_id;
         if (id !== undefined && !(answers ??= new Map()).has(id)) answers.set(id, message);
@@ -213,24 +212,22 @@ function messageStream(regions: readonly Region[], names: readonly string[], ctx
   const messages = new Array<RenderedMessage>(total);
   const owners = new Array<string>(total);
   let length = 0;
-  for (let l = 0; l < lists.length; l++) {
-    const list = lists[l]!;
-    const owner = listOwners[l]!;
+  for (const { list, owner } of lists) {
     if (sorted) {
       // Merged from the back into the room after the stream so far; on equal seqs the later list's goes last.
       let i = length - 1;
       for (let j = list.length - 1, at = length + list.length - 1; j >= 0; at--) {
-        if (i >= 0 && messages[i]!.seq > list[j]!.seq) {
-          messages[at] = messages[i]!;
-          owners[at] = owners[i--]!;
+        if (i >= 0 && itemAt(messages, i).seq > itemAt(list, j).seq) {
+          messages[at] = itemAt(messages, i);
+          owners[at] = itemAt(owners, i--);
         } else {
-          messages[at] = list[j--]!;
+          messages[at] = itemAt(list, j--);
           owners[at] = owner;
         }
       }
     } else {
-      for (let j = 0; j < list.length; j++) {
-        messages[length + j] = list[j]!;
+      for (const [j, message] of list.entries()) {
+        messages[length + j] = message;
         owners[length + j] = owner;
       }
     }
@@ -252,18 +249,16 @@ function answerInPlaceOfStubs(
   answers: ReadonlyMap<string, RenderedMessage>,
 ): MessageStream {
   const at = new Map<RenderedMessage, number>();
-  for (let i = 0; i < messages.length; i++)
-    if (messages[i]!.tool_call_id !== undefined && answers.get(messages[i]!.tool_call_id!) === messages[i])
-      at.set(messages[i]!, i);
+  for (const [i, message] of messages.entries())
+    if (message.tool_call_id !== undefined && answers.get(message.tool_call_id) === message) at.set(message, i);
   const moved = new Set<number>();
-  for (let i = 0; i < messages.length; i++) {
-    const stub = messages[i]!;
+  for (const [i, stub] of messages.entries()) {
     if (stub.tool_call_id === undefined || !isStubMessage(stub)) continue;
     const answer = answers.get(stub.tool_call_id);
     const from = answer && at.get(answer);
     if (from === undefined || moved.has(from)) continue;
     messages[i] = answer!;
-    owners[i] = owners[from]!;
+    owners[i] = itemAt(owners, from);
     moved.add(from);
   }
   if (moved.size === 0) return { messages, owners };
@@ -272,13 +267,13 @@ function answerInPlaceOfStubs(
 
 /** A stable sort of the stream by seq (ties keep their order). */
 function sortBySeq(messages: RenderedMessage[], owners: string[]): void {
-  const order = messages.map((_, at) => at).sort((a, b) => messages[a]!.seq - messages[b]!.seq || a - b);
-  const m = order.map((at) => messages[at]!);
-  const o = order.map((at) => owners[at]!);
-  for (let at = 0; at < order.length; at++) {
-    messages[at] = m[at]!;
-    owners[at] = o[at]!;
-  }
+  const order = messages
+    .map((message, at) => ({ message, owner: itemAt(owners, at), at }))
+    .sort((a, b) => a.message.seq - b.message.seq || a.at - b.at);
+  order.forEach(({ message, owner }, at) => {
+    messages[at] = message;
+    owners[at] = owner;
+  });
 }
 
 /** The request's messages: `blocks` after the system ones, each with the name of its region. */
@@ -293,7 +288,7 @@ function requestMessages(
     const sent: RequestMessage = {
       role: message.role,
       content: message.content,
-      region: owners[at - systemCount]!,
+      region: itemAt(owners, at - systemCount),
       tokens: message.tokens,
     };
     if (message.tool_calls?.length) sent.tool_calls = [...message.tool_calls];
@@ -329,7 +324,7 @@ function callStrip(state: AssemblyState, message: RenderedMessage, call: number,
     blocks[call] = block = {
       region,
       call: true,
-      id: message.tool_calls![call]!.id,
+      id: itemAt(message.tool_calls ?? [], call).id,
       seq: message.seq,
       tokens: message.toolCallTokens?.[call] ?? 0,
     };
@@ -385,7 +380,7 @@ interface Paired {
  */
 function pairToolBlocks(state: AssemblyState, { messages, owners }: MessageStream, out: RequestBlock[]): Paired {
   let calls = 0;
-  for (let at = 0; at < messages.length; at++) calls += messages[at]!.tool_calls?.length ?? 0;
+  for (const message of messages) calls += message.tool_calls?.length ?? 0;
   // Ids of long-gone calls are dropped now and then, so the map stays near the regions' size.
   const { waitingFirst } = state;
   if (state.nextBase + calls >= MAX_CODE || waitingFirst.size > 4 * calls + 4_096) {
@@ -406,14 +401,12 @@ function pairToolBlocks(state: AssemblyState, { messages, owners }: MessageStrea
   const answered = state.answeredScratch.fill(0, 0, calls);
   const slotOf = state.slotScratch;
   let slots = 0;
-  for (let at = 0; at < messages.length; at++) {
-    const message = messages[at]!;
+  for (const [at, message] of messages.entries()) {
     const toolCalls = message.tool_calls;
     if (message.role === 'assistant' && toolCalls?.length) {
       slotOf[at] = slots;
-      for (let call = 0; call < toolCalls.length; call++) {
+      for (const { id } of toolCalls) {
         const slot = slots++;
-        const id = toolCalls[call]!.id;
         const code = first.get(id);
         if (code === undefined || code < base) {
           first.set(id, base + slot);
@@ -445,12 +438,11 @@ function pairToolBlocks(state: AssemblyState, { messages, owners }: MessageStrea
   const keptOwners: string[] = [];
   let tokens = 0;
   const strippedBlocks: StrippedBlock[] = [];
-  for (let at = 0; at < messages.length; at++) {
-    const message = messages[at]!;
-    const owner = owners[at]!;
+  for (const [at, message] of messages.entries()) {
+    const owner = itemAt(owners, at);
     const calls = message.tool_calls;
     if (message.role === 'assistant' && calls?.length) {
-      const firstSlot = slotOf[at]!;
+      const firstSlot = itemAt(slotOf, at);
       let all = true;
       for (let i = 0; i < calls.length; i++) {
         if (answered[firstSlot + i]) continue;

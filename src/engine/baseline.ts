@@ -1,6 +1,8 @@
 // The flat-list baseline: the same traffic through one message list with oldest-first eviction
 // at the model window, as an agent without regions would hold it. The system prompt stays; the
 // task is the first message, so it is the first thing to fall out.
+import { itemAt } from './item-at.ts';
+
 export class FlatListBaseline {
   private readonly sizes: number[] = [];
   private head = 0;
@@ -49,7 +51,7 @@ export class FlatListBaseline {
 
   private evict(): void {
     while (this.head < this.sizes.length && this.systemTokens + this.messageTokens > this.window) {
-      this.messageTokens -= this.sizes[this.head++]!;
+      this.messageTokens -= itemAt(this.sizes, this.head++);
     }
     // Keep the array from growing without bound on long runs.
     if (this.head > 4096 && this.head * 2 > this.sizes.length) {

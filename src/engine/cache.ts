@@ -9,6 +9,7 @@
 import type { Model, Provider } from './models.ts';
 import { fmt } from './format.ts';
 import type { ProviderView } from './timeline.ts';
+import { itemAt } from './item-at.ts';
 
 export interface PrefixBlock {
   readonly tokens: number;
@@ -27,8 +28,8 @@ export function commonPrefixTokens<B extends PrefixBlock>(
   const n = Math.min(prev.length, next.length);
   let tokens = 0;
   for (let i = 0; i < n; i++) {
-    const a = prev[i]!;
-    const b = next[i]!;
+    const a = itemAt(prev, i);
+    const b = itemAt(next, i);
     if (!same(a, b)) break;
     tokens += b.tokens;
   }
@@ -262,7 +263,11 @@ export function anthropicBreakpoints(blockCount: number): number[] {
 function sharedBlockCount(blocks: readonly PrefixBlock[], prefix: number): number {
   let sum = 0;
   let i = 0;
-  while (i < blocks.length && sum + blocks[i]!.tokens <= prefix) sum += blocks[i++]!.tokens;
+  for (const block of blocks) {
+    if (sum + block.tokens > prefix) break;
+    sum += block.tokens;
+    i++;
+  }
   return i;
 }
 

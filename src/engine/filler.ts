@@ -7,6 +7,7 @@
 // The text is cut from one shared pool of lines (12 words and a line break: 13 tokens each), so
 // making a million tokens of filler is a few substring slices, not a million string pieces.
 import type { Encoding } from './tokens.ts';
+import { itemAt } from './item-at.ts';
 
 const WORDS = (
   'alpha beta gamma delta river stone cloud paper table window silver market orange yellow ' +
@@ -34,14 +35,14 @@ function linePool(): { text: string; lineStart: Int32Array } {
     const words: string[] = [];
     for (let w = 0; w < WORDS_PER_LINE; w++) {
       state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-      words.push(WORDS[(state >>> 8) % WORDS.length]!);
+      words.push(itemAt(WORDS, (state >>> 8) % WORDS.length));
     }
     const line = `${words.join(' ')}\n`;
     lineStart[i] = offset;
     offset += line.length;
     lines.push(line);
   }
-  for (let i = 0; i <= POOL_LINES; i++) lineStart[POOL_LINES + i] = lineStart[i]! + offset;
+  for (let i = 0; i <= POOL_LINES; i++) lineStart[POOL_LINES + i] = itemAt(lineStart, i) + offset;
   const once = lines.join('');
   pool = { text: once + once, lineStart };
   return pool;
@@ -60,7 +61,7 @@ function hash(text: string): number {
 function poolSpan(line: number, count: number): { from: number; to: number } | undefined {
   const lines = Math.floor(count / TOKENS_PER_LINE);
   if (lines >= POOL_LINES) return undefined;
-  return { from: linePool().lineStart[line]!, to: wordsEnd(line + lines, count % TOKENS_PER_LINE) };
+  return { from: itemAt(linePool().lineStart, line), to: wordsEnd(line + lines, count % TOKENS_PER_LINE) };
 }
 
 /** `count` tokens of pool text starting at line `line` (wrapping around the pool). */
@@ -74,20 +75,20 @@ function poolSlice(line: number, count: number): string {
   const parts: string[] = [];
   while (lines > 0) {
     const take = Math.min(lines, POOL_LINES - line);
-    parts.push(text.slice(lineStart[line]!, lineStart[line + take]!));
+    parts.push(text.slice(itemAt(lineStart, line), itemAt(lineStart, line + take)));
     lines -= take;
     line = (line + take) % POOL_LINES;
   }
-  if (words > 0) parts.push(text.slice(lineStart[line]!, wordsEnd(line, words)));
+  if (words > 0) parts.push(text.slice(itemAt(lineStart, line), wordsEnd(line, words)));
   return parts.join('');
 }
 
 /** Where the first `words` words of pool line `line` end (without the space after the last one). */
 function wordsEnd(line: number, words: number): number {
   const { text, lineStart } = linePool();
-  const start = lineStart[line]!;
+  const start = itemAt(lineStart, line);
   if (words === 0) return start;
-  if (words === WORDS_PER_LINE) return lineStart[line + 1]! - 1; // the whole line, not its break
+  if (words === WORDS_PER_LINE) return itemAt(lineStart, line + 1) - 1; // the whole line, not its break
   let end = start;
   for (let w = 0; w < words; w++) end = text.indexOf(' ', end + 1);
   return end;
@@ -221,7 +222,7 @@ class PoolFiller implements Filler {
     let high = lineStart.length - 1;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (lineStart[mid]! < at) low = mid + 1;
+      if (itemAt(lineStart, mid) < at) low = mid + 1;
       else high = mid;
     }
     return this.headerTokens + 1 + (low - this.startLine) * TOKENS_PER_LINE;

@@ -84,8 +84,8 @@ export class Replay {
   inspectInference(n: number): StepDetail {
     const events = this.fresh().events;
     let seen = 0;
-    for (let i = 0; i < events.length; i++) {
-      if (events[i]!.type !== 'assistant') continue;
+    for (const [i, event] of events.entries()) {
+      if (event.type !== 'assistant') continue;
       if (seen++ === n) return this.inspect(i);
     }
     throw new InspectError(

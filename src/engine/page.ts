@@ -73,6 +73,7 @@ export type {
 } from './scenario.ts';
 export type { ScriptCall, ScriptWatcher } from './script-activity.ts';
 export { lowerBound } from './sorted.ts';
+export { itemAt } from './item-at.ts';
 export { CHANGE_TYPES } from './timeline.ts';
 export type {
   AssembledRequest,

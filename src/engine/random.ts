@@ -1,6 +1,7 @@
 // A small seeded PRNG (mulberry32): the same seed gives the same sequence on every engine, so a
 // generator spec in a share link always reproduces the same traffic, and `lev advise --seed N`
 // the same search.
+import { itemAt } from './item-at.ts';
 
 export interface Random {
   /** A float in [0, 1). */
@@ -26,17 +27,17 @@ export function createRandom(seed: number): Random {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),
     chance: (probability) => next() < probability,
-    pick: (items) => items[Math.floor(next() * items.length)]!,
+    pick: (items) => itemAt(items, Math.floor(next() * items.length)),
     weighted: (weights) => {
       const total = weights.reduce((sum, w) => sum + w, 0);
       let roll = next() * total;
-      for (let i = 0; i < weights.length; i++) {
-        roll -= weights[i]!;
+      for (const [i, weight] of weights.entries()) {
+        roll -= weight;
         if (roll < 0) return i;
       }
       // Float rounding can leave a sliver of `roll`; fall back to the last item that can be chosen.
-      for (let i = weights.length - 1; i >= 0; i--) if (weights[i]! > 0) return i;
-      return weights.length - 1;
+      const last = weights.findLastIndex((w) => w > 0);
+      return last >= 0 ? last : weights.length - 1;
     },
   };
 }

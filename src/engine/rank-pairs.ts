@@ -7,6 +7,7 @@
 // Layout: a little-endian u32 count N, then six planes of N bytes each: the left rank's high,
 // middle and low bytes, then the right rank's. A single-byte token stores its byte as the left
 // rank and its own rank as the right one (no real pair can name itself).
+import { itemAt } from './item-at.ts';
 
 /** gpt-tokenizer's ranks: the token's text where its bytes are UTF-8 (and it starts with no BOM), else its bytes. */
 export type Ranks = (string | number[])[];
@@ -29,7 +30,7 @@ export function packRanks(ranks: Ranks): Uint8Array {
     packed[HEADER + (plane + 2) * n + rank] = value & 0xff;
   };
   tokens.forEach((bytes, rank) => {
-    const [left, right] = bytes.length === 1 ? [bytes[0]!, rank] : pairOf(bytes, rank, rankOf);
+    const [left, right] = bytes.length === 1 ? [itemAt(bytes, 0), rank] : pairOf(bytes, rank, rankOf);
     put(0, rank, left);
     put(3, rank, right);
   });
@@ -100,7 +101,9 @@ export function unpackRanks(packed: Uint8Array): Ranks {
     } else {
       bytes.copyWithin(start, offset[a]!, offset[a]! + length[a]!);
       bytes.copyWithin(start + length[a]!, offset[b]!, offset[b]! + length[b]!);
-      text = texts[a] !== undefined && texts[b] !== undefined ? texts[a]! + texts[b]! : decodeStrict(strict, own);
+      const textA = texts[a];
+      const textB = texts[b];
+      text = textA !== undefined && textB !== undefined ? textA + textB : decodeStrict(strict, own);
     }
     texts[rank] = text;
     // gpt-tokenizer keeps a token that starts with a BOM as bytes (a decoder would drop the BOM).

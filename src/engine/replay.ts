@@ -16,6 +16,7 @@ import type { HooksLoader, RhaiSeedRunner } from './rhai-host.ts';
 import { stageLayout, stagesOf } from './stages.ts';
 import { emptyChangeTotals, type RegionMeta, type Timeline, type TimelineStep } from './timeline.ts';
 import { validateScenario } from './validate.ts';
+import { itemAt } from './item-at.ts';
 
 export { Run };
 
@@ -245,7 +246,7 @@ function buildTimeline(
 
 /** Region metadata in the first stage's send order (system blocks, then message regions), then the rest. */
 function orderedMeta(run: Run): RegionMeta[] {
-  const first = stagesOf(run.blueprint)[0]!;
+  const first = itemAt(stagesOf(run.blueprint), 0);
   const names: string[] = [];
   const firstLayout = stageLayout(run.blueprint, first)
     .map((d) => run.regions.get(d.name)!)

@@ -3,6 +3,7 @@ import { ALWAYS_VALID_TARGETS } from './blueprint/checks.ts';
 import type { ToolRouting } from './blueprint/types.ts';
 import { countAfterHead, countTokens, decode, encodeHead, type Encoding } from './tokens.ts';
 import { fmt } from './format.ts';
+import { itemAt } from './item-at.ts';
 
 /** Where a result goes when nothing routes it. */
 export const DEFAULT_TOOL_REGION = 'tool_results';
@@ -169,7 +170,7 @@ export function capReadFile(content: string): CappedFile {
   const bytes = new TextEncoder().encode(content);
   if (bytes.length <= READ_FILE_BYTE_CAP) return { content };
   let end = READ_FILE_BYTE_CAP;
-  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--; // never split a character
+  while (end > 0 && (itemAt(bytes, end) & 0xc0) === 0x80) end--; // never split a character
   const lineEnd = bytes.lastIndexOf(0x0a, end - 1);
   if (lineEnd >= READ_FILE_BYTE_CAP / 2) end = lineEnd + 1;
   const head = new TextDecoder().decode(bytes.subarray(0, end));

@@ -13,6 +13,7 @@ import { commandIsSafe, readPathCovering } from './blueprint/policy.ts';
 import { matchGlob, normalizeAny, normalizeRelative } from './blueprint/paths.ts';
 import { closest } from './blueprint/suggest.ts';
 import { own } from './names.ts';
+import { itemAt } from './item-at.ts';
 
 export interface SeedEntry {
   content: string;
@@ -206,8 +207,9 @@ function readPathsListed(blueprint: Blueprint): string {
 }
 
 function reportGranted(ctx: SeedContext, at: KeyPath, paths: readonly string[]): void {
-  if (paths.length === 0) return;
-  const entry = readPathCovering(paths[0]!, ctx.blueprint.readPaths);
+  const [first] = paths;
+  if (first === undefined) return;
+  const entry = readPathCovering(first, ctx.blueprint.readPaths);
   const list = paths.map((p) => `"${p}"`).join(', ');
   report(
     ctx,
@@ -223,7 +225,7 @@ function fromFiles(ctx: SeedContext, files: readonly string[]): SeedEntry[] {
   let refused = false;
   normalized.forEach((path, i) => {
     if (pathAllowed(path, ctx.blueprint)) {
-      if (normalizeRelative(path) === undefined) reportGranted(ctx, ['files', i], [files[i]!]);
+      if (normalizeRelative(path) === undefined) reportGranted(ctx, ['files', i], [itemAt(files, i)]);
       return;
     }
     refused = true;
@@ -339,7 +341,8 @@ function fromCommand(ctx: SeedContext, command: string): SeedEntry[] {
   }
   const commands = ctx.inputs.commands;
   if (!commands) return [];
-  if (!Object.hasOwn(commands, command)) {
+  const output = Object.hasOwn(commands, command) ? commands[command] : undefined;
+  if (output === undefined) {
     report(
       ctx,
       'warning',
@@ -349,7 +352,7 @@ function fromCommand(ctx: SeedContext, command: string): SeedEntry[] {
     );
     return [];
   }
-  return [{ content: commands[command]!, source: `command:${command}` }];
+  return [{ content: output, source: `command:${command}` }];
 }
 
 // ---- rhai --------------------------------------------------------------------------------------

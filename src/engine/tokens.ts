@@ -1,7 +1,7 @@
 // The one place that counts tokens. Everything else asks here.
 //
 // gpt-tokenizer is ~10x faster than js-tiktoken on this machine and yields identical token ids;
-// test/tokens.test.ts cross-checks the two on varied text.
+// test/engine/tokens.test.ts cross-checks the two on varied text.
 //
 // Each encoding's ranks are 0.3 to 0.7 MB gzip even packed as pairs (rank-pairs.ts), so they are
 // loaded on demand: a page fetches only the one its model needs. Counting stays synchronous;
@@ -10,6 +10,7 @@
 // fetched.
 import { GptEncoding } from 'gpt-tokenizer/GptEncoding';
 import type { Ranks } from './rank-pairs.ts';
+import { itemAt } from './item-at.ts';
 
 type Tokenizer = Pick<GptEncoding, 'encode' | 'decode' | 'countTokens'>;
 
@@ -120,8 +121,8 @@ const APOSTROPHES: ReadonlySet<string> = new Set(["'", '\u2019']);
  * letter, or before punctuation that follows a letter or digit (not an apostrophe: `it's`).
  */
 function isSafeCut(text: string, i: number): boolean {
-  const before = text[i - 1]!;
-  const after = text[i]!;
+  const before = text.charAt(i - 1);
+  const after = text.charAt(i);
   if (after === ' ') return !SPACE.test(before);
   if (before === '\n' || before === '\r') return !SPACE.test(after);
   const letterBefore = LETTER.test(before);
@@ -226,7 +227,7 @@ export function tokenPieces(text: string, encoding: Encoding = 'o200k_base'): To
   let charBytes = 0;
   let tokenBytes = 0;
   for (const id of ids) {
-    tokenBytes += byteLength(ranks[id]!);
+    tokenBytes += byteLength(itemAt(ranks, id));
     pieceIds.push(id);
     while (char < text.length) {
       const code = text.codePointAt(char)!;
@@ -283,9 +284,9 @@ export function tokenPage(text: string, encoding: Encoding, from: number, limit:
   const start = Math.max(0, Math.min(from, Math.max(0, all.length - 1)));
   let fromChar = 0;
   let totalTokens = 0;
-  for (let i = 0; i < all.length; i++) {
-    if (i < start) fromChar += all[i]!.text.length;
-    totalTokens += all[i]!.ids.length;
+  for (const [i, piece] of all.entries()) {
+    if (i < start) fromChar += piece.text.length;
+    totalTokens += piece.ids.length;
   }
   return { pieces: all.slice(start, start + limit), from: start, fromChar, totalPieces: all.length, totalTokens };
 }

@@ -7,6 +7,7 @@ import {
   type AssembledRequest,
   type RequestMessage,
   type ToolCall,
+  itemAt,
 } from '../engine/page.ts';
 
 export const EXPORT_FORMATS = ['anthropic', 'openai'] as const;
@@ -134,7 +135,8 @@ export function anthropicBody(request: AssembledRequest, model: Model): Anthropi
             ? [{ type: 'text', text: message.content }]
             : [];
     if (blocks.length === 0) return;
-    if (breakpoints.has(request.system.length + i)) blocks[blocks.length - 1]!.cache_control = { type: 'ephemeral' };
+    if (breakpoints.has(request.system.length + i))
+      itemAt(blocks, blocks.length - 1).cache_control = { type: 'ephemeral' };
     const role = message.role === 'assistant' ? 'assistant' : 'user';
     const last = messages.at(-1);
     if (last?.role === role && (role === 'user' ? canFollow(last.content, blocks) : true)) last.content.push(...blocks);

@@ -183,9 +183,9 @@ export function debugString(v: RhaiValue): string {
 /** A BLOB's Debug form (dynamic.rs): two hex digits per byte, a space after every 8 bytes. */
 function blobDebug(bytes: number[]): string {
   let out = '[';
-  for (let i = 0; i < bytes.length; i++) {
+  for (const [i, byte] of bytes.entries()) {
     if (i > 0 && i % 8 === 0) out += ' ';
-    out += bytes[i]!.toString(16).padStart(2, '0');
+    out += byte.toString(16).padStart(2, '0');
   }
   return `${out}]`;
 }

@@ -342,7 +342,7 @@ export class Lexer {
     while (isIdentChar(this.peek())) this.advance();
     const text = this.src.slice(start, this.i);
     // Rhai 1.26's is_valid_identifier: a name starts with a letter (`_` alone is the symbol `_`).
-    if (text !== '_' && !isLetter(text[0]!))
+    if (text !== '_' && !isLetter(text.charAt(0)))
       throw parseError(`Malformed identifier '${text}': a name must start with a letter`, pos);
     return { type: KEYWORDS.has(text) ? 'keyword' : 'ident', text, pos };
   }

@@ -55,14 +55,10 @@ class Resolver {
   }
 
   private lookup(name: string, scope: FnScope = this.scope): VarRef | null {
-    for (let i = scope.vars.length - 1; i >= 0; i--) {
-      const decl = scope.vars[i]!;
-      if (decl.name === name) return { kind: 'local', decl };
-    }
-    for (let i = 0; i < scope.captures.length; i++) {
-      const c = scope.captures[i]!;
-      if ((c.kind === 'local' ? c.decl.name : c.name) === name) return { kind: 'capture', index: i, name };
-    }
+    const decl = scope.vars.findLast((d) => d.name === name);
+    if (decl) return { kind: 'local', decl };
+    const index = scope.captures.findIndex((c) => (c.kind === 'local' ? c.decl.name : c.name) === name);
+    if (index >= 0) return { kind: 'capture', index, name };
     if (!scope.parent) return null;
     const outer = this.lookup(name, scope.parent);
     if (!outer) return null;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Random } from './random.ts';
 import { lines, prose } from './text.ts';
 import { TrafficBuilder, type PlannedCall } from './traffic-builder.ts';
+import { itemAt } from '../engine/page.ts';
 
 const weight = z.number().nonnegative();
 
@@ -206,7 +207,7 @@ class CodingAgent {
 
   private readFile(): PlannedCall {
     const { random } = this;
-    const file = random.pick(this.pools[random.weighted(this.classWeights)]!);
+    const file = random.pick(itemAt(this.pools, random.weighted(this.classWeights)));
     if (random.chance(0.03)) {
       const path = file.path.replace(/\.rs$/, '_old.rs');
       return this.failure('read_file', { path }, `ERROR: no such file: ${path}`);

@@ -125,8 +125,9 @@ class ResearchAgent {
     const mustRelease = held.length >= params.maxInFlight;
     if (!mustRelease && !random.chance(0.45)) return;
     const keyed = held.findIndex((key) => key !== null);
-    if (keyed >= 0 && random.chance(0.5)) {
-      traffic.delete(params.sources, { key: held[keyed]! });
+    const key = held[keyed];
+    if (key != null && random.chance(0.5)) {
+      traffic.delete(params.sources, { key });
       held.splice(keyed, 1);
     } else if (random.chance(0.2)) {
       traffic.delete(params.sources, { index: 0 });

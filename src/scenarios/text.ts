@@ -1,6 +1,7 @@
 // Deterministic prose for generated messages. Text is sliced out of one fixed corpus, so making a
 // message costs the same whatever the history length, and V8 keeps slices cheap.
 import { createRandom, type Random } from './random.ts';
+import { itemAt } from '../engine/page.ts';
 
 const WORDS = (
   'the a to of and in that is for it on with as this be by are was from or an at which not have ' +
@@ -31,7 +32,7 @@ function buildCorpus(): Corpus {
   let sentenceStart = true;
   for (let i = 0; i < CORPUS_WORDS; i++) {
     let word = random.pick(WORDS);
-    if (sentenceStart) word = word[0]!.toUpperCase() + word.slice(1);
+    if (sentenceStart) word = word.charAt(0).toUpperCase() + word.slice(1);
     sentenceStart = random.chance(0.09);
     if (sentenceStart) word += '.';
     else if (random.chance(0.05)) word += ',';
@@ -52,8 +53,8 @@ export function prose(random: Random, count: number): string {
   corpus ??= buildCorpus();
   const n = Math.max(1, count);
   const first = random.int(0, CORPUS_WORDS - n);
-  const end = first + n === CORPUS_WORDS ? corpus.text.length : corpus.starts[first + n]! - 1;
-  return corpus.text.slice(corpus.starts[first]!, end);
+  const end = first + n === CORPUS_WORDS ? corpus.text.length : itemAt(corpus.starts, first + n) - 1;
+  return corpus.text.slice(itemAt(corpus.starts, first), end);
 }
 
 /** Prose broken into lines of a few words each, for multi-line tool output. */

@@ -1,6 +1,7 @@
 // Appends events in the shapes DESIGN.md gives, keeping the bookkeeping a generator should not
 // repeat: tool-call ids (each call answered by exactly one result) and checklist ids.
 import type { TrafficEvent } from '../engine/page.ts';
+import { itemAt } from '../engine/page.ts';
 
 export interface PlannedCall {
   name: string;
@@ -34,12 +35,12 @@ export class TrafficBuilder {
     this.events.push({
       type: 'assistant',
       content,
-      tool_calls: calls.map((call, i) => ({ id: ids[i]!, name: call.name, arguments: call.arguments })),
+      tool_calls: calls.map((call, i) => ({ id: itemAt(ids, i), name: call.name, arguments: call.arguments })),
     });
     calls.forEach((call, i) => {
       this.events.push({
         type: 'tool_result',
-        tool_call_id: ids[i]!,
+        tool_call_id: itemAt(ids, i),
         tool_name: call.name,
         ...call.result,
         ...(call.isError ? { is_error: true } : {}),

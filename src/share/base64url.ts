@@ -1,5 +1,7 @@
 // base64url without padding (RFC 4648 §5), the same in the browser and Node: every character is
 // safe in a URL fragment, so chat apps and browsers leave the link alone.
+import { itemAt } from '../engine/page.ts';
+
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const VALUES = new Int16Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) VALUES[ALPHABET.charCodeAt(i)] = i;
@@ -8,16 +10,20 @@ export function toBase64Url(bytes: Uint8Array): string {
   let out = '';
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-    out += ALPHABET[n >>> 18]! + ALPHABET[(n >>> 12) & 63]! + ALPHABET[(n >>> 6) & 63]! + ALPHABET[n & 63]!;
+    const n = (itemAt(bytes, i) << 16) | (itemAt(bytes, i + 1) << 8) | itemAt(bytes, i + 2);
+    out +=
+      ALPHABET.charAt(n >>> 18) +
+      ALPHABET.charAt((n >>> 12) & 63) +
+      ALPHABET.charAt((n >>> 6) & 63) +
+      ALPHABET.charAt(n & 63);
   }
   const rest = bytes.length - i;
   if (rest === 1) {
-    const n = bytes[i]! << 16;
-    out += ALPHABET[n >>> 18]! + ALPHABET[(n >>> 12) & 63]!;
+    const n = itemAt(bytes, i) << 16;
+    out += ALPHABET.charAt(n >>> 18) + ALPHABET.charAt((n >>> 12) & 63);
   } else if (rest === 2) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
-    out += ALPHABET[n >>> 18]! + ALPHABET[(n >>> 12) & 63]! + ALPHABET[(n >>> 6) & 63]!;
+    const n = (itemAt(bytes, i) << 16) | (itemAt(bytes, i + 1) << 8);
+    out += ALPHABET.charAt(n >>> 18) + ALPHABET.charAt((n >>> 12) & 63) + ALPHABET.charAt((n >>> 6) & 63);
   }
   return out;
 }
@@ -35,7 +41,7 @@ export function fromBase64Url(text: string): Base64Result {
   let out = 0;
   for (let i = 0; i < body.length; i++) {
     const code = body.charCodeAt(i);
-    const value = code < 128 ? VALUES[code]! : -1;
+    const value = VALUES[code] ?? -1;
     if (value < 0)
       return { ok: false, error: `character ${JSON.stringify(body[i])} at position ${i + 1} is not base64url` };
     buffer = ((buffer << 6) | value) & 0xffffff;

@@ -2,6 +2,7 @@
 // Each part is optional; a link without them (every link made before they existed) opens as it
 // always did: step 1 of the Window view. The page, `lev share encode` and the lessons of the
 // examples use this one vocabulary.
+import { itemAt } from '../engine/page.ts';
 
 /** The timeline's chart views, by their tab ids. */
 export const CHART_VIEWS = ['window', 'regions', 'cache', 'flat'] as const;
@@ -133,7 +134,7 @@ export function parseRoute(fragmentOrUrl: string): Route | null {
   if (!match) return null;
   let name: string;
   try {
-    name = decodeURIComponent(match[2]!);
+    name = decodeURIComponent(itemAt(match, 2));
   } catch {
     return null;
   }

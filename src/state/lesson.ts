@@ -1,7 +1,7 @@
 // Where a lesson (src/scenarios/lessons.ts) or a link's `step=` lands on a replayed timeline: a
 // lookup in what the engine worker answered (its step columns and change table), never a figure
 // computed here.
-import { CHANGE_TYPES } from '../engine/page.ts';
+import { CHANGE_TYPES, itemAt } from '../engine/page.ts';
 import type { LessonAt } from '../scenarios/lessons.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
 
@@ -24,7 +24,7 @@ export function landingStep(at: LessonAt, timeline: TimelineView): number | null
       const change = timeline.stageChanges.find((c) => at.to === undefined || c.to === at.to);
       if (!change) return null;
       if (!at.inference) return change.i;
-      for (let step = change.i; step < count; step++) if (timeline.steps.inference[step]! >= 0) return step;
+      for (let step = change.i; step < count; step++) if (itemAt(timeline.steps.inference, step) >= 0) return step;
       return null;
     }
     case 'change': {
@@ -33,8 +33,8 @@ export function landingStep(at: LessonAt, timeline: TimelineView): number | null
       let left = at.nth ?? 1;
       for (let row = 0; row < changes.step.length; row++) {
         if (changes.type[row] !== type) continue;
-        if (at.region !== undefined && changes.names[changes.region[row]!] !== at.region) continue;
-        if (--left === 0) return changes.step[row]!;
+        if (at.region !== undefined && changes.names[itemAt(changes.region, row)] !== at.region) continue;
+        if (--left === 0) return itemAt(changes.step, row);
       }
       return null;
     }

@@ -170,15 +170,15 @@ export class Replays {
 
   private checkRhai(scenario: Scenario): void {
     const { edit, results } = this.options;
-    const files = Object.keys(scenario.agent).filter((f) => f.endsWith('.rhai'));
+    const scripts = Object.entries(scenario.agent).filter(([f]) => f.endsWith('.rhai'));
+    const files = scripts.map(([f]) => f);
     for (const file of [...this.rhaiChecked.keys()]) {
       if (!files.includes(file)) {
         this.rhaiChecked.delete(file);
         results.setState((s) => ({ rhai: Object.fromEntries(Object.entries(s.rhai).filter(([f]) => f !== file)) }));
       }
     }
-    for (const file of files) {
-      const source = scenario.agent[file]!;
+    for (const [file, source] of scripts) {
       if (this.rhaiChecked.get(file) === source) continue;
       this.rhaiChecked.set(file, source);
       edit

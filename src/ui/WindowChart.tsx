@@ -16,7 +16,7 @@ import {
   type MarkerCluster,
   type WindowPoint,
 } from './chartData.ts';
-import { CHANGE_TYPES } from '../engine/page.ts';
+import { CHANGE_TYPES, itemAt } from '../engine/page.ts';
 import {
   Clickable,
   Cursor,
@@ -185,7 +185,7 @@ function ReadAgainLane({ items, steps, columns }: { items: readonly ReadAgainIte
       onKeyDown={move}
     >
       {clusters.map((group, k) => {
-        const first = group[0]!;
+        const first = itemAt(group, 0);
         const label =
           group.length === 1
             ? line(first)
@@ -243,7 +243,7 @@ function WindowTooltip({
           {regions
             .map((r, k) => ({ r, k }))
             .reverse()
-            .filter(({ k }) => point.tokens[k]! > 0)
+            .filter(({ k }) => itemAt(point.tokens, k) > 0)
             .map(({ r, k }) => (
               <tr key={r}>
                 <td>
@@ -308,8 +308,8 @@ const WindowPlot = memo(function WindowPlot({ size, data, regions, colors, steps
       <g className="stacked-regions">
         {bands.map((band, k) => (
           <g key={regions[k]}>
-            <path d={band.area} fill={colors.get(regions[k]!)} fillOpacity={0.7} stroke="none" />
-            <path d={band.top} fill="none" stroke={colors.get(regions[k]!)} strokeWidth={1} />
+            <path d={band.area} fill={colors.get(itemAt(regions, k))} fillOpacity={0.7} stroke="none" />
+            <path d={band.top} fill="none" stroke={colors.get(itemAt(regions, k))} strokeWidth={1} />
           </g>
         ))}
       </g>

@@ -2,7 +2,7 @@
 // the window chart's points, paths and markers, and answers lookups by step (the detail charts'
 // points: seriesPoints.ts). Every number is one the engine
 // reported; nothing here computes a region's figures.
-import { CHANGE_TYPES, type ChangeType, IMPLICIT_REGIONS, lowerBound } from '../engine/page.ts';
+import { CHANGE_TYPES, type ChangeType, IMPLICIT_REGIONS, lowerBound, itemAt } from '../engine/page.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
 
 export interface ChangeRow {
@@ -28,12 +28,12 @@ export interface WindowPoint {
 function changeRow(timeline: TimelineView, row: number): ChangeRow {
   const { changes } = timeline;
   const out: ChangeRow = {
-    type: CHANGE_TYPES[changes.type[row]!]!,
-    region: changes.names[changes.region[row]!]!,
-    tokens: changes.tokens[row]!,
+    type: itemAt(CHANGE_TYPES, itemAt(changes.type, row)),
+    region: itemAt(changes.names, itemAt(changes.region, row)),
+    tokens: itemAt(changes.tokens, row),
   };
-  const reason = changes.reason[row]!;
-  if (reason >= 0) out.reason = changes.reasons[reason]!;
+  const reason = itemAt(changes.reason, row);
+  if (reason >= 0) out.reason = itemAt(changes.reasons, reason);
   return out;
 }
 
@@ -57,11 +57,16 @@ export function windowPoints(timeline: TimelineView): WindowPoint[] {
   const beside = timeline.recorded?.window;
   const orNull = (v: number) => (v < 0 ? null : v);
   return Array.from(steps, (i, p) => {
-    const at = tokens.map((column) => column[p]!);
-    const point: WindowPoint = { i, tokens: at, total: at.reduce((a, b) => a + b, 0), prefix: orNull(prefix[p]!) };
+    const at = tokens.map((column) => itemAt(column, p));
+    const point: WindowPoint = {
+      i,
+      tokens: at,
+      total: at.reduce((a, b) => a + b, 0),
+      prefix: orNull(itemAt(prefix, p)),
+    };
     if (beside) {
-      point.recorded = orNull(beside.recorded[p]!);
-      point.asSent = orNull(beside.asSent[p]!);
+      point.recorded = orNull(itemAt(beside.recorded, p));
+      point.asSent = orNull(itemAt(beside.asSent, p));
     }
     return point;
   });
@@ -134,9 +139,9 @@ function forEachMarker(
   let next = 0;
   const rows = timeline.changes.step.length;
   for (let row = 0; row <= rows; row++) {
-    const step = row < rows ? timeline.changes.step[row]! : Infinity;
-    for (; next < stages.length && stages[next]!.i <= step; next++) {
-      const stage = stages[next]!;
+    const step = row < rows ? itemAt(timeline.changes.step, row) : Infinity;
+    for (; next < stages.length && itemAt(stages, next).i <= step; next++) {
+      const stage = itemAt(stages, next);
       visit(
         stage.i,
         () => ({ i: stage.i, kind: 'stage', region: '', tokens: 0, text: `stage ${stage.from} → ${stage.to}` }),
@@ -144,7 +149,7 @@ function forEachMarker(
       );
     }
     if (row === rows) break;
-    const kind = CHANGE_TYPES[timeline.changes.type[row]!]!;
+    const kind = itemAt(CHANGE_TYPES, itemAt(timeline.changes.type, row));
     visit(
       step,
       () => {
@@ -207,7 +212,7 @@ export function markerClusters(timeline: TimelineView, columns: number): MarkerC
   }
   return drawn.map(({ cluster, counts }) => {
     const breakdown = [...counts].sort((a, b) => b[1] - a[1]);
-    return { ...cluster, kind: breakdown[0]![0], breakdown };
+    return { ...cluster, kind: itemAt(breakdown, 0)[0], breakdown };
   });
 }
 
@@ -287,7 +292,7 @@ export function stackedStepBands(
   const bands: StackedBand[] = [];
   const sums = points.map(() => 0);
   for (let k = 0; k < count; k++) {
-    const upper = points.map((p, j) => round(y((sums[j] = sums[j]! + p.tokens[k]!))));
+    const upper = points.map((p, j) => round(y((sums[j] = itemAt(sums, j) + itemAt(p.tokens, k)))));
     let top = `M${xs[0]},${upper[0]}`;
     for (let j = 1; j < points.length; j++) top += `H${xs[j]}V${upper[j]}`;
     // Back along the band's floor, right to left: down at each step, then across the step before.

@@ -1,6 +1,6 @@
 // Scales and axis ticks for the chart drawn as plain SVG (the window chart): both axes are linear
 // and start at zero, so a scale is its domain's end mapped onto a pixel range.
-import { lowerBound } from '../engine/page.ts';
+import { lowerBound, itemAt } from '../engine/page.ts';
 
 /** A linear map from [0, end] onto [from, to] (pixels; `to` may be less than `from`). */
 export function linearScale(end: number, from: number, to: number): (value: number) => number {
@@ -41,8 +41,8 @@ export function niceTicks(rangeEnd: number, count: number, whole = false): numbe
  */
 export function stepTicks(last: number, count: number): number[] {
   const ticks = niceTicks(last, count, true);
-  const spacing = ticks.length > 1 ? ticks[1]! : 1;
-  const end = ticks[ticks.length - 1]!;
+  const spacing = ticks.length > 1 ? itemAt(ticks, 1) : 1;
+  const end = itemAt(ticks, ticks.length - 1);
   if (last - end > spacing / 2) ticks.push(last);
   return ticks;
 }
@@ -51,5 +51,5 @@ export function stepTicks(last: number, count: number): number[] {
 export function nearestPoint(steps: ArrayLike<number>, step: number): number {
   if (steps.length === 0) return -1;
   const after = Math.min(lowerBound(steps, step), steps.length - 1);
-  return after > 0 && step - steps[after - 1]! <= steps[after]! - step ? after - 1 : after;
+  return after > 0 && step - itemAt(steps, after - 1) <= itemAt(steps, after) - step ? after - 1 : after;
 }

@@ -4,6 +4,7 @@
 import type { Diagnostic } from '../engine/page.ts';
 import type { WarningGroup } from '../worker/timeline-view.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
+import { itemAt } from '../engine/page.ts';
 
 /** The problems-list code of a run-time warning (stable, like every diagnostic code). */
 export const RUN_WARNING_CODE = 'run-warning';
@@ -35,7 +36,8 @@ function locate(
   regions: readonly string[],
 ): { file: string; line: number; column: number } {
   const script = SCRIPT_POSITION.exec(text);
-  if (script && script[1]! in agent) return { file: script[1]!, line: Number(script[2]), column: Number(script[3]) };
+  if (script && itemAt(script, 1) in agent)
+    return { file: itemAt(script, 1), line: Number(script[2]), column: Number(script[3]) };
   const blueprint = agent[AGENT_FILE] ?? '';
   // The longest region name the warning mentions wins (`history` over `his`).
   const named = [...regions]

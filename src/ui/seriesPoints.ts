@@ -9,6 +9,7 @@ import {
   rowAt,
   type ChartedColumn,
   type Row,
+  itemAt,
 } from '../engine/page.ts';
 import type { TimelineView } from '../worker/timeline-view.ts';
 import { changesAt, type ChangeRow } from './chartData.ts';
@@ -48,8 +49,8 @@ export function requestPoints(view: TimelineView): RequestPoint[] {
   return Array.from(r.steps, (i, p) => {
     const point: RequestPoint = { i, ...rowAt(REQUEST_COLUMNS, r, p), ...rowAt(CACHE_COLUMNS, r, p) };
     if (beside) {
-      if (beside.recorded[p]! >= 0) point.recordedCacheRead = beside.recorded[p]!;
-      point.asSentCacheRead = beside.asSent[p]!;
+      if (itemAt(beside.recorded, p) >= 0) point.recordedCacheRead = itemAt(beside.recorded, p);
+      point.asSentCacheRead = itemAt(beside.asSent, p);
     }
     return point;
   });

@@ -16,6 +16,7 @@ import {
   lowerBound,
   type LostFigures,
   type Timeline,
+  itemAt,
 } from '../engine/index.ts';
 
 export interface RecordedComparison {
@@ -127,7 +128,7 @@ export function recordedComparison(
   const inForce = (at: Int32Array, pick: (r: AsRecordedRequest) => number) =>
     Int32Array.from(at, (step) => {
       const k = atOrBefore(sent.steps, step);
-      return k < 0 ? -1 : pick(sent.requests[k]!);
+      return k < 0 ? -1 : pick(itemAt(sent.requests, k));
     });
   const summary = asSent.summary;
   const comparison: RecordedComparison = {
@@ -173,7 +174,7 @@ export function recordedComparison(
 export function asSentBreakdown(sent: AsSentRequests, step: number): WindowBreakdown | null {
   const k = atOrBefore(sent.steps, step);
   if (k < 0) return null;
-  const r = sent.requests[k]!;
+  const r = itemAt(sent.requests, k);
   const parts = [{ name: 'message list (as sent)', kind: 'messages' as const, tokens: r.messageTokens }];
   if (r.reasoningTokens > 0)
     parts.push({ name: 'reasoning (within the turn)', kind: 'messages', tokens: r.reasoningTokens });

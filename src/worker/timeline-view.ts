@@ -17,6 +17,7 @@ import {
   type Timeline,
   type TimelineStep,
   lowerBound,
+  itemAt,
 } from '../engine/index.ts';
 import { regionRows, type MarkdownFacts } from '../share/markdown.ts';
 import type { RecordedComparison } from './recorded-view.ts';
@@ -119,7 +120,7 @@ export function keptSteps(fullness: ArrayLike<number>, changed: ArrayLike<number
   for (let start = 0; start < count; start += size) {
     const end = Math.min(count, start + size);
     let peak = start;
-    for (let k = start + 1; k < end; k++) if (fullness[k]! > fullness[peak]!) peak = k;
+    for (let k = start + 1; k < end; k++) if (itemAt(fullness, k) > itemAt(fullness, peak)) peak = k;
     let changeKept = false;
     for (let k = start; k < end; k++) {
       const keepChange = changed[k] === 1 && (everyChange || !changeKept);
@@ -173,8 +174,8 @@ function windowSeries(steps: readonly TimelineStep[], charted: readonly string[]
   const kept = keptSteps(total, changed, bucketSize(steps.length, points));
   return {
     steps: Int32Array.from(kept),
-    tokens: charted.map((r) => Int32Array.from(kept, (k) => steps[k]!.regions[r]?.tokens ?? 0)),
-    prefix: Int32Array.from(kept, (k) => prefixAt[k]!),
+    tokens: charted.map((r) => Int32Array.from(kept, (k) => itemAt(steps, k).regions[r]?.tokens ?? 0)),
+    prefix: Int32Array.from(kept, (k) => itemAt(prefixAt, k)),
   };
 }
 
@@ -185,10 +186,14 @@ function regionSeries(steps: readonly TimelineStep[], region: string, points: nu
     tokens[k] = s.regions[region]?.tokens ?? -1;
     if (s.changes.some((c) => c.region === region)) changed[k] = 1;
   });
-  const kept = keptSteps(tokens, changed, bucketSize(steps.length, points)).filter(
-    (k) => steps[k]!.regions[region] !== undefined,
-  );
-  return { steps: Int32Array.from(kept), ...toColumnArrays(REGION_COLUMNS, kept, (k) => steps[k]!.regions[region]!) };
+  const kept = keptSteps(tokens, changed, bucketSize(steps.length, points)).flatMap((k) => {
+    const figures = itemAt(steps, k).regions[region];
+    return figures === undefined ? [] : [{ k, figures }];
+  });
+  return {
+    steps: Int32Array.from(kept, ({ k }) => k),
+    ...toColumnArrays(REGION_COLUMNS, kept, ({ figures }) => figures),
+  };
 }
 
 function requestSeries(steps: readonly TimelineStep[], points: number): RequestSeries {
@@ -248,9 +253,9 @@ function changeTable(steps: readonly TimelineStep[]): ChangeTable {
 function stageChanges(steps: readonly TimelineStep[]): StageChange[] {
   const out: StageChange[] = [];
   for (let k = 1; k < steps.length; k++) {
-    const from = steps[k - 1]!.stage;
-    const to = steps[k]!.stage;
-    if (from !== to) out.push({ i: steps[k]!.index, from, to });
+    const from = itemAt(steps, k - 1).stage;
+    const to = itemAt(steps, k).stage;
+    if (from !== to) out.push({ i: itemAt(steps, k).index, from, to });
   }
   return out;
 }
@@ -351,5 +356,9 @@ export function stepFigures(table: FigureTable, step: number): StepFigures | nul
   if (!regions) return null;
   // The latest inference at or before `step` (steps are whole numbers).
   const at = lowerBound(table.inferenceSteps, step + 1) - 1;
-  return { index: step, regions, request: at < 0 ? null : { ...table.requests[at]!, step: table.inferenceSteps[at]! } };
+  return {
+    index: step,
+    regions,
+    request: at < 0 ? null : { ...itemAt(table.requests, at), step: itemAt(table.inferenceSteps, at) },
+  };
 }

@@ -8,7 +8,7 @@ import { Replay, replay } from '../../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { RHAI } from '../../src/engine/custom-script.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
-import { detail } from '../runtime/helpers.ts';
+import { detail } from '../builders.ts';
 
 const rowsOf = (b: WindowBreakdown) => Object.fromEntries(b.rows.map((r) => [r.name, r.tokens]));
 const sum = (b: WindowBreakdown) => b.rows.reduce((s, r) => s + r.tokens, 0);

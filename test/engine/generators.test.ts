@@ -6,7 +6,7 @@ import type { TrafficEvent } from '../../src/engine/scenario.ts';
 import type { Timeline } from '../../src/engine/timeline.ts';
 import { generateTraffic, BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
 import { RHAI } from '../../src/engine/custom-script.ts';
-import { scenario, user } from '../runtime/helpers.ts';
+import { scenario, user } from '../builders.ts';
 
 const generated = (extra: TrafficEvent[] = []) =>
   scenario('[context.regions]\nnotes = {}', extra, {

@@ -12,7 +12,7 @@ import { RHAI } from '../../src/engine/custom-script.ts';
 import { EXAMPLES } from '../../src/scenarios/examples.ts';
 import { generateTraffic } from '../../src/scenarios/generators.ts';
 import { IMPORTED_RUN_TRAFFIC } from '../../src/scenarios/imported-run.ts';
-import { assistant, result, run, user } from '../runtime/helpers.ts';
+import { assistant, result, run, user } from '../builders.ts';
 
 /** A regular expression for `name` standing alone: written here apart from the engine's scan, to check it. */
 function standsAlone(name: string): RegExp {

@@ -83,13 +83,13 @@ const PAGE_DOOR = normalize(`${ROOT}/page.ts`);
 const RHAI_DOOR = normalize(`${ROOT}/custom-script.ts`);
 const inEngine = (path: string) => path.startsWith(normalize(`${ROOT}/`));
 /**
- * Tests of the engine itself may reach its inside: test/engine (mirroring src/engine) and the
- * folders that test the engine by topic (blueprint, custom regions, the run, seeds and routing,
- * fuzzing, hostile input) and the tokenizer's tests at the top of test/. The tests of every other
- * layer (test/ui, state, worker, share, import, export, scenarios, rhai) use the doors as their
- * modules do.
+ * Tests of the engine itself may reach its inside: test/engine (mirroring src/engine, with the spec's
+ * suites in test/engine/spec), the property and hostile-input suites (test/fuzz, test/hostile), and
+ * the shared modules at the top of test/ (builders.ts builds Runs and region contexts). The tests of
+ * every other layer (test/ui, state, worker, cli, share, import, export, scenarios, rhai) use the
+ * doors as their modules do.
  */
-const ENGINE_TESTS = /^test[\\/](engine|blueprint|custom|runtime|support|fuzz|hostile)[\\/]|^test[\\/][^\\/]+\.ts$/;
+const ENGINE_TESTS = /^test[\\/](engine|fuzz|hostile)[\\/]|^test[\\/][^\\/]+\.ts$/;
 /**
  * main.tsx evaluates the scenario's schemas in a task of their own before the rest of the page
  * (vite.config.ts STAGED): a dynamic import of the module itself, since one of page.ts would load

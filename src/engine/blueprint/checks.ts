@@ -192,7 +192,8 @@ function checkScript(r: Reporter, input: CheckInput, region: RegionDecl, regionP
     );
     return;
   }
-  const source = [file, region.script].filter((f) => Object.hasOwn(input.agent, f)).map((f) => input.agent[f]!)[0];
+  const found = [file, region.script].find((f) => f !== undefined && Object.hasOwn(input.agent, f));
+  const source = found === undefined ? undefined : input.agent[found];
   if (source === undefined) {
     r.error(
       'custom-script-missing',

@@ -134,8 +134,9 @@ export function compileBlueprint(agent: Record<string, string>, options: Compile
  */
 export function regionsForStage(blueprint: Blueprint, stageName: string | undefined): RegionDecl[] {
   const at = stageName === undefined ? -1 : blueprint.stages.findIndex((s) => s.name === stageName);
-  if (at < 0) return blueprint.regions;
-  const own = blueprint.stages[at]!.regions ?? blueprint.regions;
+  const stage = blueprint.stages[at];
+  if (stage === undefined) return blueprint.regions;
+  const own = stage.regions ?? blueprint.regions;
   if (own.some((r) => r.name === STAGE_INSTRUCTIONS)) return own;
   const instructions = firstInstructions(blueprint, at);
   return instructions ? [...own, instructions] : own;
@@ -165,12 +166,12 @@ export function syntaxFaultAt(
   if (column !== 1 || line <= 1) return { line, column };
   const lines = source.split('\n');
   let k = line - 2;
-  while (k > 0 && lines[k]!.trim() === '') k--;
+  while (k > 0 && lines[k]?.trim() === '') k--;
   const text = (lines[k] ?? '').replace(/\r$/, '');
   // The last bracket on that line left open (strings skipped).
   const open: { ch: string; col: number }[] = [];
   for (let c = 0; c < text.length; c++) {
-    const ch = text[c]!;
+    const ch = text.charAt(c);
     if (ch === '"' || ch === "'") {
       const end = text.indexOf(ch, c + 1);
       if (end < 0) break;
@@ -261,11 +262,8 @@ function parseToml(source: string): { doc: Table } | { diagnostic: Diagnostic } 
     return { doc: parse(source, { maxDepth: MAX_INLINE_DEPTH, unsafeKeyBehaviour: 'throw' }) };
   } catch (err) {
     if (err instanceof TomlError) {
-      const reason = err.message
-        .replace(/^Invalid TOML document:\s*/, '')
-        .split('\n')[0]!
-        .trim()
-        .replace(/\.+$/, '');
+      const [firstLine = ''] = err.message.replace(/^Invalid TOML document:\s*/, '').split('\n');
+      const reason = firstLine.trim().replace(/\.+$/, '');
       if (reason === 'document contains an unsafe property')
         return { diagnostic: reservedKey(source, err.line, err.column) };
       if (reason === 'integer value cannot be represented losslessly')

@@ -45,7 +45,7 @@ function decodeKey(literal: string): string | undefined {
 }
 
 function skipSpace(src: string, i: number): number {
-  while (i < src.length && ' \t\r\n'.includes(src[i]!)) i++;
+  while (i < src.length && ' \t\r\n'.includes(src.charAt(i))) i++;
   return i;
 }
 
@@ -60,7 +60,7 @@ function stringEnd(src: string, i: number): number {
 function valueEnd(src: string, i: number): number {
   let depth = 0;
   while (i < src.length) {
-    const c = src[i]!;
+    const c = src.charAt(i);
     if (c === '"') {
       i = stringEnd(src, i);
       if (depth === 0) return i;
@@ -96,6 +96,6 @@ export function jsonErrorPosition(source: string, err: unknown): { line: number;
   const position = /position (\d+)/.exec(message);
   if (!position) return { line: 1, column: 1 };
   const before = source.slice(0, Number(position[1]));
-  const lines = before.split('\n');
-  return { line: lines.length, column: lines[lines.length - 1]!.length + 1 };
+  const line = before.split('\n').length;
+  return { line, column: before.length - before.lastIndexOf('\n') };
 }

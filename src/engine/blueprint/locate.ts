@@ -2,6 +2,7 @@
 // smol-toml reports positions only for syntax errors, so this scanner walks the (already parsed,
 // therefore valid) source once and records every key path it defines: [table] and [[array]]
 // headers, dotted keys, quoted keys, inline tables and array elements.
+import { itemAt } from '../item-at.ts';
 
 export type KeyPath = readonly (string | number)[];
 
@@ -135,7 +136,7 @@ class Scanner {
   /** Whitespace and comments; newlines too when `newlines`. */
   private skipTrivia(newlines: boolean): void {
     while (this.pos < this.src.length) {
-      const c = this.src[this.pos]!;
+      const c = this.src.charAt(this.pos);
       if (c === ' ' || c === '\t' || c === '\r' || (newlines && c === '\n')) this.advance();
       else if (c === '#') while (this.pos < this.src.length && this.src[this.pos] !== '\n') this.pos++;
       else break;
@@ -160,7 +161,7 @@ class Scanner {
       const index = this.arrayTableCounts.get(id) ?? 0;
       this.arrayTableCounts.set(id, index + 1);
       path.push(index);
-      const last = segments[segments.length - 1]!;
+      const last = itemAt(segments, segments.length - 1);
       this.record(path, { key: last.at, keyEnd: last.end });
     }
     return path;
@@ -174,7 +175,7 @@ class Scanner {
       path.push(name);
       this.record(path, { key: at, keyEnd: end });
     }
-    const last = segments[segments.length - 1]!;
+    const last = itemAt(segments, segments.length - 1);
     path.push(last.name);
     this.skipTrivia(false);
     if (this.src[this.pos] === '=') this.pos++;
@@ -204,7 +205,7 @@ class Scanner {
     const c = this.src[this.pos];
     if (c === '"' || c === "'") return this.string();
     const start = this.pos;
-    while (this.pos < this.src.length && BARE_KEY.test(this.src[this.pos]!)) this.pos++;
+    while (this.pos < this.src.length && BARE_KEY.test(this.src.charAt(this.pos))) this.pos++;
     if (this.pos === start) this.pos++; // never stall on unexpected input
     return this.src.slice(start, this.pos);
   }
@@ -217,9 +218,9 @@ class Scanner {
     else if (c === '"' || c === "'") this.string();
     else {
       const start = this.pos;
-      while (this.pos < this.src.length && !',]}\n#'.includes(this.src[this.pos]!)) this.pos++;
+      while (this.pos < this.src.length && !',]}\n#'.includes(this.src.charAt(this.pos))) this.pos++;
       let end = this.pos;
-      while (end > start && ' \t\r'.includes(this.src[end - 1]!)) end--;
+      while (end > start && ' \t\r'.includes(this.src.charAt(end - 1))) end--;
       return { line: this.line, column: end - this.lineStart + 1 };
     }
     return this.here();
@@ -268,7 +269,7 @@ class Scanner {
 
   /** Any of the four string forms, advancing past it; returns the decoded text (used for keys). */
   private string(): string {
-    const quote = this.src[this.pos]!;
+    const quote = this.src.charAt(this.pos);
     const multi = this.src.startsWith(quote.repeat(3), this.pos);
     const close = multi ? quote.repeat(3) : quote;
     this.pos += close.length;
@@ -283,7 +284,7 @@ class Scanner {
         }
         return text;
       }
-      const c = this.src[this.pos]!;
+      const c = this.src.charAt(this.pos);
       if (c === '\\' && quote === '"') {
         text += this.escape();
         continue;
@@ -296,9 +297,10 @@ class Scanner {
 
   private escape(): string {
     const next = this.src[this.pos + 1] ?? '';
-    if (Object.hasOwn(SIMPLE_ESCAPES, next)) {
+    const simple = Object.hasOwn(SIMPLE_ESCAPES, next) ? SIMPLE_ESCAPES[next] : undefined;
+    if (simple !== undefined) {
       this.pos += 2;
-      return SIMPLE_ESCAPES[next]!;
+      return simple;
     }
     const width = next === 'u' ? 4 : next === 'U' ? 8 : next === 'x' ? 2 : 0;
     if (width) {
@@ -308,7 +310,7 @@ class Scanner {
     }
     // A line-ending backslash in a multi-line string: skip to the next non-blank.
     this.pos++;
-    while (this.pos < this.src.length && ' \t\r\n'.includes(this.src[this.pos]!)) this.advance();
+    while (this.pos < this.src.length && ' \t\r\n'.includes(this.src.charAt(this.pos))) this.advance();
     return '';
   }
 }

@@ -60,7 +60,7 @@ export function globToRegExp(normalized: string): RegExp {
   let i = 0;
   let braces = 0;
   while (i < normalized.length) {
-    const c = normalized[i]!;
+    const c = normalized.charAt(i);
     if (c === '*' && normalized[i + 1] === '*') {
       const slashAfter = normalized[i + 2] === '/';
       re += slashAfter ? NOT_PARENT_DIRS : `${NOT_PARENT_REST}.*`;

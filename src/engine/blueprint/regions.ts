@@ -68,7 +68,8 @@ function resolveKind(r: Reporter, raw: unknown, path: KeyPath): { kind: RegionKi
   if (raw === undefined) return { kind: 'temporary', known: true };
   if (typeof raw === 'string') {
     if ((REGION_KINDS as readonly string[]).includes(raw)) return { kind: raw as RegionKind, known: true };
-    if (Object.hasOwn(KIND_ALIASES, raw)) return { kind: KIND_ALIASES[raw]!, known: true };
+    const alias = Object.hasOwn(KIND_ALIASES, raw) ? KIND_ALIASES[raw] : undefined;
+    if (alias !== undefined) return { kind: alias, known: true };
   }
   const hint = typeof raw === 'string' ? didYouMean(raw, [...REGION_KINDS, ...Object.keys(KIND_ALIASES)]) : '';
   r.error(

@@ -34,7 +34,8 @@ export function compileSeed(r: Reporter, region: string, raw: unknown, path: Key
     notUnderstood(r, [...path, key], `Seed key \`${key}\` is not a seed form.${hint}`, 'key');
   }
   if (unknown.length > 0) return undefined;
-  if (keys.length !== 1) {
+  const [key] = keys;
+  if (key === undefined || keys.length > 1) {
     return notUnderstood(
       r,
       path,
@@ -43,7 +44,7 @@ export function compileSeed(r: Reporter, region: string, raw: unknown, path: Key
         : `Seed of region "${region}" has ${keys.join(' and ')}; a seed table takes exactly one of them. Split them across regions.`,
     );
   }
-  return tableSeed(r, keys[0] as SeedTableKey, raw[keys[0]!], [...path, keys[0]!]);
+  return tableSeed(r, key as SeedTableKey, raw[key], [...path, key]);
 }
 
 function stringSeed(r: Reporter, region: string, raw: string, path: KeyPath): Seed | undefined {

@@ -1,4 +1,5 @@
 // "Did you mean ...?" for misspelled keys and values.
+import { itemAt } from '../item-at.ts';
 
 /** Optimal string alignment distance (Levenshtein plus adjacent transpositions). */
 export function editDistance(a: string, b: string): number {
@@ -10,17 +11,20 @@ export function editDistance(a: string, b: string): number {
     row[0] = i;
     return row;
   });
-  for (let j = 0; j < cols; j++) d[0]![j] = j;
+  const first = itemAt(d, 0);
+  for (let j = 0; j < cols; j++) first[j] = j;
   for (let i = 1; i < rows; i++) {
+    const row = itemAt(d, i);
+    const above = itemAt(d, i - 1);
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      let best = Math.min(itemAt(above, j) + 1, itemAt(row, j - 1) + 1, itemAt(above, j - 1) + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
+        best = Math.min(best, itemAt(itemAt(d, i - 2), j - 2) + 1);
+      row[j] = best;
     }
   }
-  return d[a.length]![b.length]!;
+  return itemAt(itemAt(d, a.length), b.length);
 }
 
 const normalize = (s: string): string => s.toLowerCase().replace(/[-\s]/g, '_');

@@ -20,6 +20,7 @@ import type {
   RenderedMessage,
   WriteOutcome,
 } from './types.ts';
+import { itemAt } from '../item-at.ts';
 
 /** How an entry is named in a change: its key, else its first line (shortened). */
 export function entryLabel(entry: Entry): string {
@@ -240,7 +241,7 @@ export abstract class BaseRegion implements Region {
     if (changes.length === 0 || this.entries[this.entries.length - 1] === entry || this.entries.includes(entry))
       return { ok: true, changes };
     const label = entryLabel(entry);
-    const took = changes.findLast((c) => c.entries.includes(label)) ?? changes[changes.length - 1]!;
+    const took = changes.findLast((c) => c.entries.includes(label)) ?? itemAt(changes, changes.length - 1);
     const verb = took.type === 'compact' ? 'summarized' : 'evicted';
     return { ok: true, changes, gone: { verb, why: took.reason ?? this.overReason() } };
   }
@@ -253,8 +254,9 @@ export abstract class BaseRegion implements Region {
   /** A keyed write: a key already present is rewritten (unchanged content changes nothing). */
   put(entry: Entry, ctx: RegionContext): WriteOutcome {
     const at = entry.key === undefined ? -1 : this.entries.findIndex((e) => e.key === entry.key);
-    if (at < 0) return this.write(entry, ctx);
-    if (this.entries[at]!.content === entry.content) return { ok: true, changes: [] };
+    const old = this.entries[at];
+    if (old === undefined) return this.write(entry, ctx);
+    if (old.content === entry.content) return { ok: true, changes: [] };
     return this.rewrite(at, entry, ctx);
   }
 
@@ -263,7 +265,7 @@ export abstract class BaseRegion implements Region {
    * content as fresh (a sliding window "keeps the most recent entries"); shown as a `replace`.
    */
   protected rewrite(at: number, entry: Entry, ctx: RegionContext): WriteOutcome {
-    const old = this.entries[at]!;
+    const old = itemAt(this.entries, at);
     const refused = this.refuse(entry, old.tokens, 0);
     if (refused) return refused;
     this.removeRange(at, 1);
@@ -302,7 +304,7 @@ export abstract class BaseRegion implements Region {
       // Every entry with the key: only a custom region holds more than one (it has no keyed upsert).
       removed = [];
       for (let at = this.entries.length - 1; at >= 0; at--)
-        if (this.entries[at]!.key === selector.key) removed.unshift(...this.removeRange(at, 1));
+        if (itemAt(this.entries, at).key === selector.key) removed.unshift(...this.removeRange(at, 1));
       if (removed.length === 0)
         return {
           ok: false,
@@ -327,17 +329,18 @@ export abstract class BaseRegion implements Region {
   shed(needed: number, _ctx: RegionContext): Change[] {
     let count = 0;
     let freed = 0;
-    while (count < this.entries.length && freed < needed) freed += this.entries[count++]!.tokens;
+    while (count < this.entries.length && freed < needed) freed += itemAt(this.entries, count++).tokens;
     if (count === 0) return [];
     return [change('cascade', this.name, this.removeRange(0, count), 'request exceeded the model window')];
   }
 
   compactAll(ctx: RegionContext, reason: string): Change[] {
-    if (!this.decl.summarizable || this.entries.length === 0) return [];
-    if (this.entries.length === 1 && this.entries[0]!.kind === 'summary') return [];
+    const [first] = this.entries;
+    if (!this.decl.summarizable || first === undefined) return [];
+    if (this.entries.length === 1 && first.kind === 'summary') return [];
     // A summary no smaller than what it folds (a few short entries under its header) would only
     // grow the region, past its own bound for an evicting kind: the entries stay as they are.
-    const summary = ctx.summarize(this.entries, this.name, this.entries[0]!.seq, this.summaryOptions);
+    const summary = ctx.summarize(this.entries, this.name, first.seq, this.summaryOptions);
     if (summary.tokens >= this.tokens) return [];
     return [this.fold(0, this.entries.length, ctx, reason, summary)];
   }
@@ -401,10 +404,11 @@ export abstract class BaseRegion implements Region {
     // Built by appends, not joined: a join copies every entry's text (a large region's hundreds of
     // KB) on each re-render, where appending links the texts without copying them.
     let text = header;
-    for (let i = 0; i < shown.length; i++) {
-      const e = shown[i]!;
+    let separator = '';
+    for (const e of shown) {
       const prefix = this.linePrefix(e);
-      text += i === 0 ? `${prefix}${e.content}` : `\n${prefix}${e.content}`;
+      text += `${separator}${prefix}${e.content}`;
+      separator = '\n';
       tokens += e.tokens + ctx.count(prefix);
     }
     return (this.lastSystem = { system: { text, tokens }, messages: [] });
@@ -444,7 +448,7 @@ export abstract class BaseRegion implements Region {
   /** Folds entries [from, from+count) into one summary entry (`made` when already summarized) in their place. */
   protected fold(from: number, count: number, ctx: RegionContext, reason: string, made?: Entry): Change {
     const folded = this.entries.slice(from, from + count);
-    const summary = made ?? ctx.summarize(folded, this.name, folded[0]!.seq, this.summaryOptions);
+    const summary = made ?? ctx.summarize(folded, this.name, itemAt(folded, 0).seq, this.summaryOptions);
     this.removeRange(from, count);
     this.insertAt(from, summary);
     const c = change('compact', this.name, folded, reason);
@@ -483,7 +487,7 @@ export abstract class BaseRegion implements Region {
 
   protected replaceAt(at: number, entry: Entry): void {
     this.appendedSince = undefined;
-    this.tokens += entry.tokens - this.entries[at]!.tokens;
+    this.tokens += entry.tokens - itemAt(this.entries, at).tokens;
     this.entries[at] = entry;
     if (this.entryMessages) this.entryMessages[at] = entryMessage(entry);
     this.version++;

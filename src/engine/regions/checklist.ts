@@ -6,6 +6,7 @@ import type { Change } from '../timeline.ts';
 import { BaseRegion } from './base.ts';
 import { PLAIN, type KindDefinition } from './kind.ts';
 import type { Checklist, Entry, RegionContext, TodoOutcome, TodoState, WriteOutcome } from './types.ts';
+import { itemAt } from '../item-at.ts';
 
 export const checklistKind: KindDefinition<'checklist'> = {
   kind: 'checklist',
@@ -76,7 +77,7 @@ export class ChecklistRegion extends BaseRegion implements Checklist {
   done(id: number, ctx: RegionContext): TodoOutcome {
     const at = this.find(id);
     if (at < 0) return this.unknown(id);
-    const todo = this.entries[at]!.todo!;
+    const todo = itemAt(this.entries, at).todo!;
     if (todo.state === 'done') return { ok: true, id, message: `#${id} was already done`, changes: [] };
     return this.update(at, { ...todo, state: 'done' }, `#${id} done: ${todo.item}`, ctx);
   }
@@ -84,7 +85,7 @@ export class ChecklistRegion extends BaseRegion implements Checklist {
   note(id: number, note: string, ctx: RegionContext): TodoOutcome {
     const at = this.find(id);
     if (at < 0) return this.unknown(id);
-    const todo = this.entries[at]!.todo!;
+    const todo = itemAt(this.entries, at).todo!;
     return this.update(at, { ...todo, notes: [...todo.notes, note] }, `noted on #${id} (still ${todo.state})`, ctx);
   }
 
@@ -113,7 +114,7 @@ export class ChecklistRegion extends BaseRegion implements Checklist {
   }
 
   private update(at: number, todo: TodoState, message: string, ctx: RegionContext): TodoOutcome {
-    const old = this.entries[at]!;
+    const old = itemAt(this.entries, at);
     const entry = this.entryFor(todo, old.seq, ctx);
     const refused = this.refuse(entry, old.tokens, 0);
     if (refused && !refused.ok) return { ok: false, message: refused.message, changes: refused.changes };

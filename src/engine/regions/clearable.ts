@@ -3,6 +3,7 @@
 import type { Change } from '../timeline.ts';
 import { BaseRegion, change } from './base.ts';
 import { PLAIN, type KindDefinition } from './kind.ts';
+import { itemAt } from '../item-at.ts';
 
 export const clearableKind: KindDefinition<'clearable'> = {
   kind: 'clearable',
@@ -23,7 +24,7 @@ export class ClearableRegion extends BaseRegion {
 
   protected enforce(): Change[] {
     if (!this.over()) return [];
-    const keepNewest = this.entries[this.entries.length - 1]!.tokens <= this.budget.trigger;
+    const keepNewest = itemAt(this.entries, this.entries.length - 1).tokens <= this.budget.trigger;
     const cleared = this.removeRange(0, keepNewest ? this.entries.length - 1 : this.entries.length);
     return [change('clear', this.name, cleared, this.overReason())];
   }

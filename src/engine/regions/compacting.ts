@@ -8,6 +8,7 @@ import type { RegionContext } from './types.ts';
 import { PLAIN, type KeyDoc, type KeyReader, type KindDefinition } from './kind.ts';
 import { percentProblem, parsePercent } from '../blueprint/percent.ts';
 import { positiveInt } from '../blueprint/report.ts';
+import { itemAt } from '../item-at.ts';
 
 /** The compaction limits, which compact_history takes too (it rolls forward what it carries the same way). */
 export const COMPACTION_KEYS: Readonly<Record<string, KeyDoc>> = {
@@ -55,7 +56,7 @@ export class CompactingRegion extends BaseRegion {
     const reason = this.overReason();
     const changes: Change[] = [];
     while (this.tokens > target) {
-      const only = this.entries.length === 1 ? this.entries[0]! : undefined;
+      const only = this.entries.length === 1 ? this.entries[0] : undefined;
       if (only?.kind === 'summary') break; // one summary is as small as folding gets
       const before = this.tokens;
       changes.push(this.fold(0, this.foldCount(target), ctx, reason));
@@ -64,7 +65,7 @@ export class CompactingRegion extends BaseRegion {
         // of everything may still be smaller, so try that once before giving up.
         const all =
           this.entries.length > 1
-            ? ctx.summarize(this.entries, this.name, this.entries[0]!.seq, this.summaryOptions)
+            ? ctx.summarize(this.entries, this.name, itemAt(this.entries, 0).seq, this.summaryOptions)
             : undefined;
         if (all && all.tokens < this.tokens) changes.push(this.fold(0, this.entries.length, ctx, reason, all));
         break;
@@ -80,7 +81,7 @@ export class CompactingRegion extends BaseRegion {
   private foldCount(target: number): number {
     let count = 0;
     let remaining = this.tokens;
-    while (count < this.entries.length && remaining > target) remaining -= this.entries[count++]!.tokens;
+    while (count < this.entries.length && remaining > target) remaining -= itemAt(this.entries, count++).tokens;
     const firstRaw = this.entries.findIndex((e) => e.kind !== 'summary');
     return Math.max(count, firstRaw < 0 ? this.entries.length : firstRaw + 1);
   }
@@ -90,11 +91,11 @@ export class CompactingRegion extends BaseRegion {
    * nothing less does), so a request a little over the window does not cost the whole region.
    */
   override shed(needed: number, ctx: RegionContext): Change[] {
-    if (this.entries.length === 0 || (this.entries.length === 1 && this.entries[0]!.kind === 'summary')) return [];
+    if (this.entries.length === 0 || (this.entries.length === 1 && this.entries[0]?.kind === 'summary')) return [];
     let count = this.foldCount(this.tokens - needed);
     for (;;) {
       const folded = this.entries.slice(0, count);
-      const summary = ctx.summarize(folded, this.name, folded[0]!.seq, this.summaryOptions);
+      const summary = ctx.summarize(folded, this.name, itemAt(folded, 0).seq, this.summaryOptions);
       const removed = folded.reduce((sum, e) => sum + e.tokens, 0);
       if (removed - summary.tokens >= needed || count >= this.entries.length) {
         return [{ ...this.fold(0, count, ctx, 'request exceeded the model window', summary), type: 'cascade' }];

@@ -13,6 +13,7 @@ import type { Entry, RegionContext, RegionEnv, RegionRender, RenderedMessage, Wr
 import { PLAIN, type KindDefinition } from './kind.ts';
 import { temporaryKind } from './temporary.ts';
 import { boolean, text } from '../blueprint/report.ts';
+import { itemAt } from '../item-at.ts';
 
 export const customKind: KindDefinition<'custom'> = {
   kind: 'custom',
@@ -146,7 +147,7 @@ export class CustomRegion extends BaseRegion {
     const picked = this.overflowPicks(needed, ctx);
     if (picked.length) {
       const dropped: Entry[] = [];
-      for (let i = picked.length - 1; i >= 0; i--) dropped.unshift(...this.removeRange(picked[i]!, 1));
+      for (const at of picked.toReversed()) dropped.unshift(...this.removeRange(at, 1));
       freed = dropped.reduce((sum, e) => sum + e.tokens, 0);
       changes.push(change(type, this.name, dropped, `${reason}: chosen by on_overflow`));
     }
@@ -264,21 +265,21 @@ export class CustomRegion extends BaseRegion {
     for (const message of messages) {
       const at = this.findEntry(message, cursor);
       if (at >= 0) {
-        out.push(entryMessage(this.entries[at]!));
+        out.push(entryMessage(itemAt(this.entries, at)));
         cursor = at + 1;
       } else out.push(message);
     }
     const placed: RenderedMessage[] = [];
     for (let i = 0; i < out.length; i++) {
-      const item = out[i]!;
+      const item = itemAt(out, i);
       if ('seq' in item) {
         placed.push(item);
         continue;
       }
       // A run of unmatched messages shares the gap after the previous placed seq.
       let runEnd = i;
-      while (runEnd + 1 < out.length && !('seq' in out[runEnd + 1]!)) runEnd++;
-      const before = placed.length ? placed[placed.length - 1]!.seq : undefined;
+      while (runEnd + 1 < out.length && !('seq' in itemAt(out, runEnd + 1))) runEnd++;
+      const before = placed.at(-1)?.seq;
       const after = runEnd + 1 < out.length ? (out[runEnd + 1] as RenderedMessage).seq : undefined;
       const low = before ?? (after !== undefined ? after - 1 : END_OF_STREAM);
       const high = after ?? low + 1;
@@ -292,8 +293,9 @@ export class CustomRegion extends BaseRegion {
 
   private findEntry(message: ScriptMessage, from: number): number {
     for (let i = from; i < this.entries.length; i++) {
-      if (this.entries[i]!.content !== message.content) continue;
-      const m = entryMessage(this.entries[i]!);
+      const entry = itemAt(this.entries, i);
+      if (entry.content !== message.content) continue;
+      const m = entryMessage(entry);
       if (
         m.role === message.role &&
         m.content === message.content &&
@@ -335,9 +337,10 @@ function sameCalls(a: readonly ToolCall[] | undefined, b: readonly ToolCall[] | 
   const x = a ?? [];
   const y = b ?? [];
   if (x.length !== y.length) return false;
-  return x.every(
-    (c, i) => c.id === y[i]!.id && c.name === y[i]!.name && canonical(c.arguments) === canonical(y[i]!.arguments),
-  );
+  return x.every((c, i) => {
+    const d = itemAt(y, i);
+    return c.id === d.id && c.name === d.name && canonical(c.arguments) === canonical(d.arguments);
+  });
 }
 
 /** JSON with object keys sorted: Rhai hands maps back in its own key order. */

@@ -16,6 +16,7 @@ import { enterStage, transition } from './transitions.ts';
 import { infer, messageText, userMessage } from './turns.ts';
 import { goneText } from './written.ts';
 import type { HooksLoader, RhaiSeedRunner } from '../rhai-host.ts';
+import { itemAt } from '../item-at.ts';
 
 /** Most steps change nothing and warn of nothing: they share one empty list. */
 const NONE: never[] = Object.freeze([]) as never;
@@ -29,7 +30,7 @@ export class Run extends RunState {
   /** Creates every region, writes the seeds, enters the first stage. Returns spawn diagnostics. */
   spawn(options: { runRhaiSeed?: RhaiSeedRunner; loadCustomHooks?: HooksLoader }): Diagnostic[] {
     this.loadCustomHooks = options.loadCustomHooks;
-    const first = this.stages[0]!;
+    const first = itemAt(this.stages, 0);
     const all = new Map<string, RegionDecl>();
     for (const decl of stageLayout(this.blueprint, first)) all.set(decl.name, decl);
     for (const decl of this.blueprint.regions) if (!all.has(decl.name)) all.set(decl.name, decl);
@@ -89,7 +90,7 @@ export class Run extends RunState {
   /** Runs the next event and returns its step. */
   step(): TimelineStep {
     const index = this.position++;
-    const event = this.events[index]!;
+    const event = itemAt(this.events, index);
     this.changes = [];
     this.warnings = [];
     let request: RequestFigures | undefined;

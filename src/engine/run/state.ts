@@ -17,6 +17,7 @@ import type { Change, RegionFigures, RegionMeta, ToolCall } from '../timeline.ts
 import { countTokens } from '../tokens.ts';
 import type { CappedResult } from '../routing.ts';
 import type { HooksLoader } from '../rhai-host.ts';
+import { itemAt } from '../item-at.ts';
 
 /** Write orders reportedStrips may hold before its gone ones are first dropped. */
 const FORGET_FLOOR = 256;
@@ -65,8 +66,7 @@ export class SharedFacts {
   /** The latest call with `id` made at or before `position`. */
   callBefore(id: string, position: number): ToolCall | undefined {
     const made = this.callsById.get(id) ?? [];
-    for (let i = made.length - 1; i >= 0; i--) if (made[i]!.at <= position) return made[i]!.call;
-    return undefined;
+    return made.findLast((m) => m.at <= position)?.call;
   }
 
   /** `event`'s result cut at `maxTokens`, cut once when these facts keep caps. */
@@ -186,7 +186,7 @@ export class RunState {
       nextSeq: () => this.seq++,
       summarize: (entries, label, seq, options) => this.summaryEntry(entries, label, seq, options),
       count: (text) => countTokens(text, encoding),
-      stage: this.stages[0]!.name,
+      stage: itemAt(this.stages, 0).name,
       stageIterations: 1,
       model: model.id,
       window: model.window,

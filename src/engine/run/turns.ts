@@ -136,7 +136,7 @@ function leftAfterCascade(run: RunState): string {
 function whyKept(region: Region): string {
   if (region.cascadeTier !== undefined) {
     const what =
-      region.entries.length === 1 && region.entries[0]!.kind === 'summary'
+      region.entries.length === 1 && region.entries[0]?.kind === 'summary'
         ? 'one summary, nothing left to fold'
         : 'all its kind sheds';
     return `${region.kind}: shed ${what}`;

@@ -22,9 +22,11 @@ function compileArgs(c: Compiler, args: Expr[]): Ev[] {
 export function compileCall(c: Compiler, e: Extract<Expr, { kind: 'call' }>): Ev {
   const pos = e.pos;
   const name = e.name;
-  if (name === 'is_shared' && e.args.length === 1) return compileIsShared(c, e.args[0]!);
-  if (name === 'is_def_var' && e.args.length === 1) {
-    const arg = c.expr(e.args[0]!);
+  const [firstArg, ...moreArgs] = e.args;
+  const only = moreArgs.length === 0 ? firstArg : undefined;
+  if (name === 'is_shared' && only) return compileIsShared(c, only);
+  if (name === 'is_def_var' && only) {
+    const arg = c.expr(only);
     const visible = new Set(e.visibleVars);
     return (env) => {
       const v = arg(env);

@@ -49,12 +49,20 @@ export function compileWhile(c: Compiler, e: Extract<Expr, { kind: 'while' }>): 
   const body = c.block(e.body);
   const pos = e.pos;
   const test = e.cond ? localTest(c, e.cond) : null;
-  if (test && e.body.length === 2 && !c.dynAware && e.body.every((s) => s.kind !== 'import')) {
+  const [firstStmt, secondStmt] = e.body;
+  if (
+    test &&
+    firstStmt &&
+    secondStmt &&
+    e.body.length === 2 &&
+    !c.dynAware &&
+    e.body.every((s) => s.kind !== 'import')
+  ) {
     // A two-statement body (`sum += i; i += 1;`) runs its statements from the loop itself, with the
     // block's own operation count and limit check (at its first statement), one closure call fewer.
-    const first = c.block([e.body[0]!]);
-    const second = c.block([e.body[1]!]);
-    const bodyPos = e.body[0]!.pos;
+    const first = c.block([firstStmt]);
+    const second = c.block([secondStmt]);
+    const bodyPos = firstStmt.pos;
     return (env) => {
       const rt = env.rt;
       for (;;) {

@@ -189,8 +189,7 @@ function evaluateModule(rt: Runtime, program: Program, id: string): ModuleInstan
     return rt.imports.slice(rt.importsBase);
   });
   const vars = new Map<string, RhaiValue>();
-  for (let i = env.exports.length - 1; i >= 0; i--) {
-    const { alias, read } = env.exports[i]!;
+  for (const { alias, read } of env.exports.toReversed()) {
     if (!vars.has(alias)) vars.set(alias, read());
   }
   const subModules = new Map<string, ModuleInstance>();
@@ -232,8 +231,9 @@ export function runIn<T>(
 export function findModule(rt: Runtime, path: string[], pos: Pos): ModuleInstance {
   let found: ModuleInstance | undefined;
   for (let i = rt.imports.length - 1; i >= rt.importsBase; i--) {
-    if (rt.imports[i]!.alias === path[0]) {
-      found = rt.imports[i]!.module;
+    const entry = rt.imports[i];
+    if (entry && entry.alias === path[0]) {
+      found = entry.module;
       break;
     }
   }

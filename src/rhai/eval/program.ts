@@ -63,8 +63,8 @@ export class Program {
     const cached = this.evalCache.get(key);
     if (cached) return cached;
     const script = parse(text, limits);
-    if (script.functions.length > 0)
-      throw parseError('A function cannot be defined inside eval', script.functions[0]!.pos);
+    const [fn] = script.functions;
+    if (fn) throw parseError('A function cannot be defined inside eval', fn.pos);
     const code: EvalCode = {
       body: new ScriptCompiler(this, false, script.usesEval === true, topLevel).body(script.body),
       slots: script.slotCount,

@@ -23,8 +23,9 @@ import { shadowEvalVariable } from './scope.ts';
 export function compileBlock(c: Compiler, stmts: Stmt[]): Ev {
   const fns = stmts.map((s) => compileStmt(c, s));
   const n = fns.length;
-  if (n === 0) return unit;
-  const pos = stmts[0]!.pos;
+  const [first] = stmts;
+  if (n === 0 || !first) return unit;
+  const pos = first.pos;
   const [a, b, d] = fns as [Ev, Ev, Ev];
   switch (n) {
     case 1:

@@ -171,7 +171,7 @@ export const blobLib: Library = {
   get: blob((b, [i]) => {
     if (!isIntArg(i)) return NO_MATCH;
     const at = byteIndex(b.length, intArg(i));
-    return at === undefined ? 0 : b[at]!;
+    return (at === undefined ? undefined : b[at]) ?? 0;
   }),
   set: blob((b, [i, v]) => {
     if (!isIntArg(i) || !isIntArg(v)) return NO_MATCH;
@@ -231,7 +231,7 @@ export const blobLib: Library = {
     if (!isIntArg(i)) return NO_MATCH;
     chargeItems(ctx.runtime, b.length);
     const at = byteIndex(b.length, intArg(i));
-    return at === undefined ? 0 : b.splice(at, 1)[0]!;
+    return (at === undefined ? undefined : b.splice(at, 1)[0]) ?? 0;
   }),
   clear: blob((b, rest) => {
     if (rest.length) return NO_MATCH;

@@ -30,11 +30,12 @@ function merge(libs: Library[]): Map<string, NativeFn> {
   const matchers = overloadMatchers();
   const out = new Map<string, NativeFn>();
   for (const [name, list] of byName) {
+    const [first] = list;
     const accepts = matchers.get(name);
     if (!accepts) throw new Error(`native function '${name}' has no entry in packages/signatures.ts`);
     const body: NativeFn =
-      list.length === 1
-        ? list[0]!
+      list.length === 1 && first
+        ? first
         : (args, ctx) => {
             for (const fn of list) {
               const r = fn(args, ctx);

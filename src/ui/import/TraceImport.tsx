@@ -7,6 +7,7 @@ import { Modal } from '../Modal.tsx';
 import { TableScroll } from '../TableScroll.tsx';
 import { closeImport, importFile, useTraceImport } from './importer.ts';
 import type { ScenarioFileResult } from '../../worker/trace-protocol.ts';
+import { itemAt } from '../../engine/page.ts';
 
 /** Set by the header, which owns opening a scenario file (its messages). */
 type ScenarioOpener = (file: File, result: ScenarioFileResult) => void;
@@ -56,7 +57,7 @@ function ToolMapTable() {
 
 /** When the content matches no format on its own: the user says which one it is, and it is read as that. */
 function FormatChoice({ onImport }: { onImport: () => void }) {
-  const [format, setFormat] = useState<FormatName>(FORMAT_NAMES[0]!);
+  const [format, setFormat] = useState<FormatName>(itemAt(FORMAT_NAMES, 0));
   return (
     <div className="row" data-testid="import-format-choice">
       <label>

@@ -23,6 +23,7 @@ import {
   TRANSITION_KEYS,
   kindKeys,
   type RegionKind,
+  itemAt,
 } from '../../engine/page.ts';
 import { keyDoc, VALUE_DOCS } from './leviathDocs.ts';
 
@@ -62,8 +63,8 @@ export function splitDotted(text: string): string[] {
 
 function tablePathAt(lines: readonly string[], lineIndex: number): string[] {
   for (let k = lineIndex; k >= 0; k--) {
-    const m = HEADER.exec(lines[k]!);
-    if (m) return splitDotted(m[1]!);
+    const m = HEADER.exec(itemAt(lines, k));
+    if (m) return splitDotted(itemAt(m, 1));
   }
   return [];
 }
@@ -76,7 +77,7 @@ function scanLine(before: string): { stack: string[]; valueKey?: string; inStrin
   let arrayDepth = 0;
   let k = 0;
   while (k < before.length) {
-    const c = before[k]!;
+    const c = before.charAt(k);
     if (c === '"' || c === "'") {
       const end = before.indexOf(c, k + 1);
       if (end < 0) return { stack, valueKey, inString: true, inArray: arrayDepth > 0 };
@@ -142,14 +143,14 @@ export function declaredRegions(text: string): string[] {
   for (const line of text.split('\n')) {
     const header = HEADER.exec(line);
     if (header) {
-      table = splitDotted(header[1]!);
+      table = splitDotted(itemAt(header, 1));
       const at = table.lastIndexOf('regions');
-      if (at >= 0 && table.length === at + 2) add(table[at + 1]!);
+      if (at >= 0 && table.length === at + 2) add(itemAt(table, at + 1));
       continue;
     }
     if (table[table.length - 1] === 'regions') {
       const key = /^\s*(?:"([^"]+)"|([A-Za-z0-9_-]+))\s*[=.]/.exec(line);
-      if (key) add(key[1] ?? key[2]!);
+      if (key) add(key[1] ?? itemAt(key, 2));
     }
   }
   return names;
@@ -161,7 +162,7 @@ export function declaredStages(text: string): string[] {
   for (const line of text.split('\n')) {
     const header = HEADER.exec(line);
     if (!header) continue;
-    const path = splitDotted(header[1]!);
+    const path = splitDotted(itemAt(header, 1));
     if (path[0] === 'stages' && path[1] && !names.includes(path[1])) names.push(path[1]);
   }
   return names;
@@ -187,9 +188,9 @@ function kindOf(text: string, region: string, line: number): RegionKind | undefi
   if (inline && (lines[line - 1] ?? '').includes('{')) return pick(inline[1]);
   // Header table: the lines under the header above the cursor, up to the next header.
   let start = line - 1;
-  while (start > 0 && !HEADER.test(lines[start - 1]!)) start--;
-  for (let k = start; k < lines.length && (k === start || !HEADER.test(lines[k]!)); k++) {
-    const m = /^\s*kind\s*=\s*"([^"]*)"/.exec(lines[k]!);
+  while (start > 0 && !HEADER.test(itemAt(lines, start - 1))) start--;
+  for (let k = start; k < lines.length && (k === start || !HEADER.test(itemAt(lines, k))); k++) {
+    const m = /^\s*kind\s*=\s*"([^"]*)"/.exec(itemAt(lines, k));
     if (m) return pick(m[1]);
   }
   // A dotted form under [context.regions]: `region.kind = "..."`.
@@ -232,15 +233,15 @@ function writtenKeys(text: string, line: number, inline: boolean): Set<string> {
   const lines = text.split('\n');
   const out = new Set<string>();
   if (inline) {
-    for (const m of (lines[line - 1] ?? '').matchAll(/[{,]\s*([A-Za-z0-9_-]+)\s*=/g)) out.add(m[1]!);
+    for (const m of (lines[line - 1] ?? '').matchAll(/[{,]\s*([A-Za-z0-9_-]+)\s*=/g)) out.add(itemAt(m, 1));
     return out;
   }
   let start = line - 1;
-  while (start > 0 && !HEADER.test(lines[start - 1]!)) start--;
-  for (let k = start; k < lines.length && (k === start || !HEADER.test(lines[k]!)); k++) {
+  while (start > 0 && !HEADER.test(itemAt(lines, start - 1))) start--;
+  for (let k = start; k < lines.length && (k === start || !HEADER.test(itemAt(lines, k))); k++) {
     if (k === line - 1) continue;
-    const m = /^\s*([A-Za-z0-9_-]+)\s*=/.exec(lines[k]!);
-    if (m) out.add(m[1]!);
+    const m = /^\s*([A-Za-z0-9_-]+)\s*=/.exec(itemAt(lines, k));
+    if (m) out.add(itemAt(m, 1));
   }
   return out;
 }
@@ -363,8 +364,8 @@ export function hoverLeviath(text: string, line: number, column: number): { word
   const current = text.split('\n')[line - 1] ?? '';
   let start = column - 1;
   let end = column - 1;
-  while (start > 0 && /[A-Za-z0-9_-]/.test(current[start - 1]!)) start--;
-  while (end < current.length && /[A-Za-z0-9_-]/.test(current[end]!)) end++;
+  while (start > 0 && /[A-Za-z0-9_-]/.test(current.charAt(start - 1))) start--;
+  while (end < current.length && /[A-Za-z0-9_-]/.test(current.charAt(end))) end++;
   const word = current.slice(start, end);
   if (!word) return null;
   const ctx = cursorContext(text, line, start + 1);
@@ -384,9 +385,9 @@ export function hoverLeviath(text: string, line: number, column: number): { word
  */
 export function didYouMeanFix(message: string, underlined: string, lineAfter: string): string | null {
   const table = /Did you mean \{ ([A-Za-z0-9_]+) = \.\.\. \}\?/.exec(message);
-  if (table) return table[1]!;
+  if (table) return itemAt(table, 1);
   const quoted = /Did you mean "([^"]+)"\?/.exec(message);
   if (!quoted) return null;
   const isKey = /^\s*=/.test(lineAfter) && /^[A-Za-z0-9_-]+$/.test(underlined);
-  return isKey ? quoted[1]! : `"${quoted[1]}"`;
+  return isKey ? itemAt(quoted, 1) : `"${quoted[1]}"`;
 }

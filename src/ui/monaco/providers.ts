@@ -28,7 +28,7 @@ const KIND: Record<ItemKind, monaco.languages.CompletionItemKind> = {
 function wordRange(model: monaco.editor.ITextModel, position: monaco.Position): monaco.IRange {
   const line = model.getLineContent(position.lineNumber);
   let start = position.column - 1;
-  while (start > 0 && /[\w./-]/.test(line[start - 1]!)) start--;
+  while (start > 0 && /[\w./-]/.test(line.charAt(start - 1))) start--;
   return {
     startLineNumber: position.lineNumber,
     endLineNumber: position.lineNumber,

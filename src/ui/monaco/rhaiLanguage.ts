@@ -3,6 +3,7 @@
 // and hover docs for all of them. Pure functions, tested without Monaco.
 import { NATIVE_FUNCTIONS } from '../../rhai/packages/index.ts';
 import type { CompletionItem } from './leviathLanguage.ts';
+import { itemAt } from '../../engine/page.ts';
 
 export type Hook = 'render' | 'on_write' | 'on_overflow';
 
@@ -163,7 +164,7 @@ const KEYWORD_DOCS: Record<string, string> = {
 export function hookAt(text: string, line: number): Hook | null {
   const lines = text.split('\n').slice(0, line);
   for (let k = lines.length - 1; k >= 0; k--) {
-    const m = /^\s*fn\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(/.exec(lines[k]!);
+    const m = /^\s*fn\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(/.exec(itemAt(lines, k));
     if (m) return m[1] === 'render' || m[1] === 'on_write' || m[1] === 'on_overflow' ? m[1] : null;
   }
   return null;
@@ -199,8 +200,8 @@ export function completeRhai(text: string, line: number, column: number): Comple
     // global:: offers the script's top-level constants; a module's names are in its own file.
     if (namespace[1] !== 'global') return [];
     return [...text.matchAll(/^(?:export\s+)?const\s+([A-Za-z]\w*)/gm)].map((m) => ({
-      label: m[1]!,
-      insertText: m[1]!,
+      label: itemAt(m, 1),
+      insertText: itemAt(m, 1),
       kind: 'value' as const,
       detail: 'global constant',
     }));
@@ -251,8 +252,8 @@ export function hoverRhai(text: string, line: number, column: number): { word: s
   const current = text.split('\n')[line - 1] ?? '';
   let start = column - 1;
   let end = column - 1;
-  while (start > 0 && /\w/.test(current[start - 1]!)) start--;
-  while (end < current.length && /\w/.test(current[end]!)) end++;
+  while (start > 0 && /\w/.test(current.charAt(start - 1))) start--;
+  while (end < current.length && /\w/.test(current.charAt(end))) end++;
   const word = current.slice(start, end);
   if (!word) return null;
   if (word in HOOKS) return { word, markdown: `\`${HOOKS[word as Hook].signature}\`\n\n${HOOKS[word as Hook].doc}` };

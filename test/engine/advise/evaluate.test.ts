@@ -6,7 +6,7 @@ import { Evaluator } from '../../../src/engine/advise/evaluate.ts';
 import { RunNames } from '../../../src/engine/read-again.ts';
 import { ScenarioSchema, type TrafficEvent } from '../../../src/engine/scenario.ts';
 import { validateScenario } from '../../../src/engine/validate.ts';
-import { assistant, result, user } from '../../runtime/helpers.ts';
+import { assistant, result, user } from '../../builders.ts';
 
 const TRAFFIC: TrafficEvent[] = [
   user('start'),

@@ -2,7 +2,7 @@
 // change the region (or, refused, leave it as it was).
 import { describe, expect, it } from 'vitest';
 import { contextAppend, contextDelete, contextList, todo } from '../../../src/engine/run/agent-tools.ts';
-import { held, spawn, words } from './helpers.ts';
+import { held, spawn, words } from '../../builders.ts';
 
 const NOTES =
   '[context.regions]\nnotes = { kind = "temporary", max_tokens = 100 }\nrules = { kind = "pinned" }\nfiles = { kind = "hashmap" }\ntodos = { kind = "checklist" }\n';

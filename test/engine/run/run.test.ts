@@ -5,8 +5,7 @@ import { resolveModel } from '../../../src/engine/models.ts';
 import { Run } from '../../../src/engine/run/run.ts';
 import type { TrafficEvent } from '../../../src/engine/scenario.ts';
 import { validateScenario } from '../../../src/engine/validate.ts';
-import { scenario } from '../../runtime/helpers.ts';
-import { held, spawn, words } from './helpers.ts';
+import { scenario, held, spawn, words } from '../../builders.ts';
 
 const AGENT = `[context.regions]
 task = { kind = "pinned", seed = "task_input" }

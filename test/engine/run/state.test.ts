@@ -2,7 +2,7 @@
 // step records, the ledger — and the two ways anything writes into a region (a runtime write that
 // warns when refused, an agent's write whose refusal is its own result).
 import { describe, expect, it } from 'vitest';
-import { held, spawn, words } from './helpers.ts';
+import { held, spawn, words } from '../../builders.ts';
 
 const REGIONS = `[context.regions]
 notes = { kind = "temporary", max_tokens = 100 }

@@ -5,7 +5,7 @@ import type { TrafficEvent } from '../../../src/engine/scenario.ts';
 import { toolResult } from '../../../src/engine/run/tool-results.ts';
 import { infer } from '../../../src/engine/run/turns.ts';
 import type { Run } from '../../../src/engine/run/run.ts';
-import { held, spawn } from './helpers.ts';
+import { held, spawn } from '../../builders.ts';
 
 const ROUTED = `[context.regions]
 codebase = { kind = "hashmap", max_tokens = 50000 }

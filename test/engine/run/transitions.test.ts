@@ -4,8 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { contextAppend, todo } from '../../../src/engine/run/agent-tools.ts';
 import { enterStage, transition } from '../../../src/engine/run/transitions.ts';
-import { held, spawn, words } from './helpers.ts';
-import { COMPACT_EDGE } from '../../runtime/helpers.ts';
+import { held, spawn, words, COMPACT_EDGE } from '../../builders.ts';
 
 const GATED = `[context.regions]
 todos = { kind = "checklist" }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { infer, messageText, userMessage } from '../../../src/engine/run/turns.ts';
 import { contextAppend } from '../../../src/engine/run/agent-tools.ts';
 import { countTokens } from '../../../src/engine/tokens.ts';
-import { held, spawn, words } from './helpers.ts';
+import { held, spawn, words } from '../../builders.ts';
 
 const PLAIN = '[context.regions]\nnotes = { kind = "temporary" }\n';
 const reply = (content: string) => ({ type: 'assistant' as const, content });
