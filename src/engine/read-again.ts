@@ -4,6 +4,7 @@
 // a tight budget that the token figures do not show. What matches and what does not is written
 // down in docs/decisions/advise.md ("Read again later").
 import { lookupTool } from './routing.ts';
+import { itemAt } from './item-at.ts';
 import { shellReads } from './shell-reads.ts';
 import { lowerBound } from './sorted.ts';
 import type { Change, ChangeType, LostFigures, ReadAgainItem, TimelineStep } from './timeline.ts';
@@ -114,8 +115,7 @@ export class RunNames {
   private read(): Said {
     if (this.said) return this.said;
     const said: Said = { keys: new Set(this.seededKeys), callPaths: new Map(), steps: [], texts: [] };
-    for (let index = 0; index < this.events.length; index++) {
-      const event = this.events[index]!;
+    for (const [index, event] of this.events.entries()) {
       if (event.type === 'context_append' && event.key !== undefined) said.keys.add(event.key);
       if (event.type !== 'assistant') continue;
       const texts = event.content ? [event.content] : [];
@@ -147,8 +147,7 @@ export class RunNames {
   /** The files the call `id` made at or before `step` named: a file tool's path, or the files a shell command read. */
   pathsOfCall(id: string, step: number): readonly string[] {
     const made = this.read().callPaths.get(id) ?? [];
-    for (let i = made.length - 1; i >= 0; i--) if (made[i]!.at <= step) return made[i]!.paths;
-    return NO_PATHS;
+    return made.findLast((m) => m.at <= step)?.paths ?? NO_PATHS;
   }
 
   /** The first step after `step` (or at it, when `atStep`) whose assistant event names `key`; undefined when none does. */
@@ -173,8 +172,8 @@ export class RunNames {
     } else {
       const { steps, texts } = this.read();
       at = [];
-      for (let i = 0; i < steps.length; i++) {
-        if (texts[i]!.some((text) => needles.some((needle) => namesIn(text, needle)))) at.push(steps[i]!);
+      for (const [i, step] of steps.entries()) {
+        if (itemAt(texts, i).some((text) => needles.some((needle) => namesIn(text, needle)))) at.push(step);
       }
     }
     this.namings.set(key, (found = Int32Array.from(at)));
@@ -194,9 +193,8 @@ export class RunNames {
       if (!at) words.set(word, (at = []));
       if (at[at.length - 1] !== step) at.push(step);
     };
-    for (let i = 0; i < steps.length; i++) {
-      const step = steps[i]!;
-      for (const text of texts[i]!) {
+    for (const [i, step] of steps.entries()) {
+      for (const text of itemAt(texts, i)) {
         let start = -1;
         for (let k = 0; k <= text.length; k++) {
           const code = k < text.length ? text.charCodeAt(k) : 0;
@@ -272,8 +270,7 @@ export class ReadAgainCounter {
   }
 
   private observeChanges(step: number, changes: readonly Change[]): void {
-    for (let c = 0; c < changes.length; c++) {
-      const change = changes[c]!;
+    for (const [c, change] of changes.entries()) {
       if (change.region === HARNESS_CAP) continue;
       // A strip in the conversation leaves out calls whose results already left, which counted then.
       const strippedResults = change.type === 'strip' && change.region !== 'conversation';
@@ -310,7 +307,7 @@ export class ReadAgainCounter {
         const id = `${namedAt}\u0000${key}`;
         const known = this.seen.get(id);
         if (known !== undefined) {
-          this.items[known]!.losses.push({ step, change: c });
+          itemAt(this.items, known).losses.push({ step, change: c });
           if (ofResult) this.toolResultItems.add(known);
           continue;
         }

@@ -8,6 +8,8 @@
 // path operands are taken only when they look like files (a last segment with an extension): `rg
 // TODO src` searches a directory, and what it printed is not that directory's content.
 
+import { itemAt } from './item-at.ts';
+
 /** A shell call's arguments as the import writes them: `command` (a string, or argv) or `cmd`. */
 export function shellScript(args: Readonly<Record<string, unknown>>): string[][] {
   const command = args.command ?? args.cmd;
@@ -16,7 +18,8 @@ export function shellScript(args: Readonly<Record<string, unknown>>): string[][]
   // `["bash", "-lc", "sed -n 1,200p a.rs"]`: the script is the last word; any other argv is one command.
   const shell = SHELLS.has(basename(command[0] ?? ''));
   const flag = command.findIndex((w, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(w));
-  if (shell && flag > 0 && flag + 1 < command.length) return simpleCommands(command[flag + 1]!);
+  const script = shell && flag > 0 ? command[flag + 1] : undefined;
+  if (script !== undefined) return simpleCommands(script);
   return [command];
 }
 
@@ -64,15 +67,15 @@ function basename(word: string): string {
 
 /** The files one simple command (its words, redirections left out) reads, when its program is a reader. */
 function readsOf(argv: readonly string[]): string[] {
-  let at = 0;
-  while (at < argv.length && (PREFIXES.has(argv[at]!) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[at]!))) at++;
-  const reader = READERS[basename(argv[at] ?? '')];
+  // The program is the first word that is neither a prefix (`sudo`, `env`) nor an assignment.
+  const at = argv.findIndex((w) => !PREFIXES.has(w) && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  const reader = at < 0 ? undefined : READERS[basename(itemAt(argv, at))];
   if (!reader) return [];
   const operands: string[] = [];
   let scriptGiven = false;
   let options = true;
   for (let i = at + 1; i < argv.length; i++) {
-    const word = argv[i]!;
+    const word = itemAt(argv, i);
     if (options && word === '--') {
       options = false;
       continue;
@@ -122,7 +125,7 @@ export function simpleCommands(script: string): string[][] {
     words = [];
   };
   for (let i = 0; i < script.length; i++) {
-    const c = script[i]!;
+    const c = script.charAt(i);
     if (c === "'") {
       const close = script.indexOf("'", i + 1);
       if (close < 0) return commands; // unbalanced: nothing after it is read

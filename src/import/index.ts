@@ -237,9 +237,10 @@ export function importTrace(source: string | Uint8Array, options: ImportOptions 
           message: `nested more than ${d.limit} levels deep; flatten it`,
         }))[0];
   if (!parsed.success || trafficProblem) {
+    const issue = parsed.error?.issues[0];
     const problem = trafficProblem ?? {
-      path: issuePath(parsed.error!.issues[0]!.path),
-      message: parsed.error!.issues[0]!.message,
+      path: issue ? issuePath(issue.path) : '',
+      message: issue?.message ?? 'is not a scenario the playground can replay',
     };
     throw new ImportError(
       { path: problem.path },

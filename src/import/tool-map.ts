@@ -37,7 +37,7 @@ export const DEFAULT_TOOL_MAP: ToolMap = {
 };
 
 export function mapToolName(map: ToolMap, name: string): string {
-  return Object.hasOwn(map, name) ? map[name]! : name;
+  return (Object.hasOwn(map, name) ? map[name] : undefined) ?? name;
 }
 
 /**

@@ -2,6 +2,7 @@
 // is the proposal replayed without that one change: what the three measures would have been (or the
 // hard constraint it would have broken). No mechanism is claimed that the replay did not show.
 import { fmt } from '../format.ts';
+import { itemAt } from '../item-at.ts';
 import type { RegionKind } from '../blueprint/types.ts';
 import type { Figures, StartFacts } from './evaluate.ts';
 import { kindIn, type Genome, type Knob, type KnobValue, type Space } from './space.ts';
@@ -33,7 +34,7 @@ export function explain(
   const out: string[] = [];
   const introduced = new Set<string>();
   space.knobs.forEach((knob, i) => {
-    const value = genome[i]!;
+    const value = itemAt(genome, i);
     if (value === knob.start) return;
     // A chunk size whose strategy changed too is said in the strategy's sentence.
     if ((knob.param === 'overflow' || knob.param === 'compact_count') && strategyChanged(space, genome, knob.region!))
@@ -120,7 +121,7 @@ function regionChange(
 function toolChange(space: Space, genome: Genome, knob: Knob, value: KnobValue): string {
   const tool = knob.tool!;
   const stats = space.tools.find((t) => t.tool === tool)!;
-  const largest = stats.sizes[stats.sizes.length - 1]!;
+  const largest = itemAt(stats.sizes, stats.sizes.length - 1);
   const stages = space.stages.length > 1 ? ` in every stage (${space.stages.join(', ')})` : '';
   if (knob.param === 'cap') {
     const cap = Number(value);

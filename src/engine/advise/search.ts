@@ -14,6 +14,7 @@ import { keysHeld, prepare, type ReplayOptions } from '../replay.ts';
 import { SharedFacts } from '../run/state.ts';
 import type { Scenario, TrafficEvent } from '../scenario.ts';
 import { countTokens } from '../tokens.ts';
+import { itemAt } from '../item-at.ts';
 import { validateScenario } from '../validate.ts';
 import { BOUND_EVERY, Evaluator, type Figures, type StartFacts, type Verdict } from './evaluate.ts';
 import { explain, type Without } from './explain.ts';
@@ -193,11 +194,11 @@ const RACE_MARGIN = 1.05;
 
 function behind(trail: Float64Array, step: number, partial: Figures): boolean {
   const at = ((step + 1) / BOUND_EVERY - 1) * 3;
-  if (at + 2 >= trail.length) return false;
+  if (at < 0 || at + 2 >= trail.length) return false;
   return (
-    partial.peakRequestTokens >= trail[at]! * RACE_MARGIN &&
-    partial.inputCostUsd >= trail[at + 1]! * RACE_MARGIN &&
-    partial.readAgain >= trail[at + 2]!
+    partial.peakRequestTokens >= itemAt(trail, at) * RACE_MARGIN &&
+    partial.inputCostUsd >= itemAt(trail, at + 1) * RACE_MARGIN &&
+    partial.readAgain >= itemAt(trail, at + 2)
   );
 }
 
@@ -365,11 +366,11 @@ export function advise(scenario: Scenario, options: AdviseOptions = {}): Advice 
     // nothing is not worth a sentence.
     const twin = archive.findIndex((a) => sameFigures(a.figures, f));
     if (twin >= 0) {
-      if (changeCount(space, genome) < changeCount(space, archive[twin]!.genome)) archive[twin] = entry;
+      if (changeCount(space, genome) < changeCount(space, itemAt(archive, twin).genome)) archive[twin] = entry;
       return;
     }
     if (archive.some((a) => covers(a.figures, f))) return;
-    for (let i = archive.length - 1; i >= 0; i--) if (covers(f, archive[i]!.figures)) archive.splice(i, 1);
+    for (let i = archive.length - 1; i >= 0; i--) if (covers(f, itemAt(archive, i).figures)) archive.splice(i, 1);
     archive.push(entry);
   };
 
@@ -469,7 +470,7 @@ function firstMoves(space: Space): Genome[] {
           if (value === start) continue;
           if (value === 'bulk' && chunk >= 0)
             for (const size of [5, 20])
-              out.push(withValue(i, value, [chunk, nearestIn(space.knobs[chunk]!.levels, size)]));
+              out.push(withValue(i, value, [chunk, nearestIn(itemAt(space.knobs, chunk).levels, size)]));
           else out.push(withValue(i, value));
         }
         break;
@@ -496,7 +497,7 @@ function firstMoves(space: Space): Genome[] {
 
 function nearestIn(levels: readonly Genome[number][], target: number): number {
   const numeric = levels.filter((v): v is number => typeof v === 'number');
-  return numeric.reduce((best, v) => (Math.abs(v - target) < Math.abs(best - target) ? v : best), numeric[0]!);
+  return numeric.reduce((best, v) => (Math.abs(v - target) < Math.abs(best - target) ? v : best), itemAt(numeric, 0));
 }
 
 /**
@@ -537,7 +538,7 @@ function offspring(space: Space, archive: readonly Judged[], near: readonly Judg
   let child = parent.slice();
   if (archive.length > 1 && random.chance(0.4)) {
     const other = random.pick(archive).genome;
-    child = child.map((v, i) => (random.chance(0.5) ? v : other[i]!));
+    child = child.map((v, i) => (random.chance(0.5) ? v : itemAt(other, i)));
   }
   const moves = 1 + random.weighted([5, 3, 2]);
   for (let m = 0; m < moves; m++) {
@@ -545,16 +546,16 @@ function offspring(space: Space, archive: readonly Judged[], near: readonly Judg
     const changed = child.flatMap((v, i) => (v !== space.start[i] ? [i] : []));
     if (changed.length && random.chance(0.25)) {
       const back = random.pick(changed);
-      child[back] = space.start[back]!;
+      child[back] = itemAt(space.start, back);
       continue;
     }
     const at = random.int(0, space.knobs.length - 1);
-    const levels = space.knobs[at]!.levels;
-    const now = levels.indexOf(child[at]!);
+    const levels = itemAt(space.knobs, at).levels;
+    const now = levels.indexOf(itemAt(child, at));
     const numeric = levels.some((v) => typeof v === 'number');
     if (numeric && now >= 0 && random.chance(0.75)) {
       const step = (random.chance(0.5) ? -1 : 1) * random.int(1, 2);
-      child[at] = levels[Math.min(levels.length - 1, Math.max(0, now + step))]!;
+      child[at] = itemAt(levels, Math.min(levels.length - 1, Math.max(0, now + step)));
     } else {
       child[at] = random.pick(levels);
     }
@@ -601,7 +602,7 @@ function chooseFront(archive: readonly Judged[], reference: Reference, size: num
     for (const j of archive) {
       if (chosen.includes(j)) continue;
       const p = scale(j);
-      const distance = Math.min(...chosen.map((c) => scale(c).reduce((s, v, k) => s + (v - p[k]!) ** 2, 0)));
+      const distance = Math.min(...chosen.map((c) => scale(c).reduce((s, v, k) => s + (v - itemAt(p, k)) ** 2, 0)));
       if (distance > bestDistance) {
         best = j;
         bestDistance = distance;
@@ -650,7 +651,7 @@ function simplest(
     for (let i = 0; i < space.knobs.length && !reverted; i++) {
       if (best.genome[i] === space.start[i]) continue;
       const genome = best.genome.slice();
-      genome[i] = space.start[i]!;
+      genome[i] = itemAt(space.start, i);
       const tried = normalize(space, genome);
       const key = genomeKey(tried);
       const made = render(space, tried);

@@ -9,6 +9,7 @@ import { AGENT_FILE, REGION_KINDS, SLIDING_STRATEGIES, type Blueprint, type Regi
 import { capabilitiesOf } from '../regions/capabilities.ts';
 import { FILE_TOOLS } from '../read-again.ts';
 import { lookupTool } from '../routing.ts';
+import { itemAt } from '../item-at.ts';
 import type { TrafficEvent } from '../scenario.ts';
 import { DEFAULT_STAGE, stagesOf } from '../stages.ts';
 import { IMPLICIT_REGIONS } from '../implicit-regions.ts';
@@ -81,12 +82,13 @@ const CAP_FIXED = [2_000, 4_000];
 const CAP_QUANTILES = [0.5, 0.9];
 
 function capLevels(sizes: readonly number[]): number[] {
-  const levels = new Set<number>(CAP_FIXED.filter((c) => c < sizes[sizes.length - 1]!));
+  const largest = itemAt(sizes, sizes.length - 1);
+  const levels = new Set<number>(CAP_FIXED.filter((c) => c < largest));
   for (const q of CAP_QUANTILES) {
-    const size = sizes[Math.min(sizes.length - 1, Math.floor(q * sizes.length))]!;
+    const size = itemAt(sizes, Math.min(sizes.length - 1, Math.floor(q * sizes.length)));
     const unit = 10 ** Math.max(2, Math.floor(Math.log10(Math.max(1, size))) - 1);
     const level = Math.max(LARGE_RESULT_TOKENS / 2, Math.round(size / unit) * unit);
-    if (level < sizes[sizes.length - 1]!) levels.add(level);
+    if (level < largest) levels.add(level);
   }
   return [...levels].sort((a, b) => a - b);
 }
@@ -351,7 +353,7 @@ function regionEdits(space: Space, genome: Genome, region: string): Edit[] {
   const declaring = raw === undefined;
   if (declaring || kind !== startKind(space, region)) set('kind', kind);
   for (const [knob, i] of mine) {
-    const value = genome[i]!;
+    const value = itemAt(genome, i);
     const key = knob.param;
     if (key === 'kind') continue;
     if (key === 'budget') {
@@ -422,13 +424,13 @@ function setIn(doc: Record<string, unknown>, path: TomlPath, value: TomlValue): 
     if (!isTable(table[key])) table[key] = {};
     table = table[key] as Record<string, unknown>;
   }
-  table[path[path.length - 1]!] = value;
+  table[itemAt(path, path.length - 1)] = value;
 }
 
 function removeIn(doc: Record<string, unknown>, path: TomlPath): void {
   let table: unknown = doc;
   for (const key of path.slice(0, -1)) table = isTable(table) ? table[key] : undefined;
-  if (isTable(table)) delete table[path[path.length - 1]!];
+  if (isTable(table)) delete table[itemAt(path, path.length - 1)];
 }
 
 /** True when `text` parses to exactly `expected`: the edits did what they meant and touched nothing else. */

@@ -4,6 +4,7 @@
 // diff of the user's own file. The caller checks each result by parsing it (toml-check.ts), so an
 // edit this module gets wrong is refused, never shown.
 import { KeyIndex, type KeyLocation, type Position } from '../blueprint/locate.ts';
+import { itemAt } from '../item-at.ts';
 
 export type TomlValue = string | number | boolean | { [key: string]: TomlValue };
 export type TomlPath = readonly string[];
@@ -88,7 +89,7 @@ export class TomlEditor {
       this.splice(this.offset(found.value), this.offset(found.valueEnd), tomlLiteral(value));
       return;
     }
-    this.add(path.slice(0, -1), path[path.length - 1]!, value);
+    this.add(path.slice(0, -1), itemAt(path, path.length - 1), value);
   }
 
   /** Removes `path` when it is written (a key of an inline table, or a line of a section). */
@@ -164,13 +165,13 @@ export class TomlEditor {
       // The new table as the nested value of the ancestor's next key (`a = { b = { key = value } }`).
       const wrap = (v: Record<string, TomlValue>): Record<string, TomlValue> => {
         let nested: Record<string, TomlValue> = v;
-        for (let i = path.length - 1; i > depth; i--) nested = { [path[i]!]: nested };
+        for (let i = path.length - 1; i > depth; i--) nested = { [itemAt(path, i)]: nested };
         return nested;
       };
       const inside = this.source.slice(inline.open + 1, inline.close);
       const empty = inside.trim().length === 0;
       const at = empty ? inline.open + 1 : inline.open + 1 + inside.search(/\s*$/);
-      const lead = (v: Record<string, TomlValue>) => `${tomlKey(path[depth]!)} = ${tomlLiteral(wrap(v))}`;
+      const lead = (v: Record<string, TomlValue>) => `${tomlKey(itemAt(path, depth))} = ${tomlLiteral(wrap(v))}`;
       const render = (v: Record<string, TomlValue>) => (empty ? ` ${lead(v)} ` : `, ${lead(v)}`);
       this.remember(path, value, this.splice(at, empty ? inline.close : at, render(value)), render);
       return;
@@ -179,7 +180,8 @@ export class TomlEditor {
     const parentHeader = parent.length > 0 ? this.header(parent) : undefined;
     if (parentHeader) {
       const at = this.bodyEnd(parentHeader);
-      const render = (v: Record<string, TomlValue>) => `\n${tomlKey(path[path.length - 1]!)} = ${tomlLiteral(v)}`;
+      const render = (v: Record<string, TomlValue>) =>
+        `\n${tomlKey(itemAt(path, path.length - 1))} = ${tomlLiteral(v)}`;
       this.remember(path, value, this.splice(at, at, render(value)), render);
       return;
     }
@@ -239,13 +241,15 @@ export class TomlEditor {
   private bodyEnd(header: Item): number {
     const at = this.items.indexOf(header);
     let end = header.lineEnd;
-    for (let i = at + 1; i < this.items.length && this.items[i]!.kind === 'assignment'; i++)
-      end = this.items[i]!.lineEnd;
+    for (const item of this.items.slice(at + 1)) {
+      if (item.kind !== 'assignment') break;
+      end = item.lineEnd;
+    }
     return end;
   }
 
   private offset(p: Position): number {
-    return this.lineStarts[p.line - 1]! + p.column - 1 + (p.line === 1 && this.bom ? 1 : 0);
+    return itemAt(this.lineStarts, p.line - 1) + p.column - 1 + (p.line === 1 && this.bom ? 1 : 0);
   }
 }
 
@@ -259,14 +263,14 @@ function scanItems(src: string): Item[] {
   let pos = src.startsWith('\ufeff') ? 1 : 0;
   const skipBlank = () => {
     while (pos < src.length) {
-      const c = src[pos]!;
+      const c = src.charAt(pos);
       if (c === ' ' || c === '\t' || c === '\r' || c === '\n') pos++;
       else if (c === '#') while (pos < src.length && src[pos] !== '\n') pos++;
       else break;
     }
   };
   const skipString = () => {
-    const quote = src[pos]!;
+    const quote = src.charAt(pos);
     const triple = src.startsWith(quote.repeat(3), pos);
     const close = triple ? quote.repeat(3) : quote;
     pos += close.length;
@@ -296,7 +300,7 @@ function scanItems(src: string): Item[] {
         parts.push(c === '"' ? safeJson(raw) : raw.slice(1, -1));
       } else {
         const from = pos;
-        while (pos < src.length && /[A-Za-z0-9_-]/.test(src[pos]!)) pos++;
+        while (pos < src.length && /[A-Za-z0-9_-]/.test(src.charAt(pos))) pos++;
         parts.push(src.slice(from, pos));
         if (pos === from) return parts;
       }
@@ -308,7 +312,7 @@ function scanItems(src: string): Item[] {
   const lineEnd = () => {
     let depth = 0;
     while (pos < src.length) {
-      const c = src[pos]!;
+      const c = src.charAt(pos);
       if (c === '"' || c === "'") {
         skipString();
         continue;

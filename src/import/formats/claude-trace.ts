@@ -53,7 +53,8 @@ export function parseClaudeTrace(text: string, progress?: Progress): Transcript 
   const segments: Exchange[][] = [];
   for (const e of main) {
     const current = segments.at(-1);
-    if (current && firstMessageText(current[0]!) === firstMessageText(e)) current.push(e);
+    const first = current?.[0];
+    if (current && first && firstMessageText(first) === firstMessageText(e)) current.push(e);
     else segments.push([e]);
   }
   segments.forEach((segment, s) => readSegment(segment, s > 0, transcript));
@@ -139,9 +140,10 @@ function responseOf(raw: unknown): Exchange['response'] {
     }
   }
   blocks.forEach((block, i) => {
-    if (block.type !== 'tool_use' || !partial[i]) return;
+    const json = partial[i];
+    if (block.type !== 'tool_use' || !json) return;
     try {
-      block.input = JSON.parse(partial[i]!);
+      block.input = JSON.parse(json);
     } catch {
       block.input = {};
     }

@@ -217,7 +217,7 @@ function readMeta(meta: Record<string, unknown>, transcript: Transcript): void {
 
 function firstLine(text: string): number {
   let line = 1;
-  for (let i = 0; i < text.length && /\s/.test(text[i]!); i++) if (text[i] === '\n') line++;
+  for (let i = 0; i < text.length && /\s/.test(text.charAt(i)); i++) if (text[i] === '\n') line++;
   return line;
 }
 

@@ -5,6 +5,7 @@
 // the `result` parts the CLI sent back, `functionResponse.response`), and the call's `tokens`.
 import { arrayAt, at, isObject, objectAt, type JsonObject } from '../json.ts';
 import { callInstant, geminiUsage } from '../usage.ts';
+import { itemAt } from '../../engine/page.ts';
 import {
   countSkipped,
   emptyTranscript,
@@ -85,12 +86,12 @@ function readMessage(raw: unknown, where: Where, transcript: Transcript): void {
   const time = callInstant(message.timestamp);
   if (time !== undefined) turn.at = time;
   transcript.turns.push(turn);
-  calls.forEach((c, i) =>
+  turn.calls.forEach((call, i) =>
     transcript.turns.push({
       kind: 'tool_result',
-      callId: turn.calls[i]!.id,
-      content: resultText(c),
-      isError: c.status === 'error',
+      callId: call.id,
+      content: resultText(itemAt(calls, i)),
+      isError: itemAt(calls, i).status === 'error',
       where: at(at(where, 'toolCalls'), i),
     }),
   );
