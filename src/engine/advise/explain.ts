@@ -95,7 +95,7 @@ function regionChange(
     case 'budget': {
       const tokens = Math.round((Number(value) / 100) * space.window);
       const held = start.held.get(region) ?? 0;
-      return `${region}'s budget goes from ${pct(knob.start)} to ${pct(value)} of the window (${fmt(start.budgets.get(region) ?? 0)} to ${fmt(tokens)} tokens; it held up to ${fmt(held)} under the starting layout)${declared}`;
+      return `the ${region} region's budget goes from ${pct(knob.start)} to ${pct(value)} of the window (${fmt(start.budgets.get(region) ?? 0)} to ${fmt(tokens)} tokens; it held up to ${fmt(held)} tokens under the starting layout)${declared}`;
     }
     case 'max_items':
       return `${region} keeps at most ${value === null ? 'the default 10' : fmt(Number(value))} entries instead of ${knob.start === null ? 'the default 10' : fmt(Number(knob.start))}${declared}`;
