@@ -161,7 +161,12 @@ export class Replays {
         inputs: scenario.inputs,
         model: scenario.model,
       })
-      .then((validation) => results.setState({ validation }))
+      .then((validation) => {
+        results.setState({ validation });
+        // Edits waiting for Run that break the blueprint are said as broken: Run cannot replay them.
+        if (validation.diagnostics.some((d) => d.severity === 'error') && results.getState().status.kind === 'waiting')
+          results.setState({ status: { kind: 'broken' } });
+      })
       .catch((error: unknown) => {
         const message = ignoreCancelled(error);
         if (message) ui.getState().notify({ tone: 'error', text: `Validation failed: ${message}` });

@@ -115,6 +115,22 @@ describe('edits', () => {
     expect(isOutOfDate(results.getState().status, results.getState().timeline)).toBe(false);
   });
 
+  it('with auto-run off, that break the blueprint are marked broken once validated, and a fix waits for Run again', async () => {
+    const { session, sent } = await started();
+    const before = session.results.getState().timeline;
+    session.setAutoRun(false);
+    session.scenario.getState().setFile(AGENT_FILE, '[context.regions]\nnotes = { kind = "nonsense" }\n');
+    await until(() => status(session) === 'broken', 'the broken edit validated');
+    const { results } = session;
+    expect(results.getState().validation?.diagnostics.map((d) => d.code)).toContain('unknown-region-kind');
+    expect([replays(sent), bannerOf(results.getState().status, before)]).toEqual([1, 'broken']);
+    session.scenario
+      .getState()
+      .setFile(AGENT_FILE, '[context.regions]\nnotes = { kind = "temporary", budget = "10%" }\n');
+    await until(() => status(session) === 'waiting', 'the fixed edit waiting for Run');
+    expect(replays(sent)).toBe(1);
+  });
+
   it('that break the blueprint keep the last timeline on screen, marked broken', async () => {
     const { session } = await started();
     const before = session.results.getState().timeline;
