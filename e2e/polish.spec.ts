@@ -17,6 +17,8 @@ test.describe('toasts', () => {
     page,
   }) => {
     test.setTimeout(120_000);
+    // The page's clock, so a notice's lifetime passes without the test waiting it out.
+    await page.clock.install();
     await page.goto('/');
     await waitForTimeline(page);
     for (const id of ['flat-vs-regions', 'checklist-gate', 'tool-routing', 'sliding-bulk-cache'])
@@ -25,13 +27,14 @@ test.describe('toasts', () => {
     await expect(info).toHaveCount(1);
     await expect(info).toContainText('Opened the example');
     // An "Opened" notice carries Undo, so it lasts ACTION_LIFETIME_MS (10 s), then goes.
-    await expect(info).toHaveCount(0, { timeout: 15_000 });
+    await page.clock.fastForward(11_000);
+    await expect(info).toHaveCount(0);
 
     // A bad link's error stays past any information's lifetime, until closed.
     await page.goto('/#s=1.not-a-real-scenario!!');
     const error = page.getByTestId('notice-error');
     await expect(error).toContainText('Your own work is unchanged');
-    await page.waitForTimeout(11_000);
+    await page.clock.fastForward(11_000);
     await expect(error).toHaveCount(1);
     await error.getByRole('button', { name: 'Dismiss' }).click();
     await expect(error).toHaveCount(0);
@@ -49,19 +52,22 @@ test.describe('toasts', () => {
   });
 
   test('a notice under the pointer does not go while it is read', async ({ page }) => {
+    await page.clock.install();
     await page.goto('/');
     await waitForTimeline(page);
     await openExample(page, 'flat-vs-regions');
     const info = page.getByTestId('notice-info');
     await info.hover();
-    await page.waitForTimeout(11_000);
+    await page.clock.fastForward(11_000);
     await expect(info).toHaveCount(1);
     await page.mouse.move(5, 5);
-    await expect(info).toHaveCount(0, { timeout: 15_000 });
+    await page.clock.fastForward(11_000);
+    await expect(info).toHaveCount(0);
   });
 
   test('a notice that replaces the one under a still pointer stays while it is read', async ({ page }) => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.clock.install();
     await page.goto('/');
     await waitForTimeline(page);
     await openExample(page, 'flat-vs-regions');
@@ -70,10 +76,11 @@ test.describe('toasts', () => {
     // Ctrl+S's "link is copied" takes the "Opened" notice's place without the pointer moving.
     await page.keyboard.press('Control+s');
     await expect(info).toContainText('its link is copied');
-    await page.waitForTimeout(8_000);
+    await page.clock.fastForward(8_000);
     await expect(info).toContainText('its link is copied');
     await page.mouse.move(5, 5);
-    await expect(info).toHaveCount(0, { timeout: 15_000 });
+    await page.clock.fastForward(11_000);
+    await expect(info).toHaveCount(0);
   });
 });
 
