@@ -32,7 +32,7 @@ export {
 } from './blueprint/stageDecl.ts';
 export type { BreakdownRow, WindowBreakdown } from './breakdown.ts';
 export { anthropicBreakpoints } from './cache.ts';
-export { SEVERITIES } from './diagnostics.ts';
+export { hasErrors, SEVERITIES } from './diagnostics.ts';
 export type { Diagnostic } from './diagnostics.ts';
 export { CACHE_COLUMNS, REGION_COLUMNS, REQUEST_COLUMNS, chartLines, rowAt } from './figures.ts';
 export type { ChartedColumn, Row } from './figures.ts';

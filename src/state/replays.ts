@@ -2,7 +2,7 @@
 // an opened scenario replays at once, and the scrubbed step is inspected in the replay the engine
 // worker kept (a lookup; the scenario is sent again only if the worker was restarted). What the
 // workers answer lands in the results store, with the one status the page renders (status.ts).
-import type { Scenario, Encoding } from '../engine/page.ts';
+import { hasErrors, type Scenario, type Encoding } from '../engine/page.ts';
 import type { StoreApi } from 'zustand';
 import { CancelledError, type WorkerClient } from '../worker/client.ts';
 import type { ResultOf, Transform } from '../worker/protocol.ts';
@@ -164,7 +164,7 @@ export class Replays {
       .then((validation) => {
         results.setState({ validation });
         // Edits waiting for Run that break the blueprint are said as broken: Run cannot replay them.
-        if (validation.diagnostics.some((d) => d.severity === 'error') && results.getState().status.kind === 'waiting')
+        if (hasErrors(validation.diagnostics) && results.getState().status.kind === 'waiting')
           results.setState({ status: { kind: 'broken' } });
       })
       .catch((error: unknown) => {
@@ -226,7 +226,7 @@ export class Replays {
       .then((result) => {
         guard.finished(scenario);
         const timeline = result.view;
-        if (!timeline || result.diagnostics.some((d) => d.severity === 'error')) {
+        if (!timeline || hasErrors(result.diagnostics)) {
           results.setState({
             status: this.editsWaiting ? { kind: 'waiting' } : { kind: 'broken' },
             replayDiagnostics: result.diagnostics,
