@@ -3,8 +3,8 @@
 // stream (message-section regions merged by write order). Unpaired tool calls and results are
 // stripped and counted, so no request is one a provider would refuse.
 import { STAGE_INSTRUCTIONS } from './implicit-regions.ts';
-import { isStubMessage, renderedMessage } from './regions/base.ts';
-import type { Region, RegionContext, RenderedMessage } from './regions/types.ts';
+import { isStubMessage, partsOf, renderedMessage, sharePartsOf } from './regions/base.ts';
+import type { Entry, Region, RegionContext, RenderedMessage } from './regions/types.ts';
 import type { AssembledRequest, RequestMessage, SystemBlock } from './timeline.ts';
 import { itemAt } from './item-at.ts';
 
@@ -45,10 +45,44 @@ export interface Assembly {
  */
 export function sameBlock(a: RequestBlock, b: RequestBlock): boolean {
   if (a === b) return true;
+  const before = 'role' in a ? undefined : partsOf(a);
+  const after = before && !('role' in b) ? partsOf(b) : undefined;
+  // Two renders of one region, compared entry by entry: only an entry that is not the same object
+  // has its text read (a region's whole text, hundreds of KB, is never flattened to be compared).
+  if (before && after && (a as SystemBlock).region === (b as SystemBlock).region)
+    return sameEntries(before.entries, after.entries);
   const lengthA = knownTextLength(a);
   const lengthB = knownTextLength(b);
   if (lengthA !== undefined && lengthB !== undefined && lengthA !== lengthB) return false;
   return blockText(a) === blockText(b);
+}
+
+/**
+ * The tokens a system block `b` shares with `a`, the block it follows in the previous request, for
+ * a provider whose cache matches a token prefix that may end inside a block: the region's header
+ * and its leading entries that are the same objects in both (a region that appended an entry, or
+ * replaced a later one), one token less for the last shared entry, whose last token may merge with
+ * what follows it. 0 when the blocks are not two renders of one region, or for a message.
+ */
+export function grownBlockTokens(a: RequestBlock, b: RequestBlock): number {
+  if ('role' in a || 'role' in b || a.region !== b.region) return 0;
+  const before = partsOf(a);
+  const after = partsOf(b);
+  if (!before || !after) return 0;
+  const n = Math.min(before.entries.length, after.entries.length);
+  let shared = 0;
+  while (shared < n && before.entries[shared] === after.entries[shared]) shared++;
+  return shared === 0 ? 0 : Math.max(0, itemAt(before.through, shared - 1) - 1);
+}
+
+function sameEntries(a: readonly Entry[], b: readonly Entry[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = itemAt(a, i);
+    const y = itemAt(b, i);
+    if (x !== y && (x.key !== y.key || x.content !== y.content)) return false;
+  }
+  return true;
 }
 
 function knownTextLength(block: RequestBlock): number | undefined {
@@ -143,6 +177,7 @@ export function assemble(
     if (!block) {
       block = { region: region.name, text: rendered.text, tokens: rendered.tokens, cache: region.cache };
       state.systemBlocks.set(rendered, block);
+      sharePartsOf(rendered, block);
     }
     blocks.push(block);
     systemTokens += block.tokens;

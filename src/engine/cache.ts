@@ -2,10 +2,12 @@
 //
 // Block granularity: a request is a list of blocks (one per system region, one per message). The
 // shared prefix of two requests is the sum of the tokens of their identical leading blocks. That is
-// the granularity providers cache at (Anthropic caches at `cache_control` breakpoints on block
-// boundaries; an edit inside a block invalidates it whole), and it keeps replay linear: comparing
-// two blocks is a reference check for unchanged regions (renders are reused while a region is
-// unchanged), so a step that changes one region does no work proportional to the others' size.
+// the granularity Anthropic caches at (`cache_control` breakpoints on block boundaries; an edit
+// inside a block invalidates it whole), and it keeps replay linear: comparing two blocks is a
+// reference check for unchanged regions (renders are reused while a region is unchanged), so a step
+// that changes one region does no work proportional to the others' size. OpenAI and Google match a
+// token prefix instead, wherever it ends, so for them the first block that differs still shares
+// what it held before when it only grew (a region that appended an entry): `PrefixRule.grown`.
 import type { Model, Provider } from './models.ts';
 import { fmt } from './format.ts';
 import type { ProviderView } from './timeline.ts';
@@ -23,6 +25,7 @@ export function commonPrefixTokens<B extends PrefixBlock>(
   prev: readonly B[] | undefined,
   next: readonly B[],
   same: (a: B, b: B) => boolean,
+  grown?: (a: B, b: B) => number,
 ): number {
   if (!prev) return 0;
   const n = Math.min(prev.length, next.length);
@@ -30,10 +33,18 @@ export function commonPrefixTokens<B extends PrefixBlock>(
   for (let i = 0; i < n; i++) {
     const a = itemAt(prev, i);
     const b = itemAt(next, i);
-    if (!same(a, b)) break;
+    if (!same(a, b)) return grown ? tokens + grown(a, b) : tokens;
     tokens += b.tokens;
   }
   return tokens;
+}
+
+/**
+ * Whether the provider's cache matches a token prefix that may end inside a block (OpenAI's and
+ * Google's automatic prefix caching) rather than whole blocks up to a breakpoint (Anthropic's).
+ */
+export function matchesWithinBlocks(model: Model): boolean {
+  return model.provider !== 'custom' && PROVIDER_RULES[model.provider].prefixWithinBlocks === true;
 }
 
 // ---- provider rules ----------------------------------------------------------------------------
@@ -59,6 +70,11 @@ export interface ProviderRule {
   writeMultiplier1h?: number;
   /** OpenAI: hits grow in steps of this many tokens above the minimum. */
   hitIncrementTokens?: number;
+  /**
+   * The cache matches the longest token prefix, wherever it ends: a block that only grew since the
+   * last request (a system region that appended an entry) is read from cache up to its old end.
+   */
+  prefixWithinBlocks?: boolean;
   models: Readonly<Record<string, ModelCachePrice>>;
   source: string;
   checked: string;
@@ -85,6 +101,7 @@ export const PROVIDER_RULES: Readonly<Record<Exclude<Provider, 'custom'>, Provid
     mechanism:
       'automatic prefix caching from 1,024 tokens, hits in 128-token increments; routed by a hash of about the first 256 tokens',
     hitIncrementTokens: 128,
+    prefixWithinBlocks: true,
     models: {
       'gpt-4o': { inputPerMTok: 2.5, cacheReadMultiplier: 0.5, minCacheableTokens: 1024 },
       'gpt-4o-mini': { inputPerMTok: 0.15, cacheReadMultiplier: 0.5, minCacheableTokens: 1024 },
@@ -102,6 +119,7 @@ export const PROVIDER_RULES: Readonly<Record<Exclude<Provider, 'custom'>, Provid
   google: {
     mechanism:
       'implicit caching on Gemini 2.5 and newer; a shared prefix above the model minimum is read at the cached rate',
+    prefixWithinBlocks: true,
     models: {
       // The docs have listed 1,024, 2,048 and 4,096 for these over 2025-2026; 2,048 is the current page.
       'gemini-2.5-pro': {

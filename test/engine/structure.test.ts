@@ -107,6 +107,7 @@ const KEPT_STATE = [
   'src/engine/filler.ts: let pool',
   'src/engine/regions/base.ts: const reasons = new Map',
   'src/engine/regions/base.ts: const renderedMessages = new WeakMap',
+  'src/engine/regions/base.ts: const renderParts = new WeakMap',
   'src/engine/regions/base.ts: const stubMessages = new WeakSet',
   'src/engine/script-activity.ts: let watcher',
   'src/engine/stages.ts: const implicitCache = new Map',

@@ -66,6 +66,29 @@ function sharedReason(reason: string): string {
   return reason;
 }
 
+/**
+ * A system render's entries in the order shown, and the tokens of the render through each of them
+ * (its header included): what a provider whose cache matches a token prefix still shares with the
+ * next render when only later entries changed (assemble.ts, `grownBlockTokens`).
+ */
+export interface RenderParts {
+  entries: readonly Entry[];
+  through: readonly number[];
+}
+
+const renderParts = new WeakMap<object, RenderParts>();
+
+/** The parts of a system render made by renderSystem (or of a block made from it); undefined for a kind that renders its own way. */
+export function partsOf(system: object): RenderParts | undefined {
+  return renderParts.get(system);
+}
+
+/** `block` stands for the render `system` in a request: it has the render's parts. */
+export function sharePartsOf(system: object, block: object): void {
+  const parts = renderParts.get(system);
+  if (parts) renderParts.set(block, parts);
+}
+
 /** Regions rendered into the message stream rather than the system section. */
 export const MESSAGE_REGION_NAMES: ReadonlySet<string> = new Set(['conversation', 'tool_results']);
 
@@ -388,30 +411,43 @@ export abstract class BaseRegion implements Region {
     this.appendedSince = [];
     if (previous && appended && this.renderOrder === BaseRegion.prototype.renderOrder) {
       if (appended.length === 0) return this.lastSystem!;
-      let tokens = previous.tokens + appended.length * ctx.count('\n');
+      const before = renderParts.get(previous);
+      const entries = before ? [...before.entries] : undefined;
+      const through = before ? [...before.through] : undefined;
+      const newline = ctx.count('\n');
+      let tokens = previous.tokens;
       let text = previous.text;
       for (const e of appended) {
         const prefix = this.linePrefix(e);
         text += `\n${prefix}${e.content}`;
-        tokens += e.tokens + ctx.count(prefix);
+        tokens += newline + e.tokens + ctx.count(prefix);
+        entries?.push(e);
+        through?.push(tokens);
       }
-      return (this.lastSystem = { system: { text, tokens }, messages: [] });
+      const system = { text, tokens };
+      if (entries && through) renderParts.set(system, { entries, through });
+      return (this.lastSystem = { system, messages: [] });
     }
     const shown = this.renderOrder();
     if (shown.length === 0) return (this.lastSystem = { messages: [] });
     const header = `[${this.name}]:\n`;
-    let tokens = ctx.count(header) + (shown.length - 1) * ctx.count('\n');
+    const newline = ctx.count('\n');
+    let tokens = ctx.count(header) - newline;
     // Built by appends, not joined: a join copies every entry's text (a large region's hundreds of
     // KB) on each re-render, where appending links the texts without copying them.
     let text = header;
     let separator = '';
+    const through: number[] = [];
     for (const e of shown) {
       const prefix = this.linePrefix(e);
       text += `${separator}${prefix}${e.content}`;
       separator = '\n';
-      tokens += e.tokens + ctx.count(prefix);
+      tokens += newline + e.tokens + ctx.count(prefix);
+      through.push(tokens);
     }
-    return (this.lastSystem = { system: { text, tokens }, messages: [] });
+    const system = { text, tokens };
+    renderParts.set(system, { entries: [...shown], through });
+    return (this.lastSystem = { system, messages: [] });
   }
 
   /**

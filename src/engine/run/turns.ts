@@ -2,8 +2,8 @@
 // inference: the request is assembled from the visible regions (shedding by the cascade while it is
 // over the window), measured against the cache and the flat-list baseline, and only then does the
 // model's reply join the conversation.
-import { assemble, sameBlock, type Assembly } from '../assemble.ts';
-import { commonPrefixTokens, providerView } from '../cache.ts';
+import { assemble, grownBlockTokens, sameBlock, type Assembly } from '../assemble.ts';
+import { commonPrefixTokens, matchesWithinBlocks, providerView } from '../cache.ts';
 import { filler } from '../filler.ts';
 import { fmt } from '../format.ts';
 import { capabilitiesOf } from '../regions/capabilities.ts';
@@ -51,7 +51,12 @@ export function infer(
   const assembly = assembleWithCascade(run);
   // The request told the model what the runtime owed it; the next one does not repeat it.
   run.notices = [];
-  const prefixTokens = commonPrefixTokens(run.prevBlocks, assembly.blocks, sameBlock);
+  const prefixTokens = commonPrefixTokens(
+    run.prevBlocks,
+    assembly.blocks,
+    sameBlock,
+    matchesWithinBlocks(run.model) ? grownBlockTokens : undefined,
+  );
   run.prevBlocks = assembly.blocks;
   run.lastAssembly = assembly;
   run.lastRequestRegions = run.figures();

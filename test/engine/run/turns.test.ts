@@ -54,6 +54,42 @@ describe('an inference', () => {
     expect(second.prefixShare).toBeCloseTo(first.requestTokens / second.requestTokens, 10);
   });
 
+  // OpenAI and Google cache the longest token prefix wherever it ends; Anthropic reads whole blocks
+  // up to a breakpoint (platform.openai.com/docs/guides/prompt-caching, "exact prefix matches";
+  // docs.anthropic.com prompt caching, an edit invalidates its block).
+  const NOTES = '[context.regions]\nnotes = { kind = "hashmap" }\n';
+  const sharedAfter = (model: string, second: (run: ReturnType<typeof spawn>) => void) => {
+    const run = spawn(NOTES, { model: { id: model } });
+    contextAppend(run, 'notes', words(40), 'a');
+    contextAppend(run, 'notes', words(30, 'beta'), 'b');
+    const first = infer(run, reply('ok'), 2);
+    second(run);
+    return { first, second: infer(run, reply('ok'), 4) };
+  };
+
+  it('a system region that appended an entry keeps its old part cached where the provider matches a token prefix', () => {
+    const grow = (run: ReturnType<typeof spawn>) => contextAppend(run, 'notes', words(20, 'gamma'), 'c');
+    for (const model of ['gpt-5', 'gemini-2.5-pro']) {
+      const { first, second } = sharedAfter(model, grow);
+      // The old block whole, but its last token, which may merge with the text after it.
+      expect(second.prefixTokens, model).toBe(first.systemTokens - 1);
+    }
+    expect(sharedAfter('claude-sonnet-4', grow).second.prefixTokens).toBe(0);
+  });
+
+  it('a replaced key moves to the end: the entries before it stay cached, under a token-prefix rule only', () => {
+    const replace = (run: ReturnType<typeof spawn>) => contextAppend(run, 'notes', words(10), 'a');
+    const { second } = sharedAfter('gpt-5', replace);
+    // "a" was the first entry: only the region's header comes before it, a few tokens not counted.
+    expect(second.prefixTokens).toBe(0);
+    const keepFirst = (run: ReturnType<typeof spawn>) => contextAppend(run, 'notes', words(10), 'b');
+    // A block's tokens add up its pieces (the header, each key, each value): the header and "a" stay.
+    expect(sharedAfter('gpt-5', keepFirst).second.prefixTokens).toBe(
+      countTokens('[notes]:\n') + countTokens('a: ') + 40 - 1,
+    );
+    expect(sharedAfter('claude-sonnet-4', keepFirst).second.prefixTokens).toBe(0);
+  });
+
   it('a reply with tool calls counts each call and keeps it, so its result finds the call', () => {
     const run = spawn(PLAIN);
     const call = { id: 'c1', name: 'read_file', arguments: { path: 'src/a.ts' } };
