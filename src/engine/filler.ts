@@ -48,7 +48,8 @@ function linePool(): { text: string; lineStart: Int32Array } {
   return pool;
 }
 
-function hash(text: string): number {
+/** FNV-1a over the text's UTF-16 code units: a stable 32-bit name for a text, not a secure one. */
+export function hash(text: string): number {
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return h >>> 0;

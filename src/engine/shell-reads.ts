@@ -12,15 +12,30 @@ import { itemAt } from './item-at.ts';
 
 /** A shell call's arguments as the import writes them: `command` (a string, or argv) or `cmd`. */
 export function shellScript(args: Readonly<Record<string, unknown>>): string[][] {
+  const command = commandOf(args);
+  if (command === undefined) return [];
+  return typeof command === 'string' ? simpleCommands(command) : [command];
+}
+
+/**
+ * What the call ran, as the model wrote it: the script (`command` or `cmd` as a string, or the
+ * script of `bash -lc SCRIPT`), or any other argv joined by spaces; undefined when it has neither.
+ */
+export function commandLine(args: Readonly<Record<string, unknown>>): string | undefined {
+  const command = commandOf(args);
+  return typeof command === 'string' ? command : command?.join(' ');
+}
+
+/** A call's script (a string), or its argv when it is not a shell running a script. */
+function commandOf(args: Readonly<Record<string, unknown>>): string | string[] | undefined {
   const command = args.command ?? args.cmd;
-  if (typeof command === 'string') return simpleCommands(command);
-  if (!Array.isArray(command) || !command.every((w): w is string => typeof w === 'string')) return [];
+  if (typeof command === 'string') return command;
+  if (!Array.isArray(command) || !command.every((w): w is string => typeof w === 'string')) return undefined;
   // `["bash", "-lc", "sed -n 1,200p a.rs"]`: the script is the last word; any other argv is one command.
   const shell = SHELLS.has(basename(command[0] ?? ''));
   const flag = command.findIndex((w, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(w));
   const script = shell && flag > 0 ? command[flag + 1] : undefined;
-  if (script !== undefined) return simpleCommands(script);
-  return [command];
+  return script ?? command;
 }
 
 /** The files a shell call's commands read, in order, each once. */

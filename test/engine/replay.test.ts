@@ -85,7 +85,11 @@ describe('what a region can do', () => {
   it('is asked of the region, never read off its kind: a temporary that says it is keyed is treated as keyed', () => {
     const routed =
       '[context.regions]\nnotes = { kind = "temporary", max_tokens = 500 }\n\n[stages.main.tool_routing]\ndefault_region = "notes"';
-    const traffic = [append('notes', 'unkeyed'), ...call('c1', 'grep', 20), append('notes', 'keyed', 'k')];
+    const traffic = [
+      append('notes', 'unkeyed'),
+      ...call('c1', 'grep', 20, { pattern: 'TODO' }),
+      append('notes', 'keyed', 'k'),
+    ];
     const plain = replay(scenario(routed, traffic), { ...BUILT_IN_TRAFFIC, ...RHAI });
     expect(plain.steps[0]!.result).toMatchObject({ ok: true });
     const regionFactories: RegionFactories = {
@@ -99,7 +103,10 @@ describe('what a region can do', () => {
     const run = new Replay(scenario(routed, traffic), { ...BUILT_IN_TRAFFIC, ...RHAI, regionFactories });
     run.timeline();
     const steps = run.inspect(3);
-    expect(steps.regions.find((r) => r.name === 'notes')!.entries.map((e) => e.key)).toEqual(['grep:c1', 'k']);
+    expect(steps.regions.find((r) => r.name === 'notes')!.entries.map((e) => e.key)).toEqual([
+      'grep {"pattern":"TODO"}',
+      'k',
+    ]);
     expect(run.inspect(0).result).toEqual({
       ok: false,
       message:

@@ -1,13 +1,14 @@
 // Where a tool result lands and how much of it: read_file's byte cap, the routing table's region
 // and token ceiling, a stub in tool_results when the result is routed away from the message stream,
 // and `[context.file_tracking]`'s record of the file the call touched.
-import { filler, type Filler } from '../filler.ts';
+import { filler, hash, type Filler } from '../filler.ts';
 import { fmt } from '../format.ts';
 import { MESSAGE_REGION_NAMES } from '../regions/index.ts';
 import type { Entry } from '../regions/types.ts';
 import { bothCapsMarker, capReadFile, capToolResult, cutAscii, lookupTool, routeToolResult } from '../routing.ts';
 import type { TrafficEvent } from '../scenario.ts';
-import type { StepResult } from '../timeline.ts';
+import { commandLine } from '../shell-reads.ts';
+import type { StepResult, ToolCall } from '../timeline.ts';
 import { countTokens } from '../tokens.ts';
 import type { RunState } from './state.ts';
 import { goneText, keptSize } from './written.ts';
@@ -112,8 +113,7 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
     return { ok: true, message: said };
   }
   // Routed away: the content lives in its region and a stub keeps the call paired.
-  const placed =
-    target.keyed && entry.key === undefined ? { ...entry, key: `${event.tool_name}:${event.tool_call_id}` } : entry;
+  const placed = target.keyed && entry.key === undefined ? { ...entry, key: callKey(event, call) } : entry;
   // A refusal here is what the call's result says, so the model reads it.
   const outcome = run.store(target.name, placed, false);
   // What the region kept (after a custom region's on_write), or why it did not keep it.
@@ -124,6 +124,32 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
   else stub = `[routed to ${target.name}: ${keptSize(tokens, outcome, true)}]`;
   run.writeTo('tool_results', stubEntry(run, stub, event));
   return outcome.ok ? { ok: true, message: stub } : { ok: false, message: outcome.message };
+}
+
+/**
+ * The key of a result routed into a keyed region with no path to key it by: the call, as its tool
+ * and what it ran (a shell's command line, else its arguments), with any other arguments (a
+ * `workdir`). The same call made again replaces its older output, as a file read again replaces
+ * its older copy: the latest `cat README.md`, the latest `cargo test`. A result whose call the
+ * traffic does not hold is keyed by its call id.
+ */
+function callKey(event: Extract<TrafficEvent, { type: 'tool_result' }>, call: ToolCall | undefined): string {
+  if (!call) return `${event.tool_name}:${event.tool_call_id}`;
+  const line = commandLine(call.arguments);
+  const { command: _command, cmd: _cmd, ...rest } = call.arguments;
+  const extra = Object.keys(rest).length ? JSON.stringify(rest) : '';
+  const made = line === undefined ? extra : extra ? `${line} ${extra}` : line;
+  return made ? `${event.tool_name} ${shortKey(made)}` : event.tool_name;
+}
+
+/** Longest call text a key shows whole; the model reads every key, so a patch or a script is not repeated as one. */
+const KEY_CHARS = 120;
+
+/** `text` as a key: whole when short and on one line, else its first line's start and a hash of all of it. */
+function shortKey(text: string): string {
+  if (text.length <= KEY_CHARS && !text.includes('\n')) return text;
+  const start = text.slice(0, Math.min(KEY_CHARS - 40, (text.indexOf('\n') + 1 || text.length + 1) - 1));
+  return `${start} … #${hash(text).toString(16).padStart(8, '0')}`;
 }
 
 /** A short result standing for the call's real one, so the call stays paired in the message stream. */

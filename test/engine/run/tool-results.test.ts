@@ -120,6 +120,65 @@ describe('routing a tool result', () => {
   });
 });
 
+describe('a result routed into a hashmap with no path to key it by', () => {
+  const KEYED = `[context.regions]
+codebase = { kind = "hashmap", max_tokens = 50000 }
+[stages.main.tool_routing]
+default_region = "codebase"
+`;
+  // The shapes of real calls: Codex's argv with a workdir (test/import/fixtures/real), Claude Code's Bash string.
+  const codexSed = { command: ['bash', '-lc', "sed -n '1,200p' src/lib.rs"], workdir: '/repo' };
+
+  it('is keyed by its tool and what it ran, and the same call made again replaces the older output', () => {
+    const run = spawn(KEYED);
+    callThenResult(run, sized('c1', 'shell', 300), codexSed);
+    callThenResult(run, sized('c2', 'Bash', 40), { command: 'cat README.md' });
+    expect(held(run, 'codebase')).toEqual([
+      [`shell sed -n '1,200p' src/lib.rs {"workdir":"/repo"}`, 300],
+      ['Bash cat README.md', 40],
+    ]);
+    callThenResult(run, sized('c3', 'shell', 320), codexSed);
+    expect(held(run, 'codebase')).toEqual([
+      ['Bash cat README.md', 40],
+      [`shell sed -n '1,200p' src/lib.rs {"workdir":"/repo"}`, 320],
+    ]);
+    expect(run.changes.map((c) => c.type)).toEqual(['replace']);
+  });
+
+  it('another range of the same file, or the same command elsewhere, is another entry', () => {
+    const run = spawn(KEYED);
+    callThenResult(run, sized('c1', 'shell', 300), codexSed);
+    callThenResult(run, sized('c2', 'shell', 300), {
+      ...codexSed,
+      command: ['bash', '-lc', "sed -n '200,400p' src/lib.rs"],
+    });
+    callThenResult(run, sized('c3', 'shell', 300), { ...codexSed, workdir: '/other' });
+    expect(run.regions.get('codebase')!.entries).toHaveLength(3);
+  });
+
+  it('a long call (a patch, a script) is keyed by its first line and a hash of all of it', () => {
+    const run = spawn(KEYED);
+    const patch = (body: string) => ({
+      command: ['apply_patch', `*** Begin Patch\n*** Update File: src/lib.rs\n${body}`],
+    });
+    callThenResult(run, sized('c1', 'shell', 10), patch('-a\n+b'));
+    callThenResult(run, sized('c2', 'shell', 10), patch('-b\n+c'));
+    const keys = run.regions.get('codebase')!.entries.map((e) => e.key!);
+    expect(keys).toHaveLength(2);
+    for (const key of keys) expect(key).toMatch(/^shell apply_patch \*\*\* Begin Patch … #[0-9a-f]{8}$/);
+    expect(keys[0]).not.toBe(keys[1]);
+    callThenResult(run, sized('c3', 'shell', 12), patch('-a\n+b'));
+    expect(run.regions.get('codebase')!.entries.map((e) => e.key)).toEqual([keys[1], keys[0]]);
+  });
+
+  it('a call with no arguments is keyed by its tool; a result with no call by its call id', () => {
+    const run = spawn(KEYED);
+    callThenResult(run, sized('c1', 'git_status', 30));
+    toolResult(run, sized('orphan', 'grep', 20));
+    expect(run.regions.get('codebase')!.entries.map((e) => e.key)).toEqual(['git_status', 'grep:orphan']);
+  });
+});
+
 describe("read_file's byte cap", () => {
   it('cuts a file over 100,000 bytes on a line break, says so in the result, and records the cut', () => {
     const run = spawn('[context.regions]\nnotes = {}\n');
