@@ -14,7 +14,8 @@ const KIND_DOES: Partial<Record<RegionKind, string>> = {
   sliding_window: 'it keeps its most recent entries, by count as well as by size',
   temporary: 'it drops its oldest entries when full, and is the first region the window cascade sheds',
   clearable: 'it empties in one go when a write does not fit',
-  hashmap: 'a result keyed by its file replaces the earlier read of the same file',
+  hashmap:
+    'a result is kept under its file, or under the call that made it (a shell command and its arguments), and the same file or call again replaces the older copy',
 };
 
 /** A change's measured reason: the proposal's figures without it, or the constraint it would break. */

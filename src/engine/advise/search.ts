@@ -28,6 +28,7 @@ import {
   render,
   type Edit,
   type Genome,
+  type Knob,
   type Space,
 } from './space.ts';
 
@@ -446,6 +447,36 @@ function trafficOf(
  * below the largest result; each other route and kind), so the search learns early which knobs
  * matter before it combines them.
  */
+/**
+ * Whole layouts that keep tool results apart from the turns, one per keyed region a tool may be
+ * routed to: every routed tool into it (a result read again replaces its older copy, keyed by its
+ * file or its call), the region given a third or half of the window, and the conversation kept
+ * short and let go in chunks. A turn then leaves without taking its results, which the run names
+ * again long after (Codex re-reads and edits the same files all run long). No single knob's move
+ * reaches such a layout, and few random walks do.
+ */
+function resultsApart(space: Space): Genome[] {
+  const conversation: Partial<Record<Knob['param'], number | string>> = {
+    budget: 5,
+    max_items: 12,
+    strategy: 'bulk',
+    overflow: 6,
+  };
+  return space.keyedTargets.flatMap((target) =>
+    [35, 50].map((share) =>
+      space.knobs.map((knob, i) => {
+        const numeric = knob.levels.filter((v): v is number => typeof v === 'number');
+        if (knob.param === 'route' && knob.levels.includes(target)) return target;
+        if (knob.param === 'budget' && knob.region === target) return nearestIn(numeric, share);
+        const wanted = knob.region === 'conversation' ? conversation[knob.param] : undefined;
+        if (typeof wanted === 'number' && numeric.length) return nearestIn(numeric, wanted);
+        if (wanted !== undefined && knob.levels.includes(wanted)) return wanted;
+        return itemAt(space.start, i);
+      }),
+    ),
+  );
+}
+
 function firstMoves(space: Space): Genome[] {
   const out: Genome[] = [];
   const withValue = (i: number, value: Genome[number], also?: [number, Genome[number]]): Genome => {
@@ -492,6 +523,7 @@ function firstMoves(space: Space): Genome[] {
         break;
     }
   });
+  out.push(...resultsApart(space));
   return out;
 }
 

@@ -58,6 +58,11 @@ export interface Space {
   /** The stages whose tool routing a tool knob writes (`main` for a blueprint without stages). */
   stages: string[];
   tools: ToolStats[];
+  /**
+   * The route targets whose entries are keyed (a hashmap): a result routed there is kept under its
+   * file's path or its call, so reading the same thing again replaces the older copy.
+   */
+  keyedTargets: string[];
   window: number;
   source: string;
   /** The starting blueprint's parsed document: each candidate's text must parse to it plus the edits. */
@@ -228,7 +233,11 @@ export function buildSpace(
     const elsewhere = targets.filter((t) => !(now.size === 1 && now.has(t)));
     if (elsewhere.length) add({ param: 'route', tool: stats.tool, levels: [null, ...elsewhere], start: null });
   }
-  return { knobs, start: knobs.map((k) => k.start), stages, tools, window, source, doc };
+  const keyedTargets = targets.filter((name) => {
+    const region = blueprint.regions.find((r) => r.name === name);
+    return region !== undefined && capabilitiesOf(region.kind).keyed;
+  });
+  return { knobs, start: knobs.map((k) => k.start), stages, tools, keyedTargets, window, source, doc };
 }
 
 function routeOf(routing: Blueprint['stages'][number]['toolRouting'], tool: string): string {
