@@ -84,6 +84,14 @@ describe('the search space of each example', () => {
     });
   }
 
+  it('names the keyed regions a tool may be routed to: where a result read again replaces its older copy', () => {
+    const keyed = (id: string) =>
+      spaceOf(ScenarioSchema.parse(EXAMPLES.find((e) => e.id === id)!.scenario)).keyedTargets;
+    // The import's starting layout declares `files = { kind = "hashmap" }`; coding-agent declares no hashmap.
+    expect(keyed('imported-run')).toEqual(['files']);
+    expect(keyed('coding-agent')).toEqual([]);
+  });
+
   it("gives a cap to the tool's own override when it has a ceiling of its own, and routes by the override routing reads", () => {
     const scenario = ScenarioSchema.parse(EXAMPLES.find((e) => e.id === 'tool-routing')!.scenario);
     const space = spaceOf(scenario);
