@@ -96,9 +96,14 @@ export class Run extends RunState {
     let request: RequestFigures | undefined;
     let result: StepResult | undefined;
     switch (event.type) {
-      case 'user':
-        userMessage(this, messageText(this, event, index));
+      case 'user': {
+        const said = messageText(this, event, index);
+        userMessage(this, {
+          ...said,
+          tokens: said.tokens ?? this.shared.textTokensOf(event, said.text, this.ctx.count),
+        });
         break;
+      }
       case 'assistant':
         request = infer(this, event, index);
         break;

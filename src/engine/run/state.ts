@@ -34,6 +34,12 @@ class FiguresTable {
   }
 }
 
+/** An assistant event's tokens: its text's and each of its calls'. */
+export interface ReplyTokens {
+  text: number;
+  calls: number[];
+}
+
 /**
  * What a run and its copies (fork) share, because it does not depend on where each one is: the
  * calls made, each with the position it was made at, and each tool result's token count once
@@ -41,7 +47,8 @@ class FiguresTable {
  */
 export class SharedFacts {
   private readonly callsById = new Map<string, { at: number; call: ToolCall }[]>();
-  private readonly resultTokens = new WeakMap<TrafficEvent, number>();
+  private readonly textTokens = new WeakMap<TrafficEvent, number>();
+  private readonly replyTokens = new WeakMap<TrafficEvent, ReplyTokens>();
   /**
    * Results cut by a ceiling, by event and ceiling, when runs of several blueprints over the same
    * traffic share these facts (the advisor): cutting tokenizes the whole result, and a result's text
@@ -79,10 +86,20 @@ export class SharedFacts {
     return found;
   }
 
-  /** Tokens of the text a tool result event is stored as (deterministic per event), counted once. */
-  resultTokensOf(event: TrafficEvent, text: string, count: (text: string) => number): number {
-    let tokens = this.resultTokens.get(event);
-    if (tokens === undefined) this.resultTokens.set(event, (tokens = count(text)));
+  /**
+   * Tokens of an assistant event's text and of each call it makes (deterministic per event),
+   * counted once: a call's arguments (a patch, a script) are often too long for the count cache.
+   */
+  replyTokensOf(event: TrafficEvent, count: () => ReplyTokens): ReplyTokens {
+    let tokens = this.replyTokens.get(event);
+    if (tokens === undefined) this.replyTokens.set(event, (tokens = count()));
+    return tokens;
+  }
+
+  /** Tokens of the text a tool result or a user message event is stored as (deterministic per event), counted once. */
+  textTokensOf(event: TrafficEvent, text: string, count: (text: string) => number): number {
+    let tokens = this.textTokens.get(event);
+    if (tokens === undefined) this.textTokens.set(event, (tokens = count(text)));
     return tokens;
   }
 }

@@ -65,7 +65,7 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
     // depends only on the event and the cap, so replays of the same traffic share it.
     const capped = run.shared.capped(event, max, () => {
       // The whole result's tokens are the ones an uncut one is stored with, counted once per event.
-      const total = knownTokens ?? run.shared.resultTokensOf(event, content, run.ctx.count);
+      const total = knownTokens ?? run.shared.textTokensOf(event, content, run.ctx.count);
       const once = capToolResult(content, max, encoding, { tokens: total });
       return once.truncated && byteCut
         ? capToolResult(byteCut.text, max, encoding, {
@@ -88,7 +88,7 @@ export function toolResult(run: RunState, event: Extract<TrafficEvent, { type: '
     content = capped.content;
     tokens = capped.tokens;
   } else {
-    tokens = knownTokens ?? run.shared.resultTokensOf(event, content, run.ctx.count);
+    tokens = knownTokens ?? run.shared.textTokensOf(event, content, run.ctx.count);
   }
   run.baseline.add(tokens);
   const call = run.shared.callBefore(event.tool_call_id, run.position);

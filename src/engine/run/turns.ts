@@ -84,9 +84,13 @@ export function infer(
   // The model's reply joins the conversation after the request that produced it.
   const { text, head, tokens: textTokens } = messageText(run, event, index);
   const calls = event.tool_calls ?? [];
-  const callTokens = calls.map((c) => run.ctx.count(JSON.stringify({ name: c.name, arguments: c.arguments })));
+  const counted = run.shared.replyTokensOf(event, () => ({
+    text: textTokens ?? run.ctx.count(text),
+    calls: calls.map((c) => run.ctx.count(JSON.stringify({ name: c.name, arguments: c.arguments }))),
+  }));
+  const callTokens = counted.calls;
   const seq = run.seq++;
-  const turnTokens = (textTokens ?? run.ctx.count(text)) + callTokens.reduce((a, b) => a + b, 0);
+  const turnTokens = counted.text + callTokens.reduce((a, b) => a + b, 0);
   // One literal per shape: a spread of optional fields takes a slow path in V8.
   const entry: Entry = calls.length
     ? {
