@@ -13,7 +13,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  GOAL_READ_AGAIN,
   type Advice,
   type Proposal,
   ScenarioSchema,
@@ -53,12 +52,6 @@ export interface GoalRow {
   seconds: number;
 }
 
-export const meetsGoal = (p: Proposal, a: Advice['asRecorded']): boolean =>
-  p.peakRequestTokens <= PEAK_SHARE * a.peakRequestTokens &&
-  p.inputCostUsd <= a.inputCostUsd &&
-  p.taskKept &&
-  p.readAgain <= GOAL_READ_AGAIN;
-
 export function measureGoals(scenario: Scenario, options: { candidates?: number; seed?: number } = {}): GoalRow {
   const inferences = replay(scenario, { ...BUILT_IN_TRAFFIC, ...RHAI }).summary.inferences;
   const started = performance.now();
@@ -69,7 +62,7 @@ export function measureGoals(scenario: Scenario, options: { candidates?: number;
     scenario: scenario.name,
     inferences,
     advice,
-    meets: byPeak.find((p) => meetsGoal(p, a)),
+    meets: byPeak.find((p) => p.meetsTarget),
     nearest:
       [...byPeak]
         .filter((p) => p.peakRequestTokens <= PEAK_SHARE * a.peakRequestTokens && p.inputCostUsd <= a.inputCostUsd)

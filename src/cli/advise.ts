@@ -4,6 +4,8 @@
 import {
   DEFAULT_CANDIDATES,
   DEFAULT_PROPOSALS,
+  GOAL_PEAK_SHARE,
+  GOAL_READ_AGAIN,
   type Advice,
   type Proposal,
   fmt as n,
@@ -94,6 +96,10 @@ function printProposal(p: Proposal, i: number, r: Advice['asRecorded']): void {
   console.log(
     `\n${i + 1}. peak request ${n(p.peakRequestTokens)} tokens (${times(p.peakRequestTokens, r.peakRequestTokens)}), ${usd(p.inputCostUsd)} of input (${times(p.inputCostUsd, r.inputCostUsd)}), ${n(p.readAgain)} read again later, task ${p.taskKept ? 'kept' : 'LOST'}; cache reads ${Math.round(p.cacheReadShare * 100)}% of input`,
   );
+  if (p.meetsTarget)
+    console.log(
+      `   meets the target: at most ${GOAL_PEAK_SHARE}x the peak, no more input cost, the task kept, at most ${GOAL_READ_AGAIN} read again later`,
+    );
   for (const change of p.changes) console.log(`   - ${change}`);
   for (const edit of p.edits)
     console.log(

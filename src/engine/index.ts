@@ -136,7 +136,7 @@ export { emptyTimeline };
 
 // What the rest of the project uses of the engine beyond replaying: the scenario's shape and limits,
 // number formatting, models, tokens, figures, and the pieces the CLI, the workers and the page show.
-export { GOAL_READ_AGAIN } from './advise/index.ts';
+export { GOAL_PEAK_SHARE, GOAL_READ_AGAIN } from './advise/index.ts';
 export { AGENT_FILE, normalizeRelative } from './blueprint/index.ts';
 export type { Blueprint, CompileResult } from './blueprint/index.ts';
 export type { RegionDecl } from './blueprint/types.ts';

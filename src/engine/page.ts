@@ -6,6 +6,7 @@
 // test/engine/structure.test.ts holds every module the page reaches to this door.
 
 export type { Advice, Proposal, Reference } from './advise/index.ts';
+export { GOAL_PEAK_SHARE, GOAL_READ_AGAIN } from './advise/target.ts';
 export type { AsRecordedTimeline, Caching, CompactionFigures, RecordedSummary } from './as-recorded.ts';
 export {
   ALWAYS_VALID_TARGETS,

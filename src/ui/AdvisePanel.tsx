@@ -5,7 +5,7 @@
 // text (undoable), which replays it. The panel is not modal: the page stays usable while it runs.
 import { useMemo } from 'react';
 import { structuredPatch } from 'diff';
-import type { Advice, Proposal, Reference } from '../engine/page.ts';
+import { GOAL_PEAK_SHARE, GOAL_READ_AGAIN, type Advice, type Proposal, type Reference } from '../engine/page.ts';
 import { AGENT_FILE } from '../state/scenario.ts';
 import { isApplicable, type AdvisorStatus } from '../state/advisor.ts';
 import { fmt, pct, usd } from './format.ts';
@@ -65,6 +65,15 @@ function ProposalCard({
     <li className="advise-proposal" data-testid="proposal" data-index={index}>
       <div className="row">
         <b>Proposal {index + 1}</b>
+        {p.meetsTarget && (
+          <span
+            className="ok-text"
+            data-testid="proposal-target"
+            title={`At most ${GOAL_PEAK_SHARE}× the peak request and no more input cost than the run compared with, the task kept, at most ${GOAL_READ_AGAIN} entries read again later`}
+          >
+            meets the target
+          </span>
+        )}
         <span className="spacer" />
         <button
           className={applied ? '' : 'primary'}
@@ -153,7 +162,9 @@ function Front({
       <div className="muted small">
         {fmt(s.judged)} candidates judged ({fmt(s.replayed)} replayed to the end, {fmt(s.stoppedEarly)} stopped once
         they could not win, {fmt(s.infeasible)} broke a hard constraint, {fmt(s.invalid)} refused by validation) over{' '}
-        {fmt(s.knobs)} settings{s.cancelled ? '; cancelled: the front found so far' : ''}.
+        {fmt(s.knobs)} settings{s.cancelled ? '; cancelled: the front found so far' : ''}. A proposal that meets the
+        target (at most {GOAL_PEAK_SHARE}× the peak, no more input cost, the task kept, at most {GOAL_READ_AGAIN} read
+        again later) comes first.
         {advice.prices
           ? ` Input priced as ${advice.prices.model} (${advice.prices.provider}), price table checked ${advice.prices.checked}.`
           : ' This model has no price on record: costs are 0 and the front is over peak and read again.'}

@@ -50,6 +50,9 @@ describe('lev advise on a long real Codex session', () => {
         p.taskKept &&
         p.readAgain <= GOAL_READ_AGAIN,
     );
+    // Marked, and listed first: the proposal to try.
+    expect(advice.front.map((p) => p.meetsTarget)).toEqual(advice.front.map((p) => meets.includes(p)));
+    expect(advice.front[0]!.meetsTarget).toBe(true);
     expect(meets.length).toBeGreaterThan(0);
     const best = meets[0]!;
     // The results stay apart from the turns, in the keyed region the import's layout has.
