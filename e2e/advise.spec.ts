@@ -169,6 +169,10 @@ test('Advise: progress while the page stays usable, the front with its measures 
   const best = advice.front[0]!;
   await expect(proposals.first().getByTestId('proposal-peak')).toHaveText(fmt(best.peakRequestTokens));
   await expect(proposals.first().getByTestId('proposal-read-again')).toHaveText(String(best.readAgain));
+  // The engine lists what meets the target first; the card says so (imported-run has such a proposal).
+  expect(best.meetsTarget).toBe(true);
+  await expect(proposals.first().getByTestId('proposal-target')).toHaveText('meets the target');
+  await expect(panel.getByTestId('proposal-target')).toHaveCount(advice.front.filter((p) => p.meetsTarget).length);
   await expect(proposals.first().getByTestId('proposal-changes').locator('li')).toHaveText(best.changes);
   await proposals.first().locator('summary').click();
   const added = best.toml.split('\n').filter((line) => !scenario.agent['agent.leviath']!.split('\n').includes(line));

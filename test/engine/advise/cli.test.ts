@@ -58,6 +58,20 @@ describe('lev advise', () => {
     expect(r.stdout).toMatch(/\n {5}context\.regions\.\S+ = /);
   }, 120_000);
 
+  it('marks each proposal that meets the target under its figures, and lists those first', () => {
+    const r = lev(EXAMPLE);
+    expect(r.status).toBe(0);
+    const advice = advise(ScenarioSchema.parse(JSON.parse(readFileSync(EXAMPLE, 'utf8'))), {
+      ...BUILT_IN_TRAFFIC,
+      ...RHAI,
+    });
+    const marked = advice.front.filter((p) => p.meetsTarget).length;
+    expect(marked).toBeGreaterThan(0);
+    expect(advice.front.slice(0, marked).every((p) => p.meetsTarget)).toBe(true);
+    expect(r.stdout.match(/\n {3}meets the target: at most 0\.6x the peak, no more input cost/g)).toHaveLength(marked);
+    expect(r.stdout).toMatch(/\n1\. peak request .+\n {3}meets the target/);
+  }, 120_000);
+
   it('refuses bad numbers and unknown options, exit 2, and reports a blueprint that cannot run, exit 1', () => {
     for (const args of [['--candidates', '0'], ['--seed', 'x'], ['--proposals'], ['--frobnicate']]) {
       const r = lev(EXAMPLE, ...args);
