@@ -190,6 +190,9 @@ async function phases(page: Page, largest: { id: string; steps: number }) {
       .click();
     await waitForSelectorQuietly(page, `[data-testid=charts][data-ready=yes][data-steps="${largest.steps}"]`);
   });
+  // The example opens at its lesson, perhaps on another view: the slider and markers measured are the Window view's.
+  await page.getByTestId('view-window').click();
+  await waitForSelectorQuietly(page, '[data-testid=marker-lane] .marker');
   const scrub = await longestTaskDuring(page, async () => {
     const box = (await page.getByTestId('scrubber').boundingBox())!;
     await page.mouse.move(box.x + 2, box.y + box.height / 2);
