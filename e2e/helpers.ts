@@ -1,6 +1,7 @@
 // Shared steps for the e2e suite. Expected numbers come from the engine itself, run here in Node,
 // so every assertion compares the page with what `lev replay` would print.
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { findExample } from '../src/scenarios/examples.ts';
 import {
@@ -218,4 +219,30 @@ export function bigToolResultScenario(): Scenario {
     { type: 'tool_result', tool_call_id: 'c1', tool_name: 'bash', content: big },
     assistant('Read.'),
   ]);
+}
+
+/**
+ * The serious and critical axe findings on the page (or inside `include`), one line each with up to
+ * three of the elements. axe runs in the page itself (legacy mode) instead of gathering its results
+ * in a blank page it opens: the same rules over the same DOM, 1-1.4 s a run here instead of 4.3-6.5 s.
+ * That mode leaves cross-origin frames untested, so the page is first checked to have no frame at
+ * all. Only violations are gathered in full (resultTypes): the passes' elements are never read.
+ */
+export async function seriousAxeFindings(page: Page, include?: string): Promise<string[]> {
+  expect(
+    page.frames().map((f) => f.url()),
+    'frames besides the page (axe in legacy mode tests none from another origin)',
+  ).toHaveLength(1);
+  let builder = new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] });
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.help}, ${v.nodes.length} (${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')})`,
+    );
 }
