@@ -368,7 +368,7 @@ test('the Scenarios menu: rename, duplicate, delete with an undo that outlasts a
   await expect(row('my layout copy')).toHaveCount(0);
   await expect(menu.getByTestId('undo-delete')).toHaveText('Undo delete of "my layout copy"');
 
-  // Past any notice's lifetime (10 s with an action) and the 8 s an undo once lasted.
+  // Past any notice's lifetime (10 s with an action): the undo has no timer, it stays in the menu.
   await page.clock.fastForward(11_000);
   await page.reload();
   await waitForTimeline(page);
