@@ -8,6 +8,10 @@ export default defineConfig({
   testDir: 'e2e',
   timeout: 60_000,
   workers: 2,
+  // Tests, not files, are handed to the workers: a long file (polish, persistence: 3-5 minutes)
+  // would otherwise keep one worker busy at the end while the other has nothing left. No test
+  // depends on another's state: each has its own browser context.
+  fullyParallel: true,
   reporter: [['list']],
   use: {
     baseURL: `http://localhost:${port}`,

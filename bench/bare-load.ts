@@ -87,6 +87,9 @@ const probeScript = (example: Example) => `(() => {
       [...$('[data-testid=examples] [data-example="${example.id}"]').querySelectorAll('button')].find((b) => b.textContent.trim() === 'Open').click();
       await until('the example replayed', () => $('[data-testid=charts][data-ready=yes][data-steps="${example.steps}"]'));
     });
+    // The example opens at its lesson, perhaps on another view: the markers clicked are the Window view's.
+    $('[data-testid=view-window]').click();
+    await until('the window chart', () => $('[data-testid=marker-lane] .marker'));
     const scrub = await timed(async () => {
       const input = $('[data-testid=scrubber]');
       for (let k = 0; k <= 40; k++) {

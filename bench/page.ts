@@ -33,6 +33,8 @@ export interface PageProbe {
   example: Example;
   phases: Record<Phase, number>;
   heap: { steps: number; heapBytes: number; heapAtLoad: number };
+  /** The token view of a 100 KB tool result opened and paged, each in a fresh page: the longest task over 50 ms (0 if none), and the load average after each. */
+  tokenView: { longest: number[]; loadAverage: number[] };
 }
 
 const PROBE_JSON = 'test-results/page-probe.json';
@@ -150,6 +152,11 @@ function longTaskRows(probe: PageProbe): Row[] {
     ['scrubbing across its timeline (dragging the slider)', [probe.phases.scrub, '']],
     ['opening the inspector on a change (a chart marker)', [probe.phases.inspect, '']],
   ];
+  const tokens = probe.tokenView.longest;
+  phases.push([
+    `the token view of a 100 KB tool result, opened at its first 1,000 pieces and paged to the next (worst of ${tokens.length}, load average ${probe.tokenView.loadAverage.map((v) => n(v, 1)).join(' / ')})`,
+    [longest(tokens), ` (each open: ${tokens.map((v) => (v === 0 ? '-' : n(v))).join(' / ')})`],
+  ]);
   return phases.map(([phase, [worst, each]]) => ({
     area: 'page',
     measure: `longest main-thread task: ${phase}`,

@@ -338,7 +338,9 @@ ${report}
   with the tokenizer encoding the engine worker fetches; the time from navigation to the charts
   beside the time the same browser takes to fetch and parse (modulepreload) the same files on a
   blank page, in the same run, with the load average; the longest main-thread task
-  (PerformanceObserver \`longtask\`) per phase; the main thread's JS heap after garbage collection
+  (PerformanceObserver \`longtask\`) per phase, and while the token view of a 100 KB tool result
+  opens and pages (three fresh pages, e2e/tokens.spec.ts's case); the main thread's JS heap after
+  garbage collection
   (CDP \`Runtime.getHeapUsage\`) after a 20,000-event generated run. The rows "with no inspector
   attached" (\`bench/bare-load.ts\`) load the page in headless Chromium with no DevTools session,
   as a visitor's browser runs it: with one attached, V8 keeps stack traces and re-parses code, which

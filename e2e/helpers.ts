@@ -1,5 +1,7 @@
 // Shared steps for the e2e suite. Expected numbers come from the engine itself, run here in Node,
 // so every assertion compares the page with what `lev replay` would print.
+import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { findExample } from '../src/scenarios/examples.ts';
 import {
@@ -15,6 +17,7 @@ import {
 } from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
 import { RHAI } from '../src/engine/custom-script.ts';
+import { assistant, scenario, user } from '../test/builders.ts';
 
 // The engine here counts with either encoding (the page loads only the one its model needs).
 await loadEncodings();
@@ -198,4 +201,48 @@ export async function longTaskEntries(page: Page): Promise<LongTask[]> {
 /** The recorded long tasks' durations. */
 export async function longTasks(page: Page): Promise<number[]> {
   return (await longTaskEntries(page)).map((t) => t.ms);
+}
+
+/**
+ * A run whose one tool result is 100 KB of real text: a harness's recorded request bodies
+ * (test/import/fixtures/real/SOURCES.md). The token view's size case, in e2e/tokens.spec.ts and in
+ * the bench's page probe (e2e/page.spec.ts).
+ */
+export function bigToolResultScenario(): Scenario {
+  const big = readFileSync(
+    new URL('../test/import/fixtures/real/claude-trace-first-calls.jsonl', import.meta.url),
+    'utf8',
+  ).slice(0, 100_000);
+  return scenario('', [
+    user('Read the trace.'),
+    assistant('Reading it.', ['c1', 'bash', { command: 'cat trace.jsonl' }]),
+    { type: 'tool_result', tool_call_id: 'c1', tool_name: 'bash', content: big },
+    assistant('Read.'),
+  ]);
+}
+
+/**
+ * The serious and critical axe findings on the page (or inside `include`), one line each with up to
+ * three of the elements. axe runs in the page itself (legacy mode) instead of gathering its results
+ * in a blank page it opens: the same rules over the same DOM, 1-1.4 s a run here instead of 4.3-6.5 s.
+ * That mode leaves cross-origin frames untested, so the page is first checked to have no frame at
+ * all. Only violations are gathered in full (resultTypes): the passes' elements are never read.
+ */
+export async function seriousAxeFindings(page: Page, include?: string): Promise<string[]> {
+  expect(
+    page.frames().map((f) => f.url()),
+    'frames besides the page (axe in legacy mode tests none from another origin)',
+  ).toHaveLength(1);
+  let builder = new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] });
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.help}, ${v.nodes.length} (${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')})`,
+    );
 }

@@ -2,7 +2,7 @@
 // link is refused or handled without freezing the tab, what Export writes Import reads back, a
 // file in another encoding is named as such, and Copy as Markdown keeps a name to its text.
 import { expect, test, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { deflateSync } from 'fflate';
 import { marked } from 'marked';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
@@ -136,9 +136,11 @@ test('a 10 MB imported run exports to a file that Import opens again', async ({ 
   const { body, calls } = anthropicRun(10_500_000);
   await page.goto('/');
   await waitForTimeline(page);
-  await page
-    .getByTestId('import-file')
-    .setInputFiles({ name: 'big-run.json', mimeType: 'application/json', buffer: Buffer.from(body) });
+  // From a file on disk, as a person picks it: Playwright then hands the page the path, not 10 MB
+  // sent over its connection to the browser.
+  const file = info.outputPath('big-run.json');
+  writeFileSync(file, body);
+  await page.getByTestId('import-file').setInputFiles(file);
   const dialog = page.getByTestId('trace-import');
   await expect(dialog.getByTestId('import-report')).toContainText(
     `imported an anthropic trace: ${fmt(calls * 2 + 1)} events`,

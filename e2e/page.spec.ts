@@ -2,17 +2,22 @@
 // (no Monaco, one tokenizer encoding, nothing twice), and the page probe `npm run bench` reads
 // (PAGE_PROBE=1; slow, so skipped otherwise): every chunk's size, the time to charts beside the
 // time the same browser takes to fetch and parse those files, the longest main-thread task per
-// phase, and the main thread's heap after a 20,000-step run. The probe writes
+// phase, the token view of a 100 KB tool result opened and paged, and the main thread's heap after
+// a 20,000-step run. The probe writes
 // test-results/page-probe.json; bench/page.ts turns it into rows.
 import { readdirSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { expect, test, type Browser, type Page, type Request } from '@playwright/test';
 import { DEFAULT_EXAMPLE_ID, EXAMPLES } from '../src/scenarios/examples.ts';
+import { encodeScenario } from '../src/share/index.ts';
 import { chunkName, ENCODING_CHUNK, FIRST_LOAD_GOAL_BYTES, type Chunk } from '../bench/page.ts';
 import {
+  bigToolResultScenario,
+  engineDetail,
   engineTimeline,
   exampleScenario,
+  goToStep,
   longTaskEntries,
   longTasks,
   recordLongTasks,
@@ -51,6 +56,15 @@ interface ColdLoad {
  */
 async function waitForSelectorQuietly(page: Page, selector: string): Promise<void> {
   await page.waitForFunction((s) => document.querySelector(s) !== null, selector, { timeout: 30_000 });
+}
+
+/** Waits, as cheaply, for the element at `selector` to contain `text`. */
+async function waitForTextQuietly(page: Page, selector: string, text: string): Promise<void> {
+  await page.waitForFunction(
+    ({ s, t }) => document.querySelector(s)?.textContent?.includes(t) === true,
+    { s: selector, t: text },
+    { timeout: 30_000 },
+  );
 }
 
 /**
@@ -176,6 +190,9 @@ async function phases(page: Page, largest: { id: string; steps: number }) {
       .click();
     await waitForSelectorQuietly(page, `[data-testid=charts][data-ready=yes][data-steps="${largest.steps}"]`);
   });
+  // The example opens at its lesson, perhaps on another view: the slider and markers measured are the Window view's.
+  await page.getByTestId('view-window').click();
+  await waitForSelectorQuietly(page, '[data-testid=marker-lane] .marker');
   const scrub = await longestTaskDuring(page, async () => {
     const box = (await page.getByTestId('scrubber').boundingBox())!;
     await page.mouse.move(box.x + 2, box.y + box.height / 2);
@@ -191,6 +208,36 @@ async function phases(page: Page, largest: { id: string; steps: number }) {
     await waitForSelectorQuietly(page, `[data-testid=inspector][data-step="${step}"]`);
   });
   return { replay, scrub, inspect };
+}
+
+/**
+ * The token view of a 100 KB tool result (e2e/tokens.spec.ts's case) in a fresh page: the longest
+ * task over 50 ms (0 when none) from the click that opens it until its first 1,000 pieces are drawn,
+ * then paging to the next 1,000. The editor is up and the page idle before the click.
+ */
+async function tokenViewLongest(browser: Browser): Promise<number> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await recordLongTasks(page);
+  const scenario = bigToolResultScenario();
+  const steps = engineTimeline(scenario).steps.length;
+  await page.goto(`/${encodeScenario(scenario)}`);
+  await waitForTimeline(page, steps);
+  await goToStep(page, steps - 1, steps);
+  const messages = engineDetail(scenario, steps - 1).request.messages;
+  const longest = messages.reduce((a, b) => (b.content.length > a.content.length ? b : a));
+  const message = page.getByTestId('message').nth(messages.indexOf(longest));
+  await message.getByTestId('token-toggle').scrollIntoViewIfNeeded();
+  await waitForSelectorQuietly(page, '[data-testid=editor] .monaco-editor');
+  await page.waitForTimeout(1000);
+  const ms = await longestTaskDuring(page, async () => {
+    await message.getByTestId('token-toggle').click();
+    await waitForTextQuietly(page, '[data-testid=token-pager]', 'Showing pieces 1–1,000 of');
+    await message.getByTestId('token-view').getByRole('button', { name: 'Next' }).click();
+    await waitForTextQuietly(page, '[data-testid=token-pager]', 'Showing pieces 1,001–2,000 of');
+  });
+  await context.close();
+  return ms;
 }
 
 /** The main thread's JS heap after garbage collection, in bytes (CDP; the workers' heaps are their own). */
@@ -245,6 +292,11 @@ test('page probe (written for bench)', async ({ browser }) => {
     );
     rounds.push({ ...load, fetchAndParseMs: await fetchAndParseMs(browser, load.fetched), loadAverage: loadavg()[0] });
   }
+  const tokenView = { longest: [] as number[], loadAverage: [] as number[] };
+  for (let open = 0; open < 3; open++) {
+    tokenView.longest.push(await tokenViewLongest(browser));
+    tokenView.loadAverage.push(loadavg()[0]!);
+  }
   mkdirSync('test-results', { recursive: true });
   writeFileSync(
     'test-results/page-probe.json',
@@ -254,6 +306,7 @@ test('page probe (written for bench)', async ({ browser }) => {
         chunks: chunks(),
         rounds,
         example: largest,
+        tokenView,
         ...measured,
       },
       null,

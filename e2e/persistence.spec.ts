@@ -348,6 +348,8 @@ test('a scenario whose last replay did not finish opens out of date with a Run b
 test('the Scenarios menu: rename, duplicate, delete with an undo that outlasts a reload, new blank, reset, versions', async ({
   page,
 }) => {
+  // The page's clock, so the time the undo outlasts passes without the test waiting it out.
+  await page.clock.install();
   await page.goto('/');
   await waitForTimeline(page);
   await editTask(page, EDITED_TASK);
@@ -366,7 +368,8 @@ test('the Scenarios menu: rename, duplicate, delete with an undo that outlasts a
   await expect(row('my layout copy')).toHaveCount(0);
   await expect(menu.getByTestId('undo-delete')).toHaveText('Undo delete of "my layout copy"');
 
-  await page.waitForTimeout(8_500);
+  // Past any notice's lifetime (10 s with an action): the undo has no timer, it stays in the menu.
+  await page.clock.fastForward(11_000);
   await page.reload();
   await waitForTimeline(page);
   await expect(page.getByTestId('charts')).toHaveAttribute('data-scenario', 'my layout');

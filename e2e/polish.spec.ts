@@ -1,10 +1,9 @@
 // The polish a demo needs (issue 30): toasts that go by themselves, one per kind; tables that
 // scroll visibly; the inspector keeping up with play; the phone and 1024x768 layouts; keyboard
 // order and skip links; nothing lost to a reload.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
-import { waitForTimeline } from './helpers.ts';
+import { seriousAxeFindings, waitForTimeline } from './helpers.ts';
 
 async function openExample(page: Page, id: string): Promise<void> {
   await page.getByTestId('open-examples').click();
@@ -385,16 +384,7 @@ test.describe('keyboard', () => {
       await waitForTimeline(page);
       await page.getByRole('button', { name: 'Last step' }).click();
       await expect(page.getByTestId('message').first()).toBeAttached({ timeout: 20_000 });
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      const serious = violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map(
-          (v) =>
-            `${v.id}: ${v.nodes.length} (${v.nodes
-              .slice(0, 3)
-              .map((n) => n.target.join(' '))
-              .join(' | ')})`,
-        );
+      const serious = await seriousAxeFindings(page);
       expect(serious).toEqual([]);
     });
   }

@@ -39,6 +39,10 @@ test('a share link opened in a new page reproduces the same timeline', async ({ 
   await waitForTimeline(page, expected.steps.length);
   const step = Math.floor(expected.steps.length / 2);
   await goToStep(page, step, expected.steps.length);
+  // The edit's replay has as many steps as the one before it: its figures say when it is drawn.
+  await expect(
+    page.getByTestId('region-readout').locator('tr[data-region="conversation"]').getByTestId('entries'),
+  ).toHaveText(fmt(regionAt(expected, step, 'conversation').entries), { timeout: 30_000 });
   const original = await readRegionReadout(page);
   const requestTokens = await page.getByTestId('request-tokens').innerText();
 
