@@ -188,7 +188,8 @@ test('a 50 MB session is read in the worker with progress, and the page keeps dr
   // The longest gap between two animation frames while the import runs: a frozen page draws none
   // (reading and converting 50 MB on the page's thread takes several seconds). The scenario comes
   // back in parts of about a megabyte: 0.09-0.13 s on a quiet machine (0.22 s as one message,
-  // which a loaded CI run stretched to 1.1 s).
+  // which a loaded CI run stretched to 1.1 s). At a load of 10-16 the parts' gap reached 1.7 s: the
+  // bound is 2.5 s, under what a read on the page's thread freezes it for.
   await page.evaluate(() => {
     const w = window as unknown as { longestFrameGap: number; watching: boolean };
     w.longestFrameGap = 0;
@@ -214,7 +215,7 @@ test('a 50 MB session is read in the worker with progress, and the page keeps dr
     return longest;
   });
   console.log(`read gap ${Math.round(gap)} ms`);
-  expect(gap).toBeLessThan(1_000);
+  expect(gap).toBeLessThan(2_500);
 
   // Opening the run: its ~20,000 events are listed a page at a time, no JSON of it is written for
   // the address bar or the fingerprint, and the library never reads it back, so the page keeps

@@ -263,8 +263,11 @@ export class Replays {
     if (ms <= SLOW_REPLAY_MS || !results.getState().autoRun) return;
     const reason = `the last replay took ${(ms / 1000).toFixed(1)} s`;
     this.setAutoRun(false, reason);
+    // A change of mode stays until closed, and as a lasting notice it does not take the place of
+    // the notice with Undo that the open or edit behind this replay just put up.
     ui.getState().notify({
       tone: 'info',
+      sticky: true,
       text: `Auto-run is off because ${reason}: edits now wait for Run (Ctrl+Enter). Turn it back on beside Run.`,
     });
   }
