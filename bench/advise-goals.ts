@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  GOAL_PEAK_SHARE,
   type Advice,
   type Proposal,
   ScenarioSchema,
@@ -23,9 +24,6 @@ import {
 } from '../src/engine/index.ts';
 import { BUILT_IN_TRAFFIC } from '../src/scenarios/generators.ts';
 import { RHAI } from '../src/engine/custom-script.ts';
-
-/** Peak at most this share of the as-recorded peak (issue 29.5). */
-const PEAK_SHARE = 0.6;
 
 const DEFAULTS = [
   'examples/imported-run.json',
@@ -65,7 +63,7 @@ export function measureGoals(scenario: Scenario, options: { candidates?: number;
     meets: byPeak.find((p) => p.meetsTarget),
     nearest:
       [...byPeak]
-        .filter((p) => p.peakRequestTokens <= PEAK_SHARE * a.peakRequestTokens && p.inputCostUsd <= a.inputCostUsd)
+        .filter((p) => p.peakRequestTokens <= GOAL_PEAK_SHARE * a.peakRequestTokens && p.inputCostUsd <= a.inputCostUsd)
         .filter((p) => p.taskKept)
         .sort((x, y) => x.readAgain - y.readAgain)[0] ??
       byPeak.find((p) => p.inputCostUsd <= a.inputCostUsd && p.readAgain <= a.readAgain && p.taskKept),

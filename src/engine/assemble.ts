@@ -45,12 +45,13 @@ export interface Assembly {
  */
 export function sameBlock(a: RequestBlock, b: RequestBlock): boolean {
   if (a === b) return true;
-  const before = 'role' in a ? undefined : partsOf(a);
-  const after = before && !('role' in b) ? partsOf(b) : undefined;
   // Two renders of one region, compared entry by entry: only an entry that is not the same object
   // has its text read (a region's whole text, hundreds of KB, is never flattened to be compared).
-  if (before && after && (a as SystemBlock).region === (b as SystemBlock).region)
-    return sameEntries(before.entries, after.entries);
+  if (!('role' in a) && !('role' in b) && a.region === b.region) {
+    const before = partsOf(a);
+    const after = partsOf(b);
+    if (before && after) return sameEntries(before.entries, after.entries);
+  }
   const lengthA = knownTextLength(a);
   const lengthB = knownTextLength(b);
   if (lengthA !== undefined && lengthB !== undefined && lengthA !== lengthB) return false;

@@ -7,7 +7,8 @@
 // reference check for unchanged regions (renders are reused while a region is unchanged), so a step
 // that changes one region does no work proportional to the others' size. OpenAI and Google match a
 // token prefix instead, wherever it ends, so for them the first block that differs still shares
-// what it held before when it only grew (a region that appended an entry): `PrefixRule.grown`.
+// what it held before when it only grew (a region that appended an entry): `grownBlockTokens` in
+// assemble.ts, asked when the rule's `prefixWithinBlocks` says so.
 import type { Model, Provider } from './models.ts';
 import { fmt } from './format.ts';
 import type { ProviderView } from './timeline.ts';

@@ -133,7 +133,6 @@ export interface Advice {
 
 export const DEFAULT_CANDIDATES = 240;
 export const DEFAULT_PROPOSALS = 6;
-export { GOAL_PEAK_SHARE, GOAL_READ_AGAIN };
 
 interface Judged {
   genome: Genome;
@@ -460,12 +459,6 @@ function trafficOf(
 }
 
 /**
- * The first candidates: each knob moved alone from the start to a few values (a budget or max_items
- * to about a half and a quarter; a sliding window into chunks of two sizes; a cap at the two levels
- * below the largest result; each other route and kind), so the search learns early which knobs
- * matter before it combines them.
- */
-/**
  * Whole layouts that keep tool results apart from the turns, one per keyed region a tool may be
  * routed to: every routed tool into it (a result read again replaces its older copy, keyed by its
  * file or its call), the region given a third or half of the window, and the conversation kept
@@ -495,6 +488,12 @@ function resultsApart(space: Space): Genome[] {
   );
 }
 
+/**
+ * The first candidates: each knob moved alone from the start to a few values (a budget or max_items
+ * to about a half and a quarter; a sliding window into chunks of two sizes; a cap at the two levels
+ * below the largest result; each other route and kind), so the search learns early which knobs
+ * matter before it combines them; then the whole layouts of `resultsApart`.
+ */
 function firstMoves(space: Space): Genome[] {
   const out: Genome[] = [];
   const withValue = (i: number, value: Genome[number], also?: [number, Genome[number]]): Genome => {

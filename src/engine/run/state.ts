@@ -91,17 +91,20 @@ export class SharedFacts {
    * counted once: a call's arguments (a patch, a script) are often too long for the count cache.
    */
   replyTokensOf(event: TrafficEvent, count: () => ReplyTokens): ReplyTokens {
-    let tokens = this.replyTokens.get(event);
-    if (tokens === undefined) this.replyTokens.set(event, (tokens = count()));
-    return tokens;
+    return countedOnce(this.replyTokens, event, count);
   }
 
   /** Tokens of the text a tool result or a user message event is stored as (deterministic per event), counted once. */
   textTokensOf(event: TrafficEvent, text: string, count: (text: string) => number): number {
-    let tokens = this.textTokens.get(event);
-    if (tokens === undefined) this.textTokens.set(event, (tokens = count(text)));
-    return tokens;
+    return countedOnce(this.textTokens, event, () => count(text));
   }
+}
+
+/** `event`'s value in `cache`, made by `count` the first time it is asked. */
+function countedOnce<T>(cache: WeakMap<TrafficEvent, T>, event: TrafficEvent, count: () => T): T {
+  let value = cache.get(event);
+  if (value === undefined) cache.set(event, (value = count()));
+  return value;
 }
 
 /** Everything a run knows after some number of events. Mutable; one per replay. */

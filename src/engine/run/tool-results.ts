@@ -148,7 +148,8 @@ const KEY_CHARS = 120;
 /** `text` as a key: whole when short and on one line, else its first line's start and a hash of all of it. */
 function shortKey(text: string): string {
   if (text.length <= KEY_CHARS && !text.includes('\n')) return text;
-  const start = text.slice(0, Math.min(KEY_CHARS - 40, (text.indexOf('\n') + 1 || text.length + 1) - 1));
+  const lineEnd = text.indexOf('\n');
+  const start = text.slice(0, Math.min(KEY_CHARS - 40, lineEnd < 0 ? text.length : lineEnd));
   return `${start} … #${hash(text).toString(16).padStart(8, '0')}`;
 }
 

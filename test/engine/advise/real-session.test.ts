@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { advise, replay, replayAsRecorded } from '../../../src/engine/index.ts';
 import { RHAI } from '../../../src/engine/custom-script.ts';
-import { GOAL_PEAK_SHARE, GOAL_READ_AGAIN } from '../../../src/engine/advise/search.ts';
+import { GOAL_PEAK_SHARE, GOAL_READ_AGAIN } from '../../../src/engine/advise/target.ts';
 import { importTrace } from '../../../src/import/index.ts';
 
 const FIXTURE = new URL('../../import/fixtures/real/codex-0.34-openprintkit-380calls.jsonl.gz', import.meta.url);
