@@ -2,7 +2,7 @@
 // so every assertion compares the page with what `lev replay` would print.
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { findExample } from '../src/scenarios/examples.ts';
 import {
   ScenarioSchema,
@@ -245,4 +245,12 @@ export async function seriousAxeFindings(page: Page, include?: string): Promise<
           .map((n) => n.target.join(' '))
           .join(' | ')})`,
     );
+}
+
+/**
+ * The information notices that go by themselves. A lasting one (auto-run turned off after a slow
+ * replay on a busy machine) may stand beside them and is not what these tests are about.
+ */
+export function passingInfo(page: Page): Locator {
+  return page.locator('[data-testid="notice-info"]:not([data-lifetime="until-closed"])');
 }

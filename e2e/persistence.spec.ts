@@ -6,7 +6,7 @@ import { ScenarioSchema } from '../src/engine/index.ts';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
 import { encodeScenario, MAX_ADDRESS_CHARS } from '../src/share/index.ts';
 import { fingerprint, REPLAY_GUARD_KEY } from '../src/state/replayGuard.ts';
-import { engineTimeline, exampleScenario, waitForTimeline } from './helpers.ts';
+import { engineTimeline, exampleScenario, passingInfo, waitForTimeline } from './helpers.ts';
 import { libraryEntries, menuNames } from './library.ts';
 
 // Each test opens and replays several scenarios; on a machine shared by many runs that takes minutes.
@@ -42,8 +42,8 @@ test('edit, open an example, open another: one "Opened" notice, the newest; its 
   await openExample(page, 'flat-vs-regions');
   await openExample(page, 'checklist-gate');
   // A new notice replaces its kind's: the older "Opened" notice is gone, not stacked.
-  await expect(page.getByTestId('notice-info')).toHaveCount(1);
-  await expect(page.getByTestId('notice-info')).toContainText('Opened the example "Checklist and gate"');
+  await expect(passingInfo(page)).toHaveCount(1);
+  await expect(passingInfo(page)).toContainText('Opened the example "Checklist and gate"');
   await expect(older).toHaveCount(0);
   expect(await menuNames(page)).toEqual([DEFAULT_EXAMPLE_ID]);
 });

@@ -3,7 +3,7 @@
 // order and skip links; nothing lost to a reload.
 import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_EXAMPLE_ID } from '../src/scenarios/examples.ts';
-import { seriousAxeFindings, waitForTimeline } from './helpers.ts';
+import { passingInfo, seriousAxeFindings, waitForTimeline } from './helpers.ts';
 
 async function openExample(page: Page, id: string): Promise<void> {
   await page.getByTestId('open-examples').click();
@@ -22,7 +22,7 @@ test.describe('toasts', () => {
     await waitForTimeline(page);
     for (const id of ['flat-vs-regions', 'checklist-gate', 'tool-routing', 'sliding-bulk-cache'])
       await openExample(page, id);
-    const info = page.getByTestId('notice-info');
+    const info = passingInfo(page);
     await expect(info).toHaveCount(1);
     await expect(info).toContainText('Opened the example');
     // An "Opened" notice carries Undo, so it lasts ACTION_LIFETIME_MS (10 s), then goes.
@@ -55,7 +55,7 @@ test.describe('toasts', () => {
     await page.goto('/');
     await waitForTimeline(page);
     await openExample(page, 'flat-vs-regions');
-    const info = page.getByTestId('notice-info');
+    const info = passingInfo(page);
     await info.hover();
     await page.clock.fastForward(11_000);
     await expect(info).toHaveCount(1);
@@ -70,7 +70,7 @@ test.describe('toasts', () => {
     await page.goto('/');
     await waitForTimeline(page);
     await openExample(page, 'flat-vs-regions');
-    const info = page.getByTestId('notice-info');
+    const info = passingInfo(page);
     await info.hover();
     // Ctrl+S's "link is copied" takes the "Opened" notice's place without the pointer moving.
     await page.keyboard.press('Control+s');
