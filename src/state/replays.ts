@@ -121,10 +121,14 @@ export class Replays {
     this.options.results.setState({ autoRun: on, autoRunOffReason: on ? null : (reason ?? null) });
   }
 
-  /** The scrubbed step moved: it is inspected once the scrubbing pauses. */
-  stepChanged(): void {
+  /**
+   * The scrubbed step moved: it is inspected once the scrubbing pauses. Play moves one step at a
+   * time on a clock and never pauses, so its steps are asked at once (one inspect at a time still).
+   */
+  stepChanged(playing = false): void {
     clearTimeout(this.inspectTimer);
-    this.inspectTimer = setTimeout(() => this.inspect(), this.options.delays.inspect);
+    if (playing) this.inspect();
+    else this.inspectTimer = setTimeout(() => this.inspect(), this.options.delays.inspect);
   }
 
   /** A share option that counts tokens, done where the tokenizer is (the engine worker). */

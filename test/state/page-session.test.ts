@@ -75,6 +75,19 @@ describe('a first visit', () => {
     );
     expect(replays(sent)).toBe(1);
   });
+  it('asks for each step of play at once, and a scrubbed step once the scrubbing pauses', async () => {
+    const { session, sent } = await started();
+    const inspects = () => sent.engine.filter((m) => m.type === 'inspect').length;
+    const before = inspects();
+    session.ui.getState().setStep(12);
+    expect(inspects()).toBe(before);
+    await until(() => session.results.getState().detail?.index === 12, 'step 12 inspected');
+    session.ui.getState().setPlaying(true);
+    session.ui.getState().setStep(13);
+    expect(inspects()).toBe(before + 2);
+    await until(() => session.results.getState().detail?.index === 13, 'step 13 inspected');
+    session.ui.getState().setPlaying(false);
+  });
 });
 
 describe('edits', () => {
