@@ -21,7 +21,7 @@ import type { PageHost } from './host.ts';
 import { KeptLibrary, type LibraryStore } from './kept-library.ts';
 import { contentKey, type LibraryEntry, type Origin } from './library.ts';
 import { createReplayGuard } from './replayGuard.ts';
-import { Replays } from './replays.ts';
+import { Replays, SLOW_REPLAY_MS } from './replays.ts';
 import { createResultsStore, type ResultsStore } from './results.ts';
 import {
   AGENT_FILE,
@@ -45,6 +45,8 @@ export interface Delays {
   edit: number;
   /** After the last scrub, before the step is inspected. */
   inspect: number;
+  /** A replay that took longer than this turns auto-run off: edits then wait for Run. */
+  slowReplay: number;
 }
 
 /** The tab's storage key for what it left as it went (`PageSession.leaving`). */
@@ -58,7 +60,13 @@ interface Left {
   unsaved?: { origin: Origin; scenario: Scenario };
 }
 
-export const DELAYS: Readonly<Delays> = Object.freeze({ save: 300, address: 400, edit: 200, inspect: 40 });
+export const DELAYS: Readonly<Delays> = Object.freeze({
+  save: 300,
+  address: 400,
+  edit: 200,
+  inspect: 40,
+  slowReplay: SLOW_REPLAY_MS,
+});
 
 /** After the last change of the view (a scrub, a tab), before the address bar follows, in ms. */
 const VIEW_ADDRESS_DELAY = 250;
@@ -169,7 +177,7 @@ export class PageSession {
       scenario: () => this.scenario.getState().scenario,
       guard: createReplayGuard(options.host.storage),
       chartWidth: () => this.host.chartWidth(),
-      delays: { edit: this.delays.edit, inspect: this.delays.inspect },
+      delays: { edit: this.delays.edit, inspect: this.delays.inspect, slowReplay: this.delays.slowReplay },
       landing: (scenario, timeline) => {
         const landing = this.landing;
         if (landing?.scenario !== scenario) return null;

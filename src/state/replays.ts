@@ -27,8 +27,11 @@ export interface ReplaysOptions {
   guard: ReplayGuard;
   /** The charts' width in pixels. */
   chartWidth: () => number;
-  /** Quiet time after an edit before it is replayed, and after a scrub before the step is inspected. */
-  delays: { edit: number; inspect: number };
+  /**
+   * Quiet time after an edit before it is replayed, and after a scrub before the step is inspected;
+   * the replay time past which auto-run turns off.
+   */
+  delays: { edit: number; inspect: number; slowReplay: number };
   /** The step a replayed scenario should open at (an example's lesson, a link's step); null: where it is. */
   landing?: (scenario: Scenario, timeline: TimelineView) => number | null;
 }
@@ -264,7 +267,7 @@ export class Replays {
 
   private switchToExplicitRunsIfSlow(ms: number): void {
     const { results, ui } = this.options;
-    if (ms <= SLOW_REPLAY_MS || !results.getState().autoRun) return;
+    if (ms <= this.options.delays.slowReplay || !results.getState().autoRun) return;
     const reason = `the last replay took ${(ms / 1000).toFixed(1)} s`;
     this.setAutoRun(false, reason);
     // A change of mode stays until closed, and as a lasting notice it does not take the place of

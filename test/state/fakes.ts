@@ -152,13 +152,20 @@ export interface Sent {
   advise: WorkerRequest[];
 }
 
-/** Delays short enough for a test, in the same order as the page's (an edit saves, then writes the address). */
-export const TEST_DELAYS: Delays = { save: 5, address: 10, edit: 5, inspect: 5 };
+/**
+ * Delays short enough for a test, in the same order as the page's (an edit saves, then writes the
+ * address). No replay turns auto-run off unless a test asks: a busy machine must not decide it.
+ */
+export const TEST_DELAYS: Delays = { save: 5, address: 10, edit: 5, inspect: 5, slowReplay: 60_000 };
 
 /** A session on `tab`, its workers in this process; `library` is the storage its library starts on. */
 export function testSession(
   tab: FakeTab,
-  { library = memoryStorage(), storage }: { library?: KeyValueStorage; storage?: OpenedStorage } = {},
+  {
+    library = memoryStorage(),
+    storage,
+    delays = TEST_DELAYS,
+  }: { library?: KeyValueStorage; storage?: OpenedStorage; delays?: Delays } = {},
 ) {
   const sent: Sent = { engine: [], edit: [], advise: [] };
   const restarts: string[] = [];
@@ -175,7 +182,7 @@ export function testSession(
     edit: client(editHandlers, sent.edit),
     advise: client(adviseHandlers, sent.advise),
     storage: storage ?? { storage: library, persistent: true },
-    delays: TEST_DELAYS,
+    delays,
   });
   return { session, sent, restarts };
 }

@@ -14,7 +14,7 @@ import { bannerOf, isOutOfDate } from '../../src/state/status.ts';
 import { memoryStorage } from '../../src/state/storage.ts';
 import type { PageSession } from '../../src/state/page-session.ts';
 import { figureTable, stepFigures, timelineView } from '../../src/worker/timeline-view.ts';
-import { FakeTab, settle, testSession, until } from './fakes.ts';
+import { FakeTab, settle, TEST_DELAYS, testSession, until } from './fakes.ts';
 
 /** The points the worker downsamples to for the fake tab's 1,200-pixel charts (half the width). */
 const POINTS = 600;
@@ -87,6 +87,27 @@ describe('a first visit', () => {
     expect(inspects()).toBe(before + 2);
     await until(() => session.results.getState().detail?.index === 13, 'step 13 inspected');
     session.ui.getState().setPlaying(false);
+  });
+});
+
+describe('a slow replay', () => {
+  it('turns auto-run off with a lasting notice, and an open beside it keeps its own notice with Undo', async () => {
+    // Every replay counts as slow here.
+    const { session } = await started(new FakeTab(), { delays: { ...TEST_DELAYS, slowReplay: 0 } });
+    const { autoRun, autoRunOffReason, replayMs } = session.results.getState();
+    expect(autoRun).toBe(false);
+    expect(autoRunOffReason).toBe(`the last replay took ${(replayMs! / 1000).toFixed(1)} s`);
+    const lasting = () => session.ui.getState().notices.filter((n) => n.sticky);
+    expect(lasting().map((n) => n.text)).toEqual([
+      `Auto-run is off because ${autoRunOffReason}: edits now wait for Run (Ctrl+Enter). Turn it back on beside Run.`,
+    ]);
+    await session.openExample('flat-vs-regions');
+    await until(() => status(session) === 'current', 'the example replayed');
+    const opened = session.ui.getState().notices.filter((n) => !n.sticky);
+    expect(opened.map((n) => [n.text, n.action?.label])).toEqual([
+      [`Opened the example "${findExample('flat-vs-regions')!.title}".`, 'Undo'],
+    ]);
+    expect(lasting()).toHaveLength(1);
   });
 });
 
