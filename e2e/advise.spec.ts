@@ -241,7 +241,12 @@ test('Advise on a recorded run: the reference is the run as it was sent, labelle
   const reference = panel.getByTestId('advise-reference');
   await expect(reference).toHaveAttribute('data-reference', 'asSent', { timeout: 60_000 });
   await expect(reference).toContainText(
-    `Compared with the run as recorded (the run as it was sent, replayed from its records over ${calls.length} calls): peak request ${fmt(sent.summary.peakRequestTokens)}`,
+    `Compared with the run as it was sent, replayed from its records over ${calls.length} calls: peak request ${fmt(sent.summary.peakRequestTokens)}`,
+  );
+  // Beside it, the provider's own figures the verdict shows, so that the two are not read as one.
+  const peak = Math.max(...calls.map((e) => e.recorded!.promptTokens));
+  await expect(reference.getByTestId('advise-reference-records')).toContainText(
+    `The provider's own records, the verdict's “As recorded”, say peak ${fmt(peak)}, ${usd(recordedCost)}:`,
   );
   expect(errors).toEqual([]);
 });

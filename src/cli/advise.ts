@@ -67,7 +67,7 @@ const times = (v: number, of: number): string => (of > 0 ? `${(v / of).toFixed(2
 function printAdvice(name: string, a: Advice): void {
   const r = a.asRecorded;
   console.log(
-    `${name}: ${r.of === 'asSent' ? 'as recorded' : 'the starting layout'} (${r.source}): peak request ${n(r.peakRequestTokens)} tokens, ${usd(r.inputCostUsd)} of input, ${n(r.readAgain)} read again later, task ${r.taskKept ? 'kept' : 'LOST'}`,
+    `${name}: compared with ${r.of === 'asSent' ? r.source : `the starting layout (${r.source})`}: peak request ${n(r.peakRequestTokens)} tokens, ${usd(r.inputCostUsd)} of input, ${n(r.readAgain)} read again later, task ${r.taskKept ? 'kept' : 'LOST'}`,
   );
   if (r.harnessTokens)
     console.log(

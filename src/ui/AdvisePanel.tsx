@@ -9,7 +9,7 @@ import { GOAL_PEAK_SHARE, GOAL_READ_AGAIN, type Advice, type Proposal, type Refe
 import { AGENT_FILE } from '../state/scenario.ts';
 import { isApplicable, type AdvisorStatus } from '../state/advisor.ts';
 import { fmt, pct, usd } from './format.ts';
-import { page, useAdvisor, useScenario } from './page.ts';
+import { page, useAdvisor, useResults, useScenario } from './page.ts';
 import './advise.css';
 
 /** The proposal's agent.leviath against the text it was made for, as unified-diff lines. */
@@ -137,6 +137,8 @@ function Front({
   text: string | undefined;
 }) {
   const r = advice.asRecorded;
+  // The provider's figures for the same calls, as the verdict words them (recorded-view.ts).
+  const records = useResults((s) => s.timeline?.recorded?.recorded);
   if (advice.diagnostics.length > 0) {
     return (
       <div className="error-text" data-testid="advise-error">
@@ -148,9 +150,18 @@ function Front({
   return (
     <>
       <div data-testid="advise-reference" data-reference={r.of}>
-        Compared with {r.of === 'asSent' ? 'the run as recorded' : 'the starting layout'} ({r.source}): peak request{' '}
+        Compared with {r.of === 'asSent' ? r.source : `the starting layout (${r.source})`}: peak request{' '}
         <b>{fmt(r.peakRequestTokens)}</b>, <b>{usd(r.inputCostUsd)}</b> of input, {fmt(r.readAgain)} read again later,{' '}
         {r.taskKept ? 'task kept' : 'task lost'}.
+        {r.of === 'asSent' && records && applicable ? (
+          <span className="muted" data-testid="advise-reference-records">
+            {' '}
+            The provider&apos;s own records, the verdict&apos;s &ldquo;As recorded&rdquo;, say peak{' '}
+            {fmt(records.peakPromptTokens)}
+            {records.inputCostUsd === null ? '' : `, ${usd(records.inputCostUsd)}`}: the replay counts the run the way
+            it counts each proposal, so that these compare like for like.
+          </span>
+        ) : null}
         {r.harnessTokens ? (
           <span className="muted" data-testid="advise-reference-overhead">
             {' '}

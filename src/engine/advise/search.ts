@@ -69,7 +69,7 @@ export interface Reference {
   taskKept: boolean;
   /** `asSent`: the run as it was sent (`lev replay --as-recorded`); `start`: the starting layout's replay. */
   of: 'asSent' | 'start';
-  /** What these figures are of, in words, after the label (`as recorded`, `the starting layout`). */
+  /** What these figures are of, in words: for `asSent` the run itself, for `start` why no run is compared. */
   source: string;
   /**
    * For `asSent`: the harness overhead (system prompt, tool definitions) each as-sent request

@@ -45,7 +45,7 @@ describe('lev advise', () => {
       ...BUILT_IN_TRAFFIC,
       ...RHAI,
     }).summary;
-    const head = `imported-run: the starting layout (this scenario records no run as it was sent): peak request ${fmt(start.peakRequestTokens)} tokens, $`;
+    const head = `imported-run: compared with the starting layout (this scenario records no run as it was sent): peak request ${fmt(start.peakRequestTokens)} tokens, $`;
     expect(r.stdout.startsWith(head)).toBe(true);
     expect(r.stdout.slice(head.length)).toMatch(
       new RegExp(
