@@ -12,7 +12,7 @@ import { GptEncoding } from 'gpt-tokenizer/GptEncoding';
 import type { Ranks } from './rank-pairs.ts';
 import { itemAt } from './item-at.ts';
 
-type Tokenizer = Pick<GptEncoding, 'encode' | 'decode' | 'countTokens'>;
+type Tokenizer = Pick<GptEncoding, 'encode' | 'countTokens'>;
 
 export type Encoding = 'o200k_base' | 'cl100k_base';
 export const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base'];
@@ -200,8 +200,35 @@ export function countAfterHead(
   return head.idsBefore[alike]! + countTokens(text.slice(from), encoding);
 }
 
+// Never given { stream: true }, so it holds no bytes from one call to the next; a text that starts
+// with a byte order mark keeps it, as encode counted it.
+const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+const utf8Encoder = new TextEncoder();
+
+/**
+ * The text of `tokens`; a character whose bytes the tokens hold only in part is U+FFFD where it is.
+ * (gpt-tokenizer's own decode streams through one TextDecoder it shares between calls, so a decode
+ * that ended inside a character left its bytes there, to come out in the next call's text.)
+ */
 export function decode(tokens: readonly number[], encoding: Encoding = 'o200k_base'): string {
-  return tokenizer(encoding).decode(tokens as number[]);
+  tokenizer(encoding);
+  const ranks = loadedRanks.get(encoding)!;
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for (const id of tokens) {
+    const token = ranks[id];
+    if (token === undefined) throw new Error(`token ${id} is not in ${encoding}`);
+    const bytes = typeof token === 'string' ? utf8Encoder.encode(token) : Uint8Array.from(token);
+    parts.push(bytes);
+    length += bytes.length;
+  }
+  const joined = new Uint8Array(length);
+  let at = 0;
+  for (const bytes of parts) {
+    joined.set(bytes, at);
+    at += bytes.length;
+  }
+  return utf8Decoder.decode(joined);
 }
 
 /** One piece of a text as the model reads it: usually one token; more when a character's bytes span tokens. */

@@ -118,12 +118,26 @@ describe('capToolResult', () => {
     }
   });
 
-  it('never splits a multi-byte character', () => {
+  it('never splits a multi-byte character, and says how many tokens it cut', () => {
     const emoji = '🧪'.repeat(300);
-    const capped = capToolResult(emoji, 60, 'o200k_base');
-    expect(capped.content).not.toContain('\uFFFD');
-    expect(capped.tokens).toBe(countTokens(capped.content));
-    expect(capped.tokens).toBeLessThanOrEqual(60);
+    const all = encode(emoji).length;
+    for (const max of [59, 60, 61]) {
+      const capped = capToolResult(emoji, max, 'o200k_base');
+      expect(capped.content).not.toContain('\uFFFD');
+      expect(capped.tokens).toBe(countTokens(capped.content));
+      expect(capped.tokens).toBeLessThanOrEqual(max);
+      const head = capped.content.slice(0, capped.content.indexOf('\n[truncated'));
+      expect(emoji.startsWith(head)).toBe(true);
+      expect(capped.cut).toBe(all - encode(head).length);
+    }
+  });
+
+  it('a cut inside a character leaves nothing behind: the next result is capped as it was before', () => {
+    const japanese = '日本語のテキストを読む。'.repeat(80);
+    const before = capToolResult(japanese, 50, 'o200k_base');
+    for (const max of [59, 60, 61]) capToolResult('🧪'.repeat(300), max, 'o200k_base');
+    expect(capToolResult(japanese, 50, 'o200k_base')).toEqual(before);
+    expect(japanese.startsWith(before.content.slice(0, before.content.indexOf('\n[truncated')))).toBe(true);
   });
 
   it('a ceiling smaller than the marker keeps only the marker', () => {

@@ -47,6 +47,17 @@ describe('token counting', () => {
     for (const text of Object.values(samples)) expect(decode(encode(text))).toBe(text);
   });
 
+  it('decodes a character held only in part as U+FFFD, and keeps nothing of it for the next decode', () => {
+    for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+      const ids = encode('🧪', encoding);
+      expect(ids.length).toBeGreaterThan(1);
+      expect(decode(ids.slice(0, 1), encoding)).toBe('\uFFFD');
+      expect(decode(encode(samples.unicode!, encoding), encoding)).toBe(samples.unicode);
+      // A text that starts with a byte order mark keeps it.
+      expect(decode(encode('\uFEFFhello', encoding), encoding)).toBe('\uFEFFhello');
+    }
+  });
+
   it('counts a known sentence with a known number', () => {
     expect(countTokens('hello world')).toBe(2);
     expect(countTokens('')).toBe(0);
