@@ -1,19 +1,24 @@
 // The workers' Rhai on demand (src/worker/rhai.ts): a scenario without scripts is answered in the
 // same task and loads nothing; the first one with scripts waits for the interpreter, and the page
 // then sees exactly what the CLI's interpreter gives (diagnostics, validation, the replay). The
-// module keeps its load per worker, and vitest gives each test file a fresh one, so the tests here
-// run in order: nothing loaded, then loaded.
-import { describe, expect, it } from 'vitest';
-import { compile, replay } from '../../src/engine/index.ts';
-import { RHAI } from '../../src/engine/custom-script.ts';
-import { ScenarioSchema, type Scenario } from '../../src/engine/index.ts';
-import { DEFAULT_EXAMPLE_ID, findExample } from '../../src/scenarios/examples.ts';
-import { BUILT_IN_TRAFFIC } from '../../src/scenarios/generators.ts';
-import { engineHandlers } from '../../src/worker/engine-handlers.ts';
-import { editHandlers } from '../../src/worker/edit-handlers.ts';
+// module keeps its load per worker, as a fresh worker starts: vitest's workers share modules between
+// files (vite.config.ts), so this file imports its own after resetting them, and the tests here run
+// in order: nothing loaded, then loaded.
+import { describe, expect, it, vi } from 'vitest';
+import type { Scenario } from '../../src/engine/index.ts';
 import type { WorkerResponse } from '../../src/worker/protocol.ts';
-import { loadedRhai, withRhai } from '../../src/worker/rhai.ts';
-import { validationResult } from '../../src/worker/validation.ts';
+
+vi.resetModules();
+const { compile, loadEncodings, replay, ScenarioSchema } = await import('../../src/engine/index.ts');
+// The fresh modules' encodings, as the setup file loads them for every file.
+await loadEncodings();
+const { RHAI } = await import('../../src/engine/custom-script.ts');
+const { DEFAULT_EXAMPLE_ID, findExample } = await import('../../src/scenarios/examples.ts');
+const { BUILT_IN_TRAFFIC } = await import('../../src/scenarios/generators.ts');
+const { engineHandlers } = await import('../../src/worker/engine-handlers.ts');
+const { editHandlers } = await import('../../src/worker/edit-handlers.ts');
+const { loadedRhai, withRhai } = await import('../../src/worker/rhai.ts');
+const { validationResult } = await import('../../src/worker/validation.ts');
 
 const example = (id: string): Scenario => ScenarioSchema.parse(findExample(id)!.scenario);
 
