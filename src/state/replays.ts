@@ -12,7 +12,7 @@ import type { ResultsStore } from './results.ts';
 import { replayStarted } from './status.ts';
 import type { UiStore } from './ui.ts';
 
-/** A replay slower than this switches the page from auto-run to explicit runs (Run, Ctrl+Enter). */
+/** A replay slower than this (the page load's aside) switches the page from auto-run to explicit runs (Run, Ctrl+Enter). */
 export const SLOW_REPLAY_MS = 1500;
 
 export interface ReplaysOptions {
@@ -70,7 +70,10 @@ export class Replays {
     const scenario = this.options.scenario();
     const held = this.options.guard.heldReason(scenario);
     if (held === null) {
-      this.replayNow();
+      this.checkRhai(scenario);
+      // The page load's replay shares the machine with the page's own start (its code parsed, the
+      // first draw, the editor loading), so its time does not say what an edit will cost.
+      this.replay(scenario, { judgeSpeed: false });
       return;
     }
     this.validate(scenario);
@@ -209,7 +212,7 @@ export class Replays {
     return Math.round(Math.min(1_000, Math.max(100, this.options.chartWidth() / 2)));
   }
 
-  private replay(scenario: Scenario): void {
+  private replay(scenario: Scenario, { judgeSpeed = true } = {}): void {
     const { engine, edit, results, guard } = this.options;
     this.editsWaiting = false;
     results.setState((s) => ({ status: replayStarted(s.status) }));
@@ -251,7 +254,7 @@ export class Replays {
           replayMs: result.ms,
           status: this.editsWaiting ? { kind: 'waiting' } : { kind: 'current' },
         });
-        this.switchToExplicitRunsIfSlow(result.ms);
+        if (judgeSpeed) this.switchToExplicitRunsIfSlow(result.ms);
         this.stepChanged();
       })
       .catch((error: unknown) => {
