@@ -4,16 +4,18 @@ import { invalidUtf8Warning } from '../import/utf8.ts';
 import type { ScenarioFileResult } from '../worker/trace-protocol.ts';
 import { exportScenario } from './backup.ts';
 import { EditedMark } from './EditedMark.tsx';
-import { ExamplesGallery } from './ExamplesGallery.tsx';
-import { ScenariosMenu } from './ScenariosMenu.tsx';
-import { ShareDialog } from './ShareDialog.tsx';
 import { importAnyFile, setScenarioOpener } from './import/TraceImport.tsx';
-import { KeysSheet } from './KeysSheet.tsx';
-import { SettingsDialog } from './SettingsDialog.tsx';
 import { page, useAdvisor, useScenario, useUi } from './page.ts';
 
 // The Advise panel (with its diff library) is fetched when it is first opened.
 const AdvisePanel = lazy(() => import('./AdvisePanel.tsx'));
+// So is each dialog: none is needed before the charts show, and the first load's code stays under
+// its goal (e2e/page.spec.ts).
+const ScenariosMenu = lazy(() => import('./ScenariosMenu.tsx').then((m) => ({ default: m.ScenariosMenu })));
+const ExamplesGallery = lazy(() => import('./ExamplesGallery.tsx').then((m) => ({ default: m.ExamplesGallery })));
+const ShareDialog = lazy(() => import('./ShareDialog.tsx').then((m) => ({ default: m.ShareDialog })));
+const SettingsDialog = lazy(() => import('./SettingsDialog.tsx').then((m) => ({ default: m.SettingsDialog })));
+const KeysSheet = lazy(() => import('./KeysSheet.tsx').then((m) => ({ default: m.KeysSheet })));
 
 // The guide is most of the header's code and rarely opened: it is fetched when it is.
 
@@ -162,16 +164,15 @@ export function Header() {
           if (file) importAnyFile(file);
         }}
       />
-      {dialog === 'scenarios' && <ScenariosMenu onClose={close} />}
-      {dialog === 'examples' && <ExamplesGallery onClose={close} />}
-      {dialog === 'share' && <ShareDialog onClose={close} />}
-      {dialog === 'settings' && <SettingsDialog onClose={close} />}
-      {adviseOpen && (
-        <Suspense fallback={null}>
-          <AdvisePanel />
-        </Suspense>
-      )}
-      {keysOpen && <KeysSheet onClose={() => useUi.getState().setKeysOpen(false)} />}
+      {/* A boundary each: one arriving never hides another that is open. */}
+      <Suspense fallback={null}>{dialog === 'scenarios' && <ScenariosMenu onClose={close} />}</Suspense>
+      <Suspense fallback={null}>{dialog === 'examples' && <ExamplesGallery onClose={close} />}</Suspense>
+      <Suspense fallback={null}>{dialog === 'share' && <ShareDialog onClose={close} />}</Suspense>
+      <Suspense fallback={null}>{dialog === 'settings' && <SettingsDialog onClose={close} />}</Suspense>
+      <Suspense fallback={null}>{adviseOpen && <AdvisePanel />}</Suspense>
+      <Suspense fallback={null}>
+        {keysOpen && <KeysSheet onClose={() => useUi.getState().setKeysOpen(false)} />}
+      </Suspense>
     </header>
   );
 }
