@@ -42,6 +42,8 @@ export function libraryEntries(page: Page): Promise<StoredEntry[]> {
 /** The names listed in the Scenarios menu, opened and closed again. */
 export async function menuNames(page: Page): Promise<string[]> {
   await page.getByTestId('open-scenarios').click();
+  // The menu's code is fetched on its first open: evaluateAll reads what is there, so wait for it.
+  await page.getByTestId('scenarios').waitFor();
   const names = await page
     .getByTestId('scenarios')
     .locator('li.card')
