@@ -12,6 +12,8 @@ import { fmt, pct, usd } from './format.ts';
 import { page, useAdvisor, useResults, useScenario } from './page.ts';
 import './advise.css';
 
+const linesCount = (n: number): string => `${n} line${n === 1 ? '' : 's'}`;
+
 /** The proposal's agent.leviath against the text it was made for, as unified-diff lines. */
 function diffLines(before: string, after: string): { kind: 'add' | 'del' | 'ctx' | 'hunk'; text: string }[] {
   const patch = structuredPatch(AGENT_FILE, AGENT_FILE, before, after, '', '', { context: 1 });
@@ -97,7 +99,7 @@ function ProposalCard({
       </ul>
       <details>
         <summary>
-          agent.leviath diff ({lines.filter((l) => l.kind === 'add').length} lines added,{' '}
+          agent.leviath diff ({linesCount(lines.filter((l) => l.kind === 'add').length)} added,{' '}
           {lines.filter((l) => l.kind === 'del').length} removed)
         </summary>
         <pre className="advise-diff" data-testid="proposal-diff">
@@ -149,7 +151,7 @@ function Front({
   const s = advice.search;
   return (
     <>
-      <div data-testid="advise-reference" data-reference={r.of}>
+      <div className="advise-reference" data-testid="advise-reference" data-reference={r.of}>
         Compared with {r.of === 'asSent' ? r.source : `the starting layout (${r.source})`}: peak request{' '}
         <b>{fmt(r.peakRequestTokens)}</b>, <b>{usd(r.inputCostUsd)}</b> of input, {fmt(r.readAgain)} read again later,{' '}
         {r.taskKept ? 'task kept' : 'task lost'}.
