@@ -188,7 +188,8 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // Files in one worker share its modules: loading both encodings and importing the engine again
     // for each of 163 files was 60% of the suite's time (294 s isolated, 126 s shared, on 2 cores).
-    // No test relies on a fresh module: each builds what it uses (stores, sessions, replays).
+    // Each test builds what it uses (stores, sessions, replays); one about what a fresh worker has not
+    // loaded yet resets the modules itself (docs/architecture.md, "Tests").
     isolate: false,
   },
 });

@@ -211,7 +211,7 @@ const utf8Encoder = new TextEncoder();
  * that ended inside a character left its bytes there, to come out in the next call's text.)
  */
 export function decode(tokens: readonly number[], encoding: Encoding = 'o200k_base'): string {
-  tokenizer(encoding);
+  tokenizer(encoding); // says what to await when the encoding is not loaded yet
   const ranks = loadedRanks.get(encoding)!;
   const parts: Uint8Array[] = [];
   let length = 0;

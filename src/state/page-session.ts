@@ -177,7 +177,7 @@ export class PageSession {
       scenario: () => this.scenario.getState().scenario,
       guard: createReplayGuard(options.host.storage),
       chartWidth: () => this.host.chartWidth(),
-      delays: { edit: this.delays.edit, inspect: this.delays.inspect, slowReplay: this.delays.slowReplay },
+      delays: this.delays,
       landing: (scenario, timeline) => {
         const landing = this.landing;
         if (landing?.scenario !== scenario) return null;

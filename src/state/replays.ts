@@ -70,10 +70,9 @@ export class Replays {
     const scenario = this.options.scenario();
     const held = this.options.guard.heldReason(scenario);
     if (held === null) {
-      this.checkRhai(scenario);
       // The page load's replay shares the machine with the page's own start (its code parsed, the
       // first draw, the editor loading), so its time does not say what an edit will cost.
-      this.replay(scenario, { judgeSpeed: false });
+      this.replayNow({ judgeSpeed: false });
       return;
     }
     this.validate(scenario);
@@ -109,11 +108,14 @@ export class Replays {
     }, this.options.delays.edit);
   }
 
-  /** Checks and replays what is on screen (Run, Ctrl+Enter); the replay's compile answers the validation. */
-  replayNow(): void {
+  /**
+   * Checks and replays what is on screen (Run, Ctrl+Enter); the replay's compile answers the
+   * validation. With `judgeSpeed: false` its time does not turn auto-run off.
+   */
+  replayNow(options: { judgeSpeed?: boolean } = {}): void {
     const scenario = this.options.scenario();
     this.checkRhai(scenario);
-    this.replay(scenario);
+    this.replay(scenario, options);
   }
 
   /** Stops the replay in progress; the charts keep the last finished timeline, marked out of date. */

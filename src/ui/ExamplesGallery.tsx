@@ -3,7 +3,7 @@ import { EXAMPLES } from '../scenarios/examples.ts';
 import { page } from './page.ts';
 import { Modal } from './Modal.tsx';
 
-export function ExamplesGallery({ onClose }: { onClose: () => void }) {
+export default function ExamplesGallery({ onClose }: { onClose: () => void }) {
   return (
     <Modal title="Examples" onClose={onClose} testId="examples">
       <p className="muted" style={{ marginTop: 0 }}>

@@ -11,13 +11,11 @@ import { page, useAdvisor, useScenario, useUi } from './page.ts';
 const AdvisePanel = lazy(() => import('./AdvisePanel.tsx'));
 // So is each dialog: none is needed before the charts show, and the first load's code stays under
 // its goal (e2e/page.spec.ts).
-const ScenariosMenu = lazy(() => import('./ScenariosMenu.tsx').then((m) => ({ default: m.ScenariosMenu })));
-const ExamplesGallery = lazy(() => import('./ExamplesGallery.tsx').then((m) => ({ default: m.ExamplesGallery })));
-const ShareDialog = lazy(() => import('./ShareDialog.tsx').then((m) => ({ default: m.ShareDialog })));
-const SettingsDialog = lazy(() => import('./SettingsDialog.tsx').then((m) => ({ default: m.SettingsDialog })));
-const KeysSheet = lazy(() => import('./KeysSheet.tsx').then((m) => ({ default: m.KeysSheet })));
-
-// The guide is most of the header's code and rarely opened: it is fetched when it is.
+const ScenariosMenu = lazy(() => import('./ScenariosMenu.tsx'));
+const ExamplesGallery = lazy(() => import('./ExamplesGallery.tsx'));
+const ShareDialog = lazy(() => import('./ShareDialog.tsx'));
+const SettingsDialog = lazy(() => import('./SettingsDialog.tsx'));
+const KeysSheet = lazy(() => import('./KeysSheet.tsx'));
 
 /** A scenario file the import worker read and checked (within the limit Export writes to): opened, or why not. */
 async function importScenario(file: File, result: ScenarioFileResult): Promise<void> {

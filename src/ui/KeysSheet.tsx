@@ -3,7 +3,7 @@ import { Modal } from './Modal.tsx';
 import { SHORTCUTS } from './shortcuts.ts';
 import { TableScroll } from './TableScroll.tsx';
 
-export function KeysSheet({ onClose }: { onClose: () => void }) {
+export default function KeysSheet({ onClose }: { onClose: () => void }) {
   return (
     <Modal title="Keyboard shortcuts" onClose={onClose} testId="keys-sheet">
       <TableScroll label="Shortcuts, scrolls sideways" className="wraps">

@@ -113,7 +113,7 @@ function EntryRow({ entry, open, onOpened }: { entry: EntrySummary; open: boolea
   );
 }
 
-export function ScenariosMenu({ onClose }: { onClose: () => void }) {
+export default function ScenariosMenu({ onClose }: { onClose: () => void }) {
   const { entries, entryId, origin, trash, persistent, storageProblem } = useLibrary();
   const example = origin.kind === 'example' ? findExample(origin.exampleId) : undefined;
   return (

@@ -3,7 +3,7 @@ import { Modal } from './Modal.tsx';
 import { useUi } from './page.ts';
 import { FONT_SIZES, type Keybindings, type ThemeChoice } from '../state/preferences.ts';
 
-export function SettingsDialog({ onClose }: { onClose: () => void }) {
+export default function SettingsDialog({ onClose }: { onClose: () => void }) {
   const settings = useUi((s) => s.settings);
   const setSettings = useUi((s) => s.setSettings);
   return (

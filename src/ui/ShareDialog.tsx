@@ -79,7 +79,7 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function ShareDialog({ onClose }: { onClose: () => void }) {
+export default function ShareDialog({ onClose }: { onClose: () => void }) {
   const scenario = useScenario((s) => s.scenario);
   const timeline = useResults((s) => s.timeline);
   // Markdown describes the timeline on screen: only once it is the scenario's own.
