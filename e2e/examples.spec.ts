@@ -83,3 +83,22 @@ for (const example of EXAMPLES) {
     }
   });
 }
+
+test('the gallery fits a 390x844 phone: one column, every card inside the dialog', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  await waitForTimeline(page);
+  await page.getByTestId('open-examples').click();
+  const gallery = page.getByTestId('examples');
+  await expect(gallery.locator('.card').first()).toBeVisible();
+  const box = (await gallery.boundingBox())!;
+  const cards = await gallery.locator('.card').evaluateAll((els) =>
+    els.map((el) => {
+      const r = el.getBoundingClientRect();
+      return { left: Math.round(r.left), right: Math.round(r.right) };
+    }),
+  );
+  expect(cards).toHaveLength(EXAMPLES.length);
+  expect(new Set(cards.map((c) => c.left)).size).toBe(1);
+  for (const card of cards) expect(card.right).toBeLessThanOrEqual(Math.round(box.x + box.width));
+});
